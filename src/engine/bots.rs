@@ -1,0 +1,219 @@
+//! The bot interface shared by every game, bot specs (`basic:bluff=0.3`) and their
+//! validation against a game's bot list, and the generic `random` bot.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use rand::RngExt;
+
+use super::{Game, GameRng};
+
+/// A seat's decision maker. It sees only its seat's view and the events visible to it.
+pub trait Bot<G: Game>: Send {
+    /// The bot's name as written in variants (`basic`, `random`, ...).
+    fn name(&self) -> &str;
+    /// Called before each game with the bot's seat.
+    fn new_game(&mut self, _game: &G, _seat: usize) {}
+    /// Chooses one legal action.
+    fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action;
+    /// Whether the bot wants [`Bot::observe`] calls (costs time; off for simple bots).
+    fn listens(&self) -> bool {
+        false
+    }
+    /// An event the bot's seat could see at the table.
+    fn observe(&mut self, _seat: usize, _event: &G::Event) {}
+}
+
+/// A numeric bot parameter with its default and range: the bot's TOML/CLI reference.
+#[derive(Clone, Debug)]
+pub struct BotParamInfo {
+    /// Key in specs and `[[seats]]` tables.
+    pub name: &'static str,
+    /// Value when not given.
+    pub default: f64,
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+    /// One line on what it changes.
+    pub doc: &'static str,
+}
+
+/// One bot a game offers: name, parameters and how to build it.
+pub struct BotInfo<G: Game> {
+    /// Name in specs.
+    pub name: &'static str,
+    /// Other names accepted, each with parameter values it fixes.
+    pub aliases: &'static [(&'static str, &'static [(&'static str, f64)])],
+    /// One line on how it plays.
+    pub doc: &'static str,
+    /// Its parameters.
+    pub params: &'static [BotParamInfo],
+    /// Builds the bot from complete parameter values (in `params` order).
+    pub build: fn(&G, &[f64]) -> Box<dyn Bot<G>>,
+}
+
+/// A bot as written by a designer: a name and parameter values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BotSpec {
+    /// Bot name (or alias).
+    pub name: String,
+    /// Parameter values given explicitly.
+    pub params: BTreeMap<String, f64>,
+}
+
+/// Why a bot spec was rejected.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BotSpecError {
+    /// The spec text is not `name[:param=value]...`.
+    Syntax(String),
+    /// No bot of that name; lists the names allowed.
+    UnknownBot { name: String, allowed: Vec<String> },
+    /// The bot has no such parameter; lists its parameters.
+    UnknownParam { bot: String, param: String, allowed: Vec<String> },
+    /// A parameter value out of range.
+    OutOfRange { bot: String, param: String, value: f64, min: f64, max: f64 },
+}
+
+impl fmt::Display for BotSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpecError::Syntax(s) => write!(f, "{s}"),
+            BotSpecError::UnknownBot { name, allowed } => {
+                write!(f, "unknown bot `{name}`; this game's bots are: {}", allowed.join(", "))
+            }
+            BotSpecError::UnknownParam { bot, param, allowed } if allowed.is_empty() => {
+                write!(f, "bot `{bot}` takes no parameters, got `{param}`")
+            }
+            BotSpecError::UnknownParam { bot, param, allowed } => {
+                write!(f, "bot `{bot}` has no parameter `{param}`; allowed: {}", allowed.join(", "))
+            }
+            BotSpecError::OutOfRange { bot, param, value, min, max } => {
+                write!(f, "bot `{bot}` parameter `{param}` = {value} is out of range; allowed: {min} to {max}")
+            }
+        }
+    }
+}
+
+impl BotSpec {
+    /// A spec with no explicit parameters.
+    pub fn named(name: &str) -> Self {
+        BotSpec { name: name.to_string(), params: BTreeMap::new() }
+    }
+
+    /// Parses `name[:param=value]...`.
+    pub fn parse(text: &str) -> Result<Self, BotSpecError> {
+        let mut parts = text.trim().split(':');
+        let name = parts.next().unwrap_or("").trim();
+        if name.is_empty() {
+            return Err(BotSpecError::Syntax(format!("empty bot name in `{text}`; write name[:param=value]...")));
+        }
+        let mut params = BTreeMap::new();
+        for part in parts {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| BotSpecError::Syntax(format!("`{part}` in `{text}` is not param=value")))?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| BotSpecError::Syntax(format!("`{value}` in `{text}` is not a number")))?;
+            params.insert(key.trim().to_string(), value);
+        }
+        Ok(BotSpec { name: name.to_string(), params })
+    }
+
+    /// The canonical text of this spec (`basic:bluff=0.3:challenge=0.2`).
+    pub fn label(&self) -> String {
+        let mut s = self.name.clone();
+        for (k, v) in &self.params {
+            s.push_str(&format!(":{k}={v}"));
+        }
+        s
+    }
+
+    /// Checks the spec against the game's bots and returns the bot with full parameter values.
+    pub fn resolve<'b, G: Game>(&self, bots: &'b [BotInfo<G>]) -> Result<(&'b BotInfo<G>, Vec<f64>), BotSpecError> {
+        let mut fixed: &[(&str, f64)] = &[];
+        let info = bots
+            .iter()
+            .find(|b| {
+                if b.name == self.name {
+                    return true;
+                }
+                if let Some((_, f)) = b.aliases.iter().find(|(a, _)| *a == self.name) {
+                    fixed = f;
+                    return true;
+                }
+                false
+            })
+            .ok_or_else(|| BotSpecError::UnknownBot {
+                name: self.name.clone(),
+                allowed: bots
+                    .iter()
+                    .flat_map(|b| std::iter::once(b.name).chain(b.aliases.iter().map(|a| a.0)))
+                    .map(String::from)
+                    .collect(),
+            })?;
+        let mut values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+        for (k, v) in fixed {
+            if let Some(i) = info.params.iter().position(|p| p.name == *k) {
+                values[i] = *v;
+            }
+        }
+        for (key, &value) in &self.params {
+            let i = info.params.iter().position(|p| p.name == key).ok_or_else(|| BotSpecError::UnknownParam {
+                bot: self.name.clone(),
+                param: key.clone(),
+                allowed: info.params.iter().map(|p| p.name.to_string()).collect(),
+            })?;
+            let p = &info.params[i];
+            if !(value >= p.min && value <= p.max) {
+                return Err(BotSpecError::OutOfRange { bot: self.name.clone(), param: key.clone(), value, min: p.min, max: p.max });
+            }
+            values[i] = value;
+        }
+        Ok((info, values))
+    }
+}
+
+/// `random`: uniform over the legal actions of every decision, for any game.
+pub struct RandomBot<G: Game> {
+    buffer: Vec<G::Action>,
+}
+
+impl<G: Game> RandomBot<G> {
+    /// A random bot with an empty action buffer (reused across decisions).
+    pub fn new() -> Self {
+        RandomBot { buffer: Vec::new() }
+    }
+
+    /// The `random` entry of a game's bot list.
+    pub fn info() -> BotInfo<G> {
+        BotInfo {
+            name: "random",
+            aliases: &[],
+            doc: "uniform over the legal choices at every decision",
+            params: &[],
+            build: |_, _| Box::new(RandomBot::<G>::new()),
+        }
+    }
+}
+
+impl<G: Game> Default for RandomBot<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<G: Game> Bot<G> for RandomBot<G> {
+    fn name(&self) -> &str {
+        "random"
+    }
+
+    fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+        self.buffer.clear();
+        game.legal_actions(view, &mut self.buffer);
+        assert!(!self.buffer.is_empty(), "a seat asked to decide must have a legal action");
+        self.buffer[rng.random_range(0..self.buffer.len())]
+    }
+}

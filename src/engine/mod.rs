@@ -1,0 +1,389 @@
+//! The game-agnostic engine: the `Game` and `Bot` traits every game implements, the
+//! per-game outcome, and the driver that plays one game from a seed.
+//!
+//! A game is a state machine: `to_move` says which seat must decide (or that the game is
+//! over), `view` builds what that seat may see, `legal_actions` lists its choices from that
+//! view alone, and `apply` changes the state, drawing chance from the game's seeded RNG.
+//! Simultaneous rounds (Take a Penny) fit the same shape: the state buffers the round's
+//! secret choices and no view shows them until all are in.
+
+pub mod bots;
+pub mod rng;
+
+use std::fmt::{Debug, Display};
+
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RandomBot};
+pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
+
+/// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.
+pub const MAX_SEATS: usize = 8;
+
+/// Who acts next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ToMove {
+    /// This seat must decide.
+    Seat(usize),
+    /// The game has ended.
+    Over,
+}
+
+/// How one game ended: the row every report and statistic is built from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Outcome {
+    /// Length in the game's own unit (turns, rounds).
+    pub length: u32,
+    /// Index into [`Game::end_reasons`].
+    pub end_reason: u8,
+    /// Final score per seat (savings, pennies, points); unused seats are 0.
+    pub scores: [i64; MAX_SEATS],
+    /// Bit i set when seat i shares the win; a k-way tie gives each winner 1/k.
+    pub winners: u16,
+    /// Turn in which seat i was eliminated; 0 when it never was.
+    pub eliminated_at: [u32; MAX_SEATS],
+}
+
+impl Outcome {
+    /// An empty outcome to fill in.
+    pub fn new() -> Self {
+        Outcome { length: 0, end_reason: 0, scores: [0; MAX_SEATS], winners: 0, eliminated_at: [0; MAX_SEATS] }
+    }
+
+    /// Number of seats sharing the win.
+    pub fn winner_count(&self) -> u32 {
+        self.winners.count_ones()
+    }
+
+    /// Win credit of `seat`: 1/k when it is one of k tied winners, else 0.
+    pub fn win_share(&self, seat: usize) -> f64 {
+        if self.winners & (1 << seat) != 0 { 1.0 / self.winner_count() as f64 } else { 0.0 }
+    }
+
+    /// Winners = every seat in `0..seats` holding the highest score.
+    pub fn set_winners_by_max_score(&mut self, seats: usize) {
+        let best = self.scores[..seats].iter().copied().max().unwrap_or(0);
+        self.winners = (0..seats).filter(|&s| self.scores[s] == best).fold(0, |m, s| m | (1 << s));
+    }
+}
+
+impl Default for Outcome {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// One chart a game adds to its report, described without any drawing library so the
+/// report layer can render it (and the game layer stays free of plotting code).
+#[derive(Clone, Debug)]
+pub enum ChartSpec {
+    /// Grouped bars: one group per category, one bar per series, optional 95% CI whiskers.
+    Bars {
+        /// File stem of the PNG.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// X axis label.
+        x_label: String,
+        /// Y axis label with units.
+        y_label: String,
+        /// Category names along x.
+        categories: Vec<String>,
+        /// One entry per series.
+        series: Vec<BarSeries>,
+        /// Optional horizontal reference line (value, legend label).
+        reference: Option<(f64, String)>,
+    },
+    /// Lines over a numeric x axis, each with an optional band.
+    Lines {
+        /// File stem of the PNG.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// X axis label with units.
+        x_label: String,
+        /// Y axis label with units.
+        y_label: String,
+        /// One entry per line.
+        series: Vec<LineSeries>,
+    },
+    /// A histogram over a numeric axis, one or more overlaid series of bins, with optional
+    /// vertical markers (mean, median, cap).
+    Histogram {
+        /// File stem of the PNG.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// X axis label with units.
+        x_label: String,
+        /// Y axis label with units.
+        y_label: String,
+        /// (legend label, bins) per series.
+        series: Vec<(String, Vec<Bin>)>,
+        /// Vertical lines: (x, legend label).
+        markers: Vec<(f64, String)>,
+    },
+}
+
+impl ChartSpec {
+    /// The PNG file stem.
+    pub fn file(&self) -> &str {
+        match self {
+            ChartSpec::Bars { file, .. } | ChartSpec::Lines { file, .. } | ChartSpec::Histogram { file, .. } => file,
+        }
+    }
+
+    /// The chart title.
+    pub fn title(&self) -> &str {
+        match self {
+            ChartSpec::Bars { title, .. } | ChartSpec::Lines { title, .. } | ChartSpec::Histogram { title, .. } => title,
+        }
+    }
+}
+
+/// One bin of a [`ChartSpec::Histogram`].
+#[derive(Clone, Copy, Debug)]
+pub struct Bin {
+    /// Lower edge (inclusive).
+    pub lo: f64,
+    /// Upper edge (exclusive).
+    pub hi: f64,
+    /// Height.
+    pub value: f64,
+}
+
+/// One bar series of a [`ChartSpec::Bars`].
+#[derive(Clone, Debug)]
+pub struct BarSeries {
+    /// Legend label.
+    pub name: String,
+    /// One value per category.
+    pub values: Vec<f64>,
+    /// Optional (low, high) 95% interval per category.
+    pub ci: Option<Vec<(f64, f64)>>,
+}
+
+/// One line of a [`ChartSpec::Lines`].
+#[derive(Clone, Debug)]
+pub struct LineSeries {
+    /// Legend label.
+    pub name: String,
+    /// (x, y) points in x order.
+    pub points: Vec<(f64, f64)>,
+    /// Optional (low, high) band per point.
+    pub band: Option<Vec<(f64, f64)>>,
+}
+
+/// Game-specific metrics gathered while games are played in detail (for reports).
+/// They merge in game-index order, so results do not depend on the thread count.
+pub trait Metrics<G: Game>: Default + Send {
+    /// Called after every applied action.
+    fn after_action(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action);
+    /// Called once when the game is over.
+    fn finish(&mut self, game: &G, state: &G::State, outcome: &Outcome);
+    /// Adds another accumulator (a later batch of games) into this one.
+    fn merge(&mut self, other: Self);
+    /// The game's own charts.
+    fn charts(&self, games: u64) -> Vec<ChartSpec>;
+    /// Extra summary numbers for `summary.json` and the report table.
+    fn summary(&self, games: u64) -> Vec<(String, f64)>;
+}
+
+/// Metrics for a game that adds none.
+#[derive(Default)]
+pub struct NoMetrics;
+
+impl<G: Game> Metrics<G> for NoMetrics {
+    fn after_action(&mut self, _: &G, _: &G::State, _: usize, _: &G::Action) {}
+    fn finish(&mut self, _: &G, _: &G::State, _: &Outcome) {}
+    fn merge(&mut self, _: Self) {}
+    fn charts(&self, _: u64) -> Vec<ChartSpec> {
+        Vec::new()
+    }
+    fn summary(&self, _: u64) -> Vec<(String, f64)> {
+        Vec::new()
+    }
+}
+
+/// Where events go while a game is played: to the trace and to bots that listen.
+/// Disabled logs cost one branch per event.
+pub struct EventLog<E> {
+    enabled: bool,
+    events: Vec<E>,
+}
+
+impl<E> EventLog<E> {
+    /// A log that records when `enabled`.
+    pub fn new(enabled: bool) -> Self {
+        EventLog { enabled, events: Vec::new() }
+    }
+
+    /// Whether events are being recorded; games may skip building costly events otherwise.
+    #[inline]
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Records the event built by `make` when the log is enabled.
+    #[inline]
+    pub fn emit(&mut self, make: impl FnOnce() -> E) {
+        if self.enabled {
+            self.events.push(make());
+        }
+    }
+
+    /// Takes the recorded events.
+    pub fn drain(&mut self) -> std::vec::Drain<'_, E> {
+        self.events.drain(..)
+    }
+}
+
+/// One event of play, with who may see it (a bot only observes what its seat could see).
+pub trait GameEvent: Display {
+    /// Whether `seat` sees this event at a real table.
+    fn visible_to(&self, seat: usize) -> bool;
+}
+
+/// The rules of one game. Implementors live in `src/games/<game>/`.
+pub trait Game: Sized + Send + Sync + 'static {
+    /// Full table state, hidden information included.
+    type State: Clone + Send;
+    /// One decision of one seat.
+    type Action: Copy + PartialEq + Debug + Send;
+    /// What one seat sees when it must decide.
+    type View<'a>;
+    /// What happened, for traces and listening bots.
+    type Event: GameEvent + Send;
+    /// The game's own report metrics.
+    type Metrics: Metrics<Self>;
+
+    /// Game id used in variant files (`game = "..."`).
+    fn id(&self) -> &'static str;
+    /// Number of scored seats, dummy seats included.
+    fn seats(&self) -> usize;
+    /// Number of seats that take decisions (seats `0..acting_seats()`); the rest are dummies.
+    fn acting_seats(&self) -> usize {
+        self.seats()
+    }
+    /// End-reason names, indexed by [`Outcome::end_reason`].
+    fn end_reasons(&self) -> &'static [&'static str];
+    /// Unit of [`Outcome::length`] ("turns", "rounds").
+    fn length_unit(&self) -> &'static str;
+    /// Whether seats can be eliminated (adds survival statistics).
+    fn has_elimination(&self) -> bool {
+        false
+    }
+    /// The game's turn cap, for charts.
+    fn turn_cap(&self) -> u32;
+
+    /// Sets up a new game (shuffle, deal) from the game's RNG.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Self::Event>) -> Self::State;
+    /// Who must decide next.
+    fn to_move(&self, state: &Self::State) -> ToMove;
+    /// What `seat` may see now.
+    fn view<'a>(&self, state: &'a Self::State, seat: usize) -> Self::View<'a>;
+    /// Every legal action of the deciding seat, from its view alone, appended to `out`.
+    fn legal_actions(&self, view: &Self::View<'_>, out: &mut Vec<Self::Action>);
+    /// Whether `action` is legal for the deciding seat.
+    fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool;
+    /// Applies a legal action of `seat`.
+    fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
+    /// The result of a finished game.
+    fn outcome(&self, state: &Self::State) -> Outcome;
+    /// Checks the game's invariants (conservation and the like); `Err` names the broken one.
+    fn check_invariants(&self, state: &Self::State) -> Result<(), String>;
+    /// Whether `seat` may act at all now (false for eliminated seats); checked in checked mode.
+    fn seat_active(&self, state: &Self::State, seat: usize) -> bool;
+    /// The bots this game offers.
+    fn bots() -> Vec<BotInfo<Self>>;
+    /// A readable dump of the full state for traces.
+    fn describe(&self, state: &Self::State) -> String;
+}
+
+/// Options of one played game.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PlayOptions {
+    /// Check invariants and action legality after every step (tests, `check`).
+    pub checked: bool,
+}
+
+/// A broken rule found in checked mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// Step (action count) at which it was found.
+    pub step: u64,
+    /// What broke.
+    pub what: String,
+}
+
+/// Plays one whole game from `seed` with one bot per acting seat.
+///
+/// Chance uses one RNG stream and every seat's bot its own, all derived from `seed`, so a
+/// change of one seat's bot does not reshuffle the deck (common random numbers).
+pub fn play<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seed: u64,
+    options: PlayOptions,
+    mut metrics: Option<&mut G::Metrics>,
+    mut trace: Option<&mut dyn FnMut(&str)>,
+) -> Result<Outcome, Violation> {
+    let mut rng = GameRng::seed_from(seed);
+    let mut seat_rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|s| seat_rng(seed, s));
+    let listening = bots.iter().any(|b| b.listens());
+    let mut log = EventLog::new(listening || trace.is_some());
+    let mut state = game.deal(&mut rng, &mut log);
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.new_game(game, seat);
+    }
+    let mut step: u64 = 0;
+    loop {
+        if log.enabled() {
+            deliver(bots, &mut log, &mut trace);
+        }
+        let seat = match game.to_move(&state) {
+            ToMove::Over => break,
+            ToMove::Seat(seat) => seat,
+        };
+        let action = {
+            let view = game.view(&state, seat);
+            let action = bots[seat].decide(game, &view, &mut seat_rngs[seat]);
+            if options.checked {
+                if !game.seat_active(&state, seat) {
+                    return Err(Violation { step, what: format!("seat {seat} was asked to act but is not in the game") });
+                }
+                if !game.is_legal(&view, &action) {
+                    return Err(Violation { step, what: format!("seat {seat} ({}) chose an illegal action {action:?}", bots[seat].name()) });
+                }
+            }
+            action
+        };
+        game.apply(&mut state, seat, action, &mut rng, &mut log);
+        if let Some(m) = metrics.as_deref_mut() {
+            m.after_action(game, &state, seat, &action);
+        }
+        step += 1;
+        if options.checked {
+            game.check_invariants(&state).map_err(|what| Violation { step, what })?;
+        }
+    }
+    let outcome = game.outcome(&state);
+    if let Some(m) = metrics {
+        m.finish(game, &state, &outcome);
+    }
+    if let Some(t) = trace.as_deref_mut() {
+        t(&game.describe(&state));
+    }
+    Ok(outcome)
+}
+
+fn deliver<G: Game>(bots: &mut [Box<dyn Bot<G>>], log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
+    for event in log.drain() {
+        if let Some(t) = trace.as_deref_mut() {
+            t(&event.to_string());
+        }
+        for (seat, bot) in bots.iter_mut().enumerate() {
+            if bot.listens() && event.visible_to(seat) {
+                bot.observe(seat, &event);
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! Seeds and random streams: one seed per game from (master seed, game index), so game i is
+//! the same game for every thread count, shard and variant of a comparison.
+//!
+//! The generator is named (Xoshiro256++) and printed in reports: `SmallRng` may change
+//! algorithm between rand versions, which would silently change every published number.
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// The random generator of every game and bot.
+pub type GameRng = Xoshiro256PlusPlus;
+
+/// Name of the generator, printed beside the seed in reports.
+pub const RNG_NAME: &str = "Xoshiro256++";
+
+/// SplitMix64 finaliser: a bijective 64-bit mixer.
+#[inline]
+pub fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of game `index` of a run with master seed `master`.
+#[inline]
+pub fn game_seed(master: u64, index: u64) -> u64 {
+    splitmix64(splitmix64(master) ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03))
+}
+
+/// Seeding helpers for [`GameRng`].
+pub trait SeedFrom {
+    /// The game's chance stream for `seed`.
+    fn seed_from(seed: u64) -> Self;
+}
+
+impl SeedFrom for GameRng {
+    fn seed_from(seed: u64) -> Self {
+        Xoshiro256PlusPlus::seed_from_u64(seed)
+    }
+}
+
+/// The private stream of `seat`'s bot in the game with `seed`.
+#[inline]
+pub fn seat_rng(seed: u64, seat: usize) -> GameRng {
+    Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ ((seat as u64 + 1) << 56)))
+}

@@ -1,0 +1,135 @@
+//! Typed errors of the library, rendered once in `main`. Messages are lowercase, subject
+//! first, and say what is allowed.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+/// Where a bad value was written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Location {
+    /// A position in a file (1-based line and column).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// Line, from 1.
+        line: usize,
+        /// Column, from 1.
+        column: usize,
+    },
+    /// A `--set` flag.
+    CommandLine(String),
+    /// Not known.
+    Unknown,
+}
+
+impl Location {
+    /// The start of a file (for errors about a missing key).
+    pub fn file(path: &Path) -> Location {
+        Location::File { path: path.to_path_buf(), line: 1, column: 1 }
+    }
+
+    /// The position of byte `offset` of `text`, read from `path`.
+    pub fn at(path: &Path, text: &str, offset: usize) -> Location {
+        let before = &text[..offset.min(text.len())];
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Location::File { path: path.to_path_buf(), line, column }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::File { path, line, column } => write!(f, "{}:{line}:{column}", path.display()),
+            Location::CommandLine(arg) => write!(f, "--set {arg}"),
+            Location::Unknown => write!(f, "<variant>"),
+        }
+    }
+}
+
+/// A variant that cannot be played.
+#[derive(Debug, Error)]
+pub enum VariantError {
+    /// The file cannot be read.
+    #[error("{}: cannot read the variant: {message}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// The file is not valid TOML.
+    #[error("{at}: not valid TOML: {message}")]
+    Syntax {
+        /// Where.
+        at: Location,
+        /// What the parser says.
+        message: String,
+    },
+    /// A key has a value that is not allowed.
+    #[error("{at}: key `{key}`: {message}")]
+    Invalid {
+        /// Where it was written.
+        at: Location,
+        /// Dotted key.
+        key: String,
+        /// What is wrong and what is allowed.
+        message: String,
+    },
+    /// Several problems at once.
+    #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
+    Many(Vec<VariantError>),
+    /// Variants extend each other in a circle.
+    #[error("`extends` forms a cycle: {}", chain.join(" -> "))]
+    ExtendsCycle {
+        /// The files in the circle, the repeated one last.
+        chain: Vec<String>,
+    },
+    /// A `--set` flag that cannot be applied.
+    #[error("--set {arg}: {message}")]
+    BadSet {
+        /// The flag's value.
+        arg: String,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Everything that can stop a command.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// A bad variant file or override (a usage error: exit code 2).
+    #[error(transparent)]
+    Variant(#[from] VariantError),
+    /// A bad flag value that clap cannot check alone (exit code 2).
+    #[error("{0}")]
+    Usage(String),
+    /// An output file could not be written.
+    #[error("{}: cannot write: {message}", path.display())]
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// A game broke one of its invariants (a bug, with the seed that replays it).
+    #[error("{0}")]
+    Invariant(String),
+}
+
+impl Error {
+    /// The process exit code: 2 for usage errors, 1 otherwise.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Variant(_) | Error::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+
+    /// An output error for `path`.
+    pub fn output(path: &Path, e: impl fmt::Display) -> Error {
+        Error::Output { path: path.to_path_buf(), message: e.to_string() }
+    }
+}

@@ -1,0 +1,114 @@
+//! The games, and the one explicit `match` that turns a variant's `game` key into a game.
+//! Everything above this module (simulator, statistics, reports, CLI) is generic.
+
+pub mod chroma;
+pub mod penny_badger;
+
+use crate::engine::{BotSpec, Game};
+use crate::error::{Error, VariantError};
+use crate::sim::SeatPlan;
+use crate::variant::{SeatBots, Variant};
+
+/// Every game id a variant may name.
+pub const GAME_IDS: &[&str] = &[penny_badger::ID];
+
+/// A command that can run on any game: the CLI implements one per subcommand.
+pub trait GameCommand {
+    /// What the command returns.
+    type Output;
+    /// Runs on the game built from the variant.
+    fn run<G: Game>(self, game: G, variant: &Variant) -> Result<Self::Output, Error>;
+}
+
+/// A game that can be built from a variant.
+pub trait FromVariant: Game {
+    /// The bot every seat plays when the variant names none.
+    const DEFAULT_BOT: &'static str;
+    /// Deserialises and checks the game's own keys.
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
+}
+
+impl FromVariant for penny_badger::PennyBadger {
+    const DEFAULT_BOT: &'static str = "basic";
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        let params = variant.game_params()?;
+        penny_badger::PennyBadger::new(params).map_err(|p| variant.invalid(p))
+    }
+}
+
+/// The bot every seat plays when a variant of game `id` names none.
+pub fn default_bot(id: &str) -> &'static str {
+    match id {
+        penny_badger::ID => <penny_badger::PennyBadger as FromVariant>::DEFAULT_BOT,
+        _ => "random",
+    }
+}
+
+/// (name, doc, parameters) of every bot of game `id`, for `playtest list`.
+pub fn bot_docs(id: &str) -> Vec<(String, String, Vec<crate::engine::BotParamInfo>)> {
+    fn docs<G: Game>(bots: Vec<crate::engine::BotInfo<G>>) -> Vec<(String, String, Vec<crate::engine::BotParamInfo>)> {
+        bots.into_iter()
+            .map(|b| {
+                let mut name = b.name.to_string();
+                for (alias, _) in b.aliases {
+                    name.push_str(&format!(" (alias: {alias})"));
+                }
+                (name, b.doc.to_string(), b.params.to_vec())
+            })
+            .collect()
+    }
+    match id {
+        penny_badger::ID => docs(<penny_badger::PennyBadger as Game>::bots()),
+        _ => Vec::new(),
+    }
+}
+
+/// Builds the variant's game and runs `command` on it.
+pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Output, Error> {
+    match variant.game.as_str() {
+        penny_badger::ID => command.run(penny_badger::PennyBadger::from_variant(variant)?, variant),
+        other => Err(variant
+            .provenance
+            .invalid("game", format!("unknown game `{other}`; allowed: {}", GAME_IDS.join(", ")))
+            .into()),
+    }
+}
+
+/// The bots of every seat: `--bots` when given, else the variant's, else the game's default.
+/// One spec serves every seat; otherwise there must be one per acting seat.
+pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>, default_bot: &str) -> Result<Vec<SeatPlan<G>>, Error> {
+    let n = game.acting_seats();
+    let infos = G::bots();
+    let (specs, key): (Vec<BotSpec>, Option<&str>) = match (cli, &variant.seats) {
+        (Some(specs), _) => (specs.to_vec(), None),
+        (None, SeatBots::All(spec)) => (vec![spec.clone()], Some("bots")),
+        (None, SeatBots::PerSeat(specs)) => (specs.clone(), Some("seats")),
+        (None, SeatBots::Default) => (vec![BotSpec::named(default_bot)], None),
+    };
+    let specs: Vec<BotSpec> = match specs.len() {
+        1 => vec![specs[0].clone(); n],
+        k if k == n => specs,
+        k => {
+            let message = format!("{k} bots given for {n} seats; give one bot for every seat or exactly one per seat");
+            return Err(match key {
+                Some(key) => variant.provenance.invalid(key, message).into(),
+                None => Error::Usage(format!("--bots: {message}")),
+            });
+        }
+    };
+    specs
+        .iter()
+        .enumerate()
+        .map(|(seat, spec)| {
+            let (info, values) = spec.resolve(&infos).map_err(|e| -> Error {
+                match (key, &variant.seats) {
+                    (Some("seats"), _) => variant.provenance.invalid(&format!("seats.{seat}.bot"), e.to_string()).into(),
+                    (Some(k), _) => variant.provenance.invalid(k, e.to_string()).into(),
+                    (None, _) if cli.is_some() => Error::Usage(format!("--bots: {e}")),
+                    (None, _) => Error::Usage(e.to_string()),
+                }
+            })?;
+            Ok(SeatPlan { label: spec.label(), values, build: info.build })
+        })
+        .collect()
+}

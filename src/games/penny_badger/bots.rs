@@ -1,0 +1,441 @@
+//! Penny Badger's bots: `basic` (exactly specified, reproducible anywhere) and `counter`
+//! (a card counter that challenges and bluffs by expected value).
+
+use rand::RngExt;
+
+use super::params::{Amount, HAND_CAP, MAX_PLAYERS};
+use super::{Action, Claim, Decision, Event, PennyBadger, View};
+use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng};
+use crate::games::chroma::{self, is_action, is_wild, matches, ActionCard, Card, Cell, MATCHES};
+
+/// The largest set in a hand: cell, size and the hand positions used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BestSet {
+    /// The (color, shape) claimed.
+    pub cell: Cell,
+    /// Cards that match it (capped at the largest claim allowed).
+    pub size: usize,
+    /// Hand positions of those cards.
+    pub mask: u32,
+}
+
+/// The best set as `basic` defines it: the most matching cards; ties to fewer wilds, then
+/// the earlier (color, shape). At most `max_claim` cards are used, the first in canonical
+/// order. `None` when no card matches anything (only action cards).
+pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
+    let mut base = [0u8; 25];
+    let mut color_wild = [0u8; 5];
+    let mut shape_wild = [0u8; 5];
+    let mut all = 0u8;
+    for &c in hand {
+        match c {
+            0..25 => base[c as usize] += 1,
+            25..30 => color_wild[(c - 25) as usize] += 1,
+            30..35 => shape_wild[(c - 30) as usize] += 1,
+            35 | 36 => all += 1,
+            _ => {}
+        }
+    }
+    let mut best: Option<(u8, u8, Cell)> = None; // (size, wilds, cell)
+    for cell in 0..25u8 {
+        let wilds = color_wild[cell as usize / 5] + shape_wild[cell as usize % 5] + all;
+        let size = base[cell as usize] + wilds;
+        if size == 0 {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((bs, bw, _)) => size > bs || (size == bs && wilds < bw),
+        };
+        if better {
+            best = Some((size, wilds, cell));
+        }
+    }
+    let (_, _, cell) = best?;
+    let mut mask = 0u32;
+    let mut size = 0;
+    for (i, &c) in hand.iter().enumerate() {
+        if size < max_claim && matches(c, cell) {
+            mask |= 1 << i;
+            size += 1;
+        }
+    }
+    Some(BestSet { cell, size, mask })
+}
+
+#[inline]
+fn chance(rng: &mut GameRng, p: f64) -> bool {
+    p > 0.0 && rng.random::<f64>() < p
+}
+
+/// `basic`: claims its best set truthfully, bluffs one card more with probability `bluff`,
+/// challenges with probability `challenge`; never plays action cards.
+pub struct BasicBot {
+    bluff: f64,
+    challenge: f64,
+}
+
+const BASIC_PARAMS: &[BotParamInfo] = &[
+    BotParamInfo { name: "bluff", default: 0.0, min: 0.0, max: 1.0, doc: "probability of claiming one card more than it holds (or a wild with nothing)" },
+    BotParamInfo { name: "challenge", default: 0.0, min: 0.0, max: 1.0, doc: "probability of challenging each challengeable claim of an opponent" },
+];
+
+/// The `basic` entry (with its alias `honest`).
+pub fn basic_info() -> BotInfo<PennyBadger> {
+    BotInfo {
+        name: "basic",
+        aliases: &[("honest", &[("bluff", 0.0), ("challenge", 0.0)])],
+        doc: "claims its largest set, bluffs one card more with probability `bluff`, challenges with probability `challenge`",
+        params: BASIC_PARAMS,
+        build: |_, v| Box::new(BasicBot { bluff: v[0], challenge: v[1] }),
+    }
+}
+
+impl BasicBot {
+    /// The turn decision of the specification in the issue, step by step.
+    fn turn(&self, game: &PennyBadger, hand: &[Card], rng: &mut GameRng) -> Action {
+        let max_claim = game.payout.max_claim();
+        if let Some(best) = best_set(hand, max_claim).filter(|b| b.size >= 2) {
+            if hand.len() > best.size && best.size < max_claim && chance(rng, self.bluff) {
+                let extra = (0..hand.len()).find(|&i| best.mask & (1 << i) == 0 && !matches(hand[i], best.cell)).expect("a card outside the set");
+                return Action::Discard { cards: best.mask | (1 << extra), claim: Claim::Set(best.cell) };
+            }
+            return Action::Discard { cards: best.mask, claim: Claim::Set(best.cell) };
+        }
+        if let Some(i) = hand.iter().position(|&c| is_wild(c)) {
+            return Action::Discard { cards: 1 << i, claim: Claim::Wild };
+        }
+        if chance(rng, self.bluff) {
+            return Action::Discard { cards: 1, claim: Claim::Wild };
+        }
+        let i = hand.iter().position(|&c| is_action(c)).unwrap_or(0);
+        Action::Discard { cards: 1 << i, claim: Claim::Nothing }
+    }
+}
+
+impl Bot<PennyBadger> for BasicBot {
+    fn name(&self) -> &str {
+        "basic"
+    }
+
+    #[inline]
+    fn decide(&mut self, game: &PennyBadger, view: &View<'_>, rng: &mut GameRng) -> Action {
+        match view.decision {
+            Decision::Challenge { .. } => Action::Challenge(chance(rng, self.challenge)),
+            Decision::Turn => self.turn(game, view.hand, rng),
+        }
+    }
+}
+
+/// `counter`: counts cards to judge claims and picks the claim with the best expected
+/// pennies given the challenge rates it has observed.
+pub struct CounterBot {
+    seat: usize,
+    /// Copies of each card in the deck.
+    copies: [u32; chroma::CARD_KINDS],
+    /// Cards known to lie in the discard pile (own discards, reveals); cleared on reshuffle.
+    known_discard: [u32; chroma::CARD_KINDS],
+    /// Per seat: claims it was asked about, and how many it challenged.
+    asked: [u32; MAX_PLAYERS],
+    challenged: [u32; MAX_PLAYERS],
+    /// Per seat: claims revealed, and how many were bluffs.
+    revealed: [u32; MAX_PLAYERS],
+    bluffs: [u32; MAX_PLAYERS],
+    /// Weight on the downside of a challenge or a bluff.
+    caution: f64,
+}
+
+/// The `counter` entry.
+pub fn counter_info() -> BotInfo<PennyBadger> {
+    BotInfo {
+        name: "counter",
+        aliases: &[],
+        doc: "counts cards: challenges when the expected gain is positive, bluffs when the observed challenge rates make it pay, plays action cards",
+        params: &[BotParamInfo {
+            name: "caution",
+            default: 1.0,
+            min: 0.0,
+            max: 10.0,
+            doc: "weight on the risk of a lost challenge or a caught bluff (1 = plain expected value)",
+        }],
+        build: |game, v| Box::new(CounterBot::new(game, v[0])),
+    }
+}
+
+/// P(X >= k) for X hypergeometric: `draws` cards from `pool` holding `good` matching ones.
+pub fn prob_at_least(pool: u32, good: u32, draws: u32, k: u32) -> f64 {
+    if k == 0 {
+        return 1.0;
+    }
+    if good < k || draws < k || pool == 0 {
+        return 0.0;
+    }
+    let draws = draws.min(pool);
+    let bad = pool - good;
+    // pmf(0) = C(bad, draws) / C(pool, draws), then the usual ratio recursion.
+    let mut p0 = 1.0f64;
+    for i in 0..draws {
+        if bad < draws {
+            p0 = 0.0;
+            break;
+        }
+        p0 *= (bad - i) as f64 / (pool - i) as f64;
+    }
+    let mut below = 0.0;
+    let mut pmf = p0;
+    let lo = draws.saturating_sub(bad);
+    if p0 == 0.0 {
+        // Start at the smallest possible x: compute pmf(lo) directly.
+        pmf = hyper_pmf(pool, good, draws, lo);
+    }
+    let mut x = lo;
+    while x < k {
+        below += pmf;
+        // pmf(x+1) = pmf(x) * (good-x)(draws-x) / ((x+1)(bad-draws+x+1))
+        let num = (good - x) as f64 * (draws - x) as f64;
+        let den = (x + 1) as f64 * (bad as f64 - draws as f64 + x as f64 + 1.0);
+        pmf = if den > 0.0 { pmf * num / den } else { 0.0 };
+        x += 1;
+    }
+    (1.0 - below).clamp(0.0, 1.0)
+}
+
+fn hyper_pmf(pool: u32, good: u32, draws: u32, x: u32) -> f64 {
+    fn ln_choose(n: u32, k: u32) -> f64 {
+        (1..=k).map(|i| ((n - k + i) as f64).ln() - (i as f64).ln()).sum()
+    }
+    (ln_choose(good, x) + ln_choose(pool - good, draws - x) - ln_choose(pool, draws)).exp()
+}
+
+impl CounterBot {
+    fn new(game: &PennyBadger, caution: f64) -> Self {
+        CounterBot {
+            seat: 0,
+            copies: game.copies,
+            known_discard: [0; chroma::CARD_KINDS],
+            asked: [0; MAX_PLAYERS],
+            challenged: [0; MAX_PLAYERS],
+            revealed: [0; MAX_PLAYERS],
+            bluffs: [0; MAX_PLAYERS],
+            caution,
+        }
+    }
+
+    /// Cards whose place this seat does not know: the deck less its hand and known discards.
+    fn unknown(&self, hand: &[Card]) -> [u32; chroma::CARD_KINDS] {
+        let mut pool = self.copies;
+        for (p, k) in pool.iter_mut().zip(self.known_discard) {
+            *p = p.saturating_sub(k);
+        }
+        for &c in hand {
+            pool[c as usize] = pool[c as usize].saturating_sub(1);
+        }
+        pool
+    }
+
+    /// Observed challenge rate of `seat` (prior: 1 in 5).
+    fn challenge_rate(&self, seat: usize) -> f64 {
+        (self.challenged[seat] as f64 + 1.0) / (self.asked[seat] as f64 + 5.0)
+    }
+
+    /// Observed bluff rate of `seat` among its revealed claims (prior: 1 in 4).
+    fn bluff_rate(&self, seat: usize) -> f64 {
+        (self.bluffs[seat] as f64 + 1.0) / (self.revealed[seat] as f64 + 4.0)
+    }
+
+    /// Probability that `claimer`'s claim is true, from the unknown cards and its record.
+    fn truth_probability(&self, view: &View, claimer: usize, claim: Claim, count: u8) -> f64 {
+        let pool = self.unknown(view.hand);
+        let total: u32 = pool.iter().sum();
+        let held = view.hand_sizes[claimer] as u32 + count as u32;
+        let (good, k) = match claim {
+            Claim::Wild => (pool[25..37].iter().sum::<u32>(), 1),
+            Claim::Set(cell) => ((0..chroma::CARD_KINDS).filter(|&c| MATCHES[c] & (1 << cell) != 0).map(|c| pool[c]).sum(), count as u32),
+            Claim::Nothing => return 1.0,
+        };
+        let at_least_k = prob_at_least(total, good, held, k);
+        if at_least_k == 0.0 {
+            return 0.0;
+        }
+        // A bluff of k is typically a real k-1 plus one card: compare holding k with k-1.
+        let at_least_k1 = prob_at_least(total, good, held, k - 1).max(at_least_k);
+        let q = at_least_k / at_least_k1;
+        let b = self.bluff_rate(claimer);
+        (1.0 - b) * q / ((1.0 - b) * q + b)
+    }
+
+    /// Withdrawal, accuser penalty and the bluffer's penalty (pennies) of a claim.
+    fn amounts(game: &PennyBadger, claim: Claim, count: u8, bank: u32, claimer_savings: u32) -> (u32, Amount, u32) {
+        let p = &game.payout;
+        match claim {
+            Claim::Wild => (p.wild_withdrawal.of(bank).min(bank), p.wild_accuser_penalty, p.wild_bluffer_penalty.of(claimer_savings)),
+            Claim::Set(_) => (p.withdrawal[count as usize].of(bank).min(bank), p.penalty[count as usize], p.penalty[count as usize].of(claimer_savings)),
+            Claim::Nothing => (0, Amount::Pennies(0), 0),
+        }
+    }
+
+    fn challenge(&self, game: &PennyBadger, view: &View, claimer: usize, claim: Claim, count: u8) -> bool {
+        let truth = self.truth_probability(view, claimer, claim, count);
+        let (w, accuser_penalty, bluffer_penalty) = Self::amounts(game, claim, count, view.bank, view.savings[claimer]);
+        let mine = view.savings[view.seat];
+        let lose = 2.0 * accuser_penalty.of(mine).min(mine) as f64;
+        let opponents = (view.alive.count_ones() - 1).max(1) as f64;
+        let gain = bluffer_penalty.min(view.savings[claimer]) as f64 + w as f64 / opponents;
+        (1.0 - truth) * gain > truth * lose * self.caution
+    }
+
+    /// The action card worth playing now, if any.
+    fn action_card(&self, game: &PennyBadger, view: &View) -> Option<Action> {
+        let hand = view.hand;
+        let n = game.params.players as usize;
+        let opponents = || (1..n).map(move |d| (view.seat + d) % n).filter(|&s| view.alive & (1 << s) != 0);
+        let richest = opponents().max_by_key(|&s| view.savings[s]);
+        let next = opponents().next();
+        let holds = |a: ActionCard| hand.contains(&(a as Card));
+        let weak = best_set(hand, HAND_CAP).is_none_or(|b| b.size < 2) && !hand.iter().any(|&c| is_wild(c));
+        if holds(ActionCard::TradeHands) && weak {
+            if let Some(t) = richest.filter(|&t| view.hand_sizes[t] as usize >= hand.len()) {
+                return Some(Action::Play { card: ActionCard::TradeHands as Card, target: t as u8, give: 0 });
+            }
+        }
+        for a in [ActionCard::AddTwoCards, ActionCard::AddACard] {
+            let room = if a == ActionCard::AddTwoCards { hand.len() + 1 < HAND_CAP } else { hand.len() < HAND_CAP };
+            if holds(a) && room {
+                return Some(Action::Play { card: a as Card, target: 0, give: 0 });
+            }
+        }
+        if holds(ActionCard::TradeOneCard) {
+            let set = best_set(hand, HAND_CAP);
+            let junk = hand.iter().copied().find(|&c| c != ActionCard::TradeOneCard as Card && set.is_none_or(|b| !matches(c, b.cell)) && !is_wild(c));
+            if let (Some(give), Some(t)) = (junk, richest) {
+                return Some(Action::Play { card: ActionCard::TradeOneCard as Card, target: t as u8, give });
+            }
+        }
+        if holds(ActionCard::Skip) {
+            return Some(Action::Play { card: ActionCard::Skip as Card, target: 0, give: 0 });
+        }
+        for a in [ActionCard::RemoveTwoCards, ActionCard::RemoveACard] {
+            if let (true, Some(t)) = (holds(a), next) {
+                return Some(Action::Play { card: a as Card, target: t as u8, give: 0 });
+            }
+        }
+        None
+    }
+
+    /// Chance that nobody challenges, and expected challengers, from observed rates.
+    fn challenge_odds(&self, view: &View) -> (f64, f64) {
+        let mut none = 1.0;
+        let mut expected = 0.0;
+        for s in (0..MAX_PLAYERS).filter(|&s| s != view.seat && view.alive & (1 << s) != 0) {
+            let c = self.challenge_rate(s);
+            none *= 1.0 - c;
+            expected += c;
+        }
+        (none, expected)
+    }
+
+    fn claim(&self, game: &PennyBadger, view: &View) -> Action {
+        let hand = view.hand;
+        let max_claim = game.payout.max_claim();
+        let (none, expected) = self.challenge_odds(view);
+        let some = 1.0 - none;
+        let per_challenger = if some > 0.0 { expected / some } else { 0.0 };
+        let mine = view.savings[view.seat];
+        let bank = view.bank;
+        let p = &game.payout;
+        // Expected pennies of a true claim (withdrawal plus penalties of wrong accusers) and
+        // of a bluff (withdrawal if unchallenged, penalties to bank and accusers if caught).
+        let truthful = |w: Amount, acc: Amount| w.of(bank).min(bank) as f64 + expected * acc.of(0) as f64;
+        let bluff = |w: Amount, pen: Amount| {
+            let lose = pen.of(mine).min(mine) as f64 * (1.0 + per_challenger);
+            none * w.of(bank).min(bank) as f64 - some * lose * self.caution
+        };
+        let junk = (0..hand.len()).find(|&i| is_action(hand[i])).unwrap_or(0);
+        let mut best = (-1.0f64, Action::Discard { cards: 1 << junk, claim: Claim::Nothing });
+        let mut consider = |value: f64, action: Action| {
+            if value > best.0 {
+                best = (value, action);
+            }
+        };
+        if let Some(i) = hand.iter().position(|&c| is_wild(c)) {
+            consider(truthful(p.wild_withdrawal, p.wild_accuser_penalty), Action::Discard { cards: 1 << i, claim: Claim::Wild });
+        }
+        consider(bluff(p.wild_withdrawal, p.wild_bluffer_penalty), Action::Discard { cards: 1 << junk, claim: Claim::Wild });
+        if let Some(set) = best_set(hand, max_claim) {
+            if set.size >= 2 {
+                consider(truthful(p.withdrawal[set.size], p.penalty[set.size]), Action::Discard { cards: set.mask, claim: Claim::Set(set.cell) });
+            }
+            let k = set.size + 1;
+            if k >= 2 && k <= max_claim && hand.len() >= k && (k as u32) <= self.public_max(set.cell) {
+                // Pad with the least useful cards: action cards first, then the last cards.
+                let mut mask = set.mask;
+                for i in (0..hand.len()).rev() {
+                    if mask.count_ones() as usize == k {
+                        break;
+                    }
+                    if mask & (1 << i) == 0 {
+                        mask |= 1 << i;
+                    }
+                }
+                consider(bluff(p.withdrawal[k], p.penalty[k]), Action::Discard { cards: mask, claim: Claim::Set(set.cell) });
+            }
+        }
+        best.1
+    }
+
+    /// Most cards that could match `cell` as far as every player knows (deck less reveals).
+    fn public_max(&self, cell: Cell) -> u32 {
+        (0..chroma::CARD_KINDS).filter(|&c| MATCHES[c] & (1 << cell) != 0).map(|c| self.copies[c].saturating_sub(self.known_discard[c])).sum()
+    }
+}
+
+impl Bot<PennyBadger> for CounterBot {
+    fn name(&self) -> &str {
+        "counter"
+    }
+
+    fn new_game(&mut self, game: &PennyBadger, seat: usize) {
+        *self = CounterBot::new(game, self.caution);
+        self.seat = seat;
+    }
+
+    fn decide(&mut self, game: &PennyBadger, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        match view.decision {
+            Decision::Challenge { claimer, claim, count, .. } => Action::Challenge(self.challenge(game, view, claimer as usize, claim, count)),
+            Decision::Turn => match self.action_card(game, view) {
+                Some(a) if game.is_legal(view, &a) => a,
+                _ => self.claim(game, view),
+            },
+        }
+    }
+
+    fn listens(&self) -> bool {
+        true
+    }
+
+    fn observe(&mut self, _seat: usize, event: &Event) {
+        match event {
+            Event::Answered { seat, challenge } => {
+                self.asked[*seat as usize] += 1;
+                self.challenged[*seat as usize] += u32::from(*challenge);
+            }
+            Event::Revealed { seat, cards, truthful } => {
+                self.revealed[*seat as usize] += 1;
+                self.bluffs[*seat as usize] += u32::from(!truthful);
+                if *seat as usize != self.seat {
+                    for &c in cards.cards() {
+                        self.known_discard[c as usize] += 1;
+                    }
+                }
+            }
+            Event::Claimed { seat, cards, .. } if *seat as usize == self.seat => {
+                for &c in cards.cards() {
+                    self.known_discard[c as usize] += 1;
+                }
+            }
+            Event::PlayedAction { action, .. } => self.known_discard[*action as usize] += 1,
+            Event::Reshuffled { .. } => self.known_discard = [0; chroma::CARD_KINDS],
+            _ => {}
+        }
+    }
+}

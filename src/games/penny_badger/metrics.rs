@@ -1,0 +1,207 @@
+//! Penny Badger's own report metrics: claim sizes split by truthful and bluffed, challenge
+//! outcomes, and the mean bank and savings by turn.
+
+use super::rules::{Phase, State};
+use super::{Action, Claim, PennyBadger};
+use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome};
+use crate::stats::wilson;
+
+/// Turns followed by the by-turn curves.
+const HORIZON: usize = 400;
+/// Claim-size categories: nothing, wild, 2..=10.
+const SIZES: usize = 11;
+
+/// Accumulated over many games; merged in game order.
+#[derive(Default)]
+pub struct BadgerMetrics {
+    truthful: [u64; SIZES],
+    bluffed: [u64; SIZES],
+    challenged: [u64; SIZES],
+    caught: [u64; SIZES],
+    bank_by_turn: Vec<f64>,
+    savings_by_turn: Vec<f64>,
+    games: u64,
+    horizon: usize,
+    // The game in progress.
+    game_bank: Vec<u32>,
+    game_savings: Vec<f64>,
+    last_turn: u32,
+}
+
+fn size_index(claim: Claim, count: u8) -> usize {
+    match claim {
+        Claim::Nothing => 0,
+        Claim::Wild => 1,
+        Claim::Set(_) => (count as usize).min(SIZES - 1),
+    }
+}
+
+impl BadgerMetrics {
+    fn record_turn(&mut self, game: &PennyBadger, s: &State) {
+        let n = game.params.players as usize;
+        let alive: Vec<usize> = (0..n).filter(|&i| s.alive & (1 << i) != 0).collect();
+        let mean = if alive.is_empty() { 0.0 } else { alive.iter().map(|&i| s.savings[i] as f64).sum::<f64>() / alive.len() as f64 };
+        self.game_bank.push(s.bank);
+        self.game_savings.push(mean);
+    }
+}
+
+impl Metrics<PennyBadger> for BadgerMetrics {
+    fn after_action(&mut self, game: &PennyBadger, s: &State, _seat: usize, action: &Action) {
+        if self.game_bank.is_empty() && self.last_turn == 0 {
+            // First action of a game: the state at the start of turn 1.
+            self.game_bank.push(game.params.bank);
+            self.game_savings.push(game.params.starting_savings as f64);
+            self.last_turn = 1;
+        }
+        // A claim is final once its challenges are answered; read it from the last claim.
+        let claim_done = match action {
+            Action::Discard { claim: Claim::Nothing, cards } => Some((Claim::Nothing, cards.count_ones() as u8, true, false)),
+            Action::Discard { .. } | Action::Challenge(_) if s.phase != Phase::Challenge => {
+                s.claim.map(|c| (c.claim, c.count, c.truthful, c.challengers != 0))
+            }
+            _ => None,
+        };
+        if let Some((claim, count, truthful, challenged)) = claim_done {
+            let i = size_index(claim, count);
+            if truthful {
+                self.truthful[i] += 1;
+            } else {
+                self.bluffed[i] += 1;
+            }
+            if challenged {
+                self.challenged[i] += 1;
+                self.caught[i] += u64::from(!truthful);
+            }
+        }
+        while self.last_turn < s.turns && self.game_bank.len() < HORIZON {
+            self.record_turn(game, s);
+            self.last_turn += 1;
+        }
+    }
+
+    fn finish(&mut self, game: &PennyBadger, s: &State, _outcome: &Outcome) {
+        self.horizon = HORIZON.min(game.turn_cap() as usize + 1);
+        if self.game_bank.is_empty() {
+            self.game_bank.push(game.params.bank);
+            self.game_savings.push(game.params.starting_savings as f64);
+        }
+        self.record_turn(game, s);
+        if self.bank_by_turn.len() < self.horizon {
+            self.bank_by_turn.resize(self.horizon, 0.0);
+            self.savings_by_turn.resize(self.horizon, 0.0);
+        }
+        let last_bank = *self.game_bank.last().unwrap_or(&0) as f64;
+        let last_savings = *self.game_savings.last().unwrap_or(&0.0);
+        for t in 0..self.horizon {
+            self.bank_by_turn[t] += self.game_bank.get(t).map_or(last_bank, |&b| b as f64);
+            self.savings_by_turn[t] += self.game_savings.get(t).copied().unwrap_or(last_savings);
+        }
+        self.games += 1;
+        self.game_bank.clear();
+        self.game_savings.clear();
+        self.last_turn = 0;
+    }
+
+    fn merge(&mut self, other: Self) {
+        for i in 0..SIZES {
+            self.truthful[i] += other.truthful[i];
+            self.bluffed[i] += other.bluffed[i];
+            self.challenged[i] += other.challenged[i];
+            self.caught[i] += other.caught[i];
+        }
+        self.horizon = self.horizon.max(other.horizon);
+        if self.bank_by_turn.len() < other.bank_by_turn.len() {
+            self.bank_by_turn.resize(other.bank_by_turn.len(), 0.0);
+            self.savings_by_turn.resize(other.savings_by_turn.len(), 0.0);
+        }
+        for (a, b) in self.bank_by_turn.iter_mut().zip(other.bank_by_turn) {
+            *a += b;
+        }
+        for (a, b) in self.savings_by_turn.iter_mut().zip(other.savings_by_turn) {
+            *a += b;
+        }
+        self.games += other.games;
+    }
+
+    fn charts(&self, games: u64) -> Vec<ChartSpec> {
+        let labels: Vec<String> = (0..SIZES)
+            .map(|i| match i {
+                0 => "nothing".to_string(),
+                1 => "wild".to_string(),
+                k => format!("{k}"),
+            })
+            .collect();
+        let used: Vec<usize> = (0..SIZES).filter(|&i| self.truthful[i] + self.bluffed[i] > 0).collect();
+        let per_game = |v: &[u64; SIZES]| used.iter().map(|&i| v[i] as f64 / games.max(1) as f64).collect::<Vec<_>>();
+        let mut charts = vec![ChartSpec::Bars {
+            file: "claim_sizes".into(),
+            title: format!("Claims per game by size, truthful vs bluffed ({games} games)"),
+            x_label: "claim (cards discarded)".into(),
+            y_label: "claims per game".into(),
+            categories: used.iter().map(|&i| labels[i].clone()).collect(),
+            series: vec![
+                BarSeries { name: "truthful".into(), values: per_game(&self.truthful), ci: None },
+                BarSeries { name: "bluffed".into(), values: per_game(&self.bluffed), ci: None },
+            ],
+            reference: None,
+        }];
+        let challenged: Vec<usize> = used.iter().copied().filter(|&i| i > 0).collect();
+        if !challenged.is_empty() {
+            let rate = |num: &[u64; SIZES], den: &[u64; SIZES]| -> (Vec<f64>, Vec<(f64, f64)>) {
+                challenged
+                    .iter()
+                    .map(|&i| {
+                        let (lo, hi) = wilson(num[i] as f64, den[i]);
+                        (if den[i] > 0 { num[i] as f64 / den[i] as f64 } else { 0.0 }, (lo, hi))
+                    })
+                    .unzip()
+            };
+            let claims: [u64; SIZES] = std::array::from_fn(|i| self.truthful[i] + self.bluffed[i]);
+            let bluffs: [u64; SIZES] = self.bluffed;
+            let (ch, ch_ci) = rate(&self.challenged, &claims);
+            let (bl, bl_ci) = rate(&bluffs, &claims);
+            let (ca, ca_ci) = rate(&self.caught, &self.challenged);
+            charts.push(ChartSpec::Bars {
+                file: "challenges".into(),
+                title: format!("Bluffs and challenges by claim size ({games} games)"),
+                x_label: "claim (cards discarded)".into(),
+                y_label: "share of claims (95% CI)".into(),
+                categories: challenged.iter().map(|&i| labels[i].clone()).collect(),
+                series: vec![
+                    BarSeries { name: "bluffed".into(), values: bl, ci: Some(bl_ci) },
+                    BarSeries { name: "challenged".into(), values: ch, ci: Some(ch_ci) },
+                    BarSeries { name: "challenge caught a bluff".into(), values: ca, ci: Some(ca_ci) },
+                ],
+                reference: None,
+            });
+        }
+        let n = self.games.max(1) as f64;
+        let curve = |v: &[f64]| v.iter().enumerate().map(|(t, &x)| (t as f64, x / n)).collect::<Vec<_>>();
+        charts.push(ChartSpec::Lines {
+            file: "money_by_turn".into(),
+            title: format!("Mean bank and mean savings of players still in, by turn ({games} games)"),
+            x_label: "turn".into(),
+            y_label: "pennies".into(),
+            series: vec![
+                LineSeries { name: "bank".into(), points: curve(&self.bank_by_turn), band: None },
+                LineSeries { name: "savings (mean of players still in)".into(), points: curve(&self.savings_by_turn), band: None },
+            ],
+        });
+        charts
+    }
+
+    fn summary(&self, games: u64) -> Vec<(String, f64)> {
+        let claims: u64 = (1..SIZES).map(|i| self.truthful[i] + self.bluffed[i]).sum();
+        let bluffs: u64 = (1..SIZES).map(|i| self.bluffed[i]).sum();
+        let challenged: u64 = self.challenged.iter().sum();
+        let caught: u64 = self.caught.iter().sum();
+        let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
+        vec![
+            ("claims_per_game".into(), ratio(claims + self.truthful[0], games)),
+            ("bluff_share".into(), ratio(bluffs, claims)),
+            ("challenge_share".into(), ratio(challenged, claims)),
+            ("challenge_success".into(), ratio(caught, challenged)),
+        ]
+    }
+}

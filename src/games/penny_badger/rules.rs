@@ -1,0 +1,510 @@
+//! Penny Badger's table state and the rules that change it: dealing, action cards,
+//! claims, challenges, payments, elimination, refills and the end of the game.
+
+use rand::seq::SliceRandom;
+use rand::RngExt;
+
+use super::params::{Payout, HAND_CAP, MAX_PLAYERS};
+use super::{Action, Claim, Event, PennyBadger};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{action_of, is_wild, matches, ActionCard, Card};
+
+/// A hand of cards kept in canonical order, without heap allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hand {
+    cards: [Card; HAND_CAP],
+    len: u8,
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand { cards: [0; HAND_CAP], len: 0 };
+
+    /// The cards, in canonical order.
+    #[inline]
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand holds no card.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a card keeping canonical order.
+    #[inline]
+    pub fn insert(&mut self, card: Card) {
+        let n = self.len as usize;
+        debug_assert!(n < HAND_CAP, "hand over capacity");
+        let mut i = n;
+        while i > 0 && self.cards[i - 1] > card {
+            self.cards[i] = self.cards[i - 1];
+            i -= 1;
+        }
+        self.cards[i] = card;
+        self.len += 1;
+    }
+
+    /// Removes and returns the card at position `i`.
+    #[inline]
+    pub fn remove_at(&mut self, i: usize) -> Card {
+        let c = self.cards[i];
+        self.cards.copy_within(i + 1..self.len as usize, i);
+        self.len -= 1;
+        c
+    }
+
+    /// Position of the first copy of `card`.
+    #[inline]
+    pub fn position(&self, card: Card) -> Option<usize> {
+        self.cards().iter().position(|&c| c == card)
+    }
+
+    /// A hand holding `cards` (sorted into canonical order).
+    pub fn from_cards(cards: &[Card]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &c in cards {
+            h.insert(c);
+        }
+        h
+    }
+}
+
+/// Where the turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The current player plays action cards or discards and claims.
+    Main,
+    /// Opponents are asked in turn order whether they challenge the claim on the table.
+    Challenge,
+    /// The game has ended.
+    Over,
+}
+
+/// The claim on the table while opponents decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableClaim {
+    /// Who claimed.
+    pub claimer: u8,
+    /// What was claimed.
+    pub claim: Claim,
+    /// Cards discarded face down for it (the top of the discard pile).
+    pub count: u8,
+    /// Whether the cards really are what was claimed (hidden until a challenge).
+    pub truthful: bool,
+    /// Seats that challenged, as a bit mask.
+    pub challengers: u16,
+    /// Seats still to be asked, in turn order (index into `order`).
+    pub asked: u8,
+    /// Opponents in the order they are asked.
+    pub order: [u8; MAX_PLAYERS],
+    /// Number of entries of `order`.
+    pub order_len: u8,
+}
+
+/// The whole table: hidden cards included. Bots never see this, only a [`super::View`].
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Draw pile, top card last.
+    pub draw: Vec<Card>,
+    /// Discard pile, top card last.
+    pub discard: Vec<Card>,
+    /// Every seat's hand.
+    pub hands: [Hand; MAX_PLAYERS],
+    /// Every seat's savings.
+    pub savings: [u32; MAX_PLAYERS],
+    /// The bank.
+    pub bank: u32,
+    /// Seats still in the game, as a bit mask.
+    pub alive: u16,
+    /// Turn of elimination per seat (0 = still in).
+    pub eliminated_at: [u32; MAX_PLAYERS],
+    /// Turns each seat must still lose to skip cards.
+    pub skips: [u8; MAX_PLAYERS],
+    /// +1 in seat order, -1 after an odd number of reverses.
+    pub direction: i8,
+    /// Seat whose turn it is.
+    pub current: u8,
+    /// Turns played so far (the current one included).
+    pub turns: u32,
+    /// Where the turn stands.
+    pub phase: Phase,
+    /// The claim being decided, during [`Phase::Challenge`] and after it for metrics.
+    pub claim: Option<TableClaim>,
+    /// Index into the game's end reasons once over.
+    pub end_reason: u8,
+}
+
+/// End reason indices, in the order of [`END_REASONS`].
+pub const END_BANK_EMPTY: u8 = 0;
+/// At most one player is left.
+pub const END_LAST_STANDING: u8 = 1;
+/// The turn cap was reached.
+pub const END_CAP: u8 = 2;
+/// End reason names for reports and JSON.
+pub const END_REASONS: &[&str] = &["bank_empty", "last_standing", "cap"];
+
+impl PennyBadger {
+    /// Shuffles, deals `hand_size` cards to every seat and starts seat 0's turn.
+    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let p = &self.params;
+        let n = p.players as usize;
+        let mut draw = self.deck.clone();
+        draw.shuffle(rng);
+        let mut s = State {
+            draw,
+            discard: Vec::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            savings: [0; MAX_PLAYERS],
+            bank: p.bank,
+            alive: ((1u32 << n) - 1) as u16,
+            eliminated_at: [0; MAX_PLAYERS],
+            skips: [0; MAX_PLAYERS],
+            direction: 1,
+            current: 0,
+            turns: 0,
+            phase: Phase::Main,
+            claim: None,
+            end_reason: 0,
+        };
+        for seat in 0..n {
+            s.savings[seat] = p.starting_savings;
+            for _ in 0..p.hand_size {
+                let c = s.draw.pop().expect("deck size checked against hands");
+                s.hands[seat].insert(c);
+            }
+            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
+        }
+        self.begin_turn(&mut s, 0, rng, log);
+        s
+    }
+
+    /// Whether `seat` is still in the game.
+    #[inline]
+    pub fn is_alive(s: &State, seat: usize) -> bool {
+        s.alive & (1 << seat) != 0
+    }
+
+    /// The next live seat after `from` in the current direction (`from` itself if alone).
+    #[inline]
+    pub(super) fn next_alive(&self, s: &State, from: usize) -> usize {
+        let n = self.params.players as usize;
+        let mut seat = from;
+        for _ in 0..n {
+            seat = (seat as isize + s.direction as isize).rem_euclid(n as isize) as usize;
+            if Self::is_alive(s, seat) {
+                return seat;
+            }
+        }
+        from
+    }
+
+    /// Draws the top card, reshuffling the discard pile into a new draw pile if allowed.
+    #[inline]
+    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
+            std::mem::swap(&mut s.draw, &mut s.discard);
+            s.draw.shuffle(rng);
+            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+        }
+        s.draw.pop()
+    }
+
+    /// Draws up to `count` cards into `seat`'s hand.
+    fn draw_into(&self, s: &mut State, seat: usize, count: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        for _ in 0..count {
+            if s.hands[seat].len() >= HAND_CAP {
+                return;
+            }
+            match self.draw_card(s, rng, log) {
+                Some(c) => {
+                    s.hands[seat].insert(c);
+                    log.emit(|| Event::Drew { seat: seat as u8, card: c });
+                }
+                None => return,
+            }
+        }
+    }
+
+    /// Starts the turn of `seat` (or of the next seat that is not skipped), or ends the game
+    /// at the turn cap.
+    fn begin_turn(&self, s: &mut State, mut seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        loop {
+            if s.skips[seat] > 0 {
+                s.skips[seat] -= 1;
+                log.emit(|| Event::Skipped { seat: seat as u8 });
+                seat = self.next_alive(s, seat);
+                continue;
+            }
+            if s.turns >= self.params.turn_cap {
+                self.end(s, END_CAP, log);
+                return;
+            }
+            s.turns += 1;
+            s.current = seat as u8;
+            s.phase = Phase::Main;
+            log.emit(|| Event::TurnStarts { turn: s.turns, seat: seat as u8, hand: s.hands[seat], bank: s.bank });
+            if !s.hands[seat].is_empty() {
+                return;
+            }
+            // Nothing to discard: the player only refills, then play moves on.
+            log.emit(|| Event::EmptyHand { seat: seat as u8 });
+            if self.finish_turn(s, rng, log) {
+                return;
+            }
+            seat = self.next_alive(s, seat);
+        }
+    }
+
+    /// Step 4 and the end check: refills the current player, ends the game or reports
+    /// that the next turn may begin (`false` means the game is over).
+    fn finish_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
+        let seat = s.current as usize;
+        if Self::is_alive(s, seat) {
+            let missing = (self.params.hand_size as usize).saturating_sub(s.hands[seat].len());
+            self.draw_into(s, seat, missing, rng, log);
+        }
+        if s.bank == 0 {
+            self.end(s, END_BANK_EMPTY, log);
+            return true;
+        }
+        if s.alive.count_ones() <= 1 {
+            self.end(s, END_LAST_STANDING, log);
+            return true;
+        }
+        false
+    }
+
+    fn end(&self, s: &mut State, reason: u8, log: &mut EventLog<Event>) {
+        s.phase = Phase::Over;
+        s.end_reason = reason;
+        log.emit(|| Event::GameOver { reason, turns: s.turns });
+    }
+
+    /// Applies one action of the deciding seat.
+    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match action {
+            Action::Play { card, target, give } => self.play_action_card(s, seat, card, target as usize, give, rng, log),
+            Action::Discard { cards, claim } => self.discard_and_claim(s, seat, cards, claim, rng, log),
+            Action::Challenge(yes) => self.answer_challenge(s, seat, yes, rng, log),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn play_action_card(&self, s: &mut State, seat: usize, card: Card, target: usize, give: Card, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let pos = s.hands[seat].position(card).expect("legal play holds the card");
+        s.hands[seat].remove_at(pos);
+        s.discard.push(card);
+        let action = action_of(card).expect("an action card");
+        log.emit(|| Event::PlayedAction { seat: seat as u8, action, target: target as u8 });
+        self.draw_into(s, seat, 1, rng, log);
+        match action {
+            ActionCard::Skip => {
+                let next = self.next_alive(s, seat);
+                s.skips[next] = s.skips[next].saturating_add(1);
+            }
+            ActionCard::Reverse => s.direction = -s.direction,
+            ActionCard::TradeOneCard => {
+                let gpos = s.hands[seat].position(give).expect("legal play holds the card to give");
+                s.hands[seat].remove_at(gpos);
+                // The player takes one card at random from the target's hand, before the
+                // given card joins it.
+                let taken = if s.hands[target].is_empty() {
+                    None
+                } else {
+                    let i = rng.random_range(0..s.hands[target].len());
+                    Some(s.hands[target].remove_at(i))
+                };
+                s.hands[target].insert(give);
+                if let Some(t) = taken {
+                    s.hands[seat].insert(t);
+                }
+                log.emit(|| Event::TradedOne { seat: seat as u8, target: target as u8, gave: give, took: taken });
+            }
+            ActionCard::TradeHands => {
+                s.hands.swap(seat, target);
+                log.emit(|| Event::TradedHands { seat: seat as u8, target: target as u8, now: s.hands[seat], their: s.hands[target] });
+            }
+            ActionCard::AddACard => self.draw_into(s, seat, 1, rng, log),
+            ActionCard::AddTwoCards => self.draw_into(s, seat, 2, rng, log),
+            ActionCard::RemoveACard | ActionCard::RemoveTwoCards => {
+                let n = if action == ActionCard::RemoveACard { 1 } else { 2 };
+                for _ in 0..n {
+                    if s.hands[target].is_empty() {
+                        break;
+                    }
+                    let i = rng.random_range(0..s.hands[target].len());
+                    let c = s.hands[target].remove_at(i);
+                    s.discard.push(c);
+                    log.emit(|| Event::Removed { target: target as u8, card: c });
+                }
+            }
+            ActionCard::Dice => {}
+        }
+    }
+
+    fn discard_and_claim(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Remove the chosen positions from the highest down so lower positions stay valid.
+        let mut truthful = true;
+        let mut count = 0u8;
+        let mut bits = mask;
+        let start = s.discard.len();
+        while bits != 0 {
+            let i = 31 - bits.leading_zeros() as usize;
+            bits &= !(1 << i);
+            let c = s.hands[seat].remove_at(i);
+            truthful &= match claim {
+                Claim::Nothing => true,
+                Claim::Wild => is_wild(c),
+                Claim::Set(cell) => matches(c, cell),
+            };
+            s.discard.push(c);
+            count += 1;
+        }
+        log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
+        if claim == Claim::Nothing {
+            self.pay(s, seat, 1, &[], 0, log);
+            if !self.finish_turn(s, rng, log) {
+                let next = self.next_alive(s, seat);
+                self.begin_turn(s, next, rng, log);
+            }
+            return;
+        }
+        let mut order = [0u8; MAX_PLAYERS];
+        let mut len = 0;
+        let mut other = self.next_alive(s, seat);
+        while other != seat {
+            order[len] = other as u8;
+            len += 1;
+            other = self.next_alive(s, other);
+        }
+        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len: len as u8 });
+        s.phase = Phase::Challenge;
+        if len == 0 {
+            self.resolve_claim(s, rng, log);
+        }
+    }
+
+    fn answer_challenge(&self, s: &mut State, seat: usize, yes: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let c = s.claim.as_mut().expect("a claim is on the table");
+        if yes {
+            c.challengers |= 1 << seat;
+        }
+        c.asked += 1;
+        log.emit(|| Event::Answered { seat: seat as u8, challenge: yes });
+        if c.asked >= c.order_len {
+            self.resolve_claim(s, rng, log);
+        }
+    }
+
+    /// The seat to be asked whether it challenges.
+    #[inline]
+    pub(super) fn challenger_to_ask(s: &State) -> usize {
+        let c = s.claim.as_ref().expect("a claim is on the table");
+        c.order[c.asked as usize] as usize
+    }
+
+    /// Withdrawal first (capped at the bank), then penalties, accusers in turn order.
+    fn resolve_claim(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let c = s.claim.expect("a claim is on the table");
+        let pay: &Payout = &self.payout;
+        let claimer = c.claimer as usize;
+        let (withdrawal, accuser_penalty, bluffer_penalty) = match c.claim {
+            Claim::Wild => (pay.wild_withdrawal, pay.wild_accuser_penalty, pay.wild_bluffer_penalty),
+            Claim::Set(_) => (pay.withdrawal[c.count as usize], pay.penalty[c.count as usize], pay.penalty[c.count as usize]),
+            Claim::Nothing => unreachable!("nothing is never challenged"),
+        };
+        let challenged = c.challengers != 0;
+        if challenged {
+            log.emit(|| Event::Revealed { seat: c.claimer, cards: Hand::from_cards(&s.discard[s.discard.len() - c.count as usize..]), truthful: c.truthful });
+        }
+        if !challenged || c.truthful {
+            let w = withdrawal.of(s.bank).min(s.bank);
+            s.bank -= w;
+            s.savings[claimer] += w;
+            log.emit(|| Event::Withdrew { seat: c.claimer, pennies: w });
+        }
+        if challenged {
+            let accusers = &c.order[..c.order_len as usize];
+            if c.truthful {
+                for &a in accusers.iter().filter(|&&a| c.challengers & (1 << a) != 0) {
+                    let a = a as usize;
+                    let p = accuser_penalty.of(s.savings[a]);
+                    self.pay(s, a, p, &[claimer as u8], p, log);
+                }
+            } else {
+                let mut owed = [0u8; MAX_PLAYERS];
+                let mut n = 0;
+                for &a in accusers.iter().filter(|&&a| c.challengers & (1 << a) != 0) {
+                    owed[n] = a;
+                    n += 1;
+                }
+                let p = bluffer_penalty.of(s.savings[claimer]);
+                self.pay(s, claimer, p, &owed[..n], p, log);
+            }
+        }
+        s.phase = Phase::Main;
+        if !self.finish_turn(s, rng, log) {
+            let next = self.next_alive(s, claimer);
+            self.begin_turn(s, next, rng, log);
+        }
+    }
+
+    /// The payment rule: the bank is paid first; if the payer cannot pay it in full the bank
+    /// takes all and the players owed get nothing. Otherwise the players owed are paid
+    /// `each`, or share what is left equally with odd pennies going one each clockwise
+    /// starting left of the payer. A payer left with 0 is eliminated at once.
+    pub(super) fn pay(&self, s: &mut State, payer: usize, to_bank: u32, owed: &[u8], each: u32, log: &mut EventLog<Event>) {
+        let n = self.params.players as usize;
+        let mut paid = [0u32; MAX_PLAYERS];
+        let bank_part = to_bank.min(s.savings[payer]);
+        s.savings[payer] -= bank_part;
+        s.bank += bank_part;
+        if bank_part == to_bank && !owed.is_empty() {
+            let need = each as u64 * owed.len() as u64;
+            let rest = s.savings[payer];
+            if rest as u64 >= need {
+                for &o in owed {
+                    paid[o as usize] = each;
+                }
+            } else {
+                let share = rest / owed.len() as u32;
+                let mut odd = rest % owed.len() as u32;
+                for &o in owed {
+                    paid[o as usize] = share;
+                }
+                // Clockwise from the payer's left: seats payer+1, payer+2, ...
+                for k in 1..n {
+                    if odd == 0 {
+                        break;
+                    }
+                    let seat = (payer + k) % n;
+                    if owed.contains(&(seat as u8)) {
+                        paid[seat] += 1;
+                        odd -= 1;
+                    }
+                }
+            }
+            for &o in owed {
+                s.savings[payer] -= paid[o as usize];
+                s.savings[o as usize] += paid[o as usize];
+            }
+        }
+        log.emit(|| Event::Paid { payer: payer as u8, bank: bank_part, players: paid });
+        if s.savings[payer] == 0 && Self::is_alive(s, payer) {
+            s.alive &= !(1 << payer);
+            s.eliminated_at[payer] = s.turns;
+            let hand = s.hands[payer];
+            s.discard.extend_from_slice(hand.cards());
+            s.hands[payer] = Hand::EMPTY;
+            log.emit(|| Event::Eliminated { seat: payer as u8, turn: s.turns });
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! The balance report: common charts every game gets (length, seat shares with the fair
+//! line, survival, end reasons), the game's own charts, `report.md` and `summary.json`.
+
+pub mod charts;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries};
+use crate::error::Error;
+use crate::stats::{wilson, Summary, Tally};
+
+/// The charts every game gets, built from the tally and summary.
+pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) -> Vec<ChartSpec> {
+    let games = tally.games;
+    let unit = &summary.length.unit;
+    let mut charts = vec![length_histogram(tally, summary)];
+    let fair = 100.0 / summary.seats.len().max(1) as f64;
+    charts.push(ChartSpec::Bars {
+        file: "seat_win_shares".into(),
+        title: format!("Win share by seat, ties shared ({games} games)"),
+        x_label: "seat (turn order) and bot".into(),
+        y_label: "win share (%)".into(),
+        categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
+        series: vec![BarSeries {
+            name: "win share".into(),
+            values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
+            ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
+        }],
+        reference: Some((fair, format!("fair share {fair:.1}%"))),
+    });
+    if has_elimination {
+        let horizon = summary.length.p95.max(1.0) as usize;
+        let survival = tally.survival(summary.players, horizon);
+        charts.push(ChartSpec::Lines {
+            file: "survival".into(),
+            title: format!("Players still in the game by {} ({games} games)", unit.trim_end_matches('s')),
+            x_label: format!("{} (up to the 95th percentile of game length)", unit.trim_end_matches('s')),
+            y_label: "players still in (%)".into(),
+            series: vec![LineSeries {
+                name: "share of players not eliminated".into(),
+                points: survival.iter().enumerate().map(|(t, &s)| (t as f64, s * 100.0)).collect(),
+                band: None,
+            }],
+        });
+    }
+    let names: Vec<String> = summary.end_reasons.keys().cloned().collect();
+    charts.push(ChartSpec::Bars {
+        file: "end_reasons".into(),
+        title: format!("How games end ({games} games)"),
+        x_label: "end reason".into(),
+        y_label: "share of games (%)".into(),
+        categories: names.clone(),
+        series: vec![BarSeries {
+            name: "share of games".into(),
+            values: (0..names.len()).map(|i| tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games.max(1) as f64 * 100.0).collect(),
+            ci: Some(
+                (0..names.len())
+                    .map(|i| {
+                        let (lo, hi) = wilson(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games);
+                        (lo * 100.0, hi * 100.0)
+                    })
+                    .collect(),
+            ),
+        }],
+        reference: None,
+    });
+    charts
+}
+
+fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
+    let l = &summary.length;
+    let span = (l.max - l.min + 1.0).max(1.0);
+    let width = (span / 60.0).ceil().max(1.0);
+    let games = tally.games.max(1) as f64;
+    let mut bins: Vec<Bin> = Vec::new();
+    for (len, &count) in tally.lengths.iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        let lo = ((len as f64 - l.min) / width).floor() * width + l.min;
+        match bins.last_mut() {
+            Some(b) if b.lo == lo => b.value += count as f64 / games * 100.0,
+            _ => bins.push(Bin { lo, hi: lo + width, value: count as f64 / games * 100.0 }),
+        }
+    }
+    let unit = &l.unit;
+    ChartSpec::Histogram {
+        file: "game_length".into(),
+        title: format!("Game length ({} games)", tally.games),
+        x_label: format!("length ({unit}); bins of {width}"),
+        y_label: "share of games (%)".into(),
+        series: vec![(format!("games ({unit})"), bins)],
+        markers: vec![(l.mean, format!("mean {:.1}", l.mean)), (l.median, format!("median {}", l.median))],
+    }
+}
+
+/// Everything a report needs.
+pub struct ReportInput<'a> {
+    /// Output folder (created).
+    pub dir: &'a Path,
+    /// The summary.
+    pub summary: &'a Summary,
+    /// All charts, common and the game's own.
+    pub charts: Vec<ChartSpec>,
+    /// The command that reproduces the report.
+    pub command: String,
+    /// The variant as played.
+    pub variant_toml: String,
+    /// Variant description.
+    pub description: String,
+}
+
+/// Writes every chart, `summary.json` and `report.md`; returns the files written.
+pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
+    std::fs::create_dir_all(input.dir).map_err(|e| Error::output(input.dir, e))?;
+    let mut written = Vec::new();
+    let mut images = Vec::new();
+    for chart in &input.charts {
+        let path = charts::render(chart, input.dir)?;
+        images.push((chart.title().to_string(), path.file_name().unwrap_or_default().to_string_lossy().into_owned()));
+        written.push(path);
+    }
+    let json_path = input.dir.join("summary.json");
+    let json = serde_json::to_string_pretty(input.summary).map_err(|e| Error::output(&json_path, e))?;
+    std::fs::write(&json_path, json + "\n").map_err(|e| Error::output(&json_path, e))?;
+    written.push(json_path);
+    let s = input.summary;
+    let mut md = String::new();
+    let _ = writeln!(md, "# {} — {}\n", s.game, s.variant);
+    if !input.description.is_empty() {
+        let _ = writeln!(md, "{}\n", input.description);
+    }
+    let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", input.command);
+    let _ = writeln!(md, "## Summary\n\n```\n{}```\n", s.table());
+    for (title, file) in &images {
+        let _ = writeln!(md, "## {title}\n\n![{title}]({file})\n");
+    }
+    let _ = writeln!(md, "## Variant as played\n\n```toml\n{}```", input.variant_toml);
+    let md_path = input.dir.join("report.md");
+    std::fs::write(&md_path, md).map_err(|e| Error::output(&md_path, e))?;
+    written.push(md_path);
+    Ok(written)
+}

@@ -1,0 +1,159 @@
+//! The parallel simulator: plays games in fixed batches on a rayon pool, one seed per game
+//! from (master seed, game index), and folds the batches in index order so every number is
+//! identical for any thread count. Memory stays flat: batches are folded as they finish,
+//! a window at a time.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::engine::{play, Bot, Game, GameRng, Metrics, Outcome, PlayOptions, game_seed};
+use crate::error::Error;
+use crate::stats::Tally;
+
+/// Games per batch: the unit of parallel work and of deterministic merging.
+pub const BATCH: u64 = 512;
+
+/// One seat's bot, ready to be built for every batch.
+pub struct SeatPlan<G: Game> {
+    /// The spec as a designer reads it (`basic:bluff=0.3`).
+    pub label: String,
+    /// Complete parameter values.
+    pub values: Vec<f64>,
+    /// Builder from the game's bot list.
+    pub build: fn(&G, &[f64]) -> Box<dyn Bot<G>>,
+}
+
+impl<G: Game> Clone for SeatPlan<G> {
+    fn clone(&self) -> Self {
+        SeatPlan { label: self.label.clone(), values: self.values.clone(), build: self.build }
+    }
+}
+
+/// What to play.
+#[derive(Clone, Copy, Debug)]
+pub struct RunConfig {
+    /// Number of games.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// Check invariants and legality after every action.
+    pub checked: bool,
+    /// Gather the game's own metrics (slower; for reports).
+    pub detailed: bool,
+    /// Keep one row per game (for `--out`).
+    pub keep_rows: bool,
+    /// Play only games whose index i has i mod `shard_count` == `shard_index`.
+    pub shard_index: u64,
+    /// See `shard_index` (1 = no sharding).
+    pub shard_count: u64,
+}
+
+impl RunConfig {
+    /// `games` games from `seed` on all cores, no extras.
+    pub fn new(games: u64, seed: u64) -> Self {
+        RunConfig { games, seed, threads: 0, checked: false, detailed: false, keep_rows: false, shard_index: 0, shard_count: 1 }
+    }
+}
+
+/// One played game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameRow {
+    /// Index in the run.
+    pub index: u64,
+    /// The game's own seed (replays it with `trace`).
+    pub seed: u64,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+/// Everything a run produced.
+pub struct RunResult<G: Game> {
+    /// Aggregated figures.
+    pub tally: Tally,
+    /// The game's own metrics (empty unless `detailed`).
+    pub metrics: G::Metrics,
+    /// Per-game rows (empty unless `keep_rows`).
+    pub rows: Vec<GameRow>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+struct BatchResult<G: Game> {
+    tally: Tally,
+    metrics: G::Metrics,
+    rows: Vec<GameRow>,
+}
+
+fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
+    let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
+    let mut tally = Tally::default();
+    let mut metrics = G::Metrics::default();
+    let mut rows = Vec::new();
+    let start = batch * BATCH;
+    let end = (start + BATCH).min(cfg.games);
+    let options = PlayOptions { checked: cfg.checked };
+    for index in start..end {
+        if index % cfg.shard_count != cfg.shard_index {
+            continue;
+        }
+        let seed = game_seed(cfg.seed, index);
+        let m = if cfg.detailed { Some(&mut metrics) } else { None };
+        let outcome = play(game, &mut bots, seed, options, m, None).map_err(|v| {
+            Error::Invariant(format!(
+                "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
+                v.step, v.what
+            ))
+        })?;
+        tally.add(&outcome, game.seats(), game.end_reasons().len());
+        if cfg.keep_rows {
+            rows.push(GameRow { index, seed, outcome });
+        }
+    }
+    Ok(BatchResult { tally, metrics, rows })
+}
+
+/// Plays the run and folds the results in game order.
+pub fn run<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig) -> Result<RunResult<G>, Error> {
+    run_with_progress(game, seats, cfg, &mut |_| {})
+}
+
+/// As [`run`], calling `progress(games_done)` after each window of batches.
+pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig, progress: &mut dyn FnMut(u64)) -> Result<RunResult<G>, Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads)
+        .build()
+        .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", cfg.threads)))?;
+    let started = Instant::now();
+    let batches = cfg.games.div_ceil(BATCH);
+    let window = (pool.current_num_threads() as u64 * 8).max(1);
+    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
+    let mut first = 0;
+    while first < batches {
+        let last = (first + window).min(batches);
+        let parts: Vec<Result<BatchResult<G>, Error>> =
+            pool.install(|| (first..last).into_par_iter().map(|b| run_batch(game, seats, &cfg, b)).collect());
+        for part in parts {
+            let part = part?;
+            result.tally.merge(&part.tally);
+            Metrics::merge(&mut result.metrics, part.metrics);
+            result.rows.extend(part.rows);
+        }
+        progress((last * BATCH).min(cfg.games));
+        first = last;
+    }
+    result.seconds = started.elapsed().as_secs_f64();
+    Ok(result)
+}
+
+/// Plays one game with a play-by-play written to `out` (the `trace` command).
+pub fn trace<G: Game>(game: &G, seats: &[SeatPlan<G>], seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
+    let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
+    play(game, &mut bots, seed, PlayOptions { checked: true }, None, Some(out))
+        .map_err(|v| Error::Invariant(format!("seed {seed}: step {}: {}", v.step, v.what)))
+}
+
+/// Keeps the RNG type in this module's public surface for benches.
+pub type Rng = GameRng;

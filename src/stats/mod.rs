@@ -1,0 +1,211 @@
+//! Statistics over many games, aggregated as they are played (constant memory) and merged
+//! in game order so the numbers do not depend on the thread count: game length, end
+//! reasons, seat win shares with Wilson 95% intervals, the chi-square seat-fairness test,
+//! eliminations and the survival curve.
+
+pub mod summary;
+
+use crate::engine::{Outcome, MAX_SEATS};
+
+pub use summary::{LengthSummary, SeatSummary, Summary};
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson score 95% interval of a proportion `successes / n` (successes may be fractional:
+/// a k-way tie counts 1/k).
+pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let p = (successes / n).clamp(0.0, 1.0);
+    let z2 = Z95 * Z95;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = Z95 * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// p-value of Pearson's chi-square test that every seat wins equally often.
+pub fn seat_fairness_p(wins: &[f64]) -> f64 {
+    let total: f64 = wins.iter().sum();
+    let k = wins.len();
+    if k < 2 || total <= 0.0 {
+        return 1.0;
+    }
+    let expected = total / k as f64;
+    let chi2: f64 = wins.iter().map(|w| (w - expected).powi(2) / expected).sum();
+    puruspe::gammq((k as f64 - 1.0) / 2.0, chi2 / 2.0)
+}
+
+/// Running totals over games; `merge` adds a later batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Games counted.
+    pub games: u64,
+    /// Number of games of each length (index = length).
+    pub lengths: Vec<u64>,
+    /// Games per end reason.
+    pub end_reasons: Vec<u64>,
+    /// Sum of win credit per seat (1/k for a k-way tie).
+    pub wins: [f64; MAX_SEATS],
+    /// Games each seat was eliminated in.
+    pub eliminated: [u64; MAX_SEATS],
+    /// Sum of final scores per seat.
+    pub score_sum: [f64; MAX_SEATS],
+    /// Sum of squared final scores per seat.
+    pub score_sq: [f64; MAX_SEATS],
+    /// Eliminations by turn (all seats), index = turn.
+    pub eliminations_by_turn: Vec<u64>,
+    /// Games with at least one elimination.
+    pub games_with_elimination: u64,
+    /// Games won by several seats.
+    pub shared_wins: u64,
+}
+
+impl Tally {
+    /// Counts one game.
+    pub fn add(&mut self, o: &Outcome, seats: usize, reasons: usize) {
+        self.games += 1;
+        let len = o.length as usize;
+        if self.lengths.len() <= len {
+            self.lengths.resize(len + 1, 0);
+        }
+        self.lengths[len] += 1;
+        if self.end_reasons.len() < reasons {
+            self.end_reasons.resize(reasons, 0);
+        }
+        self.end_reasons[o.end_reason as usize] += 1;
+        let k = o.winner_count();
+        if k > 1 {
+            self.shared_wins += 1;
+        }
+        let mut any = false;
+        for s in 0..seats {
+            if o.winners & (1 << s) != 0 {
+                self.wins[s] += 1.0 / k as f64;
+            }
+            let score = o.scores[s] as f64;
+            self.score_sum[s] += score;
+            self.score_sq[s] += score * score;
+            let t = o.eliminated_at[s] as usize;
+            if t > 0 {
+                any = true;
+                self.eliminated[s] += 1;
+                if self.eliminations_by_turn.len() <= t {
+                    self.eliminations_by_turn.resize(t + 1, 0);
+                }
+                self.eliminations_by_turn[t] += 1;
+            }
+        }
+        self.games_with_elimination += u64::from(any);
+    }
+
+    /// Adds a later batch.
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        add_vec(&mut self.lengths, &other.lengths);
+        add_vec(&mut self.end_reasons, &other.end_reasons);
+        add_vec(&mut self.eliminations_by_turn, &other.eliminations_by_turn);
+        for s in 0..MAX_SEATS {
+            self.wins[s] += other.wins[s];
+            self.eliminated[s] += other.eliminated[s];
+            self.score_sum[s] += other.score_sum[s];
+            self.score_sq[s] += other.score_sq[s];
+        }
+        self.games_with_elimination += other.games_with_elimination;
+        self.shared_wins += other.shared_wins;
+    }
+
+    /// The length at quantile `q` (nearest rank over the histogram).
+    pub fn length_quantile(&self, q: f64) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        let rank = ((q * self.games as f64).ceil() as u64).clamp(1, self.games);
+        let mut seen = 0;
+        for (len, &count) in self.lengths.iter().enumerate() {
+            seen += count;
+            if seen >= rank {
+                return len as f64;
+            }
+        }
+        (self.lengths.len().saturating_sub(1)) as f64
+    }
+
+    /// Mean and standard deviation of the length.
+    pub fn length_mean_sd(&self) -> (f64, f64) {
+        if self.games == 0 {
+            return (0.0, 0.0);
+        }
+        let n = self.games as f64;
+        let (mut s, mut s2) = (0.0, 0.0);
+        for (len, &c) in self.lengths.iter().enumerate() {
+            s += len as f64 * c as f64;
+            s2 += (len as f64).powi(2) * c as f64;
+        }
+        let mean = s / n;
+        let var = if self.games > 1 { ((s2 - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+        (mean, var.sqrt())
+    }
+
+    /// Share of players still in the game after each turn (index = turn).
+    pub fn survival(&self, seats: usize, horizon: usize) -> Vec<f64> {
+        let players = (self.games * seats as u64).max(1) as f64;
+        let mut gone = 0u64;
+        (0..=horizon)
+            .map(|t| {
+                gone += self.eliminations_by_turn.get(t).copied().unwrap_or(0);
+                1.0 - gone as f64 / players
+            })
+            .collect()
+    }
+}
+
+fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_textbook_value() {
+        // 50 of 100: Wilson 95% interval is about (0.4038, 0.5962).
+        let (lo, hi) = wilson(50.0, 100);
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
+    }
+
+    #[test]
+    fn fair_seats_have_a_high_p_and_skewed_seats_a_low_one() {
+        assert!(seat_fairness_p(&[250.0, 250.0, 250.0, 250.0]) > 0.99);
+        // chi2 = 40 with 3 df: p ~ 1e-8.
+        assert!(seat_fairness_p(&[300.0, 250.0, 200.0, 250.0]) < 1e-6);
+        // chi2 = 7.815 is the 95% point of 3 df.
+        let p = puruspe::gammq(1.5, 7.815 / 2.0);
+        assert!((p - 0.05).abs() < 1e-3, "{p}");
+    }
+
+    #[test]
+    fn quantiles_come_from_the_histogram() {
+        let mut t = Tally::default();
+        for len in 1..=100u32 {
+            let mut o = Outcome::new();
+            o.length = len;
+            o.winners = 1;
+            t.add(&o, 2, 1);
+        }
+        assert_eq!(t.length_quantile(0.5), 50.0);
+        assert_eq!(t.length_quantile(0.05), 5.0);
+        assert_eq!(t.length_quantile(0.95), 95.0);
+        let (mean, _) = t.length_mean_sd();
+        assert!((mean - 50.5).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,233 @@
+//! The run summary: the JSON object of `simulate --json`, `summary.json` and the report
+//! table, built from a [`Tally`].
+
+use serde::Serialize;
+
+use super::{seat_fairness_p, wilson, Tally};
+
+/// Game-length figures.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct LengthSummary {
+    /// "turns" or "rounds".
+    pub unit: String,
+    /// Mean length.
+    pub mean: f64,
+    /// Sample standard deviation.
+    pub sd: f64,
+    /// Median.
+    pub median: f64,
+    /// 5th percentile.
+    pub p5: f64,
+    /// 95th percentile.
+    pub p95: f64,
+    /// Shortest game.
+    pub min: f64,
+    /// Longest game.
+    pub max: f64,
+}
+
+/// One seat's figures.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SeatSummary {
+    /// Seat number (0 moves first).
+    pub seat: usize,
+    /// The bot's spec (`dummy` for a seat that never acts).
+    pub bot: String,
+    /// Share of games won (a k-way tie counts 1/k).
+    pub win_share: f64,
+    /// Wilson 95% interval of the win share.
+    pub ci95: [f64; 2],
+    /// Share of games in which the seat was eliminated.
+    pub eliminated: f64,
+    /// Mean final score (savings, pennies or points).
+    pub mean_score: f64,
+}
+
+/// A value with its 95% interval.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Estimate {
+    /// Point estimate.
+    pub value: f64,
+    /// 95% interval.
+    pub ci95: [f64; 2],
+}
+
+/// The summary of a run, as emitted by `simulate --json`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Summary {
+    /// Game id.
+    pub game: String,
+    /// Variant name.
+    pub variant: String,
+    /// Games played.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Acting players.
+    pub players: usize,
+    /// Bot spec per acting seat.
+    pub bots: Vec<String>,
+    /// Game length.
+    pub length: LengthSummary,
+    /// Share of games per end reason.
+    pub end_reasons: serde_json::Map<String, serde_json::Value>,
+    /// Per-seat figures (dummy seats included).
+    pub seats: Vec<SeatSummary>,
+    /// Seat 0's win share minus 1/seats, with its 95% interval.
+    pub first_player_advantage: Estimate,
+    /// Chi-square p-value that all seats win equally often.
+    pub seat_fairness_p: f64,
+    /// Share of players eliminated (eliminated seats / (games x players)).
+    pub elimination_rate: f64,
+    /// Share of games in which at least one player was eliminated.
+    pub games_with_elimination: f64,
+    /// Share of games won by several tied seats.
+    pub shared_win_rate: f64,
+    /// Throughput of this run (wall clock, all threads).
+    pub games_per_second: f64,
+    /// The random generator.
+    pub rng: String,
+    /// The game's own figures (claims, challenges, ...).
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// What the summary needs to know about the game and the run besides the tally.
+pub struct SummaryContext<'a> {
+    /// Game id.
+    pub game: &'a str,
+    /// Variant name.
+    pub variant: &'a str,
+    /// Master seed.
+    pub seed: u64,
+    /// Acting seats.
+    pub players: usize,
+    /// Scored seats (dummies included).
+    pub seats: usize,
+    /// Bot label per scored seat.
+    pub seat_bots: Vec<String>,
+    /// End-reason names.
+    pub end_reasons: &'a [&'a str],
+    /// Length unit.
+    pub length_unit: &'a str,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+    /// The game's own figures.
+    pub extra: Vec<(String, f64)>,
+}
+
+fn num(x: f64) -> serde_json::Value {
+    serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+}
+
+impl Summary {
+    /// Builds the summary of `tally`.
+    pub fn new(tally: &Tally, ctx: SummaryContext<'_>) -> Summary {
+        let n = tally.games;
+        let games = n.max(1) as f64;
+        let (mean, sd) = tally.length_mean_sd();
+        let min = tally.lengths.iter().position(|&c| c > 0).unwrap_or(0) as f64;
+        let max = tally.lengths.iter().rposition(|&c| c > 0).unwrap_or(0) as f64;
+        let length = LengthSummary {
+            unit: ctx.length_unit.to_string(),
+            mean,
+            sd,
+            median: tally.length_quantile(0.5),
+            p5: tally.length_quantile(0.05),
+            p95: tally.length_quantile(0.95),
+            min,
+            max,
+        };
+        let mut end_reasons = serde_json::Map::new();
+        for (i, name) in ctx.end_reasons.iter().enumerate() {
+            end_reasons.insert(name.to_string(), num(tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games));
+        }
+        let seats: Vec<SeatSummary> = (0..ctx.seats)
+            .map(|s| {
+                let (lo, hi) = wilson(tally.wins[s], n);
+                SeatSummary {
+                    seat: s,
+                    bot: ctx.seat_bots.get(s).cloned().unwrap_or_else(|| "dummy".into()),
+                    win_share: tally.wins[s] / games,
+                    ci95: [lo, hi],
+                    eliminated: tally.eliminated[s] as f64 / games,
+                    mean_score: tally.score_sum[s] / games,
+                }
+            })
+            .collect();
+        let fair = 1.0 / ctx.seats.max(1) as f64;
+        let first_player_advantage =
+            Estimate { value: seats[0].win_share - fair, ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair] };
+        let eliminated: u64 = tally.eliminated[..ctx.seats].iter().sum();
+        Summary {
+            game: ctx.game.to_string(),
+            variant: ctx.variant.to_string(),
+            games: n,
+            seed: ctx.seed,
+            players: ctx.players,
+            bots: ctx.seat_bots[..ctx.players.min(ctx.seat_bots.len())].to_vec(),
+            length,
+            end_reasons,
+            seat_fairness_p: seat_fairness_p(&tally.wins[..ctx.seats]),
+            seats,
+            first_player_advantage,
+            elimination_rate: eliminated as f64 / (games * ctx.players as f64),
+            games_with_elimination: tally.games_with_elimination as f64 / games,
+            shared_win_rate: tally.shared_wins as f64 / games,
+            games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
+            rng: crate::engine::rng::RNG_NAME.to_string(),
+            extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
+        }
+    }
+
+    /// The summary as a readable table for the terminal and `report.md`.
+    pub fn table(&self) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let _ = writeln!(out, "{} / {}: {} games, seed {} ({}), {} players", self.game, self.variant, self.games, self.seed, self.rng, self.players);
+        let l = &self.length;
+        let _ = writeln!(
+            out,
+            "length ({}): mean {:.1} (sd {:.1}), median {}, 5%-95% {}-{}, min {}, max {}",
+            l.unit, l.mean, l.sd, l.median, l.p5, l.p95, l.min, l.max
+        );
+        let reasons: Vec<String> = self.end_reasons.iter().map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0)).collect();
+        let _ = writeln!(out, "end reasons: {}", reasons.join(", "));
+        let _ = writeln!(out, "\n| seat | bot | win share | 95% CI | eliminated | mean score |");
+        let _ = writeln!(out, "|---:|---|---:|---|---:|---:|");
+        for s in &self.seats {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.2}% | {:.2}%-{:.2}% | {:.1}% | {:.2} |",
+                s.seat,
+                s.bot,
+                s.win_share * 100.0,
+                s.ci95[0] * 100.0,
+                s.ci95[1] * 100.0,
+                s.eliminated * 100.0,
+                s.mean_score
+            );
+        }
+        let f = &self.first_player_advantage;
+        let _ = writeln!(
+            out,
+            "\nfirst-player advantage: {:+.2} points (95% CI {:+.2} to {:+.2}); seat fairness chi-square p = {:.3}",
+            f.value * 100.0,
+            f.ci95[0] * 100.0,
+            f.ci95[1] * 100.0,
+            self.seat_fairness_p
+        );
+        let _ = writeln!(
+            out,
+            "elimination rate: {:.1}% of players; games with an elimination: {:.1}%; shared wins: {:.1}% of games",
+            self.elimination_rate * 100.0,
+            self.games_with_elimination * 100.0,
+            self.shared_win_rate * 100.0
+        );
+        if !self.extra.is_empty() {
+            let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
+            let _ = writeln!(out, "{}", extra.join(", "));
+        }
+        let _ = writeln!(out, "{:.0} games/s", self.games_per_second);
+        out
+    }
+}

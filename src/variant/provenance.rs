@@ -1,0 +1,80 @@
+//! Where each key of a merged variant was written: a file position, or a `--set` flag.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use toml::de::{DeTable, DeValue};
+
+use crate::error::{Location, VariantError};
+
+/// Key path (`deck.base_sets`, `seats.1.bluff`) to the place it was last written.
+#[derive(Clone, Debug, Default)]
+pub struct Provenance {
+    places: HashMap<String, Location>,
+    /// The first file read, for errors that belong to no key.
+    root: Option<Location>,
+}
+
+impl Provenance {
+    /// Records every key of one parsed file.
+    pub fn record_file(&mut self, path: &Path, text: &str, table: &toml::Spanned<DeTable<'_>>) {
+        if self.root.is_none() {
+            self.root = Some(Location::file(path));
+        }
+        walk_table(self, path, text, "", table.get_ref());
+    }
+
+    /// Records a key set on the command line.
+    pub fn record_command_line(&mut self, key: &str, arg: &str) {
+        self.places.insert(key.to_string(), Location::CommandLine(arg.to_string()));
+    }
+
+    /// Replaces earlier places with the places of `later` (a file that extends an earlier one).
+    pub fn overlay(&mut self, later: Provenance) {
+        self.places.extend(later.places);
+        if later.root.is_some() {
+            self.root = later.root;
+        }
+    }
+
+    /// Where `key` (or its nearest written parent) was written.
+    pub fn locate(&self, key: &str) -> Location {
+        let mut k = key;
+        loop {
+            if let Some(at) = self.places.get(k) {
+                return at.clone();
+            }
+            match k.rfind('.') {
+                Some(i) => k = &k[..i],
+                None => return self.root.clone().unwrap_or(Location::Unknown),
+            }
+        }
+    }
+
+    /// An error about `key` located where it was written.
+    pub fn invalid(&self, key: &str, message: impl Into<String>) -> VariantError {
+        VariantError::Invalid { at: self.locate(key), key: key.to_string(), message: message.into() }
+    }
+}
+
+fn walk_table(prov: &mut Provenance, path: &Path, text: &str, prefix: &str, table: &DeTable<'_>) {
+    for (key, value) in table.iter() {
+        let full = if prefix.is_empty() { key.get_ref().to_string() } else { format!("{prefix}.{}", key.get_ref()) };
+        prov.places.insert(full.clone(), Location::at(path, text, key.span().start));
+        walk_value(prov, path, text, &full, value);
+    }
+}
+
+fn walk_value(prov: &mut Provenance, path: &Path, text: &str, key: &str, value: &toml::Spanned<DeValue<'_>>) {
+    match value.get_ref() {
+        DeValue::Table(t) => walk_table(prov, path, text, key, t),
+        DeValue::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let k = format!("{key}.{i}");
+                prov.places.insert(k.clone(), Location::at(path, text, item.span().start));
+                walk_value(prov, path, text, &k, item);
+            }
+        }
+        _ => {}
+    }
+}
