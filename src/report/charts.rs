@@ -129,9 +129,14 @@ fn bars(
             .label(s.name.clone())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
         if let Some(ci) = &s.ci {
-            chart.draw_series(ci.iter().enumerate().map(|(i, &(lo, hi))| {
+            let cap = width * 0.15;
+            chart.draw_series(ci.iter().enumerate().flat_map(|(i, &(lo, hi))| {
                 let x = x0(i) + width / 2.0;
-                ErrorBar::new_vertical(x, lo, (lo + hi) / 2.0, hi, BLACK.stroke_width(2), 10)
+                [
+                    PathElement::new(vec![(x, lo), (x, hi)], BLACK.stroke_width(2)),
+                    PathElement::new(vec![(x - cap, lo), (x + cap, lo)], BLACK.stroke_width(2)),
+                    PathElement::new(vec![(x - cap, hi), (x + cap, hi)], BLACK.stroke_width(2)),
+                ]
             }))?;
         }
     }

@@ -20,6 +20,8 @@ pub struct BadgerMetrics {
     caught: [u64; SIZES],
     bank_by_turn: Vec<f64>,
     savings_by_turn: Vec<f64>,
+    /// Games still running at the start of each turn.
+    running_by_turn: Vec<u64>,
     games: u64,
     horizon: usize,
     // The game in progress.
@@ -91,6 +93,12 @@ impl Metrics<PennyBadger> for BadgerMetrics {
             self.bank_by_turn.resize(self.horizon, 0.0);
             self.savings_by_turn.resize(self.horizon, 0.0);
         }
+        if self.running_by_turn.len() < self.horizon {
+            self.running_by_turn.resize(self.horizon, 0);
+        }
+        for r in self.running_by_turn.iter_mut().take((s.turns as usize + 1).min(self.horizon)) {
+            *r += 1;
+        }
         let last_bank = *self.game_bank.last().unwrap_or(&0) as f64;
         let last_savings = *self.game_savings.last().unwrap_or(&0.0);
         for t in 0..self.horizon {
@@ -114,6 +122,12 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         if self.bank_by_turn.len() < other.bank_by_turn.len() {
             self.bank_by_turn.resize(other.bank_by_turn.len(), 0.0);
             self.savings_by_turn.resize(other.savings_by_turn.len(), 0.0);
+        }
+        if self.running_by_turn.len() < other.running_by_turn.len() {
+            self.running_by_turn.resize(other.running_by_turn.len(), 0);
+        }
+        for (a, b) in self.running_by_turn.iter_mut().zip(other.running_by_turn) {
+            *a += b;
         }
         for (a, b) in self.bank_by_turn.iter_mut().zip(other.bank_by_turn) {
             *a += b;
@@ -153,7 +167,7 @@ impl Metrics<PennyBadger> for BadgerMetrics {
                     .iter()
                     .map(|&i| {
                         let (lo, hi) = wilson(num[i] as f64, den[i]);
-                        (if den[i] > 0 { num[i] as f64 / den[i] as f64 } else { 0.0 }, (lo, hi))
+                        (if den[i] > 0 { num[i] as f64 / den[i] as f64 * 100.0 } else { 0.0 }, (lo * 100.0, hi * 100.0))
                     })
                     .unzip()
             };
@@ -166,7 +180,7 @@ impl Metrics<PennyBadger> for BadgerMetrics {
                 file: "challenges".into(),
                 title: format!("Bluffs and challenges by claim size ({games} games)"),
                 x_label: "claim (cards discarded)".into(),
-                y_label: "share of claims (95% CI)".into(),
+                y_label: "share (%), caught = share of challenged claims".into(),
                 categories: challenged.iter().map(|&i| labels[i].clone()).collect(),
                 series: vec![
                     BarSeries { name: "bluffed".into(), values: bl, ci: Some(bl_ci) },
@@ -177,11 +191,13 @@ impl Metrics<PennyBadger> for BadgerMetrics {
             });
         }
         let n = self.games.max(1) as f64;
-        let curve = |v: &[f64]| v.iter().enumerate().map(|(t, &x)| (t as f64, x / n)).collect::<Vec<_>>();
+        // Follow the curves while at least 1% of games are still running.
+        let shown = self.running_by_turn.iter().position(|&r| (r as f64) < 0.01 * n).unwrap_or(self.running_by_turn.len()).max(2);
+        let curve = |v: &[f64]| v.iter().take(shown).enumerate().map(|(t, &x)| (t as f64, x / n)).collect::<Vec<_>>();
         charts.push(ChartSpec::Lines {
             file: "money_by_turn".into(),
             title: format!("Mean bank and mean savings of players still in, by turn ({games} games)"),
-            x_label: "turn".into(),
+            x_label: "turn (finished games keep their final values; shown while >= 1% of games run)".into(),
             y_label: "pennies".into(),
             series: vec![
                 LineSeries { name: "bank".into(), points: curve(&self.bank_by_turn), band: None },

@@ -348,6 +348,14 @@ impl PennyBadger {
             }
             ActionCard::Dice => {}
         }
+        if s.hands[seat].is_empty() {
+            // Nothing left to discard (piles exhausted or an empty hand traded in).
+            log.emit(|| Event::EmptyHand { seat: seat as u8 });
+            if !self.finish_turn(s, rng, log) {
+                let next = self.next_alive(s, seat);
+                self.begin_turn(s, next, rng, log);
+            }
+        }
     }
 
     fn discard_and_claim(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, rng: &mut GameRng, log: &mut EventLog<Event>) {
