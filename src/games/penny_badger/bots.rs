@@ -22,36 +22,39 @@ pub struct BestSet {
 /// The best set as `basic` defines it: the most matching cards; ties to fewer wilds, then
 /// the earlier (color, shape). At most `max_claim` cards are used, the first in canonical
 /// order. `None` when no card matches anything (only action cards).
+#[inline]
 pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
-    let mut base = [0u8; 25];
-    let mut color_wild = [0u8; 5];
-    let mut shape_wild = [0u8; 5];
-    let mut all = 0u8;
+    let mut base = [0u32; 32];
+    // Wild counts packed per color (bits 0..25, 5 bits each) and per shape (bits 32..57).
+    let mut color_wild = [0u32; 5];
+    let mut shape_wild = [0u32; 5];
+    let mut all = 0u32;
     for &c in hand {
-        match c {
-            0..25 => base[c as usize] += 1,
-            25..30 => color_wild[(c - 25) as usize] += 1,
-            30..35 => shape_wild[(c - 30) as usize] += 1,
-            35 | 36 => all += 1,
-            _ => {}
+        if c < 25 {
+            base[c as usize] += 1;
+        } else if c < 30 {
+            color_wild[(c - 25) as usize] += 1;
+        } else if c < 35 {
+            shape_wild[(c - 30) as usize] += 1;
+        } else if c < 37 {
+            all += 1;
         }
     }
-    let mut best: Option<(u8, u8, Cell)> = None; // (size, wilds, cell)
-    for cell in 0..25u8 {
-        let wilds = color_wild[cell as usize / 5] + shape_wild[cell as usize % 5] + all;
-        let size = base[cell as usize] + wilds;
-        if size == 0 {
-            continue;
-        }
-        let better = match best {
-            None => true,
-            Some((bs, bw, _)) => size > bs || (size == bs && wilds < bw),
-        };
-        if better {
-            best = Some((size, wilds, cell));
+    // Key: size, then fewer wilds, then the earlier cell; the largest key wins.
+    let mut best_key = 0u32;
+    for color in 0..5 {
+        for shape in 0..5 {
+            let cell = color * 5 + shape;
+            let wilds = color_wild[color] + shape_wild[shape] + all;
+            let size = base[cell] + wilds;
+            let key = (size << 16) | ((255 - wilds) << 8) | (31 - cell as u32);
+            best_key = best_key.max(if size > 0 { key } else { 0 });
         }
     }
-    let (_, _, cell) = best?;
+    if best_key == 0 {
+        return None;
+    }
+    let cell = (31 - (best_key & 0xFF)) as Cell;
     let mut mask = 0u32;
     let mut size = 0;
     for (i, &c) in hand.iter().enumerate() {
