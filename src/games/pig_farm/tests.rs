@@ -1,0 +1,1 @@
+//! Pig Farm tests.
