@@ -40,7 +40,11 @@ pub fn threshold_die(hand: &Hand) -> Die {
         colors = colors.max(color);
         shapes = shapes.max(shape);
     }
-    if shapes < colors { Die::Shapes } else { Die::Colors }
+    if shapes < colors {
+        Die::Shapes
+    } else {
+        Die::Colors
+    }
 }
 
 /// `threshold`: sells at the start of its turn with at least max(`sell_at`,
@@ -51,13 +55,8 @@ pub struct ThresholdBot {
     sell_at: u32,
 }
 
-const THRESHOLD_PARAMS: &[BotParamInfo] = &[BotParamInfo {
-    name: "sell_at",
-    default: 3.0,
-    min: 1.0,
-    max: 25.0,
-    doc: "sets at which it sells (never below min_sets_to_sell)",
-}];
+const THRESHOLD_PARAMS: &[BotParamInfo] =
+    &[BotParamInfo { name: "sell_at", default: 3.0, min: 1.0, max: 25.0, doc: "sets at which it sells (never below min_sets_to_sell)" }];
 
 /// The `threshold` entry.
 pub fn threshold_info() -> BotInfo<PigFarm> {
@@ -270,7 +269,11 @@ impl GreedyBot {
         let value = |h: &Hand| game.scoring.seller_points(h) as f64 + 10.0 * h.sets() as f64 + 2.0 * h.len() as f64;
         let now = value(hand);
         let loss = |die: Die| (0..LOGO).map(|f| now - value(&culled(hand, die, f))).sum::<f64>();
-        if loss(Die::Shapes) < loss(Die::Colors) { Die::Shapes } else { Die::Colors }
+        if loss(Die::Shapes) < loss(Die::Colors) {
+            Die::Shapes
+        } else {
+            Die::Colors
+        }
     }
 }
 

@@ -57,7 +57,11 @@ fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
 }
 
 fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
+    if b > 0.0 {
+        a / b
+    } else {
+        0.0
+    }
 }
 
 fn mean_of(map: &BTreeMap<i64, u64>) -> f64 {
@@ -198,7 +202,11 @@ impl Metrics<PigFarm> for PigMetrics {
             x_label: "sets in the seller's hand".into(),
             y_label: "share of sales (%)".into(),
             categories: used.iter().map(|i| i.to_string()).collect(),
-            series: vec![BarSeries { name: "share of sales".into(), values: used.iter().map(|&i| ratio(self.sets_at_sale[i] as f64, sales as f64) * 100.0).collect(), ci: None }],
+            series: vec![BarSeries {
+                name: "share of sales".into(),
+                values: used.iter().map(|&i| ratio(self.sets_at_sale[i] as f64, sales as f64) * 100.0).collect(),
+                ci: None,
+            }],
             reference: None,
         });
         let capped = |i: usize| self.capped.get(i).copied().unwrap_or(0);
@@ -248,7 +256,10 @@ impl Metrics<PigFarm> for PigMetrics {
             let mean = mean_index(&self.lost_per_roll);
             charts.push(ChartSpec::Histogram {
                 file: "butcher_losses".into(),
-                title: format!("Pigs the butcher takes from the whole table per roll ({rolls} rolls, logo {:.1}%)", ratio(self.logo as f64, rolls as f64) * 100.0),
+                title: format!(
+                    "Pigs the butcher takes from the whole table per roll ({rolls} rolls, logo {:.1}%)",
+                    ratio(self.logo as f64, rolls as f64) * 100.0
+                ),
                 x_label: "pigs discarded by one roll (all seats)".into(),
                 y_label: "share of rolls (%)".into(),
                 series: vec![(

@@ -250,7 +250,11 @@ impl Game for PigFarm {
 
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+        if s.phase == Phase::Over {
+            ToMove::Over
+        } else {
+            ToMove::Seat(s.current as usize)
+        }
     }
 
     #[inline]
@@ -334,13 +338,8 @@ impl Game for PigFarm {
     }
 
     fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} turns over {} round(s), {} capped\n",
-            END_REASONS[s.end_reason as usize],
-            s.turns,
-            s.rounds_done,
-            s.rounds_capped
-        );
+        let mut out =
+            format!("end: {} after {} turns over {} round(s), {} capped\n", END_REASONS[s.end_reason as usize], s.turns, s.rounds_done, s.rounds_capped);
         for seat in 0..self.players {
             out.push_str(&format!("  seat {seat}: {} points; last hand [{}]\n", s.scores[seat], s.hands[seat]));
         }
@@ -350,7 +349,11 @@ impl Game for PigFarm {
 
 /// Readable card name: `blue star` or `butcher`.
 pub fn card_name(card: Card) -> String {
-    if card == BUTCHER { "butcher".into() } else { cell_name(card) }
+    if card == BUTCHER {
+        "butcher".into()
+    } else {
+        cell_name(card)
+    }
 }
 
 /// What happened, for traces and for bots that track the table.
@@ -482,7 +485,11 @@ impl fmt::Display for Event {
             Event::RoundStarts { round, first } => write!(f, "\n== round {} starts with seat {first}", round + 1),
             Event::Dealt { seat, hand, butchers } => {
                 write!(f, "seat {seat} is dealt [{hand}]")?;
-                if *butchers > 0 { write!(f, " and {butchers} butcher(s)") } else { Ok(()) }
+                if *butchers > 0 {
+                    write!(f, " and {butchers} butcher(s)")
+                } else {
+                    Ok(())
+                }
             }
             Event::TurnStarts { turn, seat } => write!(f, "-- turn {turn}: seat {seat}"),
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws {}", card_name(*card)),

@@ -176,13 +176,16 @@ impl Params {
             ));
         }
         let s = &self.scoring;
-        for (key, v) in [("scoring.seller_increment", s.seller_increment), ("scoring.others_increment", s.others_increment), ("scoring.all_pigs_bonus", s.all_pigs_bonus)] {
+        for (key, v) in
+            [("scoring.seller_increment", s.seller_increment), ("scoring.others_increment", s.others_increment), ("scoring.all_pigs_bonus", s.all_pigs_bonus)]
+        {
             check_points(&mut bad, key, v);
         }
         let seller_rows = rows(&mut bad, "scoring.seller", &s.seller, 0, KINDS as u32, "set counts");
         let others_rows = rows(&mut bad, "scoring.others", &s.others, 0, KINDS as u32, "set counts");
         let bonus_rows = rows(&mut bad, "scoring.set_bonus", &s.set_bonus, 2, MAX_BASE_SETS, "set sizes");
-        let mut scoring = Scoring { seller: [0; KINDS + 1], others: [0; KINDS + 1], set_bonus: [0; MAX_BASE_SETS as usize + 1], all_pigs_bonus: s.all_pigs_bonus };
+        let mut scoring =
+            Scoring { seller: [0; KINDS + 1], others: [0; KINDS + 1], set_bonus: [0; MAX_BASE_SETS as usize + 1], all_pigs_bonus: s.all_pigs_bonus };
         if let Some(first) = seller_rows.first().map(|r| r.0) {
             if first > self.min_sets_to_sell {
                 bad.push(Invalid::new(
@@ -215,7 +218,11 @@ impl Params {
                 *v = if i < first { 0 } else { bonus_rows.get((i - first) as usize).map_or(last, |r| r.1) };
             }
         }
-        if bad.is_empty() { Ok(scoring) } else { Err(bad) }
+        if bad.is_empty() {
+            Ok(scoring)
+        } else {
+            Err(bad)
+        }
     }
 }
 

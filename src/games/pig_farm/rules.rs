@@ -119,7 +119,11 @@ impl fmt::Display for Hand {
             }
             first = false;
             let c = self.count(p);
-            if c > 1 { write!(f, "{c} x {}", card_name(p))? } else { f.write_str(&card_name(p))? }
+            if c > 1 {
+                write!(f, "{c} x {}", card_name(p))?
+            } else {
+                f.write_str(&card_name(p))?
+            }
         }
         Ok(())
     }

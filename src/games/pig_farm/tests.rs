@@ -61,8 +61,8 @@ fn table(g: &PigFarm, hands: &[Hand]) -> State {
     s.hands = [Hand::EMPTY; MAX_PLAYERS];
     for (seat, h) in hands.iter().enumerate() {
         s.hands[seat] = *h;
-        for k in 0..KINDS {
-            left[k] -= h.count(k as Card);
+        for (k, l) in left.iter_mut().enumerate() {
+            *l -= h.count(k as Card);
         }
     }
     s.draw.clear();
@@ -124,7 +124,11 @@ fn reference_points(h: &Hand, seller: bool) -> i64 {
         p
     } else {
         let table = [0, 5, 15, 30, 0, -30, -50, -100, -150, -200];
-        if sets <= 9 { table[sets as usize] } else { -200 - 50 * (sets - 9) }
+        if sets <= 9 {
+            table[sets as usize]
+        } else {
+            -200 - 50 * (sets - 9)
+        }
     }
 }
 
@@ -370,8 +374,8 @@ fn dealt_butchers_are_resolved_in_seat_order_before_turn_one_and_not_replaced() 
         let dealt = s.butchers_held;
         let total: u8 = dealt.iter().sum();
         let mut expected_order = Vec::new();
-        for seat in 0..4 {
-            expected_order.extend(std::iter::repeat_n(seat as u8, dealt[seat] as usize));
+        for (seat, &d) in dealt.iter().enumerate().take(4) {
+            expected_order.extend(std::iter::repeat_n(seat as u8, d as usize));
         }
         let mut order = Vec::new();
         let mut lost = [0usize; MAX_PLAYERS];
@@ -758,8 +762,8 @@ proptest! {
                     }
                 }
             }
-            for t in 0..n {
-                totals[t] += r.scores[t];
+            for (total, score) in totals.iter_mut().zip(r.scores).take(n) {
+                *total += score;
             }
         }
         prop_assert_eq!(&p.outcome.scores[..n], &totals[..n]);
