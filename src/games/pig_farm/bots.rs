@@ -100,9 +100,11 @@ impl Bot<PigFarm> for ThresholdBot {
     }
 }
 
-/// `greedy`: estimates, from the discard pile and the public takes, discards and culls,
-/// how likely an opponent is to sell before its next turn, and sells when the points of
-/// selling now are at least the expected points of waiting one more turn.
+/// `greedy`: in the last round of a match it sells whenever that wins the match outright
+/// (the scores are public); otherwise it estimates, from the discard pile and the public
+/// takes, discards and culls, how likely an opponent is to sell before its next turn, and
+/// sells when the points of selling now are at least the expected points of waiting one
+/// more turn.
 pub struct GreedyBot {
     seat: usize,
     /// Multiplies the estimated chance that an opponent sells before its next turn.
@@ -203,6 +205,9 @@ impl GreedyBot {
 
     fn should_sell(&self, game: &PigFarm, view: &View) -> bool {
         let hand = view.hand;
+        if view.round + 1 == game.params.rounds && Self::sale_wins_the_match(game, view) {
+            return true;
+        }
         let now = game.scoring.seller_points(hand) as f64;
         let if_other_sells = game.scoring.other_points(hand) as f64;
         let u = self.unseen(game, view);
@@ -226,6 +231,14 @@ impl GreedyBot {
         let p = self.opponent_sells(game, view, &u);
         let wait = (1.0 - p) * later + p * if_other_sells;
         now >= wait
+    }
+
+    /// Whether selling now wins the match outright whatever the others hold (scores are
+    /// public; no non-seller can score more than the best row of the non-seller table).
+    fn sale_wins_the_match(game: &PigFarm, view: &View) -> bool {
+        let best_other = game.scoring.others.iter().copied().max().unwrap_or(0);
+        let mine = view.scores[view.seat] + game.scoring.seller_points(view.hand);
+        (0..view.players).filter(|&o| o != view.seat).all(|o| mine > view.scores[o] + best_other)
     }
 
     fn draw(view: &View, game: &PigFarm) -> Action {
