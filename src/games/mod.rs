@@ -3,6 +3,7 @@
 
 pub mod chroma;
 pub mod penny_badger;
+pub mod pig_farm;
 
 use crate::engine::{BotSpec, Game};
 use crate::error::{Error, VariantError};
@@ -10,7 +11,7 @@ use crate::sim::SeatPlan;
 use crate::variant::{SeatBots, Variant};
 
 /// Every game id a variant may name.
-pub const GAME_IDS: &[&str] = &[penny_badger::ID];
+pub const GAME_IDS: &[&str] = &[penny_badger::ID, pig_farm::ID];
 
 /// A command that can run on any game: the CLI implements one per subcommand.
 pub trait GameCommand {
@@ -36,10 +37,19 @@ impl FromVariant for penny_badger::PennyBadger {
     }
 }
 
+impl FromVariant for pig_farm::PigFarm {
+    const DEFAULT_BOT: &'static str = "threshold";
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        let params = variant.game_params()?;
+        pig_farm::PigFarm::new(params).map_err(|p| variant.invalid(p))
+    }
+}
+
 /// The bot every seat plays when a variant of game `id` names none.
 pub fn default_bot(id: &str) -> &'static str {
     match id {
         penny_badger::ID => <penny_badger::PennyBadger as FromVariant>::DEFAULT_BOT,
+        pig_farm::ID => <pig_farm::PigFarm as FromVariant>::DEFAULT_BOT,
         _ => "random",
     }
 }
@@ -59,6 +69,7 @@ pub fn bot_docs(id: &str) -> Vec<(String, String, Vec<crate::engine::BotParamInf
     }
     match id {
         penny_badger::ID => docs(<penny_badger::PennyBadger as Game>::bots()),
+        pig_farm::ID => docs(<pig_farm::PigFarm as Game>::bots()),
         _ => Vec::new(),
     }
 }
@@ -67,6 +78,7 @@ pub fn bot_docs(id: &str) -> Vec<(String, String, Vec<crate::engine::BotParamInf
 pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Output, Error> {
     match variant.game.as_str() {
         penny_badger::ID => command.run(penny_badger::PennyBadger::from_variant(variant)?, variant),
+        pig_farm::ID => command.run(pig_farm::PigFarm::from_variant(variant)?, variant),
         other => Err(variant
             .provenance
             .invalid("game", format!("unknown game `{other}`; allowed: {}", GAME_IDS.join(", ")))

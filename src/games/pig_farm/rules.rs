@@ -1,0 +1,535 @@
+//! Pig Farm's table state and the rules that change it: dealing (dealt butchers resolved
+//! before turn one), the two draws, the discard, the butcher and its dice, selling, the
+//! turn cap and the rounds of a match.
+
+use std::fmt;
+
+use rand::seq::SliceRandom;
+use rand::RngExt;
+
+use super::params::{KINDS, MAX_PLAYERS};
+use super::{card_name, Action, Die, Event, PigFarm, BUTCHER, FACES, LOGO};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::Card;
+
+/// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hand {
+    counts: [u8; KINDS],
+    sets: u8,
+    len: u16,
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand { counts: [0; KINDS], sets: 0, len: 0 };
+
+    /// A hand holding `pigs` (each 0..25).
+    pub fn from_pigs(pigs: &[Card]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &p in pigs {
+            h.add(p);
+        }
+        h
+    }
+
+    /// Copies of `pig` held.
+    #[inline]
+    pub fn count(&self, pig: Card) -> u32 {
+        self.counts[pig as usize] as u32
+    }
+
+    /// Counts per kind, in canonical order.
+    #[inline]
+    pub fn counts(&self) -> &[u8; KINDS] {
+        &self.counts
+    }
+
+    /// Number of pigs.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand holds no pig.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Sets held: kinds with 2 or more pigs (4 of a kind is one set of 4).
+    #[inline]
+    pub fn sets(&self) -> u32 {
+        self.sets as u32
+    }
+
+    /// Unmatched pigs: kinds held exactly once.
+    #[inline]
+    pub fn unmatched(&self) -> u32 {
+        self.counts.iter().filter(|&&c| c == 1).count() as u32
+    }
+
+    /// The kinds held, in canonical order.
+    #[inline]
+    pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
+        (0..KINDS as Card).filter(|&p| self.counts[p as usize] > 0)
+    }
+
+    /// Adds one pig.
+    #[inline]
+    pub fn add(&mut self, pig: Card) {
+        let c = &mut self.counts[pig as usize];
+        *c += 1;
+        self.sets += u8::from(*c == 2);
+        self.len += 1;
+    }
+
+    /// Removes one pig; the caller checks that it is held.
+    #[inline]
+    pub fn remove(&mut self, pig: Card) {
+        let c = &mut self.counts[pig as usize];
+        debug_assert!(*c > 0, "removing a pig that is not held");
+        self.sets -= u8::from(*c == 2);
+        *c -= 1;
+        self.len -= 1;
+    }
+
+    /// Removes every pig of `pig`'s kind and returns how many there were.
+    #[inline]
+    pub fn remove_all(&mut self, pig: Card) -> u8 {
+        let c = std::mem::take(&mut self.counts[pig as usize]);
+        self.sets -= u8::from(c >= 2);
+        self.len -= c as u16;
+        c
+    }
+
+    /// Pigs of the kinds in `mask` (bit i = pig i).
+    #[inline]
+    pub fn pigs_in(&self, mask: u32) -> u32 {
+        (0..KINDS).filter(|&p| mask & (1 << p) != 0).map(|p| self.counts[p] as u32).sum()
+    }
+}
+
+impl fmt::Display for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for p in self.kinds() {
+            if !first {
+                f.write_str(", ")?;
+            }
+            first = false;
+            let c = self.count(p);
+            if c > 1 {
+                write!(f, "{c} x {}", card_name(p))?
+            } else {
+                f.write_str(&card_name(p))?
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where the turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Start of the current seat's turn: sell or first draw.
+    Start,
+    /// The second draw.
+    SecondDraw,
+    /// The discard.
+    Discard,
+    /// The current seat must roll for a butcher (`dealt`: one from its starting hand).
+    Butcher {
+        /// Whether the butcher came with the starting hand.
+        dealt: bool,
+    },
+    /// The match has ended.
+    Over,
+}
+
+/// How one round ended, kept for metrics and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundRecord {
+    /// Round index (from 0).
+    pub round: u32,
+    /// Its first seat.
+    pub first_seat: u8,
+    /// Turns played in it.
+    pub turns: u32,
+    /// The seller, or `None` when the round reached the cap.
+    pub seller: Option<u8>,
+    /// Every seat's hand when the round ended.
+    pub hands: [Hand; MAX_PLAYERS],
+    /// Points scored in the round per seat.
+    pub scores: [i64; MAX_PLAYERS],
+}
+
+/// One butcher roll, kept for metrics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RollRecord {
+    /// The roller.
+    pub seat: u8,
+    /// The die.
+    pub die: Die,
+    /// The face (5 = logo).
+    pub face: u8,
+    /// Pigs each seat lost.
+    pub lost: [u8; MAX_PLAYERS],
+    /// Whether the butcher came with a starting hand.
+    pub dealt: bool,
+}
+
+/// The whole table, hidden cards included. Bots never see this, only a [`super::View`].
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Draw pile, top card last.
+    pub draw: Vec<Card>,
+    /// Discard pile, top card last.
+    pub discard: Vec<Card>,
+    /// Every seat's pigs.
+    pub hands: [Hand; MAX_PLAYERS],
+    /// Butchers a seat holds until it rolls for them.
+    pub butchers_held: [u8; MAX_PLAYERS],
+    /// The deciding seat.
+    pub current: u8,
+    /// Where the turn stands.
+    pub phase: Phase,
+    /// Round index (from 0).
+    pub round: u32,
+    /// The round's first seat.
+    pub first_seat: u8,
+    /// Turns played this round (the current one included).
+    pub round_turns: u32,
+    /// Turns played over the match.
+    pub turns: u32,
+    /// Match points per seat.
+    pub scores: [i64; MAX_PLAYERS],
+    /// Rounds finished.
+    pub rounds_done: u32,
+    /// Rounds that reached the cap.
+    pub rounds_capped: u32,
+    /// The last finished round.
+    pub last_round: Option<RoundRecord>,
+    /// Butcher rolls so far in the match.
+    pub rolls: u32,
+    /// The last roll.
+    pub last_roll: Option<RollRecord>,
+    /// Index into [`END_REASONS`] once over.
+    pub end_reason: u8,
+}
+
+/// A player sold the farm (in every round of the match).
+pub const END_SOLD: u8 = 0;
+/// At least one round of the match reached the turn cap.
+pub const END_CAP: u8 = 1;
+/// End reason names for reports and JSON.
+pub const END_REASONS: &[&str] = &["sold", "cap"];
+
+impl PigFarm {
+    /// Shuffles and deals round one.
+    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut s = State {
+            draw: Vec::with_capacity(self.deck.len()),
+            discard: Vec::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            butchers_held: [0; MAX_PLAYERS],
+            current: 0,
+            phase: Phase::Start,
+            round: 0,
+            first_seat: 0,
+            round_turns: 0,
+            turns: 0,
+            scores: [0; MAX_PLAYERS],
+            rounds_done: 0,
+            rounds_capped: 0,
+            last_round: None,
+            rolls: 0,
+            last_roll: None,
+            end_reason: END_SOLD,
+        };
+        self.start_round(&mut s, rng, log);
+        s
+    }
+
+    /// The seat `k` places after `seat` in turn order.
+    #[inline]
+    fn after(&self, seat: usize, k: usize) -> usize {
+        (seat + k) % self.players
+    }
+
+    /// Gathers every card, shuffles, deals from the round's first seat and resolves dealt
+    /// butchers (or starts the first turn).
+    fn start_round(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let n = self.players;
+        s.first_seat = (s.round as usize % n) as u8;
+        s.round_turns = 0;
+        s.draw.clear();
+        s.draw.extend_from_slice(&self.deck);
+        s.draw.shuffle(rng);
+        s.discard.clear();
+        s.hands = [Hand::EMPTY; MAX_PLAYERS];
+        s.butchers_held = [0; MAX_PLAYERS];
+        log.emit(|| Event::RoundStarts { round: s.round, first: s.first_seat });
+        for k in 0..n {
+            let seat = self.after(s.first_seat as usize, k);
+            for _ in 0..self.params.hand_size {
+                let card = s.draw.pop().expect("deck size checked against the hands");
+                if card == BUTCHER {
+                    s.butchers_held[seat] += 1;
+                } else {
+                    s.hands[seat].add(card);
+                }
+            }
+            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat], butchers: s.butchers_held[seat] });
+        }
+        self.next_dealt_butcher(s, 0, rng, log);
+    }
+
+    /// Asks the first seat from turn-order position `from` on that holds a dealt butcher
+    /// to roll; with none left, starts the round's first turn.
+    fn next_dealt_butcher(&self, s: &mut State, from: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        for k in from..self.players {
+            let seat = self.after(s.first_seat as usize, k);
+            if s.butchers_held[seat] > 0 {
+                s.current = seat as u8;
+                s.phase = Phase::Butcher { dealt: true };
+                log.emit(|| Event::Butcher { seat: seat as u8, dealt: true });
+                return;
+            }
+        }
+        self.begin_turn(s, s.first_seat as usize, rng, log);
+    }
+
+    /// Starts `seat`'s turn, or ends the round unsold at the turn cap.
+    fn begin_turn(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if s.round_turns >= self.params.turn_cap {
+            self.end_round(s, None, rng, log);
+            return;
+        }
+        s.round_turns += 1;
+        s.turns += 1;
+        s.current = seat as u8;
+        s.phase = Phase::Start;
+        log.emit(|| Event::TurnStarts { turn: s.round_turns, seat: seat as u8 });
+    }
+
+    #[inline]
+    fn end_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let next = self.after(s.current as usize, 1);
+        self.begin_turn(s, next, rng, log);
+    }
+
+    /// The top of the draw pile, reshuffling the discard pile into it when empty (if the
+    /// variant allows); `None` when there is nothing to draw.
+    #[inline]
+    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
+            std::mem::swap(&mut s.draw, &mut s.discard);
+            s.draw.shuffle(rng);
+            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+        }
+        s.draw.pop()
+    }
+
+    /// Applies one action of the deciding seat.
+    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match action {
+            Action::Sell => {
+                log.emit(|| Event::Sold { seat: seat as u8, sets: s.hands[seat].sets() as u8 });
+                self.end_round(s, Some(seat), rng, log);
+            }
+            Action::DrawPile => {
+                let card = self.draw_card(s, rng, log);
+                match card {
+                    Some(BUTCHER) | None => {}
+                    Some(c) => log.emit(|| Event::Drew { seat: seat as u8, card: c }),
+                }
+                self.after_draw(s, seat, card, rng, log);
+            }
+            Action::TakeDiscard => {
+                let card = s.discard.pop();
+                debug_assert!(card.is_some_and(|c| c != BUTCHER), "legal takes are pigs");
+                if let Some(c) = card {
+                    log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
+                }
+                self.after_draw(s, seat, card, rng, log);
+            }
+            Action::Discard(pig) => {
+                s.hands[seat].remove(pig);
+                s.discard.push(pig);
+                log.emit(|| Event::Discarded { seat: seat as u8, card: pig });
+                self.end_turn(s, rng, log);
+            }
+            Action::Roll(die) => self.roll(s, seat, die, rng, log),
+        }
+    }
+
+    /// A card has come into `seat`'s hand (or nothing): a butcher stops the turn for a roll;
+    /// otherwise the turn moves on to the second draw or the discard.
+    #[inline]
+    fn after_draw(&self, s: &mut State, seat: usize, card: Option<Card>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match card {
+            Some(BUTCHER) => {
+                s.butchers_held[seat] += 1;
+                s.phase = Phase::Butcher { dealt: false };
+                log.emit(|| Event::Butcher { seat: seat as u8, dealt: false });
+                return;
+            }
+            Some(pig) => s.hands[seat].add(pig),
+            None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
+        }
+        if s.phase == Phase::Start {
+            s.phase = Phase::SecondDraw;
+        } else if s.hands[seat].is_empty() {
+            self.end_turn(s, rng, log);
+        } else {
+            s.phase = Phase::Discard;
+        }
+    }
+
+    /// Rolls `die` for `seat`'s butcher: on a color (shape) every seat discards every pig of
+    /// it, the roller's first, then the others in turn order; the butcher goes on top.
+    fn roll(&self, s: &mut State, seat: usize, die: Die, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let dealt = matches!(s.phase, Phase::Butcher { dealt: true });
+        s.butchers_held[seat] -= 1;
+        let face: u8 = rng.random_range(0..FACES);
+        log.emit(|| Event::Rolled { seat: seat as u8, die, face });
+        let mut lost = [0u8; MAX_PLAYERS];
+        if face != LOGO {
+            let mask = die.face_mask(face);
+            for k in 0..self.players {
+                let t = self.after(seat, k);
+                let mut bits = mask;
+                while bits != 0 {
+                    let pig = bits.trailing_zeros() as Card;
+                    bits &= bits - 1;
+                    let c = s.hands[t].remove_all(pig);
+                    for _ in 0..c {
+                        s.discard.push(pig);
+                    }
+                    lost[t] += c;
+                }
+                if lost[t] > 0 {
+                    log.emit(|| Event::Culled { seat: t as u8, die, face, pigs: lost[t] as u16 });
+                }
+            }
+        }
+        s.discard.push(BUTCHER);
+        s.rolls += 1;
+        s.last_roll = Some(RollRecord { seat: seat as u8, die, face, lost, dealt });
+        if !dealt {
+            self.end_turn(s, rng, log);
+        } else if s.butchers_held[seat] > 0 {
+            log.emit(|| Event::Butcher { seat: seat as u8, dealt: true });
+        } else {
+            let pos = (seat + self.players - s.first_seat as usize) % self.players;
+            self.next_dealt_butcher(s, pos + 1, rng, log);
+        }
+    }
+
+    /// Scores the round (nobody scores when `seller` is `None`: the cap), then deals the
+    /// next round or ends the match.
+    fn end_round(&self, s: &mut State, seller: Option<usize>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let mut points = [0i64; MAX_PLAYERS];
+        match seller {
+            Some(w) => {
+                for (t, p) in points.iter_mut().enumerate().take(self.players) {
+                    *p = if t == w { self.scoring.seller_points(&s.hands[t]) } else { self.scoring.other_points(&s.hands[t]) };
+                    s.scores[t] += *p;
+                }
+                log.emit(|| Event::RoundScored { round: s.round, scores: points });
+            }
+            None => {
+                s.rounds_capped += 1;
+                log.emit(|| Event::RoundCapped { round: s.round, turns: s.round_turns });
+            }
+        }
+        s.last_round = Some(RoundRecord {
+            round: s.round,
+            first_seat: s.first_seat,
+            turns: s.round_turns,
+            seller: seller.map(|w| w as u8),
+            hands: s.hands,
+            scores: points,
+        });
+        s.rounds_done += 1;
+        if s.round + 1 < self.params.rounds {
+            s.round += 1;
+            self.start_round(s, rng, log);
+        } else {
+            s.phase = Phase::Over;
+            s.end_reason = if s.rounds_capped > 0 { END_CAP } else { END_SOLD };
+            log.emit(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
+        }
+    }
+
+    /// The invariants `check` and the tests rely on.
+    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+        let n = self.players;
+        let mut counts = [0u32; KINDS + 1];
+        for &c in s.draw.iter().chain(&s.discard) {
+            if c as usize > KINDS {
+                return Err(format!("card {c} is not a Pig Farm card"));
+            }
+            counts[c as usize] += 1;
+        }
+        for seat in 0..n {
+            let h = &s.hands[seat];
+            for (k, &c) in h.counts().iter().enumerate() {
+                counts[k] += c as u32;
+            }
+            counts[KINDS] += s.butchers_held[seat] as u32;
+            let sets = h.counts().iter().filter(|&&c| c >= 2).count() as u32;
+            let len: usize = h.counts().iter().map(|&c| c as usize).sum();
+            if sets != h.sets() || len != h.len() {
+                return Err(format!("seat {seat}'s hand bookkeeping is off: {} sets / {} pigs recorded, {sets} / {len} held", h.sets(), h.len()));
+            }
+        }
+        for seat in n..MAX_PLAYERS {
+            if !s.hands[seat].is_empty() || s.butchers_held[seat] != 0 {
+                return Err(format!("seat {seat} is not at the table but holds cards"));
+            }
+        }
+        let copies = self.params.deck.base_sets;
+        for (k, &c) in counts.iter().enumerate() {
+            let want = if k == KINDS { self.params.deck.butchers } else { copies };
+            if c != want {
+                return Err(format!("cards not conserved: {c} x {} on the table, the deck has {want}", card_name(k as Card)));
+            }
+        }
+        if s.round_turns > self.params.turn_cap {
+            return Err(format!("round turn {} passed the cap {}", s.round_turns, self.params.turn_cap));
+        }
+        if s.rounds_done > self.params.rounds || s.round >= self.params.rounds {
+            return Err(format!("round {} of a {}-round match", s.round + 1, self.params.rounds));
+        }
+        let held: u32 = s.butchers_held.iter().map(|&b| b as u32).sum();
+        match s.phase {
+            Phase::Over => {
+                if s.rounds_done != self.params.rounds {
+                    return Err(format!("the match ended after {} of {} rounds", s.rounds_done, self.params.rounds));
+                }
+            }
+            Phase::Butcher { dealt } => {
+                if s.butchers_held[s.current as usize] == 0 {
+                    return Err(format!("seat {} must roll but holds no butcher", s.current));
+                }
+                if !dealt && held != 1 {
+                    return Err(format!("{held} butchers held during a turn"));
+                }
+            }
+            Phase::Start | Phase::SecondDraw | Phase::Discard => {
+                if held != 0 {
+                    return Err(format!("{held} butchers still held after the deal was resolved"));
+                }
+                if s.phase == Phase::Discard && s.hands[s.current as usize].is_empty() {
+                    return Err(format!("seat {} must discard from an empty hand", s.current));
+                }
+            }
+        }
+        if s.current as usize >= n {
+            return Err(format!("seat {} is not at the table", s.current));
+        }
+        Ok(())
+    }
+}

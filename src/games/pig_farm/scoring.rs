@@ -1,0 +1,33 @@
+//! Pig Farm's scoring applied to a hand: the seller's table, set-size bonuses and the
+//! all-pigs bonus, and the non-sellers' table (RULES.md "Scoring when a player sells").
+
+use super::params::{Scoring, KINDS, MAX_BASE_SETS};
+use super::rules::Hand;
+
+impl Scoring {
+    /// Points of the player who sells with `hand`: the seller table by sets (continued by
+    /// the increment), plus the bonus of every set by its size, plus the all-pigs bonus
+    /// when no pig is unmatched.
+    #[inline]
+    pub fn seller_points(&self, hand: &Hand) -> i64 {
+        let mut points = self.seller[(hand.sets() as usize).min(KINDS)];
+        let mut unmatched = false;
+        for &c in hand.counts() {
+            match c {
+                0 => {}
+                1 => unmatched = true,
+                c => points += self.set_bonus[(c as usize).min(MAX_BASE_SETS as usize)],
+            }
+        }
+        if !unmatched {
+            points += self.all_pigs_bonus;
+        }
+        points
+    }
+
+    /// Points of a player who did not sell, holding `hand`: the non-seller table by sets.
+    #[inline]
+    pub fn other_points(&self, hand: &Hand) -> i64 {
+        self.others[(hand.sets() as usize).min(KINDS)]
+    }
+}
