@@ -45,3 +45,16 @@ impl SeedFrom for GameRng {
 pub fn seat_rng(seed: u64, seat: usize) -> GameRng {
     Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ ((seat as u64 + 1) << 56)))
 }
+
+/// Fisher-Yates shuffle drawing each index with one 64-bit multiply (Lemire's method
+/// without the rejection step: the bias is below n / 2^64, far under any sampling error).
+/// About twice as fast as `SliceRandom::shuffle`, which matters when a deck is shuffled
+/// every game.
+#[inline]
+pub fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
+    use rand::Rng;
+    for i in (1..items.len()).rev() {
+        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+        items.swap(i, j);
+    }
+}

@@ -24,37 +24,82 @@ pub struct BestSet {
 /// order. `None` when no card matches anything (only action cards).
 #[inline]
 pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
-    let mut base = [0u32; 32];
-    // Wild counts packed per color (bits 0..25, 5 bits each) and per shape (bits 32..57).
-    let mut color_wild = [0u32; 5];
-    let mut shape_wild = [0u32; 5];
-    let mut all = 0u32;
+    // Bit-sliced counters: bit `cell` of plane p holds bit p of that cell's count. Each card
+    // adds its match mask to every cell at once (25 lanes in one u32).
+    let (mut s0, mut s1, mut s2, mut s3) = (0u32, 0u32, 0u32, 0u32);
+    let (mut w0, mut w1, mut w2, mut w3) = (0u32, 0u32, 0u32, 0u32);
     for &c in hand {
-        if c < 25 {
-            base[c as usize] += 1;
-        } else if c < 30 {
-            color_wild[(c - 25) as usize] += 1;
-        } else if c < 35 {
-            shape_wild[(c - 30) as usize] += 1;
-        } else if c < 37 {
-            all += 1;
+        let m = MATCHES[c as usize];
+        let mut carry = m;
+        let t = s0 & carry;
+        s0 ^= carry;
+        carry = t;
+        let t = s1 & carry;
+        s1 ^= carry;
+        carry = t;
+        let t = s2 & carry;
+        s2 ^= carry;
+        s3 ^= t;
+        if is_wild(c) {
+            let mut carry = m;
+            let t = w0 & carry;
+            w0 ^= carry;
+            carry = t;
+            let t = w1 & carry;
+            w1 ^= carry;
+            carry = t;
+            let t = w2 & carry;
+            w2 ^= carry;
+            w3 ^= t;
         }
     }
-    // Key: size, then fewer wilds, then the earlier cell; the largest key wins.
-    let mut best_key = 0u32;
-    for color in 0..5 {
-        for shape in 0..5 {
-            let cell = color * 5 + shape;
-            let wilds = color_wild[color] + shape_wild[shape] + all;
-            let size = base[cell] + wilds;
-            let key = (size << 16) | ((255 - wilds) << 8) | (31 - cell as u32);
-            best_key = best_key.max(if size > 0 { key } else { 0 });
-        }
-    }
-    if best_key == 0 {
+    let mut cells = s0 | s1 | s2 | s3;
+    if cells == 0 {
         return None;
     }
-    let cell = (31 - (best_key & 0xFF)) as Cell;
+    // The largest count: keep the cells with each bit set, from the top plane down.
+    for plane in [s3, s2, s1, s0] {
+        let t = cells & plane;
+        if t != 0 {
+            cells = t;
+        }
+    }
+    // Among them the fewest wilds: keep the cells with each bit clear, from the top down.
+    for plane in [w3, w2, w1, w0] {
+        let t = cells & !plane;
+        if t != 0 {
+            cells = t;
+        }
+    }
+    let cell = cells.trailing_zeros() as Cell;
+    let bit = 1u32 << cell;
+    let mut mask = 0u32;
+    let mut size = 0;
+    for (i, &c) in hand.iter().enumerate() {
+        if size < max_claim && MATCHES[c as usize] & bit != 0 {
+            mask |= 1 << i;
+            size += 1;
+        }
+    }
+    Some(BestSet { cell, size, mask })
+}
+
+#[cfg(test)]
+/// The plain definition of [`best_set`]: every cell scored (tests check the fast one
+/// against it).
+pub fn best_set_by_every_cell(hand: &[Card], max_claim: usize) -> Option<BestSet> {
+    let mut best: Option<(usize, usize, Cell)> = None;
+    for cell in 0..25u8 {
+        let size = hand.iter().filter(|&&c| matches(c, cell)).count();
+        let wilds = hand.iter().filter(|&&c| matches(c, cell) && is_wild(c)).count();
+        if size == 0 {
+            continue;
+        }
+        if best.is_none_or(|(bs, bw, _)| size > bs || (size == bs && wilds < bw)) {
+            best = Some((size, wilds, cell));
+        }
+    }
+    let (_, _, cell) = best?;
     let mut mask = 0u32;
     let mut size = 0;
     for (i, &c) in hand.iter().enumerate() {
@@ -250,7 +295,7 @@ impl CounterBot {
     fn truth_probability(&self, view: &View, claimer: usize, claim: Claim, count: u8) -> f64 {
         let pool = self.unknown(view.hand);
         let total: u32 = pool.iter().sum();
-        let held = view.hand_sizes[claimer] as u32 + count as u32;
+        let held = view.hand_size(claimer) as u32 + count as u32;
         let (good, k) = match claim {
             Claim::Wild => (pool[25..37].iter().sum::<u32>(), 1),
             Claim::Set(cell) => ((0..chroma::CARD_KINDS).filter(|&c| MATCHES[c] & (1 << cell) != 0).map(|c| pool[c]).sum(), count as u32),
@@ -297,7 +342,7 @@ impl CounterBot {
         let holds = |a: ActionCard| hand.contains(&(a as Card));
         let weak = best_set(hand, HAND_CAP).is_none_or(|b| b.size < 2) && !hand.iter().any(|&c| is_wild(c));
         if holds(ActionCard::TradeHands) && weak {
-            if let Some(t) = richest.filter(|&t| view.hand_sizes[t] as usize >= hand.len()) {
+            if let Some(t) = richest.filter(|&t| view.hand_size(t) >= hand.len()) {
                 return Some(Action::Play { card: ActionCard::TradeHands as Card, target: t as u8, give: 0 });
             }
         }

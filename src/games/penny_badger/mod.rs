@@ -19,6 +19,7 @@
 
 mod bots;
 mod metrics;
+mod view;
 pub mod params;
 pub mod rules;
 #[cfg(test)]
@@ -31,6 +32,7 @@ use crate::games::chroma::{self, card_name, cards_text, cell_name, is_action, is
 use crate::variant::Invalid;
 
 pub use metrics::BadgerMetrics;
+pub use view::View;
 pub use params::{Amount, Params, Payout};
 use params::{HAND_CAP, MAX_PLAYERS};
 pub use rules::{Hand, Phase, State, END_REASONS};
@@ -88,30 +90,6 @@ pub enum Decision {
         /// Seats that already challenged (asked earlier).
         earlier: u16,
     },
-}
-
-/// What one seat sees: its own hand and everything public.
-pub struct View<'a> {
-    /// The deciding seat.
-    pub seat: usize,
-    /// What it decides.
-    pub decision: Decision,
-    /// Its hand, in canonical order.
-    pub hand: &'a [Card],
-    /// Every seat's hand size (public: cards can be counted).
-    pub hand_sizes: [u8; MAX_PLAYERS],
-    /// Every seat's savings (public).
-    pub savings: &'a [u32; MAX_PLAYERS],
-    /// The bank.
-    pub bank: u32,
-    /// Live seats, as a bit mask.
-    pub alive: u16,
-    /// Direction of play (+1 or -1).
-    pub direction: i8,
-    /// Cards in the draw pile.
-    pub draw_pile: usize,
-    /// Turn number.
-    pub turn: u32,
 }
 
 /// Penny Badger with one variant's parameters, ready to play.
@@ -219,22 +197,7 @@ impl Game for PennyBadger {
             (Phase::Challenge, Some(c)) => Decision::Challenge { claimer: c.claimer, claim: c.claim, count: c.count, earlier: c.challengers },
             _ => Decision::Turn,
         };
-        let mut hand_sizes = [0u8; MAX_PLAYERS];
-        for (i, h) in s.hands.iter().enumerate() {
-            hand_sizes[i] = h.len() as u8;
-        }
-        View {
-            seat,
-            decision,
-            hand: s.hands[seat].cards(),
-            hand_sizes,
-            savings: &s.savings,
-            bank: s.bank,
-            alive: s.alive,
-            direction: s.direction,
-            draw_pile: s.draw.len(),
-            turn: s.turns,
-        }
+        View::new(seat, decision, s)
     }
 
     fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {

@@ -1,7 +1,6 @@
 //! Penny Badger's table state and the rules that change it: dealing, action cards,
 //! claims, challenges, payments, elimination, refills and the end of the game.
 
-use rand::seq::SliceRandom;
 use rand::RngExt;
 
 use super::params::{Payout, HAND_CAP, MAX_PLAYERS};
@@ -59,6 +58,23 @@ impl Hand {
         self.cards.copy_within(i + 1..self.len as usize, i);
         self.len -= 1;
         c
+    }
+
+    /// Splits the hand into (kept, taken) by a bit mask of positions; both stay in order.
+    #[inline]
+    pub fn split_off_mask(&self, mask: u32) -> (Hand, Hand) {
+        let mut kept = Hand::EMPTY;
+        let mut taken = Hand::EMPTY;
+        for (i, &c) in self.cards().iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                taken.cards[taken.len as usize] = c;
+                taken.len += 1;
+            } else {
+                kept.cards[kept.len as usize] = c;
+                kept.len += 1;
+            }
+        }
+        (kept, taken)
     }
 
     /// Position of the first copy of `card`.
@@ -157,7 +173,7 @@ impl PennyBadger {
         let p = &self.params;
         let n = p.players as usize;
         let mut draw = self.deck.clone();
-        draw.shuffle(rng);
+        crate::engine::rng::shuffle(&mut draw, rng);
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
@@ -198,7 +214,13 @@ impl PennyBadger {
         let n = self.params.players as usize;
         let mut seat = from;
         for _ in 0..n {
-            seat = (seat as isize + s.direction as isize).rem_euclid(n as isize) as usize;
+            seat = if s.direction > 0 {
+                if seat + 1 == n { 0 } else { seat + 1 }
+            } else if seat == 0 {
+                n - 1
+            } else {
+                seat - 1
+            };
             if Self::is_alive(s, seat) {
                 return seat;
             }
@@ -211,7 +233,7 @@ impl PennyBadger {
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
             std::mem::swap(&mut s.draw, &mut s.discard);
-            s.draw.shuffle(rng);
+            crate::engine::rng::shuffle(&mut s.draw, rng);
             log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
         }
         s.draw.pop()
@@ -359,23 +381,17 @@ impl PennyBadger {
     }
 
     fn discard_and_claim(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        // Remove the chosen positions from the highest down so lower positions stay valid.
-        let mut truthful = true;
-        let mut count = 0u8;
-        let mut bits = mask;
+        // One pass: chosen positions go to the discard pile, the rest stay in order.
         let start = s.discard.len();
-        while bits != 0 {
-            let i = 31 - bits.leading_zeros() as usize;
-            bits &= !(1 << i);
-            let c = s.hands[seat].remove_at(i);
-            truthful &= match claim {
-                Claim::Nothing => true,
-                Claim::Wild => is_wild(c),
-                Claim::Set(cell) => matches(c, cell),
-            };
-            s.discard.push(c);
-            count += 1;
-        }
+        let (kept, discarded) = s.hands[seat].split_off_mask(mask);
+        s.hands[seat] = kept;
+        let count = discarded.len() as u8;
+        let truthful = match claim {
+            Claim::Nothing => true,
+            Claim::Wild => discarded.cards().iter().all(|&c| is_wild(c)),
+            Claim::Set(cell) => discarded.cards().iter().all(|&c| matches(c, cell)),
+        };
+        s.discard.extend_from_slice(discarded.cards());
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         if claim == Claim::Nothing {
             self.pay(s, seat, 1, &[], 0, log);

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use super::bots::{best_set, prob_at_least};
+use super::bots::{best_set, best_set_by_every_cell, prob_at_least};
 use super::rules::{Hand, Phase, State, END_BANK_EMPTY};
 use super::*;
 use crate::engine::{play, Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom};
@@ -384,6 +384,17 @@ fn seat_bots(g: &PennyBadger, choice: &[u8], bluff: f64, challenge: f64) -> Vec<
             (info.build)(g, &values)
         })
         .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// The fast best-set search agrees with scoring every cell.
+    #[test]
+    fn best_set_agrees_with_the_plain_definition(cards in proptest::collection::vec(0u8..45, 1..12), max_claim in 2usize..9) {
+        let hand = Hand::from_cards(&cards);
+        prop_assert_eq!(best_set(hand.cards(), max_claim), best_set_by_every_cell(hand.cards(), max_claim));
+    }
 }
 
 proptest! {
