@@ -230,10 +230,7 @@ struct Simulate<'a> {
 
 impl GameCommand for Simulate<'_> {
     type Output = ();
-    fn run<G: Game>(self, game: G, variant: &Variant) -> Result<(), Error>
-    where
-        G: Game,
-    {
+    fn run<G: Game>(self, game: G, variant: &Variant) -> Result<(), Error> {
         run_simulate(&game, variant, self.args)
     }
 }

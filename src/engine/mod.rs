@@ -369,7 +369,7 @@ pub fn play<G: Game>(
     if let Some(m) = metrics {
         m.finish(game, &state, &outcome);
     }
-    if let Some(t) = trace.as_deref_mut() {
+    if let Some(t) = trace {
         t(&game.describe(&state));
     }
     Ok(outcome)

@@ -201,9 +201,7 @@ impl DeckSpec {
     pub fn copies(&self, action_set: &[ActionCard]) -> [u32; CARD_KINDS] {
         let o = &self.counts;
         let mut n = [0u32; CARD_KINDS];
-        for c in 0..25 {
-            n[c] = o.base.unwrap_or(self.base_sets);
-        }
+        n[..25].fill(o.base.unwrap_or(self.base_sets));
         for k in 0..5 {
             n[25 + k] = o.color_wild.unwrap_or(self.colors_sets);
             n[30 + k] = o.shape_wild.unwrap_or(self.shapes_sets);

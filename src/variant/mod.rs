@@ -149,13 +149,11 @@ fn friendly(message: &str) -> String {
         .replace("expected u64", "expected a whole number >= 0")
         .replace("expected f64", "expected a number")
         .replace("expected a boolean", "expected true or false");
-    if let Some(rest) = m.strip_prefix("invalid value: integer `") {
-        if let Some((n, _)) = rest.split_once('`') {
-            if n.starts_with('-') {
+    if let Some(rest) = m.strip_prefix("invalid value: integer `")
+        && let Some((n, _)) = rest.split_once('`')
+            && n.starts_with('-') {
                 return format!("{n} is negative; expected a whole number >= 0");
             }
-        }
-    }
     if let Some(rest) = m.strip_prefix("unknown field ") {
         return format!("unknown key {}", rest.replace("expected one of", "allowed:").replace("expected", "allowed:"));
     }

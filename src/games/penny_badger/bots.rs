@@ -341,11 +341,10 @@ impl CounterBot {
         let next = opponents().next();
         let holds = |a: ActionCard| hand.contains(&(a as Card));
         let weak = best_set(hand, HAND_CAP).is_none_or(|b| b.size < 2) && !hand.iter().any(|&c| is_wild(c));
-        if holds(ActionCard::TradeHands) && weak {
-            if let Some(t) = richest.filter(|&t| view.hand_size(t) >= hand.len()) {
+        if holds(ActionCard::TradeHands) && weak
+            && let Some(t) = richest.filter(|&t| view.hand_size(t) >= hand.len()) {
                 return Some(Action::Play { card: ActionCard::TradeHands as Card, target: t as u8, give: 0 });
             }
-        }
         for a in [ActionCard::AddTwoCards, ActionCard::AddACard] {
             let room = if a == ActionCard::AddTwoCards { hand.len() + 1 < HAND_CAP } else { hand.len() < HAND_CAP };
             if holds(a) && room {

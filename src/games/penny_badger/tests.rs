@@ -50,6 +50,7 @@ fn mask_of(hand: &Hand, cards: &[Card]) -> u32 {
     mask
 }
 
+#[allow(clippy::too_many_arguments)]
 /// Plays `seat`'s discard and then the challenge answers in the order asked.
 fn claim(game: &PennyBadger, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>, seat: usize, cards: &[Card], what: Claim, challengers: &[usize]) {
     assert_eq!(game.to_move(s), ToMove::Seat(seat));
