@@ -66,6 +66,11 @@ fn title_font() -> FontDesc<'static> {
     ("sans-serif", 24, FontStyle::Bold).into_font()
 }
 
+/// A percentage axis never needs to go far past 100 (room for the legend is kept).
+fn percent_cap(y_label: &str, top: f64) -> f64 {
+    if y_label.contains('%') { top.min(110.0) } else { top }
+}
+
 fn nice_top(max: f64) -> f64 {
     if max <= 0.0 {
         return 1.0;
@@ -98,7 +103,7 @@ fn bars(
     if let Some((r, _)) = reference {
         top = top.max(*r);
     }
-    let top = nice_top(top);
+    let top = percent_cap(y_label, nice_top(top));
     let mut chart = ChartBuilder::on(root)
         .caption(title, title_font())
         .margin(20)
@@ -179,7 +184,7 @@ fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(80)
-        .build_cartesian_2d(0f64..x_max, 0f64..nice_top(y_max))?;
+        .build_cartesian_2d(0f64..x_max, 0f64..percent_cap(y_label, nice_top(y_max)))?;
     chart
         .configure_mesh()
         .x_desc(x_label)
