@@ -1,0 +1,1 @@
+//! Take a Penny tests.
