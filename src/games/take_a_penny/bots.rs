@@ -150,18 +150,6 @@ pub struct BestResponseBot {
     policy: Option<Arc<Policy>>,
 }
 
-impl BestResponseBot {
-    /// Checks that the policy of `setup` can be computed (the state count), so the CLI can
-    /// refuse with a clear message before playing.
-    pub fn feasible(setup: &Setup) -> Result<(), exact::Refusal> {
-        let (states, bytes) = exact::size(setup);
-        if states > exact::DEFAULT_MAX_STATES {
-            return Err(exact::Refusal::TooBig { states, bytes, max_states: exact::DEFAULT_MAX_STATES });
-        }
-        Ok(())
-    }
-}
-
 impl Bot<TakeAPenny> for BestResponseBot {
     fn name(&self) -> &str {
         "best-response"

@@ -28,7 +28,7 @@ use super::{bots, color, Action};
 /// Largest change of any value (rounds relative, shares absolute) at which iteration stops.
 pub const TOLERANCE: f64 = 1e-13;
 /// Most Gauss-Seidel sweeps before giving up.
-pub const MAX_SWEEPS: u32 = 100_000;
+pub const MAX_SWEEPS: u32 = 20_000;
 /// Default largest state count the solver accepts (about 0.3 GB with 4 bank cards).
 pub const DEFAULT_MAX_STATES: u64 = 5_000_000;
 /// Most concrete actions of one player: 4 spots, 3 take_from, 3 give.
@@ -68,6 +68,12 @@ pub enum Refusal {
     },
     /// More than one seat maximises.
     TwoBest,
+    /// From some position the expected length passes the turn cap: with these bots the
+    /// uncapped game can go on forever (deterministic bots can cycle).
+    Endless {
+        /// The turn cap.
+        cap: u32,
+    },
 }
 
 impl std::fmt::Display for Refusal {
@@ -82,6 +88,11 @@ impl std::fmt::Display for Refusal {
             Refusal::NoConvergence { sweeps, residual } => {
                 write!(f, "value iteration did not settle after {sweeps} sweeps (largest change {residual:e}): some policy can make the game endless")
             }
+            Refusal::Endless { cap } => write!(
+                f,
+                "with these bots some positions never end (their expected length passes the turn cap of {cap} rounds: deterministic bots can cycle); \
+                 the exact solver models the game without a cap, so use simulate"
+            ),
             Refusal::TwoBest => write!(f, "at most one seat may be `best-response` in an exact solve (two optimising seats make a game, not a Markov chain)"),
         }
     }
@@ -390,45 +401,39 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
         .collect();
     let mut values = vec![0.0f64; nodes.len() * lc * k];
     let mut work = Work::default();
+    let trace = std::env::var_os("PLAYTEST_EXACT_TRACE").is_some();
+    let ctx = Sweeper { nodes: &nodes, succ: &succ, terminal: &terminal, order: &order, out_of: &out_of, models, best, n, s, k, lc, cap: setup.turn_cap, trace, started };
     let mut sweeps = 0;
-    let mut residual = f64::INFINITY;
-    while residual > TOLERANCE {
-        if sweeps >= MAX_SWEEPS {
-            return Err(Refusal::NoConvergence { sweeps, residual });
+    let mut choices: Option<Vec<Vec<u8>>> = None;
+    if let Some(b) = best {
+        // Phase 1: value iteration of the maximising seat's share alone (its maximum
+        // converges whatever near-tied action is picked), then the policy is frozen.
+        sweeps += ctx.iterate(&mut values, &mut work, None, Some(1 + b))?.0;
+        let mut all = Vec::with_capacity(nodes.len());
+        for node in &nodes {
+            let mut choice = Vec::new();
+            work.contract(node, &succ, &values, &terminal, models, best, n, s, k, Pick::Record(&mut choice));
+            all.push(choice);
         }
-        residual = 0.0;
-        for &t in &order {
-            let out = work.contract(&nodes[t], &succ, &values, &terminal, models, best, n, s, k, None);
-            let row = &mut values[t * lc * k..(t + 1) * lc * k];
-            for (l, &o) in out_of.iter().enumerate() {
-                let new = &out[o * k..(o + 1) * k];
-                let old = &mut row[l * k..(l + 1) * k];
-                let d0 = (new[0] - old[0]).abs() / new[0].abs().max(1.0);
-                let mut d = d0;
-                for j in 1..k {
-                    d = d.max((new[j] - old[j]).abs());
-                }
-                residual = residual.max(d);
-                old.copy_from_slice(new);
-            }
-        }
-        sweeps += 1;
+        choices = Some(all);
     }
-    // The first round (no last spots) and, with a maximising seat, its policy.
+    // Phase 2 (or the only phase): every value of the chain with every policy fixed.
+    let (more, residual) = ctx.iterate(&mut values, &mut work, choices.as_deref(), None)?;
+    sweeps += more;
+    // The first round (no last spots).
     let start = index.penny_state(&setup.start);
     let t0 = index.transient[start] as usize;
     let none = out_of_none(n, s);
-    let mut policy = None;
-    let mut choice = Vec::new();
-    let out = work.contract(&nodes[t0], &succ, &values, &terminal, models, best, n, s, k, Some(&mut choice));
+    let pick = |t: usize| choices.as_ref().map_or(Pick::Max, |c| Pick::Fixed(&c[t]));
+    let out = work.contract(&nodes[t0], &succ, &values, &terminal, models, best, n, s, k, pick(t0));
     let first_values = out[none * k..(none + 1) * k].to_vec();
-    if let Some(b) = best {
-        let first = nodes[t0].codes[b][choice[none] as usize];
+    let mut policy = None;
+    if let (Some(b), Some(choices)) = (best, &choices) {
+        let first = nodes[t0].codes[b][choices[t0][none] as usize];
         let mut codes = vec![0u8; nodes.len() * lc];
         for (t, node) in nodes.iter().enumerate() {
-            work.contract(node, &succ, &values, &terminal, models, best, n, s, k, Some(&mut choice));
             for (l, &o) in out_of.iter().enumerate() {
-                codes[t * lc + l] = node.codes[b][choice[o] as usize];
+                codes[t * lc + l] = node.codes[b][choices[t][o] as usize];
             }
         }
         policy = Some(Arc::new(Policy { seat: b, index, codes, first }));
@@ -442,6 +447,79 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
         seconds: started.elapsed().as_secs_f64(),
         policy,
     })
+}
+
+/// How the maximising seat's action is picked in a contraction.
+enum Pick<'a> {
+    /// The best for its share (value iteration).
+    Max,
+    /// The best, written down per tensor entry.
+    Record(&'a mut Vec<u8>),
+    /// As written down before (policy evaluation).
+    Fixed(&'a [u8]),
+}
+
+/// Everything a Gauss-Seidel sweep needs.
+struct Sweeper<'a> {
+    nodes: &'a [Node],
+    succ: &'a [u32],
+    terminal: &'a [[f64; MAX_CARDS]],
+    order: &'a [usize],
+    out_of: &'a [usize],
+    models: &'a [Model],
+    best: Option<usize>,
+    n: usize,
+    s: usize,
+    k: usize,
+    lc: usize,
+    cap: u32,
+    trace: bool,
+    started: Instant,
+}
+
+impl Sweeper<'_> {
+    /// Sweeps until no value (only value `only` when given) moves by more than
+    /// [`TOLERANCE`]; returns the sweeps and the last residual.
+    fn iterate(&self, values: &mut [f64], work: &mut Work, choices: Option<&[Vec<u8>]>, only: Option<usize>) -> Result<(u32, f64), Refusal> {
+        let (k, lc) = (self.k, self.lc);
+        let mut sweeps = 0;
+        let mut residual = f64::INFINITY;
+        while residual > TOLERANCE {
+            if sweeps >= MAX_SWEEPS {
+                return Err(Refusal::NoConvergence { sweeps, residual });
+            }
+            residual = 0.0;
+            for &t in self.order {
+                let pick = choices.map_or(Pick::Max, |c| Pick::Fixed(&c[t]));
+                let out = work.contract(&self.nodes[t], self.succ, values, self.terminal, self.models, self.best, self.n, self.s, k, pick);
+                let row = &mut values[t * lc * k..(t + 1) * lc * k];
+                for (l, &o) in self.out_of.iter().enumerate() {
+                    let new = &out[o * k..(o + 1) * k];
+                    let old = &mut row[l * k..(l + 1) * k];
+                    let d = match only {
+                        Some(j) => (new[j] - old[j]).abs(),
+                        None => {
+                            let mut d = (new[0] - old[0]).abs() / new[0].abs().max(1.0);
+                            for j in 1..k {
+                                d = d.max((new[j] - old[j]).abs());
+                            }
+                            d
+                        }
+                    };
+                    residual = residual.max(d);
+                    old.copy_from_slice(new);
+                }
+            }
+            sweeps += 1;
+            if self.trace {
+                eprintln!("sweep {sweeps}: residual {residual:e}, {:.2} s", self.started.elapsed().as_secs_f64());
+            }
+            if only.is_none() && values.iter().step_by(k).any(|&r| r > self.cap as f64) {
+                return Err(Refusal::Endless { cap: self.cap });
+            }
+        }
+        Ok((sweeps, residual))
+    }
 }
 
 /// Index of "every player in its first round" in the contracted tensor.
@@ -474,7 +552,7 @@ impl Work {
         n: usize,
         s: usize,
         k: usize,
-        choice: Option<&mut Vec<u8>>,
+        pick: Pick<'_>,
     ) -> &[f64] {
         let total: usize = node.dims[..n].iter().product();
         self.a.clear();
@@ -492,7 +570,7 @@ impl Work {
         }
         let mut shape = node.dims;
         let seats = (0..n).filter(|&i| Some(i) != best).chain(best);
-        let mut choice = choice;
+        let mut pick = pick;
         for seat in seats {
             let d = shape[seat];
             let inner = k * shape[..seat].iter().product::<usize>();
@@ -551,27 +629,41 @@ impl Work {
                 Model::Best => {
                     let rest = inner / k;
                     let key = 1 + seat;
-                    if let Some(ch) = choice.as_deref_mut() {
+                    if let Pick::Record(ch) = &mut pick {
                         ch.clear();
                         ch.resize(outer * (s + 1) * rest, 0);
                     }
                     for o in 0..outer {
                         for r in 0..rest {
                             for y in 0..=s {
+                                // Highest own share; among near-ties the shortest game (so the
+                                // policy never prolongs a game for nothing), then the first action.
                                 let mut max = f64::NEG_INFINITY;
                                 for c in 0..d {
                                     if spots[c] as usize != y {
                                         max = max.max(self.a[(o * d + c) * inner + r * k + key]);
                                     }
                                 }
-                                let c = (0..d)
-                                    .find(|&c| spots[c] as usize != y && self.a[(o * d + c) * inner + r * k + key] >= max - 1e-12)
-                                    .unwrap_or(0);
+                                let entry = (o * (s + 1) + y) * rest + r;
+                                if let Pick::Fixed(table) = &pick {
+                                    let c = table[entry] as usize;
+                                    let src = (o * d + c) * inner + r * k;
+                                    let dst = entry * k;
+                                    self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
+                                    continue;
+                                }
+                                let mut c = usize::MAX;
+                                for i in 0..d {
+                                    let at = (o * d + i) * inner + r * k;
+                                    if spots[i] as usize != y && self.a[at + key] >= max - 1e-12 && (c == usize::MAX || self.a[at] < self.a[(o * d + c) * inner + r * k]) {
+                                        c = i;
+                                    }
+                                }
                                 let src = (o * d + c) * inner + r * k;
                                 let dst = (o * (s + 1) + y) * inner + r * k;
                                 self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
-                                if let Some(ch) = choice.as_deref_mut() {
-                                    ch[(o * (s + 1) + y) * rest + r] = c as u8;
+                                if let Pick::Record(ch) = &mut pick {
+                                    ch[entry] = c as u8;
                                 }
                             }
                         }
@@ -603,6 +695,14 @@ pub fn best_response_policy(setup: &Setup, seat: usize, vs: u32) -> Result<Arc<P
     let policy = sol.policy.expect("a Best seat yields a policy");
     map.insert((*setup, seat, vs), policy.clone());
     Ok(policy)
+}
+
+/// The `vs` of a `best-response` bot label, `None` for other bots.
+pub fn best_response_vs(label: &str) -> Option<u32> {
+    match model_of(label) {
+        Ok((None, vs)) => vs,
+        _ => None,
+    }
 }
 
 /// One seat of an exact report.

@@ -48,7 +48,7 @@ use std::fmt;
 use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, RandomBot, ToMove};
 use crate::variant::Invalid;
 
-pub use bots::{best_response_info, greedy_choice, greedy_info, BestResponseBot, GreedyBot, GREEDY_DEFAULT_ZERO_AT};
+pub use bots::{best_response_info, greedy_choice, greedy_info, GreedyBot, GREEDY_DEFAULT_ZERO_AT};
 pub use metrics::PennyMetrics;
 pub use params::{Params, Setup, COLORS, MAX_CARDS};
 pub use rules::{Effect, State, END_REASONS};
@@ -262,8 +262,12 @@ impl Game for TakeAPenny {
     }
 
     fn check_bots(&self, bots: &[String]) -> Result<(), String> {
-        if bots.iter().any(|b| b.starts_with("best-response")) {
-            bots::BestResponseBot::feasible(&self.setup).map_err(|e| format!("bot `best-response`: {e}"))?;
+        // A best-response seat's policy is computed here (once per process, then shared by
+        // every batch), so a line-up it cannot serve is refused before play.
+        for (seat, label) in bots.iter().enumerate() {
+            if let Some(vs) = exact::best_response_vs(label) {
+                exact::best_response_policy(&self.setup, seat, vs).map_err(|e| format!("seat {seat} bot `{label}`: {e}"))?;
+            }
         }
         Ok(())
     }
