@@ -38,6 +38,20 @@ enum Command {
     List,
     /// Measure games per second on one thread and on all threads.
     Bench(BenchArgs),
+    /// Solve a small variant exactly (Markov chain): expected length, win shares, skill headroom.
+    Exact(ExactArgs),
+}
+
+#[derive(Args, Debug)]
+struct ExactArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// Print exactly one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Refuse chains with more states than this (memory: about 50 bytes per state).
+    #[arg(long, default_value_t = 5_000_000)]
+    max_states: u64,
 }
 
 /// Flags every command that plays a variant takes.
@@ -154,6 +168,7 @@ pub fn main() -> Result<(), Error> {
         Command::Validate(a) => validate(&a),
         Command::List => list(),
         Command::Bench(a) => bench(a),
+        Command::Exact(a) => exact(&a),
     }
 }
 
@@ -281,9 +296,11 @@ impl GameCommand for Report<'_> {
         output::prepare_dir(&dir)?;
         let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, ..RunConfig::new(a.run.games, a.run.seed) };
         let result = sim::run_with_progress(&game, &plans, cfg, &mut progress_printer(cfg.games, false))?;
-        let summary = summarise(&game, variant, &plans, &cfg, &result);
+        let mut summary = summarise(&game, variant, &plans, &cfg, &result);
         let mut charts = report::common_charts(&result.tally, &summary, game.has_elimination());
         charts.extend(result.metrics.charts(result.tally.games));
+        let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
+        add_exact(variant, &labels, &mut summary, &mut charts);
         let written = report::write(ReportInput {
             dir: &dir,
             summary: &summary,
@@ -317,6 +334,56 @@ impl GameCommand for Trace<'_> {
         sim::trace(&game, &plans, seed, &mut print)?;
         Ok(())
     }
+}
+
+fn exact(a: &ExactArgs) -> Result<(), Error> {
+    struct Labels<'a>(Option<&'a str>);
+    impl GameCommand for Labels<'_> {
+        type Output = Vec<String>;
+        fn run<G: Game>(self, game: G, variant: &Variant) -> Result<Vec<String>, Error> {
+            Ok(seat_plans_any(&game, variant, self.0)?.into_iter().map(|p| p.label).collect())
+        }
+    }
+    let v = load(&a.variant)?;
+    let labels = games::dispatch(&v, Labels(a.variant.bots.as_deref()))?;
+    let report = games::exact(&v, &labels, a.max_states)?;
+    if a.json {
+        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        print!("{}", report.table());
+    }
+    Ok(())
+}
+
+/// Adds a variant's exact figures to a report when its game has a solver and the line-up is
+/// one it can solve (else the report is left as it is).
+fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summary, charts: &mut Vec<crate::engine::ChartSpec>) {
+    use crate::engine::{BarSeries, ChartSpec};
+    let Ok(exact) = games::exact(variant, labels, 5_000_000) else { return };
+    let num = |x: f64| serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null);
+    summary.extra.insert("exact_expected_length".into(), num(exact.expected_length));
+    for s in &exact.seats {
+        summary.extra.insert(format!("exact_win_share_seat{}", s.seat), num(s.win_share));
+    }
+    for h in &exact.skill_headroom {
+        summary.extra.insert(format!("skill_headroom_seat{}", h.seat), num(h.headroom));
+    }
+    charts.push(ChartSpec::Bars {
+        file: "seat_win_shares_exact".into(),
+        title: format!("Win share by seat: Monte Carlo ({} games, 95% CI) vs exact", summary.games),
+        x_label: "seat (turn order) and bot".into(),
+        y_label: "win share (%)".into(),
+        categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
+        series: vec![
+            BarSeries {
+                name: "Monte Carlo".into(),
+                values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
+                ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
+            },
+            BarSeries { name: "exact".into(), values: exact.seats.iter().map(|s| s.win_share * 100.0).collect(), ci: None },
+        ],
+        reference: Some((100.0 / summary.seats.len().max(1) as f64, "fair share".into())),
+    });
 }
 
 fn validate(a: &ValidateArgs) -> Result<(), Error> {

@@ -294,6 +294,11 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn seat_active(&self, state: &Self::State, seat: usize) -> bool;
     /// The bots this game offers.
     fn bots() -> Vec<BotInfo<Self>>;
+    /// Checks a line-up (one canonical bot spec per acting seat) before play; `Err` says why
+    /// it cannot be played (e.g. a bot whose precomputation would be too big). Default: any.
+    fn check_bots(&self, _bots: &[String]) -> Result<(), String> {
+        Ok(())
+    }
     /// A readable dump of the full state for traces.
     fn describe(&self, state: &Self::State) -> String;
 }

@@ -4,6 +4,7 @@
 pub mod chroma;
 pub mod penny_badger;
 pub mod pig_farm;
+pub mod take_a_penny;
 
 use crate::engine::{BotSpec, Game};
 use crate::error::{Error, VariantError};
@@ -11,7 +12,7 @@ use crate::sim::SeatPlan;
 use crate::variant::{SeatBots, Variant};
 
 /// Every game id a variant may name.
-pub const GAME_IDS: &[&str] = &[penny_badger::ID, pig_farm::ID];
+pub const GAME_IDS: &[&str] = &[penny_badger::ID, pig_farm::ID, take_a_penny::ID];
 
 /// A command that can run on any game: the CLI implements one per subcommand.
 pub trait GameCommand {
@@ -45,11 +46,35 @@ impl FromVariant for pig_farm::PigFarm {
     }
 }
 
+impl FromVariant for take_a_penny::TakeAPenny {
+    const DEFAULT_BOT: &'static str = "random";
+    fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
+        let params = variant.game_params()?;
+        take_a_penny::TakeAPenny::new(params).map_err(|p| variant.invalid(p))
+    }
+}
+
+/// The exact report of a variant (`playtest exact`), for the games that have a solver.
+pub use take_a_penny::exact::ExactReport;
+
+/// Solves the variant exactly with one bot label per acting seat (`random`, ...), for the
+/// games that have an exact solver; `max_states` bounds the state space.
+pub fn exact(variant: &Variant, labels: &[String], max_states: u64) -> Result<ExactReport, Error> {
+    match variant.game.as_str() {
+        take_a_penny::ID => {
+            let game = take_a_penny::TakeAPenny::from_variant(variant)?;
+            take_a_penny::exact::report(take_a_penny::ID, &variant.name, &game.setup, labels, max_states).map_err(Error::Usage)
+        }
+        other => Err(Error::Usage(format!("`{other}` has no exact solver; games with one: {}", take_a_penny::ID))),
+    }
+}
+
 /// The bot every seat plays when a variant of game `id` names none.
 pub fn default_bot(id: &str) -> &'static str {
     match id {
         penny_badger::ID => <penny_badger::PennyBadger as FromVariant>::DEFAULT_BOT,
         pig_farm::ID => <pig_farm::PigFarm as FromVariant>::DEFAULT_BOT,
+        take_a_penny::ID => <take_a_penny::TakeAPenny as FromVariant>::DEFAULT_BOT,
         _ => "random",
     }
 }
@@ -70,6 +95,7 @@ pub fn bot_docs(id: &str) -> Vec<(String, String, Vec<crate::engine::BotParamInf
     match id {
         penny_badger::ID => docs(<penny_badger::PennyBadger as Game>::bots()),
         pig_farm::ID => docs(<pig_farm::PigFarm as Game>::bots()),
+        take_a_penny::ID => docs(<take_a_penny::TakeAPenny as Game>::bots()),
         _ => Vec::new(),
     }
 }
@@ -79,6 +105,7 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
     match variant.game.as_str() {
         penny_badger::ID => command.run(penny_badger::PennyBadger::from_variant(variant)?, variant),
         pig_farm::ID => command.run(pig_farm::PigFarm::from_variant(variant)?, variant),
+        take_a_penny::ID => command.run(take_a_penny::TakeAPenny::from_variant(variant)?, variant),
         other => Err(variant
             .provenance
             .invalid("game", format!("unknown game `{other}`; allowed: {}", GAME_IDS.join(", ")))
@@ -108,7 +135,7 @@ pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>,
             });
         }
     };
-    specs
+    let plans = specs
         .iter()
         .enumerate()
         .map(|(seat, spec)| {
@@ -122,5 +149,8 @@ pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>,
             })?;
             Ok(SeatPlan { label: spec.label(), values, build: info.build })
         })
-        .collect()
+        .collect::<Result<Vec<_>, Error>>()?;
+    let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
+    game.check_bots(&labels).map_err(Error::Usage)?;
+    Ok(plans)
 }

@@ -1,0 +1,382 @@
+//! Take a Penny: simultaneous secret choices around a shared pot (RULES.md, "Take a Penny").
+//!
+//! Every round each player secretly picks a spot of the action card; the engine asks the
+//! players one after the other (`to_move` returns each seat in turn), buffers the choices in
+//! the state, and no view shows a choice of the round in progress. The last choice resolves
+//! the round in the six steps of RULES.md (see [`rules::resolve`]).
+//!
+//! Seats: one per bank card. With 2 or 3 players the next color is the dummy bank card: a
+//! scored seat (`seats()`) that never acts (`acting_seats()` = players). Scores are the
+//! pennies on each bank card; the length unit is rounds; end reasons `pot_empty`, `cap`.
+//!
+//! Readings fixed here where RULES.md is silent (a player at the table would expect them):
+//! - Colors in seat order: red, blue, green, yellow. Players take the first colors; the
+//!   dummy is the next one (2 players: red, blue + green dummy; 3 players: yellow dummy).
+//! - `total_pennies` defaults to 15, and to 14 with 2 players (the rulebook removes a penny),
+//!   so `players = 2` alone gives the RULES.md 2-player set-up. `dummy_start` is ignored with
+//!   4 players (no dummy).
+//! - `take1_block` chosen by one player blocks `take2` and `return1` of everyone else; chosen
+//!   by two or more, nobody takes and the pot is blocked for all (their own `take2`/`return1`
+//!   included, which they did not choose anyway).
+//! - `return1` is legal whenever the player holds a penny; steps 1-2 only add pennies, so it
+//!   always has one to return at step 3 unless the pot is blocked (then it returns nothing).
+//! - `take_from` of several takers on one target: each gets 1 if the target held at least as
+//!   many pennies as there are takers at the start of step 5, else nobody gets anything
+//!   (the split rule with min(1, floor(balance / t))). Takers collect simultaneously, so a
+//!   player who is taken from and takes in the same step ends with both changes.
+//! - `give` to a blocked target: the giver keeps the penny. A giver left with 0 pennies at
+//!   step 6 gives nothing.
+//! - The turn cap counts rounds. A capped game is scored by the same victory conditions on
+//!   the bank cards as they stand (the pot is not anyone's).
+//! - Victory with several cards at 0 pennies: not "the only one with none", so the next
+//!   conditions apply (unique most, else second most, which may be the shared 0s).
+//! - Spot success for the report: `take2` that got 1 is "partial"; `block_self` succeeded
+//!   when it stopped at least one `take_from` or `give` aimed at the player.
+//! - The exact solver (`playtest exact`) solves the game without the turn cap (the cap only
+//!   matters in games longer than it; the Monte Carlo report counts them separately).
+
+mod bots;
+pub mod exact;
+mod metrics;
+pub mod params;
+pub mod rules;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, RandomBot, ToMove};
+use crate::variant::Invalid;
+
+pub use bots::{best_response_info, greedy_choice, greedy_info, GreedyBot, GREEDY_DEFAULT_ZERO_AT};
+pub use metrics::PennyMetrics;
+pub use params::{Params, Setup, COLORS, MAX_CARDS};
+pub use rules::{Effect, State, END_REASONS};
+
+/// Game id in variant files.
+pub const ID: &str = "take-a-penny";
+
+/// One spot of the action card, with its target color where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Take 1 from the pot and block it for everyone else (needs pot >= 1).
+    Take1Block,
+    /// Take 2 from the pot unless it is blocked (needs pot >= 1).
+    Take2,
+    /// Return 1 to the pot unless it is blocked (needs own >= 1).
+    Return1,
+    /// Nobody may take from or give to this player this round.
+    BlockSelf,
+    /// Take 1 from this bank card (needs it to hold >= 1; not one's own).
+    TakeFrom(u8),
+    /// Give 1 to this bank card (needs own >= 1; not one's own). One spot for every target.
+    Give(u8),
+}
+
+impl Action {
+    /// A compact code 0..12: spots 0-3, then 4 + color for take_from, 8 + color for give.
+    #[inline]
+    pub fn code(self) -> u8 {
+        match self {
+            Action::Take1Block => 0,
+            Action::Take2 => 1,
+            Action::Return1 => 2,
+            Action::BlockSelf => 3,
+            Action::TakeFrom(c) => 4 + c,
+            Action::Give(c) => 8 + c,
+        }
+    }
+
+    /// The action of a [`Action::code`].
+    #[inline]
+    pub fn from_code(code: u8) -> Action {
+        match code {
+            0 => Action::Take1Block,
+            1 => Action::Take2,
+            2 => Action::Return1,
+            3 => Action::BlockSelf,
+            4..=7 => Action::TakeFrom(code - 4),
+            _ => Action::Give(code.saturating_sub(8).min(MAX_CARDS as u8 - 1)),
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Take1Block => write!(f, "take1_block"),
+            Action::Take2 => write!(f, "take2"),
+            Action::Return1 => write!(f, "return1"),
+            Action::BlockSelf => write!(f, "block_self"),
+            Action::TakeFrom(c) => write!(f, "take_from({})", color(*c as usize)),
+            Action::Give(c) => write!(f, "give({})", color(*c as usize)),
+        }
+    }
+}
+
+/// The color name of bank card `card`.
+pub fn color(card: usize) -> &'static str {
+    COLORS.get(card).copied().unwrap_or("?")
+}
+
+/// What one seat sees when it chooses: every bank card, the pot and the spots revealed last
+/// round. Choices already made this round are not in it.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    /// The choosing seat.
+    pub seat: usize,
+    /// Pennies on every bank card (dummy included).
+    pub pennies: &'a [u32; MAX_CARDS],
+    /// Pennies in the pot.
+    pub pot: u32,
+    /// Every player's spot in the last round (public once revealed; `NO_SPOT` in round 1).
+    pub last: &'a [u8; MAX_CARDS],
+    /// Rounds played so far.
+    pub round: u32,
+}
+
+/// Take a Penny with one variant's parameters, ready to play.
+#[derive(Clone, Debug)]
+pub struct TakeAPenny {
+    /// The variant's parameters.
+    pub params: Params,
+    /// The checked set-up.
+    pub setup: Setup,
+}
+
+impl TakeAPenny {
+    /// Checks the parameters and builds the game.
+    pub fn new(params: Params) -> Result<Self, Vec<Invalid>> {
+        let setup = params.check()?;
+        Ok(TakeAPenny { params, setup })
+    }
+
+    /// Seat labels for traces: `seat 0 (red)`, `dummy (green)`.
+    pub fn card_label(&self, card: usize) -> String {
+        if self.setup.is_dummy(card) { format!("dummy {card} ({})", color(card)) } else { format!("seat {card} ({})", color(card)) }
+    }
+}
+
+impl Game for TakeAPenny {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = PennyMetrics;
+
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn seats(&self) -> usize {
+        self.setup.cards
+    }
+
+    fn acting_seats(&self) -> usize {
+        self.setup.players
+    }
+
+    fn end_reasons(&self) -> &'static [&'static str] {
+        END_REASONS
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "rounds"
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.setup.turn_cap
+    }
+
+    fn deal(&self, _rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let s = Self::initial_state(&self.setup);
+        log.emit(|| Event::RoundEnds { round: 0, pot: s.pot, pennies: s.pennies, cards: self.setup.cards as u8 });
+        s
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.over { ToMove::Over } else { ToMove::Seat(s.next as usize) }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View { seat, pennies: &s.pennies, pot: s.pot, last: &s.last, round: s.round }
+    }
+
+    #[inline]
+    fn legal_actions(&self, v: &View, out: &mut Vec<Action>) {
+        rules::legal_actions(&self.setup, v.pennies, v.pot, v.seat, v.last[v.seat], out);
+    }
+
+    fn is_legal(&self, v: &View, action: &Action) -> bool {
+        v.seat < self.setup.players && rules::legal(&self.setup, v.pennies, v.pot, v.seat, v.last[v.seat], *action)
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+        self.choose(s, seat, action, log);
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let cards = self.setup.cards;
+        let mut o = Outcome::new();
+        o.length = s.round;
+        o.end_reason = s.end_reason;
+        for card in 0..cards {
+            o.scores[card] = s.pennies[card] as i64;
+        }
+        o.winners = rules::winners(&s.pennies[..cards]);
+        o
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let cards = self.setup.cards;
+        let sum: u64 = s.pot as u64 + s.pennies[..cards].iter().map(|&p| p as u64).sum::<u64>();
+        if sum != self.setup.total as u64 || s.pennies[cards..].iter().any(|&p| p != 0) {
+            return Err(format!("pennies not conserved: pot {} + bank cards {:?} = {sum}, the game has {}", s.pot, &s.pennies[..cards], self.setup.total));
+        }
+        if s.round > 0 && s.next == 0 {
+            let r = &s.record;
+            for seat in 0..self.setup.players {
+                if rules::spot(r.actions[seat]) == r.previous[seat] {
+                    return Err(format!("seat {seat} chose spot {} two rounds in a row (round {})", r.actions[seat], s.round));
+                }
+            }
+        }
+        if s.round > self.setup.turn_cap {
+            return Err(format!("round {} passed the cap {}", s.round, self.setup.turn_cap));
+        }
+        if s.over != (s.pot == 0 || s.round >= self.setup.turn_cap) && s.next == 0 {
+            return Err(format!("game over flag {} with pot {} after round {}", s.over, s.pot, s.round));
+        }
+        Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        !s.over && seat < self.setup.players
+    }
+
+    fn bots() -> Vec<BotInfo<Self>> {
+        vec![RandomBot::info(), greedy_info(), best_response_info()]
+    }
+
+    fn check_bots(&self, bots: &[String]) -> Result<(), String> {
+        // A best-response seat's policy is computed here (once per process, then shared by
+        // every batch), so a line-up it cannot serve is refused before play.
+        for (seat, label) in bots.iter().enumerate() {
+            if let Some(vs) = exact::best_response_vs(label) {
+                exact::best_response_policy(&self.setup, seat, vs).map_err(|e| format!("seat {seat} bot `{label}`: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
+        let w = rules::winners(&s.pennies[..self.setup.cards]);
+        for card in 0..self.setup.cards {
+            out.push_str(&format!("  {}: {} pennies{}\n", self.card_label(card), s.pennies[card], if w & (1 << card) != 0 { " (wins)" } else { "" }));
+        }
+        out
+    }
+}
+
+/// What happened, for traces and listening bots.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A seat's secret choice (seen by that seat only until the reveal).
+    Chose {
+        /// Who chose.
+        seat: u8,
+        /// What.
+        action: Action,
+    },
+    /// Every choice of the round revealed at once.
+    Revealed {
+        /// Round number (from 1).
+        round: u32,
+        /// The choices of seats `0..players`.
+        actions: [Action; MAX_CARDS],
+        /// Number of players.
+        players: u8,
+    },
+    /// What one choice did.
+    Resolved {
+        /// Who chose it.
+        seat: u8,
+        /// The choice.
+        action: Action,
+        /// Its effect.
+        effect: Effect,
+        /// Pennies it moved.
+        moved: u32,
+    },
+    /// The table after a round (round 0: the set-up).
+    RoundEnds {
+        /// Round number.
+        round: u32,
+        /// Pot.
+        pot: u32,
+        /// Bank cards.
+        pennies: [u32; MAX_CARDS],
+        /// Bank cards in play.
+        cards: u8,
+    },
+    /// The game ended.
+    GameOver {
+        /// Index into the end reasons.
+        reason: u8,
+        /// Rounds played.
+        rounds: u32,
+        /// Winners as a bit mask over the bank cards.
+        winners: u16,
+    },
+}
+
+impl GameEvent for Event {
+    fn visible_to(&self, seat: usize) -> bool {
+        match self {
+            Event::Chose { seat: s, .. } => *s as usize == seat,
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Chose { seat, action } => write!(f, "  seat {seat} ({}) secretly picks {action}", color(*seat as usize)),
+            Event::Revealed { round, actions, players } => {
+                write!(f, "-- round {round}: reveal")?;
+                for (seat, a) in actions.iter().enumerate().take(*players as usize) {
+                    write!(f, "{} {}: {a}", if seat == 0 { "" } else { "," }, color(seat))?;
+                }
+                Ok(())
+            }
+            Event::Resolved { seat, action, effect, moved } => {
+                let what = match effect {
+                    Effect::Done if matches!(action, Action::BlockSelf) => "stopped a take or give".to_string(),
+                    Effect::Done => format!("moved {moved}"),
+                    Effect::Partial => format!("split: moved {moved}"),
+                    Effect::Blocked => "blocked".to_string(),
+                    Effect::Short => "not enough pennies: moved 0".to_string(),
+                    Effect::Idle => "nobody tried".to_string(),
+                };
+                write!(f, "  {} {action}: {what}", color(*seat as usize))
+            }
+            Event::RoundEnds { round, pot, pennies, cards } => {
+                let label = if *round == 0 { "set-up".to_string() } else { format!("after round {round}") };
+                write!(f, "  {label}: pot {pot};")?;
+                for (c, p) in pennies.iter().enumerate().take(*cards as usize) {
+                    write!(f, " {} {p}", color(c))?;
+                }
+                Ok(())
+            }
+            Event::GameOver { reason, rounds, winners } => {
+                let names: Vec<&str> = (0..MAX_CARDS).filter(|c| winners & (1 << c) != 0).map(color).collect();
+                write!(f, "== game over after {rounds} rounds ({}): won by {}", END_REASONS[*reason as usize], names.join(" and "))
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! Take a Penny's table state and the rules that change it: the secret choices of a round,
+//! legality at selection, the six resolution steps, the end of the game and the victory
+//! conditions. The resolution is a pure function ([`resolve`]) shared with the exact solver,
+//! so the simulator and the Markov chain cannot disagree about a rule.
+
+use super::params::{Setup, MAX_CARDS};
+use super::{Action, Event, TakeAPenny};
+use crate::engine::EventLog;
+
+/// Spot ids (the places on the action card). `take_from(c)` is spot `SPOT_TAKE_FROM + c`.
+pub const SPOT_TAKE1_BLOCK: u8 = 0;
+/// `take2`.
+pub const SPOT_TAKE2: u8 = 1;
+/// `return1`.
+pub const SPOT_RETURN1: u8 = 2;
+/// `block_self`.
+pub const SPOT_BLOCK_SELF: u8 = 3;
+/// `take_from(red)`; the other colors follow.
+pub const SPOT_TAKE_FROM: u8 = 4;
+/// `give`, whatever its target: one spot.
+pub const SPOT_GIVE: u8 = 8;
+/// Number of spot ids.
+pub const SPOTS: usize = 9;
+/// "No spot yet" (before the first round).
+pub const NO_SPOT: u8 = u8::MAX;
+
+/// End reason: the pot was empty after a round.
+pub const END_POT_EMPTY: u8 = 0;
+/// End reason: the turn cap was reached.
+pub const END_CAP: u8 = 1;
+/// End reason names for reports and JSON.
+pub const END_REASONS: &[&str] = &["pot_empty", "cap"];
+
+/// What one chosen action did in its resolution step (for traces and the spot chart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Effect {
+    /// The action did all it says (block_self: it stopped at least one take or give).
+    #[default]
+    Done,
+    /// `take2` got 1 penny instead of 2 (split rule).
+    Partial,
+    /// Stopped by a block: the pot blocked (`take1_block` chosen by two or more, or by
+    /// another player) or the target's `block_self`.
+    Blocked,
+    /// Not enough pennies: the split rule gave nothing, or a giver held none at step 6.
+    Short,
+    /// `block_self` that stopped nobody.
+    Idle,
+}
+
+/// The round just resolved: for metrics and the no-repeat check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundRecord {
+    /// Each player's action (unused seats `BlockSelf`).
+    pub actions: [Action; MAX_CARDS],
+    /// What each action did.
+    pub effects: [Effect; MAX_CARDS],
+    /// Each player's spot in the round before it ([`NO_SPOT`] in round 1).
+    pub previous: [u8; MAX_CARDS],
+    /// Pennies each action moved to or from its player (take2: 0, 1 or 2).
+    pub moved: [u32; MAX_CARDS],
+}
+
+/// The whole table. Bots never see it, only a [`super::View`], which leaves out the
+/// choices already made this round.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Pennies on each bank card (dummy included; unused entries 0).
+    pub pennies: [u32; MAX_CARDS],
+    /// Pennies in the pot.
+    pub pot: u32,
+    /// Each player's spot in the last resolved round ([`NO_SPOT`] before round 1).
+    pub last: [u8; MAX_CARDS],
+    /// This round's secret choices of seats `0..next` (hidden from every view).
+    pub(super) pending: [Action; MAX_CARDS],
+    /// The seat to choose next this round.
+    pub next: u8,
+    /// Rounds resolved so far (the game length).
+    pub round: u32,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// Index into [`END_REASONS`] once over.
+    pub end_reason: u8,
+    /// The last resolved round (valid when `round > 0`).
+    pub record: RoundRecord,
+}
+
+/// The spot an action occupies on the action card.
+#[inline]
+pub fn spot(a: Action) -> u8 {
+    match a {
+        Action::Take1Block => SPOT_TAKE1_BLOCK,
+        Action::Take2 => SPOT_TAKE2,
+        Action::Return1 => SPOT_RETURN1,
+        Action::BlockSelf => SPOT_BLOCK_SELF,
+        Action::TakeFrom(c) => SPOT_TAKE_FROM + c,
+        Action::Give(_) => SPOT_GIVE,
+    }
+}
+
+/// Whether `seat` may select `a` with the table as it is: legality at selection plus the
+/// no-repeat rule (`last` = the seat's spot of the previous round).
+#[inline]
+pub fn legal(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, a: Action) -> bool {
+    if spot(a) == last {
+        return false;
+    }
+    let own = pennies[seat];
+    match a {
+        Action::Take1Block | Action::Take2 => pot >= 1,
+        Action::Return1 => own >= 1,
+        Action::BlockSelf => true,
+        Action::TakeFrom(c) => (c as usize) < setup.cards && c as usize != seat && pennies[c as usize] >= 1,
+        Action::Give(c) => (c as usize) < setup.cards && c as usize != seat && own >= 1,
+    }
+}
+
+/// Appends every legal action of `seat` in a fixed order: take1_block, take2, return1,
+/// block_self, take_from by color, give by color.
+#[inline]
+pub fn legal_actions(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, out: &mut Vec<Action>) {
+    let own = pennies[seat];
+    if pot >= 1 {
+        if last != SPOT_TAKE1_BLOCK {
+            out.push(Action::Take1Block);
+        }
+        if last != SPOT_TAKE2 {
+            out.push(Action::Take2);
+        }
+    }
+    if own >= 1 && last != SPOT_RETURN1 {
+        out.push(Action::Return1);
+    }
+    if last != SPOT_BLOCK_SELF {
+        out.push(Action::BlockSelf);
+    }
+    for c in 0..setup.cards {
+        if c != seat && pennies[c] >= 1 && last != SPOT_TAKE_FROM + c as u8 {
+            out.push(Action::TakeFrom(c as u8));
+        }
+    }
+    if own >= 1 && last != SPOT_GIVE {
+        for c in 0..setup.cards {
+            if c != seat {
+                out.push(Action::Give(c as u8));
+            }
+        }
+    }
+}
+
+/// Resolves one round: the six steps of RULES.md in order, each simultaneous. `actions`
+/// holds the choices of seats `0..players` (all legal at selection). Returns what each
+/// action did and how many pennies it moved; `pennies` and `pot` are updated in place.
+#[inline]
+pub fn resolve(
+    players: usize,
+    pennies: &mut [u32; MAX_CARDS],
+    pot: &mut u32,
+    actions: &[Action; MAX_CARDS],
+) -> ([Effect; MAX_CARDS], [u32; MAX_CARDS]) {
+    let mut effects = [Effect::Done; MAX_CARDS];
+    let mut moved = [0u32; MAX_CARDS];
+    let mut take1 = 0u32;
+    let mut take1_seat = 0;
+    let mut take2 = 0u32;
+    let mut blocked = [false; MAX_CARDS];
+    for (seat, a) in actions.iter().enumerate().take(players) {
+        match a {
+            Action::Take1Block => {
+                take1 += 1;
+                take1_seat = seat;
+            }
+            Action::Take2 => take2 += 1,
+            Action::BlockSelf => blocked[seat] = true,
+            _ => {}
+        }
+    }
+    // 1. take1_block: one chooser takes 1 and blocks the pot; two or more block each other.
+    let pot_blocked = take1 >= 1;
+    if take1 == 1 {
+        pennies[take1_seat] += 1;
+        *pot -= 1;
+        moved[take1_seat] = 1;
+    }
+    // 2. take2, pot not blocked: t takers get min(2, floor(pot / t)) each.
+    let each2 = if take2 > 0 && !pot_blocked { (*pot / take2).min(2) } else { 0 };
+    // 3. return1, pot not blocked.
+    for seat in 0..players {
+        match actions[seat] {
+            Action::Take1Block if take1 > 1 => effects[seat] = Effect::Blocked,
+            Action::Take2 => {
+                if pot_blocked {
+                    effects[seat] = Effect::Blocked;
+                } else {
+                    pennies[seat] += each2;
+                    *pot -= each2;
+                    moved[seat] = each2;
+                    effects[seat] = match each2 {
+                        2 => Effect::Done,
+                        1 => Effect::Partial,
+                        _ => Effect::Short,
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+    for seat in 0..players {
+        if actions[seat] == Action::Return1 {
+            if pot_blocked {
+                effects[seat] = Effect::Blocked;
+            } else {
+                pennies[seat] -= 1;
+                *pot += 1;
+                moved[seat] = 1;
+            }
+        }
+    }
+    // 4. block_self: `blocked` was set above; it matters from step 5 on.
+    let mut stopped = [false; MAX_CARDS];
+    // 5. take_from, on the balances at the start of this step.
+    let base = *pennies;
+    let mut takers = [0u32; MAX_CARDS];
+    for a in actions.iter().take(players) {
+        if let Action::TakeFrom(c) = a {
+            takers[*c as usize] += 1;
+        }
+    }
+    for seat in 0..players {
+        if let Action::TakeFrom(c) = actions[seat] {
+            let c = c as usize;
+            if blocked[c] {
+                effects[seat] = Effect::Blocked;
+                stopped[c] = true;
+            } else if base[c] >= takers[c] {
+                pennies[c] -= 1;
+                pennies[seat] += 1;
+                moved[seat] = 1;
+            } else {
+                effects[seat] = Effect::Short;
+            }
+        }
+    }
+    // 6. give: a giver holding at least 1 at the start of this step gives 1.
+    let base = *pennies;
+    for seat in 0..players {
+        if let Action::Give(c) = actions[seat] {
+            let c = c as usize;
+            if base[seat] == 0 {
+                effects[seat] = Effect::Short;
+            } else if blocked[c] {
+                effects[seat] = Effect::Blocked;
+                stopped[c] = true;
+            } else {
+                pennies[seat] -= 1;
+                pennies[c] += 1;
+                moved[seat] = 1;
+            }
+        }
+    }
+    for seat in 0..players {
+        if blocked[seat] && !stopped[seat] {
+            effects[seat] = Effect::Idle;
+        }
+    }
+    (effects, moved)
+}
+
+/// The winners by the victory conditions, as a bit mask over the bank cards: the only card
+/// with 0 pennies; else the unique most; else the unique second most; else every card
+/// holding the second-highest amount; if every card holds the same amount, all of them.
+#[inline]
+pub fn winners(pennies: &[u32]) -> u16 {
+    let mask = |pred: &dyn Fn(u32) -> bool| pennies.iter().enumerate().filter(|(_, p)| pred(**p)).fold(0u16, |m, (i, _)| m | (1 << i));
+    let zeros = mask(&|p| p == 0);
+    if zeros.count_ones() == 1 {
+        return zeros;
+    }
+    let max = pennies.iter().copied().max().unwrap_or(0);
+    let most = mask(&|p| p == max);
+    if most.count_ones() == 1 {
+        return most;
+    }
+    match pennies.iter().copied().filter(|&p| p < max).max() {
+        Some(second) => mask(&|p| p == second),
+        None => most,
+    }
+}
+
+impl TakeAPenny {
+    /// The starting table of the set-up.
+    pub fn initial_state(setup: &Setup) -> State {
+        State {
+            pennies: setup.start,
+            pot: setup.pot,
+            last: [NO_SPOT; MAX_CARDS],
+            pending: [Action::BlockSelf; MAX_CARDS],
+            next: 0,
+            round: 0,
+            over: false,
+            end_reason: END_POT_EMPTY,
+            record: RoundRecord {
+                actions: [Action::BlockSelf; MAX_CARDS],
+                effects: [Effect::Idle; MAX_CARDS],
+                previous: [NO_SPOT; MAX_CARDS],
+                moved: [0; MAX_CARDS],
+            },
+        }
+    }
+
+    /// Records `seat`'s secret choice; the last seat's choice resolves the round.
+    #[inline]
+    pub(super) fn choose(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        s.pending[seat] = action;
+        log.emit(|| Event::Chose { seat: seat as u8, action });
+        if seat + 1 < self.setup.players {
+            s.next = seat as u8 + 1;
+            return;
+        }
+        s.next = 0;
+        self.resolve_round(s, log);
+    }
+
+    fn resolve_round(&self, s: &mut State, log: &mut EventLog<Event>) {
+        let n = self.setup.players;
+        if log.enabled() {
+            log.emit(|| Event::Revealed { round: s.round + 1, actions: s.pending, players: n as u8 });
+        }
+        let (effects, moved) = resolve(n, &mut s.pennies, &mut s.pot, &s.pending);
+        s.record = RoundRecord { actions: s.pending, effects, previous: s.last, moved };
+        for seat in 0..n {
+            s.last[seat] = spot(s.pending[seat]);
+        }
+        s.round += 1;
+        if log.enabled() {
+            for seat in 0..n {
+                log.emit(|| Event::Resolved { seat: seat as u8, action: s.pending[seat], effect: effects[seat], moved: moved[seat] });
+            }
+            log.emit(|| Event::RoundEnds { round: s.round, pot: s.pot, pennies: s.pennies, cards: self.setup.cards as u8 });
+        }
+        if s.pot == 0 {
+            s.over = true;
+            s.end_reason = END_POT_EMPTY;
+        } else if s.round >= self.setup.turn_cap {
+            s.over = true;
+            s.end_reason = END_CAP;
+        }
+        if s.over {
+            log.emit(|| Event::GameOver { reason: s.end_reason, rounds: s.round, winners: winners(&s.pennies[..self.setup.cards]) });
+        }
+    }
+}
