@@ -121,8 +121,48 @@ pub fn adaptive(target: f64, metric: &str, max_games: u64, progress: &mut Progre
     Ok(Reached { metric: metric.into(), target, half_width, games: done, reached: false, checked_at })
 }
 
-/// Plays one arm like [`sim::run_with_progress`], or adaptively when `--precision` is given
-/// (then `cfg.games` is ignored). Returns the run and, when adaptive, how it ended.
+/// Plays one arm: `games` games, or adaptively when `precision.precision` is given. Returns
+/// what it measured and, when adaptive, how it ended.
+pub fn run_arm<G: Game>(
+    arm: &Arm<'_, G>,
+    cat: &Catalogue,
+    plan: &PlayPlan,
+    (threads, games): (usize, u64),
+    precision: &PrecisionArgs,
+    progress: &mut Progress,
+) -> Result<(ArmStats<G>, Option<Reached>), Error> {
+    let pool = Pool::new(threads)?;
+    let mut stats = ArmStats::<G>::default();
+    let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats<G>| {
+        let jobs: Vec<u64> = batches(done, n).collect();
+        let first = jobs.first().copied().unwrap_or(0);
+        pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| {
+            progress.update(((first + k as u64) * sim::BATCH).min(n))
+        })
+    };
+    let Some(target) = precision.precision else {
+        progress.set_total(games);
+        play(0, games, progress, &mut stats)?;
+        progress.finish();
+        return Ok((stats, None));
+    };
+    let name = precision.metric();
+    let def = cat.get(name).ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat.names())))?.clone();
+    if Catalogue::is_extra(&def) && !plan.detailed {
+        return Err(Error::Usage(format!("--precision-metric: `{name}` needs the game's own metrics, which this command does not gather")));
+    }
+    let reached = adaptive(target, name, precision.max_games, progress, |done, n, progress| {
+        play(done, n, progress, &mut stats)?;
+        let summary = stats.summary(arm, plan.seed, plan.detailed, 0.0);
+        let e = cat.estimate(&def, &ArmData { summary: &summary, tally: &stats.tally, moments: &stats.moments, extras: &stats.extras });
+        Ok(e.half_width())
+    })?;
+    progress.finish();
+    Ok((stats, Some(reached)))
+}
+
+/// Plays like [`sim::run_with_progress`], or adaptively when `--precision` is given (then
+/// `cfg.games` is ignored). Returns the run and, when adaptive, how it ended.
 pub fn run_sim<G: Game>(
     game: &G,
     plans: &[SeatPlan<G>],
@@ -131,33 +171,19 @@ pub fn run_sim<G: Game>(
     (variant, replay): (&str, String),
     progress: &mut Progress,
 ) -> Result<(sim::RunResult<G>, Option<Reached>), Error> {
-    let Some(target) = precision.precision else {
+    if precision.precision.is_none() {
         let r = sim::run_with_progress(game, plans, cfg, &mut |d| progress.update(d))?;
         progress.finish();
         return Ok((r, None));
-    };
+    }
     let cat = Catalogue::new(game);
-    let name = precision.metric();
-    let def = cat.get(name).ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat.names())))?.clone();
-    let detailed = cfg.detailed || Catalogue::is_extra(&def);
+    let detailed = cfg.detailed || cat.get(precision.metric()).is_some_and(Catalogue::is_extra);
     let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows };
     let arm = Arm { game, plans, variant: variant.to_string(), replay };
-    let pool = Pool::new(cfg.threads)?;
     let started = std::time::Instant::now();
-    let mut stats = ArmStats::<G>::default();
-    let reached = adaptive(target, name, precision.max_games, progress, |done, n, progress| {
-        let jobs: Vec<u64> = batches(done, n).collect();
-        let first = jobs.first().copied().unwrap_or(0);
-        pool.run(&jobs, |&b| super::runner::arm_batch(&arm, &cat, &plan, b, n), |_, b| stats.add(b), &mut |k| {
-            progress.update(((first + k as u64) * sim::BATCH).min(n))
-        })?;
-        let summary = stats.summary(&arm, cfg.seed, detailed, 0.0);
-        let e = cat.estimate(&def, &ArmData { summary: &summary, tally: &stats.tally, moments: &stats.moments, extras: &stats.extras });
-        Ok(e.half_width())
-    })?;
-    progress.finish();
+    let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
     let ArmStats { tally, metrics, rows, .. } = stats;
-    Ok((sim::RunResult { tally, metrics, rows, seconds: started.elapsed().as_secs_f64() }, Some(reached)))
+    Ok((sim::RunResult { tally, metrics, rows, seconds: started.elapsed().as_secs_f64() }, reached))
 }
 
 #[cfg(test)]
