@@ -114,6 +114,8 @@ pub struct Comparison {
     pub games: u64,
     /// Whether game i of A and of B share a seed.
     pub common_random_numbers: bool,
+    /// Unit of game length (turns, rounds).
+    pub length_unit: String,
     /// How an adaptive run ended.
     pub precision: Option<Reached>,
     /// Every metric.
@@ -324,6 +326,7 @@ impl GameCommand for Compare<'_> {
             b: side(self.b_path, self.vb, &arm_b, seed_b),
             games: n,
             common_random_numbers: seed_b == o.run.seed,
+            length_unit: game_a.length_unit().to_string(),
             precision: reached,
             metrics: rows,
         })
@@ -429,7 +432,7 @@ fn chart_label(name: &str) -> Option<String> {
         return Some(format!("seat {s} wins"));
     }
     if name.ends_with("_share") && !name.starts_with("seat") {
-        return Some(format!("ends: {}", name.trim_end_matches("_share")));
+        return Some(name.trim_end_matches("_share").to_string());
     }
     None
 }
@@ -462,7 +465,7 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
     write_file(&dir.join("compare.csv"), &csv)?;
     written.push("compare.csv".to_string());
     let charted: Vec<(&MetricComparison, String)> =
-        c.metrics.iter().filter(|m| m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite()).filter_map(|m| chart_label(&m.name).map(|l| (m, l))).collect();
+        c.metrics.iter().filter(|m| m.unit == "share" && m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite()).filter_map(|m| chart_label(&m.name).map(|l| (m, l))).collect();
     let pct = |x: f64| x * 100.0;
     let who = format!("A = {}, B = {}; {} games each", c.a.variant, c.b.variant, thousands(c.games));
     let (name_a, name_b) = (format!("A: {}", c.a.variant), format!("B: {}", c.b.variant));
@@ -470,7 +473,7 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
         ChartSpec::Bars {
             file: "compare_shares".into(),
             title: format!("A vs B ({who})"),
-            x_label: "metric".into(),
+            x_label: "end-reason shares, first-player advantage, elimination rate, win shares".into(),
             y_label: "share (%); first-player advantage in points".into(),
             categories: charted.iter().map(|(_, l)| l.clone()).collect(),
             series: vec![
@@ -490,7 +493,7 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
         ChartSpec::Bars {
             file: "compare_differences".into(),
             title: format!("B - A with paired and independent-runs 95% CI ({who})"),
-            x_label: "metric".into(),
+            x_label: "end-reason shares, first-player advantage, elimination rate, win shares".into(),
             y_label: "B - A (percentage points)".into(),
             categories: charted.iter().map(|(_, l)| l.clone()).collect(),
             series: vec![
@@ -514,7 +517,7 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
             file: "compare_length".into(),
             title: format!("Mean game length, A vs B ({who})"),
             x_label: "variant".into(),
-            y_label: "mean length (game's unit: turns or rounds)".into(),
+            y_label: format!("mean length ({})", c.length_unit),
             categories: vec![name_a, name_b],
             series: vec![BarSeries { name: "mean length".into(), values: vec![m.a, m.b], ci: Some(vec![(m.a_ci[0], m.a_ci[1]), (m.b_ci[0], m.b_ci[1])]) }],
             reference: None,

@@ -253,7 +253,7 @@ impl GameCommand for Sweep<'_> {
         let game_id = points[0].game.id();
         print!("{}", table(game_id, &self.base.name, axes, &results, &selected, o));
         write_file(&self.dir.join("sweep.csv"), &csv(axes, &names, &results))?;
-        let charts = if axes.len() == 1 { line_charts(axes, &names, &results, &selected, o, cats[0].length_unit()) } else { heatmaps(axes, &names, &results, &selected, o) };
+        let charts = if axes.len() == 1 { line_charts(axes, &names, &results, &selected, o, cats[0].length_unit()) } else { heatmaps(axes, &names, &results, &selected, o, cats[0].length_unit()) };
         let mut files = vec!["sweep.csv".to_string()];
         for chart in &charts {
             crate::report::charts::render(chart, self.dir)?;
@@ -369,14 +369,15 @@ fn line_charts(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult],
     charts
 }
 
-fn heatmaps(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult], selected: &[String], o: &SweepOptions) -> Vec<ChartSpec> {
+fn heatmaps(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult], selected: &[String], o: &SweepOptions, length_unit: &str) -> Vec<ChartSpec> {
     let (x, y) = (&axes[0], &axes[1]);
     let games = thousands(o.run.games);
     selected
         .iter()
         .map(|name| {
             let unit = names.iter().find(|(n, _)| n == name).map_or(Unit::Plain, |(_, u)| *u);
-            let (scale, value_label) = chart_scale(name, unit, "turns or rounds");
+            let (scale, label) = chart_scale(name, unit, length_unit);
+            let value_label = format!("{label}; cells: value ± 95% CI half-width");
             let mut cells = vec![vec![f64::NAN; x.values.len()]; y.values.len()];
             let mut labels = vec![vec![String::new(); x.values.len()]; y.values.len()];
             for r in results {
@@ -392,7 +393,7 @@ fn heatmaps(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult], se
             }
             ChartSpec::Heatmap {
                 file: format!("heatmap_{name}"),
-                title: format!("{name} by {} and {} ({games} games per cell; ± is the 95% CI half-width)", x.key, y.key),
+                title: format!("{name} by {} and {} ({games} games per cell)", x.key, y.key),
                 x_label: x.key.clone(),
                 y_label: y.key.clone(),
                 columns: x.values.iter().map(|v| v.0.clone()).collect(),

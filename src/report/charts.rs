@@ -192,14 +192,12 @@ fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate
         }
     }
     // Axes start at 0 unless the data lies elsewhere (a sweep of 100..300, negative values).
-    let x_min = if !x_min.is_finite() {
-        0.0
-    } else if x_min < 0.0 || x_min > 0.2 * x_max {
-        x_min
-    } else {
-        0.0
-    };
+    let x_min = if x_min.is_finite() { x_min } else { 0.0 };
     let x_max = if x_max.is_finite() && x_max > x_min { x_max } else { x_min + 1.0 };
+    // Charts with bands (sweeps) keep the top quarter free for the legend.
+    if series.iter().any(|s| s.band.is_some()) {
+        y_max += (y_max - y_min.min(0.0)) * 0.4;
+    }
     let mut chart = ChartBuilder::on(root)
         .caption(title, title_font())
         .margin(20)

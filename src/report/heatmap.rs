@@ -69,10 +69,10 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
     };
     let scale = Scale::of(cells);
     let (width, height) = root.dim_in_pixel();
-    let (main, bar) = root.split_horizontally(width.saturating_sub(190));
+    let body = root.titled(title, title_font())?;
+    let (main, bar) = body.split_horizontally(width.saturating_sub(170));
     let (nc, nr) = (columns.len().max(1), rows.len().max(1));
     let mut chart = ChartBuilder::on(&main)
-        .caption(title, title_font())
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(90)
@@ -94,7 +94,7 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
         .label_style(("sans-serif", 16))
         .axis_desc_style(("sans-serif", 18))
         .draw()?;
-    let cell_px = ((width.saturating_sub(190 + 130)) as f64 / nc as f64, (height.saturating_sub(150)) as f64 / nr as f64);
+    let cell_px = ((width.saturating_sub(170 + 130)) as f64 / nc as f64, (height.saturating_sub(150)) as f64 / nr as f64);
     for (r, row) in cells.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             let fill = scale.color(v);
@@ -119,10 +119,10 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
     }
     // Colour bar.
     let mut bar_chart = ChartBuilder::on(&bar)
-        .margin_top(70)
+        .margin_top(20)
         .margin_bottom(80)
-        .margin_right(20)
-        .y_label_area_size(110)
+        .margin_right(30)
+        .y_label_area_size(80)
         .build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
     bar_chart
         .configure_mesh()
