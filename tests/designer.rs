@@ -7,12 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn playtest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playtest"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CI", "true")
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_playtest")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).env("CI", "true").output().expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -139,8 +134,22 @@ fn a_sweep_reproduces_a_single_simulate_at_each_value() {
 fn a_grid_sweep_draws_heat_maps_and_bad_sweeps_exit_2() {
     let dir = temp("grid");
     let o = playtest(&[
-        "sweep", PIG, "--param", "deck.butchers", "--range", "2..4:2", "--param", "hand_size", "--values", "3,4", "--games", "600", "--metric",
-        "mean_length,round_cap_share", "--out", dir.to_str().unwrap(),
+        "sweep",
+        PIG,
+        "--param",
+        "deck.butchers",
+        "--range",
+        "2..4:2",
+        "--param",
+        "hand_size",
+        "--values",
+        "3,4",
+        "--games",
+        "600",
+        "--metric",
+        "mean_length,round_cap_share",
+        "--out",
+        dir.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(csv_rows(&dir.join("sweep.csv")).len(), 4);
@@ -252,7 +261,14 @@ fn report_writes_index_html_that_links_every_chart_and_the_data() {
     for png in &pngs {
         assert!(html.contains(&format!("src=\"{png}\"")), "{png} not on the page");
     }
-    for needle in ["href=\"games.csv\"", "href=\"games.parquet\"", "playtest report variants/penny-badger/standard.toml --games 700", "--set bank=90", "bank = 90", "first-player advantage"] {
+    for needle in [
+        "href=\"games.csv\"",
+        "href=\"games.parquet\"",
+        "playtest report variants/penny-badger/standard.toml --games 700",
+        "--set bank=90",
+        "bank = 90",
+        "first-player advantage",
+    ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
     assert!(!html.contains("http://") && !html.contains("https://"), "the page must open with no network");
@@ -296,5 +312,10 @@ fn a_headless_browser_opens_index_html_and_every_image_loads() {
     let dom = String::from_utf8_lossy(&out.stdout);
     let pngs = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".png")).count();
     let expected = format!("images-loaded {pngs} of {pngs} end");
-    assert!(pngs >= 5 && dom.contains(&expected), "expected `{expected}` in the DOM; got:\n{}\nstderr: {}", dom.lines().rev().take(5).collect::<Vec<_>>().join("\n"), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        pngs >= 5 && dom.contains(&expected),
+        "expected `{expected}` in the DOM; got:\n{}\nstderr: {}",
+        dom.lines().rev().take(5).collect::<Vec<_>>().join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -166,7 +166,8 @@ impl GameCommand for Check<'_> {
         if !self.play {
             return Ok((expect.len(), Vec::new()));
         }
-        let detailed = expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
+        let detailed =
+            expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
         let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: false };
         let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
         let mut progress = Progress::new(o.run.games, o.run.quiet);
@@ -198,7 +199,9 @@ impl GameCommand for Check<'_> {
             let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
             match verdict(&est, e.lo, e.hi) {
                 Verdict::Holds => println!("  ok    {} = {measured} within {bounds}", e.metric),
-                Verdict::Undecided => println!("  ok?   {} = {measured}: the CI overlaps a bound of {bounds}; not a failure (more games would decide)", e.metric),
+                Verdict::Undecided => {
+                    println!("  ok?   {} = {measured}: the CI overlaps a bound of {bounds}; not a failure (more games would decide)", e.metric)
+                }
                 Verdict::Fails => {
                     println!("  FAIL  {} = {measured} outside {bounds}: the whole 95% CI lies outside the bounds", e.metric);
                     failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
@@ -229,7 +232,8 @@ mod tests {
 
     #[test]
     fn expect_tables_are_checked_with_locations() {
-        let game = crate::games::pig_farm::PigFarm::from_variant(&Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap()).unwrap();
+        let game =
+            crate::games::pig_farm::PigFarm::from_variant(&Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap()).unwrap();
         let cat = Catalogue::new(&game);
         let path = std::path::Path::new("x.toml");
         let ok = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [1, 2.5]\ncap_share = [0, 0]\n").unwrap();

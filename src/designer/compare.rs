@@ -228,14 +228,16 @@ impl GameCommand for Compare<'_> {
         let plan_b = PlayPlan { seed: seed_b, ..plan_a };
         let pool = Pool::new(o.run.threads)?;
         let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
-        let mut acc = Acc::<G> { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
+        let mut acc =
+            Acc::<G> { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
         let precision_index = match o.precision.precision {
             None => None,
             Some(_) => {
                 let name = o.precision.metric();
-                let k = common.iter().position(|c| cat_a.defs[c.a].name == name).ok_or_else(|| {
-                    Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names()))
-                })?;
+                let k = common
+                    .iter()
+                    .position(|c| cat_a.defs[c.a].name == name)
+                    .ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names())))?;
                 if common[k].per_game.is_none() && common[k].extra.is_none() {
                     return Err(Error::Usage(format!("--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure")));
                 }
@@ -464,8 +466,12 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
     }
     write_file(&dir.join("compare.csv"), &csv)?;
     written.push("compare.csv".to_string());
-    let charted: Vec<(&MetricComparison, String)> =
-        c.metrics.iter().filter(|m| m.unit == "share" && m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite()).filter_map(|m| chart_label(&m.name).map(|l| (m, l))).collect();
+    let charted: Vec<(&MetricComparison, String)> = c
+        .metrics
+        .iter()
+        .filter(|m| m.unit == "share" && m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite())
+        .filter_map(|m| chart_label(&m.name).map(|l| (m, l)))
+        .collect();
     let pct = |x: f64| x * 100.0;
     let who = format!("A = {}, B = {}; {} games each", c.a.variant, c.b.variant, thousands(c.games));
     let (name_a, name_b) = (format!("A: {}", c.a.variant), format!("B: {}", c.b.variant));

@@ -223,13 +223,7 @@ impl Catalogue {
         for (i, reason) in game.end_reasons().iter().enumerate() {
             add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
         }
-        add(
-            "first_player_advantage".into(),
-            format!("seat 0's win share minus the fair share 1/{seats}"),
-            Unit::Share,
-            Field::FirstPlayerAdvantage,
-            true,
-        );
+        add("first_player_advantage".into(), format!("seat 0's win share minus the fair share 1/{seats}"), Unit::Share, Field::FirstPlayerAdvantage, true);
         add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
         add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
         add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);

@@ -105,7 +105,13 @@ impl Reached {
 
 /// Plays up to each checkpoint in turn (`play(done, target)` plays games `done..target` and
 /// returns the half-width then) until the half-width is at most `target`.
-pub fn adaptive(target: f64, metric: &str, max_games: u64, progress: &mut Progress, mut play: impl FnMut(u64, u64, &mut Progress) -> Result<f64, Error>) -> Result<Reached, Error> {
+pub fn adaptive(
+    target: f64,
+    metric: &str,
+    max_games: u64,
+    progress: &mut Progress,
+    mut play: impl FnMut(u64, u64, &mut Progress) -> Result<f64, Error>,
+) -> Result<Reached, Error> {
     let mut done = 0;
     let mut checked_at = Vec::new();
     let mut half_width = f64::INFINITY;

@@ -190,10 +190,7 @@ pub struct Pool {
 impl Pool {
     /// A pool of `threads` workers (0 = all cores).
     pub fn new(threads: usize) -> Result<Pool, Error> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
         Ok(Pool { pool })
     }
 

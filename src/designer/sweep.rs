@@ -67,7 +67,8 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
     let text = text.trim();
     if let Some((start, rest)) = text.split_once("..") {
         let (end, step) = rest.split_once(':').unwrap_or((rest, "1"));
-        let num = |s: &str, what: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("--range {text}: {what} `{s}` is not a number"));
+        let num =
+            |s: &str, what: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("--range {text}: {what} `{s}` is not a number"));
         let (start, end, step) = (num(start, "START")?, num(end, "END")?, num(step, "STEP")?);
         if step <= 0.0 {
             return Err(format!("--range {text}: STEP must be > 0"));
@@ -211,11 +212,12 @@ impl GameCommand for Sweep<'_> {
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(|n| {
-                    names
-                        .iter()
-                        .any(|(m, _)| m == n)
-                        .then(|| n.to_string())
-                        .ok_or_else(|| Error::Usage(format!("--metric: unknown metric `{n}`; allowed: {}", names.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(", "))))
+                    names.iter().any(|(m, _)| m == n).then(|| n.to_string()).ok_or_else(|| {
+                        Error::Usage(format!(
+                            "--metric: unknown metric `{n}`; allowed: {}",
+                            names.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(", ")
+                        ))
+                    })
                 })
                 .collect::<Result<_, _>>()?,
             None => cats[0].default_selection().into_iter().map(|i| cats[0].defs[i].name.clone()).collect(),
@@ -228,12 +230,9 @@ impl GameCommand for Sweep<'_> {
         progress.set_message(format!("{} values", points.len()));
         let mut stats: Vec<ArmStats<G>> = (0..points.len()).map(|_| ArmStats::default()).collect();
         let started = std::time::Instant::now();
-        pool.run(
-            &jobs,
-            |&(p, b)| arm_batch(&arms[p], &cats[p], &plan, b, games),
-            |&(p, _), batch| stats[p].add(batch),
-            &mut |k| progress.update((k as u64 * BATCH).min(games * points.len() as u64)),
-        )?;
+        pool.run(&jobs, |&(p, b)| arm_batch(&arms[p], &cats[p], &plan, b, games), |&(p, _), batch| stats[p].add(batch), &mut |k| {
+            progress.update((k as u64 * BATCH).min(games * points.len() as u64))
+        })?;
         progress.finish();
         let seconds = started.elapsed().as_secs_f64();
         let results: Vec<PointResult> = points
@@ -253,7 +252,11 @@ impl GameCommand for Sweep<'_> {
         let game_id = points[0].game.id();
         print!("{}", table(game_id, &self.base.name, axes, &results, &selected, o));
         write_file(&self.dir.join("sweep.csv"), &csv(axes, &names, &results))?;
-        let charts = if axes.len() == 1 { line_charts(axes, &names, &results, &selected, o, cats[0].length_unit()) } else { heatmaps(axes, &names, &results, &selected, o, cats[0].length_unit()) };
+        let charts = if axes.len() == 1 {
+            line_charts(axes, &names, &results, &selected, o, cats[0].length_unit())
+        } else {
+            heatmaps(axes, &names, &results, &selected, o, cats[0].length_unit())
+        };
         let mut files = vec!["sweep.csv".to_string()];
         for chart in &charts {
             crate::report::charts::render(chart, self.dir)?;

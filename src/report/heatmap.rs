@@ -104,8 +104,7 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
             let label = cell_labels.get(r).and_then(|l| l.get(c)).cloned().unwrap_or_default();
             let lines: Vec<&str> = label.lines().collect();
             let size = if cell_px.0 >= 110.0 { 15 } else { 12 };
-            let fits = cell_px.0 >= 8.0 * label.lines().map(str::len).max().unwrap_or(0) as f64 * size as f64 / 15.0
-                && cell_px.1 >= 20.0 * lines.len() as f64;
+            let fits = cell_px.0 >= 8.0 * label.lines().map(str::len).max().unwrap_or(0) as f64 * size as f64 / 15.0 && cell_px.1 >= 20.0 * lines.len() as f64;
             if !fits {
                 continue;
             }
@@ -118,12 +117,8 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
         }
     }
     // Colour bar.
-    let mut bar_chart = ChartBuilder::on(&bar)
-        .margin_top(20)
-        .margin_bottom(80)
-        .margin_right(30)
-        .y_label_area_size(80)
-        .build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
+    let mut bar_chart =
+        ChartBuilder::on(&bar).margin_top(20).margin_bottom(80).margin_right(30).y_label_area_size(80).build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
     bar_chart
         .configure_mesh()
         .disable_mesh()

@@ -84,11 +84,7 @@ fn summary_html(s: &Summary) -> String {
         row(&mut h, &format!("ended by {reason}"), pct(share.as_f64().unwrap_or(0.0)));
     }
     let f = &s.first_player_advantage;
-    row(
-        &mut h,
-        "first-player advantage (95% CI)",
-        format!("{:+.2} points ({:+.2} to {:+.2})", f.value * 100.0, f.ci95[0] * 100.0, f.ci95[1] * 100.0),
-    );
+    row(&mut h, "first-player advantage (95% CI)", format!("{:+.2} points ({:+.2} to {:+.2})", f.value * 100.0, f.ci95[0] * 100.0, f.ci95[1] * 100.0));
     row(&mut h, "seat fairness (chi-square p)", format!("{:.3}", s.seat_fairness_p));
     row(&mut h, "elimination rate (share of players)", pct(s.elimination_rate));
     row(&mut h, "games with an elimination", pct(s.games_with_elimination));
@@ -97,10 +93,7 @@ fn summary_html(s: &Summary) -> String {
         row(&mut h, k, format!("{:.4}", v.as_f64().unwrap_or(f64::NAN)));
     }
     let _ = writeln!(h, "</table>");
-    let _ = writeln!(
-        h,
-        "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th>95% CI</th><th>eliminated</th><th>mean score</th></tr>"
-    );
+    let _ = writeln!(h, "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th>95% CI</th><th>eliminated</th><th>mean score</th></tr>");
     for seat in &s.seats {
         let _ = writeln!(
             h,
@@ -130,7 +123,10 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     if !page.description.is_empty() {
         let _ = writeln!(h, "<p>{}</p>", escape(page.description));
     }
-    let _ = writeln!(h, "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a></nav>");
+    let _ = writeln!(
+        h,
+        "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a></nav>"
+    );
     let _ = writeln!(h, "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>", escape(page.command));
     let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n{}", summary_html(s));
     let _ = writeln!(h, "<h2 id=\"charts\">Charts</h2>");
