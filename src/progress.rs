@@ -27,8 +27,10 @@ impl Progress {
     pub fn new(total: u64, quiet: bool) -> Progress {
         let bar = allowed(quiet).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-            if let Ok(style) = ProgressStyle::with_template("{wide_bar} {human_pos}/{human_len} games  {per_sec:.0}  ETA {eta}  {msg}") {
-                bar.set_style(style);
+            if let Ok(style) = ProgressStyle::with_template("{wide_bar} {human_pos}/{human_len} games  {rate}  ETA {eta}  {msg}") {
+                bar.set_style(style.with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", s.per_sec());
+                }));
             }
             bar
         });
