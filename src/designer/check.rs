@@ -239,8 +239,9 @@ mod tests {
         let ok = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [1, 2.5]\ncap_share = [0, 0]\n").unwrap();
         let e = expectations(&ok, &cat).unwrap();
         assert_eq!(e.len(), 2);
-        assert_eq!((e[0].lo, e[0].hi), (1.0, 2.5));
-        assert_eq!(e[0].at, "x.toml:3:1");
+        let len = e.iter().find(|x| x.metric == "mean_length").unwrap();
+        assert_eq!((len.lo, len.hi), (1.0, 2.5));
+        assert_eq!(len.at, "x.toml:3:1");
         let unknown = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nfun = [0, 1]\n").unwrap();
         let msg = expectations(&unknown, &cat).unwrap_err().to_string();
         assert!(msg.contains("x.toml:3:1") && msg.contains("unknown metric `fun`") && msg.contains("first_player_advantage"), "{msg}");
