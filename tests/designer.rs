@@ -319,3 +319,17 @@ fn a_headless_browser_opens_index_html_and_every_image_loads() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn sweep_and_compare_do_not_depend_on_the_thread_count() {
+    let run = |threads: &str| {
+        let dir = temp(&format!("threads{threads}"));
+        let o =
+            playtest(&["sweep", PIG, "--param", "deck.butchers", "--values", "2,5", "--games", "1600", "--threads", threads, "--out", dir.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let mut c = json(&["compare", PIG, "--bots-b", "greedy", "--games", "1600", "--threads", threads, "--json"]);
+        c.as_object_mut().unwrap().remove("precision");
+        (std::fs::read_to_string(dir.join("sweep.csv")).unwrap(), c)
+    };
+    assert_eq!(run("1"), run("2"));
+}

@@ -234,3 +234,39 @@ pub fn replay_command(path: &std::path::Path, bots: Option<&str>, sets: &[String
     }
     c
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::GameRng;
+    use crate::games::FromVariant;
+    use crate::games::pig_farm::{Action, PigFarm};
+
+    /// A broken bot: sells whatever it holds, which the rules forbid before three sets.
+    struct AlwaysSell;
+
+    impl Bot<PigFarm> for AlwaysSell {
+        fn name(&self) -> &str {
+            "always-sell"
+        }
+        fn decide(&mut self, _: &PigFarm, _: &<PigFarm as Game>::View<'_>, _: &mut GameRng) -> Action {
+            Action::Sell
+        }
+    }
+
+    #[test]
+    fn a_broken_rule_names_the_game_seed_and_the_trace_command_that_replays_it() {
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap();
+        let game = PigFarm::from_variant(&variant).unwrap();
+        let build: fn(&PigFarm, &[f64]) -> Box<dyn Bot<PigFarm>> = |_, _| Box::new(AlwaysSell);
+        let plans: Vec<SeatPlan<PigFarm>> = (0..4).map(|_| SeatPlan { label: "always-sell".into(), values: Vec::new(), build }).collect();
+        let replay = replay_command(std::path::Path::new("v.toml"), Some("always-sell"), &["bank=3".into()]);
+        let arm = Arm { game: &game, plans: &plans, variant: "standard".into(), replay };
+        let plan = PlayPlan { seed: 7, checked: true, detailed: false, keep_rows: false };
+        let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _| {}) else { panic!("the illegal sale is caught") };
+        let seed = game_seed(7, 0);
+        assert!(message.contains(&format!("game 0 (seed {seed})")), "{message}");
+        assert!(message.contains("illegal action Sell"), "{message}");
+        assert!(message.ends_with(&format!("replay it with: playtest trace v.toml --bots always-sell --set bank=3 --game-seed {seed}")), "{message}");
+    }
+}
