@@ -323,8 +323,14 @@ impl Catalogue {
         self.defs.iter().map(|d| self.estimate(d, arm)).collect()
     }
 
-    /// One metric's estimate for one arm.
+    /// One metric's estimate for one arm. The interval always contains the value (Wilson's
+    /// lower end for 0 successes can come out a rounding error above 0).
     pub fn estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
+        let e = self.raw_estimate(d, arm);
+        Estimate { lo: e.lo.min(e.value), hi: e.hi.max(e.value), ..e }
+    }
+
+    fn raw_estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
         let s = arm.summary;
         let t = arm.tally;
         let n = t.games;
@@ -430,6 +436,43 @@ mod tests {
         b.add(&[4.0]);
         a.merge(&b);
         assert_eq!(a, m);
+    }
+
+    #[test]
+    fn a_share_never_seen_has_an_interval_from_exactly_zero() {
+        use crate::engine::Outcome;
+        use crate::stats::summary::SummaryContext;
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap();
+        let game = <crate::games::pig_farm::PigFarm as crate::games::FromVariant>::from_variant(&variant).unwrap();
+        let cat = Catalogue::new(&game);
+        let cap = cat.get("cap_share").unwrap().clone();
+        let mut tally = Tally::default();
+        let mut moments = Moments::new(cat.per_game_len);
+        let mut values = Vec::new();
+        let mut o = Outcome::new();
+        o.length = 30;
+        o.winners = 1;
+        for n in 1..=1500u64 {
+            tally.add(&o, 4, 2);
+            cat.per_game(&o, &mut values);
+            moments.add(&values);
+            let ctx = SummaryContext {
+                game: "pig-farm",
+                variant: "v",
+                seed: 1,
+                players: 4,
+                seats: 4,
+                seat_bots: vec!["b".into(); 4],
+                end_reasons: &["sold", "cap"],
+                length_unit: "turns",
+                seconds: 0.0,
+                extra: Vec::new(),
+            };
+            let summary = Summary::new(&tally, ctx);
+            let e = cat.estimate(&cap, &ArmData { summary: &summary, tally: &tally, moments: &moments, extras: &[] });
+            assert_eq!((e.value, e.lo), (0.0, 0.0), "after {n} games");
+            assert!(e.hi > 0.0);
+        }
     }
 
     #[test]
