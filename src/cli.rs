@@ -1,11 +1,12 @@
 //! The command line: parse flags, resolve variant + flags into a plan, run, write outputs.
 //! `main` only turns the result into an exit code.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::designer::{self, RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs, sweep::SweepOptions};
 use crate::engine::{game_seed, BotSpec, Game};
 use crate::error::Error;
 use crate::games::{self, seat_plans, FromVariant, GameCommand};
@@ -40,6 +41,12 @@ enum Command {
     Bench(BenchArgs),
     /// Solve a small variant exactly (Markov chain): expected length, win shares, skill headroom.
     Exact(ExactArgs),
+    /// Play two variants (or two line-ups) on the same seeds; every metric's difference with its paired 95% CI.
+    Compare(CompareArgs),
+    /// Play a variant at several values of one or two keys; CSV and charts of every metric.
+    Sweep(SweepArgs),
+    /// Check invariants and the variants' [expect] bounds: exit 0 when all hold, 1 when one fails.
+    Check(CheckArgs),
 }
 
 #[derive(Args, Debug)]
@@ -81,6 +88,9 @@ struct RunArgs {
     /// Check conservation, legality and the other invariants after every action.
     #[arg(long)]
     checked: bool,
+    /// No progress bar (it shows only on a terminal, for runs over a second, and not with CI=true).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Args, Debug)]
@@ -89,6 +99,8 @@ struct SimulateArgs {
     variant: VariantArgs,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    precision: PrecisionArgs,
     /// Print exactly one JSON object instead of the table.
     #[arg(long)]
     json: bool,
@@ -103,9 +115,85 @@ struct ReportArgs {
     variant: VariantArgs,
     #[command(flatten)]
     run: RunArgs,
+    #[command(flatten)]
+    precision: PrecisionArgs,
     /// Output folder (default reports/<game>/<variant>/).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct CompareArgs {
+    /// Variant A (TOML).
+    a: PathBuf,
+    /// Variant B (default: A again, for two line-ups with --bots-b or two settings with --set-b).
+    b: Option<PathBuf>,
+    /// Bots of A, and of B unless --bots-b: one SPEC for every seat or one per seat.
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    bots: Option<String>,
+    /// Bots of B.
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    bots_b: Option<String>,
+    /// Override a key of both variants (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    /// Override a key of B only (repeatable).
+    #[arg(long = "set-b", value_name = "KEY=VALUE")]
+    sets_b: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(flatten)]
+    precision: PrecisionArgs,
+    /// Seed of B (default --seed: common random numbers; another seed makes the runs independent).
+    #[arg(long)]
+    seed_b: Option<u64>,
+    /// Print exactly one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Write compare.json, compare.csv and the charts into DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct SweepArgs {
+    #[command(flatten)]
+    variant: VariantArgs,
+    /// A key to sweep, e.g. bank or payout.3.withdrawal; repeat for a grid of two. Each needs a --values or --range after it.
+    #[arg(long = "param", value_name = "KEY", required = true)]
+    params: Vec<String>,
+    /// The values of the --param before it: a,b,c, or with --range START..END:STEP (END included).
+    #[arg(long = "values", visible_alias = "range", value_name = "LIST|START..END:STEP", allow_hyphen_values = true, required = true)]
+    values: Vec<String>,
+    /// Metrics to chart and print (default: length, end reasons, first-player advantage, elimination rate).
+    #[arg(long, value_name = "NAME[,NAME...]")]
+    metric: Option<String>,
+    #[command(flatten)]
+    run: RunArgs,
+    /// Output folder (default reports/<game>/<variant>/sweep-<keys>/).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct CheckArgs {
+    /// Variant files.
+    #[arg(required = true)]
+    variants: Vec<PathBuf>,
+    /// Bots of every variant (default: each variant's own).
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    bots: Option<String>,
+    /// Override a key of every variant (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+    #[command(flatten)]
+    precision: PrecisionArgs,
+}
+
+fn run_options(r: &RunArgs) -> RunOptions {
+    RunOptions { games: r.games, seed: r.seed, threads: r.threads, checked: r.checked, quiet: r.quiet }
 }
 
 #[derive(Args, Debug)]
@@ -169,6 +257,33 @@ pub fn main() -> Result<(), Error> {
         Command::List => list(),
         Command::Bench(a) => bench(a),
         Command::Exact(a) => exact(&a),
+        Command::Compare(a) => designer::compare::main(&CompareOptions {
+            a: a.a,
+            b: a.b,
+            bots: a.bots,
+            bots_b: a.bots_b,
+            sets: a.sets,
+            sets_b: a.sets_b,
+            run: run_options(&a.run),
+            seed_b: a.seed_b,
+            precision: a.precision,
+            json: a.json,
+            out: a.out,
+        })
+        .map(drop),
+        Command::Sweep(a) => designer::sweep::main(&SweepOptions {
+            variant: a.variant.variant,
+            bots: a.variant.bots,
+            sets: a.variant.sets,
+            params: a.params,
+            values: a.values,
+            metric: a.metric,
+            run: run_options(&a.run),
+            out: a.out,
+        }),
+        Command::Check(a) => {
+            designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
+        }
     }
 }
 
@@ -222,21 +337,9 @@ fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> Strin
     c
 }
 
-/// A progress line on stderr for long runs when stderr is a terminal (quiet in CI).
-fn progress_printer(total: u64, quiet: bool) -> impl FnMut(u64) {
-    let show = !quiet && total >= 200_000 && std::io::stderr().is_terminal() && std::env::var("CI").map_or(true, |v| v != "true");
-    let started = std::time::Instant::now();
-    move |done| {
-        if show {
-            let secs = started.elapsed().as_secs_f64().max(1e-9);
-            let rate = done as f64 / secs;
-            let eta = (total - done) as f64 / rate.max(1.0);
-            eprint!("\r{done}/{total} games, {rate:.0} games/s, ETA {eta:.0} s   ");
-            if done >= total {
-                eprintln!();
-            }
-        }
-    }
+/// The progress bar of a run (quiet with `--json`, `--quiet` or CI=true).
+fn progress_bar(total: u64, quiet: bool) -> crate::progress::Progress {
+    crate::progress::Progress::new(total, quiet)
 }
 
 struct Simulate<'a> {
@@ -256,7 +359,12 @@ fn run_simulate<G: Game>(game: &G, variant: &Variant, a: &SimulateArgs) -> Resul
         output::prepare_dir(dir)?;
     }
     let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, keep_rows: a.out.is_some(), ..RunConfig::new(a.run.games, a.run.seed) };
-    let result = sim::run_with_progress(game, &plans, cfg, &mut progress_printer(cfg.games, a.json))?;
+    let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+    let (result, reached) =
+        designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?;
+    if let Some(r) = &reached {
+        if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
+    }
     let summary = summarise(game, variant, &plans, &cfg, &result);
     if let Some(dir) = &a.out {
         let labels = seat_labels(game, &plans);
@@ -294,8 +402,16 @@ impl GameCommand for Report<'_> {
         let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
         let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
         output::prepare_dir(&dir)?;
-        let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, ..RunConfig::new(a.run.games, a.run.seed) };
-        let result = sim::run_with_progress(&game, &plans, cfg, &mut progress_printer(cfg.games, false))?;
+        let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, keep_rows: true, ..RunConfig::new(a.run.games, a.run.seed) };
+        let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+        let (result, reached) =
+            designer::precision::run_sim(&game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
+        if let Some(r) = &reached {
+            println!("{}", r.describe());
+        }
+        let labels = seat_labels(&game, &plans);
+        output::write_rows(&dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+        let run = RunArgs { games: result.tally.games, ..a.run.clone() };
         let mut summary = summarise(&game, variant, &plans, &cfg, &result);
         let mut charts = report::common_charts(&result.tally, &summary, game.has_elimination());
         charts.extend(result.metrics.charts(result.tally.games));
@@ -305,7 +421,7 @@ impl GameCommand for Report<'_> {
             dir: &dir,
             summary: &summary,
             charts,
-            command: command_line("report", &a.variant, &a.run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
+            command: command_line("report", &a.variant, &run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
             variant_toml: variant.as_played(),
             description: variant.description.clone(),
         })?;

@@ -117,6 +117,9 @@ pub enum Error {
     /// A game broke one of its invariants (a bug, with the seed that replays it).
     #[error("{0}")]
     Invariant(String),
+    /// `playtest check` found a failed expectation or invariant (exit code 1).
+    #[error("{0}")]
+    CheckFailed(String),
 }
 
 impl Error {

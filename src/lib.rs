@@ -8,10 +8,12 @@
 //! files). [`games`] holds one folder per game and the one `match` over game ids.
 
 pub mod cli;
+pub mod designer;
 pub mod engine;
 pub mod error;
 pub mod games;
 pub mod output;
+pub mod progress;
 pub mod report;
 pub mod sim;
 pub mod stats;

@@ -121,20 +121,43 @@ pub enum ChartSpec {
         /// Vertical lines: (x, legend label).
         markers: Vec<(f64, String)>,
     },
+    /// A grid of cells coloured by value (a sweep over two parameters), each cell labelled.
+    Heatmap {
+        /// File stem of the PNG.
+        file: String,
+        /// Chart title.
+        title: String,
+        /// X axis label (the column parameter).
+        x_label: String,
+        /// Y axis label (the row parameter).
+        y_label: String,
+        /// Column labels, left to right.
+        columns: Vec<String>,
+        /// Row labels, bottom to top.
+        rows: Vec<String>,
+        /// `cells[row][column]`: the value shown as colour (NaN: no value).
+        cells: Vec<Vec<f64>>,
+        /// Text written in each cell (value and interval), same shape as `cells`.
+        cell_labels: Vec<Vec<String>>,
+        /// What the colour means, with units (the colour bar's label).
+        value_label: String,
+    },
 }
 
 impl ChartSpec {
     /// The PNG file stem.
     pub fn file(&self) -> &str {
         match self {
-            ChartSpec::Bars { file, .. } | ChartSpec::Lines { file, .. } | ChartSpec::Histogram { file, .. } => file,
+            ChartSpec::Bars { file, .. } | ChartSpec::Lines { file, .. } | ChartSpec::Histogram { file, .. } | ChartSpec::Heatmap { file, .. } => file,
         }
     }
 
     /// The chart title.
     pub fn title(&self) -> &str {
         match self {
-            ChartSpec::Bars { title, .. } | ChartSpec::Lines { title, .. } | ChartSpec::Histogram { title, .. } => title,
+            ChartSpec::Bars { title, .. } | ChartSpec::Lines { title, .. } | ChartSpec::Histogram { title, .. } | ChartSpec::Heatmap { title, .. } => {
+                title
+            }
         }
     }
 }

@@ -18,8 +18,9 @@ pub const GAME_IDS: &[&str] = &[penny_badger::ID, pig_farm::ID, take_a_penny::ID
 pub trait GameCommand {
     /// What the command returns.
     type Output;
-    /// Runs on the game built from the variant.
-    fn run<G: Game>(self, game: G, variant: &Variant) -> Result<Self::Output, Error>;
+    /// Runs on the game built from the variant (`G: FromVariant`, so a command can build a
+    /// second game of the same type from another variant, as `compare` and `sweep` do).
+    fn run<G: FromVariant>(self, game: G, variant: &Variant) -> Result<Self::Output, Error>;
 }
 
 /// A game that can be built from a variant.

@@ -53,16 +53,20 @@ pub fn render(spec: &ChartSpec, dir: &Path) -> Result<std::path::PathBuf, Error>
             ChartSpec::Histogram { title, x_label, y_label, series, markers, .. } => {
                 histogram(&root, title, x_label, y_label, series, markers).map_err(|e| fail(&e))?
             }
+            ChartSpec::Heatmap { .. } => super::heatmap::draw(&root, spec).map_err(|e| fail(&e))?,
         }
         root.present().map_err(|e| fail(&e))?;
     }
     Ok(path)
 }
 
-type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
-type DrawResult = Result<(), Box<dyn std::error::Error>>;
+/// The drawing area every renderer draws on.
+pub(crate) type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+/// What a renderer returns.
+pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-fn title_font() -> FontDesc<'static> {
+/// The font of every chart title.
+pub(crate) fn title_font() -> FontDesc<'static> {
     ("sans-serif", 24, FontStyle::Bold).into_font()
 }
 
@@ -80,6 +84,11 @@ fn nice_top(max: f64) -> f64 {
     (top / mag * 2.0).ceil() / 2.0 * mag
 }
 
+/// The lower end of a value axis: 0 unless some value is negative.
+fn nice_bottom(min: f64) -> f64 {
+    if min >= 0.0 { 0.0 } else { -nice_top(-min) }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn bars(
     root: &Area,
@@ -92,24 +101,29 @@ fn bars(
 ) -> DrawResult {
     let n = categories.len().max(1);
     let mut top: f64 = 0.0;
+    let mut bottom: f64 = 0.0;
     for s in series {
         for (i, v) in s.values.iter().enumerate() {
             top = top.max(*v);
+            bottom = bottom.min(*v);
             if let Some(ci) = &s.ci {
                 top = top.max(ci[i].1);
+                bottom = bottom.min(ci[i].0);
             }
         }
     }
     if let Some((r, _)) = reference {
         top = top.max(*r);
+        bottom = bottom.min(*r);
     }
     let top = percent_cap(y_label, nice_top(top));
+    let bottom = nice_bottom(bottom);
     let mut chart = ChartBuilder::on(root)
         .caption(title, title_font())
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(80)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..top)?;
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), bottom..top)?;
     let cats = categories.to_vec();
     chart
         .configure_mesh()
@@ -169,22 +183,32 @@ fn bars(
 }
 
 fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate::engine::LineSeries]) -> DrawResult {
-    let (mut x_max, mut y_max) = (1f64, 0f64);
+    let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::INFINITY, f64::NEG_INFINITY, 0f64, 0f64);
     for s in series {
         for (i, &(x, y)) in s.points.iter().enumerate() {
+            x_min = x_min.min(x);
             x_max = x_max.max(x);
+            y_min = y_min.min(y);
             y_max = y_max.max(y);
             if let Some(b) = &s.band {
+                y_min = y_min.min(b[i].0);
                 y_max = y_max.max(b[i].1);
             }
         }
+    }
+    // Axes start at 0 unless the data lies elsewhere (a sweep of 100..300, negative values).
+    let x_min = if x_min.is_finite() { x_min } else { 0.0 };
+    let x_max = if x_max.is_finite() && x_max > x_min { x_max } else { x_min + 1.0 };
+    // Charts with bands (sweeps) keep the top quarter free for the legend.
+    if series.iter().any(|s| s.band.is_some()) {
+        y_max += (y_max - y_min.min(0.0)) * 0.4;
     }
     let mut chart = ChartBuilder::on(root)
         .caption(title, title_font())
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(80)
-        .build_cartesian_2d(0f64..x_max, 0f64..percent_cap(y_label, nice_top(y_max)))?;
+        .build_cartesian_2d(x_min..x_max, nice_bottom(y_min)..percent_cap(y_label, nice_top(y_max)))?;
     chart
         .configure_mesh()
         .x_desc(x_label)
@@ -203,6 +227,16 @@ fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate
             .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(3)))?
             .label(s.name.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
+        if s.band.is_some() && s.points.len() <= 40 {
+            // Few measured points (a sweep): mark each one.
+            chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 5, c.filled())))?;
+        }
+    }
+    if series.iter().any(|s| s.band.is_some()) {
+        chart
+            .draw_series(std::iter::once(PathElement::new(Vec::<(f64, f64)>::new(), BLACK)))?
+            .label("shaded: 95% confidence interval")
+            .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], RGBColor(120, 120, 120).mix(0.3).filled()));
     }
     chart
         .configure_series_labels()

@@ -1,7 +1,9 @@
 //! The balance report: common charts every game gets (length, seat shares with the fair
-//! line, survival, end reasons), the game's own charts, `report.md` and `summary.json`.
+//! line, survival, end reasons), the game's own charts, `report.md`, `index.html` and `summary.json`.
 
 pub mod charts;
+mod heatmap;
+pub mod html;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -140,5 +142,13 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
     let md_path = input.dir.join("report.md");
     std::fs::write(&md_path, md).map_err(|e| Error::output(&md_path, e))?;
     written.push(md_path);
+    written.push(html::write(&html::Page {
+        dir: input.dir,
+        summary: s,
+        images: &images,
+        command: &input.command,
+        variant_toml: &input.variant_toml,
+        description: &input.description,
+    })?);
     Ok(written)
 }

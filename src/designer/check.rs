@@ -1,0 +1,253 @@
+//! `playtest check VARIANT...`: a designer's CI gate. Plays every variant with the invariant
+//! checks of the test suite on (conservation, legality, termination and the game's own
+//! invariants after every action) and checks the variant's `[expect]` table:
+//!
+//! ```toml
+//! [expect]
+//! first_player_advantage = [-0.03, 0.03]   # shares are fractions
+//! mean_length = [30, 60]                   # in the game's unit (turns, rounds)
+//! ```
+//!
+//! Any metric of the catalogue can be bounded. An expectation fails only when its whole 95%
+//! interval lies outside the bounds, so a gate does not flip on noise; an interval that
+//! overlaps a bound is reported as undecided, not failed. Exit 0 when everything holds, 1 when
+//! an expectation or an invariant fails (with the game seed and the `playtest trace` command
+//! that replays it), 2 for a bad variant or an unknown metric name.
+
+use std::path::PathBuf;
+
+use crate::error::Error;
+use crate::games::{self, FromVariant, GameCommand};
+use crate::progress::Progress;
+use crate::variant::Variant;
+
+use super::metrics::{Catalogue, Estimate, Interval, Unit};
+use super::precision::{PrecisionArgs, run_arm};
+use super::runner::{Arm, PlayPlan, replay_command};
+use super::{RunOptions, plans, thousands};
+
+/// What `check` was asked.
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// Variant files.
+    pub variants: Vec<PathBuf>,
+    /// Bots (override every variant's).
+    pub bots: Option<String>,
+    /// Overrides applied to every variant.
+    pub sets: Vec<String>,
+    /// Games, seed, threads, quiet (invariants are always checked).
+    pub run: RunOptions,
+    /// Adaptive game count.
+    pub precision: PrecisionArgs,
+}
+
+/// One bound of a variant's `[expect]` table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expectation {
+    /// Metric name.
+    pub metric: String,
+    /// Lowest value allowed.
+    pub lo: f64,
+    /// Highest value allowed.
+    pub hi: f64,
+    /// Where it was written (file:line:col or a --set).
+    pub at: String,
+}
+
+/// Reads and checks the `[expect]` table of `variant` against the metrics of `cat`.
+pub fn expectations(variant: &Variant, cat: &Catalogue) -> Result<Vec<Expectation>, Error> {
+    let Some(table) = variant.table.get("expect") else { return Ok(Vec::new()) };
+    let toml::Value::Table(table) = table else {
+        return Err(variant.provenance.invalid("expect", "expected a table: [expect] with lines such as mean_length = [30, 60]").into());
+    };
+    let mut out = Vec::new();
+    for (name, value) in table {
+        let key = format!("expect.{name}");
+        if cat.get(name).is_none() {
+            return Err(variant.provenance.invalid(&key, format!("unknown metric `{name}`; allowed: {}", cat.names())).into());
+        }
+        let bad = || variant.provenance.invalid(&key, "expected [low, high]: two numbers, low <= high (shares are fractions: 0.03 is 3%)");
+        let toml::Value::Array(items) = value else { return Err(bad().into()) };
+        let nums: Vec<f64> = items
+            .iter()
+            .filter_map(|v| match v {
+                toml::Value::Integer(i) => Some(*i as f64),
+                toml::Value::Float(x) if x.is_finite() => Some(*x),
+                _ => None,
+            })
+            .collect();
+        if items.len() != 2 || nums.len() != 2 || nums[0] > nums[1] {
+            return Err(bad().into());
+        }
+        out.push(Expectation { metric: name.clone(), lo: nums[0], hi: nums[1], at: variant.provenance.locate(&key).to_string() });
+    }
+    Ok(out)
+}
+
+/// How one expectation came out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Verdict {
+    /// The whole interval lies inside the bounds.
+    Holds,
+    /// The interval overlaps a bound: not a failure (more games would decide).
+    Undecided,
+    /// The whole interval lies outside the bounds.
+    Fails,
+}
+
+/// Judges a measured value against `[lo, hi]`: it fails only when its whole interval is outside.
+pub fn verdict(e: &Estimate, lo: f64, hi: f64) -> Verdict {
+    if !e.value.is_finite() || e.hi < lo || e.lo > hi {
+        Verdict::Fails
+    } else if e.lo >= lo && e.hi <= hi {
+        Verdict::Holds
+    } else {
+        Verdict::Undecided
+    }
+}
+
+fn raw(unit: Unit, x: f64) -> String {
+    match unit {
+        Unit::Length => format!("{x:.2}"),
+        _ => format!("{x:.4}"),
+    }
+}
+
+/// Runs `check` on every variant; `Err(CheckFailed)` when anything failed.
+pub fn main(o: &CheckOptions) -> Result<(), Error> {
+    // Every variant and every [expect] table is checked before any game is played.
+    let mut loaded = Vec::new();
+    for path in &o.variants {
+        let v = Variant::load(path, &o.sets)?;
+        games::dispatch(&v, Check { o, path, play: false })?;
+        loaded.push((path, v));
+    }
+    let (mut failed, mut total) = (Vec::new(), 0);
+    for (path, v) in &loaded {
+        match games::dispatch(v, Check { o, path, play: true }) {
+            Ok((n, fails)) => {
+                total += n;
+                failed.extend(fails.into_iter().map(|m| format!("{}: {m}", path.display())));
+            }
+            Err(Error::Invariant(message)) => {
+                println!("FAIL  invariant: {message}");
+                failed.push(format!("{}: an invariant failed", path.display()));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if failed.is_empty() {
+        println!("check: {} variant(s), {total} expectation(s): all hold", loaded.len());
+        Ok(())
+    } else {
+        Err(Error::CheckFailed(format!(
+            "check failed ({} of {} variant(s)): {}\n(an expectation fails only when its whole 95% CI lies outside its bounds)",
+            failed.iter().map(|f| f.split(':').next().unwrap_or_default()).collect::<std::collections::BTreeSet<_>>().len(),
+            loaded.len(),
+            failed.join("; ")
+        )))
+    }
+}
+
+struct Check<'a> {
+    o: &'a CheckOptions,
+    path: &'a PathBuf,
+    play: bool,
+}
+
+impl GameCommand for Check<'_> {
+    /// (expectations checked, the failed ones).
+    type Output = (usize, Vec<String>);
+    fn run<G: FromVariant>(self, game: G, variant: &Variant) -> Result<(usize, Vec<String>), Error> {
+        let o = self.o;
+        let cat = Catalogue::new(&game);
+        let expect = expectations(variant, &cat)?;
+        let plans = plans(&game, variant, o.bots.as_deref(), "--bots")?;
+        if !self.play {
+            return Ok((expect.len(), Vec::new()));
+        }
+        let detailed =
+            expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
+        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: false };
+        let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
+        let mut progress = Progress::new(o.run.games, o.run.quiet);
+        let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
+        let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);
+        println!(
+            "check {} ({} / {}): {} games, seed {}; invariants and legality checked after every action: ok",
+            self.path.display(),
+            game.id(),
+            variant.name,
+            thousands(stats.tally.games),
+            o.run.seed
+        );
+        if let Some(r) = reached {
+            println!("  {}", r.describe());
+        }
+        if expect.is_empty() {
+            println!("  no [expect] table: only the invariants were checked");
+        }
+        let mut failed = Vec::new();
+        for e in &expect {
+            let Some(def) = cat.get(&e.metric) else { continue };
+            let est = stats.estimates(&cat, &summary)[cat.position(&e.metric).unwrap_or(0)];
+            let measured = if est.interval == Interval::None {
+                format!("{} (no CI: compared as a point)", raw(def.unit, est.value))
+            } else {
+                format!("{} (95% CI {} to {})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
+            };
+            let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
+            match verdict(&est, e.lo, e.hi) {
+                Verdict::Holds => println!("  ok    {} = {measured} within {bounds}", e.metric),
+                Verdict::Undecided => {
+                    println!("  ok?   {} = {measured}: the CI overlaps a bound of {bounds}; not a failure (more games would decide)", e.metric)
+                }
+                Verdict::Fails => {
+                    println!("  FAIL  {} = {measured} outside {bounds}: the whole 95% CI lies outside the bounds", e.metric);
+                    failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
+                }
+            }
+        }
+        Ok((expect.len(), failed))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn est(value: f64, lo: f64, hi: f64) -> Estimate {
+        Estimate { value, lo, hi, interval: Interval::Wilson }
+    }
+
+    #[test]
+    fn an_expectation_fails_only_when_the_whole_interval_is_outside() {
+        assert_eq!(verdict(&est(0.5, 0.4, 0.6), 0.0, 1.0), Verdict::Holds);
+        assert_eq!(verdict(&est(0.05, 0.02, 0.08), 0.0, 0.04), Verdict::Undecided);
+        assert_eq!(verdict(&est(0.06, 0.05, 0.07), 0.0, 0.04), Verdict::Fails);
+        assert_eq!(verdict(&est(-0.06, -0.07, -0.05), -0.04, 0.04), Verdict::Fails);
+        assert_eq!(verdict(&Estimate::point(0.0), 0.0, 0.0), Verdict::Holds);
+        assert_eq!(verdict(&Estimate::point(f64::NAN), 0.0, 1.0), Verdict::Fails);
+    }
+
+    #[test]
+    fn expect_tables_are_checked_with_locations() {
+        let game =
+            crate::games::pig_farm::PigFarm::from_variant(&Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap()).unwrap();
+        let cat = Catalogue::new(&game);
+        let path = std::path::Path::new("x.toml");
+        let ok = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [1, 2.5]\ncap_share = [0, 0]\n").unwrap();
+        let e = expectations(&ok, &cat).unwrap();
+        assert_eq!(e.len(), 2);
+        let len = e.iter().find(|x| x.metric == "mean_length").unwrap();
+        assert_eq!((len.lo, len.hi), (1.0, 2.5));
+        assert_eq!(len.at, "x.toml:3:1");
+        let unknown = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nfun = [0, 1]\n").unwrap();
+        let msg = expectations(&unknown, &cat).unwrap_err().to_string();
+        assert!(msg.contains("x.toml:3:1") && msg.contains("unknown metric `fun`") && msg.contains("first_player_advantage"), "{msg}");
+        let reversed = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [5, 1]\n").unwrap();
+        assert!(expectations(&reversed, &cat).unwrap_err().to_string().contains("low <= high"));
+        let text = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = \"short\"\n").unwrap();
+        assert_eq!(expectations(&text, &cat).unwrap_err().exit_code(), 2);
+    }
+}

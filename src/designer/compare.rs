@@ -1,0 +1,537 @@
+//! `playtest compare A.toml [B.toml]`: two variants of one game, or two line-ups on one variant
+//! (`--bots-b`), played on common random numbers: game i of A and game i of B start from the
+//! same seed (and every seat's bot has its own stream), so the deal is the same and the noise
+//! that both share cancels in the difference.
+//!
+//! Pairing costs constant memory: inside each 512-game batch A and B play the same indices and
+//! the per-game differences of every metric are summed (Σd, Σd²); the paired 95% interval is
+//! mean(d) ± z·sd(d)/√n. The interval two independent runs would give, z·√(var A/n + var B/n),
+//! is printed beside it. The game's own figures are paired by batch means.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::engine::{BarSeries, ChartSpec, Game};
+use crate::error::Error;
+use crate::games::{self, FromVariant, GameCommand};
+use crate::progress::Progress;
+use crate::sim::BATCH;
+use crate::stats::Z95;
+use crate::variant::Variant;
+
+use super::metrics::{self, Catalogue, Estimate, Moments, Unit};
+use super::precision::{PrecisionArgs, Reached, adaptive};
+use super::runner::{Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, replay_command};
+use super::{RunOptions, plans, thousands, write_file};
+
+/// What `compare` was asked.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// Variant A.
+    pub a: PathBuf,
+    /// Variant B (default: A).
+    pub b: Option<PathBuf>,
+    /// Bots of A, and of B unless `bots_b`.
+    pub bots: Option<String>,
+    /// Bots of B.
+    pub bots_b: Option<String>,
+    /// Overrides of both variants.
+    pub sets: Vec<String>,
+    /// Overrides of B only (after `sets`).
+    pub sets_b: Vec<String>,
+    /// Games, seed, threads, checks, quiet.
+    pub run: RunOptions,
+    /// Seed of B (default: the seed of A; another seed makes the runs independent).
+    pub seed_b: Option<u64>,
+    /// Adaptive game count.
+    pub precision: PrecisionArgs,
+    /// Print one JSON object.
+    pub json: bool,
+    /// Write charts, CSV and JSON here.
+    pub out: Option<PathBuf>,
+}
+
+/// One side of a comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Side {
+    /// The variant file.
+    pub path: String,
+    /// The variant's name.
+    pub variant: String,
+    /// Bot per acting seat.
+    pub bots: Vec<String>,
+    /// Master seed.
+    pub seed: u64,
+}
+
+/// One metric of a comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct MetricComparison {
+    /// Metric name.
+    pub name: String,
+    /// What it is.
+    pub about: String,
+    /// "share" (a fraction), "length" or "plain".
+    pub unit: &'static str,
+    /// Value of A (null when A has no such metric).
+    pub a: f64,
+    /// 95% interval of A.
+    pub a_ci: [f64; 2],
+    /// Value of B.
+    pub b: f64,
+    /// 95% interval of B.
+    pub b_ci: [f64; 2],
+    /// B - A.
+    pub diff: f64,
+    /// Paired 95% interval of B - A (null when the metric has no paired interval).
+    pub paired_ci: Option<[f64; 2]>,
+    /// The 95% interval of B - A that two independent runs of the same size would give.
+    pub independent_ci: Option<[f64; 2]>,
+    /// Whether the paired interval excludes 0.
+    pub significant: Option<bool>,
+}
+
+impl MetricComparison {
+    /// Paired width over independent width (below 1: pairing helped).
+    pub fn width_ratio(&self) -> Option<f64> {
+        let (p, i) = (self.paired_ci?, self.independent_ci?);
+        let w = i[1] - i[0];
+        (w > 0.0).then(|| (p[1] - p[0]) / w)
+    }
+}
+
+/// The whole comparison (`--json` prints it).
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    /// Game id.
+    pub game: String,
+    /// Side A.
+    pub a: Side,
+    /// Side B.
+    pub b: Side,
+    /// Games per side.
+    pub games: u64,
+    /// Whether game i of A and of B share a seed.
+    pub common_random_numbers: bool,
+    /// Unit of game length (turns, rounds).
+    pub length_unit: String,
+    /// How an adaptive run ended.
+    pub precision: Option<Reached>,
+    /// Every metric.
+    pub metrics: Vec<MetricComparison>,
+}
+
+/// Runs `compare`.
+pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
+    let va = Variant::load(&o.a, &o.sets)?;
+    let b_path = o.b.clone().unwrap_or_else(|| o.a.clone());
+    let mut b_sets = o.sets.clone();
+    b_sets.extend(o.sets_b.iter().cloned());
+    let vb = Variant::load(&b_path, &b_sets)?;
+    if va.game != vb.game {
+        return Err(Error::Usage(format!(
+            "compare needs two variants of the same game: {} is `{}`, {} is `{}`",
+            o.a.display(),
+            va.game,
+            b_path.display(),
+            vb.game
+        )));
+    }
+    if let Some(dir) = &o.out {
+        crate::output::prepare_dir(dir)?;
+    }
+    let result = games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
+    if o.json {
+        println!("{}", serde_json::to_string(&result).unwrap_or_default());
+    } else {
+        print!("{}", table(&result));
+    }
+    if let Some(dir) = &o.out {
+        let written = write_outputs(&result, dir)?;
+        if !o.json {
+            println!("wrote {} into {}", written.join(", "), dir.display());
+        }
+    }
+    Ok(result)
+}
+
+struct Compare<'a> {
+    o: &'a CompareOptions,
+    vb: &'a Variant,
+    b_path: &'a Path,
+    b_sets: &'a [String],
+}
+
+/// A metric both sides have: (catalogue index in A, in B, per-game index in A, in B).
+#[derive(Clone, Copy)]
+struct Common {
+    a: usize,
+    b: usize,
+    per_game: Option<(usize, usize)>,
+    extra: Option<(usize, usize)>,
+}
+
+/// Everything a paired run measured so far.
+struct Acc<G: Game> {
+    a: ArmStats<G>,
+    b: ArmStats<G>,
+    diffs: Moments,
+    extra_diffs: Vec<Vec<(f64, f64)>>,
+}
+
+impl<G: Game> Acc<G> {
+    fn add(&mut self, p: PairedBatch<G>) {
+        let games = p.a.games() as f64;
+        self.a.add(p.a);
+        self.b.add(p.b);
+        self.diffs.merge(&p.diffs);
+        for (values, x) in self.extra_diffs.iter_mut().zip(p.extra_diffs) {
+            values.push((games, x));
+        }
+    }
+}
+
+/// What one batch of a paired run measured.
+struct PairedBatch<G: Game> {
+    a: ArmBatch<G>,
+    b: ArmBatch<G>,
+    diffs: Moments,
+    extra_diffs: Vec<f64>,
+}
+
+impl GameCommand for Compare<'_> {
+    type Output = Comparison;
+    fn run<G: FromVariant>(self, game_a: G, va: &Variant) -> Result<Comparison, Error> {
+        let o = self.o;
+        let game_b = G::from_variant(self.vb)?;
+        let plans_a = plans(&game_a, va, o.bots.as_deref(), "--bots")?;
+        let bots_b = o.bots_b.as_deref().or(o.bots.as_deref());
+        let plans_b = plans(&game_b, self.vb, bots_b, if o.bots_b.is_some() { "--bots-b" } else { "--bots" })?;
+        let arm_a = Arm { game: &game_a, plans: &plans_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
+        let arm_b = Arm { game: &game_b, plans: &plans_b, variant: self.vb.name.clone(), replay: replay_command(self.b_path, bots_b, self.b_sets) };
+        let (cat_a, cat_b) = (Catalogue::new(&game_a), Catalogue::new(&game_b));
+        let common: Vec<Common> = cat_a
+            .defs
+            .iter()
+            .enumerate()
+            .filter_map(|(ia, d)| {
+                let ib = cat_b.position(&d.name)?;
+                let db = &cat_b.defs[ib];
+                let per_game = d.per_game.zip(db.per_game);
+                let extra = Catalogue::extra_index(d).zip(Catalogue::extra_index(db));
+                Some(Common { a: ia, b: ib, per_game, extra })
+            })
+            .collect();
+        let seed_b = o.seed_b.unwrap_or(o.run.seed);
+        let plan_a = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false };
+        let plan_b = PlayPlan { seed: seed_b, ..plan_a };
+        let pool = Pool::new(o.run.threads)?;
+        let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
+        let mut acc =
+            Acc::<G> { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
+        let precision_index = match o.precision.precision {
+            None => None,
+            Some(_) => {
+                let name = o.precision.metric();
+                let k = common
+                    .iter()
+                    .position(|c| cat_a.defs[c.a].name == name)
+                    .ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names())))?;
+                if common[k].per_game.is_none() && common[k].extra.is_none() {
+                    return Err(Error::Usage(format!("--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure")));
+                }
+                Some(k)
+            }
+        };
+        let play = |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc<G>| -> Result<(), Error> {
+            let jobs: Vec<u64> = batches(done, n).collect();
+            let first = jobs.first().copied().unwrap_or(0);
+            let task = |&batch: &u64| -> Result<PairedBatch<G>, Error> {
+                let mut a_values: Vec<f64> = Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
+                let a = arm_batch_with(&arm_a, &cat_a, &plan_a, batch, n, &mut |v| a_values.extend_from_slice(v))?;
+                let mut d = Moments::new(common.len());
+                let mut row = vec![0.0; common.len()];
+                let mut k = 0;
+                let b = arm_batch_with(&arm_b, &cat_b, &plan_b, batch, n, &mut |v| {
+                    let va = &a_values[k * cat_a.per_game_len..(k + 1) * cat_a.per_game_len];
+                    for (x, c) in row.iter_mut().zip(&common) {
+                        *x = c.per_game.map_or(0.0, |(ia, ib)| v[ib] - va[ia]);
+                    }
+                    d.add(&row);
+                    k += 1;
+                })?;
+                let extra_diffs = common.iter().map(|c| c.extra.map_or(f64::NAN, |(ia, ib)| b.extras()[ib] - a.extras()[ia])).collect();
+                Ok(PairedBatch { a, b, diffs: d, extra_diffs })
+            };
+            pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * BATCH).min(n)))
+        };
+        let started = std::time::Instant::now();
+        let reached = match (o.precision.precision, precision_index) {
+            (Some(target), Some(k)) => Some(adaptive(target, o.precision.metric(), o.precision.max_games, &mut progress, |done, n, progress| {
+                play(done, n, progress, &mut acc)?;
+                Ok(match common[k].per_game {
+                    Some(_) => acc.diffs.half_width(k),
+                    None => metrics::batch_half_width(&acc.extra_diffs[k]).unwrap_or(f64::INFINITY),
+                })
+            })?),
+            _ => {
+                play(0, o.run.games, &mut progress, &mut acc)?;
+                None
+            }
+        };
+        let Acc { a: sa, b: sb, diffs, extra_diffs } = acc;
+        progress.finish();
+        let seconds = started.elapsed().as_secs_f64();
+        let (sum_a, sum_b) = (sa.summary(&arm_a, o.run.seed, true, seconds), sb.summary(&arm_b, seed_b, true, seconds));
+        let (est_a, est_b) = (sa.estimates(&cat_a, &sum_a), sb.estimates(&cat_b, &sum_b));
+        let n = sa.tally.games;
+        let mut rows = Vec::new();
+        for (k, c) in common.iter().enumerate() {
+            let d = &cat_a.defs[c.a];
+            let (ea, eb) = (est_a[c.a], est_b[c.b]);
+            let diff = eb.value - ea.value;
+            let (paired, independent) = match (c.per_game, c.extra) {
+                (Some((ia, ib)), _) if n > 0 => {
+                    let indep = Z95 * ((sa.moments.variance(ia) + sb.moments.variance(ib)) / n as f64).sqrt();
+                    (Some(diffs.half_width(k)), Some(indep))
+                }
+                (None, Some(_)) => {
+                    let paired = metrics::batch_half_width(&extra_diffs[k]);
+                    let indep = (ea.interval != metrics::Interval::None && eb.interval != metrics::Interval::None)
+                        .then(|| (ea.half_width().powi(2) + eb.half_width().powi(2)).sqrt());
+                    (paired, indep.filter(|_| paired.is_some()))
+                }
+                _ => (None, None),
+            };
+            rows.push(row(d, ea, eb, diff, paired, independent));
+        }
+        for (ib, d) in cat_b.defs.iter().enumerate() {
+            if cat_a.get(&d.name).is_none() {
+                rows.push(row(d, Estimate::point(f64::NAN), est_b[ib], f64::NAN, None, None));
+            }
+        }
+        for (ia, d) in cat_a.defs.iter().enumerate() {
+            if cat_b.get(&d.name).is_none() {
+                rows.push(row(d, est_a[ia], Estimate::point(f64::NAN), f64::NAN, None, None));
+            }
+        }
+        let side = |path: &Path, v: &Variant, arm: &Arm<'_, G>, seed: u64| Side {
+            path: path.display().to_string(),
+            variant: v.name.clone(),
+            bots: arm.plans.iter().map(|p| p.label.clone()).collect(),
+            seed,
+        };
+        Ok(Comparison {
+            game: game_a.id().to_string(),
+            a: side(&o.a, va, &arm_a, o.run.seed),
+            b: side(self.b_path, self.vb, &arm_b, seed_b),
+            games: n,
+            common_random_numbers: seed_b == o.run.seed,
+            length_unit: game_a.length_unit().to_string(),
+            precision: reached,
+            metrics: rows,
+        })
+    }
+}
+
+fn unit_name(u: Unit) -> &'static str {
+    match u {
+        Unit::Share => "share",
+        Unit::Length => "length",
+        Unit::Plain => "plain",
+    }
+}
+
+fn row(d: &metrics::MetricDef, a: Estimate, b: Estimate, diff: f64, paired: Option<f64>, independent: Option<f64>) -> MetricComparison {
+    let ci = |h: Option<f64>| h.filter(|h| h.is_finite()).map(|h| [diff - h, diff + h]);
+    let paired_ci = ci(paired);
+    MetricComparison {
+        name: d.name.clone(),
+        about: d.about.clone(),
+        unit: unit_name(d.unit),
+        a: a.value,
+        a_ci: [a.lo, a.hi],
+        b: b.value,
+        b_ci: [b.lo, b.hi],
+        diff,
+        significant: paired_ci.map(|c| c[0] > 0.0 || c[1] < 0.0),
+        paired_ci,
+        independent_ci: ci(independent),
+    }
+}
+
+fn unit_of(m: &MetricComparison) -> Unit {
+    match m.unit {
+        "share" => Unit::Share,
+        "length" => Unit::Length,
+        _ => Unit::Plain,
+    }
+}
+
+/// The comparison as a table for the terminal.
+pub fn table(c: &Comparison) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "compare ({}): A = {} ({}), B = {} ({})", c.game, c.a.variant, c.a.path, c.b.variant, c.b.path);
+    let _ = writeln!(out, "A bots: {}\nB bots: {}", c.a.bots.join(", "), c.b.bots.join(", "));
+    if c.common_random_numbers {
+        let _ = writeln!(out, "{} games each, seed {}: common random numbers (game i of A and of B start from the same seed)", thousands(c.games), c.a.seed);
+    } else {
+        let _ = writeln!(out, "{} games each, seeds {} and {}: independent runs", thousands(c.games), c.a.seed, c.b.seed);
+    }
+    if let Some(p) = &c.precision {
+        let _ = writeln!(out, "{}", p.describe());
+    }
+    let _ = writeln!(out, "\n| metric | A | B | B - A | 95% CI paired | 95% CI independent runs | paired/independent width | significant |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---|---|---:|---|");
+    let mut ratios = Vec::new();
+    for m in &c.metrics {
+        let u = unit_of(m);
+        let ci = |x: Option<[f64; 2]>| x.map_or("-".to_string(), |[lo, hi]| format!("{} to {}", metrics::format_diff(u, lo), metrics::format_diff(u, hi)));
+        let ratio = m.width_ratio();
+        if let Some(r) = ratio {
+            ratios.push(r);
+        }
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            m.name,
+            metrics::format_value(u, m.a),
+            metrics::format_value(u, m.b),
+            metrics::format_diff(u, m.diff),
+            ci(m.paired_ci),
+            ci(m.independent_ci),
+            ratio.map_or("-".into(), |r| format!("{r:.2}")),
+            match m.significant {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "-",
+            }
+        );
+    }
+    if !ratios.is_empty() {
+        ratios.sort_by(f64::total_cmp);
+        let median = ratios[ratios.len() / 2];
+        let _ = writeln!(
+            out,
+            "\nsignificant: the paired 95% CI excludes 0 (no correction for testing many metrics). Paired CI width / independent-runs width: median {median:.2} over {} metrics (below 1: pairing helped).",
+            ratios.len()
+        );
+    }
+    out
+}
+
+/// Short chart labels of the share metrics charted.
+fn chart_label(name: &str) -> Option<String> {
+    if name == "first_player_advantage" {
+        return Some("1st-player adv.".into());
+    }
+    if name == "elimination_rate" {
+        return Some("eliminated".into());
+    }
+    if let Some(s) = name.strip_prefix("seat").and_then(|r| r.strip_suffix("_win_share")) {
+        return Some(format!("seat {s} wins"));
+    }
+    if name.ends_with("_share") && !name.starts_with("seat") {
+        return Some(name.trim_end_matches("_share").to_string());
+    }
+    None
+}
+
+/// Writes compare.json, compare.csv and the charts; returns the file names.
+fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
+    let mut written = Vec::new();
+    write_file(&dir.join("compare.json"), &(serde_json::to_string_pretty(c).unwrap_or_default() + "\n"))?;
+    written.push("compare.json".to_string());
+    let mut csv = String::from("metric,unit,a,a_lo,a_hi,b,b_lo,b_hi,diff,paired_lo,paired_hi,independent_lo,independent_hi,significant\n");
+    let f = |x: f64| if x.is_finite() { x.to_string() } else { String::new() };
+    let pair = |x: Option<[f64; 2]>| x.map_or(",".to_string(), |[lo, hi]| format!("{},{}", f(lo), f(hi)));
+    for m in &c.metrics {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            m.name,
+            m.unit,
+            f(m.a),
+            f(m.a_ci[0]),
+            f(m.a_ci[1]),
+            f(m.b),
+            f(m.b_ci[0]),
+            f(m.b_ci[1]),
+            f(m.diff),
+            pair(m.paired_ci),
+            pair(m.independent_ci),
+            m.significant.map_or(String::new(), |s| s.to_string())
+        ));
+    }
+    write_file(&dir.join("compare.csv"), &csv)?;
+    written.push("compare.csv".to_string());
+    let charted: Vec<(&MetricComparison, String)> = c
+        .metrics
+        .iter()
+        .filter(|m| m.unit == "share" && m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite())
+        .filter_map(|m| chart_label(&m.name).map(|l| (m, l)))
+        .collect();
+    let pct = |x: f64| x * 100.0;
+    let who = format!("A = {}, B = {}; {} games each", c.a.variant, c.b.variant, thousands(c.games));
+    let (name_a, name_b) = (format!("A: {}", c.a.variant), format!("B: {}", c.b.variant));
+    let charts = vec![
+        ChartSpec::Bars {
+            file: "compare_shares".into(),
+            title: format!("A vs B ({who})"),
+            x_label: "end-reason shares, first-player advantage, elimination rate, win shares".into(),
+            y_label: "share (%); first-player advantage in points".into(),
+            categories: charted.iter().map(|(_, l)| l.clone()).collect(),
+            series: vec![
+                BarSeries {
+                    name: name_a.clone(),
+                    values: charted.iter().map(|(m, _)| pct(m.a)).collect(),
+                    ci: Some(charted.iter().map(|(m, _)| (pct(m.a_ci[0]), pct(m.a_ci[1]))).collect()),
+                },
+                BarSeries {
+                    name: name_b.clone(),
+                    values: charted.iter().map(|(m, _)| pct(m.b)).collect(),
+                    ci: Some(charted.iter().map(|(m, _)| (pct(m.b_ci[0]), pct(m.b_ci[1]))).collect()),
+                },
+            ],
+            reference: None,
+        },
+        ChartSpec::Bars {
+            file: "compare_differences".into(),
+            title: format!("B - A with paired and independent-runs 95% CI ({who})"),
+            x_label: "end-reason shares, first-player advantage, elimination rate, win shares".into(),
+            y_label: "B - A (percentage points)".into(),
+            categories: charted.iter().map(|(_, l)| l.clone()).collect(),
+            series: vec![
+                BarSeries {
+                    name: "B - A, paired CI (common seeds)".into(),
+                    values: charted.iter().map(|(m, _)| pct(m.diff)).collect(),
+                    ci: Some(charted.iter().map(|(m, _)| m.paired_ci.map_or((0.0, 0.0), |[lo, hi]| (pct(lo), pct(hi)))).collect()),
+                },
+                BarSeries {
+                    name: "B - A, CI of two independent runs".into(),
+                    values: charted.iter().map(|(m, _)| pct(m.diff)).collect(),
+                    ci: Some(charted.iter().map(|(m, _)| m.independent_ci.map_or((0.0, 0.0), |[lo, hi]| (pct(lo), pct(hi)))).collect()),
+                },
+            ],
+            reference: Some((0.0, "no difference".into())),
+        },
+    ];
+    let mut charts = charts;
+    if let Some(m) = c.metrics.iter().find(|m| m.name == "mean_length") {
+        charts.push(ChartSpec::Bars {
+            file: "compare_length".into(),
+            title: format!("Mean game length, A vs B ({who})"),
+            x_label: "variant".into(),
+            y_label: format!("mean length ({})", c.length_unit),
+            categories: vec![name_a, name_b],
+            series: vec![BarSeries { name: "mean length".into(), values: vec![m.a, m.b], ci: Some(vec![(m.a_ci[0], m.a_ci[1]), (m.b_ci[0], m.b_ci[1])]) }],
+            reference: None,
+        });
+    }
+    for chart in &charts {
+        crate::report::charts::render(chart, dir)?;
+        written.push(format!("{}.png", chart.file()));
+    }
+    Ok(written)
+}

@@ -1,0 +1,487 @@
+//! The metric catalogue: every figure of a run's summary under one name (`mean_length`,
+//! `first_player_advantage`, `<reason>_share`, `seat0_win_share`, the game's own figures, ...),
+//! with how its 95% interval is computed. `compare`, `sweep`, `check` and `--precision` all
+//! read metrics from here, so a name means the same number everywhere and equals the summary
+//! of `simulate` for the same games.
+//!
+//! Intervals: shares use Wilson's interval (as the summary does); means use value ± z·sd/√n
+//! over the per-game values; length quantiles use the distribution-free order-statistic
+//! interval; the game's own figures (ratios gathered over a whole run) use batch means over
+//! the 512-game batches; `seat_fairness_p` is a p-value and has no interval.
+
+use crate::engine::{Game, Metrics, Outcome};
+use crate::stats::{Summary, Tally, Z95, wilson};
+
+/// How a metric's interval is computed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Interval {
+    /// Wilson score interval of a share.
+    Wilson,
+    /// value ± z·sd/√n over per-game values.
+    Normal,
+    /// Order statistics of the length histogram.
+    Rank,
+    /// Batch means over 512-game batches.
+    BatchMeans,
+    /// No interval (a p-value, or too few batches).
+    None,
+}
+
+/// What a metric's numbers are, for printing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Unit {
+    /// A length in the game's unit (turns, rounds).
+    Length,
+    /// A share (stored as a fraction, printed in %).
+    Share,
+    /// Any other number (scores, p-values, the game's own figures).
+    Plain,
+}
+
+/// Which figure a metric reads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Field {
+    MeanLength,
+    LengthQuantile(f64),
+    Reason(usize),
+    FirstPlayerAdvantage,
+    SeatFairness,
+    Elimination,
+    GamesWithElimination,
+    SharedWin,
+    SeatWin(usize),
+    SeatScore(usize),
+    SeatEliminated(usize),
+    Extra(usize),
+}
+
+/// One named metric.
+#[derive(Clone, Debug)]
+pub struct MetricDef {
+    /// The name used by `--metric`, `[expect]` and the CSV columns.
+    pub name: String,
+    /// What it is, in a few words with its unit.
+    pub about: String,
+    /// How to print it.
+    pub unit: Unit,
+    /// Index into the per-game vector, for metrics that are a mean of per-game values.
+    pub per_game: Option<usize>,
+    field: Field,
+}
+
+/// Running sums of per-game values: count, sum and sum of squares of each component.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Moments {
+    /// Games counted.
+    pub n: u64,
+    /// Sum of each component.
+    pub sum: Vec<f64>,
+    /// Sum of squares of each component.
+    pub sumsq: Vec<f64>,
+}
+
+impl Moments {
+    /// Empty sums of `k` components.
+    pub fn new(k: usize) -> Moments {
+        Moments { n: 0, sum: vec![0.0; k], sumsq: vec![0.0; k] }
+    }
+
+    /// Counts one game's values.
+    pub fn add(&mut self, x: &[f64]) {
+        self.n += 1;
+        for ((s, q), v) in self.sum.iter_mut().zip(self.sumsq.iter_mut()).zip(x) {
+            *s += v;
+            *q += v * v;
+        }
+    }
+
+    /// Adds a later batch.
+    pub fn merge(&mut self, other: &Moments) {
+        self.n += other.n;
+        if self.sum.len() < other.sum.len() {
+            self.sum.resize(other.sum.len(), 0.0);
+            self.sumsq.resize(other.sumsq.len(), 0.0);
+        }
+        for i in 0..other.sum.len() {
+            self.sum[i] += other.sum[i];
+            self.sumsq[i] += other.sumsq[i];
+        }
+    }
+
+    /// Sample variance of component `i` (0 with fewer than two games).
+    pub fn variance(&self, i: usize) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let mean = self.sum[i] / n;
+        ((self.sumsq[i] - n * mean * mean) / (n - 1.0)).max(0.0)
+    }
+
+    /// Half-width of the normal 95% interval of the mean of component `i`.
+    pub fn half_width(&self, i: usize) -> f64 {
+        if self.n == 0 { f64::INFINITY } else { Z95 * (self.variance(i) / self.n as f64).sqrt() }
+    }
+}
+
+/// Per-batch values of a figure gathered over whole batches: (games in the batch, value).
+pub type BatchValues = Vec<(f64, f64)>;
+
+/// Fewest batches for a batch-means interval.
+pub const MIN_BATCHES: usize = 10;
+
+/// Half-width of the batch-means 95% interval of a weighted mean of per-batch values
+/// (`None` with fewer than [`MIN_BATCHES`] batches).
+pub fn batch_half_width(values: &[(f64, f64)]) -> Option<f64> {
+    let k = values.len();
+    if k < MIN_BATCHES {
+        return None;
+    }
+    let w: f64 = values.iter().map(|(w, _)| w).sum();
+    if w <= 0.0 {
+        return None;
+    }
+    let mean = values.iter().map(|(w, x)| w * x).sum::<f64>() / w;
+    let spread: f64 = values.iter().map(|(wi, x)| (wi * (x - mean)).powi(2)).sum();
+    let var = spread / (w * w) * k as f64 / (k as f64 - 1.0);
+    Some(Z95 * var.sqrt())
+}
+
+/// A value with its 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Point value (as in the run's summary).
+    pub value: f64,
+    /// Lower end of the 95% interval (the value when there is none).
+    pub lo: f64,
+    /// Upper end of the 95% interval (the value when there is none).
+    pub hi: f64,
+    /// How the interval was computed.
+    pub interval: Interval,
+}
+
+impl Estimate {
+    /// A value with no interval.
+    pub fn point(value: f64) -> Estimate {
+        Estimate { value, lo: value, hi: value, interval: Interval::None }
+    }
+
+    /// value ± `half`.
+    pub fn around(value: f64, half: f64, interval: Interval) -> Estimate {
+        Estimate { value, lo: value - half, hi: value + half, interval }
+    }
+
+    /// Half the interval's width (0 without an interval).
+    pub fn half_width(&self) -> f64 {
+        (self.hi - self.lo) / 2.0
+    }
+}
+
+/// What one arm of a run measured: its summary, tally, per-game sums and per-batch figures.
+pub struct ArmData<'a> {
+    /// The summary (as `simulate` prints it).
+    pub summary: &'a Summary,
+    /// The tally the summary was built from.
+    pub tally: &'a Tally,
+    /// Sums of the per-game vector.
+    pub moments: &'a Moments,
+    /// Per-batch values of each of the game's own figures.
+    pub extras: &'a [BatchValues],
+}
+
+/// Every metric of one game (seats, end reasons and the game's own figures).
+#[derive(Clone, Debug)]
+pub struct Catalogue {
+    /// The metrics, in display order.
+    pub defs: Vec<MetricDef>,
+    /// Length of the per-game vector.
+    pub per_game_len: usize,
+    seats: usize,
+    players: usize,
+    has_elimination: bool,
+    length_unit: String,
+}
+
+impl Catalogue {
+    /// The catalogue of `game`.
+    pub fn new<G: Game>(game: &G) -> Catalogue {
+        let seats = game.seats();
+        let unit = game.length_unit();
+        let mut defs = Vec::new();
+        let mut per_game = 0;
+        let mut add = |name: String, about: String, unit: Unit, field: Field, paired: bool| {
+            let index = paired.then(|| {
+                per_game += 1;
+                per_game - 1
+            });
+            defs.push(MetricDef { name, about, unit, per_game: index, field });
+        };
+        add("mean_length".into(), format!("mean game length ({unit})"), Unit::Length, Field::MeanLength, true);
+        for (name, q) in [("median_length", 0.5), ("p5_length", 0.05), ("p95_length", 0.95)] {
+            add(name.into(), format!("{:.0}th percentile of game length ({unit})", q * 100.0), Unit::Length, Field::LengthQuantile(q), false);
+        }
+        for (i, reason) in game.end_reasons().iter().enumerate() {
+            add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
+        }
+        add("first_player_advantage".into(), format!("seat 0's win share minus the fair share 1/{seats}"), Unit::Share, Field::FirstPlayerAdvantage, true);
+        add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
+        add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
+        add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);
+        add("shared_win_rate".into(), "share of games won by several tied seats".into(), Unit::Share, Field::SharedWin, true);
+        for s in 0..seats {
+            add(format!("seat{s}_win_share"), format!("seat {s}'s win share (ties shared)"), Unit::Share, Field::SeatWin(s), true);
+        }
+        for s in 0..seats {
+            add(format!("seat{s}_mean_score"), format!("seat {s}'s mean final score"), Unit::Plain, Field::SeatScore(s), true);
+        }
+        for s in 0..seats {
+            add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
+        }
+        let extras: Vec<String> = <G::Metrics as Default>::default().summary(0).into_iter().map(|(k, _)| k).collect();
+        for (j, name) in extras.into_iter().enumerate() {
+            add(name, format!("{}'s own figure", game.id()), Unit::Plain, Field::Extra(j), false);
+        }
+        // A game's figure named like a common metric would be ambiguous: the common one wins.
+        let mut seen = std::collections::HashSet::new();
+        defs.retain(|d| seen.insert(d.name.clone()));
+        Catalogue { defs, per_game_len: per_game, seats, players: game.acting_seats(), has_elimination: game.has_elimination(), length_unit: unit.into() }
+    }
+
+    /// The metric called `name`.
+    pub fn get(&self, name: &str) -> Option<&MetricDef> {
+        self.defs.iter().find(|d| d.name == name)
+    }
+
+    /// Position of the metric called `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.defs.iter().position(|d| d.name == name)
+    }
+
+    /// Every name, comma separated (for error messages).
+    pub fn names(&self) -> String {
+        self.defs.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The game's length unit ("turns", "rounds").
+    pub fn length_unit(&self) -> &str {
+        &self.length_unit
+    }
+
+    /// Whether `def` is one of the game's own figures (needs detailed play).
+    pub fn is_extra(def: &MetricDef) -> bool {
+        matches!(def.field, Field::Extra(_))
+    }
+
+    /// The metrics charted and printed when none are named: length, end reasons, first-player
+    /// advantage and (for games with eliminations) the elimination rate.
+    pub fn default_selection(&self) -> Vec<usize> {
+        (0..self.defs.len())
+            .filter(|&i| match self.defs[i].field {
+                Field::MeanLength | Field::Reason(_) | Field::FirstPlayerAdvantage => true,
+                Field::Elimination => self.has_elimination,
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// Parses `--metric a,b,c` into positions; an unknown name is a usage error listing all.
+    pub fn select(&self, list: &str) -> Result<Vec<usize>, String> {
+        list.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|name| self.position(name).ok_or_else(|| format!("unknown metric `{name}`; allowed: {}", self.names())))
+            .collect()
+    }
+
+    /// The per-game vector of one outcome (the values whose means are the paired metrics).
+    pub fn per_game(&self, o: &Outcome, out: &mut Vec<f64>) {
+        out.clear();
+        let players = self.players.max(1) as f64;
+        let eliminated = (0..self.seats).filter(|&s| o.eliminated_at[s] > 0).count();
+        for d in &self.defs {
+            if d.per_game.is_none() {
+                continue;
+            }
+            let v = match d.field {
+                Field::MeanLength => o.length as f64,
+                Field::Reason(i) => f64::from(u8::from(o.end_reason as usize == i)),
+                Field::FirstPlayerAdvantage => o.win_share(0) - 1.0 / self.seats.max(1) as f64,
+                Field::Elimination => eliminated as f64 / players,
+                Field::GamesWithElimination => f64::from(u8::from(eliminated > 0)),
+                Field::SharedWin => f64::from(u8::from(o.winner_count() > 1)),
+                Field::SeatWin(s) => o.win_share(s),
+                Field::SeatScore(s) => o.scores[s] as f64,
+                Field::SeatEliminated(s) => f64::from(u8::from(o.eliminated_at[s] > 0)),
+                Field::LengthQuantile(_) | Field::SeatFairness | Field::Extra(_) => 0.0,
+            };
+            out.push(v);
+        }
+    }
+
+    /// Every metric's estimate for one arm, in catalogue order.
+    pub fn estimates(&self, arm: &ArmData<'_>) -> Vec<Estimate> {
+        self.defs.iter().map(|d| self.estimate(d, arm)).collect()
+    }
+
+    /// One metric's estimate for one arm. The interval always contains the value (Wilson's
+    /// lower end for 0 successes can come out a rounding error above 0).
+    pub fn estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
+        let e = self.raw_estimate(d, arm);
+        Estimate { lo: e.lo.min(e.value), hi: e.hi.max(e.value), ..e }
+    }
+
+    fn raw_estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
+        let s = arm.summary;
+        let t = arm.tally;
+        let n = t.games;
+        let normal = |value: f64| Estimate::around(value, d.per_game.map_or(f64::INFINITY, |i| arm.moments.half_width(i)), Interval::Normal);
+        let share = |value: f64, count: f64| {
+            let (lo, hi) = wilson(count, n);
+            Estimate { value, lo, hi, interval: Interval::Wilson }
+        };
+        match d.field {
+            Field::MeanLength => {
+                let half = if n == 0 { f64::INFINITY } else { Z95 * s.length.sd / (n as f64).sqrt() };
+                Estimate::around(s.length.mean, half, Interval::Normal)
+            }
+            Field::LengthQuantile(q) => {
+                let value = t.length_quantile(q);
+                if n == 0 {
+                    return Estimate::point(value);
+                }
+                let nf = n as f64;
+                let spread = Z95 * (nf * q * (1.0 - q)).sqrt();
+                let lo_rank = (nf * q - spread).floor().max(1.0);
+                let hi_rank = ((nf * q + spread).ceil() + 1.0).min(nf);
+                Estimate { value, lo: t.length_quantile(lo_rank / nf), hi: t.length_quantile(hi_rank / nf), interval: Interval::Rank }
+            }
+            Field::Reason(i) => {
+                let name = d.name.trim_end_matches("_share");
+                let value = s.end_reasons.get(name).and_then(|v| v.as_f64()).unwrap_or(0.0);
+                share(value, t.end_reasons.get(i).copied().unwrap_or(0) as f64)
+            }
+            Field::FirstPlayerAdvantage => {
+                let f = &s.first_player_advantage;
+                Estimate { value: f.value, lo: f.ci95[0], hi: f.ci95[1], interval: Interval::Wilson }
+            }
+            Field::SeatFairness => Estimate::point(s.seat_fairness_p),
+            Field::Elimination => normal(s.elimination_rate),
+            Field::GamesWithElimination => share(s.games_with_elimination, t.games_with_elimination as f64),
+            Field::SharedWin => share(s.shared_win_rate, t.shared_wins as f64),
+            Field::SeatWin(seat) => {
+                let x = &s.seats[seat];
+                Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval: Interval::Wilson }
+            }
+            Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
+            Field::SeatEliminated(seat) => share(s.seats[seat].eliminated, t.eliminated[seat] as f64),
+            Field::Extra(j) => {
+                let value = s.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+                match arm.extras.get(j).and_then(|b| batch_half_width(b)) {
+                    Some(half) => Estimate::around(value, half, Interval::BatchMeans),
+                    None => Estimate::point(value),
+                }
+            }
+        }
+    }
+
+    /// Index of a game's own figure among `Metrics::summary`'s values.
+    pub fn extra_index(d: &MetricDef) -> Option<usize> {
+        match d.field {
+            Field::Extra(j) => Some(j),
+            _ => None,
+        }
+    }
+}
+
+/// A value in the metric's unit: shares in %, lengths and other figures as numbers.
+pub fn format_value(unit: Unit, v: f64) -> String {
+    if !v.is_finite() {
+        return "-".into();
+    }
+    match unit {
+        Unit::Share => format!("{:.2}%", v * 100.0),
+        Unit::Length => format!("{v:.2}"),
+        Unit::Plain => format!("{v:.4}"),
+    }
+}
+
+/// A difference in the metric's unit: shares in percentage points, with a sign.
+pub fn format_diff(unit: Unit, v: f64) -> String {
+    if !v.is_finite() {
+        return "-".into();
+    }
+    match unit {
+        Unit::Share => format!("{:+.2} pts", v * 100.0),
+        Unit::Length => format!("{v:+.2}"),
+        Unit::Plain => format!("{v:+.4}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moments_give_the_sample_variance() {
+        let mut m = Moments::new(1);
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            m.add(&[x]);
+        }
+        assert!((m.variance(0) - 5.0 / 3.0).abs() < 1e-12);
+        let mut a = Moments::new(1);
+        a.add(&[1.0]);
+        a.add(&[2.0]);
+        let mut b = Moments::new(1);
+        b.add(&[3.0]);
+        b.add(&[4.0]);
+        a.merge(&b);
+        assert_eq!(a, m);
+    }
+
+    #[test]
+    fn a_share_never_seen_has_an_interval_from_exactly_zero() {
+        use crate::engine::Outcome;
+        use crate::stats::summary::SummaryContext;
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap();
+        let game = <crate::games::pig_farm::PigFarm as crate::games::FromVariant>::from_variant(&variant).unwrap();
+        let cat = Catalogue::new(&game);
+        let cap = cat.get("cap_share").unwrap().clone();
+        let mut tally = Tally::default();
+        let mut moments = Moments::new(cat.per_game_len);
+        let mut values = Vec::new();
+        let mut o = Outcome::new();
+        o.length = 30;
+        o.winners = 1;
+        for n in 1..=1500u64 {
+            tally.add(&o, 4, 2);
+            cat.per_game(&o, &mut values);
+            moments.add(&values);
+            let ctx = SummaryContext {
+                game: "pig-farm",
+                variant: "v",
+                seed: 1,
+                players: 4,
+                seats: 4,
+                seat_bots: vec!["b".into(); 4],
+                end_reasons: &["sold", "cap"],
+                length_unit: "turns",
+                seconds: 0.0,
+                extra: Vec::new(),
+            };
+            let summary = Summary::new(&tally, ctx);
+            let e = cat.estimate(&cap, &ArmData { summary: &summary, tally: &tally, moments: &moments, extras: &[] });
+            assert_eq!((e.value, e.lo), (0.0, 0.0), "after {n} games");
+            assert!(e.hi > 0.0);
+        }
+    }
+
+    #[test]
+    fn batch_means_need_enough_batches_and_see_spread() {
+        assert_eq!(batch_half_width(&[(512.0, 0.5); 5]), None);
+        assert_eq!(batch_half_width(&[(512.0, 0.5); 20]), Some(0.0));
+        let values: Vec<(f64, f64)> = (0..20).map(|i| (512.0, if i % 2 == 0 { 0.4 } else { 0.6 })).collect();
+        // sd of the batch values ~ 0.1026, over sqrt(20) batches, times z.
+        let h = batch_half_width(&values).unwrap();
+        assert!((h - Z95 * (0.01 * 20.0 / 19.0 / 20.0_f64).sqrt()).abs() < 1e-12, "{h}");
+    }
+}

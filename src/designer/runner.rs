@@ -1,0 +1,272 @@
+//! The designer's batch runner: plays games in the simulator's fixed 512-game batches from the
+//! simulator's seeds (`game_seed(seed, i)`), on a rayon pool, and folds every batch in index
+//! order, so a run here gives bit for bit the tally of `simulate` with the same games and seed.
+//!
+//! Unlike [`crate::sim::run`] it runs any list of jobs (several arms, several sweep values, a
+//! range of batches that an adaptive run extends) and keeps the extra sums the designer's
+//! commands need: per-game moments of every metric and per-batch values of the game's own
+//! figures (for batch-means intervals).
+
+use crate::engine::{Bot, Game, Metrics, Outcome, PlayOptions, game_seed, play};
+use crate::error::Error;
+use crate::sim::{BATCH, GameRow, SeatPlan};
+use crate::stats::summary::SummaryContext;
+use crate::stats::{Summary, Tally};
+
+use super::metrics::{ArmData, BatchValues, Catalogue, Estimate, Moments};
+
+/// One line-up on one game: what an arm of a run plays.
+pub struct Arm<'a, G: Game> {
+    /// The game (parameters included).
+    pub game: &'a G,
+    /// One bot per acting seat.
+    pub plans: &'a [SeatPlan<G>],
+    /// The variant's name (for summaries).
+    pub variant: String,
+    /// `playtest trace ...` without `--game-seed`: replays a game of this arm.
+    pub replay: String,
+}
+
+impl<G: Game> Arm<'_, G> {
+    /// The bot label of every scored seat (`dummy` for seats that never act).
+    pub fn seat_labels(&self) -> Vec<String> {
+        (0..self.game.seats()).map(|s| self.plans.get(s).map(|p| p.label.clone()).unwrap_or_else(|| "dummy".into())).collect()
+    }
+}
+
+/// How every game of a run is played.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayPlan {
+    /// Master seed.
+    pub seed: u64,
+    /// Check invariants and legality after every action.
+    pub checked: bool,
+    /// Gather the game's own metrics.
+    pub detailed: bool,
+    /// Keep one row per game.
+    pub keep_rows: bool,
+}
+
+/// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
+/// outcome)` in index order; returns the game's metrics of the batch (empty unless detailed).
+pub fn play_batch<G: Game>(arm: &Arm<'_, G>, plan: &PlayPlan, batch: u64, games: u64, each: &mut dyn FnMut(u64, u64, &Outcome)) -> Result<G::Metrics, Error> {
+    let mut bots: Vec<Box<dyn Bot<G>>> = arm.plans.iter().map(|s| (s.build)(arm.game, &s.values)).collect();
+    let mut metrics = G::Metrics::default();
+    let options = PlayOptions { checked: plan.checked };
+    for index in batch * BATCH..((batch + 1) * BATCH).min(games) {
+        let seed = game_seed(plan.seed, index);
+        let m = if plan.detailed { Some(&mut metrics) } else { None };
+        let outcome = play(arm.game, &mut bots, seed, options, m, None).map_err(|v| {
+            Error::Invariant(format!(
+                "{}: game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: {} --game-seed {seed}",
+                arm.variant, v.step, v.what, arm.replay
+            ))
+        })?;
+        each(index, seed, &outcome);
+    }
+    Ok(metrics)
+}
+
+/// What one batch of one arm measured.
+pub struct ArmBatch<G: Game> {
+    tally: Tally,
+    moments: Moments,
+    metrics: G::Metrics,
+    extras: Vec<f64>,
+    rows: Vec<GameRow>,
+}
+
+impl<G: Game> ArmBatch<G> {
+    /// Games in the batch.
+    pub fn games(&self) -> u64 {
+        self.tally.games
+    }
+
+    /// The batch's value of each of the game's own figures (empty unless detailed).
+    pub fn extras(&self) -> &[f64] {
+        &self.extras
+    }
+}
+
+/// Plays batch `batch` of one arm and measures it.
+pub fn arm_batch<G: Game>(arm: &Arm<'_, G>, cat: &Catalogue, plan: &PlayPlan, batch: u64, games: u64) -> Result<ArmBatch<G>, Error> {
+    arm_batch_with(arm, cat, plan, batch, games, &mut |_| {})
+}
+
+/// As [`arm_batch`], handing every game's per-game vector to `hook` in index order.
+pub fn arm_batch_with<G: Game>(
+    arm: &Arm<'_, G>,
+    cat: &Catalogue,
+    plan: &PlayPlan,
+    batch: u64,
+    games: u64,
+    hook: &mut dyn FnMut(&[f64]),
+) -> Result<ArmBatch<G>, Error> {
+    let mut tally = Tally::default();
+    let mut moments = Moments::new(cat.per_game_len);
+    let mut rows = Vec::new();
+    let mut values = Vec::with_capacity(cat.per_game_len);
+    let (seats, reasons) = (arm.game.seats(), arm.game.end_reasons().len());
+    let metrics = play_batch(arm, plan, batch, games, &mut |index, seed, outcome| {
+        tally.add(outcome, seats, reasons);
+        cat.per_game(outcome, &mut values);
+        moments.add(&values);
+        hook(&values);
+        if plan.keep_rows {
+            rows.push(GameRow { index, seed, outcome: *outcome });
+        }
+    })?;
+    let extras = if plan.detailed { metrics.summary(tally.games).into_iter().map(|(_, v)| v).collect() } else { Vec::new() };
+    Ok(ArmBatch { tally, moments, metrics, extras, rows })
+}
+
+/// Everything one arm measured so far, folded batch by batch in index order.
+pub struct ArmStats<G: Game> {
+    /// The tally (identical to `simulate`'s for the same games).
+    pub tally: Tally,
+    /// Sums of the per-game vector.
+    pub moments: Moments,
+    /// The game's own metrics (empty unless detailed).
+    pub metrics: G::Metrics,
+    /// Per-batch values of each of the game's own figures.
+    pub extras: Vec<BatchValues>,
+    /// Per-game rows (empty unless kept).
+    pub rows: Vec<GameRow>,
+}
+
+impl<G: Game> Default for ArmStats<G> {
+    fn default() -> Self {
+        ArmStats { tally: Tally::default(), moments: Moments::default(), metrics: G::Metrics::default(), extras: Vec::new(), rows: Vec::new() }
+    }
+}
+
+impl<G: Game> ArmStats<G> {
+    /// Folds the next batch in.
+    pub fn add(&mut self, b: ArmBatch<G>) {
+        let games = b.tally.games as f64;
+        self.tally.merge(&b.tally);
+        self.moments.merge(&b.moments);
+        Metrics::merge(&mut self.metrics, b.metrics);
+        if self.extras.len() < b.extras.len() {
+            self.extras.resize(b.extras.len(), Vec::new());
+        }
+        for (values, x) in self.extras.iter_mut().zip(b.extras) {
+            values.push((games, x));
+        }
+        self.rows.extend(b.rows);
+    }
+
+    /// The run's summary, exactly as `simulate` builds it.
+    pub fn summary(&self, arm: &Arm<'_, G>, seed: u64, detailed: bool, seconds: f64) -> Summary {
+        let game = arm.game;
+        Summary::new(
+            &self.tally,
+            SummaryContext {
+                game: game.id(),
+                variant: &arm.variant,
+                seed,
+                players: game.acting_seats(),
+                seats: game.seats(),
+                seat_bots: arm.seat_labels(),
+                end_reasons: game.end_reasons(),
+                length_unit: game.length_unit(),
+                seconds,
+                extra: if detailed { self.metrics.summary(self.tally.games) } else { Vec::new() },
+            },
+        )
+    }
+
+    /// Every metric's estimate, given this arm's summary.
+    pub fn estimates(&self, cat: &Catalogue, summary: &Summary) -> Vec<Estimate> {
+        cat.estimates(&ArmData { summary, tally: &self.tally, moments: &self.moments, extras: &self.extras })
+    }
+}
+
+/// A rayon pool that runs jobs in windows and folds their results in job order.
+pub struct Pool {
+    pool: rayon::ThreadPool,
+}
+
+impl Pool {
+    /// A pool of `threads` workers (0 = all cores).
+    pub fn new(threads: usize) -> Result<Pool, Error> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+        Ok(Pool { pool })
+    }
+
+    /// Runs `task` on every job in parallel and calls `fold` on the results in job order, a
+    /// window of jobs at a time (memory stays flat); `progress(jobs done)` after each window.
+    /// The first error in job order stops the run.
+    pub fn run<J: Sync, T: Send>(
+        &self,
+        jobs: &[J],
+        task: impl Fn(&J) -> Result<T, Error> + Sync,
+        mut fold: impl FnMut(&J, T),
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(), Error> {
+        use rayon::prelude::*;
+        let window = (self.pool.current_num_threads() * 8).max(1);
+        for (w, chunk) in jobs.chunks(window).enumerate() {
+            let parts: Vec<Result<T, Error>> = self.pool.install(|| chunk.par_iter().map(&task).collect());
+            for (job, part) in chunk.iter().zip(parts) {
+                fold(job, part?);
+            }
+            progress(w * window + chunk.len());
+        }
+        Ok(())
+    }
+}
+
+/// The batches that take a run from `done` games to `target` games (both multiples of the
+/// batch size, or `target` the run's last count).
+pub fn batches(done: u64, target: u64) -> std::ops::Range<u64> {
+    done / BATCH..target.div_ceil(BATCH)
+}
+
+/// `playtest trace PATH [--bots B] [--set S]...`: the command that replays a game of an arm.
+pub fn replay_command(path: &std::path::Path, bots: Option<&str>, sets: &[String]) -> String {
+    let mut c = format!("playtest trace {}", path.display());
+    if let Some(b) = bots {
+        c.push_str(&format!(" --bots {b}"));
+    }
+    for s in sets {
+        c.push_str(&format!(" --set {s}"));
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::GameRng;
+    use crate::games::FromVariant;
+    use crate::games::pig_farm::{Action, PigFarm};
+
+    /// A broken bot: sells whatever it holds, which the rules forbid before three sets.
+    struct AlwaysSell;
+
+    impl Bot<PigFarm> for AlwaysSell {
+        fn name(&self) -> &str {
+            "always-sell"
+        }
+        fn decide(&mut self, _: &PigFarm, _: &<PigFarm as Game>::View<'_>, _: &mut GameRng) -> Action {
+            Action::Sell
+        }
+    }
+
+    #[test]
+    fn a_broken_rule_names_the_game_seed_and_the_trace_command_that_replays_it() {
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap();
+        let game = PigFarm::from_variant(&variant).unwrap();
+        let build: fn(&PigFarm, &[f64]) -> Box<dyn Bot<PigFarm>> = |_, _| Box::new(AlwaysSell);
+        let plans: Vec<SeatPlan<PigFarm>> = (0..4).map(|_| SeatPlan { label: "always-sell".into(), values: Vec::new(), build }).collect();
+        let replay = replay_command(std::path::Path::new("v.toml"), Some("always-sell"), &["bank=3".into()]);
+        let arm = Arm { game: &game, plans: &plans, variant: "standard".into(), replay };
+        let plan = PlayPlan { seed: 7, checked: true, detailed: false, keep_rows: false };
+        let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _| {}) else { panic!("the illegal sale is caught") };
+        let seed = game_seed(7, 0);
+        assert!(message.contains(&format!("game 0 (seed {seed})")), "{message}");
+        assert!(message.contains("illegal action Sell"), "{message}");
+        assert!(message.ends_with(&format!("replay it with: playtest trace v.toml --bots always-sell --set bank=3 --game-seed {seed}")), "{message}");
+    }
+}

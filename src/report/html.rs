@@ -1,0 +1,164 @@
+//! `index.html` of a report: every chart, the summary table, the command that reproduces the
+//! report, the variant as played and links to the data files. One self-contained page with
+//! relative links only (no scripts, no fonts or styles from elsewhere), so it opens from disk
+//! in any browser with no server.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::stats::Summary;
+
+/// Everything the page shows.
+pub struct Page<'a> {
+    /// The report folder (the page is written there; images and data are linked relatively).
+    pub dir: &'a Path,
+    /// The run's summary.
+    pub summary: &'a Summary,
+    /// (title, file name) of every chart, in order.
+    pub images: &'a [(String, String)],
+    /// The command that reproduces the report.
+    pub command: &'a str,
+    /// The variant as played (after `extends` and `--set`).
+    pub variant_toml: &'a str,
+    /// The variant's description.
+    pub description: &'a str,
+}
+
+/// Data files linked from the page when they exist in the report folder.
+const DATA_FILES: &[(&str, &str)] = &[
+    ("games.csv", "one row per game (CSV)"),
+    ("games.parquet", "one row per game (Parquet)"),
+    ("summary.json", "the summary (JSON)"),
+    ("report.md", "this report as Markdown"),
+];
+
+/// Escapes text for HTML element content and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:1180px;margin:2em auto;padding:0 1em;color:#222}\
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}\
+th{background:#f3f3f3}td.l,th.l{text-align:left}pre{background:#f6f6f6;padding:1em;overflow-x:auto}\
+figure{margin:2em 0}img{max-width:100%;height:auto;border:1px solid #ddd}nav a{margin-right:1em}";
+
+fn pct(x: f64) -> String {
+    format!("{:.2}%", x * 100.0)
+}
+
+/// The summary as HTML tables.
+fn summary_html(s: &Summary) -> String {
+    let mut h = String::new();
+    let l = &s.length;
+    let _ = writeln!(
+        h,
+        "<p>{} / {}: {} games, seed {} ({}), {} players; {:.0} games/s.</p>",
+        escape(&s.game),
+        escape(&s.variant),
+        s.games,
+        s.seed,
+        escape(&s.rng),
+        s.players,
+        s.games_per_second
+    );
+    let _ = writeln!(h, "<table><tr><th class=l>figure</th><th>value</th></tr>");
+    let row = |h: &mut String, name: &str, value: String| {
+        let _ = writeln!(h, "<tr><td class=l>{}</td><td>{}</td></tr>", escape(name), escape(&value));
+    };
+    row(&mut h, &format!("mean length ({})", l.unit), format!("{:.2} (sd {:.2})", l.mean, l.sd));
+    row(&mut h, "median length (5% - 95%)", format!("{} ({} - {})", l.median, l.p5, l.p95));
+    row(&mut h, "shortest - longest", format!("{} - {}", l.min, l.max));
+    for (reason, share) in &s.end_reasons {
+        row(&mut h, &format!("ended by {reason}"), pct(share.as_f64().unwrap_or(0.0)));
+    }
+    let f = &s.first_player_advantage;
+    row(&mut h, "first-player advantage (95% CI)", format!("{:+.2} points ({:+.2} to {:+.2})", f.value * 100.0, f.ci95[0] * 100.0, f.ci95[1] * 100.0));
+    row(&mut h, "seat fairness (chi-square p)", format!("{:.3}", s.seat_fairness_p));
+    row(&mut h, "elimination rate (share of players)", pct(s.elimination_rate));
+    row(&mut h, "games with an elimination", pct(s.games_with_elimination));
+    row(&mut h, "games with a shared win", pct(s.shared_win_rate));
+    for (k, v) in &s.extra {
+        row(&mut h, k, format!("{:.4}", v.as_f64().unwrap_or(f64::NAN)));
+    }
+    let _ = writeln!(h, "</table>");
+    let _ = writeln!(h, "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th>95% CI</th><th>eliminated</th><th>mean score</th></tr>");
+    for seat in &s.seats {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=l>{}</td><td>{}</td><td>{} - {}</td><td>{}</td><td>{:.2}</td></tr>",
+            seat.seat,
+            escape(&seat.bot),
+            pct(seat.win_share),
+            pct(seat.ci95[0]),
+            pct(seat.ci95[1]),
+            pct(seat.eliminated),
+            seat.mean_score
+        );
+    }
+    let _ = writeln!(h, "</table>");
+    h
+}
+
+/// Writes `index.html` into the report folder and returns its path.
+pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
+    let s = page.summary;
+    let mut h = String::new();
+    let title = format!("{} — {}", s.game, s.variant);
+    let _ = writeln!(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">");
+    let _ = writeln!(h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    let _ = writeln!(h, "<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>", escape(&title));
+    let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
+    if !page.description.is_empty() {
+        let _ = writeln!(h, "<p>{}</p>", escape(page.description));
+    }
+    let _ = writeln!(
+        h,
+        "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a></nav>"
+    );
+    let _ = writeln!(h, "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>", escape(page.command));
+    let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n{}", summary_html(s));
+    let _ = writeln!(h, "<h2 id=\"charts\">Charts</h2>");
+    for (title, file) in page.images {
+        let _ = writeln!(
+            h,
+            "<figure><img src=\"{}\" alt=\"{}\" width=\"1100\" height=\"650\"><figcaption>{}</figcaption></figure>",
+            escape(file),
+            escape(title),
+            escape(title)
+        );
+    }
+    let _ = writeln!(h, "<h2 id=\"variant\">Variant as played</h2>\n<p>After <code>extends</code> and <code>--set</code>.</p>");
+    let _ = writeln!(h, "<pre><code>{}</code></pre>", escape(page.variant_toml));
+    let _ = writeln!(h, "<h2 id=\"data\">Data</h2>\n<ul>");
+    for (file, what) in DATA_FILES {
+        if page.dir.join(file).exists() {
+            let _ = writeln!(h, "<li><a href=\"{file}\">{file}</a>: {what}</li>");
+        }
+    }
+    let _ = writeln!(h, "</ul>\n</body>\n</html>");
+    let path = page.dir.join("index.html");
+    std::fs::write(&path, h).map_err(|e| Error::output(&path, e))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn escape_covers_markup_characters() {
+        assert_eq!(escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
+    }
+}
