@@ -1,7 +1,10 @@
 //! The parallel simulator: plays games in fixed batches on a rayon pool, one seed per game
 //! from (master seed, game index), and folds the batches in index order so every number is
 //! identical for any thread count. Memory stays flat: batches are folded as they finish,
-//! a window at a time.
+//! a window at a time, and per-game rows go to a sink a window at a time (never all held).
+//! A shard (`shard_index`/`shard_count`) plays only its own games, with the same seeds.
+
+pub mod shard;
 
 use std::time::Instant;
 
@@ -95,10 +98,10 @@ fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
     let options = PlayOptions { checked: cfg.checked };
-    for index in start..end {
-        if index % cfg.shard_count != cfg.shard_index {
-            continue;
-        }
+    let count = cfg.shard_count.max(1);
+    // The first index >= start with index mod count == shard_index, then every count-th.
+    let first = start + (cfg.shard_index % count + count - start % count) % count;
+    for index in (first..end).step_by(count as usize) {
         let seed = game_seed(cfg.seed, index);
         let m = if cfg.detailed { Some(&mut metrics) } else { None };
         let outcome = play(game, &mut bots, seed, options, m, None).map_err(|v| {
@@ -122,6 +125,30 @@ pub fn run<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig) -> Result<R
 
 /// As [`run`], calling `progress(games_done)` after each window of batches.
 pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig, progress: &mut dyn FnMut(u64)) -> Result<RunResult<G>, Error> {
+    let mut kept = Vec::new();
+    let mut keep = |rows: &[GameRow]| {
+        kept.extend_from_slice(rows);
+        Ok(())
+    };
+    let sink: Option<&mut RowSink<'_>> = if cfg.keep_rows { Some(&mut keep) } else { None };
+    let mut result = run_streaming(game, seats, cfg, progress, sink)?;
+    result.rows = kept;
+    Ok(result)
+}
+
+/// Receives the per-game rows of a run in game order, a window of batches at a time.
+pub type RowSink<'a> = dyn FnMut(&[GameRow]) -> Result<(), Error> + 'a;
+
+/// As [`run_with_progress`], handing the per-game rows to `rows` as each window finishes
+/// (`RunResult::rows` stays empty), so memory does not grow with the number of games.
+pub fn run_streaming<G: Game>(
+    game: &G,
+    seats: &[SeatPlan<G>],
+    cfg: RunConfig,
+    progress: &mut dyn FnMut(u64),
+    mut rows: Option<&mut RowSink<'_>>,
+) -> Result<RunResult<G>, Error> {
+    let cfg = RunConfig { keep_rows: rows.is_some(), ..cfg };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
@@ -139,7 +166,9 @@ pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfi
             let part = part?;
             result.tally.merge(&part.tally);
             Metrics::merge(&mut result.metrics, part.metrics);
-            result.rows.extend(part.rows);
+            if let Some(sink) = rows.as_deref_mut() {
+                sink(&part.rows)?;
+            }
         }
         progress((last * BATCH).min(cfg.games));
         first = last;
