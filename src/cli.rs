@@ -9,12 +9,14 @@ use clap::{Args, Parser, Subcommand};
 use crate::engine::{game_seed, BotSpec, Game};
 use crate::error::Error;
 use crate::games::{self, seat_plans, FromVariant, GameCommand};
-use crate::output::{self, RowContext};
+use crate::output;
 use crate::report::{self, ReportInput};
 use crate::sim::{self, RunConfig, SeatPlan};
 use crate::stats::summary::SummaryContext;
 use crate::stats::Summary;
 use crate::variant::Variant;
+
+mod scale;
 
 /// Balance tabletop games by simulation.
 #[derive(Parser, Debug)]
@@ -38,6 +40,8 @@ enum Command {
     List,
     /// Measure games per second on one thread and on all threads.
     Bench(BenchArgs),
+    /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
+    Merge(scale::MergeArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -81,6 +85,10 @@ struct SimulateArgs {
     /// Write one row per game (games.parquet, games.csv) and summary.json into DIR.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Play only games with index mod N = K and write shard-K-of-N.* into --out (merge them
+    /// with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -92,6 +100,10 @@ struct ReportArgs {
     /// Output folder (default reports/<game>/<variant>/).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Play only games with index mod N = K and write shard-K-of-N.json into the output
+    /// folder (merge them with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -154,6 +166,7 @@ pub fn main() -> Result<(), Error> {
         Command::Validate(a) => validate(&a),
         Command::List => list(),
         Command::Bench(a) => bench(a),
+        Command::Merge(a) => scale::merge(&a),
     }
 }
 
@@ -240,15 +253,19 @@ impl GameCommand for Simulate<'_> {
 
 fn run_simulate<G: Game>(game: &G, variant: &Variant, a: &SimulateArgs) -> Result<(), Error> {
     let plans = seat_plans_any(game, variant, a.variant.bots.as_deref())?;
+    if let Some(text) = &a.shard {
+        return scale::simulate_shard(game, variant, &plans, a, text);
+    }
     if let Some(dir) = &a.out {
         output::prepare_dir(dir)?;
     }
-    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, keep_rows: a.out.is_some(), ..RunConfig::new(a.run.games, a.run.seed) };
-    let result = sim::run_with_progress(game, &plans, cfg, &mut progress_printer(cfg.games, a.json))?;
+    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, ..RunConfig::new(a.run.games, a.run.seed) };
+    let result = match &a.out {
+        Some(dir) => scale::simulate_streamed(game, &plans, cfg, dir, a.json)?,
+        None => sim::run_with_progress(game, &plans, cfg, &mut progress_printer(cfg.games, a.json))?,
+    };
     let summary = summarise(game, variant, &plans, &cfg, &result);
     if let Some(dir) = &a.out {
-        let labels = seat_labels(game, &plans);
-        output::write_rows(dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
         let path = dir.join("summary.json");
         std::fs::write(&path, serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n").map_err(|e| Error::output(&path, e))?;
     }
@@ -281,6 +298,9 @@ impl GameCommand for Report<'_> {
         let a = self.args;
         let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
         let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
+        if let Some(text) = &a.shard {
+            return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
+        }
         output::prepare_dir(&dir)?;
         let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, ..RunConfig::new(a.run.games, a.run.seed) };
         let result = sim::run_with_progress(&game, &plans, cfg, &mut progress_printer(cfg.games, false))?;
