@@ -48,6 +48,7 @@ pub struct RowWriter<'a> {
     parquet_path: PathBuf,
     csv_path: PathBuf,
     buffer: Vec<GameRow>,
+    group: usize,
     written: u64,
 }
 
@@ -60,17 +61,23 @@ impl<'a> RowWriter<'a> {
         let files = [Shared::create(&parquet_path)?, Shared::create(&csv_path)?];
         let parquet = ParquetWriter::new(files[0].clone()).batched(&schema).map_err(|e| Error::output(&parquet_path, e))?;
         let csv = CsvWriter::new(files[1].clone()).batched(&schema).map_err(|e| Error::output(&csv_path, e))?;
-        Ok(RowWriter { ctx, parquet, csv, files, parquet_path, csv_path, buffer: Vec::with_capacity(ROW_GROUP), written: 0 })
+        Ok(RowWriter { ctx, parquet, csv, files, parquet_path, csv_path, buffer: Vec::new(), group: ROW_GROUP, written: 0 })
     }
 
-    /// Adds rows (in game order); writes a row group whenever [`ROW_GROUP`] rows are buffered.
+    /// Sets the rows per row group (default [`ROW_GROUP`], at least 1).
+    pub fn with_row_group(mut self, rows: usize) -> Self {
+        self.group = rows.max(1);
+        self
+    }
+
+    /// Adds rows (in game order); writes a row group whenever a group's rows are buffered.
     pub fn write(&mut self, rows: &[GameRow]) -> Result<(), Error> {
         let mut rest = rows;
         while !rest.is_empty() {
-            let take = (ROW_GROUP - self.buffer.len()).min(rest.len());
+            let take = (self.group - self.buffer.len()).min(rest.len());
             self.buffer.extend_from_slice(&rest[..take]);
             rest = &rest[take..];
-            if self.buffer.len() == ROW_GROUP {
+            if self.buffer.len() == self.group {
                 self.flush()?;
             }
         }
@@ -98,5 +105,52 @@ impl<'a> RowWriter<'a> {
         parquet.flush().map_err(|e| Error::output(&self.parquet_path, e))?;
         csv.flush().map_err(|e| Error::output(&self.csv_path, e))?;
         Ok(self.written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use polars_io::prelude::{ParquetReader, SerReader};
+
+    use super::*;
+    use crate::engine::Outcome;
+
+    fn row(index: u64) -> GameRow {
+        let mut outcome = Outcome::new();
+        outcome.length = (index % 17) as u32 + 1;
+        outcome.winners = 1 << (index % 2);
+        outcome.scores[0] = index as i64;
+        outcome.eliminated_at[1] = (index % 3) as u32;
+        GameRow { index, seed: index * 7, outcome }
+    }
+
+    #[test]
+    fn rows_written_in_uneven_chunks_come_back_whole_and_in_order() {
+        let dir = std::env::temp_dir().join(format!("playtest-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bots = vec!["a".to_string(), "b".to_string()];
+        let ctx = RowContext { seats: 2, seat_bots: &bots, end_reasons: &["done"] };
+        let mut w = RowWriter::create(&dir, "t", ctx).unwrap().with_row_group(100);
+        let rows: Vec<GameRow> = (0..1037).map(row).collect();
+        for chunk in rows.chunks(37) {
+            w.write(chunk).unwrap();
+        }
+        assert_eq!(w.finish().unwrap(), 1037);
+        let ctx = RowContext { seats: 2, seat_bots: &bots, end_reasons: &["done"] };
+        let expected = rows_frame(&rows, &ctx).unwrap();
+        let f = File::open(dir.join("t.parquet")).unwrap();
+        let mut reader = ParquetReader::new(f);
+        let groups = reader.num_rows().unwrap();
+        assert_eq!(groups, 1037);
+        let back = reader.finish().unwrap();
+        assert!(back.equals_missing(&expected), "{back}");
+        let csv = std::fs::read_to_string(dir.join("t.csv")).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 1038, "header + one line per row");
+        assert!(lines[0].starts_with("game,seed,length"));
+        for (i, line) in lines[1..].iter().enumerate() {
+            assert!(line.starts_with(&format!("{i},{},", i * 7)), "{line}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -17,6 +17,11 @@ use crate::stats::Tally;
 /// Games per batch: the unit of parallel work and of deterministic merging.
 pub const BATCH: u64 = 512;
 
+/// Batches per thread in one window: results are folded (and rows written) a window at a
+/// time, so this bounds memory; the threads wait for the window's slowest batch, so a larger
+/// window wastes less time.
+pub const WINDOW_PER_THREAD: u64 = 32;
+
 /// One seat's bot, ready to be built for every batch.
 pub struct SeatPlan<G: Game> {
     /// The spec as a designer reads it (`basic:bluff=0.3`).
@@ -155,7 +160,8 @@ pub fn run_streaming<G: Game>(
         .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", cfg.threads)))?;
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
-    let window = (pool.current_num_threads() as u64 * 8).max(1);
+    // Enough batches per window that the wait for its slowest batch is small (a few %).
+    let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
     let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
     let mut first = 0;
     while first < batches {
