@@ -151,7 +151,12 @@ fn pig_farm_report_shards_merge_into_the_same_report() {
 fn merge_refuses_shards_of_different_runs_and_incomplete_sets() {
     let dir = temp("refuse");
     let run = |sub: &str, out: &Path, shard: &str, extra: &[&str]| {
-        let mut args = vec![sub, BADGER, "--games", "300", "--seed", "2", "--shard", shard, "--out", s(out)];
+        let mut args = vec![sub, BADGER, "--shard", shard, "--out", s(out)];
+        for (flag, default) in [("--games", "300"), ("--seed", "2")] {
+            if !extra.contains(&flag) {
+                args.extend([flag, default]);
+            }
+        }
         args.extend(extra);
         ok(playtest(&args));
         out.join(format!("shard-{}-of-{}.json", &shard[..1], &shard[2..]))
