@@ -41,7 +41,10 @@ impl Shard {
         let index: u64 = if k.trim() == "auto" {
             let found: Vec<(&str, String)> = INDEX_VARIABLES.iter().filter_map(|v| env(v).filter(|x| !x.trim().is_empty()).map(|x| (*v, x))).collect();
             let Some((var, value)) = found.first() else {
-                return Err(usage(format!("`auto` needs {} to be set (as a Slurm job array or a Kubernetes Indexed Job sets it)", INDEX_VARIABLES.join(" or "))));
+                return Err(usage(format!(
+                    "`auto` needs {} to be set (as a Slurm job array or a Kubernetes Indexed Job sets it)",
+                    INDEX_VARIABLES.join(" or ")
+                )));
             };
             if let Some((other, v)) = found.iter().find(|(_, v)| v.trim() != value.trim()) {
                 return Err(usage(format!("{var}={value} and {other}={v} disagree")));
