@@ -1,6 +1,6 @@
 //! The parallel simulator: plays games in fixed batches on a rayon pool, one seed per game
-//! from (master seed, game index), and folds the batches in index order so every number is
-//! identical for any thread count. Memory stays flat: batches are folded as they finish,
+//! from (master seed, game index), and folds the batches in index order; every accumulator
+//! is exact, so every number is identical for any thread count, window or shard split. Memory stays flat: batches are folded as they finish,
 //! a window at a time, and per-game rows go to a sink a window at a time (never all held).
 //! A shard (`shard_index`/`shard_count`) plays only its own games, with the same seeds.
 
@@ -163,24 +163,46 @@ pub fn run_streaming<G: Game>(
     // Enough batches per window that the wait for its slowest batch is small (a few %).
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
     let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
+    // Pipelined: while the pool plays window w+1, this thread folds window w and hands its
+    // rows to the sink (writing Parquet/CSV is then off the hot path).
+    let mut pending: Option<(u64, Vec<Result<BatchResult<G>, Error>>)> = None;
     let mut first = 0;
-    while first < batches {
+    while first < batches || pending.is_some() {
         let last = (first + window).min(batches);
-        let parts: Vec<Result<BatchResult<G>, Error>> =
-            pool.install(|| (first..last).into_par_iter().map(|b| run_batch(game, seats, &cfg, b)).collect());
-        for part in parts {
-            let part = part?;
-            result.tally.merge(&part.tally);
-            Metrics::merge(&mut result.metrics, part.metrics);
-            if let Some(sink) = rows.as_deref_mut() {
-                sink(&part.rows)?;
+        let mut played = None;
+        let mut folded = Ok(());
+        pool.in_place_scope(|scope| {
+            if first < last {
+                let played = &mut played;
+                let cfg = &cfg;
+                scope.spawn(move |_| *played = Some((last, (first..last).into_par_iter().map(|b| run_batch(game, seats, cfg, b)).collect())));
             }
-        }
-        progress((last * BATCH).min(cfg.games));
+            if let Some((done, parts)) = pending.take() {
+                folded = fold(&mut result, parts, rows.as_deref_mut());
+                if folded.is_ok() {
+                    progress((done * BATCH).min(cfg.games));
+                }
+            }
+        });
+        folded?;
+        pending = played;
         first = last;
     }
     result.seconds = started.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// Adds a window's batches to `result` in game order, rows to `sink`; the first error wins.
+fn fold<G: Game>(result: &mut RunResult<G>, parts: Vec<Result<BatchResult<G>, Error>>, mut sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
+    for part in parts {
+        let part = part?;
+        result.tally.merge(&part.tally);
+        Metrics::merge(&mut result.metrics, part.metrics);
+        if let Some(sink) = sink.as_deref_mut() {
+            sink(&part.rows)?;
+        }
+    }
+    Ok(())
 }
 
 /// Plays one game with a play-by-play written to `out` (the `trace` command).

@@ -50,9 +50,9 @@ fn size_index(claim: Claim, count: u8) -> usize {
 impl BadgerMetrics {
     fn record_turn(&mut self, game: &PennyBadger, s: &State) {
         let n = game.params.players as usize;
-        let alive: Vec<usize> = (0..n).filter(|&i| s.alive & (1 << i) != 0).collect();
+        let (sum, alive) = (0..n).filter(|&i| s.alive & (1 << i) != 0).fold((0u64, 0u64), |(sum, k), i| (sum + u64::from(s.savings[i]), k + 1));
         // Exact: at most 8 players, and WIN_UNIT is a multiple of 1..=8.
-        let mean = if alive.is_empty() { 0 } else { alive.iter().map(|&i| u64::from(s.savings[i])).sum::<u64>() * WIN_UNIT / alive.len() as u64 };
+        let mean = if alive == 0 { 0 } else { sum * WIN_UNIT / alive };
         self.game_bank.push(s.bank);
         self.game_savings.push(mean);
     }
