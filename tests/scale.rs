@@ -293,3 +293,40 @@ fn simulate_out_streams_every_row_in_game_order() {
     assert!(dir.join("games.parquet").metadata().unwrap().len() > 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Through the library: the shards' exact tallies and game metrics, merged in reverse order
+/// on another thread count, equal the unsharded run's, for every bundled game.
+#[test]
+fn shard_accumulators_merge_exactly_for_every_game() {
+    use playtest::engine::{Game, Metrics};
+    use playtest::games::{self, GameCommand};
+    use playtest::sim::{self, RunConfig};
+    use playtest::variant::Variant;
+
+    struct Check;
+    impl GameCommand for Check {
+        type Output = ();
+        fn run<G: Game>(self, game: G, variant: &Variant) -> Result<(), playtest::Error> {
+            let plans = games::seat_plans(&game, variant, None, games::default_bot(game.id()))?;
+            let cfg = RunConfig { threads: 1, detailed: true, ..RunConfig::new(3000, 21) };
+            let whole = sim::run(&game, &plans, cfg)?;
+            let mut tally = playtest::stats::Tally::default();
+            let mut metrics = G::Metrics::default();
+            for index in (0..5).rev() {
+                let part = sim::run(&game, &plans, RunConfig { threads: 2, shard_index: index, shard_count: 5, ..cfg })?;
+                assert_eq!(part.tally.games, 600);
+                tally.merge(&part.tally);
+                let saved = part.metrics.save_state().expect("bundled games save their metrics");
+                Metrics::merge(&mut metrics, G::Metrics::load_state(&saved).expect("and load them"));
+            }
+            assert_eq!(tally, whole.tally, "{}", game.id());
+            assert_eq!(metrics.save_state(), whole.metrics.save_state(), "{}", game.id());
+            assert_eq!(metrics.summary(3000), whole.metrics.summary(3000));
+            Ok(())
+        }
+    }
+    for file in [BADGER, PIG] {
+        let variant = Variant::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(file), &[]).unwrap();
+        games::dispatch(&variant, Check).unwrap();
+    }
+}
