@@ -1,14 +1,15 @@
 //! The parallel simulator: plays games in fixed batches on a rayon pool, one seed per game
 //! from (master seed, game index), and folds the batches in index order; every accumulator
-//! is exact, so every number is identical for any thread count, window or shard split. Memory stays flat: batches are folded as they finish,
-//! a window at a time, and per-game rows go to a sink a window at a time (never all held).
+//! is exact, so every number is identical for any thread count, window or shard split.
+//! Memory stays flat: batches are folded as they finish (at most a window of them ahead),
+//! and per-game rows go to a sink batch by batch (never all held).
 //! A shard (`shard_index`/`shard_count`) plays only its own games, with the same seeds.
 
 pub mod shard;
 
+use std::collections::BTreeMap;
 use std::time::Instant;
 
-use rayon::prelude::*;
 
 use crate::engine::{play, Bot, Game, GameRng, Metrics, Outcome, PlayOptions, game_seed};
 use crate::error::Error;
@@ -17,9 +18,8 @@ use crate::stats::Tally;
 /// Games per batch: the unit of parallel work and of deterministic merging.
 pub const BATCH: u64 = 512;
 
-/// Batches per thread in one window: results are folded (and rows written) a window at a
-/// time, so this bounds memory; the threads wait for the window's slowest batch, so a larger
-/// window wastes less time.
+/// Batches per thread that may be played ahead of the fold: bounds memory (results and rows
+/// waiting to be folded) while keeping every thread busy.
 pub const WINDOW_PER_THREAD: u64 = 32;
 
 /// One seat's bot, ready to be built for every batch.
@@ -128,7 +128,7 @@ pub fn run<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig) -> Result<R
     run_with_progress(game, seats, cfg, &mut |_| {})
 }
 
-/// As [`run`], calling `progress(games_done)` after each window of batches.
+/// As [`run`], calling `progress(games_done)` as batches are folded.
 pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig, progress: &mut dyn FnMut(u64)) -> Result<RunResult<G>, Error> {
     let mut kept = Vec::new();
     let mut keep = |rows: &[GameRow]| {
@@ -141,10 +141,10 @@ pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfi
     Ok(result)
 }
 
-/// Receives the per-game rows of a run in game order, a window of batches at a time.
+/// Receives the per-game rows of a run in game order, a batch at a time.
 pub type RowSink<'a> = dyn FnMut(&[GameRow]) -> Result<(), Error> + 'a;
 
-/// As [`run_with_progress`], handing the per-game rows to `rows` as each window finishes
+/// As [`run_with_progress`], handing the per-game rows to `rows` as each batch is folded
 /// (`RunResult::rows` stays empty), so memory does not grow with the number of games.
 pub fn run_streaming<G: Game>(
     game: &G,
@@ -160,47 +160,59 @@ pub fn run_streaming<G: Game>(
         .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", cfg.threads)))?;
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
-    // Enough batches per window that the wait for its slowest batch is small (a few %).
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
     let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
-    // Pipelined: while the pool plays window w+1, this thread folds window w and hands its
-    // rows to the sink (writing Parquet/CSV is then off the hot path).
-    let mut pending: Option<(u64, Vec<Result<BatchResult<G>, Error>>)> = None;
-    let mut first = 0;
-    while first < batches || pending.is_some() {
-        let last = (first + window).min(batches);
-        let mut played = None;
-        let mut folded = Ok(());
-        pool.in_place_scope(|scope| {
-            if first < last {
-                let played = &mut played;
-                let cfg = &cfg;
-                scope.spawn(move |_| *played = Some((last, (first..last).into_par_iter().map(|b| run_batch(game, seats, cfg, b)).collect())));
+    // No barrier between windows: batches are queued on the pool as long as fewer than
+    // `window` are played but not yet folded; this thread folds them in game order as they
+    // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
+    // workers' hot path. Memory is bounded by `window` batches.
+    let (send, receive) = std::sync::mpsc::channel::<(u64, Result<BatchResult<G>, Error>)>();
+    let mut outcome = Ok(());
+    pool.in_place_scope(|scope| {
+        let mut ready: BTreeMap<u64, Result<BatchResult<G>, Error>> = BTreeMap::new();
+        let (mut queued, mut folded) = (0u64, 0u64);
+        let cfg = &cfg;
+        while folded < batches {
+            while outcome.is_ok() && queued < batches && queued - folded < window {
+                let send = send.clone();
+                let b = queued;
+                scope.spawn(move |_| {
+                    // A panic (a bug) becomes an error, so the fold below never waits for it.
+                    let part = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_batch(game, seats, cfg, b)))
+                        .unwrap_or_else(|_| Err(Error::Invariant(format!("batch {b} panicked (a bug); see the message above"))));
+                    let _ = send.send((b, part));
+                });
+                queued += 1;
             }
-            if let Some((done, parts)) = pending.take() {
-                folded = fold(&mut result, parts, rows.as_deref_mut());
-                if folded.is_ok() {
-                    progress((done * BATCH).min(cfg.games));
+            if outcome.is_err() {
+                break;
+            }
+            let Ok((b, part)) = receive.recv() else { break };
+            ready.insert(b, part);
+            while let Some(part) = ready.remove(&folded) {
+                outcome = fold(&mut result, part, rows.as_deref_mut());
+                if outcome.is_err() {
+                    break;
+                }
+                folded += 1;
+                if folded % window == 0 || folded == batches {
+                    progress((folded * BATCH).min(cfg.games));
                 }
             }
-        });
-        folded?;
-        pending = played;
-        first = last;
-    }
+        }
+    });
+    outcome?;
     result.seconds = started.elapsed().as_secs_f64();
     Ok(result)
 }
 
-/// Adds a window's batches to `result` in game order, rows to `sink`; the first error wins.
-fn fold<G: Game>(result: &mut RunResult<G>, parts: Vec<Result<BatchResult<G>, Error>>, mut sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
-    for part in parts {
-        let part = part?;
-        result.tally.merge(&part.tally);
-        Metrics::merge(&mut result.metrics, part.metrics);
-        if let Some(sink) = sink.as_deref_mut() {
-            sink(&part.rows)?;
-        }
+/// Adds the next batch to `result`, its rows to `sink`.
+fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>, sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
+    let part = part?;
+    result.tally.merge(&part.tally);
+    Metrics::merge(&mut result.metrics, part.metrics);
+    if let Some(sink) = sink {
+        sink(&part.rows)?;
     }
     Ok(())
 }
