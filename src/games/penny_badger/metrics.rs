@@ -52,7 +52,7 @@ impl BadgerMetrics {
         let n = game.params.players as usize;
         let (sum, alive) = (0..n).filter(|&i| s.alive & (1 << i) != 0).fold((0u64, 0u64), |(sum, k), i| (sum + u64::from(s.savings[i]), k + 1));
         // Exact: at most 8 players, and WIN_UNIT is a multiple of 1..=8.
-        let mean = if alive == 0 { 0 } else { sum * WIN_UNIT / alive };
+        let mean = (sum * WIN_UNIT).checked_div(alive).unwrap_or(0);
         self.game_bank.push(s.bank);
         self.game_savings.push(mean);
     }
