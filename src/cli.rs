@@ -9,13 +9,16 @@ use clap::{Args, Parser, Subcommand};
 use crate::designer::{self, RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs, sweep::SweepOptions};
 use crate::engine::{game_seed, BotSpec, Game};
 use crate::error::Error;
+use crate::output::RowContext;
 use crate::games::{self, seat_plans, FromVariant, GameCommand};
-use crate::output::{self, RowContext};
+use crate::output;
 use crate::report::{self, ReportInput};
 use crate::sim::{self, RunConfig, SeatPlan};
 use crate::stats::summary::SummaryContext;
 use crate::stats::Summary;
 use crate::variant::Variant;
+
+mod scale;
 
 /// Balance tabletop games by simulation.
 #[derive(Parser, Debug)]
@@ -47,6 +50,8 @@ enum Command {
     Sweep(SweepArgs),
     /// Check invariants and the variants' [expect] bounds: exit 0 when all hold, 1 when one fails.
     Check(CheckArgs),
+    /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
+    Merge(scale::MergeArgs),
 }
 
 #[derive(Args, Debug)]
@@ -107,6 +112,10 @@ struct SimulateArgs {
     /// Write one row per game (games.parquet, games.csv) and summary.json into DIR.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Play only games with index mod N = K and write shard-K-of-N.* into --out (merge them
+    /// with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -120,6 +129,10 @@ struct ReportArgs {
     /// Output folder (default reports/<game>/<variant>/).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Play only games with index mod N = K and write shard-K-of-N.json into the output
+    /// folder (merge them with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -284,6 +297,7 @@ pub fn main() -> Result<(), Error> {
         Command::Check(a) => {
             designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
         }
+        Command::Merge(a) => scale::merge(&a),
     }
 }
 
@@ -338,6 +352,12 @@ fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> Strin
 }
 
 /// The progress bar of a run (quiet with `--json`, `--quiet` or CI=true).
+/// The progress bar as a callback of games done (for the streaming and sharded runs).
+fn progress_printer(total: u64, quiet: bool) -> impl FnMut(u64) {
+    let mut bar = progress_bar(total, quiet);
+    move |done| bar.update(done)
+}
+
 fn progress_bar(total: u64, quiet: bool) -> crate::progress::Progress {
     crate::progress::Progress::new(total, quiet)
 }
@@ -355,20 +375,30 @@ impl GameCommand for Simulate<'_> {
 
 fn run_simulate<G: Game>(game: &G, variant: &Variant, a: &SimulateArgs) -> Result<(), Error> {
     let plans = seat_plans_any(game, variant, a.variant.bots.as_deref())?;
+    if let Some(text) = &a.shard {
+        return scale::simulate_shard(game, variant, &plans, a, text);
+    }
     if let Some(dir) = &a.out {
         output::prepare_dir(dir)?;
     }
-    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, keep_rows: a.out.is_some(), ..RunConfig::new(a.run.games, a.run.seed) };
-    let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-    let (result, reached) =
-        designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?;
+    let streamed = a.out.is_some() && a.precision.precision.is_none();
+    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, keep_rows: a.out.is_some() && !streamed, ..RunConfig::new(a.run.games, a.run.seed) };
+    let (result, reached) = match &a.out {
+        Some(dir) if streamed => (scale::simulate_streamed(game, &plans, cfg, dir, a.json || a.run.quiet)?, None),
+        _ => {
+            let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+            designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
+        }
+    };
     if let Some(r) = &reached {
         if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
     }
-    let summary = summarise(game, variant, &plans, &cfg, &result);
-    if let Some(dir) = &a.out {
+    if let (Some(dir), false) = (&a.out, streamed) {
         let labels = seat_labels(game, &plans);
         output::write_rows(dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+    }
+    let summary = summarise(game, variant, &plans, &cfg, &result);
+    if let Some(dir) = &a.out {
         let path = dir.join("summary.json");
         std::fs::write(&path, serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n").map_err(|e| Error::output(&path, e))?;
     }
@@ -401,6 +431,9 @@ impl GameCommand for Report<'_> {
         let a = self.args;
         let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
         let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
+        if let Some(text) = &a.shard {
+            return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
+        }
         output::prepare_dir(&dir)?;
         let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, keep_rows: true, ..RunConfig::new(a.run.games, a.run.seed) };
         let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);

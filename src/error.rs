@@ -97,6 +97,56 @@ pub enum VariantError {
     },
 }
 
+/// Shards that cannot be merged into one run (a usage error: exit code 2).
+#[derive(Debug, Error)]
+pub enum MergeError {
+    /// No shard files were given.
+    #[error("merge: no shard files given; pass the shard-K-of-N.json files (or the folder holding them)")]
+    NoShards,
+    /// A file is not a readable shard state.
+    #[error("{}: {message}", path.display())]
+    BadShard {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
+    /// Two shards come from different runs.
+    #[error("merge: shards of different runs: {what} is {first_value} in {} but {other_value} in {}; merge only shards of one run", first.display(), other.display())]
+    Mismatch {
+        /// What differs (variant, seed, game count, ...).
+        what: String,
+        /// The first shard file.
+        first: PathBuf,
+        /// Its value.
+        first_value: String,
+        /// The differing shard file.
+        other: PathBuf,
+        /// Its value.
+        other_value: String,
+    },
+    /// The same shard was given twice.
+    #[error("merge: shard {index} of {count} is given twice ({} and {}); give each shard once", first.display(), second.display())]
+    Repeated {
+        /// Shard index.
+        index: u64,
+        /// Shard count.
+        count: u64,
+        /// One file.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
+    /// Some shards of the set are missing.
+    #[error("merge: shard{} {} of {count} missing; all {count} shards are needed", if missing.len() > 1 { "s" } else { "" }, missing.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "))]
+    Missing {
+        /// The missing indices.
+        missing: Vec<u64>,
+        /// Shard count.
+        count: u64,
+    },
+}
+
 /// Everything that can stop a command.
 #[derive(Debug, Error)]
 pub enum Error {
@@ -114,6 +164,9 @@ pub enum Error {
         /// Why.
         message: String,
     },
+    /// Shards that cannot be merged (exit code 2).
+    #[error(transparent)]
+    Merge(#[from] MergeError),
     /// A game broke one of its invariants (a bug, with the seed that replays it).
     #[error("{0}")]
     Invariant(String),
@@ -126,7 +179,7 @@ impl Error {
     /// The process exit code: 2 for usage errors, 1 otherwise.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Variant(_) | Error::Usage(_) => 2,
+            Error::Variant(_) | Error::Usage(_) | Error::Merge(_) => 2,
             _ => 1,
         }
     }

@@ -1,5 +1,8 @@
 //! Writers of run outputs: one row per game as Parquet and CSV (through polars), and JSON.
-//! Paths are checked before the long run so a bad `--out` fails fast.
+//! Paths are checked before the long run so a bad `--out` fails fast. [`stream`] writes the
+//! rows a row group at a time as a run goes.
+
+pub mod stream;
 
 use std::fs::File;
 use std::path::Path;

@@ -208,6 +208,27 @@ pub trait Metrics<G: Game>: Default + Send {
     fn charts(&self, games: u64) -> Vec<ChartSpec>;
     /// Extra summary numbers for `summary.json` and the report table.
     fn summary(&self, games: u64) -> Vec<(String, f64)>;
+    /// The accumulated state as JSON, saved by a sharded run (`--shard K/N`) so `playtest
+    /// merge` can combine shards; `None` (the default) when the game cannot save it. Merged
+    /// shards equal one unsharded run only if `merge` is exact (integer sums, no `f64` sums of
+    /// fractions), as the bundled games' metrics are.
+    fn save_state(&self) -> Option<serde_json::Value> {
+        None
+    }
+    /// Rebuilds an accumulator saved by [`Metrics::save_state`]; `Err` says why it cannot.
+    fn load_state(_state: &serde_json::Value) -> Result<Self, String> {
+        Err("this game's report metrics cannot be saved by a sharded run".into())
+    }
+}
+
+/// [`Metrics::save_state`] for metrics that derive `Serialize`.
+pub fn save_serde<T: serde::Serialize>(metrics: &T) -> Option<serde_json::Value> {
+    serde_json::to_value(metrics).ok()
+}
+
+/// [`Metrics::load_state`] for metrics that derive `Deserialize`.
+pub fn load_serde<T: serde::de::DeserializeOwned>(state: &serde_json::Value) -> Result<T, String> {
+    T::deserialize(state).map_err(|e| e.to_string())
 }
 
 /// Metrics for a game that adds none.
@@ -223,6 +244,12 @@ impl<G: Game> Metrics<G> for NoMetrics {
     }
     fn summary(&self, _: u64) -> Vec<(String, f64)> {
         Vec::new()
+    }
+    fn save_state(&self) -> Option<serde_json::Value> {
+        Some(serde_json::Value::Null)
+    }
+    fn load_state(_: &serde_json::Value) -> Result<Self, String> {
+        Ok(NoMetrics)
     }
 }
 

@@ -1,11 +1,15 @@
 //! The parallel simulator: plays games in fixed batches on a rayon pool, one seed per game
-//! from (master seed, game index), and folds the batches in index order so every number is
-//! identical for any thread count. Memory stays flat: batches are folded as they finish,
-//! a window at a time.
+//! from (master seed, game index), and folds the batches in index order; every accumulator
+//! is exact, so every number is identical for any thread count, window or shard split.
+//! Memory stays flat: batches are folded as they finish (at most a window of them ahead),
+//! and per-game rows go to a sink batch by batch (never all held).
+//! A shard (`shard_index`/`shard_count`) plays only its own games, with the same seeds.
 
+pub mod shard;
+
+use std::collections::BTreeMap;
 use std::time::Instant;
 
-use rayon::prelude::*;
 
 use crate::engine::{play, Bot, Game, GameRng, Metrics, Outcome, PlayOptions, game_seed};
 use crate::error::Error;
@@ -13,6 +17,10 @@ use crate::stats::Tally;
 
 /// Games per batch: the unit of parallel work and of deterministic merging.
 pub const BATCH: u64 = 512;
+
+/// Batches per thread that may be played ahead of the fold: bounds memory (results and rows
+/// waiting to be folded) while keeping every thread busy.
+pub const WINDOW_PER_THREAD: u64 = 32;
 
 /// One seat's bot, ready to be built for every batch.
 pub struct SeatPlan<G: Game> {
@@ -95,10 +103,10 @@ fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
     let options = PlayOptions { checked: cfg.checked };
-    for index in start..end {
-        if index % cfg.shard_count != cfg.shard_index {
-            continue;
-        }
+    let count = cfg.shard_count.max(1);
+    // The first index >= start with index mod count == shard_index, then every count-th.
+    let first = start + (cfg.shard_index % count + count - start % count) % count;
+    for index in (first..end).step_by(count as usize) {
         let seed = game_seed(cfg.seed, index);
         let m = if cfg.detailed { Some(&mut metrics) } else { None };
         let outcome = play(game, &mut bots, seed, options, m, None).map_err(|v| {
@@ -120,32 +128,93 @@ pub fn run<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig) -> Result<R
     run_with_progress(game, seats, cfg, &mut |_| {})
 }
 
-/// As [`run`], calling `progress(games_done)` after each window of batches.
+/// As [`run`], calling `progress(games_done)` as batches are folded.
 pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig, progress: &mut dyn FnMut(u64)) -> Result<RunResult<G>, Error> {
+    let mut kept = Vec::new();
+    let mut keep = |rows: &[GameRow]| {
+        kept.extend_from_slice(rows);
+        Ok(())
+    };
+    let sink: Option<&mut RowSink<'_>> = if cfg.keep_rows { Some(&mut keep) } else { None };
+    let mut result = run_streaming(game, seats, cfg, progress, sink)?;
+    result.rows = kept;
+    Ok(result)
+}
+
+/// Receives the per-game rows of a run in game order, a batch at a time.
+pub type RowSink<'a> = dyn FnMut(&[GameRow]) -> Result<(), Error> + 'a;
+
+/// As [`run_with_progress`], handing the per-game rows to `rows` as each batch is folded
+/// (`RunResult::rows` stays empty), so memory does not grow with the number of games.
+pub fn run_streaming<G: Game>(
+    game: &G,
+    seats: &[SeatPlan<G>],
+    cfg: RunConfig,
+    progress: &mut dyn FnMut(u64),
+    mut rows: Option<&mut RowSink<'_>>,
+) -> Result<RunResult<G>, Error> {
+    let cfg = RunConfig { keep_rows: rows.is_some(), ..cfg };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cfg.threads)
         .build()
         .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", cfg.threads)))?;
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
-    let window = (pool.current_num_threads() as u64 * 8).max(1);
+    let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
     let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
-    let mut first = 0;
-    while first < batches {
-        let last = (first + window).min(batches);
-        let parts: Vec<Result<BatchResult<G>, Error>> =
-            pool.install(|| (first..last).into_par_iter().map(|b| run_batch(game, seats, &cfg, b)).collect());
-        for part in parts {
-            let part = part?;
-            result.tally.merge(&part.tally);
-            Metrics::merge(&mut result.metrics, part.metrics);
-            result.rows.extend(part.rows);
+    // No barrier between windows: batches are queued on the pool as long as fewer than
+    // `window` are played but not yet folded; this thread folds them in game order as they
+    // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
+    // workers' hot path. Memory is bounded by `window` batches.
+    let (send, receive) = std::sync::mpsc::channel::<(u64, Result<BatchResult<G>, Error>)>();
+    let mut outcome = Ok(());
+    pool.in_place_scope(|scope| {
+        let mut ready: BTreeMap<u64, Result<BatchResult<G>, Error>> = BTreeMap::new();
+        let (mut queued, mut folded) = (0u64, 0u64);
+        let cfg = &cfg;
+        while folded < batches {
+            while outcome.is_ok() && queued < batches && queued - folded < window {
+                let send = send.clone();
+                let b = queued;
+                scope.spawn(move |_| {
+                    // A panic (a bug) becomes an error, so the fold below never waits for it.
+                    let part = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_batch(game, seats, cfg, b)))
+                        .unwrap_or_else(|_| Err(Error::Invariant(format!("batch {b} panicked (a bug); see the message above"))));
+                    let _ = send.send((b, part));
+                });
+                queued += 1;
+            }
+            if outcome.is_err() {
+                break;
+            }
+            let Ok((b, part)) = receive.recv() else { break };
+            ready.insert(b, part);
+            while let Some(part) = ready.remove(&folded) {
+                outcome = fold(&mut result, part, rows.as_deref_mut());
+                if outcome.is_err() {
+                    break;
+                }
+                folded += 1;
+                if folded % window == 0 || folded == batches {
+                    progress((folded * BATCH).min(cfg.games));
+                }
+            }
         }
-        progress((last * BATCH).min(cfg.games));
-        first = last;
-    }
+    });
+    outcome?;
     result.seconds = started.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// Adds the next batch to `result`, its rows to `sink`.
+fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>, sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
+    let part = part?;
+    result.tally.merge(&part.tally);
+    Metrics::merge(&mut result.metrics, part.metrics);
+    if let Some(sink) = sink {
+        sink(&part.rows)?;
+    }
+    Ok(())
 }
 
 /// Plays one game with a play-by-play written to `out` (the `trace` command).

@@ -2,8 +2,14 @@
 //! in game order so the numbers do not depend on the thread count: game length, end
 //! reasons, seat win shares with Wilson 95% intervals, the chi-square seat-fairness test,
 //! eliminations and the survival curve.
+//!
+//! Every sum is exact (integers; win credit in units of 1/[`WIN_UNIT`]), so tallies merge to
+//! bit-identical numbers in any order: that is what lets sharded runs (`--shard K/N`) be merged
+//! into exactly the figures of one unsharded run.
 
 pub mod summary;
+
+use serde::{Deserialize, Serialize};
 
 use crate::engine::{Outcome, MAX_SEATS};
 
@@ -39,8 +45,16 @@ pub fn seat_fairness_p(wins: &[f64]) -> f64 {
     puruspe::gammq((k as f64 - 1.0) / 2.0, chi2 / 2.0)
 }
 
-/// Running totals over games; `merge` adds a later batch.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Win credit is counted in units of 1/840 of a win: 840 = lcm(1..=8), so the 1/k credit of
+/// a k-way tie among up to [`MAX_SEATS`] seats is a whole number of units.
+pub const WIN_UNIT: u64 = 840;
+
+/// Running totals over games; `merge` adds another batch, in any order, with the same result.
+///
+/// The `f64` fields (`wins`, `score_sum`, `score_sq`) are read-only views of exact integer
+/// sums, kept up to date by `add` and `merge`; only the exact sums are saved (`Serialize`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "TallyState", into = "TallyState")]
 pub struct Tally {
     /// Games counted.
     pub games: u64,
@@ -62,6 +76,67 @@ pub struct Tally {
     pub games_with_elimination: u64,
     /// Games won by several seats.
     pub shared_wins: u64,
+    /// Exact win credit per seat in units of 1/[`WIN_UNIT`].
+    win_units: [u64; MAX_SEATS],
+    /// Exact sum of final scores per seat.
+    score_total: [i128; MAX_SEATS],
+    /// Exact sum of squared final scores per seat.
+    score_sq_total: [i128; MAX_SEATS],
+}
+
+/// What a [`Tally`] saves: its exact sums only (the `f64` views are rebuilt on load).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TallyState {
+    games: u64,
+    lengths: Vec<u64>,
+    end_reasons: Vec<u64>,
+    win_units: [u64; MAX_SEATS],
+    eliminated: [u64; MAX_SEATS],
+    score_total: [i128; MAX_SEATS],
+    score_sq_total: [i128; MAX_SEATS],
+    eliminations_by_turn: Vec<u64>,
+    games_with_elimination: u64,
+    shared_wins: u64,
+}
+
+impl From<Tally> for TallyState {
+    fn from(t: Tally) -> Self {
+        TallyState {
+            games: t.games,
+            lengths: t.lengths,
+            end_reasons: t.end_reasons,
+            win_units: t.win_units,
+            eliminated: t.eliminated,
+            score_total: t.score_total,
+            score_sq_total: t.score_sq_total,
+            eliminations_by_turn: t.eliminations_by_turn,
+            games_with_elimination: t.games_with_elimination,
+            shared_wins: t.shared_wins,
+        }
+    }
+}
+
+impl From<TallyState> for Tally {
+    fn from(s: TallyState) -> Self {
+        let mut t = Tally {
+            games: s.games,
+            lengths: s.lengths,
+            end_reasons: s.end_reasons,
+            eliminated: s.eliminated,
+            eliminations_by_turn: s.eliminations_by_turn,
+            games_with_elimination: s.games_with_elimination,
+            shared_wins: s.shared_wins,
+            win_units: s.win_units,
+            score_total: s.score_total,
+            score_sq_total: s.score_sq_total,
+            ..Tally::default()
+        };
+        for seat in 0..MAX_SEATS {
+            t.refresh(seat);
+        }
+        t
+    }
 }
 
 impl Tally {
@@ -81,14 +156,16 @@ impl Tally {
         if k > 1 {
             self.shared_wins += 1;
         }
+        let credit = WIN_UNIT / u64::from(k.max(1));
         let mut any = false;
         for s in 0..seats {
             if o.winners & (1 << s) != 0 {
-                self.wins[s] += 1.0 / k as f64;
+                self.win_units[s] += credit;
             }
-            let score = o.scores[s] as f64;
-            self.score_sum[s] += score;
-            self.score_sq[s] += score * score;
+            let score = i128::from(o.scores[s]);
+            self.score_total[s] += score;
+            self.score_sq_total[s] += score * score;
+            self.refresh(s);
             let t = o.eliminated_at[s] as usize;
             if t > 0 {
                 any = true;
@@ -109,13 +186,26 @@ impl Tally {
         add_vec(&mut self.end_reasons, &other.end_reasons);
         add_vec(&mut self.eliminations_by_turn, &other.eliminations_by_turn);
         for s in 0..MAX_SEATS {
-            self.wins[s] += other.wins[s];
+            self.win_units[s] += other.win_units[s];
             self.eliminated[s] += other.eliminated[s];
-            self.score_sum[s] += other.score_sum[s];
-            self.score_sq[s] += other.score_sq[s];
+            self.score_total[s] += other.score_total[s];
+            self.score_sq_total[s] += other.score_sq_total[s];
+            self.refresh(s);
         }
         self.games_with_elimination += other.games_with_elimination;
         self.shared_wins += other.shared_wins;
+    }
+
+    /// Exact win credit of `seat` in units of 1/[`WIN_UNIT`].
+    pub fn win_units(&self, seat: usize) -> u64 {
+        self.win_units[seat]
+    }
+
+    /// Rebuilds the `f64` views of `seat` from the exact sums.
+    fn refresh(&mut self, seat: usize) {
+        self.wins[seat] = self.win_units[seat] as f64 / WIN_UNIT as f64;
+        self.score_sum[seat] = self.score_total[seat] as f64;
+        self.score_sq[seat] = self.score_sq_total[seat] as f64;
     }
 
     /// The length at quantile `q` (nearest rank over the histogram).
@@ -208,5 +298,47 @@ mod tests {
         assert_eq!(t.length_quantile(0.95), 95.0);
         let (mean, _) = t.length_mean_sd();
         assert!((mean - 50.5).abs() < 1e-12);
+    }
+
+    fn outcome(winners: u16, scores: [i64; 3]) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = 7;
+        o.winners = winners;
+        o.scores[..3].copy_from_slice(&scores);
+        o
+    }
+
+    #[test]
+    fn merging_in_any_order_gives_identical_tallies() {
+        // Three-way ties give 1/3 credits, which f64 sums would round differently by order.
+        let games: Vec<Outcome> = (0..300).map(|i| outcome(if i % 3 == 0 { 0b111 } else { 1 << (i % 3) }, [i, -i, 3 * i])).collect();
+        let mut forward = Tally::default();
+        for o in &games {
+            forward.add(o, 3, 1);
+        }
+        let mut parts = [Tally::default(), Tally::default(), Tally::default(), Tally::default()];
+        for (i, o) in games.iter().enumerate() {
+            parts[i % 4].add(o, 3, 1);
+        }
+        let mut backward = Tally::default();
+        for p in parts.iter().rev() {
+            backward.merge(p);
+        }
+        assert_eq!(forward, backward);
+        assert_eq!(forward.win_units(0), 100 * WIN_UNIT / 3);
+        assert_eq!(forward.wins[0], (100 * WIN_UNIT / 3) as f64 / WIN_UNIT as f64);
+    }
+
+    #[test]
+    fn a_tally_survives_a_json_round_trip() {
+        let mut t = Tally::default();
+        for i in 0..50 {
+            let mut o = outcome(if i % 2 == 0 { 0b011 } else { 0b100 }, [i, 2 * i, -7]);
+            o.eliminated_at[1] = (i % 5) as u32;
+            t.add(&o, 3, 2);
+        }
+        let text = serde_json::to_string(&t).unwrap();
+        let back: Tally = serde_json::from_str(&text).unwrap();
+        assert_eq!(t, back);
     }
 }

@@ -1,32 +1,41 @@
 //! Penny Badger's own report metrics: claim sizes split by truthful and bluffed, challenge
 //! outcomes, and the mean bank and savings by turn.
+//!
+//! Every sum is an integer (mean savings in units of 1/[`WIN_UNIT`] penny), so batches and
+//! shards merge to identical numbers in any order; the state is saved by sharded runs.
 
 use super::rules::{Phase, State};
 use super::{Action, Claim, PennyBadger};
-use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome};
-use crate::stats::wilson;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::stats::{WIN_UNIT, wilson};
 
 /// Turns followed by the by-turn curves.
 const HORIZON: usize = 400;
 /// Claim-size categories: nothing, wild, 2..=10.
 const SIZES: usize = 11;
 
-/// Accumulated over many games; merged in game order.
-#[derive(Default)]
+/// Accumulated over many games; merged in any order with the same result.
+#[derive(Default, Serialize, Deserialize)]
 pub struct BadgerMetrics {
     truthful: [u64; SIZES],
     bluffed: [u64; SIZES],
     challenged: [u64; SIZES],
     caught: [u64; SIZES],
-    bank_by_turn: Vec<f64>,
-    savings_by_turn: Vec<f64>,
+    bank_by_turn: Vec<u64>,
+    /// Sum of the mean savings of players still in, in units of 1/`WIN_UNIT` penny.
+    savings_by_turn: Vec<u64>,
     /// Games still running at the start of each turn.
     running_by_turn: Vec<u64>,
     games: u64,
     horizon: usize,
-    // The game in progress.
+    // The game in progress (not saved).
+    #[serde(skip)]
     game_bank: Vec<u32>,
-    game_savings: Vec<f64>,
+    #[serde(skip)]
+    game_savings: Vec<u64>,
+    #[serde(skip)]
     last_turn: u32,
 }
 
@@ -41,8 +50,9 @@ fn size_index(claim: Claim, count: u8) -> usize {
 impl BadgerMetrics {
     fn record_turn(&mut self, game: &PennyBadger, s: &State) {
         let n = game.params.players as usize;
-        let alive: Vec<usize> = (0..n).filter(|&i| s.alive & (1 << i) != 0).collect();
-        let mean = if alive.is_empty() { 0.0 } else { alive.iter().map(|&i| s.savings[i] as f64).sum::<f64>() / alive.len() as f64 };
+        let (sum, alive) = (0..n).filter(|&i| s.alive & (1 << i) != 0).fold((0u64, 0u64), |(sum, k), i| (sum + u64::from(s.savings[i]), k + 1));
+        // Exact: at most 8 players, and WIN_UNIT is a multiple of 1..=8.
+        let mean = (sum * WIN_UNIT).checked_div(alive).unwrap_or(0);
         self.game_bank.push(s.bank);
         self.game_savings.push(mean);
     }
@@ -53,7 +63,7 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         if self.game_bank.is_empty() && self.last_turn == 0 {
             // First action of a game: the state at the start of turn 1.
             self.game_bank.push(game.params.bank);
-            self.game_savings.push(game.params.starting_savings as f64);
+            self.game_savings.push(u64::from(game.params.starting_savings) * WIN_UNIT);
             self.last_turn = 1;
         }
         // A claim is final once its challenges are answered; read it from the last claim.
@@ -86,12 +96,12 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         self.horizon = HORIZON.min(game.turn_cap() as usize + 1);
         if self.game_bank.is_empty() {
             self.game_bank.push(game.params.bank);
-            self.game_savings.push(game.params.starting_savings as f64);
+            self.game_savings.push(u64::from(game.params.starting_savings) * WIN_UNIT);
         }
         self.record_turn(game, s);
         if self.bank_by_turn.len() < self.horizon {
-            self.bank_by_turn.resize(self.horizon, 0.0);
-            self.savings_by_turn.resize(self.horizon, 0.0);
+            self.bank_by_turn.resize(self.horizon, 0);
+            self.savings_by_turn.resize(self.horizon, 0);
         }
         if self.running_by_turn.len() < self.horizon {
             self.running_by_turn.resize(self.horizon, 0);
@@ -99,10 +109,10 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         for r in self.running_by_turn.iter_mut().take((s.turns as usize + 1).min(self.horizon)) {
             *r += 1;
         }
-        let last_bank = *self.game_bank.last().unwrap_or(&0) as f64;
-        let last_savings = *self.game_savings.last().unwrap_or(&0.0);
+        let last_bank = u64::from(*self.game_bank.last().unwrap_or(&0));
+        let last_savings = *self.game_savings.last().unwrap_or(&0);
         for t in 0..self.horizon {
-            self.bank_by_turn[t] += self.game_bank.get(t).map_or(last_bank, |&b| b as f64);
+            self.bank_by_turn[t] += self.game_bank.get(t).map_or(last_bank, |&b| u64::from(b));
             self.savings_by_turn[t] += self.game_savings.get(t).copied().unwrap_or(last_savings);
         }
         self.games += 1;
@@ -120,8 +130,8 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         }
         self.horizon = self.horizon.max(other.horizon);
         if self.bank_by_turn.len() < other.bank_by_turn.len() {
-            self.bank_by_turn.resize(other.bank_by_turn.len(), 0.0);
-            self.savings_by_turn.resize(other.savings_by_turn.len(), 0.0);
+            self.bank_by_turn.resize(other.bank_by_turn.len(), 0);
+            self.savings_by_turn.resize(other.savings_by_turn.len(), 0);
         }
         if self.running_by_turn.len() < other.running_by_turn.len() {
             self.running_by_turn.resize(other.running_by_turn.len(), 0);
@@ -193,15 +203,15 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         let n = self.games.max(1) as f64;
         // Follow the curves while at least 1% of games are still running.
         let shown = self.running_by_turn.iter().position(|&r| (r as f64) < 0.01 * n).unwrap_or(self.running_by_turn.len()).max(2);
-        let curve = |v: &[f64]| v.iter().take(shown).enumerate().map(|(t, &x)| (t as f64, x / n)).collect::<Vec<_>>();
+        let curve = |v: &[u64], unit: u64| v.iter().take(shown).enumerate().map(|(t, &x)| (t as f64, x as f64 / unit as f64 / n)).collect::<Vec<_>>();
         charts.push(ChartSpec::Lines {
             file: "money_by_turn".into(),
             title: format!("Mean bank and mean savings of players still in, by turn ({games} games)"),
             x_label: "turn (finished games keep their final values; shown while >= 1% of games run)".into(),
             y_label: "pennies".into(),
             series: vec![
-                LineSeries { name: "bank".into(), points: curve(&self.bank_by_turn), band: None },
-                LineSeries { name: "savings (mean of players still in)".into(), points: curve(&self.savings_by_turn), band: None },
+                LineSeries { name: "bank".into(), points: curve(&self.bank_by_turn, 1), band: None },
+                LineSeries { name: "savings (mean of players still in)".into(), points: curve(&self.savings_by_turn, WIN_UNIT), band: None },
             ],
         });
         charts
@@ -219,5 +229,13 @@ impl Metrics<PennyBadger> for BadgerMetrics {
             ("challenge_share".into(), ratio(challenged, claims)),
             ("challenge_success".into(), ratio(caught, challenged)),
         ]
+    }
+
+    fn save_state(&self) -> Option<serde_json::Value> {
+        save_serde(self)
+    }
+
+    fn load_state(state: &serde_json::Value) -> Result<Self, String> {
+        load_serde(state)
     }
 }

@@ -1,17 +1,22 @@
 //! Pig Farm's own report metrics: points of sellers and non-sellers, sets held when
 //! selling, the cap share per round of a match, turns per round, what the butcher takes
 //! per roll, and the advantage of moving first in a round.
+//!
+//! Every sum is an integer (round-win credit in units of 1/[`WIN_UNIT`]), so batches and
+//! shards merge to identical numbers in any order; the state is saved by sharded runs.
 
 use std::collections::BTreeMap;
 
 use super::params::MAX_PLAYERS;
 use super::rules::{RollRecord, RoundRecord, State};
 use super::{Action, Die, PigFarm, LOGO};
-use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome};
-use crate::stats::wilson;
+use serde::{Deserialize, Serialize};
 
-/// Accumulated over many games; merged in game order.
-#[derive(Default)]
+use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
+use crate::stats::{WIN_UNIT, wilson};
+
+/// Accumulated over many games; merged in any order with the same result.
+#[derive(Default, Serialize, Deserialize)]
 pub struct PigMetrics {
     players: usize,
     /// Round points of sellers, by value.
@@ -27,7 +32,8 @@ pub struct PigMetrics {
     round_turns: Vec<u64>,
     /// Scored rounds, and round-win credit by position after the round's first seat.
     scored_rounds: u64,
-    round_wins_by_position: [f64; MAX_PLAYERS],
+    /// In units of 1/`WIN_UNIT` of a round win.
+    round_wins_by_position: [u64; MAX_PLAYERS],
     /// Butcher rolls: by die, logo faces, table-wide pigs lost per roll, the roller's and
     /// the other seats' losses.
     rolls_by_die: [u64; 2],
@@ -35,8 +41,10 @@ pub struct PigMetrics {
     lost_per_roll: Vec<u64>,
     roller_lost: u64,
     others_lost: u64,
-    // The game in progress.
+    // The game in progress (not saved).
+    #[serde(skip)]
     seen_rounds: u32,
+    #[serde(skip)]
     seen_rolls: u32,
 }
 
@@ -90,10 +98,10 @@ impl PigMetrics {
         }
         bump(&mut self.sets_at_sale, r.hands[w].sets() as usize);
         let best = r.scores[..n].iter().copied().max().unwrap_or(0);
-        let winners = r.scores[..n].iter().filter(|&&p| p == best).count() as f64;
+        let winners = r.scores[..n].iter().filter(|&&p| p == best).count() as u64;
         for t in (0..n).filter(|&t| r.scores[t] == best) {
             let position = (t + n - r.first_seat as usize) % n;
-            self.round_wins_by_position[position] += 1.0 / winners;
+            self.round_wins_by_position[position] += WIN_UNIT / winners.max(1);
         }
         self.scored_rounds += 1;
     }
@@ -105,6 +113,11 @@ impl PigMetrics {
         bump(&mut self.lost_per_roll, lost as usize);
         self.roller_lost += r.lost[r.seat as usize] as u64;
         self.others_lost += lost - r.lost[r.seat as usize] as u64;
+    }
+
+    /// Round-win credit of `position` (ties shared).
+    fn round_wins(&self, position: usize) -> f64 {
+        self.round_wins_by_position[position] as f64 / WIN_UNIT as f64
     }
 
     fn rolls(&self) -> u64 {
@@ -296,11 +309,11 @@ impl Metrics<PigFarm> for PigMetrics {
             categories: (0..n).map(|p| format!("position {p}")).collect(),
             series: vec![BarSeries {
                 name: "round win share".into(),
-                values: (0..n).map(|p| ratio(self.round_wins_by_position[p], self.scored_rounds as f64) * 100.0).collect(),
+                values: (0..n).map(|p| ratio(self.round_wins(p), self.scored_rounds as f64) * 100.0).collect(),
                 ci: Some(
                     (0..n)
                         .map(|p| {
-                            let (lo, hi) = wilson(self.round_wins_by_position[p], self.scored_rounds);
+                            let (lo, hi) = wilson(self.round_wins(p), self.scored_rounds);
                             (lo * 100.0, hi * 100.0)
                         })
                         .collect(),
@@ -323,7 +336,15 @@ impl Metrics<PigFarm> for PigMetrics {
             ("mean_non_seller_points".into(), mean_of(&self.other_points)),
             ("butcher_rolls_per_round".into(), ratio(rolls, rounds)),
             ("pigs_lost_per_roll".into(), ratio(self.lost_per_roll.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), rolls)),
-            ("round_first_seat_win_share".into(), ratio(self.round_wins_by_position[0], self.scored_rounds as f64)),
+            ("round_first_seat_win_share".into(), ratio(self.round_wins(0), self.scored_rounds as f64)),
         ]
+    }
+
+    fn save_state(&self) -> Option<serde_json::Value> {
+        save_serde(self)
+    }
+
+    fn load_state(state: &serde_json::Value) -> Result<Self, String> {
+        load_serde(state)
     }
 }
