@@ -361,7 +361,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
             }
             let mut q = p;
             let mut qpot = pot;
-            rules::resolve(n, &mut q, &mut qpot, &actions);
+            rules::resolve_quick(n, &mut q, &mut qpot, &actions);
             let qi = index.penny_state(&q);
             succ.push(if qpot == 0 { TERMINAL | qi as u32 } else { (index.transient[qi] as usize * lc + code) as u32 });
             for seat in 0..n {

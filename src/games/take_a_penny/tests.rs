@@ -286,7 +286,7 @@ fn plan(name: &str) -> SeatPlan<TakeAPenny> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// Pennies conserved and no repeated spot (check_invariants), legal bot choices (checked
     /// mode), no balance below 0, and every game ends by the cap.
@@ -332,6 +332,7 @@ proptest! {
         p in proptest::array::uniform4(0u32..4),
         pot in 1u32..6,
         picks in proptest::array::uniform4(0usize..64),
+        lasts in proptest::array::uniform4(0u8..10),
     ) {
         let g = game(players as u32, None);
         let cards = g.setup.cards;
@@ -340,7 +341,12 @@ proptest! {
         let mut acts = [BlockSelf; MAX_CARDS];
         for seat in 0..players {
             let mut out = Vec::new();
-            rules::legal_actions(&g.setup, &pennies, pot, seat, NO_SPOT, &mut out);
+            let last = if lasts[seat] == 9 { NO_SPOT } else { lasts[seat] };
+            rules::legal_actions(&g.setup, &pennies, pot, seat, last, &mut out);
+            // The list is exactly the actions `legal` accepts, each once.
+            let all: Vec<Action> = (0..12u8).map(Action::from_code).collect();
+            let expect: Vec<Action> = all.iter().copied().filter(|&a| legal(&g.setup, &pennies, pot, seat, last, a)).collect();
+            prop_assert_eq!(&out, &expect);
             acts[seat] = out[picks[seat] % out.len()];
         }
         let before: u32 = pennies.iter().sum::<u32>() + pot;
@@ -349,6 +355,11 @@ proptest! {
         resolve(players, &mut q, &mut qpot, &acts);
         prop_assert_eq!(q.iter().sum::<u32>() + qpot, before);
         prop_assert!(q[cards..].iter().all(|&x| x == 0));
+        // The branch-free hot path agrees with the step-by-step resolution.
+        let mut f = pennies;
+        let mut fpot = pot;
+        rules::resolve_quick(players, &mut f, &mut fpot, &acts);
+        prop_assert_eq!((f, fpot), (q, qpot));
     }
 }
 
