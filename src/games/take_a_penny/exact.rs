@@ -361,7 +361,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
             }
             let mut q = p;
             let mut qpot = pot;
-            rules::resolve(n, &mut q, &mut qpot, &actions);
+            rules::resolve_quick(n, &mut q, &mut qpot, &actions);
             let qi = index.penny_state(&q);
             succ.push(if qpot == 0 { TERMINAL | qi as u32 } else { (index.transient[qi] as usize * lc + code) as u32 });
             for seat in 0..n {
@@ -771,7 +771,7 @@ impl ExactReport {
             let _ = writeln!(out, "| {} | {} | {} | {:.4}% |", s.seat, s.color, s.bot, s.win_share * 100.0);
         }
         if !self.skill_headroom.is_empty() {
-            let _ = writeln!(out, "\nskill headroom (best response minus random, opponents random):");
+            let _ = writeln!(out, "\nskill headroom (best response minus random, opponents random; players are interchangeable):");
             for h in &self.skill_headroom {
                 let _ = writeln!(
                     out,
@@ -802,7 +802,8 @@ fn model_of(label: &str) -> Result<(Option<Model>, Option<u32>), String> {
 }
 
 /// The exact report of `setup` with one bot label per player (`random`, `greedy...`, or
-/// `best-response...`). Headroom is computed for every player seat when all play random,
+/// `best-response...`). Headroom is computed for seat 0 when all play random (every player
+/// seat has the same by symmetry),
 /// and for the best-response seat otherwise.
 pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_states: u64) -> Result<ExactReport, String> {
     let started = Instant::now();
@@ -846,7 +847,9 @@ pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_s
         }
     };
     let mut headroom = Vec::new();
-    let head_seats: Vec<usize> = if all_random { (0..n).collect() } else { best_seats.iter().filter(|b| b.1 == 0).map(|b| b.0).collect() };
+    // Players are interchangeable (simultaneous choices, equal starts), so with every seat
+    // random the headroom of seat 0 is that of every player seat.
+    let head_seats: Vec<usize> = if all_random { vec![0] } else { best_seats.iter().filter(|b| b.1 == 0).map(|b| b.0).collect() };
     for seat in head_seats {
         let br = if !all_random {
             main.clone()

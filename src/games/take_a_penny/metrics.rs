@@ -63,10 +63,11 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             return;
         }
         let r = &s.record;
+        let (effects, _) = r.effects(game.setup.players);
         for p in 0..game.setup.players {
             let sp = spot(r.actions[p]) as usize;
             self.chosen[sp] += 1;
-            self.effects[sp][effect_index(r.effects[p])] += 1;
+            self.effects[sp][effect_index(effects[p])] += 1;
         }
         let horizon = HORIZON.min(game.turn_cap() as usize + 1);
         self.ensure(horizon);
