@@ -34,6 +34,13 @@
 //!   when it stopped at least one `take_from` or `give` aimed at the player.
 //! - The exact solver (`playtest exact`) solves the game without the turn cap (the cap only
 //!   matters in games longer than it; the Monte Carlo report counts them separately).
+//! - Skill headroom = seat 0's exact win share as `best-response` against random opponents
+//!   minus its share when it plays random too. Players are interchangeable (simultaneous
+//!   choices, equal starts), so seat 0's headroom is every player's.
+//! - `best-response` cannot see which bots the other seats declared (a bot is built from
+//!   its own parameters), so it takes them as a parameter: `vs=0` all random, `vs=1` all
+//!   greedy. `playtest exact` refuses a line-up that differs from what the bot assumes, and
+//!   a line-up of deterministic bots whose game can cycle forever.
 
 mod bots;
 pub mod exact;

@@ -1,0 +1,1 @@
+//! Placeholder (not committed): the base commit declares this module without the file.
