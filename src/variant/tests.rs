@@ -1,1 +1,0 @@
-//! Placeholder (not committed): the base commit declares this module without the file.
