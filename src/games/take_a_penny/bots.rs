@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::exact::{self, Policy};
-use super::params::{Setup, MAX_CARDS};
+use super::params::{MAX_CARDS, Setup};
 use super::rules;
 use super::{Action, TakeAPenny, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng};
@@ -29,7 +29,11 @@ pub fn greedy_info() -> BotInfo<TakeAPenny> {
         doc: "deterministic: spoils a lone zero near the end, plays for the only-zero win when at `zero_at` or below, \
               guards a lead near the end, else takes (take2, take1_block, take_from the richest)",
         params: GREEDY_PARAMS,
-        build: |_, v| Box::new(GreedyBot { zero_at: v[0] as u32 }),
+        build: |_, v| {
+            Box::new(GreedyBot {
+                zero_at: v[0] as u32,
+            })
+        },
     }
 }
 
@@ -54,18 +58,25 @@ pub struct GreedyBot {
 /// 7. `block_self`.
 /// 8. The first legal action in the order take1_block, take2, return1, block_self,
 ///    take_from by color, give by color.
-pub fn greedy_choice(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, zero_at: u32) -> Action {
+pub fn greedy_choice(
+    setup: &Setup,
+    pennies: &[u32; MAX_CARDS],
+    pot: u32,
+    seat: usize,
+    last: u8,
+    zero_at: u32,
+) -> Action {
     let ok = |a: Action| rules::legal(setup, pennies, pot, seat, last, a);
     let own = pennies[seat];
     let others = || (0..setup.cards).filter(move |&c| c != seat);
     let zeros = others().filter(|&c| pennies[c] == 0).count();
     // 1. Spoil a lone zero when the game may end this round.
-    if zeros == 1 && pot <= 2 {
-        if let Some(z) = others().find(|&c| pennies[c] == 0) {
-            if ok(Action::Give(z as u8)) {
-                return Action::Give(z as u8);
-            }
-        }
+    if zeros == 1
+        && pot <= 2
+        && let Some(z) = others().find(|&c| pennies[c] == 0)
+        && ok(Action::Give(z as u8))
+    {
+        return Action::Give(z as u8);
     }
     // 2. Play for the only-zero win.
     if own <= zero_at && zeros == 0 {
@@ -100,7 +111,9 @@ pub fn greedy_choice(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: 
         return Action::Take1Block;
     }
     // 6. Take from the richest card it may take from.
-    let richest = others().filter(|&c| ok(Action::TakeFrom(c as u8))).max_by_key(|&c| (pennies[c], std::cmp::Reverse(c)));
+    let richest = others()
+        .filter(|&c| ok(Action::TakeFrom(c as u8)))
+        .max_by_key(|&c| (pennies[c], std::cmp::Reverse(c)));
     if let Some(c) = richest {
         return Action::TakeFrom(c as u8);
     }
@@ -120,7 +133,14 @@ impl Bot<TakeAPenny> for GreedyBot {
 
     #[inline]
     fn decide(&mut self, game: &TakeAPenny, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        greedy_choice(&game.setup, view.pennies, view.pot, view.seat, view.last[view.seat], self.zero_at)
+        greedy_choice(
+            &game.setup,
+            view.pennies,
+            view.pot,
+            view.seat,
+            view.last[view.seat],
+            self.zero_at,
+        )
     }
 }
 
@@ -140,7 +160,12 @@ pub fn best_response_info() -> BotInfo<TakeAPenny> {
         doc: "the exact policy maximising its expected win share against opponents that all play random (vs=0) or all greedy (vs=1), \
               by value iteration over (pennies, pot, last spots); only for variants of at most 5,000,000 states (2 and 3 players)",
         params: BEST_PARAMS,
-        build: |_, v| Box::new(BestResponseBot { vs: v[0].round() as u32, policy: None }),
+        build: |_, v| {
+            Box::new(BestResponseBot {
+                vs: v[0].round() as u32,
+                policy: None,
+            })
+        },
     }
 }
 
@@ -166,12 +191,25 @@ impl Bot<TakeAPenny> for BestResponseBot {
     #[inline]
     fn decide(&mut self, game: &TakeAPenny, view: &View<'_>, _rng: &mut GameRng) -> Action {
         let last = view.last[view.seat];
-        if let Some(a) = self.policy.as_ref().and_then(|p| p.action(view.pennies, view.pot, view.last)) {
-            if rules::legal(&game.setup, view.pennies, view.pot, view.seat, last, a) {
-                return a;
-            }
+        if let Some(a) = self
+            .policy
+            .as_ref()
+            .and_then(|p| p.action(view.pennies, view.pot, view.last))
+            && rules::legal(&game.setup, view.pennies, view.pot, view.seat, last, a)
+        {
+            return a;
         }
-        debug_assert!(self.policy.is_none(), "the best-response policy has no legal action for this view");
-        greedy_choice(&game.setup, view.pennies, view.pot, view.seat, last, GREEDY_DEFAULT_ZERO_AT)
+        debug_assert!(
+            self.policy.is_none(),
+            "the best-response policy has no legal action for this view"
+        );
+        greedy_choice(
+            &game.setup,
+            view.pennies,
+            view.pot,
+            view.seat,
+            last,
+            GREEDY_DEFAULT_ZERO_AT,
+        )
     }
 }

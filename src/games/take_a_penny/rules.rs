@@ -2,8 +2,9 @@
 //! legality at selection, the six resolution steps, the end of the game and the victory
 //! conditions. The resolution is a pure function ([`resolve`]) shared with the exact solver,
 //! so the simulator and the Markov chain cannot disagree about a rule.
+#![allow(clippy::needless_range_loop)] // seat and card loops index several arrays at once
 
-use super::params::{Setup, MAX_CARDS};
+use super::params::{MAX_CARDS, Setup};
 use super::{Action, Event, TakeAPenny};
 use crate::engine::EventLog;
 
@@ -64,7 +65,7 @@ pub struct RoundRecord {
 impl RoundRecord {
     /// What each action did and the pennies it moved (resolves the round again from its
     /// starting table: the hot path does not keep this).
-    pub fn effects(&self, players: usize) -> ([Effect; MAX_CARDS], [u32; MAX_CARDS]) {
+    pub fn effects(&self, players: usize) -> Resolution {
         let mut p = self.pennies;
         let mut pot = self.pot;
         resolve(players, &mut p, &mut pot, &self.actions)
@@ -111,7 +112,14 @@ pub fn spot(a: Action) -> u8 {
 /// Whether `seat` may select `a` with the table as it is: legality at selection plus the
 /// no-repeat rule (`last` = the seat's spot of the previous round).
 #[inline]
-pub fn legal(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, a: Action) -> bool {
+pub fn legal(
+    setup: &Setup,
+    pennies: &[u32; MAX_CARDS],
+    pot: u32,
+    seat: usize,
+    last: u8,
+    a: Action,
+) -> bool {
     if spot(a) == last {
         return false;
     }
@@ -120,7 +128,9 @@ pub fn legal(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, l
         Action::Take1Block | Action::Take2 => pot >= 1,
         Action::Return1 => own >= 1,
         Action::BlockSelf => true,
-        Action::TakeFrom(c) => (c as usize) < setup.cards && c as usize != seat && pennies[c as usize] >= 1,
+        Action::TakeFrom(c) => {
+            (c as usize) < setup.cards && c as usize != seat && pennies[c as usize] >= 1
+        }
         Action::Give(c) => (c as usize) < setup.cards && c as usize != seat && own >= 1,
     }
 }
@@ -129,7 +139,14 @@ pub fn legal(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, l
 /// block_self, take_from by color, give by color. Built without data-dependent branches
 /// (random play makes them unpredictable) into a fixed array, then copied.
 #[inline]
-pub fn legal_actions(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, out: &mut Vec<Action>) {
+pub fn legal_actions(
+    setup: &Setup,
+    pennies: &[u32; MAX_CARDS],
+    pot: u32,
+    seat: usize,
+    last: u8,
+    out: &mut Vec<Action>,
+) {
     let own = pennies[seat] >= 1;
     let pot = pot >= 1;
     let mut buf = [Action::BlockSelf; 4 + 2 * MAX_CARDS];
@@ -157,11 +174,19 @@ pub fn legal_actions(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: 
     out.truncate(start + len);
 }
 
+/// What each action of a round did, and the pennies it moved.
+pub type Resolution = ([Effect; MAX_CARDS], [u32; MAX_CARDS]);
+
 /// Resolves one round: the six steps of RULES.md in order, each simultaneous. `actions`
 /// holds the choices of seats `0..players` (all legal at selection). Returns what each
 /// action did and how many pennies it moved; `pennies` and `pot` are updated in place.
 #[inline]
-pub fn resolve(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u32, actions: &[Action; MAX_CARDS]) -> ([Effect; MAX_CARDS], [u32; MAX_CARDS]) {
+pub fn resolve(
+    players: usize,
+    pennies: &mut [u32; MAX_CARDS],
+    pot: &mut u32,
+    actions: &[Action; MAX_CARDS],
+) -> Resolution {
     resolve_with::<true>(players, pennies, pot, actions)
 }
 
@@ -169,7 +194,12 @@ pub fn resolve(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u32, ac
 /// hot path, written without data-dependent branches (random choices make them
 /// unpredictable). A property test checks it against [`resolve`] on random rounds.
 #[inline]
-pub fn resolve_quick(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u32, actions: &[Action; MAX_CARDS]) {
+pub fn resolve_quick(
+    players: usize,
+    pennies: &mut [u32; MAX_CARDS],
+    pot: &mut u32,
+    actions: &[Action; MAX_CARDS],
+) {
     // Bank cards and per-card counts live in 16-bit lanes of one u64 (pennies <= 1000), so
     // the steps are register arithmetic without data-dependent loads and stores.
     #[inline(always)]
@@ -208,7 +238,8 @@ pub fn resolve_quick(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u
     let base = p;
     for (seat, &code) in codes.iter().enumerate().take(players) {
         let c = (code & 3) as usize;
-        let ok = ((code >> 2 == 1) & (blocked >> c & 1 == 0) & (lane(base, c) >= lane(takers, c))) as u64;
+        let ok = ((code >> 2 == 1) & (blocked >> c & 1 == 0) & (lane(base, c) >= lane(takers, c)))
+            as u64;
         p = p - (ok << (16 * c)) + (ok << (16 * seat));
     }
     // 6. give: from a giver holding at least 1 at the start of the step, to an unblocked card.
@@ -230,7 +261,7 @@ fn resolve_with<const TRACK: bool>(
     pennies: &mut [u32; MAX_CARDS],
     pot: &mut u32,
     actions: &[Action; MAX_CARDS],
-) -> ([Effect; MAX_CARDS], [u32; MAX_CARDS]) {
+) -> Resolution {
     let mut effects = [Effect::Done; MAX_CARDS];
     let mut moved = [0u32; MAX_CARDS];
     let mut take1 = 0u32;
@@ -268,7 +299,11 @@ fn resolve_with<const TRACK: bool>(
     }
     if take2 + returns > 0 || (TRACK && take1 > 1) {
         // 2. take2, pot not blocked: t takers get min(2, floor(pot / t)) each.
-        let each2 = if take2 > 0 && !pot_blocked { (*pot / take2).min(2) } else { 0 };
+        let each2 = if take2 > 0 && !pot_blocked {
+            (*pot / take2).min(2)
+        } else {
+            0
+        };
         for seat in 0..players {
             match actions[seat] {
                 Action::Take1Block if TRACK && take1 > 1 => effects[seat] = Effect::Blocked,
@@ -372,7 +407,13 @@ fn resolve_with<const TRACK: bool>(
 /// holding the second-highest amount; if every card holds the same amount, all of them.
 #[inline]
 pub fn winners(pennies: &[u32]) -> u16 {
-    let mask = |value: u32| pennies.iter().enumerate().filter(|(_, p)| **p == value).fold(0u16, |m, (i, _)| m | (1 << i));
+    let mask = |value: u32| {
+        pennies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p == value)
+            .fold(0u16, |m, (i, _)| m | (1 << i))
+    };
     let zeros = mask(0);
     if zeros.count_ones() == 1 {
         return zeros;
@@ -400,15 +441,29 @@ impl TakeAPenny {
             round: 0,
             over: false,
             end_reason: END_POT_EMPTY,
-            record: RoundRecord { actions: [Action::BlockSelf; MAX_CARDS], previous: [NO_SPOT; MAX_CARDS], pennies: setup.start, pot: setup.pot },
+            record: RoundRecord {
+                actions: [Action::BlockSelf; MAX_CARDS],
+                previous: [NO_SPOT; MAX_CARDS],
+                pennies: setup.start,
+                pot: setup.pot,
+            },
         }
     }
 
     /// Records `seat`'s secret choice; the last seat's choice resolves the round.
     #[inline]
-    pub(super) fn choose(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+    pub(super) fn choose(
+        &self,
+        s: &mut State,
+        seat: usize,
+        action: Action,
+        log: &mut EventLog<Event>,
+    ) {
         s.pending[seat] = action;
-        log.emit(|| Event::Chose { seat: seat as u8, action });
+        log.emit(|| Event::Chose {
+            seat: seat as u8,
+            action,
+        });
         if seat + 1 < self.setup.players {
             s.next = seat as u8 + 1;
             return;
@@ -420,10 +475,23 @@ impl TakeAPenny {
     fn resolve_round(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.setup.players;
         if log.enabled() {
-            log.emit(|| Event::Revealed { round: s.round + 1, actions: s.pending, players: n as u8 });
+            log.emit(|| Event::Revealed {
+                round: s.round + 1,
+                actions: s.pending,
+                players: n as u8,
+            });
         }
-        s.record = RoundRecord { actions: s.pending, previous: s.last, pennies: s.pennies, pot: s.pot };
-        let tracked = if log.enabled() { Some(resolve(n, &mut s.pennies, &mut s.pot, &s.pending)) } else { None };
+        s.record = RoundRecord {
+            actions: s.pending,
+            previous: s.last,
+            pennies: s.pennies,
+            pot: s.pot,
+        };
+        let tracked = if log.enabled() {
+            Some(resolve(n, &mut s.pennies, &mut s.pot, &s.pending))
+        } else {
+            None
+        };
         if tracked.is_none() {
             resolve_quick(n, &mut s.pennies, &mut s.pot, &s.pending);
         }
@@ -433,9 +501,19 @@ impl TakeAPenny {
         s.round += 1;
         if let Some((effects, moved)) = tracked {
             for seat in 0..n {
-                log.emit(|| Event::Resolved { seat: seat as u8, action: s.pending[seat], effect: effects[seat], moved: moved[seat] });
+                log.emit(|| Event::Resolved {
+                    seat: seat as u8,
+                    action: s.pending[seat],
+                    effect: effects[seat],
+                    moved: moved[seat],
+                });
             }
-            log.emit(|| Event::RoundEnds { round: s.round, pot: s.pot, pennies: s.pennies, cards: self.setup.cards as u8 });
+            log.emit(|| Event::RoundEnds {
+                round: s.round,
+                pot: s.pot,
+                pennies: s.pennies,
+                cards: self.setup.cards as u8,
+            });
         }
         if s.pot == 0 {
             s.over = true;
@@ -445,7 +523,11 @@ impl TakeAPenny {
             s.end_reason = END_CAP;
         }
         if s.over {
-            log.emit(|| Event::GameOver { reason: s.end_reason, rounds: s.round, winners: winners(&s.pennies[..self.setup.cards]) });
+            log.emit(|| Event::GameOver {
+                reason: s.end_reason,
+                rounds: s.round,
+                winners: winners(&s.pennies[..self.setup.cards]),
+            });
         }
     }
 }
