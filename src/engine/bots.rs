@@ -4,8 +4,6 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use rand::RngExt;
-
 use super::{Game, GameRng};
 
 /// A seat's decision maker. It sees only its seat's view and the events visible to it.
@@ -176,6 +174,10 @@ impl BotSpec {
     }
 }
 
+/// The name of the engine's [`RandomBot`]; every game offers it under this name (the
+/// simulator relies on it to play an all-random line-up without dynamic dispatch).
+pub const RANDOM: &str = "random";
+
 /// `random`: uniform over the legal actions of every decision, for any game.
 pub struct RandomBot<G: Game> {
     buffer: Vec<G::Action>,
@@ -190,7 +192,7 @@ impl<G: Game> RandomBot<G> {
     /// The `random` entry of a game's bot list.
     pub fn info() -> BotInfo<G> {
         BotInfo {
-            name: "random",
+            name: RANDOM,
             aliases: &[],
             doc: "uniform over the legal choices at every decision",
             params: &[],
@@ -207,13 +209,10 @@ impl<G: Game> Default for RandomBot<G> {
 
 impl<G: Game> Bot<G> for RandomBot<G> {
     fn name(&self) -> &str {
-        "random"
+        RANDOM
     }
 
     fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
-        self.buffer.clear();
-        game.legal_actions(view, &mut self.buffer);
-        assert!(!self.buffer.is_empty(), "a seat asked to decide must have a legal action");
-        self.buffer[rng.random_range(0..self.buffer.len())]
+        game.random_action(view, rng, &mut self.buffer)
     }
 }

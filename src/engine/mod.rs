@@ -12,7 +12,7 @@ pub mod rng;
 
 use std::fmt::{Debug, Display};
 
-pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RandomBot};
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
 
 /// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.
@@ -332,6 +332,17 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn view<'a>(&self, state: &'a Self::State, seat: usize) -> Self::View<'a>;
     /// Every legal action of the deciding seat, from its view alone, appended to `out`.
     fn legal_actions(&self, view: &Self::View<'_>, out: &mut Vec<Self::Action>);
+    /// One legal action of the deciding seat drawn uniformly at random (the `random` bot).
+    /// The default lists them into `scratch` and picks one; a game may override it with a
+    /// sampler that skips the list, as long as it draws the same distribution (each game
+    /// tests its sampler against [`Game::legal_actions`]).
+    #[inline]
+    fn random_action(&self, view: &Self::View<'_>, rng: &mut GameRng, scratch: &mut Vec<Self::Action>) -> Self::Action {
+        scratch.clear();
+        self.legal_actions(view, scratch);
+        assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
+        scratch[rng::below(scratch.len() as u32, rng) as usize]
+    }
     /// Whether `action` is legal for the deciding seat.
     fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool;
     /// Applies a legal action of `seat`.
@@ -369,26 +380,133 @@ pub struct Violation {
     pub what: String,
 }
 
+/// The bots around the table as the driver calls them: a line-up of boxed bots of any
+/// kinds, or [`AllRandom`], which the driver calls without dynamic dispatch.
+pub trait Lineup<G: Game> {
+    /// Number of bots (one per acting seat).
+    fn len(&self) -> usize;
+    /// Whether no seat has a bot.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Whether any bot wants events.
+    fn listens(&self) -> bool;
+    /// Called before each game.
+    fn new_game(&mut self, game: &G);
+    /// `seat`'s bot chooses one legal action.
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action;
+    /// `seat`'s bot name (for messages).
+    fn name(&self, seat: usize) -> &str;
+    /// Hands an event to every listening bot whose seat can see it.
+    fn observe(&mut self, event: &G::Event);
+}
+
+impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
+    fn len(&self) -> usize {
+        <[_]>::len(self)
+    }
+    fn listens(&self) -> bool {
+        self.iter().any(|b| b.listens())
+    }
+    fn new_game(&mut self, game: &G) {
+        for (seat, bot) in self.iter_mut().enumerate() {
+            bot.new_game(game, seat);
+        }
+    }
+    #[inline]
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+        self[seat].decide(game, view, rng)
+    }
+    fn name(&self, seat: usize) -> &str {
+        self[seat].name()
+    }
+    fn observe(&mut self, event: &G::Event) {
+        for (seat, bot) in self.iter_mut().enumerate() {
+            if bot.listens() && event.visible_to(seat) {
+                bot.observe(seat, event);
+            }
+        }
+    }
+}
+
+impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn listens(&self) -> bool {
+        self.as_slice().listens()
+    }
+    fn new_game(&mut self, game: &G) {
+        self.as_mut_slice().new_game(game)
+    }
+    #[inline]
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+        self.as_mut_slice().decide(seat, game, view, rng)
+    }
+    fn name(&self, seat: usize) -> &str {
+        self[seat].name()
+    }
+    fn observe(&mut self, event: &G::Event) {
+        self.as_mut_slice().observe(event)
+    }
+}
+
+/// Every seat played by the engine's `random` bot ([`RandomBot`]): the same choices from
+/// the same streams as boxed `RandomBot`s, with the game's sampler inlined into the driver's
+/// loop. The simulator uses it when every seat is `random` (quick balance runs, the exact
+/// solver's checks).
+pub struct AllRandom<G: Game> {
+    seats: usize,
+    scratch: Vec<G::Action>,
+}
+
+impl<G: Game> AllRandom<G> {
+    /// `seats` random bots.
+    pub fn new(seats: usize) -> Self {
+        AllRandom { seats, scratch: Vec::new() }
+    }
+}
+
+impl<G: Game> Lineup<G> for AllRandom<G> {
+    fn len(&self) -> usize {
+        self.seats
+    }
+    fn listens(&self) -> bool {
+        false
+    }
+    fn new_game(&mut self, _game: &G) {}
+    #[inline(always)]
+    fn decide(&mut self, _seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+        game.random_action(view, rng, &mut self.scratch)
+    }
+    fn name(&self, _seat: usize) -> &str {
+        bots::RANDOM
+    }
+    fn observe(&mut self, _event: &G::Event) {}
+}
+
 /// Plays one whole game from `seed` with one bot per acting seat.
 ///
 /// Chance uses one RNG stream and every seat's bot its own, all derived from `seed`, so a
 /// change of one seat's bot does not reshuffle the deck (common random numbers).
-pub fn play<G: Game>(
+pub fn play<G: Game, L: Lineup<G> + ?Sized>(
     game: &G,
-    bots: &mut [Box<dyn Bot<G>>],
+    bots: &mut L,
     seed: u64,
     options: PlayOptions,
     mut metrics: Option<&mut G::Metrics>,
     mut trace: Option<&mut dyn FnMut(&str)>,
 ) -> Result<Outcome, Violation> {
     let mut rng = GameRng::seed_from(seed);
-    let mut seat_rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|s| seat_rng(seed, s));
-    let listening = bots.iter().any(|b| b.listens());
+    // Only seats with a bot get a seeded stream (seeding costs more than the copy).
+    let mut seat_rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|_| rng.clone());
+    for (seat, slot) in seat_rngs.iter_mut().enumerate().take(bots.len()) {
+        *slot = seat_rng(seed, seat);
+    }
+    let listening = bots.listens();
     let mut log = EventLog::new(listening || trace.is_some());
     let mut state = game.deal(&mut rng, &mut log);
-    for (seat, bot) in bots.iter_mut().enumerate() {
-        bot.new_game(game, seat);
-    }
+    bots.new_game(game);
     let mut step: u64 = 0;
     loop {
         if log.enabled() {
@@ -400,13 +518,13 @@ pub fn play<G: Game>(
         };
         let action = {
             let view = game.view(&state, seat);
-            let action = bots[seat].decide(game, &view, &mut seat_rngs[seat]);
+            let action = bots.decide(seat, game, &view, &mut seat_rngs[seat]);
             if options.checked {
                 if !game.seat_active(&state, seat) {
                     return Err(Violation { step, what: format!("seat {seat} was asked to act but is not in the game") });
                 }
                 if !game.is_legal(&view, &action) {
-                    return Err(Violation { step, what: format!("seat {seat} ({}) chose an illegal action {action:?}", bots[seat].name()) });
+                    return Err(Violation { step, what: format!("seat {seat} ({}) chose an illegal action {action:?}", bots.name(seat)) });
                 }
             }
             action
@@ -430,15 +548,11 @@ pub fn play<G: Game>(
     Ok(outcome)
 }
 
-fn deliver<G: Game>(bots: &mut [Box<dyn Bot<G>>], log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
+fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
     for event in log.drain() {
         if let Some(t) = trace.as_deref_mut() {
             t(&event.to_string());
         }
-        for (seat, bot) in bots.iter_mut().enumerate() {
-            if bot.listens() && event.visible_to(seat) {
-                bot.observe(seat, &event);
-            }
-        }
+        bots.observe(&event);
     }
 }

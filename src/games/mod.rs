@@ -155,3 +155,40 @@ pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>,
     game.check_bots(&labels).map_err(Error::Usage)?;
     Ok(plans)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{AllRandom, Bot, PlayOptions, RANDOM, RandomBot, game_seed, play};
+
+    /// `AllRandom` (the simulator's path for an all-random line-up) plays exactly the games
+    /// of boxed `RandomBot`s, and every game's `random` is the engine's bot.
+    fn all_random_matches_boxed<G: Game>(game: &G) {
+        let info = G::bots().into_iter().find(|b| b.name == RANDOM).expect("every game offers `random`");
+        assert_eq!(info.doc, RandomBot::<G>::info().doc, "{}: `random` must be the engine's RandomBot", game.id());
+        let seats = game.acting_seats();
+        let mut boxed: Vec<Box<dyn Bot<G>>> = (0..seats).map(|_| (info.build)(game, &[])).collect();
+        let mut fast = AllRandom::<G>::new(seats);
+        for index in 0..300 {
+            let seed = game_seed(7, index);
+            let a = play(game, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
+            let b = play(game, &mut fast, seed, PlayOptions { checked: true }, None, None).expect("legal");
+            assert_eq!(a, b, "{} game {index}", game.id());
+        }
+    }
+
+    fn variant(file: &str) -> Variant {
+        Variant::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(file), &[]).expect("loads")
+    }
+
+    #[test]
+    fn all_random_line_ups_play_the_same_games_as_boxed_random_bots() {
+        let v = variant("penny-badger/standard.toml");
+        all_random_matches_boxed(&penny_badger::PennyBadger::from_variant(&v).expect("valid"));
+        let v = variant("pig-farm/standard.toml");
+        all_random_matches_boxed(&pig_farm::PigFarm::from_variant(&v).expect("valid"));
+        for file in ["take-a-penny/standard.toml", "take-a-penny/three-players.toml", "take-a-penny/two-players.toml"] {
+            all_random_matches_boxed(&take_a_penny::TakeAPenny::from_variant(&variant(file)).expect("valid"));
+        }
+    }
+}

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 
-use crate::engine::{play, Bot, Game, GameRng, Metrics, Outcome, PlayOptions, game_seed};
+use crate::engine::{AllRandom, Bot, Game, GameRng, Lineup, Metrics, Outcome, PlayOptions, RANDOM, game_seed, play};
 use crate::error::Error;
 use crate::stats::Tally;
 
@@ -95,8 +95,21 @@ struct BatchResult<G: Game> {
     rows: Vec<GameRow>,
 }
 
+/// Whether every seat is the engine's `random` bot (played through [`AllRandom`]).
+pub fn all_random<G: Game>(seats: &[SeatPlan<G>]) -> bool {
+    seats.iter().all(|s| s.label == RANDOM)
+}
+
 fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
-    let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
+    if all_random(seats) {
+        run_batch_with(game, &mut AllRandom::new(seats.len()), cfg, batch)
+    } else {
+        let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
+        run_batch_with(game, &mut bots, cfg, batch)
+    }
+}
+
+fn run_batch_with<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
     let mut metrics = G::Metrics::default();
     let mut rows = Vec::new();
@@ -109,17 +122,18 @@ fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u
     for index in (first..end).step_by(count as usize) {
         let seed = game_seed(cfg.seed, index);
         let m = if cfg.detailed { Some(&mut metrics) } else { None };
-        let outcome = play(game, &mut bots, seed, options, m, None).map_err(|v| {
+        let outcome = play(game, bots, seed, options, m, None).map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
                 v.step, v.what
             ))
         })?;
-        tally.add(&outcome, game.seats(), game.end_reasons().len());
+        tally.record(&outcome, game.seats(), game.end_reasons().len());
         if cfg.keep_rows {
             rows.push(GameRow { index, seed, outcome });
         }
     }
+    tally.refresh_views();
     Ok(BatchResult { tally, metrics, rows })
 }
 

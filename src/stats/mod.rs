@@ -142,6 +142,14 @@ impl From<TallyState> for Tally {
 impl Tally {
     /// Counts one game.
     pub fn add(&mut self, o: &Outcome, seats: usize, reasons: usize) {
+        self.record(o, seats, reasons);
+        self.refresh_views();
+    }
+
+    /// As [`Tally::add`] without rebuilding the `f64` views: the simulator's per-game path,
+    /// which calls [`Tally::refresh_views`] once per batch instead.
+    #[inline]
+    pub fn record(&mut self, o: &Outcome, seats: usize, reasons: usize) {
         self.games += 1;
         let len = o.length as usize;
         if self.lengths.len() <= len {
@@ -165,7 +173,6 @@ impl Tally {
             let score = i128::from(o.scores[s]);
             self.score_total[s] += score;
             self.score_sq_total[s] += score * score;
-            self.refresh(s);
             let t = o.eliminated_at[s] as usize;
             if t > 0 {
                 any = true;
@@ -199,6 +206,13 @@ impl Tally {
     /// Exact win credit of `seat` in units of 1/[`WIN_UNIT`].
     pub fn win_units(&self, seat: usize) -> u64 {
         self.win_units[seat]
+    }
+
+    /// Rebuilds the `f64` views of every seat from the exact sums.
+    pub fn refresh_views(&mut self) {
+        for s in 0..MAX_SEATS {
+            self.refresh(s);
+        }
     }
 
     /// Rebuilds the `f64` views of `seat` from the exact sums.

@@ -140,6 +140,8 @@ pub struct View<'a> {
     pub last: &'a [u8; MAX_CARDS],
     /// Rounds played so far.
     pub round: u32,
+    /// The seat's legal actions as a [`rules::legal_mask`] (bit = [`Action::code`]).
+    pub legal: u16,
 }
 
 /// Take a Penny with one variant's parameters, ready to play.
@@ -210,7 +212,7 @@ impl Game for TakeAPenny {
         s
     }
 
-    #[inline]
+    #[inline(always)]
     fn to_move(&self, s: &State) -> ToMove {
         if s.over {
             ToMove::Over
@@ -219,7 +221,7 @@ impl Game for TakeAPenny {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
         View {
             seat,
@@ -227,12 +229,18 @@ impl Game for TakeAPenny {
             pot: s.pot,
             last: &s.last,
             round: s.round,
+            legal: s.legal[seat],
         }
     }
 
     #[inline]
     fn legal_actions(&self, v: &View, out: &mut Vec<Action>) {
-        rules::legal_actions(&self.setup, v.pennies, v.pot, v.seat, v.last[v.seat], out);
+        rules::push_actions(v.legal, out);
+    }
+
+    #[inline(always)]
+    fn random_action(&self, v: &View, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
+        rules::random_action(v.legal, rng)
     }
 
     fn is_legal(&self, v: &View, action: &Action) -> bool {
@@ -247,7 +255,7 @@ impl Game for TakeAPenny {
             )
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(
         &self,
         s: &mut State,

@@ -6,7 +6,7 @@
 
 use super::params::{MAX_CARDS, Setup};
 use super::{Action, Event, TakeAPenny};
-use crate::engine::EventLog;
+use crate::engine::{EventLog, GameRng, rng::below};
 
 /// Spot ids (the places on the action card). `take_from(c)` is spot `SPOT_TAKE_FROM + c`.
 pub const SPOT_TAKE1_BLOCK: u8 = 0;
@@ -82,8 +82,12 @@ pub struct State {
     pub pot: u32,
     /// Each player's spot in the last resolved round ([`NO_SPOT`] before round 1).
     pub last: [u8; MAX_CARDS],
-    /// This round's secret choices of seats `0..next` (hidden from every view).
-    pub(super) pending: [Action; MAX_CARDS],
+    /// This round's secret choices of seats `0..next` as [`Action::code`]s (hidden from
+    /// every view).
+    pub(super) pending: [u8; MAX_CARDS],
+    /// Each player's legal actions this round as a [`legal_mask`], computed once per round
+    /// (the table does not change while the choices are made).
+    pub(super) legal: [u16; MAX_CARDS],
     /// The seat to choose next this round.
     pub next: u8,
     /// Rounds resolved so far (the game length).
@@ -108,6 +112,9 @@ pub fn spot(a: Action) -> u8 {
         Action::Give(_) => SPOT_GIVE,
     }
 }
+
+/// The spot of every action code: `give` is one spot whatever its target.
+const SPOT_BY_CODE: [u8; 4 + 2 * MAX_CARDS] = [0, 1, 2, 3, 4, 5, 6, 7, SPOT_GIVE, SPOT_GIVE, SPOT_GIVE, SPOT_GIVE];
 
 /// Whether `seat` may select `a` with the table as it is: legality at selection plus the
 /// no-repeat rule (`last` = the seat's spot of the previous round).
@@ -135,43 +142,105 @@ pub fn legal(
     }
 }
 
-/// Appends every legal action of `seat` in a fixed order: take1_block, take2, return1,
-/// block_self, take_from by color, give by color. Built without data-dependent branches
-/// (random play makes them unpredictable) into a fixed array, then copied.
+/// Every legal action of `seat` as a bit mask over [`Action::code`]s (bit `code` set when
+/// legal), built without data-dependent branches (random play makes them unpredictable).
+/// Code order is the listing order of [`legal_actions`]: take1_block, take2, return1,
+/// block_self, take_from by color, give by color.
 #[inline]
-pub fn legal_actions(
-    setup: &Setup,
-    pennies: &[u32; MAX_CARDS],
-    pot: u32,
-    seat: usize,
-    last: u8,
-    out: &mut Vec<Action>,
-) {
-    let own = pennies[seat] >= 1;
-    let pot = pot >= 1;
-    let mut buf = [Action::BlockSelf; 4 + 2 * MAX_CARDS];
-    let mut len = 0;
-    buf[len] = Action::Take1Block;
-    len += (pot & (last != SPOT_TAKE1_BLOCK)) as usize;
-    buf[len] = Action::Take2;
-    len += (pot & (last != SPOT_TAKE2)) as usize;
-    buf[len] = Action::Return1;
-    len += (own & (last != SPOT_RETURN1)) as usize;
-    buf[len] = Action::BlockSelf;
-    len += (last != SPOT_BLOCK_SELF) as usize;
-    for c in 0..setup.cards {
-        buf[len] = Action::TakeFrom(c as u8);
-        len += ((c != seat) & (pennies[c] >= 1) & (last != SPOT_TAKE_FROM + c as u8)) as usize;
+pub fn legal_mask(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8) -> u16 {
+    let own = (pennies[seat] >= 1) as u16;
+    let pot = (pot >= 1) as u16;
+    let cards = (1u16 << setup.cards) - 1;
+    let others = cards & !(1u16 << seat);
+    let mut holding = 0u16;
+    for c in 0..MAX_CARDS {
+        holding |= ((pennies[c] >= 1) as u16) << c;
     }
-    let give = own & (last != SPOT_GIVE);
-    for c in 0..setup.cards {
-        buf[len] = Action::Give(c as u8);
-        len += (give & (c != seat)) as usize;
+    let mut mask = pot | pot << 1 | own << 2 | 1 << 3;
+    mask |= (others & holding) << SPOT_TAKE_FROM;
+    mask |= (others * own) << SPOT_GIVE;
+    // The no-repeat rule: the previous spot (give is one spot for every target).
+    let repeat = if last == SPOT_GIVE { 0xF << SPOT_GIVE } else { 1u16.checked_shl(last as u32).unwrap_or(0) };
+    mask & !repeat
+}
+
+/// Appends every legal action of `seat` in code order (see [`legal_mask`]).
+#[inline]
+pub fn legal_actions(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, out: &mut Vec<Action>) {
+    push_actions(legal_mask(setup, pennies, pot, seat, last), out);
+}
+
+/// Appends the actions of a [`legal_mask`] in code order.
+#[inline]
+pub fn push_actions(mut mask: u16, out: &mut Vec<Action>) {
+    while mask != 0 {
+        out.push(Action::from_code(mask.trailing_zeros() as u8));
+        mask &= mask - 1;
     }
-    // A fixed-size copy (inlined) then a cut, rather than a variable-size memmove call.
-    let start = out.len();
-    out.extend_from_slice(&buf);
-    out.truncate(start + len);
+}
+
+/// Every action by its [`Action::code`] (a table: no branches on the hot path).
+const BY_CODE: [Action; 4 + 2 * MAX_CARDS] = {
+    let mut t = [Action::BlockSelf; 4 + 2 * MAX_CARDS];
+    t[0] = Action::Take1Block;
+    t[1] = Action::Take2;
+    t[2] = Action::Return1;
+    let mut c = 0;
+    while c < MAX_CARDS {
+        t[4 + c] = Action::TakeFrom(c as u8);
+        t[8 + c] = Action::Give(c as u8);
+        c += 1;
+    }
+    t
+};
+
+/// Set bits in each 4-bit nibble.
+const NIBBLE_COUNT: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut n = 0;
+    while n < 16 {
+        t[n] = (n as u32).count_ones() as u8;
+        n += 1;
+    }
+    t
+};
+
+/// `NIBBLE_NTH[n][j]`: position of the `j`-th set bit of nibble `n` (0 where it has none).
+const NIBBLE_NTH: [[u8; 4]; 16] = {
+    let mut t = [[0u8; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let (mut j, mut bit) = (0, 0);
+        while bit < 4 {
+            if n >> bit & 1 == 1 {
+                t[n][j] = bit as u8;
+                j += 1;
+            }
+            bit += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// One action of a [`legal_mask`] drawn uniformly: the `k`-th set bit for a uniform `k`,
+/// the same distribution (and, for the same random number, the same action) as picking
+/// from [`legal_actions`]. The bit is found through per-nibble tables and arithmetic, so
+/// random play causes no mispredicted branches.
+#[inline(always)]
+pub fn random_action(mask: u16, rng: &mut GameRng) -> Action {
+    let mask = mask as usize;
+    let (n0, n1, n2) = (mask & 0xF, mask >> 4 & 0xF, mask >> 8 & 0xF);
+    let (c0, c1, c2) = (NIBBLE_COUNT[n0] as u32, NIBBLE_COUNT[n1] as u32, NIBBLE_COUNT[n2] as u32);
+    debug_assert!(c0 + c1 + c2 > 0, "some spot is always legal while the pot holds a penny");
+    let k = below(c0 + c1 + c2, rng);
+    // Which nibble holds the k-th set bit, and its rank there, by arithmetic (no branches).
+    let (in1, in2) = ((k >= c0) as u32, (k >= c0 + c1) as u32);
+    let which = in1 + in2;
+    let nibble = mask >> (4 * which) & 0xF;
+    let j = k - c0 * in1 - c1 * in2;
+    let base = 4 * which as usize;
+    BY_CODE[base + NIBBLE_NTH[nibble][(j & 3) as usize] as usize]
 }
 
 /// What each action of a round did, and the pennies it moved.
@@ -190,9 +259,9 @@ pub fn resolve(
     resolve_with::<true>(players, pennies, pot, actions)
 }
 
-/// [`resolve`] without the bookkeeping of effects: the simulator's and the exact solver's
-/// hot path, written without data-dependent branches (random choices make them
-/// unpredictable). A property test checks it against [`resolve`] on random rounds.
+/// [`resolve`] without the bookkeeping of effects: the exact solver's hot path (the
+/// simulator calls [`resolve_codes`] directly). A property test checks it against
+/// [`resolve`] on random rounds.
 #[inline]
 pub fn resolve_quick(
     players: usize,
@@ -200,57 +269,103 @@ pub fn resolve_quick(
     pot: &mut u32,
     actions: &[Action; MAX_CARDS],
 ) {
-    // Bank cards and per-card counts live in 16-bit lanes of one u64 (pennies <= 1000), so
-    // the steps are register arithmetic without data-dependent loads and stores.
-    #[inline(always)]
-    fn lane(x: u64, i: usize) -> u64 {
-        (x >> (16 * i)) & 0xFFFF
+    let codes = actions.map(Action::code);
+    match players {
+        2 => resolve_codes::<2>(pennies, pot, &codes),
+        3 => resolve_codes::<3>(pennies, pot, &codes),
+        _ => resolve_codes::<MAX_CARDS>(pennies, pot, &codes),
     }
+}
+
+/// Per action code: +1 in the 16-bit lane of a `take_from` target.
+const TAKER: [u64; 16] = [0, 0, 0, 0, 1, 1 << 16, 1 << 32, 1 << 48, 0, 0, 0, 0, 0, 0, 0, 0];
+/// 1 in every 16-bit lane.
+const LANES: u64 = 0x0001_0001_0001_0001;
+/// An action code no action has: fills the lanes of seats that do not play.
+const NO_CODE: u64 = 0xF;
+
+/// 1 in each 16-bit lane of `x` that equals `k` (lanes below 0x8000), else 0.
+#[inline(always)]
+fn lanes_equal(x: u64, k: u64) -> u64 {
+    let diff = x ^ (k * LANES);
+    (((diff + 0x7FFF * LANES) >> 15) & LANES) ^ LANES
+}
+
+/// 1 in each 16-bit lane of `x` that is at least 1 (lanes below 0x8000), else 0.
+#[inline(always)]
+fn lanes_nonzero(x: u64) -> u64 {
+    ((x + 0x7FFF * LANES) >> 15) & LANES
+}
+
+/// The 4-bit mask of the lanes of `ones` (each lane 0 or 1) that are 1: one multiply moves
+/// the bit of lane i to bit 48 + i, and the other products land on distinct bits below 48.
+#[inline(always)]
+fn lane_bits(ones: u64) -> u32 {
+    ((ones.wrapping_mul((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3)) >> 48) & 0xF) as u32
+}
+
+/// The number of lanes of `ones` (each lane 0 or 1) that are 1.
+#[inline(always)]
+fn lane_count(ones: u64) -> u32 {
+    (ones.wrapping_mul(LANES) >> 48) as u32
+}
+
+/// The resolution of one round of `PLAYERS` players from their action codes (see
+/// [`Action::code`]): the six steps of RULES.md without effects, written without
+/// data-dependent branches (random choices make them unpredictable). Bank cards and action
+/// codes live in the 16-bit lanes of one `u64` each (pennies <= 1000), one lane per seat, so
+/// most steps treat every seat at once.
+#[inline(always)]
+pub fn resolve_codes<const PLAYERS: usize>(pennies: &mut [u32; MAX_CARDS], pot: &mut u32, codes: &[u8; MAX_CARDS]) {
     let mut p: u64 = 0;
     for (c, &v) in pennies.iter().enumerate() {
         p |= (v as u64) << (16 * c);
     }
-    let mut codes = [0u8; MAX_CARDS];
-    let (mut take1, mut take2, mut returns) = (0u32, 0u32, 0u32);
-    let mut blocked = 0u32;
+    let mut lanes = 0u64;
     let mut takers = 0u64;
-    for seat in 0..players {
-        let code = actions[seat].code();
-        codes[seat] = code;
-        take1 += (code == 0) as u32;
-        take2 += (code == 1) as u32;
-        returns += (code == 2) as u32;
-        blocked |= ((code == 3) as u32) << seat;
-        takers += ((code >> 2 == 1) as u64) << (16 * (code & 3));
+    for seat in 0..MAX_CARDS {
+        let code = if seat < PLAYERS { codes[seat] as u64 } else { NO_CODE };
+        lanes |= code << (16 * seat);
+        takers += TAKER[code as usize];
     }
-    // 1.-3. The pot: a lone take1_block takes 1; any take1_block blocks take2 and return1.
-    let open = (take1 == 0) as u32;
-    let solo = (take1 == 1) as u32;
-    let after1 = *pot - solo;
-    let each2 = open * (after1 / take2.max(1)).min(2);
-    for (seat, &code) in codes.iter().enumerate().take(players) {
-        let plus = solo * (code == 0) as u32 + each2 * (code == 1) as u32;
-        let minus = open * (code == 2) as u32;
-        p = p + ((plus as u64) << (16 * seat)) - ((minus as u64) << (16 * seat));
-    }
-    *pot = after1 - each2 * take2 + open * returns;
-    // 5. take_from on the balances at the start of the step.
-    let base = p;
-    for (seat, &code) in codes.iter().enumerate().take(players) {
-        let c = (code & 3) as usize;
-        let ok = ((code >> 2 == 1) & (blocked >> c & 1 == 0) & (lane(base, c) >= lane(takers, c)))
-            as u64;
-        p = p - (ok << (16 * c)) + (ok << (16 * seat));
+    let take1 = lanes_equal(lanes, 0);
+    let take2 = lanes_equal(lanes, 1);
+    let returns = lanes_equal(lanes, 2);
+    let blocking = lanes_equal(lanes, 3);
+    let kind = (lanes >> 2) & (3 * LANES);
+    let giving = lanes_equal(kind, 2);
+    let blocked = lane_bits(blocking);
+    let (n_take1, n_take2, n_returns) = (lane_count(take1), lane_count(take2), lane_count(returns));
+    // 1.-3. The pot: a lone take1_block takes 1; any take1_block blocks take2 and return1;
+    // t take2 share min(2, floor(pot / t)) each (without a division).
+    let open = (n_take1 == 0) as u64;
+    let solo = (n_take1 == 1) as u64;
+    let after1 = *pot - solo as u32;
+    let each2 = open * ((after1 >= n_take2) as u64 + (after1 >= 2 * n_take2) as u64);
+    // Return1 lanes hold at least 1 here (legal at selection; steps 1-2 only add): no borrow.
+    p = p + solo * take1 + each2 * take2 - open * returns;
+    *pot = after1 - (each2 as u32) * n_take2 + (open as u32) * n_returns;
+    // 5. take_from, on the balances at the start of the step: the takers of an unblocked
+    // card all get 1 if it holds at least one penny per taker, else none of them does.
+    let enough = (((p | 0x8000 * LANES) - takers) >> 15) & LANES;
+    let paying = enough & !blocking;
+    p -= takers & (paying * 0xFFFF);
+    let paid = lane_bits(paying);
+    for seat in 0..PLAYERS {
+        let code = codes[seat] as u32;
+        let got = ((code >> 2 == 1) as u32) & (paid >> (code & 3));
+        p += ((got & 1) as u64) << (16 * seat);
     }
     // 6. give: from a giver holding at least 1 at the start of the step, to an unblocked card.
-    let base = p;
-    for (seat, &code) in codes.iter().enumerate().take(players) {
-        let c = (code & 3) as usize;
-        let ok = ((code >= 8) & (lane(base, seat) >= 1) & (blocked >> c & 1 == 0)) as u64;
-        p = p - (ok << (16 * seat)) + (ok << (16 * c));
+    let able = lanes_nonzero(p) & giving;
+    for seat in 0..PLAYERS {
+        let code = codes[seat] as u32;
+        let target = code & 3;
+        let ok = ((able >> (16 * seat)) & 1) & (!(blocked >> target) & 1) as u64;
+        p = p - (ok << (16 * seat)) + (ok << (16 * target));
     }
     for (c, v) in pennies.iter_mut().enumerate() {
-        *v = lane(p, c) as u32;
+        *v = ((p >> (16 * c)) & 0xFFFF) as u32;
     }
 }
 
@@ -432,11 +547,12 @@ pub fn winners(pennies: &[u32]) -> u16 {
 impl TakeAPenny {
     /// The starting table of the set-up.
     pub fn initial_state(setup: &Setup) -> State {
-        State {
+        let mut s = State {
             pennies: setup.start,
             pot: setup.pot,
             last: [NO_SPOT; MAX_CARDS],
-            pending: [Action::BlockSelf; MAX_CARDS],
+            pending: [SPOT_BLOCK_SELF; MAX_CARDS],
+            legal: [0; MAX_CARDS],
             next: 0,
             round: 0,
             over: false,
@@ -447,80 +563,58 @@ impl TakeAPenny {
                 pennies: setup.start,
                 pot: setup.pot,
             },
+        };
+        Self::update_legal(setup, &mut s);
+        s
+    }
+
+    /// Recomputes every player's legal mask for the coming round.
+    #[inline(always)]
+    fn update_legal(setup: &Setup, s: &mut State) {
+        for seat in 0..setup.players {
+            s.legal[seat] = legal_mask(setup, &s.pennies, s.pot, seat, s.last[seat]);
         }
     }
 
     /// Records `seat`'s secret choice; the last seat's choice resolves the round.
-    #[inline]
-    pub(super) fn choose(
-        &self,
-        s: &mut State,
-        seat: usize,
-        action: Action,
-        log: &mut EventLog<Event>,
-    ) {
-        s.pending[seat] = action;
-        log.emit(|| Event::Chose {
-            seat: seat as u8,
-            action,
-        });
+    #[inline(always)]
+    pub(super) fn choose(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        s.pending[seat] = action.code();
+        log.emit(|| Event::Chose { seat: seat as u8, action });
         if seat + 1 < self.setup.players {
             s.next = seat as u8 + 1;
             return;
         }
         s.next = 0;
-        self.resolve_round(s, log);
+        // One copy of the resolution per player count: every seat loop unrolls.
+        match self.setup.players {
+            2 => self.resolve_round::<2>(s, log),
+            3 => self.resolve_round::<3>(s, log),
+            _ => self.resolve_round::<MAX_CARDS>(s, log),
+        }
     }
 
-    fn resolve_round(&self, s: &mut State, log: &mut EventLog<Event>) {
-        let n = self.setup.players;
+    #[inline(never)]
+    fn resolve_round<const PLAYERS: usize>(&self, s: &mut State, log: &mut EventLog<Event>) {
+        let actions = s.pending.map(|code| BY_CODE[code as usize]);
+        s.record = RoundRecord { actions, previous: s.last, pennies: s.pennies, pot: s.pot };
         if log.enabled() {
-            log.emit(|| Event::Revealed {
-                round: s.round + 1,
-                actions: s.pending,
-                players: n as u8,
-            });
-        }
-        s.record = RoundRecord {
-            actions: s.pending,
-            previous: s.last,
-            pennies: s.pennies,
-            pot: s.pot,
-        };
-        let tracked = if log.enabled() {
-            Some(resolve(n, &mut s.pennies, &mut s.pot, &s.pending))
+            self.resolve_logged(s, log);
         } else {
-            None
-        };
-        if tracked.is_none() {
-            resolve_quick(n, &mut s.pennies, &mut s.pot, &s.pending);
+            resolve_codes::<PLAYERS>(&mut s.pennies, &mut s.pot, &s.pending);
         }
-        for seat in 0..n {
-            s.last[seat] = spot(s.pending[seat]);
+        for seat in 0..PLAYERS {
+            s.last[seat] = SPOT_BY_CODE[s.pending[seat] as usize];
         }
         s.round += 1;
-        if let Some((effects, moved)) = tracked {
-            for seat in 0..n {
-                log.emit(|| Event::Resolved {
-                    seat: seat as u8,
-                    action: s.pending[seat],
-                    effect: effects[seat],
-                    moved: moved[seat],
-                });
-            }
-            log.emit(|| Event::RoundEnds {
-                round: s.round,
-                pot: s.pot,
-                pennies: s.pennies,
-                cards: self.setup.cards as u8,
-            });
-        }
         if s.pot == 0 {
             s.over = true;
             s.end_reason = END_POT_EMPTY;
         } else if s.round >= self.setup.turn_cap {
             s.over = true;
             s.end_reason = END_CAP;
+        } else {
+            Self::update_legal(&self.setup, s);
         }
         if s.over {
             log.emit(|| Event::GameOver {
@@ -529,5 +623,18 @@ impl TakeAPenny {
                 winners: winners(&s.pennies[..self.setup.cards]),
             });
         }
+    }
+
+    /// The resolution with every effect reported to the log (traces, listening bots).
+    #[cold]
+    fn resolve_logged(&self, s: &mut State, log: &mut EventLog<Event>) {
+        let n = self.setup.players;
+        let actions = s.record.actions;
+        log.emit(|| Event::Revealed { round: s.round + 1, actions, players: n as u8 });
+        let (effects, moved) = resolve(n, &mut s.pennies, &mut s.pot, &actions);
+        for seat in 0..n {
+            log.emit(|| Event::Resolved { seat: seat as u8, action: actions[seat], effect: effects[seat], moved: moved[seat] });
+        }
+        log.emit(|| Event::RoundEnds { round: s.round + 1, pot: s.pot, pennies: s.pennies, cards: self.setup.cards as u8 });
     }
 }

@@ -11,7 +11,7 @@ use super::exact::{self, Model};
 use super::params::{MAX_CARDS, Params, Setup};
 use super::rules::{self, Effect, NO_SPOT, SPOT_GIVE, SPOT_TAKE_FROM, legal, resolve, winners};
 use super::{Action, END_REASONS, TakeAPenny};
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play, rng::below};
 use crate::sim::{self, RunConfig, SeatPlan};
 
 use Action::*;
@@ -424,6 +424,7 @@ proptest! {
         pot in 1u32..6,
         picks in proptest::array::uniform4(0usize..64),
         lasts in proptest::array::uniform4(0u8..10),
+        seed in any::<u64>(),
     ) {
         let g = game(players as u32, None);
         let cards = g.setup.cards;
@@ -438,6 +439,11 @@ proptest! {
             let all: Vec<Action> = (0..12u8).map(Action::from_code).collect();
             let expect: Vec<Action> = all.iter().copied().filter(|&a| legal(&g.setup, &pennies, pot, seat, last, a)).collect();
             prop_assert_eq!(&out, &expect);
+            // The mask sampler draws the action the list would give for the same number.
+            let mut by_mask = GameRng::seed_from(seed);
+            let mut by_list = by_mask.clone();
+            let mask = rules::legal_mask(&g.setup, &pennies, pot, seat, last);
+            prop_assert_eq!(rules::random_action(mask, &mut by_mask), out[below(out.len() as u32, &mut by_list) as usize]);
             acts[seat] = out[picks[seat] % out.len()];
         }
         let before: u32 = pennies.iter().sum::<u32>() + pot;
