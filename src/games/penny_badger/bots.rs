@@ -24,6 +24,91 @@ pub struct BestSet {
 /// order. `None` when no card matches anything (only action cards).
 #[inline]
 pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        best_set_sse2(hand, max_claim)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        best_set_bit_sliced(hand, max_claim)
+    }
+}
+
+/// Per card kind, what it adds to the 32 byte lanes of cell keys (cells 0..25, the rest
+/// unused): 16 to every cell it matches, 15 if it is a wild. A cell's key is then
+/// 16 x matching cards - matching wilds, so the largest key is the largest set with the
+/// fewest wilds (a hand holds at most [`HAND_CAP`] = 12 cards: keys stay below 256).
+#[cfg(target_arch = "x86_64")]
+static CELL_KEY_ADD: [[u8; 32]; chroma::CARD_KINDS] = {
+    let mut t = [[0u8; 32]; chroma::CARD_KINDS];
+    let mut card = 0;
+    while card < chroma::CARD_KINDS {
+        let add = if card >= chroma::COLOR_WILD as usize && card < chroma::FIRST_ACTION as usize { 15 } else { 16 };
+        let mut cell = 0;
+        while cell < 25 {
+            if MATCHES[card] & (1 << cell) != 0 {
+                t[card][cell] = add;
+            }
+            cell += 1;
+        }
+        card += 1;
+    }
+    t
+};
+
+/// [`best_set`] with the 25 cell keys in two SSE2 registers (SSE2 is part of every x86-64
+/// CPU): two byte additions per card, then one maximum and one comparison for the whole
+/// table, the earliest cell winning ties.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn best_set_sse2(hand: &[Card], max_claim: usize) -> Option<BestSet> {
+    use std::arch::x86_64::*;
+    const _: () = assert!(16 * HAND_CAP < 256, "cell keys must fit a byte");
+    debug_assert!(hand.len() <= HAND_CAP);
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; every load reads 16 of the 32 bytes of a table row.
+    let at = unsafe {
+        let (mut low, mut high) = (_mm_setzero_si128(), _mm_setzero_si128());
+        for &c in hand {
+            let add = CELL_KEY_ADD[c as usize].as_ptr();
+            low = _mm_add_epi8(low, _mm_loadu_si128(add.cast()));
+            high = _mm_add_epi8(high, _mm_loadu_si128(add.add(16).cast()));
+        }
+        // The largest key, broadcast to every lane.
+        let mut top = _mm_max_epu8(low, high);
+        top = _mm_max_epu8(top, _mm_srli_si128::<8>(top));
+        top = _mm_max_epu8(top, _mm_srli_si128::<4>(top));
+        top = _mm_max_epu8(top, _mm_srli_si128::<2>(top));
+        top = _mm_max_epu8(top, _mm_srli_si128::<1>(top));
+        let best = _mm_cvtsi128_si32(top) as u8;
+        if best == 0 {
+            return None;
+        }
+        let top = _mm_set1_epi8(best as i8);
+        (_mm_movemask_epi8(_mm_cmpeq_epi8(low, top)) as u32) | ((_mm_movemask_epi8(_mm_cmpeq_epi8(high, top)) as u32) << 16)
+    };
+    let cell = at.trailing_zeros() as Cell;
+    Some(set_of(hand, cell, max_claim))
+}
+
+/// The first `max_claim` cards of `hand` (canonical order) that match `cell`.
+#[inline]
+fn set_of(hand: &[Card], cell: Cell, max_claim: usize) -> BestSet {
+    let bit = 1u32 << cell;
+    let mut mask = 0u32;
+    let mut size = 0;
+    for (i, &c) in hand.iter().enumerate() {
+        let hit = (size < max_claim) & (MATCHES[c as usize] & bit != 0);
+        mask |= (hit as u32) << i;
+        size += hit as usize;
+    }
+    BestSet { cell, size, mask }
+}
+
+/// [`best_set`] with bit-sliced counters (any CPU; tests check it against the others).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
     // Bit-sliced counters: bit `cell` of plane p holds bit p of that cell's count. Each card
     // adds its match mask to every cell at once (25 lanes in one u32).
     let (mut s0, mut s1, mut s2, mut s3) = (0u32, 0u32, 0u32, 0u32);
@@ -72,16 +157,7 @@ pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
         }
     }
     let cell = cells.trailing_zeros() as Cell;
-    let bit = 1u32 << cell;
-    let mut mask = 0u32;
-    let mut size = 0;
-    for (i, &c) in hand.iter().enumerate() {
-        if size < max_claim && MATCHES[c as usize] & bit != 0 {
-            mask |= 1 << i;
-            size += 1;
-        }
-    }
-    Some(BestSet { cell, size, mask })
+    Some(set_of(hand, cell, max_claim))
 }
 
 #[cfg(test)]

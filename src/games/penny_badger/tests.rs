@@ -5,7 +5,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 
-use super::bots::{best_set, best_set_by_every_cell, prob_at_least};
+use super::bots::{best_set, best_set_bit_sliced, best_set_by_every_cell, prob_at_least};
 use super::rules::{Hand, Phase, State, END_BANK_EMPTY};
 use super::*;
 use crate::engine::{play, Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom};
@@ -392,9 +392,10 @@ proptest! {
 
     /// The fast best-set search agrees with scoring every cell.
     #[test]
-    fn best_set_agrees_with_the_plain_definition(cards in proptest::collection::vec(0u8..45, 1..12), max_claim in 2usize..9) {
+    fn best_set_agrees_with_the_plain_definition(cards in proptest::collection::vec(0u8..chroma::CARD_KINDS as u8, 0..=HAND_CAP), max_claim in 2usize..9) {
         let hand = Hand::from_cards(&cards);
         prop_assert_eq!(best_set(hand.cards(), max_claim), best_set_by_every_cell(hand.cards(), max_claim));
+        prop_assert_eq!(best_set_bit_sliced(hand.cards(), max_claim), best_set_by_every_cell(hand.cards(), max_claim));
     }
 }
 
