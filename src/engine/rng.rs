@@ -76,3 +76,56 @@ pub fn below(n: u32, rng: &mut GameRng) -> u32 {
     }
     (m >> 32) as u32
 }
+
+/// A fixed probability tested with one integer comparison. It draws exactly as
+/// `p > 0.0 && rng.random::<f64>() < p` does (no draw when `p` is 0; otherwise one 64-bit
+/// draw whose top 53 bits, as `random::<f64>` uses them, are compared with `p` x 2^53
+/// rounded up), so switching a bot to it changes no result, only the cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chance {
+    /// Draws `x` (top 53 bits) below this succeed; 0 means never (and no draw).
+    threshold: u64,
+}
+
+impl Chance {
+    /// The chance `p` (0 to 1).
+    pub fn new(p: f64) -> Self {
+        let threshold = if p > 0.0 { (p.min(1.0) * (1u64 << 53) as f64).ceil() as u64 } else { 0 };
+        Chance { threshold }
+    }
+
+    /// One trial.
+    #[inline]
+    pub fn hit(self, rng: &mut GameRng) -> bool {
+        use rand::Rng;
+        self.threshold > 0 && (rng.next_u64() >> 11) < self.threshold
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngExt;
+
+    #[test]
+    fn chance_draws_exactly_as_the_float_comparison() {
+        for p in [0.0, 1e-17, 0.1, 0.3, 0.5, 2.0 / 3.0, 0.999_999, 1.0] {
+            let chance = Chance::new(p);
+            let (mut a, mut b) = (GameRng::seed_from(9), GameRng::seed_from(9));
+            for _ in 0..20_000 {
+                assert_eq!(chance.hit(&mut a), p > 0.0 && b.random::<f64>() < p, "p = {p}");
+            }
+            assert_eq!(a, b, "same draws consumed for p = {p}");
+        }
+    }
+
+    #[test]
+    fn below_is_uniform_and_in_range() {
+        let mut rng = GameRng::seed_from(3);
+        let mut counts = [0u32; 7];
+        for _ in 0..70_000 {
+            counts[below(7, &mut rng) as usize] += 1;
+        }
+        assert!(counts.iter().all(|&c| (9_300..10_700).contains(&c)), "{counts:?}");
+    }
+}

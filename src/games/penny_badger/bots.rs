@@ -1,11 +1,10 @@
 //! Penny Badger's bots: `basic` (exactly specified, reproducible anywhere) and `counter`
 //! (a card counter that challenges and bluffs by expected value).
 
-use rand::RngExt;
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS};
 use super::{Action, Claim, Decision, Event, PennyBadger, View};
-use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng};
+use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, rng::Chance};
 use crate::games::chroma::{self, is_action, is_wild, matches, ActionCard, Card, Cell, MATCHES};
 
 /// The largest set in a hand: cell, size and the hand positions used.
@@ -24,23 +23,36 @@ pub struct BestSet {
 /// order. `None` when no card matches anything (only action cards).
 #[inline]
 pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        best_set_sse2(hand, max_claim)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        best_set_bit_sliced(hand, max_claim)
-    }
+    let mut slots = [0; HAND_CAP];
+    slots[..hand.len()].copy_from_slice(hand);
+    best_set_in(&slots, hand.len(), max_claim).map(|(best, _)| best)
 }
+
+/// [`best_set`] of a hand given as its fixed slots and length (see [`View::hand_slots`]),
+/// with the positions of every card matching the best cell (claimed or not). Loops run
+/// over all [`HAND_CAP`] slots, masking the empty ones, so no loop exit depends on the
+/// hand size.
+#[inline]
+pub fn best_set_in(slots: &[Card; HAND_CAP], len: usize, max_claim: usize) -> Option<(BestSet, u32)> {
+    #[cfg(target_arch = "x86_64")]
+    let cell = best_cell_sse2(slots, len)?;
+    #[cfg(not(target_arch = "x86_64"))]
+    let cell = best_set_bit_sliced(&slots[..len], max_claim)?.cell;
+    Some(set_of(slots, len, cell, max_claim))
+}
+
+/// A card kind no card has: what the empty slots of a hand count as.
+#[cfg(target_arch = "x86_64")]
+const NO_CARD: usize = chroma::CARD_KINDS;
 
 /// Per card kind, what it adds to the 32 byte lanes of cell keys (cells 0..25, the rest
 /// unused): 16 to every cell it matches, 15 if it is a wild. A cell's key is then
 /// 16 x matching cards - matching wilds, so the largest key is the largest set with the
-/// fewest wilds (a hand holds at most [`HAND_CAP`] = 12 cards: keys stay below 256).
+/// fewest wilds (a hand holds at most [`HAND_CAP`] = 12 cards: keys stay below 256). The
+/// last row, [`NO_CARD`], adds nothing.
 #[cfg(target_arch = "x86_64")]
-static CELL_KEY_ADD: [[u8; 32]; chroma::CARD_KINDS] = {
-    let mut t = [[0u8; 32]; chroma::CARD_KINDS];
+static CELL_KEY_ADD: [[u8; 32]; chroma::CARD_KINDS + 1] = {
+    let mut t = [[0u8; 32]; chroma::CARD_KINDS + 1];
     let mut card = 0;
     while card < chroma::CARD_KINDS {
         let add = if card >= chroma::COLOR_WILD as usize && card < chroma::FIRST_ACTION as usize { 15 } else { 16 };
@@ -56,21 +68,22 @@ static CELL_KEY_ADD: [[u8; 32]; chroma::CARD_KINDS] = {
     t
 };
 
-/// [`best_set`] with the 25 cell keys in two SSE2 registers (SSE2 is part of every x86-64
-/// CPU): two byte additions per card, then one maximum and one comparison for the whole
-/// table, the earliest cell winning ties.
+/// The best cell with the 25 cell keys in two SSE2 registers (SSE2 is part of every x86-64
+/// CPU): two byte additions per slot, then one maximum and one comparison for the whole
+/// table, the earliest cell winning ties. `None` when no card matches any cell.
 #[cfg(target_arch = "x86_64")]
-#[inline]
-fn best_set_sse2(hand: &[Card], max_claim: usize) -> Option<BestSet> {
+#[inline(always)]
+fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<Cell> {
     use std::arch::x86_64::*;
     const _: () = assert!(16 * HAND_CAP < 256, "cell keys must fit a byte");
-    debug_assert!(hand.len() <= HAND_CAP);
+    debug_assert!(len <= HAND_CAP);
     // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
     // CPU this code is compiled for; every load reads 16 of the 32 bytes of a table row.
     let at = unsafe {
         let (mut low, mut high) = (_mm_setzero_si128(), _mm_setzero_si128());
-        for &c in hand {
-            let add = CELL_KEY_ADD[c as usize].as_ptr();
+        for (i, &c) in slots.iter().enumerate() {
+            let kind = if i < len { (c as usize).min(NO_CARD) } else { NO_CARD };
+            let add = CELL_KEY_ADD[kind].as_ptr();
             low = _mm_add_epi8(low, _mm_loadu_si128(add.cast()));
             high = _mm_add_epi8(high, _mm_loadu_si128(add.add(16).cast()));
         }
@@ -87,22 +100,43 @@ fn best_set_sse2(hand: &[Card], max_claim: usize) -> Option<BestSet> {
         let top = _mm_set1_epi8(best as i8);
         (_mm_movemask_epi8(_mm_cmpeq_epi8(low, top)) as u32) | ((_mm_movemask_epi8(_mm_cmpeq_epi8(high, top)) as u32) << 16)
     };
-    let cell = at.trailing_zeros() as Cell;
-    Some(set_of(hand, cell, max_claim))
+    Some(at.trailing_zeros() as Cell)
 }
 
-/// The first `max_claim` cards of `hand` (canonical order) that match `cell`.
-#[inline]
-fn set_of(hand: &[Card], cell: Cell, max_claim: usize) -> BestSet {
-    let bit = 1u32 << cell;
-    let mut mask = 0u32;
-    let mut size = 0;
-    for (i, &c) in hand.iter().enumerate() {
-        let hit = (size < max_claim) & (MATCHES[c as usize] & bit != 0);
-        mask |= (hit as u32) << i;
-        size += hit as usize;
+/// Per cell, the card kinds that match it (bit = card kind).
+const CELL_KINDS: [u64; 25] = {
+    let mut t = [0u64; 25];
+    let mut card = 0;
+    while card < chroma::CARD_KINDS {
+        let mut cell = 0;
+        while cell < 25 {
+            if MATCHES[card] & (1 << cell) != 0 {
+                t[cell] |= 1 << card;
+            }
+            cell += 1;
+        }
+        card += 1;
     }
-    BestSet { cell, size, mask }
+    t
+};
+
+/// The first `max_claim` cards of the hand (canonical order) that match `cell`, and the
+/// positions of all the cards that match it.
+#[inline]
+fn set_of(slots: &[Card; HAND_CAP], len: usize, cell: Cell, max_claim: usize) -> (BestSet, u32) {
+    let kinds = CELL_KINDS[cell as usize];
+    let mut matching = 0u32;
+    for (i, &c) in slots.iter().enumerate() {
+        matching |= ((((kinds >> (c & 63)) & 1) as u32) & (i < len) as u32) << i;
+    }
+    let mut mask = matching;
+    let mut size = mask.count_ones() as usize;
+    // Keep the first `max_claim` (rare: the hand holds more matching cards than a claim).
+    while size > max_claim {
+        mask &= !(1 << (31 - mask.leading_zeros()));
+        size -= 1;
+    }
+    (BestSet { cell, size, mask }, matching)
 }
 
 /// [`best_set`] with bit-sliced counters (any CPU; tests check it against the others).
@@ -157,7 +191,9 @@ pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
         }
     }
     let cell = cells.trailing_zeros() as Cell;
-    Some(set_of(hand, cell, max_claim))
+    let mut slots = [0; HAND_CAP];
+    slots[..hand.len()].copy_from_slice(hand);
+    Some(set_of(&slots, hand.len(), cell, max_claim).0)
 }
 
 #[cfg(test)]
@@ -187,16 +223,11 @@ pub fn best_set_by_every_cell(hand: &[Card], max_claim: usize) -> Option<BestSet
     Some(BestSet { cell, size, mask })
 }
 
-#[inline]
-fn chance(rng: &mut GameRng, p: f64) -> bool {
-    p > 0.0 && rng.random::<f64>() < p
-}
-
 /// `basic`: claims its best set truthfully, bluffs one card more with probability `bluff`,
 /// challenges with probability `challenge`; never plays action cards.
 pub struct BasicBot {
-    bluff: f64,
-    challenge: f64,
+    bluff: Chance,
+    challenge: Chance,
 }
 
 const BASIC_PARAMS: &[BotParamInfo] = &[
@@ -211,28 +242,37 @@ pub fn basic_info() -> BotInfo<PennyBadger> {
         aliases: &[("honest", &[("bluff", 0.0), ("challenge", 0.0)])],
         doc: "claims its largest set, bluffs one card more with probability `bluff`, challenges with probability `challenge`",
         params: BASIC_PARAMS,
-        build: |_, v| Box::new(BasicBot { bluff: v[0], challenge: v[1] }),
+        build: |_, v| Box::new(BasicBot { bluff: Chance::new(v[0]), challenge: Chance::new(v[1]) }),
     }
 }
 
 impl BasicBot {
-    /// The turn decision of the specification in the issue, step by step.
-    fn turn(&self, game: &PennyBadger, hand: &[Card], rng: &mut GameRng) -> Action {
+    /// The turn decision of the specification in the issue, step by step, over the hand's
+    /// fixed slots (`len` cards) so that no loop exit depends on the hand size.
+    fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
         let max_claim = game.payout.max_claim();
-        if let Some(best) = best_set(hand, max_claim).filter(|b| b.size >= 2) {
-            if hand.len() > best.size && best.size < max_claim && chance(rng, self.bluff) {
-                let extra = (0..hand.len()).find(|&i| best.mask & (1 << i) == 0 && !matches(hand[i], best.cell)).expect("a card outside the set");
+        let held = (1u32 << len) - 1;
+        if let Some((best, matching)) = best_set_in(slots, len, max_claim).filter(|(b, _)| b.size >= 2) {
+            if len > best.size && best.size < max_claim && self.bluff.hit(rng) {
+                // The first card in canonical order that does not match.
+                let extra = (held & !matching).trailing_zeros();
                 return Action::Discard { cards: best.mask | (1 << extra), claim: Claim::Set(best.cell) };
             }
             return Action::Discard { cards: best.mask, claim: Claim::Set(best.cell) };
         }
-        if let Some(i) = hand.iter().position(|&c| is_wild(c)) {
-            return Action::Discard { cards: 1 << i, claim: Claim::Wild };
+        let (mut wilds, mut actions) = (0u32, 0u32);
+        for (i, &c) in slots.iter().enumerate() {
+            wilds |= (is_wild(c) as u32) << i;
+            actions |= (is_action(c) as u32) << i;
         }
-        if chance(rng, self.bluff) {
+        let (wilds, actions) = (wilds & held, actions & held);
+        if wilds != 0 {
+            return Action::Discard { cards: 1 << wilds.trailing_zeros(), claim: Claim::Wild };
+        }
+        if self.bluff.hit(rng) {
             return Action::Discard { cards: 1, claim: Claim::Wild };
         }
-        let i = hand.iter().position(|&c| is_action(c)).unwrap_or(0);
+        let i = if actions != 0 { actions.trailing_zeros() } else { 0 };
         Action::Discard { cards: 1 << i, claim: Claim::Nothing }
     }
 }
@@ -245,8 +285,8 @@ impl Bot<PennyBadger> for BasicBot {
     #[inline]
     fn decide(&mut self, game: &PennyBadger, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
-            Decision::Challenge { .. } => Action::Challenge(chance(rng, self.challenge)),
-            Decision::Turn => self.turn(game, view.hand, rng),
+            Decision::Challenge { .. } => Action::Challenge(self.challenge.hit(rng)),
+            Decision::Turn => self.turn(game, view.hand_slots(), view.hand.len(), rng),
         }
     }
 }
@@ -400,11 +440,11 @@ impl CounterBot {
 
     fn challenge(&self, game: &PennyBadger, view: &View, claimer: usize, claim: Claim, count: u8) -> bool {
         let truth = self.truth_probability(view, claimer, claim, count);
-        let (w, accuser_penalty, bluffer_penalty) = Self::amounts(game, claim, count, view.bank, view.savings[claimer]);
-        let mine = view.savings[view.seat];
+        let (w, accuser_penalty, bluffer_penalty) = Self::amounts(game, claim, count, view.bank(), view.savings()[claimer]);
+        let mine = view.savings()[view.seat];
         let lose = 2.0 * accuser_penalty.of(mine).min(mine) as f64;
-        let opponents = (view.alive.count_ones() - 1).max(1) as f64;
-        let gain = bluffer_penalty.min(view.savings[claimer]) as f64 + w as f64 / opponents;
+        let opponents = (view.alive().count_ones() - 1).max(1) as f64;
+        let gain = bluffer_penalty.min(view.savings()[claimer]) as f64 + w as f64 / opponents;
         (1.0 - truth) * gain > truth * lose * self.caution
     }
 
@@ -412,8 +452,8 @@ impl CounterBot {
     fn action_card(&self, game: &PennyBadger, view: &View) -> Option<Action> {
         let hand = view.hand;
         let n = game.params.players as usize;
-        let opponents = || (1..n).map(move |d| (view.seat + d) % n).filter(|&s| view.alive & (1 << s) != 0);
-        let richest = opponents().max_by_key(|&s| view.savings[s]);
+        let opponents = || (1..n).map(move |d| (view.seat + d) % n).filter(|&s| view.alive() & (1 << s) != 0);
+        let richest = opponents().max_by_key(|&s| view.savings()[s]);
         let next = opponents().next();
         let holds = |a: ActionCard| hand.contains(&(a as Card));
         let weak = best_set(hand, HAND_CAP).is_none_or(|b| b.size < 2) && !hand.iter().any(|&c| is_wild(c));
@@ -449,7 +489,7 @@ impl CounterBot {
     fn challenge_odds(&self, view: &View) -> (f64, f64) {
         let mut none = 1.0;
         let mut expected = 0.0;
-        for s in (0..MAX_PLAYERS).filter(|&s| s != view.seat && view.alive & (1 << s) != 0) {
+        for s in (0..MAX_PLAYERS).filter(|&s| s != view.seat && view.alive() & (1 << s) != 0) {
             let c = self.challenge_rate(s);
             none *= 1.0 - c;
             expected += c;
@@ -463,8 +503,8 @@ impl CounterBot {
         let (none, expected) = self.challenge_odds(view);
         let some = 1.0 - none;
         let per_challenger = if some > 0.0 { expected / some } else { 0.0 };
-        let mine = view.savings[view.seat];
-        let bank = view.bank;
+        let mine = view.savings()[view.seat];
+        let bank = view.bank();
         let p = &game.payout;
         // Expected pennies of a true claim (withdrawal plus penalties of wrong accusers) and
         // of a bluff (withdrawal if unchallenged, penalties to bank and accusers if caught).

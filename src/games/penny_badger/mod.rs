@@ -121,7 +121,7 @@ impl PennyBadger {
 
     /// Whether `seat` may aim a targeted action card at `target`.
     fn can_target(view: &View, target: usize) -> bool {
-        target != view.seat && view.alive & (1 << target) != 0
+        target != view.seat && view.alive() & (1 << target) != 0
     }
 
     /// Whether the action card may be played now (add-cards must not overflow the hand).

@@ -25,6 +25,14 @@ impl Hand {
         &self.cards[..self.len as usize]
     }
 
+    /// Every slot of the hand: its cards in canonical order, then leftovers to be ignored.
+    /// For fixed-length loops that mask positions at or past [`Hand::len`], which random
+    /// hand sizes cannot mispredict.
+    #[inline]
+    pub fn slots(&self) -> &[Card; HAND_CAP] {
+        &self.cards
+    }
+
     /// Number of cards.
     #[inline]
     pub fn len(&self) -> usize {

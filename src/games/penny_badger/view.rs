@@ -1,13 +1,14 @@
 //! What one Penny Badger seat sees when it decides: its own hand and everything public.
 //! Kept in its own module so the other hands are unreachable from bot code: the view
-//! holds them privately and only tells their sizes.
+//! holds the table privately and only tells what is public (savings, bank, hand sizes).
 
-use super::params::MAX_PLAYERS;
-use super::rules::{Hand, State};
+use super::params::{HAND_CAP, MAX_PLAYERS};
+use super::rules::State;
 use super::Decision;
 use crate::games::chroma::Card;
 
-/// What one seat sees: its own hand and everything public.
+/// What one seat sees: its own hand and everything public. Built once per decision, so it
+/// holds a reference to the table and reads the public parts on demand.
 pub struct View<'a> {
     /// The deciding seat.
     pub seat: usize,
@@ -15,42 +16,62 @@ pub struct View<'a> {
     pub decision: Decision,
     /// Its hand, in canonical order.
     pub hand: &'a [Card],
-    /// Every seat's savings (public).
-    pub savings: &'a [u32; MAX_PLAYERS],
-    /// The bank.
-    pub bank: u32,
-    /// Live seats, as a bit mask.
-    pub alive: u16,
-    /// Direction of play (+1 or -1).
-    pub direction: i8,
-    /// Cards in the draw pile.
-    pub draw_pile: usize,
-    /// Turn number.
-    pub turn: u32,
-    hands: &'a [Hand; MAX_PLAYERS],
+    table: &'a State,
 }
 
 impl<'a> View<'a> {
     /// The view of `seat` deciding `decision` at state `s`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn new(seat: usize, decision: Decision, s: &'a State) -> Self {
-        View {
-            seat,
-            decision,
-            hand: s.hands[seat].cards(),
-            savings: &s.savings,
-            bank: s.bank,
-            alive: s.alive,
-            direction: s.direction,
-            draw_pile: s.draw.len(),
-            turn: s.turns,
-            hands: &s.hands,
-        }
+        View { seat, decision, hand: s.hands[seat].cards(), table: s }
+    }
+
+    /// The seat's hand as fixed slots: the first `hand.len()` are [`View::hand`], the rest
+    /// are to be ignored (for fixed-length, branch-free loops).
+    #[inline]
+    pub fn hand_slots(&self) -> &'a [Card; HAND_CAP] {
+        self.table.hands[self.seat].slots()
+    }
+
+    /// Every seat's savings (public).
+    #[inline]
+    pub fn savings(&self) -> &'a [u32; MAX_PLAYERS] {
+        &self.table.savings
+    }
+
+    /// The bank.
+    #[inline]
+    pub fn bank(&self) -> u32 {
+        self.table.bank
+    }
+
+    /// Live seats, as a bit mask.
+    #[inline]
+    pub fn alive(&self) -> u16 {
+        self.table.alive
+    }
+
+    /// Direction of play (+1 or -1).
+    #[inline]
+    pub fn direction(&self) -> i8 {
+        self.table.direction
+    }
+
+    /// Cards in the draw pile.
+    #[inline]
+    pub fn draw_pile(&self) -> usize {
+        self.table.draw.len()
+    }
+
+    /// Turn number.
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.table.turns
     }
 
     /// How many cards `seat` holds (public: cards can be counted at the table).
     #[inline]
     pub fn hand_size(&self, seat: usize) -> usize {
-        self.hands[seat].len()
+        self.table.hands[seat].len()
     }
 }
