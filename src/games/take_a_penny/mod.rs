@@ -317,7 +317,7 @@ impl Game for TakeAPenny {
 
     #[inline(always)]
     fn random_action(&self, v: &View, rng: &mut GameRng, _scratch: &mut Vec<Choice>) -> Choice {
-        rules::random_action(v.legal(), rng)
+        v.table.random_choice(v.seat, rng)
     }
 
     fn is_legal(&self, v: &View, choice: &Choice) -> bool {

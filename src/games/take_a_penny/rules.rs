@@ -95,6 +95,8 @@ pub struct State {
     /// Each player's legal actions this round: lane `seat` holds its [`legal_mask`]
     /// (computed once per round: the table does not change while the choices are made).
     legal: u64,
+    /// The [`running_counts`] of `legal`.
+    counts: u64,
     /// The seat to choose next this round.
     pub next: u8,
     /// Rounds resolved so far (the game length).
@@ -129,6 +131,12 @@ impl State {
     #[inline(always)]
     pub fn legal_mask(&self, seat: usize) -> u16 {
         lane(self.legal, seat) as u16
+    }
+
+    /// One of `seat`'s legal actions this round drawn uniformly (see [`random_action`]).
+    #[inline(always)]
+    pub fn random_choice(&self, seat: usize, rng: &mut GameRng) -> Choice {
+        draw(lane(self.legal, seat) as u16, lane(self.counts, seat) as u16, rng)
     }
 
     /// The last resolved round (meaningful when `round > 0`), rebuilt from what the state
@@ -268,17 +276,6 @@ pub fn push_choices(mut mask: u16, out: &mut Vec<Choice>) {
     }
 }
 
-/// Set bits in each 4-bit nibble.
-const NIBBLE_COUNT: [u8; 16] = {
-    let mut t = [0u8; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n] = (n as u32).count_ones() as u8;
-        n += 1;
-    }
-    t
-};
-
 /// `NIBBLE_NTH[n][j]`: position of the `j`-th set bit of nibble `n` (0 where it has none).
 const NIBBLE_NTH: [[u8; 4]; 16] = {
     let mut t = [[0u8; 4]; 16];
@@ -297,23 +294,39 @@ const NIBBLE_NTH: [[u8; 4]; 16] = {
     t
 };
 
+/// For lanes of [`legal_mask`]s (12 bits each), the running counts of legal actions the
+/// sampler needs, per lane: bits 0-3 the legal codes below 4, bits 4-7 below 8, bits 8-11
+/// all of them. A SWAR population count per nibble, then prefix sums (no carries: at most
+/// 12).
+#[inline(always)]
+pub fn running_counts(masks: u64) -> u64 {
+    let pairs = masks - ((masks >> 1) & (0x5555 * LANES));
+    let nibbles = (pairs & (0x3333 * LANES)) + ((pairs >> 2) & (0x3333 * LANES));
+    nibbles + ((nibbles << 4) & (0x0FF0 * LANES)) + ((nibbles << 8) & (0x0F00 * LANES))
+}
+
 /// One action of a [`legal_mask`] drawn uniformly: the `k`-th set bit for a uniform `k`,
 /// the same distribution (and, for the same random number, the same action) as picking
-/// from [`legal_actions`]. The bit is found through per-nibble tables and arithmetic, so
-/// random play causes no mispredicted branches.
-#[inline(always)]
+/// from [`legal_actions`].
+#[inline]
 pub fn random_action(mask: u16, rng: &mut GameRng) -> Choice {
-    let mask = mask as usize;
-    let (n0, n1, n2) = (mask & 0xF, mask >> 4 & 0xF, mask >> 8 & 0xF);
-    let (c0, c1, c2) = (NIBBLE_COUNT[n0] as u32, NIBBLE_COUNT[n1] as u32, NIBBLE_COUNT[n2] as u32);
-    debug_assert!(c0 + c1 + c2 > 0, "some spot is always legal while the pot holds a penny");
-    let k = below(c0 + c1 + c2, rng);
-    // Which nibble holds the k-th set bit, and its rank there, by arithmetic (no branches).
-    let (in1, in2) = ((k >= c0) as u32, (k >= c0 + c1) as u32);
-    let which = in1 + in2;
-    let nibble = mask >> (4 * which) & 0xF;
-    let j = k - c0 * in1 - c1 * in2;
-    Choice::from_code(4 * which as u8 + NIBBLE_NTH[nibble][(j & 3) as usize])
+    draw(mask, running_counts(mask as u64) as u16, rng)
+}
+
+/// [`random_action`] with the mask's [`running_counts`] already known (the state keeps them
+/// for every seat). The bit is found by arithmetic and one table look-up, so random play
+/// causes no mispredicted branches.
+#[inline(always)]
+pub fn draw(mask: u16, counts: u16, rng: &mut GameRng) -> Choice {
+    let (mask, counts) = (mask as u32, counts as u32);
+    debug_assert!(counts >> 8 > 0, "some spot is always legal while the pot holds a penny");
+    let k = below(counts >> 8, rng);
+    // Which nibble of codes holds the k-th legal action, and its rank there.
+    let which = (k >= (counts & 0xF)) as u32 + (k >= ((counts >> 4) & 0xF)) as u32;
+    let before = ((counts << 4) >> (4 * which)) & 0xF;
+    let nibble = (mask >> (4 * which)) & 0xF;
+    let j = (k - before) & 3;
+    Choice::from_code(4 * which as u8 + NIBBLE_NTH[nibble as usize][j as usize])
 }
 
 /// What each action of a round did, and the pennies it moved.
@@ -640,12 +653,14 @@ impl TakeAPenny {
     /// [`super::params::MAX_PENNIES`]; unused entries 0) and pot.
     pub fn state_at(setup: &Setup, pennies: [u32; MAX_CARDS], pot: u32) -> State {
         let table = pack(pennies);
+        let legal = legal_lanes(table, pot, setup.cards, 0);
         State {
             table,
             pot,
             revealed: 0,
             chosen: 0,
-            legal: legal_lanes(table, pot, setup.cards, 0),
+            legal,
+            counts: running_counts(legal),
             next: 0,
             round: 0,
             over: false,
@@ -684,6 +699,7 @@ impl TakeAPenny {
         s.round += 1;
         // Rebuilt even after the last round: cheaper than a branch, and never read then.
         s.legal = legal_lanes(s.table, s.pot, self.setup.cards, repeat_lanes(s.revealed));
+        s.counts = running_counts(s.legal);
         if s.pot == 0 {
             s.over = true;
             s.end_reason = END_POT_EMPTY;

@@ -434,7 +434,9 @@ proptest! {
             let mut out = Vec::new();
             let last = if lasts[seat] == 9 { NO_SPOT } else { lasts[seat] };
             // Every seat's mask at once agrees with the seat's own.
-            prop_assert_eq!((lanes >> (16 * seat)) as u16, rules::legal_mask(&g.setup, &pennies, pot, seat, last));
+            let mask = rules::legal_mask(&g.setup, &pennies, pot, seat, last);
+            prop_assert_eq!((lanes >> (16 * seat)) as u16, mask);
+            prop_assert_eq!((rules::running_counts(lanes) >> (16 * seat)) as u16, rules::running_counts(mask as u64) as u16);
             rules::legal_actions(&g.setup, &pennies, pot, seat, last, &mut out);
             // The list is exactly the actions `legal` accepts, each once.
             let all: Vec<Action> = (0..12u8).map(Action::from_code).collect();
