@@ -343,8 +343,8 @@ impl Game for TakeAPenny {
         o.length = s.round;
         o.end_reason = s.end_reason;
         let pennies = s.pennies();
-        for card in 0..cards {
-            o.scores[card] = pennies[card] as i64;
+        for (score, &p) in o.scores.iter_mut().zip(&pennies[..cards]) {
+            *score = p as i64;
         }
         o.winners = rules::winners(&pennies[..cards]);
         o
@@ -415,11 +415,11 @@ impl Game for TakeAPenny {
         );
         let pennies = s.pennies();
         let w = rules::winners(&pennies[..self.setup.cards]);
-        for card in 0..self.setup.cards {
+        for (card, p) in pennies.iter().enumerate().take(self.setup.cards) {
             out.push_str(&format!(
                 "  {}: {} pennies{}\n",
                 self.card_label(card),
-                pennies[card],
+                p,
                 if w & (1 << card) != 0 { " (wins)" } else { "" }
             ));
         }

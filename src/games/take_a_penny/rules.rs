@@ -436,14 +436,14 @@ pub fn resolve_lanes(table: u64, pot: u32, chosen: u64) -> (u64, u32) {
     // 5. take_from, on the balances at the start of the step: the takers of an unblocked
     // card all get 1 if it holds at least one penny per taker, else none of them does.
     let takers = totals_by_lane(nibble_totals(one_hot_nibbles(taking)));
-    let enough = (((p | 0x8000 * LANES) - takers) >> 15) & LANES;
+    let enough = (((p | (0x8000 * LANES)) - takers) >> 15) & LANES;
     let paying = enough & !blocking;
-    let got = nibbles_nonzero(taking & lane_bits(paying) * LANES);
-    p = p - (takers & paying * 0xFFFF) + got;
+    let got = nibbles_nonzero(taking & (lane_bits(paying) * LANES));
+    p = p - (takers & (paying * 0xFFFF)) + got;
     // 6. give: from a giver holding at least 1 at the start of the step, to an unblocked card.
     let open_cards = (!lane_bits(blocking) & 0xF) * LANES;
     let gives = lanes_nonzero(p) & nibbles_nonzero(giving & open_cards);
-    let received = totals_by_lane(nibble_totals(one_hot_nibbles(giving & gives * 0xF)));
+    let received = totals_by_lane(nibble_totals(one_hot_nibbles(giving & (gives * 0xF))));
     p = p - gives + received;
     (p, pot)
 }
@@ -452,7 +452,7 @@ pub fn resolve_lanes(table: u64, pot: u32, chosen: u64) -> (u64, u32) {
 /// choices of the last round (one bit per lane): that action, or every `give` after a give.
 #[inline(always)]
 pub fn repeat_lanes(revealed: u64) -> u64 {
-    revealed | nibbles_nonzero((revealed >> 8) & NIBBLES) * (0xF << SPOT_GIVE)
+    revealed | (nibbles_nonzero((revealed >> 8) & NIBBLES) * (0xF << SPOT_GIVE))
 }
 
 /// Every seat's [`legal_mask`] at once, lane `seat` for seat `seat`, from the bank cards
@@ -464,7 +464,7 @@ pub fn legal_lanes(table: u64, pot: u32, cards: usize, repeat: u64) -> u64 {
     let holding = lane_bits(own) * LANES;
     let others = (((1u64 << cards) - 1) * LANES) & !OWN_CARD;
     let pot = (pot >= 1) as u64 * (3 * LANES);
-    let mask = pot | own << 2 | 8 * LANES | (others & holding) << SPOT_TAKE_FROM | (others & own * 0xF) << SPOT_GIVE;
+    let mask = pot | own << 2 | (8 * LANES) | (others & holding) << SPOT_TAKE_FROM | (others & (own * 0xF)) << SPOT_GIVE;
     mask & !repeat
 }
 
@@ -684,7 +684,10 @@ impl TakeAPenny {
         self.resolve_round(s, log);
     }
 
-    #[inline(never)]
+    /// Reveals and resolves the round's choices, then ends the game or prepares every
+    /// seat's legal actions for the next round. Inlined into the play loop: a call would
+    /// cost more than the resolution's own arithmetic saves.
+    #[inline(always)]
     fn resolve_round(&self, s: &mut State, log: &mut EventLog<Event>) {
         s.before = s.table;
         s.before_pot = s.pot;
