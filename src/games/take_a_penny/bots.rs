@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::exact::{self, Policy};
 use super::params::{MAX_CARDS, Setup};
 use super::rules;
-use super::{Action, TakeAPenny, View};
+use super::{Action, Choice, TakeAPenny, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng};
 
 /// Default `zero_at` of `greedy`.
@@ -132,15 +132,8 @@ impl Bot<TakeAPenny> for GreedyBot {
     }
 
     #[inline]
-    fn decide(&mut self, game: &TakeAPenny, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        greedy_choice(
-            &game.setup,
-            view.pennies,
-            view.pot,
-            view.seat,
-            view.last[view.seat],
-            self.zero_at,
-        )
+    fn decide(&mut self, game: &TakeAPenny, view: &View<'_>, _rng: &mut GameRng) -> Choice {
+        greedy_choice(&game.setup, &view.pennies(), view.pot(), view.seat, view.last()[view.seat], self.zero_at).into()
     }
 }
 
@@ -189,27 +182,18 @@ impl Bot<TakeAPenny> for BestResponseBot {
     }
 
     #[inline]
-    fn decide(&mut self, game: &TakeAPenny, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        let last = view.last[view.seat];
-        if let Some(a) = self
-            .policy
-            .as_ref()
-            .and_then(|p| p.action(view.pennies, view.pot, view.last))
-            && rules::legal(&game.setup, view.pennies, view.pot, view.seat, last, a)
+    fn decide(&mut self, game: &TakeAPenny, view: &View<'_>, _rng: &mut GameRng) -> Choice {
+        let (pennies, pot, lasts) = (view.pennies(), view.pot(), view.last());
+        let last = lasts[view.seat];
+        if let Some(a) = self.policy.as_ref().and_then(|p| p.action(&pennies, pot, &lasts))
+            && rules::legal(&game.setup, &pennies, pot, view.seat, last, a)
         {
-            return a;
+            return a.into();
         }
         debug_assert!(
             self.policy.is_none(),
             "the best-response policy has no legal action for this view"
         );
-        greedy_choice(
-            &game.setup,
-            view.pennies,
-            view.pot,
-            view.seat,
-            last,
-            GREEDY_DEFAULT_ZERO_AT,
-        )
+        greedy_choice(&game.setup, &pennies, pot, view.seat, last, GREEDY_DEFAULT_ZERO_AT).into()
     }
 }

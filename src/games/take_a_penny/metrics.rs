@@ -3,7 +3,7 @@
 #![allow(clippy::needless_range_loop)] // seat and card loops index several arrays at once
 
 use super::rules::{Effect, SPOT_GIVE, SPOT_TAKE_FROM, SPOTS, State, spot};
-use super::{Action, TakeAPenny, color};
+use super::{Choice, TakeAPenny, color};
 use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome};
 
 /// Rounds followed by the pot curve.
@@ -66,11 +66,11 @@ impl PennyMetrics {
 
 impl Metrics<TakeAPenny> for PennyMetrics {
     #[inline]
-    fn after_action(&mut self, game: &TakeAPenny, s: &State, seat: usize, _action: &Action) {
+    fn after_action(&mut self, game: &TakeAPenny, s: &State, seat: usize, _choice: &Choice) {
         if seat + 1 != game.setup.players {
             return;
         }
-        let r = &s.record;
+        let r = s.record();
         let (effects, _) = r.effects(game.setup.players);
         for p in 0..game.setup.players {
             let sp = spot(r.actions[p]) as usize;

@@ -94,17 +94,64 @@ impl Action {
         }
     }
 
-    /// The action of a [`Action::code`].
+    /// The action of a [`Action::code`] (`0..12`; larger codes read as a `give`).
     #[inline]
     pub fn from_code(code: u8) -> Action {
+        let color = code & 3;
         match code {
             0 => Action::Take1Block,
             1 => Action::Take2,
             2 => Action::Return1,
             3 => Action::BlockSelf,
-            4..=7 => Action::TakeFrom(code - 4),
-            _ => Action::Give(code.saturating_sub(8).min(MAX_CARDS as u8 - 1)),
+            4..=7 => Action::TakeFrom(color),
+            _ => Action::Give(color),
         }
+    }
+}
+
+/// A seat's secret choice as the engine carries it between the bot and the table: one
+/// [`Action`], kept as its [`Action::code`]. Storing a choice then costs no decoding of the
+/// enum (whose `code()` would branch on the variant, unpredictably under random play).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Choice(u8);
+
+impl Choice {
+    /// The choice of the action with this [`Action::code`] (`0..12`).
+    #[inline(always)]
+    pub fn from_code(code: u8) -> Choice {
+        debug_assert!(code < 12, "action codes are 0..12");
+        Choice(code)
+    }
+
+    /// The chosen action's [`Action::code`].
+    #[inline(always)]
+    pub fn code(self) -> u8 {
+        self.0
+    }
+
+    /// The chosen action.
+    #[inline]
+    pub fn action(self) -> Action {
+        Action::from_code(self.0)
+    }
+}
+
+impl From<Action> for Choice {
+    #[inline]
+    fn from(a: Action) -> Choice {
+        Choice(a.code())
+    }
+}
+
+impl fmt::Debug for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.action(), f)
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.action(), f)
     }
 }
 
@@ -127,21 +174,58 @@ pub fn color(card: usize) -> &'static str {
 }
 
 /// What one seat sees when it chooses: every bank card, the pot and the spots revealed last
-/// round. Choices already made this round are not in it.
-#[derive(Clone, Copy, Debug)]
+/// round. Choices already made this round are not in it: it reads the table only through
+/// these methods.
+#[derive(Clone, Copy)]
 pub struct View<'a> {
     /// The choosing seat.
     pub seat: usize,
+    table: &'a State,
+}
+
+impl View<'_> {
     /// Pennies on every bank card (dummy included).
-    pub pennies: &'a [u32; MAX_CARDS],
+    #[inline]
+    pub fn pennies(&self) -> [u32; MAX_CARDS] {
+        self.table.pennies()
+    }
+
     /// Pennies in the pot.
-    pub pot: u32,
+    #[inline]
+    pub fn pot(&self) -> u32 {
+        self.table.pot
+    }
+
     /// Every player's spot in the last round (public once revealed; `NO_SPOT` in round 1).
-    pub last: &'a [u8; MAX_CARDS],
+    #[inline]
+    pub fn last(&self) -> [u8; MAX_CARDS] {
+        self.table.last()
+    }
+
     /// Rounds played so far.
-    pub round: u32,
+    #[inline]
+    pub fn round(&self) -> u32 {
+        self.table.round
+    }
+
     /// The seat's legal actions as a [`rules::legal_mask`] (bit = [`Action::code`]).
-    pub legal: u16,
+    #[inline(always)]
+    pub fn legal(&self) -> u16 {
+        self.table.legal_mask(self.seat)
+    }
+}
+
+impl fmt::Debug for View<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("View")
+            .field("seat", &self.seat)
+            .field("pennies", &self.pennies())
+            .field("pot", &self.pot())
+            .field("last", &self.last())
+            .field("round", &self.round())
+            .field("legal", &self.legal())
+            .finish()
+    }
 }
 
 /// Take a Penny with one variant's parameters, ready to play.
@@ -172,7 +256,7 @@ impl TakeAPenny {
 
 impl Game for TakeAPenny {
     type State = State;
-    type Action = Action;
+    type Action = Choice;
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = PennyMetrics;
@@ -206,7 +290,7 @@ impl Game for TakeAPenny {
         log.emit(|| Event::RoundEnds {
             round: 0,
             pot: s.pot,
-            pennies: s.pennies,
+            pennies: s.pennies(),
             cards: self.setup.cards as u8,
         });
         s
@@ -223,36 +307,22 @@ impl Game for TakeAPenny {
 
     #[inline(always)]
     fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        View {
-            seat,
-            pennies: &s.pennies,
-            pot: s.pot,
-            last: &s.last,
-            round: s.round,
-            legal: s.legal[seat],
-        }
+        View { seat, table: s }
     }
 
     #[inline]
-    fn legal_actions(&self, v: &View, out: &mut Vec<Action>) {
-        rules::push_actions(v.legal, out);
+    fn legal_actions(&self, v: &View, out: &mut Vec<Choice>) {
+        rules::push_choices(v.legal(), out);
     }
 
     #[inline(always)]
-    fn random_action(&self, v: &View, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
-        rules::random_action(v.legal, rng)
+    fn random_action(&self, v: &View, rng: &mut GameRng, _scratch: &mut Vec<Choice>) -> Choice {
+        v.table.random_choice(v.seat, rng)
     }
 
-    fn is_legal(&self, v: &View, action: &Action) -> bool {
+    fn is_legal(&self, v: &View, choice: &Choice) -> bool {
         v.seat < self.setup.players
-            && rules::legal(
-                &self.setup,
-                v.pennies,
-                v.pot,
-                v.seat,
-                v.last[v.seat],
-                *action,
-            )
+            && rules::legal(&self.setup, &v.pennies(), v.pot(), v.seat, v.last()[v.seat], choice.action())
     }
 
     #[inline(always)]
@@ -260,11 +330,11 @@ impl Game for TakeAPenny {
         &self,
         s: &mut State,
         seat: usize,
-        action: Action,
+        choice: Choice,
         _rng: &mut GameRng,
         log: &mut EventLog<Event>,
     ) {
-        self.choose(s, seat, action, log);
+        self.choose(s, seat, choice, log);
     }
 
     fn outcome(&self, s: &State) -> Outcome {
@@ -272,26 +342,28 @@ impl Game for TakeAPenny {
         let mut o = Outcome::new();
         o.length = s.round;
         o.end_reason = s.end_reason;
-        for card in 0..cards {
-            o.scores[card] = s.pennies[card] as i64;
+        let pennies = s.pennies();
+        for (score, &p) in o.scores.iter_mut().zip(&pennies[..cards]) {
+            *score = p as i64;
         }
-        o.winners = rules::winners(&s.pennies[..cards]);
+        o.winners = rules::winners(&pennies[..cards]);
         o
     }
 
     fn check_invariants(&self, s: &State) -> Result<(), String> {
         let cards = self.setup.cards;
-        let sum: u64 = s.pot as u64 + s.pennies[..cards].iter().map(|&p| p as u64).sum::<u64>();
-        if sum != self.setup.total as u64 || s.pennies[cards..].iter().any(|&p| p != 0) {
+        let pennies = s.pennies();
+        let sum: u64 = s.pot as u64 + pennies[..cards].iter().map(|&p| p as u64).sum::<u64>();
+        if sum != self.setup.total as u64 || pennies[cards..].iter().any(|&p| p != 0) {
             return Err(format!(
                 "pennies not conserved: pot {} + bank cards {:?} = {sum}, the game has {}",
                 s.pot,
-                &s.pennies[..cards],
+                &pennies[..cards],
                 self.setup.total
             ));
         }
         if s.round > 0 && s.next == 0 {
-            let r = &s.record;
+            let r = s.record();
             for seat in 0..self.setup.players {
                 if rules::spot(r.actions[seat]) == r.previous[seat] {
                     return Err(format!(
@@ -341,12 +413,13 @@ impl Game for TakeAPenny {
             "end: {} after {} rounds; pot {}\n",
             END_REASONS[s.end_reason as usize], s.round, s.pot
         );
-        let w = rules::winners(&s.pennies[..self.setup.cards]);
-        for card in 0..self.setup.cards {
+        let pennies = s.pennies();
+        let w = rules::winners(&pennies[..self.setup.cards]);
+        for (card, p) in pennies.iter().enumerate().take(self.setup.cards) {
             out.push_str(&format!(
                 "  {}: {} pennies{}\n",
                 self.card_label(card),
-                s.pennies[card],
+                p,
                 if w & (1 << card) != 0 { " (wins)" } else { "" }
             ));
         }

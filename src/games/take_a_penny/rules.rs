@@ -5,7 +5,7 @@
 #![allow(clippy::needless_range_loop)] // seat and card loops index several arrays at once
 
 use super::params::{MAX_CARDS, Setup};
-use super::{Action, Event, TakeAPenny};
+use super::{Action, Choice, Event, TakeAPenny};
 use crate::engine::{EventLog, GameRng, rng::below};
 
 /// Spot ids (the places on the action card). `take_from(c)` is spot `SPOT_TAKE_FROM + c`.
@@ -74,20 +74,29 @@ impl RoundRecord {
 
 /// The whole table. Bots never see it, only a [`super::View`], which leaves out the
 /// choices already made this round.
+///
+/// Per-seat data lives in the 16-bit lanes of a `u64`, lane `seat` in bits `16 * seat ..
+/// 16 * seat + 16`, so a round resolves and every legal mask is rebuilt for all seats at
+/// once (see [`resolve_lanes`], [`legal_lanes`]). A choice is kept as the bit
+/// [`Action::code`] of its seat's lane (no bit: no choice).
 #[derive(Clone, Debug)]
 pub struct State {
-    /// Pennies on each bank card (dummy included; unused entries 0).
-    pub pennies: [u32; MAX_CARDS],
+    /// Pennies on each bank card, one lane per card (dummy included; unused lanes 0); see
+    /// [`State::pennies`].
+    table: u64,
     /// Pennies in the pot.
     pub pot: u32,
-    /// Each player's spot in the last resolved round ([`NO_SPOT`] before round 1).
-    pub last: [u8; MAX_CARDS],
-    /// This round's secret choices of seats `0..next` as [`Action::code`]s (hidden from
-    /// every view).
-    pub(super) pending: [u8; MAX_CARDS],
-    /// Each player's legal actions this round as a [`legal_mask`], computed once per round
-    /// (the table does not change while the choices are made).
-    pub(super) legal: [u16; MAX_CARDS],
+    /// Every player's choice in the last resolved round, one bit per lane (none before
+    /// round 1); public once revealed, see [`State::last`].
+    revealed: u64,
+    /// This round's secret choices of seats `0..next`, one bit per lane (hidden from every
+    /// view).
+    chosen: u64,
+    /// Each player's legal actions this round: lane `seat` holds its [`legal_mask`]
+    /// (computed once per round: the table does not change while the choices are made).
+    legal: u64,
+    /// The [`running_counts`] of `legal`.
+    counts: u64,
     /// The seat to choose next this round.
     pub next: u8,
     /// Rounds resolved so far (the game length).
@@ -96,8 +105,95 @@ pub struct State {
     pub over: bool,
     /// Index into [`END_REASONS`] once over.
     pub end_reason: u8,
-    /// The last resolved round (valid when `round > 0`).
-    pub record: RoundRecord,
+    /// The bank cards before the last resolved round (for [`State::record`]).
+    before: u64,
+    /// The pot before the last resolved round.
+    before_pot: u32,
+    /// The choices of the round before the last one, as in `revealed`.
+    previous: u64,
+}
+
+impl State {
+    /// Pennies on each bank card (dummy included; unused entries 0).
+    #[inline]
+    pub fn pennies(&self) -> [u32; MAX_CARDS] {
+        unpack(self.table)
+    }
+
+    /// Every player's spot in the last resolved round ([`NO_SPOT`] before round 1 and for
+    /// the dummy).
+    #[inline]
+    pub fn last(&self) -> [u8; MAX_CARDS] {
+        std::array::from_fn(|seat| spot_of_lane(lane(self.revealed, seat)))
+    }
+
+    /// `seat`'s legal actions this round as a [`legal_mask`].
+    #[inline(always)]
+    pub fn legal_mask(&self, seat: usize) -> u16 {
+        lane(self.legal, seat) as u16
+    }
+
+    /// One of `seat`'s legal actions this round drawn uniformly (see [`random_action`]).
+    #[inline(always)]
+    pub fn random_choice(&self, seat: usize, rng: &mut GameRng) -> Choice {
+        draw(lane(self.legal, seat) as u16, lane(self.counts, seat) as u16, rng)
+    }
+
+    /// The last resolved round (meaningful when `round > 0`), rebuilt from what the state
+    /// keeps: the hot path does not copy it every round.
+    pub fn record(&self) -> RoundRecord {
+        RoundRecord {
+            actions: std::array::from_fn(|seat| action_of_lane(lane(self.revealed, seat))),
+            previous: std::array::from_fn(|seat| spot_of_lane(lane(self.previous, seat))),
+            pennies: unpack(self.before),
+            pot: self.before_pot,
+        }
+    }
+}
+
+/// Lane `index` (16 bits) of `lanes`.
+#[inline(always)]
+fn lane(lanes: u64, index: usize) -> u64 {
+    lanes.wrapping_shr(16 * index as u32) & 0xFFFF
+}
+
+/// Bank cards as lanes (each at most [`super::params::MAX_PENNIES`], far below a lane's
+/// 0x8000).
+#[inline]
+pub fn pack(pennies: [u32; MAX_CARDS]) -> u64 {
+    pennies.iter().enumerate().fold(0, |t, (c, &v)| {
+        debug_assert!(v < 0x8000, "a bank card's pennies fit a lane");
+        t | (v as u64) << (16 * c)
+    })
+}
+
+/// Bank cards from lanes.
+#[inline]
+pub fn unpack(table: u64) -> [u32; MAX_CARDS] {
+    std::array::from_fn(|c| lane(table, c) as u32)
+}
+
+/// The choices of seats `0..players` as lanes (bit [`Action::code`] in each seat's lane).
+#[inline]
+pub fn choice_lanes(players: usize, actions: &[Action; MAX_CARDS]) -> u64 {
+    actions.iter().take(players).enumerate().fold(0, |m, (seat, a)| m | choice_bit(seat, a.code()))
+}
+
+/// `seat`'s choice of the action with code `code` as a bit of its lane.
+#[inline(always)]
+fn choice_bit(seat: usize, code: u8) -> u64 {
+    1u64.wrapping_shl(16 * seat as u32 + code as u32)
+}
+
+/// The action of a choice lane (a lane without a choice reads `BlockSelf`, as the unused
+/// seats of a [`RoundRecord`]).
+fn action_of_lane(lane: u64) -> Action {
+    if lane == 0 { Action::BlockSelf } else { Action::from_code(lane.trailing_zeros() as u8) }
+}
+
+/// The spot of a choice lane ([`NO_SPOT`] without a choice).
+fn spot_of_lane(lane: u64) -> u8 {
+    if lane == 0 { NO_SPOT } else { (lane.trailing_zeros() as u8).min(SPOT_GIVE) }
 }
 
 /// The spot an action occupies on the action card.
@@ -112,9 +208,6 @@ pub fn spot(a: Action) -> u8 {
         Action::Give(_) => SPOT_GIVE,
     }
 }
-
-/// The spot of every action code: `give` is one spot whatever its target.
-const SPOT_BY_CODE: [u8; 4 + 2 * MAX_CARDS] = [0, 1, 2, 3, 4, 5, 6, 7, SPOT_GIVE, SPOT_GIVE, SPOT_GIVE, SPOT_GIVE];
 
 /// Whether `seat` may select `a` with the table as it is: legality at selection plus the
 /// no-repeat rule (`last` = the seat's spot of the previous round).
@@ -167,43 +260,21 @@ pub fn legal_mask(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usi
 /// Appends every legal action of `seat` in code order (see [`legal_mask`]).
 #[inline]
 pub fn legal_actions(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, out: &mut Vec<Action>) {
-    push_actions(legal_mask(setup, pennies, pot, seat, last), out);
-}
-
-/// Appends the actions of a [`legal_mask`] in code order.
-#[inline]
-pub fn push_actions(mut mask: u16, out: &mut Vec<Action>) {
+    let mut mask = legal_mask(setup, pennies, pot, seat, last);
     while mask != 0 {
         out.push(Action::from_code(mask.trailing_zeros() as u8));
         mask &= mask - 1;
     }
 }
 
-/// Every action by its [`Action::code`] (a table: no branches on the hot path).
-const BY_CODE: [Action; 4 + 2 * MAX_CARDS] = {
-    let mut t = [Action::BlockSelf; 4 + 2 * MAX_CARDS];
-    t[0] = Action::Take1Block;
-    t[1] = Action::Take2;
-    t[2] = Action::Return1;
-    let mut c = 0;
-    while c < MAX_CARDS {
-        t[4 + c] = Action::TakeFrom(c as u8);
-        t[8 + c] = Action::Give(c as u8);
-        c += 1;
+/// Appends the choices of a [`legal_mask`] in code order.
+#[inline]
+pub fn push_choices(mut mask: u16, out: &mut Vec<Choice>) {
+    while mask != 0 {
+        out.push(Choice::from_code(mask.trailing_zeros() as u8));
+        mask &= mask - 1;
     }
-    t
-};
-
-/// Set bits in each 4-bit nibble.
-const NIBBLE_COUNT: [u8; 16] = {
-    let mut t = [0u8; 16];
-    let mut n = 0;
-    while n < 16 {
-        t[n] = (n as u32).count_ones() as u8;
-        n += 1;
-    }
-    t
-};
+}
 
 /// `NIBBLE_NTH[n][j]`: position of the `j`-th set bit of nibble `n` (0 where it has none).
 const NIBBLE_NTH: [[u8; 4]; 16] = {
@@ -223,24 +294,39 @@ const NIBBLE_NTH: [[u8; 4]; 16] = {
     t
 };
 
+/// For lanes of [`legal_mask`]s (12 bits each), the running counts of legal actions the
+/// sampler needs, per lane: bits 0-3 the legal codes below 4, bits 4-7 below 8, bits 8-11
+/// all of them. A SWAR population count per nibble, then prefix sums (no carries: at most
+/// 12).
+#[inline(always)]
+pub fn running_counts(masks: u64) -> u64 {
+    let pairs = masks - ((masks >> 1) & (0x5555 * LANES));
+    let nibbles = (pairs & (0x3333 * LANES)) + ((pairs >> 2) & (0x3333 * LANES));
+    nibbles + ((nibbles << 4) & (0x0FF0 * LANES)) + ((nibbles << 8) & (0x0F00 * LANES))
+}
+
 /// One action of a [`legal_mask`] drawn uniformly: the `k`-th set bit for a uniform `k`,
 /// the same distribution (and, for the same random number, the same action) as picking
-/// from [`legal_actions`]. The bit is found through per-nibble tables and arithmetic, so
-/// random play causes no mispredicted branches.
+/// from [`legal_actions`].
+#[inline]
+pub fn random_action(mask: u16, rng: &mut GameRng) -> Choice {
+    draw(mask, running_counts(mask as u64) as u16, rng)
+}
+
+/// [`random_action`] with the mask's [`running_counts`] already known (the state keeps them
+/// for every seat). The bit is found by arithmetic and one table look-up, so random play
+/// causes no mispredicted branches.
 #[inline(always)]
-pub fn random_action(mask: u16, rng: &mut GameRng) -> Action {
-    let mask = mask as usize;
-    let (n0, n1, n2) = (mask & 0xF, mask >> 4 & 0xF, mask >> 8 & 0xF);
-    let (c0, c1, c2) = (NIBBLE_COUNT[n0] as u32, NIBBLE_COUNT[n1] as u32, NIBBLE_COUNT[n2] as u32);
-    debug_assert!(c0 + c1 + c2 > 0, "some spot is always legal while the pot holds a penny");
-    let k = below(c0 + c1 + c2, rng);
-    // Which nibble holds the k-th set bit, and its rank there, by arithmetic (no branches).
-    let (in1, in2) = ((k >= c0) as u32, (k >= c0 + c1) as u32);
-    let which = in1 + in2;
-    let nibble = mask >> (4 * which) & 0xF;
-    let j = k - c0 * in1 - c1 * in2;
-    let base = 4 * which as usize;
-    BY_CODE[base + NIBBLE_NTH[nibble][(j & 3) as usize] as usize]
+pub fn draw(mask: u16, counts: u16, rng: &mut GameRng) -> Choice {
+    let (mask, counts) = (mask as u32, counts as u32);
+    debug_assert!(counts >> 8 > 0, "some spot is always legal while the pot holds a penny");
+    let k = below(counts >> 8, rng);
+    // Which nibble of codes holds the k-th legal action, and its rank there.
+    let which = (k >= (counts & 0xF)) as u32 + (k >= ((counts >> 4) & 0xF)) as u32;
+    let before = ((counts << 4) >> (4 * which)) & 0xF;
+    let nibble = (mask >> (4 * which)) & 0xF;
+    let j = (k - before) & 3;
+    Choice::from_code(4 * which as u8 + NIBBLE_NTH[nibble as usize][j as usize])
 }
 
 /// What each action of a round did, and the pennies it moved.
@@ -260,7 +346,7 @@ pub fn resolve(
 }
 
 /// [`resolve`] without the bookkeeping of effects: the exact solver's hot path (the
-/// simulator calls [`resolve_codes`] directly). A property test checks it against
+/// simulator calls [`resolve_lanes`] directly). A property test checks it against
 /// [`resolve`] on random rounds.
 #[inline]
 pub fn resolve_quick(
@@ -269,104 +355,117 @@ pub fn resolve_quick(
     pot: &mut u32,
     actions: &[Action; MAX_CARDS],
 ) {
-    let codes = actions.map(Action::code);
-    match players {
-        2 => resolve_codes::<2>(pennies, pot, &codes),
-        3 => resolve_codes::<3>(pennies, pot, &codes),
-        _ => resolve_codes::<MAX_CARDS>(pennies, pot, &codes),
-    }
+    let (table, after) = resolve_lanes(pack(*pennies), *pot, choice_lanes(players, actions));
+    *pennies = unpack(table);
+    *pot = after;
 }
 
-/// Per action code: +1 in the 16-bit lane of a `take_from` target.
-const TAKER: [u64; 16] = [0, 0, 0, 0, 1, 1 << 16, 1 << 32, 1 << 48, 0, 0, 0, 0, 0, 0, 0, 0];
 /// 1 in every 16-bit lane.
 const LANES: u64 = 0x0001_0001_0001_0001;
-/// An action code no action has: fills the lanes of seats that do not play.
-const NO_CODE: u64 = 0xF;
+/// The low nibble of every lane.
+const NIBBLES: u64 = 0xF * LANES;
+/// Bit `seat` in lane `seat`: a seat's own card in lanes of card masks.
+const OWN_CARD: u64 = 1 | 2 << 16 | 4 << 32 | 8 << 48;
 
-/// 1 in each 16-bit lane of `x` that equals `k` (lanes below 0x8000), else 0.
-#[inline(always)]
-fn lanes_equal(x: u64, k: u64) -> u64 {
-    let diff = x ^ (k * LANES);
-    (((diff + 0x7FFF * LANES) >> 15) & LANES) ^ LANES
-}
-
-/// 1 in each 16-bit lane of `x` that is at least 1 (lanes below 0x8000), else 0.
+/// 1 in each lane of `x` that is at least 1 (lanes below 0x8000), else 0.
 #[inline(always)]
 fn lanes_nonzero(x: u64) -> u64 {
     ((x + 0x7FFF * LANES) >> 15) & LANES
 }
 
+/// 1 in each lane of `x` that is at least 1 (lanes below 16), else 0.
+#[inline(always)]
+fn nibbles_nonzero(x: u64) -> u64 {
+    ((x + NIBBLES) >> 4) & LANES
+}
+
 /// The 4-bit mask of the lanes of `ones` (each lane 0 or 1) that are 1: one multiply moves
 /// the bit of lane i to bit 48 + i, and the other products land on distinct bits below 48.
 #[inline(always)]
-fn lane_bits(ones: u64) -> u32 {
-    ((ones.wrapping_mul((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3)) >> 48) & 0xF) as u32
+fn lane_bits(ones: u64) -> u64 {
+    (ones.wrapping_mul((1 << 48) | (1 << 33) | (1 << 18) | (1 << 3)) >> 48) & 0xF
 }
 
-/// The number of lanes of `ones` (each lane 0 or 1) that are 1.
+/// Per lane, a card mask of at most one bit (bit `c`) moved to nibble `c` (bit `4c`): a
+/// counter per card that lanes can add up without carries.
 #[inline(always)]
-fn lane_count(ones: u64) -> u32 {
-    (ones.wrapping_mul(LANES) >> 48) as u32
+fn one_hot_nibbles(cards: u64) -> u64 {
+    cards.wrapping_mul(1 | 1 << 3 | 1 << 6 | 1 << 9) & (0x1111 * LANES)
 }
 
-/// The resolution of one round of `PLAYERS` players from their action codes (see
-/// [`Action::code`]): the six steps of RULES.md without effects, written without
-/// data-dependent branches (random choices make them unpredictable). Bank cards and action
-/// codes live in the 16-bit lanes of one `u64` each (pennies <= 1000), one lane per seat, so
-/// most steps treat every seat at once.
+/// Adds up the lanes of per-card nibble counters (see [`one_hot_nibbles`]; totals below 16):
+/// nibble `c` of the result is card `c`'s total.
 #[inline(always)]
-pub fn resolve_codes<const PLAYERS: usize>(pennies: &mut [u32; MAX_CARDS], pot: &mut u32, codes: &[u8; MAX_CARDS]) {
-    let mut p: u64 = 0;
-    for (c, &v) in pennies.iter().enumerate() {
-        p |= (v as u64) << (16 * c);
-    }
-    let mut lanes = 0u64;
-    let mut takers = 0u64;
-    for seat in 0..MAX_CARDS {
-        let code = if seat < PLAYERS { codes[seat] as u64 } else { NO_CODE };
-        lanes |= code << (16 * seat);
-        takers += TAKER[code as usize];
-    }
-    let take1 = lanes_equal(lanes, 0);
-    let take2 = lanes_equal(lanes, 1);
-    let returns = lanes_equal(lanes, 2);
-    let blocking = lanes_equal(lanes, 3);
-    let kind = (lanes >> 2) & (3 * LANES);
-    let giving = lanes_equal(kind, 2);
-    let blocked = lane_bits(blocking);
-    let (n_take1, n_take2, n_returns) = (lane_count(take1), lane_count(take2), lane_count(returns));
+fn nibble_totals(counters: u64) -> u64 {
+    counters.wrapping_mul(LANES) >> 48
+}
+
+/// Per-card totals of [`nibble_totals`] moved to the card's lane (nibble `c` to lane `c`;
+/// the other products of the multiply fall outside the lanes' low nibbles).
+#[inline(always)]
+fn totals_by_lane(totals: u64) -> u64 {
+    totals.wrapping_mul(1 | 1 << 12 | 1 << 24 | 1 << 36) & NIBBLES
+}
+
+/// The resolution of one round on lanes: the bank cards `table`, the pot and every seat's
+/// choice `chosen` (bit [`Action::code`] of its lane; seats without a choice do nothing) give
+/// the bank cards and pot after the six steps of RULES.md. No data-dependent branches (random
+/// choices make them unpredictable): every step treats all seats at once.
+#[inline(always)]
+pub fn resolve_lanes(table: u64, pot: u32, chosen: u64) -> (u64, u32) {
+    let mut p = table;
+    let take1 = chosen & LANES;
+    let take2 = (chosen >> 1) & LANES;
+    let returns = (chosen >> 2) & LANES;
+    let blocking = (chosen >> 3) & LANES;
+    // The card each take_from and each give aims at, as a one-bit card mask per lane.
+    let taking = (chosen >> 4) & NIBBLES;
+    let giving = (chosen >> 8) & NIBBLES;
+    // Choosers of the first four spots: nibble k = how many chose code k.
+    let counts = nibble_totals(one_hot_nibbles(chosen & NIBBLES)) as u32;
+    let (n_take1, n_take2, n_returns) = (counts & 0xF, (counts >> 4) & 0xF, (counts >> 8) & 0xF);
     // 1.-3. The pot: a lone take1_block takes 1; any take1_block blocks take2 and return1;
     // t take2 share min(2, floor(pot / t)) each (without a division).
     let open = (n_take1 == 0) as u64;
     let solo = (n_take1 == 1) as u64;
-    let after1 = *pot - solo as u32;
+    let after1 = pot - solo as u32;
     let each2 = open * ((after1 >= n_take2) as u64 + (after1 >= 2 * n_take2) as u64);
     // Return1 lanes hold at least 1 here (legal at selection; steps 1-2 only add): no borrow.
     p = p + solo * take1 + each2 * take2 - open * returns;
-    *pot = after1 - (each2 as u32) * n_take2 + (open as u32) * n_returns;
+    let pot = after1 - (each2 as u32) * n_take2 + (open as u32) * n_returns;
     // 5. take_from, on the balances at the start of the step: the takers of an unblocked
     // card all get 1 if it holds at least one penny per taker, else none of them does.
-    let enough = (((p | 0x8000 * LANES) - takers) >> 15) & LANES;
+    let takers = totals_by_lane(nibble_totals(one_hot_nibbles(taking)));
+    let enough = (((p | (0x8000 * LANES)) - takers) >> 15) & LANES;
     let paying = enough & !blocking;
-    p -= takers & (paying * 0xFFFF);
-    let paid = lane_bits(paying);
-    for seat in 0..PLAYERS {
-        let code = codes[seat] as u32;
-        let got = ((code >> 2 == 1) as u32) & (paid >> (code & 3));
-        p += ((got & 1) as u64) << (16 * seat);
-    }
+    let got = nibbles_nonzero(taking & (lane_bits(paying) * LANES));
+    p = p - (takers & (paying * 0xFFFF)) + got;
     // 6. give: from a giver holding at least 1 at the start of the step, to an unblocked card.
-    let able = lanes_nonzero(p) & giving;
-    for seat in 0..PLAYERS {
-        let code = codes[seat] as u32;
-        let target = code & 3;
-        let ok = ((able >> (16 * seat)) & 1) & (!(blocked >> target) & 1) as u64;
-        p = p - (ok << (16 * seat)) + (ok << (16 * target));
-    }
-    for (c, v) in pennies.iter_mut().enumerate() {
-        *v = ((p >> (16 * c)) & 0xFFFF) as u32;
-    }
+    let open_cards = (!lane_bits(blocking) & 0xF) * LANES;
+    let gives = lanes_nonzero(p) & nibbles_nonzero(giving & open_cards);
+    let received = totals_by_lane(nibble_totals(one_hot_nibbles(giving & (gives * 0xF))));
+    p = p - gives + received;
+    (p, pot)
+}
+
+/// Lanes of the spots each seat may not choose again (the no-repeat rule), from the
+/// choices of the last round (one bit per lane): that action, or every `give` after a give.
+#[inline(always)]
+pub fn repeat_lanes(revealed: u64) -> u64 {
+    revealed | (nibbles_nonzero((revealed >> 8) & NIBBLES) * (0xF << SPOT_GIVE))
+}
+
+/// Every seat's [`legal_mask`] at once, lane `seat` for seat `seat`, from the bank cards
+/// (`table`), the pot, the number of bank cards and the [`repeat_lanes`] of the last round.
+/// Lanes of seats that do not play hold masks nobody reads.
+#[inline(always)]
+pub fn legal_lanes(table: u64, pot: u32, cards: usize, repeat: u64) -> u64 {
+    let own = lanes_nonzero(table);
+    let holding = lane_bits(own) * LANES;
+    let others = (((1u64 << cards) - 1) * LANES) & !OWN_CARD;
+    let pot = (pot >= 1) as u64 * (3 * LANES);
+    let mask = pot | own << 2 | (8 * LANES) | (others & holding) << SPOT_TAKE_FROM | (others & (own * 0xF)) << SPOT_GIVE;
+    mask & !repeat
 }
 
 /// The one implementation of the resolution; `TRACK` fills in effects and moved pennies.
@@ -547,80 +646,75 @@ pub fn winners(pennies: &[u32]) -> u16 {
 impl TakeAPenny {
     /// The starting table of the set-up.
     pub fn initial_state(setup: &Setup) -> State {
-        let mut s = State {
-            pennies: setup.start,
-            pot: setup.pot,
-            last: [NO_SPOT; MAX_CARDS],
-            pending: [SPOT_BLOCK_SELF; MAX_CARDS],
-            legal: [0; MAX_CARDS],
+        Self::state_at(setup, setup.start, setup.pot)
+    }
+
+    /// A table before round 1 with these bank cards (each at most
+    /// [`super::params::MAX_PENNIES`]; unused entries 0) and pot.
+    pub fn state_at(setup: &Setup, pennies: [u32; MAX_CARDS], pot: u32) -> State {
+        let table = pack(pennies);
+        let legal = legal_lanes(table, pot, setup.cards, 0);
+        State {
+            table,
+            pot,
+            revealed: 0,
+            chosen: 0,
+            legal,
+            counts: running_counts(legal),
             next: 0,
             round: 0,
             over: false,
             end_reason: END_POT_EMPTY,
-            record: RoundRecord {
-                actions: [Action::BlockSelf; MAX_CARDS],
-                previous: [NO_SPOT; MAX_CARDS],
-                pennies: setup.start,
-                pot: setup.pot,
-            },
-        };
-        Self::update_legal(setup, &mut s);
-        s
-    }
-
-    /// Recomputes every player's legal mask for the coming round.
-    #[inline(always)]
-    fn update_legal(setup: &Setup, s: &mut State) {
-        for seat in 0..setup.players {
-            s.legal[seat] = legal_mask(setup, &s.pennies, s.pot, seat, s.last[seat]);
+            before: table,
+            before_pot: pot,
+            previous: 0,
         }
     }
 
     /// Records `seat`'s secret choice; the last seat's choice resolves the round.
     #[inline(always)]
-    pub(super) fn choose(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
-        s.pending[seat] = action.code();
-        log.emit(|| Event::Chose { seat: seat as u8, action });
+    pub(super) fn choose(&self, s: &mut State, seat: usize, choice: Choice, log: &mut EventLog<Event>) {
+        s.chosen |= choice_bit(seat, choice.code());
+        log.emit(|| Event::Chose { seat: seat as u8, action: choice.action() });
         if seat + 1 < self.setup.players {
             s.next = seat as u8 + 1;
             return;
         }
         s.next = 0;
-        // One copy of the resolution per player count: every seat loop unrolls.
-        match self.setup.players {
-            2 => self.resolve_round::<2>(s, log),
-            3 => self.resolve_round::<3>(s, log),
-            _ => self.resolve_round::<MAX_CARDS>(s, log),
-        }
+        self.resolve_round(s, log);
     }
 
-    #[inline(never)]
-    fn resolve_round<const PLAYERS: usize>(&self, s: &mut State, log: &mut EventLog<Event>) {
-        let actions = s.pending.map(|code| BY_CODE[code as usize]);
-        s.record = RoundRecord { actions, previous: s.last, pennies: s.pennies, pot: s.pot };
+    /// Reveals and resolves the round's choices, then ends the game or prepares every
+    /// seat's legal actions for the next round. Inlined into the play loop: a call would
+    /// cost more than the resolution's own arithmetic saves.
+    #[inline(always)]
+    fn resolve_round(&self, s: &mut State, log: &mut EventLog<Event>) {
+        s.before = s.table;
+        s.before_pot = s.pot;
+        s.previous = s.revealed;
+        s.revealed = s.chosen;
+        s.chosen = 0;
         if log.enabled() {
             self.resolve_logged(s, log);
         } else {
-            resolve_codes::<PLAYERS>(&mut s.pennies, &mut s.pot, &s.pending);
-        }
-        for seat in 0..PLAYERS {
-            s.last[seat] = SPOT_BY_CODE[s.pending[seat] as usize];
+            (s.table, s.pot) = resolve_lanes(s.table, s.pot, s.revealed);
         }
         s.round += 1;
+        // Rebuilt even after the last round: cheaper than a branch, and never read then.
+        s.legal = legal_lanes(s.table, s.pot, self.setup.cards, repeat_lanes(s.revealed));
+        s.counts = running_counts(s.legal);
         if s.pot == 0 {
             s.over = true;
             s.end_reason = END_POT_EMPTY;
         } else if s.round >= self.setup.turn_cap {
             s.over = true;
             s.end_reason = END_CAP;
-        } else {
-            Self::update_legal(&self.setup, s);
         }
         if s.over {
             log.emit(|| Event::GameOver {
                 reason: s.end_reason,
                 rounds: s.round,
-                winners: winners(&s.pennies[..self.setup.cards]),
+                winners: winners(&s.pennies()[..self.setup.cards]),
             });
         }
     }
@@ -629,12 +723,14 @@ impl TakeAPenny {
     #[cold]
     fn resolve_logged(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.setup.players;
-        let actions = s.record.actions;
+        let actions = s.record().actions;
         log.emit(|| Event::Revealed { round: s.round + 1, actions, players: n as u8 });
-        let (effects, moved) = resolve(n, &mut s.pennies, &mut s.pot, &actions);
+        let mut pennies = s.pennies();
+        let (effects, moved) = resolve(n, &mut pennies, &mut s.pot, &actions);
+        s.table = pack(pennies);
         for seat in 0..n {
             log.emit(|| Event::Resolved { seat: seat as u8, action: actions[seat], effect: effects[seat], moved: moved[seat] });
         }
-        log.emit(|| Event::RoundEnds { round: s.round + 1, pot: s.pot, pennies: s.pennies, cards: self.setup.cards as u8 });
+        log.emit(|| Event::RoundEnds { round: s.round + 1, pot: s.pot, pennies, cards: self.setup.cards as u8 });
     }
 }

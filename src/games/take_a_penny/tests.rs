@@ -72,17 +72,15 @@ fn rulebook_dummy_wins_as_the_only_one_with_no_pennies() {
     // And in play: 3 players, the dummy (yellow) holds 1; red takes it, blue takes the last
     // penny of the pot, green blocks. The pot is empty: the game ends and the dummy wins.
     let g = game(3, None);
-    let mut s = TakeAPenny::initial_state(&g.setup);
-    s.pennies = [5, 4, 4, 1];
-    s.pot = 1;
+    let mut s = TakeAPenny::state_at(&g.setup, [5, 4, 4, 1], 1);
     let mut rng = GameRng::seed_from(1);
     let mut log = EventLog::new(false);
     for (seat, a) in [TakeFrom(3), Take1Block, BlockSelf].into_iter().enumerate() {
         assert!(
-            g.is_legal(&g.view(&s, seat), &a),
+            g.is_legal(&g.view(&s, seat), &a.into()),
             "{a} legal for seat {seat}"
         );
-        g.apply(&mut s, seat, a, &mut rng, &mut log);
+        g.apply(&mut s, seat, a.into(), &mut rng, &mut log);
     }
     assert_eq!(g.to_move(&s), ToMove::Over);
     let o = g.outcome(&s);
@@ -170,13 +168,11 @@ fn step6_give_needs_a_penny_at_the_start_of_the_step_and_an_unblocked_target() {
 fn the_game_ends_only_when_the_pot_is_empty_after_the_round() {
     // take2 empties the pot but return1 refills it in step 3: the game goes on.
     let g = game(2, None);
-    let mut s = TakeAPenny::initial_state(&g.setup);
-    s.pennies = [6, 3, 4, 0];
-    s.pot = 1;
+    let mut s = TakeAPenny::state_at(&g.setup, [6, 3, 4, 0], 1);
     let mut rng = GameRng::seed_from(1);
     let mut log = EventLog::new(false);
-    g.apply(&mut s, 0, Take2, &mut rng, &mut log);
-    g.apply(&mut s, 1, Return1, &mut rng, &mut log);
+    g.apply(&mut s, 0, Take2.into(), &mut rng, &mut log);
+    g.apply(&mut s, 1, Return1.into(), &mut rng, &mut log);
     assert_eq!((s.pot, s.over), (1, false));
     assert_eq!(g.check_invariants(&s), Ok(()));
 }
@@ -199,7 +195,7 @@ fn the_turn_cap_ends_the_game_with_reason_cap() {
     ];
     for acts in plays {
         for (seat, a) in acts.into_iter().enumerate() {
-            g.apply(&mut s, seat, a, &mut rng, &mut log);
+            g.apply(&mut s, seat, a.into(), &mut rng, &mut log);
         }
     }
     assert_eq!(g.to_move(&s), ToMove::Over);
@@ -266,7 +262,7 @@ fn views_hide_the_choices_of_the_round_in_progress() {
     let mut s = TakeAPenny::initial_state(&g.setup);
     let before = format!("{:?}", g.view(&s, 1));
     let mut rng = GameRng::seed_from(1);
-    g.apply(&mut s, 0, Take2, &mut rng, &mut EventLog::new(false));
+    g.apply(&mut s, 0, Take2.into(), &mut rng, &mut EventLog::new(false));
     assert_eq!(g.to_move(&s), ToMove::Seat(1));
     assert_eq!(
         format!("{:?}", g.view(&s, 1)),
@@ -431,9 +427,16 @@ proptest! {
         let mut pennies = p;
         for x in pennies[cards..].iter_mut() { *x = 0; }
         let mut acts = [BlockSelf; MAX_CARDS];
+        // The last round's choices as lanes (spot `s` < 8 is code `s`; a give is any give).
+        let revealed = (0..players).filter(|&seat| lasts[seat] != 9).fold(0u64, |m, seat| m | 1 << (16 * seat + lasts[seat] as usize));
+        let lanes = rules::legal_lanes(rules::pack(pennies), pot, cards, rules::repeat_lanes(revealed));
         for seat in 0..players {
             let mut out = Vec::new();
             let last = if lasts[seat] == 9 { NO_SPOT } else { lasts[seat] };
+            // Every seat's mask at once agrees with the seat's own.
+            let mask = rules::legal_mask(&g.setup, &pennies, pot, seat, last);
+            prop_assert_eq!((lanes >> (16 * seat)) as u16, mask);
+            prop_assert_eq!((rules::running_counts(lanes) >> (16 * seat)) as u16, rules::running_counts(mask as u64) as u16);
             rules::legal_actions(&g.setup, &pennies, pot, seat, last, &mut out);
             // The list is exactly the actions `legal` accepts, each once.
             let all: Vec<Action> = (0..12u8).map(Action::from_code).collect();
@@ -443,7 +446,7 @@ proptest! {
             let mut by_mask = GameRng::seed_from(seed);
             let mut by_list = by_mask.clone();
             let mask = rules::legal_mask(&g.setup, &pennies, pot, seat, last);
-            prop_assert_eq!(rules::random_action(mask, &mut by_mask), out[below(out.len() as u32, &mut by_list) as usize]);
+            prop_assert_eq!(rules::random_action(mask, &mut by_mask).action(), out[below(out.len() as u32, &mut by_list) as usize]);
             acts[seat] = out[picks[seat] % out.len()];
         }
         let before: u32 = pennies.iter().sum::<u32>() + pot;
