@@ -497,13 +497,11 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
     mut metrics: Option<&mut G::Metrics>,
     mut trace: Option<&mut dyn FnMut(&str)>,
 ) -> Result<Outcome, Violation> {
-    let mut rng = GameRng::seed_from(seed);
-    // Only seats with a bot get a seeded stream (seeding costs more than the copy).
-    let mut seat_rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|_| rng.clone());
-    for (seat, slot) in seat_rngs.iter_mut().enumerate().take(bots.len()) {
-        *slot = seat_rng(seed, seat);
-    }
     let listening = bots.listens();
+    if !options.checked && metrics.is_none() && trace.is_none() && !listening {
+        return Ok(play_quick(game, bots, seed));
+    }
+    let (mut rng, mut seat_rngs) = streams(seed, bots.len());
     let mut log = EventLog::new(listening || trace.is_some());
     let mut state = game.deal(&mut rng, &mut log);
     bots.new_game(game);
@@ -546,6 +544,33 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
         t(&game.describe(&state));
     }
     Ok(outcome)
+}
+
+/// The chance stream of the game with `seed` and the private streams of its first `seats`
+/// seats (only seats with a bot get a seeded stream: seeding costs more than the copy).
+#[inline]
+fn streams(seed: u64, seats: usize) -> (GameRng, [GameRng; MAX_SEATS]) {
+    let rng = GameRng::seed_from(seed);
+    let mut seat_rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|_| rng.clone());
+    for (seat, slot) in seat_rngs.iter_mut().enumerate().take(seats) {
+        *slot = seat_rng(seed, seat);
+    }
+    (rng, seat_rngs)
+}
+
+/// [`play`] when nothing watches the game (no checks, metrics, trace or listening bot): the
+/// simulator's hot loop, the same game from the same streams with none of the per-decision
+/// tests of what to record.
+fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64) -> Outcome {
+    let (mut rng, mut seat_rngs) = streams(seed, bots.len());
+    let mut log = EventLog::new(false);
+    let mut state = game.deal(&mut rng, &mut log);
+    bots.new_game(game);
+    while let ToMove::Seat(seat) = game.to_move(&state) {
+        let action = bots.decide(seat, game, &game.view(&state, seat), &mut seat_rngs[seat]);
+        game.apply(&mut state, seat, action, &mut rng, &mut log);
+    }
+    game.outcome(&state)
 }
 
 fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
