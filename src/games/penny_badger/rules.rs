@@ -278,29 +278,30 @@ impl PennyBadger {
     #[inline]
     fn challenge_order(&self, s: &State, claimer: usize) -> ([u8; MAX_PLAYERS], u8) {
         const { assert!(MAX_PLAYERS == 8, "the order is packed one seat per byte of a u64") };
-        let n = self.params.players as usize;
         let others = u32::from(s.alive) & !(1 << claimer);
-        // Bit p of `ring` stands for the seat p + 1 places after the claimer in seat order.
-        let ring = ((others >> (claimer + 1)) | (others << (n - 1 - claimer))) & ((1 << (n - 1)) - 1);
-        // Seat p + 1 places after the claimer (at most 2n - 2 before wrapping).
-        let wrap = |seat: usize| if seat >= n { seat - n } else { seat };
-        let mut rest = ring;
+        let after = others & !((2u32 << claimer) - 1);
+        let before = others & ((1u32 << claimer) - 1);
         let mut packed = 0u64;
         let mut len = 0;
         if s.direction > 0 {
-            while rest != 0 {
-                let seat = wrap(claimer + 1 + rest.trailing_zeros() as usize);
-                rest &= rest - 1;
-                packed |= (seat as u64) << (8 * len);
-                len += 1;
+            // Seats after the claimer, then from seat 0 up to the claimer.
+            for mut part in [after, before] {
+                while part != 0 {
+                    let seat = part.trailing_zeros();
+                    part &= part - 1;
+                    packed |= u64::from(seat) << (8 * len);
+                    len += 1;
+                }
             }
         } else {
-            // Against seat order: the last seat of the ring is asked first.
-            while rest != 0 {
-                let seat = wrap(claimer + 1 + rest.trailing_zeros() as usize);
-                rest &= rest - 1;
-                packed = (packed << 8) | seat as u64;
-                len += 1;
+            // Seats before the claimer downwards, then from the last seat down to the claimer.
+            for mut part in [before, after] {
+                while part != 0 {
+                    let seat = 31 - part.leading_zeros();
+                    part ^= 1 << seat;
+                    packed |= u64::from(seat) << (8 * len);
+                    len += 1;
+                }
             }
         }
         (packed.to_le_bytes(), len as u8)
@@ -308,7 +309,7 @@ impl PennyBadger {
 
     /// Draws up to `count` cards into `seat`'s hand, reshuffling the discard pile into a new
     /// draw pile if allowed when the draw pile runs out; stops when the hand is full.
-    #[inline]
+    #[inline(always)]
     fn draw_into(&self, s: &mut State, seat: usize, count: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let count = count.min(HAND_CAP.saturating_sub(s.hands[seat].len()));
         match s.draw.len().checked_sub(count) {
@@ -396,7 +397,7 @@ impl PennyBadger {
 
     /// Step 4 and the end check: refills the current player and ends the game if the bank is
     /// empty or at most one player is left. Returns whether the game ended.
-    #[inline]
+    #[inline(always)]
     fn finish_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
         let seat = s.current as usize;
         if Self::is_alive(s, seat) {
@@ -514,7 +515,7 @@ impl PennyBadger {
         }
     }
 
-    #[inline(never)]
+    #[inline]
     fn discard_and_claim(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let start = s.discard.len();
         if let Claim::Set(cell) = claim {
@@ -546,16 +547,21 @@ impl PennyBadger {
         hand.len = kept as u8;
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         if claim == Claim::Nothing {
-            self.pay(s, seat, 1, &[], 0, log);
-            self.end_turn(s, seat, rng, log);
-            return;
+            return self.pay_for_nothing(s, seat, rng, log);
         }
         let (order, order_len) = self.challenge_order(s, seat);
         s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len });
         s.phase = Phase::Challenge;
         if order_len == 0 {
-            self.resolve_claim(s, rng, log);
+            self.resolve_claim(s, None, rng, log);
         }
+    }
+
+    /// A claim of nothing: 1 penny to the bank, no challenge, and the turn ends.
+    #[inline(never)]
+    fn pay_for_nothing(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        self.pay(s, seat, 1, &[], 0, log);
+        self.end_turn(s, seat, rng, log);
     }
 
     #[inline]
@@ -565,7 +571,7 @@ impl PennyBadger {
         c.asked += 1;
         // Both branches end in a call, so this inline part needs no saved registers.
         if c.asked >= c.order_len {
-            self.resolve_after_last_answer(s, seat, yes, rng, log);
+            self.resolve_claim(s, Some((seat as u8, yes)), rng, log);
         } else if log.enabled() {
             Self::log_answer(log, seat, yes);
         }
@@ -577,13 +583,6 @@ impl PennyBadger {
         log.emit(|| Event::Answered { seat: seat as u8, challenge: yes });
     }
 
-    /// Records the last answer, then resolves the claim.
-    #[inline(never)]
-    fn resolve_after_last_answer(&self, s: &mut State, seat: usize, yes: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        log.emit(|| Event::Answered { seat: seat as u8, challenge: yes });
-        self.resolve_claim(s, rng, log);
-    }
-
     /// The seat to be asked whether it challenges.
     #[inline]
     pub(super) fn challenger_to_ask(s: &State) -> usize {
@@ -592,8 +591,13 @@ impl PennyBadger {
     }
 
     /// Withdrawal first (capped at the bank), then penalties, accusers in turn order.
+    /// `last_answer` (seat, challenge) is the answer that completed the asking, recorded
+    /// first.
     #[inline(never)]
-    fn resolve_claim(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn resolve_claim(&self, s: &mut State, last_answer: Option<(u8, bool)>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if let Some((seat, challenge)) = last_answer {
+            log.emit(|| Event::Answered { seat, challenge });
+        }
         let c = s.claim.expect("a claim is on the table");
         let pay: &Payout = &self.payout;
         let claimer = c.claimer as usize;
