@@ -276,7 +276,7 @@ impl PennyBadger {
     /// seats in the direction of play, starting with the claimer's next seat. Returns
     /// `order` and its length, as [`TableClaim`] holds them.
     #[inline]
-    fn challenge_order(&self, s: &State, claimer: usize) -> ([u8; MAX_PLAYERS], u8) {
+    pub(super) fn challenge_order(&self, s: &State, claimer: usize) -> ([u8; MAX_PLAYERS], u8) {
         const { assert!(MAX_PLAYERS == 8, "the order is packed one seat per byte of a u64") };
         let others = u32::from(s.alive) & !(1 << claimer);
         let after = others & !((2u32 << claimer) - 1);
