@@ -6,10 +6,12 @@ use rand::RngExt;
 use super::params::{Payout, HAND_CAP, MAX_PLAYERS};
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{action_of, is_wild, matches, ActionCard, Card};
+use crate::games::chroma::{action_of, ActionCard, Card, CARD_KINDS, COLOR_WILD, FIRST_ACTION, MATCHES};
 
 /// A hand of cards kept in canonical order, without heap allocation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Slots past the length may hold stale cards; equality and `Debug` look at the cards only.
+#[derive(Clone, Copy)]
 pub struct Hand {
     cards: [Card; HAND_CAP],
     len: u8,
@@ -49,13 +51,14 @@ impl Hand {
     #[inline]
     pub fn insert(&mut self, card: Card) {
         let n = self.len as usize;
-        debug_assert!(n < HAND_CAP, "hand over capacity");
+        // Panics when the hand is full; within `slots` the shifts need no bounds checks.
+        let slots = &mut self.cards[..=n];
         let mut i = n;
-        while i > 0 && self.cards[i - 1] > card {
-            self.cards[i] = self.cards[i - 1];
+        while i > 0 && slots[i - 1] > card {
+            slots[i] = slots[i - 1];
             i -= 1;
         }
-        self.cards[i] = card;
+        slots[i] = card;
         self.len += 1;
     }
 
@@ -98,6 +101,49 @@ impl Hand {
             h.insert(c);
         }
         h
+    }
+}
+
+impl PartialEq for Hand {
+    fn eq(&self, other: &Hand) -> bool {
+        self.cards() == other.cards()
+    }
+}
+
+impl Eq for Hand {}
+
+impl std::fmt::Debug for Hand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hand").field("cards", &self.cards()).finish()
+    }
+}
+
+/// Bit of [`CLAIM_FITS`] set for every wild.
+const FITS_WILD: u32 = 1 << 25;
+/// Bit of [`CLAIM_FITS`] set for every card (a claim of nothing is always true).
+const FITS_NOTHING: u32 = 1 << 31;
+
+/// Per card value, the claims it makes true: bits 0-24 the cells it matches (as
+/// [`MATCHES`]), [`FITS_WILD`] for wilds and [`FITS_NOTHING`] for every card. 256 entries
+/// so that a card indexes it without a bounds check.
+const CLAIM_FITS: [u32; 256] = {
+    let mut fits = [0u32; 256];
+    let mut c = 0;
+    while c < CARD_KINDS {
+        let wild = c >= COLOR_WILD as usize && c < FIRST_ACTION as usize;
+        fits[c] = MATCHES[c] | if wild { FITS_WILD } else { 0 } | FITS_NOTHING;
+        c += 1;
+    }
+    fits
+};
+
+/// The [`CLAIM_FITS`] bit a card needs for `claim` to be true of it.
+#[inline]
+fn claim_bit(claim: Claim) -> u32 {
+    match claim {
+        Claim::Nothing => FITS_NOTHING,
+        Claim::Wild => FITS_WILD,
+        Claim::Set(cell) => 1 << cell,
     }
 }
 
@@ -219,41 +265,89 @@ impl PennyBadger {
     /// The next live seat after `from` in the current direction (`from` itself if alone).
     #[inline]
     pub(super) fn next_alive(&self, s: &State, from: usize) -> usize {
-        let n = self.params.players as usize;
-        let mut seat = from;
-        for _ in 0..n {
-            seat = if s.direction > 0 {
-                if seat + 1 == n { 0 } else { seat + 1 }
-            } else if seat == 0 {
-                n - 1
-            } else {
-                seat - 1
-            };
-            if Self::is_alive(s, seat) {
-                return seat;
+        // Live seats are bits below `players`, so the next one is the nearest set bit past
+        // `from`, or else the first one from the other end (`from` itself when alone).
+        let alive = u32::from(s.alive);
+        if alive == 0 {
+            return from;
+        }
+        if s.direction > 0 {
+            let after = alive & !((2u32 << from) - 1);
+            (if after != 0 { after } else { alive }).trailing_zeros() as usize
+        } else {
+            let before = alive & ((1u32 << from) - 1);
+            31 - (if before != 0 { before } else { alive }).leading_zeros() as usize
+        }
+    }
+
+    /// The opponents of `claimer` in the order they are asked whether they challenge: live
+    /// seats in the direction of play, starting with the claimer's next seat. Returns
+    /// `order` and its length, as [`TableClaim`] holds them.
+    #[inline]
+    pub(super) fn challenge_order(&self, s: &State, claimer: usize) -> ([u8; MAX_PLAYERS], u8) {
+        const { assert!(MAX_PLAYERS == 8, "the order is packed one seat per byte of a u64") };
+        let others = u32::from(s.alive) & !(1 << claimer);
+        let after = others & !((2u32 << claimer) - 1);
+        let before = others & ((1u32 << claimer) - 1);
+        let mut packed = 0u64;
+        let mut len = 0;
+        if s.direction > 0 {
+            // Seats after the claimer, then from seat 0 up to the claimer.
+            for mut part in [after, before] {
+                while part != 0 {
+                    let seat = part.trailing_zeros();
+                    part &= part - 1;
+                    packed |= u64::from(seat) << (8 * len);
+                    len += 1;
+                }
+            }
+        } else {
+            // Seats before the claimer downwards, then from the last seat down to the claimer.
+            for mut part in [before, after] {
+                while part != 0 {
+                    let seat = 31 - part.leading_zeros();
+                    part ^= 1 << seat;
+                    packed |= u64::from(seat) << (8 * len);
+                    len += 1;
+                }
             }
         }
-        from
+        (packed.to_le_bytes(), len as u8)
     }
 
-    /// Draws the top card, reshuffling the discard pile into a new draw pile if allowed.
-    #[inline]
-    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
-        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
-            std::mem::swap(&mut s.draw, &mut s.discard);
-            crate::engine::rng::shuffle(&mut s.draw, rng);
-            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
-        }
-        s.draw.pop()
-    }
-
-    /// Draws up to `count` cards into `seat`'s hand.
+    /// Draws up to `count` cards into `seat`'s hand, reshuffling the discard pile into a new
+    /// draw pile if allowed when the draw pile runs out; stops when the hand is full.
+    #[inline(always)]
     fn draw_into(&self, s: &mut State, seat: usize, count: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let count = count.min(HAND_CAP.saturating_sub(s.hands[seat].len()));
+        match s.draw.len().checked_sub(count) {
+            // The draw pile holds enough and no event is recorded: take its top `count`
+            // cards, top card first, in a loop that calls nothing.
+            Some(rest) if !log.enabled() => {
+                let hand = &mut s.hands[seat];
+                for &c in s.draw[rest..].iter().rev() {
+                    hand.insert(c);
+                }
+                s.draw.truncate(rest);
+            }
+            _ => self.draw_into_one_by_one(s, seat, count, rng, log),
+        }
+    }
+
+    /// [`Self::draw_into`] one card at a time with its events, the discard pile shuffled
+    /// into a new draw pile when the draw pile runs out and that is allowed.
+    #[inline(never)]
+    fn draw_into_one_by_one(&self, s: &mut State, seat: usize, count: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         for _ in 0..count {
             if s.hands[seat].len() >= HAND_CAP {
                 return;
             }
-            match self.draw_card(s, rng, log) {
+            if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
+                std::mem::swap(&mut s.draw, &mut s.discard);
+                crate::engine::rng::shuffle(&mut s.draw, rng);
+                log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+            }
+            match s.draw.pop() {
                 Some(c) => {
                     s.hands[seat].insert(c);
                     log.emit(|| Event::Drew { seat: seat as u8, card: c });
@@ -265,7 +359,23 @@ impl PennyBadger {
 
     /// Starts the turn of `seat` (or of the next seat that is not skipped), or ends the game
     /// at the turn cap.
-    fn begin_turn(&self, s: &mut State, mut seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    #[inline]
+    fn begin_turn(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if s.skips[seat] == 0 && s.turns < self.params.turn_cap && !s.hands[seat].is_empty() {
+            // The usual case: the seat plays its turn.
+            s.turns += 1;
+            s.current = seat as u8;
+            s.phase = Phase::Main;
+            log.emit(|| Event::TurnStarts { turn: s.turns, seat: seat as u8, hand: s.hands[seat], bank: s.bank });
+            return;
+        }
+        self.begin_turn_after_skips(s, seat, rng, log);
+    }
+
+    /// [`Self::begin_turn`] when the seat is skipped, holds no card or the cap is reached.
+    #[cold]
+    #[inline(never)]
+    fn begin_turn_after_skips(&self, s: &mut State, mut seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         loop {
             if s.skips[seat] > 0 {
                 s.skips[seat] -= 1;
@@ -293,13 +403,16 @@ impl PennyBadger {
         }
     }
 
-    /// Step 4 and the end check: refills the current player, ends the game or reports
-    /// that the next turn may begin (`false` means the game is over).
+    /// Step 4 and the end check: refills the current player and ends the game if the bank is
+    /// empty or at most one player is left. Returns whether the game ended.
+    #[inline(always)]
     fn finish_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
         let seat = s.current as usize;
         if Self::is_alive(s, seat) {
             let missing = (self.params.hand_size as usize).saturating_sub(s.hands[seat].len());
-            self.draw_into(s, seat, missing, rng, log);
+            if missing > 0 {
+                self.draw_into(s, seat, missing, rng, log);
+            }
         }
         if s.bank == 0 {
             self.end(s, END_BANK_EMPTY, log);
@@ -312,6 +425,18 @@ impl PennyBadger {
         false
     }
 
+    /// Ends the turn of `seat` (the current player): refill and end check, then the next
+    /// live seat's turn unless the game ended.
+    #[inline]
+    fn end_turn(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if !self.finish_turn(s, rng, log) {
+            let next = self.next_alive(s, seat);
+            self.begin_turn(s, next, rng, log);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
     fn end(&self, s: &mut State, reason: u8, log: &mut EventLog<Event>) {
         s.phase = Phase::Over;
         s.end_reason = reason;
@@ -319,15 +444,28 @@ impl PennyBadger {
     }
 
     /// Applies one action of the deciding seat.
+    #[inline]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Challenge answers are the most frequent action and the cheapest: they stay inline,
+        // the turn's own actions are calls.
         match action {
-            Action::Play { card, target, give } => self.play_action_card(s, seat, card, target as usize, give, rng, log),
-            Action::Discard { cards, claim } => self.discard_and_claim(s, seat, cards, claim, rng, log),
             Action::Challenge(yes) => self.answer_challenge(s, seat, yes, rng, log),
+            _ => self.play_turn_action(s, seat, action, rng, log),
+        }
+    }
+
+    /// The current player's own actions: an action card, or the discard and claim.
+    #[inline(never)]
+    fn play_turn_action(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match action {
+            Action::Discard { cards, claim } => self.discard_and_claim(s, seat, cards, claim, rng, log),
+            Action::Play { card, target, give } => self.play_action_card(s, seat, card, target as usize, give, rng, log),
+            Action::Challenge(_) => unreachable!("answers are applied by step"),
         }
     }
 
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn play_action_card(&self, s: &mut State, seat: usize, card: Card, target: usize, give: Card, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let pos = s.hands[seat].position(card).expect("legal play holds the card");
         s.hands[seat].remove_at(pos);
@@ -381,59 +519,76 @@ impl PennyBadger {
         if s.hands[seat].is_empty() {
             // Nothing left to discard (piles exhausted or an empty hand traded in).
             log.emit(|| Event::EmptyHand { seat: seat as u8 });
-            if !self.finish_turn(s, rng, log) {
-                let next = self.next_alive(s, seat);
-                self.begin_turn(s, next, rng, log);
-            }
+            self.end_turn(s, seat, rng, log);
         }
     }
 
+    #[inline]
     fn discard_and_claim(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        // One pass: chosen positions go to the discard pile, the rest stay in order.
         let start = s.discard.len();
-        let (kept, discarded) = s.hands[seat].split_off_mask(mask);
-        s.hands[seat] = kept;
-        let count = discarded.len() as u8;
-        let truthful = match claim {
-            Claim::Nothing => true,
-            Claim::Wild => discarded.cards().iter().all(|&c| is_wild(c)),
-            Claim::Set(cell) => discarded.cards().iter().all(|&c| matches(c, cell)),
-        };
-        s.discard.extend_from_slice(discarded.cards());
+        if let Claim::Set(cell) = claim {
+            debug_assert!(cell < 25, "a claim names one of the 25 cells");
+        }
+        let needed = claim_bit(claim);
+        let hand = &mut s.hands[seat];
+        let len = hand.len();
+        let mask = mask & ((1 << len) - 1);
+        // The chosen cards go to the discard pile in hand order, one push each: claims are
+        // short, and a copy call costs more.
+        let mut truthful = true;
+        let mut count = 0u8;
+        let mut rest = mask;
+        while rest != 0 {
+            let c = hand.cards[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            s.discard.push(c);
+            truthful &= CLAIM_FITS[c as usize] & needed != 0;
+            count += 1;
+        }
+        // The kept cards close the gaps, in order; those before the first discarded one stay.
+        let first = (mask.trailing_zeros() as usize).min(len);
+        let mut kept = first;
+        for i in first..len {
+            hand.cards[kept] = hand.cards[i];
+            kept += (((mask >> i) & 1) ^ 1) as usize;
+        }
+        hand.len = kept as u8;
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         if claim == Claim::Nothing {
-            self.pay(s, seat, 1, &[], 0, log);
-            if !self.finish_turn(s, rng, log) {
-                let next = self.next_alive(s, seat);
-                self.begin_turn(s, next, rng, log);
-            }
-            return;
+            return self.pay_for_nothing(s, seat, rng, log);
         }
-        let mut order = [0u8; MAX_PLAYERS];
-        let mut len = 0;
-        let mut other = self.next_alive(s, seat);
-        while other != seat {
-            order[len] = other as u8;
-            len += 1;
-            other = self.next_alive(s, other);
-        }
-        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len: len as u8 });
+        let (order, order_len) = self.challenge_order(s, seat);
+        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len });
         s.phase = Phase::Challenge;
-        if len == 0 {
-            self.resolve_claim(s, rng, log);
+        if order_len == 0 {
+            self.resolve_claim(s, None, rng, log);
         }
     }
 
+    /// A claim of nothing: 1 penny to the bank, no challenge, and the turn ends.
+    #[inline(never)]
+    fn pay_for_nothing(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        self.pay(s, seat, 1, &[], 0, log);
+        self.end_turn(s, seat, rng, log);
+    }
+
+    #[inline]
     fn answer_challenge(&self, s: &mut State, seat: usize, yes: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let c = s.claim.as_mut().expect("a claim is on the table");
-        if yes {
-            c.challengers |= 1 << seat;
-        }
+        c.challengers |= u16::from(yes) << seat;
         c.asked += 1;
-        log.emit(|| Event::Answered { seat: seat as u8, challenge: yes });
+        // Both branches end in a call, so this inline part needs no saved registers.
         if c.asked >= c.order_len {
-            self.resolve_claim(s, rng, log);
+            self.resolve_claim(s, Some((seat as u8, yes)), rng, log);
+        } else if log.enabled() {
+            Self::log_answer(log, seat, yes);
         }
+    }
+
+    /// Records an answer that leaves seats still to be asked.
+    #[inline(never)]
+    fn log_answer(log: &mut EventLog<Event>, seat: usize, yes: bool) {
+        log.emit(|| Event::Answered { seat: seat as u8, challenge: yes });
     }
 
     /// The seat to be asked whether it challenges.
@@ -444,7 +599,13 @@ impl PennyBadger {
     }
 
     /// Withdrawal first (capped at the bank), then penalties, accusers in turn order.
-    fn resolve_claim(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    /// `last_answer` (seat, challenge) is the answer that completed the asking, recorded
+    /// first.
+    #[inline(never)]
+    fn resolve_claim(&self, s: &mut State, last_answer: Option<(u8, bool)>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if let Some((seat, challenge)) = last_answer {
+            log.emit(|| Event::Answered { seat, challenge });
+        }
         let c = s.claim.expect("a claim is on the table");
         let pay: &Payout = &self.payout;
         let claimer = c.claimer as usize;
@@ -483,60 +644,72 @@ impl PennyBadger {
             }
         }
         s.phase = Phase::Main;
-        if !self.finish_turn(s, rng, log) {
-            let next = self.next_alive(s, claimer);
-            self.begin_turn(s, next, rng, log);
-        }
+        self.end_turn(s, claimer, rng, log);
     }
 
     /// The payment rule: the bank is paid first; if the payer cannot pay it in full the bank
     /// takes all and the players owed get nothing. Otherwise the players owed are paid
     /// `each`, or share what is left equally with odd pennies going one each clockwise
     /// starting left of the payer. A payer left with 0 is eliminated at once.
+    #[inline]
     pub(super) fn pay(&self, s: &mut State, payer: usize, to_bank: u32, owed: &[u8], each: u32, log: &mut EventLog<Event>) {
-        let n = self.params.players as usize;
         let mut paid = [0u32; MAX_PLAYERS];
         let bank_part = to_bank.min(s.savings[payer]);
         s.savings[payer] -= bank_part;
         s.bank += bank_part;
         if bank_part == to_bank && !owed.is_empty() {
-            let need = each as u64 * owed.len() as u64;
-            let rest = s.savings[payer];
-            if rest as u64 >= need {
-                for &o in owed {
-                    paid[o as usize] = each;
-                }
-            } else {
-                let share = rest / owed.len() as u32;
-                let mut odd = rest % owed.len() as u32;
-                for &o in owed {
-                    paid[o as usize] = share;
-                }
-                // Clockwise from the payer's left: seats payer+1, payer+2, ...
-                for k in 1..n {
-                    if odd == 0 {
-                        break;
-                    }
-                    let seat = (payer + k) % n;
-                    if owed.contains(&(seat as u8)) {
-                        paid[seat] += 1;
-                        odd -= 1;
-                    }
-                }
-            }
-            for &o in owed {
-                s.savings[payer] -= paid[o as usize];
-                s.savings[o as usize] += paid[o as usize];
-            }
+            self.pay_players(s, payer, owed, each, &mut paid);
         }
         log.emit(|| Event::Paid { payer: payer as u8, bank: bank_part, players: paid });
         if s.savings[payer] == 0 && Self::is_alive(s, payer) {
-            s.alive &= !(1 << payer);
-            s.eliminated_at[payer] = s.turns;
-            let hand = s.hands[payer];
-            s.discard.extend_from_slice(hand.cards());
-            s.hands[payer] = Hand::EMPTY;
-            log.emit(|| Event::Eliminated { seat: payer as u8, turn: s.turns });
+            Self::eliminate(s, payer, log);
         }
+    }
+
+    /// The players' part of [`Self::pay`], once the bank is paid in full: `paid` receives
+    /// what each seat got.
+    #[inline]
+    fn pay_players(&self, s: &mut State, payer: usize, owed: &[u8], each: u32, paid: &mut [u32; MAX_PLAYERS]) {
+        let n = self.params.players as usize;
+        let need = each as u64 * owed.len() as u64;
+        let rest = s.savings[payer];
+        if rest as u64 >= need {
+            for &o in owed {
+                paid[o as usize] = each;
+            }
+        } else {
+            let share = rest / owed.len() as u32;
+            let mut odd = rest % owed.len() as u32;
+            for &o in owed {
+                paid[o as usize] = share;
+            }
+            // Clockwise from the payer's left: seats payer+1, payer+2, ...
+            for k in 1..n {
+                if odd == 0 {
+                    break;
+                }
+                let seat = (payer + k) % n;
+                if owed.contains(&(seat as u8)) {
+                    paid[seat] += 1;
+                    odd -= 1;
+                }
+            }
+        }
+        for &o in owed {
+            s.savings[payer] -= paid[o as usize];
+            s.savings[o as usize] += paid[o as usize];
+        }
+    }
+
+    /// Takes `seat` out of the game: its hand goes to the discard pile.
+    #[cold]
+    #[inline(never)]
+    fn eliminate(s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        s.alive &= !(1 << seat);
+        s.eliminated_at[seat] = s.turns;
+        let hand = s.hands[seat];
+        s.discard.extend_from_slice(hand.cards());
+        s.hands[seat] = Hand::EMPTY;
+        log.emit(|| Event::Eliminated { seat: seat as u8, turn: s.turns });
     }
 }

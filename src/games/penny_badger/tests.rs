@@ -228,6 +228,50 @@ fn challengers_are_asked_in_turn_order_from_the_claimers_next_seat() {
     assert_eq!(asked, vec![2, 3, 0]);
 }
 
+/// The next live seat by walking the table one seat at a time, as the rules read.
+fn next_alive_by_walking(n: usize, alive: u16, direction: i8, from: usize) -> usize {
+    let mut seat = from;
+    for _ in 0..n {
+        seat = if direction > 0 { (seat + 1) % n } else { (seat + n - 1) % n };
+        if alive & (1 << seat) != 0 {
+            return seat;
+        }
+    }
+    from
+}
+
+#[test]
+fn next_live_seat_and_challenge_order_match_walking_the_table() {
+    let base = standard();
+    for n in 2..=MAX_PLAYERS {
+        let mut params = base.params.clone();
+        params.players = n as u32;
+        let g = PennyBadger::new(params).expect("valid");
+        let (mut s, _, _) = table(&g, &[]);
+        for alive in 0..(1u16 << n) {
+            for direction in [1i8, -1] {
+                s.alive = alive;
+                s.direction = direction;
+                for from in 0..n {
+                    let expected = next_alive_by_walking(n, alive, direction, from);
+                    assert_eq!(g.next_alive(&s, from), expected, "{n} players, alive {alive:b}, direction {direction}, from {from}");
+                    if alive & (1 << from) == 0 {
+                        continue;
+                    }
+                    let mut walked = Vec::new();
+                    let mut other = next_alive_by_walking(n, alive, direction, from);
+                    while other != from {
+                        walked.push(other as u8);
+                        other = next_alive_by_walking(n, alive, direction, other);
+                    }
+                    let (order, len) = g.challenge_order(&s, from);
+                    assert_eq!(&order[..len as usize], &walked[..], "{n} players, alive {alive:b}, direction {direction}, claimer {from}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn skip_and_reverse_change_who_plays_next() {
     let g = standard();
