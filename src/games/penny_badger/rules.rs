@@ -13,13 +13,15 @@ use crate::games::chroma::{action_of, ActionCard, Card, CARD_KINDS, COLOR_WILD, 
 /// Slots past the length may hold stale cards; equality and `Debug` look at the cards only.
 #[derive(Clone, Copy)]
 pub struct Hand {
-    cards: [Card; HAND_CAP],
+    /// The cards in canonical order in the first `len` slots; 16 slots (4 unused) so the
+    /// hand is one 128-bit word for [`Hand::insert`].
+    cards: [Card; 16],
     len: u8,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; HAND_CAP], len: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; 16], len: 0 };
 
     /// The cards, in canonical order.
     #[inline]
@@ -32,7 +34,7 @@ impl Hand {
     /// hand sizes cannot mispredict.
     #[inline]
     pub fn slots(&self) -> &[Card; HAND_CAP] {
-        &self.cards
+        (&self.cards[..HAND_CAP]).try_into().expect("16 slots hold HAND_CAP")
     }
 
     /// Number of cards.
@@ -50,15 +52,22 @@ impl Hand {
     /// Adds a card keeping canonical order.
     #[inline]
     pub fn insert(&mut self, card: Card) {
+        const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+        const ONES: u128 = u128::from_le_bytes([0x01; 16]);
         let n = self.len as usize;
-        // Panics when the hand is full; within `slots` the shifts need no bounds checks.
-        let slots = &mut self.cards[..=n];
-        let mut i = n;
-        while i > 0 && slots[i - 1] > card {
-            slots[i] = slots[i - 1];
-            i -= 1;
-        }
-        slots[i] = card;
+        assert!(n < HAND_CAP, "hand over capacity");
+        // One byte per slot. Bit 7 of a slot's byte in `later` is set when the slot holds a
+        // card that sorts after `card` (cards are below 128, so no byte borrows from the
+        // next); the first such slot among the `n` held is where `card` goes.
+        let x = u128::from_le_bytes(self.cards);
+        let held = (1u128 << (8 * n)) - 1;
+        let later = (((card as u128 * ONES) | HIGH) - (x & held)) & HIGH ^ HIGH;
+        // Past the held slots, slot `n` counts as later: a card after all others goes last.
+        let later = (later & held) | (1u128 << (8 * n + 7));
+        let pos = later.trailing_zeros() as usize / 8;
+        let before = (1u128 << (8 * pos)) - 1;
+        let x = (x & before) | ((card as u128) << (8 * pos)) | ((x & !before) << 8);
+        self.cards = x.to_le_bytes();
         self.len += 1;
     }
 
