@@ -35,10 +35,10 @@ pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
 #[inline]
 pub fn best_set_in(slots: &[Card; HAND_CAP], len: usize, max_claim: usize) -> Option<(BestSet, u32)> {
     #[cfg(target_arch = "x86_64")]
-    let cell = best_cell_sse2(slots, len)?;
+    let (cell, count) = best_cell_sse2(slots, len)?;
     #[cfg(not(target_arch = "x86_64"))]
-    let cell = best_set_bit_sliced(&slots[..len], max_claim)?.cell;
-    Some(set_of(slots, len, cell, max_claim))
+    let (cell, count) = best_set_bit_sliced(&slots[..len], HAND_CAP).map(|b| (b.cell, b.size))?;
+    Some(set_of(slots, len, cell, count, max_claim))
 }
 
 /// A card kind no card has: what the empty slots of a hand count as.
@@ -70,10 +70,11 @@ static CELL_KEY_ADD: [[u8; 32]; chroma::CARD_KINDS + 1] = {
 
 /// The best cell with the 25 cell keys in two SSE2 registers (SSE2 is part of every x86-64
 /// CPU): two byte additions per slot, then one maximum and one comparison for the whole
-/// table, the earliest cell winning ties. `None` when no card matches any cell.
+/// table, the earliest cell winning ties. Returns the cell and how many cards match it;
+/// `None` when no card matches any cell.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<Cell> {
+fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<(Cell, usize)> {
     use std::arch::x86_64::*;
     const _: () = assert!(16 * HAND_CAP < 256, "cell keys must fit a byte");
     debug_assert!(len <= HAND_CAP);
@@ -81,9 +82,8 @@ fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<Cell> {
     // CPU this code is compiled for; every load reads 16 of the 32 bytes of a table row.
     let at = unsafe {
         let (mut low, mut high) = (_mm_setzero_si128(), _mm_setzero_si128());
-        for (i, &c) in slots.iter().enumerate() {
-            let kind = if i < len { (c as usize).min(NO_CARD) } else { NO_CARD };
-            let add = CELL_KEY_ADD[kind].as_ptr();
+        for &c in &slots[..len] {
+            let add = CELL_KEY_ADD[(c as usize).min(NO_CARD)].as_ptr();
             low = _mm_add_epi8(low, _mm_loadu_si128(add.cast()));
             high = _mm_add_epi8(high, _mm_loadu_si128(add.add(16).cast()));
         }
@@ -98,9 +98,11 @@ fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<Cell> {
             return None;
         }
         let top = _mm_set1_epi8(best as i8);
-        (_mm_movemask_epi8(_mm_cmpeq_epi8(low, top)) as u32) | ((_mm_movemask_epi8(_mm_cmpeq_epi8(high, top)) as u32) << 16)
+        let at = (_mm_movemask_epi8(_mm_cmpeq_epi8(low, top)) as u32) | ((_mm_movemask_epi8(_mm_cmpeq_epi8(high, top)) as u32) << 16);
+        // key = 16 x count - wilds with wilds <= count < 16, so count = key / 16 rounded up.
+        (at, (best as usize).div_ceil(16))
     };
-    Some(at.trailing_zeros() as Cell)
+    Some((at.0.trailing_zeros() as Cell, at.1))
 }
 
 /// Per cell, the card kinds that match it (bit = card kind).
@@ -120,17 +122,18 @@ const CELL_KINDS: [u64; 25] = {
     t
 };
 
-/// The first `max_claim` cards of the hand (canonical order) that match `cell`, and the
-/// positions of all the cards that match it.
-#[inline]
-fn set_of(slots: &[Card; HAND_CAP], len: usize, cell: Cell, max_claim: usize) -> (BestSet, u32) {
+/// The first `max_claim` cards of the hand (canonical order) that match `cell` (`count`
+/// cards do), and the positions of all the cards that match it.
+#[inline(always)]
+fn set_of(slots: &[Card; HAND_CAP], len: usize, cell: Cell, count: usize, max_claim: usize) -> (BestSet, u32) {
     let kinds = CELL_KINDS[cell as usize];
     let mut matching = 0u32;
-    for (i, &c) in slots.iter().enumerate() {
-        matching |= ((((kinds >> (c & 63)) & 1) as u32) & (i < len) as u32) << i;
+    for (i, &c) in slots[..len].iter().enumerate() {
+        matching |= (((kinds >> (c & 63)) & 1) as u32) << i;
     }
+    debug_assert_eq!(matching.count_ones() as usize, count);
     let mut mask = matching;
-    let mut size = mask.count_ones() as usize;
+    let mut size = count;
     // Keep the first `max_claim` (rare: the hand holds more matching cards than a claim).
     while size > max_claim {
         mask &= !(1 << (31 - mask.leading_zeros()));
@@ -193,7 +196,8 @@ pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
     let cell = cells.trailing_zeros() as Cell;
     let mut slots = [0; HAND_CAP];
     slots[..hand.len()].copy_from_slice(hand);
-    Some(set_of(&slots, hand.len(), cell, max_claim).0)
+    let count = hand.iter().filter(|&&c| matches(c, cell)).count();
+    Some(set_of(&slots, hand.len(), cell, count, max_claim).0)
 }
 
 #[cfg(test)]
@@ -261,7 +265,7 @@ impl BasicBot {
             return Action::Discard { cards: best.mask, claim: Claim::Set(best.cell) };
         }
         let (mut wilds, mut actions) = (0u32, 0u32);
-        for (i, &c) in slots.iter().enumerate() {
+        for (i, &c) in slots[..len].iter().enumerate() {
             wilds |= (is_wild(c) as u32) << i;
             actions |= (is_action(c) as u32) << i;
         }
