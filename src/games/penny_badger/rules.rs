@@ -188,6 +188,18 @@ pub struct TableClaim {
     pub order_len: u8,
 }
 
+/// What [`PennyBadger::resolve_claim`] needs of the claim once every opponent answered.
+#[derive(Clone, Copy)]
+struct ClaimOutcome {
+    claimer: u8,
+    claim: Claim,
+    count: u8,
+    truthful: bool,
+    challengers: u16,
+    order: [u8; MAX_PLAYERS],
+    order_len: u8,
+}
+
 /// The whole table: hidden cards included. Bots never see this, only a [`super::View`].
 #[derive(Clone, Debug)]
 pub struct State {
@@ -615,7 +627,10 @@ impl PennyBadger {
         if let Some((seat, challenge)) = last_answer {
             log.emit(|| Event::Answered { seat, challenge });
         }
-        let c = s.claim.expect("a claim is on the table");
+        // Field by field, not one copy of the whole claim: the answers just updated some of
+        // its bytes, and a wide load over narrow fresh stores stalls the CPU.
+        let c = s.claim.as_ref().expect("a claim is on the table");
+        let c = ClaimOutcome { claimer: c.claimer, claim: c.claim, count: c.count, truthful: c.truthful, challengers: c.challengers, order: c.order, order_len: c.order_len };
         let pay: &Payout = &self.payout;
         let claimer = c.claimer as usize;
         let (withdrawal, accuser_penalty, bluffer_penalty) = match c.claim {
