@@ -7,7 +7,7 @@
 //! commands need: per-game moments of every metric and per-batch values of the game's own
 //! figures (for batch-means intervals).
 
-use crate::engine::{Bot, Game, Metrics, Outcome, PlayOptions, game_seed, play};
+use crate::engine::{Game, Metrics, Outcome, PlayOptions, game_seed};
 use crate::error::Error;
 use crate::sim::{BATCH, GameRow, SeatPlan};
 use crate::stats::summary::SummaryContext;
@@ -50,13 +50,13 @@ pub struct PlayPlan {
 /// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
 /// outcome)` in index order; returns the game's metrics of the batch (empty unless detailed).
 pub fn play_batch<G: Game>(arm: &Arm<'_, G>, plan: &PlayPlan, batch: u64, games: u64, each: &mut dyn FnMut(u64, u64, &Outcome)) -> Result<G::Metrics, Error> {
-    let mut bots: Vec<Box<dyn Bot<G>>> = arm.plans.iter().map(|s| (s.build)(arm.game, &s.values)).collect();
+    let mut bots = crate::sim::table(arm.game, arm.plans);
     let mut metrics = G::Metrics::default();
     let options = PlayOptions { checked: plan.checked };
     for index in batch * BATCH..((batch + 1) * BATCH).min(games) {
         let seed = game_seed(plan.seed, index);
         let m = if plan.detailed { Some(&mut metrics) } else { None };
-        let outcome = play(arm.game, &mut bots, seed, options, m, None).map_err(|v| {
+        let outcome = bots.play(arm.game, seed, options, m, None).map_err(|v| {
             Error::Invariant(format!(
                 "{}: game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: {} --game-seed {seed}",
                 arm.variant, v.step, v.what, arm.replay
@@ -238,7 +238,7 @@ pub fn replay_command(path: &std::path::Path, bots: Option<&str>, sets: &[String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::GameRng;
+    use crate::engine::{Bot, GameRng};
     use crate::games::FromVariant;
     use crate::games::pig_farm::{Action, PigFarm};
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{Game, GameRng};
+use super::{Game, GameRng, Table};
 
 /// A seat's decision maker. It sees only its seat's view and the events visible to it.
 pub trait Bot<G: Game>: Send {
@@ -49,7 +49,14 @@ pub struct BotInfo<G: Game> {
     pub params: &'static [BotParamInfo],
     /// Builds the bot from complete parameter values (in `params` order).
     pub build: fn(&G, &[f64]) -> Box<dyn Bot<G>>,
+    /// Builds a table where every seat plays this bot (one parameter list per seat) and the
+    /// driver calls it without dynamic dispatch: the simulator's fast path for the common
+    /// line-up of one bot kind. `None`: such line-ups are played as boxed bots.
+    pub uniform: Option<TableFn<G>>,
 }
+
+/// Builds a [`Table`] of one bot kind from each seat's parameter values.
+pub type TableFn<G> = fn(&G, &[Vec<f64>]) -> Box<dyn Table<G>>;
 
 /// A bot as written by a designer: a name and parameter values.
 #[derive(Clone, Debug, PartialEq)]
@@ -197,6 +204,7 @@ impl<G: Game> RandomBot<G> {
             doc: "uniform over the legal choices at every decision",
             params: &[],
             build: |_, _| Box::new(RandomBot::<G>::new()),
+            uniform: Some(|_, seats| Box::new(super::AllRandom::<G>::new(seats.len()))),
         }
     }
 }

@@ -12,7 +12,7 @@ pub mod rng;
 
 use std::fmt::{Debug, Display};
 
-pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot};
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
 
 /// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.
@@ -483,6 +483,60 @@ impl<G: Game> Lineup<G> for AllRandom<G> {
         bots::RANDOM
     }
     fn observe(&mut self, _event: &G::Event) {}
+}
+
+/// Every seat played by one bot kind `B`, called without dynamic dispatch (see
+/// [`BotInfo::uniform`]): the same choices from the same streams as the boxed bots.
+pub struct Uniform<B> {
+    bots: Vec<B>,
+}
+
+impl<B> Uniform<B> {
+    /// One bot per acting seat, in seat order.
+    pub fn new(bots: Vec<B>) -> Self {
+        Uniform { bots }
+    }
+}
+
+impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
+    fn len(&self) -> usize {
+        self.bots.len()
+    }
+    fn listens(&self) -> bool {
+        self.bots.iter().any(|b| b.listens())
+    }
+    fn new_game(&mut self, game: &G) {
+        for (seat, bot) in self.bots.iter_mut().enumerate() {
+            bot.new_game(game, seat);
+        }
+    }
+    #[inline(always)]
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+        self.bots[seat].decide(game, view, rng)
+    }
+    fn name(&self, seat: usize) -> &str {
+        self.bots[seat].name()
+    }
+    fn observe(&mut self, event: &G::Event) {
+        for (seat, bot) in self.bots.iter_mut().enumerate() {
+            if bot.listens() && event.visible_to(seat) {
+                bot.observe(seat, event);
+            }
+        }
+    }
+}
+
+/// The bots of a table, ready to play game after game: any [`Lineup`], behind one dynamic
+/// call per game (rather than one per decision).
+pub trait Table<G: Game>: Send {
+    /// Plays one game, as [`play`].
+    fn play(&mut self, game: &G, seed: u64, options: PlayOptions, metrics: Option<&mut G::Metrics>, trace: Option<&mut dyn FnMut(&str)>) -> Result<Outcome, Violation>;
+}
+
+impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
+    fn play(&mut self, game: &G, seed: u64, options: PlayOptions, metrics: Option<&mut G::Metrics>, trace: Option<&mut dyn FnMut(&str)>) -> Result<Outcome, Violation> {
+        play(game, self, seed, options, metrics, trace)
+    }
 }
 
 /// Plays one whole game from `seed` with one bot per acting seat.

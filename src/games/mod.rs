@@ -159,21 +159,30 @@ pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{AllRandom, Bot, PlayOptions, RANDOM, RandomBot, game_seed, play};
+    use crate::engine::{Bot, PlayOptions, RANDOM, RandomBot, game_seed, play};
 
-    /// `AllRandom` (the simulator's path for an all-random line-up) plays exactly the games
-    /// of boxed `RandomBot`s, and every game's `random` is the engine's bot.
-    fn all_random_matches_boxed<G: Game>(game: &G) {
-        let info = G::bots().into_iter().find(|b| b.name == RANDOM).expect("every game offers `random`");
-        assert_eq!(info.doc, RandomBot::<G>::info().doc, "{}: `random` must be the engine's RandomBot", game.id());
+    /// Every table of one bot kind (the simulator's path for such line-ups, `AllRandom`
+    /// included) plays exactly the games of the same bots boxed, and every game's `random`
+    /// is the engine's bot. Seats get different parameter values to catch a mix-up.
+    fn uniform_tables_match_boxed<G: Game>(game: &G) {
+        let infos = G::bots();
+        let random = infos.iter().find(|b| b.name == RANDOM).expect("every game offers `random`");
+        assert_eq!(random.doc, RandomBot::<G>::info().doc, "{}: `random` must be the engine's RandomBot", game.id());
         let seats = game.acting_seats();
-        let mut boxed: Vec<Box<dyn Bot<G>>> = (0..seats).map(|_| (info.build)(game, &[])).collect();
-        let mut fast = AllRandom::<G>::new(seats);
-        for index in 0..300 {
-            let seed = game_seed(7, index);
-            let a = play(game, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
-            let b = play(game, &mut fast, seed, PlayOptions { checked: true }, None, None).expect("legal");
-            assert_eq!(a, b, "{} game {index}", game.id());
+        for info in infos.iter().filter(|b| b.uniform.is_some()) {
+            let values: Vec<Vec<f64>> = (0..seats)
+                .map(|seat| info.params.iter().map(|p| if seat == 0 { p.default } else { p.min + (p.max - p.min) * seat as f64 / 8.0 }).collect())
+                .collect();
+            let mut boxed: Vec<Box<dyn Bot<G>>> = values.iter().map(|v| (info.build)(game, v)).collect();
+            let mut table = (info.uniform.expect("filtered"))(game, &values);
+            for index in 0..200 {
+                let seed = game_seed(7, index);
+                let a = play(game, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
+                let b = table.play(game, seed, PlayOptions { checked: true }, None, None).expect("legal");
+                let c = table.play(game, seed, PlayOptions::default(), None, None).expect("legal");
+                assert_eq!(a, b, "{} bot {} game {index}", game.id(), info.name);
+                assert_eq!(a, c, "{} bot {} game {index} (quick loop)", game.id(), info.name);
+            }
         }
     }
 
@@ -182,13 +191,13 @@ mod tests {
     }
 
     #[test]
-    fn all_random_line_ups_play_the_same_games_as_boxed_random_bots() {
+    fn uniform_line_ups_play_the_same_games_as_boxed_bots() {
         let v = variant("penny-badger/standard.toml");
-        all_random_matches_boxed(&penny_badger::PennyBadger::from_variant(&v).expect("valid"));
+        uniform_tables_match_boxed(&penny_badger::PennyBadger::from_variant(&v).expect("valid"));
         let v = variant("pig-farm/standard.toml");
-        all_random_matches_boxed(&pig_farm::PigFarm::from_variant(&v).expect("valid"));
+        uniform_tables_match_boxed(&pig_farm::PigFarm::from_variant(&v).expect("valid"));
         for file in ["take-a-penny/standard.toml", "take-a-penny/three-players.toml", "take-a-penny/two-players.toml"] {
-            all_random_matches_boxed(&take_a_penny::TakeAPenny::from_variant(&variant(file)).expect("valid"));
+            uniform_tables_match_boxed(&take_a_penny::TakeAPenny::from_variant(&variant(file)).expect("valid"));
         }
     }
 }

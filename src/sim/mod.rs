@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 
-use crate::engine::{AllRandom, Bot, Game, GameRng, Lineup, Metrics, Outcome, PlayOptions, RANDOM, game_seed, play};
+use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, Table, game_seed, play};
 use crate::error::Error;
 use crate::stats::Tally;
 
@@ -95,21 +95,29 @@ struct BatchResult<G: Game> {
     rows: Vec<GameRow>,
 }
 
-/// Whether every seat is the engine's `random` bot (played through [`AllRandom`]).
-pub fn all_random<G: Game>(seats: &[SeatPlan<G>]) -> bool {
-    seats.iter().all(|s| s.label == RANDOM)
+/// The bots of `seats` as one [`Table`]: when every seat plays the same bot kind and that
+/// bot offers [`crate::engine::BotInfo::uniform`], a table that calls it without dynamic
+/// dispatch; otherwise the boxed bots. Both play exactly the same games.
+pub fn table<G: Game>(game: &G, seats: &[SeatPlan<G>]) -> Box<dyn Table<G>> {
+    let infos = G::bots();
+    let kinds: Option<Vec<&BotInfo<G>>> =
+        seats.iter().map(|s| BotSpec::parse(&s.label).ok().and_then(|spec| spec.resolve(&infos).ok()).map(|(info, _)| info)).collect();
+    if let Some(kinds) = kinds
+        && let Some(first) = kinds.first()
+        && kinds.iter().all(|k| k.name == first.name)
+        && let Some(uniform) = first.uniform
+    {
+        let values: Vec<Vec<f64>> = seats.iter().map(|s| s.values.clone()).collect();
+        return uniform(game, &values);
+    }
+    Box::new(seats.iter().map(|s| (s.build)(game, &s.values)).collect::<Vec<Box<dyn Bot<G>>>>())
 }
 
 fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
-    if all_random(seats) {
-        run_batch_with(game, &mut AllRandom::new(seats.len()), cfg, batch)
-    } else {
-        let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
-        run_batch_with(game, &mut bots, cfg, batch)
-    }
+    run_batch_with(game, table(game, seats).as_mut(), cfg, batch)
 }
 
-fn run_batch_with<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
+fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
     let mut metrics = G::Metrics::default();
     let mut rows = Vec::new();
@@ -122,7 +130,7 @@ fn run_batch_with<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, cfg: &
     for index in (first..end).step_by(count as usize) {
         let seed = game_seed(cfg.seed, index);
         let m = if cfg.detailed { Some(&mut metrics) } else { None };
-        let outcome = play(game, bots, seed, options, m, None).map_err(|v| {
+        let outcome = bots.play(game, seed, options, m, None).map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
                 v.step, v.what

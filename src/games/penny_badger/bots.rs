@@ -4,7 +4,7 @@
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS};
 use super::{Action, Claim, Decision, Event, PennyBadger, View};
-use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, rng::Chance};
+use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, Uniform, rng::Chance};
 use crate::games::chroma::{self, is_action, is_wild, matches, ActionCard, Card, Cell, MATCHES};
 
 /// The largest set in a hand: cell, size and the hand positions used.
@@ -246,11 +246,17 @@ pub fn basic_info() -> BotInfo<PennyBadger> {
         aliases: &[("honest", &[("bluff", 0.0), ("challenge", 0.0)])],
         doc: "claims its largest set, bluffs one card more with probability `bluff`, challenges with probability `challenge`",
         params: BASIC_PARAMS,
-        build: |_, v| Box::new(BasicBot { bluff: Chance::new(v[0]), challenge: Chance::new(v[1]) }),
+        build: |_, v| Box::new(BasicBot::new(v)),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| BasicBot::new(v)).collect()))),
     }
 }
 
 impl BasicBot {
+    /// A basic bot from its parameter values (`bluff`, `challenge`).
+    fn new(values: &[f64]) -> Self {
+        BasicBot { bluff: Chance::new(values[0]), challenge: Chance::new(values[1]) }
+    }
+
     /// The turn decision of the specification in the issue, step by step, over the hand's
     /// fixed slots (`len` cards) so that no loop exit depends on the hand size.
     fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
@@ -327,6 +333,7 @@ pub fn counter_info() -> BotInfo<PennyBadger> {
             doc: "weight on the risk of a lost challenge or a caught bluff (1 = plain expected value)",
         }],
         build: |game, v| Box::new(CounterBot::new(game, v[0])),
+        uniform: Some(|game, seats| Box::new(Uniform::new(seats.iter().map(|v| CounterBot::new(game, v[0])).collect()))),
     }
 }
 

@@ -5,7 +5,7 @@
 use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::Hand;
 use super::{Action, Decision, Die, Event, PigFarm, View, BUTCHER, LOGO};
-use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
 
 /// `threshold`'s discard: the first unmatched pig in canonical order; with none, the first
@@ -66,6 +66,7 @@ pub fn threshold_info() -> BotInfo<PigFarm> {
         doc: "sells with max(sell_at, min_sets_to_sell) sets; takes the discard top only to match a pig; discards the first unmatched pig",
         params: THRESHOLD_PARAMS,
         build: |_, v| Box::new(ThresholdBot::new(v[0] as u32)),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| ThresholdBot::new(v[0] as u32)).collect()))),
     }
 }
 
@@ -129,6 +130,7 @@ pub fn greedy_info() -> BotInfo<PigFarm> {
         doc: "sells when selling now beats its estimate of waiting a turn, judged from the discard pile, takes and culls it has seen",
         params: GREEDY_PARAMS,
         build: |_, v| Box::new(GreedyBot::new(v[0])),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| GreedyBot::new(v[0])).collect()))),
     }
 }
 

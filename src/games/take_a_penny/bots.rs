@@ -8,7 +8,7 @@ use super::exact::{self, Policy};
 use super::params::{MAX_CARDS, Setup};
 use super::rules;
 use super::{Action, Choice, TakeAPenny, View};
-use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
 /// Default `zero_at` of `greedy`.
 pub const GREEDY_DEFAULT_ZERO_AT: u32 = 1;
@@ -34,6 +34,7 @@ pub fn greedy_info() -> BotInfo<TakeAPenny> {
                 zero_at: v[0] as u32,
             })
         },
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| GreedyBot { zero_at: v[0] as u32 }).collect()))),
     }
 }
 
@@ -159,6 +160,7 @@ pub fn best_response_info() -> BotInfo<TakeAPenny> {
                 policy: None,
             })
         },
+        uniform: None,
     }
 }
 
