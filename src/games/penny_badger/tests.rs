@@ -434,6 +434,20 @@ fn seat_bots(g: &PennyBadger, choice: &[u8], bluff: f64, challenge: f64) -> Vec<
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
+    /// Inserting keeps canonical order (the SSE2 path and the portable one alike).
+    #[test]
+    fn inserted_cards_stay_in_canonical_order(cards in proptest::collection::vec(0u8..chroma::CARD_KINDS as u8, 0..=HAND_CAP)) {
+        let mut sorted = cards.clone();
+        sorted.sort_unstable();
+        let hand = Hand::from_cards(&cards);
+        prop_assert_eq!(hand.cards(), &sorted[..]);
+        let mut portable = Hand::EMPTY;
+        for (n, &c) in cards.iter().enumerate() {
+            portable.insert_u128(c, n);
+        }
+        prop_assert_eq!(&portable.slots()[..cards.len()], &sorted[..]);
+    }
+
     /// The fast best-set search agrees with scoring every cell.
     #[test]
     fn best_set_agrees_with_the_plain_definition(cards in proptest::collection::vec(0u8..chroma::CARD_KINDS as u8, 0..=HAND_CAP), max_claim in 2usize..9) {
