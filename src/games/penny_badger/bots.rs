@@ -148,33 +148,24 @@ fn set_of(slots: &[Card; HAND_CAP], len: usize, cell: Cell, count: usize, max_cl
 pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
     // Bit-sliced counters: bit `cell` of plane p holds bit p of that cell's count. Each card
     // adds its match mask to every cell at once (25 lanes in one u32).
-    let (mut s0, mut s1, mut s2, mut s3) = (0u32, 0u32, 0u32, 0u32);
-    let (mut w0, mut w1, mut w2, mut w3) = (0u32, 0u32, 0u32, 0u32);
-    for &c in hand {
-        let m = MATCHES[c as usize];
+    /// Adds 1 to every cell of `m` in the bit-sliced counter `planes` (plane p = bit p).
+    #[inline(always)]
+    fn add(planes: &mut [u32; 4], m: u32) {
         let mut carry = m;
-        let t = s0 & carry;
-        s0 ^= carry;
-        carry = t;
-        let t = s1 & carry;
-        s1 ^= carry;
-        carry = t;
-        let t = s2 & carry;
-        s2 ^= carry;
-        s3 ^= t;
-        if is_wild(c) {
-            let mut carry = m;
-            let t = w0 & carry;
-            w0 ^= carry;
-            carry = t;
-            let t = w1 & carry;
-            w1 ^= carry;
-            carry = t;
-            let t = w2 & carry;
-            w2 ^= carry;
-            w3 ^= t;
+        for plane in planes.iter_mut() {
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
         }
     }
+    let (mut sizes, mut wilds) = ([0u32; 4], [0u32; 4]);
+    for &c in hand {
+        let m = MATCHES[c as usize];
+        add(&mut sizes, m);
+        add(&mut wilds, m & (0u32.wrapping_sub(is_wild(c) as u32)));
+    }
+    let [s0, s1, s2, s3] = sizes;
+    let [w0, w1, w2, w3] = wilds;
     let mut cells = s0 | s1 | s2 | s3;
     if cells == 0 {
         return None;
