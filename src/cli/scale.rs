@@ -212,11 +212,14 @@ impl GameCommand for Merge<'_> {
                 Metrics::merge(&mut metrics, m);
             }
         }
-        let summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
+        let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
         output::prepare_dir(self.dir)?;
         if detailed {
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
             charts.extend(metrics.charts(tally.games));
+            // The exact figures an unsharded `report` adds (games with a solver).
+            let acting = first.bots.len().min(game.acting_seats());
+            super::add_exact(&variant, &first.bots[..acting], &mut summary, &mut charts);
             report::write(ReportInput {
                 dir: self.dir,
                 summary: &summary,

@@ -4,7 +4,9 @@
 
 use super::rules::{Effect, SPOT_GIVE, SPOT_TAKE_FROM, SPOTS, State, spot};
 use super::{Choice, TakeAPenny, color};
-use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome};
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome, load_serde, save_serde};
 
 /// Rounds followed by the pot curve.
 const HORIZON: usize = 200;
@@ -21,15 +23,16 @@ fn effect_index(e: Effect) -> usize {
     }
 }
 
-/// Accumulated over many games; merged in game order.
-#[derive(Default)]
+/// Accumulated over many games; merged in game order. Every figure is an integer sum, so
+/// shards merge exactly in any order (`report --shard`, `playtest merge`).
+#[derive(Default, Serialize, Deserialize)]
 pub struct PennyMetrics {
     /// Choices per spot id.
     chosen: [u64; SPOTS],
     /// Choices per spot id and effect.
     effects: [[u64; EFFECTS]; SPOTS],
     /// Sum over games of the pot after each round (a finished game keeps its last pot).
-    pot_sum: Vec<f64>,
+    pot_sum: Vec<u64>,
     /// Games still running after each round.
     running: Vec<u64>,
     games: u64,
@@ -40,7 +43,7 @@ pub struct PennyMetrics {
 impl PennyMetrics {
     fn ensure(&mut self, horizon: usize) {
         if self.pot_sum.len() < horizon {
-            self.pot_sum.resize(horizon, 0.0);
+            self.pot_sum.resize(horizon, 0);
             self.running.resize(horizon, 0);
         }
         self.horizon = self.horizon.max(horizon);
@@ -81,7 +84,7 @@ impl Metrics<TakeAPenny> for PennyMetrics {
         self.ensure(horizon);
         let round = s.round as usize;
         if round < horizon {
-            self.pot_sum[round] += s.pot as f64;
+            self.pot_sum[round] += u64::from(s.pot);
             self.running[round] += u64::from(!s.over);
         }
     }
@@ -90,10 +93,10 @@ impl Metrics<TakeAPenny> for PennyMetrics {
         let horizon = HORIZON.min(game.turn_cap() as usize + 1);
         self.ensure(horizon);
         self.cards = game.setup.cards;
-        self.pot_sum[0] += game.setup.pot as f64;
+        self.pot_sum[0] += u64::from(game.setup.pot);
         self.running[0] += 1;
         for r in (s.round as usize + 1)..horizon {
-            self.pot_sum[r] += s.pot as f64;
+            self.pot_sum[r] += u64::from(s.pot);
         }
         self.games += 1;
     }
@@ -179,7 +182,7 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             series: vec![
                 LineSeries {
                     name: "mean pot".into(),
-                    points: (0..last).map(|r| (r as f64, self.pot_sum[r] / n)).collect(),
+                    points: (0..last).map(|r| (r as f64, self.pot_sum[r] as f64 / n)).collect(),
                     band: None,
                 },
                 LineSeries {
@@ -216,5 +219,13 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             out.push((format!("{name}_success"), ratio(done, chosen)));
         }
         out
+    }
+
+    fn save_state(&self) -> Option<serde_json::Value> {
+        save_serde(self)
+    }
+
+    fn load_state(state: &serde_json::Value) -> Result<Self, String> {
+        load_serde(state)
     }
 }
