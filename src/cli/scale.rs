@@ -219,7 +219,7 @@ impl GameCommand for Merge<'_> {
             charts.extend(metrics.charts(tally.games));
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());
-            super::add_exact(&variant, &first.bots[..acting], &mut summary, &mut charts);
+            super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
             report::write(ReportInput {
                 dir: self.dir,
                 summary: &summary,
