@@ -204,7 +204,7 @@ impl<G: Game> RandomBot<G> {
             doc: "uniform over the legal choices at every decision",
             params: &[],
             build: |_, _| Box::new(RandomBot::<G>::new()),
-            uniform: Some(|_, seats| Box::new(super::AllRandom::<G>::new(seats.len()))),
+            uniform: Some(|_, seats| Box::new(super::Uniform::new((0..seats.len()).map(|_| RandomBot::<G>::new()).collect()))),
         }
     }
 }
@@ -220,6 +220,7 @@ impl<G: Game> Bot<G> for RandomBot<G> {
         RANDOM
     }
 
+    #[inline]
     fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
         game.random_action(view, rng, &mut self.buffer)
     }

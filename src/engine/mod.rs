@@ -381,7 +381,7 @@ pub struct Violation {
 }
 
 /// The bots around the table as the driver calls them: a line-up of boxed bots of any
-/// kinds, or [`AllRandom`], which the driver calls without dynamic dispatch.
+/// kinds, or a [`Uniform`] line-up of one kind, which the driver calls without dynamic dispatch.
 pub trait Lineup<G: Game> {
     /// Number of bots (one per acting seat).
     fn len(&self) -> usize;
@@ -449,40 +449,6 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
     fn observe(&mut self, event: &G::Event) {
         self.as_mut_slice().observe(event)
     }
-}
-
-/// Every seat played by the engine's `random` bot ([`RandomBot`]): the same choices from
-/// the same streams as boxed `RandomBot`s, with the game's sampler inlined into the driver's
-/// loop. The simulator uses it when every seat is `random` (quick balance runs, the exact
-/// solver's checks).
-pub struct AllRandom<G: Game> {
-    seats: usize,
-    scratch: Vec<G::Action>,
-}
-
-impl<G: Game> AllRandom<G> {
-    /// `seats` random bots.
-    pub fn new(seats: usize) -> Self {
-        AllRandom { seats, scratch: Vec::new() }
-    }
-}
-
-impl<G: Game> Lineup<G> for AllRandom<G> {
-    fn len(&self) -> usize {
-        self.seats
-    }
-    fn listens(&self) -> bool {
-        false
-    }
-    fn new_game(&mut self, _game: &G) {}
-    #[inline(always)]
-    fn decide(&mut self, _seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
-        game.random_action(view, rng, &mut self.scratch)
-    }
-    fn name(&self, _seat: usize) -> &str {
-        bots::RANDOM
-    }
-    fn observe(&mut self, _event: &G::Event) {}
 }
 
 /// Every seat played by one bot kind `B`, called without dynamic dispatch (see

@@ -161,7 +161,7 @@ mod tests {
     use super::*;
     use crate::engine::{Bot, PlayOptions, RANDOM, RandomBot, game_seed, play};
 
-    /// Every table of one bot kind (the simulator's path for such line-ups, `AllRandom`
+    /// Every table of one bot kind (the simulator's path for such line-ups, `random`
     /// included) plays exactly the games of the same bots boxed, and every game's `random`
     /// is the engine's bot. Seats get different parameter values to catch a mix-up.
     fn uniform_tables_match_boxed<G: Game>(game: &G) {
