@@ -9,7 +9,7 @@ use clap::Args;
 use super::{RunArgs, SimulateArgs, VariantArgs, command_line, progress_printer, seat_labels};
 use crate::engine::{Game, Metrics};
 use crate::error::{Error, MergeError};
-use crate::games::{self, GameCommand};
+use crate::games::{self, GameCommand, Registered};
 use crate::output::stream::RowWriter;
 use crate::output::{self, RowContext};
 use crate::report::{self, ReportInput};
@@ -49,7 +49,15 @@ struct ShardRun<'a> {
 }
 
 /// The game's summary of `tally` (plus the game's own figures when `metrics` is given).
-fn summary_of<G: Game>(game: &G, variant_name: &str, bots: Vec<String>, seed: u64, seconds: f64, tally: &Tally, metrics: Option<&G::Metrics>) -> Summary {
+fn summary_of<G: Game>(
+    game: &G,
+    variant_name: &str,
+    bots: Vec<String>,
+    seed: u64,
+    seconds: f64,
+    tally: &Tally,
+    metrics: Option<&G::Metrics>,
+) -> Summary {
     Summary::new(
         tally,
         SummaryContext {
@@ -67,15 +75,31 @@ fn summary_of<G: Game>(game: &G, variant_name: &str, bots: Vec<String>, seed: u6
     )
 }
 
-fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: ShardRun<'_>) -> Result<(ShardState, RunResult<G>), Error> {
+fn play_shard<G: Game>(
+    game: &G,
+    variant: &Variant,
+    plans: &[SeatPlan<G>],
+    s: ShardRun<'_>,
+) -> Result<(ShardState, RunResult<G>), Error> {
     let detailed = s.kind == RunKind::Report;
     if detailed && G::Metrics::default().save_state().is_none() {
-        return Err(Error::Usage(format!("report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard", game.id())));
+        return Err(Error::Usage(format!(
+            "report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard",
+            game.id()
+        )));
     }
     output::prepare_dir(s.dir)?;
     let labels = seat_labels(game, plans);
     let mut writer = if s.rows {
-        Some(RowWriter::create(s.dir, &s.shard.stem(), RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?)
+        Some(RowWriter::create(
+            s.dir,
+            &s.shard.stem(),
+            RowContext {
+                seats: game.seats(),
+                seat_bots: &labels,
+                end_reasons: game.end_reasons(),
+            },
+        )?)
     } else {
         None
     };
@@ -88,7 +112,13 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         ..RunConfig::new(s.run.games, s.run.seed)
     };
     let mut sink = |rows: &[sim::GameRow]| writer.as_mut().map_or(Ok(()), |w| w.write(rows));
-    let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
+    let result = sim::run_streaming(
+        game,
+        plans,
+        cfg,
+        &mut progress_printer(cfg.games, s.quiet),
+        Some(&mut sink),
+    )?;
     if let Some(w) = writer {
         w.finish()?;
     }
@@ -107,7 +137,11 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         command: s.command,
         seconds: result.seconds,
         tally: result.tally.clone(),
-        metrics: if detailed { result.metrics.save_state() } else { None },
+        metrics: if detailed {
+            result.metrics.save_state()
+        } else {
+            None
+        },
     };
     state.save(s.dir)?;
     Ok((state, result))
@@ -115,7 +149,11 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
 
 fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
     let stem = state.shard.stem();
-    let files = if rows { format!("{stem}.json, {stem}.parquet and {stem}.csv") } else { format!("{stem}.json") };
+    let files = if rows {
+        format!("{stem}.json, {stem}.parquet and {stem}.csv")
+    } else {
+        format!("{stem}.json")
+    };
     println!(
         "shard {} of {}: {} of {} games in {:.1} s; wrote {files} into {}",
         state.shard.index,
@@ -125,20 +163,49 @@ fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
         state.seconds,
         dir.display()
     );
-    println!("when every shard is done: playtest merge {}/shard-*-of-{}.json", dir.display(), state.shard.count);
+    println!(
+        "when every shard is done: playtest merge {}/shard-*-of-{}.json",
+        dir.display(),
+        state.shard.count
+    );
 }
 
 /// `simulate --shard K/N --out DIR`: plays one shard, writes its state and rows.
-pub(super) fn simulate_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], a: &SimulateArgs, text: &str) -> Result<(), Error> {
+pub(super) fn simulate_shard<G: Game>(
+    game: &G,
+    variant: &Variant,
+    plans: &[SeatPlan<G>],
+    a: &SimulateArgs,
+    text: &str,
+) -> Result<(), Error> {
     let shard = Shard::from_arg(text)?;
     let Some(dir) = &a.out else {
-        return Err(Error::Usage(format!("--shard {text}: needs --out DIR, the folder the shard's state and rows are written to (the same for every shard)")));
+        return Err(Error::Usage(format!(
+            "--shard {text}: needs --out DIR, the folder the shard's state and rows are written to (the same for every shard)"
+        )));
     };
     let command = command_line("simulate", &a.variant, &a.run, "");
-    let s = ShardRun { kind: RunKind::Simulate, shard, dir, variant: &a.variant, run: &a.run, command, rows: true, quiet: a.json };
+    let s = ShardRun {
+        kind: RunKind::Simulate,
+        shard,
+        dir,
+        variant: &a.variant,
+        run: &a.run,
+        command,
+        rows: true,
+        quiet: a.json,
+    };
     let (state, result) = play_shard(game, variant, plans, s)?;
     if a.json {
-        let partial = summary_of(game, &variant.name, state.bots.clone(), state.seed, result.seconds, &result.tally, None);
+        let partial = summary_of(
+            game,
+            &variant.name,
+            state.bots.clone(),
+            state.seed,
+            result.seconds,
+            &result.tally,
+            None,
+        );
         println!("{}", serde_json::to_string(&partial).unwrap_or_default());
     } else {
         shard_done(&state, dir, true);
@@ -157,8 +224,23 @@ pub(super) fn report_shard<G: Game>(
 ) -> Result<(), Error> {
     let (v, run, out) = args;
     let shard = Shard::from_arg(text)?;
-    let command = command_line("report", v, run, &out.map(|o| format!(" --out {}", o.display())).unwrap_or_default());
-    let s = ShardRun { kind: RunKind::Report, shard, dir, variant: v, run, command, rows: false, quiet: false };
+    let command = command_line(
+        "report",
+        v,
+        run,
+        &out.map(|o| format!(" --out {}", o.display()))
+            .unwrap_or_default(),
+    );
+    let s = ShardRun {
+        kind: RunKind::Report,
+        shard,
+        dir,
+        variant: v,
+        run,
+        command,
+        rows: false,
+        quiet: false,
+    };
     let (state, _) = play_shard(game, variant, plans, s)?;
     shard_done(&state, dir, false);
     Ok(())
@@ -166,12 +248,35 @@ pub(super) fn report_shard<G: Game>(
 
 /// `simulate --out DIR` without shards: rows streamed to `games.parquet`/`games.csv` as the
 /// run goes; returns the run (its `rows` empty).
-pub(super) fn simulate_streamed<G: Game>(game: &G, plans: &[SeatPlan<G>], cfg: RunConfig, dir: &Path, quiet: bool) -> Result<RunResult<G>, Error> {
+pub(super) fn simulate_streamed<G: Game>(
+    game: &G,
+    plans: &[SeatPlan<G>],
+    cfg: RunConfig,
+    dir: &Path,
+    quiet: bool,
+) -> Result<RunResult<G>, Error> {
     let labels = seat_labels(game, plans);
-    let mut writer = RowWriter::create(dir, "games", RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+    let mut writer = RowWriter::create(
+        dir,
+        "games",
+        RowContext {
+            seats: game.seats(),
+            seat_bots: &labels,
+            end_reasons: game.end_reasons(),
+        },
+    )?;
     let mut sink = |rows: &[sim::GameRow]| writer.write(rows);
-    let cfg = RunConfig { keep_rows: false, ..cfg };
-    let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
+    let cfg = RunConfig {
+        keep_rows: false,
+        ..cfg
+    };
+    let result = sim::run_streaming(
+        game,
+        plans,
+        cfg,
+        &mut progress_printer(cfg.games, quiet),
+        Some(&mut sink),
+    )?;
     writer.finish()?;
     Ok(result)
 }
@@ -180,12 +285,27 @@ pub(super) fn simulate_streamed<G: Game>(game: &G, plans: &[SeatPlan<G>], cfg: R
 /// unsharded command would have.
 pub(super) fn merge(a: &MergeArgs) -> Result<(), Error> {
     let paths = shard::expand_paths(&a.shards)?;
-    let states = paths.into_iter().map(|p| ShardState::load(&p).map(|s| (p, s))).collect::<Result<Vec<_>, _>>()?;
+    let states = paths
+        .into_iter()
+        .map(|p| ShardState::load(&p).map(|s| (p, s)))
+        .collect::<Result<Vec<_>, _>>()?;
     let states = shard::check_set(states)?;
     let (first_path, first) = &states[0];
     let variant = Variant::from_toml_str(&first.variant_path, &first.variant_toml)?;
-    let dir = a.out.clone().unwrap_or_else(|| first_path.parent().map(Path::to_path_buf).unwrap_or_default());
-    games::dispatch(&variant, Merge { args: a, states: &states, dir: &dir })
+    let dir = a.out.clone().unwrap_or_else(|| {
+        first_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
+    });
+    games::dispatch(
+        &variant,
+        Merge {
+            args: a,
+            states: &states,
+            dir: &dir,
+        },
+    )
 }
 
 struct Merge<'a> {
@@ -196,7 +316,7 @@ struct Merge<'a> {
 
 impl GameCommand for Merge<'_> {
     type Output = ();
-    fn run<G: Game>(self, game: G, variant: &Variant) -> Result<(), Error> {
+    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
         let first = &self.states[0].1;
         let detailed = first.kind == RunKind::Report;
         let mut tally = Tally::default();
@@ -206,13 +326,28 @@ impl GameCommand for Merge<'_> {
             tally.merge(&s.tally);
             seconds = seconds.max(s.seconds);
             if detailed {
-                let bad = |message: String| MergeError::BadShard { path: path.clone(), message };
-                let saved = s.metrics.as_ref().ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
-                let m = G::Metrics::load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
+                let bad = |message: String| MergeError::BadShard {
+                    path: path.clone(),
+                    message,
+                };
+                let saved = s
+                    .metrics
+                    .as_ref()
+                    .ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
+                let m = G::Metrics::load_state(saved)
+                    .map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
                 Metrics::merge(&mut metrics, m);
             }
         }
-        let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
+        let mut summary = summary_of(
+            &game,
+            &variant.name,
+            first.bots.clone(),
+            first.seed,
+            seconds,
+            &tally,
+            detailed.then_some(&metrics),
+        );
         output::prepare_dir(self.dir)?;
         if detailed {
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
@@ -230,14 +365,27 @@ impl GameCommand for Merge<'_> {
             })?;
         } else {
             let path = self.dir.join("summary.json");
-            std::fs::write(&path, serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n").map_err(|e| Error::output(&path, e))?;
+            std::fs::write(
+                &path,
+                serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
+            )
+            .map_err(|e| Error::output(&path, e))?;
         }
         if self.args.json {
             println!("{}", serde_json::to_string(&summary).unwrap_or_default());
         } else {
             print!("{}", summary.table());
-            let what = if detailed { "summary.json, report.md and the charts" } else { "summary.json" };
-            println!("merged {} shards ({}); wrote {what} into {}", self.states.len(), first.command, self.dir.display());
+            let what = if detailed {
+                "summary.json, report.md and the charts"
+            } else {
+                "summary.json"
+            };
+            println!(
+                "merged {} shards ({}); wrote {what} into {}",
+                self.states.len(),
+                first.command,
+                self.dir.display()
+            );
         }
         Ok(())
     }

@@ -12,7 +12,7 @@ pub mod rng;
 
 use std::fmt::{Debug, Display};
 
-pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn};
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn, all_bots};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
 
 /// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.
@@ -45,7 +45,13 @@ pub struct Outcome {
 impl Outcome {
     /// An empty outcome to fill in.
     pub fn new() -> Self {
-        Outcome { length: 0, end_reason: 0, scores: [0; MAX_SEATS], winners: 0, eliminated_at: [0; MAX_SEATS] }
+        Outcome {
+            length: 0,
+            end_reason: 0,
+            scores: [0; MAX_SEATS],
+            winners: 0,
+            eliminated_at: [0; MAX_SEATS],
+        }
     }
 
     /// Number of seats sharing the win.
@@ -55,13 +61,19 @@ impl Outcome {
 
     /// Win credit of `seat`: 1/k when it is one of k tied winners, else 0.
     pub fn win_share(&self, seat: usize) -> f64 {
-        if self.winners & (1 << seat) != 0 { 1.0 / self.winner_count() as f64 } else { 0.0 }
+        if self.winners & (1 << seat) != 0 {
+            1.0 / self.winner_count() as f64
+        } else {
+            0.0
+        }
     }
 
     /// Winners = every seat in `0..seats` holding the highest score.
     pub fn set_winners_by_max_score(&mut self, seats: usize) {
         let best = self.scores[..seats].iter().copied().max().unwrap_or(0);
-        self.winners = (0..seats).filter(|&s| self.scores[s] == best).fold(0, |m, s| m | (1 << s));
+        self.winners = (0..seats)
+            .filter(|&s| self.scores[s] == best)
+            .fold(0, |m, s| m | (1 << s));
     }
 }
 
@@ -148,16 +160,20 @@ impl ChartSpec {
     /// The PNG file stem.
     pub fn file(&self) -> &str {
         match self {
-            ChartSpec::Bars { file, .. } | ChartSpec::Lines { file, .. } | ChartSpec::Histogram { file, .. } | ChartSpec::Heatmap { file, .. } => file,
+            ChartSpec::Bars { file, .. }
+            | ChartSpec::Lines { file, .. }
+            | ChartSpec::Histogram { file, .. }
+            | ChartSpec::Heatmap { file, .. } => file,
         }
     }
 
     /// The chart title.
     pub fn title(&self) -> &str {
         match self {
-            ChartSpec::Bars { title, .. } | ChartSpec::Lines { title, .. } | ChartSpec::Histogram { title, .. } | ChartSpec::Heatmap { title, .. } => {
-                title
-            }
+            ChartSpec::Bars { title, .. }
+            | ChartSpec::Lines { title, .. }
+            | ChartSpec::Histogram { title, .. }
+            | ChartSpec::Heatmap { title, .. } => title,
         }
     }
 }
@@ -263,7 +279,10 @@ pub struct EventLog<E> {
 impl<E> EventLog<E> {
     /// A log that records when `enabled`.
     pub fn new(enabled: bool) -> Self {
-        EventLog { enabled, events: Vec::new() }
+        EventLog {
+            enabled,
+            events: Vec::new(),
+        }
     }
 
     /// Whether events are being recorded; games may skip building costly events otherwise.
@@ -337,23 +356,39 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// sampler that skips the list, as long as it draws the same distribution (each game
     /// tests its sampler against [`Game::legal_actions`]).
     #[inline]
-    fn random_action(&self, view: &Self::View<'_>, rng: &mut GameRng, scratch: &mut Vec<Self::Action>) -> Self::Action {
+    fn random_action(
+        &self,
+        view: &Self::View<'_>,
+        rng: &mut GameRng,
+        scratch: &mut Vec<Self::Action>,
+    ) -> Self::Action {
         scratch.clear();
         self.legal_actions(view, scratch);
-        assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
+        assert!(
+            !scratch.is_empty(),
+            "a seat asked to decide must have a legal action"
+        );
         scratch[rng::below(scratch.len() as u32, rng) as usize]
     }
     /// Whether `action` is legal for the deciding seat.
     fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool;
     /// Applies a legal action of `seat`.
-    fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
+    fn apply(
+        &self,
+        state: &mut Self::State,
+        seat: usize,
+        action: Self::Action,
+        rng: &mut GameRng,
+        log: &mut EventLog<Self::Event>,
+    );
     /// The result of a finished game.
     fn outcome(&self, state: &Self::State) -> Outcome;
     /// Checks the game's invariants (conservation and the like); `Err` names the broken one.
     fn check_invariants(&self, state: &Self::State) -> Result<(), String>;
     /// Whether `seat` may act at all now (false for eliminated seats); checked in checked mode.
     fn seat_active(&self, state: &Self::State, seat: usize) -> bool;
-    /// The bots this game offers.
+    /// The game's own bots; the engine adds the generic ones (`random`) for every game, see
+    /// [`all_bots`]. Always look bots up through [`all_bots`].
     fn bots() -> Vec<BotInfo<Self>>;
     /// Checks a line-up (one canonical bot spec per acting seat) before play; `Err` says why
     /// it cannot be played (e.g. a bot whose precomputation would be too big). Default: any.
@@ -394,7 +429,8 @@ pub trait Lineup<G: Game> {
     /// Called before each game.
     fn new_game(&mut self, game: &G);
     /// `seat`'s bot chooses one legal action.
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action;
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng)
+    -> G::Action;
     /// `seat`'s bot name (for messages).
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
@@ -414,7 +450,13 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
         }
     }
     #[inline]
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+    fn decide(
+        &mut self,
+        seat: usize,
+        game: &G,
+        view: &G::View<'_>,
+        rng: &mut GameRng,
+    ) -> G::Action {
         self[seat].decide(game, view, rng)
     }
     fn name(&self, seat: usize) -> &str {
@@ -440,7 +482,13 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
         self.as_mut_slice().new_game(game)
     }
     #[inline]
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+    fn decide(
+        &mut self,
+        seat: usize,
+        game: &G,
+        view: &G::View<'_>,
+        rng: &mut GameRng,
+    ) -> G::Action {
         self.as_mut_slice().decide(seat, game, view, rng)
     }
     fn name(&self, seat: usize) -> &str {
@@ -477,7 +525,13 @@ impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
         }
     }
     #[inline(always)]
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+    fn decide(
+        &mut self,
+        seat: usize,
+        game: &G,
+        view: &G::View<'_>,
+        rng: &mut GameRng,
+    ) -> G::Action {
         self.bots[seat].decide(game, view, rng)
     }
     fn name(&self, seat: usize) -> &str {
@@ -496,11 +550,25 @@ impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
 /// call per game (rather than one per decision).
 pub trait Table<G: Game>: Send {
     /// Plays one game, as [`play`].
-    fn play(&mut self, game: &G, seed: u64, options: PlayOptions, metrics: Option<&mut G::Metrics>, trace: Option<&mut dyn FnMut(&str)>) -> Result<Outcome, Violation>;
+    fn play(
+        &mut self,
+        game: &G,
+        seed: u64,
+        options: PlayOptions,
+        metrics: Option<&mut G::Metrics>,
+        trace: Option<&mut dyn FnMut(&str)>,
+    ) -> Result<Outcome, Violation>;
 }
 
 impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
-    fn play(&mut self, game: &G, seed: u64, options: PlayOptions, metrics: Option<&mut G::Metrics>, trace: Option<&mut dyn FnMut(&str)>) -> Result<Outcome, Violation> {
+    fn play(
+        &mut self,
+        game: &G,
+        seed: u64,
+        options: PlayOptions,
+        metrics: Option<&mut G::Metrics>,
+        trace: Option<&mut dyn FnMut(&str)>,
+    ) -> Result<Outcome, Violation> {
         play(game, self, seed, options, metrics, trace)
     }
 }
@@ -539,10 +607,19 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
             let action = bots.decide(seat, game, &view, &mut seat_rngs[seat]);
             if options.checked {
                 if !game.seat_active(&state, seat) {
-                    return Err(Violation { step, what: format!("seat {seat} was asked to act but is not in the game") });
+                    return Err(Violation {
+                        step,
+                        what: format!("seat {seat} was asked to act but is not in the game"),
+                    });
                 }
                 if !game.is_legal(&view, &action) {
-                    return Err(Violation { step, what: format!("seat {seat} ({}) chose an illegal action {action:?}", bots.name(seat)) });
+                    return Err(Violation {
+                        step,
+                        what: format!(
+                            "seat {seat} ({}) chose an illegal action {action:?}",
+                            bots.name(seat)
+                        ),
+                    });
                 }
             }
             action
@@ -553,7 +630,8 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
         }
         step += 1;
         if options.checked {
-            game.check_invariants(&state).map_err(|what| Violation { step, what })?;
+            game.check_invariants(&state)
+                .map_err(|what| Violation { step, what })?;
         }
     }
     let outcome = game.outcome(&state);
@@ -593,7 +671,11 @@ fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64)
     game.outcome(&state)
 }
 
-fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
+fn deliver<G: Game, L: Lineup<G> + ?Sized>(
+    bots: &mut L,
+    log: &mut EventLog<G::Event>,
+    trace: &mut Option<&mut dyn FnMut(&str)>,
+) {
     for event in log.drain() {
         if let Some(t) = trace.as_deref_mut() {
             t(&event.to_string());

@@ -123,7 +123,11 @@ pub fn action_of(card: Card) -> Option<ActionCard> {
 
 /// Readable cell name, e.g. `blue star`.
 pub fn cell_name(cell: Cell) -> String {
-    format!("{} {}", COLORS[cell as usize / 5], SHAPES[cell as usize % 5])
+    format!(
+        "{} {}",
+        COLORS[cell as usize / 5],
+        SHAPES[cell as usize % 5]
+    )
 }
 
 /// Readable card name, e.g. `blue star`, `red wild`, `star wild`, `all-colors`, `skip`.
@@ -140,7 +144,11 @@ pub fn card_name(card: Card) -> String {
 
 /// A list of cards as readable text.
 pub fn cards_text(cards: &[Card]) -> String {
-    cards.iter().map(|&c| card_name(c)).collect::<Vec<_>>().join(", ")
+    cards
+        .iter()
+        .map(|&c| card_name(c))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 const KIND_KEYS_ACTIONS: [&str; 9] = [
@@ -255,13 +263,22 @@ mod tests {
         assert!(!matches(ActionCard::Skip as Card, blue_star));
         // Every cell is matched by exactly 5 distinct non-base cards + itself.
         for cell in 0..25 {
-            assert_eq!((0..CARD_KINDS as u8).filter(|&c| matches(c, cell)).count(), 5);
+            assert_eq!(
+                (0..CARD_KINDS as u8).filter(|&c| matches(c, cell)).count(),
+                5
+            );
         }
     }
 
     #[test]
     fn deck_a_plus_b_is_90_cards() {
-        let spec = DeckSpec { base_sets: 2, colors_sets: 2, shapes_sets: 2, action_sets: 2, counts: DeckCounts::default() };
+        let spec = DeckSpec {
+            base_sets: 2,
+            colors_sets: 2,
+            shapes_sets: 2,
+            action_sets: 2,
+            counts: DeckCounts::default(),
+        };
         assert_eq!(spec.cards(&BADGER_ACTIONS).len(), 90);
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{seat_fairness_p, wilson, Tally};
+use super::{Tally, seat_fairness_p, wilson};
 
 /// Game-length figures.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -116,7 +116,9 @@ pub struct SummaryContext<'a> {
 }
 
 fn num(x: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
+    serde_json::Number::from_f64(x)
+        .map(serde_json::Value::Number)
+        .unwrap_or(serde_json::Value::Null)
 }
 
 impl Summary {
@@ -139,14 +141,21 @@ impl Summary {
         };
         let mut end_reasons = serde_json::Map::new();
         for (i, name) in ctx.end_reasons.iter().enumerate() {
-            end_reasons.insert(name.to_string(), num(tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games));
+            end_reasons.insert(
+                name.to_string(),
+                num(tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games),
+            );
         }
         let seats: Vec<SeatSummary> = (0..ctx.seats)
             .map(|s| {
                 let (lo, hi) = wilson(tally.wins[s], n);
                 SeatSummary {
                     seat: s,
-                    bot: ctx.seat_bots.get(s).cloned().unwrap_or_else(|| "dummy".into()),
+                    bot: ctx
+                        .seat_bots
+                        .get(s)
+                        .cloned()
+                        .unwrap_or_else(|| "dummy".into()),
                     win_share: tally.wins[s] / games,
                     ci95: [lo, hi],
                     eliminated: tally.eliminated[s] as f64 / games,
@@ -155,8 +164,10 @@ impl Summary {
             })
             .collect();
         let fair = 1.0 / ctx.seats.max(1) as f64;
-        let first_player_advantage =
-            Estimate { value: seats[0].win_share - fair, ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair] };
+        let first_player_advantage = Estimate {
+            value: seats[0].win_share - fair,
+            ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair],
+        };
         let eliminated: u64 = tally.eliminated[..ctx.seats].iter().sum();
         Summary {
             game: ctx.game.to_string(),
@@ -173,7 +184,11 @@ impl Summary {
             elimination_rate: eliminated as f64 / (games * ctx.players as f64),
             games_with_elimination: tally.games_with_elimination as f64 / games,
             shared_win_rate: tally.shared_wins as f64 / games,
-            games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
+            games_per_second: if ctx.seconds > 0.0 {
+                n as f64 / ctx.seconds
+            } else {
+                0.0
+            },
             rng: crate::engine::rng::RNG_NAME.to_string(),
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
         }
@@ -183,16 +198,27 @@ impl Summary {
     pub fn table(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
-        let _ = writeln!(out, "{} / {}: {} games, seed {} ({}), {} players", self.game, self.variant, self.games, self.seed, self.rng, self.players);
+        let _ = writeln!(
+            out,
+            "{} / {}: {} games, seed {} ({}), {} players",
+            self.game, self.variant, self.games, self.seed, self.rng, self.players
+        );
         let l = &self.length;
         let _ = writeln!(
             out,
             "length ({}): mean {:.1} (sd {:.1}), median {}, 5%-95% {}-{}, min {}, max {}",
             l.unit, l.mean, l.sd, l.median, l.p5, l.p95, l.min, l.max
         );
-        let reasons: Vec<String> = self.end_reasons.iter().map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0)).collect();
+        let reasons: Vec<String> = self
+            .end_reasons
+            .iter()
+            .map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0))
+            .collect();
         let _ = writeln!(out, "end reasons: {}", reasons.join(", "));
-        let _ = writeln!(out, "\n| seat | bot | win share | 95% CI | eliminated | mean score |");
+        let _ = writeln!(
+            out,
+            "\n| seat | bot | win share | 95% CI | eliminated | mean score |"
+        );
         let _ = writeln!(out, "|---:|---|---:|---|---:|---:|");
         for s in &self.seats {
             let _ = writeln!(
@@ -224,7 +250,11 @@ impl Summary {
             self.shared_win_rate * 100.0
         );
         if !self.extra.is_empty() {
-            let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
+            let extra: Vec<String> = self
+                .extra
+                .iter()
+                .map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0)))
+                .collect();
             let _ = writeln!(out, "{}", extra.join(", "));
         }
         let _ = writeln!(out, "{:.0} games/s", self.games_per_second);

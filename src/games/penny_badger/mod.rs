@@ -27,7 +27,7 @@ mod tests;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, RandomBot, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
 use crate::games::chroma::{self, card_name, cards_text, cell_name, is_action, is_wild, matches, ActionCard, Card, Cell, BADGER_ACTIONS};
 use crate::variant::Invalid;
 
@@ -335,7 +335,7 @@ impl Game for PennyBadger {
     }
 
     fn bots() -> Vec<BotInfo<Self>> {
-        vec![RandomBot::info(), bots::basic_info(), bots::counter_info()]
+        vec![bots::basic_info(), bots::counter_info()]
     }
 
     fn describe(&self, s: &State) -> String {
@@ -461,4 +461,16 @@ impl fmt::Display for Event {
 #[inline]
 pub fn is_dead_weight(card: Card) -> bool {
     is_action(card)
+}
+
+impl crate::games::Registered for PennyBadger {
+    const ID: &'static str = ID;
+    const DEFAULT_BOT: &'static str = "basic";
+    fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
+        let params = variant.game_params()?;
+        PennyBadger::new(params).map_err(|p| variant.invalid(p))
+    }
+    fn bench_lineup() -> crate::games::BenchLineup {
+        crate::games::BenchLineup { bots: "basic:bluff=0.3:challenge=0.3", sets: &["deck.action_sets=0"] }
+    }
 }

@@ -52,7 +52,7 @@ mod tests;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, RandomBot, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
 use crate::games::chroma::{cell_name, Card};
 use crate::variant::Invalid;
 
@@ -334,7 +334,7 @@ impl Game for PigFarm {
     }
 
     fn bots() -> Vec<BotInfo<Self>> {
-        vec![RandomBot::info(), bots::threshold_info(), bots::greedy_info()]
+        vec![bots::threshold_info(), bots::greedy_info()]
     }
 
     fn describe(&self, s: &State) -> String {
@@ -512,5 +512,14 @@ impl fmt::Display for Event {
             Event::RoundCapped { round, turns } => write!(f, "  round {} reaches the cap after {turns} turns: nobody scores", round + 1),
             Event::GameOver { reason, turns } => write!(f, "\n== match over after {turns} turns: {}", END_REASONS[*reason as usize]),
         }
+    }
+}
+
+impl crate::games::Registered for PigFarm {
+    const ID: &'static str = ID;
+    const DEFAULT_BOT: &'static str = "threshold";
+    fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
+        let params = variant.game_params()?;
+        PigFarm::new(params).map_err(|p| variant.invalid(p))
     }
 }

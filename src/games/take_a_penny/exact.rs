@@ -947,7 +947,7 @@ impl ExactReport {
 /// A seat's bot as the exact solver understands it, parsed from its canonical label.
 fn model_of(label: &str) -> Result<(Option<Model>, Option<u32>), String> {
     let spec = crate::engine::BotSpec::parse(label).map_err(|e| e.to_string())?;
-    let infos = <super::TakeAPenny as crate::engine::Game>::bots();
+    let infos = crate::engine::all_bots::<super::TakeAPenny>();
     let (info, values) = spec.resolve(&infos).map_err(|e| e.to_string())?;
     Ok(match info.name {
         "random" => (Some(Model::Random), None),

@@ -52,7 +52,7 @@ mod tests;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, RandomBot, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
 use crate::variant::Invalid;
 
 pub use bots::{GREEDY_DEFAULT_ZERO_AT, GreedyBot, best_response_info, greedy_choice, greedy_info};
@@ -393,7 +393,7 @@ impl Game for TakeAPenny {
     }
 
     fn bots() -> Vec<BotInfo<Self>> {
-        vec![RandomBot::info(), greedy_info(), best_response_info()]
+        vec![greedy_info(), best_response_info()]
     }
 
     fn check_bots(&self, bots: &[String]) -> Result<(), String> {
@@ -564,5 +564,18 @@ impl fmt::Display for Event {
                 )
             }
         }
+    }
+}
+
+impl crate::games::Registered for TakeAPenny {
+    const ID: &'static str = ID;
+    const DEFAULT_BOT: &'static str = "random";
+    fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
+        let params = variant.game_params()?;
+        TakeAPenny::new(params).map_err(|p| variant.invalid(p))
+    }
+    const HAS_EXACT_SOLVER: bool = true;
+    fn exact(&self, variant: &crate::variant::Variant, labels: &[String], max_states: u64) -> Option<Result<exact::ExactReport, crate::error::Error>> {
+        Some(exact::report(ID, &variant.name, &self.setup, labels, max_states).map_err(crate::error::Error::Usage))
     }
 }

@@ -360,7 +360,7 @@ fn unknown_keys_are_rejected() {
 // ---- Property tests ----
 
 fn plan(name: &str) -> SeatPlan<TakeAPenny> {
-    let infos = TakeAPenny::bots();
+    let infos = crate::engine::all_bots::<TakeAPenny>();
     let (info, values) = crate::engine::BotSpec::parse(name)
         .unwrap()
         .resolve(&infos)
