@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::designer::{
-    self, RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs,
-    sweep::SweepOptions,
-};
+use crate::designer::{self, RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs, sweep::SweepOptions};
 use crate::engine::{BotSpec, Game, game_seed};
 use crate::error::Error;
 use crate::games::{self, GameCommand, Registered, seat_plans};
@@ -179,13 +176,7 @@ struct SweepArgs {
     #[arg(long = "param", value_name = "KEY", required = true)]
     params: Vec<String>,
     /// The values of the --param before it: a,b,c, or with --range START..END:STEP (END included).
-    #[arg(
-        long = "values",
-        visible_alias = "range",
-        value_name = "LIST|START..END:STEP",
-        allow_hyphen_values = true,
-        required = true
-    )]
+    #[arg(long = "values", visible_alias = "range", value_name = "LIST|START..END:STEP", allow_hyphen_values = true, required = true)]
     values: Vec<String>,
     /// Metrics to chart and print (default: length, end reasons, first-player advantage, elimination rate).
     #[arg(long, value_name = "NAME[,NAME...]")]
@@ -215,13 +206,7 @@ struct CheckArgs {
 }
 
 fn run_options(r: &RunArgs) -> RunOptions {
-    RunOptions {
-        games: r.games,
-        seed: r.seed,
-        threads: r.threads,
-        checked: r.checked,
-        quiet: r.quiet,
-    }
+    RunOptions { games: r.games, seed: r.seed, threads: r.threads, checked: r.checked, quiet: r.quiet }
 }
 
 #[derive(Args, Debug)]
@@ -309,13 +294,9 @@ pub fn main() -> Result<(), Error> {
             run: run_options(&a.run),
             out: a.out,
         }),
-        Command::Check(a) => designer::check::main(&CheckOptions {
-            variants: a.variants,
-            bots: a.bots,
-            sets: a.sets,
-            run: run_options(&a.run),
-            precision: a.precision,
-        }),
+        Command::Check(a) => {
+            designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
+        }
         Command::Merge(a) => scale::merge(&a),
     }
 }
@@ -326,40 +307,20 @@ fn load(args: &VariantArgs) -> Result<Variant, Error> {
 
 fn parse_bots(text: Option<&str>) -> Result<Option<Vec<BotSpec>>, Error> {
     let Some(text) = text else { return Ok(None) };
-    let specs = text
-        .split(',')
-        .map(|s| BotSpec::parse(s).map_err(|e| Error::Usage(format!("--bots: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let specs = text.split(',').map(|s| BotSpec::parse(s).map_err(|e| Error::Usage(format!("--bots: {e}")))).collect::<Result<Vec<_>, _>>()?;
     Ok(Some(specs))
 }
 
-fn plans<G: Registered>(
-    game: &G,
-    variant: &Variant,
-    bots: Option<&str>,
-) -> Result<Vec<SeatPlan<G>>, Error> {
+fn plans<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>) -> Result<Vec<SeatPlan<G>>, Error> {
     let cli = parse_bots(bots)?;
     seat_plans(game, variant, cli.as_deref(), G::DEFAULT_BOT)
 }
 
 fn seat_labels<G: Game>(game: &G, plans: &[SeatPlan<G>]) -> Vec<String> {
-    (0..game.seats())
-        .map(|s| {
-            plans
-                .get(s)
-                .map(|p| p.label.clone())
-                .unwrap_or_else(|| "dummy".into())
-        })
-        .collect()
+    (0..game.seats()).map(|s| plans.get(s).map(|p| p.label.clone()).unwrap_or_else(|| "dummy".into())).collect()
 }
 
-fn summarise<G: Game>(
-    game: &G,
-    variant: &Variant,
-    plans: &[SeatPlan<G>],
-    cfg: &RunConfig,
-    result: &sim::RunResult<G>,
-) -> Summary {
+fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &RunConfig, result: &sim::RunResult<G>) -> Summary {
     use crate::engine::Metrics;
     Summary::new(
         &result.tally,
@@ -373,22 +334,13 @@ fn summarise<G: Game>(
             end_reasons: game.end_reasons(),
             length_unit: game.length_unit(),
             seconds: result.seconds,
-            extra: if cfg.detailed {
-                result.metrics.summary(result.tally.games)
-            } else {
-                Vec::new()
-            },
+            extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
         },
     )
 }
 
 fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> String {
-    let mut c = format!(
-        "playtest {sub} {} --games {} --seed {}",
-        v.variant.display(),
-        run.games,
-        run.seed
-    );
+    let mut c = format!("playtest {sub} {} --games {} --seed {}", v.variant.display(), run.games, run.seed);
     if let Some(b) = &v.bots {
         c.push_str(&format!(" --bots {b}"));
     }
@@ -430,81 +382,38 @@ fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &SimulateArgs) ->
         output::prepare_dir(dir)?;
     }
     let streamed = a.out.is_some() && a.precision.precision.is_none();
-    let cfg = RunConfig {
-        threads: a.run.threads,
-        checked: a.run.checked,
-        keep_rows: a.out.is_some() && !streamed,
-        ..RunConfig::new(a.run.games, a.run.seed)
-    };
+    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, keep_rows: a.out.is_some() && !streamed, ..RunConfig::new(a.run.games, a.run.seed) };
     let (result, reached) = match &a.out {
-        Some(dir) if streamed => (
-            scale::simulate_streamed(game, &plans, cfg, dir, a.json || a.run.quiet)?,
-            None,
-        ),
+        Some(dir) if streamed => (scale::simulate_streamed(game, &plans, cfg, dir, a.json || a.run.quiet)?, None),
         _ => {
-            let replay = designer::runner::replay_command(
-                &a.variant.variant,
-                a.variant.bots.as_deref(),
-                &a.variant.sets,
-            );
-            designer::precision::run_sim(
-                game,
-                &plans,
-                cfg,
-                &a.precision,
-                (&variant.name, replay),
-                &mut progress_bar(cfg.games, a.json || a.run.quiet),
-            )?
+            let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+            designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
         }
     };
     if let Some(r) = &reached {
-        if a.json {
-            eprintln!("{}", r.describe())
-        } else {
-            println!("{}", r.describe())
-        }
+        if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
     }
     if let (Some(dir), false) = (&a.out, streamed) {
         let labels = seat_labels(game, &plans);
-        output::write_rows(
-            dir,
-            &result.rows,
-            &RowContext {
-                seats: game.seats(),
-                seat_bots: &labels,
-                end_reasons: game.end_reasons(),
-            },
-        )?;
+        output::write_rows(dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
     }
     let summary = summarise(game, variant, &plans, &cfg, &result);
     if let Some(dir) = &a.out {
-        let path = dir.join("summary.json");
-        std::fs::write(
-            &path,
-            serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
-        )
-        .map_err(|e| Error::output(&path, e))?;
+        crate::output::write_summary(dir, &summary)?;
     }
     if a.json {
-        println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+        crate::output::print_json(&summary)?;
     } else {
         print!("{}", summary.table());
         if let Some(dir) = &a.out {
-            println!(
-                "wrote {}/games.parquet, games.csv and summary.json",
-                dir.display()
-            );
+            println!("wrote {}/games.parquet, games.csv and summary.json", dir.display());
         }
     }
     Ok(())
 }
 
 /// Seat plans for any game (the default bot comes from the game's registry entry).
-fn seat_plans_any<G: Registered>(
-    game: &G,
-    variant: &Variant,
-    bots: Option<&str>,
-) -> Result<Vec<SeatPlan<G>>, Error> {
+fn seat_plans_any<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>) -> Result<Vec<SeatPlan<G>>, Error> {
     let cli = parse_bots(bots)?;
     seat_plans(game, variant, cli.as_deref(), G::DEFAULT_BOT)
 }
@@ -519,58 +428,21 @@ impl GameCommand for Report<'_> {
         use crate::engine::Metrics;
         let a = self.args;
         let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
-        let dir = a
-            .out
-            .clone()
-            .unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
+        let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
         if let Some(text) = &a.shard {
-            return scale::report_shard(
-                &game,
-                variant,
-                &plans,
-                (&a.variant, &a.run, a.out.as_ref()),
-                &dir,
-                text,
-            );
+            return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
         }
         output::prepare_dir(&dir)?;
-        let cfg = RunConfig {
-            threads: a.run.threads,
-            checked: a.run.checked,
-            detailed: true,
-            keep_rows: true,
-            ..RunConfig::new(a.run.games, a.run.seed)
-        };
-        let replay = designer::runner::replay_command(
-            &a.variant.variant,
-            a.variant.bots.as_deref(),
-            &a.variant.sets,
-        );
-        let (result, reached) = designer::precision::run_sim(
-            &game,
-            &plans,
-            cfg,
-            &a.precision,
-            (&variant.name, replay),
-            &mut progress_bar(cfg.games, a.run.quiet),
-        )?;
+        let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, keep_rows: true, ..RunConfig::new(a.run.games, a.run.seed) };
+        let replay = designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+        let (result, reached) =
+            designer::precision::run_sim(&game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
         if let Some(r) = &reached {
             println!("{}", r.describe());
         }
         let labels = seat_labels(&game, &plans);
-        output::write_rows(
-            &dir,
-            &result.rows,
-            &RowContext {
-                seats: game.seats(),
-                seat_bots: &labels,
-                end_reasons: game.end_reasons(),
-            },
-        )?;
-        let run = RunArgs {
-            games: result.tally.games,
-            ..a.run.clone()
-        };
+        output::write_rows(&dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+        let run = RunArgs { games: result.tally.games, ..a.run.clone() };
         let mut summary = summarise(&game, variant, &plans, &cfg, &result);
         let mut charts = report::common_charts(&result.tally, &summary, game.has_elimination());
         charts.extend(result.metrics.charts(result.tally.games));
@@ -580,15 +452,7 @@ impl GameCommand for Report<'_> {
             dir: &dir,
             summary: &summary,
             charts,
-            command: command_line(
-                "report",
-                &a.variant,
-                &run,
-                &a.out
-                    .as_ref()
-                    .map(|o| format!(" --out {}", o.display()))
-                    .unwrap_or_default(),
-            ),
+            command: command_line("report", &a.variant, &run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
             variant_toml: variant.as_played(),
             description: variant.description.clone(),
         })?;
@@ -610,13 +474,7 @@ impl GameCommand for Trace<'_> {
         let seed = a.game_seed.unwrap_or_else(|| game_seed(a.seed, a.game));
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        let _ = writeln!(
-            out,
-            "{} / {}: game seed {seed}; seats: {}",
-            game.id(),
-            variant.name,
-            seat_labels(&game, &plans).join(", ")
-        );
+        let _ = writeln!(out, "{} / {}: game seed {seed}; seats: {}", game.id(), variant.name, seat_labels(&game, &plans).join(", "));
         let mut print = |line: &str| {
             let _ = writeln!(out, "{line}");
         };
@@ -630,17 +488,14 @@ fn exact(a: &ExactArgs) -> Result<(), Error> {
     impl GameCommand for Labels<'_> {
         type Output = Vec<String>;
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Vec<String>, Error> {
-            Ok(seat_plans_any(&game, variant, self.0)?
-                .into_iter()
-                .map(|p| p.label)
-                .collect())
+            Ok(seat_plans_any(&game, variant, self.0)?.into_iter().map(|p| p.label).collect())
         }
     }
     let v = load(&a.variant)?;
     let labels = games::dispatch(&v, Labels(a.variant.bots.as_deref()))?;
     let report = games::exact(&v, &labels, a.max_states)?;
     if a.json {
-        println!("{}", serde_json::to_string(&report).unwrap_or_default());
+        crate::output::print_json(&report)?;
     } else {
         print!("{}", report.table());
     }
@@ -649,69 +504,34 @@ fn exact(a: &ExactArgs) -> Result<(), Error> {
 
 /// Adds a variant's exact figures to a report when its game has a solver and the line-up is
 /// one it can solve (else the report is left as it is).
-fn add_exact(
-    variant: &Variant,
-    labels: &[String],
-    summary: &mut Summary,
-    charts: &mut Vec<crate::engine::ChartSpec>,
-) {
+fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summary, charts: &mut Vec<crate::engine::ChartSpec>) {
     use crate::engine::{BarSeries, ChartSpec};
     let Ok(exact) = games::exact(variant, labels, 5_000_000) else {
         return;
     };
-    let num = |x: f64| {
-        serde_json::Number::from_f64(x)
-            .map(serde_json::Value::Number)
-            .unwrap_or(serde_json::Value::Null)
-    };
-    summary
-        .extra
-        .insert("exact_expected_length".into(), num(exact.expected_length));
+    let num = |x: f64| serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null);
+    summary.extra.insert("exact_expected_length".into(), num(exact.expected_length));
     for s in &exact.seats {
-        summary
-            .extra
-            .insert(format!("exact_win_share_seat{}", s.seat), num(s.win_share));
+        summary.extra.insert(format!("exact_win_share_seat{}", s.seat), num(s.win_share));
     }
     for h in &exact.skill_headroom {
-        summary
-            .extra
-            .insert(format!("skill_headroom_seat{}", h.seat), num(h.headroom));
+        summary.extra.insert(format!("skill_headroom_seat{}", h.seat), num(h.headroom));
     }
     charts.push(ChartSpec::Bars {
         file: "seat_win_shares_exact".into(),
-        title: format!(
-            "Win share by seat: Monte Carlo ({} games, 95% CI) vs exact",
-            summary.games
-        ),
+        title: format!("Win share by seat: Monte Carlo ({} games, 95% CI) vs exact", summary.games),
         x_label: "seat (turn order) and bot".into(),
         y_label: "win share (%)".into(),
-        categories: summary
-            .seats
-            .iter()
-            .map(|s| format!("seat {} ({})", s.seat, s.bot))
-            .collect(),
+        categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
         series: vec![
             BarSeries {
                 name: "Monte Carlo".into(),
                 values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
-                ci: Some(
-                    summary
-                        .seats
-                        .iter()
-                        .map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0))
-                        .collect(),
-                ),
+                ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
             },
-            BarSeries {
-                name: "exact".into(),
-                values: exact.seats.iter().map(|s| s.win_share * 100.0).collect(),
-                ci: None,
-            },
+            BarSeries { name: "exact".into(), values: exact.seats.iter().map(|s| s.win_share * 100.0).collect(), ci: None },
         ],
-        reference: Some((
-            100.0 / summary.seats.len().max(1) as f64,
-            "fair share".into(),
-        )),
+        reference: Some((100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players), "fair share".into())),
     });
 }
 
@@ -721,22 +541,19 @@ fn validate(a: &ValidateArgs) -> Result<(), Error> {
         type Output = String;
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<String, Error> {
             let plans = seat_plans_any(&game, variant, None)?;
-            Ok(format!(
-                "{} players, bots: {}",
-                game.acting_seats(),
-                seat_labels(&game, &plans).join(", ")
-            ))
+            Ok(format!("{} players, bots: {}", game.acting_seats(), seat_labels(&game, &plans).join(", ")))
         }
     }
     let mut failed = None;
     for path in &a.variants {
-        let result = Variant::load(path, &a.sets)
-            .map_err(Error::from)
-            .and_then(|v| games::dispatch(&v, Check).map(|d| (v, d)));
+        let result = Variant::load(path, &a.sets).map_err(Error::from).and_then(|v| games::dispatch(&v, Check).map(|d| (v, d)));
         match result {
             Ok((v, detail)) => {
                 println!("ok: {} ({} / {}): {detail}", path.display(), v.game, v.name)
             }
+            // One variant: its error is returned and printed once by main; several: each is
+            // printed here and main prints the count.
+            Err(e) if a.variants.len() == 1 => failed = Some(e),
             Err(e) => {
                 eprintln!("error: {e}");
                 failed = Some(e);
@@ -753,23 +570,12 @@ fn validate(a: &ValidateArgs) -> Result<(), Error> {
 fn list() -> Result<(), Error> {
     println!("games:");
     for entry in games::entries() {
-        println!(
-            "  {}{}",
-            entry.id,
-            if entry.has_exact {
-                " (exact solver: `playtest exact`)"
-            } else {
-                ""
-            }
-        );
+        println!("  {}{}", entry.id, if entry.has_exact { " (exact solver: `playtest exact`)" } else { "" });
         println!("    bots (default `{}`):", entry.default_bot);
         for (name, doc, params) in entry.bots {
             println!("      {name}: {doc}");
             for p in params {
-                println!(
-                    "        {} (default {}, {} to {}): {}",
-                    p.name, p.default, p.min, p.max, p.doc
-                );
+                println!("        {} (default {}, {} to {}): {}", p.name, p.default, p.min, p.max, p.doc);
             }
         }
     }
@@ -778,9 +584,7 @@ fn list() -> Result<(), Error> {
     collect_variants(Path::new("variants"), &mut files);
     files.sort();
     for f in files {
-        let desc = Variant::load(&f, &[])
-            .map(|v| format!("{} / {}: {}", v.game, v.name, v.description))
-            .unwrap_or_else(|e| format!("invalid: {e}"));
+        let desc = Variant::load(&f, &[]).map(|v| format!("{} / {}: {}", v.game, v.name, v.description)).unwrap_or_else(|e| format!("invalid: {e}"));
         println!("  {}  ({desc})", f.display());
     }
     Ok(())
@@ -803,10 +607,7 @@ fn collect_variants(dir: &Path, out: &mut Vec<PathBuf>) {
 fn bench(a: BenchArgs) -> Result<(), Error> {
     // The game's benchmark line-up fills in what the command line leaves out.
     let lineup = games::entry(&Variant::load(&a.variant, &a.sets)?.game).map(|e| e.bench);
-    let bots = a
-        .bots
-        .clone()
-        .or_else(|| lineup.map(|l| l.bots.to_string()));
+    let bots = a.bots.clone().or_else(|| lineup.map(|l| l.bots.to_string()));
     let sets = match lineup {
         Some(l) if a.sets.is_empty() => l.sets.iter().map(|s| s.to_string()).collect(),
         _ => a.sets.clone(),
@@ -820,31 +621,18 @@ fn bench(a: BenchArgs) -> Result<(), Error> {
         type Output = ();
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
             let plans = seat_plans_any(&game, variant, self.bots.as_deref())?;
-            println!(
-                "bench: {} / {}, bots {}, {} games per measurement",
-                game.id(),
-                variant.name,
-                seat_labels(&game, &plans).join(","),
-                self.games
-            );
+            println!("bench: {} / {}, bots {}, {} games per measurement", game.id(), variant.name, seat_labels(&game, &plans).join(","), self.games);
             let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
             let mut one = 0.0;
             for threads in [1, cores] {
-                let cfg = RunConfig {
-                    threads,
-                    ..RunConfig::new(self.games, 1)
-                };
+                let cfg = RunConfig { threads, ..RunConfig::new(self.games, 1) };
                 let r = sim::run(&game, &plans, cfg)?;
                 let rate = r.tally.games as f64 / r.seconds;
                 if threads == 1 {
                     one = rate;
                     println!("  1 thread : {rate:>12.0} games/s ({:.3} s)", r.seconds);
                 } else {
-                    println!(
-                        "  {threads} threads: {rate:>12.0} games/s ({:.3} s), {:.2}x one thread",
-                        r.seconds,
-                        rate / one
-                    );
+                    println!("  {threads} threads: {rate:>12.0} games/s ({:.3} s), {:.2}x one thread", r.seconds, rate / one);
                 }
                 if cores == 1 {
                     break;
@@ -853,13 +641,7 @@ fn bench(a: BenchArgs) -> Result<(), Error> {
             Ok(())
         }
     }
-    games::dispatch(
-        &v,
-        Bench {
-            bots,
-            games: a.games,
-        },
-    )
+    games::dispatch(&v, Bench { bots, games: a.games })
 }
 
 #[allow(dead_code)]

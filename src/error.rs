@@ -27,11 +27,7 @@ pub enum Location {
 impl Location {
     /// The start of a file (for errors about a missing key).
     pub fn file(path: &Path) -> Location {
-        Location::File {
-            path: path.to_path_buf(),
-            line: 1,
-            column: 1,
-        }
+        Location::File { path: path.to_path_buf(), line: 1, column: 1 }
     }
 
     /// The position of byte `offset` of `text`, read from `path`.
@@ -39,11 +35,7 @@ impl Location {
         let before = &text[..offset.min(text.len())];
         let line = before.matches('\n').count() + 1;
         let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        Location::File {
-            path: path.to_path_buf(),
-            line,
-            column,
-        }
+        Location::File { path: path.to_path_buf(), line, column }
     }
 }
 
@@ -111,9 +103,7 @@ pub enum VariantError {
 #[derive(Debug, Error)]
 pub enum MergeError {
     /// No shard files were given.
-    #[error(
-        "merge: no shard files given; pass the shard-K-of-N.json files (or the folder holding them)"
-    )]
+    #[error("merge: no shard files given; pass the shard-K-of-N.json files (or the folder holding them)")]
     NoShards,
     /// A file is not a readable shard state.
     #[error("{}: {message}", path.display())]
@@ -198,9 +188,6 @@ impl Error {
 
     /// An output error for `path`.
     pub fn output(path: &Path, e: impl fmt::Display) -> Error {
-        Error::Output {
-            path: path.to_path_buf(),
-            message: e.to_string(),
-        }
+        Error::Output { path: path.to_path_buf(), message: e.to_string() }
     }
 }

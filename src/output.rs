@@ -13,6 +13,32 @@ use polars_io::prelude::{CsvWriter, ParquetWriter, SerWriter};
 use crate::error::Error;
 use crate::sim::GameRow;
 
+/// `value` as one line of JSON (what `--json` prints); a value that cannot be serialised is an
+/// error, never an empty line.
+pub fn json_line<T: serde::Serialize>(value: &T) -> Result<String, Error> {
+    serde_json::to_string(value).map_err(|e| Error::output(Path::new("<stdout>"), e))
+}
+
+/// Prints `value` as one line of JSON on standard output.
+pub fn print_json<T: serde::Serialize>(value: &T) -> Result<(), Error> {
+    println!("{}", json_line(value)?);
+    Ok(())
+}
+
+/// Writes `value` as pretty JSON to `path` (the one writer of `summary.json` and the other JSON
+/// files); a value that cannot be serialised is an error, never an empty file.
+pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Error> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| Error::output(path, e))?;
+    std::fs::write(path, text + "\n").map_err(|e| Error::output(path, e))
+}
+
+/// Writes `summary.json` into `dir`.
+pub fn write_summary(dir: &Path, summary: &crate::stats::summary::Summary) -> Result<std::path::PathBuf, Error> {
+    let path = dir.join("summary.json");
+    write_json(&path, summary)?;
+    Ok(path)
+}
+
 /// Creates `dir` (and parents) or fails with a clear message.
 pub fn prepare_dir(dir: &Path) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))
@@ -32,60 +58,25 @@ pub struct RowContext<'a> {
 /// the bot, final score, win credit and elimination turn (null when never eliminated).
 pub fn rows_frame(rows: &[GameRow], ctx: &RowContext<'_>) -> PolarsResult<DataFrame> {
     let mut columns: Vec<Column> = vec![
-        Column::new(
-            "game".into(),
-            rows.iter().map(|r| r.index).collect::<Vec<u64>>(),
-        ),
-        Column::new(
-            "seed".into(),
-            rows.iter().map(|r| r.seed).collect::<Vec<u64>>(),
-        ),
-        Column::new(
-            "length".into(),
-            rows.iter().map(|r| r.outcome.length).collect::<Vec<u32>>(),
-        ),
-        Column::new(
-            "end_reason".into(),
-            rows.iter()
-                .map(|r| ctx.end_reasons[r.outcome.end_reason as usize])
-                .collect::<Vec<&str>>(),
-        ),
+        Column::new("game".into(), rows.iter().map(|r| r.index).collect::<Vec<u64>>()),
+        Column::new("seed".into(), rows.iter().map(|r| r.seed).collect::<Vec<u64>>()),
+        Column::new("length".into(), rows.iter().map(|r| r.outcome.length).collect::<Vec<u32>>()),
+        Column::new("end_reason".into(), rows.iter().map(|r| ctx.end_reasons[r.outcome.end_reason as usize]).collect::<Vec<&str>>()),
         Column::new(
             "winners".into(),
             rows.iter()
-                .map(|r| {
-                    (0..ctx.seats)
-                        .filter(|s| r.outcome.winners & (1 << s) != 0)
-                        .map(|s| s.to_string())
-                        .collect::<Vec<_>>()
-                        .join(";")
-                })
+                .map(|r| (0..ctx.seats).filter(|s| r.outcome.winners & (1 << s) != 0).map(|s| s.to_string()).collect::<Vec<_>>().join(";"))
                 .collect::<Vec<String>>(),
         ),
     ];
     for s in 0..ctx.seats {
         let bot = ctx.seat_bots.get(s).map(String::as_str).unwrap_or("dummy");
-        columns.push(Column::new(
-            format!("seat{s}_bot").into(),
-            vec![bot; rows.len()],
-        ));
-        columns.push(Column::new(
-            format!("seat{s}_score").into(),
-            rows.iter()
-                .map(|r| r.outcome.scores[s])
-                .collect::<Vec<i64>>(),
-        ));
-        columns.push(Column::new(
-            format!("seat{s}_win").into(),
-            rows.iter()
-                .map(|r| r.outcome.win_share(s))
-                .collect::<Vec<f64>>(),
-        ));
+        columns.push(Column::new(format!("seat{s}_bot").into(), vec![bot; rows.len()]));
+        columns.push(Column::new(format!("seat{s}_score").into(), rows.iter().map(|r| r.outcome.scores[s]).collect::<Vec<i64>>()));
+        columns.push(Column::new(format!("seat{s}_win").into(), rows.iter().map(|r| r.outcome.win_share(s)).collect::<Vec<f64>>()));
         columns.push(Column::new(
             format!("seat{s}_eliminated_turn").into(),
-            rows.iter()
-                .map(|r| Some(r.outcome.eliminated_at[s]).filter(|&t| t > 0))
-                .collect::<Vec<Option<u32>>>(),
+            rows.iter().map(|r| Some(r.outcome.eliminated_at[s]).filter(|&t| t > 0)).collect::<Vec<Option<u32>>>(),
         ));
     }
     DataFrame::new(rows.len(), columns)
@@ -96,13 +87,9 @@ pub fn write_rows(dir: &Path, rows: &[GameRow], ctx: &RowContext<'_>) -> Result<
     let mut df = rows_frame(rows, ctx).map_err(|e| Error::output(dir, e))?;
     let parquet = dir.join("games.parquet");
     let f = File::create(&parquet).map_err(|e| Error::output(&parquet, e))?;
-    ParquetWriter::new(f)
-        .finish(&mut df)
-        .map_err(|e| Error::output(&parquet, e))?;
+    ParquetWriter::new(f).finish(&mut df).map_err(|e| Error::output(&parquet, e))?;
     let csv = dir.join("games.csv");
     let mut f = File::create(&csv).map_err(|e| Error::output(&csv, e))?;
-    CsvWriter::new(&mut f)
-        .finish(&mut df)
-        .map_err(|e| Error::output(&csv, e))?;
+    CsvWriter::new(&mut f).finish(&mut df).map_err(|e| Error::output(&csv, e))?;
     Ok(())
 }

@@ -27,32 +27,19 @@ impl Progress {
     pub fn new(total: u64, quiet: bool) -> Progress {
         let bar = allowed(quiet).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-            if let Ok(style) = ProgressStyle::with_template(
-                "{wide_bar} {human_pos}/{human_len} games  {rate}  ETA {eta}  {msg}",
-            ) {
-                bar.set_style(style.with_key(
-                    "rate",
-                    |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{:.0} games/s", s.per_sec());
-                    },
-                ));
+            if let Ok(style) = ProgressStyle::with_template("{wide_bar} {human_pos}/{human_len} games  {rate}  ETA {eta}  {msg}") {
+                bar.set_style(style.with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} games/s", s.per_sec());
+                }));
             }
             bar
         });
-        Progress {
-            bar,
-            started: Instant::now(),
-            shown: false,
-        }
+        Progress { bar, started: Instant::now(), shown: false }
     }
 
     /// A bar that never draws.
     pub fn hidden() -> Progress {
-        Progress {
-            bar: None,
-            started: Instant::now(),
-            shown: false,
-        }
+        Progress { bar: None, started: Instant::now(), shown: false }
     }
 
     /// Changes the number of games the bar runs to (adaptive runs grow it).

@@ -5,12 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn playtest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playtest"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CI", "true")
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_playtest")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).env("CI", "true").output().expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -34,11 +29,7 @@ fn json(args: &[&str]) -> serde_json::Value {
     let o = playtest(args);
     assert!(o.status.success(), "{}", stderr(&o));
     let text = stdout(&o);
-    assert_eq!(
-        text.trim().lines().count(),
-        1,
-        "exactly one JSON object: {text}"
-    );
+    assert_eq!(text.trim().lines().count(), 1, "exactly one JSON object: {text}");
     serde_json::from_str(text.trim()).expect("valid JSON")
 }
 
@@ -74,15 +65,9 @@ fn simulate_json_has_the_documented_schema() {
     let seats = v["seats"].as_array().unwrap();
     assert_eq!(seats.len(), 4);
     let total: f64 = seats.iter().map(|s| s["win_share"].as_f64().unwrap()).sum();
-    assert!(
-        (total - 1.0).abs() < 1e-9,
-        "win shares (ties shared) sum to 1: {total}"
-    );
+    assert!((total - 1.0).abs() < 1e-9, "win shares (ties shared) sum to 1: {total}");
     for s in seats {
-        let (lo, hi) = (
-            s["ci95"][0].as_f64().unwrap(),
-            s["ci95"][1].as_f64().unwrap(),
-        );
+        let (lo, hi) = (s["ci95"][0].as_f64().unwrap(), s["ci95"][1].as_f64().unwrap());
         let w = s["win_share"].as_f64().unwrap();
         assert!(lo <= w && w <= hi);
     }
@@ -93,17 +78,7 @@ fn simulate_json_has_the_documented_schema() {
 #[test]
 fn results_do_not_depend_on_the_thread_count() {
     let run = |threads: &str| {
-        let mut v = json(&[
-            "simulate",
-            STANDARD,
-            "--games",
-            "3000",
-            "--seed",
-            "9",
-            "--threads",
-            threads,
-            "--json",
-        ]);
+        let mut v = json(&["simulate", STANDARD, "--games", "3000", "--seed", "9", "--threads", threads, "--json"]);
         v.as_object_mut().unwrap().remove("games_per_second");
         v
     };
@@ -112,69 +87,33 @@ fn results_do_not_depend_on_the_thread_count() {
 
 #[test]
 fn a_different_seed_gives_different_games() {
-    let a = json(&[
-        "simulate", STANDARD, "--games", "500", "--seed", "1", "--json",
-    ]);
-    let b = json(&[
-        "simulate", STANDARD, "--games", "500", "--seed", "2", "--json",
-    ]);
+    let a = json(&["simulate", STANDARD, "--games", "500", "--seed", "1", "--json"]);
+    let b = json(&["simulate", STANDARD, "--games", "500", "--seed", "2", "--json"]);
     assert_ne!(a["length"]["mean"], b["length"]["mean"]);
 }
 
 #[test]
 fn bots_flag_sets_one_or_every_seat() {
-    let v = json(&[
-        "simulate", STANDARD, "--games", "200", "--bots", "random", "--json",
-    ]);
-    assert_eq!(
-        v["bots"],
-        serde_json::json!(["random", "random", "random", "random"])
-    );
-    let v = json(&[
-        "simulate",
-        STANDARD,
-        "--games",
-        "200",
-        "--bots",
-        "honest,counter,basic:bluff=0.5,random",
-        "--json",
-    ]);
-    assert_eq!(
-        v["bots"],
-        serde_json::json!(["honest", "counter", "basic:bluff=0.5", "random"])
-    );
+    let v = json(&["simulate", STANDARD, "--games", "200", "--bots", "random", "--json"]);
+    assert_eq!(v["bots"], serde_json::json!(["random", "random", "random", "random"]));
+    let v = json(&["simulate", STANDARD, "--games", "200", "--bots", "honest,counter,basic:bluff=0.5,random", "--json"]);
+    assert_eq!(v["bots"], serde_json::json!(["honest", "counter", "basic:bluff=0.5", "random"]));
 }
 
 #[test]
 fn bad_input_exits_2_with_a_clear_message() {
     let dir = temp("bad");
     let bad = dir.join("bad.toml");
-    std::fs::write(
-        &bad,
-        format!(
-            "extends = \"{}\"\nplayers = 1\n",
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(STANDARD)
-                .display()
-        ),
-    )
-    .unwrap();
+    std::fs::write(&bad, format!("extends = \"{}\"\nplayers = 1\n", Path::new(env!("CARGO_MANIFEST_DIR")).join(STANDARD).display())).unwrap();
     let o = playtest(&["simulate", bad.to_str().unwrap(), "--games", "10"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
-    assert!(
-        e.contains("bad.toml:2:1") && e.contains("`players`") && e.contains("allowed: 2 to 8"),
-        "{e}"
-    );
+    assert!(e.contains("bad.toml:2:1") && e.contains("`players`") && e.contains("allowed: 2 to 8"), "{e}");
     assert!(!e.contains("panicked"));
 
     let o = playtest(&["simulate", STANDARD, "--bots", "wizard"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("unknown bot `wizard`"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("unknown bot `wizard`"), "{}", stderr(&o));
 
     let o = playtest(&["simulate", STANDARD, "--games", "0"]);
     assert_eq!(o.status.code(), Some(2));
@@ -188,11 +127,7 @@ fn bad_input_exits_2_with_a_clear_message() {
 
     let o = playtest(&["simulate", STANDARD, "--set", "deck.base_sets=-1"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        stderr(&o).contains("--set deck.base_sets=-1"),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains("--set deck.base_sets=-1"), "{}", stderr(&o));
 }
 
 #[test]
@@ -222,30 +157,12 @@ fn trace_prints_a_play_by_play() {
 #[test]
 fn report_writes_charts_markdown_and_json() {
     let dir = temp("report");
-    let o = playtest(&[
-        "report",
-        STANDARD,
-        "--games",
-        "1000",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let o = playtest(&["report", STANDARD, "--games", "1000", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for f in [
-        "game_length.png",
-        "seat_win_shares.png",
-        "survival.png",
-        "end_reasons.png",
-        "money_by_turn.png",
-        "claim_sizes.png",
-        "report.md",
-        "summary.json",
-    ] {
+    for f in ["game_length.png", "seat_win_shares.png", "survival.png", "end_reasons.png", "money_by_turn.png", "claim_sizes.png", "report.md", "summary.json"]
+    {
         let p = dir.join(f);
-        assert!(
-            p.exists() && std::fs::metadata(&p).unwrap().len() > 1000,
-            "{f} missing or empty"
-        );
+        assert!(p.exists() && std::fs::metadata(&p).unwrap().len() > 1000, "{f} missing or empty");
     }
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("![") && md.contains("playtest report"));
@@ -254,22 +171,10 @@ fn report_writes_charts_markdown_and_json() {
 #[test]
 fn out_writes_one_row_per_game() {
     let dir = temp("rows");
-    let o = playtest(&[
-        "simulate",
-        STANDARD,
-        "--games",
-        "700",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let o = playtest(&["simulate", STANDARD, "--games", "700", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
     assert_eq!(csv.lines().count(), 701);
-    assert!(
-        csv.lines()
-            .next()
-            .unwrap()
-            .starts_with("game,seed,length,end_reason,winners,seat0_bot")
-    );
+    assert!(csv.lines().next().unwrap().starts_with("game,seed,length,end_reason,winners,seat0_bot"));
     assert!(std::fs::metadata(dir.join("games.parquet")).unwrap().len() > 100);
 }

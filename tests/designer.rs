@@ -7,12 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn playtest(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_playtest"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CI", "true")
-        .output()
-        .expect("the binary runs")
+    Command::new(env!("CARGO_BIN_EXE_playtest")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).env("CI", "true").output().expect("the binary runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -40,10 +35,7 @@ const PENNY: &str = "variants/penny-badger/standard.toml";
 const PIG: &str = "variants/pig-farm/standard.toml";
 
 fn root(rel: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(rel)
-        .display()
-        .to_string()
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel).display().to_string()
 }
 
 #[test]
@@ -66,36 +58,19 @@ fn compare_of_a_variant_with_itself_gives_differences_of_exactly_zero() {
 
 #[test]
 fn compare_sees_a_real_change_and_pairing_narrows_the_interval() {
-    let c = json(&[
-        "compare", PENNY, "--set-b", "bank=300", "--games", "1500", "--json",
-    ]);
-    let m = |name: &str| {
-        c["metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|m| m["name"] == name)
-            .unwrap()
-            .clone()
-    };
+    let c = json(&["compare", PENNY, "--set-b", "bank=300", "--games", "1500", "--json"]);
+    let m = |name: &str| c["metrics"].as_array().unwrap().iter().find(|m| m["name"] == name).unwrap().clone();
     let len = m("mean_length");
     assert!(len["diff"].as_f64().unwrap() > 100.0, "{len}");
     assert_eq!(len["significant"], true);
     let width = |ci: &serde_json::Value| ci[1].as_f64().unwrap() - ci[0].as_f64().unwrap();
     let elim = m("elimination_rate");
-    assert!(
-        width(&elim["paired_ci"]) < width(&elim["independent_ci"]),
-        "{elim}"
-    );
+    assert!(width(&elim["paired_ci"]) < width(&elim["independent_ci"]), "{elim}");
     // Independent seeds: no pairing gain to speak of.
-    let c = json(&[
-        "compare", PENNY, "--set-b", "bank=300", "--games", "1500", "--seed-b", "2", "--json",
-    ]);
+    let c = json(&["compare", PENNY, "--set-b", "bank=300", "--games", "1500", "--seed-b", "2", "--json"]);
     assert_eq!(c["common_random_numbers"], false);
     // Two line-ups on one variant.
-    let c = json(&[
-        "compare", PIG, "--bots-b", "greedy", "--games", "1024", "--json",
-    ]);
+    let c = json(&["compare", PIG, "--bots-b", "greedy", "--games", "1024", "--json"]);
     assert_eq!(c["b"]["bots"][0], "greedy");
     assert_eq!(c["a"]["bots"][0], "threshold");
 }
@@ -103,29 +78,10 @@ fn compare_sees_a_real_change_and_pairing_narrows_the_interval() {
 #[test]
 fn compare_writes_charts_and_refuses_two_games() {
     let dir = temp("compare");
-    let o = playtest(&[
-        "compare",
-        PENNY,
-        "variants/penny-badger/big-bank.toml",
-        "--games",
-        "600",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let o = playtest(&["compare", PENNY, "variants/penny-badger/big-bank.toml", "--games", "600", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    for f in [
-        "compare.json",
-        "compare.csv",
-        "compare_shares.png",
-        "compare_differences.png",
-        "compare_length.png",
-    ] {
-        assert!(
-            std::fs::metadata(dir.join(f))
-                .map(|m| m.len() > 200)
-                .unwrap_or(false),
-            "{f}"
-        );
+    for f in ["compare.json", "compare.csv", "compare_shares.png", "compare_differences.png", "compare_length.png"] {
+        assert!(std::fs::metadata(dir.join(f)).map(|m| m.len() > 200).unwrap_or(false), "{f}");
     }
     assert!(stdout(&o).contains("| mean_length |"));
     let o = playtest(&["compare", PENNY, PIG, "--games", "10"]);
@@ -137,89 +93,39 @@ fn csv_rows(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines();
     let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
-    lines
-        .map(|l| {
-            header
-                .iter()
-                .cloned()
-                .zip(l.split(',').map(String::from))
-                .collect()
-        })
-        .collect()
+    lines.map(|l| header.iter().cloned().zip(l.split(',').map(String::from)).collect()).collect()
 }
 
 #[test]
 fn a_sweep_reproduces_a_single_simulate_at_each_value() {
     let dir = temp("sweep");
-    let o = playtest(&[
-        "sweep",
-        PENNY,
-        "--param",
-        "payout.3.withdrawal",
-        "--values",
-        "6,10",
-        "--games",
-        "1100",
-        "--seed",
-        "4",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let o = playtest(&["sweep", PENNY, "--param", "payout.3.withdrawal", "--values", "6,10", "--games", "1100", "--seed", "4", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = csv_rows(&dir.join("sweep.csv"));
     assert_eq!(rows.len(), 2);
     for row in rows {
         let value = &row["payout.3.withdrawal"];
-        let s = json(&[
-            "simulate",
-            PENNY,
-            "--set",
-            &format!("payout.3.withdrawal={value}"),
-            "--games",
-            "1100",
-            "--seed",
-            "4",
-            "--json",
-        ]);
+        let s = json(&["simulate", PENNY, "--set", &format!("payout.3.withdrawal={value}"), "--games", "1100", "--seed", "4", "--json"]);
         let num = |k: &str| row[k].parse::<f64>().unwrap();
         // serde_json's default float parser may be off by one unit in the last place, so
         // "the same number" is checked to 1e-12 (another game would differ by far more).
         let same = |k: &str, v: &serde_json::Value| {
             let (a, b) = (num(k), v.as_f64().unwrap());
-            assert!(
-                (a - b).abs() <= 1e-12 * a.abs().max(1.0),
-                "{k} at {value}: sweep {a}, simulate {b}"
-            );
+            assert!((a - b).abs() <= 1e-12 * a.abs().max(1.0), "{k} at {value}: sweep {a}, simulate {b}");
         };
         assert_eq!(num("games"), 1100.0);
         same("mean_length", &s["length"]["mean"]);
         same("median_length", &s["length"]["median"]);
-        same(
-            "first_player_advantage",
-            &s["first_player_advantage"]["value"],
-        );
-        same(
-            "first_player_advantage_lo",
-            &s["first_player_advantage"]["ci95"][0],
-        );
+        same("first_player_advantage", &s["first_player_advantage"]["value"]);
+        same("first_player_advantage_lo", &s["first_player_advantage"]["ci95"][0]);
         same("elimination_rate", &s["elimination_rate"]);
         same("bank_empty_share", &s["end_reasons"]["bank_empty"]);
         for seat in 0..4 {
-            same(
-                &format!("seat{seat}_win_share"),
-                &s["seats"][seat]["win_share"],
-            );
-            same(
-                &format!("seat{seat}_mean_score"),
-                &s["seats"][seat]["mean_score"],
-            );
+            same(&format!("seat{seat}_win_share"), &s["seats"][seat]["win_share"]);
+            same(&format!("seat{seat}_mean_score"), &s["seats"][seat]["mean_score"]);
         }
     }
-    for f in [
-        "sweep_mean_length.png",
-        "sweep_first_player_advantage.png",
-        "sweep_seat_win_shares.png",
-    ] {
+    for f in ["sweep_mean_length.png", "sweep_first_player_advantage.png", "sweep_seat_win_shares.png"] {
         assert!(dir.join(f).exists(), "{f}");
     }
 }
@@ -247,44 +153,12 @@ fn a_grid_sweep_draws_heat_maps_and_bad_sweeps_exit_2() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(csv_rows(&dir.join("sweep.csv")).len(), 4);
-    assert!(
-        dir.join("heatmap_mean_length.png").exists()
-            && dir.join("heatmap_round_cap_share.png").exists()
-    );
+    assert!(dir.join("heatmap_mean_length.png").exists() && dir.join("heatmap_round_cap_share.png").exists());
     for (args, needle) in [
         (vec!["sweep", PIG, "--param", "deck.butchers"], "--values"),
-        (
-            vec!["sweep", PIG, "--param", "deck.butchers", "--values", "a,b"],
-            "not a number",
-        ),
-        (
-            vec![
-                "sweep",
-                PIG,
-                "--param",
-                "deck.butchers",
-                "--values",
-                "-1",
-                "--games",
-                "10",
-            ],
-            "--set deck.butchers=-1",
-        ),
-        (
-            vec![
-                "sweep",
-                PIG,
-                "--param",
-                "deck.butchers",
-                "--values",
-                "2",
-                "--metric",
-                "fun",
-                "--games",
-                "10",
-            ],
-            "unknown metric `fun`",
-        ),
+        (vec!["sweep", PIG, "--param", "deck.butchers", "--values", "a,b"], "not a number"),
+        (vec!["sweep", PIG, "--param", "deck.butchers", "--values", "-1", "--games", "10"], "--set deck.butchers=-1"),
+        (vec!["sweep", PIG, "--param", "deck.butchers", "--values", "2", "--metric", "fun", "--games", "10"], "unknown metric `fun`"),
     ] {
         let o = playtest(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -294,23 +168,14 @@ fn a_grid_sweep_draws_heat_maps_and_bad_sweeps_exit_2() {
 
 fn write_variant(dir: &Path, name: &str, base: &str, expect: &str) -> String {
     let path = dir.join(name);
-    std::fs::write(
-        &path,
-        format!("extends = \"{}\"\n[expect]\n{expect}\n", root(base)),
-    )
-    .unwrap();
+    std::fs::write(&path, format!("extends = \"{}\"\n[expect]\n{expect}\n", root(base))).unwrap();
     path.display().to_string()
 }
 
 #[test]
 fn check_returns_0_when_expectations_hold_1_when_one_fails_and_2_for_unknown_metrics() {
     let dir = temp("check");
-    let ok = write_variant(
-        &dir,
-        "ok.toml",
-        PIG,
-        "mean_length = [20, 45]\nround_cap_share = [0, 0.01]",
-    );
+    let ok = write_variant(&dir, "ok.toml", PIG, "mean_length = [20, 45]\nround_cap_share = [0, 0.01]");
     let o = playtest(&["check", &ok, "--games", "1024"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("invariants and legality checked after every action: ok"));
@@ -320,24 +185,14 @@ fn check_returns_0_when_expectations_hold_1_when_one_fails_and_2_for_unknown_met
     let o = playtest(&["check", &ok, &bad, "--games", "1024"]);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let out = stdout(&o);
-    assert!(
-        out.contains("FAIL  mean_length")
-            && out.contains("95% CI")
-            && out.contains("whole 95% CI lies outside"),
-        "{out}"
-    );
+    assert!(out.contains("FAIL  mean_length") && out.contains("95% CI") && out.contains("whole 95% CI lies outside"), "{out}");
     assert!(stderr(&o).contains("bad.toml"), "{}", stderr(&o));
 
     let unknown = write_variant(&dir, "unknown.toml", PIG, "fun_factor = [0, 1]");
     let o = playtest(&["check", &unknown, "--games", "10"]);
     assert_eq!(o.status.code(), Some(2));
     let e = stderr(&o);
-    assert!(
-        e.contains("unknown.toml:3:1")
-            && e.contains("unknown metric `fun_factor`")
-            && e.contains("first_player_advantage"),
-        "{e}"
-    );
+    assert!(e.contains("unknown.toml:3:1") && e.contains("unknown metric `fun_factor`") && e.contains("first_player_advantage"), "{e}");
 }
 
 #[test]
@@ -361,66 +216,26 @@ fn precision_stops_at_a_checkpoint_and_equals_a_fixed_run_of_that_size() {
     let mut adaptive: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     let games = adaptive["games"].as_u64().unwrap();
     assert!([10_240, 20_480, 40_960].contains(&games), "{games}");
-    let half = (adaptive["first_player_advantage"]["ci95"][1]
-        .as_f64()
-        .unwrap()
-        - adaptive["first_player_advantage"]["ci95"][0]
-            .as_f64()
-            .unwrap())
-        / 2.0;
+    let half = (adaptive["first_player_advantage"]["ci95"][1].as_f64().unwrap() - adaptive["first_player_advantage"]["ci95"][0].as_f64().unwrap()) / 2.0;
     assert!(half <= 0.008, "{half}");
     let shown = match games {
         10_240 => "10,240",
         20_480 => "20,480",
         _ => "40,960",
     };
-    assert!(
-        stderr(&o).contains(&format!("after {shown} games")),
-        "{}",
-        stderr(&o)
-    );
+    assert!(stderr(&o).contains(&format!("after {shown} games")), "{}", stderr(&o));
     let mut fixed = json(&["simulate", PIG, "--games", &games.to_string(), "--json"]);
     adaptive.as_object_mut().unwrap().remove("games_per_second");
     fixed.as_object_mut().unwrap().remove("games_per_second");
     assert_eq!(adaptive, fixed);
     // Not reachable within --max-games: says so and stops there.
-    let o = playtest(&[
-        "simulate",
-        PIG,
-        "--precision",
-        "0.0001",
-        "--max-games",
-        "3000",
-    ]);
+    let o = playtest(&["simulate", PIG, "--precision", "0.0001", "--max-games", "3000"]);
     assert!(o.status.success());
-    assert!(
-        stdout(&o).contains("precision not reached") && stdout(&o).contains("3,000 games"),
-        "{}",
-        stdout(&o)
-    );
+    assert!(stdout(&o).contains("precision not reached") && stdout(&o).contains("3,000 games"), "{}", stdout(&o));
     // A named metric, and compare and check take the flag too.
-    let o = playtest(&[
-        "check",
-        PIG,
-        "--precision",
-        "0.5",
-        "--precision-metric",
-        "mean_length",
-    ]);
-    assert!(
-        o.status.success() && stdout(&o).contains("after 10,240 games"),
-        "{}",
-        stdout(&o)
-    );
-    let c = json(&[
-        "compare",
-        PIG,
-        "--bots-b",
-        "greedy",
-        "--precision",
-        "0.02",
-        "--json",
-    ]);
+    let o = playtest(&["check", PIG, "--precision", "0.5", "--precision-metric", "mean_length"]);
+    assert!(o.status.success() && stdout(&o).contains("after 10,240 games"), "{}", stdout(&o));
+    let c = json(&["compare", PIG, "--bots-b", "greedy", "--precision", "0.02", "--json"]);
     assert!(c["precision"]["reached"].as_bool().unwrap());
     let o = playtest(&["simulate", PIG, "--precision", "0.01", "--games", "50"]);
     assert_eq!(o.status.code(), Some(2));
@@ -431,38 +246,20 @@ fn chromium() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("PLAYTEST_CHROMIUM") {
         return Some(PathBuf::from(p));
     }
-    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"].iter().map(PathBuf::from).find(|p| p.exists())
 }
 
 #[test]
 fn report_writes_index_html_that_links_every_chart_and_the_data() {
     let dir = temp("html");
-    let o = playtest(&[
-        "report",
-        PENNY,
-        "--games",
-        "700",
-        "--set",
-        "bank=90",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let o = playtest(&["report", PENNY, "--games", "700", "--set", "bank=90", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
-    let pngs: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|f| f.ends_with(".png"))
-        .collect();
+    let pngs: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).filter(|f| f.ends_with(".png")).collect();
     assert!(pngs.len() >= 6);
     for png in &pngs {
-        assert!(
-            html.contains(&format!("src=\"{png}\"")),
-            "{png} not on the page"
-        );
+        assert!(html.contains(&format!("src=\"{png}\"")), "{png} not on the page");
     }
     for needle in [
         "href=\"games.csv\"",
@@ -474,36 +271,18 @@ fn report_writes_index_html_that_links_every_chart_and_the_data() {
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
-    assert!(
-        !html.contains("http://") && !html.contains("https://"),
-        "the page must open with no network"
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.join("games.csv"))
-            .unwrap()
-            .lines()
-            .count(),
-        701
-    );
+    assert!(!html.contains("http://") && !html.contains("https://"), "the page must open with no network");
+    assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap().lines().count(), 701);
 }
 
 #[test]
 fn a_headless_browser_opens_index_html_and_every_image_loads() {
     let Some(browser) = chromium() else {
-        eprintln!(
-            "skipped: Chromium is not installed (.ci/run installs Debian's `chromium` where apt-get can)"
-        );
+        eprintln!("skipped: Chromium is not installed (.ci/run installs Debian's `chromium` where apt-get can)");
         return;
     };
     let dir = temp("browser");
-    let o = playtest(&[
-        "report",
-        PIG,
-        "--games",
-        "600",
-        "--out",
-        dir.to_str().unwrap(),
-    ]);
+    let o = playtest(&["report", PIG, "--games", "600", "--out", dir.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
     let probe = "<script>window.addEventListener('load', function () {\
@@ -531,16 +310,7 @@ fn a_headless_browser_opens_index_html_and_every_image_loads() {
         .output()
         .expect("chromium runs");
     let dom = String::from_utf8_lossy(&out.stdout);
-    let pngs = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .ends_with(".png")
-        })
-        .count();
+    let pngs = std::fs::read_dir(&dir).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".png")).count();
     let expected = format!("images-loaded {pngs} of {pngs} end");
     assert!(
         pngs >= 5 && dom.contains(&expected),
@@ -554,32 +324,10 @@ fn a_headless_browser_opens_index_html_and_every_image_loads() {
 fn sweep_and_compare_do_not_depend_on_the_thread_count() {
     let run = |threads: &str| {
         let dir = temp(&format!("threads{threads}"));
-        let o = playtest(&[
-            "sweep",
-            PIG,
-            "--param",
-            "deck.butchers",
-            "--values",
-            "2,5",
-            "--games",
-            "1600",
-            "--threads",
-            threads,
-            "--out",
-            dir.to_str().unwrap(),
-        ]);
+        let o =
+            playtest(&["sweep", PIG, "--param", "deck.butchers", "--values", "2,5", "--games", "1600", "--threads", threads, "--out", dir.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
-        let mut c = json(&[
-            "compare",
-            PIG,
-            "--bots-b",
-            "greedy",
-            "--games",
-            "1600",
-            "--threads",
-            threads,
-            "--json",
-        ]);
+        let mut c = json(&["compare", PIG, "--bots-b", "greedy", "--games", "1600", "--threads", threads, "--json"]);
         c.as_object_mut().unwrap().remove("precision");
         (std::fs::read_to_string(dir.join("sweep.csv")).unwrap(), c)
     };

@@ -8,11 +8,7 @@ use std::process::{Command, Output};
 
 fn playtest_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_playtest"));
-    c.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("CI", "true")
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX");
+    c.args(args).current_dir(env!("CARGO_MANIFEST_DIR")).env("CI", "true").env_remove("SLURM_ARRAY_TASK_ID").env_remove("JOB_COMPLETION_INDEX");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -24,24 +20,14 @@ fn playtest(args: &[&str]) -> Output {
 }
 
 fn ok(o: Output) -> String {
-    assert!(
-        o.status.success(),
-        "stdout: {}\nstderr: {}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "stdout: {}\nstderr: {}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// The error text of a run that must fail with exit code 2.
 fn refused(o: Output) -> String {
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "expected exit 2, got {:?}: {err}",
-        o.status.code()
-    );
+    assert_eq!(o.status.code(), Some(2), "expected exit 2, got {:?}: {err}", o.status.code());
     err
 }
 
@@ -55,12 +41,7 @@ fn temp(name: &str) -> PathBuf {
 /// A summary JSON without the one field that measures time.
 fn without_rate(text: &str) -> serde_json::Value {
     let mut v: serde_json::Value = serde_json::from_str(text.trim()).expect("valid JSON");
-    assert!(
-        v.as_object_mut()
-            .unwrap()
-            .remove("games_per_second")
-            .is_some()
-    );
+    assert!(v.as_object_mut().unwrap().remove("games_per_second").is_some());
     v
 }
 
@@ -76,26 +57,10 @@ fn penny_badger_shards_merge_into_exactly_the_unsharded_summary() {
     let dir = temp("badger");
     let out = dir.join("shards");
     // 2600 games: batches of 512 are split unevenly across 3 shards, the last one partial.
-    let common = [
-        "--games",
-        "2600",
-        "--seed",
-        "11",
-        "--bots",
-        "basic:bluff=0.3:challenge=0.3",
-    ];
+    let common = ["--games", "2600", "--seed", "11", "--bots", "basic:bluff=0.3:challenge=0.3"];
     for k in [2, 0, 1] {
         let shard = format!("{k}/3");
-        let mut args = vec![
-            "simulate",
-            BADGER,
-            "--shard",
-            &shard,
-            "--out",
-            s(&out),
-            "--threads",
-            "1",
-        ];
+        let mut args = vec!["simulate", BADGER, "--shard", &shard, "--out", s(&out), "--threads", "1"];
         args.extend(common);
         ok(playtest(&args));
     }
@@ -103,10 +68,7 @@ fn penny_badger_shards_merge_into_exactly_the_unsharded_summary() {
     args.extend(common);
     let unsharded = without_rate(&ok(playtest(&args)));
     // Files in any order, and the folder form.
-    let shards: Vec<String> = [1, 2, 0]
-        .iter()
-        .map(|k| s(&out.join(format!("shard-{k}-of-3.json"))).to_string())
-        .collect();
+    let shards: Vec<String> = [1, 2, 0].iter().map(|k| s(&out.join(format!("shard-{k}-of-3.json"))).to_string()).collect();
     let mut args = vec!["merge", "--json", "--out"];
     let merged_dir = dir.join("merged");
     args.push(s(&merged_dir));
@@ -138,13 +100,7 @@ fn penny_badger_shards_merge_into_exactly_the_unsharded_summary() {
             assert_eq!(index % 3, k, "shard {k} holds only its own games");
             from_shards.push((index, line.to_string()));
         }
-        assert!(
-            out.join(format!("shard-{k}-of-3.parquet"))
-                .metadata()
-                .unwrap()
-                .len()
-                > 0
-        );
+        assert!(out.join(format!("shard-{k}-of-3.parquet")).metadata().unwrap().len() > 0);
     }
     from_shards.sort();
     let from_shards: Vec<&str> = from_shards.iter().map(|(_, l)| l.as_str()).collect();
@@ -159,17 +115,9 @@ fn pig_farm_report_shards_merge_into_the_same_report() {
 
 #[test]
 fn take_a_penny_report_shards_merge_into_the_same_report() {
-    report_shards_merge_into_the_same_report(
-        "variants/take-a-penny/standard.toml",
-        "tap",
-        "give_success",
-    );
+    report_shards_merge_into_the_same_report("variants/take-a-penny/standard.toml", "tap", "give_success");
     // Two players: the report adds the exact solution, and so does the merge.
-    report_shards_merge_into_the_same_report(
-        "variants/take-a-penny/two-players.toml",
-        "tap2",
-        "exact_expected_length",
-    );
+    report_shards_merge_into_the_same_report("variants/take-a-penny/two-players.toml", "tap2", "exact_expected_length");
 }
 
 /// Four shards of `report`, merged, equal one unsharded report: summary, every PNG byte
@@ -179,51 +127,23 @@ fn report_shards_merge_into_the_same_report(variant: &str, name: &str, own_figur
     let shards = dir.join("shards");
     for k in 0..4 {
         let shard = format!("{k}/4");
-        ok(playtest(&[
-            "report",
-            variant,
-            "--games",
-            "1500",
-            "--seed",
-            "5",
-            "--shard",
-            &shard,
-            "--out",
-            s(&shards),
-        ]));
+        ok(playtest(&["report", variant, "--games", "1500", "--seed", "5", "--shard", &shard, "--out", s(&shards)]));
     }
     let merged = dir.join("merged");
     ok(playtest(&["merge", s(&shards), "--out", s(&merged)]));
     let whole = dir.join("whole");
-    ok(playtest(&[
-        "report",
-        variant,
-        "--games",
-        "1500",
-        "--seed",
-        "5",
-        "--out",
-        s(&whole),
-    ]));
-    let read = |d: &Path, f: &str| {
-        std::fs::read(d.join(f)).unwrap_or_else(|e| panic!("{}: {e}", d.join(f).display()))
-    };
+    ok(playtest(&["report", variant, "--games", "1500", "--seed", "5", "--out", s(&whole)]));
+    let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap_or_else(|e| panic!("{}: {e}", d.join(f).display()));
     let a = without_rate(&String::from_utf8(read(&whole, "summary.json")).unwrap());
     let b = without_rate(&String::from_utf8(read(&merged, "summary.json")).unwrap());
     assert_eq!(a, b);
-    assert!(
-        a["extra"][own_figure].is_number(),
-        "the game's own figures are merged too: {a}"
-    );
+    assert!(a["extra"][own_figure].is_number(), "the game's own figures are merged too: {a}");
     let mut pngs = 0;
     for e in std::fs::read_dir(&whole).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         if name.ends_with(".png") {
             pngs += 1;
-            assert!(
-                read(&whole, &name) == read(&merged, &name),
-                "{name} differs"
-            );
+            assert!(read(&whole, &name) == read(&merged, &name), "{name} differs");
         }
     }
     assert!(pngs >= 5, "{pngs} charts");
@@ -258,55 +178,23 @@ fn merge_refuses_shards_of_different_runs_and_incomplete_sets() {
     let a1 = run("simulate", &dir.join("a"), "1/2", &[]);
     ok(playtest(&["merge", s(&a0), s(&a1)]));
     let cases: Vec<(PathBuf, &str)> = vec![
-        (
-            run("simulate", &dir.join("seed"), "1/2", &["--seed", "3"]),
-            "seed is 2 in",
-        ),
-        (
-            run("simulate", &dir.join("games"), "1/2", &["--games", "301"]),
-            "game count is 300 in",
-        ),
-        (
-            run("simulate", &dir.join("set"), "1/2", &["--set", "bank=120"]),
-            "variant settings",
-        ),
-        (
-            run("simulate", &dir.join("bots"), "1/2", &["--bots", "random"]),
-            "bots is",
-        ),
-        (
-            run("report", &dir.join("kind"), "1/2", &[]),
-            "command is simulate in",
-        ),
+        (run("simulate", &dir.join("seed"), "1/2", &["--seed", "3"]), "seed is 2 in"),
+        (run("simulate", &dir.join("games"), "1/2", &["--games", "301"]), "game count is 300 in"),
+        (run("simulate", &dir.join("set"), "1/2", &["--set", "bank=120"]), "variant settings"),
+        (run("simulate", &dir.join("bots"), "1/2", &["--bots", "random"]), "bots is"),
+        (run("report", &dir.join("kind"), "1/2", &[]), "command is simulate in"),
     ];
     for (other, message) in &cases {
         let err = refused(playtest(&["merge", s(&a0), s(other)]));
-        assert!(
-            err.contains("shards of different runs") && err.contains(message),
-            "{message}: {err}"
-        );
+        assert!(err.contains("shards of different runs") && err.contains(message), "{message}: {err}");
     }
     let other_variant = {
         let out = dir.join("variant");
-        ok(playtest(&[
-            "simulate",
-            "variants/penny-badger/big-bank.toml",
-            "--games",
-            "300",
-            "--seed",
-            "2",
-            "--shard",
-            "1/2",
-            "--out",
-            s(&out),
-        ]));
+        ok(playtest(&["simulate", "variants/penny-badger/big-bank.toml", "--games", "300", "--seed", "2", "--shard", "1/2", "--out", s(&out)]));
         out.join("shard-1-of-2.json")
     };
     let err = refused(playtest(&["merge", s(&a0), s(&other_variant)]));
-    assert!(
-        err.contains("variant is penny-badger / standard in"),
-        "{err}"
-    );
+    assert!(err.contains("variant is penny-badger / standard in"), "{err}");
     let three = run("simulate", &dir.join("three"), "1/3", &[]);
     assert!(refused(playtest(&["merge", s(&a0), s(&three)])).contains("shard count is 2"));
 
@@ -316,26 +204,19 @@ fn merge_refuses_shards_of_different_runs_and_incomplete_sets() {
     assert!(err.contains("shard 0 of 2 is given twice"), "{err}");
     let copy = dir.join("copy.json");
     std::fs::copy(&a1, &copy).unwrap();
-    assert!(
-        refused(playtest(&["merge", s(&a0), s(&a1), s(&copy)]))
-            .contains("shard 1 of 2 is given twice")
-    );
+    assert!(refused(playtest(&["merge", s(&a0), s(&a1), s(&copy)])).contains("shard 1 of 2 is given twice"));
 
     let junk = dir.join("junk.json");
     std::fs::write(&junk, "{\"format\": \"something else\"}").unwrap();
     assert!(refused(playtest(&["merge", s(&a0), s(&junk)])).contains("is not `playtest-shard/1`"));
     std::fs::write(&junk, "not json").unwrap();
     assert!(refused(playtest(&["merge", s(&junk)])).contains("not a shard state file"));
-    assert!(
-        refused(playtest(&["merge", s(&dir.join("nothing-here.json"))])).contains("cannot read")
-    );
+    assert!(refused(playtest(&["merge", s(&dir.join("nothing-here.json"))])).contains("cannot read"));
     let empty = dir.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     assert!(refused(playtest(&["merge", s(&empty)])).contains("holds no shard"));
     // A shard file whose game count was tampered with is caught.
-    let text = std::fs::read_to_string(&a1)
-        .unwrap()
-        .replace("\"games\":300,", "\"games\":302,");
+    let text = std::fs::read_to_string(&a1).unwrap().replace("\"games\":300,", "\"games\":302,");
     std::fs::write(&junk, text).unwrap();
     assert!(refused(playtest(&["merge", s(&junk)])).contains("holds 150 games"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -345,58 +226,15 @@ fn merge_refuses_shards_of_different_runs_and_incomplete_sets() {
 fn bad_shard_flags_are_usage_errors() {
     let dir = temp("flags");
     let out = dir.join("o");
-    for (shard, message) in [
-        ("3/3", "does not exist"),
-        ("1/0", "at least 1"),
-        ("a/2", "not a whole number or `auto`"),
-        ("2", "no `/`"),
-    ] {
-        let err = refused(playtest(&[
-            "simulate",
-            BADGER,
-            "--games",
-            "10",
-            "--shard",
-            shard,
-            "--out",
-            s(&out),
-        ]));
-        assert!(
-            err.contains(&format!("--shard {shard}:")) && err.contains(message),
-            "{err}"
-        );
+    for (shard, message) in [("3/3", "does not exist"), ("1/0", "at least 1"), ("a/2", "not a whole number or `auto`"), ("2", "no `/`")] {
+        let err = refused(playtest(&["simulate", BADGER, "--games", "10", "--shard", shard, "--out", s(&out)]));
+        assert!(err.contains(&format!("--shard {shard}:")) && err.contains(message), "{err}");
     }
-    let err = refused(playtest(&[
-        "simulate", BADGER, "--games", "10", "--shard", "0/2",
-    ]));
+    let err = refused(playtest(&["simulate", BADGER, "--games", "10", "--shard", "0/2"]));
     assert!(err.contains("needs --out DIR"), "{err}");
-    let err = refused(playtest(&[
-        "simulate",
-        BADGER,
-        "--games",
-        "10",
-        "--shard",
-        "auto/2",
-        "--out",
-        s(&out),
-    ]));
-    assert!(
-        err.contains("SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"),
-        "{err}"
-    );
-    let err = refused(playtest_env(
-        &[
-            "simulate",
-            BADGER,
-            "--games",
-            "10",
-            "--shard",
-            "auto/2",
-            "--out",
-            s(&out),
-        ],
-        &[("SLURM_ARRAY_TASK_ID", "7")],
-    ));
+    let err = refused(playtest(&["simulate", BADGER, "--games", "10", "--shard", "auto/2", "--out", s(&out)]));
+    assert!(err.contains("SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"), "{err}");
+    let err = refused(playtest_env(&["simulate", BADGER, "--games", "10", "--shard", "auto/2", "--out", s(&out)], &[("SLURM_ARRAY_TASK_ID", "7")]));
     assert!(err.contains("shard 7 does not exist in 2 shards"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -405,32 +243,10 @@ fn bad_shard_flags_are_usage_errors() {
 fn auto_shards_from_kubernetes_indices_merge_into_the_unsharded_run() {
     let dir = temp("k8s");
     for k in ["0", "1", "2"] {
-        ok(playtest_env(
-            &[
-                "report",
-                PIG,
-                "--games",
-                "900",
-                "--seed",
-                "8",
-                "--shard",
-                "auto/3",
-                "--out",
-                s(&dir),
-            ],
-            &[("JOB_COMPLETION_INDEX", k)],
-        ));
+        ok(playtest_env(&["report", PIG, "--games", "900", "--seed", "8", "--shard", "auto/3", "--out", s(&dir)], &[("JOB_COMPLETION_INDEX", k)]));
     }
-    let merged = without_rate(&ok(playtest(&[
-        "merge",
-        s(&dir),
-        "--json",
-        "--out",
-        s(&dir.join("merged")),
-    ])));
-    let whole = without_rate(&ok(playtest(&[
-        "simulate", PIG, "--games", "900", "--seed", "8", "--json",
-    ])));
+    let merged = without_rate(&ok(playtest(&["merge", s(&dir), "--json", "--out", s(&dir.join("merged"))])));
+    let whole = without_rate(&ok(playtest(&["simulate", PIG, "--games", "900", "--seed", "8", "--json"])));
     // `report` adds the game's own figures; everything else equals the unsharded simulate.
     let mut merged_core = merged.clone();
     merged_core["extra"] = whole["extra"].clone();
@@ -461,28 +277,19 @@ fn the_slurm_example_scripts_work_as_a_job_array() {
     };
     let bash = |script: &str, vars: Vec<(&str, String)>| {
         let mut c = Command::new("bash");
-        c.arg(format!("{root}/examples/slurm/{script}"))
-            .current_dir(&dir)
-            .env("CI", "true")
-            .env_remove("JOB_COMPLETION_INDEX");
+        c.arg(format!("{root}/examples/slurm/{script}")).current_dir(&dir).env("CI", "true").env_remove("JOB_COMPLETION_INDEX");
         for (k, v) in vars {
             c.env(k, v);
         }
         ok(c.output().expect("bash runs"))
     };
     for task in ["3", "1", "0", "2"] {
-        bash(
-            "shard.sbatch",
-            env(&[("SLURM_ARRAY_TASK_ID", task.to_string())]),
-        );
+        bash("shard.sbatch", env(&[("SLURM_ARRAY_TASK_ID", task.to_string())]));
     }
     let out = bash("merge.sbatch", env(&[]));
     assert!(out.contains("merged 4 shards"), "{out}");
-    let merged =
-        without_rate(&std::fs::read_to_string(dir.join("merged").join("summary.json")).unwrap());
-    let whole = without_rate(&ok(playtest(&[
-        "simulate", BADGER, "--games", "2000", "--seed", "4", "--json",
-    ])));
+    let merged = without_rate(&std::fs::read_to_string(dir.join("merged").join("summary.json")).unwrap());
+    let whole = without_rate(&ok(playtest(&["simulate", BADGER, "--games", "2000", "--seed", "4", "--json"])));
     assert_eq!(merged, whole);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -490,27 +297,11 @@ fn the_slurm_example_scripts_work_as_a_job_array() {
 #[test]
 fn simulate_out_streams_every_row_in_game_order() {
     let dir = temp("rows");
-    let summary = without_rate(&ok(playtest(&[
-        "simulate",
-        PIG,
-        "--games",
-        "1200",
-        "--seed",
-        "6",
-        "--out",
-        s(&dir),
-        "--json",
-    ])));
-    let plain = without_rate(&ok(playtest(&[
-        "simulate", PIG, "--games", "1200", "--seed", "6", "--json",
-    ])));
+    let summary = without_rate(&ok(playtest(&["simulate", PIG, "--games", "1200", "--seed", "6", "--out", s(&dir), "--json"])));
+    let plain = without_rate(&ok(playtest(&["simulate", PIG, "--games", "1200", "--seed", "6", "--json"])));
     assert_eq!(summary, plain);
     let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
-    let indices: Vec<u64> = csv
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').next().unwrap().parse().unwrap())
-        .collect();
+    let indices: Vec<u64> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
     assert_eq!(indices, (0..1200).collect::<Vec<u64>>());
     assert!(dir.join("games.parquet").metadata().unwrap().len() > 0);
     let _ = std::fs::remove_dir_all(&dir);
@@ -530,53 +321,26 @@ fn shard_accumulators_merge_exactly_for_every_game() {
         type Output = ();
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), playtest::Error> {
             let plans = games::seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
-            let cfg = RunConfig {
-                threads: 1,
-                detailed: true,
-                ..RunConfig::new(3000, 21)
-            };
+            let cfg = RunConfig { threads: 1, detailed: true, ..RunConfig::new(3000, 21) };
             let whole = sim::run(&game, &plans, cfg)?;
             let mut tally = playtest::stats::Tally::default();
             let mut metrics = G::Metrics::default();
             for index in (0..5).rev() {
-                let part = sim::run(
-                    &game,
-                    &plans,
-                    RunConfig {
-                        threads: 2,
-                        shard_index: index,
-                        shard_count: 5,
-                        ..cfg
-                    },
-                )?;
+                let part = sim::run(&game, &plans, RunConfig { threads: 2, shard_index: index, shard_count: 5, ..cfg })?;
                 assert_eq!(part.tally.games, 600);
                 tally.merge(&part.tally);
-                let saved = part
-                    .metrics
-                    .save_state()
-                    .expect("bundled games save their metrics");
-                Metrics::merge(
-                    &mut metrics,
-                    G::Metrics::load_state(&saved).expect("and load them"),
-                );
+                let saved = part.metrics.save_state().expect("bundled games save their metrics");
+                Metrics::merge(&mut metrics, G::Metrics::load_state(&saved).expect("and load them"));
             }
             assert_eq!(tally, whole.tally, "{}", game.id());
-            assert_eq!(
-                metrics.save_state(),
-                whole.metrics.save_state(),
-                "{}",
-                game.id()
-            );
+            assert_eq!(metrics.save_state(), whole.metrics.save_state(), "{}", game.id());
             assert_eq!(metrics.summary(3000), whole.metrics.summary(3000));
             Ok(())
         }
     }
     // Every registered game, on its standard variant.
     for id in games::GAME_IDS {
-        let file = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("variants")
-            .join(id)
-            .join("standard.toml");
+        let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id).join("standard.toml");
         let variant = Variant::load(&file, &[]).unwrap();
         games::dispatch(&variant, Check).unwrap();
     }

@@ -4,28 +4,13 @@
 use std::process::Command;
 
 fn playtest(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_playtest"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run playtest");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let out = Command::new(env!("CARGO_BIN_EXE_playtest")).args(args).current_dir(env!("CARGO_MANIFEST_DIR")).output().expect("run playtest");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 #[test]
 fn simulate_json_has_rounds_a_dummy_seat_and_the_end_reasons() {
-    let (code, out, err) = playtest(&[
-        "simulate",
-        "variants/take-a-penny/three-players.toml",
-        "--games",
-        "3000",
-        "--json",
-        "--checked",
-    ]);
+    let (code, out, err) = playtest(&["simulate", "variants/take-a-penny/three-players.toml", "--games", "3000", "--json", "--checked"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
     assert_eq!(v["length"]["unit"], "rounds");
@@ -44,12 +29,7 @@ fn exact_json_on_the_two_player_variant() {
     let (code, out, err) = playtest(&["exact", "variants/take-a-penny/two-players.toml", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON object");
-    let shares: Vec<f64> = v["seats"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["win_share"].as_f64().unwrap())
-        .collect();
+    let shares: Vec<f64> = v["seats"].as_array().unwrap().iter().map(|s| s["win_share"].as_f64().unwrap()).collect();
     assert_eq!(shares.len(), 3);
     assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9);
     assert_eq!(v["seats"][2]["bot"], "dummy");
@@ -62,38 +42,15 @@ fn exact_json_on_the_two_player_variant() {
 fn exact_refuses_the_four_player_variant_with_its_size() {
     let (code, _, err) = playtest(&["exact", "variants/take-a-penny/standard.toml"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("too big") && err.contains("12533761 states"),
-        "{err}"
-    );
+    assert!(err.contains("too big") && err.contains("12533761 states"), "{err}");
 }
 
 #[test]
 fn impossible_set_ups_exit_2_naming_the_key() {
-    let (code, _, err) = playtest(&[
-        "simulate",
-        "variants/take-a-penny/standard.toml",
-        "--set",
-        "total_pennies=4",
-        "--games",
-        "10",
-    ]);
+    let (code, _, err) = playtest(&["simulate", "variants/take-a-penny/standard.toml", "--set", "total_pennies=4", "--games", "10"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("total_pennies") && err.contains("at least 5"),
-        "{err}"
-    );
-    let (code, _, err) = playtest(&[
-        "simulate",
-        "variants/take-a-penny/standard.toml",
-        "--bots",
-        "best-response",
-        "--games",
-        "10",
-    ]);
+    assert!(err.contains("total_pennies") && err.contains("at least 5"), "{err}");
+    let (code, _, err) = playtest(&["simulate", "variants/take-a-penny/standard.toml", "--bots", "best-response", "--games", "10"]);
     assert_eq!(code, 2);
-    assert!(
-        err.contains("best-response") && err.contains("too big"),
-        "{err}"
-    );
+    assert!(err.contains("best-response") && err.contains("too big"), "{err}");
 }

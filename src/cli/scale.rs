@@ -49,15 +49,7 @@ struct ShardRun<'a> {
 }
 
 /// The game's summary of `tally` (plus the game's own figures when `metrics` is given).
-fn summary_of<G: Game>(
-    game: &G,
-    variant_name: &str,
-    bots: Vec<String>,
-    seed: u64,
-    seconds: f64,
-    tally: &Tally,
-    metrics: Option<&G::Metrics>,
-) -> Summary {
+fn summary_of<G: Game>(game: &G, variant_name: &str, bots: Vec<String>, seed: u64, seconds: f64, tally: &Tally, metrics: Option<&G::Metrics>) -> Summary {
     Summary::new(
         tally,
         SummaryContext {
@@ -75,31 +67,15 @@ fn summary_of<G: Game>(
     )
 }
 
-fn play_shard<G: Game>(
-    game: &G,
-    variant: &Variant,
-    plans: &[SeatPlan<G>],
-    s: ShardRun<'_>,
-) -> Result<(ShardState, RunResult<G>), Error> {
+fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: ShardRun<'_>) -> Result<(ShardState, RunResult<G>), Error> {
     let detailed = s.kind == RunKind::Report;
     if detailed && G::Metrics::default().save_state().is_none() {
-        return Err(Error::Usage(format!(
-            "report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard",
-            game.id()
-        )));
+        return Err(Error::Usage(format!("report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard", game.id())));
     }
     output::prepare_dir(s.dir)?;
     let labels = seat_labels(game, plans);
     let mut writer = if s.rows {
-        Some(RowWriter::create(
-            s.dir,
-            &s.shard.stem(),
-            RowContext {
-                seats: game.seats(),
-                seat_bots: &labels,
-                end_reasons: game.end_reasons(),
-            },
-        )?)
+        Some(RowWriter::create(s.dir, &s.shard.stem(), RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?)
     } else {
         None
     };
@@ -112,13 +88,7 @@ fn play_shard<G: Game>(
         ..RunConfig::new(s.run.games, s.run.seed)
     };
     let mut sink = |rows: &[sim::GameRow]| writer.as_mut().map_or(Ok(()), |w| w.write(rows));
-    let result = sim::run_streaming(
-        game,
-        plans,
-        cfg,
-        &mut progress_printer(cfg.games, s.quiet),
-        Some(&mut sink),
-    )?;
+    let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
     if let Some(w) = writer {
         w.finish()?;
     }
@@ -137,11 +107,7 @@ fn play_shard<G: Game>(
         command: s.command,
         seconds: result.seconds,
         tally: result.tally.clone(),
-        metrics: if detailed {
-            result.metrics.save_state()
-        } else {
-            None
-        },
+        metrics: if detailed { result.metrics.save_state() } else { None },
     };
     state.save(s.dir)?;
     Ok((state, result))
@@ -149,11 +115,7 @@ fn play_shard<G: Game>(
 
 fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
     let stem = state.shard.stem();
-    let files = if rows {
-        format!("{stem}.json, {stem}.parquet and {stem}.csv")
-    } else {
-        format!("{stem}.json")
-    };
+    let files = if rows { format!("{stem}.json, {stem}.parquet and {stem}.csv") } else { format!("{stem}.json") };
     println!(
         "shard {} of {}: {} of {} games in {:.1} s; wrote {files} into {}",
         state.shard.index,
@@ -163,50 +125,21 @@ fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
         state.seconds,
         dir.display()
     );
-    println!(
-        "when every shard is done: playtest merge {}/shard-*-of-{}.json",
-        dir.display(),
-        state.shard.count
-    );
+    println!("when every shard is done: playtest merge {}/shard-*-of-{}.json", dir.display(), state.shard.count);
 }
 
 /// `simulate --shard K/N --out DIR`: plays one shard, writes its state and rows.
-pub(super) fn simulate_shard<G: Game>(
-    game: &G,
-    variant: &Variant,
-    plans: &[SeatPlan<G>],
-    a: &SimulateArgs,
-    text: &str,
-) -> Result<(), Error> {
+pub(super) fn simulate_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], a: &SimulateArgs, text: &str) -> Result<(), Error> {
     let shard = Shard::from_arg(text)?;
     let Some(dir) = &a.out else {
-        return Err(Error::Usage(format!(
-            "--shard {text}: needs --out DIR, the folder the shard's state and rows are written to (the same for every shard)"
-        )));
+        return Err(Error::Usage(format!("--shard {text}: needs --out DIR, the folder the shard's state and rows are written to (the same for every shard)")));
     };
     let command = command_line("simulate", &a.variant, &a.run, "");
-    let s = ShardRun {
-        kind: RunKind::Simulate,
-        shard,
-        dir,
-        variant: &a.variant,
-        run: &a.run,
-        command,
-        rows: true,
-        quiet: a.json,
-    };
+    let s = ShardRun { kind: RunKind::Simulate, shard, dir, variant: &a.variant, run: &a.run, command, rows: true, quiet: a.json };
     let (state, result) = play_shard(game, variant, plans, s)?;
     if a.json {
-        let partial = summary_of(
-            game,
-            &variant.name,
-            state.bots.clone(),
-            state.seed,
-            result.seconds,
-            &result.tally,
-            None,
-        );
-        println!("{}", serde_json::to_string(&partial).unwrap_or_default());
+        let partial = summary_of(game, &variant.name, state.bots.clone(), state.seed, result.seconds, &result.tally, None);
+        crate::output::print_json(&partial)?;
     } else {
         shard_done(&state, dir, true);
     }
@@ -224,23 +157,8 @@ pub(super) fn report_shard<G: Game>(
 ) -> Result<(), Error> {
     let (v, run, out) = args;
     let shard = Shard::from_arg(text)?;
-    let command = command_line(
-        "report",
-        v,
-        run,
-        &out.map(|o| format!(" --out {}", o.display()))
-            .unwrap_or_default(),
-    );
-    let s = ShardRun {
-        kind: RunKind::Report,
-        shard,
-        dir,
-        variant: v,
-        run,
-        command,
-        rows: false,
-        quiet: false,
-    };
+    let command = command_line("report", v, run, &out.map(|o| format!(" --out {}", o.display())).unwrap_or_default());
+    let s = ShardRun { kind: RunKind::Report, shard, dir, variant: v, run, command, rows: false, quiet: false };
     let (state, _) = play_shard(game, variant, plans, s)?;
     shard_done(&state, dir, false);
     Ok(())
@@ -248,35 +166,12 @@ pub(super) fn report_shard<G: Game>(
 
 /// `simulate --out DIR` without shards: rows streamed to `games.parquet`/`games.csv` as the
 /// run goes; returns the run (its `rows` empty).
-pub(super) fn simulate_streamed<G: Game>(
-    game: &G,
-    plans: &[SeatPlan<G>],
-    cfg: RunConfig,
-    dir: &Path,
-    quiet: bool,
-) -> Result<RunResult<G>, Error> {
+pub(super) fn simulate_streamed<G: Game>(game: &G, plans: &[SeatPlan<G>], cfg: RunConfig, dir: &Path, quiet: bool) -> Result<RunResult<G>, Error> {
     let labels = seat_labels(game, plans);
-    let mut writer = RowWriter::create(
-        dir,
-        "games",
-        RowContext {
-            seats: game.seats(),
-            seat_bots: &labels,
-            end_reasons: game.end_reasons(),
-        },
-    )?;
+    let mut writer = RowWriter::create(dir, "games", RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
     let mut sink = |rows: &[sim::GameRow]| writer.write(rows);
-    let cfg = RunConfig {
-        keep_rows: false,
-        ..cfg
-    };
-    let result = sim::run_streaming(
-        game,
-        plans,
-        cfg,
-        &mut progress_printer(cfg.games, quiet),
-        Some(&mut sink),
-    )?;
+    let cfg = RunConfig { keep_rows: false, ..cfg };
+    let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
     writer.finish()?;
     Ok(result)
 }
@@ -285,27 +180,12 @@ pub(super) fn simulate_streamed<G: Game>(
 /// unsharded command would have.
 pub(super) fn merge(a: &MergeArgs) -> Result<(), Error> {
     let paths = shard::expand_paths(&a.shards)?;
-    let states = paths
-        .into_iter()
-        .map(|p| ShardState::load(&p).map(|s| (p, s)))
-        .collect::<Result<Vec<_>, _>>()?;
+    let states = paths.into_iter().map(|p| ShardState::load(&p).map(|s| (p, s))).collect::<Result<Vec<_>, _>>()?;
     let states = shard::check_set(states)?;
     let (first_path, first) = &states[0];
     let variant = Variant::from_toml_str(&first.variant_path, &first.variant_toml)?;
-    let dir = a.out.clone().unwrap_or_else(|| {
-        first_path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default()
-    });
-    games::dispatch(
-        &variant,
-        Merge {
-            args: a,
-            states: &states,
-            dir: &dir,
-        },
-    )
+    let dir = a.out.clone().unwrap_or_else(|| first_path.parent().map(Path::to_path_buf).unwrap_or_default());
+    games::dispatch(&variant, Merge { args: a, states: &states, dir: &dir })
 }
 
 struct Merge<'a> {
@@ -326,28 +206,13 @@ impl GameCommand for Merge<'_> {
             tally.merge(&s.tally);
             seconds = seconds.max(s.seconds);
             if detailed {
-                let bad = |message: String| MergeError::BadShard {
-                    path: path.clone(),
-                    message,
-                };
-                let saved = s
-                    .metrics
-                    .as_ref()
-                    .ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
-                let m = G::Metrics::load_state(saved)
-                    .map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
+                let bad = |message: String| MergeError::BadShard { path: path.clone(), message };
+                let saved = s.metrics.as_ref().ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
+                let m = G::Metrics::load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
                 Metrics::merge(&mut metrics, m);
             }
         }
-        let mut summary = summary_of(
-            &game,
-            &variant.name,
-            first.bots.clone(),
-            first.seed,
-            seconds,
-            &tally,
-            detailed.then_some(&metrics),
-        );
+        let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
         output::prepare_dir(self.dir)?;
         if detailed {
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
@@ -364,28 +229,14 @@ impl GameCommand for Merge<'_> {
                 description: first.description.clone(),
             })?;
         } else {
-            let path = self.dir.join("summary.json");
-            std::fs::write(
-                &path,
-                serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n",
-            )
-            .map_err(|e| Error::output(&path, e))?;
+            crate::output::write_summary(self.dir, &summary)?;
         }
         if self.args.json {
-            println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+            crate::output::print_json(&summary)?;
         } else {
             print!("{}", summary.table());
-            let what = if detailed {
-                "summary.json, report.md and the charts"
-            } else {
-                "summary.json"
-            };
-            println!(
-                "merged {} shards ({}); wrote {what} into {}",
-                self.states.len(),
-                first.command,
-                self.dir.display()
-            );
+            let what = if detailed { "summary.json, report.md and the charts" } else { "summary.json" };
+            println!("merged {} shards ({}); wrote {what} into {}", self.states.len(), first.command, self.dir.display());
         }
         Ok(())
     }

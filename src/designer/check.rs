@@ -60,32 +60,15 @@ pub fn expectations(variant: &Variant, cat: &Catalogue) -> Result<Vec<Expectatio
         return Ok(Vec::new());
     };
     let toml::Value::Table(table) = table else {
-        return Err(variant
-            .provenance
-            .invalid(
-                "expect",
-                "expected a table: [expect] with lines such as mean_length = [30, 60]",
-            )
-            .into());
+        return Err(variant.provenance.invalid("expect", "expected a table: [expect] with lines such as mean_length = [30, 60]").into());
     };
     let mut out = Vec::new();
     for (name, value) in table {
         let key = format!("expect.{name}");
         if cat.get(name).is_none() {
-            return Err(variant
-                .provenance
-                .invalid(
-                    &key,
-                    format!("unknown metric `{name}`; allowed: {}", cat.names()),
-                )
-                .into());
+            return Err(variant.provenance.invalid(&key, format!("unknown metric `{name}`; allowed: {}", cat.names())).into());
         }
-        let bad = || {
-            variant.provenance.invalid(
-                &key,
-                "expected [low, high]: two numbers, low <= high (shares are fractions: 0.03 is 3%)",
-            )
-        };
+        let bad = || variant.provenance.invalid(&key, "expected [low, high]: two numbers, low <= high (shares are fractions: 0.03 is 3%)");
         let toml::Value::Array(items) = value else {
             return Err(bad().into());
         };
@@ -100,12 +83,7 @@ pub fn expectations(variant: &Variant, cat: &Catalogue) -> Result<Vec<Expectatio
         if items.len() != 2 || nums.len() != 2 || nums[0] > nums[1] {
             return Err(bad().into());
         }
-        out.push(Expectation {
-            metric: name.clone(),
-            lo: nums[0],
-            hi: nums[1],
-            at: variant.provenance.locate(&key).to_string(),
-        });
+        out.push(Expectation { metric: name.clone(), lo: nums[0], hi: nums[1], at: variant.provenance.locate(&key).to_string() });
     }
     Ok(out)
 }
@@ -145,33 +123,15 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
     let mut loaded = Vec::new();
     for path in &o.variants {
         let v = Variant::load(path, &o.sets)?;
-        games::dispatch(
-            &v,
-            Check {
-                o,
-                path,
-                play: false,
-            },
-        )?;
+        games::dispatch(&v, Check { o, path, play: false })?;
         loaded.push((path, v));
     }
     let (mut failed, mut total) = (Vec::new(), 0);
     for (path, v) in &loaded {
-        match games::dispatch(
-            v,
-            Check {
-                o,
-                path,
-                play: true,
-            },
-        ) {
+        match games::dispatch(v, Check { o, path, play: true }) {
             Ok((n, fails)) => {
                 total += n;
-                failed.extend(
-                    fails
-                        .into_iter()
-                        .map(|m| format!("{}: {m}", path.display())),
-                );
+                failed.extend(fails.into_iter().map(|m| format!("{}: {m}", path.display())));
             }
             Err(Error::Invariant(message)) => {
                 println!("FAIL  invariant: {message}");
@@ -181,19 +141,12 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
         }
     }
     if failed.is_empty() {
-        println!(
-            "check: {} variant(s), {total} expectation(s): all hold",
-            loaded.len()
-        );
+        println!("check: {} variant(s), {total} expectation(s): all hold", loaded.len());
         Ok(())
     } else {
         Err(Error::CheckFailed(format!(
             "check failed ({} of {} variant(s)): {}\n(an expectation fails only when its whole 95% CI lies outside its bounds)",
-            failed
-                .iter()
-                .map(|f| f.split(':').next().unwrap_or_default())
-                .collect::<std::collections::BTreeSet<_>>()
-                .len(),
+            failed.iter().map(|f| f.split(':').next().unwrap_or_default()).collect::<std::collections::BTreeSet<_>>().len(),
             loaded.len(),
             failed.join("; ")
         )))
@@ -217,33 +170,12 @@ impl GameCommand for Check<'_> {
         if !self.play {
             return Ok((expect.len(), Vec::new()));
         }
-        let detailed = expect
-            .iter()
-            .any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra))
-            || cat
-                .get(o.precision.metric())
-                .is_some_and(Catalogue::is_extra);
-        let plan = PlayPlan {
-            seed: o.run.seed,
-            checked: true,
-            detailed,
-            keep_rows: false,
-        };
-        let arm = Arm {
-            game: &game,
-            plans: &plans,
-            variant: variant.name.clone(),
-            replay: replay_command(self.path, o.bots.as_deref(), &o.sets),
-        };
+        let detailed =
+            expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
+        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: false };
+        let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
         let mut progress = Progress::new(o.run.games, o.run.quiet);
-        let (stats, reached) = run_arm(
-            &arm,
-            &cat,
-            &plan,
-            (o.run.threads, o.run.games),
-            &o.precision,
-            &mut progress,
-        )?;
+        let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
         let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);
         println!(
             "check {} ({} / {}): {} games, seed {}; invariants and legality checked after every action: ok",
@@ -268,34 +200,17 @@ impl GameCommand for Check<'_> {
             let measured = if est.interval == Interval::None {
                 format!("{} (no CI: compared as a point)", raw(def.unit, est.value))
             } else {
-                format!(
-                    "{} (95% CI {} to {})",
-                    raw(def.unit, est.value),
-                    raw(def.unit, est.lo),
-                    raw(def.unit, est.hi)
-                )
+                format!("{} (95% CI {} to {})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
             };
             let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
             match verdict(&est, e.lo, e.hi) {
                 Verdict::Holds => println!("  ok    {} = {measured} within {bounds}", e.metric),
                 Verdict::Undecided => {
-                    println!(
-                        "  ok?   {} = {measured}: the CI overlaps a bound of {bounds}; not a failure (more games would decide)",
-                        e.metric
-                    )
+                    println!("  ok?   {} = {measured}: the CI overlaps a bound of {bounds}; not a failure (more games would decide)", e.metric)
                 }
                 Verdict::Fails => {
-                    println!(
-                        "  FAIL  {} = {measured} outside {bounds}: the whole 95% CI lies outside the bounds",
-                        e.metric
-                    );
-                    failed.push(format!(
-                        "{} = {} outside [{}, {}]",
-                        e.metric,
-                        raw(def.unit, est.value),
-                        e.lo,
-                        e.hi
-                    ));
+                    println!("  FAIL  {} = {measured} outside {bounds}: the whole 95% CI lies outside the bounds", e.metric);
+                    failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
                 }
             }
         }
@@ -308,76 +223,37 @@ mod tests {
     use super::*;
 
     fn est(value: f64, lo: f64, hi: f64) -> Estimate {
-        Estimate {
-            value,
-            lo,
-            hi,
-            interval: Interval::Wilson,
-        }
+        Estimate { value, lo, hi, interval: Interval::Wilson }
     }
 
     #[test]
     fn an_expectation_fails_only_when_the_whole_interval_is_outside() {
         assert_eq!(verdict(&est(0.5, 0.4, 0.6), 0.0, 1.0), Verdict::Holds);
-        assert_eq!(
-            verdict(&est(0.05, 0.02, 0.08), 0.0, 0.04),
-            Verdict::Undecided
-        );
+        assert_eq!(verdict(&est(0.05, 0.02, 0.08), 0.0, 0.04), Verdict::Undecided);
         assert_eq!(verdict(&est(0.06, 0.05, 0.07), 0.0, 0.04), Verdict::Fails);
-        assert_eq!(
-            verdict(&est(-0.06, -0.07, -0.05), -0.04, 0.04),
-            Verdict::Fails
-        );
+        assert_eq!(verdict(&est(-0.06, -0.07, -0.05), -0.04, 0.04), Verdict::Fails);
         assert_eq!(verdict(&Estimate::point(0.0), 0.0, 0.0), Verdict::Holds);
-        assert_eq!(
-            verdict(&Estimate::point(f64::NAN), 0.0, 1.0),
-            Verdict::Fails
-        );
+        assert_eq!(verdict(&Estimate::point(f64::NAN), 0.0, 1.0), Verdict::Fails);
     }
 
     #[test]
     fn expect_tables_are_checked_with_locations() {
-        let game = crate::games::pig_farm::PigFarm::from_variant(
-            &Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap(),
-        )
-        .unwrap();
+        let game =
+            crate::games::pig_farm::PigFarm::from_variant(&Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap()).unwrap();
         let cat = Catalogue::new(&game);
         let path = std::path::Path::new("x.toml");
-        let ok = Variant::from_toml_str(
-            path,
-            "game = \"pig-farm\"\n[expect]\nmean_length = [1, 2.5]\ncap_share = [0, 0]\n",
-        )
-        .unwrap();
+        let ok = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [1, 2.5]\ncap_share = [0, 0]\n").unwrap();
         let e = expectations(&ok, &cat).unwrap();
         assert_eq!(e.len(), 2);
         let len = e.iter().find(|x| x.metric == "mean_length").unwrap();
         assert_eq!((len.lo, len.hi), (1.0, 2.5));
         assert_eq!(len.at, "x.toml:3:1");
-        let unknown =
-            Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nfun = [0, 1]\n").unwrap();
+        let unknown = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nfun = [0, 1]\n").unwrap();
         let msg = expectations(&unknown, &cat).unwrap_err().to_string();
-        assert!(
-            msg.contains("x.toml:3:1")
-                && msg.contains("unknown metric `fun`")
-                && msg.contains("first_player_advantage"),
-            "{msg}"
-        );
-        let reversed = Variant::from_toml_str(
-            path,
-            "game = \"pig-farm\"\n[expect]\nmean_length = [5, 1]\n",
-        )
-        .unwrap();
-        assert!(
-            expectations(&reversed, &cat)
-                .unwrap_err()
-                .to_string()
-                .contains("low <= high")
-        );
-        let text = Variant::from_toml_str(
-            path,
-            "game = \"pig-farm\"\n[expect]\nmean_length = \"short\"\n",
-        )
-        .unwrap();
+        assert!(msg.contains("x.toml:3:1") && msg.contains("unknown metric `fun`") && msg.contains("first_player_advantage"), "{msg}");
+        let reversed = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [5, 1]\n").unwrap();
+        assert!(expectations(&reversed, &cat).unwrap_err().to_string().contains("low <= high"));
+        let text = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = \"short\"\n").unwrap();
         assert_eq!(expectations(&text, &cat).unwrap_err().exit_code(), 2);
     }
 }

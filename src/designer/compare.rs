@@ -22,9 +22,7 @@ use crate::variant::Variant;
 
 use super::metrics::{self, Catalogue, Estimate, Moments, Unit};
 use super::precision::{PrecisionArgs, Reached, adaptive};
-use super::runner::{
-    Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, replay_command,
-};
+use super::runner::{Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, replay_command};
 use super::{RunOptions, plans, thousands, write_file};
 
 /// What `compare` was asked.
@@ -143,17 +141,9 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
     if let Some(dir) = &o.out {
         crate::output::prepare_dir(dir)?;
     }
-    let result = games::dispatch(
-        &va,
-        Compare {
-            o,
-            vb: &vb,
-            b_path: &b_path,
-            b_sets: &b_sets,
-        },
-    )?;
+    let result = games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
     if o.json {
-        println!("{}", serde_json::to_string(&result).unwrap_or_default());
+        crate::output::print_json(&result)?;
     } else {
         print!("{}", table(&result));
     }
@@ -217,28 +207,9 @@ impl GameCommand for Compare<'_> {
         let game_b = G::from_variant(self.vb)?;
         let plans_a = plans(&game_a, va, o.bots.as_deref(), "--bots")?;
         let bots_b = o.bots_b.as_deref().or(o.bots.as_deref());
-        let plans_b = plans(
-            &game_b,
-            self.vb,
-            bots_b,
-            if o.bots_b.is_some() {
-                "--bots-b"
-            } else {
-                "--bots"
-            },
-        )?;
-        let arm_a = Arm {
-            game: &game_a,
-            plans: &plans_a,
-            variant: va.name.clone(),
-            replay: replay_command(&o.a, o.bots.as_deref(), &o.sets),
-        };
-        let arm_b = Arm {
-            game: &game_b,
-            plans: &plans_b,
-            variant: self.vb.name.clone(),
-            replay: replay_command(self.b_path, bots_b, self.b_sets),
-        };
+        let plans_b = plans(&game_b, self.vb, bots_b, if o.bots_b.is_some() { "--bots-b" } else { "--bots" })?;
+        let arm_a = Arm { game: &game_a, plans: &plans_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
+        let arm_b = Arm { game: &game_b, plans: &plans_b, variant: self.vb.name.clone(), replay: replay_command(self.b_path, bots_b, self.b_sets) };
         let (cat_a, cat_b) = (Catalogue::new(&game_a), Catalogue::new(&game_b));
         let common: Vec<Common> = cat_a
             .defs
@@ -249,33 +220,16 @@ impl GameCommand for Compare<'_> {
                 let db = &cat_b.defs[ib];
                 let per_game = d.per_game.zip(db.per_game);
                 let extra = Catalogue::extra_index(d).zip(Catalogue::extra_index(db));
-                Some(Common {
-                    a: ia,
-                    b: ib,
-                    per_game,
-                    extra,
-                })
+                Some(Common { a: ia, b: ib, per_game, extra })
             })
             .collect();
         let seed_b = o.seed_b.unwrap_or(o.run.seed);
-        let plan_a = PlayPlan {
-            seed: o.run.seed,
-            checked: o.run.checked,
-            detailed: true,
-            keep_rows: false,
-        };
-        let plan_b = PlayPlan {
-            seed: seed_b,
-            ..plan_a
-        };
+        let plan_a = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false };
+        let plan_b = PlayPlan { seed: seed_b, ..plan_a };
         let pool = Pool::new(o.run.threads)?;
         let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
-        let mut acc = Acc::<G> {
-            a: ArmStats::default(),
-            b: ArmStats::default(),
-            diffs: Moments::new(common.len()),
-            extra_diffs: vec![Vec::new(); common.len()],
-        };
+        let mut acc =
+            Acc::<G> { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
         let precision_index = match o.precision.precision {
             None => None,
             Some(_) => {
@@ -283,93 +237,53 @@ impl GameCommand for Compare<'_> {
                 let k = common
                     .iter()
                     .position(|c| cat_a.defs[c.a].name == name)
-                    .ok_or_else(|| {
-                        Error::Usage(format!(
-                            "--precision-metric: unknown metric `{name}`; allowed: {}",
-                            cat_a.names()
-                        ))
-                    })?;
+                    .ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names())))?;
                 if common[k].per_game.is_none() && common[k].extra.is_none() {
-                    return Err(Error::Usage(format!(
-                        "--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure"
-                    )));
+                    return Err(Error::Usage(format!("--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure")));
                 }
                 Some(k)
             }
         };
-        let play =
-            |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc<G>| -> Result<(), Error> {
-                let jobs: Vec<u64> = batches(done, n).collect();
-                let first = jobs.first().copied().unwrap_or(0);
-                let task = |&batch: &u64| -> Result<PairedBatch<G>, Error> {
-                    let mut a_values: Vec<f64> =
-                        Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
-                    let a = arm_batch_with(&arm_a, &cat_a, &plan_a, batch, n, &mut |v| {
-                        a_values.extend_from_slice(v)
-                    })?;
-                    let mut d = Moments::new(common.len());
-                    let mut row = vec![0.0; common.len()];
-                    let mut k = 0;
-                    let b = arm_batch_with(&arm_b, &cat_b, &plan_b, batch, n, &mut |v| {
-                        let va = &a_values[k * cat_a.per_game_len..(k + 1) * cat_a.per_game_len];
-                        for (x, c) in row.iter_mut().zip(&common) {
-                            *x = c.per_game.map_or(0.0, |(ia, ib)| v[ib] - va[ia]);
-                        }
-                        d.add(&row);
-                        k += 1;
-                    })?;
-                    let extra_diffs = common
-                        .iter()
-                        .map(|c| {
-                            c.extra
-                                .map_or(f64::NAN, |(ia, ib)| b.extras()[ib] - a.extras()[ia])
-                        })
-                        .collect();
-                    Ok(PairedBatch {
-                        a,
-                        b,
-                        diffs: d,
-                        extra_diffs,
-                    })
-                };
-                pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| {
-                    progress.update(((first + k as u64) * BATCH).min(n))
-                })
+        let play = |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc<G>| -> Result<(), Error> {
+            let jobs: Vec<u64> = batches(done, n).collect();
+            let first = jobs.first().copied().unwrap_or(0);
+            let task = |&batch: &u64| -> Result<PairedBatch<G>, Error> {
+                let mut a_values: Vec<f64> = Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
+                let a = arm_batch_with(&arm_a, &cat_a, &plan_a, batch, n, &mut |v| a_values.extend_from_slice(v))?;
+                let mut d = Moments::new(common.len());
+                let mut row = vec![0.0; common.len()];
+                let mut k = 0;
+                let b = arm_batch_with(&arm_b, &cat_b, &plan_b, batch, n, &mut |v| {
+                    let va = &a_values[k * cat_a.per_game_len..(k + 1) * cat_a.per_game_len];
+                    for (x, c) in row.iter_mut().zip(&common) {
+                        *x = c.per_game.map_or(0.0, |(ia, ib)| v[ib] - va[ia]);
+                    }
+                    d.add(&row);
+                    k += 1;
+                })?;
+                let extra_diffs = common.iter().map(|c| c.extra.map_or(f64::NAN, |(ia, ib)| b.extras()[ib] - a.extras()[ia])).collect();
+                Ok(PairedBatch { a, b, diffs: d, extra_diffs })
             };
+            pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * BATCH).min(n)))
+        };
         let started = std::time::Instant::now();
         let reached = match (o.precision.precision, precision_index) {
-            (Some(target), Some(k)) => Some(adaptive(
-                target,
-                o.precision.metric(),
-                o.precision.max_games,
-                &mut progress,
-                |done, n, progress| {
-                    play(done, n, progress, &mut acc)?;
-                    Ok(match common[k].per_game {
-                        Some(_) => acc.diffs.half_width(k),
-                        None => {
-                            metrics::batch_half_width(&acc.extra_diffs[k]).unwrap_or(f64::INFINITY)
-                        }
-                    })
-                },
-            )?),
+            (Some(target), Some(k)) => Some(adaptive(target, o.precision.metric(), o.precision.max_games, &mut progress, |done, n, progress| {
+                play(done, n, progress, &mut acc)?;
+                Ok(match common[k].per_game {
+                    Some(_) => acc.diffs.half_width(k),
+                    None => metrics::batch_half_width(&acc.extra_diffs[k]).unwrap_or(f64::INFINITY),
+                })
+            })?),
             _ => {
                 play(0, o.run.games, &mut progress, &mut acc)?;
                 None
             }
         };
-        let Acc {
-            a: sa,
-            b: sb,
-            diffs,
-            extra_diffs,
-        } = acc;
+        let Acc { a: sa, b: sb, diffs, extra_diffs } = acc;
         progress.finish();
         let seconds = started.elapsed().as_secs_f64();
-        let (sum_a, sum_b) = (
-            sa.summary(&arm_a, o.run.seed, true, seconds),
-            sb.summary(&arm_b, seed_b, true, seconds),
-        );
+        let (sum_a, sum_b) = (sa.summary(&arm_a, o.run.seed, true, seconds), sb.summary(&arm_b, seed_b, true, seconds));
         let (est_a, est_b) = (sa.estimates(&cat_a, &sum_a), sb.estimates(&cat_b, &sum_b));
         let n = sa.tally.games;
         let mut rows = Vec::new();
@@ -379,14 +293,12 @@ impl GameCommand for Compare<'_> {
             let diff = eb.value - ea.value;
             let (paired, independent) = match (c.per_game, c.extra) {
                 (Some((ia, ib)), _) if n > 0 => {
-                    let indep = Z95
-                        * ((sa.moments.variance(ia) + sb.moments.variance(ib)) / n as f64).sqrt();
+                    let indep = Z95 * ((sa.moments.variance(ia) + sb.moments.variance(ib)) / n as f64).sqrt();
                     (Some(diffs.half_width(k)), Some(indep))
                 }
                 (None, Some(_)) => {
                     let paired = metrics::batch_half_width(&extra_diffs[k]);
-                    let indep = (ea.interval != metrics::Interval::None
-                        && eb.interval != metrics::Interval::None)
+                    let indep = (ea.interval != metrics::Interval::None && eb.interval != metrics::Interval::None)
                         .then(|| (ea.half_width().powi(2) + eb.half_width().powi(2)).sqrt());
                     (paired, indep.filter(|_| paired.is_some()))
                 }
@@ -396,26 +308,12 @@ impl GameCommand for Compare<'_> {
         }
         for (ib, d) in cat_b.defs.iter().enumerate() {
             if cat_a.get(&d.name).is_none() {
-                rows.push(row(
-                    d,
-                    Estimate::point(f64::NAN),
-                    est_b[ib],
-                    f64::NAN,
-                    None,
-                    None,
-                ));
+                rows.push(row(d, Estimate::point(f64::NAN), est_b[ib], f64::NAN, None, None));
             }
         }
         for (ia, d) in cat_a.defs.iter().enumerate() {
             if cat_b.get(&d.name).is_none() {
-                rows.push(row(
-                    d,
-                    est_a[ia],
-                    Estimate::point(f64::NAN),
-                    f64::NAN,
-                    None,
-                    None,
-                ));
+                rows.push(row(d, est_a[ia], Estimate::point(f64::NAN), f64::NAN, None, None));
             }
         }
         let side = |path: &Path, v: &Variant, arm: &Arm<'_, G>, seed: u64| Side {
@@ -445,14 +343,7 @@ fn unit_name(u: Unit) -> &'static str {
     }
 }
 
-fn row(
-    d: &metrics::MetricDef,
-    a: Estimate,
-    b: Estimate,
-    diff: f64,
-    paired: Option<f64>,
-    independent: Option<f64>,
-) -> MetricComparison {
+fn row(d: &metrics::MetricDef, a: Estimate, b: Estimate, diff: f64, paired: Option<f64>, independent: Option<f64>) -> MetricComparison {
     let ci = |h: Option<f64>| h.filter(|h| h.is_finite()).map(|h| [diff - h, diff + h]);
     let paired_ci = ci(paired);
     MetricComparison {
@@ -482,53 +373,22 @@ fn unit_of(m: &MetricComparison) -> Unit {
 pub fn table(c: &Comparison) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "compare ({}): A = {} ({}), B = {} ({})",
-        c.game, c.a.variant, c.a.path, c.b.variant, c.b.path
-    );
-    let _ = writeln!(
-        out,
-        "A bots: {}\nB bots: {}",
-        c.a.bots.join(", "),
-        c.b.bots.join(", ")
-    );
+    let _ = writeln!(out, "compare ({}): A = {} ({}), B = {} ({})", c.game, c.a.variant, c.a.path, c.b.variant, c.b.path);
+    let _ = writeln!(out, "A bots: {}\nB bots: {}", c.a.bots.join(", "), c.b.bots.join(", "));
     if c.common_random_numbers {
-        let _ = writeln!(
-            out,
-            "{} games each, seed {}: common random numbers (game i of A and of B start from the same seed)",
-            thousands(c.games),
-            c.a.seed
-        );
+        let _ = writeln!(out, "{} games each, seed {}: common random numbers (game i of A and of B start from the same seed)", thousands(c.games), c.a.seed);
     } else {
-        let _ = writeln!(
-            out,
-            "{} games each, seeds {} and {}: independent runs",
-            thousands(c.games),
-            c.a.seed,
-            c.b.seed
-        );
+        let _ = writeln!(out, "{} games each, seeds {} and {}: independent runs", thousands(c.games), c.a.seed, c.b.seed);
     }
     if let Some(p) = &c.precision {
         let _ = writeln!(out, "{}", p.describe());
     }
-    let _ = writeln!(
-        out,
-        "\n| metric | A | B | B - A | 95% CI paired | 95% CI independent runs | paired/independent width | significant |"
-    );
+    let _ = writeln!(out, "\n| metric | A | B | B - A | 95% CI paired | 95% CI independent runs | paired/independent width | significant |");
     let _ = writeln!(out, "|---|---:|---:|---:|---|---|---:|---|");
     let mut ratios = Vec::new();
     for m in &c.metrics {
         let u = unit_of(m);
-        let ci = |x: Option<[f64; 2]>| {
-            x.map_or("-".to_string(), |[lo, hi]| {
-                format!(
-                    "{} to {}",
-                    metrics::format_diff(u, lo),
-                    metrics::format_diff(u, hi)
-                )
-            })
-        };
+        let ci = |x: Option<[f64; 2]>| x.map_or("-".to_string(), |[lo, hi]| format!("{} to {}", metrics::format_diff(u, lo), metrics::format_diff(u, hi)));
         let ratio = m.width_ratio();
         if let Some(r) = ratio {
             ratios.push(r);
@@ -570,10 +430,7 @@ fn chart_label(name: &str) -> Option<String> {
     if name == "elimination_rate" {
         return Some("eliminated".into());
     }
-    if let Some(s) = name
-        .strip_prefix("seat")
-        .and_then(|r| r.strip_suffix("_win_share"))
-    {
+    if let Some(s) = name.strip_prefix("seat").and_then(|r| r.strip_suffix("_win_share")) {
         return Some(format!("seat {s} wins"));
     }
     if name.ends_with("_share") && !name.starts_with("seat") {
@@ -585,23 +442,13 @@ fn chart_label(name: &str) -> Option<String> {
 /// Writes compare.json, compare.csv and the charts; returns the file names.
 fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
     let mut written = Vec::new();
-    write_file(
-        &dir.join("compare.json"),
-        &(serde_json::to_string_pretty(c).unwrap_or_default() + "\n"),
-    )?;
+    crate::output::write_json(&dir.join("compare.json"), c)?;
     written.push("compare.json".to_string());
-    let mut csv = String::from(
-        "metric,unit,a,a_lo,a_hi,b,b_lo,b_hi,diff,paired_lo,paired_hi,independent_lo,independent_hi,significant\n",
-    );
+    let mut csv = String::from("metric,unit,a,a_lo,a_hi,b,b_lo,b_hi,diff,paired_lo,paired_hi,independent_lo,independent_hi,significant\n");
     let f = |x: f64| {
-        if x.is_finite() {
-            x.to_string()
-        } else {
-            String::new()
-        }
+        if x.is_finite() { x.to_string() } else { String::new() }
     };
-    let pair =
-        |x: Option<[f64; 2]>| x.map_or(",".to_string(), |[lo, hi]| format!("{},{}", f(lo), f(hi)));
+    let pair = |x: Option<[f64; 2]>| x.map_or(",".to_string(), |[lo, hi]| format!("{},{}", f(lo), f(hi)));
     for m in &c.metrics {
         csv.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{},{}\n",
@@ -624,47 +471,29 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
     let charted: Vec<(&MetricComparison, String)> = c
         .metrics
         .iter()
-        .filter(|m| {
-            m.unit == "share" && m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite()
-        })
+        .filter(|m| m.unit == "share" && m.paired_ci.is_some() && m.a.is_finite() && m.b.is_finite())
         .filter_map(|m| chart_label(&m.name).map(|l| (m, l)))
         .collect();
     let pct = |x: f64| x * 100.0;
-    let who = format!(
-        "A = {}, B = {}; {} games each",
-        c.a.variant,
-        c.b.variant,
-        thousands(c.games)
-    );
+    let who = format!("A = {}, B = {}; {} games each", c.a.variant, c.b.variant, thousands(c.games));
     let (name_a, name_b) = (format!("A: {}", c.a.variant), format!("B: {}", c.b.variant));
     let charts = vec![
         ChartSpec::Bars {
             file: "compare_shares".into(),
             title: format!("A vs B ({who})"),
-            x_label: "end-reason shares, first-player advantage, elimination rate, win shares"
-                .into(),
+            x_label: "end-reason shares, first-player advantage, elimination rate, win shares".into(),
             y_label: "share (%); first-player advantage in points".into(),
             categories: charted.iter().map(|(_, l)| l.clone()).collect(),
             series: vec![
                 BarSeries {
                     name: name_a.clone(),
                     values: charted.iter().map(|(m, _)| pct(m.a)).collect(),
-                    ci: Some(
-                        charted
-                            .iter()
-                            .map(|(m, _)| (pct(m.a_ci[0]), pct(m.a_ci[1])))
-                            .collect(),
-                    ),
+                    ci: Some(charted.iter().map(|(m, _)| (pct(m.a_ci[0]), pct(m.a_ci[1]))).collect()),
                 },
                 BarSeries {
                     name: name_b.clone(),
                     values: charted.iter().map(|(m, _)| pct(m.b)).collect(),
-                    ci: Some(
-                        charted
-                            .iter()
-                            .map(|(m, _)| (pct(m.b_ci[0]), pct(m.b_ci[1])))
-                            .collect(),
-                    ),
+                    ci: Some(charted.iter().map(|(m, _)| (pct(m.b_ci[0]), pct(m.b_ci[1]))).collect()),
                 },
             ],
             reference: None,
@@ -672,36 +501,19 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
         ChartSpec::Bars {
             file: "compare_differences".into(),
             title: format!("B - A with paired and independent-runs 95% CI ({who})"),
-            x_label: "end-reason shares, first-player advantage, elimination rate, win shares"
-                .into(),
+            x_label: "end-reason shares, first-player advantage, elimination rate, win shares".into(),
             y_label: "B - A (percentage points)".into(),
             categories: charted.iter().map(|(_, l)| l.clone()).collect(),
             series: vec![
                 BarSeries {
                     name: "B - A, paired CI (common seeds)".into(),
                     values: charted.iter().map(|(m, _)| pct(m.diff)).collect(),
-                    ci: Some(
-                        charted
-                            .iter()
-                            .map(|(m, _)| {
-                                m.paired_ci
-                                    .map_or((0.0, 0.0), |[lo, hi]| (pct(lo), pct(hi)))
-                            })
-                            .collect(),
-                    ),
+                    ci: Some(charted.iter().map(|(m, _)| m.paired_ci.map_or((0.0, 0.0), |[lo, hi]| (pct(lo), pct(hi)))).collect()),
                 },
                 BarSeries {
                     name: "B - A, CI of two independent runs".into(),
                     values: charted.iter().map(|(m, _)| pct(m.diff)).collect(),
-                    ci: Some(
-                        charted
-                            .iter()
-                            .map(|(m, _)| {
-                                m.independent_ci
-                                    .map_or((0.0, 0.0), |[lo, hi]| (pct(lo), pct(hi)))
-                            })
-                            .collect(),
-                    ),
+                    ci: Some(charted.iter().map(|(m, _)| m.independent_ci.map_or((0.0, 0.0), |[lo, hi]| (pct(lo), pct(hi)))).collect()),
                 },
             ],
             reference: Some((0.0, "no difference".into())),
@@ -715,11 +527,7 @@ fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
             x_label: "variant".into(),
             y_label: format!("mean length ({})", c.length_unit),
             categories: vec![name_a, name_b],
-            series: vec![BarSeries {
-                name: "mean length".into(),
-                values: vec![m.a, m.b],
-                ci: Some(vec![(m.a_ci[0], m.a_ci[1]), (m.b_ci[0], m.b_ci[1])]),
-            }],
+            series: vec![BarSeries { name: "mean length".into(), values: vec![m.a, m.b], ci: Some(vec![(m.a_ci[0], m.a_ci[1]), (m.b_ci[0], m.b_ci[1])]) }],
             reference: None,
         });
     }

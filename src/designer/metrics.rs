@@ -83,11 +83,7 @@ pub struct Moments {
 impl Moments {
     /// Empty sums of `k` components.
     pub fn new(k: usize) -> Moments {
-        Moments {
-            n: 0,
-            sum: vec![0.0; k],
-            sumsq: vec![0.0; k],
-        }
+        Moments { n: 0, sum: vec![0.0; k], sumsq: vec![0.0; k] }
     }
 
     /// Counts one game's values.
@@ -124,11 +120,7 @@ impl Moments {
 
     /// Half-width of the normal 95% interval of the mean of component `i`.
     pub fn half_width(&self, i: usize) -> f64 {
-        if self.n == 0 {
-            f64::INFINITY
-        } else {
-            Z95 * (self.variance(i) / self.n as f64).sqrt()
-        }
+        if self.n == 0 { f64::INFINITY } else { Z95 * (self.variance(i) / self.n as f64).sqrt() }
     }
 }
 
@@ -171,22 +163,12 @@ pub struct Estimate {
 impl Estimate {
     /// A value with no interval.
     pub fn point(value: f64) -> Estimate {
-        Estimate {
-            value,
-            lo: value,
-            hi: value,
-            interval: Interval::None,
-        }
+        Estimate { value, lo: value, hi: value, interval: Interval::None }
     }
 
     /// value ± `half`.
     pub fn around(value: f64, half: f64, interval: Interval) -> Estimate {
-        Estimate {
-            value,
-            lo: value - half,
-            hi: value + half,
-            interval,
-        }
+        Estimate { value, lo: value - half, hi: value + half, interval }
     }
 
     /// Half the interval's width (0 without an interval).
@@ -232,130 +214,41 @@ impl Catalogue {
                 per_game += 1;
                 per_game - 1
             });
-            defs.push(MetricDef {
-                name,
-                about,
-                unit,
-                per_game: index,
-                field,
-            });
+            defs.push(MetricDef { name, about, unit, per_game: index, field });
         };
-        add(
-            "mean_length".into(),
-            format!("mean game length ({unit})"),
-            Unit::Length,
-            Field::MeanLength,
-            true,
-        );
-        for (name, q) in [
-            ("median_length", 0.5),
-            ("p5_length", 0.05),
-            ("p95_length", 0.95),
-        ] {
-            add(
-                name.into(),
-                format!("{:.0}th percentile of game length ({unit})", q * 100.0),
-                Unit::Length,
-                Field::LengthQuantile(q),
-                false,
-            );
+        add("mean_length".into(), format!("mean game length ({unit})"), Unit::Length, Field::MeanLength, true);
+        for (name, q) in [("median_length", 0.5), ("p5_length", 0.05), ("p95_length", 0.95)] {
+            add(name.into(), format!("{:.0}th percentile of game length ({unit})", q * 100.0), Unit::Length, Field::LengthQuantile(q), false);
         }
         for (i, reason) in game.end_reasons().iter().enumerate() {
-            add(
-                format!("{reason}_share"),
-                format!("share of games ending by {reason}"),
-                Unit::Share,
-                Field::Reason(i),
-                true,
-            );
+            add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
         }
-        add(
-            "first_player_advantage".into(),
-            format!("seat 0's win share minus the fair share 1/{seats}"),
-            Unit::Share,
-            Field::FirstPlayerAdvantage,
-            true,
-        );
-        add(
-            "seat_fairness_p".into(),
-            "chi-square p-value that every seat wins equally often".into(),
-            Unit::Plain,
-            Field::SeatFairness,
-            false,
-        );
-        add(
-            "elimination_rate".into(),
-            "share of players eliminated".into(),
-            Unit::Share,
-            Field::Elimination,
-            true,
-        );
-        add(
-            "games_with_elimination".into(),
-            "share of games with an elimination".into(),
-            Unit::Share,
-            Field::GamesWithElimination,
-            true,
-        );
-        add(
-            "shared_win_rate".into(),
-            "share of games won by several tied seats".into(),
-            Unit::Share,
-            Field::SharedWin,
-            true,
-        );
+        add("first_player_advantage".into(), if game.acting_seats() < seats {
+                format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats())
+            } else {
+                format!("seat 0's win share minus the fair share 1/{seats}")
+            }, Unit::Share, Field::FirstPlayerAdvantage, true);
+        add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
+        add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
+        add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);
+        add("shared_win_rate".into(), "share of games won by several tied seats".into(), Unit::Share, Field::SharedWin, true);
         for s in 0..seats {
-            add(
-                format!("seat{s}_win_share"),
-                format!("seat {s}'s win share (ties shared)"),
-                Unit::Share,
-                Field::SeatWin(s),
-                true,
-            );
+            add(format!("seat{s}_win_share"), format!("seat {s}'s win share (ties shared)"), Unit::Share, Field::SeatWin(s), true);
         }
         for s in 0..seats {
-            add(
-                format!("seat{s}_mean_score"),
-                format!("seat {s}'s mean final score"),
-                Unit::Plain,
-                Field::SeatScore(s),
-                true,
-            );
+            add(format!("seat{s}_mean_score"), format!("seat {s}'s mean final score"), Unit::Plain, Field::SeatScore(s), true);
         }
         for s in 0..seats {
-            add(
-                format!("seat{s}_eliminated"),
-                format!("share of games seat {s} is eliminated in"),
-                Unit::Share,
-                Field::SeatEliminated(s),
-                true,
-            );
+            add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
         }
-        let extras: Vec<String> = <G::Metrics as Default>::default()
-            .summary(0)
-            .into_iter()
-            .map(|(k, _)| k)
-            .collect();
+        let extras: Vec<String> = <G::Metrics as Default>::default().summary(0).into_iter().map(|(k, _)| k).collect();
         for (j, name) in extras.into_iter().enumerate() {
-            add(
-                name,
-                format!("{}'s own figure", game.id()),
-                Unit::Plain,
-                Field::Extra(j),
-                false,
-            );
+            add(name, format!("{}'s own figure", game.id()), Unit::Plain, Field::Extra(j), false);
         }
         // A game's figure named like a common metric would be ambiguous: the common one wins.
         let mut seen = std::collections::HashSet::new();
         defs.retain(|d| seen.insert(d.name.clone()));
-        Catalogue {
-            defs,
-            per_game_len: per_game,
-            seats,
-            players: game.acting_seats(),
-            has_elimination: game.has_elimination(),
-            length_unit: unit.into(),
-        }
+        Catalogue { defs, per_game_len: per_game, seats, players: game.acting_seats(), has_elimination: game.has_elimination(), length_unit: unit.into() }
     }
 
     /// The metric called `name`.
@@ -370,11 +263,7 @@ impl Catalogue {
 
     /// Every name, comma separated (for error messages).
     pub fn names(&self) -> String {
-        self.defs
-            .iter()
-            .map(|d| d.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        self.defs.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", ")
     }
 
     /// The game's length unit ("turns", "rounds").
@@ -404,10 +293,7 @@ impl Catalogue {
         list.split(',')
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|name| {
-                self.position(name)
-                    .ok_or_else(|| format!("unknown metric `{name}`; allowed: {}", self.names()))
-            })
+            .map(|name| self.position(name).ok_or_else(|| format!("unknown metric `{name}`; allowed: {}", self.names())))
             .collect()
     }
 
@@ -423,6 +309,10 @@ impl Catalogue {
             let v = match d.field {
                 Field::MeanLength => o.length as f64,
                 Field::Reason(i) => f64::from(u8::from(o.end_reason as usize == i)),
+                // Over the acting seats: with dummy seats, seat 0 against the acting seats' mean.
+                Field::FirstPlayerAdvantage if self.players < self.seats => {
+                    o.win_share(0) - (0..self.players).map(|s| o.win_share(s)).sum::<f64>() / players
+                }
                 Field::FirstPlayerAdvantage => o.win_share(0) - 1.0 / self.seats.max(1) as f64,
                 Field::Elimination => eliminated as f64 / players,
                 Field::GamesWithElimination => f64::from(u8::from(eliminated > 0)),
@@ -445,41 +335,21 @@ impl Catalogue {
     /// lower end for 0 successes can come out a rounding error above 0).
     pub fn estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
         let e = self.raw_estimate(d, arm);
-        Estimate {
-            lo: e.lo.min(e.value),
-            hi: e.hi.max(e.value),
-            ..e
-        }
+        Estimate { lo: e.lo.min(e.value), hi: e.hi.max(e.value), ..e }
     }
 
     fn raw_estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
         let s = arm.summary;
         let t = arm.tally;
         let n = t.games;
-        let normal = |value: f64| {
-            Estimate::around(
-                value,
-                d.per_game
-                    .map_or(f64::INFINITY, |i| arm.moments.half_width(i)),
-                Interval::Normal,
-            )
-        };
+        let normal = |value: f64| Estimate::around(value, d.per_game.map_or(f64::INFINITY, |i| arm.moments.half_width(i)), Interval::Normal);
         let share = |value: f64, count: f64| {
             let (lo, hi) = wilson(count, n);
-            Estimate {
-                value,
-                lo,
-                hi,
-                interval: Interval::Wilson,
-            }
+            Estimate { value, lo, hi, interval: Interval::Wilson }
         };
         match d.field {
             Field::MeanLength => {
-                let half = if n == 0 {
-                    f64::INFINITY
-                } else {
-                    Z95 * s.length.sd / (n as f64).sqrt()
-                };
+                let half = if n == 0 { f64::INFINITY } else { Z95 * s.length.sd / (n as f64).sqrt() };
                 Estimate::around(s.length.mean, half, Interval::Normal)
             }
             Field::LengthQuantile(q) => {
@@ -491,56 +361,29 @@ impl Catalogue {
                 let spread = Z95 * (nf * q * (1.0 - q)).sqrt();
                 let lo_rank = (nf * q - spread).floor().max(1.0);
                 let hi_rank = ((nf * q + spread).ceil() + 1.0).min(nf);
-                Estimate {
-                    value,
-                    lo: t.length_quantile(lo_rank / nf),
-                    hi: t.length_quantile(hi_rank / nf),
-                    interval: Interval::Rank,
-                }
+                Estimate { value, lo: t.length_quantile(lo_rank / nf), hi: t.length_quantile(hi_rank / nf), interval: Interval::Rank }
             }
             Field::Reason(i) => {
                 let name = d.name.trim_end_matches("_share");
-                let value = s
-                    .end_reasons
-                    .get(name)
-                    .and_then(|v| v.as_f64())
-                    .unwrap_or(0.0);
+                let value = s.end_reasons.get(name).and_then(|v| v.as_f64()).unwrap_or(0.0);
                 share(value, t.end_reasons.get(i).copied().unwrap_or(0) as f64)
             }
             Field::FirstPlayerAdvantage => {
                 let f = &s.first_player_advantage;
-                Estimate {
-                    value: f.value,
-                    lo: f.ci95[0],
-                    hi: f.ci95[1],
-                    interval: Interval::Wilson,
-                }
+                Estimate { value: f.value, lo: f.ci95[0], hi: f.ci95[1], interval: Interval::Wilson }
             }
             Field::SeatFairness => Estimate::point(s.seat_fairness_p),
             Field::Elimination => normal(s.elimination_rate),
-            Field::GamesWithElimination => {
-                share(s.games_with_elimination, t.games_with_elimination as f64)
-            }
+            Field::GamesWithElimination => share(s.games_with_elimination, t.games_with_elimination as f64),
             Field::SharedWin => share(s.shared_win_rate, t.shared_wins as f64),
             Field::SeatWin(seat) => {
                 let x = &s.seats[seat];
-                Estimate {
-                    value: x.win_share,
-                    lo: x.ci95[0],
-                    hi: x.ci95[1],
-                    interval: Interval::Wilson,
-                }
+                Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval: Interval::Wilson }
             }
             Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
-            Field::SeatEliminated(seat) => {
-                share(s.seats[seat].eliminated, t.eliminated[seat] as f64)
-            }
+            Field::SeatEliminated(seat) => share(s.seats[seat].eliminated, t.eliminated[seat] as f64),
             Field::Extra(j) => {
-                let value = s
-                    .extra
-                    .get(&d.name)
-                    .and_then(|v| v.as_f64())
-                    .unwrap_or(f64::NAN);
+                let value = s.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
                 match arm.extras.get(j).and_then(|b| batch_half_width(b)) {
                     Some(half) => Estimate::around(value, half, Interval::BatchMeans),
                     None => Estimate::point(value),
@@ -607,14 +450,8 @@ mod tests {
     fn a_share_never_seen_has_an_interval_from_exactly_zero() {
         use crate::engine::Outcome;
         use crate::stats::summary::SummaryContext;
-        let variant = crate::variant::Variant::load(
-            std::path::Path::new("variants/pig-farm/standard.toml"),
-            &[],
-        )
-        .unwrap();
-        let game =
-            <crate::games::pig_farm::PigFarm as crate::games::Registered>::from_variant(&variant)
-                .unwrap();
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap();
+        let game = <crate::games::pig_farm::PigFarm as crate::games::Registered>::from_variant(&variant).unwrap();
         let cat = Catalogue::new(&game);
         let cap = cat.get("cap_share").unwrap().clone();
         let mut tally = Tally::default();
@@ -640,15 +477,7 @@ mod tests {
                 extra: Vec::new(),
             };
             let summary = Summary::new(&tally, ctx);
-            let e = cat.estimate(
-                &cap,
-                &ArmData {
-                    summary: &summary,
-                    tally: &tally,
-                    moments: &moments,
-                    extras: &[],
-                },
-            );
+            let e = cat.estimate(&cap, &ArmData { summary: &summary, tally: &tally, moments: &moments, extras: &[] });
             assert_eq!((e.value, e.lo), (0.0, 0.0), "after {n} games");
             assert!(e.hi > 0.0);
         }
@@ -658,14 +487,9 @@ mod tests {
     fn batch_means_need_enough_batches_and_see_spread() {
         assert_eq!(batch_half_width(&[(512.0, 0.5); 5]), None);
         assert_eq!(batch_half_width(&[(512.0, 0.5); 20]), Some(0.0));
-        let values: Vec<(f64, f64)> = (0..20)
-            .map(|i| (512.0, if i % 2 == 0 { 0.4 } else { 0.6 }))
-            .collect();
+        let values: Vec<(f64, f64)> = (0..20).map(|i| (512.0, if i % 2 == 0 { 0.4 } else { 0.6 })).collect();
         // sd of the batch values ~ 0.1026, over sqrt(20) batches, times z.
         let h = batch_half_width(&values).unwrap();
-        assert!(
-            (h - Z95 * (0.01 * 20.0 / 19.0 / 20.0_f64).sqrt()).abs() < 1e-12,
-            "{h}"
-        );
+        assert!((h - Z95 * (0.01 * 20.0 / 19.0 / 20.0_f64).sqrt()).abs() < 1e-12, "{h}");
     }
 }

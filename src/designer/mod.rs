@@ -36,20 +36,12 @@ pub struct RunOptions {
 /// Parses `--bots SPEC[,SPEC...]` (`flag` names the flag in errors).
 pub fn parse_bots(text: Option<&str>, flag: &str) -> Result<Option<Vec<BotSpec>>, Error> {
     let Some(text) = text else { return Ok(None) };
-    let specs = text
-        .split(',')
-        .map(|s| BotSpec::parse(s).map_err(|e| Error::Usage(format!("{flag}: {e}"))))
-        .collect::<Result<Vec<_>, _>>()?;
+    let specs = text.split(',').map(|s| BotSpec::parse(s).map_err(|e| Error::Usage(format!("{flag}: {e}")))).collect::<Result<Vec<_>, _>>()?;
     Ok(Some(specs))
 }
 
 /// The seat plans of `variant` with `bots` (a `--bots` value) overriding the variant's bots.
-pub fn plans<G: Registered>(
-    game: &G,
-    variant: &Variant,
-    bots: Option<&str>,
-    flag: &str,
-) -> Result<Vec<SeatPlan<G>>, Error> {
+pub fn plans<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>, flag: &str) -> Result<Vec<SeatPlan<G>>, Error> {
     let specs = parse_bots(bots, flag)?;
     seat_plans(game, variant, specs.as_deref(), G::DEFAULT_BOT).map_err(|e| match e {
         Error::Usage(m) if flag != "--bots" => Error::Usage(m.replace("--bots", flag)),

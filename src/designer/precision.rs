@@ -37,18 +37,14 @@ pub struct PrecisionArgs {
 fn parse_precision(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err(format!(
-            "expected a half-width > 0 such as 0.005, got `{text}`"
-        )),
+        _ => Err(format!("expected a half-width > 0 such as 0.005, got `{text}`")),
     }
 }
 
 impl PrecisionArgs {
     /// The metric the rule looks at.
     pub fn metric(&self) -> &str {
-        self.precision_metric
-            .as_deref()
-            .unwrap_or("first_player_advantage")
+        self.precision_metric.as_deref().unwrap_or("first_player_advantage")
     }
 }
 
@@ -125,24 +121,10 @@ pub fn adaptive(
         done = n;
         checked_at.push(n);
         if half_width <= target {
-            return Ok(Reached {
-                metric: metric.into(),
-                target,
-                half_width,
-                games: n,
-                reached: true,
-                checked_at,
-            });
+            return Ok(Reached { metric: metric.into(), target, half_width, games: n, reached: true, checked_at });
         }
     }
-    Ok(Reached {
-        metric: metric.into(),
-        target,
-        half_width,
-        games: done,
-        reached: false,
-        checked_at,
-    })
+    Ok(Reached { metric: metric.into(), target, half_width, games: done, reached: false, checked_at })
 }
 
 /// Plays one arm: `games` games, or adaptively when `precision.precision` is given. Returns
@@ -160,12 +142,9 @@ pub fn run_arm<G: Game>(
     let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats<G>| {
         let jobs: Vec<u64> = batches(done, n).collect();
         let first = jobs.first().copied().unwrap_or(0);
-        pool.run(
-            &jobs,
-            |&b| super::runner::arm_batch(arm, cat, plan, b, n),
-            |_, b| stats.add(b),
-            &mut |k| progress.update(((first + k as u64) * sim::BATCH).min(n)),
-        )
+        pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| {
+            progress.update(((first + k as u64) * sim::BATCH).min(n))
+        })
     };
     let Some(target) = precision.precision else {
         progress.set_total(games);
@@ -174,40 +153,16 @@ pub fn run_arm<G: Game>(
         return Ok((stats, None));
     };
     let name = precision.metric();
-    let def = cat
-        .get(name)
-        .ok_or_else(|| {
-            Error::Usage(format!(
-                "--precision-metric: unknown metric `{name}`; allowed: {}",
-                cat.names()
-            ))
-        })?
-        .clone();
+    let def = cat.get(name).ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat.names())))?.clone();
     if Catalogue::is_extra(&def) && !plan.detailed {
-        return Err(Error::Usage(format!(
-            "--precision-metric: `{name}` needs the game's own metrics, which this command does not gather"
-        )));
+        return Err(Error::Usage(format!("--precision-metric: `{name}` needs the game's own metrics, which this command does not gather")));
     }
-    let reached = adaptive(
-        target,
-        name,
-        precision.max_games,
-        progress,
-        |done, n, progress| {
-            play(done, n, progress, &mut stats)?;
-            let summary = stats.summary(arm, plan.seed, plan.detailed, 0.0);
-            let e = cat.estimate(
-                &def,
-                &ArmData {
-                    summary: &summary,
-                    tally: &stats.tally,
-                    moments: &stats.moments,
-                    extras: &stats.extras,
-                },
-            );
-            Ok(e.half_width())
-        },
-    )?;
+    let reached = adaptive(target, name, precision.max_games, progress, |done, n, progress| {
+        play(done, n, progress, &mut stats)?;
+        let summary = stats.summary(arm, plan.seed, plan.detailed, 0.0);
+        let e = cat.estimate(&def, &ArmData { summary: &summary, tally: &stats.tally, moments: &stats.moments, extras: &stats.extras });
+        Ok(e.half_width())
+    })?;
     progress.finish();
     Ok((stats, Some(reached)))
 }
@@ -229,42 +184,12 @@ pub fn run_sim<G: Game>(
     }
     let cat = Catalogue::new(game);
     let detailed = cfg.detailed || cat.get(precision.metric()).is_some_and(Catalogue::is_extra);
-    let plan = PlayPlan {
-        seed: cfg.seed,
-        checked: cfg.checked,
-        detailed,
-        keep_rows: cfg.keep_rows,
-    };
-    let arm = Arm {
-        game,
-        plans,
-        variant: variant.to_string(),
-        replay,
-    };
+    let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows };
+    let arm = Arm { game, plans, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
-    let (stats, reached) = run_arm(
-        &arm,
-        &cat,
-        &plan,
-        (cfg.threads, cfg.games),
-        precision,
-        progress,
-    )?;
-    let ArmStats {
-        tally,
-        metrics,
-        rows,
-        ..
-    } = stats;
-    Ok((
-        sim::RunResult {
-            tally,
-            metrics,
-            rows,
-            seconds: started.elapsed().as_secs_f64(),
-        },
-        reached,
-    ))
+    let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
+    let ArmStats { tally, metrics, rows, .. } = stats;
+    Ok((sim::RunResult { tally, metrics, rows, seconds: started.elapsed().as_secs_f64() }, reached))
 }
 
 #[cfg(test)]
@@ -276,13 +201,7 @@ mod tests {
         assert_eq!(checkpoints(50_000), vec![10_240, 20_480, 40_960, 50_000]);
         assert_eq!(checkpoints(40_960), vec![10_240, 20_480, 40_960]);
         assert_eq!(checkpoints(3_000), vec![3_000]);
-        assert!(
-            checkpoints(10_000_000)
-                .iter()
-                .rev()
-                .skip(1)
-                .all(|n| n % sim::BATCH == 0)
-        );
+        assert!(checkpoints(10_000_000).iter().rev().skip(1).all(|n| n % sim::BATCH == 0));
     }
 
     #[test]
@@ -298,10 +217,7 @@ mod tests {
         assert_eq!(r.games, 10_240);
         assert!(r.reached);
         assert_eq!(calls, vec![(0, 10_240)]);
-        let r = adaptive(0.004, "m", 50_000, &mut p, |_, n, _| {
-            Ok(1.0 / (n as f64).sqrt())
-        })
-        .unwrap();
+        let r = adaptive(0.004, "m", 50_000, &mut p, |_, n, _| Ok(1.0 / (n as f64).sqrt())).unwrap();
         // 1/sqrt(n) <= 0.004 needs 62,500 games: the maximum stops it first.
         assert_eq!((r.games, r.reached), (50_000, false));
         assert_eq!(r.checked_at, vec![10_240, 20_480, 40_960, 50_000]);

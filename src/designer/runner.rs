@@ -30,14 +30,7 @@ pub struct Arm<'a, G: Game> {
 impl<G: Game> Arm<'_, G> {
     /// The bot label of every scored seat (`dummy` for seats that never act).
     pub fn seat_labels(&self) -> Vec<String> {
-        (0..self.game.seats())
-            .map(|s| {
-                self.plans
-                    .get(s)
-                    .map(|p| p.label.clone())
-                    .unwrap_or_else(|| "dummy".into())
-            })
-            .collect()
+        (0..self.game.seats()).map(|s| self.plans.get(s).map(|p| p.label.clone()).unwrap_or_else(|| "dummy".into())).collect()
     }
 }
 
@@ -56,25 +49,13 @@ pub struct PlayPlan {
 
 /// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
 /// outcome)` in index order; returns the game's metrics of the batch (empty unless detailed).
-pub fn play_batch<G: Game>(
-    arm: &Arm<'_, G>,
-    plan: &PlayPlan,
-    batch: u64,
-    games: u64,
-    each: &mut dyn FnMut(u64, u64, &Outcome),
-) -> Result<G::Metrics, Error> {
+pub fn play_batch<G: Game>(arm: &Arm<'_, G>, plan: &PlayPlan, batch: u64, games: u64, each: &mut dyn FnMut(u64, u64, &Outcome)) -> Result<G::Metrics, Error> {
     let mut bots = crate::sim::table(arm.game, arm.plans);
     let mut metrics = G::Metrics::default();
-    let options = PlayOptions {
-        checked: plan.checked,
-    };
+    let options = PlayOptions { checked: plan.checked };
     for index in batch * BATCH..((batch + 1) * BATCH).min(games) {
         let seed = game_seed(plan.seed, index);
-        let m = if plan.detailed {
-            Some(&mut metrics)
-        } else {
-            None
-        };
+        let m = if plan.detailed { Some(&mut metrics) } else { None };
         let outcome = bots.play(arm.game, seed, options, m, None).map_err(|v| {
             Error::Invariant(format!(
                 "{}: game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: {} --game-seed {seed}",
@@ -108,13 +89,7 @@ impl<G: Game> ArmBatch<G> {
 }
 
 /// Plays batch `batch` of one arm and measures it.
-pub fn arm_batch<G: Game>(
-    arm: &Arm<'_, G>,
-    cat: &Catalogue,
-    plan: &PlayPlan,
-    batch: u64,
-    games: u64,
-) -> Result<ArmBatch<G>, Error> {
+pub fn arm_batch<G: Game>(arm: &Arm<'_, G>, cat: &Catalogue, plan: &PlayPlan, batch: u64, games: u64) -> Result<ArmBatch<G>, Error> {
     arm_batch_with(arm, cat, plan, batch, games, &mut |_| {})
 }
 
@@ -138,29 +113,11 @@ pub fn arm_batch_with<G: Game>(
         moments.add(&values);
         hook(&values);
         if plan.keep_rows {
-            rows.push(GameRow {
-                index,
-                seed,
-                outcome: *outcome,
-            });
+            rows.push(GameRow { index, seed, outcome: *outcome });
         }
     })?;
-    let extras = if plan.detailed {
-        metrics
-            .summary(tally.games)
-            .into_iter()
-            .map(|(_, v)| v)
-            .collect()
-    } else {
-        Vec::new()
-    };
-    Ok(ArmBatch {
-        tally,
-        moments,
-        metrics,
-        extras,
-        rows,
-    })
+    let extras = if plan.detailed { metrics.summary(tally.games).into_iter().map(|(_, v)| v).collect() } else { Vec::new() };
+    Ok(ArmBatch { tally, moments, metrics, extras, rows })
 }
 
 /// Everything one arm measured so far, folded batch by batch in index order.
@@ -179,13 +136,7 @@ pub struct ArmStats<G: Game> {
 
 impl<G: Game> Default for ArmStats<G> {
     fn default() -> Self {
-        ArmStats {
-            tally: Tally::default(),
-            moments: Moments::default(),
-            metrics: G::Metrics::default(),
-            extras: Vec::new(),
-            rows: Vec::new(),
-        }
+        ArmStats { tally: Tally::default(), moments: Moments::default(), metrics: G::Metrics::default(), extras: Vec::new(), rows: Vec::new() }
     }
 }
 
@@ -220,23 +171,14 @@ impl<G: Game> ArmStats<G> {
                 end_reasons: game.end_reasons(),
                 length_unit: game.length_unit(),
                 seconds,
-                extra: if detailed {
-                    self.metrics.summary(self.tally.games)
-                } else {
-                    Vec::new()
-                },
+                extra: if detailed { self.metrics.summary(self.tally.games) } else { Vec::new() },
             },
         )
     }
 
     /// Every metric's estimate, given this arm's summary.
     pub fn estimates(&self, cat: &Catalogue, summary: &Summary) -> Vec<Estimate> {
-        cat.estimates(&ArmData {
-            summary,
-            tally: &self.tally,
-            moments: &self.moments,
-            extras: &self.extras,
-        })
+        cat.estimates(&ArmData { summary, tally: &self.tally, moments: &self.moments, extras: &self.extras })
     }
 }
 
@@ -248,10 +190,7 @@ pub struct Pool {
 impl Pool {
     /// A pool of `threads` workers (0 = all cores).
     pub fn new(threads: usize) -> Result<Pool, Error> {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| Error::Usage(format!("cannot start {threads} threads: {e}")))?;
         Ok(Pool { pool })
     }
 
@@ -268,8 +207,7 @@ impl Pool {
         use rayon::prelude::*;
         let window = (self.pool.current_num_threads() * 8).max(1);
         for (w, chunk) in jobs.chunks(window).enumerate() {
-            let parts: Vec<Result<T, Error>> =
-                self.pool.install(|| chunk.par_iter().map(&task).collect());
+            let parts: Vec<Result<T, Error>> = self.pool.install(|| chunk.par_iter().map(&task).collect());
             for (job, part) in chunk.iter().zip(parts) {
                 fold(job, part?);
             }
@@ -311,58 +249,23 @@ mod tests {
         fn name(&self) -> &str {
             "always-sell"
         }
-        fn decide(
-            &mut self,
-            _: &PigFarm,
-            _: &<PigFarm as Game>::View<'_>,
-            _: &mut GameRng,
-        ) -> Action {
+        fn decide(&mut self, _: &PigFarm, _: &<PigFarm as Game>::View<'_>, _: &mut GameRng) -> Action {
             Action::Sell
         }
     }
 
     #[test]
     fn a_broken_rule_names_the_game_seed_and_the_trace_command_that_replays_it() {
-        let variant = crate::variant::Variant::load(
-            std::path::Path::new("variants/pig-farm/standard.toml"),
-            &[],
-        )
-        .unwrap();
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/pig-farm/standard.toml"), &[]).unwrap();
         let game = PigFarm::from_variant(&variant).unwrap();
         let build: fn(&PigFarm, &[f64]) -> Box<dyn Bot<PigFarm>> = |_, _| Box::new(AlwaysSell);
-        let plans: Vec<SeatPlan<PigFarm>> = (0..4)
-            .map(|_| SeatPlan {
-                label: "always-sell".into(),
-                values: Vec::new(),
-                build,
-            })
-            .collect();
-        let replay = replay_command(
-            std::path::Path::new("v.toml"),
-            Some("always-sell"),
-            &["bank=3".into()],
-        );
-        let arm = Arm {
-            game: &game,
-            plans: &plans,
-            variant: "standard".into(),
-            replay,
-        };
-        let plan = PlayPlan {
-            seed: 7,
-            checked: true,
-            detailed: false,
-            keep_rows: false,
-        };
-        let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _| {})
-        else {
-            panic!("the illegal sale is caught")
-        };
+        let plans: Vec<SeatPlan<PigFarm>> = (0..4).map(|_| SeatPlan { label: "always-sell".into(), values: Vec::new(), build }).collect();
+        let replay = replay_command(std::path::Path::new("v.toml"), Some("always-sell"), &["bank=3".into()]);
+        let arm = Arm { game: &game, plans: &plans, variant: "standard".into(), replay };
+        let plan = PlayPlan { seed: 7, checked: true, detailed: false, keep_rows: false };
+        let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _| {}) else { panic!("the illegal sale is caught") };
         let seed = game_seed(7, 0);
-        assert!(
-            message.contains(&format!("game 0 (seed {seed})")),
-            "{message}"
-        );
+        assert!(message.contains(&format!("game 0 (seed {seed})")), "{message}");
         assert!(message.contains("illegal action Sell"), "{message}");
         assert!(message.ends_with(&format!("replay it with: playtest trace v.toml --bots always-sell --set bank=3 --game-seed {seed}")), "{message}");
     }

@@ -59,11 +59,7 @@ pub struct Axis {
 /// A number as `--set` should receive it: whole numbers without a decimal point.
 fn number_text(x: f64) -> String {
     let r = (x * 1e9).round() / 1e9;
-    if r.fract() == 0.0 && r.abs() < 1e15 {
-        format!("{}", r as i64)
-    } else {
-        format!("{r}")
-    }
+    if r.fract() == 0.0 && r.abs() < 1e15 { format!("{}", r as i64) } else { format!("{r}") }
 }
 
 /// Parses `a,b,c` or `START..END[:STEP]` (END included, STEP default 1).
@@ -71,13 +67,8 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
     let text = text.trim();
     if let Some((start, rest)) = text.split_once("..") {
         let (end, step) = rest.split_once(':').unwrap_or((rest, "1"));
-        let num = |s: &str, what: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("--range {text}: {what} `{s}` is not a number"))
-        };
+        let num =
+            |s: &str, what: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("--range {text}: {what} `{s}` is not a number"));
         let (start, end, step) = (num(start, "START")?, num(end, "END")?, num(step, "STEP")?);
         if step <= 0.0 {
             return Err(format!("--range {text}: STEP must be > 0"));
@@ -87,26 +78,15 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
         }
         let count = ((end - start) / step + 1e-9).floor() as usize + 1;
         if count > MAX_POINTS {
-            return Err(format!(
-                "--range {text}: {count} values; at most {MAX_POINTS}"
-            ));
+            return Err(format!("--range {text}: {count} values; at most {MAX_POINTS}"));
         }
-        return Ok((0..count)
-            .map(|i| start + step * i as f64)
-            .map(|x| (number_text(x), x))
-            .collect());
+        return Ok((0..count).map(|i| start + step * i as f64).map(|x| (number_text(x), x)).collect());
     }
     let values: Vec<(String, f64)> = text
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .map(|x| (s.to_string(), x))
-                .ok_or_else(|| format!("--values: `{s}` is not a number"))
-        })
+        .map(|s| s.parse::<f64>().ok().filter(|x| x.is_finite()).map(|x| (s.to_string(), x)).ok_or_else(|| format!("--values: `{s}` is not a number")))
         .collect::<Result<_, _>>()?;
     if values.is_empty() {
         return Err(format!("--values `{text}`: give at least one number"));
@@ -117,10 +97,7 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
 /// The axes of a sweep from `--param` and `--values`/`--range` given in order.
 pub fn axes(params: &[String], values: &[String]) -> Result<Vec<Axis>, Error> {
     if params.is_empty() || params.len() > 2 {
-        return Err(Error::Usage(format!(
-            "sweep takes one or two --param keys, got {}",
-            params.len()
-        )));
+        return Err(Error::Usage(format!("sweep takes one or two --param keys, got {}", params.len())));
     }
     if params.len() != values.len() {
         return Err(Error::Usage(format!(
@@ -133,27 +110,17 @@ pub fn axes(params: &[String], values: &[String]) -> Result<Vec<Axis>, Error> {
     for (key, text) in params.iter().zip(values) {
         let key = key.trim();
         if ["game", "extends", "name", "description", "bots", "seats"].contains(&key) {
-            return Err(Error::Usage(format!(
-                "--param {key}: not a numeric key; sweep keys such as bank or payout.3.withdrawal"
-            )));
+            return Err(Error::Usage(format!("--param {key}: not a numeric key; sweep keys such as bank or payout.3.withdrawal")));
         }
         let values = parse_values(text).map_err(Error::Usage)?;
-        out.push(Axis {
-            key: key.to_string(),
-            values,
-        });
+        out.push(Axis { key: key.to_string(), values });
     }
     if out.len() == 2 && out[0].key == out[1].key {
-        return Err(Error::Usage(format!(
-            "--param {} is given twice",
-            out[0].key
-        )));
+        return Err(Error::Usage(format!("--param {} is given twice", out[0].key)));
     }
     let points: usize = out.iter().map(|a| a.values.len()).product();
     if points > MAX_POINTS {
-        return Err(Error::Usage(format!(
-            "the sweep has {points} points; at most {MAX_POINTS}"
-        )));
+        return Err(Error::Usage(format!("the sweep has {points} points; at most {MAX_POINTS}")));
     }
     Ok(out)
 }
@@ -174,10 +141,7 @@ pub struct PointResult {
 
 impl PointResult {
     fn get(&self, name: &str) -> Option<Estimate> {
-        self.names
-            .iter()
-            .position(|n| n == name)
-            .map(|i| self.estimates[i])
+        self.names.iter().position(|n| n == name).map(|i| self.estimates[i])
     }
 }
 
@@ -186,22 +150,9 @@ pub fn main(o: &SweepOptions) -> Result<(), Error> {
     let axes = axes(&o.params, &o.values)?;
     let base = Variant::load(&o.variant, &o.sets)?;
     let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
-    let dir = o.out.clone().unwrap_or_else(|| {
-        Path::new("reports")
-            .join(&base.game)
-            .join(&base.name)
-            .join(format!("sweep-{}", keys.join("-")))
-    });
+    let dir = o.out.clone().unwrap_or_else(|| Path::new("reports").join(&base.game).join(&base.name).join(format!("sweep-{}", keys.join("-"))));
     crate::output::prepare_dir(&dir)?;
-    games::dispatch(
-        &base,
-        Sweep {
-            o,
-            axes: &axes,
-            base: &base,
-            dir: &dir,
-        },
-    )
+    games::dispatch(&base, Sweep { o, axes: &axes, base: &base, dir: &dir })
 }
 
 struct Sweep<'a> {
@@ -226,45 +177,24 @@ impl GameCommand for Sweep<'_> {
         let (o, axes) = (self.o, self.axes);
         let mut indices: Vec<Vec<usize>> = vec![Vec::new()];
         for axis in axes {
-            indices = indices
-                .into_iter()
-                .flat_map(|at| (0..axis.values.len()).map(move |i| [at.clone(), vec![i]].concat()))
-                .collect();
+            indices = indices.into_iter().flat_map(|at| (0..axis.values.len()).map(move |i| [at.clone(), vec![i]].concat())).collect();
         }
         let mut points = Vec::new();
         for at in indices {
             let mut sets = o.sets.clone();
-            let swept: Vec<String> = axes
-                .iter()
-                .zip(&at)
-                .map(|(a, &i)| format!("{}={}", a.key, a.values[i].0))
-                .collect();
+            let swept: Vec<String> = axes.iter().zip(&at).map(|(a, &i)| format!("{}={}", a.key, a.values[i].0)).collect();
             sets.extend(swept.iter().cloned());
             let variant = Variant::load(&o.variant, &sets)?;
             if variant.game != self.base.game {
-                return Err(Error::Usage(format!(
-                    "{}: the sweep changed the game; sweep numeric keys only",
-                    swept.join(" ")
-                )));
+                return Err(Error::Usage(format!("{}: the sweep changed the game; sweep numeric keys only", swept.join(" "))));
             }
             let game = G::from_variant(&variant)?;
             let plans = plans(&game, &variant, o.bots.as_deref(), "--bots")?;
-            points.push(Point {
-                at,
-                sets,
-                game,
-                plans,
-                variant,
-            });
+            points.push(Point { at, sets, game, plans, variant });
         }
         let arms: Vec<Arm<'_, G>> = points
             .iter()
-            .map(|p| Arm {
-                game: &p.game,
-                plans: &p.plans,
-                variant: p.variant.name.clone(),
-                replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets),
-            })
+            .map(|p| Arm { game: &p.game, plans: &p.plans, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
             .collect();
         let cats: Vec<Catalogue> = points.iter().map(|p| Catalogue::new(&p.game)).collect();
         // Every metric name of any point, in first-seen order (seat counts may change).
@@ -282,49 +212,27 @@ impl GameCommand for Sweep<'_> {
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(|n| {
-                    names
-                        .iter()
-                        .any(|(m, _)| m == n)
-                        .then(|| n.to_string())
-                        .ok_or_else(|| {
-                            Error::Usage(format!(
-                                "--metric: unknown metric `{n}`; allowed: {}",
-                                names
-                                    .iter()
-                                    .map(|(m, _)| m.as_str())
-                                    .collect::<Vec<_>>()
-                                    .join(", ")
-                            ))
-                        })
+                    names.iter().any(|(m, _)| m == n).then(|| n.to_string()).ok_or_else(|| {
+                        Error::Usage(format!(
+                            "--metric: unknown metric `{n}`; allowed: {}",
+                            names.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(", ")
+                        ))
+                    })
                 })
                 .collect::<Result<_, _>>()?,
-            None => cats[0]
-                .default_selection()
-                .into_iter()
-                .map(|i| cats[0].defs[i].name.clone())
-                .collect(),
+            None => cats[0].default_selection().into_iter().map(|i| cats[0].defs[i].name.clone()).collect(),
         };
-        let plan = PlayPlan {
-            seed: o.run.seed,
-            checked: o.run.checked,
-            detailed: true,
-            keep_rows: false,
-        };
+        let plan = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false };
         let games = o.run.games;
-        let jobs: Vec<(usize, u64)> = batches(0, games)
-            .flat_map(|b| (0..points.len()).map(move |p| (p, b)))
-            .collect();
+        let jobs: Vec<(usize, u64)> = batches(0, games).flat_map(|b| (0..points.len()).map(move |p| (p, b))).collect();
         let pool = Pool::new(o.run.threads)?;
         let mut progress = Progress::new(games * points.len() as u64, o.run.quiet);
         progress.set_message(format!("{} values", points.len()));
         let mut stats: Vec<ArmStats<G>> = (0..points.len()).map(|_| ArmStats::default()).collect();
         let started = std::time::Instant::now();
-        pool.run(
-            &jobs,
-            |&(p, b)| arm_batch(&arms[p], &cats[p], &plan, b, games),
-            |&(p, _), batch| stats[p].add(batch),
-            &mut |k| progress.update((k as u64 * BATCH).min(games * points.len() as u64)),
-        )?;
+        pool.run(&jobs, |&(p, b)| arm_batch(&arms[p], &cats[p], &plan, b, games), |&(p, _), batch| stats[p].add(batch), &mut |k| {
+            progress.update((k as u64 * BATCH).min(games * points.len() as u64))
+        })?;
         progress.finish();
         let seconds = started.elapsed().as_secs_f64();
         let results: Vec<PointResult> = points
@@ -342,10 +250,7 @@ impl GameCommand for Sweep<'_> {
             })
             .collect();
         let game_id = points[0].game.id();
-        print!(
-            "{}",
-            table(game_id, &self.base.name, axes, &results, &selected, o)
-        );
+        print!("{}", table(game_id, &self.base.name, axes, &results, &selected, o));
         write_file(&self.dir.join("sweep.csv"), &csv(axes, &names, &results))?;
         let charts = if axes.len() == 1 {
             line_charts(axes, &names, &results, &selected, o, cats[0].length_unit())
@@ -362,14 +267,7 @@ impl GameCommand for Sweep<'_> {
     }
 }
 
-fn table(
-    game: &str,
-    variant: &str,
-    axes: &[Axis],
-    results: &[PointResult],
-    selected: &[String],
-    o: &SweepOptions,
-) -> String {
+fn table(game: &str, variant: &str, axes: &[Axis], results: &[PointResult], selected: &[String], o: &SweepOptions) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(
@@ -379,26 +277,10 @@ fn table(
         thousands(o.run.games),
         o.run.seed
     );
-    let _ = writeln!(
-        out,
-        "| {} | {} |",
-        axes.iter()
-            .map(|a| a.key.as_str())
-            .collect::<Vec<_>>()
-            .join(" | "),
-        selected.join(" | ")
-    );
-    let _ = writeln!(
-        out,
-        "|{}|",
-        vec!["---:"; axes.len() + selected.len()].join("|")
-    );
+    let _ = writeln!(out, "| {} | {} |", axes.iter().map(|a| a.key.as_str()).collect::<Vec<_>>().join(" | "), selected.join(" | "));
+    let _ = writeln!(out, "|{}|", vec!["---:"; axes.len() + selected.len()].join("|"));
     for r in results {
-        let mut cells: Vec<String> = axes
-            .iter()
-            .zip(&r.at)
-            .map(|(a, &i)| a.values[i].0.clone())
-            .collect();
+        let mut cells: Vec<String> = axes.iter().zip(&r.at).map(|(a, &i)| a.values[i].0.clone()).collect();
         for name in selected {
             let i = r.names.iter().position(|n| n == name);
             cells.push(i.map_or("-".into(), |i| {
@@ -406,21 +288,13 @@ fn table(
                 if e.interval == metrics::Interval::None {
                     metrics::format_value(u, e.value)
                 } else {
-                    format!(
-                        "{} ({} to {})",
-                        metrics::format_value(u, e.value),
-                        metrics::format_value(u, e.lo),
-                        metrics::format_value(u, e.hi)
-                    )
+                    format!("{} ({} to {})", metrics::format_value(u, e.value), metrics::format_value(u, e.lo), metrics::format_value(u, e.hi))
                 }
             }));
         }
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
-    let _ = writeln!(
-        out,
-        "\n(value (95% CI); every metric with its interval is in sweep.csv)"
-    );
+    let _ = writeln!(out, "\n(value (95% CI); every metric with its interval is in sweep.csv)");
     out
 }
 
@@ -434,24 +308,14 @@ fn csv(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult]) -> Stri
     }
     let mut out = header.join(",") + "\n";
     let f = |x: f64| {
-        if x.is_finite() {
-            x.to_string()
-        } else {
-            String::new()
-        }
+        if x.is_finite() { x.to_string() } else { String::new() }
     };
     for r in results {
-        let mut cells: Vec<String> = axes
-            .iter()
-            .zip(&r.at)
-            .map(|(a, &i)| a.values[i].0.clone())
-            .collect();
+        let mut cells: Vec<String> = axes.iter().zip(&r.at).map(|(a, &i)| a.values[i].0.clone()).collect();
         cells.push(r.games.to_string());
         for (n, _) in names {
             match r.get(n) {
-                Some(e) if e.interval != metrics::Interval::None => {
-                    cells.extend([f(e.value), f(e.lo), f(e.hi)])
-                }
+                Some(e) if e.interval != metrics::Interval::None => cells.extend([f(e.value), f(e.lo), f(e.hi)]),
                 Some(e) => cells.extend([f(e.value), String::new(), String::new()]),
                 None => cells.extend([String::new(), String::new(), String::new()]),
             }
@@ -464,23 +328,14 @@ fn csv(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult]) -> Stri
 /// Scale and axis label of a metric in charts: shares in %, others as they are.
 fn chart_scale(name: &str, unit: Unit, length_unit: &str) -> (f64, String) {
     match unit {
-        Unit::Share if name == "first_player_advantage" => {
-            (100.0, "first-player advantage (percentage points)".into())
-        }
+        Unit::Share if name == "first_player_advantage" => (100.0, "first-player advantage (percentage points)".into()),
         Unit::Share => (100.0, format!("{name} (%)")),
         Unit::Length => (1.0, format!("{name} ({length_unit})")),
         Unit::Plain => (1.0, name.to_string()),
     }
 }
 
-fn line_charts(
-    axes: &[Axis],
-    names: &[(String, Unit)],
-    results: &[PointResult],
-    selected: &[String],
-    o: &SweepOptions,
-    length_unit: &str,
-) -> Vec<ChartSpec> {
+fn line_charts(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult], selected: &[String], o: &SweepOptions, length_unit: &str) -> Vec<ChartSpec> {
     let axis = &axes[0];
     let games = thousands(o.run.games);
     let series = |name: &str, scale: f64, label: String| {
@@ -492,77 +347,40 @@ fn line_charts(
                 band.push((e.lo * scale, e.hi * scale));
             }
         }
-        LineSeries {
-            name: label,
-            points,
-            band: Some(band),
-        }
+        LineSeries { name: label, points, band: Some(band) }
     };
     let mut charts = Vec::new();
     for name in selected {
-        let unit = names
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(Unit::Plain, |(_, u)| *u);
+        let unit = names.iter().find(|(n, _)| n == name).map_or(Unit::Plain, |(_, u)| *u);
         let (scale, y_label) = chart_scale(name, unit, length_unit);
         charts.push(ChartSpec::Lines {
             file: format!("sweep_{name}"),
             title: format!("{name} vs {} ({games} games per value)", axis.key),
             x_label: axis.key.clone(),
             y_label,
-            series: vec![series(
-                name,
-                scale,
-                format!("{name} (line: measured value)"),
-            )],
+            series: vec![series(name, scale, format!("{name} (line: measured value)"))],
         });
     }
-    let seat_names: Vec<&String> = names
-        .iter()
-        .map(|(n, _)| n)
-        .filter(|n| n.starts_with("seat") && n.ends_with("_win_share"))
-        .collect();
+    let seat_names: Vec<&String> = names.iter().map(|(n, _)| n).filter(|n| n.starts_with("seat") && n.ends_with("_win_share")).collect();
     if !seat_names.is_empty() {
         charts.push(ChartSpec::Lines {
             file: "sweep_seat_win_shares".into(),
-            title: format!(
-                "Win share by seat vs {} ({games} games per value)",
-                axis.key
-            ),
+            title: format!("Win share by seat vs {} ({games} games per value)", axis.key),
             x_label: axis.key.clone(),
             y_label: "win share (%), ties shared".into(),
-            series: seat_names
-                .iter()
-                .map(|n| {
-                    series(
-                        n,
-                        100.0,
-                        n.trim_end_matches("_win_share").replace("seat", "seat "),
-                    )
-                })
-                .collect(),
+            series: seat_names.iter().map(|n| series(n, 100.0, n.trim_end_matches("_win_share").replace("seat", "seat "))).collect(),
         });
     }
     charts
 }
 
-fn heatmaps(
-    axes: &[Axis],
-    names: &[(String, Unit)],
-    results: &[PointResult],
-    selected: &[String],
-    o: &SweepOptions,
-    length_unit: &str,
-) -> Vec<ChartSpec> {
+fn heatmaps(axes: &[Axis], names: &[(String, Unit)], results: &[PointResult], selected: &[String], o: &SweepOptions, length_unit: &str) -> Vec<ChartSpec> {
     let (x, y) = (&axes[0], &axes[1]);
     let games = thousands(o.run.games);
     selected
         .iter()
         .map(|name| {
-            let unit = names
-                .iter()
-                .find(|(n, _)| n == name)
-                .map_or(Unit::Plain, |(_, u)| *u);
+            let unit = names.iter().find(|(n, _)| n == name).map_or(Unit::Plain, |(_, u)| *u);
             let (scale, label) = chart_scale(name, unit, length_unit);
             let value_label = format!("{label}; cells: value ± 95% CI half-width");
             let mut cells = vec![vec![f64::NAN; x.values.len()]; y.values.len()];
@@ -600,48 +418,23 @@ mod tests {
     #[test]
     fn ranges_include_their_end_and_print_whole_numbers_plainly() {
         let v = parse_values("100..300:50").unwrap();
-        assert_eq!(
-            v.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(),
-            ["100", "150", "200", "250", "300"]
-        );
+        assert_eq!(v.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(), ["100", "150", "200", "250", "300"]);
         let v = parse_values("0.1..0.5:0.1").unwrap();
-        assert_eq!(
-            v.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(),
-            ["0.1", "0.2", "0.3", "0.4", "0.5"]
-        );
+        assert_eq!(v.iter().map(|x| x.0.as_str()).collect::<Vec<_>>(), ["0.1", "0.2", "0.3", "0.4", "0.5"]);
         assert_eq!(parse_values("2..4").unwrap().len(), 3);
-        assert_eq!(
-            parse_values("-1,0, 2.5").unwrap(),
-            vec![("-1".into(), -1.0), ("0".into(), 0.0), ("2.5".into(), 2.5)]
-        );
+        assert_eq!(parse_values("-1,0, 2.5").unwrap(), vec![("-1".into(), -1.0), ("0".into(), 0.0), ("2.5".into(), 2.5)]);
     }
 
     #[test]
     fn bad_values_are_rejected_with_the_reason() {
-        assert!(
-            parse_values("a,b")
-                .unwrap_err()
-                .contains("`a` is not a number")
-        );
-        assert!(
-            parse_values("5..1")
-                .unwrap_err()
-                .contains("END must be at least START")
-        );
-        assert!(
-            parse_values("1..5:0")
-                .unwrap_err()
-                .contains("STEP must be > 0")
-        );
+        assert!(parse_values("a,b").unwrap_err().contains("`a` is not a number"));
+        assert!(parse_values("5..1").unwrap_err().contains("END must be at least START"));
+        assert!(parse_values("1..5:0").unwrap_err().contains("STEP must be > 0"));
         assert!(parse_values("0..100000:1").unwrap_err().contains("at most"));
         assert!(axes(&["bank".into()], &[]).is_err());
         assert!(axes(&["game".into()], &["1".into()]).is_err());
         assert!(axes(&["a".into(), "a".into()], &["1".into(), "2".into()]).is_err());
-        let a = axes(
-            &["bank".into(), "hand_size".into()],
-            &["100,200".into(), "4..6".into()],
-        )
-        .unwrap();
+        let a = axes(&["bank".into(), "hand_size".into()], &["100,200".into(), "4..6".into()]).unwrap();
         assert_eq!(a[1].values.len(), 3);
     }
 }

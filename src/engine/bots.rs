@@ -75,19 +75,9 @@ pub enum BotSpecError {
     /// No bot of that name; lists the names allowed.
     UnknownBot { name: String, allowed: Vec<String> },
     /// The bot has no such parameter; lists its parameters.
-    UnknownParam {
-        bot: String,
-        param: String,
-        allowed: Vec<String>,
-    },
+    UnknownParam { bot: String, param: String, allowed: Vec<String> },
     /// A parameter value out of range.
-    OutOfRange {
-        bot: String,
-        param: String,
-        value: f64,
-        min: f64,
-        max: f64,
-    },
+    OutOfRange { bot: String, param: String, value: f64, min: f64, max: f64 },
 }
 
 impl fmt::Display for BotSpecError {
@@ -95,41 +85,16 @@ impl fmt::Display for BotSpecError {
         match self {
             BotSpecError::Syntax(s) => write!(f, "{s}"),
             BotSpecError::UnknownBot { name, allowed } => {
-                write!(
-                    f,
-                    "unknown bot `{name}`; this game's bots are: {}",
-                    allowed.join(", ")
-                )
+                write!(f, "unknown bot `{name}`; this game's bots are: {}", allowed.join(", "))
             }
-            BotSpecError::UnknownParam {
-                bot,
-                param,
-                allowed,
-            } if allowed.is_empty() => {
+            BotSpecError::UnknownParam { bot, param, allowed } if allowed.is_empty() => {
                 write!(f, "bot `{bot}` takes no parameters, got `{param}`")
             }
-            BotSpecError::UnknownParam {
-                bot,
-                param,
-                allowed,
-            } => {
-                write!(
-                    f,
-                    "bot `{bot}` has no parameter `{param}`; allowed: {}",
-                    allowed.join(", ")
-                )
+            BotSpecError::UnknownParam { bot, param, allowed } => {
+                write!(f, "bot `{bot}` has no parameter `{param}`; allowed: {}", allowed.join(", "))
             }
-            BotSpecError::OutOfRange {
-                bot,
-                param,
-                value,
-                min,
-                max,
-            } => {
-                write!(
-                    f,
-                    "bot `{bot}` parameter `{param}` = {value} is out of range; allowed: {min} to {max}"
-                )
+            BotSpecError::OutOfRange { bot, param, value, min, max } => {
+                write!(f, "bot `{bot}` parameter `{param}` = {value} is out of range; allowed: {min} to {max}")
             }
         }
     }
@@ -138,10 +103,7 @@ impl fmt::Display for BotSpecError {
 impl BotSpec {
     /// A spec with no explicit parameters.
     pub fn named(name: &str) -> Self {
-        BotSpec {
-            name: name.to_string(),
-            params: BTreeMap::new(),
-        }
+        BotSpec { name: name.to_string(), params: BTreeMap::new() }
     }
 
     /// Parses `name[:param=value]...`.
@@ -149,24 +111,15 @@ impl BotSpec {
         let mut parts = text.trim().split(':');
         let name = parts.next().unwrap_or("").trim();
         if name.is_empty() {
-            return Err(BotSpecError::Syntax(format!(
-                "empty bot name in `{text}`; write name[:param=value]..."
-            )));
+            return Err(BotSpecError::Syntax(format!("empty bot name in `{text}`; write name[:param=value]...")));
         }
         let mut params = BTreeMap::new();
         for part in parts {
-            let (key, value) = part.split_once('=').ok_or_else(|| {
-                BotSpecError::Syntax(format!("`{part}` in `{text}` is not param=value"))
-            })?;
-            let value: f64 = value.trim().parse().map_err(|_| {
-                BotSpecError::Syntax(format!("`{value}` in `{text}` is not a number"))
-            })?;
+            let (key, value) = part.split_once('=').ok_or_else(|| BotSpecError::Syntax(format!("`{part}` in `{text}` is not param=value")))?;
+            let value: f64 = value.trim().parse().map_err(|_| BotSpecError::Syntax(format!("`{value}` in `{text}` is not a number")))?;
             params.insert(key.trim().to_string(), value);
         }
-        Ok(BotSpec {
-            name: name.to_string(),
-            params,
-        })
+        Ok(BotSpec { name: name.to_string(), params })
     }
 
     /// The canonical text of this spec (`basic:bluff=0.3:challenge=0.2`).
@@ -179,10 +132,7 @@ impl BotSpec {
     }
 
     /// Checks the spec against the game's bots and returns the bot with full parameter values.
-    pub fn resolve<'b, G: Game>(
-        &self,
-        bots: &'b [BotInfo<G>],
-    ) -> Result<(&'b BotInfo<G>, Vec<f64>), BotSpecError> {
+    pub fn resolve<'b, G: Game>(&self, bots: &'b [BotInfo<G>]) -> Result<(&'b BotInfo<G>, Vec<f64>), BotSpecError> {
         let mut fixed: &[(&str, f64)] = &[];
         let info = bots
             .iter()
@@ -198,11 +148,7 @@ impl BotSpec {
             })
             .ok_or_else(|| BotSpecError::UnknownBot {
                 name: self.name.clone(),
-                allowed: bots
-                    .iter()
-                    .flat_map(|b| std::iter::once(b.name).chain(b.aliases.iter().map(|a| a.0)))
-                    .map(String::from)
-                    .collect(),
+                allowed: bots.iter().flat_map(|b| std::iter::once(b.name).chain(b.aliases.iter().map(|a| a.0))).map(String::from).collect(),
             })?;
         let mut values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
         for (k, v) in fixed {
@@ -211,24 +157,14 @@ impl BotSpec {
             }
         }
         for (key, &value) in &self.params {
-            let i = info
-                .params
-                .iter()
-                .position(|p| p.name == key)
-                .ok_or_else(|| BotSpecError::UnknownParam {
-                    bot: self.name.clone(),
-                    param: key.clone(),
-                    allowed: info.params.iter().map(|p| p.name.to_string()).collect(),
-                })?;
+            let i = info.params.iter().position(|p| p.name == key).ok_or_else(|| BotSpecError::UnknownParam {
+                bot: self.name.clone(),
+                param: key.clone(),
+                allowed: info.params.iter().map(|p| p.name.to_string()).collect(),
+            })?;
             let p = &info.params[i];
             if !(value >= p.min && value <= p.max) {
-                return Err(BotSpecError::OutOfRange {
-                    bot: self.name.clone(),
-                    param: key.clone(),
-                    value,
-                    min: p.min,
-                    max: p.max,
-                });
+                return Err(BotSpecError::OutOfRange { bot: self.name.clone(), param: key.clone(), value, min: p.min, max: p.max });
             }
             values[i] = value;
         }
@@ -267,11 +203,7 @@ impl<G: Game> RandomBot<G> {
             doc: "uniform over the legal choices at every decision",
             params: &[],
             build: |_, _| Box::new(RandomBot::<G>::new()),
-            uniform: Some(|_, seats| {
-                Box::new(super::Uniform::new(
-                    (0..seats.len()).map(|_| RandomBot::<G>::new()).collect(),
-                ))
-            }),
+            uniform: Some(|_, seats| Box::new(super::Uniform::new((0..seats.len()).map(|_| RandomBot::<G>::new()).collect()))),
         }
     }
 }

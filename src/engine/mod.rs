@@ -8,6 +8,7 @@
 //! secret choices and no view shows them until all are in.
 
 pub mod bots;
+pub mod harness;
 pub mod rng;
 
 use std::fmt::{Debug, Display};
@@ -45,13 +46,7 @@ pub struct Outcome {
 impl Outcome {
     /// An empty outcome to fill in.
     pub fn new() -> Self {
-        Outcome {
-            length: 0,
-            end_reason: 0,
-            scores: [0; MAX_SEATS],
-            winners: 0,
-            eliminated_at: [0; MAX_SEATS],
-        }
+        Outcome { length: 0, end_reason: 0, scores: [0; MAX_SEATS], winners: 0, eliminated_at: [0; MAX_SEATS] }
     }
 
     /// Number of seats sharing the win.
@@ -61,19 +56,13 @@ impl Outcome {
 
     /// Win credit of `seat`: 1/k when it is one of k tied winners, else 0.
     pub fn win_share(&self, seat: usize) -> f64 {
-        if self.winners & (1 << seat) != 0 {
-            1.0 / self.winner_count() as f64
-        } else {
-            0.0
-        }
+        if self.winners & (1 << seat) != 0 { 1.0 / self.winner_count() as f64 } else { 0.0 }
     }
 
     /// Winners = every seat in `0..seats` holding the highest score.
     pub fn set_winners_by_max_score(&mut self, seats: usize) {
         let best = self.scores[..seats].iter().copied().max().unwrap_or(0);
-        self.winners = (0..seats)
-            .filter(|&s| self.scores[s] == best)
-            .fold(0, |m, s| m | (1 << s));
+        self.winners = (0..seats).filter(|&s| self.scores[s] == best).fold(0, |m, s| m | (1 << s));
     }
 }
 
@@ -160,20 +149,14 @@ impl ChartSpec {
     /// The PNG file stem.
     pub fn file(&self) -> &str {
         match self {
-            ChartSpec::Bars { file, .. }
-            | ChartSpec::Lines { file, .. }
-            | ChartSpec::Histogram { file, .. }
-            | ChartSpec::Heatmap { file, .. } => file,
+            ChartSpec::Bars { file, .. } | ChartSpec::Lines { file, .. } | ChartSpec::Histogram { file, .. } | ChartSpec::Heatmap { file, .. } => file,
         }
     }
 
     /// The chart title.
     pub fn title(&self) -> &str {
         match self {
-            ChartSpec::Bars { title, .. }
-            | ChartSpec::Lines { title, .. }
-            | ChartSpec::Histogram { title, .. }
-            | ChartSpec::Heatmap { title, .. } => title,
+            ChartSpec::Bars { title, .. } | ChartSpec::Lines { title, .. } | ChartSpec::Histogram { title, .. } | ChartSpec::Heatmap { title, .. } => title,
         }
     }
 }
@@ -279,10 +262,7 @@ pub struct EventLog<E> {
 impl<E> EventLog<E> {
     /// A log that records when `enabled`.
     pub fn new(enabled: bool) -> Self {
-        EventLog {
-            enabled,
-            events: Vec::new(),
-        }
+        EventLog { enabled, events: Vec::new() }
     }
 
     /// Whether events are being recorded; games may skip building costly events otherwise.
@@ -356,31 +336,16 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// sampler that skips the list, as long as it draws the same distribution (each game
     /// tests its sampler against [`Game::legal_actions`]).
     #[inline]
-    fn random_action(
-        &self,
-        view: &Self::View<'_>,
-        rng: &mut GameRng,
-        scratch: &mut Vec<Self::Action>,
-    ) -> Self::Action {
+    fn random_action(&self, view: &Self::View<'_>, rng: &mut GameRng, scratch: &mut Vec<Self::Action>) -> Self::Action {
         scratch.clear();
         self.legal_actions(view, scratch);
-        assert!(
-            !scratch.is_empty(),
-            "a seat asked to decide must have a legal action"
-        );
+        assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
         scratch[rng::below(scratch.len() as u32, rng) as usize]
     }
     /// Whether `action` is legal for the deciding seat.
     fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool;
     /// Applies a legal action of `seat`.
-    fn apply(
-        &self,
-        state: &mut Self::State,
-        seat: usize,
-        action: Self::Action,
-        rng: &mut GameRng,
-        log: &mut EventLog<Self::Event>,
-    );
+    fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
     /// The result of a finished game.
     fn outcome(&self, state: &Self::State) -> Outcome;
     /// Checks the game's invariants (conservation and the like); `Err` names the broken one.
@@ -429,8 +394,7 @@ pub trait Lineup<G: Game> {
     /// Called before each game.
     fn new_game(&mut self, game: &G);
     /// `seat`'s bot chooses one legal action.
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng)
-    -> G::Action;
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action;
     /// `seat`'s bot name (for messages).
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
@@ -450,13 +414,7 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
         }
     }
     #[inline]
-    fn decide(
-        &mut self,
-        seat: usize,
-        game: &G,
-        view: &G::View<'_>,
-        rng: &mut GameRng,
-    ) -> G::Action {
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
         self[seat].decide(game, view, rng)
     }
     fn name(&self, seat: usize) -> &str {
@@ -482,13 +440,7 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
         self.as_mut_slice().new_game(game)
     }
     #[inline]
-    fn decide(
-        &mut self,
-        seat: usize,
-        game: &G,
-        view: &G::View<'_>,
-        rng: &mut GameRng,
-    ) -> G::Action {
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
         self.as_mut_slice().decide(seat, game, view, rng)
     }
     fn name(&self, seat: usize) -> &str {
@@ -525,13 +477,7 @@ impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
         }
     }
     #[inline(always)]
-    fn decide(
-        &mut self,
-        seat: usize,
-        game: &G,
-        view: &G::View<'_>,
-        rng: &mut GameRng,
-    ) -> G::Action {
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
         self.bots[seat].decide(game, view, rng)
     }
     fn name(&self, seat: usize) -> &str {
@@ -607,19 +553,10 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
             let action = bots.decide(seat, game, &view, &mut seat_rngs[seat]);
             if options.checked {
                 if !game.seat_active(&state, seat) {
-                    return Err(Violation {
-                        step,
-                        what: format!("seat {seat} was asked to act but is not in the game"),
-                    });
+                    return Err(Violation { step, what: format!("seat {seat} was asked to act but is not in the game") });
                 }
                 if !game.is_legal(&view, &action) {
-                    return Err(Violation {
-                        step,
-                        what: format!(
-                            "seat {seat} ({}) chose an illegal action {action:?}",
-                            bots.name(seat)
-                        ),
-                    });
+                    return Err(Violation { step, what: format!("seat {seat} ({}) chose an illegal action {action:?}", bots.name(seat)) });
                 }
             }
             action
@@ -630,8 +567,7 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
         }
         step += 1;
         if options.checked {
-            game.check_invariants(&state)
-                .map_err(|what| Violation { step, what })?;
+            game.check_invariants(&state).map_err(|what| Violation { step, what })?;
         }
     }
     let outcome = game.outcome(&state);
@@ -671,11 +607,7 @@ fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64)
     game.outcome(&state)
 }
 
-fn deliver<G: Game, L: Lineup<G> + ?Sized>(
-    bots: &mut L,
-    log: &mut EventLog<G::Event>,
-    trace: &mut Option<&mut dyn FnMut(&str)>,
-) {
+fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
     for event in log.drain() {
         if let Some(t) = trace.as_deref_mut() {
             t(&event.to_string());

@@ -90,11 +90,7 @@ pub struct Chance {
 impl Chance {
     /// The chance `p` (0 to 1).
     pub fn new(p: f64) -> Self {
-        let threshold = if p > 0.0 {
-            (p.min(1.0) * (1u64 << 53) as f64).ceil() as u64
-        } else {
-            0
-        };
+        let threshold = if p > 0.0 { (p.min(1.0) * (1u64 << 53) as f64).ceil() as u64 } else { 0 };
         Chance { threshold }
     }
 
@@ -117,11 +113,7 @@ mod tests {
             let chance = Chance::new(p);
             let (mut a, mut b) = (GameRng::seed_from(9), GameRng::seed_from(9));
             for _ in 0..20_000 {
-                assert_eq!(
-                    chance.hit(&mut a),
-                    p > 0.0 && b.random::<f64>() < p,
-                    "p = {p}"
-                );
+                assert_eq!(chance.hit(&mut a), p > 0.0 && b.random::<f64>() < p, "p = {p}");
             }
             assert_eq!(a, b, "same draws consumed for p = {p}");
         }
@@ -134,9 +126,6 @@ mod tests {
         for _ in 0..70_000 {
             counts[below(7, &mut rng) as usize] += 1;
         }
-        assert!(
-            counts.iter().all(|&c| (9_300..10_700).contains(&c)),
-            "{counts:?}"
-        );
+        assert!(counts.iter().all(|&c| (9_300..10_700).contains(&c)), "{counts:?}");
     }
 }

@@ -123,11 +123,7 @@ pub fn action_of(card: Card) -> Option<ActionCard> {
 
 /// Readable cell name, e.g. `blue star`.
 pub fn cell_name(cell: Cell) -> String {
-    format!(
-        "{} {}",
-        COLORS[cell as usize / 5],
-        SHAPES[cell as usize % 5]
-    )
+    format!("{} {}", COLORS[cell as usize / 5], SHAPES[cell as usize % 5])
 }
 
 /// Readable card name, e.g. `blue star`, `red wild`, `star wild`, `all-colors`, `skip`.
@@ -144,24 +140,15 @@ pub fn card_name(card: Card) -> String {
 
 /// A list of cards as readable text.
 pub fn cards_text(cards: &[Card]) -> String {
-    cards
-        .iter()
-        .map(|&c| card_name(c))
-        .collect::<Vec<_>>()
-        .join(", ")
+    cards.iter().map(|&c| card_name(c)).collect::<Vec<_>>().join(", ")
 }
 
-const KIND_KEYS_ACTIONS: [&str; 9] = [
-    "skip",
-    "reverse",
-    "trade_one_card",
-    "trade_hands",
-    "add_a_card",
-    "add_two_cards",
-    "remove_a_card",
-    "remove_two_cards",
-    "dice",
-];
+const KIND_KEYS_ACTIONS: [&str; 9] =
+    ["skip", "reverse", "trade_one_card", "trade_hands", "add_a_card", "add_two_cards", "remove_a_card", "remove_two_cards", "dice"];
+
+/// Most sets of one kind, and most copies of one card, a Chroma deck may hold (20 base sets
+/// are 500 cards: far more than any table uses, small enough that a game stays fast).
+pub const MAX_SETS: u32 = 20;
 
 /// Deck composition as a variant writes it: whole sets plus optional per-kind overrides.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
@@ -216,23 +203,47 @@ impl DeckSpec {
         }
         n[ALL_COLORS as usize] = o.all_colors.unwrap_or(self.colors_sets);
         n[ALL_SHAPES as usize] = o.all_shapes.unwrap_or(self.shapes_sets);
-        let action_override = [
-            o.skip,
-            o.reverse,
-            o.trade_one_card,
-            o.trade_hands,
-            o.add_a_card,
-            o.add_two_cards,
-            o.remove_a_card,
-            o.remove_two_cards,
-            o.dice,
-        ];
+        let action_override = [o.skip, o.reverse, o.trade_one_card, o.trade_hands, o.add_a_card, o.add_two_cards, o.remove_a_card, o.remove_two_cards, o.dice];
         for (i, over) in action_override.iter().enumerate() {
             let card = FIRST_ACTION as usize + i;
             let in_set = action_set.iter().any(|a| *a as usize == card);
             n[card] = over.unwrap_or(if in_set { self.action_sets } else { 0 });
         }
         n
+    }
+
+    /// Checks every count against [`MAX_SETS`] (sets and per-kind copies), so no variant can
+    /// build a deck that makes one game slow; problems are added to `bad`, keys under `deck.`.
+    pub fn check(&self, bad: &mut Vec<crate::variant::Invalid>) {
+        let mut bound = |key: &str, value: Option<u32>| {
+            if let Some(v) = value.filter(|&v| v > MAX_SETS) {
+                bad.push(crate::variant::Invalid::new(format!("deck.{key}"), format!("{v} is too many; allowed: 0 to {MAX_SETS}")));
+            }
+        };
+        bound("base_sets", Some(self.base_sets));
+        bound("colors_sets", Some(self.colors_sets));
+        bound("shapes_sets", Some(self.shapes_sets));
+        bound("action_sets", Some(self.action_sets));
+        let o = &self.counts;
+        let kinds = [
+            ("base", o.base),
+            ("color_wild", o.color_wild),
+            ("shape_wild", o.shape_wild),
+            ("all_colors", o.all_colors),
+            ("all_shapes", o.all_shapes),
+            ("skip", o.skip),
+            ("reverse", o.reverse),
+            ("trade_one_card", o.trade_one_card),
+            ("trade_hands", o.trade_hands),
+            ("add_a_card", o.add_a_card),
+            ("add_two_cards", o.add_two_cards),
+            ("remove_a_card", o.remove_a_card),
+            ("remove_two_cards", o.remove_two_cards),
+            ("dice", o.dice),
+        ];
+        for (kind, value) in kinds {
+            bound(&format!("counts.{kind}"), value);
+        }
     }
 
     /// The whole deck as a list of cards in canonical order.
@@ -244,6 +255,224 @@ impl DeckSpec {
         }
         deck
     }
+}
+
+// --- the card kit: hands and piles shared by the Chroma games ---
+
+/// Most cards a [`Hand`] holds.
+pub const HAND_CAP: usize = 12;
+
+/// A hand of at most [`HAND_CAP`] cards kept in canonical order, without heap allocation
+/// (Penny Badger's hand; any Chroma game whose hands stay within the cap can use it).
+///
+/// Slots past the length may hold stale cards; equality and `Debug` look at the cards only.
+#[derive(Clone, Copy)]
+pub struct Hand {
+    /// The cards in canonical order in the first `len` slots; 16 slots (4 unused) so the
+    /// hand is one 128-bit word for [`Hand::insert`].
+    cards: [Card; 16],
+    len: u8,
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand { cards: [0; 16], len: 0 };
+
+    /// The cards, in canonical order.
+    #[inline]
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// Every slot of the hand: its cards in canonical order, then leftovers to be ignored.
+    /// For fixed-length loops that mask positions at or past [`Hand::len`], which random
+    /// hand sizes cannot mispredict.
+    #[inline]
+    pub fn slots(&self) -> &[Card; HAND_CAP] {
+        (&self.cards[..HAND_CAP]).try_into().expect("16 slots hold HAND_CAP")
+    }
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand holds no card.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a card keeping canonical order, without data-dependent branches or loops.
+    #[inline]
+    pub fn insert(&mut self, card: Card) {
+        let n = self.len as usize;
+        assert!(n < HAND_CAP, "hand over capacity");
+        #[cfg(target_arch = "x86_64")]
+        self.insert_sse2(card, n);
+        #[cfg(not(target_arch = "x86_64"))]
+        self.insert_u128(card, n);
+        self.len += 1;
+    }
+
+    /// [`Hand::insert`] with the 16 slots in one SSE2 register (part of every x86-64 CPU):
+    /// one comparison finds the place, and two masks from a table keep the slots before it,
+    /// put the card there and take the slots after it from the register shifted by one slot.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn insert_sse2(&mut self, card: Card, n: usize) {
+        use std::arch::x86_64::*;
+        /// `BEFORE[k]`: 0xFF in the slots below `k`.
+        static BEFORE: [[u8; 16]; 17] = {
+            let mut t = [[0u8; 16]; 17];
+            let mut k = 0;
+            while k <= 16 {
+                let mut i = 0;
+                while i < k {
+                    t[k][i] = 0xFF;
+                    i += 1;
+                }
+                k += 1;
+            }
+            t
+        };
+        // SAFETY: SSE2 is part of the x86-64 baseline; every load and store covers exactly
+        // the 16 bytes of `self.cards` or of a table row.
+        unsafe {
+            let x = _mm_loadu_si128(self.cards.as_ptr().cast());
+            let c = _mm_set1_epi8(card as i8);
+            // Held slots holding a card that sorts after `card` (cards are below 128, so the
+            // signed comparison is the card order); slot `n` counts as later.
+            let later = (_mm_movemask_epi8(_mm_cmpgt_epi8(x, c)) as u32 & ((1 << n) - 1)) | (1 << n);
+            let pos = later.trailing_zeros() as usize;
+            let before = _mm_loadu_si128(BEFORE[pos].as_ptr().cast());
+            let through = _mm_loadu_si128(BEFORE[pos + 1].as_ptr().cast());
+            let shifted = _mm_slli_si128::<1>(x);
+            let kept = _mm_and_si128(x, before);
+            let placed = _mm_and_si128(c, _mm_xor_si128(through, before));
+            let moved = _mm_andnot_si128(through, shifted);
+            let y = _mm_or_si128(_mm_or_si128(kept, placed), moved);
+            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), y);
+        }
+    }
+
+    /// [`Hand::insert`] on one 128-bit word (any CPU); the caller adds 1 to the length.
+    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+    #[inline(always)]
+    pub fn insert_u128(&mut self, card: Card, n: usize) {
+        const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
+        const ONES: u128 = u128::from_le_bytes([0x01; 16]);
+        // One byte per slot. Bit 7 of a slot's byte in `later` is set when the slot holds a
+        // card that sorts after `card` (cards are below 128, so no byte borrows from the
+        // next); the first such slot among the `n` held is where `card` goes.
+        let x = u128::from_le_bytes(self.cards);
+        let held = (1u128 << (8 * n)) - 1;
+        let later = (((card as u128 * ONES) | HIGH) - (x & held)) & HIGH ^ HIGH;
+        // Past the held slots, slot `n` counts as later: a card after all others goes last.
+        let later = (later & held) | (1u128 << (8 * n + 7));
+        let pos = later.trailing_zeros() as usize / 8;
+        let before = (1u128 << (8 * pos)) - 1;
+        let x = (x & before) | ((card as u128) << (8 * pos)) | ((x & !before) << 8);
+        self.cards = x.to_le_bytes();
+    }
+
+    /// Removes and returns the card at position `i`.
+    #[inline]
+    pub fn remove_at(&mut self, i: usize) -> Card {
+        let c = self.cards[i];
+        self.cards.copy_within(i + 1..self.len as usize, i);
+        self.len -= 1;
+        c
+    }
+
+    /// Removes the cards at the positions set in `mask` (positions past the length are
+    /// ignored), handing each to `each` in hand order; the kept cards close the gaps in order.
+    #[inline]
+    pub fn remove_mask(&mut self, mask: u32, mut each: impl FnMut(Card)) {
+        let len = self.len as usize;
+        let mask = mask & ((1 << len) - 1);
+        let mut rest = mask;
+        while rest != 0 {
+            each(self.cards[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+        }
+        // Those before the first removed card stay where they are.
+        let first = (mask.trailing_zeros() as usize).min(len);
+        let mut kept = first;
+        for i in first..len {
+            self.cards[kept] = self.cards[i];
+            kept += (((mask >> i) & 1) ^ 1) as usize;
+        }
+        self.len = kept as u8;
+    }
+
+    /// Splits the hand into (kept, taken) by a bit mask of positions; both stay in order.
+    #[inline]
+    pub fn split_off_mask(&self, mask: u32) -> (Hand, Hand) {
+        let mut kept = Hand::EMPTY;
+        let mut taken = Hand::EMPTY;
+        for (i, &c) in self.cards().iter().enumerate() {
+            if mask & (1 << i) != 0 {
+                taken.cards[taken.len as usize] = c;
+                taken.len += 1;
+            } else {
+                kept.cards[kept.len as usize] = c;
+                kept.len += 1;
+            }
+        }
+        (kept, taken)
+    }
+
+    /// Position of the first copy of `card`.
+    #[inline]
+    pub fn position(&self, card: Card) -> Option<usize> {
+        self.cards().iter().position(|&c| c == card)
+    }
+
+    /// A hand holding `cards` (sorted into canonical order).
+    pub fn from_cards(cards: &[Card]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &c in cards {
+            h.insert(c);
+        }
+        h
+    }
+}
+
+impl PartialEq for Hand {
+    fn eq(&self, other: &Hand) -> bool {
+        self.cards() == other.cards()
+    }
+}
+
+impl Eq for Hand {}
+
+impl std::fmt::Debug for Hand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hand").field("cards", &self.cards()).finish()
+    }
+}
+
+/// Draws the top card of `draw`; when `draw` is empty and `reshuffle` allows it, the
+/// discard pile first becomes the new draw pile, shuffled by `shuffle` (`on_reshuffle` gets
+/// its size, for the game's event). `None` when there is nothing to draw. The general rule of
+/// the Chroma games (RULES.md, "Draw pile empty").
+#[inline]
+pub fn draw_card(
+    draw: &mut Vec<Card>,
+    discard: &mut Vec<Card>,
+    reshuffle: bool,
+    rng: &mut crate::engine::GameRng,
+    shuffle: fn(&mut [Card], &mut crate::engine::GameRng),
+    on_reshuffle: impl FnOnce(u32),
+) -> Option<Card> {
+    if draw.is_empty() && reshuffle && !discard.is_empty() {
+        std::mem::swap(draw, discard);
+        shuffle(draw, rng);
+        on_reshuffle(draw.len() as u32);
+    }
+    draw.pop()
 }
 
 #[cfg(test)]
@@ -263,22 +492,13 @@ mod tests {
         assert!(!matches(ActionCard::Skip as Card, blue_star));
         // Every cell is matched by exactly 5 distinct non-base cards + itself.
         for cell in 0..25 {
-            assert_eq!(
-                (0..CARD_KINDS as u8).filter(|&c| matches(c, cell)).count(),
-                5
-            );
+            assert_eq!((0..CARD_KINDS as u8).filter(|&c| matches(c, cell)).count(), 5);
         }
     }
 
     #[test]
     fn deck_a_plus_b_is_90_cards() {
-        let spec = DeckSpec {
-            base_sets: 2,
-            colors_sets: 2,
-            shapes_sets: 2,
-            action_sets: 2,
-            counts: DeckCounts::default(),
-        };
+        let spec = DeckSpec { base_sets: 2, colors_sets: 2, shapes_sets: 2, action_sets: 2, counts: DeckCounts::default() };
         assert_eq!(spec.cards(&BADGER_ACTIONS).len(), 90);
     }
 }

@@ -8,6 +8,7 @@
 
 pub mod chroma;
 
+use crate::engine::harness::{self, HarnessFailure, HarnessPlan};
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
 use crate::error::{Error, VariantError};
 use crate::sim::SeatPlan;
@@ -51,22 +52,14 @@ pub trait Registered: Game {
     /// The benchmark line-up of `playtest bench` for this game: bot spec and `--set`
     /// overrides used when the command line gives none. Default: the default bot, no overrides.
     fn bench_lineup() -> BenchLineup {
-        BenchLineup {
-            bots: Self::DEFAULT_BOT,
-            sets: &[],
-        }
+        BenchLineup { bots: Self::DEFAULT_BOT, sets: &[] }
     }
     /// Whether [`Registered::exact`] is implemented (listed by `playtest list`).
     const HAS_EXACT_SOLVER: bool = false;
     /// The exact solution of this game (`playtest exact`, the exact chart of `report`), for
     /// games with a solver: `None` when the game has none. `labels` are the acting seats' bot
     /// specs; `max_states` bounds the state space.
-    fn exact(
-        &self,
-        _variant: &Variant,
-        _labels: &[String],
-        _max_states: u64,
-    ) -> Option<Result<ExactReport, Error>> {
+    fn exact(&self, _variant: &Variant, _labels: &[String], _max_states: u64) -> Option<Result<ExactReport, Error>> {
         None
     }
 }
@@ -123,13 +116,7 @@ pub fn entry(id: &str) -> Option<GameEntry> {
     impl GameVisitor for Describe {
         type Output = GameEntry;
         fn visit<G: Registered>(self) -> GameEntry {
-            GameEntry {
-                id: G::ID,
-                default_bot: G::DEFAULT_BOT,
-                bots: bot_docs::<G>(all_bots::<G>()),
-                has_exact: G::HAS_EXACT_SOLVER,
-                bench: G::bench_lineup(),
-            }
+            GameEntry { id: G::ID, default_bot: G::DEFAULT_BOT, bots: bot_docs::<G>(all_bots::<G>()), has_exact: G::HAS_EXACT_SOLVER, bench: G::bench_lineup() }
         }
     }
     visit(id, Describe)
@@ -166,16 +153,8 @@ pub fn exact(variant: &Variant, labels: &[String], max_states: u64) -> Result<Ex
     match dispatch(variant, Solve { labels, max_states })? {
         Some(report) => report,
         None => {
-            let with: Vec<&str> = entries()
-                .into_iter()
-                .filter(|e| e.has_exact)
-                .map(|e| e.id)
-                .collect();
-            Err(Error::Usage(format!(
-                "`{}` has no exact solver; games with one: {}",
-                variant.game,
-                with.join(", ")
-            )))
+            let with: Vec<&str> = entries().into_iter().filter(|e| e.has_exact).map(|e| e.id).collect();
+            Err(Error::Usage(format!("`{}` has no exact solver; games with one: {}", variant.game, with.join(", "))))
         }
     }
 }
@@ -199,29 +178,27 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
             self.command.run(game, self.variant)
         }
     }
-    visit(&variant.game, Build { variant, command }).unwrap_or_else(|| {
-        Err(variant
-            .provenance
-            .invalid(
-                "game",
-                format!(
-                    "unknown game `{}`; allowed: {}",
-                    variant.game,
-                    GAME_IDS.join(", ")
-                ),
-            )
-            .into())
-    })
+    visit(&variant.game, Build { variant, command })
+        .unwrap_or_else(|| Err(variant.provenance.invalid("game", format!("unknown game `{}`; allowed: {}", variant.game, GAME_IDS.join(", "))).into()))
+}
+
+/// Runs the invariant harness ([`crate::engine::harness`]) on the variant's game with every
+/// bot it offers: `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant
+/// that does not build. Used by the tests (every game, every bundled variant) and `check`.
+pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
+    struct Harness(HarnessPlan);
+    impl GameCommand for Harness {
+        type Output = Result<u64, HarnessFailure>;
+        fn run<G: Registered>(self, game: G, _: &Variant) -> Result<Self::Output, Error> {
+            Ok(harness::check_every_bot(&game, self.0))
+        }
+    }
+    dispatch(variant, Harness(plan))
 }
 
 /// The bots of every seat: `--bots` when given, else the variant's, else the game's default.
 /// One spec serves every seat; otherwise there must be one per acting seat.
-pub fn seat_plans<G: Game>(
-    game: &G,
-    variant: &Variant,
-    cli: Option<&[BotSpec]>,
-    default_bot: &str,
-) -> Result<Vec<SeatPlan<G>>, Error> {
+pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>, default_bot: &str) -> Result<Vec<SeatPlan<G>>, Error> {
     let n = game.acting_seats();
     let infos = all_bots::<G>();
     let (specs, key): (Vec<BotSpec>, Option<&str>) = match (cli, &variant.seats) {
@@ -234,9 +211,7 @@ pub fn seat_plans<G: Game>(
         1 => vec![specs[0].clone(); n],
         k if k == n => specs,
         k => {
-            let message = format!(
-                "{k} bots given for {n} seats; give one bot for every seat or exactly one per seat"
-            );
+            let message = format!("{k} bots given for {n} seats; give one bot for every seat or exactly one per seat");
             return Err(match key {
                 Some(key) => variant.provenance.invalid(key, message).into(),
                 None => Error::Usage(format!("--bots: {message}")),
@@ -249,20 +224,13 @@ pub fn seat_plans<G: Game>(
         .map(|(seat, spec)| {
             let (info, values) = spec.resolve(&infos).map_err(|e| -> Error {
                 match (key, &variant.seats) {
-                    (Some("seats"), _) => variant
-                        .provenance
-                        .invalid(&format!("seats.{seat}.bot"), e.to_string())
-                        .into(),
+                    (Some("seats"), _) => variant.provenance.invalid(&format!("seats.{seat}.bot"), e.to_string()).into(),
                     (Some(k), _) => variant.provenance.invalid(k, e.to_string()).into(),
                     (None, _) if cli.is_some() => Error::Usage(format!("--bots: {e}")),
                     (None, _) => Error::Usage(e.to_string()),
                 }
             })?;
-            Ok(SeatPlan {
-                label: spec.label(),
-                values,
-                build: info.build,
-            })
+            Ok(SeatPlan { label: spec.label(), values, build: info.build })
         })
         .collect::<Result<Vec<_>, Error>>()?;
     let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
@@ -280,88 +248,45 @@ mod tests {
     /// is the engine's bot. Seats get different parameter values to catch a mix-up.
     fn uniform_tables_match_boxed<G: Game>(game: &G) {
         let infos = all_bots::<G>();
-        let random = infos
-            .iter()
-            .find(|b| b.name == RANDOM)
-            .expect("every game offers `random`");
-        assert_eq!(
-            random.doc,
-            RandomBot::<G>::info().doc,
-            "{}: `random` must be the engine's RandomBot",
-            game.id()
-        );
+        let random = infos.iter().find(|b| b.name == RANDOM).expect("every game offers `random`");
+        assert_eq!(random.doc, RandomBot::<G>::info().doc, "{}: `random` must be the engine's RandomBot", game.id());
         let seats = game.acting_seats();
         for info in infos.iter().filter(|b| b.uniform.is_some()) {
             let values: Vec<Vec<f64>> = (0..seats)
-                .map(|seat| {
-                    info.params
-                        .iter()
-                        .map(|p| {
-                            if seat == 0 {
-                                p.default
-                            } else {
-                                p.min + (p.max - p.min) * seat as f64 / 8.0
-                            }
-                        })
-                        .collect()
-                })
+                .map(|seat| info.params.iter().map(|p| if seat == 0 { p.default } else { p.min + (p.max - p.min) * seat as f64 / 8.0 }).collect())
                 .collect();
-            let mut boxed: Vec<Box<dyn Bot<G>>> =
-                values.iter().map(|v| (info.build)(game, v)).collect();
+            let mut boxed: Vec<Box<dyn Bot<G>>> = values.iter().map(|v| (info.build)(game, v)).collect();
             let mut table = (info.uniform.expect("filtered"))(game, &values);
-            for index in 0..200 {
+            for index in 0..80 {
                 let seed = game_seed(7, index);
-                let a = play(
-                    game,
-                    &mut boxed,
-                    seed,
-                    PlayOptions { checked: true },
-                    None,
-                    None,
-                )
-                .expect("legal");
-                let b = table
-                    .play(game, seed, PlayOptions { checked: true }, None, None)
-                    .expect("legal");
-                let c = table
-                    .play(game, seed, PlayOptions::default(), None, None)
-                    .expect("legal");
+                let a = play(game, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
+                let b = table.play(game, seed, PlayOptions { checked: true }, None, None).expect("legal");
+                let c = table.play(game, seed, PlayOptions::default(), None, None).expect("legal");
                 assert_eq!(a, b, "{} bot {} game {index}", game.id(), info.name);
-                assert_eq!(
-                    a,
-                    c,
-                    "{} bot {} game {index} (quick loop)",
-                    game.id(),
-                    info.name
-                );
+                assert_eq!(a, c, "{} bot {} game {index} (quick loop)", game.id(), info.name);
             }
         }
     }
 
-    fn variant(file: &str) -> Variant {
-        Variant::load(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("variants")
-                .join(file),
-            &[],
-        )
-        .expect("loads")
-    }
-
+    /// Every registered game on every one of its bundled variants.
     #[test]
     fn uniform_line_ups_play_the_same_games_as_boxed_bots() {
-        let v = variant("penny-badger/standard.toml");
-        uniform_tables_match_boxed(&penny_badger::PennyBadger::from_variant(&v).expect("valid"));
-        let v = variant("pig-farm/standard.toml");
-        uniform_tables_match_boxed(&pig_farm::PigFarm::from_variant(&v).expect("valid"));
-        for file in [
-            "take-a-penny/standard.toml",
-            "take-a-penny/three-players.toml",
-            "take-a-penny/two-players.toml",
-        ] {
-            uniform_tables_match_boxed(
-                &take_a_penny::TakeAPenny::from_variant(&variant(file)).expect("valid"),
-            );
+        struct Uniform;
+        impl GameCommand for Uniform {
+            type Output = ();
+            fn run<G: Registered>(self, game: G, _: &Variant) -> Result<(), Error> {
+                uniform_tables_match_boxed(&game);
+                Ok(())
+            }
+        }
+        for id in GAME_IDS {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id);
+            let mut files: Vec<_> = std::fs::read_dir(&dir).expect("variants folder").flatten().map(|e| e.path()).collect();
+            files.sort();
+            for file in files.iter().filter(|f| f.extension().is_some_and(|x| x == "toml")) {
+                let v = Variant::load(file, &[]).expect("loads");
+                dispatch(&v, Uniform).expect("builds");
+            }
         }
     }
 }

@@ -26,10 +26,7 @@ struct Shared(Rc<RefCell<BufWriter<File>>>);
 impl Shared {
     fn create(path: &Path) -> Result<Shared, Error> {
         let f = File::create(path).map_err(|e| Error::output(path, e))?;
-        Ok(Shared(Rc::new(RefCell::new(BufWriter::with_capacity(
-            1 << 20,
-            f,
-        )))))
+        Ok(Shared(Rc::new(RefCell::new(BufWriter::with_capacity(1 << 20, f)))))
     }
 }
 
@@ -60,29 +57,11 @@ impl<'a> RowWriter<'a> {
     pub fn create(dir: &Path, stem: &str, ctx: RowContext<'a>) -> Result<RowWriter<'a>, Error> {
         let parquet_path = dir.join(format!("{stem}.parquet"));
         let csv_path = dir.join(format!("{stem}.csv"));
-        let schema = rows_frame(&[], &ctx)
-            .map_err(|e| Error::output(dir, e))?
-            .schema()
-            .as_ref()
-            .clone();
+        let schema = rows_frame(&[], &ctx).map_err(|e| Error::output(dir, e))?.schema().as_ref().clone();
         let files = [Shared::create(&parquet_path)?, Shared::create(&csv_path)?];
-        let parquet = ParquetWriter::new(files[0].clone())
-            .batched(&schema)
-            .map_err(|e| Error::output(&parquet_path, e))?;
-        let csv = CsvWriter::new(files[1].clone())
-            .batched(&schema)
-            .map_err(|e| Error::output(&csv_path, e))?;
-        Ok(RowWriter {
-            ctx,
-            parquet,
-            csv,
-            files,
-            parquet_path,
-            csv_path,
-            buffer: Vec::new(),
-            group: ROW_GROUP,
-            written: 0,
-        })
+        let parquet = ParquetWriter::new(files[0].clone()).batched(&schema).map_err(|e| Error::output(&parquet_path, e))?;
+        let csv = CsvWriter::new(files[1].clone()).batched(&schema).map_err(|e| Error::output(&csv_path, e))?;
+        Ok(RowWriter { ctx, parquet, csv, files, parquet_path, csv_path, buffer: Vec::new(), group: ROW_GROUP, written: 0 })
     }
 
     /// Sets the rows per row group (default [`ROW_GROUP`], at least 1).
@@ -109,14 +88,9 @@ impl<'a> RowWriter<'a> {
         if self.buffer.is_empty() {
             return Ok(());
         }
-        let df = rows_frame(&self.buffer, &self.ctx)
-            .map_err(|e| Error::output(&self.parquet_path, e))?;
-        self.parquet
-            .write_batch(&df)
-            .map_err(|e| Error::output(&self.parquet_path, e))?;
-        self.csv
-            .write_batch(&df)
-            .map_err(|e| Error::output(&self.csv_path, e))?;
+        let df = rows_frame(&self.buffer, &self.ctx).map_err(|e| Error::output(&self.parquet_path, e))?;
+        self.parquet.write_batch(&df).map_err(|e| Error::output(&self.parquet_path, e))?;
+        self.csv.write_batch(&df).map_err(|e| Error::output(&self.csv_path, e))?;
         self.written += self.buffer.len() as u64;
         self.buffer.clear();
         Ok(())
@@ -125,16 +99,10 @@ impl<'a> RowWriter<'a> {
     /// Writes the last rows and closes both files; returns the number of rows written.
     pub fn finish(mut self) -> Result<u64, Error> {
         self.flush()?;
-        self.parquet
-            .finish()
-            .map_err(|e| Error::output(&self.parquet_path, e))?;
-        self.csv
-            .finish()
-            .map_err(|e| Error::output(&self.csv_path, e))?;
+        self.parquet.finish().map_err(|e| Error::output(&self.parquet_path, e))?;
+        self.csv.finish().map_err(|e| Error::output(&self.csv_path, e))?;
         let [mut parquet, mut csv] = self.files;
-        parquet
-            .flush()
-            .map_err(|e| Error::output(&self.parquet_path, e))?;
+        parquet.flush().map_err(|e| Error::output(&self.parquet_path, e))?;
         csv.flush().map_err(|e| Error::output(&self.csv_path, e))?;
         Ok(self.written)
     }
@@ -153,11 +121,7 @@ mod tests {
         outcome.winners = 1 << (index % 2);
         outcome.scores[0] = index as i64;
         outcome.eliminated_at[1] = (index % 3) as u32;
-        GameRow {
-            index,
-            seed: index * 7,
-            outcome,
-        }
+        GameRow { index, seed: index * 7, outcome }
     }
 
     #[test]
@@ -165,24 +129,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("playtest-stream-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let bots = vec!["a".to_string(), "b".to_string()];
-        let ctx = RowContext {
-            seats: 2,
-            seat_bots: &bots,
-            end_reasons: &["done"],
-        };
-        let mut w = RowWriter::create(&dir, "t", ctx)
-            .unwrap()
-            .with_row_group(100);
+        let ctx = RowContext { seats: 2, seat_bots: &bots, end_reasons: &["done"] };
+        let mut w = RowWriter::create(&dir, "t", ctx).unwrap().with_row_group(100);
         let rows: Vec<GameRow> = (0..1037).map(row).collect();
         for chunk in rows.chunks(37) {
             w.write(chunk).unwrap();
         }
         assert_eq!(w.finish().unwrap(), 1037);
-        let ctx = RowContext {
-            seats: 2,
-            seat_bots: &bots,
-            end_reasons: &["done"],
-        };
+        let ctx = RowContext { seats: 2, seat_bots: &bots, end_reasons: &["done"] };
         let expected = rows_frame(&rows, &ctx).unwrap();
         let f = File::open(dir.join("t.parquet")).unwrap();
         let mut reader = ParquetReader::new(f);

@@ -28,8 +28,7 @@ static FONTS: Once = Once::new();
 /// Registers the embedded fonts once; must run before any text is drawn.
 pub fn register_fonts() {
     FONTS.call_once(|| {
-        let _ =
-            plotters::style::register_font("sans-serif", FontStyle::Normal, notosans::REGULAR_TTF);
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, notosans::REGULAR_TTF);
         let _ = plotters::style::register_font("sans-serif", FontStyle::Bold, notosans::BOLD_TTF);
     });
 }
@@ -47,39 +46,11 @@ pub fn render(spec: &ChartSpec, dir: &Path) -> Result<std::path::PathBuf, Error>
         let root = BitMapBackend::new(&path, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         match spec {
-            ChartSpec::Bars {
-                title,
-                x_label,
-                y_label,
-                categories,
-                series,
-                reference,
-                ..
-            } => bars(
-                &root,
-                title,
-                x_label,
-                y_label,
-                categories,
-                series,
-                reference.as_ref(),
-            )
-            .map_err(|e| fail(&e))?,
-            ChartSpec::Lines {
-                title,
-                x_label,
-                y_label,
-                series,
-                ..
-            } => lines(&root, title, x_label, y_label, series).map_err(|e| fail(&e))?,
-            ChartSpec::Histogram {
-                title,
-                x_label,
-                y_label,
-                series,
-                markers,
-                ..
-            } => {
+            ChartSpec::Bars { title, x_label, y_label, categories, series, reference, .. } => {
+                bars(&root, title, x_label, y_label, categories, series, reference.as_ref()).map_err(|e| fail(&e))?
+            }
+            ChartSpec::Lines { title, x_label, y_label, series, .. } => lines(&root, title, x_label, y_label, series).map_err(|e| fail(&e))?,
+            ChartSpec::Histogram { title, x_label, y_label, series, markers, .. } => {
                 histogram(&root, title, x_label, y_label, series, markers).map_err(|e| fail(&e))?
             }
             ChartSpec::Heatmap { .. } => super::heatmap::draw(&root, spec).map_err(|e| fail(&e))?,
@@ -101,11 +72,7 @@ pub(crate) fn title_font() -> FontDesc<'static> {
 
 /// A percentage axis never needs to go far past 100 (room for the legend is kept).
 fn percent_cap(y_label: &str, top: f64) -> f64 {
-    if y_label.contains('%') {
-        top.min(110.0)
-    } else {
-        top
-    }
+    if y_label.contains('%') { top.min(110.0) } else { top }
 }
 
 fn nice_top(max: f64) -> f64 {
@@ -164,11 +131,7 @@ fn bars(
         .x_labels(n + 1)
         .x_label_formatter(&move |x| {
             let i = x.round();
-            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
-                cats[i as usize].clone()
-            } else {
-                String::new()
-            }
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() { cats[i as usize].clone() } else { String::new() }
         })
         .x_desc(x_label)
         .y_desc(y_label)
@@ -181,12 +144,9 @@ fn bars(
         let c = color(j);
         let x0 = |i: usize| i as f64 - 0.4 + j as f64 * width;
         chart
-            .draw_series(s.values.iter().enumerate().map(|(i, &v)| {
-                Rectangle::new(
-                    [(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)],
-                    c.mix(0.85).filled(),
-                )
-            }))?
+            .draw_series(
+                s.values.iter().enumerate().map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
+            )?
             .label(s.name.clone())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
         if let Some(ci) = &s.ci {
@@ -204,25 +164,15 @@ fn bars(
     if let Some((r, label)) = reference {
         let r = *r;
         chart
-            .draw_series(DashedLineSeries::new(
-                vec![(-0.5, r), (n as f64 - 0.5, r)],
-                10,
-                6,
-                RED.stroke_width(2),
-            ))?
+            .draw_series(DashedLineSeries::new(vec![(-0.5, r), (n as f64 - 0.5, r)], 10, 6, RED.stroke_width(2)))?
             .label(label.clone())
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], RED.stroke_width(2)));
     }
     if series.iter().any(|s| s.ci.is_some()) {
         chart
-            .draw_series(std::iter::once(PathElement::new(
-                Vec::<(f64, f64)>::new(),
-                BLACK,
-            )))?
+            .draw_series(std::iter::once(PathElement::new(Vec::<(f64, f64)>::new(), BLACK)))?
             .label("95% confidence interval")
-            .legend(|(x, y)| {
-                PathElement::new(vec![(x + 7, y - 7), (x + 7, y + 7)], BLACK.stroke_width(2))
-            });
+            .legend(|(x, y)| PathElement::new(vec![(x + 7, y - 7), (x + 7, y + 7)], BLACK.stroke_width(2)));
     }
     chart
         .configure_series_labels()
@@ -234,15 +184,8 @@ fn bars(
     Ok(())
 }
 
-fn lines(
-    root: &Area,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[crate::engine::LineSeries],
-) -> DrawResult {
-    let (mut x_min, mut x_max, mut y_min, mut y_max) =
-        (f64::INFINITY, f64::NEG_INFINITY, 0f64, 0f64);
+fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate::engine::LineSeries]) -> DrawResult {
+    let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::INFINITY, f64::NEG_INFINITY, 0f64, 0f64);
     for s in series {
         for (i, &(x, y)) in s.points.iter().enumerate() {
             x_min = x_min.min(x);
@@ -257,11 +200,7 @@ fn lines(
     }
     // Axes start at 0 unless the data lies elsewhere (a sweep of 100..300, negative values).
     let x_min = if x_min.is_finite() { x_min } else { 0.0 };
-    let x_max = if x_max.is_finite() && x_max > x_min {
-        x_max
-    } else {
-        x_min + 1.0
-    };
+    let x_max = if x_max.is_finite() && x_max > x_min { x_max } else { x_min + 1.0 };
     // Charts with bands (sweeps) keep the top quarter free for the legend.
     if series.iter().any(|s| s.band.is_some()) {
         y_max += (y_max - y_min.min(0.0)) * 0.4;
@@ -271,33 +210,13 @@ fn lines(
         .margin(20)
         .x_label_area_size(60)
         .y_label_area_size(80)
-        .build_cartesian_2d(
-            x_min..x_max,
-            nice_bottom(y_min)..percent_cap(y_label, nice_top(y_max)),
-        )?;
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .label_style(("sans-serif", 16))
-        .axis_desc_style(("sans-serif", 18))
-        .draw()?;
+        .build_cartesian_2d(x_min..x_max, nice_bottom(y_min)..percent_cap(y_label, nice_top(y_max)))?;
+    chart.configure_mesh().x_desc(x_label).y_desc(y_label).label_style(("sans-serif", 16)).axis_desc_style(("sans-serif", 18)).draw()?;
     for (j, s) in series.iter().enumerate() {
         let c = color(j);
         if let Some(band) = &s.band {
-            let mut poly: Vec<(f64, f64)> = s
-                .points
-                .iter()
-                .zip(band)
-                .map(|(&(x, _), &(_, hi))| (x, hi))
-                .collect();
-            poly.extend(
-                s.points
-                    .iter()
-                    .zip(band)
-                    .rev()
-                    .map(|(&(x, _), &(lo, _))| (x, lo)),
-            );
+            let mut poly: Vec<(f64, f64)> = s.points.iter().zip(band).map(|(&(x, _), &(_, hi))| (x, hi)).collect();
+            poly.extend(s.points.iter().zip(band).rev().map(|(&(x, _), &(lo, _))| (x, lo)));
             chart.draw_series(std::iter::once(Polygon::new(poly, c.mix(0.2).filled())))?;
         }
         chart
@@ -311,17 +230,9 @@ fn lines(
     }
     if series.iter().any(|s| s.band.is_some()) {
         chart
-            .draw_series(std::iter::once(PathElement::new(
-                Vec::<(f64, f64)>::new(),
-                BLACK,
-            )))?
+            .draw_series(std::iter::once(PathElement::new(Vec::<(f64, f64)>::new(), BLACK)))?
             .label("shaded: 95% confidence interval")
-            .legend(|(x, y)| {
-                Rectangle::new(
-                    [(x, y - 6), (x + 18, y + 6)],
-                    RGBColor(120, 120, 120).mix(0.3).filled(),
-                )
-            });
+            .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], RGBColor(120, 120, 120).mix(0.3).filled()));
     }
     chart
         .configure_series_labels()
@@ -333,14 +244,7 @@ fn lines(
     Ok(())
 }
 
-fn histogram(
-    root: &Area,
-    title: &str,
-    x_label: &str,
-    y_label: &str,
-    series: &[(String, Vec<Bin>)],
-    markers: &[(f64, String)],
-) -> DrawResult {
+fn histogram(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[(String, Vec<Bin>)], markers: &[(f64, String)]) -> DrawResult {
     let mut lo = f64::INFINITY;
     let mut hi = f64::NEG_INFINITY;
     let mut top: f64 = 0.0;
@@ -360,28 +264,14 @@ fn histogram(
         hi = 1.0;
     }
     let top = nice_top(top);
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, title_font())
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(80)
-        .build_cartesian_2d(lo..hi, 0f64..top)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .label_style(("sans-serif", 16))
-        .axis_desc_style(("sans-serif", 18))
-        .draw()?;
+    let mut chart =
+        ChartBuilder::on(root).caption(title, title_font()).margin(20).x_label_area_size(60).y_label_area_size(80).build_cartesian_2d(lo..hi, 0f64..top)?;
+    chart.configure_mesh().disable_x_mesh().x_desc(x_label).y_desc(y_label).label_style(("sans-serif", 16)).axis_desc_style(("sans-serif", 18)).draw()?;
     let alpha = if series.len() > 1 { 0.55 } else { 0.85 };
     for (j, (name, bins)) in series.iter().enumerate() {
         let c = color(j);
         chart
-            .draw_series(
-                bins.iter()
-                    .map(|b| Rectangle::new([(b.lo, 0.0), (b.hi, b.value)], c.mix(alpha).filled())),
-            )?
+            .draw_series(bins.iter().map(|b| Rectangle::new([(b.lo, 0.0), (b.hi, b.value)], c.mix(alpha).filled())))?
             .label(name.clone())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
     }
@@ -389,12 +279,7 @@ fn histogram(
     for (k, (x, label)) in markers.iter().enumerate() {
         let c = marker_colors[k % marker_colors.len()];
         chart
-            .draw_series(DashedLineSeries::new(
-                vec![(*x, 0.0), (*x, top)],
-                8,
-                5,
-                c.stroke_width(2),
-            ))?
+            .draw_series(DashedLineSeries::new(vec![(*x, 0.0), (*x, top)], 8, 5, c.stroke_width(2)))?
             .label(label.clone())
             .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
     }

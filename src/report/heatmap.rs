@@ -8,26 +8,12 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::charts::{Area, DrawResult, title_font};
 use crate::engine::ChartSpec;
 
-const VIRIDIS: [(f64, f64, f64); 5] = [
-    (68.0, 1.0, 84.0),
-    (59.0, 82.0, 139.0),
-    (33.0, 145.0, 140.0),
-    (94.0, 201.0, 98.0),
-    (253.0, 231.0, 37.0),
-];
-const DIVERGING: [(f64, f64, f64); 3] = [
-    (33.0, 102.0, 172.0),
-    (247.0, 247.0, 247.0),
-    (178.0, 24.0, 43.0),
-];
+const VIRIDIS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
+const DIVERGING: [(f64, f64, f64); 3] = [(33.0, 102.0, 172.0), (247.0, 247.0, 247.0), (178.0, 24.0, 43.0)];
 
 /// The colour of `t` in 0..=1 along `stops`.
 fn ramp(stops: &[(f64, f64, f64)], t: f64) -> RGBColor {
-    let t = if t.is_finite() {
-        t.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
     let pos = t * (stops.len() - 1) as f64;
     let i = (pos.floor() as usize).min(stops.len() - 2);
     let f = pos - i as f64;
@@ -46,37 +32,19 @@ struct Scale {
 impl Scale {
     fn of(cells: &[Vec<f64>]) -> Scale {
         let values = cells.iter().flatten().copied().filter(|v| v.is_finite());
-        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
+        let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
         if !lo.is_finite() {
-            return Scale {
-                lo: 0.0,
-                hi: 1.0,
-                diverging: false,
-            };
+            return Scale { lo: 0.0, hi: 1.0, diverging: false };
         }
         if lo < 0.0 && hi > 0.0 {
             let m = lo.abs().max(hi.abs());
-            return Scale {
-                lo: -m,
-                hi: m,
-                diverging: true,
-            };
+            return Scale { lo: -m, hi: m, diverging: true };
         }
         if hi - lo < 1e-12 {
             let pad = (hi.abs() * 0.05).max(1e-6);
-            return Scale {
-                lo: lo - pad,
-                hi: hi + pad,
-                diverging: false,
-            };
+            return Scale { lo: lo - pad, hi: hi + pad, diverging: false };
         }
-        Scale {
-            lo,
-            hi,
-            diverging: false,
-        }
+        Scale { lo, hi, diverging: false }
     }
 
     fn color(&self, v: f64) -> RGBColor {
@@ -84,11 +52,7 @@ impl Scale {
             return RGBColor(220, 220, 220);
         }
         let t = (v - self.lo) / (self.hi - self.lo);
-        if self.diverging {
-            ramp(&DIVERGING, t)
-        } else {
-            ramp(&VIRIDIS, t)
-        }
+        if self.diverging { ramp(&DIVERGING, t) } else { ramp(&VIRIDIS, t) }
     }
 }
 
@@ -100,18 +64,7 @@ fn text_color(c: RGBColor) -> RGBColor {
 
 /// Draws a heat map spec on `root` (other specs draw nothing).
 pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
-    let ChartSpec::Heatmap {
-        title,
-        x_label,
-        y_label,
-        columns,
-        rows,
-        cells,
-        cell_labels,
-        value_label,
-        ..
-    } = spec
-    else {
+    let ChartSpec::Heatmap { title, x_label, y_label, columns, rows, cells, cell_labels, value_label, .. } = spec else {
         return Ok(());
     };
     let scale = Scale::of(cells);
@@ -127,11 +80,7 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
     let (cols, rws) = (columns.clone(), rows.clone());
     let at = |labels: &[String], v: f64| {
         let i = v.round();
-        if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
-            labels[i as usize].clone()
-        } else {
-            String::new()
-        }
+        if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() { labels[i as usize].clone() } else { String::new() }
     };
     chart
         .configure_mesh()
@@ -145,57 +94,31 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
         .label_style(("sans-serif", 16))
         .axis_desc_style(("sans-serif", 18))
         .draw()?;
-    let cell_px = (
-        (width.saturating_sub(170 + 130)) as f64 / nc as f64,
-        (height.saturating_sub(150)) as f64 / nr as f64,
-    );
+    let cell_px = ((width.saturating_sub(170 + 130)) as f64 / nc as f64, (height.saturating_sub(150)) as f64 / nr as f64);
     for (r, row) in cells.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             let fill = scale.color(v);
             let (x, y) = (c as f64, r as f64);
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)],
-                fill.filled(),
-            )))?;
-            chart.draw_series(std::iter::once(Rectangle::new(
-                [(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)],
-                WHITE.stroke_width(1),
-            )))?;
-            let label = cell_labels
-                .get(r)
-                .and_then(|l| l.get(c))
-                .cloned()
-                .unwrap_or_default();
+            chart.draw_series(std::iter::once(Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], fill.filled())))?;
+            chart.draw_series(std::iter::once(Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], WHITE.stroke_width(1))))?;
+            let label = cell_labels.get(r).and_then(|l| l.get(c)).cloned().unwrap_or_default();
             let lines: Vec<&str> = label.lines().collect();
             let size = if cell_px.0 >= 110.0 { 15 } else { 12 };
-            let fits = cell_px.0
-                >= 8.0 * label.lines().map(str::len).max().unwrap_or(0) as f64 * size as f64 / 15.0
-                && cell_px.1 >= 20.0 * lines.len() as f64;
+            let fits = cell_px.0 >= 8.0 * label.lines().map(str::len).max().unwrap_or(0) as f64 * size as f64 / 15.0 && cell_px.1 >= 20.0 * lines.len() as f64;
             if !fits {
                 continue;
             }
-            let style = ("sans-serif", size)
-                .into_font()
-                .color(&text_color(fill))
-                .pos(Pos::new(HPos::Center, VPos::Center));
+            let style = ("sans-serif", size).into_font().color(&text_color(fill)).pos(Pos::new(HPos::Center, VPos::Center));
             let step = (size as f64 + 3.0) / cell_px.1;
             for (k, line) in lines.iter().enumerate() {
                 let dy = (lines.len() as f64 - 1.0) / 2.0 - k as f64;
-                chart.draw_series(std::iter::once(Text::new(
-                    line.to_string(),
-                    (x, y + dy * step),
-                    style.clone(),
-                )))?;
+                chart.draw_series(std::iter::once(Text::new(line.to_string(), (x, y + dy * step), style.clone())))?;
             }
         }
     }
     // Colour bar.
-    let mut bar_chart = ChartBuilder::on(&bar)
-        .margin_top(20)
-        .margin_bottom(80)
-        .margin_right(30)
-        .y_label_area_size(80)
-        .build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
+    let mut bar_chart =
+        ChartBuilder::on(&bar).margin_top(20).margin_bottom(80).margin_right(30).y_label_area_size(80).build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
     bar_chart
         .configure_mesh()
         .disable_mesh()

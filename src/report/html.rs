@@ -75,70 +75,25 @@ fn summary_html(s: &Summary) -> String {
     );
     let _ = writeln!(h, "<table><tr><th class=l>figure</th><th>value</th></tr>");
     let row = |h: &mut String, name: &str, value: String| {
-        let _ = writeln!(
-            h,
-            "<tr><td class=l>{}</td><td>{}</td></tr>",
-            escape(name),
-            escape(&value)
-        );
+        let _ = writeln!(h, "<tr><td class=l>{}</td><td>{}</td></tr>", escape(name), escape(&value));
     };
-    row(
-        &mut h,
-        &format!("mean length ({})", l.unit),
-        format!("{:.2} (sd {:.2})", l.mean, l.sd),
-    );
-    row(
-        &mut h,
-        "median length (5% - 95%)",
-        format!("{} ({} - {})", l.median, l.p5, l.p95),
-    );
-    row(
-        &mut h,
-        "shortest - longest",
-        format!("{} - {}", l.min, l.max),
-    );
+    row(&mut h, &format!("mean length ({})", l.unit), format!("{:.2} (sd {:.2})", l.mean, l.sd));
+    row(&mut h, "median length (5% - 95%)", format!("{} ({} - {})", l.median, l.p5, l.p95));
+    row(&mut h, "shortest - longest", format!("{} - {}", l.min, l.max));
     for (reason, share) in &s.end_reasons {
-        row(
-            &mut h,
-            &format!("ended by {reason}"),
-            pct(share.as_f64().unwrap_or(0.0)),
-        );
+        row(&mut h, &format!("ended by {reason}"), pct(share.as_f64().unwrap_or(0.0)));
     }
     let f = &s.first_player_advantage;
-    row(
-        &mut h,
-        "first-player advantage (95% CI)",
-        format!(
-            "{:+.2} points ({:+.2} to {:+.2})",
-            f.value * 100.0,
-            f.ci95[0] * 100.0,
-            f.ci95[1] * 100.0
-        ),
-    );
-    row(
-        &mut h,
-        "seat fairness (chi-square p)",
-        format!("{:.3}", s.seat_fairness_p),
-    );
-    row(
-        &mut h,
-        "elimination rate (share of players)",
-        pct(s.elimination_rate),
-    );
-    row(
-        &mut h,
-        "games with an elimination",
-        pct(s.games_with_elimination),
-    );
+    row(&mut h, "first-player advantage (95% CI)", format!("{:+.2} points ({:+.2} to {:+.2})", f.value * 100.0, f.ci95[0] * 100.0, f.ci95[1] * 100.0));
+    row(&mut h, "seat fairness (chi-square p)", format!("{:.3}", s.seat_fairness_p));
+    row(&mut h, "elimination rate (share of players)", pct(s.elimination_rate));
+    row(&mut h, "games with an elimination", pct(s.games_with_elimination));
     row(&mut h, "games with a shared win", pct(s.shared_win_rate));
     for (k, v) in &s.extra {
         row(&mut h, k, format!("{:.4}", v.as_f64().unwrap_or(f64::NAN)));
     }
     let _ = writeln!(h, "</table>");
-    let _ = writeln!(
-        h,
-        "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th>95% CI</th><th>eliminated</th><th>mean score</th></tr>"
-    );
+    let _ = writeln!(h, "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th>95% CI</th><th>eliminated</th><th>mean score</th></tr>");
     for seat in &s.seats {
         let _ = writeln!(
             h,
@@ -161,19 +116,9 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     let s = page.summary;
     let mut h = String::new();
     let title = format!("{} — {}", s.game, s.variant);
-    let _ = writeln!(
-        h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">"
-    );
-    let _ = writeln!(
-        h,
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-    );
-    let _ = writeln!(
-        h,
-        "<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>",
-        escape(&title)
-    );
+    let _ = writeln!(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">");
+    let _ = writeln!(h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+    let _ = writeln!(h, "<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>", escape(&title));
     let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
     if !page.description.is_empty() {
         let _ = writeln!(h, "<p>{}</p>", escape(page.description));
@@ -182,11 +127,7 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
         h,
         "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a></nav>"
     );
-    let _ = writeln!(
-        h,
-        "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>",
-        escape(page.command)
-    );
+    let _ = writeln!(h, "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>", escape(page.command));
     let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n{}", summary_html(s));
     let _ = writeln!(h, "<h2 id=\"charts\">Charts</h2>");
     for (title, file) in page.images {
@@ -198,10 +139,7 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
             escape(title)
         );
     }
-    let _ = writeln!(
-        h,
-        "<h2 id=\"variant\">Variant as played</h2>\n<p>After <code>extends</code> and <code>--set</code>.</p>"
-    );
+    let _ = writeln!(h, "<h2 id=\"variant\">Variant as played</h2>\n<p>After <code>extends</code> and <code>--set</code>.</p>");
     let _ = writeln!(h, "<pre><code>{}</code></pre>", escape(page.variant_toml));
     let _ = writeln!(h, "<h2 id=\"data\">Data</h2>\n<ul>");
     for (file, what) in DATA_FILES {
@@ -221,9 +159,6 @@ mod tests {
 
     #[test]
     fn escape_covers_markup_characters() {
-        assert_eq!(
-            escape("a<b & \"c\" 'd'>"),
-            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;"
-        );
+        assert_eq!(escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
     }
 }

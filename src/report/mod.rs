@@ -17,27 +17,17 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
     let games = tally.games;
     let unit = &summary.length.unit;
     let mut charts = vec![length_histogram(tally, summary)];
-    let fair = 100.0 / summary.seats.len().max(1) as f64;
+    let fair = 100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players);
     charts.push(ChartSpec::Bars {
         file: "seat_win_shares".into(),
         title: format!("Win share by seat, ties shared ({games} games)"),
         x_label: "seat (turn order) and bot".into(),
         y_label: "win share (%)".into(),
-        categories: summary
-            .seats
-            .iter()
-            .map(|s| format!("seat {} ({})", s.seat, s.bot))
-            .collect(),
+        categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
         series: vec![BarSeries {
             name: "win share".into(),
             values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
-            ci: Some(
-                summary
-                    .seats
-                    .iter()
-                    .map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0))
-                    .collect(),
-            ),
+            ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
         }],
         reference: Some((fair, format!("fair share {fair:.1}%"))),
     });
@@ -46,22 +36,12 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
         let survival = tally.survival(summary.players, horizon);
         charts.push(ChartSpec::Lines {
             file: "survival".into(),
-            title: format!(
-                "Players still in the game by {} ({games} games)",
-                unit.trim_end_matches('s')
-            ),
-            x_label: format!(
-                "{} (up to the 95th percentile of game length)",
-                unit.trim_end_matches('s')
-            ),
+            title: format!("Players still in the game by {} ({games} games)", unit.trim_end_matches('s')),
+            x_label: format!("{} (up to the 95th percentile of game length)", unit.trim_end_matches('s')),
             y_label: "players still in (%)".into(),
             series: vec![LineSeries {
                 name: "share of players not eliminated".into(),
-                points: survival
-                    .iter()
-                    .enumerate()
-                    .map(|(t, &s)| (t as f64, s * 100.0))
-                    .collect(),
+                points: survival.iter().enumerate().map(|(t, &s)| (t as f64, s * 100.0)).collect(),
                 band: None,
             }],
         });
@@ -75,17 +55,11 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
         categories: names.clone(),
         series: vec![BarSeries {
             name: "share of games".into(),
-            values: (0..names.len())
-                .map(|i| {
-                    tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games.max(1) as f64
-                        * 100.0
-                })
-                .collect(),
+            values: (0..names.len()).map(|i| tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games.max(1) as f64 * 100.0).collect(),
             ci: Some(
                 (0..names.len())
                     .map(|i| {
-                        let (lo, hi) =
-                            wilson(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games);
+                        let (lo, hi) = wilson(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games);
                         (lo * 100.0, hi * 100.0)
                     })
                     .collect(),
@@ -109,11 +83,7 @@ fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
         let lo = ((len as f64 - l.min) / width).floor() * width + l.min;
         match bins.last_mut() {
             Some(b) if b.lo == lo => b.value += count as f64 / games * 100.0,
-            _ => bins.push(Bin {
-                lo,
-                hi: lo + width,
-                value: count as f64 / games * 100.0,
-            }),
+            _ => bins.push(Bin { lo, hi: lo + width, value: count as f64 / games * 100.0 }),
         }
     }
     let unit = &l.unit;
@@ -123,10 +93,7 @@ fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
         x_label: format!("length ({unit}); bins of {width}"),
         y_label: "share of games (%)".into(),
         series: vec![(format!("games ({unit})"), bins)],
-        markers: vec![
-            (l.mean, format!("mean {:.1}", l.mean)),
-            (l.median, format!("median {}", l.median)),
-        ],
+        markers: vec![(l.mean, format!("mean {:.1}", l.mean)), (l.median, format!("median {}", l.median))],
     }
 }
 
@@ -153,20 +120,10 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
     let mut images = Vec::new();
     for chart in &input.charts {
         let path = charts::render(chart, input.dir)?;
-        images.push((
-            chart.title().to_string(),
-            path.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned(),
-        ));
+        images.push((chart.title().to_string(), path.file_name().unwrap_or_default().to_string_lossy().into_owned()));
         written.push(path);
     }
-    let json_path = input.dir.join("summary.json");
-    let json =
-        serde_json::to_string_pretty(input.summary).map_err(|e| Error::output(&json_path, e))?;
-    std::fs::write(&json_path, json + "\n").map_err(|e| Error::output(&json_path, e))?;
-    written.push(json_path);
+    written.push(crate::output::write_summary(input.dir, input.summary)?);
     let s = input.summary;
     let mut md = String::new();
     let _ = writeln!(md, "# {} — {}\n", s.game, s.variant);
@@ -178,11 +135,7 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
     for (title, file) in &images {
         let _ = writeln!(md, "## {title}\n\n![{title}]({file})\n");
     }
-    let _ = writeln!(
-        md,
-        "## Variant as played\n\n```toml\n{}```",
-        input.variant_toml
-    );
+    let _ = writeln!(md, "## Variant as played\n\n```toml\n{}```", input.variant_toml);
     let md_path = input.dir.join("report.md");
     std::fs::write(&md_path, md).map_err(|e| Error::output(&md_path, e))?;
     written.push(md_path);

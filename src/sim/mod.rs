@@ -10,9 +10,7 @@ pub mod shard;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::engine::{
-    Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, Table, game_seed, play,
-};
+use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, Table, game_seed, play};
 use crate::error::Error;
 use crate::stats::Tally;
 
@@ -35,11 +33,7 @@ pub struct SeatPlan<G: Game> {
 
 impl<G: Game> Clone for SeatPlan<G> {
     fn clone(&self) -> Self {
-        SeatPlan {
-            label: self.label.clone(),
-            values: self.values.clone(),
-            build: self.build,
-        }
+        SeatPlan { label: self.label.clone(), values: self.values.clone(), build: self.build }
     }
 }
 
@@ -67,16 +61,7 @@ pub struct RunConfig {
 impl RunConfig {
     /// `games` games from `seed` on all cores, no extras.
     pub fn new(games: u64, seed: u64) -> Self {
-        RunConfig {
-            games,
-            seed,
-            threads: 0,
-            checked: false,
-            detailed: false,
-            keep_rows: false,
-            shard_index: 0,
-            shard_count: 1,
-        }
+        RunConfig { games, seed, threads: 0, checked: false, detailed: false, keep_rows: false, shard_index: 0, shard_count: 1 }
     }
 }
 
@@ -114,15 +99,8 @@ struct BatchResult<G: Game> {
 /// dispatch; otherwise the boxed bots. Both play exactly the same games.
 pub fn table<G: Game>(game: &G, seats: &[SeatPlan<G>]) -> Box<dyn Table<G>> {
     let infos = crate::engine::all_bots::<G>();
-    let kinds: Option<Vec<&BotInfo<G>>> = seats
-        .iter()
-        .map(|s| {
-            BotSpec::parse(&s.label)
-                .ok()
-                .and_then(|spec| spec.resolve(&infos).ok())
-                .map(|(info, _)| info)
-        })
-        .collect();
+    let kinds: Option<Vec<&BotInfo<G>>> =
+        seats.iter().map(|s| BotSpec::parse(&s.label).ok().and_then(|spec| spec.resolve(&infos).ok()).map(|(info, _)| info)).collect();
     if let Some(kinds) = kinds
         && let Some(first) = kinds.first()
         && kinds.iter().all(|k| k.name == first.name)
@@ -131,47 +109,26 @@ pub fn table<G: Game>(game: &G, seats: &[SeatPlan<G>]) -> Box<dyn Table<G>> {
         let values: Vec<Vec<f64>> = seats.iter().map(|s| s.values.clone()).collect();
         return uniform(game, &values);
     }
-    Box::new(
-        seats
-            .iter()
-            .map(|s| (s.build)(game, &s.values))
-            .collect::<Vec<Box<dyn Bot<G>>>>(),
-    )
+    Box::new(seats.iter().map(|s| (s.build)(game, &s.values)).collect::<Vec<Box<dyn Bot<G>>>>())
 }
 
-fn run_batch<G: Game>(
-    game: &G,
-    seats: &[SeatPlan<G>],
-    cfg: &RunConfig,
-    batch: u64,
-) -> Result<BatchResult<G>, Error> {
+fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     run_batch_with(game, table(game, seats).as_mut(), cfg, batch)
 }
 
-fn run_batch_with<G: Game>(
-    game: &G,
-    bots: &mut dyn Table<G>,
-    cfg: &RunConfig,
-    batch: u64,
-) -> Result<BatchResult<G>, Error> {
+fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
     let mut metrics = G::Metrics::default();
     let mut rows = Vec::new();
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
-    let options = PlayOptions {
-        checked: cfg.checked,
-    };
+    let options = PlayOptions { checked: cfg.checked };
     let count = cfg.shard_count.max(1);
     // The first index >= start with index mod count == shard_index, then every count-th.
     let first = start + (cfg.shard_index % count + count - start % count) % count;
     for index in (first..end).step_by(count as usize) {
         let seed = game_seed(cfg.seed, index);
-        let m = if cfg.detailed {
-            Some(&mut metrics)
-        } else {
-            None
-        };
+        let m = if cfg.detailed { Some(&mut metrics) } else { None };
         let outcome = bots.play(game, seed, options, m, None).map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
@@ -180,37 +137,20 @@ fn run_batch_with<G: Game>(
         })?;
         tally.record(&outcome, game.seats(), game.end_reasons().len());
         if cfg.keep_rows {
-            rows.push(GameRow {
-                index,
-                seed,
-                outcome,
-            });
+            rows.push(GameRow { index, seed, outcome });
         }
     }
     tally.refresh_views();
-    Ok(BatchResult {
-        tally,
-        metrics,
-        rows,
-    })
+    Ok(BatchResult { tally, metrics, rows })
 }
 
 /// Plays the run and folds the results in game order.
-pub fn run<G: Game>(
-    game: &G,
-    seats: &[SeatPlan<G>],
-    cfg: RunConfig,
-) -> Result<RunResult<G>, Error> {
+pub fn run<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig) -> Result<RunResult<G>, Error> {
     run_with_progress(game, seats, cfg, &mut |_| {})
 }
 
 /// As [`run`], calling `progress(games_done)` as batches are folded.
-pub fn run_with_progress<G: Game>(
-    game: &G,
-    seats: &[SeatPlan<G>],
-    cfg: RunConfig,
-    progress: &mut dyn FnMut(u64),
-) -> Result<RunResult<G>, Error> {
+pub fn run_with_progress<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: RunConfig, progress: &mut dyn FnMut(u64)) -> Result<RunResult<G>, Error> {
     let mut kept = Vec::new();
     let mut keep = |rows: &[GameRow]| {
         kept.extend_from_slice(rows);
@@ -234,23 +174,13 @@ pub fn run_streaming<G: Game>(
     progress: &mut dyn FnMut(u64),
     mut rows: Option<&mut RowSink<'_>>,
 ) -> Result<RunResult<G>, Error> {
-    let cfg = RunConfig {
-        keep_rows: rows.is_some(),
-        ..cfg
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(cfg.threads)
-        .build()
-        .map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", cfg.threads)))?;
+    let cfg = RunConfig { keep_rows: rows.is_some(), ..cfg };
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(cfg.threads).build().map_err(|e| Error::Usage(format!("cannot start {} threads: {e}", cfg.threads)))?;
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
-    let mut result = RunResult {
-        tally: Tally::default(),
-        metrics: G::Metrics::default(),
-        rows: Vec::new(),
-        seconds: 0.0,
-    };
+    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
     // No barrier between windows: batches are queued on the pool as long as fewer than
     // `window` are played but not yet folded; this thread folds them in game order as they
     // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
@@ -267,14 +197,8 @@ pub fn run_streaming<G: Game>(
                 let b = queued;
                 scope.spawn(move |_| {
                     // A panic (a bug) becomes an error, so the fold below never waits for it.
-                    let part = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        run_batch(game, seats, cfg, b)
-                    }))
-                    .unwrap_or_else(|_| {
-                        Err(Error::Invariant(format!(
-                            "batch {b} panicked (a bug); see the message above"
-                        )))
-                    });
+                    let part = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_batch(game, seats, cfg, b)))
+                        .unwrap_or_else(|_| Err(Error::Invariant(format!("batch {b} panicked (a bug); see the message above"))));
                     let _ = send.send((b, part));
                 });
                 queued += 1;
@@ -302,11 +226,7 @@ pub fn run_streaming<G: Game>(
 }
 
 /// Adds the next batch to `result`, its rows to `sink`.
-fn fold<G: Game>(
-    result: &mut RunResult<G>,
-    part: Result<BatchResult<G>, Error>,
-    sink: Option<&mut RowSink<'_>>,
-) -> Result<(), Error> {
+fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>, sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
     let part = part?;
     result.tally.merge(&part.tally);
     Metrics::merge(&mut result.metrics, part.metrics);
@@ -317,22 +237,10 @@ fn fold<G: Game>(
 }
 
 /// Plays one game with a play-by-play written to `out` (the `trace` command).
-pub fn trace<G: Game>(
-    game: &G,
-    seats: &[SeatPlan<G>],
-    seed: u64,
-    out: &mut dyn FnMut(&str),
-) -> Result<Outcome, Error> {
+pub fn trace<G: Game>(game: &G, seats: &[SeatPlan<G>], seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
     let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
-    play(
-        game,
-        &mut bots,
-        seed,
-        PlayOptions { checked: true },
-        None,
-        Some(out),
-    )
-    .map_err(|v| Error::Invariant(format!("seed {seed}: step {}: {}", v.step, v.what)))
+    play(game, &mut bots, seed, PlayOptions { checked: true }, None, Some(out))
+        .map_err(|v| Error::Invariant(format!("seed {seed}: step {}: {}", v.step, v.what)))
 }
 
 /// Keeps the RNG type in this module's public surface for benches.

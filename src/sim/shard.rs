@@ -32,24 +32,14 @@ impl Shard {
     /// Parses `K/N` or `auto/N`, reading the index of `auto` through `env` (a variable
     /// lookup, `std::env::var` in the binary) from [`INDEX_VARIABLES`].
     pub fn parse(text: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, Error> {
-        let usage = |why: String| {
-            Error::Usage(format!(
-                "--shard {text}: {why}; expected K/N with 0 <= K < N, or auto/N"
-            ))
-        };
+        let usage = |why: String| Error::Usage(format!("--shard {text}: {why}; expected K/N with 0 <= K < N, or auto/N"));
         let (k, n) = text.split_once('/').ok_or_else(|| usage("no `/`".into()))?;
-        let count: u64 = n
-            .trim()
-            .parse()
-            .map_err(|_| usage(format!("`{n}` is not a whole number")))?;
+        let count: u64 = n.trim().parse().map_err(|_| usage(format!("`{n}` is not a whole number")))?;
         if count == 0 {
             return Err(usage("N must be at least 1".into()));
         }
         let index: u64 = if k.trim() == "auto" {
-            let found: Vec<(&str, String)> = INDEX_VARIABLES
-                .iter()
-                .filter_map(|v| env(v).filter(|x| !x.trim().is_empty()).map(|x| (*v, x)))
-                .collect();
+            let found: Vec<(&str, String)> = INDEX_VARIABLES.iter().filter_map(|v| env(v).filter(|x| !x.trim().is_empty()).map(|x| (*v, x))).collect();
             let Some((var, value)) = found.first() else {
                 return Err(usage(format!(
                     "`auto` needs {} to be set (as a Slurm job array or a Kubernetes Indexed Job sets it)",
@@ -59,20 +49,12 @@ impl Shard {
             if let Some((other, v)) = found.iter().find(|(_, v)| v.trim() != value.trim()) {
                 return Err(usage(format!("{var}={value} and {other}={v} disagree")));
             }
-            value
-                .trim()
-                .parse()
-                .map_err(|_| usage(format!("{var}={value} is not a whole number")))?
+            value.trim().parse().map_err(|_| usage(format!("{var}={value} is not a whole number")))?
         } else {
-            k.trim()
-                .parse()
-                .map_err(|_| usage(format!("`{k}` is not a whole number or `auto`")))?
+            k.trim().parse().map_err(|_| usage(format!("`{k}` is not a whole number or `auto`")))?
         };
         if index >= count {
-            return Err(usage(format!(
-                "shard {index} does not exist in {count} shards (they are numbered 0 to {})",
-                count - 1
-            )));
+            return Err(usage(format!("shard {index} does not exist in {count} shards (they are numbered 0 to {})", count - 1)));
         }
         Ok(Shard { index, count })
     }
@@ -155,28 +137,16 @@ impl ShardState {
 
     /// Reads a state file written by [`ShardState::save`].
     pub fn load(path: &Path) -> Result<ShardState, Error> {
-        let bad = |why: String| {
-            Error::from(MergeError::BadShard {
-                path: path.to_path_buf(),
-                message: why,
-            })
-        };
+        let bad = |why: String| Error::from(MergeError::BadShard { path: path.to_path_buf(), message: why });
         let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read: {e}")))?;
-        let value: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| bad(format!("not a shard state file (JSON): {e}")))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(format!("not a shard state file (JSON): {e}")))?;
         let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
         if format != FORMAT {
-            return Err(bad(format!(
-                "format `{format}` is not `{FORMAT}`; merge shards written by the same playtest version"
-            )));
+            return Err(bad(format!("format `{format}` is not `{FORMAT}`; merge shards written by the same playtest version")));
         }
-        let state: ShardState =
-            serde_json::from_value(value).map_err(|e| bad(format!("broken shard state: {e}")))?;
+        let state: ShardState = serde_json::from_value(value).map_err(|e| bad(format!("broken shard state: {e}")))?;
         if state.shard.count == 0 || state.shard.index >= state.shard.count {
-            return Err(bad(format!(
-                "shard {}/{} does not exist",
-                state.shard.index, state.shard.count
-            )));
+            return Err(bad(format!("shard {}/{} does not exist", state.shard.index, state.shard.count)));
         }
         if state.tally.games != state.shard.games_of(state.games) {
             return Err(bad(format!(
@@ -192,46 +162,40 @@ impl ShardState {
     }
 }
 
-/// The shard state files named by `args`: files as given, folders expanded to the
-/// `shard-*-of-*.json` files they hold (sorted by name).
+/// The shard state files named by `args`: files as given (a shard's `.csv` and `.parquet`
+/// rows skipped), folders expanded to the `shard-*-of-*.json` files they hold (sorted by name).
 pub fn expand_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     for a in args {
         if a.is_dir() {
-            let entries = std::fs::read_dir(a).map_err(|e| MergeError::BadShard {
-                path: a.clone(),
-                message: format!("cannot list the folder: {e}"),
-            })?;
+            let entries = std::fs::read_dir(a).map_err(|e| MergeError::BadShard { path: a.clone(), message: format!("cannot list the folder: {e}") })?;
             let mut found: Vec<PathBuf> = entries
                 .flatten()
                 .map(|e| e.path())
-                .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".json"))
-                })
+                .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("shard-") && n.ends_with(".json")))
                 .collect();
             if found.is_empty() {
-                return Err(MergeError::BadShard {
-                    path: a.clone(),
-                    message: "the folder holds no shard-K-of-N.json file".into(),
-                }
-                .into());
+                return Err(MergeError::BadShard { path: a.clone(), message: "the folder holds no shard-K-of-N.json file".into() }.into());
             }
             found.sort();
             out.extend(found);
+        } else if a.extension().is_some_and(|x| x == "csv" || x == "parquet") {
+            // A shard's own rows (`playtest merge dir/shard-*` names them too): the states in
+            // the `.json` files are what merges.
+            continue;
         } else {
             out.push(a.clone());
         }
+    }
+    if out.is_empty() && !args.is_empty() {
+        return Err(MergeError::BadShard { path: args[0].clone(), message: "no shard-K-of-N.json state file among the files given (rows alone cannot be merged)".into() }.into());
     }
     Ok(out)
 }
 
 /// Checks that `states` are the complete set of shards of one run (same kind, game, variant,
 /// bots, seed, game count and shard count; every index once) and returns them in index order.
-pub fn check_set(
-    mut states: Vec<(PathBuf, ShardState)>,
-) -> Result<Vec<(PathBuf, ShardState)>, MergeError> {
+pub fn check_set(mut states: Vec<(PathBuf, ShardState)>) -> Result<Vec<(PathBuf, ShardState)>, MergeError> {
     let Some((first_path, first)) = states.first().cloned() else {
         return Err(MergeError::NoShards);
     };
@@ -244,25 +208,13 @@ pub fn check_set(
             other_value: b,
         };
         if s.kind != first.kind {
-            return Err(differ(
-                "command",
-                format!("{:?}", first.kind).to_lowercase(),
-                format!("{:?}", s.kind).to_lowercase(),
-            ));
+            return Err(differ("command", format!("{:?}", first.kind).to_lowercase(), format!("{:?}", s.kind).to_lowercase()));
         }
         if s.game != first.game || s.variant != first.variant {
-            return Err(differ(
-                "variant",
-                format!("{} / {}", first.game, first.variant),
-                format!("{} / {}", s.game, s.variant),
-            ));
+            return Err(differ("variant", format!("{} / {}", first.game, first.variant), format!("{} / {}", s.game, s.variant)));
         }
         if s.variant_toml != first.variant_toml {
-            return Err(differ(
-                "variant settings (file or --set)",
-                first.variant_path.display().to_string(),
-                s.variant_path.display().to_string(),
-            ));
+            return Err(differ("variant settings (file or --set)", first.variant_path.display().to_string(), s.variant_path.display().to_string()));
         }
         if s.bots != first.bots {
             return Err(differ("bots", first.bots.join(","), s.bots.join(",")));
@@ -271,35 +223,20 @@ pub fn check_set(
             return Err(differ("seed", first.seed.to_string(), s.seed.to_string()));
         }
         if s.games != first.games {
-            return Err(differ(
-                "game count",
-                first.games.to_string(),
-                s.games.to_string(),
-            ));
+            return Err(differ("game count", first.games.to_string(), s.games.to_string()));
         }
         if s.shard.count != first.shard.count {
-            return Err(differ(
-                "shard count",
-                first.shard.count.to_string(),
-                s.shard.count.to_string(),
-            ));
+            return Err(differ("shard count", first.shard.count.to_string(), s.shard.count.to_string()));
         }
     }
     let n = first.shard.count;
     states.sort_by_key(|(_, s)| s.shard.index);
     for pair in states.windows(2) {
         if pair[0].1.shard.index == pair[1].1.shard.index {
-            return Err(MergeError::Repeated {
-                index: pair[0].1.shard.index,
-                count: n,
-                first: pair[0].0.clone(),
-                second: pair[1].0.clone(),
-            });
+            return Err(MergeError::Repeated { index: pair[0].1.shard.index, count: n, first: pair[0].0.clone(), second: pair[1].0.clone() });
         }
     }
-    let missing: Vec<u64> = (0..n)
-        .filter(|k| !states.iter().any(|(_, s)| s.shard.index == *k))
-        .collect();
+    let missing: Vec<u64> = (0..n).filter(|k| !states.iter().any(|(_, s)| s.shard.index == *k)).collect();
     if !missing.is_empty() {
         return Err(MergeError::Missing { missing, count: n });
     }
@@ -316,14 +253,8 @@ mod tests {
 
     #[test]
     fn explicit_shards_parse_and_bad_ones_are_usage_errors() {
-        assert_eq!(
-            Shard::parse("3/8", &no_env).unwrap(),
-            Shard { index: 3, count: 8 }
-        );
-        assert_eq!(
-            Shard::parse("0/1", &no_env).unwrap(),
-            Shard { index: 0, count: 1 }
-        );
+        assert_eq!(Shard::parse("3/8", &no_env).unwrap(), Shard { index: 3, count: 8 });
+        assert_eq!(Shard::parse("0/1", &no_env).unwrap(), Shard { index: 0, count: 1 });
         for bad in ["8/8", "1/0", "x/2", "2", "-1/4", "1/two"] {
             let e = Shard::parse(bad, &no_env).unwrap_err();
             assert_eq!(e.exit_code(), 2, "{bad}: {e}");
@@ -334,42 +265,21 @@ mod tests {
     #[test]
     fn auto_reads_slurm_or_kubernetes_and_refuses_disagreement() {
         let slurm = |v: &str| (v == "SLURM_ARRAY_TASK_ID").then(|| "5".to_string());
-        assert_eq!(
-            Shard::parse("auto/8", &slurm).unwrap(),
-            Shard { index: 5, count: 8 }
-        );
+        assert_eq!(Shard::parse("auto/8", &slurm).unwrap(), Shard { index: 5, count: 8 });
         let k8s = |v: &str| (v == "JOB_COMPLETION_INDEX").then(|| "2".to_string());
-        assert_eq!(
-            Shard::parse("auto/4", &k8s).unwrap(),
-            Shard { index: 2, count: 4 }
-        );
+        assert_eq!(Shard::parse("auto/4", &k8s).unwrap(), Shard { index: 2, count: 4 });
         let e = Shard::parse("auto/4", &no_env).unwrap_err().to_string();
-        assert!(
-            e.contains("SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"),
-            "{e}"
-        );
+        assert!(e.contains("SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"), "{e}");
         let both = |v: &str| Some(if v == "SLURM_ARRAY_TASK_ID" { "1" } else { "2" }.to_string());
-        assert!(
-            Shard::parse("auto/4", &both)
-                .unwrap_err()
-                .to_string()
-                .contains("disagree")
-        );
-        assert!(
-            Shard::parse("auto/4", &slurm)
-                .unwrap_err()
-                .to_string()
-                .contains("does not exist")
-        );
+        assert!(Shard::parse("auto/4", &both).unwrap_err().to_string().contains("disagree"));
+        assert!(Shard::parse("auto/4", &slurm).unwrap_err().to_string().contains("does not exist"));
     }
 
     #[test]
     fn shards_split_the_games_exactly() {
         for games in [0u64, 1, 7, 512, 1000, 1025] {
             for count in 1..6 {
-                let total: u64 = (0..count)
-                    .map(|index| Shard { index, count }.games_of(games))
-                    .sum();
+                let total: u64 = (0..count).map(|index| Shard { index, count }.games_of(games)).sum();
                 assert_eq!(total, games);
                 for index in 0..count {
                     let played = (0..games).filter(|i| i % count == index).count() as u64;

@@ -250,11 +250,7 @@ impl Tally {
             s2 += (len as f64).powi(2) * c as f64;
         }
         let mean = s / n;
-        let var = if self.games > 1 {
-            ((s2 - n * mean * mean) / (n - 1.0)).max(0.0)
-        } else {
-            0.0
-        };
+        let var = if self.games > 1 { ((s2 - n * mean * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
         (mean, var.sqrt())
     }
 
@@ -288,10 +284,7 @@ mod tests {
     fn wilson_matches_a_textbook_value() {
         // 50 of 100: Wilson 95% interval is about (0.4038, 0.5962).
         let (lo, hi) = wilson(50.0, 100);
-        assert!(
-            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
-            "{lo} {hi}"
-        );
+        assert!((lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3, "{lo} {hi}");
     }
 
     #[test]
@@ -332,24 +325,12 @@ mod tests {
     #[test]
     fn merging_in_any_order_gives_identical_tallies() {
         // Three-way ties give 1/3 credits, which f64 sums would round differently by order.
-        let games: Vec<Outcome> = (0..300)
-            .map(|i| {
-                outcome(
-                    if i % 3 == 0 { 0b111 } else { 1 << (i % 3) },
-                    [i, -i, 3 * i],
-                )
-            })
-            .collect();
+        let games: Vec<Outcome> = (0..300).map(|i| outcome(if i % 3 == 0 { 0b111 } else { 1 << (i % 3) }, [i, -i, 3 * i])).collect();
         let mut forward = Tally::default();
         for o in &games {
             forward.add(o, 3, 1);
         }
-        let mut parts = [
-            Tally::default(),
-            Tally::default(),
-            Tally::default(),
-            Tally::default(),
-        ];
+        let mut parts = [Tally::default(), Tally::default(), Tally::default(), Tally::default()];
         for (i, o) in games.iter().enumerate() {
             parts[i % 4].add(o, 3, 1);
         }
@@ -359,10 +340,7 @@ mod tests {
         }
         assert_eq!(forward, backward);
         assert_eq!(forward.win_units(0), 100 * WIN_UNIT / 3);
-        assert_eq!(
-            forward.wins[0],
-            (100 * WIN_UNIT / 3) as f64 / WIN_UNIT as f64
-        );
+        assert_eq!(forward.wins[0], (100 * WIN_UNIT / 3) as f64 / WIN_UNIT as f64);
     }
 
     #[test]

@@ -115,10 +115,38 @@ pub struct SummaryContext<'a> {
     pub extra: Vec<(String, f64)>,
 }
 
+/// The fair share of one acting seat: 1/seats when every seat acts; with dummy seats, the
+/// acting seats' mean win share (what they win between them, split evenly), so a dummy's
+/// wins do not count as an advantage of seat 0.
+pub fn fair_share(seats: &[SeatSummary], players: usize) -> f64 {
+    let players = players.clamp(1, seats.len().max(1));
+    if players >= seats.len() {
+        return 1.0 / seats.len().max(1) as f64;
+    }
+    seats[..players].iter().map(|s| s.win_share).sum::<f64>() / players as f64
+}
+
+/// Seat 0's win share minus the fair share ([`fair_share`]). With every seat acting, the
+/// interval is seat 0's Wilson interval shifted by the constant fair share. With dummy seats
+/// the fair share is itself estimated: the per-game difference d = w0 - mean(acting w) has,
+/// when one seat wins a game, E[d^2] = (1 - 1/n)^2 p0 + (1/n^2) sum of the other acting seats'
+/// p; the interval is the normal one from that variance.
+fn first_player_advantage(seats: &[SeatSummary], players: usize, games: u64) -> Estimate {
+    let fair = fair_share(seats, players);
+    let p0 = seats[0].win_share;
+    if players >= seats.len() {
+        return Estimate { value: p0 - fair, ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair] };
+    }
+    let n = players.max(1) as f64;
+    let value = p0 - fair;
+    let others: f64 = seats[1..players].iter().map(|s| s.win_share).sum();
+    let second = (1.0 - 1.0 / n).powi(2) * p0 + others / (n * n);
+    let half = 1.959964 * ((second - value * value).max(0.0) / games.max(1) as f64).sqrt();
+    Estimate { value, ci95: [value - half, value + half] }
+}
+
 fn num(x: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(x)
-        .map(serde_json::Value::Number)
-        .unwrap_or(serde_json::Value::Null)
+    serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null)
 }
 
 impl Summary {
@@ -141,21 +169,14 @@ impl Summary {
         };
         let mut end_reasons = serde_json::Map::new();
         for (i, name) in ctx.end_reasons.iter().enumerate() {
-            end_reasons.insert(
-                name.to_string(),
-                num(tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games),
-            );
+            end_reasons.insert(name.to_string(), num(tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games));
         }
         let seats: Vec<SeatSummary> = (0..ctx.seats)
             .map(|s| {
                 let (lo, hi) = wilson(tally.wins[s], n);
                 SeatSummary {
                     seat: s,
-                    bot: ctx
-                        .seat_bots
-                        .get(s)
-                        .cloned()
-                        .unwrap_or_else(|| "dummy".into()),
+                    bot: ctx.seat_bots.get(s).cloned().unwrap_or_else(|| "dummy".into()),
                     win_share: tally.wins[s] / games,
                     ci95: [lo, hi],
                     eliminated: tally.eliminated[s] as f64 / games,
@@ -163,11 +184,7 @@ impl Summary {
                 }
             })
             .collect();
-        let fair = 1.0 / ctx.seats.max(1) as f64;
-        let first_player_advantage = Estimate {
-            value: seats[0].win_share - fair,
-            ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair],
-        };
+        let first_player_advantage = first_player_advantage(&seats, ctx.players, n);
         let eliminated: u64 = tally.eliminated[..ctx.seats].iter().sum();
         Summary {
             game: ctx.game.to_string(),
@@ -178,17 +195,14 @@ impl Summary {
             bots: ctx.seat_bots[..ctx.players.min(ctx.seat_bots.len())].to_vec(),
             length,
             end_reasons,
-            seat_fairness_p: seat_fairness_p(&tally.wins[..ctx.seats]),
+            // Over the acting seats: a dummy seat (Take a Penny's bank card) is not a player.
+            seat_fairness_p: seat_fairness_p(&tally.wins[..ctx.players.min(ctx.seats)]),
             seats,
             first_player_advantage,
             elimination_rate: eliminated as f64 / (games * ctx.players as f64),
             games_with_elimination: tally.games_with_elimination as f64 / games,
             shared_win_rate: tally.shared_wins as f64 / games,
-            games_per_second: if ctx.seconds > 0.0 {
-                n as f64 / ctx.seconds
-            } else {
-                0.0
-            },
+            games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
             rng: crate::engine::rng::RNG_NAME.to_string(),
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
         }
@@ -198,27 +212,16 @@ impl Summary {
     pub fn table(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{} / {}: {} games, seed {} ({}), {} players",
-            self.game, self.variant, self.games, self.seed, self.rng, self.players
-        );
+        let _ = writeln!(out, "{} / {}: {} games, seed {} ({}), {} players", self.game, self.variant, self.games, self.seed, self.rng, self.players);
         let l = &self.length;
         let _ = writeln!(
             out,
             "length ({}): mean {:.1} (sd {:.1}), median {}, 5%-95% {}-{}, min {}, max {}",
             l.unit, l.mean, l.sd, l.median, l.p5, l.p95, l.min, l.max
         );
-        let reasons: Vec<String> = self
-            .end_reasons
-            .iter()
-            .map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0))
-            .collect();
+        let reasons: Vec<String> = self.end_reasons.iter().map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0)).collect();
         let _ = writeln!(out, "end reasons: {}", reasons.join(", "));
-        let _ = writeln!(
-            out,
-            "\n| seat | bot | win share | 95% CI | eliminated | mean score |"
-        );
+        let _ = writeln!(out, "\n| seat | bot | win share | 95% CI | eliminated | mean score |");
         let _ = writeln!(out, "|---:|---|---:|---|---:|---:|");
         for s in &self.seats {
             let _ = writeln!(
@@ -231,6 +234,20 @@ impl Summary {
                 s.ci95[1] * 100.0,
                 s.eliminated * 100.0,
                 s.mean_score
+            );
+        }
+        if self.seats.len() > self.players {
+            let _ = writeln!(
+                out,
+                "\n{} dummy seat(s) (not players) are left out of the fair share ({:.2}%), the first-player advantage and the fairness test.",
+                self.seats.len() - self.players,
+                fair_share(&self.seats, self.players) * 100.0
+            );
+        }
+        if self.bots.iter().any(|b| *b != self.bots[0]) {
+            let _ = writeln!(
+                out,
+                "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength."
             );
         }
         let f = &self.first_player_advantage;
@@ -250,11 +267,7 @@ impl Summary {
             self.shared_win_rate * 100.0
         );
         if !self.extra.is_empty() {
-            let extra: Vec<String> = self
-                .extra
-                .iter()
-                .map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0)))
-                .collect();
+            let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
             let _ = writeln!(out, "{}", extra.join(", "));
         }
         let _ = writeln!(out, "{:.0} games/s", self.games_per_second);

@@ -16,15 +16,7 @@ use crate::error::{Location, VariantError};
 pub use provenance::Provenance;
 
 /// Keys every variant may have whatever its game; all other keys belong to the game.
-pub const COMMON_KEYS: &[&str] = &[
-    "game",
-    "name",
-    "description",
-    "extends",
-    "bots",
-    "seats",
-    "expect",
-];
+pub const COMMON_KEYS: &[&str] = &["game", "name", "description", "extends", "bots", "seats", "expect"];
 
 /// One problem with a key's value, found by a game's checks.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,10 +30,7 @@ pub struct Invalid {
 impl Invalid {
     /// A problem with `key`.
     pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
-        Invalid {
-            key: key.into(),
-            message: message.into(),
-        }
+        Invalid { key: key.into(), message: message.into() }
     }
 }
 
@@ -92,71 +81,41 @@ impl Variant {
         let mut provenance = Provenance::default();
         let table = parse_file(path, text, &mut provenance)?;
         if table.contains_key("extends") {
-            return Err(provenance.invalid(
-                "extends",
-                "`extends` needs a file on disk; use Variant::load",
-            ));
+            return Err(provenance.invalid("extends", "`extends` needs a file on disk; use Variant::load"));
         }
         Variant::from_table(path, table, provenance)
     }
 
-    fn from_table(
-        path: &Path,
-        table: toml::Table,
-        provenance: Provenance,
-    ) -> Result<Variant, VariantError> {
+    fn from_table(path: &Path, table: toml::Table, provenance: Provenance) -> Result<Variant, VariantError> {
         let game = match table.get("game") {
             Some(toml::Value::String(g)) => g.clone(),
             Some(other) => {
-                return Err(provenance.invalid(
-                    "game",
-                    format!("expected a game name (a string), got {}", type_name(other)),
-                ));
+                return Err(provenance.invalid("game", format!("expected a game name (a string), got {}", type_name(other))));
             }
             None => {
                 return Err(VariantError::Invalid {
                     at: Location::file(path),
                     key: "game".into(),
-                    message: format!(
-                        "missing key `game`; allowed: {}",
-                        crate::games::GAME_IDS.join(", ")
-                    ),
+                    message: format!("missing key `game`; allowed: {}", crate::games::GAME_IDS.join(", ")),
                 });
             }
         };
         let name = match table.get("name") {
             Some(toml::Value::String(n)) => n.clone(),
             Some(other) => {
-                return Err(provenance.invalid(
-                    "name",
-                    format!("expected a string, got {}", type_name(other)),
-                ));
+                return Err(provenance.invalid("name", format!("expected a string, got {}", type_name(other))));
             }
-            None => path
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "variant".into()),
+            None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "variant".into()),
         };
         let description = match table.get("description") {
             Some(toml::Value::String(d)) => d.clone(),
             Some(other) => {
-                return Err(provenance.invalid(
-                    "description",
-                    format!("expected a string, got {}", type_name(other)),
-                ));
+                return Err(provenance.invalid("description", format!("expected a string, got {}", type_name(other))));
             }
             None => String::new(),
         };
         let seats = seat_bots(&table, &provenance)?;
-        Ok(Variant {
-            path: path.to_path_buf(),
-            game,
-            name,
-            description,
-            table,
-            seats,
-            provenance,
-        })
+        Ok(Variant { path: path.to_path_buf(), game, name, description, table, seats, provenance })
     }
 
     /// The game's own keys deserialised into its parameter struct; errors name the key.
@@ -175,15 +134,8 @@ impl Variant {
 
     /// Turns a game's list of problems into one error naming each key's location.
     pub fn invalid(&self, problems: Vec<Invalid>) -> VariantError {
-        let mut errors: Vec<VariantError> = problems
-            .into_iter()
-            .map(|p| self.provenance.invalid(&p.key, p.message))
-            .collect();
-        if errors.len() == 1 {
-            errors.remove(0)
-        } else {
-            VariantError::Many(errors)
-        }
+        let mut errors: Vec<VariantError> = problems.into_iter().map(|p| self.provenance.invalid(&p.key, p.message)).collect();
+        if errors.len() == 1 { errors.remove(0) } else { VariantError::Many(errors) }
     }
 
     /// The merged variant as TOML text (what was played).
@@ -210,11 +162,7 @@ fn friendly(message: &str) -> String {
         return format!("{n} is negative; expected a whole number >= 0");
     }
     if let Some(rest) = m.strip_prefix("unknown field ") {
-        return format!(
-            "unknown key {}",
-            rest.replace("expected one of", "allowed:")
-                .replace("expected", "allowed:")
-        );
+        return format!("unknown key {}", rest.replace("expected one of", "allowed:").replace("expected", "allowed:"));
     }
     m
 }
@@ -237,10 +185,7 @@ fn seat_bots(table: &toml::Table, prov: &Provenance) -> Result<SeatBots, Variant
     let bots = table.get("bots");
     let seats = table.get("seats");
     if bots.is_some() && seats.is_some() {
-        return Err(prov.invalid(
-            "seats",
-            "give either `bots` (one bot for every seat) or `[[seats]]` (one per seat), not both",
-        ));
+        return Err(prov.invalid("seats", "give either `bots` (one bot for every seat) or `[[seats]]` (one per seat), not both"));
     }
     match bots {
         Some(toml::Value::String(s)) => return parse_spec(s, "bots", prov).map(SeatBots::All),
@@ -250,25 +195,15 @@ fn seat_bots(table: &toml::Table, prov: &Provenance) -> Result<SeatBots, Variant
                 .enumerate()
                 .map(|(i, v)| match v {
                     toml::Value::String(s) => parse_spec(s, &format!("bots.{i}"), prov),
-                    other => Err(prov.invalid(
-                        &format!("bots.{i}"),
-                        format!(
-                            "expected a bot spec string such as \"basic:bluff=0.3\", got {}",
-                            type_name(other)
-                        ),
-                    )),
+                    other => {
+                        Err(prov.invalid(&format!("bots.{i}"), format!("expected a bot spec string such as \"basic:bluff=0.3\", got {}", type_name(other))))
+                    }
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             return Ok(SeatBots::PerSeat(specs));
         }
         Some(other) => {
-            return Err(prov.invalid(
-                "bots",
-                format!(
-                    "expected a bot spec string (\"basic\") or a list of them, got {}",
-                    type_name(other)
-                ),
-            ));
+            return Err(prov.invalid("bots", format!("expected a bot spec string (\"basic\") or a list of them, got {}", type_name(other))));
         }
         None => {}
     }
@@ -276,10 +211,7 @@ fn seat_bots(table: &toml::Table, prov: &Provenance) -> Result<SeatBots, Variant
         return Ok(SeatBots::Default);
     };
     let toml::Value::Array(items) = seats else {
-        return Err(prov.invalid(
-            "seats",
-            "expected an array of tables: [[seats]] with bot = \"...\"",
-        ));
+        return Err(prov.invalid("seats", "expected an array of tables: [[seats]] with bot = \"...\""));
     };
     let mut specs = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -290,10 +222,7 @@ fn seat_bots(table: &toml::Table, prov: &Provenance) -> Result<SeatBots, Variant
         let mut spec = match t.get("bot") {
             Some(toml::Value::String(s)) => parse_spec(s, &format!("{key}.bot"), prov)?,
             Some(other) => {
-                return Err(prov.invalid(
-                    &format!("{key}.bot"),
-                    format!("expected a bot name, got {}", type_name(other)),
-                ));
+                return Err(prov.invalid(&format!("{key}.bot"), format!("expected a bot name, got {}", type_name(other))));
             }
             None => return Err(prov.invalid(&key, "missing key `bot`")),
         };
@@ -302,10 +231,7 @@ fn seat_bots(table: &toml::Table, prov: &Provenance) -> Result<SeatBots, Variant
                 toml::Value::Integer(n) => *n as f64,
                 toml::Value::Float(x) => *x,
                 other => {
-                    return Err(prov.invalid(
-                        &format!("{key}.{k}"),
-                        format!("bot parameters are numbers, got {}", type_name(other)),
-                    ));
+                    return Err(prov.invalid(&format!("{key}.{k}"), format!("bot parameters are numbers, got {}", type_name(other))));
                 }
             };
             spec.params.insert(k.clone(), value);
@@ -320,49 +246,23 @@ fn parse_spec(text: &str, key: &str, prov: &Provenance) -> Result<BotSpec, Varia
 }
 
 fn read(path: &Path) -> Result<String, VariantError> {
-    std::fs::read_to_string(path).map_err(|e| VariantError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })
+    std::fs::read_to_string(path).map_err(|e| VariantError::Io { path: path.to_path_buf(), message: e.to_string() })
 }
 
-fn parse_file(
-    path: &Path,
-    text: &str,
-    provenance: &mut Provenance,
-) -> Result<toml::Table, VariantError> {
+fn parse_file(path: &Path, text: &str, provenance: &mut Provenance) -> Result<toml::Table, VariantError> {
     let spanned = toml::de::DeTable::parse(text).map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| Location::at(path, text, s.start))
-            .unwrap_or_else(|| Location::file(path));
-        VariantError::Syntax {
-            at,
-            message: e.message().trim().to_string(),
-        }
+        let at = e.span().map(|s| Location::at(path, text, s.start)).unwrap_or_else(|| Location::file(path));
+        VariantError::Syntax { at, message: e.message().trim().to_string() }
     })?;
     provenance.record_file(path, text, &spanned);
     toml::from_str::<toml::Table>(text).map_err(|e| {
-        let at = e
-            .span()
-            .map(|s| Location::at(path, text, s.start))
-            .unwrap_or_else(|| Location::file(path));
-        VariantError::Syntax {
-            at,
-            message: e.message().trim().to_string(),
-        }
+        let at = e.span().map(|s| Location::at(path, text, s.start)).unwrap_or_else(|| Location::file(path));
+        VariantError::Syntax { at, message: e.message().trim().to_string() }
     })
 }
 
-fn load_chain(
-    path: &Path,
-    chain: &mut Vec<PathBuf>,
-    provenance: &mut Provenance,
-) -> Result<toml::Table, VariantError> {
-    let canonical = path.canonicalize().map_err(|e| VariantError::Io {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
+fn load_chain(path: &Path, chain: &mut Vec<PathBuf>, provenance: &mut Provenance) -> Result<toml::Table, VariantError> {
+    let canonical = path.canonicalize().map_err(|e| VariantError::Io { path: path.to_path_buf(), message: e.to_string() })?;
     if chain.contains(&canonical) {
         let mut names: Vec<String> = chain.iter().map(|p| p.display().to_string()).collect();
         names.push(canonical.display().to_string());
@@ -378,23 +278,14 @@ fn load_chain(
         Some(toml::Value::String(base)) => {
             let base_path = path.parent().unwrap_or(Path::new(".")).join(&base);
             if !base_path.exists() {
-                return Err(own_prov.invalid(
-                    "extends",
-                    format!(
-                        "no such file `{}` (paths are relative to this file)",
-                        base_path.display()
-                    ),
-                ));
+                return Err(own_prov.invalid("extends", format!("no such file `{}` (paths are relative to this file)", base_path.display())));
             }
             let mut merged = load_chain(&base_path, chain, provenance)?;
             merge(&mut merged, table);
             merged
         }
         Some(other) => {
-            return Err(own_prov.invalid(
-                "extends",
-                format!("expected a file name (a string), got {}", type_name(&other)),
-            ));
+            return Err(own_prov.invalid("extends", format!("expected a file name (a string), got {}", type_name(&other))));
         }
     };
     provenance.overlay(own_prov);
@@ -415,48 +306,27 @@ fn merge(base: &mut toml::Table, over: toml::Table) {
 }
 
 /// Applies one `--set KEY=VALUE` (dotted keys; numeric segments index arrays).
-fn apply_set(
-    table: &mut toml::Table,
-    set: &str,
-    provenance: &mut Provenance,
-) -> Result<(), VariantError> {
-    let bad = |message: String| VariantError::BadSet {
-        arg: set.to_string(),
-        message,
-    };
-    let (key, raw) = set
-        .split_once('=')
-        .ok_or_else(|| bad("expected KEY=VALUE, e.g. --set deck.action_sets=0".into()))?;
+fn apply_set(table: &mut toml::Table, set: &str, provenance: &mut Provenance) -> Result<(), VariantError> {
+    let bad = |message: String| VariantError::BadSet { arg: set.to_string(), message };
+    let (key, raw) = set.split_once('=').ok_or_else(|| bad("expected KEY=VALUE, e.g. --set deck.action_sets=0".into()))?;
     let key = key.trim();
     if key.is_empty() || key.split('.').any(|s| s.is_empty()) {
         return Err(bad("the key is empty or has an empty segment".into()));
     }
     let raw = raw.trim();
-    let value = toml::from_str::<toml::Table>(&format!("v = {raw}"))
-        .ok()
-        .and_then(|mut t| t.remove("v"))
-        .unwrap_or_else(|| toml::Value::String(raw.to_string()));
+    let value =
+        toml::from_str::<toml::Table>(&format!("v = {raw}")).ok().and_then(|mut t| t.remove("v")).unwrap_or_else(|| toml::Value::String(raw.to_string()));
     let segments: Vec<&str> = key.split('.').collect();
     let mut current = table;
     for (i, seg) in segments[..segments.len() - 1].iter().enumerate() {
-        let entry = current
-            .entry(seg.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let entry = current.entry(seg.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
         current = match entry {
             toml::Value::Table(t) => t,
             toml::Value::Array(items) => {
                 let next = segments[i + 1];
-                let idx: usize = next.parse().map_err(|_| {
-                    bad(format!(
-                        "`{seg}` is a list; index it with a number, e.g. {seg}.0"
-                    ))
-                })?;
+                let idx: usize = next.parse().map_err(|_| bad(format!("`{seg}` is a list; index it with a number, e.g. {seg}.0")))?;
                 let len = items.len();
-                let item = items.get_mut(idx).ok_or_else(|| {
-                    bad(format!(
-                        "`{seg}` has {len} entries; index {idx} is out of range"
-                    ))
-                })?;
+                let item = items.get_mut(idx).ok_or_else(|| bad(format!("`{seg}` has {len} entries; index {idx} is out of range")))?;
                 match item {
                     toml::Value::Table(t) if i + 2 < segments.len() => {
                         // Skip the index segment: continue inside the table.
@@ -470,10 +340,7 @@ fn apply_set(
                 }
             }
             _ => {
-                return Err(bad(format!(
-                    "`{}` is not a table, so `{key}` cannot be set",
-                    segments[..=i].join(".")
-                )));
+                return Err(bad(format!("`{}` is not a table, so `{key}` cannot be set", segments[..=i].join("."))));
             }
         };
     }
@@ -482,26 +349,14 @@ fn apply_set(
     Ok(())
 }
 
-fn set_in(
-    table: &mut toml::Table,
-    rest: &[&str],
-    value: toml::Value,
-    key: &str,
-    set: &str,
-    provenance: &mut Provenance,
-) -> Result<(), VariantError> {
+fn set_in(table: &mut toml::Table, rest: &[&str], value: toml::Value, key: &str, set: &str, provenance: &mut Provenance) -> Result<(), VariantError> {
     let mut current = table;
     for seg in &rest[..rest.len() - 1] {
-        let entry = current
-            .entry(seg.to_string())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        let entry = current.entry(seg.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
         current = match entry {
             toml::Value::Table(t) => t,
             _ => {
-                return Err(VariantError::BadSet {
-                    arg: set.into(),
-                    message: format!("`{seg}` is not a table"),
-                });
+                return Err(VariantError::BadSet { arg: set.into(), message: format!("`{seg}` is not a table") });
             }
         };
     }

@@ -26,8 +26,7 @@ impl Provenance {
 
     /// Records a key set on the command line.
     pub fn record_command_line(&mut self, key: &str, arg: &str) {
-        self.places
-            .insert(key.to_string(), Location::CommandLine(arg.to_string()));
+        self.places.insert(key.to_string(), Location::CommandLine(arg.to_string()));
     }
 
     /// Replaces earlier places with the places of `later` (a file that extends an earlier one).
@@ -54,41 +53,25 @@ impl Provenance {
 
     /// An error about `key` located where it was written.
     pub fn invalid(&self, key: &str, message: impl Into<String>) -> VariantError {
-        VariantError::Invalid {
-            at: self.locate(key),
-            key: key.to_string(),
-            message: message.into(),
-        }
+        VariantError::Invalid { at: self.locate(key), key: key.to_string(), message: message.into() }
     }
 }
 
 fn walk_table(prov: &mut Provenance, path: &Path, text: &str, prefix: &str, table: &DeTable<'_>) {
     for (key, value) in table.iter() {
-        let full = if prefix.is_empty() {
-            key.get_ref().to_string()
-        } else {
-            format!("{prefix}.{}", key.get_ref())
-        };
-        prov.places
-            .insert(full.clone(), Location::at(path, text, key.span().start));
+        let full = if prefix.is_empty() { key.get_ref().to_string() } else { format!("{prefix}.{}", key.get_ref()) };
+        prov.places.insert(full.clone(), Location::at(path, text, key.span().start));
         walk_value(prov, path, text, &full, value);
     }
 }
 
-fn walk_value(
-    prov: &mut Provenance,
-    path: &Path,
-    text: &str,
-    key: &str,
-    value: &toml::Spanned<DeValue<'_>>,
-) {
+fn walk_value(prov: &mut Provenance, path: &Path, text: &str, key: &str, value: &toml::Spanned<DeValue<'_>>) {
     match value.get_ref() {
         DeValue::Table(t) => walk_table(prov, path, text, key, t),
         DeValue::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let k = format!("{key}.{i}");
-                prov.places
-                    .insert(k.clone(), Location::at(path, text, item.span().start));
+                prov.places.insert(k.clone(), Location::at(path, text, item.span().start));
                 walk_value(prov, path, text, &k, item);
             }
         }

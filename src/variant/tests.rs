@@ -13,8 +13,7 @@ struct Dir(PathBuf);
 
 impl Dir {
     fn new(name: &str) -> Dir {
-        let d =
-            std::env::temp_dir().join(format!("playtest-variant-{name}-{}", std::process::id()));
+        let d = std::env::temp_dir().join(format!("playtest-variant-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         std::fs::write(d.join("standard.toml"), STANDARD).unwrap();
@@ -60,47 +59,28 @@ fn has(msg: &str, parts: &[&str]) {
 fn the_standard_variant_loads_with_every_key() {
     let dir = Dir::new("ok");
     let v = Variant::load(&dir.0.join("standard.toml"), &[]).unwrap();
-    assert_eq!(
-        (v.game.as_str(), v.name.as_str()),
-        ("penny-badger", "standard")
-    );
+    assert_eq!((v.game.as_str(), v.name.as_str()), ("penny-badger", "standard"));
     let g = PennyBadger::from_variant(&v).unwrap();
-    assert_eq!(
-        (g.params.players, g.params.bank, g.deck.len()),
-        (4, 100, 90)
-    );
+    assert_eq!((g.params.players, g.params.bank, g.deck.len()), (4, 100, 90));
 }
 
 #[test]
 fn extends_inherits_and_overrides() {
     let dir = Dir::new("extends");
-    let p = dir.file(
-        "v.toml",
-        "extends = \"standard.toml\"\nname = \"rich\"\nbank = 300\n[deck]\naction_sets = 0\n",
-    );
+    let p = dir.file("v.toml", "extends = \"standard.toml\"\nname = \"rich\"\nbank = 300\n[deck]\naction_sets = 0\n");
     let v = Variant::load(&p, &[]).unwrap();
     let g = PennyBadger::from_variant(&v).unwrap();
-    assert_eq!(
-        (g.params.bank, g.params.starting_savings, g.deck.len()),
-        (300, 20, 74)
-    );
+    assert_eq!((g.params.bank, g.params.starting_savings, g.deck.len()), (300, 20, 74));
     assert_eq!(v.name, "rich");
 }
 
 #[test]
 fn set_overrides_any_key_including_dotted_ones() {
     let dir = Dir::new("set");
-    let sets = vec![
-        "deck.action_sets=0".to_string(),
-        "payout.3.withdrawal=9".to_string(),
-        "players=3".to_string(),
-    ];
+    let sets = vec!["deck.action_sets=0".to_string(), "payout.3.withdrawal=9".to_string(), "players=3".to_string()];
     let v = Variant::load(&dir.0.join("standard.toml"), &sets).unwrap();
     let g = PennyBadger::from_variant(&v).unwrap();
-    assert_eq!(
-        (g.deck.len(), g.payout.withdrawal[3], g.params.players),
-        (74, params_amount(9), 3)
-    );
+    assert_eq!((g.deck.len(), g.payout.withdrawal[3], g.params.players), (74, params_amount(9), 3));
 }
 
 fn params_amount(n: u32) -> crate::games::penny_badger::Amount {
@@ -111,32 +91,20 @@ fn params_amount(n: u32) -> crate::games::penny_badger::Amount {
 fn unknown_keys_are_named_with_their_place_and_the_allowed_keys() {
     let m = error_of("unknown", "extends = \"standard.toml\"\n\nbankk = 3\n", &[]);
     has(&m, &["v.toml:3:1", "`bankk`", "allowed:", "`bank`"]);
-    let m = error_of(
-        "unknown-deck",
-        "extends = \"standard.toml\"\n[deck]\nwilds = 2\n",
-        &[],
-    );
+    let m = error_of("unknown-deck", "extends = \"standard.toml\"\n[deck]\nwilds = 2\n", &[]);
     has(&m, &["v.toml:3:1", "deck.wilds", "base_sets"]);
 }
 
 #[test]
 fn wrong_types_say_what_was_expected() {
-    let m = error_of(
-        "type",
-        "extends = \"standard.toml\"\nplayers = \"four\"\n",
-        &[],
-    );
+    let m = error_of("type", "extends = \"standard.toml\"\nplayers = \"four\"\n", &[]);
     has(&m, &["v.toml:2:1", "`players`", "expected a whole number"]);
 }
 
 #[test]
 fn too_few_players_are_rejected() {
     for n in [0, 1] {
-        let m = error_of(
-            "players",
-            &format!("extends = \"standard.toml\"\nplayers = {n}\n"),
-            &[],
-        );
+        let m = error_of("players", &format!("extends = \"standard.toml\"\nplayers = {n}\n"), &[]);
         has(&m, &["v.toml:2:1", "`players`", "allowed: 2 to 8"]);
     }
 }
@@ -155,11 +123,7 @@ fn a_deck_too_small_to_deal_is_rejected() {
 fn negative_amounts_are_rejected() {
     let m = error_of("negative", "extends = \"standard.toml\"\nbank = -5\n", &[]);
     has(&m, &["v.toml:2:1", "`bank`", "-5 is negative"]);
-    let m = error_of(
-        "negative-payout",
-        "extends = \"standard.toml\"\n[payout.3]\nwithdrawal = -8\npenalty = 4\n",
-        &[],
-    );
+    let m = error_of("negative-payout", "extends = \"standard.toml\"\n[payout.3]\nwithdrawal = -8\npenalty = 4\n", &[]);
     has(&m, &["payout.3.withdrawal", "-8"]);
 }
 
@@ -172,33 +136,11 @@ fn a_payout_table_with_a_gap_is_rejected() {
 
 #[test]
 fn unknown_bots_and_parameters_list_what_is_allowed() {
-    let m = error_of(
-        "bot",
-        "extends = \"standard.toml\"\nbots = \"clever\"\n",
-        &[],
-    );
-    has(
-        &m,
-        &[
-            "v.toml:2:1",
-            "`bots`",
-            "unknown bot `clever`",
-            "basic",
-            "counter",
-            "random",
-        ],
-    );
-    let m = error_of(
-        "param",
-        "extends = \"standard.toml\"\nbots = \"basic:bluf=0.3\"\n",
-        &[],
-    );
+    let m = error_of("bot", "extends = \"standard.toml\"\nbots = \"clever\"\n", &[]);
+    has(&m, &["v.toml:2:1", "`bots`", "unknown bot `clever`", "basic", "counter", "random"]);
+    let m = error_of("param", "extends = \"standard.toml\"\nbots = \"basic:bluf=0.3\"\n", &[]);
     has(&m, &["no parameter `bluf`", "bluff", "challenge"]);
-    let m = error_of(
-        "seats",
-        "extends = \"standard.toml\"\nbots = []\n[[seats]]\nbot = \"basic\"\nbluff = 2\n",
-        &[],
-    );
+    let m = error_of("seats", "extends = \"standard.toml\"\nbots = []\n[[seats]]\nbot = \"basic\"\nbluff = 2\n", &[]);
     has(&m, &["`seats`"]);
 }
 
@@ -217,10 +159,7 @@ fn seat_tables_carry_bot_parameters() {
     let text = text.replace("bluff = 0.3", "bluff = 3");
     let p = dir.file("bad-seat.toml", &text);
     let v = Variant::load(&p, &[]).unwrap();
-    let e = crate::games::seat_plans(&g, &v, None, "basic")
-        .err()
-        .unwrap()
-        .to_string();
+    let e = crate::games::seat_plans(&g, &v, None, "basic").err().unwrap().to_string();
     has(&e, &["seats.0.bot", "out of range", "0 to 1"]);
 }
 
@@ -235,12 +174,7 @@ fn an_extends_cycle_is_rejected() {
 
 #[test]
 fn syntax_errors_name_line_and_column() {
-    let e = Variant::from_toml_str(
-        Path::new("broken.toml"),
-        "game = \"penny-badger\"\nplayers = = 4\n",
-    )
-    .unwrap_err()
-    .to_string();
+    let e = Variant::from_toml_str(Path::new("broken.toml"), "game = \"penny-badger\"\nplayers = = 4\n").unwrap_err().to_string();
     has(&e, &["broken.toml:2:", "not valid TOML"]);
 }
 
@@ -263,8 +197,6 @@ fn set_flags_are_located_on_the_command_line() {
     let m = error_of("set", "extends = \"standard.toml\"\n", &["players=1"]);
     has(&m, &["--set players=1", "allowed: 2 to 8"]);
     let dir = Dir::new("set-bad");
-    let e = Variant::load(&dir.0.join("standard.toml"), &["players".to_string()])
-        .unwrap_err()
-        .to_string();
+    let e = Variant::load(&dir.0.join("standard.toml"), &["players".to_string()]).unwrap_err().to_string();
     has(&e, &["--set players", "KEY=VALUE"]);
 }

@@ -13,7 +13,9 @@ use crate::variant::Invalid;
 /// Most players at one table.
 pub const MAX_PLAYERS: usize = 8;
 /// Largest hand a player may hold; add-card plays that would pass it are illegal.
-pub const HAND_CAP: usize = 12;
+pub const HAND_CAP: usize = crate::games::chroma::HAND_CAP;
+/// Largest turn cap (a capped game then still takes well under a second).
+pub const MAX_TURN_CAP: u32 = 100_000;
 /// Largest claim the payout table may list.
 pub const MAX_CLAIM: usize = 10;
 
@@ -146,9 +148,10 @@ impl Params {
         if self.starting_savings == 0 {
             bad.push(Invalid::new("starting_savings", "players must start with at least 1 penny (0 would eliminate them before they play)"));
         }
-        if self.turn_cap == 0 {
-            bad.push(Invalid::new("turn_cap", "the turn cap must be at least 1"));
+        if !(1..=MAX_TURN_CAP).contains(&self.turn_cap) {
+            bad.push(Invalid::new("turn_cap", format!("{} is not allowed; allowed: 1 to {MAX_TURN_CAP} turns", self.turn_cap)));
         }
+        self.deck.check(&mut bad);
         let deck = self.deck.cards(&BADGER_ACTIONS).len() as u64;
         let need = self.players as u64 * self.hand_size as u64;
         if deck < need {

@@ -4,179 +4,10 @@
 use rand::RngExt;
 
 use super::params::{Payout, HAND_CAP, MAX_PLAYERS};
+pub use crate::games::chroma::Hand;
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{action_of, ActionCard, Card, CARD_KINDS, COLOR_WILD, FIRST_ACTION, MATCHES};
-
-/// A hand of cards kept in canonical order, without heap allocation.
-///
-/// Slots past the length may hold stale cards; equality and `Debug` look at the cards only.
-#[derive(Clone, Copy)]
-pub struct Hand {
-    /// The cards in canonical order in the first `len` slots; 16 slots (4 unused) so the
-    /// hand is one 128-bit word for [`Hand::insert`].
-    cards: [Card; 16],
-    len: u8,
-}
-
-impl Hand {
-    /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; 16], len: 0 };
-
-    /// The cards, in canonical order.
-    #[inline]
-    pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
-    }
-
-    /// Every slot of the hand: its cards in canonical order, then leftovers to be ignored.
-    /// For fixed-length loops that mask positions at or past [`Hand::len`], which random
-    /// hand sizes cannot mispredict.
-    #[inline]
-    pub fn slots(&self) -> &[Card; HAND_CAP] {
-        (&self.cards[..HAND_CAP]).try_into().expect("16 slots hold HAND_CAP")
-    }
-
-    /// Number of cards.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether the hand holds no card.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Adds a card keeping canonical order, without data-dependent branches or loops.
-    #[inline]
-    pub fn insert(&mut self, card: Card) {
-        let n = self.len as usize;
-        assert!(n < HAND_CAP, "hand over capacity");
-        #[cfg(target_arch = "x86_64")]
-        self.insert_sse2(card, n);
-        #[cfg(not(target_arch = "x86_64"))]
-        self.insert_u128(card, n);
-        self.len += 1;
-    }
-
-    /// [`Hand::insert`] with the 16 slots in one SSE2 register (part of every x86-64 CPU):
-    /// one comparison finds the place, and two masks from a table keep the slots before it,
-    /// put the card there and take the slots after it from the register shifted by one slot.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn insert_sse2(&mut self, card: Card, n: usize) {
-        use std::arch::x86_64::*;
-        /// `BEFORE[k]`: 0xFF in the slots below `k`.
-        static BEFORE: [[u8; 16]; 17] = {
-            let mut t = [[0u8; 16]; 17];
-            let mut k = 0;
-            while k <= 16 {
-                let mut i = 0;
-                while i < k {
-                    t[k][i] = 0xFF;
-                    i += 1;
-                }
-                k += 1;
-            }
-            t
-        };
-        // SAFETY: SSE2 is part of the x86-64 baseline; every load and store covers exactly
-        // the 16 bytes of `self.cards` or of a table row.
-        unsafe {
-            let x = _mm_loadu_si128(self.cards.as_ptr().cast());
-            let c = _mm_set1_epi8(card as i8);
-            // Held slots holding a card that sorts after `card` (cards are below 128, so the
-            // signed comparison is the card order); slot `n` counts as later.
-            let later = (_mm_movemask_epi8(_mm_cmpgt_epi8(x, c)) as u32 & ((1 << n) - 1)) | (1 << n);
-            let pos = later.trailing_zeros() as usize;
-            let before = _mm_loadu_si128(BEFORE[pos].as_ptr().cast());
-            let through = _mm_loadu_si128(BEFORE[pos + 1].as_ptr().cast());
-            let shifted = _mm_slli_si128::<1>(x);
-            let kept = _mm_and_si128(x, before);
-            let placed = _mm_and_si128(c, _mm_xor_si128(through, before));
-            let moved = _mm_andnot_si128(through, shifted);
-            let y = _mm_or_si128(_mm_or_si128(kept, placed), moved);
-            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), y);
-        }
-    }
-
-    /// [`Hand::insert`] on one 128-bit word (any CPU); the caller adds 1 to the length.
-    #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-    #[inline(always)]
-    pub(super) fn insert_u128(&mut self, card: Card, n: usize) {
-        const HIGH: u128 = u128::from_le_bytes([0x80; 16]);
-        const ONES: u128 = u128::from_le_bytes([0x01; 16]);
-        // One byte per slot. Bit 7 of a slot's byte in `later` is set when the slot holds a
-        // card that sorts after `card` (cards are below 128, so no byte borrows from the
-        // next); the first such slot among the `n` held is where `card` goes.
-        let x = u128::from_le_bytes(self.cards);
-        let held = (1u128 << (8 * n)) - 1;
-        let later = (((card as u128 * ONES) | HIGH) - (x & held)) & HIGH ^ HIGH;
-        // Past the held slots, slot `n` counts as later: a card after all others goes last.
-        let later = (later & held) | (1u128 << (8 * n + 7));
-        let pos = later.trailing_zeros() as usize / 8;
-        let before = (1u128 << (8 * pos)) - 1;
-        let x = (x & before) | ((card as u128) << (8 * pos)) | ((x & !before) << 8);
-        self.cards = x.to_le_bytes();
-    }
-
-    /// Removes and returns the card at position `i`.
-    #[inline]
-    pub fn remove_at(&mut self, i: usize) -> Card {
-        let c = self.cards[i];
-        self.cards.copy_within(i + 1..self.len as usize, i);
-        self.len -= 1;
-        c
-    }
-
-    /// Splits the hand into (kept, taken) by a bit mask of positions; both stay in order.
-    #[inline]
-    pub fn split_off_mask(&self, mask: u32) -> (Hand, Hand) {
-        let mut kept = Hand::EMPTY;
-        let mut taken = Hand::EMPTY;
-        for (i, &c) in self.cards().iter().enumerate() {
-            if mask & (1 << i) != 0 {
-                taken.cards[taken.len as usize] = c;
-                taken.len += 1;
-            } else {
-                kept.cards[kept.len as usize] = c;
-                kept.len += 1;
-            }
-        }
-        (kept, taken)
-    }
-
-    /// Position of the first copy of `card`.
-    #[inline]
-    pub fn position(&self, card: Card) -> Option<usize> {
-        self.cards().iter().position(|&c| c == card)
-    }
-
-    /// A hand holding `cards` (sorted into canonical order).
-    pub fn from_cards(cards: &[Card]) -> Hand {
-        let mut h = Hand::EMPTY;
-        for &c in cards {
-            h.insert(c);
-        }
-        h
-    }
-}
-
-impl PartialEq for Hand {
-    fn eq(&self, other: &Hand) -> bool {
-        self.cards() == other.cards()
-    }
-}
-
-impl Eq for Hand {}
-
-impl std::fmt::Debug for Hand {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Hand").field("cards", &self.cards()).finish()
-    }
-}
+use crate::games::chroma::{self, action_of, ActionCard, Card, CARD_KINDS, COLOR_WILD, FIRST_ACTION, MATCHES};
 
 /// Bit of [`CLAIM_FITS`] set for every wild.
 const FITS_WILD: u32 = 1 << 25;
@@ -414,12 +245,8 @@ impl PennyBadger {
             if s.hands[seat].len() >= HAND_CAP {
                 return;
             }
-            if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
-                std::mem::swap(&mut s.draw, &mut s.discard);
-                crate::engine::rng::shuffle(&mut s.draw, rng);
-                log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
-            }
-            match s.draw.pop() {
+            let reshuffled = |cards| log.emit(|| Event::Reshuffled { cards });
+            match chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, crate::engine::rng::shuffle, reshuffled) {
                 Some(c) => {
                     s.hands[seat].insert(c);
                     log.emit(|| Event::Drew { seat: seat as u8, card: c });
@@ -603,28 +430,15 @@ impl PennyBadger {
         }
         let needed = claim_bit(claim);
         let hand = &mut s.hands[seat];
-        let len = hand.len();
-        let mask = mask & ((1 << len) - 1);
         // The chosen cards go to the discard pile in hand order, one push each: claims are
         // short, and a copy call costs more.
         let mut truthful = true;
         let mut count = 0u8;
-        let mut rest = mask;
-        while rest != 0 {
-            let c = hand.cards[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
+        hand.remove_mask(mask, |c| {
             s.discard.push(c);
             truthful &= CLAIM_FITS[c as usize] & needed != 0;
             count += 1;
-        }
-        // The kept cards close the gaps, in order; those before the first discarded one stay.
-        let first = (mask.trailing_zeros() as usize).min(len);
-        let mut kept = first;
-        for i in first..len {
-            hand.cards[kept] = hand.cards[i];
-            kept += (((mask >> i) & 1) ^ 1) as usize;
-        }
-        hand.len = kept as u8;
+        });
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         if claim == Claim::Nothing {
             return self.pay_for_nothing(s, seat, rng, log);

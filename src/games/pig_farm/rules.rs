@@ -10,7 +10,7 @@ use rand::RngExt;
 use super::params::{KINDS, MAX_PLAYERS};
 use super::{card_name, Action, Die, Event, PigFarm, BUTCHER, FACES, LOGO};
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::Card;
+use crate::games::chroma::{self, Card};
 
 /// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,12 +323,9 @@ impl PigFarm {
     /// variant allows); `None` when there is nothing to draw.
     #[inline]
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
-        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
-            std::mem::swap(&mut s.draw, &mut s.discard);
-            s.draw.shuffle(rng);
-            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
-        }
-        s.draw.pop()
+        // rand's shuffle (not the engine's), as Pig Farm has always drawn: same numbers.
+        let reshuffled = |cards| log.emit(|| Event::Reshuffled { cards });
+        chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, |cards, rng| cards.shuffle(rng), reshuffled)
     }
 
     /// Applies one action of the deciding seat.

@@ -1,0 +1,246 @@
+//! The one invariant harness every game passes (after OpenSpiel's `RandomSimTest` and
+//! TabletopGames' `ForwardModelTester`): it plays games step by step and checks, at every
+//! decision, what any correct game must satisfy. The tests run it over every registered game
+//! and every bundled variant, and `playtest check` runs it on the variants it is given, so a
+//! game gets all of it by being in the registry.
+//!
+//! Checked, each failure naming the game seed that shows it:
+//! - `legal_actions`, `is_legal` and `random_action` agree: every listed action is legal, the
+//!   list is not empty, `random_action` returns only listed actions, and on a sample its
+//!   frequencies match a uniform draw over the list (a chi-square test at p < 1e-6);
+//! - the deciding seat is active, the bot's choice is legal, `check_invariants` holds after
+//!   every action;
+//! - a cloned state evolves independently of the original and `apply` is a function of
+//!   (state, action, random stream): the clone given the same action and stream reaches the
+//!   same state (on every 8th decision);
+//! - the game ends within a step bound and its length within the turn cap; the outcome is
+//!   well formed (winners only among scored seats, win shares summing to 1 or, for a game
+//!   without winner, 0; eliminations within the length; a known end reason);
+//! - same seed, same game: every game is played twice and the outcomes compared.
+
+use super::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, SeedFrom, ToMove, all_bots, game_seed, seat_rng};
+
+/// A broken invariant, with the game seed that reproduces it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HarnessFailure {
+    /// Game id.
+    pub game: &'static str,
+    /// The bot line-up (one spec for every seat).
+    pub bot: String,
+    /// The game seed (`playtest trace VARIANT --game-seed S` replays it).
+    pub game_seed: u64,
+    /// Decision number at which it broke (0 = the deal).
+    pub step: u64,
+    /// What broke.
+    pub what: String,
+}
+
+impl std::fmt::Display for HarnessFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} with `{}` bots, game seed {}, step {}: {}", self.game, self.bot, self.game_seed, self.step, self.what)
+    }
+}
+
+/// How much the harness plays.
+#[derive(Clone, Copy, Debug)]
+pub struct HarnessPlan {
+    /// Games per bot of the game (each played twice for determinism).
+    pub games: u64,
+    /// Master seed; game i uses `game_seed(seed, i)`.
+    pub seed: u64,
+    /// Decisions at which `random_action`'s frequencies are tested (the first ones of the
+    /// first game of each bot with at least two legal actions).
+    pub frequency_checks: usize,
+    /// Most decisions one game may take before it counts as not ending.
+    pub max_steps: u64,
+}
+
+impl Default for HarnessPlan {
+    fn default() -> Self {
+        HarnessPlan { games: 20, seed: 0x4a11, frequency_checks: 3, max_steps: 5_000_000 }
+    }
+}
+
+/// Runs the harness on `game` with every bot it offers (default parameters, every seat the
+/// same bot). Returns the number of games checked.
+pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan) -> Result<u64, HarnessFailure> {
+    let mut checked = 0;
+    for info in all_bots::<G>() {
+        let values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+        let mut bots: Vec<Box<dyn Bot<G>>> = (0..game.acting_seats()).map(|_| (info.build)(game, &values)).collect();
+        checked += check_bots(game, info.name, &mut bots, plan)?;
+    }
+    Ok(checked)
+}
+
+/// Runs the harness on `game` with the given bots (one per acting seat), labelled `label`.
+pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], plan: HarnessPlan) -> Result<u64, HarnessFailure> {
+    let mut frequency_checks = plan.frequency_checks;
+    for index in 0..plan.games {
+        let seed = game_seed(plan.seed, index);
+        let fail = |step: u64, what: String| HarnessFailure { game: game.id(), bot: label.to_string(), game_seed: seed, step, what };
+        let first = play_checked(game, bots, seed, plan.max_steps, &mut frequency_checks, &mut |_, _, _| {}).map_err(|(step, what)| fail(step, what))?;
+        let second = play_checked(game, bots, seed, plan.max_steps, &mut 0, &mut |_, _, _| {}).map_err(|(step, what)| fail(step, what))?;
+        if first.outcome != second.outcome {
+            return Err(fail(first.steps, format!("same seed, different games: {:?} then {:?}", first.outcome, second.outcome)));
+        }
+    }
+    Ok(plan.games)
+}
+
+/// One game played under the harness's checks.
+pub struct CheckedGame<E> {
+    /// Its outcome.
+    pub outcome: Outcome,
+    /// Decisions taken.
+    pub steps: u64,
+    /// Every event of the game, in order.
+    pub events: Vec<E>,
+}
+
+/// Plays one game from `seed` with the engine's streams (chance and one per seat, as in
+/// [`super::play`]), checking every invariant of the module doc at every step; `each` sees
+/// the state after every action with the seat and action. `Err` is (step, what broke).
+/// Games' own tests use it instead of a play loop of their own.
+pub fn play_checked<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seed: u64,
+    max_steps: u64,
+    frequency_checks: &mut usize,
+    each: &mut dyn FnMut(&G::State, usize, &G::Action),
+) -> Result<CheckedGame<G::Event>, (u64, String)> {
+    let mut rng = GameRng::seed_from(seed);
+    let mut seat_rngs: Vec<GameRng> = (0..bots.len()).map(|seat| seat_rng(seed, seat)).collect();
+    let mut log = EventLog::new(true);
+    let mut state = game.deal(&mut rng, &mut log);
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.new_game(game, seat);
+    }
+    game.check_invariants(&state).map_err(|what| (0, format!("after the deal: {what}")))?;
+    let mut events = Vec::new();
+    let mut legal = Vec::new();
+    let mut scratch = Vec::new();
+    let mut step = 0u64;
+    loop {
+        for event in log.drain() {
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                if bot.listens() && event.visible_to(seat) {
+                    bot.observe(seat, &event);
+                }
+            }
+            events.push(event);
+        }
+        let seat = match game.to_move(&state) {
+            ToMove::Over => break,
+            ToMove::Seat(seat) => seat,
+        };
+        if step >= max_steps {
+            return Err((step, format!("no end after {max_steps} decisions")));
+        }
+        if seat >= bots.len() {
+            return Err((step, format!("seat {seat} asked to decide, but only seats 0..{} act", bots.len())));
+        }
+        if !game.seat_active(&state, seat) {
+            return Err((step, format!("seat {seat} asked to decide but is not in the game")));
+        }
+        let action = {
+            let view = game.view(&state, seat);
+            legal.clear();
+            game.legal_actions(&view, &mut legal);
+            if legal.is_empty() {
+                return Err((step, format!("seat {seat} must decide but has no legal action")));
+            }
+            if let Some(a) = legal.iter().find(|a| !game.is_legal(&view, a)) {
+                return Err((step, format!("{a:?} is listed by legal_actions but is_legal refuses it")));
+            }
+            let mut probe = seat_rngs[seat].clone();
+            let drawn = game.random_action(&view, &mut probe, &mut scratch);
+            if !legal.contains(&drawn) {
+                return Err((step, format!("random_action returned {drawn:?}, not among the legal actions {legal:?}")));
+            }
+            if *frequency_checks > 0 && legal.len() > 1 {
+                *frequency_checks -= 1;
+                uniform_sample(game, &view, &legal, seed ^ step).map_err(|what| (step, what))?;
+            }
+            let action = bots[seat].decide(game, &view, &mut seat_rngs[seat]);
+            if !legal.contains(&action) || !game.is_legal(&view, &action) {
+                return Err((step, format!("seat {seat} ({}) chose {action:?}, not legal; legal: {legal:?}", bots[seat].name())));
+            }
+            action
+        };
+        // A clone evolves independently, and apply depends only on (state, action, stream):
+        // checked on every 8th decision (describing a state costs more than playing it).
+        if step % 8 == 0 {
+            let before = game.describe(&state);
+            let mut twin = state.clone();
+            let mut twin_rng = rng.clone();
+            game.apply(&mut state, seat, action, &mut rng, &mut log);
+            if game.describe(&twin) != before {
+                return Err((step, "applying an action to a state changed its clone".into()));
+            }
+            game.apply(&mut twin, seat, action, &mut twin_rng, &mut EventLog::new(false));
+            if game.describe(&twin) != game.describe(&state) {
+                return Err((step, "the same action on a clone with the same random stream gave another state".into()));
+            }
+        } else {
+            game.apply(&mut state, seat, action, &mut rng, &mut log);
+        }
+        step += 1;
+        game.check_invariants(&state).map_err(|what| (step, what))?;
+        each(&state, seat, &action);
+    }
+    let outcome = game.outcome(&state);
+    well_formed(game, &outcome).map_err(|what| (step, what))?;
+    Ok(CheckedGame { outcome, steps: step, events })
+}
+
+/// Draws `random_action` many times at one decision and tests the frequencies against a
+/// uniform draw over `legal` (chi-square; fails only at p < 1e-6, so a correct game fails
+/// about once in a million checks).
+fn uniform_sample<G: Game>(game: &G, view: &G::View<'_>, legal: &[G::Action], seed: u64) -> Result<(), String> {
+    let k = legal.len().min(64);
+    if legal.len() > 64 {
+        return Ok(()); // too many actions to sample each often enough; membership is checked anyway
+    }
+    let draws = 200 * k as u64;
+    let mut counts = vec![0u64; k];
+    let mut r = GameRng::seed_from(seed);
+    let mut scratch = Vec::new();
+    for _ in 0..draws {
+        let a = game.random_action(view, &mut r, &mut scratch);
+        let i = legal.iter().position(|x| *x == a).ok_or_else(|| format!("random_action returned {a:?}, not listed"))?;
+        counts[i] += 1;
+    }
+    // The seat-fairness test is the same chi-square test of equal frequencies.
+    let p = crate::stats::seat_fairness_p(&counts.iter().map(|&c| c as f64).collect::<Vec<_>>());
+    if p < 1e-6 {
+        return Err(format!("random_action is not uniform over the {k} legal actions: counts {counts:?} (chi-square p = {p:.2e})"));
+    }
+    Ok(())
+}
+
+/// Checks that an outcome is well formed for `game`.
+pub fn well_formed<G: Game>(game: &G, outcome: &Outcome) -> Result<(), String> {
+    let seats = game.seats();
+    if outcome.winners >> seats != 0 {
+        return Err(format!("winners {:#b} include seats beyond the {seats} scored", outcome.winners));
+    }
+    let shares: f64 = (0..seats).map(|s| outcome.win_share(s)).sum();
+    if outcome.winners != 0 && (shares - 1.0).abs() > 1e-9 {
+        return Err(format!("win shares sum to {shares}, not 1"));
+    }
+    if outcome.end_reason as usize >= game.end_reasons().len() {
+        return Err(format!("end reason {} is not one of {:?}", outcome.end_reason, game.end_reasons()));
+    }
+    if outcome.length > game.turn_cap() {
+        return Err(format!("length {} {} passed the cap {}", outcome.length, game.length_unit(), game.turn_cap()));
+    }
+    if let Some(s) = (0..seats).find(|&s| outcome.eliminated_at[s] > outcome.length) {
+        return Err(format!("seat {s} eliminated at {} after the game's length {}", outcome.eliminated_at[s], outcome.length));
+    }
+    if outcome.winners == 0 && game.end_reasons()[outcome.end_reason as usize] != "cap" {
+        return Err(format!("no winner, but only a game ended by the cap may have none (end reason `{}`)", game.end_reasons()[outcome.end_reason as usize]));
+    }
+    Ok(())
+}
