@@ -43,8 +43,12 @@ fn every_game_and_bundled_variant_passes_the_invariant_harness() {
         for file in variants_of(id) {
             let variant = Variant::load(&file, &[]).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
             assert_eq!(variant.game, *id);
+            let start = std::time::Instant::now();
             match games::check_rules(&variant, plan) {
-                Ok(Ok(n)) => checked += n,
+                Ok(Ok(n)) => {
+                    checked += n;
+                    eprintln!("{}: {n} games per bot in {:.2?}", file.display(), start.elapsed());
+                }
                 Ok(Err(failure)) => panic!("{}: {failure}", file.display()),
                 Err(e) => panic!("{}: {e}", file.display()),
             }

@@ -223,11 +223,17 @@ impl Catalogue {
         for (i, reason) in game.end_reasons().iter().enumerate() {
             add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
         }
-        add("first_player_advantage".into(), if game.acting_seats() < seats {
+        add(
+            "first_player_advantage".into(),
+            if game.acting_seats() < seats {
                 format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats())
             } else {
                 format!("seat 0's win share minus the fair share 1/{seats}")
-            }, Unit::Share, Field::FirstPlayerAdvantage, true);
+            },
+            Unit::Share,
+            Field::FirstPlayerAdvantage,
+            true,
+        );
         add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
         add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
         add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);
@@ -310,9 +316,7 @@ impl Catalogue {
                 Field::MeanLength => o.length as f64,
                 Field::Reason(i) => f64::from(u8::from(o.end_reason as usize == i)),
                 // Over the acting seats: with dummy seats, seat 0 against the acting seats' mean.
-                Field::FirstPlayerAdvantage if self.players < self.seats => {
-                    o.win_share(0) - (0..self.players).map(|s| o.win_share(s)).sum::<f64>() / players
-                }
+                Field::FirstPlayerAdvantage if self.players < self.seats => o.win_share(0) - (0..self.players).map(|s| o.win_share(s)).sum::<f64>() / players,
                 Field::FirstPlayerAdvantage => o.win_share(0) - 1.0 / self.seats.max(1) as f64,
                 Field::Elimination => eliminated as f64 / players,
                 Field::GamesWithElimination => f64::from(u8::from(eliminated > 0)),

@@ -54,6 +54,10 @@ pub trait Registered: Game {
     fn bench_lineup() -> BenchLineup {
         BenchLineup { bots: Self::DEFAULT_BOT, sets: &[] }
     }
+    /// Bots the invariant harness does not play with every variant (each named bot is still
+    /// played by the harness on variants whose line-up seats it): for bots whose set-up alone
+    /// takes seconds, such as an exact best response.
+    const HARNESS_SKIPS: &'static [&'static str] = &[];
     /// Whether [`Registered::exact`] is implemented (listed by `playtest list`).
     const HAS_EXACT_SOLVER: bool = false;
     /// The exact solution of this game (`playtest exact`, the exact chart of `report`), for
@@ -189,8 +193,16 @@ pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, H
     struct Harness(HarnessPlan);
     impl GameCommand for Harness {
         type Output = Result<u64, HarnessFailure>;
-        fn run<G: Registered>(self, game: G, _: &Variant) -> Result<Self::Output, Error> {
-            Ok(harness::check_every_bot(&game, self.0))
+        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
+            let every = match harness::check_every_bot(&game, self.0, G::HARNESS_SKIPS) {
+                Ok(n) => n,
+                Err(failure) => return Ok(Err(failure)),
+            };
+            // And the variant's own line-up, as `simulate` would seat it.
+            let plans = seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
+            let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");
+            let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
+            Ok(harness::check_bots(&game, &label, &mut bots, self.0).map(|n| n + every))
         }
     }
     dispatch(variant, Harness(plan))

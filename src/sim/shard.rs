@@ -188,7 +188,11 @@ pub fn expand_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
         }
     }
     if out.is_empty() && !args.is_empty() {
-        return Err(MergeError::BadShard { path: args[0].clone(), message: "no shard-K-of-N.json state file among the files given (rows alone cannot be merged)".into() }.into());
+        return Err(MergeError::BadShard {
+            path: args[0].clone(),
+            message: "no shard-K-of-N.json state file among the files given (rows alone cannot be merged)".into(),
+        }
+        .into());
     }
     Ok(out)
 }

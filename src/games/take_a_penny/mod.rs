@@ -575,6 +575,9 @@ impl crate::games::Registered for TakeAPenny {
         TakeAPenny::new(params).map_err(|p| variant.invalid(p))
     }
     const HAS_EXACT_SOLVER: bool = true;
+    /// The best response's exact policy takes seconds per variant to compute (and is refused
+    /// on large ones): the harness plays it only where a variant seats it.
+    const HARNESS_SKIPS: &'static [&'static str] = &["best-response"];
     fn exact(&self, variant: &crate::variant::Variant, labels: &[String], max_states: u64) -> Option<Result<exact::ExactReport, crate::error::Error>> {
         Some(exact::report(ID, &variant.name, &self.setup, labels, max_states).map_err(crate::error::Error::Usage))
     }
