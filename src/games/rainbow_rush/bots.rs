@@ -2,7 +2,7 @@
 //! allocation per decision) and `saboteur` (a builder that keeps its wilds to break the
 //! opponent closest to a rainbow). `random` is the engine's.
 
-use super::cover::Cover;
+use super::cover::{Cover, first_max};
 use super::rules::{Hand, Row};
 use super::{Action, Decision, RainbowRush, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -15,15 +15,8 @@ const WILD_KINDS: u64 = ((1u64 << 37) - 1) & !((1u64 << COLOR_WILD) - 1);
 /// coverage(S, row + hand), then the first shape in canonical order.
 #[inline]
 pub fn target_shape(row: Cover, row_and_hand: Cover) -> usize {
-    let mut best = 0;
-    let (mut best_row, mut best_all) = (row.get(0), row_and_hand.get(0));
-    for s in 1..5 {
-        let (r, a) = (row.get(s), row_and_hand.get(s));
-        if r > best_row || (r == best_row && a > best_all) {
-            (best, best_row, best_all) = (s, r, a);
-        }
-    }
-    best
+    // Both coverages are at most 5: row * 8 + all orders shapes by row, then by all.
+    first_max((row.lanes() << 3) | row_and_hand.lanes()).0
 }
 
 /// The builder's draw: the discard top when it may be taken and coverage(S*, row + hand +

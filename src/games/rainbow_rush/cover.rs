@@ -87,35 +87,78 @@ impl Cover {
     /// coverage(`shape`, cards): 0 to 5.
     #[inline(always)]
     pub fn get(&self, shape: usize) -> u32 {
-        let singles = ((self.singles >> (8 * shape)) & 0x1f).count_ones();
+        let singles = POP5[((self.singles >> (8 * shape)) & 0x1f) as usize] as u32;
         let any = ((self.any >> (8 * shape)) & 0xff) as u32;
         (singles + any).min(5)
+    }
+
+    /// Every shape's coverage at once, uncapped: lane `s` = distinct single colors + any-color
+    /// cards (a bytewise popcount of the single-color lanes plus the any-color counts).
+    #[inline(always)]
+    fn uncapped(&self) -> u64 {
+        let mut x = self.singles;
+        x -= (x >> 1) & (0x55 * LANES);
+        x = (x & (0x33 * LANES)) + ((x >> 2) & (0x33 * LANES));
+        x = (x + (x >> 4)) & (0x0f * LANES);
+        x + self.any
+    }
+
+    /// Every shape's coverage at once: lane `s` (8 bits) = coverage(s), 0 to 5.
+    #[inline(always)]
+    pub fn lanes(&self) -> u64 {
+        let x = self.uncapped();
+        // Lanes holding 5 or more get their top bit set by adding 0x80 - 5 (no lane exceeds
+        // 0x80 - 5 + 38, so nothing carries into the next lane).
+        let full = (((x + 0x7b * LANES) >> 7) & LANES) * 0xff;
+        (x & !full) | (5 * LANES & full)
     }
 
     /// The highest coverage over the five shapes.
     #[inline]
     pub fn best(&self) -> u32 {
-        (0..5).map(|s| self.get(s)).max().unwrap_or(0)
+        let x = self.lanes();
+        let mut best = x & 0xff;
+        for s in 1..5 {
+            best = best.max((x >> (8 * s)) & 0xff);
+        }
+        best as u32
     }
 
     /// The first shape (canonical order) with the highest coverage, and that coverage.
     #[inline]
     pub fn best_shape(&self) -> (usize, u32) {
-        let mut best = (0, self.get(0));
-        for s in 1..5 {
-            let v = self.get(s);
-            if v > best.1 {
-                best = (s, v);
-            }
-        }
-        best
+        first_max(self.lanes())
     }
 
     /// Whether the cards hold a rainbow: 5 of them that can be given the 5 colors of one shape.
-    #[inline]
+    #[inline(always)]
     pub fn is_rainbow(&self) -> bool {
-        self.best() >= 5
+        (self.uncapped() + 0x7b * LANES) & (0x80 * LANES) != 0
     }
+}
+
+/// Popcount of 5-bit values.
+const POP5: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The first of the five 8-bit lanes of `lanes` holding the highest value, and that value.
+#[inline(always)]
+pub fn first_max(lanes: u64) -> (usize, u32) {
+    let mut best = (0, (lanes & 0xff) as u32);
+    for s in 1..5 {
+        let v = ((lanes >> (8 * s)) & 0xff) as u32;
+        if v > best.1 {
+            best = (s, v);
+        }
+    }
+    best
 }
 
 /// The cards a row still needs to hold a rainbow: 5 − its highest coverage (a row of at
@@ -158,8 +201,13 @@ mod tests {
             let cards: Vec<Card> = (0..n).map(|i| ((x >> (5 + 6 * i)) % KINDS as u64) as Card).collect();
             let c = Cover::of(&cards);
             for shape in 0..5 {
-                assert_eq!(c.get(shape), brute(shape, &cards), "{cards:?} shape {shape}");
+                let want = brute(shape, &cards);
+                assert_eq!(c.get(shape), want, "{cards:?} shape {shape}");
+                assert_eq!(((c.lanes() >> (8 * shape)) & 0xff) as u32, want, "{cards:?} lane {shape}");
             }
+            let best = (0..5).map(|sh| brute(sh, &cards)).max().unwrap_or(0);
+            assert_eq!(c.best(), best);
+            assert_eq!(c.is_rainbow(), best == 5);
         }
     }
 
