@@ -110,9 +110,10 @@ impl Bot<RainbowRush> for BuilderBot {
 ///      first of them where some wild can raise the need: over its wilds in canonical
 ///      order and that row's cards in row order, the first (wild, card) whose replacement
 ///      leaves the lowest highest coverage: play that wild there;
-///   3. else as `builder`, with `hoard = 1` on its hand with the wilds set aside (it keeps
-///      them for sabotage; a hand of only wilds is played whole), with `hoard = 0` on its
-///      whole hand.
+///   3. else as `builder`: with `hoard = 0` (the default) on its whole hand, so a wild
+///      that raises its own coverage goes on its own row; with `hoard = 1` on its hand with
+///      the wilds set aside (it keeps them for sabotage; a hand of only wilds is played
+///      whole).
 ///
 /// With sabotage off (the variant's `sabotage = false`) it is exactly `builder`.
 #[derive(Clone, Copy, Debug)]
@@ -123,7 +124,7 @@ pub struct SaboteurBot {
 
 const SABOTEUR_PARAMS: &[BotParamInfo] = &[
     BotParamInfo { name: "threshold", default: 1.0, min: 1.0, max: 5.0, doc: "sabotages an opponent that needs at most this many cards" },
-    BotParamInfo { name: "hoard", default: 1.0, min: 0.0, max: 1.0, doc: "1: keeps its wilds for sabotage (builds with the other cards); 0: builds with them too" },
+    BotParamInfo { name: "hoard", default: 0.0, min: 0.0, max: 1.0, doc: "0: builds with its wilds as the builder does, sabotaging with those it still holds; 1: keeps them for sabotage (builds with the other cards)" },
 ];
 
 /// The `saboteur` entry.
@@ -131,7 +132,7 @@ pub fn saboteur_info() -> BotInfo<RainbowRush> {
     BotInfo {
         name: "saboteur",
         aliases: &[],
-        doc: "a builder that keeps its wilds and plays one onto the row of the opponent closest to a rainbow (needing at most `threshold` cards), replacing the card that sets it back most",
+        doc: "a builder that plays a wild it holds onto the row of the opponent closest to a rainbow (needing at most `threshold` cards), replacing the card that sets it back most; `hoard=1` keeps its wilds for that",
         params: SABOTEUR_PARAMS,
         build: |_, v| Box::new(SaboteurBot::new(v[0], v[1])),
         uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| SaboteurBot::new(v[0], v[1])).collect()))),

@@ -636,9 +636,16 @@ fn saboteur_breaks_the_opponent_one_card_from_winning() {
     s2.phase = Phase::Play;
     let a = decide(&g, &s2, &mut b);
     assert!(matches!(a, Action::Add(c) | Action::Discard(c) if c != yellow_wild), "{a:?}");
-    // With hoard = 0 it builds with the wild as the builder does.
-    let mut spender = bot("saboteur", &[1.0, 0.0]);
-    assert_eq!(decide(&g, &s2, &mut spender), decide(&g, &s2, &mut builder));
+    // With hoard = 0 (the default) it builds with the wild as the builder does; with
+    // hoard = 1 it sets the wild aside.
+    assert_eq!(decide(&g, &s2, &mut b), decide(&g, &s2, &mut builder));
+    let row = [card(RED, CROSS), card(ORANGE, CROSS)];
+    let mut s4 = table(&g, &[&[], &[yellow_wild, card(RED, SQUARE)], &[]], &[&[], &row, &far]);
+    s4.current = 1;
+    s4.phase = Phase::Play;
+    assert_eq!(decide(&g, &s4, &mut b), Action::Add(yellow_wild), "the yellow wild is a yellow cross");
+    let mut hoarder = bot("saboteur", &[1.0, 1.0]);
+    assert_eq!(decide(&g, &s4, &mut hoarder), Action::Discard(card(RED, SQUARE)), "keeps the wild");
     // With sabotage off it is the builder.
     let off = game_with(|p| p.sabotage = false);
     let mut s3 = table(&off, &[&[], &[yellow_wild, card(RED, SQUARE), card(GREEN, CROSS)], &[]], &[&[], &[], &A_ROW]);
