@@ -29,6 +29,8 @@ pub struct RushMetrics {
     need_before: [u64; 6],
     /// Of those, the sabotages after which the victim needed more cards.
     raised: [u64; 6],
+    /// Of those, the sabotages whose victim still won the game.
+    victim_won: [u64; 6],
     /// Sabotages whose wild completed the victim's rainbow.
     handed_win: u64,
     /// Won games, and those won on another player's turn.
@@ -50,6 +52,9 @@ pub struct RushMetrics {
     seen_sabotages: u32,
     #[serde(skip)]
     own_turns: [u32; MAX_PLAYERS],
+    /// Sabotages each seat suffered this game, by the cards it needed before.
+    #[serde(skip)]
+    suffered: [[u32; 6]; MAX_PLAYERS],
 }
 
 fn bump(v: &mut Vec<u64>, i: usize, by: u64) {
@@ -94,6 +99,7 @@ impl RushMetrics {
         self.need_before[before] += 1;
         self.raised[before] += u64::from(r.need_after > r.need_before);
         self.handed_win += u64::from(r.need_after == 0);
+        self.suffered[r.victim as usize][before] += 1;
     }
 
     fn sabotages(&self) -> u64 {
@@ -143,6 +149,11 @@ impl RushMetrics {
                     name: "of these, set the victim back (needs more cards after)".into(),
                     values: used.iter().map(|&k| ratio(self.raised[k] as f64, self.need_before[k] as f64) * 100.0).collect(),
                     ci: Some(used.iter().map(|&k| pct_ci(self.raised[k], self.need_before[k])).collect()),
+                },
+                BarSeries {
+                    name: "of these, the victim still won the game".into(),
+                    values: used.iter().map(|&k| ratio(self.victim_won[k] as f64, self.need_before[k] as f64) * 100.0).collect(),
+                    ci: Some(used.iter().map(|&k| pct_ci(self.victim_won[k], self.need_before[k])).collect()),
                 },
             ],
             reference: None,
@@ -249,6 +260,9 @@ impl Metrics<RainbowRush> for RushMetrics {
             self.wins_off_turn += u64::from(w != s.current);
             let wilds = row.cards().iter().filter(|&&c| is_wild(c)).count();
             bump(&mut self.win_wilds, wilds.min(MAX_ROW), 1);
+            for (won, &n) in self.victim_won.iter_mut().zip(&self.suffered[w as usize]) {
+                *won += n as u64;
+            }
             let cover = row.cover();
             if let Some(shape) = (0..5).find(|&sh| cover.get(sh) == 5) {
                 self.win_shape[shape] += 1;
@@ -256,6 +270,7 @@ impl Metrics<RainbowRush> for RushMetrics {
         }
         self.seen_sabotages = 0;
         self.own_turns = [0; MAX_PLAYERS];
+        self.suffered = [[0; 6]; MAX_PLAYERS];
     }
 
     fn merge(&mut self, other: Self) {
@@ -265,6 +280,7 @@ impl Metrics<RainbowRush> for RushMetrics {
         for k in 0..6 {
             self.need_before[k] += other.need_before[k];
             self.raised[k] += other.raised[k];
+            self.victim_won[k] += other.victim_won[k];
         }
         self.handed_win += other.handed_win;
         self.wins += other.wins;
@@ -300,6 +316,7 @@ impl Metrics<RainbowRush> for RushMetrics {
             ("sabotage_one_card_share".into(), ratio(self.need_before[1] as f64, sabotages)),
             ("sabotage_delay_share".into(), ratio(self.raised[1] as f64, self.need_before[1] as f64)),
             ("wins_delayed_per_game".into(), ratio(self.raised[1] as f64, games)),
+            ("one_card_victim_won_share".into(), ratio(self.victim_won[1] as f64, self.need_before[1] as f64)),
             ("sabotage_setback_share".into(), ratio(self.raised.iter().sum::<u64>() as f64, sabotages)),
             ("win_on_other_turn_share".into(), ratio(self.wins_off_turn as f64, self.wins as f64)),
             ("mean_wilds_in_winning_row".into(), mean_index(&self.win_wilds)),
