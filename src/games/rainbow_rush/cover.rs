@@ -77,6 +77,12 @@ impl Cover {
         self.any += a * n;
     }
 
+    /// The cover of both cards of `self` and of `other`.
+    #[inline(always)]
+    pub fn merge(self, other: Cover) -> Cover {
+        Cover { singles: self.singles | other.singles, any: self.any + other.any }
+    }
+
     /// This cover with one more card.
     #[inline(always)]
     pub fn with(mut self, card: Card) -> Cover {

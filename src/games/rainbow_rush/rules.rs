@@ -18,11 +18,13 @@ pub struct Hand {
     counts: [u8; KINDS],
     kinds: u64,
     len: u8,
+    /// The cover of the hand's cards, kept up to date.
+    cover: Cover,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; KINDS], kinds: 0, len: 0 };
+    pub const EMPTY: Hand = Hand { counts: [0; KINDS], kinds: 0, len: 0, cover: Cover::EMPTY };
 
     /// A hand holding `cards`.
     pub fn of(cards: &[Card]) -> Hand {
@@ -74,6 +76,7 @@ impl Hand {
         self.counts[card as usize] += 1;
         self.kinds |= 1 << card;
         self.len += 1;
+        self.cover.add(card);
     }
 
     /// Removes one card; the caller checks that it is held.
@@ -86,6 +89,13 @@ impl Hand {
             self.kinds &= !(1 << card);
         }
         self.len -= 1;
+        self.cover = self.add_to_except(Cover::EMPTY, Card::MAX);
+    }
+
+    /// The cover of the hand's cards.
+    #[inline]
+    pub fn cover(&self) -> Cover {
+        self.cover
     }
 
     /// This hand without any card of the kinds in `mask`.
@@ -97,19 +107,18 @@ impl Hand {
             h.counts[k as usize] = 0;
         }
         h.kinds &= !mask;
+        h.cover = h.add_to_except(Cover::EMPTY, Card::MAX);
         h
     }
 
     /// `cover` with every card of the hand added.
     #[inline]
-    pub fn add_to(&self, mut cover: Cover) -> Cover {
-        for k in self.kinds() {
-            cover.add_copies(k, self.counts[k as usize] as u64);
-        }
-        cover
+    pub fn add_to(&self, cover: Cover) -> Cover {
+        cover.merge(self.cover)
     }
 
-    /// `cover` with every card of the hand but one copy of `except` added.
+    /// `cover` with every card of the hand but one copy of `except` added (every card when
+    /// `except` is not held).
     #[inline]
     pub fn add_to_except(&self, mut cover: Cover, except: Card) -> Cover {
         for k in self.kinds() {
@@ -166,11 +175,13 @@ fn write_cards(f: &mut fmt::Formatter<'_>, cards: impl Iterator<Item = Card>) ->
 pub struct Row {
     cards: [Card; MAX_ROW],
     len: u8,
+    /// The cover of the row's cards, kept up to date.
+    cover: Cover,
 }
 
 impl Row {
     /// An empty row.
-    pub const EMPTY: Row = Row { cards: [0; MAX_ROW], len: 0 };
+    pub const EMPTY: Row = Row { cards: [0; MAX_ROW], len: 0, cover: Cover::EMPTY };
 
     /// A row of `cards` (at most [`MAX_ROW`]).
     pub fn of(cards: &[Card]) -> Row {
@@ -202,7 +213,7 @@ impl Row {
     /// The cover of the row's cards.
     #[inline]
     pub fn cover(&self) -> Cover {
-        Cover::of(self.cards())
+        self.cover
     }
 
     /// The cover of the row without the card in `slot`.
@@ -222,6 +233,7 @@ impl Row {
     pub fn push(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;
+        self.cover.add(card);
     }
 
     /// Takes the card in `slot` out; the cards after it move up.
@@ -230,13 +242,16 @@ impl Row {
         let out = self.cards[slot];
         self.cards.copy_within(slot + 1..self.len as usize, slot);
         self.len -= 1;
+        self.cover = Cover::of(self.cards());
         out
     }
 
     /// Puts `card` in `slot` and returns the card it replaces.
     #[inline]
     pub fn replace(&mut self, slot: usize, card: Card) -> Card {
-        std::mem::replace(&mut self.cards[slot], card)
+        let out = std::mem::replace(&mut self.cards[slot], card);
+        self.cover = Cover::of(self.cards());
+        out
     }
 }
 
@@ -530,13 +545,17 @@ impl RainbowRush {
         for seat in 0..n {
             let h = &s.hands[seat];
             let mask = (0..KINDS).filter(|&k| h.counts[k] > 0).fold(0u64, |m, k| m | 1 << k);
-            if mask != h.kinds || h.counts.iter().map(|&c| c as usize).sum::<usize>() != h.len() {
+            let cover = h.cards().fold(Cover::EMPTY, Cover::with);
+            if mask != h.kinds || h.counts.iter().map(|&c| c as usize).sum::<usize>() != h.len() || cover != h.cover {
                 return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
             }
             let playing = s.phase == Phase::Play && seat == s.current as usize;
             let most = self.params.deal as usize + usize::from(playing);
             if h.len() > most || h.len() > MAX_HAND {
                 return Err(format!("seat {seat} holds {} cards, more than {most}", h.len()));
+            }
+            if Cover::of(s.rows[seat].cards()) != s.rows[seat].cover {
+                return Err(format!("seat {seat}'s row cover is out of date"));
             }
             if s.rows[seat].len() > self.params.row_size as usize {
                 return Err(format!("seat {seat}'s row holds {} cards, more than row_size {}", s.rows[seat].len(), self.params.row_size));
