@@ -164,10 +164,10 @@ impl SaboteurBot {
                         }
                     }
                 }
-                if let Some((after, action)) = best {
-                    if 5 - after > need {
-                        return Some(action);
-                    }
+                if let Some((after, action)) = best
+                    && 5 - after > need
+                {
+                    return Some(action);
                 }
                 best = None;
             }

@@ -116,7 +116,7 @@ impl Cover {
         // Lanes holding 5 or more get their top bit set by adding 0x80 - 5 (no lane exceeds
         // 0x80 - 5 + 38, so nothing carries into the next lane).
         let full = (((x + 0x7b * LANES) >> 7) & LANES) * 0xff;
-        (x & !full) | (5 * LANES & full)
+        (x & !full) | ((5 * LANES) & full)
     }
 
     /// The highest coverage over the five shapes.

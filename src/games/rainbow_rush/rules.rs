@@ -537,10 +537,10 @@ impl RainbowRush {
         if s.locks.len() != s.discard.len() {
             return Err(format!("{} locks for {} discarded cards", s.locks.len(), s.discard.len()));
         }
-        if let Some(&l) = s.locks.iter().max() {
-            if l > s.turn + self.params.lock_turns || (self.params.lock_turns == 0 && l != 0) {
-                return Err(format!("a card is locked until turn {l}, past turn {} + lock_turns", s.turn));
-            }
+        if let Some(&l) = s.locks.iter().max()
+            && (l > s.turn + self.params.lock_turns || (self.params.lock_turns == 0 && l != 0))
+        {
+            return Err(format!("a card is locked until turn {l}, past turn {} + lock_turns", s.turn));
         }
         for seat in 0..n {
             let h = &s.hands[seat];
