@@ -37,6 +37,7 @@ macro_rules! registry {
 registry! {
     penny_badger::PennyBadger,
     pig_farm::PigFarm,
+    rainbow_rush::RainbowRush,
     take_a_penny::TakeAPenny,
 }
 

@@ -1,0 +1,231 @@
+//! Coverage: how close a set of cards is to a rainbow of one shape.
+//!
+//! coverage(S, cards) is the largest number of different colors that can each be given a
+//! different card matching (shape S, that color): a bipartite matching of colors to cards.
+//! For one shape every card stands either for one color (a base card of shape S, a color
+//! wild) or for any color (a shape wild of S, an all-wild), or for nothing. A maximum
+//! matching then gives every distinct single color its own card and lets the any-color
+//! cards fill the rest, so coverage(S) = min(5, |distinct single colors| + |any-color
+//! cards|). [`Cover`] keeps that for all five shapes at once in two 64-bit words, one 8-bit
+//! lane per shape: a card is added with one OR and one addition, a coverage is read with
+//! one popcount. The tests check it against a brute-force matching.
+
+use super::params::KINDS;
+use crate::games::chroma::{ALL_COLORS, ALL_SHAPES, COLOR_WILD, Card, SHAPE_WILD};
+
+/// One bit in every shape lane.
+const LANES: u64 = 0x01_01_01_01_01;
+
+/// Per card kind: (single-color bits, any-color increments), lane `s` = shape `s`.
+const TABLE: [(u64, u64); KINDS] = {
+    let mut t = [(0u64, 0u64); KINDS];
+    let mut k = 0;
+    while k < 25 {
+        let (color, shape) = (k / 5, k % 5);
+        t[k].0 = 1 << (8 * shape + color);
+        k += 1;
+    }
+    let mut c = 0;
+    while c < 5 {
+        t[COLOR_WILD as usize + c].0 = LANES << c;
+        t[SHAPE_WILD as usize + c].1 = 1 << (8 * c);
+        c += 1;
+    }
+    t[ALL_COLORS as usize].1 = LANES;
+    t[ALL_SHAPES as usize].1 = LANES;
+    t
+};
+
+/// The coverage of a multiset of cards for every shape (see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cover {
+    /// Lane `s`, bit `c`: some card stands for exactly color `c` in shape `s`.
+    singles: u64,
+    /// Lane `s`: cards that stand for any color in shape `s`.
+    any: u64,
+}
+
+impl Cover {
+    /// No cards.
+    pub const EMPTY: Cover = Cover { singles: 0, any: 0 };
+
+    /// The cover of `cards`.
+    #[inline]
+    pub fn of(cards: &[Card]) -> Cover {
+        let mut c = Cover::EMPTY;
+        for &card in cards {
+            c.add(card);
+        }
+        c
+    }
+
+    /// Adds one card.
+    #[inline(always)]
+    pub fn add(&mut self, card: Card) {
+        let (s, a) = TABLE[card as usize];
+        self.singles |= s;
+        self.any += a;
+    }
+
+    /// Adds `n` copies of one card (none when `n` is 0).
+    #[inline(always)]
+    pub fn add_copies(&mut self, card: Card, n: u64) {
+        let (s, a) = TABLE[card as usize];
+        if n > 0 {
+            self.singles |= s;
+        }
+        self.any += a * n;
+    }
+
+    /// The cover of both cards of `self` and of `other`.
+    #[inline(always)]
+    pub fn merge(self, other: Cover) -> Cover {
+        Cover { singles: self.singles | other.singles, any: self.any + other.any }
+    }
+
+    /// This cover with one more card.
+    #[inline(always)]
+    pub fn with(mut self, card: Card) -> Cover {
+        self.add(card);
+        self
+    }
+
+    /// coverage(`shape`, cards): 0 to 5.
+    #[inline(always)]
+    pub fn get(&self, shape: usize) -> u32 {
+        let singles = POP5[((self.singles >> (8 * shape)) & 0x1f) as usize] as u32;
+        let any = ((self.any >> (8 * shape)) & 0xff) as u32;
+        (singles + any).min(5)
+    }
+
+    /// Every shape's coverage at once, uncapped: lane `s` = distinct single colors + any-color
+    /// cards (a bytewise popcount of the single-color lanes plus the any-color counts).
+    #[inline(always)]
+    fn uncapped(&self) -> u64 {
+        let mut x = self.singles;
+        x -= (x >> 1) & (0x55 * LANES);
+        x = (x & (0x33 * LANES)) + ((x >> 2) & (0x33 * LANES));
+        x = (x + (x >> 4)) & (0x0f * LANES);
+        x + self.any
+    }
+
+    /// Every shape's coverage at once: lane `s` (8 bits) = coverage(s), 0 to 5.
+    #[inline(always)]
+    pub fn lanes(&self) -> u64 {
+        let x = self.uncapped();
+        // Lanes holding 5 or more get their top bit set by adding 0x80 - 5 (no lane exceeds
+        // 0x80 - 5 + 38, so nothing carries into the next lane).
+        let full = (((x + 0x7b * LANES) >> 7) & LANES) * 0xff;
+        (x & !full) | ((5 * LANES) & full)
+    }
+
+    /// The highest coverage over the five shapes.
+    #[inline]
+    pub fn best(&self) -> u32 {
+        let x = self.lanes();
+        let mut best = x & 0xff;
+        for s in 1..5 {
+            best = best.max((x >> (8 * s)) & 0xff);
+        }
+        best as u32
+    }
+
+    /// The first shape (canonical order) with the highest coverage, and that coverage.
+    #[inline]
+    pub fn best_shape(&self) -> (usize, u32) {
+        first_max(self.lanes())
+    }
+
+    /// Whether the cards hold a rainbow: 5 of them that can be given the 5 colors of one shape.
+    #[inline(always)]
+    pub fn is_rainbow(&self) -> bool {
+        (self.uncapped() + 0x7b * LANES) & (0x80 * LANES) != 0
+    }
+}
+
+/// Popcount of 5-bit values.
+const POP5: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The first of the five 8-bit lanes of `lanes` holding the highest value, and that value.
+#[inline(always)]
+pub fn first_max(lanes: u64) -> (usize, u32) {
+    let mut best = (0, (lanes & 0xff) as u32);
+    for s in 1..5 {
+        let v = ((lanes >> (8 * s)) & 0xff) as u32;
+        if v > best.1 {
+            best = (s, v);
+        }
+    }
+    best
+}
+
+/// The cards a row still needs to hold a rainbow: 5 − its highest coverage (a row of at
+/// least 5 slots can always take one useful card more, by adding or replacing one).
+#[inline]
+pub fn need(cards: &[Card]) -> u32 {
+    5 - Cover::of(cards).best()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chroma::matches;
+
+    /// coverage(S, cards) by trying every assignment of cards to colors.
+    fn brute(shape: usize, cards: &[Card]) -> u32 {
+        fn go(shape: usize, cards: &[Card], i: usize, used: u8) -> u32 {
+            if i == cards.len() {
+                return used.count_ones();
+            }
+            let mut best = go(shape, cards, i + 1, used);
+            for color in 0..5 {
+                if used & (1 << color) == 0 && matches(cards[i], (color * 5 + shape) as u8) {
+                    best = best.max(go(shape, cards, i + 1, used | (1 << color)));
+                }
+            }
+            best
+        }
+        go(shape, cards, 0, 0)
+    }
+
+    #[test]
+    fn coverage_is_the_maximum_matching() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let n = (x % 9) as usize;
+            let cards: Vec<Card> = (0..n).map(|i| ((x >> (5 + 6 * i)) % KINDS as u64) as Card).collect();
+            let c = Cover::of(&cards);
+            for shape in 0..5 {
+                let want = brute(shape, &cards);
+                assert_eq!(c.get(shape), want, "{cards:?} shape {shape}");
+                assert_eq!(((c.lanes() >> (8 * shape)) & 0xff) as u32, want, "{cards:?} lane {shape}");
+            }
+            let best = (0..5).map(|sh| brute(sh, &cards)).max().unwrap_or(0);
+            assert_eq!(c.best(), best);
+            assert_eq!(c.is_rainbow(), best == 5);
+        }
+    }
+
+    #[test]
+    fn wilds_stand_in() {
+        // Red star, red wild (red of any shape), star wild (any color of star), all-colors.
+        let red_star = 2;
+        let c = Cover::of(&[red_star, COLOR_WILD, SHAPE_WILD + 2, ALL_COLORS]);
+        assert_eq!(c.get(2), 3, "stars: red (star or wild, not both), then the star wild and all-colors");
+        assert_eq!(c.get(0), 2, "squares: the red wild and the all-colors");
+        assert_eq!(Cover::of(&[ALL_SHAPES; 6]).best(), 5);
+        assert!(Cover::of(&[0, 5, 10, 15, 20]).is_rainbow(), "the five squares");
+        assert!(!Cover::of(&[0, 5, 10, 15, 21]).is_rainbow(), "blue circle is not a square");
+    }
+}
