@@ -1,0 +1,294 @@
+//! Flower Power's bots: `greedy` (exactly specified in issue 12, reproducible anywhere, no
+//! allocation per decision) and `cautious` (completes as many flowers as its budget allows;
+//! otherwise lays the one petal that helps the next player least). `random` is the engine's.
+
+use super::params::{COLORS, MAX_PLAYERS};
+use super::rules::{Hand, color_of};
+use super::{Action, FlowerPower, View};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+
+/// The hand positions of the first `want[c]` cards of each color c, in hand order.
+#[inline]
+pub fn pick(hand: &Hand, mut want: [u8; COLORS]) -> Action {
+    let mut mask: Action = 0;
+    for (i, &card) in hand.cards().iter().enumerate() {
+        let c = color_of(card);
+        if want[c] > 0 {
+            want[c] -= 1;
+            mask |= 1 << i;
+        }
+    }
+    mask
+}
+
+/// `greedy`'s play as cards per color, from its hand's color counts `held`, the garden,
+/// `petals` and `max_play`:
+/// 1. Completions: colors in canonical order with a budget of `max_play` cards; for a color
+///    with k + h >= `petals`, play `petals` - k cards of it when they fit in the budget, then
+///    another `petals` while it still holds that many and the budget allows. If at least one
+///    flower was completed, that is the whole play.
+/// 2. Otherwise one card: of the colors held, the one with the fewest petals in the garden;
+///    ties to the color held most, then canonical order.
+#[inline]
+pub fn greedy_play(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
+    let mut play = [0u8; COLORS];
+    let mut budget = max_play;
+    let mut completed = false;
+    for c in 0..COLORS {
+        let k = garden[c] as u32;
+        let mut h = held[c] as u32;
+        if k + h >= petals {
+            let need = petals - k;
+            if need <= budget {
+                play[c] += need as u8;
+                budget -= need;
+                h -= need;
+                completed = true;
+                while h >= petals && budget >= petals {
+                    play[c] += petals as u8;
+                    budget -= petals;
+                    h -= petals;
+                }
+            }
+        }
+    }
+    if completed {
+        return play;
+    }
+    let mut best = usize::MAX;
+    for c in 0..COLORS {
+        if held[c] == 0 {
+            continue;
+        }
+        if best == usize::MAX || garden[c] < garden[best] || (garden[c] == garden[best] && held[c] > held[best]) {
+            best = c;
+        }
+    }
+    play[best] = 1;
+    play
+}
+
+/// `greedy`: exactly [`greedy_play`], the cards of each color taken from the front of the
+/// hand (shapes do not matter).
+pub struct GreedyBot;
+
+/// The `greedy` entry.
+pub fn greedy_info() -> BotInfo<FlowerPower> {
+    BotInfo {
+        name: "greedy",
+        aliases: &[],
+        doc: "completes flowers in canonical color order within max_play cards; otherwise plays one card of the held color with the fewest petals (ties: most held, then canonical order)",
+        params: &[],
+        build: |_, _| Box::new(GreedyBot),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|_| GreedyBot).collect()))),
+    }
+}
+
+impl Bot<FlowerPower> for GreedyBot {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    #[inline]
+    fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        let play = greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32);
+        pick(view.hand, play)
+    }
+}
+
+/// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a
+/// flower's last petals before a second flower of the same color), colors in canonical
+/// order on ties; (2) otherwise plays one card, of the held color whose extra petal raises
+/// least the chance that the next seat to play can take that flower (that seat's hand
+/// drawn from the cards it has not seen: the pile and the other hands, known by color since
+/// every played card is public), weighted by `lookahead` for the seats after it; ties to the
+/// color it holds fewest of, then the fewest petals, then canonical order.
+pub struct CautiousBot {
+    /// Weight of the seats after the next one (0: only the next seat counts).
+    lookahead: f64,
+}
+
+const CAUTIOUS_PARAMS: &[BotParamInfo] = &[BotParamInfo {
+    name: "lookahead",
+    default: 0.5,
+    min: 0.0,
+    max: 1.0,
+    doc: "weight of the later opponents' chance to take a flower, relative to the next seat's",
+}];
+
+/// The `cautious` entry.
+pub fn cautious_info() -> BotInfo<FlowerPower> {
+    BotInfo {
+        name: "cautious",
+        aliases: &[],
+        doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (estimated from the unseen cards)",
+        params: CAUTIOUS_PARAMS,
+        build: |_, v| Box::new(CautiousBot::new(v[0])),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| CautiousBot::new(v[0])).collect()))),
+    }
+}
+
+/// P(X >= need) for X the cards of one kind among `draws` cards drawn without replacement
+/// from `pool` cards of which `kind` are of that kind.
+#[inline]
+pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
+    if need == 0 {
+        return 1.0;
+    }
+    if kind < need || draws < need || pool == 0 {
+        return 0.0;
+    }
+    // dist[x] = P(x of the kind so far), x < need; the rest has reached `need`.
+    let mut dist = [0.0f64; 17];
+    dist[0] = 1.0;
+    let need = need as usize;
+    let mut reached = 0.0;
+    for i in 0..draws.min(pool) {
+        let left = (pool - i) as f64;
+        let top = (i as usize).min(need - 1);
+        for x in (0..=top).rev() {
+            let p = dist[x];
+            if p == 0.0 {
+                continue;
+            }
+            let hit = (kind as f64 - x as f64).max(0.0) / left;
+            dist[x] = p * (1.0 - hit);
+            if x + 1 >= need {
+                reached += p * hit;
+            } else {
+                dist[x + 1] += p * hit;
+            }
+        }
+    }
+    reached
+}
+
+impl CautiousBot {
+    /// A cautious bot with the given weight of later opponents.
+    pub fn new(lookahead: f64) -> Self {
+        CautiousBot { lookahead }
+    }
+
+    /// The most flowers within the budget, cheapest first: cards per color.
+    fn completions(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
+        let mut play = [0u8; COLORS];
+        let mut budget = max_play;
+        // First flowers of each color by cost (petals - k), canonical order on ties.
+        let mut firsts = [(0u32, 0usize); COLORS];
+        let mut n = 0;
+        for c in 0..COLORS {
+            let k = garden[c] as u32;
+            if k + held[c] as u32 >= petals {
+                firsts[n] = (petals - k, c);
+                n += 1;
+            }
+        }
+        firsts[..n].sort_unstable();
+        for &(cost, c) in &firsts[..n] {
+            if cost <= budget {
+                play[c] += cost as u8;
+                budget -= cost;
+            }
+        }
+        // Further flowers cost `petals` each.
+        for c in 0..COLORS {
+            if play[c] == 0 {
+                continue;
+            }
+            while held[c] as u32 - play[c] as u32 >= petals && budget >= petals {
+                play[c] += petals as u8;
+                budget -= petals;
+            }
+        }
+        play
+    }
+
+    /// The chance that a seat holding `draws` cards from the unseen pool can take the flower
+    /// of color `c` at `k` petals this turn.
+    #[inline]
+    fn danger(k: u32, petals: u32, max_play: u32, draws: u32, kind: u32, pool: u32) -> f64 {
+        let need = petals - k;
+        if need > max_play {
+            return 0.0;
+        }
+        at_least(need, draws, kind, pool)
+    }
+
+    fn safest_card(&self, game: &FlowerPower, view: &View) -> usize {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let petals = game.petals;
+        let max_play = game.max_play as u32;
+        let per_color = game.params.per_color();
+        // Unseen cards by color: not played, not in this hand.
+        let mut unseen = [0u32; COLORS];
+        let mut pool = 0;
+        for c in 0..COLORS {
+            let played = view.flowers_by_color()[c] * petals + garden[c] as u32;
+            unseen[c] = per_color - played - held[c] as u32;
+            pool += unseen[c];
+        }
+        // The opponents who will play before this seat again, in order, with the hand size
+        // each will hold when it plays (approximately: the pile as it is now).
+        let n = game.players;
+        let pile = view.pile();
+        let mut opponents = [(0u32, 0.0f64); MAX_PLAYERS];
+        let mut m = 0;
+        let mut weight = 1.0;
+        for step in 1..n {
+            let o = (view.seat + step) % n;
+            let size = (view.hand_size_of(o) + pile).min(game.hand_size) as u32;
+            if size == 0 {
+                continue;
+            }
+            opponents[m] = (size, weight);
+            m += 1;
+            weight = self.lookahead;
+        }
+        let mut best = usize::MAX;
+        let mut best_risk = f64::INFINITY;
+        for c in 0..COLORS {
+            if held[c] == 0 {
+                continue;
+            }
+            let k = garden[c] as u32;
+            let mut risk = 0.0;
+            for &(size, w) in &opponents[..m] {
+                let after = Self::danger(k + 1, petals, max_play, size, unseen[c], pool);
+                let before = Self::danger(k, petals, max_play, size, unseen[c], pool);
+                risk += w * (after - before);
+            }
+            let better = if best == usize::MAX {
+                true
+            } else if (risk - best_risk).abs() > 1e-12 {
+                risk < best_risk
+            } else if held[c] != held[best] {
+                held[c] < held[best]
+            } else {
+                garden[c] < garden[best]
+            };
+            if better {
+                best = c;
+                best_risk = risk;
+            }
+        }
+        best
+    }
+}
+
+impl Bot<FlowerPower> for CautiousBot {
+    fn name(&self) -> &str {
+        "cautious"
+    }
+
+    fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        let held = view.hand.colors();
+        let play = Self::completions(held, view.garden(), game.petals, game.max_play as u32);
+        if play.iter().any(|&p| p > 0) {
+            return pick(view.hand, play);
+        }
+        let mut one = [0u8; COLORS];
+        one[self.safest_card(game, view)] = 1;
+        pick(view.hand, one)
+    }
+}
