@@ -3,19 +3,19 @@
 //! otherwise lays the one petal that helps the next player least). `random` is the engine's.
 
 use super::params::{COLORS, MAX_PLAYERS};
-use super::rules::{Hand, color_of};
+use super::rules::Hand;
 use super::{Action, FlowerPower, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
 /// The hand positions of the first `want[c]` cards of each color c, in hand order.
 #[inline]
-pub fn pick(hand: &Hand, mut want: [u8; COLORS]) -> Action {
+pub fn pick(hand: &Hand, want: [u8; COLORS]) -> Action {
     let mut mask: Action = 0;
-    for (i, &card) in hand.cards().iter().enumerate() {
-        let c = color_of(card);
-        if want[c] > 0 {
-            want[c] -= 1;
-            mask |= 1 << i;
+    for (c, &w) in want.iter().enumerate() {
+        let mut p = hand.positions_of(c);
+        for _ in 0..w {
+            mask |= p & p.wrapping_neg();
+            p &= p.wrapping_sub(1);
         }
     }
     mask
@@ -89,10 +89,31 @@ impl Bot<FlowerPower> for GreedyBot {
         "greedy"
     }
 
+    /// [`greedy_play`] with a fast path for the common turn where nothing completes: the
+    /// color with the least key (petals, then fewer held, then canonical order) among those
+    /// held, its first card.
     #[inline]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        let play = greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32);
-        pick(view.hand, play)
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let mut completes = false;
+        let mut best_key = u32::MAX;
+        let mut best = 0;
+        for c in 0..COLORS {
+            let h = held[c] as u32;
+            let k = garden[c] as u32;
+            completes |= k + h >= game.petals;
+            let key = if h == 0 { u32::MAX } else { (k << 16) | ((255 - h) << 8) | c as u32 };
+            if key < best_key {
+                best_key = key;
+                best = c;
+            }
+        }
+        if completes {
+            return pick(view.hand, greedy_play(held, garden, game.petals, game.max_play as u32));
+        }
+        let p = view.hand.positions_of(best);
+        p & p.wrapping_neg()
     }
 }
 

@@ -9,19 +9,31 @@ use super::{Event, FlowerPower};
 use crate::engine::{EventLog, GameRng, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name};
 
+/// The color (0..5, canonical order) of each base card.
+const COLOR_OF: [u8; 25] = {
+    let mut t = [0u8; 25];
+    let mut i = 0;
+    while i < 25 {
+        t[i] = (i / 5) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The color (0..5, canonical order) of a base card.
 #[inline(always)]
 pub fn color_of(card: Card) -> usize {
-    card as usize / 5
+    COLOR_OF[card as usize % 25] as usize
 }
 
 /// A hand: cards in the order they came into it (fixed capacity, no heap), with the count
-/// of each color kept up to date.
+/// and the positions of each color kept up to date.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
     cards: [Card; MAX_HAND],
     len: u8,
     colors: [u8; COLORS],
+    positions: [u16; COLORS],
 }
 
 impl Hand {
@@ -30,6 +42,7 @@ impl Hand {
         cards: [0; MAX_HAND],
         len: 0,
         colors: [0; COLORS],
+        positions: [0; COLORS],
     };
 
     /// A hand holding `cards` in this order (at most [`MAX_HAND`]).
@@ -72,24 +85,20 @@ impl Hand {
     }
 
     /// Bit mask of the positions holding color `c`.
-    #[inline]
+    #[inline(always)]
     pub fn positions_of(&self, c: usize) -> u16 {
-        let mut mask = 0u16;
-        for (i, &card) in self.cards().iter().enumerate() {
-            if color_of(card) == c {
-                mask |= 1 << i;
-            }
-        }
-        mask
+        self.positions[c]
     }
 
     /// Adds a card at the end.
     #[inline(always)]
     pub fn push(&mut self, card: Card) {
         debug_assert!((self.len as usize) < MAX_HAND);
+        let c = color_of(card);
         self.cards[self.len as usize] = card;
+        self.positions[c] |= 1 << self.len;
         self.len += 1;
-        self.colors[color_of(card)] += 1;
+        self.colors[c] += 1;
     }
 
     /// Removes the cards at the positions in `mask` (the rest keep their order) and returns
@@ -97,18 +106,18 @@ impl Hand {
     #[inline]
     pub fn take(&mut self, mask: u16) -> [u8; COLORS] {
         let mut out = [0u8; COLORS];
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = (self.positions[c] & mask).count_ones() as u8;
+            self.colors[c] -= *o;
+            self.positions[c] = 0;
+        }
         let mut kept = 0usize;
         for i in 0..self.len as usize {
             let card = self.cards[i];
-            if mask & (1 << i) != 0 {
-                out[color_of(card)] += 1;
-            } else {
-                self.cards[kept] = card;
-                kept += 1;
-            }
-        }
-        for (c, n) in out.iter().enumerate() {
-            self.colors[c] -= n;
+            let keep = (mask >> i) & 1 == 0;
+            self.cards[kept] = card;
+            self.positions[color_of(card)] |= u16::from(keep) << kept;
+            kept += usize::from(keep);
         }
         self.len = kept as u8;
         out
@@ -325,6 +334,12 @@ impl FlowerPower {
                 kinds[c as usize] += 1;
                 per_color[color_of(c)] += 1;
                 colors[color_of(c)] += 1;
+            }
+            for c in 0..COLORS {
+                let want = h.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i);
+                if h.positions_of(c) != want {
+                    return Err(format!("seat {seat}'s {} positions are off", COLOR_NAMES[c]));
+                }
             }
             if &colors != h.colors() {
                 return Err(format!(

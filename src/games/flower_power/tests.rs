@@ -667,3 +667,27 @@ fn many_standard_games_for_every_bot_and_table_size() {
         }
     }
 }
+
+proptest! {
+    /// The greedy bot's fast path plays exactly [`greedy_play`] (the definition).
+    #[test]
+    fn greedy_bot_is_greedy_play(
+        hand in prop::collection::vec(0u8..25, 1..=16),
+        garden in prop::array::uniform5(0u16..5),
+        petals in 2u32..=6,
+        max_play in 1u32..=16,
+    ) {
+        let g = game_with(|p| {
+            p.hand_size = 16;
+            p.max_play = max_play;
+            p.petals = petals;
+            p.deck.base_sets = 16;
+        });
+        let garden = garden.map(|k| k.min(petals as u16 - 1));
+        let s = table(&g, &[hand.clone()], garden, None, 0);
+        let mask = decide(&g, &s, bot("greedy").as_mut());
+        let want = greedy_play(s.hands[0].colors(), &garden, petals, max_play);
+        prop_assert_eq!(colors_of(&s.hands[0], mask), want);
+        prop_assert_eq!(mask, super::bots::pick(&s.hands[0], want));
+    }
+}
