@@ -2,9 +2,9 @@
 //! allocation per decision) and `cautious` (completes as many flowers as its budget allows;
 //! otherwise lays the one petal that helps the next player least). `random` is the engine's.
 
-use super::params::{COLORS, MAX_PLAYERS};
-use super::rules::Hand;
-use super::{Action, FlowerPower, View};
+use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
+use super::rules::{Hand, color_of};
+use super::{Action, Event, FlowerPower, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
 /// The hand positions of the first `want[c]` cards of each color c, in hand order.
@@ -120,13 +120,25 @@ impl Bot<FlowerPower> for GreedyBot {
 /// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a
 /// flower's last petals before a second flower of the same color), colors in canonical
 /// order on ties; (2) otherwise plays one card, of the held color whose extra petal raises
-/// least the chance that the next seat to play can take that flower (that seat's hand
-/// drawn from the cards it has not seen: the pile and the other hands, known by color since
-/// every played card is public), weighted by `lookahead` for the seats after it; ties to the
-/// color it holds fewest of, then the fewest petals, then canonical order.
+/// least the chance that the next seat to play can take that flower, the later opponents
+/// weighted by `lookahead`; ties to the color it holds fewest of, then the fewest petals,
+/// then canonical order.
+///
+/// An opponent's hand is estimated from what the table shows: its cards of a color are
+/// drawn from the unseen cards (the pile and the other hands, known by color since every
+/// played card is public), and bounded by what its plays reveal: a seat that could have
+/// taken a flower within its budget and did not holds fewer cards of that color than the
+/// flower needed (as `greedy` and `cautious` play), until it draws again.
 pub struct CautiousBot {
     /// Weight of the seats after the next one (0: only the next seat counts).
     lookahead: f64,
+    seat: usize,
+    petals: u32,
+    max_play: u32,
+    /// The garden as the events showed it.
+    garden: [u32; COLORS],
+    /// Most cards of each color each seat can hold now.
+    bound: [[u8; COLORS]; MAX_PLAYERS],
 }
 
 const CAUTIOUS_PARAMS: &[BotParamInfo] = &[BotParamInfo {
@@ -142,10 +154,34 @@ pub fn cautious_info() -> BotInfo<FlowerPower> {
     BotInfo {
         name: "cautious",
         aliases: &[],
-        doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (estimated from the unseen cards)",
+        doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (hands estimated from the unseen cards and what their plays revealed)",
         params: CAUTIOUS_PARAMS,
         build: |_, v| Box::new(CautiousBot::new(v[0])),
         uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| CautiousBot::new(v[0])).collect()))),
+    }
+}
+
+/// Most cards one distribution below covers (a hand holds at most 16).
+const SPAN: usize = MAX_HAND + 1;
+
+/// `out[x]` = P(x cards of one kind among `draws` cards drawn without replacement from
+/// `pool` cards of which `kind` are of that kind), x = 0..=16.
+#[inline]
+fn hypergeometric(draws: u32, kind: u32, pool: u32, out: &mut [f64; SPAN]) {
+    *out = [0.0; SPAN];
+    out[0] = 1.0;
+    let draws = draws.min(pool).min(MAX_HAND as u32);
+    for i in 0..draws {
+        let left = (pool - i) as f64;
+        for x in (0..=i as usize).rev() {
+            let p = out[x];
+            if p == 0.0 {
+                continue;
+            }
+            let hit = (kind as f64 - x as f64).max(0.0) / left;
+            out[x] = p * (1.0 - hit);
+            out[x + 1] += p * hit;
+        }
     }
 }
 
@@ -159,39 +195,26 @@ pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
     if kind < need || draws < need || pool == 0 {
         return 0.0;
     }
-    // dist[x] = P(x of the kind so far), x < need; the rest has reached `need`.
-    let mut dist = [0.0f64; 17];
-    dist[0] = 1.0;
-    let need = need as usize;
-    let mut reached = 0.0;
-    for i in 0..draws.min(pool) {
-        let left = (pool - i) as f64;
-        let top = (i as usize).min(need - 1);
-        for x in (0..=top).rev() {
-            let p = dist[x];
-            if p == 0.0 {
-                continue;
-            }
-            let hit = (kind as f64 - x as f64).max(0.0) / left;
-            dist[x] = p * (1.0 - hit);
-            if x + 1 >= need {
-                reached += p * hit;
-            } else {
-                dist[x + 1] += p * hit;
-            }
-        }
-    }
-    reached
+    let mut d = [0.0; SPAN];
+    hypergeometric(draws, kind, pool, &mut d);
+    d[(need as usize).min(SPAN)..].iter().sum()
 }
 
 impl CautiousBot {
     /// A cautious bot with the given weight of later opponents.
     pub fn new(lookahead: f64) -> Self {
-        CautiousBot { lookahead }
+        CautiousBot {
+            lookahead,
+            seat: 0,
+            petals: 5,
+            max_play: 5,
+            garden: [0; COLORS],
+            bound: [[0; COLORS]; MAX_PLAYERS],
+        }
     }
 
     /// The most flowers within the budget, cheapest first: cards per color.
-    fn completions(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
+    pub fn completions(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
         let mut play = [0u8; COLORS];
         let mut budget = max_play;
         // First flowers of each color by cost (petals - k), canonical order on ties.
@@ -224,22 +247,30 @@ impl CautiousBot {
         play
     }
 
-    /// The chance that a seat holding `draws` cards from the unseen pool can take the flower
-    /// of color `c` at `k` petals this turn.
+    /// P(an opponent can take the flower of one color needing `need` more petals on its
+    /// turn), given the distribution of its kept cards of that color (`kept`) and of the
+    /// cards it will draw (`drawn`).
     #[inline]
-    fn danger(k: u32, petals: u32, max_play: u32, draws: u32, kind: u32, pool: u32) -> f64 {
-        let need = petals - k;
-        if need > max_play {
+    fn can_take(&self, need: u32, kept: &[f64; SPAN], drawn: &[f64; SPAN]) -> f64 {
+        if need > self.max_play {
             return 0.0;
         }
-        at_least(need, draws, kind, pool)
+        let need = need as usize;
+        let mut below = 0.0;
+        for (y, &py) in kept.iter().enumerate().take(need) {
+            if py == 0.0 {
+                continue;
+            }
+            let z_below: f64 = drawn[..need - y].iter().sum();
+            below += py * z_below;
+        }
+        (1.0 - below).max(0.0)
     }
 
     fn safest_card(&self, game: &FlowerPower, view: &View) -> usize {
         let held = view.hand.colors();
         let garden = view.garden();
         let petals = game.petals;
-        let max_play = game.max_play as u32;
         let per_color = game.params.per_color();
         // Unseen cards by color: not played, not in this hand.
         let mut unseen = [0u32; COLORS];
@@ -249,40 +280,52 @@ impl CautiousBot {
             unseen[c] = per_color - played - held[c] as u32;
             pool += unseen[c];
         }
-        // The opponents who will play before this seat again, in order, with the hand size
-        // each will hold when it plays (approximately: the pile as it is now).
         let n = game.players;
-        let pile = view.pile();
-        let mut opponents = [(0u32, 0.0f64); MAX_PLAYERS];
-        let mut m = 0;
+        let pile = view.pile() as u32;
+        let mut risk = [0.0f64; COLORS];
         let mut weight = 1.0;
+        let mut kept = [0.0; SPAN];
+        let mut drawn = [0.0; SPAN];
         for step in 1..n {
             let o = (view.seat + step) % n;
-            let size = (view.hand_size_of(o) + pile).min(game.hand_size) as u32;
-            if size == 0 {
+            let size = view.hand_size_of(o) as u32;
+            let draws = (game.hand_size as u32).saturating_sub(size).min(pile);
+            if size + draws == 0 {
                 continue;
             }
-            opponents[m] = (size, weight);
-            m += 1;
+            for c in 0..COLORS {
+                if held[c] == 0 {
+                    continue;
+                }
+                hypergeometric(size, unseen[c], pool, &mut kept);
+                // What its plays revealed: at most `bound` cards of this color.
+                let bound = self.bound[o][c] as usize;
+                if bound < SPAN - 1 {
+                    let total: f64 = kept[..=bound].iter().sum();
+                    for (x, p) in kept.iter_mut().enumerate() {
+                        *p = if x > bound || total <= 0.0 { 0.0 } else { *p / total };
+                    }
+                    if total <= 0.0 {
+                        kept[bound.min(size as usize)] = 1.0;
+                    }
+                }
+                hypergeometric(draws, unseen[c], pool, &mut drawn);
+                let k = garden[c] as u32;
+                let after = self.can_take(petals - k - 1, &kept, &drawn);
+                let before = self.can_take(petals - k, &kept, &drawn);
+                risk[c] += weight * (after - before);
+            }
             weight = self.lookahead;
         }
         let mut best = usize::MAX;
-        let mut best_risk = f64::INFINITY;
         for c in 0..COLORS {
             if held[c] == 0 {
                 continue;
             }
-            let k = garden[c] as u32;
-            let mut risk = 0.0;
-            for &(size, w) in &opponents[..m] {
-                let after = Self::danger(k + 1, petals, max_play, size, unseen[c], pool);
-                let before = Self::danger(k, petals, max_play, size, unseen[c], pool);
-                risk += w * (after - before);
-            }
             let better = if best == usize::MAX {
                 true
-            } else if (risk - best_risk).abs() > 1e-12 {
-                risk < best_risk
+            } else if (risk[c] - risk[best]).abs() > 1e-12 {
+                risk[c] < risk[best]
             } else if held[c] != held[best] {
                 held[c] < held[best]
             } else {
@@ -290,7 +333,6 @@ impl CautiousBot {
             };
             if better {
                 best = c;
-                best_risk = risk;
             }
         }
         best
@@ -302,6 +344,14 @@ impl Bot<FlowerPower> for CautiousBot {
         "cautious"
     }
 
+    fn new_game(&mut self, game: &FlowerPower, seat: usize) {
+        self.seat = seat;
+        self.petals = game.petals;
+        self.max_play = game.max_play as u32;
+        self.garden = [0; COLORS];
+        self.bound = [[0; COLORS]; MAX_PLAYERS];
+    }
+
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         let held = view.hand.colors();
         let play = Self::completions(held, view.garden(), game.petals, game.max_play as u32);
@@ -311,5 +361,40 @@ impl Bot<FlowerPower> for CautiousBot {
         let mut one = [0u8; COLORS];
         one[self.safest_card(game, view)] = 1;
         pick(view.hand, one)
+    }
+
+    fn listens(&self) -> bool {
+        true
+    }
+
+    fn observe(&mut self, _seat: usize, event: &Event) {
+        match event {
+            Event::TurnStarts { seat, drew, .. } => {
+                for b in self.bound[*seat as usize].iter_mut() {
+                    *b = b.saturating_add(*drew).min(MAX_HAND as u8);
+                }
+            }
+            Event::Played { seat, cards } => {
+                let seat = *seat as usize;
+                let mut played = [0u32; COLORS];
+                for &card in cards {
+                    played[color_of(card)] += 1;
+                }
+                let total = cards.len() as u32;
+                let completed = (0..COLORS).any(|c| self.garden[c] + played[c] >= self.petals);
+                for c in 0..COLORS {
+                    let need = self.petals - self.garden[c];
+                    let taken = self.garden[c] + played[c] >= self.petals;
+                    let budget = if completed { self.max_play.saturating_sub(total) } else { self.max_play };
+                    let b = &mut self.bound[seat][c];
+                    if seat != self.seat && !taken && need <= budget {
+                        *b = (*b).min((need - 1).min(u8::MAX as u32) as u8);
+                    }
+                    *b = b.saturating_sub(played[c] as u8);
+                    self.garden[c] = (self.garden[c] + played[c]) % self.petals;
+                }
+            }
+            _ => {}
+        }
     }
 }
