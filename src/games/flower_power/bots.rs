@@ -30,7 +30,12 @@ pub fn pick(hand: &Hand, want: [u8; COLORS]) -> Action {
 /// 2. Otherwise one card: of the colors held, the one with the fewest petals in the garden;
 ///    ties to the color held most, then canonical order.
 #[inline]
-pub fn greedy_play(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
+pub fn greedy_play(
+    held: &[u8; COLORS],
+    garden: &[u16; COLORS],
+    petals: u32,
+    max_play: u32,
+) -> [u8; COLORS] {
     let mut play = [0u8; COLORS];
     let mut budget = max_play;
     let mut completed = false;
@@ -60,7 +65,10 @@ pub fn greedy_play(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max
         if held[c] == 0 {
             continue;
         }
-        if best == usize::MAX || garden[c] < garden[best] || (garden[c] == garden[best] && held[c] > held[best]) {
+        if best == usize::MAX
+            || garden[c] < garden[best]
+            || (garden[c] == garden[best] && held[c] > held[best])
+        {
             best = c;
         }
     }
@@ -103,14 +111,21 @@ impl Bot<FlowerPower> for GreedyBot {
             let h = held[c] as u32;
             let k = garden[c] as u32;
             completes |= k + h >= game.petals;
-            let key = if h == 0 { u32::MAX } else { (k << 16) | ((255 - h) << 8) | c as u32 };
+            let key = if h == 0 {
+                u32::MAX
+            } else {
+                (k << 16) | ((255 - h) << 8) | c as u32
+            };
             if key < best_key {
                 best_key = key;
                 best = c;
             }
         }
         if completes {
-            return pick(view.hand, greedy_play(held, garden, game.petals, game.max_play as u32));
+            return pick(
+                view.hand,
+                greedy_play(held, garden, game.petals, game.max_play as u32),
+            );
         }
         let p = view.hand.positions_of(best);
         p & p.wrapping_neg()
@@ -157,7 +172,11 @@ pub fn cautious_info() -> BotInfo<FlowerPower> {
         doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (hands estimated from the unseen cards and what their plays revealed)",
         params: CAUTIOUS_PARAMS,
         build: |_, v| Box::new(CautiousBot::new(v[0])),
-        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| CautiousBot::new(v[0])).collect()))),
+        uniform: Some(|_, seats| {
+            Box::new(Uniform::new(
+                seats.iter().map(|v| CautiousBot::new(v[0])).collect(),
+            ))
+        }),
     }
 }
 
@@ -214,7 +233,12 @@ impl CautiousBot {
     }
 
     /// The most flowers within the budget, cheapest first: cards per color.
-    pub fn completions(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
+    pub fn completions(
+        held: &[u8; COLORS],
+        garden: &[u16; COLORS],
+        petals: u32,
+        max_play: u32,
+    ) -> [u8; COLORS] {
         let mut play = [0u8; COLORS];
         let mut budget = max_play;
         // First flowers of each color by cost (petals - k), canonical order on ties.
@@ -303,7 +327,11 @@ impl CautiousBot {
                 if bound < SPAN - 1 {
                     let total: f64 = kept[..=bound].iter().sum();
                     for (x, p) in kept.iter_mut().enumerate() {
-                        *p = if x > bound || total <= 0.0 { 0.0 } else { *p / total };
+                        *p = if x > bound || total <= 0.0 {
+                            0.0
+                        } else {
+                            *p / total
+                        };
                     }
                     if total <= 0.0 {
                         kept[bound.min(size as usize)] = 1.0;
@@ -385,7 +413,11 @@ impl Bot<FlowerPower> for CautiousBot {
                 for c in 0..COLORS {
                     let need = self.petals - self.garden[c];
                     let taken = self.garden[c] + played[c] >= self.petals;
-                    let budget = if completed { self.max_play.saturating_sub(total) } else { self.max_play };
+                    let budget = if completed {
+                        self.max_play.saturating_sub(total)
+                    } else {
+                        self.max_play
+                    };
                     let b = &mut self.bound[seat][c];
                     if seat != self.seat && !taken && need <= budget {
                         *b = (*b).min((need - 1).min(u8::MAX as u32) as u8);

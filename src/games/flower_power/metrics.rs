@@ -52,7 +52,10 @@ fn ratio(a: f64, b: f64) -> f64 {
 fn mean_index(v: &[u64]) -> f64 {
     let n: u64 = v.iter().sum();
     ratio(
-        v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(),
+        v.iter()
+            .enumerate()
+            .map(|(i, &c)| i as f64 * c as f64)
+            .sum(),
         n as f64,
     )
 }
@@ -96,7 +99,11 @@ impl Metrics<FlowerPower> for FlowerMetrics {
         bump(&mut self.flowers_per_game, taken as usize);
         let left: u32 = s.garden.iter().map(|&k| k as u32).sum();
         bump(&mut self.petals_left, left as usize);
-        let best = outcome.scores[..game.players].iter().copied().max().unwrap_or(0);
+        let best = outcome.scores[..game.players]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(0);
         bump(&mut self.winning_flowers, best.max(0) as usize);
         self.flowers += taken as u64;
         self.finished_by_other += s.finished_by_other as u64;
@@ -168,7 +175,10 @@ impl Metrics<FlowerPower> for FlowerMetrics {
             title: format!("Flowers taken per game, by color ({games} games)"),
             x_label: "color".into(),
             y_label: "flowers per game".into(),
-            categories: crate::games::chroma::COLORS.iter().map(|c| c.to_string()).collect(),
+            categories: crate::games::chroma::COLORS
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
             series: vec![BarSeries {
                 name: "mean flowers per game".into(),
                 values: self.by_color.iter().map(|&f| f as f64 / g).collect(),
@@ -181,13 +191,19 @@ impl Metrics<FlowerPower> for FlowerMetrics {
 
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         vec![
-            ("mean_flowers_per_game".into(), mean_index(&self.flowers_per_game)),
+            (
+                "mean_flowers_per_game".into(),
+                mean_index(&self.flowers_per_game),
+            ),
             (
                 "finished_by_other_share".into(),
                 ratio(self.finished_by_other as f64, self.flowers as f64),
             ),
             ("mean_petals_left".into(), mean_index(&self.petals_left)),
-            ("mean_winning_flowers".into(), mean_index(&self.winning_flowers)),
+            (
+                "mean_winning_flowers".into(),
+                mean_index(&self.winning_flowers),
+            ),
         ]
     }
 

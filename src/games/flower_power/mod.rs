@@ -192,7 +192,12 @@ impl Game for FlowerPower {
 
     /// Uniform over the legal plays without listing them: one uniform rank, unranked.
     #[inline]
-    fn random_action(&self, view: &View<'_>, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
+    fn random_action(
+        &self,
+        view: &View<'_>,
+        rng: &mut GameRng,
+        _scratch: &mut Vec<Action>,
+    ) -> Action {
         let n = view.hand.len();
         let r = rng::below(self.plays[n], rng);
         self.unrank(n, r)
@@ -201,13 +206,18 @@ impl Game for FlowerPower {
     #[inline]
     fn is_legal(&self, view: &View, action: &Action) -> bool {
         let n = view.hand.len();
-        *action != 0
-            && (*action as u32) >> n == 0
-            && action.count_ones() as usize <= self.max_play
+        *action != 0 && (*action as u32) >> n == 0 && action.count_ones() as usize <= self.max_play
     }
 
     #[inline]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn apply(
+        &self,
+        s: &mut State,
+        seat: usize,
+        action: Action,
+        _rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
         self.play(s, seat, action, log);
     }
 
@@ -235,7 +245,11 @@ impl Game for FlowerPower {
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns; pile {} cards\n  garden:",
-            if s.over { END_REASONS[s.end_reason as usize] } else { "in progress" },
+            if s.over {
+                END_REASONS[s.end_reason as usize]
+            } else {
+                "in progress"
+            },
             s.turns,
             s.pile.len()
         );
@@ -318,8 +332,14 @@ impl fmt::Display for Event {
                 write!(f, "-- turn {turn}: seat {seat} draws {drew} card(s)")
             }
             Event::Drew { seat, cards } => write!(f, "  seat {seat} draws [{}]", cards_text(cards)),
-            Event::Played { seat, cards } => write!(f, "  seat {seat} plays [{}]", cards_text(cards)),
-            Event::Completed { seat, color, starter } => write!(
+            Event::Played { seat, cards } => {
+                write!(f, "  seat {seat} plays [{}]", cards_text(cards))
+            }
+            Event::Completed {
+                seat,
+                color,
+                starter,
+            } => write!(
                 f,
                 "    seat {seat} completes a {} flower (started by seat {starter})",
                 COLOR_NAMES[*color as usize]

@@ -123,17 +123,52 @@ impl Params {
                 ));
             }
         };
-        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 1, MAX_HAND as u32);
-        range(&mut bad, "max_play", "cards per play", self.max_play, 1, MAX_HAND as u32);
-        range(&mut bad, "turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
+        range(
+            &mut bad,
+            "players",
+            "players",
+            self.players,
+            2,
+            MAX_PLAYERS as u32,
+        );
+        range(
+            &mut bad,
+            "hand_size",
+            "cards per hand",
+            self.hand_size,
+            1,
+            MAX_HAND as u32,
+        );
+        range(
+            &mut bad,
+            "max_play",
+            "cards per play",
+            self.max_play,
+            1,
+            MAX_HAND as u32,
+        );
+        range(
+            &mut bad,
+            "turn_cap",
+            "turns",
+            self.turn_cap,
+            1,
+            MAX_TURN_CAP,
+        );
         let d = &self.deck;
         let (copies_key, copies) = match d.counts.base {
             Some(n) => ("deck.counts.base", n),
             None => ("deck.base_sets", d.base_sets),
         };
         let copies_ok = (1..=MAX_BASE_SETS).contains(&copies);
-        range(&mut bad, copies_key, "copies of each base card", copies, 1, MAX_BASE_SETS);
+        range(
+            &mut bad,
+            copies_key,
+            "copies of each base card",
+            copies,
+            1,
+            MAX_BASE_SETS,
+        );
         for (key, v) in [
             ("deck.colors_sets", d.colors_sets),
             ("deck.shapes_sets", d.shapes_sets),
@@ -181,7 +216,10 @@ impl Params {
                 ));
             }
         } else if self.petals == 0 {
-            bad.push(Invalid::new("petals", "0 petals per flower is not allowed; allowed: 1 to 5 x base sets"));
+            bad.push(Invalid::new(
+                "petals",
+                "0 petals per flower is not allowed; allowed: 1 to 5 x base sets",
+            ));
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
     }

@@ -336,9 +336,17 @@ impl FlowerPower {
                 colors[color_of(c)] += 1;
             }
             for c in 0..COLORS {
-                let want = h.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i);
+                let want = h
+                    .cards()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| color_of(**x) == c)
+                    .fold(0u16, |m, (i, _)| m | 1 << i);
                 if h.positions_of(c) != want {
-                    return Err(format!("seat {seat}'s {} positions are off", COLOR_NAMES[c]));
+                    return Err(format!(
+                        "seat {seat}'s {} positions are off",
+                        COLOR_NAMES[c]
+                    ));
                 }
             }
             if &colors != h.colors() {
@@ -363,7 +371,8 @@ impl FlowerPower {
                     COLOR_NAMES[c], s.garden[c], self.params.petals
                 ));
             }
-            let total = per_color[c] + s.garden[c] as u32 + s.flowers_by_color[c] * self.params.petals;
+            let total =
+                per_color[c] + s.garden[c] as u32 + s.flowers_by_color[c] * self.params.petals;
             if total != copies * 5 {
                 return Err(format!(
                     "{} cards not conserved: pile + hands {} + garden {} + flowers {} x {} = {total}, the deck has {}",
@@ -379,7 +388,9 @@ impl FlowerPower {
         let scored: i64 = s.flowers[..n].iter().sum();
         let taken: u32 = s.flowers_by_color.iter().sum();
         if scored != taken as i64 || s.flowers[n..].iter().any(|&f| f != 0) {
-            return Err(format!("seats hold {scored} flowers but {taken} were taken"));
+            return Err(format!(
+                "seats hold {scored} flowers but {taken} were taken"
+            ));
         }
         if s.finished_by_other > taken {
             return Err(format!(
@@ -388,7 +399,10 @@ impl FlowerPower {
             ));
         }
         if s.turns > self.params.turn_cap {
-            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
+            return Err(format!(
+                "turn {} passed the cap {}",
+                s.turns, self.params.turn_cap
+            ));
         }
         if s.current as usize >= n {
             return Err(format!("seat {} is not at the table", s.current));
