@@ -21,6 +21,13 @@ pub fn pick(hand: &Hand, want: [u8; COLORS]) -> Action {
     mask
 }
 
+/// Cards of further whole flowers of one color after a first one: `petals` more while
+/// `held` (cards of the color still held) and `budget` both allow.
+#[inline]
+fn further_flowers(held: u32, budget: u32, petals: u32) -> u32 {
+    held.min(budget) / petals * petals
+}
+
 /// `greedy`'s play as cards per color, from its hand's color counts `held`, the garden,
 /// `petals` and `max_play`:
 /// 1. Completions: colors in canonical order with a budget of `max_play` cards; for a color
@@ -49,11 +56,9 @@ pub fn greedy_play(
                 budget -= need;
                 h -= need;
                 completed = true;
-                while h >= petals && budget >= petals {
-                    play[c] += petals as u8;
-                    budget -= petals;
-                    h -= petals;
-                }
+                let more = further_flowers(h, budget, petals);
+                play[c] += more as u8;
+                budget -= more;
             }
         }
     }
@@ -205,8 +210,9 @@ fn hypergeometric(draws: u32, kind: u32, pool: u32, out: &mut [f64; SPAN]) {
 }
 
 /// P(X >= need) for X the cards of one kind among `draws` cards drawn without replacement
-/// from `pool` cards of which `kind` are of that kind.
-#[inline]
+/// from `pool` cards of which `kind` are of that kind (the tests check the distribution
+/// `cautious` uses through it).
+#[cfg(test)]
 pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
     if need == 0 {
         return 1.0;
@@ -263,10 +269,9 @@ impl CautiousBot {
             if play[c] == 0 {
                 continue;
             }
-            while held[c] as u32 - play[c] as u32 >= petals && budget >= petals {
-                play[c] += petals as u8;
-                budget -= petals;
-            }
+            let more = further_flowers(held[c] as u32 - play[c] as u32, budget, petals);
+            play[c] += more as u8;
+            budget -= more;
         }
         play
     }
@@ -410,20 +415,24 @@ impl Bot<FlowerPower> for CautiousBot {
                 }
                 let total = cards.len() as u32;
                 let completed = (0..COLORS).any(|c| self.garden[c] + played[c] >= self.petals);
-                for c in 0..COLORS {
-                    let need = self.petals - self.garden[c];
-                    let taken = self.garden[c] + played[c] >= self.petals;
-                    let budget = if completed {
-                        self.max_play.saturating_sub(total)
-                    } else {
-                        self.max_play
-                    };
-                    let b = &mut self.bound[seat][c];
+                let budget = if completed {
+                    self.max_play.saturating_sub(total)
+                } else {
+                    self.max_play
+                };
+                for ((k, &m), b) in self
+                    .garden
+                    .iter_mut()
+                    .zip(&played)
+                    .zip(&mut self.bound[seat])
+                {
+                    let need = self.petals - *k;
+                    let taken = *k + m >= self.petals;
                     if seat != self.seat && !taken && need <= budget {
                         *b = (*b).min((need - 1).min(u8::MAX as u32) as u8);
                     }
-                    *b = b.saturating_sub(played[c] as u8);
-                    self.garden[c] = (self.garden[c] + played[c]) % self.petals;
+                    *b = b.saturating_sub(m as u8);
+                    *k = (*k + m) % self.petals;
                 }
             }
             _ => {}

@@ -5,6 +5,8 @@
 //! Every sum is an integer, so batches and shards merge to identical numbers in any order;
 //! the state is saved by sharded runs.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::rules::State;
@@ -12,15 +14,18 @@ use super::{Action, FlowerPower};
 use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::wilson;
 
+/// Games by a whole-number value (flowers, petals): value -> games.
+type Counts = BTreeMap<u32, u64>;
+
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
 pub struct FlowerMetrics {
     /// Games by flowers taken in them.
-    flowers_per_game: Vec<u64>,
+    flowers_per_game: Counts,
     /// Games by petals left in the garden at the end.
-    petals_left: Vec<u64>,
+    petals_left: Counts,
     /// Games by the winners' flowers.
-    winning_flowers: Vec<u64>,
+    winning_flowers: Counts,
     /// Flowers taken in all games.
     flowers: u64,
     /// Of them, flowers taken by a seat that did not lay the first petal.
@@ -29,51 +34,37 @@ pub struct FlowerMetrics {
     by_color: [u64; 5],
 }
 
-fn bump(v: &mut Vec<u64>, i: usize) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += 1;
-}
-
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
+/// `a / b`, 0 when `b` is 0.
+fn share(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
 
-fn mean_index(v: &[u64]) -> f64 {
-    let n: u64 = v.iter().sum();
-    ratio(
-        v.iter()
-            .enumerate()
-            .map(|(i, &c)| i as f64 * c as f64)
-            .sum(),
-        n as f64,
-    )
+/// The mean value of a histogram.
+fn mean(counts: &Counts) -> f64 {
+    let games: u64 = counts.values().sum();
+    let total: f64 = counts.iter().map(|(&v, &g)| v as f64 * g as f64).sum();
+    share(total, games as f64)
+}
+
+/// Adds `other`'s games into `into`.
+fn add(into: &mut Counts, other: Counts) {
+    for (v, g) in other {
+        *into.entry(v).or_default() += g;
+    }
 }
 
 /// A histogram of whole-number values (one bin per value), in % of games, with its mean.
-fn histogram(file: &str, title: String, x_label: &str, counts: &[u64]) -> ChartSpec {
-    let total = counts.iter().sum::<u64>().max(1) as f64;
+fn histogram(file: &str, title: String, x_label: &str, counts: &Counts) -> ChartSpec {
+    let total = counts.values().sum::<u64>().max(1) as f64;
     let bins = counts
         .iter()
-        .enumerate()
-        .filter(|(_, c)| **c > 0)
-        .map(|(i, &c)| Bin {
-            lo: i as f64 - 0.5,
-            hi: i as f64 + 0.5,
+        .map(|(&v, &c)| Bin {
+            lo: v as f64 - 0.5,
+            hi: v as f64 + 0.5,
             value: c as f64 / total * 100.0,
         })
         .collect();
-    let mean = mean_index(counts);
+    let mean = mean(counts);
     ChartSpec::Histogram {
         file: file.into(),
         title,
@@ -86,7 +77,7 @@ fn histogram(file: &str, title: String, x_label: &str, counts: &[u64]) -> ChartS
 
 impl FlowerMetrics {
     fn games(&self) -> u64 {
-        self.flowers_per_game.iter().sum()
+        self.flowers_per_game.values().sum()
     }
 }
 
@@ -96,15 +87,15 @@ impl Metrics<FlowerPower> for FlowerMetrics {
 
     fn finish(&mut self, game: &FlowerPower, s: &State, outcome: &Outcome) {
         let taken: u32 = s.flowers_by_color.iter().sum();
-        bump(&mut self.flowers_per_game, taken as usize);
+        *self.flowers_per_game.entry(taken).or_default() += 1;
         let left: u32 = s.garden.iter().map(|&k| k as u32).sum();
-        bump(&mut self.petals_left, left as usize);
+        *self.petals_left.entry(left).or_default() += 1;
         let best = outcome.scores[..game.players]
             .iter()
             .copied()
             .max()
             .unwrap_or(0);
-        bump(&mut self.winning_flowers, best.max(0) as usize);
+        *self.winning_flowers.entry(best.max(0) as u32).or_default() += 1;
         self.flowers += taken as u64;
         self.finished_by_other += s.finished_by_other as u64;
         for (a, &b) in self.by_color.iter_mut().zip(&s.flowers_by_color) {
@@ -113,9 +104,9 @@ impl Metrics<FlowerPower> for FlowerMetrics {
     }
 
     fn merge(&mut self, other: Self) {
-        add_vec(&mut self.flowers_per_game, &other.flowers_per_game);
-        add_vec(&mut self.petals_left, &other.petals_left);
-        add_vec(&mut self.winning_flowers, &other.winning_flowers);
+        add(&mut self.flowers_per_game, other.flowers_per_game);
+        add(&mut self.petals_left, other.petals_left);
+        add(&mut self.winning_flowers, other.winning_flowers);
         self.flowers += other.flowers;
         self.finished_by_other += other.finished_by_other;
         for (a, b) in self.by_color.iter_mut().zip(other.by_color) {
@@ -162,8 +153,8 @@ impl Metrics<FlowerPower> for FlowerMetrics {
             series: vec![BarSeries {
                 name: "share of flowers".into(),
                 values: vec![
-                    ratio(self.finished_by_other as f64, self.flowers as f64) * 100.0,
-                    ratio(own as f64, self.flowers as f64) * 100.0,
+                    share(self.finished_by_other as f64, self.flowers as f64) * 100.0,
+                    share(own as f64, self.flowers as f64) * 100.0,
                 ],
                 ci: Some(vec![(lo * 100.0, hi * 100.0), (olo * 100.0, ohi * 100.0)]),
             }],
@@ -191,19 +182,13 @@ impl Metrics<FlowerPower> for FlowerMetrics {
 
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         vec![
-            (
-                "mean_flowers_per_game".into(),
-                mean_index(&self.flowers_per_game),
-            ),
+            ("mean_flowers_per_game".into(), mean(&self.flowers_per_game)),
             (
                 "finished_by_other_share".into(),
-                ratio(self.finished_by_other as f64, self.flowers as f64),
+                share(self.finished_by_other as f64, self.flowers as f64),
             ),
-            ("mean_petals_left".into(), mean_index(&self.petals_left)),
-            (
-                "mean_winning_flowers".into(),
-                mean_index(&self.winning_flowers),
-            ),
+            ("mean_petals_left".into(), mean(&self.petals_left)),
+            ("mean_winning_flowers".into(), mean(&self.winning_flowers)),
         ]
     }
 

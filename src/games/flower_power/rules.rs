@@ -335,7 +335,7 @@ impl FlowerPower {
                 per_color[color_of(c)] += 1;
                 colors[color_of(c)] += 1;
             }
-            for c in 0..COLORS {
+            for (c, name) in COLOR_NAMES.iter().enumerate() {
                 let want = h
                     .cards()
                     .iter()
@@ -343,10 +343,7 @@ impl FlowerPower {
                     .filter(|(_, x)| color_of(**x) == c)
                     .fold(0u16, |m, (i, _)| m | 1 << i);
                 if h.positions_of(c) != want {
-                    return Err(format!(
-                        "seat {seat}'s {} positions are off",
-                        COLOR_NAMES[c]
-                    ));
+                    return Err(format!("seat {seat}'s {name} positions are off"));
                 }
             }
             if &colors != h.colors() {

@@ -141,6 +141,21 @@ fn bot(name: &str) -> Box<dyn Bot<FlowerPower>> {
     (info.build)(&g, &v)
 }
 
+/// Every seat played by bot `info` with its default parameters.
+fn lineup(
+    g: &FlowerPower,
+    info: &crate::engine::BotInfo<FlowerPower>,
+) -> Vec<Box<dyn Bot<FlowerPower>>> {
+    let values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+    (0..g.players).map(|_| (info.build)(g, &values)).collect()
+}
+
+/// One game through the engine in checked mode (legal choices, invariants after each step).
+fn checked(g: &FlowerPower, bots: &mut Vec<Box<dyn Bot<FlowerPower>>>, seed: u64) -> Outcome {
+    play(g, bots, seed, PlayOptions { checked: true }, None, None)
+        .unwrap_or_else(|v| panic!("seed {seed}: {v:?}"))
+}
+
 fn decide(g: &FlowerPower, s: &State, b: &mut dyn Bot<FlowerPower>) -> Action {
     let ToMove::Seat(seat) = g.to_move(s) else {
         panic!("game over")
@@ -394,15 +409,7 @@ fn ties_share_the_win_and_petals_left_score_nothing() {
     let g = standard();
     let mut bots: Vec<Box<dyn Bot<FlowerPower>>> = (0..4).map(|_| bot("random")).collect();
     for seed in 0..20 {
-        let o = play(
-            &g,
-            &mut bots,
-            seed,
-            PlayOptions { checked: true },
-            None,
-            None,
-        )
-        .expect("legal");
+        let o = checked(&g, &mut bots, seed);
         assert_eq!(o.scores.iter().sum::<i64>(), 10);
     }
 }
@@ -436,15 +443,7 @@ fn every_game_ends_within_the_deck_in_turns() {
         for seed in 0..50 {
             let mut bots: Vec<Box<dyn Bot<FlowerPower>>> =
                 (0..players).map(|_| bot("greedy")).collect();
-            let o = play(
-                &g,
-                &mut bots,
-                seed,
-                PlayOptions { checked: true },
-                None,
-                None,
-            )
-            .expect("legal");
+            let o = checked(&g, &mut bots, seed);
             assert_eq!(o.end_reason, END_ALL_PLAYED);
             assert!(o.length as usize <= g.deck.len());
             assert!(o.scores[..players as usize].iter().sum::<i64>() <= 10);
@@ -845,50 +844,36 @@ fn bots_decide_from_their_view_only() {
 #[test]
 fn same_seed_same_game() {
     let g = standard();
-    for name in ["random", "greedy", "cautious"] {
-        let run = |seed| {
-            let mut bots: Vec<Box<dyn Bot<FlowerPower>>> = (0..4).map(|_| bot(name)).collect();
-            play(
-                &g,
-                &mut bots,
-                seed,
-                PlayOptions { checked: true },
-                None,
-                None,
-            )
-            .expect("legal")
-        };
+    for info in all_bots::<FlowerPower>() {
         for seed in 0..20 {
-            assert_eq!(run(seed), run(seed), "{name}");
+            let first = checked(&g, &mut lineup(&g, &info), seed);
+            assert_eq!(
+                first,
+                checked(&g, &mut lineup(&g, &info), seed),
+                "{}",
+                info.name
+            );
         }
     }
 }
 
 #[test]
 fn uniform_tables_play_the_same_games_as_boxed_bots() {
+    // The simulator's fast path (one bot kind, no dynamic dispatch, unchecked) against the
+    // boxed bots in checked mode, for every bot with its defaults.
     let g = game_with(|p| p.players = 3);
     for info in all_bots::<FlowerPower>() {
-        let values: Vec<Vec<f64>> = (0..3)
-            .map(|_| info.params.iter().map(|p| p.default).collect())
-            .collect();
-        let mut boxed: Vec<Box<dyn Bot<FlowerPower>>> =
-            values.iter().map(|v| (info.build)(&g, v)).collect();
-        let mut table = (info.uniform.expect("every bot has a uniform table"))(&g, &values);
-        for i in 0..200 {
-            let seed = game_seed(11, i);
-            let a = play(
-                &g,
-                &mut boxed,
-                seed,
-                PlayOptions { checked: true },
-                None,
-                None,
-            )
-            .expect("legal");
-            let b = table
-                .play(&g, seed, PlayOptions::default(), None, None)
-                .expect("legal");
-            assert_eq!(a, b, "{} game {i}", info.name);
+        let defaults = vec![info.params.iter().map(|p| p.default).collect::<Vec<f64>>(); 3];
+        let mut fast = (info.uniform.expect("every bot has a uniform table"))(&g, &defaults);
+        let mut boxed = lineup(&g, &info);
+        for seed in (0..200).map(|i| game_seed(11, i)) {
+            let quick = fast.play(&g, seed, PlayOptions::default(), None, None);
+            assert_eq!(
+                quick.ok(),
+                Some(checked(&g, &mut boxed, seed)),
+                "{}",
+                info.name
+            );
         }
     }
 }
@@ -906,15 +891,16 @@ fn arb_params() -> impl Strategy<Value = Params> {
         1u32..=200,
     )
         .prop_map(
-            |(players, hand_size, max_play, base_sets, petals, turn_cap)| {
-                let mut p = Params::default();
-                p.players = players;
-                p.hand_size = hand_size;
-                p.max_play = max_play;
-                p.deck.base_sets = base_sets;
-                p.petals = petals.min(base_sets * 5);
-                p.turn_cap = turn_cap;
-                p
+            |(players, hand_size, max_play, base_sets, petals, turn_cap)| Params {
+                players,
+                hand_size,
+                max_play,
+                petals: petals.min(base_sets * 5),
+                turn_cap,
+                deck: DeckParams {
+                    base_sets,
+                    ..DeckParams::default()
+                },
             },
         )
 }
@@ -928,10 +914,7 @@ proptest! {
     fn checked_games_of_every_bot(params in arb_params(), seed in any::<u64>()) {
         let g = FlowerPower::new(params).expect("valid");
         for info in all_bots::<FlowerPower>() {
-            let mut bots: Vec<Box<dyn Bot<FlowerPower>>> = (0..g.players)
-                .map(|_| (info.build)(&g, &info.params.iter().map(|p| p.default).collect::<Vec<_>>()))
-                .collect();
-            let o = play(&g, &mut bots, seed, PlayOptions { checked: true }, None, None)
+            let o = play(&g, &mut lineup(&g, &info), seed, PlayOptions { checked: true }, None, None)
                 .map_err(|v| TestCaseError::fail(format!("{}: {v:?}", info.name)))?;
             prop_assert!(o.length as usize <= g.deck.len().min(g.params.turn_cap as usize));
             prop_assert!(o.winners != 0);
@@ -947,19 +930,9 @@ fn many_standard_games_for_every_bot_and_table_size() {
     for players in [2u32, 3, 4, 8] {
         let g = game_with(|p| p.players = players);
         for info in all_bots::<FlowerPower>() {
-            let values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
-            let mut bots: Vec<Box<dyn Bot<FlowerPower>>> =
-                (0..g.players).map(|_| (info.build)(&g, &values)).collect();
+            let mut bots = lineup(&g, &info);
             for i in 0..300 {
-                let o = play(
-                    &g,
-                    &mut bots,
-                    game_seed(3, i),
-                    PlayOptions { checked: true },
-                    None,
-                    None,
-                )
-                .unwrap_or_else(|v| panic!("{} {players}p game {i}: {v:?}", info.name));
+                let o = checked(&g, &mut bots, game_seed(3, i));
                 assert_eq!(o.end_reason, END_ALL_PLAYED);
                 assert!(o.length <= 50);
             }
@@ -983,10 +956,36 @@ proptest! {
             p.deck.base_sets = 16;
         });
         let garden = garden.map(|k| k.min(petals as u16 - 1));
-        let s = table(&g, &[hand.clone()], garden, None, 0);
+        let s = table(&g, std::slice::from_ref(&hand), garden, None, 0);
         let mask = decide(&g, &s, bot("greedy").as_mut());
         let want = greedy_play(s.hands[0].colors(), &garden, petals, max_play);
         prop_assert_eq!(colors_of(&s.hands[0], mask), want);
         prop_assert_eq!(mask, super::bots::pick(&s.hands[0], want));
     }
+}
+
+#[test]
+fn invariants_catch_lost_cards_and_bad_bookkeeping() {
+    let g = standard();
+    let s = g.deal(&mut GameRng::seed_from(2), &mut EventLog::new(false));
+    assert!(g.check_invariants(&s).is_ok());
+    let mut lost = s.clone();
+    lost.pile.pop();
+    assert!(
+        g.check_invariants(&lost)
+            .unwrap_err()
+            .contains("not conserved")
+    );
+    let mut scored = s.clone();
+    scored.flowers[1] = 1;
+    assert!(g.check_invariants(&scored).is_err(), "a flower nobody took");
+    let mut full = s.clone();
+    full.garden[0] = 5;
+    assert!(
+        g.check_invariants(&full).is_err(),
+        "a flower not taken at 5 petals"
+    );
+    let mut over = s;
+    over.over = true;
+    assert!(g.check_invariants(&over).is_err(), "ended with cards left");
 }
