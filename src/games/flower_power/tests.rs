@@ -109,6 +109,13 @@ fn table(
     s
 }
 
+/// A table where seat 0, to play, holds the cards given as (color, shape) and the garden
+/// holds `garden` petals; the rest is in the pile.
+fn alone(g: &FlowerPower, cards: &[(usize, usize)], garden: [u16; COLORS]) -> State {
+    let hand: Vec<Card> = cards.iter().map(|&(c, sh)| card(c, sh)).collect();
+    table(g, &[hand], garden, None, 0)
+}
+
 /// Plays `mask` for the seat to move, checking legality and the invariants.
 fn apply(g: &FlowerPower, s: &mut State, mask: Action) {
     let ToMove::Seat(seat) = g.to_move(s) else {
@@ -162,6 +169,11 @@ fn decide(g: &FlowerPower, s: &State, b: &mut dyn Bot<FlowerPower>) -> Action {
     };
     b.new_game(g, seat);
     b.decide(g, &g.view(s, seat), &mut GameRng::seed_from(5))
+}
+
+/// Cards per color that bot `name` plays from seat 0's hand at `s`.
+fn plays(g: &FlowerPower, s: &State, name: &str) -> [u8; COLORS] {
+    colors_of(&s.hands[0], decide(g, s, bot(name).as_mut()))
 }
 
 /// Cards per color of a play.
@@ -573,96 +585,44 @@ fn bundled_variants_load() {
 // ---------------------------------------------------------------------------------------
 // greedy, exactly as issue 12 defines it
 
-fn greedy(held: [u8; 5], garden: [u16; 5], petals: u32, max_play: u32) -> [u8; 5] {
-    greedy_play(&held, &garden, petals, max_play)
-}
+/// (cards held per color, garden, petals, max_play, greedy's play per color, why).
+type GreedyCase = ([u8; 5], [u16; 5], u32, u32, [u8; 5], &'static str);
+
+#[rustfmt::skip]
+const GREEDY_CASES: &[GreedyCase] = &[
+    // 1. Completions in canonical order within a budget of max_play cards.
+    ([2, 1, 0, 0, 2], [3, 4, 0, 0, 0], 5, 5, [2, 1, 0, 0, 0], "red needs 2, orange 1: both fit"),
+    ([2, 1, 1, 0, 0], [3, 4, 4, 0, 0], 5, 2, [2, 0, 0, 0, 0], "red uses the budget of 2; orange no longer fits"),
+    ([4, 1, 1, 0, 0], [1, 4, 4, 0, 0], 5, 3, [0, 1, 1, 0, 0], "red needs 4 > 3: skipped; orange and yellow fit"),
+    ([7, 0, 0, 0, 0], [3, 0, 0, 0, 0], 5, 16, [7, 0, 0, 0, 0], "a second flower: 5 still held, budget allows"),
+    ([6, 0, 0, 0, 0], [3, 0, 0, 0, 0], 5, 16, [2, 0, 0, 0, 0], "4 left < 5: no second flower"),
+    ([7, 0, 0, 0, 0], [3, 0, 0, 0, 0], 5, 6, [2, 0, 0, 0, 0], "budget 4 < 5: no second flower"),
+    ([5, 0, 0, 0, 0], [0; 5], 5, 5, [5, 0, 0, 0, 0], "five of a color from an empty flower"),
+    ([6, 1, 0, 0, 0], [4, 4, 0, 0, 0], 5, 6, [6, 0, 0, 0, 0], "second flowers of a color before the next color"),
+    // 2. Otherwise one card: fewest petals, then held most, then canonical order.
+    ([1, 1, 1, 0, 1], [3, 1, 2, 0, 2], 5, 5, [0, 1, 0, 0, 0], "the held color with fewest petals"),
+    ([1, 0, 2, 0, 0], [2, 0, 2, 0, 0], 5, 5, [0, 0, 1, 0, 0], "orange (0 petals) is not held; tie: held most"),
+    ([0, 2, 0, 2, 1], [0, 1, 0, 1, 1], 5, 5, [0, 1, 0, 0, 0], "tie on petals and held: canonical order"),
+    ([4, 1, 0, 0, 0], [0, 1, 0, 0, 0], 5, 3, [1, 0, 0, 0, 0], "a completion that does not fit is none"),
+];
 
 #[test]
-fn greedy_completes_in_canonical_order_within_the_budget() {
-    // Red needs 2, orange needs 1: both fit in 5.
-    assert_eq!(
-        greedy([2, 1, 0, 0, 2], [3, 4, 0, 0, 0], 5, 5),
-        [2, 1, 0, 0, 0]
-    );
-    // Budget 2: red's 2 uses it all; orange (1) no longer fits; the play is red only.
-    assert_eq!(
-        greedy([2, 1, 1, 0, 0], [3, 4, 4, 0, 0], 5, 2),
-        [2, 0, 0, 0, 0]
-    );
-    // Red needs 4 (does not fit in 3): skipped; orange 1 and yellow 1 fit.
-    assert_eq!(
-        greedy([4, 1, 1, 0, 0], [1, 4, 4, 0, 0], 5, 3),
-        [0, 1, 1, 0, 0]
-    );
-    // A second flower of the same color when it still holds `petals` and the budget allows.
-    assert_eq!(
-        greedy([7, 0, 0, 0, 0], [3, 0, 0, 0, 0], 5, 16),
-        [7, 0, 0, 0, 0]
-    );
-    assert_eq!(
-        greedy([6, 0, 0, 0, 0], [3, 0, 0, 0, 0], 5, 16),
-        [2, 0, 0, 0, 0],
-        "4 left < 5"
-    );
-    assert_eq!(
-        greedy([7, 0, 0, 0, 0], [3, 0, 0, 0, 0], 5, 6),
-        [2, 0, 0, 0, 0],
-        "budget 4 < 5"
-    );
-    // Five of a color from an empty flower.
-    assert_eq!(greedy([5, 0, 0, 0, 0], [0; 5], 5, 5), [5, 0, 0, 0, 0]);
-    // Second flowers are taken color by color before moving on (canonical order).
-    assert_eq!(
-        greedy([6, 1, 0, 0, 0], [4, 4, 0, 0, 0], 5, 6),
-        [6, 0, 0, 0, 0]
-    );
-}
-
-#[test]
-fn greedy_otherwise_plays_one_card_on_the_fewest_petals() {
-    // Nothing completes: the held color with fewest petals.
-    assert_eq!(
-        greedy([1, 1, 1, 0, 1], [3, 1, 2, 0, 2], 5, 5),
-        [0, 1, 0, 0, 0]
-    );
-    // A color not held does not count even with fewer petals.
-    assert_eq!(
-        greedy([1, 0, 2, 0, 0], [2, 0, 2, 0, 0], 5, 5),
-        [0, 0, 1, 0, 0],
-        "tie: held most"
-    );
-    // Tie on petals and held: canonical order.
-    assert_eq!(
-        greedy([0, 2, 0, 2, 1], [0, 1, 0, 1, 1], 5, 5),
-        [0, 1, 0, 0, 0]
-    );
-    // A completion that does not fit is no completion: one card instead.
-    assert_eq!(
-        greedy([4, 1, 0, 0, 0], [0, 1, 0, 0, 0], 5, 3),
-        [1, 0, 0, 0, 0]
-    );
+fn greedy_is_the_issue_definition() {
+    for &(held, garden, petals, max_play, want, why) in GREEDY_CASES {
+        assert_eq!(greedy_play(&held, &garden, petals, max_play), want, "{why}");
+    }
 }
 
 #[test]
 fn greedy_bot_plays_those_cards_from_its_hand() {
     let g = standard();
-    let s = table(
+    let s = alone(
         &g,
-        &[vec![
-            card(BLUE, 0),
-            card(RED, 1),
-            card(RED, 2),
-            card(ORANGE, 0),
-            card(RED, 3),
-        ]],
+        &[(BLUE, 0), (RED, 1), (RED, 2), (ORANGE, 0), (RED, 3)],
         [2, 0, 0, 0, 0],
-        None,
-        0,
     );
-    let mut b = bot("greedy");
-    let mask = decide(&g, &s, b.as_mut());
-    assert_eq!(colors_of(&s.hands[0], mask), [3, 0, 0, 0, 0]);
-    assert_eq!(mask, 0b10110);
+    assert_eq!(plays(&g, &s, "greedy"), [3, 0, 0, 0, 0]);
+    assert_eq!(decide(&g, &s, bot("greedy").as_mut()), 0b10110);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -672,27 +632,13 @@ fn greedy_bot_plays_those_cards_from_its_hand() {
 fn cautious_completes_the_most_flowers() {
     // max_play 2: greedy takes red (2 cards); cautious takes orange and yellow (2 flowers).
     let g = game_with(|p| p.max_play = 2);
-    let s = table(
+    let s = alone(
         &g,
-        &[vec![
-            card(RED, 0),
-            card(RED, 1),
-            card(ORANGE, 0),
-            card(YELLOW, 0),
-            card(BLUE, 0),
-        ]],
+        &[(RED, 0), (RED, 1), (ORANGE, 0), (YELLOW, 0), (BLUE, 0)],
         [3, 4, 4, 0, 0],
-        None,
-        0,
     );
-    let mut c = bot("cautious");
-    let mask = decide(&g, &s, c.as_mut());
-    assert_eq!(colors_of(&s.hands[0], mask), [0, 1, 1, 0, 0]);
-    let mut gr = bot("greedy");
-    assert_eq!(
-        colors_of(&s.hands[0], decide(&g, &s, gr.as_mut())),
-        [2, 0, 0, 0, 0]
-    );
+    assert_eq!(plays(&g, &s, "cautious"), [0, 1, 1, 0, 0]);
+    assert_eq!(plays(&g, &s, "greedy"), [2, 0, 0, 0, 0]);
 }
 
 #[test]
@@ -700,21 +646,12 @@ fn cautious_does_not_set_up_the_next_player() {
     // Red stands at 3: a 4th red petal leaves a flower any red card completes. Cautious
     // lays a petal elsewhere.
     let g = standard();
-    let s = table(
+    let s = alone(
         &g,
-        &[vec![
-            card(RED, 0),
-            card(GREEN, 0),
-            card(BLUE, 0),
-            card(BLUE, 1),
-            card(ORANGE, 0),
-        ]],
+        &[(RED, 0), (GREEN, 0), (BLUE, 0), (BLUE, 1), (ORANGE, 0)],
         [3, 0, 0, 1, 2],
-        None,
-        0,
     );
-    let mut c = bot("cautious");
-    let played = colors_of(&s.hands[0], decide(&g, &s, c.as_mut()));
+    let played = plays(&g, &s, "cautious");
     assert_eq!(
         played.iter().sum::<u8>(),
         1,
@@ -722,19 +659,12 @@ fn cautious_does_not_set_up_the_next_player() {
     );
     assert_eq!(played[RED], 0, "never the 4th red petal");
     // Red (a 4th petal: any red card completes) or blue (a 2nd petal: 3 more needed): blue.
-    let s = table(
+    let s = alone(
         &g,
-        &[vec![
-            card(RED, 0),
-            card(BLUE, 2),
-            card(BLUE, 0),
-            card(BLUE, 1),
-        ]],
+        &[(RED, 0), (BLUE, 2), (BLUE, 0), (BLUE, 1)],
         [3, 0, 0, 0, 1],
-        None,
-        0,
     );
-    let played = colors_of(&s.hands[0], decide(&g, &s, c.as_mut()));
+    let played = plays(&g, &s, "cautious");
     assert_eq!(played, [0, 0, 0, 0, 1]);
     assert!(at_least(1, 5, 10, 40) > at_least(2, 5, 10, 40));
 }
