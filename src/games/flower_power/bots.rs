@@ -1,0 +1,441 @@
+//! Flower Power's bots: `greedy` (exactly specified in issue 12, reproducible anywhere, no
+//! allocation per decision) and `cautious` (completes as many flowers as its budget allows;
+//! otherwise lays the one petal that helps the next player least). `random` is the engine's.
+
+use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
+use super::rules::{Hand, color_of};
+use super::{Action, Event, FlowerPower, View};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+
+/// The hand positions of the first `want[c]` cards of each color c, in hand order.
+#[inline]
+pub fn pick(hand: &Hand, want: [u8; COLORS]) -> Action {
+    let mut mask: Action = 0;
+    for (c, &w) in want.iter().enumerate() {
+        let mut p = hand.positions_of(c);
+        for _ in 0..w {
+            mask |= p & p.wrapping_neg();
+            p &= p.wrapping_sub(1);
+        }
+    }
+    mask
+}
+
+/// Cards of further whole flowers of one color after a first one: `petals` more while
+/// `held` (cards of the color still held) and `budget` both allow.
+#[inline]
+fn further_flowers(held: u32, budget: u32, petals: u32) -> u32 {
+    held.min(budget) / petals * petals
+}
+
+/// `greedy`'s play as cards per color, from its hand's color counts `held`, the garden,
+/// `petals` and `max_play`:
+/// 1. Completions: colors in canonical order with a budget of `max_play` cards; for a color
+///    with k + h >= `petals`, play `petals` - k cards of it when they fit in the budget, then
+///    another `petals` while it still holds that many and the budget allows. If at least one
+///    flower was completed, that is the whole play.
+/// 2. Otherwise one card: of the colors held, the one with the fewest petals in the garden;
+///    ties to the color held most, then canonical order.
+#[inline]
+pub fn greedy_play(
+    held: &[u8; COLORS],
+    garden: &[u16; COLORS],
+    petals: u32,
+    max_play: u32,
+) -> [u8; COLORS] {
+    let mut play = [0u8; COLORS];
+    let mut budget = max_play;
+    let mut completed = false;
+    for c in 0..COLORS {
+        let k = garden[c] as u32;
+        let mut h = held[c] as u32;
+        if k + h >= petals {
+            let need = petals - k;
+            if need <= budget {
+                play[c] += need as u8;
+                budget -= need;
+                h -= need;
+                completed = true;
+                let more = further_flowers(h, budget, petals);
+                play[c] += more as u8;
+                budget -= more;
+            }
+        }
+    }
+    if completed {
+        return play;
+    }
+    let mut best = usize::MAX;
+    for c in 0..COLORS {
+        if held[c] == 0 {
+            continue;
+        }
+        if best == usize::MAX
+            || garden[c] < garden[best]
+            || (garden[c] == garden[best] && held[c] > held[best])
+        {
+            best = c;
+        }
+    }
+    play[best] = 1;
+    play
+}
+
+/// `greedy`: exactly [`greedy_play`], the cards of each color taken from the front of the
+/// hand (shapes do not matter).
+pub struct GreedyBot;
+
+/// The `greedy` entry.
+pub fn greedy_info() -> BotInfo<FlowerPower> {
+    BotInfo {
+        name: "greedy",
+        aliases: &[],
+        doc: "completes flowers in canonical color order within max_play cards; otherwise plays one card of the held color with the fewest petals (ties: most held, then canonical order)",
+        params: &[],
+        build: |_, _| Box::new(GreedyBot),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|_| GreedyBot).collect()))),
+    }
+}
+
+impl Bot<FlowerPower> for GreedyBot {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    /// [`greedy_play`] with a fast path for the common turn where nothing completes: the
+    /// color with the least key (petals, then fewer held, then canonical order) among those
+    /// held, its first card.
+    #[inline]
+    fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let mut completes = false;
+        let mut best_key = u32::MAX;
+        let mut best = 0;
+        for c in 0..COLORS {
+            let h = held[c] as u32;
+            let k = garden[c] as u32;
+            completes |= k + h >= game.petals;
+            let key = if h == 0 {
+                u32::MAX
+            } else {
+                (k << 16) | ((255 - h) << 8) | c as u32
+            };
+            if key < best_key {
+                best_key = key;
+                best = c;
+            }
+        }
+        if completes {
+            return pick(
+                view.hand,
+                greedy_play(held, garden, game.petals, game.max_play as u32),
+            );
+        }
+        let p = view.hand.positions_of(best);
+        p & p.wrapping_neg()
+    }
+}
+
+/// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a
+/// flower's last petals before a second flower of the same color), colors in canonical
+/// order on ties; (2) otherwise plays one card, of the held color whose extra petal raises
+/// least the chance that the next seat to play can take that flower, the later opponents
+/// weighted by `lookahead`; ties to the color it holds fewest of, then the fewest petals,
+/// then canonical order.
+///
+/// An opponent's hand is estimated from what the table shows: its cards of a color are
+/// drawn from the unseen cards (the pile and the other hands, known by color since every
+/// played card is public), and bounded by what its plays reveal: a seat that could have
+/// taken a flower within its budget and did not holds fewer cards of that color than the
+/// flower needed (as `greedy` and `cautious` play), until it draws again.
+pub struct CautiousBot {
+    /// Weight of the seats after the next one (0: only the next seat counts).
+    lookahead: f64,
+    seat: usize,
+    petals: u32,
+    max_play: u32,
+    /// The garden as the events showed it.
+    garden: [u32; COLORS],
+    /// Most cards of each color each seat can hold now.
+    bound: [[u8; COLORS]; MAX_PLAYERS],
+}
+
+const CAUTIOUS_PARAMS: &[BotParamInfo] = &[BotParamInfo {
+    name: "lookahead",
+    default: 0.5,
+    min: 0.0,
+    max: 1.0,
+    doc: "weight of the later opponents' chance to take a flower, relative to the next seat's",
+}];
+
+/// The `cautious` entry.
+pub fn cautious_info() -> BotInfo<FlowerPower> {
+    BotInfo {
+        name: "cautious",
+        aliases: &[],
+        doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (hands estimated from the unseen cards and what their plays revealed)",
+        params: CAUTIOUS_PARAMS,
+        build: |_, v| Box::new(CautiousBot::new(v[0])),
+        uniform: Some(|_, seats| {
+            Box::new(Uniform::new(
+                seats.iter().map(|v| CautiousBot::new(v[0])).collect(),
+            ))
+        }),
+    }
+}
+
+/// Most cards one distribution below covers (a hand holds at most 16).
+const SPAN: usize = MAX_HAND + 1;
+
+/// `out[x]` = P(x cards of one kind among `draws` cards drawn without replacement from
+/// `pool` cards of which `kind` are of that kind), x = 0..=16.
+#[inline]
+fn hypergeometric(draws: u32, kind: u32, pool: u32, out: &mut [f64; SPAN]) {
+    *out = [0.0; SPAN];
+    out[0] = 1.0;
+    let draws = draws.min(pool).min(MAX_HAND as u32);
+    for i in 0..draws {
+        let left = (pool - i) as f64;
+        for x in (0..=i as usize).rev() {
+            let p = out[x];
+            if p == 0.0 {
+                continue;
+            }
+            let hit = (kind as f64 - x as f64).max(0.0) / left;
+            out[x] = p * (1.0 - hit);
+            out[x + 1] += p * hit;
+        }
+    }
+}
+
+/// P(X >= need) for X the cards of one kind among `draws` cards drawn without replacement
+/// from `pool` cards of which `kind` are of that kind (the tests check the distribution
+/// `cautious` uses through it).
+#[cfg(test)]
+pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
+    if need == 0 {
+        return 1.0;
+    }
+    if kind < need || draws < need || pool == 0 {
+        return 0.0;
+    }
+    let mut d = [0.0; SPAN];
+    hypergeometric(draws, kind, pool, &mut d);
+    d[(need as usize).min(SPAN)..].iter().sum()
+}
+
+impl CautiousBot {
+    /// A cautious bot with the given weight of later opponents.
+    pub fn new(lookahead: f64) -> Self {
+        CautiousBot {
+            lookahead,
+            seat: 0,
+            petals: 5,
+            max_play: 5,
+            garden: [0; COLORS],
+            bound: [[0; COLORS]; MAX_PLAYERS],
+        }
+    }
+
+    /// The most flowers within the budget, cheapest first: cards per color.
+    pub fn completions(
+        held: &[u8; COLORS],
+        garden: &[u16; COLORS],
+        petals: u32,
+        max_play: u32,
+    ) -> [u8; COLORS] {
+        let mut play = [0u8; COLORS];
+        let mut budget = max_play;
+        // First flowers of each color by cost (petals - k), canonical order on ties.
+        let mut firsts = [(0u32, 0usize); COLORS];
+        let mut n = 0;
+        for c in 0..COLORS {
+            let k = garden[c] as u32;
+            if k + held[c] as u32 >= petals {
+                firsts[n] = (petals - k, c);
+                n += 1;
+            }
+        }
+        firsts[..n].sort_unstable();
+        for &(cost, c) in &firsts[..n] {
+            if cost <= budget {
+                play[c] += cost as u8;
+                budget -= cost;
+            }
+        }
+        // Further flowers cost `petals` each.
+        for c in 0..COLORS {
+            if play[c] == 0 {
+                continue;
+            }
+            let more = further_flowers(held[c] as u32 - play[c] as u32, budget, petals);
+            play[c] += more as u8;
+            budget -= more;
+        }
+        play
+    }
+
+    /// P(an opponent can take the flower of one color needing `need` more petals on its
+    /// turn), given the distribution of its kept cards of that color (`kept`) and of the
+    /// cards it will draw (`drawn`).
+    #[inline]
+    fn can_take(&self, need: u32, kept: &[f64; SPAN], drawn: &[f64; SPAN]) -> f64 {
+        if need > self.max_play {
+            return 0.0;
+        }
+        let need = need as usize;
+        let mut below = 0.0;
+        for (y, &py) in kept.iter().enumerate().take(need) {
+            if py == 0.0 {
+                continue;
+            }
+            let z_below: f64 = drawn[..need - y].iter().sum();
+            below += py * z_below;
+        }
+        (1.0 - below).max(0.0)
+    }
+
+    fn safest_card(&self, game: &FlowerPower, view: &View) -> usize {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let petals = game.petals;
+        let per_color = game.params.per_color();
+        // Unseen cards by color: not played, not in this hand.
+        let mut unseen = [0u32; COLORS];
+        let mut pool = 0;
+        for c in 0..COLORS {
+            let played = view.flowers_by_color()[c] * petals + garden[c] as u32;
+            unseen[c] = per_color - played - held[c] as u32;
+            pool += unseen[c];
+        }
+        let n = game.players;
+        let pile = view.pile() as u32;
+        let mut risk = [0.0f64; COLORS];
+        let mut weight = 1.0;
+        let mut kept = [0.0; SPAN];
+        let mut drawn = [0.0; SPAN];
+        for step in 1..n {
+            let o = (view.seat + step) % n;
+            let size = view.hand_size_of(o) as u32;
+            let draws = (game.hand_size as u32).saturating_sub(size).min(pile);
+            if size + draws == 0 {
+                continue;
+            }
+            for c in 0..COLORS {
+                if held[c] == 0 {
+                    continue;
+                }
+                hypergeometric(size, unseen[c], pool, &mut kept);
+                // What its plays revealed: at most `bound` cards of this color.
+                let bound = self.bound[o][c] as usize;
+                if bound < SPAN - 1 {
+                    let total: f64 = kept[..=bound].iter().sum();
+                    for (x, p) in kept.iter_mut().enumerate() {
+                        *p = if x > bound || total <= 0.0 {
+                            0.0
+                        } else {
+                            *p / total
+                        };
+                    }
+                    if total <= 0.0 {
+                        kept[bound.min(size as usize)] = 1.0;
+                    }
+                }
+                hypergeometric(draws, unseen[c], pool, &mut drawn);
+                let k = garden[c] as u32;
+                let after = self.can_take(petals - k - 1, &kept, &drawn);
+                let before = self.can_take(petals - k, &kept, &drawn);
+                risk[c] += weight * (after - before);
+            }
+            weight = self.lookahead;
+        }
+        let mut best = usize::MAX;
+        for c in 0..COLORS {
+            if held[c] == 0 {
+                continue;
+            }
+            let better = if best == usize::MAX {
+                true
+            } else if (risk[c] - risk[best]).abs() > 1e-12 {
+                risk[c] < risk[best]
+            } else if held[c] != held[best] {
+                held[c] < held[best]
+            } else {
+                garden[c] < garden[best]
+            };
+            if better {
+                best = c;
+            }
+        }
+        best
+    }
+}
+
+impl Bot<FlowerPower> for CautiousBot {
+    fn name(&self) -> &str {
+        "cautious"
+    }
+
+    fn new_game(&mut self, game: &FlowerPower, seat: usize) {
+        self.seat = seat;
+        self.petals = game.petals;
+        self.max_play = game.max_play as u32;
+        self.garden = [0; COLORS];
+        self.bound = [[0; COLORS]; MAX_PLAYERS];
+    }
+
+    fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        let held = view.hand.colors();
+        let play = Self::completions(held, view.garden(), game.petals, game.max_play as u32);
+        if play.iter().any(|&p| p > 0) {
+            return pick(view.hand, play);
+        }
+        let mut one = [0u8; COLORS];
+        one[self.safest_card(game, view)] = 1;
+        pick(view.hand, one)
+    }
+
+    fn listens(&self) -> bool {
+        true
+    }
+
+    fn observe(&mut self, _seat: usize, event: &Event) {
+        match event {
+            Event::TurnStarts { seat, drew, .. } => {
+                for b in self.bound[*seat as usize].iter_mut() {
+                    *b = b.saturating_add(*drew).min(MAX_HAND as u8);
+                }
+            }
+            Event::Played { seat, cards } => {
+                let seat = *seat as usize;
+                let mut played = [0u32; COLORS];
+                for &card in cards {
+                    played[color_of(card)] += 1;
+                }
+                let total = cards.len() as u32;
+                let completed = (0..COLORS).any(|c| self.garden[c] + played[c] >= self.petals);
+                let budget = if completed {
+                    self.max_play.saturating_sub(total)
+                } else {
+                    self.max_play
+                };
+                for ((k, &m), b) in self
+                    .garden
+                    .iter_mut()
+                    .zip(&played)
+                    .zip(&mut self.bound[seat])
+                {
+                    let need = self.petals - *k;
+                    let taken = *k + m >= self.petals;
+                    if seat != self.seat && !taken && need <= budget {
+                        *b = (*b).min((need - 1).min(u8::MAX as u32) as u8);
+                    }
+                    *b = b.saturating_sub(m as u8);
+                    *k = (*k + m) % self.petals;
+                }
+            }
+            _ => {}
+        }
+    }
+}

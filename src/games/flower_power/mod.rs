@@ -1,0 +1,370 @@
+//! Flower Power: grow flowers of one color in a shared garden; whoever lays a flower's last
+//! petal takes it (RULES.md, "Flower Power"; rulebook: the Flower Power part of the Chroma
+//! Cards rules).
+//!
+//! Cards are Chroma base cards (`color * 5 + shape`, canonical order); only the color
+//! matters. A seat's turn is one decision: [`Action`] is the bit mask of the hand positions
+//! it plays (1 to `max_play` of them). The draw to the hand size happens when the turn
+//! starts, before the decision; nobody is dealt, so seat 0 starts by drawing.
+//!
+//! Readings fixed here where RULES.md and the rulebook are silent (what a player at the
+//! table would expect):
+//! - A hand keeps its cards in the order they came into it (drawn cards at the end, the
+//!   rest in place after a play); plays name positions in it, so `random` is uniform over
+//!   the non-empty sets of hand positions of size at most min(`max_play`, cards held).
+//! - Cards of one play land color by color; a flower completed by the play's cards is taken
+//!   at once and the rest of that color's cards start the next flower (k petals plus m cards
+//!   give floor((k + m) / `petals`) flowers and leave (k + m) mod `petals`).
+//! - "Started by" (report): the seat that laid the first petal of a flower. A flower taken
+//!   by the same play that laid its first petal was started by its taker; a flower that
+//!   follows a taken one in the same play was started by that player too.
+//! - End and cap: after every turn the end (pile and every hand empty, `all_played`) is
+//!   checked first, then the cap: the game stops when `turn_cap` turns have been played (a
+//!   game whose last card is played in turn `turn_cap` ends `all_played`). Passed-over
+//!   seats are not turns. A capped game is won by the most flowers, ties shared, as an
+//!   ended one; petals left in the garden score nothing in either case.
+//! - `max_play` above `hand_size` plays as `hand_size` (nobody ever holds more), so it is
+//!   accepted rather than refused (sweeps may cross the two).
+//! - What a seat sees: its own hand, the garden (petals and who started each flower), the
+//!   flowers taken per seat and per color, the pile's size, every hand's size; through
+//!   events, every play (face up) and its own draws.
+
+mod bots;
+mod metrics;
+pub mod params;
+pub mod rules;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::fmt;
+
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove, rng};
+use crate::games::chroma::{COLORS as COLOR_NAMES, Card, cards_text};
+use crate::variant::Invalid;
+
+pub use bots::{CautiousBot, GreedyBot, greedy_play};
+pub use metrics::FlowerMetrics;
+pub use params::{COLORS, DeckParams, MAX_HAND, MAX_PLAYERS, Params};
+pub use rules::{END_ALL_PLAYED, END_CAP, END_REASONS, Hand, State, color_of};
+pub use view::View;
+
+/// Game id in variant files.
+pub const ID: &str = "flower-power";
+
+/// One play: bit i set when the card at hand position i is played.
+pub type Action = u16;
+
+/// Binomial coefficients C(n, k) for n, k <= [`MAX_HAND`].
+const BINOMIAL: [[u32; MAX_HAND + 1]; MAX_HAND + 1] = {
+    let mut t = [[0u32; MAX_HAND + 1]; MAX_HAND + 1];
+    let mut n = 0;
+    while n <= MAX_HAND {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Flower Power with one variant's parameters, ready to play.
+pub struct FlowerPower {
+    /// The variant's parameters.
+    pub params: Params,
+    /// The deck in canonical order (shuffled copies become the draw pile).
+    pub deck: Vec<Card>,
+    /// Players at the table.
+    pub players: usize,
+    /// Cards a turn draws up to.
+    pub hand_size: usize,
+    /// Most cards played in one turn.
+    pub max_play: usize,
+    /// Petals per flower.
+    pub petals: u32,
+    /// Number of legal plays by cards held (index 0..=16): sum of C(n, k) for k = 1 to
+    /// min(`max_play`, n).
+    plays: [u32; MAX_HAND + 1],
+}
+
+impl FlowerPower {
+    /// Checks the parameters and builds the game.
+    pub fn new(params: Params) -> Result<Self, Vec<Invalid>> {
+        params.check()?;
+        let deck = params.deck.cards();
+        let max_play = params.max_play as usize;
+        let mut plays = [0u32; MAX_HAND + 1];
+        for (n, p) in plays.iter_mut().enumerate() {
+            *p = (1..=max_play.min(n)).map(|k| BINOMIAL[n][k]).sum();
+        }
+        Ok(FlowerPower {
+            players: params.players as usize,
+            hand_size: params.hand_size as usize,
+            max_play,
+            petals: params.petals,
+            deck,
+            params,
+            plays,
+        })
+    }
+
+    /// The play of rank `r` (0 to `plays(n)` - 1) among the legal plays of a hand of `n`
+    /// cards: plays ordered by size, then by the combinatorial number system. Every rank
+    /// gives a different legal play, so a uniform rank is a uniform play.
+    #[inline]
+    pub fn unrank(&self, n: usize, mut r: u32) -> Action {
+        let mut k = 1;
+        while r >= BINOMIAL[n][k] {
+            r -= BINOMIAL[n][k];
+            k += 1;
+        }
+        let mut mask: Action = 0;
+        let mut i = n;
+        while k > 0 {
+            i -= 1;
+            let c = BINOMIAL[i][k];
+            if r >= c {
+                r -= c;
+                mask |= 1 << i;
+                k -= 1;
+            }
+        }
+        mask
+    }
+}
+
+impl Game for FlowerPower {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = FlowerMetrics;
+
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn end_reasons(&self) -> &'static [&'static str] {
+        END_REASONS
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        self.new_state(rng, log)
+    }
+
+    #[inline(always)]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.over {
+            ToMove::Over
+        } else {
+            ToMove::Seat(s.current as usize)
+        }
+    }
+
+    #[inline(always)]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View::new(seat, s)
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        let n = view.hand.len();
+        for mask in 1..(1u32 << n) {
+            if mask.count_ones() as usize <= self.max_play {
+                out.push(mask as Action);
+            }
+        }
+    }
+
+    /// Uniform over the legal plays without listing them: one uniform rank, unranked.
+    #[inline]
+    fn random_action(
+        &self,
+        view: &View<'_>,
+        rng: &mut GameRng,
+        _scratch: &mut Vec<Action>,
+    ) -> Action {
+        let n = view.hand.len();
+        let r = rng::below(self.plays[n], rng);
+        self.unrank(n, r)
+    }
+
+    #[inline]
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        let n = view.hand.len();
+        *action != 0 && (*action as u32) >> n == 0 && action.count_ones() as usize <= self.max_play
+    }
+
+    #[inline]
+    fn apply(
+        &self,
+        s: &mut State,
+        seat: usize,
+        action: Action,
+        _rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
+        self.play(s, seat, action, log);
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        o.scores[..self.players].copy_from_slice(&s.flowers[..self.players]);
+        o.set_winners_by_max_score(self.players);
+        o
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        self.invariants(s)
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        !s.over && seat == s.current as usize && seat < self.players && !s.hands[seat].is_empty()
+    }
+
+    fn bots() -> Vec<BotInfo<Self>> {
+        vec![bots::greedy_info(), bots::cautious_info()]
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns; pile {} cards\n  garden:",
+            if s.over {
+                END_REASONS[s.end_reason as usize]
+            } else {
+                "in progress"
+            },
+            s.turns,
+            s.pile.len()
+        );
+        for (c, &k) in s.garden.iter().enumerate() {
+            out.push_str(&format!(" {} {k}", COLOR_NAMES[c]));
+        }
+        out.push('\n');
+        for seat in 0..self.players {
+            out.push_str(&format!(
+                "  seat {seat}: {} flower(s); hand [{}]\n",
+                s.flowers[seat], s.hands[seat]
+            ));
+        }
+        out
+    }
+}
+
+/// What happened, for traces and for bots that track the table.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A turn begins; the seat drew `drew` cards (public: they can be counted).
+    TurnStarts {
+        /// Turn number (from 1).
+        turn: u32,
+        /// Whose turn.
+        seat: u8,
+        /// Cards drawn.
+        drew: u8,
+    },
+    /// The cards a seat drew (seen by that seat only).
+    Drew {
+        /// The seat.
+        seat: u8,
+        /// The cards.
+        cards: Vec<Card>,
+    },
+    /// A seat played cards onto the garden (face up).
+    Played {
+        /// The seat.
+        seat: u8,
+        /// The cards.
+        cards: Vec<Card>,
+    },
+    /// A seat completed a flower and took it.
+    Completed {
+        /// The taker.
+        seat: u8,
+        /// The flower's color.
+        color: u8,
+        /// Who laid its first petal.
+        starter: u8,
+    },
+    /// A seat with no card was passed over (the pile is empty).
+    PassedOver {
+        /// The seat.
+        seat: u8,
+    },
+    /// The game ended.
+    GameOver {
+        /// Index into [`END_REASONS`].
+        reason: u8,
+        /// Turns played.
+        turns: u32,
+    },
+}
+
+impl GameEvent for Event {
+    fn visible_to(&self, seat: usize) -> bool {
+        match self {
+            Event::Drew { seat: s, .. } => *s as usize == seat,
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::TurnStarts { turn, seat, drew } => {
+                write!(f, "-- turn {turn}: seat {seat} draws {drew} card(s)")
+            }
+            Event::Drew { seat, cards } => write!(f, "  seat {seat} draws [{}]", cards_text(cards)),
+            Event::Played { seat, cards } => {
+                write!(f, "  seat {seat} plays [{}]", cards_text(cards))
+            }
+            Event::Completed {
+                seat,
+                color,
+                starter,
+            } => write!(
+                f,
+                "    seat {seat} completes a {} flower (started by seat {starter})",
+                COLOR_NAMES[*color as usize]
+            ),
+            Event::PassedOver { seat } => write!(f, "  seat {seat} holds no card: passed over"),
+            Event::GameOver { reason, turns } => write!(
+                f,
+                "\n== game over after {turns} turns: {}",
+                END_REASONS[*reason as usize]
+            ),
+        }
+    }
+}
+
+impl crate::games::Registered for FlowerPower {
+    const ID: &'static str = ID;
+    const DEFAULT_BOT: &'static str = "greedy";
+    fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
+        let params = variant.game_params()?;
+        FlowerPower::new(params).map_err(|p| variant.invalid(p))
+    }
+    fn bench_lineup() -> crate::games::BenchLineup {
+        crate::games::BenchLineup {
+            bots: "greedy",
+            sets: &[],
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! Flower Power's variant parameters: the TOML reference of every key with its RULES.md
+//! default and allowed range, and the checks that reject what the game cannot play (wilds
+//! or action cards in the deck, a flower bigger than a color's cards, counts past a bound).
+
+use serde::Deserialize;
+
+use crate::games::chroma::{Card, DeckCounts, DeckSpec};
+use crate::variant::Invalid;
+
+/// Most players at one table.
+pub const MAX_PLAYERS: usize = 8;
+/// Largest hand (a play is a bit mask of hand positions, so at most 16).
+pub const MAX_HAND: usize = 16;
+/// Most copies of each base card (base sets) in the deck: 40 sets = 1000 cards.
+pub const MAX_BASE_SETS: u32 = 40;
+/// Largest turn cap.
+pub const MAX_TURN_CAP: u32 = 100_000;
+/// Colors (flowers that can be in progress at once).
+pub const COLORS: usize = 5;
+
+/// Flower Power's parameters as they appear in a variant file; every key is optional and
+/// defaults to RULES.md.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Params {
+    /// Players at the table, 2 to 8. Default 4.
+    pub players: u32,
+    /// Cards a player draws up to at the start of its turn, 1 to 16. Default 5.
+    pub hand_size: u32,
+    /// Most cards played in one turn (at least 1 is always played), 1 to 16. Default 5.
+    /// A value above `hand_size` plays like `hand_size` (nobody holds more).
+    pub max_play: u32,
+    /// Petals (cards of one color) that complete a flower, 1 to the cards of one color in
+    /// the deck (5 x base sets). Default 5.
+    pub petals: u32,
+    /// Turns after which the game stops with end reason `cap` (most flowers still win),
+    /// 1 to 100000. Default 1000 (a game never needs more turns than the deck has cards).
+    pub turn_cap: u32,
+    /// Deck composition: base sets only.
+    pub deck: DeckParams,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            players: 4,
+            hand_size: 5,
+            max_play: 5,
+            petals: 5,
+            turn_cap: 1000,
+            deck: DeckParams::default(),
+        }
+    }
+}
+
+/// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: Flower Power plays base
+/// cards only, so every set or count other than the base ones must be 0.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeckParams {
+    /// Base sets (25 cards each, one per color and shape), 1 to 40. Default 2.
+    pub base_sets: u32,
+    /// Colors sets: must be 0 (Flower Power has no wilds). Default 0.
+    pub colors_sets: u32,
+    /// Shapes sets: must be 0 (Flower Power has no wilds). Default 0.
+    pub shapes_sets: u32,
+    /// Action sets: must be 0 (Flower Power has no action cards). Default 0.
+    pub action_sets: u32,
+    /// Per-kind overrides: only `base` (copies of each base card, replacing `base_sets`,
+    /// 1 to 40) may be non-zero.
+    pub counts: DeckCounts,
+}
+
+impl Default for DeckParams {
+    fn default() -> Self {
+        DeckParams {
+            base_sets: 2,
+            colors_sets: 0,
+            shapes_sets: 0,
+            action_sets: 0,
+            counts: DeckCounts::default(),
+        }
+    }
+}
+
+impl DeckParams {
+    /// The shared kit's deck description of this `[deck]` table.
+    pub fn spec(&self) -> DeckSpec {
+        DeckSpec {
+            base_sets: self.base_sets,
+            colors_sets: self.colors_sets,
+            shapes_sets: self.shapes_sets,
+            action_sets: self.action_sets,
+            counts: self.counts.clone(),
+        }
+    }
+
+    /// Copies of each base card.
+    pub fn copies(&self) -> u32 {
+        self.counts.base.unwrap_or(self.base_sets)
+    }
+
+    /// The deck in canonical order (base cards only once checked).
+    pub fn cards(&self) -> Vec<Card> {
+        self.spec().cards(&[])
+    }
+}
+
+impl Params {
+    /// Cards of one color in the deck.
+    pub fn per_color(&self) -> u32 {
+        self.deck.copies().saturating_mul(5)
+    }
+
+    /// Checks every parameter; every problem is listed with its key.
+    pub fn check(&self) -> Result<(), Vec<Invalid>> {
+        let mut bad = Vec::new();
+        let range = |bad: &mut Vec<Invalid>, key: &str, what: &str, v: u32, lo: u32, hi: u32| {
+            if !(lo..=hi).contains(&v) {
+                bad.push(Invalid::new(
+                    key,
+                    format!("{v} {what} is not allowed; allowed: {lo} to {hi}"),
+                ));
+            }
+        };
+        range(
+            &mut bad,
+            "players",
+            "players",
+            self.players,
+            2,
+            MAX_PLAYERS as u32,
+        );
+        range(
+            &mut bad,
+            "hand_size",
+            "cards per hand",
+            self.hand_size,
+            1,
+            MAX_HAND as u32,
+        );
+        range(
+            &mut bad,
+            "max_play",
+            "cards per play",
+            self.max_play,
+            1,
+            MAX_HAND as u32,
+        );
+        range(
+            &mut bad,
+            "turn_cap",
+            "turns",
+            self.turn_cap,
+            1,
+            MAX_TURN_CAP,
+        );
+        let d = &self.deck;
+        let (copies_key, copies) = match d.counts.base {
+            Some(n) => ("deck.counts.base", n),
+            None => ("deck.base_sets", d.base_sets),
+        };
+        let copies_ok = (1..=MAX_BASE_SETS).contains(&copies);
+        range(
+            &mut bad,
+            copies_key,
+            "copies of each base card",
+            copies,
+            1,
+            MAX_BASE_SETS,
+        );
+        for (key, v) in [
+            ("deck.colors_sets", d.colors_sets),
+            ("deck.shapes_sets", d.shapes_sets),
+            ("deck.action_sets", d.action_sets),
+        ] {
+            if v != 0 {
+                bad.push(Invalid::new(
+                    key,
+                    format!("{v} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)"),
+                ));
+            }
+        }
+        let c = &d.counts;
+        for (key, v) in [
+            ("color_wild", c.color_wild),
+            ("shape_wild", c.shape_wild),
+            ("all_colors", c.all_colors),
+            ("all_shapes", c.all_shapes),
+            ("skip", c.skip),
+            ("reverse", c.reverse),
+            ("trade_one_card", c.trade_one_card),
+            ("trade_hands", c.trade_hands),
+            ("add_a_card", c.add_a_card),
+            ("add_two_cards", c.add_two_cards),
+            ("remove_a_card", c.remove_a_card),
+            ("remove_two_cards", c.remove_two_cards),
+            ("dice", c.dice),
+        ] {
+            if let Some(n) = v.filter(|&n| n != 0) {
+                bad.push(Invalid::new(
+                    format!("deck.counts.{key}"),
+                    format!("{n} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)"),
+                ));
+            }
+        }
+        if copies_ok {
+            let per_color = self.per_color();
+            if !(1..=per_color).contains(&self.petals) {
+                bad.push(Invalid::new(
+                    "petals",
+                    format!(
+                        "{} petals per flower is not allowed; allowed: 1 to {per_color} (the deck has {per_color} cards of each color)",
+                        self.petals
+                    ),
+                ));
+            }
+        } else if self.petals == 0 {
+            bad.push(Invalid::new(
+                "petals",
+                "0 petals per flower is not allowed; allowed: 1 to 5 x base sets",
+            ));
+        }
+        if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}

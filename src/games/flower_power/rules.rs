@@ -1,0 +1,437 @@
+//! Flower Power's table state and the rules that change it: the draw to the hand size at
+//! the start of a turn, the play of 1 to `max_play` cards onto the flowers of their colors,
+//! completed flowers, passed-over seats, the end and the turn cap.
+
+use std::fmt;
+
+use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
+use super::{Event, FlowerPower};
+use crate::engine::{EventLog, GameRng, rng};
+use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name};
+
+/// The color (0..5, canonical order) of each base card.
+const COLOR_OF: [u8; 25] = {
+    let mut t = [0u8; 25];
+    let mut i = 0;
+    while i < 25 {
+        t[i] = (i / 5) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The color (0..5, canonical order) of a base card.
+#[inline(always)]
+pub fn color_of(card: Card) -> usize {
+    COLOR_OF[card as usize % 25] as usize
+}
+
+/// A hand: cards in the order they came into it (fixed capacity, no heap), with the count
+/// and the positions of each color kept up to date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hand {
+    cards: [Card; MAX_HAND],
+    len: u8,
+    colors: [u8; COLORS],
+    positions: [u16; COLORS],
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand {
+        cards: [0; MAX_HAND],
+        len: 0,
+        colors: [0; COLORS],
+        positions: [0; COLORS],
+    };
+
+    /// A hand holding `cards` in this order (at most [`MAX_HAND`]).
+    pub fn from_cards(cards: &[Card]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &c in cards {
+            h.push(c);
+        }
+        h
+    }
+
+    /// Number of cards.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand holds no card.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The cards, by hand position.
+    #[inline(always)]
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// Cards of color `c` held.
+    #[inline(always)]
+    pub fn color(&self, c: usize) -> u32 {
+        self.colors[c] as u32
+    }
+
+    /// Cards held per color, canonical order.
+    #[inline(always)]
+    pub fn colors(&self) -> &[u8; COLORS] {
+        &self.colors
+    }
+
+    /// Bit mask of the positions holding color `c`.
+    #[inline(always)]
+    pub fn positions_of(&self, c: usize) -> u16 {
+        self.positions[c]
+    }
+
+    /// Adds a card at the end.
+    #[inline(always)]
+    pub fn push(&mut self, card: Card) {
+        debug_assert!((self.len as usize) < MAX_HAND);
+        let c = color_of(card);
+        self.cards[self.len as usize] = card;
+        self.positions[c] |= 1 << self.len;
+        self.len += 1;
+        self.colors[c] += 1;
+    }
+
+    /// Removes the cards at the positions in `mask` (the rest keep their order) and returns
+    /// how many of each color left. The caller checks `mask` against the hand.
+    #[inline]
+    pub fn take(&mut self, mask: u16) -> [u8; COLORS] {
+        let mut out = [0u8; COLORS];
+        for (c, o) in out.iter_mut().enumerate() {
+            *o = (self.positions[c] & mask).count_ones() as u8;
+            self.colors[c] -= *o;
+            self.positions[c] = 0;
+        }
+        let mut kept = 0usize;
+        for i in 0..self.len as usize {
+            let card = self.cards[i];
+            let keep = (mask >> i) & 1 == 0;
+            self.cards[kept] = card;
+            self.positions[color_of(card)] |= u16::from(keep) << kept;
+            kept += usize::from(keep);
+        }
+        self.len = kept as u8;
+        out
+    }
+}
+
+impl fmt::Display for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, &c) in self.cards().iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&card_name(c))?;
+        }
+        Ok(())
+    }
+}
+
+/// The whole table, hidden cards included. Bots never see this, only a [`super::View`].
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Draw pile, top card last.
+    pub pile: Vec<Card>,
+    /// Every seat's hand.
+    pub hands: [Hand; MAX_PLAYERS],
+    /// Petals of the flower in progress of each color (0 to `petals` - 1).
+    pub garden: [u16; COLORS],
+    /// Who laid the first petal of each color's flower in progress (meaningless at 0 petals).
+    pub starter: [u8; COLORS],
+    /// Flowers taken per seat (the score).
+    pub flowers: [i64; MAX_PLAYERS],
+    /// Flowers taken per color.
+    pub flowers_by_color: [u32; COLORS],
+    /// Flowers completed by a seat that did not lay their first petal.
+    pub finished_by_other: u32,
+    /// The seat whose turn it is.
+    pub current: u8,
+    /// Turns played (passed-over seats count none).
+    pub turns: u32,
+    /// Seats passed over so far (no card and an empty pile).
+    pub passes: u32,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// Index into [`END_REASONS`] once over.
+    pub end_reason: u8,
+}
+
+/// The draw pile and every hand are empty.
+pub const END_ALL_PLAYED: u8 = 0;
+/// The turn cap was reached.
+pub const END_CAP: u8 = 1;
+/// End reason names for reports and JSON.
+pub const END_REASONS: &[&str] = &["all_played", "cap"];
+
+impl FlowerPower {
+    /// Shuffles the deck into the draw pile; nobody is dealt; seat 0 starts its first turn
+    /// (and so draws up to the hand size).
+    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut pile = Vec::with_capacity(self.deck.len());
+        pile.extend_from_slice(&self.deck);
+        rng::shuffle(&mut pile, rng);
+        let mut s = State {
+            pile,
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            garden: [0; COLORS],
+            starter: [0; COLORS],
+            flowers: [0; MAX_PLAYERS],
+            flowers_by_color: [0; COLORS],
+            finished_by_other: 0,
+            current: 0,
+            turns: 0,
+            passes: 0,
+            over: false,
+            end_reason: END_ALL_PLAYED,
+        };
+        self.begin_turn(&mut s, 0, log);
+        s
+    }
+
+    /// `seat` starts its turn: it draws until it holds `hand_size` cards or the pile is empty.
+    #[inline]
+    fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        s.current = seat as u8;
+        let hand = &mut s.hands[seat];
+        let before = hand.len();
+        let want = self.hand_size.saturating_sub(before);
+        let n = want.min(s.pile.len());
+        for _ in 0..n {
+            let card = s.pile.pop().expect("counted");
+            hand.push(card);
+        }
+        log.emit(|| Event::TurnStarts {
+            turn: s.turns + 1,
+            seat: seat as u8,
+            drew: n as u8,
+        });
+        log.emit(|| Event::Drew {
+            seat: seat as u8,
+            cards: s.hands[seat].cards()[before..].to_vec(),
+        });
+    }
+
+    /// Plays the cards at the positions in `mask` of the current seat's hand, scores the
+    /// flowers they complete, then ends the game or starts the next seat's turn.
+    #[inline]
+    pub(super) fn play(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) {
+        if log.enabled() {
+            let cards: Vec<Card> = s.hands[seat]
+                .cards()
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, &c)| c)
+                .collect();
+            log.emit(|| Event::Played {
+                seat: seat as u8,
+                cards,
+            });
+        }
+        let played = s.hands[seat].take(mask);
+        let petals = self.petals as u16;
+        for (c, &m) in played.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let mut k = s.garden[c];
+            let mut m = m as u16;
+            if k == 0 {
+                s.starter[c] = seat as u8;
+            }
+            while k + m >= petals {
+                m -= petals - k;
+                k = 0;
+                s.flowers[seat] += 1;
+                s.flowers_by_color[c] += 1;
+                let starter = s.starter[c];
+                s.finished_by_other += u32::from(starter as usize != seat);
+                log.emit(|| Event::Completed {
+                    seat: seat as u8,
+                    color: c as u8,
+                    starter,
+                });
+                s.starter[c] = seat as u8;
+            }
+            s.garden[c] = k + m;
+        }
+        s.turns += 1;
+        self.after_turn(s, log);
+    }
+
+    /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
+    /// seats with no card while the pile is empty.
+    #[inline]
+    fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+        let n = self.players;
+        if s.pile.is_empty() && s.hands[..n].iter().all(Hand::is_empty) {
+            s.over = true;
+            s.end_reason = END_ALL_PLAYED;
+        } else if s.turns >= self.params.turn_cap {
+            s.over = true;
+            s.end_reason = END_CAP;
+        }
+        if s.over {
+            log.emit(|| Event::GameOver {
+                reason: s.end_reason,
+                turns: s.turns,
+            });
+            return;
+        }
+        let mut seat = s.current as usize;
+        loop {
+            seat = if seat + 1 == n { 0 } else { seat + 1 };
+            if !s.pile.is_empty() || !s.hands[seat].is_empty() {
+                break;
+            }
+            s.passes += 1;
+            log.emit(|| Event::PassedOver { seat: seat as u8 });
+        }
+        self.begin_turn(s, seat, log);
+    }
+
+    /// The invariants `check` and the tests rely on: every card accounted for (pile +
+    /// hands + garden petals + taken flowers = deck, per color and per card kind where cards
+    /// are still individual), bookkeeping consistent, the turn sane.
+    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+        let n = self.players;
+        let copies = self.params.deck.copies();
+        let mut kinds = [0u32; 25];
+        let mut per_color = [0u32; COLORS];
+        for &c in &s.pile {
+            if c >= 25 {
+                return Err(format!("card {c} in the pile is not a base card"));
+            }
+            kinds[c as usize] += 1;
+            per_color[color_of(c)] += 1;
+        }
+        for seat in 0..MAX_PLAYERS {
+            let h = &s.hands[seat];
+            if seat >= n && !h.is_empty() {
+                return Err(format!("seat {seat} is not at the table but holds cards"));
+            }
+            if h.len() > self.hand_size {
+                return Err(format!(
+                    "seat {seat} holds {} cards, more than the hand size {}",
+                    h.len(),
+                    self.hand_size
+                ));
+            }
+            let mut colors = [0u8; COLORS];
+            for &c in h.cards() {
+                if c >= 25 {
+                    return Err(format!("card {c} in seat {seat}'s hand is not a base card"));
+                }
+                kinds[c as usize] += 1;
+                per_color[color_of(c)] += 1;
+                colors[color_of(c)] += 1;
+            }
+            for (c, name) in COLOR_NAMES.iter().enumerate() {
+                let want = h
+                    .cards()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| color_of(**x) == c)
+                    .fold(0u16, |m, (i, _)| m | 1 << i);
+                if h.positions_of(c) != want {
+                    return Err(format!("seat {seat}'s {name} positions are off"));
+                }
+            }
+            if &colors != h.colors() {
+                return Err(format!(
+                    "seat {seat}'s color counts {:?} do not match its cards {colors:?}",
+                    h.colors()
+                ));
+            }
+        }
+        for (k, &have) in kinds.iter().enumerate() {
+            if have > copies {
+                return Err(format!(
+                    "{have} copies of {} in pile and hands; the deck has {copies}",
+                    card_name(k as Card)
+                ));
+            }
+        }
+        for c in 0..COLORS {
+            if s.garden[c] as u32 >= self.params.petals {
+                return Err(format!(
+                    "the {} flower has {} petals, not taken at {}",
+                    COLOR_NAMES[c], s.garden[c], self.params.petals
+                ));
+            }
+            let total =
+                per_color[c] + s.garden[c] as u32 + s.flowers_by_color[c] * self.params.petals;
+            if total != copies * 5 {
+                return Err(format!(
+                    "{} cards not conserved: pile + hands {} + garden {} + flowers {} x {} = {total}, the deck has {}",
+                    COLOR_NAMES[c],
+                    per_color[c],
+                    s.garden[c],
+                    s.flowers_by_color[c],
+                    self.params.petals,
+                    copies * 5
+                ));
+            }
+        }
+        let scored: i64 = s.flowers[..n].iter().sum();
+        let taken: u32 = s.flowers_by_color.iter().sum();
+        if scored != taken as i64 || s.flowers[n..].iter().any(|&f| f != 0) {
+            return Err(format!(
+                "seats hold {scored} flowers but {taken} were taken"
+            ));
+        }
+        if s.finished_by_other > taken {
+            return Err(format!(
+                "{} flowers finished by another seat out of {taken}",
+                s.finished_by_other
+            ));
+        }
+        if s.turns > self.params.turn_cap {
+            return Err(format!(
+                "turn {} passed the cap {}",
+                s.turns, self.params.turn_cap
+            ));
+        }
+        if s.current as usize >= n {
+            return Err(format!("seat {} is not at the table", s.current));
+        }
+        let all_empty = s.pile.is_empty() && s.hands[..n].iter().all(Hand::is_empty);
+        if s.over {
+            match s.end_reason {
+                END_ALL_PLAYED if !all_empty => {
+                    return Err("the game ended `all_played` with cards left".into());
+                }
+                END_CAP if s.turns != self.params.turn_cap => {
+                    return Err(format!("the game was capped after {} turns", s.turns));
+                }
+                END_ALL_PLAYED | END_CAP => {}
+                r => return Err(format!("unknown end reason {r}")),
+            }
+        } else {
+            if all_empty {
+                return Err("every card is played but the game goes on".into());
+            }
+            let h = &s.hands[s.current as usize];
+            if h.is_empty() {
+                return Err(format!("seat {} must play from an empty hand", s.current));
+            }
+            if h.len() < self.hand_size && !s.pile.is_empty() {
+                return Err(format!(
+                    "seat {} holds {} cards after drawing, with cards left in the pile",
+                    s.current,
+                    h.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
