@@ -37,12 +37,7 @@ fn further_flowers(held: u32, budget: u32, petals: u32) -> u32 {
 /// 2. Otherwise one card: of the colors held, the one with the fewest petals in the garden;
 ///    ties to the color held most, then canonical order.
 #[inline]
-pub fn greedy_play(
-    held: &[u8; COLORS],
-    garden: &[u16; COLORS],
-    petals: u32,
-    max_play: u32,
-) -> [u8; COLORS] {
+pub fn greedy_play(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
     let mut play = [0u8; COLORS];
     let mut budget = max_play;
     let mut completed = false;
@@ -70,10 +65,7 @@ pub fn greedy_play(
         if held[c] == 0 {
             continue;
         }
-        if best == usize::MAX
-            || garden[c] < garden[best]
-            || (garden[c] == garden[best] && held[c] > held[best])
-        {
+        if best == usize::MAX || garden[c] < garden[best] || (garden[c] == garden[best] && held[c] > held[best]) {
             best = c;
         }
     }
@@ -116,21 +108,14 @@ impl Bot<FlowerPower> for GreedyBot {
             let h = held[c] as u32;
             let k = garden[c] as u32;
             completes |= k + h >= game.petals;
-            let key = if h == 0 {
-                u32::MAX
-            } else {
-                (k << 16) | ((255 - h) << 8) | c as u32
-            };
+            let key = if h == 0 { u32::MAX } else { (k << 16) | ((255 - h) << 8) | c as u32 };
             if key < best_key {
                 best_key = key;
                 best = c;
             }
         }
         if completes {
-            return pick(
-                view.hand,
-                greedy_play(held, garden, game.petals, game.max_play as u32),
-            );
+            return pick(view.hand, greedy_play(held, garden, game.petals, game.max_play as u32));
         }
         let p = view.hand.positions_of(best);
         p & p.wrapping_neg()
@@ -177,11 +162,7 @@ pub fn cautious_info() -> BotInfo<FlowerPower> {
         doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (hands estimated from the unseen cards and what their plays revealed)",
         params: CAUTIOUS_PARAMS,
         build: |_, v| Box::new(CautiousBot::new(v[0])),
-        uniform: Some(|_, seats| {
-            Box::new(Uniform::new(
-                seats.iter().map(|v| CautiousBot::new(v[0])).collect(),
-            ))
-        }),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| CautiousBot::new(v[0])).collect()))),
     }
 }
 
@@ -228,23 +209,11 @@ pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
 impl CautiousBot {
     /// A cautious bot with the given weight of later opponents.
     pub fn new(lookahead: f64) -> Self {
-        CautiousBot {
-            lookahead,
-            seat: 0,
-            petals: 5,
-            max_play: 5,
-            garden: [0; COLORS],
-            bound: [[0; COLORS]; MAX_PLAYERS],
-        }
+        CautiousBot { lookahead, seat: 0, petals: 5, max_play: 5, garden: [0; COLORS], bound: [[0; COLORS]; MAX_PLAYERS] }
     }
 
     /// The most flowers within the budget, cheapest first: cards per color.
-    pub fn completions(
-        held: &[u8; COLORS],
-        garden: &[u16; COLORS],
-        petals: u32,
-        max_play: u32,
-    ) -> [u8; COLORS] {
+    pub fn completions(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32, max_play: u32) -> [u8; COLORS] {
         let mut play = [0u8; COLORS];
         let mut budget = max_play;
         // First flowers of each color by cost (petals - k), canonical order on ties.
@@ -332,11 +301,7 @@ impl CautiousBot {
                 if bound < SPAN - 1 {
                     let total: f64 = kept[..=bound].iter().sum();
                     for (x, p) in kept.iter_mut().enumerate() {
-                        *p = if x > bound || total <= 0.0 {
-                            0.0
-                        } else {
-                            *p / total
-                        };
+                        *p = if x > bound || total <= 0.0 { 0.0 } else { *p / total };
                     }
                     if total <= 0.0 {
                         kept[bound.min(size as usize)] = 1.0;
@@ -415,17 +380,8 @@ impl Bot<FlowerPower> for CautiousBot {
                 }
                 let total = cards.len() as u32;
                 let completed = (0..COLORS).any(|c| self.garden[c] + played[c] >= self.petals);
-                let budget = if completed {
-                    self.max_play.saturating_sub(total)
-                } else {
-                    self.max_play
-                };
-                for ((k, &m), b) in self
-                    .garden
-                    .iter_mut()
-                    .zip(&played)
-                    .zip(&mut self.bound[seat])
-                {
+                let budget = if completed { self.max_play.saturating_sub(total) } else { self.max_play };
+                for ((k, &m), b) in self.garden.iter_mut().zip(&played).zip(&mut self.bound[seat]) {
                     let need = self.petals - *k;
                     let taken = *k + m >= self.petals;
                     if seat != self.seat && !taken && need <= budget {

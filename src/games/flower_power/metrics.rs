@@ -56,14 +56,7 @@ fn add(into: &mut Counts, other: Counts) {
 /// A histogram of whole-number values (one bin per value), in % of games, with its mean.
 fn histogram(file: &str, title: String, x_label: &str, counts: &Counts) -> ChartSpec {
     let total = counts.values().sum::<u64>().max(1) as f64;
-    let bins = counts
-        .iter()
-        .map(|(&v, &c)| Bin {
-            lo: v as f64 - 0.5,
-            hi: v as f64 + 0.5,
-            value: c as f64 / total * 100.0,
-        })
-        .collect();
+    let bins = counts.iter().map(|(&v, &c)| Bin { lo: v as f64 - 0.5, hi: v as f64 + 0.5, value: c as f64 / total * 100.0 }).collect();
     let mean = mean(counts);
     ChartSpec::Histogram {
         file: file.into(),
@@ -90,11 +83,7 @@ impl Metrics<FlowerPower> for FlowerMetrics {
         *self.flowers_per_game.entry(taken).or_default() += 1;
         let left: u32 = s.garden.iter().map(|&k| k as u32).sum();
         *self.petals_left.entry(left).or_default() += 1;
-        let best = outcome.scores[..game.players]
-            .iter()
-            .copied()
-            .max()
-            .unwrap_or(0);
+        let best = outcome.scores[..game.players].iter().copied().max().unwrap_or(0);
         *self.winning_flowers.entry(best.max(0) as u32).or_default() += 1;
         self.flowers += taken as u64;
         self.finished_by_other += s.finished_by_other as u64;
@@ -140,22 +129,13 @@ impl Metrics<FlowerPower> for FlowerMetrics {
         let (olo, ohi) = wilson(own as f64, self.flowers);
         charts.push(ChartSpec::Bars {
             file: "flowers_finished_by_other".into(),
-            title: format!(
-                "Who takes a flower: its starter or another player ({} flowers, {games} games)",
-                self.flowers
-            ),
+            title: format!("Who takes a flower: its starter or another player ({} flowers, {games} games)", self.flowers),
             x_label: "taker of the flower".into(),
             y_label: "share of flowers taken (%, 95% CI)".into(),
-            categories: vec![
-                "not its starter (first petal by another)".into(),
-                "its starter".into(),
-            ],
+            categories: vec!["not its starter (first petal by another)".into(), "its starter".into()],
             series: vec![BarSeries {
                 name: "share of flowers".into(),
-                values: vec![
-                    share(self.finished_by_other as f64, self.flowers as f64) * 100.0,
-                    share(own as f64, self.flowers as f64) * 100.0,
-                ],
+                values: vec![share(self.finished_by_other as f64, self.flowers as f64) * 100.0, share(own as f64, self.flowers as f64) * 100.0],
                 ci: Some(vec![(lo * 100.0, hi * 100.0), (olo * 100.0, ohi * 100.0)]),
             }],
             reference: None,
@@ -166,15 +146,8 @@ impl Metrics<FlowerPower> for FlowerMetrics {
             title: format!("Flowers taken per game, by color ({games} games)"),
             x_label: "color".into(),
             y_label: "flowers per game".into(),
-            categories: crate::games::chroma::COLORS
-                .iter()
-                .map(|c| c.to_string())
-                .collect(),
-            series: vec![BarSeries {
-                name: "mean flowers per game".into(),
-                values: self.by_color.iter().map(|&f| f as f64 / g).collect(),
-                ci: None,
-            }],
+            categories: crate::games::chroma::COLORS.iter().map(|c| c.to_string()).collect(),
+            series: vec![BarSeries { name: "mean flowers per game".into(), values: self.by_color.iter().map(|&f| f as f64 / g).collect(), ci: None }],
             reference: None,
         });
         charts
@@ -183,10 +156,7 @@ impl Metrics<FlowerPower> for FlowerMetrics {
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         vec![
             ("mean_flowers_per_game".into(), mean(&self.flowers_per_game)),
-            (
-                "finished_by_other_share".into(),
-                share(self.finished_by_other as f64, self.flowers as f64),
-            ),
+            ("finished_by_other_share".into(), share(self.finished_by_other as f64, self.flowers as f64)),
             ("mean_petals_left".into(), mean(&self.petals_left)),
             ("mean_winning_flowers".into(), mean(&self.winning_flowers)),
         ]

@@ -100,15 +100,7 @@ impl FlowerPower {
         for (n, p) in plays.iter_mut().enumerate() {
             *p = (1..=max_play.min(n)).map(|k| BINOMIAL[n][k]).sum();
         }
-        Ok(FlowerPower {
-            players: params.players as usize,
-            hand_size: params.hand_size as usize,
-            max_play,
-            petals: params.petals,
-            deck,
-            params,
-            plays,
-        })
+        Ok(FlowerPower { players: params.players as usize, hand_size: params.hand_size as usize, max_play, petals: params.petals, deck, params, plays })
     }
 
     /// The play of rank `r` (0 to `plays(n)` - 1) among the legal plays of a hand of `n`
@@ -169,11 +161,7 @@ impl Game for FlowerPower {
 
     #[inline(always)]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.over {
-            ToMove::Over
-        } else {
-            ToMove::Seat(s.current as usize)
-        }
+        if s.over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
     }
 
     #[inline(always)]
@@ -192,12 +180,7 @@ impl Game for FlowerPower {
 
     /// Uniform over the legal plays without listing them: one uniform rank, unranked.
     #[inline]
-    fn random_action(
-        &self,
-        view: &View<'_>,
-        rng: &mut GameRng,
-        _scratch: &mut Vec<Action>,
-    ) -> Action {
+    fn random_action(&self, view: &View<'_>, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
         let n = view.hand.len();
         let r = rng::below(self.plays[n], rng);
         self.unrank(n, r)
@@ -210,14 +193,7 @@ impl Game for FlowerPower {
     }
 
     #[inline]
-    fn apply(
-        &self,
-        s: &mut State,
-        seat: usize,
-        action: Action,
-        _rng: &mut GameRng,
-        log: &mut EventLog<Event>,
-    ) {
+    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.play(s, seat, action, log);
     }
 
@@ -245,11 +221,7 @@ impl Game for FlowerPower {
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns; pile {} cards\n  garden:",
-            if s.over {
-                END_REASONS[s.end_reason as usize]
-            } else {
-                "in progress"
-            },
+            if s.over { END_REASONS[s.end_reason as usize] } else { "in progress" },
             s.turns,
             s.pile.len()
         );
@@ -258,10 +230,7 @@ impl Game for FlowerPower {
         }
         out.push('\n');
         for seat in 0..self.players {
-            out.push_str(&format!(
-                "  seat {seat}: {} flower(s); hand [{}]\n",
-                s.flowers[seat], s.hands[seat]
-            ));
+            out.push_str(&format!("  seat {seat}: {} flower(s); hand [{}]\n", s.flowers[seat], s.hands[seat]));
         }
         out
     }
@@ -335,21 +304,11 @@ impl fmt::Display for Event {
             Event::Played { seat, cards } => {
                 write!(f, "  seat {seat} plays [{}]", cards_text(cards))
             }
-            Event::Completed {
-                seat,
-                color,
-                starter,
-            } => write!(
-                f,
-                "    seat {seat} completes a {} flower (started by seat {starter})",
-                COLOR_NAMES[*color as usize]
-            ),
+            Event::Completed { seat, color, starter } => {
+                write!(f, "    seat {seat} completes a {} flower (started by seat {starter})", COLOR_NAMES[*color as usize])
+            }
             Event::PassedOver { seat } => write!(f, "  seat {seat} holds no card: passed over"),
-            Event::GameOver { reason, turns } => write!(
-                f,
-                "\n== game over after {turns} turns: {}",
-                END_REASONS[*reason as usize]
-            ),
+            Event::GameOver { reason, turns } => write!(f, "\n== game over after {turns} turns: {}", END_REASONS[*reason as usize]),
         }
     }
 }
@@ -362,9 +321,6 @@ impl crate::games::Registered for FlowerPower {
         FlowerPower::new(params).map_err(|p| variant.invalid(p))
     }
     fn bench_lineup() -> crate::games::BenchLineup {
-        crate::games::BenchLineup {
-            bots: "greedy",
-            sets: &[],
-        }
+        crate::games::BenchLineup { bots: "greedy", sets: &[] }
     }
 }

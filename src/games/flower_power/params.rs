@@ -42,14 +42,7 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Self {
-        Params {
-            players: 4,
-            hand_size: 5,
-            max_play: 5,
-            petals: 5,
-            turn_cap: 1000,
-            deck: DeckParams::default(),
-        }
+        Params { players: 4, hand_size: 5, max_play: 5, petals: 5, turn_cap: 1000, deck: DeckParams::default() }
     }
 }
 
@@ -73,13 +66,7 @@ pub struct DeckParams {
 
 impl Default for DeckParams {
     fn default() -> Self {
-        DeckParams {
-            base_sets: 2,
-            colors_sets: 0,
-            shapes_sets: 0,
-            action_sets: 0,
-            counts: DeckCounts::default(),
-        }
+        DeckParams { base_sets: 2, colors_sets: 0, shapes_sets: 0, action_sets: 0, counts: DeckCounts::default() }
     }
 }
 
@@ -117,68 +104,23 @@ impl Params {
         let mut bad = Vec::new();
         let range = |bad: &mut Vec<Invalid>, key: &str, what: &str, v: u32, lo: u32, hi: u32| {
             if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(
-                    key,
-                    format!("{v} {what} is not allowed; allowed: {lo} to {hi}"),
-                ));
+                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
             }
         };
-        range(
-            &mut bad,
-            "players",
-            "players",
-            self.players,
-            2,
-            MAX_PLAYERS as u32,
-        );
-        range(
-            &mut bad,
-            "hand_size",
-            "cards per hand",
-            self.hand_size,
-            1,
-            MAX_HAND as u32,
-        );
-        range(
-            &mut bad,
-            "max_play",
-            "cards per play",
-            self.max_play,
-            1,
-            MAX_HAND as u32,
-        );
-        range(
-            &mut bad,
-            "turn_cap",
-            "turns",
-            self.turn_cap,
-            1,
-            MAX_TURN_CAP,
-        );
+        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
+        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 1, MAX_HAND as u32);
+        range(&mut bad, "max_play", "cards per play", self.max_play, 1, MAX_HAND as u32);
+        range(&mut bad, "turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
         let d = &self.deck;
         let (copies_key, copies) = match d.counts.base {
             Some(n) => ("deck.counts.base", n),
             None => ("deck.base_sets", d.base_sets),
         };
         let copies_ok = (1..=MAX_BASE_SETS).contains(&copies);
-        range(
-            &mut bad,
-            copies_key,
-            "copies of each base card",
-            copies,
-            1,
-            MAX_BASE_SETS,
-        );
-        for (key, v) in [
-            ("deck.colors_sets", d.colors_sets),
-            ("deck.shapes_sets", d.shapes_sets),
-            ("deck.action_sets", d.action_sets),
-        ] {
+        range(&mut bad, copies_key, "copies of each base card", copies, 1, MAX_BASE_SETS);
+        for (key, v) in [("deck.colors_sets", d.colors_sets), ("deck.shapes_sets", d.shapes_sets), ("deck.action_sets", d.action_sets)] {
             if v != 0 {
-                bad.push(Invalid::new(
-                    key,
-                    format!("{v} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)"),
-                ));
+                bad.push(Invalid::new(key, format!("{v} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)")));
             }
         }
         let c = &d.counts;
@@ -209,17 +151,11 @@ impl Params {
             if !(1..=per_color).contains(&self.petals) {
                 bad.push(Invalid::new(
                     "petals",
-                    format!(
-                        "{} petals per flower is not allowed; allowed: 1 to {per_color} (the deck has {per_color} cards of each color)",
-                        self.petals
-                    ),
+                    format!("{} petals per flower is not allowed; allowed: 1 to {per_color} (the deck has {per_color} cards of each color)", self.petals),
                 ));
             }
         } else if self.petals == 0 {
-            bad.push(Invalid::new(
-                "petals",
-                "0 petals per flower is not allowed; allowed: 1 to 5 x base sets",
-            ));
+            bad.push(Invalid::new("petals", "0 petals per flower is not allowed; allowed: 1 to 5 x base sets"));
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
     }

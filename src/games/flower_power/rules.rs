@@ -38,12 +38,7 @@ pub struct Hand {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand {
-        cards: [0; MAX_HAND],
-        len: 0,
-        colors: [0; COLORS],
-        positions: [0; COLORS],
-    };
+    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, colors: [0; COLORS], positions: [0; COLORS] };
 
     /// A hand holding `cards` in this order (at most [`MAX_HAND`]).
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -209,15 +204,8 @@ impl FlowerPower {
             let card = s.pile.pop().expect("counted");
             hand.push(card);
         }
-        log.emit(|| Event::TurnStarts {
-            turn: s.turns + 1,
-            seat: seat as u8,
-            drew: n as u8,
-        });
-        log.emit(|| Event::Drew {
-            seat: seat as u8,
-            cards: s.hands[seat].cards()[before..].to_vec(),
-        });
+        log.emit(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
+        log.emit(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
     }
 
     /// Plays the cards at the positions in `mask` of the current seat's hand, scores the
@@ -225,17 +213,8 @@ impl FlowerPower {
     #[inline]
     pub(super) fn play(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) {
         if log.enabled() {
-            let cards: Vec<Card> = s.hands[seat]
-                .cards()
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| mask & (1 << i) != 0)
-                .map(|(_, &c)| c)
-                .collect();
-            log.emit(|| Event::Played {
-                seat: seat as u8,
-                cards,
-            });
+            let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();
+            log.emit(|| Event::Played { seat: seat as u8, cards });
         }
         let played = s.hands[seat].take(mask);
         let petals = self.petals as u16;
@@ -255,11 +234,7 @@ impl FlowerPower {
                 s.flowers_by_color[c] += 1;
                 let starter = s.starter[c];
                 s.finished_by_other += u32::from(starter as usize != seat);
-                log.emit(|| Event::Completed {
-                    seat: seat as u8,
-                    color: c as u8,
-                    starter,
-                });
+                log.emit(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
                 s.starter[c] = seat as u8;
             }
             s.garden[c] = k + m;
@@ -281,10 +256,7 @@ impl FlowerPower {
             s.end_reason = END_CAP;
         }
         if s.over {
-            log.emit(|| Event::GameOver {
-                reason: s.end_reason,
-                turns: s.turns,
-            });
+            log.emit(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
             return;
         }
         let mut seat = s.current as usize;
@@ -320,11 +292,7 @@ impl FlowerPower {
                 return Err(format!("seat {seat} is not at the table but holds cards"));
             }
             if h.len() > self.hand_size {
-                return Err(format!(
-                    "seat {seat} holds {} cards, more than the hand size {}",
-                    h.len(),
-                    self.hand_size
-                ));
+                return Err(format!("seat {seat} holds {} cards, more than the hand size {}", h.len(), self.hand_size));
             }
             let mut colors = [0u8; COLORS];
             for &c in h.cards() {
@@ -336,40 +304,25 @@ impl FlowerPower {
                 colors[color_of(c)] += 1;
             }
             for (c, name) in COLOR_NAMES.iter().enumerate() {
-                let want = h
-                    .cards()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, x)| color_of(**x) == c)
-                    .fold(0u16, |m, (i, _)| m | 1 << i);
+                let want = h.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i);
                 if h.positions_of(c) != want {
                     return Err(format!("seat {seat}'s {name} positions are off"));
                 }
             }
             if &colors != h.colors() {
-                return Err(format!(
-                    "seat {seat}'s color counts {:?} do not match its cards {colors:?}",
-                    h.colors()
-                ));
+                return Err(format!("seat {seat}'s color counts {:?} do not match its cards {colors:?}", h.colors()));
             }
         }
         for (k, &have) in kinds.iter().enumerate() {
             if have > copies {
-                return Err(format!(
-                    "{have} copies of {} in pile and hands; the deck has {copies}",
-                    card_name(k as Card)
-                ));
+                return Err(format!("{have} copies of {} in pile and hands; the deck has {copies}", card_name(k as Card)));
             }
         }
         for c in 0..COLORS {
             if s.garden[c] as u32 >= self.params.petals {
-                return Err(format!(
-                    "the {} flower has {} petals, not taken at {}",
-                    COLOR_NAMES[c], s.garden[c], self.params.petals
-                ));
+                return Err(format!("the {} flower has {} petals, not taken at {}", COLOR_NAMES[c], s.garden[c], self.params.petals));
             }
-            let total =
-                per_color[c] + s.garden[c] as u32 + s.flowers_by_color[c] * self.params.petals;
+            let total = per_color[c] + s.garden[c] as u32 + s.flowers_by_color[c] * self.params.petals;
             if total != copies * 5 {
                 return Err(format!(
                     "{} cards not conserved: pile + hands {} + garden {} + flowers {} x {} = {total}, the deck has {}",
@@ -385,21 +338,13 @@ impl FlowerPower {
         let scored: i64 = s.flowers[..n].iter().sum();
         let taken: u32 = s.flowers_by_color.iter().sum();
         if scored != taken as i64 || s.flowers[n..].iter().any(|&f| f != 0) {
-            return Err(format!(
-                "seats hold {scored} flowers but {taken} were taken"
-            ));
+            return Err(format!("seats hold {scored} flowers but {taken} were taken"));
         }
         if s.finished_by_other > taken {
-            return Err(format!(
-                "{} flowers finished by another seat out of {taken}",
-                s.finished_by_other
-            ));
+            return Err(format!("{} flowers finished by another seat out of {taken}", s.finished_by_other));
         }
         if s.turns > self.params.turn_cap {
-            return Err(format!(
-                "turn {} passed the cap {}",
-                s.turns, self.params.turn_cap
-            ));
+            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
         }
         if s.current as usize >= n {
             return Err(format!("seat {} is not at the table", s.current));
@@ -425,11 +370,7 @@ impl FlowerPower {
                 return Err(format!("seat {} must play from an empty hand", s.current));
             }
             if h.len() < self.hand_size && !s.pile.is_empty() {
-                return Err(format!(
-                    "seat {} holds {} cards after drawing, with cards left in the pile",
-                    s.current,
-                    h.len()
-                ));
+                return Err(format!("seat {} holds {} cards after drawing, with cards left in the pile", s.current, h.len()));
             }
         }
         Ok(())

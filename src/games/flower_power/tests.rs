@@ -9,9 +9,7 @@ use proptest::prelude::*;
 
 use super::bots::{CautiousBot, at_least};
 use super::*;
-use crate::engine::{
-    Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play,
-};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
 use crate::games::Registered;
 use crate::variant::Variant;
 
@@ -47,13 +45,7 @@ fn of(color: usize, n: usize) -> Vec<Card> {
 /// A table where `hands` are held (seats beyond the list are empty), the garden holds
 /// `garden` petals, and every other card lies in the draw pile (canonical order, so the
 /// pile's top is the last blue card) unless `pile` is given; seat `current` is to play.
-fn table(
-    g: &FlowerPower,
-    hands: &[Vec<Card>],
-    garden: [u16; COLORS],
-    pile: Option<Vec<Card>>,
-    current: usize,
-) -> State {
+fn table(g: &FlowerPower, hands: &[Vec<Card>], garden: [u16; COLORS], pile: Option<Vec<Card>>, current: usize) -> State {
     let mut s = g.deal(&mut GameRng::seed_from(0), &mut EventLog::new(false));
     let mut left = g.deck.clone();
     let remove = |c: Card, left: &mut Vec<Card>| {
@@ -69,10 +61,7 @@ fn table(
     }
     for (c, &k) in garden.iter().enumerate() {
         for _ in 0..k {
-            let i = left
-                .iter()
-                .position(|&x| color_of(x) == c)
-                .expect("color available");
+            let i = left.iter().position(|&x| color_of(x) == c).expect("color available");
             left.remove(i);
         }
     }
@@ -118,18 +107,10 @@ fn alone(g: &FlowerPower, cards: &[(usize, usize)], garden: [u16; COLORS]) -> St
 
 /// Plays `mask` for the seat to move, checking legality and the invariants.
 fn apply(g: &FlowerPower, s: &mut State, mask: Action) {
-    let ToMove::Seat(seat) = g.to_move(s) else {
-        panic!("game over")
-    };
+    let ToMove::Seat(seat) = g.to_move(s) else { panic!("game over") };
     let view = g.view(s, seat);
     assert!(g.is_legal(&view, &mask), "{mask:b} must be legal");
-    g.apply(
-        s,
-        seat,
-        mask,
-        &mut GameRng::seed_from(1),
-        &mut EventLog::new(false),
-    );
+    g.apply(s, seat, mask, &mut GameRng::seed_from(1), &mut EventLog::new(false));
     g.check_invariants(s).expect("invariants hold");
 }
 
@@ -140,33 +121,24 @@ fn first(n: usize) -> Action {
 
 fn bot(name: &str) -> Box<dyn Bot<FlowerPower>> {
     let g = standard();
-    let info = all_bots::<FlowerPower>()
-        .into_iter()
-        .find(|b| b.name == name)
-        .expect("bot exists");
+    let info = all_bots::<FlowerPower>().into_iter().find(|b| b.name == name).expect("bot exists");
     let v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(&g, &v)
 }
 
 /// Every seat played by bot `info` with its default parameters.
-fn lineup(
-    g: &FlowerPower,
-    info: &crate::engine::BotInfo<FlowerPower>,
-) -> Vec<Box<dyn Bot<FlowerPower>>> {
+fn lineup(g: &FlowerPower, info: &crate::engine::BotInfo<FlowerPower>) -> Vec<Box<dyn Bot<FlowerPower>>> {
     let values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (0..g.players).map(|_| (info.build)(g, &values)).collect()
 }
 
 /// One game through the engine in checked mode (legal choices, invariants after each step).
 fn checked(g: &FlowerPower, bots: &mut Vec<Box<dyn Bot<FlowerPower>>>, seed: u64) -> Outcome {
-    play(g, bots, seed, PlayOptions { checked: true }, None, None)
-        .unwrap_or_else(|v| panic!("seed {seed}: {v:?}"))
+    play(g, bots, seed, PlayOptions { checked: true }, None, None).unwrap_or_else(|v| panic!("seed {seed}: {v:?}"))
 }
 
 fn decide(g: &FlowerPower, s: &State, b: &mut dyn Bot<FlowerPower>) -> Action {
-    let ToMove::Seat(seat) = g.to_move(s) else {
-        panic!("game over")
-    };
+    let ToMove::Seat(seat) = g.to_move(s) else { panic!("game over") };
     b.new_game(g, seat);
     b.decide(g, &g.view(s, seat), &mut GameRng::seed_from(5))
 }
@@ -195,13 +167,7 @@ fn rulebook_completed_flower_five_petals_of_one_color_score_one_point() {
     // "The player that places the 5th, or last, pedal on a flower gets to pick the flower
     // ... They have just earned 1 point." Four red petals in the garden; seat 1 lays the 5th.
     let g = standard();
-    let mut s = table(
-        &g,
-        &[of(BLUE, 5), vec![card(RED, 2), card(GREEN, 0)]],
-        [4, 0, 0, 4, 0],
-        Some(Vec::new()),
-        1,
-    );
+    let mut s = table(&g, &[of(BLUE, 5), vec![card(RED, 2), card(GREEN, 0)]], [4, 0, 0, 4, 0], Some(Vec::new()), 1);
     s.flowers[0] = 0;
     s.flowers[1] = 0;
     s.flowers[2] = 7;
@@ -210,10 +176,7 @@ fn rulebook_completed_flower_five_petals_of_one_color_score_one_point() {
     assert_eq!(s.flowers[0], 0);
     assert_eq!(s.garden[RED], 0, "the color's count restarts at 0");
     assert_eq!(s.flowers_by_color[RED], 2);
-    assert_eq!(
-        s.finished_by_other, 1,
-        "seat 0 (the table's starter) laid the first petal"
-    );
+    assert_eq!(s.finished_by_other, 1, "seat 0 (the table's starter) laid the first petal");
 }
 
 #[test]
@@ -222,22 +185,9 @@ fn rulebook_shapes_do_not_matter_and_one_flower_per_color() {
     // be combined into one flower." Yellow, red and blue flowers in progress; blue petals of
     // any shape join the one blue flower.
     let g = standard();
-    let mut s = table(
-        &g,
-        &[
-            vec![card(BLUE, 0), card(BLUE, 3)],
-            vec![card(BLUE, 4), card(YELLOW, 1)],
-        ],
-        [1, 0, 1, 0, 1],
-        None,
-        0,
-    );
+    let mut s = table(&g, &[vec![card(BLUE, 0), card(BLUE, 3)], vec![card(BLUE, 4), card(YELLOW, 1)]], [1, 0, 1, 0, 1], None, 0);
     apply(&g, &mut s, 0b11);
-    assert_eq!(
-        s.garden,
-        [1, 0, 1, 0, 3],
-        "both blue cards join the blue flower"
-    );
+    assert_eq!(s.garden, [1, 0, 1, 0, 3], "both blue cards join the blue flower");
     assert_eq!(s.hands[1].cards()[0], card(BLUE, 4));
     apply(&g, &mut s, 0b01);
     assert_eq!(s.garden, [1, 0, 1, 0, 4], "still one blue flower");
@@ -248,17 +198,9 @@ fn rulebook_shapes_do_not_matter_and_one_flower_per_color() {
 fn k_petals_plus_m_cards_give_floor_flowers_and_leave_the_remainder() {
     // RULES.md: k petals plus m cards of one color give floor((k+m)/5) flowers and leave
     // (k+m) mod 5 petals.
-    for (k, m, flowers, left) in [
-        (3u16, 7usize, 2i64, 0u16),
-        (4, 3, 1, 2),
-        (0, 5, 1, 0),
-        (2, 2, 0, 4),
-        (4, 6, 2, 0),
-        (1, 9, 2, 0),
-        (0, 10, 2, 0),
-        (3, 1, 0, 4),
-        (4, 11, 3, 0),
-    ] {
+    for (k, m, flowers, left) in
+        [(3u16, 7usize, 2i64, 0u16), (4, 3, 1, 2), (0, 5, 1, 0), (2, 2, 0, 4), (4, 6, 2, 0), (1, 9, 2, 0), (0, 10, 2, 0), (3, 1, 0, 4), (4, 11, 3, 0)]
+    {
         let g = game_with(|p| {
             p.hand_size = 12;
             p.max_play = 12;
@@ -277,11 +219,7 @@ fn a_turn_draws_up_to_the_hand_size_first() {
     let g = standard();
     let mut rng = GameRng::seed_from(3);
     let s = g.deal(&mut rng, &mut EventLog::new(false));
-    assert_eq!(
-        s.hands[0].len(),
-        5,
-        "nobody is dealt: seat 0 draws 5 when its turn starts"
-    );
+    assert_eq!(s.hands[0].len(), 5, "nobody is dealt: seat 0 draws 5 when its turn starts");
     assert!(s.hands[1..].iter().all(Hand::is_empty));
     assert_eq!(s.pile.len(), 45);
     assert_eq!(s.garden, [0; COLORS], "the garden starts empty");
@@ -303,13 +241,7 @@ fn a_turn_draws_up_to_the_hand_size_first() {
 #[test]
 fn a_short_pile_gives_what_it_has() {
     let g = standard();
-    let mut s = table(
-        &g,
-        &[of(RED, 1), of(BLUE, 2)],
-        [4, 0, 0, 3, 3],
-        Some(vec![card(GREEN, 1), card(GREEN, 2)]),
-        0,
-    );
+    let mut s = table(&g, &[of(RED, 1), of(BLUE, 2)], [4, 0, 0, 3, 3], Some(vec![card(GREEN, 1), card(GREEN, 2)]), 0);
     // Seat 0 plays its red card; seat 1 draws the 2 left (not 3) and holds 4.
     apply(&g, &mut s, 0b1);
     assert_eq!(s.current, 1);
@@ -323,10 +255,7 @@ fn play_between_one_and_max_play_cards() {
     let s = table(&g, &[of(RED, 5)], [0; COLORS], None, 0);
     let view = g.view(&s, 0);
     assert!(!g.is_legal(&view, &0), "at least one card");
-    assert!(
-        g.is_legal(&view, &0b1),
-        "one card is enough even with playable cards"
-    );
+    assert!(g.is_legal(&view, &0b1), "one card is enough even with playable cards");
     assert!(g.is_legal(&view, &0b10010));
     assert!(!g.is_legal(&view, &0b111), "more than max_play");
     assert!(!g.is_legal(&view, &0b100000), "no card at position 5");
@@ -340,22 +269,13 @@ fn play_between_one_and_max_play_cards() {
 fn empty_handed_seats_are_passed_over_without_a_turn() {
     let g = game_with(|p| p.players = 4);
     // Pile empty; seat 1 and 2 hold nothing; seat 3 holds a card.
-    let mut s = table(
-        &g,
-        &[of(RED, 2), vec![], vec![], of(BLUE, 1)],
-        [3, 0, 0, 0, 4],
-        Some(Vec::new()),
-        0,
-    );
+    let mut s = table(&g, &[of(RED, 2), vec![], vec![], of(BLUE, 1)], [3, 0, 0, 0, 4], Some(Vec::new()), 0);
     apply(&g, &mut s, 0b1);
     assert_eq!(s.current, 3, "seats 1 and 2 are passed over");
     assert_eq!(s.turns, 1, "passing over counts no turn");
     assert_eq!(s.passes, 2);
     apply(&g, &mut s, 0b1);
-    assert_eq!(
-        s.current, 0,
-        "back to seat 0 (the only one left with a card)"
-    );
+    assert_eq!(s.current, 0, "back to seat 0 (the only one left with a card)");
     apply(&g, &mut s, 0b1);
     assert!(s.over);
     assert_eq!(s.end_reason, END_ALL_PLAYED);
@@ -367,13 +287,7 @@ fn the_game_ends_when_pile_and_hands_are_empty_and_most_flowers_win() {
     let g = game_with(|p| p.players = 3);
     // Seat 0 already took 2 flowers (the table helper credits whole flowers outside the
     // hands, garden and pile to seat 0); seat 1 takes the red one now.
-    let mut s = table(
-        &g,
-        &[vec![], of(RED, 1), vec![]],
-        [4, 0, 0, 0, 0],
-        Some(Vec::new()),
-        1,
-    );
+    let mut s = table(&g, &[vec![], of(RED, 1), vec![]], [4, 0, 0, 0, 0], Some(Vec::new()), 1);
     assert!(s.flowers[0] > 0);
     apply(&g, &mut s, 0b1);
     assert!(s.over, "pile and every hand empty after the turn");
@@ -387,13 +301,7 @@ fn the_game_ends_when_pile_and_hands_are_empty_and_most_flowers_win() {
 fn ties_share_the_win_and_petals_left_score_nothing() {
     let g = game_with(|p| p.players = 2);
     // 8 whole flowers lie outside hands and garden: 4 each.
-    let mut s = table(
-        &g,
-        &[of(RED, 1), of(BLUE, 1)],
-        [4, 0, 0, 0, 4],
-        Some(Vec::new()),
-        0,
-    );
+    let mut s = table(&g, &[of(RED, 1), of(BLUE, 1)], [4, 0, 0, 0, 4], Some(Vec::new()), 0);
     s.flowers[..2].copy_from_slice(&[4, 4]);
     apply(&g, &mut s, 0b1);
     apply(&g, &mut s, 0b1);
@@ -453,8 +361,7 @@ fn every_game_ends_within_the_deck_in_turns() {
     for players in 2..=8 {
         let g = game_with(|p| p.players = players);
         for seed in 0..50 {
-            let mut bots: Vec<Box<dyn Bot<FlowerPower>>> =
-                (0..players).map(|_| bot("greedy")).collect();
+            let mut bots: Vec<Box<dyn Bot<FlowerPower>>> = (0..players).map(|_| bot("greedy")).collect();
             let o = checked(&g, &mut bots, seed);
             assert_eq!(o.end_reason, END_ALL_PLAYED);
             assert!(o.length as usize <= g.deck.len());
@@ -471,26 +378,14 @@ fn problems(f: impl FnOnce(&mut Params)) -> Vec<String> {
     f(&mut p);
     match p.check() {
         Ok(()) => Vec::new(),
-        Err(bad) => bad
-            .into_iter()
-            .map(|i| format!("{}: {}", i.key, i.message))
-            .collect(),
+        Err(bad) => bad.into_iter().map(|i| format!("{}: {}", i.key, i.message)).collect(),
     }
 }
 
 #[test]
 fn defaults_are_rules_md_and_valid() {
     let p = Params::default();
-    assert_eq!(
-        (
-            p.players,
-            p.hand_size,
-            p.max_play,
-            p.petals,
-            p.deck.base_sets
-        ),
-        (4, 5, 5, 5, 2)
-    );
+    assert_eq!((p.players, p.hand_size, p.max_play, p.petals, p.deck.base_sets), (4, 5, 5, 5, 2));
     assert!(problems(|_| {}).is_empty());
     assert_eq!(standard().deck.len(), 50);
 }
@@ -499,10 +394,7 @@ fn defaults_are_rules_md_and_valid() {
 fn out_of_range_keys_are_refused_with_their_key() {
     let one = |f: fn(&mut Params), key: &str| {
         let bad = problems(f);
-        assert!(
-            bad.iter().any(|b| b.starts_with(&format!("{key}:"))),
-            "{key}: {bad:?}"
-        );
+        assert!(bad.iter().any(|b| b.starts_with(&format!("{key}:"))), "{key}: {bad:?}");
     };
     one(|p| p.players = 1, "players");
     one(|p| p.players = 9, "players");
@@ -519,29 +411,16 @@ fn out_of_range_keys_are_refused_with_their_key() {
     one(|p| p.deck.colors_sets = 1, "deck.colors_sets");
     one(|p| p.deck.shapes_sets = 2, "deck.shapes_sets");
     one(|p| p.deck.action_sets = 1, "deck.action_sets");
-    one(
-        |p| p.deck.counts.all_colors = Some(1),
-        "deck.counts.all_colors",
-    );
+    one(|p| p.deck.counts.all_colors = Some(1), "deck.counts.all_colors");
     one(|p| p.deck.counts.skip = Some(3), "deck.counts.skip");
     one(|p| p.deck.counts.base = Some(0), "deck.counts.base");
-    assert!(
-        problems(|p| p.petals = 10).is_empty(),
-        "10 petals: 10 cards of a color in 2 sets"
-    );
-    assert!(
-        problems(|p| p.deck.counts.skip = Some(0)).is_empty(),
-        "an explicit 0 is fine"
-    );
-    assert!(
-        problems(|p| p.max_play = 9).is_empty(),
-        "max_play above hand_size plays as hand_size"
-    );
+    assert!(problems(|p| p.petals = 10).is_empty(), "10 petals: 10 cards of a color in 2 sets");
+    assert!(problems(|p| p.deck.counts.skip = Some(0)).is_empty(), "an explicit 0 is fine");
+    assert!(problems(|p| p.max_play = 9).is_empty(), "max_play above hand_size plays as hand_size");
 }
 
 fn load(text: &str) -> Result<FlowerPower, String> {
-    let v = Variant::from_toml_str(std::path::Path::new("test.toml"), text)
-        .map_err(|e| e.to_string())?;
+    let v = Variant::from_toml_str(std::path::Path::new("test.toml"), text).map_err(|e| e.to_string())?;
     FlowerPower::from_variant(&v).map_err(|e| e.to_string())
 }
 
@@ -549,20 +428,11 @@ fn load(text: &str) -> Result<FlowerPower, String> {
 fn toml_keys_unknown_keys_and_wilds_are_reported() {
     let g = load("game = \"flower-power\"\n[deck]\nbase_sets = 3\n").expect("only base_sets");
     assert_eq!(g.deck.len(), 75);
-    let e = load("game = \"flower-power\"\npetal = 4\n")
-        .err()
-        .expect("unknown key");
+    let e = load("game = \"flower-power\"\npetal = 4\n").err().expect("unknown key");
     assert!(e.contains("petal"), "{e}");
-    let e = load("game = \"flower-power\"\n[deck]\ncolors_sets = 1\n")
-        .err()
-        .expect("wilds");
-    assert!(
-        e.contains("deck.colors_sets") && e.contains("base cards only"),
-        "{e}"
-    );
-    let e = load("game = \"flower-power\"\nplayers = -2\n")
-        .err()
-        .expect("negative");
+    let e = load("game = \"flower-power\"\n[deck]\ncolors_sets = 1\n").err().expect("wilds");
+    assert!(e.contains("deck.colors_sets") && e.contains("base cards only"), "{e}");
+    let e = load("game = \"flower-power\"\nplayers = -2\n").err().expect("negative");
     assert!(e.contains("players"), "{e}");
 }
 
@@ -616,11 +486,7 @@ fn greedy_is_the_issue_definition() {
 #[test]
 fn greedy_bot_plays_those_cards_from_its_hand() {
     let g = standard();
-    let s = alone(
-        &g,
-        &[(BLUE, 0), (RED, 1), (RED, 2), (ORANGE, 0), (RED, 3)],
-        [2, 0, 0, 0, 0],
-    );
+    let s = alone(&g, &[(BLUE, 0), (RED, 1), (RED, 2), (ORANGE, 0), (RED, 3)], [2, 0, 0, 0, 0]);
     assert_eq!(plays(&g, &s, "greedy"), [3, 0, 0, 0, 0]);
     assert_eq!(decide(&g, &s, bot("greedy").as_mut()), 0b10110);
 }
@@ -632,11 +498,7 @@ fn greedy_bot_plays_those_cards_from_its_hand() {
 fn cautious_completes_the_most_flowers() {
     // max_play 2: greedy takes red (2 cards); cautious takes orange and yellow (2 flowers).
     let g = game_with(|p| p.max_play = 2);
-    let s = alone(
-        &g,
-        &[(RED, 0), (RED, 1), (ORANGE, 0), (YELLOW, 0), (BLUE, 0)],
-        [3, 4, 4, 0, 0],
-    );
+    let s = alone(&g, &[(RED, 0), (RED, 1), (ORANGE, 0), (YELLOW, 0), (BLUE, 0)], [3, 4, 4, 0, 0]);
     assert_eq!(plays(&g, &s, "cautious"), [0, 1, 1, 0, 0]);
     assert_eq!(plays(&g, &s, "greedy"), [2, 0, 0, 0, 0]);
 }
@@ -646,24 +508,12 @@ fn cautious_does_not_set_up_the_next_player() {
     // Red stands at 3: a 4th red petal leaves a flower any red card completes. Cautious
     // lays a petal elsewhere.
     let g = standard();
-    let s = alone(
-        &g,
-        &[(RED, 0), (GREEN, 0), (BLUE, 0), (BLUE, 1), (ORANGE, 0)],
-        [3, 0, 0, 1, 2],
-    );
+    let s = alone(&g, &[(RED, 0), (GREEN, 0), (BLUE, 0), (BLUE, 1), (ORANGE, 0)], [3, 0, 0, 1, 2]);
     let played = plays(&g, &s, "cautious");
-    assert_eq!(
-        played.iter().sum::<u8>(),
-        1,
-        "one card when nothing completes"
-    );
+    assert_eq!(played.iter().sum::<u8>(), 1, "one card when nothing completes");
     assert_eq!(played[RED], 0, "never the 4th red petal");
     // Red (a 4th petal: any red card completes) or blue (a 2nd petal: 3 more needed): blue.
-    let s = alone(
-        &g,
-        &[(RED, 0), (BLUE, 2), (BLUE, 0), (BLUE, 1)],
-        [3, 0, 0, 0, 1],
-    );
+    let s = alone(&g, &[(RED, 0), (BLUE, 2), (BLUE, 0), (BLUE, 1)], [3, 0, 0, 0, 1]);
     let played = plays(&g, &s, "cautious");
     assert_eq!(played, [0, 0, 0, 0, 1]);
     assert!(at_least(1, 5, 10, 40) > at_least(2, 5, 10, 40));
@@ -672,8 +522,7 @@ fn cautious_does_not_set_up_the_next_player() {
 #[test]
 fn hypergeometric_tail_matches_the_formula() {
     // P(X >= 2), 5 draws from 20 cards of which 6 are of the kind.
-    let c =
-        |n: u64, k: u64| -> f64 { (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64) };
+    let c = |n: u64, k: u64| -> f64 { (0..k).fold(1.0, |a, i| a * (n - i) as f64 / (i + 1) as f64) };
     let exact = 1.0 - (c(14, 5) + 6.0 * c(14, 4)) / c(20, 5);
     assert!((at_least(2, 5, 6, 20) - exact).abs() < 1e-12);
     assert_eq!(at_least(3, 5, 2, 20), 0.0);
@@ -716,46 +565,18 @@ fn random_draws_uniformly_over_legal_actions() {
         *counts.entry(a).or_insert(0u32) += 1;
     }
     assert_eq!(counts.len(), 31);
-    assert!(
-        counts.values().all(|&c| (800..1200).contains(&c)),
-        "{counts:?}"
-    );
+    assert!(counts.values().all(|&c| (800..1200).contains(&c)), "{counts:?}");
 }
 
 #[test]
 fn bots_decide_from_their_view_only() {
     // Changing the opponents' hidden cards (same sizes) changes no bot's decision.
     let g = standard();
-    let a = table(
-        &g,
-        &[
-            vec![
-                card(RED, 0),
-                card(ORANGE, 1),
-                card(YELLOW, 2),
-                card(BLUE, 0),
-                card(BLUE, 1),
-            ],
-            of(GREEN, 5),
-            of(RED, 3),
-        ],
-        [3, 1, 0, 2, 0],
-        None,
-        0,
-    );
+    let a =
+        table(&g, &[vec![card(RED, 0), card(ORANGE, 1), card(YELLOW, 2), card(BLUE, 0), card(BLUE, 1)], of(GREEN, 5), of(RED, 3)], [3, 1, 0, 2, 0], None, 0);
     let b = table(
         &g,
-        &[
-            vec![
-                card(RED, 0),
-                card(ORANGE, 1),
-                card(YELLOW, 2),
-                card(BLUE, 0),
-                card(BLUE, 1),
-            ],
-            of(ORANGE, 5),
-            of(YELLOW, 3),
-        ],
+        &[vec![card(RED, 0), card(ORANGE, 1), card(YELLOW, 2), card(BLUE, 0), card(BLUE, 1)], of(ORANGE, 5), of(YELLOW, 3)],
         [3, 1, 0, 2, 0],
         None,
         0,
@@ -763,11 +584,7 @@ fn bots_decide_from_their_view_only() {
     for name in ["greedy", "cautious"] {
         let mut x = bot(name);
         let mut y = bot(name);
-        assert_eq!(
-            decide(&g, &a, x.as_mut()),
-            decide(&g, &b, y.as_mut()),
-            "{name}"
-        );
+        assert_eq!(decide(&g, &a, x.as_mut()), decide(&g, &b, y.as_mut()), "{name}");
     }
 }
 
@@ -777,12 +594,7 @@ fn same_seed_same_game() {
     for info in all_bots::<FlowerPower>() {
         for seed in 0..20 {
             let first = checked(&g, &mut lineup(&g, &info), seed);
-            assert_eq!(
-                first,
-                checked(&g, &mut lineup(&g, &info), seed),
-                "{}",
-                info.name
-            );
+            assert_eq!(first, checked(&g, &mut lineup(&g, &info), seed), "{}", info.name);
         }
     }
 }
@@ -798,12 +610,7 @@ fn uniform_tables_play_the_same_games_as_boxed_bots() {
         let mut boxed = lineup(&g, &info);
         for seed in (0..200).map(|i| game_seed(11, i)) {
             let quick = fast.play(&g, seed, PlayOptions::default(), None, None);
-            assert_eq!(
-                quick.ok(),
-                Some(checked(&g, &mut boxed, seed)),
-                "{}",
-                info.name
-            );
+            assert_eq!(quick.ok(), Some(checked(&g, &mut boxed, seed)), "{}", info.name);
         }
     }
 }
@@ -812,27 +619,14 @@ fn uniform_tables_play_the_same_games_as_boxed_bots() {
 // Many checked games
 
 fn arb_params() -> impl Strategy<Value = Params> {
-    (
-        2u32..=8,
-        1u32..=8,
-        1u32..=8,
-        1u32..=4,
-        1u32..=12,
-        1u32..=200,
-    )
-        .prop_map(
-            |(players, hand_size, max_play, base_sets, petals, turn_cap)| Params {
-                players,
-                hand_size,
-                max_play,
-                petals: petals.min(base_sets * 5),
-                turn_cap,
-                deck: DeckParams {
-                    base_sets,
-                    ..DeckParams::default()
-                },
-            },
-        )
+    (2u32..=8, 1u32..=8, 1u32..=8, 1u32..=4, 1u32..=12, 1u32..=200).prop_map(|(players, hand_size, max_play, base_sets, petals, turn_cap)| Params {
+        players,
+        hand_size,
+        max_play,
+        petals: petals.min(base_sets * 5),
+        turn_cap,
+        deck: DeckParams { base_sets, ..DeckParams::default() },
+    })
 }
 
 proptest! {
@@ -901,20 +695,13 @@ fn invariants_catch_lost_cards_and_bad_bookkeeping() {
     assert!(g.check_invariants(&s).is_ok());
     let mut lost = s.clone();
     lost.pile.pop();
-    assert!(
-        g.check_invariants(&lost)
-            .unwrap_err()
-            .contains("not conserved")
-    );
+    assert!(g.check_invariants(&lost).unwrap_err().contains("not conserved"));
     let mut scored = s.clone();
     scored.flowers[1] = 1;
     assert!(g.check_invariants(&scored).is_err(), "a flower nobody took");
     let mut full = s.clone();
     full.garden[0] = 5;
-    assert!(
-        g.check_invariants(&full).is_err(),
-        "a flower not taken at 5 petals"
-    );
+    assert!(g.check_invariants(&full).is_err(), "a flower not taken at 5 petals");
     let mut over = s;
     over.over = true;
     assert!(g.check_invariants(&over).is_err(), "ended with cards left");

@@ -19,11 +19,7 @@ impl<'a> View<'a> {
     /// The view of `seat` at state `s`.
     #[inline(always)]
     pub(super) fn new(seat: usize, s: &'a State) -> Self {
-        View {
-            seat,
-            hand: &s.hands[seat],
-            table: s,
-        }
+        View { seat, hand: &s.hands[seat], table: s }
     }
 
     /// Petals of each color's flower in progress (public: the garden is on the table).

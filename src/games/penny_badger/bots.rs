@@ -1,11 +1,10 @@
 //! Penny Badger's bots: `basic` (exactly specified, reproducible anywhere) and `counter`
 //! (a card counter that challenges and bluffs by expected value).
 
-
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS};
 use super::{Action, Claim, Decision, Event, PennyBadger, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, Uniform, rng::Chance};
-use crate::games::chroma::{self, is_action, is_wild, matches, ActionCard, Card, Cell, MATCHES};
+use crate::games::chroma::{self, ActionCard, Card, Cell, MATCHES, is_action, is_wild, matches};
 
 /// The largest set in a hand: cell, size and the hand positions used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -459,10 +458,12 @@ impl CounterBot {
         let next = opponents().next();
         let holds = |a: ActionCard| hand.contains(&(a as Card));
         let weak = best_set(hand, HAND_CAP).is_none_or(|b| b.size < 2) && !hand.iter().any(|&c| is_wild(c));
-        if holds(ActionCard::TradeHands) && weak
-            && let Some(t) = richest.filter(|&t| view.hand_size(t) >= hand.len()) {
-                return Some(Action::Play { card: ActionCard::TradeHands as Card, target: t as u8, give: 0 });
-            }
+        if holds(ActionCard::TradeHands)
+            && weak
+            && let Some(t) = richest.filter(|&t| view.hand_size(t) >= hand.len())
+        {
+            return Some(Action::Play { card: ActionCard::TradeHands as Card, target: t as u8, give: 0 });
+        }
         for a in [ActionCard::AddTwoCards, ActionCard::AddACard] {
             let room = if a == ActionCard::AddTwoCards { hand.len() + 1 < HAND_CAP } else { hand.len() < HAND_CAP };
             if holds(a) && room {

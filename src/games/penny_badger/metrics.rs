@@ -69,9 +69,7 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         // A claim is final once its challenges are answered; read it from the last claim.
         let claim_done = match action {
             Action::Discard { claim: Claim::Nothing, cards } => Some((Claim::Nothing, cards.count_ones() as u8, true, false)),
-            Action::Discard { .. } | Action::Challenge(_) if s.phase != Phase::Challenge => {
-                s.claim.map(|c| (c.claim, c.count, c.truthful, c.challengers != 0))
-            }
+            Action::Discard { .. } | Action::Challenge(_) if s.phase != Phase::Challenge => s.claim.map(|c| (c.claim, c.count, c.truthful, c.challengers != 0)),
             _ => None,
         };
         if let Some((claim, count, truthful, challenged)) = claim_done {

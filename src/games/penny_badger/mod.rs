@@ -19,23 +19,23 @@
 
 mod bots;
 mod metrics;
-mod view;
 pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod view;
 
 use std::fmt;
 
 use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
-use crate::games::chroma::{self, card_name, cards_text, cell_name, is_action, is_wild, matches, ActionCard, Card, Cell, BADGER_ACTIONS};
+use crate::games::chroma::{self, ActionCard, BADGER_ACTIONS, Card, Cell, card_name, cards_text, cell_name, is_action, is_wild, matches};
 use crate::variant::Invalid;
 
 pub use metrics::BadgerMetrics;
-pub use view::View;
 pub use params::{Amount, Params, Payout};
 use params::{HAND_CAP, MAX_PLAYERS};
-pub use rules::{Hand, Phase, State, END_REASONS};
+pub use rules::{END_REASONS, Hand, Phase, State};
+pub use view::View;
 
 /// Game id in variant files.
 pub const ID: &str = "penny-badger";
@@ -342,7 +342,11 @@ impl Game for PennyBadger {
         let n = self.params.players as usize;
         let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);
         for seat in 0..n {
-            out.push_str(&format!("  seat {seat}: savings {}{}\n", s.savings[seat], if s.eliminated_at[seat] > 0 { format!(" (eliminated in turn {})", s.eliminated_at[seat]) } else { String::new() }));
+            out.push_str(&format!(
+                "  seat {seat}: savings {}{}\n",
+                s.savings[seat],
+                if s.eliminated_at[seat] > 0 { format!(" (eliminated in turn {})", s.eliminated_at[seat]) } else { String::new() }
+            ));
         }
         out
     }
@@ -428,14 +432,31 @@ impl fmt::Display for Event {
                 took.map(card_name).unwrap_or_else(|| "nothing (empty hand)".into())
             ),
             Event::TradedHands { seat, target, now, their } => {
-                write!(f, "  seat {seat} and seat {target} swap hands: seat {seat} now [{}], seat {target} [{}]", cards_text(now.cards()), cards_text(their.cards()))
+                write!(
+                    f,
+                    "  seat {seat} and seat {target} swap hands: seat {seat} now [{}], seat {target} [{}]",
+                    cards_text(now.cards()),
+                    cards_text(their.cards())
+                )
             }
             Event::Removed { target, card } => write!(f, "  {} is removed from seat {target}'s hand", card_name(*card)),
             Event::Claimed { seat, claim, count, cards } => {
                 let truth = match claim {
                     Claim::Nothing => "",
-                    Claim::Wild => if is_wild(cards.cards()[0]) { " (true)" } else { " (a bluff)" },
-                    Claim::Set(cell) => if cards.cards().iter().all(|&c| matches(c, *cell)) { " (true)" } else { " (a bluff)" },
+                    Claim::Wild => {
+                        if is_wild(cards.cards()[0]) {
+                            " (true)"
+                        } else {
+                            " (a bluff)"
+                        }
+                    }
+                    Claim::Set(cell) => {
+                        if cards.cards().iter().all(|&c| matches(c, *cell)) {
+                            " (true)"
+                        } else {
+                            " (a bluff)"
+                        }
+                    }
                 };
                 write!(f, "  seat {seat} discards [{}] and claims {}{truth}", cards_text(cards.cards()), claim_text(*claim, *count))
             }

@@ -4,10 +4,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
+use serde::de::{self, Deserializer, Visitor};
 
-use crate::games::chroma::{DeckSpec, BADGER_ACTIONS};
+use crate::games::chroma::{BADGER_ACTIONS, DeckSpec};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -58,9 +58,9 @@ impl<'de> Deserialize<'de> for Amount {
                 write!(f, "a whole number of pennies >= 0, or \"bank\" / \"savings\" for all of it")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> Result<Amount, E> {
-                u32::try_from(v).map(Amount::Pennies).map_err(|_| {
-                    E::custom(format!("{v} is not allowed: amounts are whole numbers of pennies from 0 to {}", u32::MAX))
-                })
+                u32::try_from(v)
+                    .map(Amount::Pennies)
+                    .map_err(|_| E::custom(format!("{v} is not allowed: amounts are whole numbers of pennies from 0 to {}", u32::MAX)))
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Amount, E> {
                 self.visit_i64(v.min(i64::MAX as u64) as i64)
@@ -196,10 +196,7 @@ impl Params {
                     }
                     sizes.push((k, row.withdrawal, row.penalty.unwrap_or(Amount::Pennies(0))));
                 }
-                _ => bad.push(Invalid::new(
-                    format!("payout.{key}"),
-                    format!("`{key}` is not a payout row; allowed: `wild` and claim sizes 2 to {MAX_CLAIM}"),
-                )),
+                _ => bad.push(Invalid::new(format!("payout.{key}"), format!("`{key}` is not a payout row; allowed: `wild` and claim sizes 2 to {MAX_CLAIM}"))),
             }
         }
         if !self.payout.contains_key("wild") {

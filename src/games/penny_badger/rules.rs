@@ -3,11 +3,11 @@
 
 use rand::RngExt;
 
-use super::params::{Payout, HAND_CAP, MAX_PLAYERS};
-pub use crate::games::chroma::Hand;
+use super::params::{HAND_CAP, MAX_PLAYERS, Payout};
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{self, action_of, ActionCard, Card, CARD_KINDS, COLOR_WILD, FIRST_ACTION, MATCHES};
+pub use crate::games::chroma::Hand;
+use crate::games::chroma::{self, ActionCard, CARD_KINDS, COLOR_WILD, Card, FIRST_ACTION, MATCHES, action_of};
 
 /// Bit of [`CLAIM_FITS`] set for every wild.
 const FITS_WILD: u32 = 1 << 25;
@@ -495,7 +495,15 @@ impl PennyBadger {
         // Field by field, not one copy of the whole claim: the answers just updated some of
         // its bytes, and a wide load over narrow fresh stores stalls the CPU.
         let c = s.claim.as_ref().expect("a claim is on the table");
-        let c = ClaimOutcome { claimer: c.claimer, claim: c.claim, count: c.count, truthful: c.truthful, challengers: c.challengers, order: c.order, order_len: c.order_len };
+        let c = ClaimOutcome {
+            claimer: c.claimer,
+            claim: c.claim,
+            count: c.count,
+            truthful: c.truthful,
+            challengers: c.challengers,
+            order: c.order,
+            order_len: c.order_len,
+        };
         let pay: &Payout = &self.payout;
         let claimer = c.claimer as usize;
         let (withdrawal, accuser_penalty, bluffer_penalty) = match c.claim {

@@ -6,9 +6,9 @@ use std::path::Path;
 use proptest::prelude::*;
 
 use super::bots::{best_set, best_set_bit_sliced, best_set_by_every_cell, prob_at_least};
-use super::rules::{Hand, Phase, State, END_BANK_EMPTY};
+use super::rules::{END_BANK_EMPTY, Hand, Phase, State};
 use super::*;
-use crate::engine::{play, Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, play};
 use crate::variant::Variant;
 
 const STANDARD: &str = include_str!("../../../variants/penny-badger/standard.toml");
@@ -198,7 +198,8 @@ fn wrong_accusers_refill_an_emptied_bank_and_the_game_goes_on() {
 #[test]
 fn an_eight_card_claim_takes_the_whole_bank_and_a_caught_one_costs_all_savings() {
     let g = standard();
-    let eight = [RED_SQUARE, RED_SQUARE, chroma::COLOR_WILD, chroma::COLOR_WILD, chroma::SHAPE_WILD, chroma::ALL_COLORS, chroma::ALL_SHAPES, chroma::ALL_SHAPES];
+    let eight =
+        [RED_SQUARE, RED_SQUARE, chroma::COLOR_WILD, chroma::COLOR_WILD, chroma::SHAPE_WILD, chroma::ALL_COLORS, chroma::ALL_SHAPES, chroma::ALL_SHAPES];
     let (mut s, mut rng, mut log) = table(&g, &[&eight]);
     claim(&g, &mut s, &mut rng, &mut log, 0, &eight, Claim::Set(0), &[]);
     assert_eq!((s.savings[0], s.bank), (120, 0));
@@ -395,8 +396,8 @@ fn legal_actions_are_all_legal_and_cover_the_bots_choices() {
 }
 
 fn any_params() -> impl Strategy<Value = Params> {
-    (2u32..=8, 1u32..=7, 0u32..300, 1u32..40, 1u32..400, any::<bool>(), (1u32..=3, 0u32..=2, 0u32..=2, 0u32..=3), 1u32..=4)
-        .prop_map(|(players, hand_size, bank, savings, turn_cap, reshuffle, (base, colors, shapes, actions), scale)| {
+    (2u32..=8, 1u32..=7, 0u32..300, 1u32..40, 1u32..400, any::<bool>(), (1u32..=3, 0u32..=2, 0u32..=2, 0u32..=3), 1u32..=4).prop_map(
+        |(players, hand_size, bank, savings, turn_cap, reshuffle, (base, colors, shapes, actions), scale)| {
             let mut p = standard().params;
             p.players = players;
             p.hand_size = hand_size;
@@ -414,7 +415,8 @@ fn any_params() -> impl Strategy<Value = Params> {
                 }
             }
             p
-        })
+        },
+    )
 }
 
 fn seat_bots(g: &PennyBadger, choice: &[u8], bluff: f64, challenge: f64) -> Vec<Box<dyn Bot<PennyBadger>>> {

@@ -2,9 +2,9 @@
 //! Kept in its own module so the other hands are unreachable from bot code: the view
 //! holds the table privately and only tells what is public (savings, bank, hand sizes).
 
+use super::Decision;
 use super::params::{HAND_CAP, MAX_PLAYERS};
 use super::rules::State;
-use super::Decision;
 use crate::games::chroma::Card;
 
 /// What one seat sees: its own hand and everything public. Built once per decision, so it

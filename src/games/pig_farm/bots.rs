@@ -4,7 +4,7 @@
 
 use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::Hand;
-use super::{Action, Decision, Die, Event, PigFarm, View, BUTCHER, LOGO};
+use super::{Action, BUTCHER, Decision, Die, Event, LOGO, PigFarm, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
 
@@ -40,11 +40,7 @@ pub fn threshold_die(hand: &Hand) -> Die {
         colors = colors.max(color);
         shapes = shapes.max(shape);
     }
-    if shapes < colors {
-        Die::Shapes
-    } else {
-        Die::Colors
-    }
+    if shapes < colors { Die::Shapes } else { Die::Colors }
 }
 
 /// `threshold`: sells at the start of its turn with at least max(`sell_at`,
@@ -284,11 +280,7 @@ impl GreedyBot {
         let value = |h: &Hand| game.scoring.seller_points(h) as f64 + 10.0 * h.sets() as f64 + 2.0 * h.len() as f64;
         let now = value(hand);
         let loss = |die: Die| (0..LOGO).map(|f| now - value(&culled(hand, die, f))).sum::<f64>();
-        if loss(Die::Shapes) < loss(Die::Colors) {
-            Die::Shapes
-        } else {
-            Die::Colors
-        }
+        if loss(Die::Shapes) < loss(Die::Colors) { Die::Shapes } else { Die::Colors }
     }
 }
 

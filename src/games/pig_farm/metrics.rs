@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::params::MAX_PLAYERS;
 use super::rules::{RollRecord, RoundRecord, State};
-use super::{Action, Die, PigFarm, LOGO};
+use super::{Action, Die, LOGO, PigFarm};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
@@ -65,11 +65,7 @@ fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
 }
 
 fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 {
-        a / b
-    } else {
-        0.0
-    }
+    if b > 0.0 { a / b } else { 0.0 }
 }
 
 fn mean_of(map: &BTreeMap<i64, u64>) -> f64 {

@@ -53,13 +53,13 @@ mod tests;
 use std::fmt;
 
 use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
-use crate::games::chroma::{cell_name, Card};
+use crate::games::chroma::{Card, cell_name};
 use crate::variant::Invalid;
 
-pub use bots::{threshold_die, threshold_discard, GreedyBot, ThresholdBot};
+pub use bots::{GreedyBot, ThresholdBot, threshold_die, threshold_discard};
 pub use metrics::PigMetrics;
-pub use params::{Params, Scoring, KINDS, MAX_PLAYERS};
-pub use rules::{Hand, Phase, RollRecord, RoundRecord, State, END_CAP, END_REASONS, END_SOLD};
+pub use params::{KINDS, MAX_PLAYERS, Params, Scoring};
+pub use rules::{END_CAP, END_REASONS, END_SOLD, Hand, Phase, RollRecord, RoundRecord, State};
 
 /// Game id in variant files.
 pub const ID: &str = "pig-farm";
@@ -250,11 +250,7 @@ impl Game for PigFarm {
 
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over {
-            ToMove::Over
-        } else {
-            ToMove::Seat(s.current as usize)
-        }
+        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
     }
 
     #[inline]
@@ -349,11 +345,7 @@ impl Game for PigFarm {
 
 /// Readable card name: `blue star` or `butcher`.
 pub fn card_name(card: Card) -> String {
-    if card == BUTCHER {
-        "butcher".into()
-    } else {
-        cell_name(card)
-    }
+    if card == BUTCHER { "butcher".into() } else { cell_name(card) }
 }
 
 /// What happened, for traces and for bots that track the table.
@@ -485,11 +477,7 @@ impl fmt::Display for Event {
             Event::RoundStarts { round, first } => write!(f, "\n== round {} starts with seat {first}", round + 1),
             Event::Dealt { seat, hand, butchers } => {
                 write!(f, "seat {seat} is dealt [{hand}]")?;
-                if *butchers > 0 {
-                    write!(f, " and {butchers} butcher(s)")
-                } else {
-                    Ok(())
-                }
+                if *butchers > 0 { write!(f, " and {butchers} butcher(s)") } else { Ok(()) }
             }
             Event::TurnStarts { turn, seat } => write!(f, "-- turn {turn}: seat {seat}"),
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws {}", card_name(*card)),

@@ -218,11 +218,7 @@ impl Params {
                 *v = if i < first { 0 } else { bonus_rows.get((i - first) as usize).map_or(last, |r| r.1) };
             }
         }
-        if bad.is_empty() {
-            Ok(scoring)
-        } else {
-            Err(bad)
-        }
+        if bad.is_empty() { Ok(scoring) } else { Err(bad) }
     }
 }
 

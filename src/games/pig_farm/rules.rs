@@ -4,11 +4,11 @@
 
 use std::fmt;
 
-use rand::seq::SliceRandom;
 use rand::RngExt;
+use rand::seq::SliceRandom;
 
 use super::params::{KINDS, MAX_PLAYERS};
-use super::{card_name, Action, Die, Event, PigFarm, BUTCHER, FACES, LOGO};
+use super::{Action, BUTCHER, Die, Event, FACES, LOGO, PigFarm, card_name};
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{self, Card};
 
@@ -119,11 +119,7 @@ impl fmt::Display for Hand {
             }
             first = false;
             let c = self.count(p);
-            if c > 1 {
-                write!(f, "{c} x {}", card_name(p))?
-            } else {
-                f.write_str(&card_name(p))?
-            }
+            if c > 1 { write!(f, "{c} x {}", card_name(p))? } else { f.write_str(&card_name(p))? }
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! Pig Farm's scoring applied to a hand: the seller's table, set-size bonuses and the
 //! all-pigs bonus, and the non-sellers' table (RULES.md "Scoring when a player sells").
 
-use super::params::{Scoring, KINDS, MAX_BASE_SETS};
+use super::params::{KINDS, MAX_BASE_SETS, Scoring};
 use super::rules::Hand;
 
 impl Scoring {

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use rand::RngExt;
 
 use super::*;
-use crate::engine::{play, Bot, EventLog, Game, GameEvent, GameRng, PlayOptions, SeedFrom, ToMove};
+use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, PlayOptions, SeedFrom, ToMove, play};
 use crate::variant::Variant;
 
 // ---------------------------------------------------------------------------------------
@@ -124,11 +124,7 @@ fn reference_points(h: &Hand, seller: bool) -> i64 {
         p
     } else {
         let table = [0, 5, 15, 30, 0, -30, -50, -100, -150, -200];
-        if sets <= 9 {
-            table[sets as usize]
-        } else {
-            -200 - 50 * (sets - 9)
-        }
+        if sets <= 9 { table[sets as usize] } else { -200 - 50 * (sets - 9) }
     }
 }
 

@@ -124,7 +124,13 @@ pub struct SaboteurBot {
 
 const SABOTEUR_PARAMS: &[BotParamInfo] = &[
     BotParamInfo { name: "threshold", default: 1.0, min: 1.0, max: 5.0, doc: "sabotages an opponent that needs at most this many cards" },
-    BotParamInfo { name: "hoard", default: 0.0, min: 0.0, max: 1.0, doc: "0: builds with its wilds as the builder does, sabotaging with those it still holds; 1: keeps them for sabotage (builds with the other cards)" },
+    BotParamInfo {
+        name: "hoard",
+        default: 0.0,
+        min: 0.0,
+        max: 1.0,
+        doc: "0: builds with its wilds as the builder does, sabotaging with those it still holds; 1: keeps them for sabotage (builds with the other cards)",
+    },
 ];
 
 /// The `saboteur` entry.

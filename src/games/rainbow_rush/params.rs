@@ -124,10 +124,7 @@ impl Params {
             }
         }
         if d.action_sets != 0 {
-            bad.push(Invalid::new(
-                "deck.action_sets",
-                format!("{} action sets is not allowed; Rainbow Rush has no action cards, allowed: 0", d.action_sets),
-            ));
+            bad.push(Invalid::new("deck.action_sets", format!("{} action sets is not allowed; Rainbow Rush has no action cards, allowed: 0", d.action_sets)));
         }
         for (key, v) in [
             ("skip", c.skip),
@@ -141,10 +138,7 @@ impl Params {
             ("dice", c.dice),
         ] {
             if v.is_some_and(|v| v != 0) {
-                bad.push(Invalid::new(
-                    format!("deck.counts.{key}"),
-                    format!("Rainbow Rush has no action cards; `{key}` allowed: 0"),
-                ));
+                bad.push(Invalid::new(format!("deck.counts.{key}"), format!("Rainbow Rush has no action cards; `{key}` allowed: 0")));
             }
         }
         if bad.is_empty() {

@@ -475,11 +475,7 @@ impl RainbowRush {
     #[inline]
     fn end_turn(&self, s: &mut State, victim: Option<usize>, log: &mut EventLog<Event>) {
         let seat = s.current as usize;
-        let winner = if s.rows[seat].cover().is_rainbow() {
-            Some(seat)
-        } else {
-            victim.filter(|&v| s.rows[v].cover().is_rainbow())
-        };
+        let winner = if s.rows[seat].cover().is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].cover().is_rainbow()) };
         if let Some(w) = winner {
             s.winner = Some(w as u8);
             s.end_reason = END_RAINBOW;

@@ -777,18 +777,11 @@ fn arb_params() -> impl Strategy<Value = Params> {
 }
 
 fn arb_bot() -> impl Strategy<Value = (&'static str, f64, f64)> {
-    prop_oneof![
-        Just(("random", 0.0, 0.0)),
-        Just(("builder", 0.0, 0.0)),
-        (1u32..=5, 0u32..=1).prop_map(|(t, h)| ("saboteur", t as f64, h as f64)),
-    ]
+    prop_oneof![Just(("random", 0.0, 0.0)), Just(("builder", 0.0, 0.0)), (1u32..=5, 0u32..=1).prop_map(|(t, h)| ("saboteur", t as f64, h as f64)),]
 }
 
 fn build(bots: &[(&str, f64, f64)], n: usize) -> Vec<Box<dyn Bot<RainbowRush>>> {
-    bots[..n]
-        .iter()
-        .map(|&(name, a, b)| if name == "saboteur" { bot(name, &[a, b]) } else { bot(name, &[]) })
-        .collect()
+    bots[..n].iter().map(|&(name, a, b)| if name == "saboteur" { bot(name, &[a, b]) } else { bot(name, &[]) }).collect()
 }
 
 proptest! {

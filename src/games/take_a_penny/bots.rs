@@ -29,11 +29,7 @@ pub fn greedy_info() -> BotInfo<TakeAPenny> {
         doc: "deterministic: spoils a lone zero near the end, plays for the only-zero win when at `zero_at` or below, \
               guards a lead near the end, else takes (take2, take1_block, take_from the richest)",
         params: GREEDY_PARAMS,
-        build: |_, v| {
-            Box::new(GreedyBot {
-                zero_at: v[0] as u32,
-            })
-        },
+        build: |_, v| Box::new(GreedyBot { zero_at: v[0] as u32 }),
         uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| GreedyBot { zero_at: v[0] as u32 }).collect()))),
     }
 }
@@ -59,14 +55,7 @@ pub struct GreedyBot {
 /// 7. `block_self`.
 /// 8. The first legal action in the order take1_block, take2, return1, block_self,
 ///    take_from by color, give by color.
-pub fn greedy_choice(
-    setup: &Setup,
-    pennies: &[u32; MAX_CARDS],
-    pot: u32,
-    seat: usize,
-    last: u8,
-    zero_at: u32,
-) -> Action {
+pub fn greedy_choice(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, zero_at: u32) -> Action {
     let ok = |a: Action| rules::legal(setup, pennies, pot, seat, last, a);
     let own = pennies[seat];
     let others = || (0..setup.cards).filter(move |&c| c != seat);
@@ -112,9 +101,7 @@ pub fn greedy_choice(
         return Action::Take1Block;
     }
     // 6. Take from the richest card it may take from.
-    let richest = others()
-        .filter(|&c| ok(Action::TakeFrom(c as u8)))
-        .max_by_key(|&c| (pennies[c], std::cmp::Reverse(c)));
+    let richest = others().filter(|&c| ok(Action::TakeFrom(c as u8))).max_by_key(|&c| (pennies[c], std::cmp::Reverse(c)));
     if let Some(c) = richest {
         return Action::TakeFrom(c as u8);
     }
@@ -154,12 +141,7 @@ pub fn best_response_info() -> BotInfo<TakeAPenny> {
         doc: "the exact policy maximising its expected win share against opponents that all play random (vs=0) or all greedy (vs=1), \
               by value iteration over (pennies, pot, last spots); only for variants of at most 5,000,000 states (2 and 3 players)",
         params: BEST_PARAMS,
-        build: |_, v| {
-            Box::new(BestResponseBot {
-                vs: v[0].round() as u32,
-                policy: None,
-            })
-        },
+        build: |_, v| Box::new(BestResponseBot { vs: v[0].round() as u32, policy: None }),
         uniform: None,
     }
 }
@@ -192,10 +174,7 @@ impl Bot<TakeAPenny> for BestResponseBot {
         {
             return a.into();
         }
-        debug_assert!(
-            self.policy.is_none(),
-            "the best-response policy has no legal action for this view"
-        );
+        debug_assert!(self.policy.is_none(), "the best-response policy has no legal action for this view");
         greedy_choice(&game.setup, &pennies, pot, view.seat, last, GREEDY_DEFAULT_ZERO_AT).into()
     }
 }

@@ -80,31 +80,21 @@ pub enum Refusal {
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Refusal::TooBig {
-                states,
-                bytes,
-                max_states,
-            } => write!(
+            Refusal::TooBig { states, bytes, max_states } => write!(
                 f,
                 "the state space is too big for an exact solve: {states} states (about {:.1} GB of memory) > the limit of {max_states}; \
                  raise it with --max-states {states} if the machine has the memory, or use simulate",
                 *bytes as f64 / 1e9
             ),
             Refusal::NoConvergence { sweeps, residual } => {
-                write!(
-                    f,
-                    "value iteration did not settle after {sweeps} sweeps (largest change {residual:e}): some policy can make the game endless"
-                )
+                write!(f, "value iteration did not settle after {sweeps} sweeps (largest change {residual:e}): some policy can make the game endless")
             }
             Refusal::Endless { cap } => write!(
                 f,
                 "with these bots some positions never end (their expected length passes the turn cap of {cap} rounds: deterministic bots can cycle); \
                  the exact solver models the game without a cap, so use simulate"
             ),
-            Refusal::TwoBest => write!(
-                f,
-                "at most one seat may be `best-response` in an exact solve (two optimising seats make a game, not a Markov chain)"
-            ),
+            Refusal::TwoBest => write!(f, "at most one seat may be `best-response` in an exact solve (two optimising seats make a game, not a Markov chain)"),
         }
     }
 }
@@ -127,21 +117,14 @@ impl Policy {
     }
 
     /// The policy's action for `seat`'s view of the table, if the view is a state it knows.
-    pub fn action(
-        &self,
-        pennies: &[u32; MAX_CARDS],
-        pot: u32,
-        last: &[u8; MAX_CARDS],
-    ) -> Option<Action> {
+    pub fn action(&self, pennies: &[u32; MAX_CARDS], pot: u32, last: &[u8; MAX_CARDS]) -> Option<Action> {
         let n = self.index.setup.players;
         if last[..n].contains(&NO_SPOT) {
             return Some(Action::from_code(self.first));
         }
         let t = self.index.transient_of(pennies, pot)?;
         let l = self.index.last_code(last)?;
-        self.codes
-            .get(t * self.index.lc + l)
-            .map(|&c| Action::from_code(c))
+        self.codes.get(t * self.index.lc + l).map(|&c| Action::from_code(c))
     }
 }
 
@@ -186,9 +169,7 @@ pub fn size(setup: &Setup) -> (u64, u64) {
     let states = transient.saturating_mul(lc).saturating_add(1);
     // Values (1 + cards f64), one policy byte, and the successor table (4 bytes per joint action).
     let joint = (MAX_ACTS as u64).saturating_pow(setup.players as u32);
-    let bytes = states
-        .saturating_mul((1 + cards) * 8 + 1)
-        .saturating_add(transient.saturating_mul(joint).saturating_mul(4));
+    let bytes = states.saturating_mul((1 + cards) * 8 + 1).saturating_add(transient.saturating_mul(joint).saturating_mul(4));
     (states, bytes)
 }
 
@@ -234,16 +215,7 @@ impl Index {
                 of_transient.push(i as u32);
             }
         }
-        Index {
-            setup: *setup,
-            s,
-            lc,
-            pennies,
-            pots,
-            dense,
-            transient,
-            of_transient,
-        }
+        Index { setup: *setup, s, lc, pennies, pots, dense, transient, of_transient }
     }
 
     #[inline]
@@ -266,11 +238,7 @@ impl Index {
             return None;
         }
         let i = self.penny_state(p);
-        self.transient
-            .get(i)
-            .copied()
-            .filter(|&x| x != u32::MAX)
-            .map(|x| x as usize)
+        self.transient.get(i).copied().filter(|&x| x != u32::MAX).map(|x| x as usize)
     }
 
     /// Local spot number (0..s) of a global spot of `seat`.
@@ -302,10 +270,7 @@ impl Index {
         let mut code = 0;
         for seat in (0..self.setup.players).rev() {
             let spot = last[seat];
-            if spot == NO_SPOT
-                || ((SPOT_TAKE_FROM..SPOT_GIVE).contains(&spot)
-                    && (spot - SPOT_TAKE_FROM) as usize == seat)
-            {
+            if spot == NO_SPOT || ((SPOT_TAKE_FROM..SPOT_GIVE).contains(&spot) && (spot - SPOT_TAKE_FROM) as usize == seat) {
                 return None;
             }
             code = code * self.s + self.local(seat, spot);
@@ -353,11 +318,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
     }
     let (states, bytes) = size(setup);
     if states > max_states {
-        return Err(Refusal::TooBig {
-            states,
-            bytes,
-            max_states,
-        });
+        return Err(Refusal::TooBig { states, bytes, max_states });
     }
     let best = models.iter().position(|m| matches!(m, Model::Best));
     let index = Index::new(setup);
@@ -389,16 +350,9 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
             }
             if let Model::Greedy(zero_at) = models[seat] {
                 for y in 0..=s {
-                    let last = if y == s {
-                        NO_SPOT
-                    } else {
-                        index.global(seat, y)
-                    };
+                    let last = if y == s { NO_SPOT } else { index.global(seat, y) };
                     let g = bots::greedy_choice(setup, &p, pot, seat, last, zero_at);
-                    node.greedy[seat][y] =
-                        acts.iter()
-                            .position(|&a| a == g)
-                            .expect("greedy chooses a legal action") as u8;
+                    node.greedy[seat][y] = acts.iter().position(|&a| a == g).expect("greedy chooses a legal action") as u8;
                 }
             }
         }
@@ -416,11 +370,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
             let mut qpot = pot;
             rules::resolve_quick(n, &mut q, &mut qpot, &actions);
             let qi = index.penny_state(&q);
-            succ.push(if qpot == 0 {
-                TERMINAL | qi as u32
-            } else {
-                (index.transient[qi] as usize * lc + code) as u32
-            });
+            succ.push(if qpot == 0 { TERMINAL | qi as u32 } else { (index.transient[qi] as usize * lc + code) as u32 });
             for seat in 0..n {
                 c[seat] += 1;
                 if c[seat] < node.dims[seat] {
@@ -484,18 +434,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
         let mut all = Vec::with_capacity(nodes.len());
         for node in &nodes {
             let mut choice = Vec::new();
-            work.contract(
-                node,
-                &succ,
-                &values,
-                &terminal,
-                models,
-                best,
-                n,
-                s,
-                k,
-                Pick::Record(&mut choice),
-            );
+            work.contract(node, &succ, &values, &terminal, models, best, n, s, k, Pick::Record(&mut choice));
             all.push(choice);
         }
         choices = Some(all);
@@ -508,18 +447,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
     let t0 = index.transient[start] as usize;
     let none = out_of_none(n, s);
     let pick = |t: usize| choices.as_ref().map_or(Pick::Max, |c| Pick::Fixed(&c[t]));
-    let out = work.contract(
-        &nodes[t0],
-        &succ,
-        &values,
-        &terminal,
-        models,
-        best,
-        n,
-        s,
-        k,
-        pick(t0),
-    );
+    let out = work.contract(&nodes[t0], &succ, &values, &terminal, models, best, n, s, k, pick(t0));
     let first_values = out[none * k..(none + 1) * k].to_vec();
     let mut policy = None;
     if let (Some(b), Some(choices)) = (best, &choices) {
@@ -530,12 +458,7 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
                 codes[t * lc + l] = node.codes[b][choices[t][o] as usize];
             }
         }
-        policy = Some(Arc::new(Policy {
-            seat: b,
-            index,
-            codes,
-            first,
-        }));
+        policy = Some(Arc::new(Policy { seat: b, index, codes, first }));
     }
     Ok(Solution {
         expected_rounds: first_values[0],
@@ -579,13 +502,7 @@ struct Sweeper<'a> {
 impl Sweeper<'_> {
     /// Sweeps until no value (only value `only` when given) moves by more than
     /// [`TOLERANCE`]; returns the sweeps and the last residual.
-    fn iterate(
-        &self,
-        values: &mut [f64],
-        work: &mut Work,
-        choices: Option<&[Vec<u8>]>,
-        only: Option<usize>,
-    ) -> Result<(u32, f64), Refusal> {
+    fn iterate(&self, values: &mut [f64], work: &mut Work, choices: Option<&[Vec<u8>]>, only: Option<usize>) -> Result<(u32, f64), Refusal> {
         let (k, lc) = (self.k, self.lc);
         let mut sweeps = 0;
         let mut residual = f64::INFINITY;
@@ -596,18 +513,7 @@ impl Sweeper<'_> {
             residual = 0.0;
             for &t in self.order {
                 let pick = choices.map_or(Pick::Max, |c| Pick::Fixed(&c[t]));
-                let out = work.contract(
-                    &self.nodes[t],
-                    self.succ,
-                    values,
-                    self.terminal,
-                    self.models,
-                    self.best,
-                    self.n,
-                    self.s,
-                    k,
-                    pick,
-                );
+                let out = work.contract(&self.nodes[t], self.succ, values, self.terminal, self.models, self.best, self.n, self.s, k, pick);
                 let row = &mut values[t * lc * k..(t + 1) * lc * k];
                 for (l, &o) in self.out_of.iter().enumerate() {
                     let new = &out[o * k..(o + 1) * k];
@@ -628,10 +534,7 @@ impl Sweeper<'_> {
             }
             sweeps += 1;
             if self.trace {
-                eprintln!(
-                    "sweep {sweeps}: residual {residual:e}, {:.2} s",
-                    self.started.elapsed().as_secs_f64()
-                );
+                eprintln!("sweep {sweeps}: residual {residual:e}, {:.2} s", self.started.elapsed().as_secs_f64());
             }
             if only.is_none() && values.iter().step_by(k).any(|&r| r > self.cap as f64) {
                 return Err(Refusal::Endless { cap: self.cap });
@@ -710,19 +613,15 @@ impl Work {
                         for c in 0..d {
                             let src = &self.a[(o * d + c) * inner..(o * d + c + 1) * inner];
                             let sp = spots[c] as usize;
-                            for (x, &v) in
-                                self.sums[sp * inner..(sp + 1) * inner].iter_mut().zip(src)
-                            {
+                            for (x, &v) in self.sums[sp * inner..(sp + 1) * inner].iter_mut().zip(src) {
                                 *x += v;
                             }
-                            for (x, &v) in self.sums[s * inner..(s + 1) * inner].iter_mut().zip(src)
-                            {
+                            for (x, &v) in self.sums[s * inner..(s + 1) * inner].iter_mut().zip(src) {
                                 *x += v;
                             }
                         }
                         for y in 0..=s {
-                            let dst = &mut self.b
-                                [(o * (s + 1) + y) * inner..(o * (s + 1) + y + 1) * inner];
+                            let dst = &mut self.b[(o * (s + 1) + y) * inner..(o * (s + 1) + y + 1) * inner];
                             let all = &self.sums[s * inner..(s + 1) * inner];
                             if y == s {
                                 let inv = 1.0 / d as f64;
@@ -780,8 +679,7 @@ impl Work {
                                     let at = (o * d + i) * inner + r * k;
                                     if spots[i] as usize != y
                                         && self.a[at + key] >= max - 1e-12
-                                        && (c == usize::MAX
-                                            || self.a[at] < self.a[(o * d + c) * inner + r * k])
+                                        && (c == usize::MAX || self.a[at] < self.a[(o * d + c) * inner + r * k])
                                     {
                                         c = i;
                                     }
@@ -906,28 +804,14 @@ impl ExactReport {
             "{} / {}: exact solve ({} states, {} sweeps, residual {:.1e}, {:.2} s)",
             self.game, self.variant, self.states, self.sweeps, self.residual, self.seconds
         );
-        let _ = writeln!(
-            out,
-            "expected length: {:.6} {}",
-            self.expected_length, self.length_unit
-        );
+        let _ = writeln!(out, "expected length: {:.6} {}", self.expected_length, self.length_unit);
         let _ = writeln!(out, "\n| seat | color | bot | exact win share |");
         let _ = writeln!(out, "|---:|---|---|---:|");
         for s in &self.seats {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {:.4}% |",
-                s.seat,
-                s.color,
-                s.bot,
-                s.win_share * 100.0
-            );
+            let _ = writeln!(out, "| {} | {} | {} | {:.4}% |", s.seat, s.color, s.bot, s.win_share * 100.0);
         }
         if !self.skill_headroom.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nskill headroom (best response minus random, opponents random; players are interchangeable):"
-            );
+            let _ = writeln!(out, "\nskill headroom (best response minus random, opponents random; players are interchangeable):");
             for h in &self.skill_headroom {
                 let _ = writeln!(
                     out,
@@ -961,13 +845,7 @@ fn model_of(label: &str) -> Result<(Option<Model>, Option<u32>), String> {
 /// `best-response...`). Headroom is computed for seat 0 when all play random (every player
 /// seat has the same by symmetry),
 /// and for the best-response seat otherwise.
-pub fn report(
-    game: &str,
-    variant: &str,
-    setup: &Setup,
-    labels: &[String],
-    max_states: u64,
-) -> Result<ExactReport, String> {
+pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_states: u64) -> Result<ExactReport, String> {
     let started = Instant::now();
     let n = setup.players;
     let mut models = Vec::with_capacity(n);
@@ -1001,13 +879,7 @@ pub fn report(
                     "seat {seat} plays best-response:vs={vs}, the best response to {} opponents, but the other seats are {}; \
                      an exact solve needs them to be what it assumes",
                     if vs == 0 { "random" } else { "greedy" },
-                    labels
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| *i != seat)
-                        .map(|(_, l)| l.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    labels.iter().enumerate().filter(|(i, _)| *i != seat).map(|(_, l)| l.as_str()).collect::<Vec<_>>().join(", ")
                 ));
             }
             models[seat] = Model::Best;
@@ -1017,15 +889,7 @@ pub fn report(
     let mut headroom = Vec::new();
     // Players are interchangeable (simultaneous choices, equal starts), so with every seat
     // random the headroom of seat 0 is that of every player seat.
-    let head_seats: Vec<usize> = if all_random {
-        vec![0]
-    } else {
-        best_seats
-            .iter()
-            .filter(|b| b.1 == 0)
-            .map(|b| b.0)
-            .collect()
-    };
+    let head_seats: Vec<usize> = if all_random { vec![0] } else { best_seats.iter().filter(|b| b.1 == 0).map(|b| b.0).collect() };
     for seat in head_seats {
         let br = if !all_random {
             main.clone()
@@ -1045,11 +909,7 @@ pub fn report(
         .map(|c| ExactSeat {
             seat: c,
             color: color(c).to_string(),
-            bot: labels
-                .get(c)
-                .filter(|_| c < n)
-                .cloned()
-                .unwrap_or_else(|| "dummy".into()),
+            bot: labels.get(c).filter(|_| c < n).cloned().unwrap_or_else(|| "dummy".into()),
             win_share: main.win_share[c],
         })
         .collect();
@@ -1064,9 +924,6 @@ pub fn report(
         residual: main.residual,
         seconds: started.elapsed().as_secs_f64(),
         skill_headroom: headroom,
-        note: format!(
-            "exact values of the game without the turn cap ({} rounds), iterated until no value moved by more than {TOLERANCE:e}",
-            setup.turn_cap
-        ),
+        note: format!("exact values of the game without the turn cap ({} rounds), iterated until no value moved by more than {TOLERANCE:e}", setup.turn_cap),
     })
 }

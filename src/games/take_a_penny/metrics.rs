@@ -51,16 +51,10 @@ impl PennyMetrics {
 
     /// Spot ids in chart order for a table of `cards` bank cards, with their names.
     fn spot_names(&self) -> Vec<(Vec<u8>, String)> {
-        let mut v: Vec<(Vec<u8>, String)> = ["take1_block", "take2", "return1", "block_self"]
-            .iter()
-            .enumerate()
-            .map(|(i, n)| (vec![i as u8], n.to_string()))
-            .collect();
+        let mut v: Vec<(Vec<u8>, String)> =
+            ["take1_block", "take2", "return1", "block_self"].iter().enumerate().map(|(i, n)| (vec![i as u8], n.to_string())).collect();
         for c in 0..self.cards {
-            v.push((
-                vec![SPOT_TAKE_FROM + c as u8],
-                format!("take_from({})", color(c)),
-            ));
+            v.push((vec![SPOT_TAKE_FROM + c as u8], format!("take_from({})", color(c))));
         }
         v.push((vec![SPOT_GIVE], "give".into()));
         v
@@ -123,23 +117,11 @@ impl Metrics<TakeAPenny> for PennyMetrics {
         let total: u64 = self.chosen.iter().sum();
         let names = self.spot_names();
         let pct = |num: u64, den: u64| {
-            if den > 0 {
-                num as f64 / den as f64 * 100.0
-            } else {
-                0.0
-            }
+            if den > 0 { num as f64 / den as f64 * 100.0 } else { 0.0 }
         };
         let series = |label: &str, e: usize| BarSeries {
             name: label.into(),
-            values: names
-                .iter()
-                .map(|(ids, _)| {
-                    pct(
-                        self.effects[ids[0] as usize][e],
-                        self.chosen[ids[0] as usize],
-                    )
-                })
-                .collect(),
+            values: names.iter().map(|(ids, _)| pct(self.effects[ids[0] as usize][e], self.chosen[ids[0] as usize])).collect(),
             ci: None,
         };
         let mut charts = vec![ChartSpec::Bars {
@@ -149,14 +131,7 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             y_label: "% (chosen: of all choices; the rest: of that spot's choices)".into(),
             categories: names.iter().map(|(_, n)| n.clone()).collect(),
             series: vec![
-                BarSeries {
-                    name: "chosen".into(),
-                    values: names
-                        .iter()
-                        .map(|(ids, _)| pct(self.chosen[ids[0] as usize], total))
-                        .collect(),
-                    ci: None,
-                },
+                BarSeries { name: "chosen".into(), values: names.iter().map(|(ids, _)| pct(self.chosen[ids[0] as usize], total)).collect(), ci: None },
                 series("succeeded (block_self: stopped someone)", 0),
                 series("take2 got only 1", 1),
                 series("blocked", 2),
@@ -165,31 +140,18 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             reference: None,
         }];
         // The pot curve up to the last round any game reached.
-        let last = self
-            .running
-            .iter()
-            .rposition(|&r| r > 0)
-            .map_or(1, |r| r + 1)
-            .min(self.pot_sum.len());
+        let last = self.running.iter().rposition(|&r| r > 0).map_or(1, |r| r + 1).min(self.pot_sum.len());
         let n = self.games.max(1) as f64;
         charts.push(ChartSpec::Lines {
             file: "pot_by_round".into(),
-            title: format!(
-                "Mean pot after each round ({games} games; a finished game keeps its last pot)"
-            ),
+            title: format!("Mean pot after each round ({games} games; a finished game keeps its last pot)"),
             x_label: "round".into(),
             y_label: "pennies in the pot".into(),
             series: vec![
-                LineSeries {
-                    name: "mean pot".into(),
-                    points: (0..last).map(|r| (r as f64, self.pot_sum[r] as f64 / n)).collect(),
-                    band: None,
-                },
+                LineSeries { name: "mean pot".into(), points: (0..last).map(|r| (r as f64, self.pot_sum[r] as f64 / n)).collect(), band: None },
                 LineSeries {
                     name: "games still running (fraction)".into(),
-                    points: (0..last)
-                        .map(|r| (r as f64, self.running[r] as f64 / n))
-                        .collect(),
+                    points: (0..last).map(|r| (r as f64, self.running[r] as f64 / n)).collect(),
                     band: None,
                 },
             ],
@@ -200,21 +162,12 @@ impl Metrics<TakeAPenny> for PennyMetrics {
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         let total: u64 = self.chosen.iter().sum();
         let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
-        let groups: [(&str, Vec<usize>); 6] = [
-            ("take1_block", vec![0]),
-            ("take2", vec![1]),
-            ("return1", vec![2]),
-            ("block_self", vec![3]),
-            ("take_from", (4..8).collect()),
-            ("give", vec![8]),
-        ];
+        let groups: [(&str, Vec<usize>); 6] =
+            [("take1_block", vec![0]), ("take2", vec![1]), ("return1", vec![2]), ("block_self", vec![3]), ("take_from", (4..8).collect()), ("give", vec![8])];
         let mut out = Vec::new();
         for (name, ids) in groups {
             let chosen: u64 = ids.iter().map(|&i| self.chosen[i]).sum();
-            let done: u64 = ids
-                .iter()
-                .map(|&i| self.effects[i][0] + self.effects[i][1])
-                .sum();
+            let done: u64 = ids.iter().map(|&i| self.effects[i][0] + self.effects[i][1]).sum();
             out.push((format!("{name}_chosen"), ratio(chosen, total)));
             out.push((format!("{name}_success"), ratio(done, chosen)));
         }

@@ -246,11 +246,7 @@ impl TakeAPenny {
 
     /// Seat labels for traces: `seat 0 (red)`, `dummy (green)`.
     pub fn card_label(&self, card: usize) -> String {
-        if self.setup.is_dummy(card) {
-            format!("dummy {card} ({})", color(card))
-        } else {
-            format!("seat {card} ({})", color(card))
-        }
+        if self.setup.is_dummy(card) { format!("dummy {card} ({})", color(card)) } else { format!("seat {card} ({})", color(card)) }
     }
 }
 
@@ -287,22 +283,13 @@ impl Game for TakeAPenny {
 
     fn deal(&self, _rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let s = Self::initial_state(&self.setup);
-        log.emit(|| Event::RoundEnds {
-            round: 0,
-            pot: s.pot,
-            pennies: s.pennies(),
-            cards: self.setup.cards as u8,
-        });
+        log.emit(|| Event::RoundEnds { round: 0, pot: s.pot, pennies: s.pennies(), cards: self.setup.cards as u8 });
         s
     }
 
     #[inline(always)]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.over {
-            ToMove::Over
-        } else {
-            ToMove::Seat(s.next as usize)
-        }
+        if s.over { ToMove::Over } else { ToMove::Seat(s.next as usize) }
     }
 
     #[inline(always)]
@@ -321,19 +308,11 @@ impl Game for TakeAPenny {
     }
 
     fn is_legal(&self, v: &View, choice: &Choice) -> bool {
-        v.seat < self.setup.players
-            && rules::legal(&self.setup, &v.pennies(), v.pot(), v.seat, v.last()[v.seat], choice.action())
+        v.seat < self.setup.players && rules::legal(&self.setup, &v.pennies(), v.pot(), v.seat, v.last()[v.seat], choice.action())
     }
 
     #[inline(always)]
-    fn apply(
-        &self,
-        s: &mut State,
-        seat: usize,
-        choice: Choice,
-        _rng: &mut GameRng,
-        log: &mut EventLog<Event>,
-    ) {
+    fn apply(&self, s: &mut State, seat: usize, choice: Choice, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.choose(s, seat, choice, log);
     }
 
@@ -355,35 +334,21 @@ impl Game for TakeAPenny {
         let pennies = s.pennies();
         let sum: u64 = s.pot as u64 + pennies[..cards].iter().map(|&p| p as u64).sum::<u64>();
         if sum != self.setup.total as u64 || pennies[cards..].iter().any(|&p| p != 0) {
-            return Err(format!(
-                "pennies not conserved: pot {} + bank cards {:?} = {sum}, the game has {}",
-                s.pot,
-                &pennies[..cards],
-                self.setup.total
-            ));
+            return Err(format!("pennies not conserved: pot {} + bank cards {:?} = {sum}, the game has {}", s.pot, &pennies[..cards], self.setup.total));
         }
         if s.round > 0 && s.next == 0 {
             let r = s.record();
             for seat in 0..self.setup.players {
                 if rules::spot(r.actions[seat]) == r.previous[seat] {
-                    return Err(format!(
-                        "seat {seat} chose spot {} two rounds in a row (round {})",
-                        r.actions[seat], s.round
-                    ));
+                    return Err(format!("seat {seat} chose spot {} two rounds in a row (round {})", r.actions[seat], s.round));
                 }
             }
         }
         if s.round > self.setup.turn_cap {
-            return Err(format!(
-                "round {} passed the cap {}",
-                s.round, self.setup.turn_cap
-            ));
+            return Err(format!("round {} passed the cap {}", s.round, self.setup.turn_cap));
         }
         if s.over != (s.pot == 0 || s.round >= self.setup.turn_cap) && s.next == 0 {
-            return Err(format!(
-                "game over flag {} with pot {} after round {}",
-                s.over, s.pot, s.round
-            ));
+            return Err(format!("game over flag {} with pot {} after round {}", s.over, s.pot, s.round));
         }
         Ok(())
     }
@@ -401,27 +366,18 @@ impl Game for TakeAPenny {
         // every batch), so a line-up it cannot serve is refused before play.
         for (seat, label) in bots.iter().enumerate() {
             if let Some(vs) = exact::best_response_vs(label) {
-                exact::best_response_policy(&self.setup, seat, vs)
-                    .map_err(|e| format!("seat {seat} bot `{label}`: {e}"))?;
+                exact::best_response_policy(&self.setup, seat, vs).map_err(|e| format!("seat {seat} bot `{label}`: {e}"))?;
             }
         }
         Ok(())
     }
 
     fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} rounds; pot {}\n",
-            END_REASONS[s.end_reason as usize], s.round, s.pot
-        );
+        let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
         let pennies = s.pennies();
         let w = rules::winners(&pennies[..self.setup.cards]);
         for (card, p) in pennies.iter().enumerate().take(self.setup.cards) {
-            out.push_str(&format!(
-                "  {}: {} pennies{}\n",
-                self.card_label(card),
-                p,
-                if w & (1 << card) != 0 { " (wins)" } else { "" }
-            ));
+            out.push_str(&format!("  {}: {} pennies{}\n", self.card_label(card), p, if w & (1 << card) != 0 { " (wins)" } else { "" }));
         }
         out
     }
@@ -491,37 +447,17 @@ impl GameEvent for Event {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Event::Chose { seat, action } => write!(
-                f,
-                "  seat {seat} ({}) secretly picks {action}",
-                color(*seat as usize)
-            ),
-            Event::Revealed {
-                round,
-                actions,
-                players,
-            } => {
+            Event::Chose { seat, action } => write!(f, "  seat {seat} ({}) secretly picks {action}", color(*seat as usize)),
+            Event::Revealed { round, actions, players } => {
                 write!(f, "-- round {round}: reveal")?;
                 for (seat, a) in actions.iter().enumerate().take(*players as usize) {
-                    write!(
-                        f,
-                        "{} {}: {a}",
-                        if seat == 0 { "" } else { "," },
-                        color(seat)
-                    )?;
+                    write!(f, "{} {}: {a}", if seat == 0 { "" } else { "," }, color(seat))?;
                 }
                 Ok(())
             }
-            Event::Resolved {
-                seat,
-                action,
-                effect,
-                moved,
-            } => {
+            Event::Resolved { seat, action, effect, moved } => {
                 let what = match effect {
-                    Effect::Done if matches!(action, Action::BlockSelf) => {
-                        "stopped a take or give".to_string()
-                    }
+                    Effect::Done if matches!(action, Action::BlockSelf) => "stopped a take or give".to_string(),
                     Effect::Done => format!("moved {moved}"),
                     Effect::Partial => format!("split: moved {moved}"),
                     Effect::Blocked => "blocked".to_string(),
@@ -530,38 +466,17 @@ impl fmt::Display for Event {
                 };
                 write!(f, "  {} {action}: {what}", color(*seat as usize))
             }
-            Event::RoundEnds {
-                round,
-                pot,
-                pennies,
-                cards,
-            } => {
-                let label = if *round == 0 {
-                    "set-up".to_string()
-                } else {
-                    format!("after round {round}")
-                };
+            Event::RoundEnds { round, pot, pennies, cards } => {
+                let label = if *round == 0 { "set-up".to_string() } else { format!("after round {round}") };
                 write!(f, "  {label}: pot {pot};")?;
                 for (c, p) in pennies.iter().enumerate().take(*cards as usize) {
                     write!(f, " {} {p}", color(c))?;
                 }
                 Ok(())
             }
-            Event::GameOver {
-                reason,
-                rounds,
-                winners,
-            } => {
-                let names: Vec<&str> = (0..MAX_CARDS)
-                    .filter(|c| winners & (1 << c) != 0)
-                    .map(color)
-                    .collect();
-                write!(
-                    f,
-                    "== game over after {rounds} rounds ({}): won by {}",
-                    END_REASONS[*reason as usize],
-                    names.join(" and ")
-                )
+            Event::GameOver { reason, rounds, winners } => {
+                let names: Vec<&str> = (0..MAX_CARDS).filter(|c| winners & (1 << c) != 0).map(color).collect();
+                write!(f, "== game over after {rounds} rounds ({}): won by {}", END_REASONS[*reason as usize], names.join(" and "))
             }
         }
     }

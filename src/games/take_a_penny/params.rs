@@ -101,8 +101,7 @@ impl Setup {
 impl Params {
     /// The total number of pennies: the key, else 15 (14 with 2 players).
     pub fn total(&self) -> u32 {
-        self.total_pennies
-            .unwrap_or(if self.players == 2 { 14 } else { 15 })
+        self.total_pennies.unwrap_or(if self.players == 2 { 14 } else { 15 })
     }
 
     /// Checks the parameters and builds the set-up; every problem is listed with its key.
@@ -116,67 +115,30 @@ impl Params {
         }
         let total = self.total();
         if total > MAX_PENNIES {
-            bad.push(Invalid::new(
-                "total_pennies",
-                format!("{total} pennies is not allowed; allowed: 1 to {MAX_PENNIES}"),
-            ));
+            bad.push(Invalid::new("total_pennies", format!("{total} pennies is not allowed; allowed: 1 to {MAX_PENNIES}")));
         }
         if self.bank_card_start > MAX_PENNIES {
-            bad.push(Invalid::new(
-                "bank_card_start",
-                format!(
-                    "{} is not allowed; allowed: 0 to {MAX_PENNIES}",
-                    self.bank_card_start
-                ),
-            ));
+            bad.push(Invalid::new("bank_card_start", format!("{} is not allowed; allowed: 0 to {MAX_PENNIES}", self.bank_card_start)));
         }
         if self.dummy_start > MAX_PENNIES {
-            bad.push(Invalid::new(
-                "dummy_start",
-                format!(
-                    "{} is not allowed; allowed: 0 to {MAX_PENNIES}",
-                    self.dummy_start
-                ),
-            ));
+            bad.push(Invalid::new("dummy_start", format!("{} is not allowed; allowed: 0 to {MAX_PENNIES}", self.dummy_start)));
         }
         if !(1..=MAX_TURN_CAP).contains(&self.turn_cap) {
-            bad.push(Invalid::new(
-                "turn_cap",
-                format!(
-                    "{} is not allowed; allowed: 1 to {MAX_TURN_CAP} rounds",
-                    self.turn_cap
-                ),
-            ));
+            bad.push(Invalid::new("turn_cap", format!("{} is not allowed; allowed: 1 to {MAX_TURN_CAP} rounds", self.turn_cap)));
         }
         if !bad.is_empty() {
             return Err(bad);
         }
         let players = self.players as usize;
-        let cards = if players < MAX_CARDS {
-            players + 1
-        } else {
-            players
-        };
+        let cards = if players < MAX_CARDS { players + 1 } else { players };
         let mut start = [0u32; MAX_CARDS];
         for (card, s) in start.iter_mut().enumerate().take(cards) {
-            *s = if card < players {
-                self.bank_card_start
-            } else {
-                self.dummy_start
-            };
+            *s = if card < players { self.bank_card_start } else { self.dummy_start };
         }
         let on_cards: u32 = start.iter().sum();
-        let dummy_text = if cards > players {
-            format!(" + dummy_start {}", self.dummy_start)
-        } else {
-            String::new()
-        };
+        let dummy_text = if cards > players { format!(" + dummy_start {}", self.dummy_start) } else { String::new() };
         if on_cards >= total {
-            let what = if on_cards > total {
-                "more pennies on the bank cards than exist"
-            } else {
-                "nothing left for the pot"
-            };
+            let what = if on_cards > total { "more pennies on the bank cards than exist" } else { "nothing left for the pot" };
             bad.push(Invalid::new(
                 "total_pennies",
                 format!(
@@ -188,13 +150,6 @@ impl Params {
             ));
             return Err(bad);
         }
-        Ok(Setup {
-            players,
-            cards,
-            total,
-            start,
-            pot: total - on_cards,
-            turn_cap: self.turn_cap,
-        })
+        Ok(Setup { players, cards, total, start, pot: total - on_cards, turn_cap: self.turn_cap })
     }
 }

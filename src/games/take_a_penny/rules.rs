@@ -212,14 +212,7 @@ pub fn spot(a: Action) -> u8 {
 /// Whether `seat` may select `a` with the table as it is: legality at selection plus the
 /// no-repeat rule (`last` = the seat's spot of the previous round).
 #[inline]
-pub fn legal(
-    setup: &Setup,
-    pennies: &[u32; MAX_CARDS],
-    pot: u32,
-    seat: usize,
-    last: u8,
-    a: Action,
-) -> bool {
+pub fn legal(setup: &Setup, pennies: &[u32; MAX_CARDS], pot: u32, seat: usize, last: u8, a: Action) -> bool {
     if spot(a) == last {
         return false;
     }
@@ -228,9 +221,7 @@ pub fn legal(
         Action::Take1Block | Action::Take2 => pot >= 1,
         Action::Return1 => own >= 1,
         Action::BlockSelf => true,
-        Action::TakeFrom(c) => {
-            (c as usize) < setup.cards && c as usize != seat && pennies[c as usize] >= 1
-        }
+        Action::TakeFrom(c) => (c as usize) < setup.cards && c as usize != seat && pennies[c as usize] >= 1,
         Action::Give(c) => (c as usize) < setup.cards && c as usize != seat && own >= 1,
     }
 }
@@ -336,12 +327,7 @@ pub type Resolution = ([Effect; MAX_CARDS], [u32; MAX_CARDS]);
 /// holds the choices of seats `0..players` (all legal at selection). Returns what each
 /// action did and how many pennies it moved; `pennies` and `pot` are updated in place.
 #[inline]
-pub fn resolve(
-    players: usize,
-    pennies: &mut [u32; MAX_CARDS],
-    pot: &mut u32,
-    actions: &[Action; MAX_CARDS],
-) -> Resolution {
+pub fn resolve(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u32, actions: &[Action; MAX_CARDS]) -> Resolution {
     resolve_with::<true>(players, pennies, pot, actions)
 }
 
@@ -349,12 +335,7 @@ pub fn resolve(
 /// simulator calls [`resolve_lanes`] directly). A property test checks it against
 /// [`resolve`] on random rounds.
 #[inline]
-pub fn resolve_quick(
-    players: usize,
-    pennies: &mut [u32; MAX_CARDS],
-    pot: &mut u32,
-    actions: &[Action; MAX_CARDS],
-) {
+pub fn resolve_quick(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u32, actions: &[Action; MAX_CARDS]) {
     let (table, after) = resolve_lanes(pack(*pennies), *pot, choice_lanes(players, actions));
     *pennies = unpack(table);
     *pot = after;
@@ -470,12 +451,7 @@ pub fn legal_lanes(table: u64, pot: u32, cards: usize, repeat: u64) -> u64 {
 
 /// The one implementation of the resolution; `TRACK` fills in effects and moved pennies.
 #[inline(always)]
-fn resolve_with<const TRACK: bool>(
-    players: usize,
-    pennies: &mut [u32; MAX_CARDS],
-    pot: &mut u32,
-    actions: &[Action; MAX_CARDS],
-) -> Resolution {
+fn resolve_with<const TRACK: bool>(players: usize, pennies: &mut [u32; MAX_CARDS], pot: &mut u32, actions: &[Action; MAX_CARDS]) -> Resolution {
     let mut effects = [Effect::Done; MAX_CARDS];
     let mut moved = [0u32; MAX_CARDS];
     let mut take1 = 0u32;
@@ -513,11 +489,7 @@ fn resolve_with<const TRACK: bool>(
     }
     if take2 + returns > 0 || (TRACK && take1 > 1) {
         // 2. take2, pot not blocked: t takers get min(2, floor(pot / t)) each.
-        let each2 = if take2 > 0 && !pot_blocked {
-            (*pot / take2).min(2)
-        } else {
-            0
-        };
+        let each2 = if take2 > 0 && !pot_blocked { (*pot / take2).min(2) } else { 0 };
         for seat in 0..players {
             match actions[seat] {
                 Action::Take1Block if TRACK && take1 > 1 => effects[seat] = Effect::Blocked,
@@ -621,13 +593,7 @@ fn resolve_with<const TRACK: bool>(
 /// holding the second-highest amount; if every card holds the same amount, all of them.
 #[inline]
 pub fn winners(pennies: &[u32]) -> u16 {
-    let mask = |value: u32| {
-        pennies
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| **p == value)
-            .fold(0u16, |m, (i, _)| m | (1 << i))
-    };
+    let mask = |value: u32| pennies.iter().enumerate().filter(|(_, p)| **p == value).fold(0u16, |m, (i, _)| m | (1 << i));
     let zeros = mask(0);
     if zeros.count_ones() == 1 {
         return zeros;
@@ -711,11 +677,7 @@ impl TakeAPenny {
             s.end_reason = END_CAP;
         }
         if s.over {
-            log.emit(|| Event::GameOver {
-                reason: s.end_reason,
-                rounds: s.round,
-                winners: winners(&s.pennies()[..self.setup.cards]),
-            });
+            log.emit(|| Event::GameOver { reason: s.end_reason, rounds: s.round, winners: winners(&s.pennies()[..self.setup.cards]) });
         }
     }
 
