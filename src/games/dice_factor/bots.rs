@@ -169,6 +169,9 @@ struct Unseen {
     pow: [[f64; POW]; TARGETS],
 }
 
+/// Value of a winning hand (above any sum of chances over the ten targets).
+const WIN_VALUE: f64 = 10.0;
+
 /// Powers kept per target (more missing cards than this count as this many).
 const POW: usize = 12;
 
@@ -239,7 +242,7 @@ impl GamblerBot {
             bits &= bits - 1;
             let need = goal.saturating_sub(hand.score(t)) as usize;
             if need == 0 {
-                return 1.0e3;
+                return WIN_VALUE;
             }
             v += u.pow[t][need.min(POW - 1)];
         }
