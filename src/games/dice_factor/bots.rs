@@ -24,7 +24,11 @@ pub fn collector_discard(hand: &Hand, allowed: u16) -> Card {
     }
     let t = hand.best_target(allowed);
     let off = held & !TOWARD_MASK[t];
-    if off != 0 { off.trailing_zeros() as Card } else { (63 - held.leading_zeros()) as Card }
+    if off != 0 {
+        off.trailing_zeros() as Card
+    } else {
+        (63 - held.leading_zeros()) as Card
+    }
 }
 
 /// The opponent holding the most cards; ties to the first in turn order from `seat` (the
@@ -97,13 +101,20 @@ impl Bot<DiceFactor> for CollectorBot {
                 Some(top) => {
                     let mut with = *hand;
                     with.add(top);
-                    if with.highest(view.allowed) > hand.highest(view.allowed) { Action::TakeDiscard } else { Action::Draw }
+                    if with.highest(view.allowed) > hand.highest(view.allowed) {
+                        Action::TakeDiscard
+                    } else {
+                        Action::Draw
+                    }
                 }
                 None => Action::Draw,
             },
             Phase::Discard => Action::Discard(collector_discard(hand, view.allowed)),
             Phase::TradeHandsCard => Action::TradeHands(most_cards(game, view)),
-            Phase::TradeOneCard => Action::Give { card: collector_discard(hand, view.allowed), target: most_cards(game, view) },
+            Phase::TradeOneCard => Action::Give {
+                card: collector_discard(hand, view.allowed),
+                target: most_cards(game, view),
+            },
             Phase::DiceCard | Phase::D8Reroll => best_reroll(hand, view.dice),
             Phase::D8Swap | Phase::D8Trade | Phase::Over => Action::Decline,
         }
@@ -134,6 +145,7 @@ pub struct GamblerBot {
     seat: usize,
     boldness: f64,
     defense: f64,
+    spread: f64,
     /// Cards each seat is known to hold (its own row unused).
     known: [[u8; CARD_KINDS]; MAX_PLAYERS],
     /// Its own hand at its last decision (what a trade partner now holds).
@@ -141,8 +153,27 @@ pub struct GamblerBot {
 }
 
 const GAMBLER_PARAMS: &[BotParamInfo] = &[
-    BotParamInfo { name: "boldness", default: 1.0, min: 0.0, max: 4.0, doc: "weight on the d8's expected value against drawing (0: never rolls)" },
-    BotParamInfo { name: "defense", default: 1.0, min: 0.0, max: 4.0, doc: "weight of the penalty for discarding a card the next player is known to need" },
+    BotParamInfo {
+        name: "boldness",
+        default: 2.0,
+        min: 0.0,
+        max: 4.0,
+        doc: "weight on the d8's expected value against drawing (0: never rolls)",
+    },
+    BotParamInfo {
+        name: "defense",
+        default: 1.0,
+        min: 0.0,
+        max: 4.0,
+        doc: "weight of the penalty for discarding a card the next player is known to need",
+    },
+    BotParamInfo {
+        name: "spread",
+        default: 0.5,
+        min: 0.0,
+        max: 1.0,
+        doc: "weight of the targets other than its best one when it values a hand (0: only the best)",
+    },
 ];
 
 /// The `gambler` entry.
@@ -152,8 +183,15 @@ pub fn gambler_info() -> BotInfo<DiceFactor> {
         aliases: &[],
         doc: "counts cards, reads opponents' takes from the discard pile, rolls the d8 when a trade or reroll pays, never feeds a player close to winning",
         params: GAMBLER_PARAMS,
-        build: |_, v| Box::new(GamblerBot::new(v[0], v[1])),
-        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| GamblerBot::new(v[0], v[1])).collect()))),
+        build: |_, v| Box::new(GamblerBot::new(v[0], v[1], v[2])),
+        uniform: Some(|_, seats| {
+            Box::new(Uniform::new(
+                seats
+                    .iter()
+                    .map(|v| GamblerBot::new(v[0], v[1], v[2]))
+                    .collect(),
+            ))
+        }),
     }
 }
 
@@ -167,6 +205,8 @@ struct Unseen {
     share: [f64; TARGETS],
     /// Per target: that share (at least 2%) to the power k, for k cards missing.
     pow: [[f64; POW]; TARGETS],
+    /// Weight of the targets other than the best one in a hand's value.
+    spread: f64,
 }
 
 /// Value of a winning hand (above any sum of chances over the ten targets).
@@ -177,8 +217,15 @@ const POW: usize = 12;
 
 impl GamblerBot {
     /// A gambler with the given weights.
-    pub fn new(boldness: f64, defense: f64) -> Self {
-        GamblerBot { seat: 0, boldness, defense, known: [[0; CARD_KINDS]; MAX_PLAYERS], last_hand: Hand::EMPTY }
+    pub fn new(boldness: f64, defense: f64, spread: f64) -> Self {
+        GamblerBot {
+            seat: 0,
+            boldness,
+            defense,
+            spread,
+            known: [[0; CARD_KINDS]; MAX_PLAYERS],
+            last_hand: Hand::EMPTY,
+        }
     }
 
     fn unseen(&self, game: &DiceFactor, view: &View) -> Unseen {
@@ -218,7 +265,13 @@ impl GamblerBot {
                 row[k] = row[k - 1] * sh.max(0.02);
             }
         }
-        Unseen { cards, total, share, pow }
+        Unseen {
+            cards,
+            total,
+            share,
+            pow,
+            spread: self.spread,
+        }
     }
 
     /// Value of holding these per-target scores under `allowed`.
@@ -229,13 +282,18 @@ impl GamblerBot {
             let t = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             let need = goal as f64 - scores[t];
-            v += if need <= 0.0 { 1.0 } else { u.share[t].max(0.02).powf(need) };
+            v += if need <= 0.0 {
+                1.0
+            } else {
+                u.share[t].max(0.02).powf(need)
+            };
         }
         v
     }
 
     fn value(hand: &Hand, allowed: u16, goal: u32, u: &Unseen) -> f64 {
-        let mut v = 0.0;
+        let mut sum = 0.0;
+        let mut max: f64 = 0.0;
         let mut bits = allowed;
         while bits != 0 {
             let t = bits.trailing_zeros() as usize;
@@ -244,9 +302,11 @@ impl GamblerBot {
             if need == 0 {
                 return WIN_VALUE;
             }
-            v += u.pow[t][need.min(POW - 1)];
+            let v = u.pow[t][need.min(POW - 1)];
+            sum += v;
+            max = max.max(v);
         }
-        v
+        max + u.spread * (sum - max)
     }
 
     /// Estimated per-target scores of opponent `o`: known cards plus its unknown cards spread
@@ -269,7 +329,12 @@ impl GamblerBot {
     }
 
     fn opponent_value(&self, game: &DiceFactor, view: &View, o: usize, u: &Unseen) -> f64 {
-        Self::value_scores(&self.opponent_scores(view, o, u), view.allowed, game.goal(), u)
+        Self::value_scores(
+            &self.opponent_scores(view, o, u),
+            view.allowed,
+            game.goal(),
+            u,
+        )
     }
 
     /// The opponent whose hand is worth the most by what is known of it.
@@ -310,17 +375,33 @@ impl GamblerBot {
                 m &= m - 1;
             }
             let missing = game.goal() as f64 - scores[t].max(k as f64);
-            worst = worst.max(if missing <= 1.0 { 1.0 } else { 0.5f64.powf(missing) });
+            worst = worst.max(if missing <= 1.0 {
+                1.0
+            } else {
+                0.5f64.powf(missing)
+            });
         }
         self.defense * worst
     }
 
     /// The value kept when discarding `card` from `hand`, the card's own effect included.
-    fn discard_value(&self, game: &DiceFactor, view: &View, hand: &Hand, taken: Option<Card>, card: Card, u: &Unseen) -> f64 {
+    fn discard_value(
+        &self,
+        game: &DiceFactor,
+        view: &View,
+        hand: &Hand,
+        taken: Option<Card>,
+        card: Card,
+        u: &Unseen,
+    ) -> f64 {
         let mut h = *hand;
         h.remove(card);
         let base = Self::value(&h, view.allowed, game.goal(), u);
-        let effect = if taken == Some(card) && hand.count(card) < 2 { None } else { action_of(card) };
+        let effect = if taken == Some(card) && hand.count(card) < 2 {
+            None
+        } else {
+            action_of(card)
+        };
         match effect {
             None => base - self.feed_penalty(game, view, card, u),
             Some(ActionCard::Skip) | Some(ActionCard::AddACard) => base * 1.5 + 0.05,
@@ -332,7 +413,14 @@ impl GamblerBot {
         }
     }
 
-    fn best_discard(&self, game: &DiceFactor, view: &View, hand: &Hand, taken: Option<Card>, u: &Unseen) -> (Card, f64) {
+    fn best_discard(
+        &self,
+        game: &DiceFactor,
+        view: &View,
+        hand: &Hand,
+        taken: Option<Card>,
+        u: &Unseen,
+    ) -> (Card, f64) {
         let mut best = (0, f64::NEG_INFINITY);
         let mut bits = hand.held();
         while bits != 0 {
@@ -379,7 +467,10 @@ impl GamblerBot {
 
     /// Expected value of rerolling the better die (or the current value when none helps).
     fn reroll_value(game: &DiceFactor, hand: &Hand, dice: [u8; 2], u: &Unseen) -> (Action, f64) {
-        let mut best = (Action::Decline, Self::value(hand, allowed_targets(dice), game.goal(), u));
+        let mut best = (
+            Action::Decline,
+            Self::value(hand, allowed_targets(dice), game.goal(), u),
+        );
         for die in [Die::Colors, Die::Shapes] {
             let mut sum = 0.0;
             for face in 0..DIE_FACES as u8 {
@@ -408,7 +499,10 @@ impl GamblerBot {
                 best = Some((o, p));
             }
         }
-        best.map(|(o, _)| Action::Give { card, target: o as u8 })
+        best.map(|(o, _)| Action::Give {
+            card,
+            target: o as u8,
+        })
     }
 
     fn start(&self, game: &DiceFactor, view: &View, u: &Unseen) -> Action {
@@ -416,7 +510,8 @@ impl GamblerBot {
         let take = view.discard_top().map(|top| {
             let mut h = *view.hand;
             h.add(top);
-            self.best_discard(game, view, &h, action_of(top).map(|_| top), u).1
+            self.best_discard(game, view, &h, action_of(top).map(|_| top), u)
+                .1
         });
         if self.boldness > 0.0 {
             let faces = game.params.d8.len() as f64;
@@ -462,22 +557,33 @@ impl Bot<DiceFactor> for GamblerBot {
         let u = self.unseen(game, view);
         match view.decision {
             Phase::Start => self.start(game, view, &u),
-            Phase::Discard => Action::Discard(self.best_discard(game, view, view.hand, view.taken, &u).0),
+            Phase::Discard => {
+                Action::Discard(self.best_discard(game, view, view.hand, view.taken, &u).0)
+            }
             Phase::TradeHandsCard => Action::TradeHands(self.best_opponent(game, view, &u).0 as u8),
             Phase::D8Trade => {
                 let (o, v) = self.best_opponent(game, view, &u);
-                if v > Self::value(view.hand, view.allowed, game.goal(), &u) { Action::TradeHands(o as u8) } else { Action::Decline }
+                if v > Self::value(view.hand, view.allowed, game.goal(), &u) {
+                    Action::TradeHands(o as u8)
+                } else {
+                    Action::Decline
+                }
             }
             Phase::TradeOneCard => {
                 let (card, _) = self.best_discard(game, view, view.hand, view.taken, &u);
-                let target = self.swap_choice(game, view, &u).map_or_else(|| game.next_seat(view.seat, view.reversed()) as u8, |a| match a {
-                    Action::Give { target, .. } => target,
-                    _ => 0,
-                });
+                let target = self.swap_choice(game, view, &u).map_or_else(
+                    || game.next_seat(view.seat, view.reversed()) as u8,
+                    |a| match a {
+                        Action::Give { target, .. } => target,
+                        _ => 0,
+                    },
+                );
                 Action::Give { card, target }
             }
             Phase::D8Swap => self.swap_choice(game, view, &u).unwrap_or(Action::Decline),
-            Phase::DiceCard | Phase::D8Reroll => Self::reroll_value(game, view.hand, view.dice, &u).0,
+            Phase::DiceCard | Phase::D8Reroll => {
+                Self::reroll_value(game, view.hand, view.dice, &u).0
+            }
             Phase::Over => Action::Decline,
         }
     }
@@ -491,16 +597,21 @@ impl Bot<DiceFactor> for GamblerBot {
             Event::TookDiscard { seat, card } if seat as usize != self.seat => {
                 self.known[seat as usize][card as usize] += 1;
             }
-            Event::Discarded { seat, card, .. } if seat as usize == self.seat => {
-                if self.last_hand.count(card) > 0 {
-                    self.last_hand.remove(card);
-                }
+            Event::Discarded { seat, card, .. }
+                if seat as usize == self.seat && self.last_hand.count(card) > 0 =>
+            {
+                self.last_hand.remove(card);
             }
-            Event::Discarded { seat, card, .. } => {
+            Event::Discarded { seat, card, .. } if seat as usize != self.seat => {
                 let k = &mut self.known[seat as usize][card as usize];
                 *k = k.saturating_sub(1);
             }
-            Event::SwapDetail { seat, target, gave, took } => {
+            Event::SwapDetail {
+                seat,
+                target,
+                gave,
+                took,
+            } => {
                 let me = self.seat as u8;
                 if seat == me {
                     if self.last_hand.count(gave) > 0 {

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::games::chroma::{Card, CARD_KINDS, COLORS, SHAPES, card_name};
+use crate::games::chroma::{CARD_KINDS, COLORS, Card, SHAPES, card_name};
 
 /// Concrete targets: 0..5 the colors (canonical order), 5..10 the shapes.
 pub const TARGETS: usize = 10;
@@ -79,8 +79,16 @@ pub const TOWARD_MASK: [u64; TARGETS] = {
 /// on the colors die every color; likewise the shapes die.
 #[inline]
 pub fn allowed_targets(dice: [u8; 2]) -> u16 {
-    let colors = if dice[0] >= LOGO { 0b11111 } else { 1 << dice[0] };
-    let shapes = if dice[1] >= LOGO { 0b11111 } else { 1 << dice[1] };
+    let colors = if dice[0] >= LOGO {
+        0b11111
+    } else {
+        1 << dice[0]
+    };
+    let shapes = if dice[1] >= LOGO {
+        0b11111
+    } else {
+        1 << dice[1]
+    };
     colors | (shapes << 5)
 }
 
@@ -103,7 +111,13 @@ pub struct Hand {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; CARD_KINDS], held: 0, toward: 0, len: 0, extra: 0 };
+    pub const EMPTY: Hand = Hand {
+        counts: [0; CARD_KINDS],
+        held: 0,
+        toward: 0,
+        len: 0,
+        extra: 0,
+    };
 
     /// A hand holding `cards`.
     pub fn from_cards(cards: &[Card]) -> Hand {

@@ -16,11 +16,22 @@ use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, sav
 use crate::stats::wilson;
 
 /// Win kinds in report order.
-const KINDS: [&str; 3] = ["color (colors die)", "shape (shapes die)", "logo (any color or shape)"];
+const KINDS: [&str; 3] = [
+    "color (colors die)",
+    "shape (shapes die)",
+    "logo (any color or shape)",
+];
 /// d8 outcomes in report order.
 const OUTCOMES: [&str; 4] = ["nothing", "swap", "trade", "reroll"];
 /// Action cards in report order.
-const ACTIONS: [&str; 6] = ["skip", "reverse", "trade_one_card", "trade_hands", "add_a_card", "dice"];
+const ACTIONS: [&str; 6] = [
+    "skip",
+    "reverse",
+    "trade_one_card",
+    "trade_hands",
+    "add_a_card",
+    "dice",
+];
 
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
@@ -68,7 +79,14 @@ impl DiceMetrics {
     }
 
     fn mean_rerolls(&self) -> f64 {
-        ratio(self.rerolls.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), self.games as f64)
+        ratio(
+            self.rerolls
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| i as f64 * c as f64)
+                .sum(),
+            self.games as f64,
+        )
     }
 }
 
@@ -79,8 +97,18 @@ impl Metrics<DiceFactor> for DiceMetrics {
         self.games += 1;
         if let Some(w) = s.winner {
             let t = s.win_target as usize;
-            let logo = if t < 5 { s.dice[0] >= LOGO } else { s.dice[1] >= LOGO };
-            let kind = if logo { 2 } else if t < 5 { 0 } else { 1 };
+            let logo = if t < 5 {
+                s.dice[0] >= LOGO
+            } else {
+                s.dice[1] >= LOGO
+            };
+            let kind = if logo {
+                2
+            } else if t < 5 {
+                0
+            } else {
+                1
+            };
             self.wins_by_kind[kind] += 1;
             self.won_on_other_turn += u64::from(w != s.won_in_turn_of);
         }
@@ -136,14 +164,25 @@ impl Metrics<DiceFactor> for DiceMetrics {
         let won = self.won();
         let mut charts = vec![ChartSpec::Bars {
             file: "win_kind".into(),
-            title: format!("How games were won: the kind of target completed ({won} won games of {games})"),
+            title: format!(
+                "How games were won: the kind of target completed ({won} won games of {games})"
+            ),
             x_label: "target completed".into(),
             y_label: "share of won games (%, 95% CI)".into(),
             categories: KINDS.iter().map(|s| s.to_string()).collect(),
             series: vec![BarSeries {
                 name: "share of won games".into(),
-                values: self.wins_by_kind.iter().map(|&k| ratio(k as f64, won as f64) * 100.0).collect(),
-                ci: Some(self.wins_by_kind.iter().map(|&k| pct_ci(k as f64, won)).collect()),
+                values: self
+                    .wins_by_kind
+                    .iter()
+                    .map(|&k| ratio(k as f64, won as f64) * 100.0)
+                    .collect(),
+                ci: Some(
+                    self.wins_by_kind
+                        .iter()
+                        .map(|&k| pct_ci(k as f64, won))
+                        .collect(),
+                ),
             }],
             reference: None,
         }];
@@ -193,7 +232,11 @@ impl Metrics<DiceFactor> for DiceMetrics {
                 x_label: "d8 outcome".into(),
                 y_label: "change of the roller's highest score (cards, 95% CI)".into(),
                 categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
-                series: vec![BarSeries { name: "mean change per roll".into(), values: (0..4).map(mean).collect(), ci: Some((0..4).map(ci).collect()) }],
+                series: vec![BarSeries {
+                    name: "mean change per roll".into(),
+                    values: (0..4).map(mean).collect(),
+                    ci: Some((0..4).map(ci).collect()),
+                }],
                 reference: Some((0.0, "no change".into())),
             });
         }
@@ -210,7 +253,11 @@ impl Metrics<DiceFactor> for DiceMetrics {
                     .iter()
                     .enumerate()
                     .filter(|(_, c)| **c > 0)
-                    .map(|(i, &c)| Bin { lo: i as f64, hi: i as f64 + 1.0, value: c as f64 / total * 100.0 })
+                    .map(|(i, &c)| Bin {
+                        lo: i as f64,
+                        hi: i as f64 + 1.0,
+                        value: c as f64 / total * 100.0,
+                    })
                     .collect(),
             )],
             markers: vec![(mean, format!("mean {mean:.2}"))],
@@ -222,7 +269,15 @@ impl Metrics<DiceFactor> for DiceMetrics {
                 x_label: "action card".into(),
                 y_label: "cards resolved per game".into(),
                 categories: ACTIONS.iter().map(|s| s.to_string()).collect(),
-                series: vec![BarSeries { name: "resolved".into(), values: self.actions.iter().map(|&a| ratio(a as f64, games as f64)).collect(), ci: None }],
+                series: vec![BarSeries {
+                    name: "resolved".into(),
+                    values: self
+                        .actions
+                        .iter()
+                        .map(|&a| ratio(a as f64, games as f64))
+                        .collect(),
+                    ci: None,
+                }],
                 reference: None,
             });
         }
@@ -233,18 +288,45 @@ impl Metrics<DiceFactor> for DiceMetrics {
         let games = self.games as f64;
         let won = self.won() as f64;
         let mut out = vec![
-            ("dealt_win_share".into(), ratio(self.dealt_winning as f64, games)),
-            ("won_on_other_turn_share".into(), ratio(self.won_on_other_turn as f64, won)),
-            ("win_color_share".into(), ratio(self.wins_by_kind[0] as f64, won)),
-            ("win_shape_share".into(), ratio(self.wins_by_kind[1] as f64, won)),
-            ("win_logo_share".into(), ratio(self.wins_by_kind[2] as f64, won)),
-            ("d8_rolls_per_game".into(), ratio(self.d8_total() as f64, games)),
+            (
+                "dealt_win_share".into(),
+                ratio(self.dealt_winning as f64, games),
+            ),
+            (
+                "won_on_other_turn_share".into(),
+                ratio(self.won_on_other_turn as f64, won),
+            ),
+            (
+                "win_color_share".into(),
+                ratio(self.wins_by_kind[0] as f64, won),
+            ),
+            (
+                "win_shape_share".into(),
+                ratio(self.wins_by_kind[1] as f64, won),
+            ),
+            (
+                "win_logo_share".into(),
+                ratio(self.wins_by_kind[2] as f64, won),
+            ),
+            (
+                "d8_rolls_per_game".into(),
+                ratio(self.d8_total() as f64, games),
+            ),
             ("rerolls_per_game".into(), self.mean_rerolls()),
-            ("skipped_turns_per_game".into(), ratio(self.skipped as f64, games)),
-            ("reshuffles_per_game".into(), ratio(self.reshuffles as f64, games)),
+            (
+                "skipped_turns_per_game".into(),
+                ratio(self.skipped as f64, games),
+            ),
+            (
+                "reshuffles_per_game".into(),
+                ratio(self.reshuffles as f64, games),
+            ),
         ];
         for (i, name) in OUTCOMES.iter().enumerate() {
-            out.push((format!("d8_{name}_mean_gain"), ratio(self.d8_gain[i] as f64, self.d8_rolls[i] as f64)));
+            out.push((
+                format!("d8_{name}_mean_gain"),
+                ratio(self.d8_gain[i] as f64, self.d8_rolls[i] as f64),
+            ));
         }
         out
     }

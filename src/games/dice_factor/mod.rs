@@ -152,7 +152,12 @@ impl DiceFactor {
         let deck = params.deck_cards();
         let copies = params.copies();
         let players = params.players as usize;
-        Ok(DiceFactor { params, deck, copies, players })
+        Ok(DiceFactor {
+            params,
+            deck,
+            copies,
+            players,
+        })
     }
 
     /// Cards to collect toward one target.
@@ -195,7 +200,11 @@ impl Game for DiceFactor {
 
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+        if s.phase == Phase::Over {
+            ToMove::Over
+        } else {
+            ToMove::Seat(s.current as usize)
+        }
     }
 
     #[inline]
@@ -238,15 +247,23 @@ impl Game for DiceFactor {
             Phase::TradeOneCard | Phase::D8Swap => {
                 let swap = view.decision == Phase::D8Swap;
                 for card in held() {
-                    for t in (0..n).filter(|&t| t != view.seat && (!swap || view.hand_size(t) > 0)) {
-                        out.push(Action::Give { card, target: t as u8 });
+                    for t in (0..n).filter(|&t| t != view.seat && (!swap || view.hand_size(t) > 0))
+                    {
+                        out.push(Action::Give {
+                            card,
+                            target: t as u8,
+                        });
                     }
                 }
                 if swap {
                     out.push(Action::Decline);
                 }
             }
-            Phase::DiceCard | Phase::D8Reroll => out.extend([Action::Reroll(Die::Colors), Action::Reroll(Die::Shapes), Action::Decline]),
+            Phase::DiceCard | Phase::D8Reroll => out.extend([
+                Action::Reroll(Die::Colors),
+                Action::Reroll(Die::Shapes),
+                Action::Decline,
+            ]),
             Phase::Over => {}
         }
     }
@@ -258,18 +275,32 @@ impl Game for DiceFactor {
             (Action::Draw | Action::RollD8, Phase::Start) => true,
             (Action::TakeDiscard, Phase::Start) => !view.discard.is_empty(),
             (Action::Discard(c), Phase::Discard) => holds(c),
-            (Action::DiscardTaken, Phase::Discard) => view.taken.is_some_and(|t| view.hand.count(t) >= 2),
+            (Action::DiscardTaken, Phase::Discard) => {
+                view.taken.is_some_and(|t| view.hand.count(t) >= 2)
+            }
             (Action::TradeHands(t), Phase::TradeHandsCard | Phase::D8Trade) => other(t),
             (Action::Give { card, target }, Phase::TradeOneCard) => holds(card) && other(target),
-            (Action::Give { card, target }, Phase::D8Swap) => holds(card) && other(target) && view.hand_size(target as usize) > 0,
+            (Action::Give { card, target }, Phase::D8Swap) => {
+                holds(card) && other(target) && view.hand_size(target as usize) > 0
+            }
             (Action::Reroll(_), Phase::DiceCard | Phase::D8Reroll) => true,
-            (Action::Decline, Phase::DiceCard | Phase::D8Reroll | Phase::D8Swap | Phase::D8Trade) => true,
+            (
+                Action::Decline,
+                Phase::DiceCard | Phase::D8Reroll | Phase::D8Swap | Phase::D8Trade,
+            ) => true,
             _ => false,
         }
     }
 
     #[inline]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn apply(
+        &self,
+        s: &mut State,
+        seat: usize,
+        action: Action,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
         self.step(s, seat, action, rng, log);
     }
 
@@ -306,7 +337,15 @@ impl Game for DiceFactor {
             Die::Shapes.face_name(s.dice[1])
         );
         for seat in 0..self.players {
-            let mark = if s.winner == Some(seat as u8) { format!(" WINS: {} cards toward {}", self.params.goal, target_name(s.win_target as usize)) } else { String::new() };
+            let mark = if s.winner == Some(seat as u8) {
+                format!(
+                    " WINS: {} cards toward {}",
+                    self.params.goal,
+                    target_name(s.win_target as usize)
+                )
+            } else {
+                String::new()
+            };
             out.push_str(&format!("  seat {seat}: [{}]{mark}\n", s.hands[seat]));
         }
         out
@@ -458,7 +497,9 @@ impl GameEvent for Event {
         let seat = seat as u8;
         match self {
             Event::Dealt { seat: s, .. } | Event::Drew { seat: s, .. } => *s == seat,
-            Event::SwapDetail { seat: s, target, .. } => *s == seat || *target == seat,
+            Event::SwapDetail {
+                seat: s, target, ..
+            } => *s == seat || *target == seat,
             _ => true,
         }
     }
@@ -468,34 +509,82 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::Dealt { seat, hand } => write!(f, "seat {seat} is dealt [{hand}]"),
-            Event::DiceRolled { seat, colors, shapes } => {
-                write!(f, "seat {seat} rolls the dice: {} / {}", Die::Colors.face_name(*colors), Die::Shapes.face_name(*shapes))
+            Event::DiceRolled {
+                seat,
+                colors,
+                shapes,
+            } => {
+                write!(
+                    f,
+                    "seat {seat} rolls the dice: {} / {}",
+                    Die::Colors.face_name(*colors),
+                    Die::Shapes.face_name(*shapes)
+                )
             }
             Event::TurnStarts { turn, seat } => write!(f, "-- turn {turn}: seat {seat}"),
             Event::Skipped { seat } => write!(f, "  seat {seat} loses this turn to a skip"),
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws {}", card_name(*card)),
             Event::DrewNothing { seat } => write!(f, "  seat {seat} draws nothing: no card left"),
-            Event::TookDiscard { seat, card } => write!(f, "  seat {seat} takes {} from the discard pile", card_name(*card)),
-            Event::Reshuffled { cards } => write!(f, "  the discard pile is shuffled into a new draw pile of {cards} cards"),
-            Event::RolledD8 { seat, face, outcome } => write!(f, "  seat {seat} rolls the d8: {face} ({})", outcome.name()),
-            Event::CardsSwapped { seat, target } => write!(f, "  seat {seat} swaps a card with seat {target}"),
-            Event::SwapDetail { seat, target, gave, took } => write!(
+            Event::TookDiscard { seat, card } => write!(
+                f,
+                "  seat {seat} takes {} from the discard pile",
+                card_name(*card)
+            ),
+            Event::Reshuffled { cards } => write!(
+                f,
+                "  the discard pile is shuffled into a new draw pile of {cards} cards"
+            ),
+            Event::RolledD8 {
+                seat,
+                face,
+                outcome,
+            } => write!(f, "  seat {seat} rolls the d8: {face} ({})", outcome.name()),
+            Event::CardsSwapped { seat, target } => {
+                write!(f, "  seat {seat} swaps a card with seat {target}")
+            }
+            Event::SwapDetail {
+                seat,
+                target,
+                gave,
+                took,
+            } => write!(
                 f,
                 "    seat {seat} gives {} to seat {target} and takes {}",
                 card_name(*gave),
                 took.map(card_name).unwrap_or_else(|| "nothing".into())
             ),
-            Event::TradedHands { seat, target } => write!(f, "  seat {seat} trades hands with seat {target}"),
-            Event::Rerolled { seat, die, face } => write!(f, "  seat {seat} rerolls the {die}: {}", die.face_name(*face)),
+            Event::TradedHands { seat, target } => {
+                write!(f, "  seat {seat} trades hands with seat {target}")
+            }
+            Event::Rerolled { seat, die, face } => write!(
+                f,
+                "  seat {seat} rerolls the {die}: {}",
+                die.face_name(*face)
+            ),
             Event::Declined { seat } => write!(f, "  seat {seat} declines"),
             Event::Discarded { seat, card, effect } => {
-                let note = if crate::games::chroma::is_action(*card) && !effect { " (taken this turn: no effect)" } else { "" };
+                let note = if crate::games::chroma::is_action(*card) && !effect {
+                    " (taken this turn: no effect)"
+                } else {
+                    ""
+                };
                 write!(f, "  seat {seat} discards {}{note}", card_name(*card))
             }
             Event::SkipPlayed { seat, target } => write!(f, "  seat {seat} skips seat {target}"),
             Event::Reversed { seat } => write!(f, "  seat {seat} reverses the direction of play"),
-            Event::Won { seat, target, turns } => write!(f, "\n== seat {seat} WINS, completing {} after {turns} turns", target_name(*target as usize)),
-            Event::Capped { turns } => write!(f, "\n== the turn cap is reached after {turns} turns: no winner"),
+            Event::Won {
+                seat,
+                target,
+                turns,
+            } => write!(
+                f,
+                "\n== seat {seat} WINS, completing {} after {turns} turns",
+                target_name(*target as usize)
+            ),
+            Event::Capped { turns } => write!(
+                f,
+                "\n== the turn cap is reached after {turns} turns: no winner"
+            ),
         }
     }
 }
@@ -508,6 +597,9 @@ impl crate::games::Registered for DiceFactor {
         DiceFactor::new(params).map_err(|p| variant.invalid(p))
     }
     fn bench_lineup() -> crate::games::BenchLineup {
-        crate::games::BenchLineup { bots: "collector", sets: &[] }
+        crate::games::BenchLineup {
+            bots: "collector",
+            sets: &[],
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{ActionCard, Card, DeckCounts, DeckSpec, CARD_KINDS};
+use crate::games::chroma::{ActionCard, CARD_KINDS, Card, DeckCounts, DeckSpec};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -21,8 +21,14 @@ pub const MAX_COPIES: u32 = 10;
 pub const MAX_D8_FACES: usize = 20;
 
 /// Dice Factor's six action cards (one "action set"), in canonical order.
-pub const DICE_FACTOR_ACTIONS: [ActionCard; 6] =
-    [ActionCard::Skip, ActionCard::Reverse, ActionCard::TradeOneCard, ActionCard::TradeHands, ActionCard::AddACard, ActionCard::Dice];
+pub const DICE_FACTOR_ACTIONS: [ActionCard; 6] = [
+    ActionCard::Skip,
+    ActionCard::Reverse,
+    ActionCard::TradeOneCard,
+    ActionCard::TradeHands,
+    ActionCard::AddACard,
+    ActionCard::Dice,
+];
 
 /// What one face of the d8 does.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq, Hash)]
@@ -80,8 +86,16 @@ pub struct Params {
 }
 
 /// The default d8: faces 1-5 nothing, 6 swap, 7 trade, 8 reroll.
-pub const DEFAULT_D8: [D8Face; 8] =
-    [D8Face::Nothing, D8Face::Nothing, D8Face::Nothing, D8Face::Nothing, D8Face::Nothing, D8Face::Swap, D8Face::Trade, D8Face::Reroll];
+pub const DEFAULT_D8: [D8Face; 8] = [
+    D8Face::Nothing,
+    D8Face::Nothing,
+    D8Face::Nothing,
+    D8Face::Nothing,
+    D8Face::Nothing,
+    D8Face::Swap,
+    D8Face::Trade,
+    D8Face::Reroll,
+];
 
 impl Default for Params {
     fn default() -> Self {
@@ -92,7 +106,13 @@ impl Default for Params {
             turn_cap: 1000,
             reshuffle_discard: true,
             d8: DEFAULT_D8.to_vec(),
-            deck: DeckSpec { base_sets: 3, colors_sets: 1, shapes_sets: 1, action_sets: 1, counts: DeckCounts::default() },
+            deck: DeckSpec {
+                base_sets: 3,
+                colors_sets: 1,
+                shapes_sets: 1,
+                action_sets: 1,
+                counts: DeckCounts::default(),
+            },
         }
     }
 }
@@ -108,13 +128,44 @@ impl Params {
         let mut bad = Vec::new();
         let range = |bad: &mut Vec<Invalid>, key: &str, what: &str, v: u32, lo: u32, hi: u32| {
             if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
+                bad.push(Invalid::new(
+                    key,
+                    format!("{v} {what} is not allowed; allowed: {lo} to {hi}"),
+                ));
             }
         };
-        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 1, MAX_HAND_SIZE);
-        range(&mut bad, "goal", "cards to win", self.goal, 1, self.hand_size.clamp(1, MAX_HAND_SIZE));
-        range(&mut bad, "turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
+        range(
+            &mut bad,
+            "players",
+            "players",
+            self.players,
+            2,
+            MAX_PLAYERS as u32,
+        );
+        range(
+            &mut bad,
+            "hand_size",
+            "cards per hand",
+            self.hand_size,
+            1,
+            MAX_HAND_SIZE,
+        );
+        range(
+            &mut bad,
+            "goal",
+            "cards to win",
+            self.goal,
+            1,
+            self.hand_size.clamp(1, MAX_HAND_SIZE),
+        );
+        range(
+            &mut bad,
+            "turn_cap",
+            "turns",
+            self.turn_cap,
+            1,
+            MAX_TURN_CAP,
+        );
         if self.d8.is_empty() || self.d8.len() > MAX_D8_FACES {
             bad.push(Invalid::new(
                 "d8",
@@ -122,7 +173,12 @@ impl Params {
             ));
         }
         let d = &self.deck;
-        for (key, v) in [("deck.base_sets", d.base_sets), ("deck.colors_sets", d.colors_sets), ("deck.shapes_sets", d.shapes_sets), ("deck.action_sets", d.action_sets)] {
+        for (key, v) in [
+            ("deck.base_sets", d.base_sets),
+            ("deck.colors_sets", d.colors_sets),
+            ("deck.shapes_sets", d.shapes_sets),
+            ("deck.action_sets", d.action_sets),
+        ] {
             range(&mut bad, key, "sets", v, 0, MAX_SETS);
         }
         let c = &d.counts;
@@ -141,10 +197,21 @@ impl Params {
         ];
         for (kind, v) in counts {
             if let Some(v) = v {
-                range(&mut bad, &format!("deck.counts.{kind}"), "copies", v, 0, MAX_COPIES);
+                range(
+                    &mut bad,
+                    &format!("deck.counts.{kind}"),
+                    "copies",
+                    v,
+                    0,
+                    MAX_COPIES,
+                );
             }
         }
-        for (kind, v) in [("add_two_cards", c.add_two_cards), ("remove_a_card", c.remove_a_card), ("remove_two_cards", c.remove_two_cards)] {
+        for (kind, v) in [
+            ("add_two_cards", c.add_two_cards),
+            ("remove_a_card", c.remove_a_card),
+            ("remove_two_cards", c.remove_two_cards),
+        ] {
             if v.unwrap_or(0) != 0 {
                 bad.push(Invalid::new(
                     format!("deck.counts.{kind}"),

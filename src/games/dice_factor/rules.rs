@@ -157,12 +157,21 @@ impl DiceFactor {
                 let card = s.draw.pop().expect("deck size checked against the hands");
                 s.hands[seat].add(card);
             }
-            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
+            log.emit(|| Event::Dealt {
+                seat: seat as u8,
+                hand: s.hands[seat],
+            });
         }
         s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
-        log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
+        log.emit(|| Event::DiceRolled {
+            seat: 0,
+            colors: s.dice[0],
+            shapes: s.dice[1],
+        });
         let allowed = allowed_targets(s.dice);
-        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.highest(allowed) >= self.params.goal);
+        s.dealt_winning = s.hands[..self.players]
+            .iter()
+            .any(|h| h.highest(allowed) >= self.params.goal);
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
         s
     }
@@ -170,18 +179,29 @@ impl DiceFactor {
     /// The seat after `seat` in the current direction of play.
     #[inline]
     pub fn next_seat(&self, seat: usize, reversed: bool) -> usize {
-        if reversed { (seat + self.players - 1) % self.players } else { (seat + 1) % self.players }
+        if reversed {
+            (seat + self.players - 1) % self.players
+        } else {
+            (seat + 1) % self.players
+        }
     }
 
     /// The top of the draw pile, shuffling the whole discard pile into a new draw pile when
     /// the draw pile is empty (if the variant allows); `None` when there is nothing to draw.
     #[inline]
-    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+    fn draw_card(
+        &self,
+        s: &mut State,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) -> Option<Card> {
         if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
             std::mem::swap(&mut s.draw, &mut s.discard);
             shuffle(&mut s.draw, rng);
             s.tally.reshuffles += 1;
-            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+            log.emit(|| Event::Reshuffled {
+                cards: s.draw.len() as u32,
+            });
         }
         s.draw.pop()
     }
@@ -192,7 +212,10 @@ impl DiceFactor {
         match self.draw_card(s, rng, log) {
             Some(card) => {
                 s.hands[seat].add(card);
-                log.emit(|| Event::Drew { seat: seat as u8, card });
+                log.emit(|| Event::Drew {
+                    seat: seat as u8,
+                    card,
+                });
             }
             None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
         }
@@ -209,7 +232,14 @@ impl DiceFactor {
     }
 
     /// Applies one action of the current seat.
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn step(
+        &self,
+        s: &mut State,
+        seat: usize,
+        action: Action,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
         match action {
             Action::Draw => {
                 self.draw_into(s, seat, rng, log);
@@ -221,7 +251,10 @@ impl DiceFactor {
                 if is_action(card) {
                     s.taken = Some(card);
                 }
-                log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+                log.emit(|| Event::TookDiscard {
+                    seat: seat as u8,
+                    card,
+                });
                 s.phase = Phase::Discard;
             }
             Action::RollD8 => self.roll_d8(s, seat, rng, log),
@@ -257,14 +290,25 @@ impl DiceFactor {
                     s.taken = None;
                 }
                 self.mark_used(s);
-                log.emit(|| Event::CardsSwapped { seat: seat as u8, target });
-                log.emit(|| Event::SwapDetail { seat: seat as u8, target, gave: card, took });
+                log.emit(|| Event::CardsSwapped {
+                    seat: seat as u8,
+                    target,
+                });
+                log.emit(|| Event::SwapDetail {
+                    seat: seat as u8,
+                    target,
+                    gave: card,
+                    took,
+                });
                 self.end_turn(s, rng, log);
             }
             Action::TradeHands(target) => {
                 s.hands.swap(seat, target as usize);
                 self.mark_used(s);
-                log.emit(|| Event::TradedHands { seat: seat as u8, target });
+                log.emit(|| Event::TradedHands {
+                    seat: seat as u8,
+                    target,
+                });
                 self.end_turn(s, rng, log);
             }
             Action::Reroll(die) => {
@@ -272,7 +316,11 @@ impl DiceFactor {
                 s.dice[die as usize] = face;
                 s.tally.rerolls += 1;
                 self.mark_used(s);
-                log.emit(|| Event::Rerolled { seat: seat as u8, die, face });
+                log.emit(|| Event::Rerolled {
+                    seat: seat as u8,
+                    die,
+                    face,
+                });
                 self.end_turn(s, rng, log);
             }
             Action::Decline => {
@@ -296,8 +344,16 @@ impl DiceFactor {
         let face = below(self.params.d8.len() as u32, rng) as usize;
         let outcome = self.params.d8[face];
         let before = s.hands[seat].highest(allowed_targets(s.dice));
-        s.d8 = Some(D8Roll { outcome, used: false, before });
-        log.emit(|| Event::RolledD8 { seat: seat as u8, face: face as u8 + 1, outcome });
+        s.d8 = Some(D8Roll {
+            outcome,
+            used: false,
+            before,
+        });
+        log.emit(|| Event::RolledD8 {
+            seat: seat as u8,
+            face: face as u8 + 1,
+            outcome,
+        });
         match outcome {
             D8Face::Nothing => self.end_turn(s, rng, log),
             D8Face::Swap => {
@@ -320,19 +376,35 @@ impl DiceFactor {
     /// The turn's discard: an action card resolves (unless it is the copy taken from the
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
-    fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn resolve_discard(
+        &self,
+        s: &mut State,
+        seat: usize,
+        card: Card,
+        effect: bool,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
             s.hands[seat].extra += 1;
             s.tally.actions[action_index(ActionCard::AddACard)] += 1;
-            log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+            log.emit(|| Event::Discarded {
+                seat: seat as u8,
+                card,
+                effect,
+            });
             self.draw_into(s, seat, rng, log);
             self.draw_into(s, seat, rng, log);
             self.to_discard(s, rng, log);
             return;
         }
         s.discard.push(card);
-        log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+        log.emit(|| Event::Discarded {
+            seat: seat as u8,
+            card,
+            effect,
+        });
         let Some(a) = action else {
             self.end_turn(s, rng, log);
             return;
@@ -342,7 +414,10 @@ impl DiceFactor {
             ActionCard::Skip => {
                 let next = self.next_seat(seat, s.reversed);
                 s.skips[next] += 1;
-                log.emit(|| Event::SkipPlayed { seat: seat as u8, target: next as u8 });
+                log.emit(|| Event::SkipPlayed {
+                    seat: seat as u8,
+                    target: next as u8,
+                });
                 self.end_turn(s, rng, log);
             }
             ActionCard::Reverse => {
@@ -400,7 +475,11 @@ impl DiceFactor {
             s.won_in_turn_of = active as u8;
             s.end_reason = END_FIVE;
             s.phase = Phase::Over;
-            log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
+            log.emit(|| Event::Won {
+                seat: w as u8,
+                target: target as u8,
+                turns: s.turns,
+            });
             return;
         }
         if s.turns >= self.params.turn_cap {
@@ -419,7 +498,10 @@ impl DiceFactor {
         s.turns += 1;
         s.current = next as u8;
         s.phase = Phase::Start;
-        log.emit(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+        log.emit(|| Event::TurnStarts {
+            turn: s.turns,
+            seat: next as u8,
+        });
     }
 
     /// Conservation and sanity: every card of the deck is in the draw pile, the discard pile,
@@ -433,7 +515,10 @@ impl DiceFactor {
         let mut in_hands = 0usize;
         for (seat, h) in s.hands[..n].iter().enumerate() {
             let again = Hand::from_cards(&h.cards());
-            if again.held() != h.held() || (0..10).any(|t| again.score(t) != h.score(t)) || again.len() != h.len() {
+            if again.held() != h.held()
+                || (0..10).any(|t| again.score(t) != h.score(t))
+                || again.len() != h.len()
+            {
                 return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
             }
             for c in h.cards() {
@@ -447,7 +532,10 @@ impl DiceFactor {
         }
         let total = s.draw.len() + s.discard.len() + in_hands;
         if total != self.deck.len() {
-            return Err(format!("cards not conserved: {total} on the table, the deck has {}", self.deck.len()));
+            return Err(format!(
+                "cards not conserved: {total} on the table, the deck has {}",
+                self.deck.len()
+            ));
         }
         if counts != self.copies {
             return Err("the multiset of cards changed".into());
@@ -462,19 +550,34 @@ impl DiceFactor {
             return Err(format!("seat {} is not at the table", s.current));
         }
         if s.turns > self.params.turn_cap {
-            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
+            return Err(format!(
+                "turn {} passed the cap {}",
+                s.turns, self.params.turn_cap
+            ));
         }
         let hand = &s.hands[s.current as usize];
         match s.phase {
             Phase::Over => match (s.end_reason, s.winner) {
-                (END_FIVE, Some(w)) if s.hands[w as usize].highest(allowed_targets(s.dice)) >= self.params.goal => {}
+                (END_FIVE, Some(w))
+                    if s.hands[w as usize].highest(allowed_targets(s.dice)) >= self.params.goal => {
+                }
                 (END_CAP, None) if s.turns == self.params.turn_cap => {}
-                _ => return Err(format!("ended with reason {} and winner {:?}", s.end_reason, s.winner)),
+                _ => {
+                    return Err(format!(
+                        "ended with reason {} and winner {:?}",
+                        s.end_reason, s.winner
+                    ));
+                }
             },
             Phase::Discard | Phase::TradeOneCard if hand.is_empty() => {
-                return Err(format!("seat {} must give or discard from an empty hand", s.current));
+                return Err(format!(
+                    "seat {} must give or discard from an empty hand",
+                    s.current
+                ));
             }
-            Phase::D8Swap if !self.can_swap(s, s.current as usize) => return Err("a swap with no card to swap".into()),
+            Phase::D8Swap if !self.can_swap(s, s.current as usize) => {
+                return Err("a swap with no card to swap".into());
+            }
             _ => {
                 if s.winner.is_some() {
                     return Err("a winner while the game goes on".into());

@@ -7,7 +7,9 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
+use crate::engine::{
+    Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play,
+};
 use crate::games::chroma::{ALL_COLORS, ALL_SHAPES, COLOR_WILD, SHAPE_WILD};
 use crate::variant::Variant;
 
@@ -74,50 +76,76 @@ fn table(g: &DiceFactor, hands: &[&[Card]], dice: [u8; 2]) -> State {
 
 /// Moves one copy of `card` from the draw pile to the top of the draw pile.
 fn to_top(s: &mut State, card: Card) {
-    let i = s.draw.iter().position(|&c| c == card).expect("card in the draw pile");
+    let i = s
+        .draw
+        .iter()
+        .position(|&c| c == card)
+        .expect("card in the draw pile");
     let c = s.draw.remove(i);
     s.draw.push(c);
 }
 
 /// Moves one copy of `card` from the draw pile onto the discard pile.
 fn to_discard(s: &mut State, card: Card) {
-    let i = s.draw.iter().position(|&c| c == card).expect("card in the draw pile");
+    let i = s
+        .draw
+        .iter()
+        .position(|&c| c == card)
+        .expect("card in the draw pile");
     let c = s.draw.remove(i);
     s.discard.push(c);
 }
 
 fn legal(g: &DiceFactor, s: &State) -> Vec<Action> {
-    let ToMove::Seat(seat) = g.to_move(s) else { return Vec::new() };
+    let ToMove::Seat(seat) = g.to_move(s) else {
+        return Vec::new();
+    };
     let mut out = Vec::new();
     g.legal_actions(&g.view(s, seat), &mut out);
     out
 }
 
 fn apply(g: &DiceFactor, s: &mut State, action: Action, rng: &mut GameRng) {
-    let ToMove::Seat(seat) = g.to_move(s) else { panic!("game over") };
+    let ToMove::Seat(seat) = g.to_move(s) else {
+        panic!("game over")
+    };
     let view = g.view(s, seat);
-    assert!(g.is_legal(&view, &action), "{action:?} must be legal in {:?}", view.decision);
+    assert!(
+        g.is_legal(&view, &action),
+        "{action:?} must be legal in {:?}",
+        view.decision
+    );
     let mut listed = Vec::new();
     g.legal_actions(&view, &mut listed);
-    assert!(listed.contains(&action), "{action:?} must be listed in {listed:?}");
+    assert!(
+        listed.contains(&action),
+        "{action:?} must be listed in {listed:?}"
+    );
     g.apply(s, seat, action, rng, &mut EventLog::new(false));
     g.check_invariants(s).expect("invariants hold");
 }
 
 /// A seed whose first `below(n)` draw of a fresh `GameRng` is `k`.
 fn seed_for(n: u32, k: u32) -> u64 {
-    (0..10_000u64).find(|&sd| crate::engine::rng::below(n, &mut GameRng::seed_from(sd)) == k).expect("every value appears")
+    (0..10_000u64)
+        .find(|&sd| crate::engine::rng::below(n, &mut GameRng::seed_from(sd)) == k)
+        .expect("every value appears")
 }
 
 fn bot(name: &str) -> Box<dyn Bot<DiceFactor>> {
     let g = standard();
-    let info = all_bots::<DiceFactor>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = all_bots::<DiceFactor>()
+        .into_iter()
+        .find(|b| b.name == name)
+        .expect("bot exists");
     let v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(&g, &v)
 }
 
 fn collector_decides(g: &DiceFactor, s: &State) -> Action {
-    let ToMove::Seat(seat) = g.to_move(s) else { panic!("over") };
+    let ToMove::Seat(seat) = g.to_move(s) else {
+        panic!("over")
+    };
     CollectorBot.decide(g, &g.view(s, seat), &mut GameRng::seed_from(0))
 }
 
@@ -128,11 +156,29 @@ fn collector_decides(g: &DiceFactor, s: &State) -> Action {
 fn rulebook_green_circle_and_pentagon_example() {
     // Dice "green" and "pentagon": 5 green cards of any shape, or 5 pentagons of any color.
     let allowed = allowed_targets([GREEN, PENTAGON]);
-    let greens = Hand::from_cards(&[base(GREEN, SQUARE), base(GREEN, CIRCLE), base(GREEN, STAR), base(GREEN, CROSS), base(GREEN, CIRCLE)]);
+    let greens = Hand::from_cards(&[
+        base(GREEN, SQUARE),
+        base(GREEN, CIRCLE),
+        base(GREEN, STAR),
+        base(GREEN, CROSS),
+        base(GREEN, CIRCLE),
+    ]);
     assert!(greens.highest(allowed) >= 5);
-    let pentagons = Hand::from_cards(&[base(RED, PENTAGON), base(ORANGE, PENTAGON), base(YELLOW, PENTAGON), base(BLUE, PENTAGON), base(RED, PENTAGON)]);
+    let pentagons = Hand::from_cards(&[
+        base(RED, PENTAGON),
+        base(ORANGE, PENTAGON),
+        base(YELLOW, PENTAGON),
+        base(BLUE, PENTAGON),
+        base(RED, PENTAGON),
+    ]);
     assert!(pentagons.highest(allowed) >= 5);
-    let circles = Hand::from_cards(&[base(RED, CIRCLE), base(ORANGE, CIRCLE), base(YELLOW, CIRCLE), base(BLUE, CIRCLE), base(RED, CIRCLE)]);
+    let circles = Hand::from_cards(&[
+        base(RED, CIRCLE),
+        base(ORANGE, CIRCLE),
+        base(YELLOW, CIRCLE),
+        base(BLUE, CIRCLE),
+        base(RED, CIRCLE),
+    ]);
     assert_eq!(circles.highest(allowed), 0, "no green card, no pentagon");
     assert_eq!(circles.highest(allowed_targets([RED, CIRCLE])), 5);
 }
@@ -142,16 +188,40 @@ fn rulebook_yellow_and_logo_example() {
     // Dice "yellow" and the logo on the shapes die: 5 yellow cards, or 5 cards of one shape
     // (any shape, colors do not matter, but all the same shape).
     let allowed = allowed_targets([YELLOW, LOGO]);
-    let yellows = Hand::from_cards(&[base(YELLOW, SQUARE), base(YELLOW, CIRCLE), base(YELLOW, STAR), base(YELLOW, CROSS), base(YELLOW, PENTAGON)]);
+    let yellows = Hand::from_cards(&[
+        base(YELLOW, SQUARE),
+        base(YELLOW, CIRCLE),
+        base(YELLOW, STAR),
+        base(YELLOW, CROSS),
+        base(YELLOW, PENTAGON),
+    ]);
     assert_eq!(yellows.highest(allowed), 5);
     for shape in [SQUARE, CIRCLE, STAR, CROSS, PENTAGON] {
-        let same_shape = Hand::from_cards(&[base(RED, shape), base(ORANGE, shape), base(GREEN, shape), base(BLUE, shape), base(RED, shape)]);
+        let same_shape = Hand::from_cards(&[
+            base(RED, shape),
+            base(ORANGE, shape),
+            base(GREEN, shape),
+            base(BLUE, shape),
+            base(RED, shape),
+        ]);
         assert_eq!(same_shape.highest(allowed), 5, "shape {shape}");
     }
-    let mixed = Hand::from_cards(&[base(RED, SQUARE), base(ORANGE, CIRCLE), base(GREEN, STAR), base(BLUE, CROSS), base(RED, PENTAGON)]);
+    let mixed = Hand::from_cards(&[
+        base(RED, SQUARE),
+        base(ORANGE, CIRCLE),
+        base(GREEN, STAR),
+        base(BLUE, CROSS),
+        base(RED, PENTAGON),
+    ]);
     assert_eq!(mixed.highest(allowed), 1);
     // The logo on the colors die: 5 cards of any one color.
-    let reds = Hand::from_cards(&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR), base(RED, CROSS), base(RED, SQUARE)]);
+    let reds = Hand::from_cards(&[
+        base(RED, SQUARE),
+        base(RED, CIRCLE),
+        base(RED, STAR),
+        base(RED, CROSS),
+        base(RED, SQUARE),
+    ]);
     assert_eq!(reds.highest(allowed_targets([LOGO, STAR])), 5);
     assert_eq!(reds.highest(allowed_targets([BLUE, STAR])), 1);
 }
@@ -181,9 +251,19 @@ fn rulebook_wild_cards() {
         }
     }
     // Four wilds and one blue star make 5 blue (dice blue / circle).
-    let h = Hand::from_cards(&[COLOR_WILD + BLUE, SHAPE_WILD + SQUARE, ALL_COLORS, ALL_SHAPES, base(BLUE, STAR)]);
+    let h = Hand::from_cards(&[
+        COLOR_WILD + BLUE,
+        SHAPE_WILD + SQUARE,
+        ALL_COLORS,
+        ALL_SHAPES,
+        base(BLUE, STAR),
+    ]);
     assert_eq!(h.highest(allowed_targets([BLUE, CIRCLE])), 5);
-    assert_eq!(h.score(5 + CIRCLE as usize), 3, "blue wild and the two all-wilds count toward circle");
+    assert_eq!(
+        h.score(5 + CIRCLE as usize),
+        3,
+        "blue wild and the two all-wilds count toward circle"
+    );
 }
 
 #[test]
@@ -192,10 +272,34 @@ fn rulebook_add_a_card_then_a_hand_trade() {
     // 1, leaving 6. Player B (seat 1) then trades hands with A (trade_hands card): B gets the
     // 6-card hand with the add-a-card in front of it, A a 5-card hand.
     let g = standard();
-    let a: &[Card] = &[base(RED, SQUARE), base(RED, CIRCLE), base(BLUE, STAR), base(GREEN, CROSS), ADD];
-    let b: &[Card] = &[base(ORANGE, SQUARE), base(ORANGE, CIRCLE), base(YELLOW, STAR), base(YELLOW, CROSS), TRADE_HANDS];
-    let c: &[Card] = &[base(BLUE, SQUARE), base(BLUE, CIRCLE), base(GREEN, STAR), base(YELLOW, PENTAGON), base(RED, PENTAGON)];
-    let d: &[Card] = &[base(GREEN, SQUARE), base(GREEN, CIRCLE), base(ORANGE, STAR), base(ORANGE, CROSS), base(BLUE, PENTAGON)];
+    let a: &[Card] = &[
+        base(RED, SQUARE),
+        base(RED, CIRCLE),
+        base(BLUE, STAR),
+        base(GREEN, CROSS),
+        ADD,
+    ];
+    let b: &[Card] = &[
+        base(ORANGE, SQUARE),
+        base(ORANGE, CIRCLE),
+        base(YELLOW, STAR),
+        base(YELLOW, CROSS),
+        TRADE_HANDS,
+    ];
+    let c: &[Card] = &[
+        base(BLUE, SQUARE),
+        base(BLUE, CIRCLE),
+        base(GREEN, STAR),
+        base(YELLOW, PENTAGON),
+        base(RED, PENTAGON),
+    ];
+    let d: &[Card] = &[
+        base(GREEN, SQUARE),
+        base(GREEN, CIRCLE),
+        base(ORANGE, STAR),
+        base(ORANGE, CROSS),
+        base(BLUE, PENTAGON),
+    ];
     let mut s = table(&g, &[a, b, c, d], [RED, STAR]);
     let mut rng = GameRng::seed_from(1);
     apply(&g, &mut s, Action::Draw, &mut rng);
@@ -203,7 +307,10 @@ fn rulebook_add_a_card_then_a_hand_trade() {
     apply(&g, &mut s, Action::Discard(ADD), &mut rng);
     assert_eq!(s.hands[0].len(), 7, "add-a-card: 2 more cards");
     assert_eq!(s.hands[0].extra, 1);
-    assert!(s.discard.is_empty(), "the add-a-card lies in front of A, not on the discard pile");
+    assert!(
+        s.discard.is_empty(),
+        "the add-a-card lies in front of A, not on the discard pile"
+    );
     assert_eq!(s.phase, Phase::Discard);
     apply(&g, &mut s, Action::Discard(base(GREEN, CROSS)), &mut rng);
     assert_eq!(s.hands[0].len(), 6);
@@ -213,8 +320,16 @@ fn rulebook_add_a_card_then_a_hand_trade() {
     apply(&g, &mut s, Action::Discard(TRADE_HANDS), &mut rng);
     assert_eq!(s.phase, Phase::TradeHandsCard);
     apply(&g, &mut s, Action::TradeHands(0), &mut rng);
-    assert_eq!((s.hands[1].len(), s.hands[1].extra), (6, 1), "B now holds the 6-card hand and the add-a-card");
-    assert_eq!((s.hands[0].len(), s.hands[0].extra), (5, 0), "A now has a normal 5-card hand");
+    assert_eq!(
+        (s.hands[1].len(), s.hands[1].extra),
+        (6, 1),
+        "B now holds the 6-card hand and the add-a-card"
+    );
+    assert_eq!(
+        (s.hands[0].len(), s.hands[0].extra),
+        (5, 0),
+        "A now has a normal 5-card hand"
+    );
     // B keeps 6 cards through its later turns: draw one, discard one.
     assert_eq!(s.current, 2);
 }
@@ -224,7 +339,17 @@ fn a_second_add_a_card_raises_the_hand_to_seven() {
     let mut g = standard();
     g.copies[ADD as usize] = 2;
     g.deck.push(ADD);
-    let mut s = table(&g, &[&[ADD, ADD, base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]], [RED, STAR]);
+    let mut s = table(
+        &g,
+        &[&[
+            ADD,
+            ADD,
+            base(RED, SQUARE),
+            base(RED, CIRCLE),
+            base(RED, STAR),
+        ]],
+        [RED, STAR],
+    );
     let mut rng = GameRng::seed_from(2);
     apply(&g, &mut s, Action::Draw, &mut rng);
     apply(&g, &mut s, Action::Discard(ADD), &mut rng);
@@ -238,20 +363,52 @@ fn a_second_add_a_card_raises_the_hand_to_seven() {
 #[test]
 fn rulebook_trade_one_card_takes_a_random_card_other_than_the_one_given() {
     let g = standard();
-    let a: &[Card] = &[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR), base(GREEN, CROSS), TRADE_ONE];
-    let b: &[Card] = &[base(BLUE, SQUARE), base(BLUE, CIRCLE), base(BLUE, STAR), base(BLUE, CROSS), base(BLUE, PENTAGON)];
+    let a: &[Card] = &[
+        base(RED, SQUARE),
+        base(RED, CIRCLE),
+        base(RED, STAR),
+        base(GREEN, CROSS),
+        TRADE_ONE,
+    ];
+    let b: &[Card] = &[
+        base(BLUE, SQUARE),
+        base(BLUE, CIRCLE),
+        base(BLUE, STAR),
+        base(BLUE, CROSS),
+        base(BLUE, PENTAGON),
+    ];
     for k in 0..5 {
-        let mut s = table(&g, &[a, b, &[base(YELLOW, SQUARE)], &[base(YELLOW, CIRCLE)]], [RED, STAR]);
+        let mut s = table(
+            &g,
+            &[a, b, &[base(YELLOW, SQUARE)], &[base(YELLOW, CIRCLE)]],
+            [RED, STAR],
+        );
         let mut rng = GameRng::seed_from(3);
         apply(&g, &mut s, Action::Draw, &mut rng);
         apply(&g, &mut s, Action::Discard(TRADE_ONE), &mut rng);
         assert_eq!(s.phase, Phase::TradeOneCard);
         let mut rng = GameRng::seed_from(seed_for(5, k));
-        apply(&g, &mut s, Action::Give { card: base(GREEN, CROSS), target: 1 }, &mut rng);
+        apply(
+            &g,
+            &mut s,
+            Action::Give {
+                card: base(GREEN, CROSS),
+                target: 1,
+            },
+            &mut rng,
+        );
         let took = base(BLUE, k as u8);
-        assert_eq!(s.hands[1].count(base(GREEN, CROSS)), 1, "B holds the card given");
+        assert_eq!(
+            s.hands[1].count(base(GREEN, CROSS)),
+            1,
+            "B holds the card given"
+        );
         assert_eq!(s.hands[1].count(took), 0);
-        assert_eq!(s.hands[0].count(took), 1, "A took B's card number {k} (never the card given)");
+        assert_eq!(
+            s.hands[0].count(took),
+            1,
+            "A took B's card number {k} (never the card given)"
+        );
         assert_eq!(s.hands[1].len(), 5);
     }
 }
@@ -262,13 +419,31 @@ fn rulebook_trade_one_card_takes_a_random_card_other_than_the_one_given() {
 #[test]
 fn the_three_options_at_the_start_of_a_turn() {
     let g = standard();
-    let mut s = table(&g, &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]], [RED, STAR]);
-    assert_eq!(legal(&g, &s), vec![Action::Draw, Action::RollD8], "no take from an empty discard pile");
+    let mut s = table(
+        &g,
+        &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
+        [RED, STAR],
+    );
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Draw, Action::RollD8],
+        "no take from an empty discard pile"
+    );
     to_discard(&mut s, base(BLUE, STAR));
-    assert_eq!(legal(&g, &s), vec![Action::Draw, Action::TakeDiscard, Action::RollD8]);
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Draw, Action::TakeDiscard, Action::RollD8]
+    );
     let mut rng = GameRng::seed_from(1);
     apply(&g, &mut s, Action::TakeDiscard, &mut rng);
-    assert_eq!(legal(&g, &s), vec![Action::Discard(base(RED, SQUARE)), Action::Discard(base(BLUE, STAR))], "the card just taken may be discarded");
+    assert_eq!(
+        legal(&g, &s),
+        vec![
+            Action::Discard(base(RED, SQUARE)),
+            Action::Discard(base(BLUE, STAR))
+        ],
+        "the card just taken may be discarded"
+    );
     apply(&g, &mut s, Action::Discard(base(BLUE, STAR)), &mut rng);
     assert_eq!(s.discard, vec![base(BLUE, STAR)]);
     assert_eq!((s.current, s.turns, s.phase), (1, 2, Phase::Start));
@@ -282,8 +457,20 @@ fn the_three_options_at_the_start_of_a_turn() {
 fn every_d8_face_and_declining() {
     let g = standard();
     let hands: [&[Card]; 4] = [
-        &[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR), base(BLUE, STAR), base(GREEN, STAR)],
-        &[base(ORANGE, SQUARE), base(ORANGE, CIRCLE), base(ORANGE, STAR), base(ORANGE, CROSS), base(YELLOW, CROSS)],
+        &[
+            base(RED, SQUARE),
+            base(RED, CIRCLE),
+            base(RED, STAR),
+            base(BLUE, STAR),
+            base(GREEN, STAR),
+        ],
+        &[
+            base(ORANGE, SQUARE),
+            base(ORANGE, CIRCLE),
+            base(ORANGE, STAR),
+            base(ORANGE, CROSS),
+            base(YELLOW, CROSS),
+        ],
         &[base(YELLOW, SQUARE)],
         &[base(GREEN, SQUARE)],
     ];
@@ -292,26 +479,53 @@ fn every_d8_face_and_declining() {
         let mut rng = GameRng::seed_from(seed_for(8, face));
         apply(&g, &mut s, Action::RollD8, &mut rng);
         match face {
-            0..5 => assert_eq!((s.current, s.phase), (1, Phase::Start), "faces 1-5: nothing, the turn ends"),
+            0..5 => assert_eq!(
+                (s.current, s.phase),
+                (1, Phase::Start),
+                "faces 1-5: nothing, the turn ends"
+            ),
             5 => {
                 assert_eq!(s.phase, Phase::D8Swap);
                 let l = legal(&g, &s);
                 assert_eq!(l.len(), 5 * 3 + 1, "5 cards x 3 players + decline");
                 assert!(l.contains(&Action::Decline));
-                apply(&g, &mut s, Action::Give { card: base(GREEN, STAR), target: 1 }, &mut rng);
+                apply(
+                    &g,
+                    &mut s,
+                    Action::Give {
+                        card: base(GREEN, STAR),
+                        target: 1,
+                    },
+                    &mut rng,
+                );
                 assert_eq!((s.hands[0].len(), s.hands[1].len()), (5, 5));
                 assert_eq!(s.hands[1].count(base(GREEN, STAR)), 1);
             }
             6 => {
                 assert_eq!(s.phase, Phase::D8Trade);
-                assert_eq!(legal(&g, &s), vec![Action::TradeHands(1), Action::TradeHands(2), Action::TradeHands(3), Action::Decline]);
+                assert_eq!(
+                    legal(&g, &s),
+                    vec![
+                        Action::TradeHands(1),
+                        Action::TradeHands(2),
+                        Action::TradeHands(3),
+                        Action::Decline
+                    ]
+                );
                 apply(&g, &mut s, Action::TradeHands(1), &mut rng);
                 assert_eq!(s.hands[0], Hand::from_cards(hands[1]));
                 assert_eq!(s.hands[1], Hand::from_cards(hands[0]));
             }
             _ => {
                 assert_eq!(s.phase, Phase::D8Reroll);
-                assert_eq!(legal(&g, &s), vec![Action::Reroll(Die::Colors), Action::Reroll(Die::Shapes), Action::Decline]);
+                assert_eq!(
+                    legal(&g, &s),
+                    vec![
+                        Action::Reroll(Die::Colors),
+                        Action::Reroll(Die::Shapes),
+                        Action::Decline
+                    ]
+                );
                 let mut s2 = s.clone();
                 let mut rng2 = GameRng::seed_from(seed_for(6, 4));
                 apply(&g, &mut s2, Action::Reroll(Die::Shapes), &mut rng2);
@@ -340,9 +554,17 @@ fn a_d8_swap_needs_cards_on_both_sides() {
 #[test]
 fn the_d8_table_is_a_key() {
     let g = game_with(|p| p.d8 = vec![D8Face::Trade]);
-    let mut s = table(&g, &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]], [RED, STAR]);
+    let mut s = table(
+        &g,
+        &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
+        [RED, STAR],
+    );
     apply(&g, &mut s, Action::RollD8, &mut GameRng::seed_from(5));
-    assert_eq!(s.phase, Phase::D8Trade, "a one-face die of trades always trades");
+    assert_eq!(
+        s.phase,
+        Phase::D8Trade,
+        "a one-face die of trades always trades"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -358,10 +580,23 @@ fn skips_add_up_and_follow_the_direction() {
     let mut g = standard();
     g.copies[SKIP as usize] = 2;
     g.deck.push(SKIP);
-    let mut s = table(&g, &[&[SKIP, SKIP, base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR)], &[base(RED, CROSS)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[SKIP, SKIP, base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR)],
+            &[base(RED, CROSS)],
+        ],
+        [BLUE, CROSS],
+    );
     let mut rng = GameRng::seed_from(4);
     play_action(&g, &mut s, SKIP, &mut rng);
-    assert_eq!((s.current, s.turns), (2, 2), "seat 1 lost its turn; a skipped turn is not a turn");
+    assert_eq!(
+        (s.current, s.turns),
+        (2, 2),
+        "seat 1 lost its turn; a skipped turn is not a turn"
+    );
     assert_eq!(s.tally.skipped, 1);
     // Seat 2, 3 draw and discard; then seat 0 skips seat 1 again.
     for _ in 0..2 {
@@ -375,26 +610,48 @@ fn skips_add_up_and_follow_the_direction() {
     s.skips[1] = 1; // one more pending skip: two skips now cost seat 1 two turns
     play_action(&g, &mut s, SKIP, &mut rng);
     assert_eq!(s.current, 2);
-    assert_eq!(s.skips[1], 1, "the second skip waits for seat 1's next turn");
+    assert_eq!(
+        s.skips[1], 1,
+        "the second skip waits for seat 1's next turn"
+    );
 }
 
 #[test]
 fn reverse_flips_the_direction_and_the_next_skip_target() {
     let mut g = standard();
     g.copies[SKIP as usize] = 1;
-    let mut s = table(&g, &[&[REVERSE, base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR)], &[SKIP, base(RED, CROSS)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[REVERSE, base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR)],
+            &[SKIP, base(RED, CROSS)],
+        ],
+        [BLUE, CROSS],
+    );
     let mut rng = GameRng::seed_from(4);
     play_action(&g, &mut s, REVERSE, &mut rng);
     assert!(s.reversed);
-    assert_eq!(s.current, 3, "after a reverse, seat 0 is followed by seat 3");
+    assert_eq!(
+        s.current, 3,
+        "after a reverse, seat 0 is followed by seat 3"
+    );
     play_action(&g, &mut s, SKIP, &mut rng);
-    assert_eq!(s.current, 1, "seat 3 skips seat 2 (next in the current direction)");
+    assert_eq!(
+        s.current, 1,
+        "seat 3 skips seat 2 (next in the current direction)"
+    );
 }
 
 #[test]
 fn a_dice_card_rerolls_or_is_declined() {
     let g = standard();
-    let mut s = table(&g, &[&[DICE, base(RED, SQUARE)], &[base(RED, CIRCLE)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[&[DICE, base(RED, SQUARE)], &[base(RED, CIRCLE)]],
+        [BLUE, CROSS],
+    );
     let mut rng = GameRng::seed_from(4);
     play_action(&g, &mut s, DICE, &mut rng);
     assert_eq!(s.phase, Phase::DiceCard);
@@ -407,7 +664,16 @@ fn a_dice_card_rerolls_or_is_declined() {
 #[test]
 fn an_action_card_taken_from_the_discard_pile_and_discarded_again_has_no_effect() {
     let g = standard();
-    let mut s = table(&g, &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR)], &[base(RED, CROSS)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR)],
+            &[base(RED, CROSS)],
+        ],
+        [BLUE, CROSS],
+    );
     to_discard(&mut s, SKIP);
     let mut rng = GameRng::seed_from(4);
     apply(&g, &mut s, Action::TakeDiscard, &mut rng);
@@ -417,7 +683,16 @@ fn an_action_card_taken_from_the_discard_pile_and_discarded_again_has_no_effect(
     assert_eq!(s.skips, [0; MAX_PLAYERS]);
     assert_eq!(s.discard, vec![SKIP]);
     // The same card discarded in a later turn resolves.
-    let mut s = table(&g, &[&[SKIP, base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR)], &[base(RED, CROSS)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[SKIP, base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR)],
+            &[base(RED, CROSS)],
+        ],
+        [BLUE, CROSS],
+    );
     play_action(&g, &mut s, SKIP, &mut rng);
     assert_eq!(s.current, 2);
 }
@@ -427,7 +702,16 @@ fn with_an_older_copy_the_player_chooses_which_copy_to_discard() {
     let mut g = standard();
     g.copies[SKIP as usize] = 2;
     g.deck.push(SKIP);
-    let mut s = table(&g, &[&[SKIP, base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR)], &[base(RED, CROSS)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[SKIP, base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR)],
+            &[base(RED, CROSS)],
+        ],
+        [BLUE, CROSS],
+    );
     to_discard(&mut s, SKIP);
     let mut rng = GameRng::seed_from(4);
     apply(&g, &mut s, Action::TakeDiscard, &mut rng);
@@ -442,14 +726,29 @@ fn with_an_older_copy_the_player_chooses_which_copy_to_discard() {
 #[test]
 fn trade_hands_card_is_resolved_and_moves_the_add_a_card() {
     let g = standard();
-    let mut s = table(&g, &[&[TRADE_HANDS, base(RED, SQUARE)], &[base(RED, CIRCLE), base(RED, STAR)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[TRADE_HANDS, base(RED, SQUARE)],
+            &[base(RED, CIRCLE), base(RED, STAR)],
+        ],
+        [BLUE, CROSS],
+    );
     s.hands[1].extra = 1;
     // Keep conservation: the add-a-card in front of seat 1 comes from the draw pile.
     let i = s.draw.iter().position(|&c| c == ADD).expect("in the pile");
     s.draw.remove(i);
     let mut rng = GameRng::seed_from(4);
     play_action(&g, &mut s, TRADE_HANDS, &mut rng);
-    assert_eq!(legal(&g, &s), vec![Action::TradeHands(1), Action::TradeHands(2), Action::TradeHands(3)], "no decline: the card must be resolved");
+    assert_eq!(
+        legal(&g, &s),
+        vec![
+            Action::TradeHands(1),
+            Action::TradeHands(2),
+            Action::TradeHands(3)
+        ],
+        "no decline: the card must be resolved"
+    );
     apply(&g, &mut s, Action::TradeHands(1), &mut rng);
     assert_eq!(s.hands[0].extra, 1);
     assert_eq!(s.hands[1].extra, 0);
@@ -463,7 +762,11 @@ fn trade_hands_card_is_resolved_and_moves_the_add_a_card() {
 fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
     for reshuffle in [true, false] {
         let g = game_with(|p| p.reshuffle_discard = reshuffle);
-        let mut s = table(&g, &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]], [BLUE, CROSS]);
+        let mut s = table(
+            &g,
+            &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
+            [BLUE, CROSS],
+        );
         let rest: Vec<Card> = s.draw.drain(..).collect();
         // Park everything but 3 cards in seat 2's hand; 3 cards on the discard pile.
         s.discard.extend_from_slice(&rest[..3]);
@@ -474,7 +777,10 @@ fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
         apply(&g, &mut s, Action::Draw, &mut rng);
         if reshuffle {
             assert_eq!(s.hands[0].len(), 2);
-            assert!(s.discard.is_empty(), "the whole discard pile became the draw pile");
+            assert!(
+                s.discard.is_empty(),
+                "the whole discard pile became the draw pile"
+            );
             assert_eq!(s.draw.len(), 2);
             assert_eq!(s.tally.reshuffles, 1);
         } else {
@@ -485,7 +791,11 @@ fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
     }
     // Both piles empty: nothing drawn, the discard still happens.
     let g = standard();
-    let mut s = table(&g, &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
+        [BLUE, CROSS],
+    );
     let rest: Vec<Card> = s.draw.drain(..).collect();
     for &c in &rest {
         s.hands[2].add(c);
@@ -495,36 +805,73 @@ fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
     assert_eq!(s.hands[0].len(), 1);
     apply(&g, &mut s, Action::Discard(base(RED, SQUARE)), &mut rng);
     assert!(s.hands[0].is_empty());
-    assert_eq!(s.discard, vec![base(RED, SQUARE)], "the player still discarded");
+    assert_eq!(
+        s.discard,
+        vec![base(RED, SQUARE)],
+        "the player still discarded"
+    );
 }
 
 #[test]
 fn the_win_check_runs_after_the_turn_active_player_first_then_turn_order() {
     let g = standard();
-    let five_red: &[Card] = &[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR), base(RED, CROSS), base(RED, PENTAGON)];
-    let five_green: &[Card] = &[base(GREEN, SQUARE), base(GREEN, CIRCLE), base(GREEN, STAR), base(GREEN, CROSS), base(GREEN, PENTAGON)];
-    let four_blue: &[Card] = &[base(BLUE, SQUARE), base(BLUE, CIRCLE), base(BLUE, STAR), base(BLUE, CROSS), base(YELLOW, SQUARE)];
+    let five_red: &[Card] = &[
+        base(RED, SQUARE),
+        base(RED, CIRCLE),
+        base(RED, STAR),
+        base(RED, CROSS),
+        base(RED, PENTAGON),
+    ];
+    let five_green: &[Card] = &[
+        base(GREEN, SQUARE),
+        base(GREEN, CIRCLE),
+        base(GREEN, STAR),
+        base(GREEN, CROSS),
+        base(GREEN, PENTAGON),
+    ];
+    let four_blue: &[Card] = &[
+        base(BLUE, SQUARE),
+        base(BLUE, CIRCLE),
+        base(BLUE, STAR),
+        base(BLUE, CROSS),
+        base(YELLOW, SQUARE),
+    ];
     // Seats 1 and 3 hold winning hands (colors die logo); seat 0 plays: seat 1 is first in
     // turn order after the active seat 0 and wins on seat 0's turn.
-    let mut s = table(&g, &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green], [LOGO, CROSS]);
+    let mut s = table(
+        &g,
+        &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green],
+        [LOGO, CROSS],
+    );
     assert_eq!(s.winner, None, "no check before the first turn");
     let mut rng = GameRng::seed_from(1);
     to_top(&mut s, base(ORANGE, STAR));
     apply(&g, &mut s, Action::Draw, &mut rng);
     apply(&g, &mut s, Action::Discard(base(ORANGE, STAR)), &mut rng);
     assert_eq!(s.phase, Phase::Over);
-    assert_eq!((s.winner, s.won_in_turn_of, s.win_target), (Some(1), 0, RED));
+    assert_eq!(
+        (s.winner, s.won_in_turn_of, s.win_target),
+        (Some(1), 0, RED)
+    );
     let o = g.outcome(&s);
     assert_eq!((o.winners, o.length, o.end_reason), (0b10, 1, END_FIVE));
     // After a reverse, seat 3 comes before seat 1.
-    let mut s = table(&g, &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green], [LOGO, CROSS]);
+    let mut s = table(
+        &g,
+        &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green],
+        [LOGO, CROSS],
+    );
     s.reversed = true;
     apply(&g, &mut s, Action::Draw, &mut rng);
     let c = s.hands[0].nth(4);
     apply(&g, &mut s, Action::Discard(c), &mut rng);
     assert_eq!(s.winner, Some(3));
     // The active player is checked first: seat 0 completes blue and wins before seat 1.
-    let mut s = table(&g, &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green], [LOGO, CROSS]);
+    let mut s = table(
+        &g,
+        &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green],
+        [LOGO, CROSS],
+    );
     to_top(&mut s, base(BLUE, PENTAGON));
     apply(&g, &mut s, Action::Draw, &mut rng);
     apply(&g, &mut s, Action::Discard(base(YELLOW, SQUARE)), &mut rng);
@@ -544,9 +891,21 @@ fn a_hand_dealt_winning_wins_at_the_check_after_turn_one() {
             continue;
         }
         found += 1;
-        assert_eq!(g.to_move(&s), ToMove::Seat(0), "the game starts even with a winning hand");
+        assert_eq!(
+            g.to_move(&s),
+            ToMove::Seat(0),
+            "the game starts even with a winning hand"
+        );
         let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = (0..4).map(|_| bot("collector")).collect();
-        let o = play(&g, &mut bots, seed, PlayOptions { checked: true }, None, None).expect("legal");
+        let o = play(
+            &g,
+            &mut bots,
+            seed,
+            PlayOptions { checked: true },
+            None,
+            None,
+        )
+        .expect("legal");
         assert_eq!(o.length, 1, "won at the check after turn 1");
         if found > 20 {
             break;
@@ -558,19 +917,53 @@ fn a_hand_dealt_winning_wins_at_the_check_after_turn_one() {
 #[test]
 fn the_cap_ends_the_game_with_no_winner_after_the_last_check() {
     let g = game_with(|p| p.turn_cap = 3);
-    let mut s = table(&g, &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR)], &[base(RED, CROSS)]], [BLUE, CROSS]);
+    let mut s = table(
+        &g,
+        &[
+            &[base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR)],
+            &[base(RED, CROSS)],
+        ],
+        [BLUE, CROSS],
+    );
     let mut rng = GameRng::seed_from(1);
     for _ in 0..3 {
-        apply(&g, &mut s, Action::RollD8, &mut GameRng::seed_from(seed_for(8, 0)));
+        apply(
+            &g,
+            &mut s,
+            Action::RollD8,
+            &mut GameRng::seed_from(seed_for(8, 0)),
+        );
     }
     assert_eq!(s.phase, Phase::Over);
     let o = g.outcome(&s);
     assert_eq!((o.end_reason, o.winners, o.length), (END_CAP, 0, 3));
     // A win at the check after the last turn still counts.
-    let four_blue: &[Card] = &[base(BLUE, SQUARE), base(BLUE, CIRCLE), base(BLUE, STAR), base(BLUE, PENTAGON), base(RED, SQUARE)];
-    let mut s = table(&g, &[&[base(RED, CIRCLE)], &[base(RED, STAR)], four_blue], [BLUE, CROSS]);
-    apply(&g, &mut s, Action::RollD8, &mut GameRng::seed_from(seed_for(8, 0)));
-    apply(&g, &mut s, Action::RollD8, &mut GameRng::seed_from(seed_for(8, 0)));
+    let four_blue: &[Card] = &[
+        base(BLUE, SQUARE),
+        base(BLUE, CIRCLE),
+        base(BLUE, STAR),
+        base(BLUE, PENTAGON),
+        base(RED, SQUARE),
+    ];
+    let mut s = table(
+        &g,
+        &[&[base(RED, CIRCLE)], &[base(RED, STAR)], four_blue],
+        [BLUE, CROSS],
+    );
+    apply(
+        &g,
+        &mut s,
+        Action::RollD8,
+        &mut GameRng::seed_from(seed_for(8, 0)),
+    );
+    apply(
+        &g,
+        &mut s,
+        Action::RollD8,
+        &mut GameRng::seed_from(seed_for(8, 0)),
+    );
     to_top(&mut s, base(BLUE, CROSS));
     apply(&g, &mut s, Action::Draw, &mut rng);
     apply(&g, &mut s, Action::Discard(base(RED, SQUARE)), &mut rng);
@@ -587,20 +980,44 @@ fn collector_discards_the_first_card_off_its_best_target() {
     // Red 2 (red square, red circle), star 2 (blue star, green star): tie, colors first, so
     // the best target is red; the first card in canonical order not counting toward red is
     // the yellow cross (yellow comes before green and blue).
-    let h = Hand::from_cards(&[base(RED, SQUARE), base(RED, CIRCLE), base(GREEN, STAR), base(BLUE, STAR), base(YELLOW, CROSS)]);
+    let h = Hand::from_cards(&[
+        base(RED, SQUARE),
+        base(RED, CIRCLE),
+        base(GREEN, STAR),
+        base(BLUE, STAR),
+        base(YELLOW, CROSS),
+    ]);
     assert_eq!(h.best_target(allowed), RED as usize);
     assert_eq!(collector_discard(&h, allowed), base(YELLOW, CROSS));
-    let h = Hand::from_cards(&[base(RED, SQUARE), base(GREEN, STAR), base(BLUE, STAR), base(ORANGE, STAR), base(YELLOW, CROSS)]);
+    let h = Hand::from_cards(&[
+        base(RED, SQUARE),
+        base(GREEN, STAR),
+        base(BLUE, STAR),
+        base(ORANGE, STAR),
+        base(YELLOW, CROSS),
+    ]);
     assert_eq!(h.best_target(allowed), 5 + STAR as usize);
     assert_eq!(collector_discard(&h, allowed), base(RED, SQUARE));
     // Every card counts: the last card in canonical order.
-    let h = Hand::from_cards(&[base(RED, SQUARE), base(RED, CROSS), COLOR_WILD + RED, ALL_SHAPES, SHAPE_WILD + CIRCLE]);
+    let h = Hand::from_cards(&[
+        base(RED, SQUARE),
+        base(RED, CROSS),
+        COLOR_WILD + RED,
+        ALL_SHAPES,
+        SHAPE_WILD + CIRCLE,
+    ]);
     assert_eq!(collector_discard(&h, allowed), ALL_SHAPES);
     // Action cards go first, in canonical order.
     let h = Hand::from_cards(&[base(RED, SQUARE), DICE, TRADE_HANDS, base(BLUE, CROSS)]);
     assert_eq!(collector_discard(&h, allowed), TRADE_HANDS);
     // Logo: any color; ties to the first color in canonical order.
-    let h = Hand::from_cards(&[base(BLUE, SQUARE), base(BLUE, CIRCLE), base(GREEN, CROSS), base(GREEN, SQUARE), base(ORANGE, CROSS)]);
+    let h = Hand::from_cards(&[
+        base(BLUE, SQUARE),
+        base(BLUE, CIRCLE),
+        base(GREEN, CROSS),
+        base(GREEN, SQUARE),
+        base(ORANGE, CROSS),
+    ]);
     let logo = allowed_targets([LOGO, STAR]);
     assert_eq!(h.best_target(logo), GREEN as usize);
     assert_eq!(collector_discard(&h, logo), base(ORANGE, CROSS));
@@ -609,9 +1026,19 @@ fn collector_discards_the_first_card_off_its_best_target() {
 #[test]
 fn collector_takes_the_discard_top_only_when_it_raises_the_highest_score() {
     let g = standard();
-    let hand: &[Card] = &[base(RED, SQUARE), base(RED, CIRCLE), base(GREEN, STAR), base(YELLOW, CROSS), base(BLUE, CROSS)];
+    let hand: &[Card] = &[
+        base(RED, SQUARE),
+        base(RED, CIRCLE),
+        base(GREEN, STAR),
+        base(YELLOW, CROSS),
+        base(BLUE, CROSS),
+    ];
     let mut s = table(&g, &[hand, &[base(ORANGE, SQUARE)]], [RED, STAR]);
-    assert_eq!(collector_decides(&g, &s), Action::Draw, "empty discard pile");
+    assert_eq!(
+        collector_decides(&g, &s),
+        Action::Draw,
+        "empty discard pile"
+    );
     to_discard(&mut s, base(RED, PENTAGON));
     assert_eq!(collector_decides(&g, &s), Action::TakeDiscard, "red 2 -> 3");
     // A star raises star from 1 to 2, but the highest score stays 2: draw.
@@ -634,7 +1061,12 @@ fn collector_never_rolls_and_resolves_action_cards_as_documented() {
     let g = standard();
     let mut s = table(
         &g,
-        &[&[TRADE_HANDS, base(RED, SQUARE)], &[base(RED, CIRCLE)], &[base(RED, STAR), base(RED, CROSS)], &[base(BLUE, STAR), base(BLUE, CROSS)]],
+        &[
+            &[TRADE_HANDS, base(RED, SQUARE)],
+            &[base(RED, CIRCLE)],
+            &[base(RED, STAR), base(RED, CROSS)],
+            &[base(BLUE, STAR), base(BLUE, CROSS)],
+        ],
         [RED, STAR],
     );
     let mut rng = GameRng::seed_from(1);
@@ -642,12 +1074,34 @@ fn collector_never_rolls_and_resolves_action_cards_as_documented() {
     apply(&g, &mut s, Action::Draw, &mut rng);
     assert_eq!(collector_decides(&g, &s), Action::Discard(TRADE_HANDS));
     apply(&g, &mut s, Action::Discard(TRADE_HANDS), &mut rng);
-    assert_eq!(collector_decides(&g, &s), Action::TradeHands(2), "most cards, ties to the first in turn order");
+    assert_eq!(
+        collector_decides(&g, &s),
+        Action::TradeHands(2),
+        "most cards, ties to the first in turn order"
+    );
     // The dice card: reroll the die that raises the expected highest score most.
-    let s = State { phase: Phase::DiceCard, ..table(&g, &[&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]], [BLUE, CROSS]) };
+    let s = State {
+        phase: Phase::DiceCard,
+        ..table(
+            &g,
+            &[&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]],
+            [BLUE, CROSS],
+        )
+    };
     assert_eq!(collector_decides(&g, &s), Action::Reroll(Die::Colors));
-    let s = State { phase: Phase::DiceCard, ..table(&g, &[&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]], [RED, CROSS]) };
-    assert_eq!(collector_decides(&g, &s), Action::Decline, "already on its best target");
+    let s = State {
+        phase: Phase::DiceCard,
+        ..table(
+            &g,
+            &[&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]],
+            [RED, CROSS],
+        )
+    };
+    assert_eq!(
+        collector_decides(&g, &s),
+        Action::Decline,
+        "already on its best target"
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -663,7 +1117,11 @@ fn problems(f: impl FnOnce(&mut Params)) -> Vec<crate::variant::Invalid> {
 fn defaults_are_rules_md_and_the_standard_variant_matches() {
     assert!(Params::default().check().is_ok());
     assert_eq!(standard().deck.len(), 93);
-    let v = Variant::load(std::path::Path::new("variants/dice-factor/standard.toml"), &[]).expect("standard loads");
+    let v = Variant::load(
+        std::path::Path::new("variants/dice-factor/standard.toml"),
+        &[],
+    )
+    .expect("standard loads");
     let p: Params = v.game_params().expect("standard parses");
     assert_eq!(p, Params::default());
 }
@@ -676,7 +1134,11 @@ fn bundled_variants_load() {
         let p: Params = v.game_params().expect("variant parses");
         assert!(DiceFactor::new(p).is_ok(), "{}", path.display());
     }
-    let v = Variant::load(std::path::Path::new("variants/dice-factor/standard.toml"), &["deck.action_sets=0".into()]).expect("loads");
+    let v = Variant::load(
+        std::path::Path::new("variants/dice-factor/standard.toml"),
+        &["deck.action_sets=0".into()],
+    )
+    .expect("loads");
     let g = DiceFactor::new(v.game_params().expect("parses")).expect("valid");
     assert_eq!(g.deck.len(), 87);
 }
@@ -693,10 +1155,17 @@ fn bad_keys_are_rejected_with_their_names() {
     assert_eq!(problems(|p| p.d8.clear())[0].key, "d8");
     assert_eq!(problems(|p| p.d8 = vec![D8Face::Nothing; 21])[0].key, "d8");
     assert_eq!(problems(|p| p.deck.base_sets = 11)[0].key, "deck.base_sets");
-    assert_eq!(problems(|p| p.deck.counts.skip = Some(50))[0].key, "deck.counts.skip");
+    assert_eq!(
+        problems(|p| p.deck.counts.skip = Some(50))[0].key,
+        "deck.counts.skip"
+    );
     let bad = problems(|p| p.deck.counts.remove_a_card = Some(1));
     assert_eq!(bad[0].key, "deck.counts.remove_a_card");
-    assert!(bad[0].message.contains("not a Dice Factor card"), "{}", bad[0].message);
+    assert!(
+        bad[0].message.contains("not a Dice Factor card"),
+        "{}",
+        bad[0].message
+    );
     let bad = problems(|p| {
         p.deck.base_sets = 0;
         p.deck.colors_sets = 0;
@@ -706,11 +1175,21 @@ fn bad_keys_are_rejected_with_their_names() {
     });
     assert_eq!(bad[0].key, "deck");
     let path = std::path::Path::new("test.toml");
-    let v = Variant::from_toml_str(path, "game = \"dice-factor\"\nd8 = [\"nothing\", \"explode\"]\n").expect("parses");
-    let e = v.game_params::<Params>().expect_err("unknown face").to_string();
+    let v = Variant::from_toml_str(
+        path,
+        "game = \"dice-factor\"\nd8 = [\"nothing\", \"explode\"]\n",
+    )
+    .expect("parses");
+    let e = v
+        .game_params::<Params>()
+        .expect_err("unknown face")
+        .to_string();
     assert!(e.contains("d8") && e.contains("explode"), "{e}");
     let v = Variant::from_toml_str(path, "game = \"dice-factor\"\nhandsize = 5\n").expect("parses");
-    let e = v.game_params::<Params>().expect_err("unknown key").to_string();
+    let e = v
+        .game_params::<Params>()
+        .expect_err("unknown key")
+        .to_string();
     assert!(e.contains("handsize") && e.contains("hand_size"), "{e}");
 }
 
@@ -722,14 +1201,30 @@ const BOTS: [&str; 3] = ["random", "collector", "gambler"];
 #[test]
 fn uniform_tables_play_the_same_games_as_boxed_bots() {
     let g = standard();
-    for info in all_bots::<DiceFactor>().iter().filter(|b| b.uniform.is_some()) {
-        let values: Vec<Vec<f64>> = (0..4).map(|_| info.params.iter().map(|p| p.default).collect()).collect();
-        let mut boxed: Vec<Box<dyn Bot<DiceFactor>>> = values.iter().map(|v| (info.build)(&g, v)).collect();
+    for info in all_bots::<DiceFactor>()
+        .iter()
+        .filter(|b| b.uniform.is_some())
+    {
+        let values: Vec<Vec<f64>> = (0..4)
+            .map(|_| info.params.iter().map(|p| p.default).collect())
+            .collect();
+        let mut boxed: Vec<Box<dyn Bot<DiceFactor>>> =
+            values.iter().map(|v| (info.build)(&g, v)).collect();
         let mut table = (info.uniform.expect("filtered"))(&g, &values);
         for index in 0..100 {
             let seed = game_seed(7, index);
-            let a = play(&g, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
-            let b = table.play(&g, seed, PlayOptions::default(), None, None).expect("legal");
+            let a = play(
+                &g,
+                &mut boxed,
+                seed,
+                PlayOptions { checked: true },
+                None,
+                None,
+            )
+            .expect("legal");
+            let b = table
+                .play(&g, seed, PlayOptions::default(), None, None)
+                .expect("legal");
             assert_eq!(a, b, "bot {} game {index}", info.name);
         }
     }
@@ -758,10 +1253,18 @@ fn every_bot_plays_legal_games_that_end_in_every_variant_shape() {
     ];
     for g in &games {
         for name in BOTS {
-            let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = (0..g.players).map(|_| bot(name)).collect();
+            let mut bots: Vec<Box<dyn Bot<DiceFactor>>> =
+                (0..g.players).map(|_| bot(name)).collect();
             for index in 0..150 {
-                let o = play(g, &mut bots, game_seed(3, index), PlayOptions { checked: true }, None, None)
-                    .unwrap_or_else(|v| panic!("{name}: {v:?}"));
+                let o = play(
+                    g,
+                    &mut bots,
+                    game_seed(3, index),
+                    PlayOptions { checked: true },
+                    None,
+                    None,
+                )
+                .unwrap_or_else(|v| panic!("{name}: {v:?}"));
                 assert!(o.length <= g.params.turn_cap);
             }
         }
@@ -775,7 +1278,10 @@ fn same_seed_same_game() {
     let mut b: Vec<Box<dyn Bot<DiceFactor>>> = (0..4).map(|_| bot("gambler")).collect();
     for index in 0..50 {
         let seed = game_seed(5, index);
-        assert_eq!(play(&g, &mut a, seed, PlayOptions::default(), None, None), play(&g, &mut b, seed, PlayOptions::default(), None, None));
+        assert_eq!(
+            play(&g, &mut a, seed, PlayOptions::default(), None, None),
+            play(&g, &mut b, seed, PlayOptions::default(), None, None)
+        );
     }
 }
 
@@ -783,13 +1289,34 @@ fn same_seed_same_game() {
 fn metrics_merge_like_one_run_and_save_their_state() {
     use crate::engine::Metrics;
     let g = standard();
-    let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = vec![bot("gambler"), bot("collector"), bot("random"), bot("collector")];
+    let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = vec![
+        bot("gambler"),
+        bot("collector"),
+        bot("random"),
+        bot("collector"),
+    ];
     let mut whole = DiceMetrics::default();
     let mut parts = [DiceMetrics::default(), DiceMetrics::default()];
     for index in 0..200u64 {
         let seed = game_seed(9, index);
-        play(&g, &mut bots, seed, PlayOptions::default(), Some(&mut whole), None).expect("legal");
-        play(&g, &mut bots, seed, PlayOptions::default(), Some(&mut parts[(index % 2) as usize]), None).expect("legal");
+        play(
+            &g,
+            &mut bots,
+            seed,
+            PlayOptions::default(),
+            Some(&mut whole),
+            None,
+        )
+        .expect("legal");
+        play(
+            &g,
+            &mut bots,
+            seed,
+            PlayOptions::default(),
+            Some(&mut parts[(index % 2) as usize]),
+            None,
+        )
+        .expect("legal");
     }
     let [mut a, b] = parts;
     let saved = a.save_state().expect("saved");
@@ -800,20 +1327,50 @@ fn metrics_merge_like_one_run_and_save_their_state() {
 }
 
 fn arb_params() -> impl Strategy<Value = Params> {
-    (2u32..=8, 1u32..=7, 0u32..=4, 0u32..=2, 0u32..=2, 0u32..=3, 1u32..=200, any::<bool>(), 1usize..=9).prop_map(
-        |(players, hand_size, base_sets, colors, shapes, actions, turn_cap, reshuffle, faces)| {
-            let mut p = Params { players, hand_size, goal: hand_size.min(5), turn_cap, reshuffle_discard: reshuffle, ..Params::default() };
-            p.deck.base_sets = base_sets;
-            p.deck.colors_sets = colors;
-            p.deck.shapes_sets = shapes;
-            p.deck.action_sets = actions;
-            p.d8 = (0..faces).map(|i| [D8Face::Nothing, D8Face::Swap, D8Face::Trade, D8Face::Reroll][i % 4]).collect();
-            if p.check().is_err() {
-                p.deck.base_sets = 4;
-            }
-            p
-        },
+    (
+        2u32..=8,
+        1u32..=7,
+        0u32..=4,
+        0u32..=2,
+        0u32..=2,
+        0u32..=3,
+        1u32..=200,
+        any::<bool>(),
+        1usize..=9,
     )
+        .prop_map(
+            |(
+                players,
+                hand_size,
+                base_sets,
+                colors,
+                shapes,
+                actions,
+                turn_cap,
+                reshuffle,
+                faces,
+            )| {
+                let mut p = Params {
+                    players,
+                    hand_size,
+                    goal: hand_size.min(5),
+                    turn_cap,
+                    reshuffle_discard: reshuffle,
+                    ..Params::default()
+                };
+                p.deck.base_sets = base_sets;
+                p.deck.colors_sets = colors;
+                p.deck.shapes_sets = shapes;
+                p.deck.action_sets = actions;
+                p.d8 = (0..faces)
+                    .map(|i| [D8Face::Nothing, D8Face::Swap, D8Face::Trade, D8Face::Reroll][i % 4])
+                    .collect();
+                if p.check().is_err() {
+                    p.deck.base_sets = 4;
+                }
+                p
+            },
+        )
 }
 
 proptest! {
