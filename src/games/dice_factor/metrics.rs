@@ -201,11 +201,11 @@ impl Metrics<DiceFactor> for DiceMetrics {
             reference: None,
         });
         let rolls = self.d8_total();
-        if rolls > 0 {
+        {
             let per_game = |k: u64| ratio(k as f64, games as f64);
             charts.push(ChartSpec::Bars {
                 file: "d8_outcomes".into(),
-                title: format!("d8 rolls per game by outcome, and how many were done rather than declined ({rolls} rolls)"),
+                title: format!("d8 rolls per game by outcome, and how many were done rather than declined ({rolls} rolls in {games} games)"),
                 x_label: "d8 outcome".into(),
                 y_label: "rolls per game".into(),
                 categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
@@ -228,7 +228,9 @@ impl Metrics<DiceFactor> for DiceMetrics {
             };
             charts.push(ChartSpec::Bars {
                 file: "d8_effect".into(),
-                title: "Effect of a d8 roll on the roller's hand, by outcome".into(),
+                title: format!(
+                    "Effect of a d8 roll on the roller's hand, by outcome ({rolls} rolls)"
+                ),
                 x_label: "d8 outcome".into(),
                 y_label: "change of the roller's highest score (cards, 95% CI)".into(),
                 categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
