@@ -41,6 +41,38 @@ fn base(color: u8, shape: u8) -> Card {
     color * 5 + shape
 }
 
+/// Cards by their names, comma separated (`"red star, blue wild, all-colors, skip"`).
+fn cards(names: &str) -> Vec<Card> {
+    names
+        .split(',')
+        .map(|n| {
+            let n = n.trim();
+            (0..crate::games::chroma::CARD_KINDS as Card)
+                .find(|&c| crate::games::chroma::card_name(c) == n)
+                .unwrap_or_else(|| panic!("no card named `{n}`"))
+        })
+        .collect()
+}
+
+/// [`table`] with hands given by card names (`""` for an empty hand).
+fn table_named(g: &DiceFactor, hands: &[&str], dice: [u8; 2]) -> State {
+    let hands: Vec<Vec<Card>> = hands
+        .iter()
+        .map(|h| if h.is_empty() { Vec::new() } else { cards(h) })
+        .collect();
+    let slices: Vec<&[Card]> = hands.iter().map(|h| h.as_slice()).collect();
+    table(g, &slices, dice)
+}
+
+/// The standard game with `n` copies of `card`.
+fn standard_with(card: Card, n: u32) -> DiceFactor {
+    let mut g = standard();
+    let more = n - g.copies[card as usize];
+    g.copies[card as usize] = n;
+    g.deck.extend(std::iter::repeat_n(card, more as usize));
+    g
+}
+
 fn game_with(f: impl FnOnce(&mut Params)) -> DiceFactor {
     let mut p = Params::default();
     f(&mut p);
@@ -74,25 +106,25 @@ fn table(g: &DiceFactor, hands: &[&[Card]], dice: [u8; 2]) -> State {
     s
 }
 
-/// Moves one copy of `card` from the draw pile to the top of the draw pile.
-fn to_top(s: &mut State, card: Card) {
+/// Takes one copy of `card` out of the draw pile.
+fn from_draw(s: &mut State, card: Card) -> Card {
     let i = s
         .draw
         .iter()
         .position(|&c| c == card)
         .expect("card in the draw pile");
-    let c = s.draw.remove(i);
+    s.draw.remove(i)
+}
+
+/// Moves one copy of `card` from the draw pile to the top of the draw pile.
+fn to_top(s: &mut State, card: Card) {
+    let c = from_draw(s, card);
     s.draw.push(c);
 }
 
 /// Moves one copy of `card` from the draw pile onto the discard pile.
 fn to_discard(s: &mut State, card: Card) {
-    let i = s
-        .draw
-        .iter()
-        .position(|&c| c == card)
-        .expect("card in the draw pile");
-    let c = s.draw.remove(i);
+    let c = from_draw(s, card);
     s.discard.push(c);
 }
 
@@ -156,29 +188,17 @@ fn collector_decides(g: &DiceFactor, s: &State) -> Action {
 fn rulebook_green_circle_and_pentagon_example() {
     // Dice "green" and "pentagon": 5 green cards of any shape, or 5 pentagons of any color.
     let allowed = allowed_targets([GREEN, PENTAGON]);
-    let greens = Hand::from_cards(&[
-        base(GREEN, SQUARE),
-        base(GREEN, CIRCLE),
-        base(GREEN, STAR),
-        base(GREEN, CROSS),
-        base(GREEN, CIRCLE),
-    ]);
+    let greens = Hand::from_cards(&cards(
+        "green square, green circle, green star, green cross, green circle",
+    ));
     assert!(greens.highest(allowed) >= 5);
-    let pentagons = Hand::from_cards(&[
-        base(RED, PENTAGON),
-        base(ORANGE, PENTAGON),
-        base(YELLOW, PENTAGON),
-        base(BLUE, PENTAGON),
-        base(RED, PENTAGON),
-    ]);
+    let pentagons = Hand::from_cards(&cards(
+        "red pentagon, orange pentagon, yellow pentagon, blue pentagon, red pentagon",
+    ));
     assert!(pentagons.highest(allowed) >= 5);
-    let circles = Hand::from_cards(&[
-        base(RED, CIRCLE),
-        base(ORANGE, CIRCLE),
-        base(YELLOW, CIRCLE),
-        base(BLUE, CIRCLE),
-        base(RED, CIRCLE),
-    ]);
+    let circles = Hand::from_cards(&cards(
+        "red circle, orange circle, yellow circle, blue circle, red circle",
+    ));
     assert_eq!(circles.highest(allowed), 0, "no green card, no pentagon");
     assert_eq!(circles.highest(allowed_targets([RED, CIRCLE])), 5);
 }
@@ -188,13 +208,9 @@ fn rulebook_yellow_and_logo_example() {
     // Dice "yellow" and the logo on the shapes die: 5 yellow cards, or 5 cards of one shape
     // (any shape, colors do not matter, but all the same shape).
     let allowed = allowed_targets([YELLOW, LOGO]);
-    let yellows = Hand::from_cards(&[
-        base(YELLOW, SQUARE),
-        base(YELLOW, CIRCLE),
-        base(YELLOW, STAR),
-        base(YELLOW, CROSS),
-        base(YELLOW, PENTAGON),
-    ]);
+    let yellows = Hand::from_cards(&cards(
+        "yellow square, yellow circle, yellow star, yellow cross, yellow pentagon",
+    ));
     assert_eq!(yellows.highest(allowed), 5);
     for shape in [SQUARE, CIRCLE, STAR, CROSS, PENTAGON] {
         let same_shape = Hand::from_cards(&[
@@ -206,22 +222,14 @@ fn rulebook_yellow_and_logo_example() {
         ]);
         assert_eq!(same_shape.highest(allowed), 5, "shape {shape}");
     }
-    let mixed = Hand::from_cards(&[
-        base(RED, SQUARE),
-        base(ORANGE, CIRCLE),
-        base(GREEN, STAR),
-        base(BLUE, CROSS),
-        base(RED, PENTAGON),
-    ]);
+    let mixed = Hand::from_cards(&cards(
+        "red square, orange circle, green star, blue cross, red pentagon",
+    ));
     assert_eq!(mixed.highest(allowed), 1);
     // The logo on the colors die: 5 cards of any one color.
-    let reds = Hand::from_cards(&[
-        base(RED, SQUARE),
-        base(RED, CIRCLE),
-        base(RED, STAR),
-        base(RED, CROSS),
-        base(RED, SQUARE),
-    ]);
+    let reds = Hand::from_cards(&cards(
+        "red square, red circle, red star, red cross, red square",
+    ));
     assert_eq!(reds.highest(allowed_targets([LOGO, STAR])), 5);
     assert_eq!(reds.highest(allowed_targets([BLUE, STAR])), 1);
 }
@@ -251,13 +259,9 @@ fn rulebook_wild_cards() {
         }
     }
     // Four wilds and one blue star make 5 blue (dice blue / circle).
-    let h = Hand::from_cards(&[
-        COLOR_WILD + BLUE,
-        SHAPE_WILD + SQUARE,
-        ALL_COLORS,
-        ALL_SHAPES,
-        base(BLUE, STAR),
-    ]);
+    let h = Hand::from_cards(&cards(
+        "blue wild, square wild, all-colors, all-shapes, blue star",
+    ));
     assert_eq!(h.highest(allowed_targets([BLUE, CIRCLE])), 5);
     assert_eq!(
         h.score(5 + CIRCLE as usize),
@@ -272,34 +276,10 @@ fn rulebook_add_a_card_then_a_hand_trade() {
     // 1, leaving 6. Player B (seat 1) then trades hands with A (trade_hands card): B gets the
     // 6-card hand with the add-a-card in front of it, A a 5-card hand.
     let g = standard();
-    let a: &[Card] = &[
-        base(RED, SQUARE),
-        base(RED, CIRCLE),
-        base(BLUE, STAR),
-        base(GREEN, CROSS),
-        ADD,
-    ];
-    let b: &[Card] = &[
-        base(ORANGE, SQUARE),
-        base(ORANGE, CIRCLE),
-        base(YELLOW, STAR),
-        base(YELLOW, CROSS),
-        TRADE_HANDS,
-    ];
-    let c: &[Card] = &[
-        base(BLUE, SQUARE),
-        base(BLUE, CIRCLE),
-        base(GREEN, STAR),
-        base(YELLOW, PENTAGON),
-        base(RED, PENTAGON),
-    ];
-    let d: &[Card] = &[
-        base(GREEN, SQUARE),
-        base(GREEN, CIRCLE),
-        base(ORANGE, STAR),
-        base(ORANGE, CROSS),
-        base(BLUE, PENTAGON),
-    ];
+    let a: &[Card] = &cards("red square, red circle, blue star, green cross, add-a-card");
+    let b: &[Card] = &cards("orange square, orange circle, yellow star, yellow cross, trade-hands");
+    let c: &[Card] = &cards("blue square, blue circle, green star, yellow pentagon, red pentagon");
+    let d: &[Card] = &cards("green square, green circle, orange star, orange cross, blue pentagon");
     let mut s = table(&g, &[a, b, c, d], [RED, STAR]);
     let mut rng = GameRng::seed_from(1);
     apply(&g, &mut s, Action::Draw, &mut rng);
@@ -336,18 +316,12 @@ fn rulebook_add_a_card_then_a_hand_trade() {
 
 #[test]
 fn a_second_add_a_card_raises_the_hand_to_seven() {
-    let mut g = standard();
-    g.copies[ADD as usize] = 2;
-    g.deck.push(ADD);
+    let g = standard_with(ADD, 2);
     let mut s = table(
         &g,
-        &[&[
-            ADD,
-            ADD,
-            base(RED, SQUARE),
-            base(RED, CIRCLE),
-            base(RED, STAR),
-        ]],
+        &[&cards(
+            "add-a-card, add-a-card, red square, red circle, red star",
+        )],
         [RED, STAR],
     );
     let mut rng = GameRng::seed_from(2);
@@ -363,24 +337,12 @@ fn a_second_add_a_card_raises_the_hand_to_seven() {
 #[test]
 fn rulebook_trade_one_card_takes_a_random_card_other_than_the_one_given() {
     let g = standard();
-    let a: &[Card] = &[
-        base(RED, SQUARE),
-        base(RED, CIRCLE),
-        base(RED, STAR),
-        base(GREEN, CROSS),
-        TRADE_ONE,
-    ];
-    let b: &[Card] = &[
-        base(BLUE, SQUARE),
-        base(BLUE, CIRCLE),
-        base(BLUE, STAR),
-        base(BLUE, CROSS),
-        base(BLUE, PENTAGON),
-    ];
+    let a: &[Card] = &cards("red square, red circle, red star, green cross, trade-one-card");
+    let b: &[Card] = &cards("blue square, blue circle, blue star, blue cross, blue pentagon");
     for k in 0..5 {
         let mut s = table(
             &g,
-            &[a, b, &[base(YELLOW, SQUARE)], &[base(YELLOW, CIRCLE)]],
+            &[a, b, &cards("yellow square"), &cards("yellow circle")],
             [RED, STAR],
         );
         let mut rng = GameRng::seed_from(3);
@@ -419,11 +381,7 @@ fn rulebook_trade_one_card_takes_a_random_card_other_than_the_one_given() {
 #[test]
 fn the_three_options_at_the_start_of_a_turn() {
     let g = standard();
-    let mut s = table(
-        &g,
-        &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
-        [RED, STAR],
-    );
+    let mut s = table_named(&g, &["red square", "red circle"], [RED, STAR]);
     assert_eq!(
         legal(&g, &s),
         vec![Action::Draw, Action::RollD8],
@@ -457,22 +415,10 @@ fn the_three_options_at_the_start_of_a_turn() {
 fn every_d8_face_and_declining() {
     let g = standard();
     let hands: [&[Card]; 4] = [
-        &[
-            base(RED, SQUARE),
-            base(RED, CIRCLE),
-            base(RED, STAR),
-            base(BLUE, STAR),
-            base(GREEN, STAR),
-        ],
-        &[
-            base(ORANGE, SQUARE),
-            base(ORANGE, CIRCLE),
-            base(ORANGE, STAR),
-            base(ORANGE, CROSS),
-            base(YELLOW, CROSS),
-        ],
-        &[base(YELLOW, SQUARE)],
-        &[base(GREEN, SQUARE)],
+        &cards("red square, red circle, red star, blue star, green star"),
+        &cards("orange square, orange circle, orange star, orange cross, yellow cross"),
+        &cards("yellow square"),
+        &cards("green square"),
     ];
     for face in 0..8u32 {
         let mut s = table(&g, &hands, [RED, STAR]);
@@ -544,7 +490,7 @@ fn every_d8_face_and_declining() {
 fn a_d8_swap_needs_cards_on_both_sides() {
     let g = standard();
     // Only seat 0 holds cards: the swap cannot be done and the turn ends.
-    let mut s = table(&g, &[&[base(RED, SQUARE)], &[], &[], &[]], [RED, STAR]);
+    let mut s = table_named(&g, &["red square", "", "", ""], [RED, STAR]);
     let mut rng = GameRng::seed_from(seed_for(8, 5));
     apply(&g, &mut s, Action::RollD8, &mut rng);
     assert_eq!((s.current, s.phase), (1, Phase::Start));
@@ -554,11 +500,7 @@ fn a_d8_swap_needs_cards_on_both_sides() {
 #[test]
 fn the_d8_table_is_a_key() {
     let g = game_with(|p| p.d8 = vec![D8Face::Trade]);
-    let mut s = table(
-        &g,
-        &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
-        [RED, STAR],
-    );
+    let mut s = table_named(&g, &["red square", "red circle"], [RED, STAR]);
     apply(&g, &mut s, Action::RollD8, &mut GameRng::seed_from(5));
     assert_eq!(
         s.phase,
@@ -577,16 +519,14 @@ fn play_action(g: &DiceFactor, s: &mut State, card: Card, rng: &mut GameRng) {
 
 #[test]
 fn skips_add_up_and_follow_the_direction() {
-    let mut g = standard();
-    g.copies[SKIP as usize] = 2;
-    g.deck.push(SKIP);
-    let mut s = table(
+    let g = standard_with(SKIP, 2);
+    let mut s = table_named(
         &g,
         &[
-            &[SKIP, SKIP, base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR)],
-            &[base(RED, CROSS)],
+            "skip, skip, red square",
+            "red circle",
+            "red star",
+            "red cross",
         ],
         [BLUE, CROSS],
     );
@@ -618,15 +558,14 @@ fn skips_add_up_and_follow_the_direction() {
 
 #[test]
 fn reverse_flips_the_direction_and_the_next_skip_target() {
-    let mut g = standard();
-    g.copies[SKIP as usize] = 1;
-    let mut s = table(
+    let g = standard();
+    let mut s = table_named(
         &g,
         &[
-            &[REVERSE, base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR)],
-            &[SKIP, base(RED, CROSS)],
+            "reverse, red square",
+            "red circle",
+            "red star",
+            "skip, red cross",
         ],
         [BLUE, CROSS],
     );
@@ -647,11 +586,7 @@ fn reverse_flips_the_direction_and_the_next_skip_target() {
 #[test]
 fn a_dice_card_rerolls_or_is_declined() {
     let g = standard();
-    let mut s = table(
-        &g,
-        &[&[DICE, base(RED, SQUARE)], &[base(RED, CIRCLE)]],
-        [BLUE, CROSS],
-    );
+    let mut s = table_named(&g, &["dice, red square", "red circle"], [BLUE, CROSS]);
     let mut rng = GameRng::seed_from(4);
     play_action(&g, &mut s, DICE, &mut rng);
     assert_eq!(s.phase, Phase::DiceCard);
@@ -664,14 +599,9 @@ fn a_dice_card_rerolls_or_is_declined() {
 #[test]
 fn an_action_card_taken_from_the_discard_pile_and_discarded_again_has_no_effect() {
     let g = standard();
-    let mut s = table(
+    let mut s = table_named(
         &g,
-        &[
-            &[base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR)],
-            &[base(RED, CROSS)],
-        ],
+        &["red square", "red circle", "red star", "red cross"],
         [BLUE, CROSS],
     );
     to_discard(&mut s, SKIP);
@@ -683,14 +613,9 @@ fn an_action_card_taken_from_the_discard_pile_and_discarded_again_has_no_effect(
     assert_eq!(s.skips, [0; MAX_PLAYERS]);
     assert_eq!(s.discard, vec![SKIP]);
     // The same card discarded in a later turn resolves.
-    let mut s = table(
+    let mut s = table_named(
         &g,
-        &[
-            &[SKIP, base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR)],
-            &[base(RED, CROSS)],
-        ],
+        &["skip, red square", "red circle", "red star", "red cross"],
         [BLUE, CROSS],
     );
     play_action(&g, &mut s, SKIP, &mut rng);
@@ -699,17 +624,10 @@ fn an_action_card_taken_from_the_discard_pile_and_discarded_again_has_no_effect(
 
 #[test]
 fn with_an_older_copy_the_player_chooses_which_copy_to_discard() {
-    let mut g = standard();
-    g.copies[SKIP as usize] = 2;
-    g.deck.push(SKIP);
-    let mut s = table(
+    let g = standard_with(SKIP, 2);
+    let mut s = table_named(
         &g,
-        &[
-            &[SKIP, base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR)],
-            &[base(RED, CROSS)],
-        ],
+        &["skip, red square", "red circle", "red star", "red cross"],
         [BLUE, CROSS],
     );
     to_discard(&mut s, SKIP);
@@ -726,18 +644,14 @@ fn with_an_older_copy_the_player_chooses_which_copy_to_discard() {
 #[test]
 fn trade_hands_card_is_resolved_and_moves_the_add_a_card() {
     let g = standard();
-    let mut s = table(
+    let mut s = table_named(
         &g,
-        &[
-            &[TRADE_HANDS, base(RED, SQUARE)],
-            &[base(RED, CIRCLE), base(RED, STAR)],
-        ],
+        &["trade-hands, red square", "red circle, red star"],
         [BLUE, CROSS],
     );
     s.hands[1].extra = 1;
     // Keep conservation: the add-a-card in front of seat 1 comes from the draw pile.
-    let i = s.draw.iter().position(|&c| c == ADD).expect("in the pile");
-    s.draw.remove(i);
+    from_draw(&mut s, ADD);
     let mut rng = GameRng::seed_from(4);
     play_action(&g, &mut s, TRADE_HANDS, &mut rng);
     assert_eq!(
@@ -762,11 +676,7 @@ fn trade_hands_card_is_resolved_and_moves_the_add_a_card() {
 fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
     for reshuffle in [true, false] {
         let g = game_with(|p| p.reshuffle_discard = reshuffle);
-        let mut s = table(
-            &g,
-            &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
-            [BLUE, CROSS],
-        );
+        let mut s = table_named(&g, &["red square", "red circle"], [BLUE, CROSS]);
         let rest: Vec<Card> = s.draw.drain(..).collect();
         // Park everything but 3 cards in seat 2's hand; 3 cards on the discard pile.
         s.discard.extend_from_slice(&rest[..3]);
@@ -791,11 +701,7 @@ fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
     }
     // Both piles empty: nothing drawn, the discard still happens.
     let g = standard();
-    let mut s = table(
-        &g,
-        &[&[base(RED, SQUARE)], &[base(RED, CIRCLE)]],
-        [BLUE, CROSS],
-    );
+    let mut s = table_named(&g, &["red square", "red circle"], [BLUE, CROSS]);
     let rest: Vec<Card> = s.draw.drain(..).collect();
     for &c in &rest {
         s.hands[2].add(c);
@@ -815,32 +721,16 @@ fn the_discard_pile_is_reshuffled_lazily_and_empty_piles_give_nothing() {
 #[test]
 fn the_win_check_runs_after_the_turn_active_player_first_then_turn_order() {
     let g = standard();
-    let five_red: &[Card] = &[
-        base(RED, SQUARE),
-        base(RED, CIRCLE),
-        base(RED, STAR),
-        base(RED, CROSS),
-        base(RED, PENTAGON),
-    ];
-    let five_green: &[Card] = &[
-        base(GREEN, SQUARE),
-        base(GREEN, CIRCLE),
-        base(GREEN, STAR),
-        base(GREEN, CROSS),
-        base(GREEN, PENTAGON),
-    ];
-    let four_blue: &[Card] = &[
-        base(BLUE, SQUARE),
-        base(BLUE, CIRCLE),
-        base(BLUE, STAR),
-        base(BLUE, CROSS),
-        base(YELLOW, SQUARE),
-    ];
+    let five_red: &[Card] = &cards("red square, red circle, red star, red cross, red pentagon");
+    let five_green: &[Card] =
+        &cards("green square, green circle, green star, green cross, green pentagon");
+    let four_blue: &[Card] =
+        &cards("blue square, blue circle, blue star, blue cross, yellow square");
     // Seats 1 and 3 hold winning hands (colors die logo); seat 0 plays: seat 1 is first in
     // turn order after the active seat 0 and wins on seat 0's turn.
     let mut s = table(
         &g,
-        &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green],
+        &[four_blue, five_red, &cards("yellow circle"), five_green],
         [LOGO, CROSS],
     );
     assert_eq!(s.winner, None, "no check before the first turn");
@@ -858,7 +748,7 @@ fn the_win_check_runs_after_the_turn_active_player_first_then_turn_order() {
     // After a reverse, seat 3 comes before seat 1.
     let mut s = table(
         &g,
-        &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green],
+        &[four_blue, five_red, &cards("yellow circle"), five_green],
         [LOGO, CROSS],
     );
     s.reversed = true;
@@ -869,7 +759,7 @@ fn the_win_check_runs_after_the_turn_active_player_first_then_turn_order() {
     // The active player is checked first: seat 0 completes blue and wins before seat 1.
     let mut s = table(
         &g,
-        &[four_blue, five_red, &[base(YELLOW, CIRCLE)], five_green],
+        &[four_blue, five_red, &cards("yellow circle"), five_green],
         [LOGO, CROSS],
     );
     to_top(&mut s, base(BLUE, PENTAGON));
@@ -917,14 +807,9 @@ fn a_hand_dealt_winning_wins_at_the_check_after_turn_one() {
 #[test]
 fn the_cap_ends_the_game_with_no_winner_after_the_last_check() {
     let g = game_with(|p| p.turn_cap = 3);
-    let mut s = table(
+    let mut s = table_named(
         &g,
-        &[
-            &[base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR)],
-            &[base(RED, CROSS)],
-        ],
+        &["red square", "red circle", "red star", "red cross"],
         [BLUE, CROSS],
     );
     let mut rng = GameRng::seed_from(1);
@@ -940,16 +825,11 @@ fn the_cap_ends_the_game_with_no_winner_after_the_last_check() {
     let o = g.outcome(&s);
     assert_eq!((o.end_reason, o.winners, o.length), (END_CAP, 0, 3));
     // A win at the check after the last turn still counts.
-    let four_blue: &[Card] = &[
-        base(BLUE, SQUARE),
-        base(BLUE, CIRCLE),
-        base(BLUE, STAR),
-        base(BLUE, PENTAGON),
-        base(RED, SQUARE),
-    ];
+    let four_blue: &[Card] =
+        &cards("blue square, blue circle, blue star, blue pentagon, red square");
     let mut s = table(
         &g,
-        &[&[base(RED, CIRCLE)], &[base(RED, STAR)], four_blue],
+        &[&cards("red circle"), &cards("red star"), four_blue],
         [BLUE, CROSS],
     );
     apply(
@@ -980,44 +860,28 @@ fn collector_discards_the_first_card_off_its_best_target() {
     // Red 2 (red square, red circle), star 2 (blue star, green star): tie, colors first, so
     // the best target is red; the first card in canonical order not counting toward red is
     // the yellow cross (yellow comes before green and blue).
-    let h = Hand::from_cards(&[
-        base(RED, SQUARE),
-        base(RED, CIRCLE),
-        base(GREEN, STAR),
-        base(BLUE, STAR),
-        base(YELLOW, CROSS),
-    ]);
+    let h = Hand::from_cards(&cards(
+        "red square, red circle, green star, blue star, yellow cross",
+    ));
     assert_eq!(h.best_target(allowed), RED as usize);
     assert_eq!(collector_discard(&h, allowed), base(YELLOW, CROSS));
-    let h = Hand::from_cards(&[
-        base(RED, SQUARE),
-        base(GREEN, STAR),
-        base(BLUE, STAR),
-        base(ORANGE, STAR),
-        base(YELLOW, CROSS),
-    ]);
+    let h = Hand::from_cards(&cards(
+        "red square, green star, blue star, orange star, yellow cross",
+    ));
     assert_eq!(h.best_target(allowed), 5 + STAR as usize);
     assert_eq!(collector_discard(&h, allowed), base(RED, SQUARE));
     // Every card counts: the last card in canonical order.
-    let h = Hand::from_cards(&[
-        base(RED, SQUARE),
-        base(RED, CROSS),
-        COLOR_WILD + RED,
-        ALL_SHAPES,
-        SHAPE_WILD + CIRCLE,
-    ]);
+    let h = Hand::from_cards(&cards(
+        "red square, red cross, red wild, all-shapes, circle wild",
+    ));
     assert_eq!(collector_discard(&h, allowed), ALL_SHAPES);
     // Action cards go first, in canonical order.
-    let h = Hand::from_cards(&[base(RED, SQUARE), DICE, TRADE_HANDS, base(BLUE, CROSS)]);
+    let h = Hand::from_cards(&cards("red square, dice, trade-hands, blue cross"));
     assert_eq!(collector_discard(&h, allowed), TRADE_HANDS);
     // Logo: any color; ties to the first color in canonical order.
-    let h = Hand::from_cards(&[
-        base(BLUE, SQUARE),
-        base(BLUE, CIRCLE),
-        base(GREEN, CROSS),
-        base(GREEN, SQUARE),
-        base(ORANGE, CROSS),
-    ]);
+    let h = Hand::from_cards(&cards(
+        "blue square, blue circle, green cross, green square, orange cross",
+    ));
     let logo = allowed_targets([LOGO, STAR]);
     assert_eq!(h.best_target(logo), GREEN as usize);
     assert_eq!(collector_discard(&h, logo), base(ORANGE, CROSS));
@@ -1026,14 +890,8 @@ fn collector_discards_the_first_card_off_its_best_target() {
 #[test]
 fn collector_takes_the_discard_top_only_when_it_raises_the_highest_score() {
     let g = standard();
-    let hand: &[Card] = &[
-        base(RED, SQUARE),
-        base(RED, CIRCLE),
-        base(GREEN, STAR),
-        base(YELLOW, CROSS),
-        base(BLUE, CROSS),
-    ];
-    let mut s = table(&g, &[hand, &[base(ORANGE, SQUARE)]], [RED, STAR]);
+    let hand: &[Card] = &cards("red square, red circle, green star, yellow cross, blue cross");
+    let mut s = table(&g, &[hand, &cards("orange square")], [RED, STAR]);
     assert_eq!(
         collector_decides(&g, &s),
         Action::Draw,
@@ -1042,16 +900,16 @@ fn collector_takes_the_discard_top_only_when_it_raises_the_highest_score() {
     to_discard(&mut s, base(RED, PENTAGON));
     assert_eq!(collector_decides(&g, &s), Action::TakeDiscard, "red 2 -> 3");
     // A star raises star from 1 to 2, but the highest score stays 2: draw.
-    let mut s = table(&g, &[hand, &[base(ORANGE, SQUARE)]], [RED, STAR]);
+    let mut s = table(&g, &[hand, &cards("orange square")], [RED, STAR]);
     to_discard(&mut s, base(BLUE, STAR));
     assert_eq!(collector_decides(&g, &s), Action::Draw);
     // The highest over every allowed target, not only its best one: with the logo on the
     // shapes die, a cross raises cross from 2 to 3 above red's 2.
-    let mut s = table(&g, &[hand, &[base(ORANGE, SQUARE)]], [RED, LOGO]);
+    let mut s = table(&g, &[hand, &cards("orange square")], [RED, LOGO]);
     to_discard(&mut s, base(ORANGE, CROSS));
     assert_eq!(collector_decides(&g, &s), Action::TakeDiscard);
     // Never an action card.
-    let mut s = table(&g, &[hand, &[base(ORANGE, SQUARE)]], [RED, STAR]);
+    let mut s = table(&g, &[hand, &cards("orange square")], [RED, STAR]);
     to_discard(&mut s, SKIP);
     assert_eq!(collector_decides(&g, &s), Action::Draw);
 }
@@ -1059,13 +917,13 @@ fn collector_takes_the_discard_top_only_when_it_raises_the_highest_score() {
 #[test]
 fn collector_never_rolls_and_resolves_action_cards_as_documented() {
     let g = standard();
-    let mut s = table(
+    let mut s = table_named(
         &g,
         &[
-            &[TRADE_HANDS, base(RED, SQUARE)],
-            &[base(RED, CIRCLE)],
-            &[base(RED, STAR), base(RED, CROSS)],
-            &[base(BLUE, STAR), base(BLUE, CROSS)],
+            "trade-hands, red square",
+            "red circle",
+            "red star, red cross",
+            "blue star, blue cross",
         ],
         [RED, STAR],
     );
@@ -1082,20 +940,12 @@ fn collector_never_rolls_and_resolves_action_cards_as_documented() {
     // The dice card: reroll the die that raises the expected highest score most.
     let s = State {
         phase: Phase::DiceCard,
-        ..table(
-            &g,
-            &[&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]],
-            [BLUE, CROSS],
-        )
+        ..table_named(&g, &["red square, red circle, red star"], [BLUE, CROSS])
     };
     assert_eq!(collector_decides(&g, &s), Action::Reroll(Die::Colors));
     let s = State {
         phase: Phase::DiceCard,
-        ..table(
-            &g,
-            &[&[base(RED, SQUARE), base(RED, CIRCLE), base(RED, STAR)]],
-            [RED, CROSS],
-        )
+        ..table_named(&g, &["red square, red circle, red star"], [RED, CROSS])
     };
     assert_eq!(
         collector_decides(&g, &s),
