@@ -11,6 +11,8 @@ use crate::variant::Invalid;
 pub const MAX_PLAYERS: usize = 8;
 /// Largest starting hand.
 pub const MAX_HAND_SIZE: u32 = 10;
+/// Largest goal (cards toward one target that win).
+pub const MAX_GOAL: u32 = 20;
 /// Largest turn cap.
 pub const MAX_TURN_CAP: u32 = 100_000;
 /// Most sets of one kind (base, colors, shapes, action) in a deck.
@@ -65,7 +67,9 @@ pub struct Params {
     pub players: u32,
     /// Cards dealt to each player, 1 to 10. Default 5.
     pub hand_size: u32,
-    /// Cards counting toward one current target that win, 1 to `hand_size`. Default 5.
+    /// Cards counting toward one current target that win, 1 to 20. Default 5. A goal above
+    /// `hand_size` is reached only by hands that add_a_card made larger; without them every
+    /// game ends at the cap.
     pub goal: u32,
     /// Turns after which the game stops with no winner (end reason `cap`), 1 to 100000.
     /// Default 1000.
@@ -150,14 +154,7 @@ impl Params {
             1,
             MAX_HAND_SIZE,
         );
-        range(
-            &mut bad,
-            "goal",
-            "cards to win",
-            self.goal,
-            1,
-            self.hand_size.clamp(1, MAX_HAND_SIZE),
-        );
+        range(&mut bad, "goal", "cards to win", self.goal, 1, MAX_GOAL);
         range(
             &mut bad,
             "turn_cap",

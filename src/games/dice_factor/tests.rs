@@ -999,7 +999,12 @@ fn bad_keys_are_rejected_with_their_names() {
     assert_eq!(problems(|p| p.players = 1)[0].key, "players");
     assert_eq!(problems(|p| p.hand_size = 0)[0].key, "hand_size");
     assert_eq!(problems(|p| p.hand_size = 11)[0].key, "hand_size");
-    assert_eq!(problems(|p| p.goal = 6)[0].key, "goal");
+    assert_eq!(problems(|p| p.goal = 21)[0].key, "goal");
+    assert_eq!(problems(|p| p.goal = 0)[0].key, "goal");
+    assert!(
+        problems(|p| p.hand_size = 4).is_empty(),
+        "a goal above the hand size is allowed"
+    );
     assert_eq!(problems(|p| p.turn_cap = 0)[0].key, "turn_cap");
     assert_eq!(problems(|p| p.turn_cap = 1_000_000)[0].key, "turn_cap");
     assert_eq!(problems(|p| p.d8.clear())[0].key, "d8");
