@@ -140,7 +140,9 @@ impl Bot<DiceFactor> for CollectorBot {
 ///   beats drawing, weighted by `boldness`;
 /// - d8 and dice-card choices: trade with the opponent worth the most if worth more than its
 ///   own hand, swap its least useful card with the opponent known to hold most of its best
-///   target, reroll the die that most raises its value.
+///   target, reroll the die that most raises its value less `defense` times the biggest
+///   threat (the opponent worth the most under the new dice by what is known of its hand),
+///   or decline.
 pub struct GamblerBot {
     seat: usize,
     boldness: f64,
@@ -465,25 +467,43 @@ impl GamblerBot {
         ev
     }
 
-    /// Expected value of rerolling the better die (or the current value when none helps).
-    fn reroll_value(game: &DiceFactor, hand: &Hand, dice: [u8; 2], u: &Unseen) -> (Action, f64) {
-        let mut best = (
-            Action::Decline,
-            Self::value(hand, allowed_targets(dice), game.goal(), u),
-        );
+    /// The reroll that most raises the expected value of its hand less `defense` times the
+    /// biggest threat (the opponent worth the most by its known cards under the new dice), or
+    /// decline; with the gain in value.
+    fn reroll_value(&self, game: &DiceFactor, view: &View, u: &Unseen) -> (Action, f64) {
+        let mut opponents = [[0f64; TARGETS]; MAX_PLAYERS];
+        for (o, row) in opponents.iter_mut().enumerate().take(view.players) {
+            if o != view.seat {
+                *row = self.opponent_scores(view, o, u);
+            }
+        }
+        // Its own value under these dice, less `defense` times the biggest threat: the
+        // opponent whose known cards are worth the most under them.
+        let worth = |dice: [u8; 2]| {
+            let allowed = allowed_targets(dice);
+            let mut threat: f64 = 0.0;
+            for (o, row) in opponents.iter().enumerate().take(view.players) {
+                if o != view.seat {
+                    threat = threat.max(Self::value_scores(row, allowed, game.goal(), u));
+                }
+            }
+            Self::value(view.hand, allowed, game.goal(), u) - self.defense * threat
+        };
+        let current = worth(view.dice);
+        let mut best = (Action::Decline, current);
         for die in [Die::Colors, Die::Shapes] {
             let mut sum = 0.0;
             for face in 0..DIE_FACES as u8 {
-                let mut d = dice;
+                let mut d = view.dice;
                 d[die as usize] = face;
-                sum += Self::value(hand, allowed_targets(d), game.goal(), u);
+                sum += worth(d);
             }
             let ev = sum / DIE_FACES as f64;
             if ev > best.1 + 1e-9 {
                 best = (Action::Reroll(die), ev);
             }
         }
-        best
+        (best.0, best.1 - current)
     }
 
     /// The swap: its least useful card to the opponent known to hold most cards toward its
@@ -524,7 +544,7 @@ impl GamblerBot {
                         let (_, v) = self.best_opponent(game, view, u);
                         now.max(v)
                     }
-                    super::D8Face::Reroll => Self::reroll_value(game, view.hand, view.dice, u).1,
+                    super::D8Face::Reroll => now + self.reroll_value(game, view, u).1,
                 };
             }
             roll /= faces;
@@ -581,9 +601,7 @@ impl Bot<DiceFactor> for GamblerBot {
                 Action::Give { card, target }
             }
             Phase::D8Swap => self.swap_choice(game, view, &u).unwrap_or(Action::Decline),
-            Phase::DiceCard | Phase::D8Reroll => {
-                Self::reroll_value(game, view.hand, view.dice, &u).0
-            }
+            Phase::DiceCard | Phase::D8Reroll => self.reroll_value(game, view, &u).0,
             Phase::Over => Action::Decline,
         }
     }
