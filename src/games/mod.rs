@@ -35,6 +35,7 @@ macro_rules! registry {
 }
 
 registry! {
+    dice_factor::DiceFactor,
     flower_power::FlowerPower,
     penny_badger::PennyBadger,
     pig_farm::PigFarm,

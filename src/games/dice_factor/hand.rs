@@ -1,0 +1,243 @@
+//! A Dice Factor hand as counts per card with the number of cards counting toward each of
+//! the ten concrete targets kept up to date (one add per card, no heap), and the targets the
+//! two dice allow.
+
+use std::fmt;
+
+use crate::games::chroma::{CARD_KINDS, COLORS, Card, SHAPES, card_name};
+
+/// Concrete targets: 0..5 the colors (canonical order), 5..10 the shapes.
+pub const TARGETS: usize = 10;
+/// Bits per target field of [`Hand::toward`].
+const FIELD: u32 = 6;
+/// One field's mask.
+const FIELD_MASK: u64 = (1 << FIELD) - 1;
+
+/// The logo face of either die (faces 0..5 are the colors or shapes in canonical order).
+pub const LOGO: u8 = 5;
+/// Faces of either die.
+pub const DIE_FACES: u32 = 6;
+
+/// Whether card `card` counts toward target `t` (RULES.md: a color counts its base cards, its
+/// color wild, every shape wild and the all-wilds; a shape likewise).
+pub const fn counts_toward(card: usize, t: usize) -> bool {
+    if t < 5 {
+        let c = t;
+        match card {
+            0..25 => card / 5 == c,
+            25..30 => card - 25 == c,
+            30..37 => true,
+            _ => false,
+        }
+    } else {
+        let s = t - 5;
+        match card {
+            0..25 => card % 5 == s,
+            25..30 => true,
+            30..35 => card - 30 == s,
+            35 | 36 => true,
+            _ => false,
+        }
+    }
+}
+
+/// Per card: 1 in the field of every target it counts toward.
+const TOWARD_INC: [u64; CARD_KINDS] = {
+    let mut m = [0u64; CARD_KINDS];
+    let mut card = 0;
+    while card < CARD_KINDS {
+        let mut t = 0;
+        while t < TARGETS {
+            if counts_toward(card, t) {
+                m[card] |= 1 << (FIELD * t as u32);
+            }
+            t += 1;
+        }
+        card += 1;
+    }
+    m
+};
+
+/// Per target: bit k set when card k counts toward it.
+pub const TOWARD_MASK: [u64; TARGETS] = {
+    let mut m = [0u64; TARGETS];
+    let mut t = 0;
+    while t < TARGETS {
+        let mut card = 0;
+        while card < CARD_KINDS {
+            if counts_toward(card, t) {
+                m[t] |= 1 << card;
+            }
+            card += 1;
+        }
+        t += 1;
+    }
+    m
+};
+
+/// The targets the dice allow, as a 10-bit mask: a color face allows that color, the logo
+/// on the colors die every color; likewise the shapes die.
+#[inline]
+pub fn allowed_targets(dice: [u8; 2]) -> u16 {
+    let colors = if dice[0] >= LOGO { 0b11111 } else { 1 << dice[0] };
+    let shapes = if dice[1] >= LOGO { 0b11111 } else { 1 << dice[1] };
+    colors | (shapes << 5)
+}
+
+/// A target's name: `red`, `star`.
+pub fn target_name(t: usize) -> &'static str {
+    if t < 5 { COLORS[t] } else { SHAPES[t - 5] }
+}
+
+/// A hand: copies per card, which cards are held, how many cards count toward each target,
+/// and the add_a_card cards lying in front of it (they move with the hand in a trade).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Hand {
+    counts: [u8; CARD_KINDS],
+    held: u64,
+    toward: u64,
+    len: u8,
+    /// add_a_card cards in front of this hand (each raised its size by one).
+    pub extra: u8,
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand { counts: [0; CARD_KINDS], held: 0, toward: 0, len: 0, extra: 0 };
+
+    /// A hand holding `cards`.
+    pub fn from_cards(cards: &[Card]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &c in cards {
+            h.add(c);
+        }
+        h
+    }
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand holds no card.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Copies of `card` held.
+    #[inline]
+    pub fn count(&self, card: Card) -> u32 {
+        self.counts[card as usize] as u32
+    }
+
+    /// Bit k set when card k is held.
+    #[inline]
+    pub fn held(&self) -> u64 {
+        self.held
+    }
+
+    /// Adds one card.
+    #[inline]
+    pub fn add(&mut self, card: Card) {
+        self.counts[card as usize] += 1;
+        self.held |= 1 << card;
+        self.toward += TOWARD_INC[card as usize];
+        self.len += 1;
+    }
+
+    /// Removes one card; the caller checks that it is held.
+    #[inline]
+    pub fn remove(&mut self, card: Card) {
+        let c = &mut self.counts[card as usize];
+        debug_assert!(*c > 0, "removing a card that is not held");
+        *c -= 1;
+        if *c == 0 {
+            self.held &= !(1 << card);
+        }
+        self.toward -= TOWARD_INC[card as usize];
+        self.len -= 1;
+    }
+
+    /// The `k`-th card (from 0) in canonical order, copies counted: a uniform random card is
+    /// `nth(below(len))`.
+    #[inline]
+    pub fn nth(&self, mut k: usize) -> Card {
+        let mut bits = self.held;
+        while bits != 0 {
+            let card = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let c = self.counts[card] as usize;
+            if k < c {
+                return card as Card;
+            }
+            k -= c;
+        }
+        panic!("nth past the end of the hand");
+    }
+
+    /// Cards counting toward target `t`.
+    #[inline]
+    pub fn score(&self, t: usize) -> u32 {
+        ((self.toward >> (FIELD * t as u32)) & FIELD_MASK) as u32
+    }
+
+    /// The highest score over the targets in `allowed`.
+    #[inline]
+    pub fn highest(&self, allowed: u16) -> u32 {
+        let mut best = 0;
+        let mut bits = allowed;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            best = best.max(self.score(t));
+        }
+        best
+    }
+
+    /// The best target in `allowed`: highest score, ties to colors before shapes, then
+    /// canonical order (the lowest index). `allowed` must not be empty.
+    #[inline]
+    pub fn best_target(&self, allowed: u16) -> usize {
+        let mut best = 0;
+        let mut pick = allowed.trailing_zeros() as usize;
+        let mut bits = allowed;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let s = self.score(t);
+            if s > best {
+                best = s;
+                pick = t;
+            }
+        }
+        pick
+    }
+
+    /// The cards in canonical order.
+    pub fn cards(&self) -> Vec<Card> {
+        let mut out = Vec::with_capacity(self.len());
+        for (card, &c) in self.counts.iter().enumerate() {
+            out.extend(std::iter::repeat_n(card as Card, c as usize));
+        }
+        out
+    }
+}
+
+impl fmt::Debug for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{self}]")
+    }
+}
+
+impl fmt::Display for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self.cards().into_iter().map(card_name).collect();
+        f.write_str(&names.join(", "))?;
+        if self.extra > 0 {
+            write!(f, "; {} add-a-card in front", self.extra)?;
+        }
+        Ok(())
+    }
+}

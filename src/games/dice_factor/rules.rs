@@ -1,0 +1,495 @@
+//! Dice Factor's table state and the rules that change it: the deal and the dice, the three
+//! turn options, the d8, the action cards resolved as the turn's discard, skips and the
+//! direction of play, the lazy reshuffle, the win check after every turn and the cap.
+
+use super::hand::{DIE_FACES, Hand, allowed_targets};
+use super::params::{D8Face, MAX_PLAYERS};
+use super::{Action, DiceFactor, Event};
+use crate::engine::rng::{below, shuffle};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{ActionCard, Card, action_of, is_action};
+
+/// Where the turn stands (what the current seat decides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Start of the turn: draw, take the discard top, or roll the d8.
+    Start,
+    /// The turn's discard.
+    Discard,
+    /// A trade_hands card was discarded: choose the player.
+    TradeHandsCard,
+    /// A trade_one_card card was discarded: choose the card to give and the player.
+    TradeOneCard,
+    /// A dice card was discarded: reroll one die or decline.
+    DiceCard,
+    /// The d8 showed a swap: swap a card with a player's random card, or decline.
+    D8Swap,
+    /// The d8 showed a trade: trade hands with a player, or decline.
+    D8Trade,
+    /// The d8 showed a reroll: reroll one die, or decline.
+    D8Reroll,
+    /// The game has ended.
+    Over,
+}
+
+/// The d8 roll of the current turn, kept until the turn ends to measure its effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct D8Roll {
+    /// What the face does.
+    pub outcome: D8Face,
+    /// Whether the roller did it (a swap, trade or reroll may be declined).
+    pub used: bool,
+    /// The roller's highest score (over the targets the dice allow) before the roll.
+    pub before: u32,
+}
+
+/// Per-game tallies the report reads when the game is over.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// d8 rolls by outcome (nothing, swap, trade, reroll).
+    pub d8_rolls: [u32; 4],
+    /// d8 outcomes the roller did (not declined).
+    pub d8_used: [u32; 4],
+    /// Sum of the change of the roller's highest score over the turn, by outcome.
+    pub d8_gain: [i64; 4],
+    /// Sum of the squared changes, by outcome.
+    pub d8_gain_sq: [u64; 4],
+    /// d8 rolls after which the roller won at that turn's check, by outcome.
+    pub d8_wins: [u32; 4],
+    /// Dice rerolled (d8 face or dice card, not declined).
+    pub rerolls: u32,
+    /// Action cards resolved (with effect), by card (skip, reverse, trade_one_card,
+    /// trade_hands, add_a_card, dice).
+    pub actions: [u32; 6],
+    /// Skipped turns.
+    pub skipped: u32,
+    /// Reshuffles of the discard pile into the draw pile.
+    pub reshuffles: u32,
+}
+
+/// The whole table, hidden cards included. Bots never see this, only a [`super::View`].
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Draw pile, top card last.
+    pub draw: Vec<Card>,
+    /// Discard pile (face up), top card last.
+    pub discard: Vec<Card>,
+    /// Every seat's hand (with the add_a_card cards in front of it).
+    pub hands: [Hand; MAX_PLAYERS],
+    /// The colors die and the shapes die (faces 0..5 in canonical order, 5 = logo).
+    pub dice: [u8; 2],
+    /// The seat whose turn it is.
+    pub current: u8,
+    /// Whether play runs backwards (seat numbers decreasing) after a reverse.
+    pub reversed: bool,
+    /// Turns each seat will lose (skips add up).
+    pub skips: [u16; MAX_PLAYERS],
+    /// Where the turn stands.
+    pub phase: Phase,
+    /// Turns played, the current one included (a skipped turn is not a turn).
+    pub turns: u32,
+    /// An action card taken from the discard pile this turn and still held: discarding that
+    /// copy again this turn has no effect.
+    pub taken: Option<Card>,
+    /// The d8 rolled this turn.
+    pub d8: Option<D8Roll>,
+    /// The winner, once there is one.
+    pub winner: Option<u8>,
+    /// The target the winner's hand completed (0..5 colors, 5..10 shapes).
+    pub win_target: u8,
+    /// Whose turn it was when the game was won.
+    pub won_in_turn_of: u8,
+    /// Whether some hand held a win when the cards were dealt and the dice rolled.
+    pub dealt_winning: bool,
+    /// Index into [`END_REASONS`] once over.
+    pub end_reason: u8,
+    /// Tallies for the report.
+    pub tally: Tally,
+}
+
+/// Someone held 5 cards counting toward a current target.
+pub const END_FIVE: u8 = 0;
+/// The turn cap was reached: no winner.
+pub const END_CAP: u8 = 1;
+/// End reason names for reports and JSON.
+pub const END_REASONS: &[&str] = &["five_of_a_kind", "cap"];
+
+/// Index of an action card in [`Tally::actions`].
+fn action_index(a: ActionCard) -> usize {
+    match a {
+        ActionCard::Skip => 0,
+        ActionCard::Reverse => 1,
+        ActionCard::TradeOneCard => 2,
+        ActionCard::TradeHands => 3,
+        ActionCard::AddACard => 4,
+        _ => 5,
+    }
+}
+
+impl DiceFactor {
+    /// Shuffles, deals `hand_size` cards to each seat (seat 0 first, one hand at a time) and
+    /// rolls both dice; seat 0 starts turn 1.
+    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut draw = Vec::with_capacity(self.deck.len());
+        draw.extend_from_slice(&self.deck);
+        shuffle(&mut draw, rng);
+        let mut s = State {
+            draw,
+            discard: Vec::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            dice: [0; 2],
+            current: 0,
+            reversed: false,
+            skips: [0; MAX_PLAYERS],
+            phase: Phase::Start,
+            turns: 1,
+            taken: None,
+            d8: None,
+            winner: None,
+            win_target: 0,
+            won_in_turn_of: 0,
+            dealt_winning: false,
+            end_reason: END_FIVE,
+            tally: Tally::default(),
+        };
+        for seat in 0..self.players {
+            for _ in 0..self.params.hand_size {
+                let card = s.draw.pop().expect("deck size checked against the hands");
+                s.hands[seat].add(card);
+            }
+            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
+        }
+        s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
+        log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
+        let allowed = allowed_targets(s.dice);
+        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.highest(allowed) >= self.params.goal);
+        log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
+        s
+    }
+
+    /// The seat after `seat` in the current direction of play.
+    #[inline]
+    pub fn next_seat(&self, seat: usize, reversed: bool) -> usize {
+        if reversed { (seat + self.players - 1) % self.players } else { (seat + 1) % self.players }
+    }
+
+    /// The top of the draw pile, shuffling the whole discard pile into a new draw pile when
+    /// the draw pile is empty (if the variant allows); `None` when there is nothing to draw.
+    #[inline]
+    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
+            std::mem::swap(&mut s.draw, &mut s.discard);
+            shuffle(&mut s.draw, rng);
+            s.tally.reshuffles += 1;
+            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+        }
+        s.draw.pop()
+    }
+
+    /// Draws one card into `seat`'s hand (or nothing).
+    #[inline]
+    fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match self.draw_card(s, rng, log) {
+            Some(card) => {
+                s.hands[seat].add(card);
+                log.emit(|| Event::Drew { seat: seat as u8, card });
+            }
+            None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
+        }
+    }
+
+    /// Moves on to the discard, or ends the turn when the hand is empty.
+    #[inline]
+    fn to_discard(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if s.hands[s.current as usize].is_empty() {
+            self.end_turn(s, rng, log);
+        } else {
+            s.phase = Phase::Discard;
+        }
+    }
+
+    /// Applies one action of the current seat.
+    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match action {
+            Action::Draw => {
+                self.draw_into(s, seat, rng, log);
+                self.to_discard(s, rng, log);
+            }
+            Action::TakeDiscard => {
+                let card = s.discard.pop().expect("taking needs a discard pile");
+                s.hands[seat].add(card);
+                if is_action(card) {
+                    s.taken = Some(card);
+                }
+                log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+                s.phase = Phase::Discard;
+            }
+            Action::RollD8 => self.roll_d8(s, seat, rng, log),
+            Action::Discard(card) => {
+                let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
+                let effect = s.taken != Some(card) || older_copy;
+                if !effect {
+                    s.taken = None;
+                }
+                s.hands[seat].remove(card);
+                self.resolve_discard(s, seat, card, effect, rng, log);
+            }
+            Action::DiscardTaken => {
+                let card = s.taken.take().expect("a taken action card");
+                s.hands[seat].remove(card);
+                self.resolve_discard(s, seat, card, false, rng, log);
+            }
+            Action::Give { card, target } => {
+                let t = target as usize;
+                s.hands[seat].remove(card);
+                let took = if s.hands[t].is_empty() {
+                    None
+                } else {
+                    let c = s.hands[t].nth(below(s.hands[t].len() as u32, rng) as usize);
+                    s.hands[t].remove(c);
+                    Some(c)
+                };
+                s.hands[t].add(card);
+                if let Some(c) = took {
+                    s.hands[seat].add(c);
+                }
+                if s.taken == Some(card) && s.hands[seat].count(card) == 0 {
+                    s.taken = None;
+                }
+                self.mark_used(s);
+                log.emit(|| Event::CardsSwapped { seat: seat as u8, target });
+                log.emit(|| Event::SwapDetail { seat: seat as u8, target, gave: card, took });
+                self.end_turn(s, rng, log);
+            }
+            Action::TradeHands(target) => {
+                s.hands.swap(seat, target as usize);
+                self.mark_used(s);
+                log.emit(|| Event::TradedHands { seat: seat as u8, target });
+                self.end_turn(s, rng, log);
+            }
+            Action::Reroll(die) => {
+                let face = below(DIE_FACES, rng) as u8;
+                s.dice[die as usize] = face;
+                s.tally.rerolls += 1;
+                self.mark_used(s);
+                log.emit(|| Event::Rerolled { seat: seat as u8, die, face });
+                self.end_turn(s, rng, log);
+            }
+            Action::Decline => {
+                log.emit(|| Event::Declined { seat: seat as u8 });
+                self.end_turn(s, rng, log);
+            }
+        }
+    }
+
+    /// Marks this turn's d8 outcome as done (not declined).
+    #[inline]
+    fn mark_used(&self, s: &mut State) {
+        if let Some(r) = s.d8.as_mut() {
+            r.used = true;
+        }
+    }
+
+    /// Option 3: roll the d8 and move to its choice (or end the turn on "nothing", or when the
+    /// outcome cannot be done: no card to swap, or nobody to swap with).
+    fn roll_d8(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let face = below(self.params.d8.len() as u32, rng) as usize;
+        let outcome = self.params.d8[face];
+        let before = s.hands[seat].highest(allowed_targets(s.dice));
+        s.d8 = Some(D8Roll { outcome, used: false, before });
+        log.emit(|| Event::RolledD8 { seat: seat as u8, face: face as u8 + 1, outcome });
+        match outcome {
+            D8Face::Nothing => self.end_turn(s, rng, log),
+            D8Face::Swap => {
+                if self.can_swap(s, seat) {
+                    s.phase = Phase::D8Swap;
+                } else {
+                    self.end_turn(s, rng, log);
+                }
+            }
+            D8Face::Trade => s.phase = Phase::D8Trade,
+            D8Face::Reroll => s.phase = Phase::D8Reroll,
+        }
+    }
+
+    /// Whether `seat` can swap a card: it holds one and another seat holds one.
+    pub(super) fn can_swap(&self, s: &State, seat: usize) -> bool {
+        !s.hands[seat].is_empty() && (0..self.players).any(|t| t != seat && !s.hands[t].is_empty())
+    }
+
+    /// The turn's discard: an action card resolves (unless it is the copy taken from the
+    /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
+    /// discards again.
+    fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let action = if effect { action_of(card) } else { None };
+        if action == Some(ActionCard::AddACard) {
+            s.hands[seat].extra += 1;
+            s.tally.actions[action_index(ActionCard::AddACard)] += 1;
+            log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+            self.draw_into(s, seat, rng, log);
+            self.draw_into(s, seat, rng, log);
+            self.to_discard(s, rng, log);
+            return;
+        }
+        s.discard.push(card);
+        log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+        let Some(a) = action else {
+            self.end_turn(s, rng, log);
+            return;
+        };
+        s.tally.actions[action_index(a)] += 1;
+        match a {
+            ActionCard::Skip => {
+                let next = self.next_seat(seat, s.reversed);
+                s.skips[next] += 1;
+                log.emit(|| Event::SkipPlayed { seat: seat as u8, target: next as u8 });
+                self.end_turn(s, rng, log);
+            }
+            ActionCard::Reverse => {
+                s.reversed = !s.reversed;
+                log.emit(|| Event::Reversed { seat: seat as u8 });
+                self.end_turn(s, rng, log);
+            }
+            ActionCard::TradeHands => s.phase = Phase::TradeHandsCard,
+            ActionCard::TradeOneCard => {
+                if s.hands[seat].is_empty() {
+                    self.end_turn(s, rng, log);
+                } else {
+                    s.phase = Phase::TradeOneCard;
+                }
+            }
+            _ => s.phase = Phase::DiceCard,
+        }
+    }
+
+    /// The seat whose hand holds `goal` cards toward a current target, checked from the
+    /// active seat on in turn order; with the target completed.
+    #[inline]
+    pub fn find_winner(&self, s: &State) -> Option<(usize, usize)> {
+        let allowed = allowed_targets(s.dice);
+        let mut seat = s.current as usize;
+        for _ in 0..self.players {
+            let h = &s.hands[seat];
+            if h.highest(allowed) >= self.params.goal {
+                return Some((seat, h.best_target(allowed)));
+            }
+            seat = self.next_seat(seat, s.reversed);
+        }
+        None
+    }
+
+    /// Ends the current turn: the win check, the cap, then the next seat's turn (skipped
+    /// seats lose theirs).
+    fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let active = s.current as usize;
+        let win = self.find_winner(s);
+        if let Some(r) = s.d8.take() {
+            let i = r.outcome.index();
+            let t = &mut s.tally;
+            t.d8_rolls[i] += 1;
+            t.d8_used[i] += u32::from(r.used);
+            let gain = s.hands[active].highest(allowed_targets(s.dice)) as i64 - r.before as i64;
+            t.d8_gain[i] += gain;
+            t.d8_gain_sq[i] += (gain * gain) as u64;
+            t.d8_wins[i] += u32::from(win.is_some_and(|(w, _)| w == active));
+        }
+        s.taken = None;
+        if let Some((w, target)) = win {
+            s.winner = Some(w as u8);
+            s.win_target = target as u8;
+            s.won_in_turn_of = active as u8;
+            s.end_reason = END_FIVE;
+            s.phase = Phase::Over;
+            log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
+            return;
+        }
+        if s.turns >= self.params.turn_cap {
+            s.end_reason = END_CAP;
+            s.phase = Phase::Over;
+            log.emit(|| Event::Capped { turns: s.turns });
+            return;
+        }
+        let mut next = self.next_seat(active, s.reversed);
+        while s.skips[next] > 0 {
+            s.skips[next] -= 1;
+            s.tally.skipped += 1;
+            log.emit(|| Event::Skipped { seat: next as u8 });
+            next = self.next_seat(next, s.reversed);
+        }
+        s.turns += 1;
+        s.current = next as u8;
+        s.phase = Phase::Start;
+        log.emit(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+    }
+
+    /// Conservation and sanity: every card of the deck is in the draw pile, the discard pile,
+    /// a hand, or in front of a hand (add_a_card); the phase fits the hands.
+    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+        let n = self.players;
+        let mut counts = [0u32; crate::games::chroma::CARD_KINDS];
+        for &c in s.draw.iter().chain(&s.discard) {
+            counts[c as usize] += 1;
+        }
+        let mut in_hands = 0usize;
+        for (seat, h) in s.hands[..n].iter().enumerate() {
+            let again = Hand::from_cards(&h.cards());
+            if again.held() != h.held() || (0..10).any(|t| again.score(t) != h.score(t)) || again.len() != h.len() {
+                return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
+            }
+            for c in h.cards() {
+                counts[c as usize] += 1;
+            }
+            counts[ActionCard::AddACard as usize] += h.extra as u32;
+            in_hands += h.len() + h.extra as usize;
+        }
+        if s.hands[n..].iter().any(|h| *h != Hand::EMPTY) {
+            return Err("a seat beyond the table holds cards".into());
+        }
+        let total = s.draw.len() + s.discard.len() + in_hands;
+        if total != self.deck.len() {
+            return Err(format!("cards not conserved: {total} on the table, the deck has {}", self.deck.len()));
+        }
+        if counts != self.copies {
+            return Err("the multiset of cards changed".into());
+        }
+        if s.discard.contains(&(ActionCard::AddACard as Card)) {
+            return Err("an add_a_card lies on the discard pile".into());
+        }
+        if s.dice[0] >= DIE_FACES as u8 || s.dice[1] >= DIE_FACES as u8 {
+            return Err(format!("impossible dice {:?}", s.dice));
+        }
+        if s.current as usize >= n {
+            return Err(format!("seat {} is not at the table", s.current));
+        }
+        if s.turns > self.params.turn_cap {
+            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
+        }
+        let hand = &s.hands[s.current as usize];
+        match s.phase {
+            Phase::Over => match (s.end_reason, s.winner) {
+                (END_FIVE, Some(w)) if s.hands[w as usize].highest(allowed_targets(s.dice)) >= self.params.goal => {}
+                (END_CAP, None) if s.turns == self.params.turn_cap => {}
+                _ => {
+                    return Err(format!("ended with reason {} and winner {:?}", s.end_reason, s.winner));
+                }
+            },
+            Phase::Discard | Phase::TradeOneCard if hand.is_empty() => {
+                return Err(format!("seat {} must give or discard from an empty hand", s.current));
+            }
+            Phase::D8Swap if !self.can_swap(s, s.current as usize) => {
+                return Err("a swap with no card to swap".into());
+            }
+            _ => {
+                if s.winner.is_some() {
+                    return Err("a winner while the game goes on".into());
+                }
+            }
+        }
+        if let Some(t) = s.taken
+            && hand.count(t) == 0
+        {
+            return Err("the taken action card is no longer held".into());
+        }
+        Ok(())
+    }
+}
