@@ -1,0 +1,221 @@
+//! Match Patch's own report metrics: pairs per game (all seats together), the pairs of
+//! winners and of the other players, where the draws come from (the pile or the patch, on
+//! the turn's first draw and after a pair) and the cards left in hands at the end.
+//!
+//! Every sum is an integer, so batches and shards merge to identical numbers in any order;
+//! the state is saved by sharded runs.
+
+use serde::{Deserialize, Serialize};
+
+use super::rules::State;
+use super::{Action, MatchPatch, Phase};
+use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
+use crate::stats::wilson;
+
+/// Accumulated over many games; merged in any order with the same result.
+#[derive(Default, Serialize, Deserialize)]
+pub struct MatchMetrics {
+    players: usize,
+    games: u64,
+    /// Games by pairs laid in the whole game (index = pairs).
+    pairs_per_game: Vec<u64>,
+    /// Players by their pairs at the end: winners (ties included) and the others.
+    winner_pairs: Vec<u64>,
+    other_pairs: Vec<u64>,
+    /// Draws: [first draw of a turn, draw after a pair] x [pile, patch].
+    draws: [[u64; 2]; 2],
+    /// Games by cards left in all hands at the end (index = cards).
+    cards_left: Vec<u64>,
+    /// Whether the next draw follows a pair (the game in progress; not saved).
+    #[serde(skip)]
+    after_pair: bool,
+}
+
+fn bump(v: &mut Vec<u64>, i: usize) {
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] += 1;
+}
+
+fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 0.0 }
+}
+
+fn mean_index(v: &[u64]) -> f64 {
+    let n: u64 = v.iter().sum();
+    ratio(
+        v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(),
+        n as f64,
+    )
+}
+
+/// One bin per value, as a share of the total in percent.
+fn unit_bins(v: &[u64]) -> Vec<Bin> {
+    let total = v.iter().sum::<u64>().max(1) as f64;
+    v.iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(i, &c)| Bin {
+            lo: i as f64 - 0.5,
+            hi: i as f64 + 0.5,
+            value: c as f64 / total * 100.0,
+        })
+        .collect()
+}
+
+impl Metrics<MatchPatch> for MatchMetrics {
+    fn after_action(&mut self, game: &MatchPatch, s: &State, _seat: usize, action: &Action) {
+        self.players = game.players;
+        let source = match action {
+            Action::Pile => Some(0),
+            Action::Take(_) => Some(1),
+            Action::Place(_) => None,
+        };
+        if let Some(source) = source {
+            self.draws[usize::from(self.after_pair)][source] += 1;
+        }
+        // Whether the next decision is a draw after a pair.
+        self.after_pair = matches!(
+            s.phase,
+            Phase::Draw {
+                after_pair: true,
+                ..
+            }
+        );
+    }
+
+    fn finish(&mut self, game: &MatchPatch, s: &State, outcome: &Outcome) {
+        let n = game.players;
+        self.players = n;
+        self.games += 1;
+        bump(
+            &mut self.pairs_per_game,
+            s.pairs[..n].iter().sum::<u32>() as usize,
+        );
+        for seat in 0..n {
+            let pairs = s.pairs[seat] as usize;
+            if outcome.winners & (1 << seat) != 0 {
+                bump(&mut self.winner_pairs, pairs);
+            } else {
+                bump(&mut self.other_pairs, pairs);
+            }
+        }
+        bump(
+            &mut self.cards_left,
+            s.hands[..n].iter().map(|h| h.len()).sum(),
+        );
+        self.after_pair = false;
+    }
+
+    fn merge(&mut self, other: Self) {
+        self.players = self.players.max(other.players);
+        self.games += other.games;
+        add_vec(&mut self.pairs_per_game, &other.pairs_per_game);
+        add_vec(&mut self.winner_pairs, &other.winner_pairs);
+        add_vec(&mut self.other_pairs, &other.other_pairs);
+        for (a, b) in self.draws.iter_mut().zip(other.draws) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        add_vec(&mut self.cards_left, &other.cards_left);
+    }
+
+    fn charts(&self, games: u64) -> Vec<ChartSpec> {
+        let mean_pairs = mean_index(&self.pairs_per_game);
+        let mut charts = vec![ChartSpec::Histogram {
+            file: "pairs_per_game".into(),
+            title: format!("Pairs laid per game, all players together ({games} games)"),
+            x_label: "pairs laid in the game (all players)".into(),
+            y_label: "share of games (%)".into(),
+            series: vec![("games".into(), unit_bins(&self.pairs_per_game))],
+            markers: vec![(mean_pairs, format!("mean {mean_pairs:.2}"))],
+        }];
+        let (mw, mo) = (mean_index(&self.winner_pairs), mean_index(&self.other_pairs));
+        charts.push(ChartSpec::Histogram {
+            file: "pairs_per_player".into(),
+            title: format!("Pairs per player at the end: winners vs the others ({games} games)"),
+            x_label: "pairs laid by the player".into(),
+            y_label: "share of the group's players (%)".into(),
+            series: vec![
+                ("winners (ties included)".into(), unit_bins(&self.winner_pairs)),
+                ("other players".into(), unit_bins(&self.other_pairs)),
+            ],
+            markers: vec![
+                (mw, format!("winner mean {mw:.2}")),
+                (mo, format!("others' mean {mo:.2}")),
+            ],
+        });
+        let kinds = ["first draw of a turn", "draw after a pair"];
+        let share = |k: usize| {
+            let total = self.draws[k][0] + self.draws[k][1];
+            (
+                ratio(self.draws[k][1] as f64, total as f64) * 100.0,
+                wilson(self.draws[k][1] as f64, total),
+            )
+        };
+        charts.push(ChartSpec::Bars {
+            file: "draws_from_patch".into(),
+            title: format!(
+                "Draws taken from the patch rather than the pile ({} draws, {games} games)",
+                self.draws.iter().flatten().sum::<u64>()
+            ),
+            x_label: "kind of draw".into(),
+            y_label: "share of draws from a patch slot (%, 95% CI)".into(),
+            categories: kinds.iter().map(|k| k.to_string()).collect(),
+            series: vec![BarSeries {
+                name: "from the patch".into(),
+                values: (0..2).map(|k| share(k).0).collect(),
+                ci: Some(
+                    (0..2)
+                        .map(|k| {
+                            let (lo, hi) = share(k).1;
+                            (lo * 100.0, hi * 100.0)
+                        })
+                        .collect(),
+                ),
+            }],
+            reference: None,
+        });
+        let mean_left = mean_index(&self.cards_left);
+        charts.push(ChartSpec::Histogram {
+            file: "cards_left_in_hands".into(),
+            title: format!("Cards left in all hands at the end, counting nothing ({games} games)"),
+            x_label: "cards held by all players when the game ends".into(),
+            y_label: "share of games (%)".into(),
+            series: vec![("games".into(), unit_bins(&self.cards_left))],
+            markers: vec![(mean_left, format!("mean {mean_left:.2}"))],
+        });
+        charts
+    }
+
+    fn summary(&self, _games: u64) -> Vec<(String, f64)> {
+        let draws: u64 = self.draws.iter().flatten().sum();
+        let patch = self.draws[0][1] + self.draws[1][1];
+        vec![
+            ("mean_pairs_per_game".into(), mean_index(&self.pairs_per_game)),
+            ("mean_winner_pairs".into(), mean_index(&self.winner_pairs)),
+            ("patch_draw_share".into(), ratio(patch as f64, draws as f64)),
+            ("draws_per_game".into(), ratio(draws as f64, self.games as f64)),
+            ("mean_cards_left_in_hands".into(), mean_index(&self.cards_left)),
+        ]
+    }
+
+    fn save_state(&self) -> Option<serde_json::Value> {
+        save_serde(self)
+    }
+
+    fn load_state(state: &serde_json::Value) -> Result<Self, String> {
+        load_serde(state)
+    }
+}
