@@ -4,7 +4,8 @@
 //!
 //! [`Game::random_action`]: crate::engine::Game::random_action
 
-use super::rules::Hand;
+use super::params::KINDS;
+use super::rules::{Hand, remove_at};
 use super::{Action, Decision, Event, MatchPatch, View};
 use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -59,8 +60,13 @@ pub struct MemoryBot {
     /// Mirror of the patch, oldest slot first: a remembered card, [`FORGOTTEN`], or
     /// `PENDING | card` for a slot whose recall draw is still to be made.
     slots: Vec<u8>,
-    /// Slots marked `PENDING`.
-    pending: u32,
+    /// The last `pending` slots are `PENDING` (placed since the last decision, and newer
+    /// than every other slot).
+    pending: usize,
+    /// Remembered slots per kind.
+    remembered: [u8; KINDS],
+    /// Bit k set when a remembered slot holds kind k.
+    known: u32,
 }
 
 const MEMORY_PARAMS: &[BotParamInfo] = &[BotParamInfo {
@@ -94,23 +100,44 @@ impl MemoryBot {
             recall: Chance::new(recall),
             slots: Vec::new(),
             pending: 0,
+            remembered: [0; KINDS],
+            known: 0,
         }
     }
 
     /// Makes the recall draws of the slots placed since the last decision.
     #[inline]
     fn resolve(&mut self, rng: &mut GameRng) {
-        if self.pending == 0 {
-            return;
-        }
-        for v in self.slots.iter_mut().filter(|v| **v & PENDING != 0) {
-            *v = if self.recall.hit(rng) {
-                *v & !PENDING
+        let n = self.slots.len();
+        for v in &mut self.slots[n - self.pending..] {
+            if self.recall.hit(rng) {
+                *v &= !PENDING;
+                self.remembered[*v as usize] += 1;
+                self.known |= 1 << *v;
             } else {
-                FORGOTTEN
-            };
+                *v = FORGOTTEN;
+            }
         }
         self.pending = 0;
+    }
+
+    /// [`memory_choice`] from the kinds it remembers: only a kind both remembered and held
+    /// needs a look at the slots.
+    #[inline]
+    fn choose(&self, hand: &Hand, pile: usize) -> Action {
+        let both = self.known & hand.kinds_mask();
+        let action = if both != 0 {
+            let card = both.trailing_zeros() as u8;
+            let i = self.slots.iter().position(|&v| v == card).unwrap_or(0);
+            Action::Take(i as u16)
+        } else if pile > 0 {
+            Action::Pile
+        } else {
+            let i = self.slots.iter().position(|&v| v == FORGOTTEN).unwrap_or(0);
+            Action::Take(i as u16)
+        };
+        debug_assert_eq!(action, memory_choice(hand, pile, &self.slots));
+        action
     }
 }
 
@@ -122,6 +149,8 @@ impl Bot<MatchPatch> for MemoryBot {
     fn new_game(&mut self, _game: &MatchPatch, _seat: usize) {
         self.slots.clear();
         self.pending = 0;
+        self.remembered = [0; KINDS];
+        self.known = 0;
     }
 
     #[inline]
@@ -130,7 +159,7 @@ impl Bot<MatchPatch> for MemoryBot {
             Decision::Draw { .. } => {
                 self.resolve(rng);
                 debug_assert_eq!(self.slots.len(), view.patch_len(), "patch mirror in step");
-                memory_choice(view.hand, view.pile(), &self.slots)
+                self.choose(view.hand, view.pile())
             }
             Decision::Place => Action::Place(memory_place(view.hand)),
         }
@@ -148,9 +177,15 @@ impl Bot<MatchPatch> for MemoryBot {
                 self.pending += 1;
             }
             Event::Took { index, .. } => {
-                let v = self.slots.remove(index as usize);
+                let v = remove_at(&mut self.slots, index as usize);
                 if v & PENDING != 0 {
                     self.pending -= 1;
+                } else if v != FORGOTTEN {
+                    let r = &mut self.remembered[v as usize];
+                    *r -= 1;
+                    if *r == 0 {
+                        self.known &= !(1 << v);
+                    }
                 }
             }
             _ => {}

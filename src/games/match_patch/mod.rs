@@ -38,7 +38,7 @@
 //! - What a seat sees: its own hand (in arrival order), the size of the pile, the patch's
 //!   slots (where they are, not what they hold), every seat's hand size and pairs, and the
 //!   pairs laid face up. Through events: every placement with the announced card, which
-//!   slot each player takes, which seat draws from the pile, every pair laid, and its own
+//!   slot each player takes, every pair laid, and its own
 //!   draws (a card drawn by someone else is never shown).
 //! - Turn cap: the game stops after turn `turn_cap` (end reason `cap`), and the most pairs
 //!   win as usual; a turn ended by the end check in step 3 ends with `patch_empty` even on
@@ -352,11 +352,6 @@ pub enum Event {
         /// Whose turn.
         seat: u8,
     },
-    /// A seat draws from the pile (public; the card is in [`Event::Drew`]).
-    FromPile {
-        /// The seat.
-        seat: u8,
-    },
     /// A seat takes a patch slot (public; the card is in [`Event::Drew`]).
     Took {
         /// The seat.
@@ -366,12 +361,15 @@ pub enum Event {
         /// The slot's placement number.
         serial: u32,
     },
-    /// The card a seat drew (seen by that seat only).
+    /// The card a seat drew (seen by that seat only). Other seats see a draw from the pile
+    /// in the view (the pile shrinks) and a take in [`Event::Took`].
     Drew {
         /// The seat.
         seat: u8,
         /// The card.
         card: Card,
+        /// Whether it came from the pile (else from the slot of the [`Event::Took`] before).
+        pile: bool,
     },
     /// A seat lays a pair face up.
     Laid {
@@ -413,7 +411,6 @@ impl fmt::Display for Event {
         match *self {
             Event::Dealt { seat, card } => write!(f, "seat {seat} is dealt {}", cell_name(card)),
             Event::TurnStarts { turn, seat } => write!(f, "-- turn {turn}: seat {seat}"),
-            Event::FromPile { seat } => write!(f, "  seat {seat} draws from the pile"),
             Event::Took {
                 seat,
                 index,
@@ -422,7 +419,12 @@ impl fmt::Display for Event {
                 f,
                 "  seat {seat} takes patch slot {index} (placed as number {serial})"
             ),
-            Event::Drew { seat, card } => write!(f, "    seat {seat} gets {}", cell_name(card)),
+            Event::Drew {
+                seat,
+                card,
+                pile: true,
+            } => write!(f, "  seat {seat} draws {} from the pile", cell_name(card)),
+            Event::Drew { seat, card, .. } => write!(f, "    seat {seat} gets {}", cell_name(card)),
             Event::Laid { seat, card } => {
                 write!(f, "  seat {seat} lays a pair of {}", cell_name(card))
             }

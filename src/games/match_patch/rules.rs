@@ -17,6 +17,8 @@ pub struct Hand {
     cards: [Card; HAND_CAP],
     len: u8,
     counts: [u8; KINDS],
+    /// Bit k set when kind k is held.
+    held: u32,
     /// Bit k set when kind k is held at least twice.
     pairs: u32,
 }
@@ -27,6 +29,7 @@ impl Hand {
         cards: [0; HAND_CAP],
         len: 0,
         counts: [0; KINDS],
+        held: 0,
         pairs: 0,
     };
 
@@ -60,11 +63,7 @@ impl Hand {
     /// Bit mask of the kinds held (bit k = kind k).
     #[inline]
     pub fn kinds_mask(&self) -> u32 {
-        let mut m = 0;
-        for &c in self.cards() {
-            m |= 1 << c;
-        }
-        m
+        self.held
     }
 
     /// Number of cards.
@@ -90,6 +89,7 @@ impl Hand {
     pub fn push(&mut self, card: Card) {
         self.cards[self.len as usize] = card;
         self.len += 1;
+        self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
         *c += 1;
         if *c == 2 {
@@ -105,12 +105,16 @@ impl Hand {
             .iter()
             .position(|&c| c == card)
             .unwrap_or(len - 1);
-        self.cards.copy_within(i + 1..len, i);
+        for j in i..len - 1 {
+            self.cards[j] = self.cards[j + 1];
+        }
         self.len -= 1;
         let c = &mut self.counts[card as usize];
         *c -= 1;
-        if *c == 1 {
-            self.pairs &= !(1 << card);
+        match *c {
+            0 => self.held &= !(1 << card),
+            1 => self.pairs &= !(1 << card),
+            _ => {}
         }
     }
 }
@@ -125,6 +129,18 @@ impl fmt::Display for Hand {
         }
         Ok(())
     }
+}
+
+/// Removes and returns `v[i]`, shifting the later items down: [`Vec::remove`] with a plain
+/// loop, cheaper than its `memmove` call for the short rows of this game.
+#[inline]
+pub fn remove_at<T: Copy>(v: &mut Vec<T>, i: usize) -> T {
+    let item = v[i];
+    for j in i + 1..v.len() {
+        v[j - 1] = v[j];
+    }
+    v.pop();
+    item
 }
 
 /// One face-down card of the patch.
@@ -261,9 +277,10 @@ impl MatchPatch {
     ) {
         match action {
             Action::Pile | Action::Take(_) => {
+                let pile = action == Action::Pile;
                 let card = match action {
                     Action::Take(i) => {
-                        let slot = s.patch.remove(i as usize);
+                        let slot = remove_at(&mut s.patch, i as usize);
                         s.patch_draws += 1;
                         log.emit(|| Event::Took {
                             seat: seat as u8,
@@ -275,13 +292,13 @@ impl MatchPatch {
                     _ => {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
-                        log.emit(|| Event::FromPile { seat: seat as u8 });
                         card
                     }
                 };
                 log.emit(|| Event::Drew {
                     seat: seat as u8,
                     card,
+                    pile,
                 });
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
@@ -393,10 +410,12 @@ impl MatchPatch {
                 own[c as usize] += 1;
                 counts[c as usize] += 1;
             }
-            let mask = (0..KINDS)
-                .filter(|&k| own[k] >= 2)
-                .fold(0u32, |m, k| m | 1 << k);
-            if &own != h.counts() || mask != h.pair_mask() {
+            let mask = |least: u8| {
+                (0..KINDS)
+                    .filter(|&k| own[k] >= least)
+                    .fold(0u32, |m, k| m | 1 << k)
+            };
+            if &own != h.counts() || mask(2) != h.pair_mask() || mask(1) != h.kinds_mask() {
                 return Err(format!("seat {seat}'s hand bookkeeping is off: [{h}]"));
             }
             if h.len() > self.params.deal as usize + 1 {

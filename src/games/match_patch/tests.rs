@@ -455,7 +455,7 @@ fn drawn_cards_are_seen_by_the_drawer_only() {
     let events = act(&g, &mut s, Action::Take(0));
     for e in &events {
         match e {
-            Event::Drew { seat: 0, card } => {
+            Event::Drew { seat: 0, card, pile: false } => {
                 assert_eq!(*card, GREEN_CROSS);
                 assert!(e.visible_to(0) && !e.visible_to(1));
             }
@@ -465,8 +465,9 @@ fn drawn_cards_are_seen_by_the_drawer_only() {
     }
     act(&g, &mut s, Action::Place(RED_SQUARE));
     let events = act(&g, &mut s, Action::Pile);
-    assert!(events.iter().any(|e| matches!(e, Event::FromPile { seat: 1 }) && e.visible_to(2)));
-    assert!(events.iter().any(|e| matches!(e, Event::Drew { seat: 1, card: YELLOW_STAR }) && !e.visible_to(0)));
+    assert_eq!(events.len(), 1);
+    assert!(matches!(events[0], Event::Drew { seat: 1, card: YELLOW_STAR, pile: true }));
+    assert!(events[0].visible_to(1) && !events[0].visible_to(0) && !events[0].visible_to(2));
 }
 
 #[test]
