@@ -29,10 +29,7 @@ pub fn memory_choice(hand: &Hand, pile: usize, slots: &[u8]) -> Action {
     let counts = hand.counts();
     let mut best: Option<(u8, usize)> = None;
     for (i, &v) in slots.iter().enumerate() {
-        if v < FORGOTTEN
-            && counts[v as usize] > 0
-            && best.is_none_or(|(card, _)| v < card)
-        {
+        if v < FORGOTTEN && counts[v as usize] > 0 && best.is_none_or(|(card, _)| v < card) {
             best = Some((v, i));
         }
     }
@@ -69,13 +66,8 @@ pub struct MemoryBot {
     known: u32,
 }
 
-const MEMORY_PARAMS: &[BotParamInfo] = &[BotParamInfo {
-    name: "recall",
-    default: 1.0,
-    min: 0.0,
-    max: 1.0,
-    doc: "chance of remembering a placed card's slot (1 = perfect memory)",
-}];
+const MEMORY_PARAMS: &[BotParamInfo] =
+    &[BotParamInfo { name: "recall", default: 1.0, min: 0.0, max: 1.0, doc: "chance of remembering a placed card's slot (1 = perfect memory)" }];
 
 /// The `memory` entry.
 pub fn memory_info() -> BotInfo<MatchPatch> {
@@ -85,24 +77,14 @@ pub fn memory_info() -> BotInfo<MatchPatch> {
         doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
         params: MEMORY_PARAMS,
         build: |_, v| Box::new(MemoryBot::new(v[0])),
-        uniform: Some(|_, seats| {
-            Box::new(Uniform::new(
-                seats.iter().map(|v| MemoryBot::new(v[0])).collect(),
-            ))
-        }),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| MemoryBot::new(v[0])).collect()))),
     }
 }
 
 impl MemoryBot {
     /// A memory bot remembering each placement with probability `recall`.
     pub fn new(recall: f64) -> Self {
-        MemoryBot {
-            recall: Chance::new(recall),
-            slots: Vec::new(),
-            pending: 0,
-            remembered: [0; KINDS],
-            known: 0,
-        }
+        MemoryBot { recall: Chance::new(recall), slots: Vec::new(), pending: 0, remembered: [0; KINDS], known: 0 }
     }
 
     /// Makes the recall draws of the slots placed since the last decision.

@@ -53,24 +53,13 @@ fn ratio(a: f64, b: f64) -> f64 {
 
 fn mean_index(v: &[u64]) -> f64 {
     let n: u64 = v.iter().sum();
-    ratio(
-        v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(),
-        n as f64,
-    )
+    ratio(v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n as f64)
 }
 
 /// One bin per value, as a share of the total in percent.
 fn unit_bins(v: &[u64]) -> Vec<Bin> {
     let total = v.iter().sum::<u64>().max(1) as f64;
-    v.iter()
-        .enumerate()
-        .filter(|(_, c)| **c > 0)
-        .map(|(i, &c)| Bin {
-            lo: i as f64 - 0.5,
-            hi: i as f64 + 0.5,
-            value: c as f64 / total * 100.0,
-        })
-        .collect()
+    v.iter().enumerate().filter(|(_, c)| **c > 0).map(|(i, &c)| Bin { lo: i as f64 - 0.5, hi: i as f64 + 0.5, value: c as f64 / total * 100.0 }).collect()
 }
 
 impl Metrics<MatchPatch> for MatchMetrics {
@@ -85,23 +74,14 @@ impl Metrics<MatchPatch> for MatchMetrics {
             self.draws[usize::from(self.after_pair)][source] += 1;
         }
         // Whether the next decision is a draw after a pair.
-        self.after_pair = matches!(
-            s.phase,
-            Phase::Draw {
-                after_pair: true,
-                ..
-            }
-        );
+        self.after_pair = matches!(s.phase, Phase::Draw { after_pair: true, .. });
     }
 
     fn finish(&mut self, game: &MatchPatch, s: &State, outcome: &Outcome) {
         let n = game.players;
         self.players = n;
         self.games += 1;
-        bump(
-            &mut self.pairs_per_game,
-            s.pairs[..n].iter().sum::<u32>() as usize,
-        );
+        bump(&mut self.pairs_per_game, s.pairs[..n].iter().sum::<u32>() as usize);
         for seat in 0..n {
             let pairs = s.pairs[seat] as usize;
             if outcome.winners & (1 << seat) != 0 {
@@ -110,10 +90,7 @@ impl Metrics<MatchPatch> for MatchMetrics {
                 bump(&mut self.other_pairs, pairs);
             }
         }
-        bump(
-            &mut self.cards_left,
-            s.hands[..n].iter().map(|h| h.len()).sum(),
-        );
+        bump(&mut self.cards_left, s.hands[..n].iter().map(|h| h.len()).sum());
         self.after_pair = false;
     }
 
@@ -147,29 +124,17 @@ impl Metrics<MatchPatch> for MatchMetrics {
             title: format!("Pairs per player at the end: winners vs the others ({games} games)"),
             x_label: "pairs laid by the player".into(),
             y_label: "share of the group's players (%)".into(),
-            series: vec![
-                ("winners (ties included)".into(), unit_bins(&self.winner_pairs)),
-                ("other players".into(), unit_bins(&self.other_pairs)),
-            ],
-            markers: vec![
-                (mw, format!("winner mean {mw:.2}")),
-                (mo, format!("others' mean {mo:.2}")),
-            ],
+            series: vec![("winners (ties included)".into(), unit_bins(&self.winner_pairs)), ("other players".into(), unit_bins(&self.other_pairs))],
+            markers: vec![(mw, format!("winner mean {mw:.2}")), (mo, format!("others' mean {mo:.2}"))],
         });
         let kinds = ["first draw of a turn", "draw after a pair"];
         let share = |k: usize| {
             let total = self.draws[k][0] + self.draws[k][1];
-            (
-                ratio(self.draws[k][1] as f64, total as f64) * 100.0,
-                wilson(self.draws[k][1] as f64, total),
-            )
+            (ratio(self.draws[k][1] as f64, total as f64) * 100.0, wilson(self.draws[k][1] as f64, total))
         };
         charts.push(ChartSpec::Bars {
             file: "draws_from_patch".into(),
-            title: format!(
-                "Draws taken from the patch rather than the pile ({} draws, {games} games)",
-                self.draws.iter().flatten().sum::<u64>()
-            ),
+            title: format!("Draws taken from the patch rather than the pile ({} draws, {games} games)", self.draws.iter().flatten().sum::<u64>()),
             x_label: "kind of draw".into(),
             y_label: "share of draws from a patch slot (%, 95% CI)".into(),
             categories: kinds.iter().map(|k| k.to_string()).collect(),

@@ -56,9 +56,7 @@ mod tests;
 
 use std::fmt;
 
-use crate::engine::{
-    BotInfo, ChartSpec, EventLog, Game, GameEvent, GameRng, LineSeries, Outcome, ToMove, rng,
-};
+use crate::engine::{BotInfo, ChartSpec, EventLog, Game, GameEvent, GameRng, LineSeries, Outcome, ToMove, rng};
 use crate::error::Error;
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
@@ -176,11 +174,7 @@ impl MatchPatch {
             deck.extend(std::iter::repeat_n(card, params.deck.base_sets as usize));
         }
         let players = params.players as usize;
-        Ok(MatchPatch {
-            params,
-            deck,
-            players,
-        })
+        Ok(MatchPatch { params, deck, players })
     }
 }
 
@@ -217,11 +211,7 @@ impl Game for MatchPatch {
 
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over {
-            ToMove::Over
-        } else {
-            ToMove::Seat(s.current as usize)
-        }
+        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
     }
 
     #[inline]
@@ -230,13 +220,7 @@ impl Game for MatchPatch {
             Phase::Draw { after_pair, .. } => Decision::Draw { after_pair },
             Phase::Place | Phase::Over => Decision::Place,
         };
-        View {
-            seat,
-            decision,
-            hand: &s.hands[seat],
-            table: s,
-            players: self.players,
-        }
+        View { seat, decision, hand: &s.hands[seat], table: s, players: self.players }
     }
 
     fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
@@ -260,11 +244,7 @@ impl Game for MatchPatch {
                 let pile = u32::from(view.pile() > 0);
                 let n = pile + view.patch_len() as u32;
                 let r = rng::below(n, rng);
-                if r < pile {
-                    Action::Pile
-                } else {
-                    Action::Take((r - pile) as u16)
-                }
+                if r < pile { Action::Pile } else { Action::Take((r - pile) as u16) }
             }
             Decision::Place => {
                 let cards = view.hand.cards();
@@ -283,14 +263,7 @@ impl Game for MatchPatch {
     }
 
     #[inline]
-    fn apply(
-        &self,
-        s: &mut State,
-        seat: usize,
-        action: Action,
-        _rng: &mut GameRng,
-        log: &mut EventLog<Event>,
-    ) {
+    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.step(s, seat, action, log);
     }
 
@@ -318,18 +291,10 @@ impl Game for MatchPatch {
     }
 
     fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} turns; pile {} cards, patch {} slots\n",
-            END_REASONS[s.end_reason as usize],
-            s.turns,
-            s.pile.len(),
-            s.patch.len()
-        );
+        let mut out =
+            format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());
         for seat in 0..self.players {
-            out.push_str(&format!(
-                "  seat {seat}: {} pairs; hand [{}]\n",
-                s.pairs[seat], s.hands[seat]
-            ));
+            out.push_str(&format!("  seat {seat}: {} pairs; hand [{}]\n", s.pairs[seat], s.hands[seat]));
         }
         out
     }
@@ -411,33 +376,14 @@ impl fmt::Display for Event {
         match *self {
             Event::Dealt { seat, card } => write!(f, "seat {seat} is dealt {}", cell_name(card)),
             Event::TurnStarts { turn, seat } => write!(f, "-- turn {turn}: seat {seat}"),
-            Event::Took {
-                seat,
-                index,
-                serial,
-            } => write!(
-                f,
-                "  seat {seat} takes patch slot {index} (placed as number {serial})"
-            ),
-            Event::Drew {
-                seat,
-                card,
-                pile: true,
-            } => write!(f, "  seat {seat} draws {} from the pile", cell_name(card)),
+            Event::Took { seat, index, serial } => write!(f, "  seat {seat} takes patch slot {index} (placed as number {serial})"),
+            Event::Drew { seat, card, pile: true } => write!(f, "  seat {seat} draws {} from the pile", cell_name(card)),
             Event::Drew { seat, card, .. } => write!(f, "    seat {seat} gets {}", cell_name(card)),
             Event::Laid { seat, card } => {
                 write!(f, "  seat {seat} lays a pair of {}", cell_name(card))
             }
-            Event::Placed { seat, card, serial } => write!(
-                f,
-                "  seat {seat} places {} in the patch (number {serial})",
-                cell_name(card)
-            ),
-            Event::GameOver { reason, turns } => write!(
-                f,
-                "\n== game over after {turns} turns: {}",
-                END_REASONS[reason as usize]
-            ),
+            Event::Placed { seat, card, serial } => write!(f, "  seat {seat} places {} in the patch (number {serial})", cell_name(card)),
+            Event::GameOver { reason, turns } => write!(f, "\n== game over after {turns} turns: {}", END_REASONS[reason as usize]),
         }
     }
 }
@@ -452,21 +398,12 @@ impl crate::games::Registered for MatchPatch {
     }
 
     fn bench_lineup() -> crate::games::BenchLineup {
-        crate::games::BenchLineup {
-            bots: "memory",
-            sets: &[],
-        }
+        crate::games::BenchLineup { bots: "memory", sets: &[] }
     }
 
     /// Win share against recall: one `memory` seat's win share as its `recall` goes 0,
     /// 0.25, 0.5, 0.75, 1 against `memory:recall=1` opponents.
-    fn extra_charts(
-        &self,
-        _variant: &Variant,
-        games: u64,
-        seed: u64,
-        threads: usize,
-    ) -> Result<Vec<ChartSpec>, Error> {
+    fn extra_charts(&self, _variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error> {
         Ok(vec![self.recall_chart(games, seed, threads)?])
     }
 }
@@ -490,44 +427,24 @@ impl MatchPatch {
     /// opponents. The tested seat sits at every position in turn (`games / players` games
     /// each, rounded up), so the first-player advantage cancels out; every recall value
     /// plays the same seeds (common random numbers).
-    pub fn recall_sweep(
-        &self,
-        games: u64,
-        seed: u64,
-        threads: usize,
-    ) -> Result<Vec<RecallPoint>, Error> {
+    pub fn recall_sweep(&self, games: u64, seed: u64, threads: usize) -> Result<Vec<RecallPoint>, Error> {
         use crate::engine::{BotSpec, all_bots};
         use crate::sim::{RunConfig, SeatPlan};
         let infos = all_bots::<MatchPatch>();
         let plan = |recall: f64| -> Result<SeatPlan<MatchPatch>, Error> {
             let label = format!("memory:recall={recall}");
             let spec = BotSpec::parse(&label).map_err(|e| Error::Usage(e.to_string()))?;
-            let (info, values) = spec
-                .resolve(&infos)
-                .map_err(|e| Error::Usage(e.to_string()))?;
-            Ok(SeatPlan {
-                label,
-                values,
-                build: info.build,
-            })
+            let (info, values) = spec.resolve(&infos).map_err(|e| Error::Usage(e.to_string()))?;
+            Ok(SeatPlan { label, values, build: info.build })
         };
         let n = self.players;
         let per_seat = games.div_ceil(n as u64).max(1);
         let mut points = Vec::with_capacity(RECALLS.len());
         for &recall in &RECALLS {
-            let mut point = RecallPoint {
-                recall,
-                games: 0,
-                wins: 0.0,
-            };
+            let mut point = RecallPoint { recall, games: 0, wins: 0.0 };
             for tested in 0..n {
-                let seats: Vec<SeatPlan<MatchPatch>> = (0..n)
-                    .map(|s| plan(if s == tested { recall } else { 1.0 }))
-                    .collect::<Result<_, _>>()?;
-                let cfg = RunConfig {
-                    threads,
-                    ..RunConfig::new(per_seat, seed.wrapping_add(tested as u64))
-                };
+                let seats: Vec<SeatPlan<MatchPatch>> = (0..n).map(|s| plan(if s == tested { recall } else { 1.0 })).collect::<Result<_, _>>()?;
+                let cfg = RunConfig { threads, ..RunConfig::new(per_seat, seed.wrapping_add(tested as u64)) };
                 let r = crate::sim::run(self, &seats, cfg)?;
                 point.games += r.tally.games;
                 point.wins += r.tally.wins[tested];
@@ -544,18 +461,13 @@ impl MatchPatch {
         let total = points.first().map_or(0, |p| p.games);
         Ok(ChartSpec::Lines {
             file: "win_share_vs_recall".into(),
-            title: format!(
-                "Win share of one memory seat by its recall, against perfect-memory opponents ({total} games per point)"
-            ),
+            title: format!("Win share of one memory seat by its recall, against perfect-memory opponents ({total} games per point)"),
             x_label: "recall of the tested seat (chance of remembering a placed card)".into(),
             y_label: "win share of the tested seat, ties shared (%, 95% CI)".into(),
             series: vec![
                 LineSeries {
                     name: "tested memory seat (every position in turn)".into(),
-                    points: points
-                        .iter()
-                        .map(|p| (p.recall, p.wins / p.games.max(1) as f64 * 100.0))
-                        .collect(),
+                    points: points.iter().map(|p| (p.recall, p.wins / p.games.max(1) as f64 * 100.0)).collect(),
                     band: Some(
                         points
                             .iter()
@@ -566,11 +478,7 @@ impl MatchPatch {
                             .collect(),
                     ),
                 },
-                LineSeries {
-                    name: format!("fair share {fair:.1}%"),
-                    points: vec![(0.0, fair), (1.0, fair)],
-                    band: None,
-                },
+                LineSeries { name: format!("fair share {fair:.1}%"), points: vec![(0.0, fair), (1.0, fair)], band: None },
             ],
         })
     }

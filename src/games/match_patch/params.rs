@@ -43,13 +43,7 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Self {
-        Params {
-            players: 4,
-            deal: 3,
-            pair_draws: 2,
-            turn_cap: 1000,
-            deck: DeckParams::default(),
-        }
+        Params { players: 4, deal: 3, pair_draws: 2, turn_cap: 1000, deck: DeckParams::default() }
     }
 }
 
@@ -79,29 +73,18 @@ impl Params {
         let mut bad = Vec::new();
         let mut range = |key: &str, what: &str, v: u32, lo: u32, hi: u32| {
             if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(
-                    key,
-                    format!("{v} {what} is not allowed; allowed: {lo} to {hi}"),
-                ));
+                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
             }
         };
         range("players", "players", self.players, 2, MAX_PLAYERS as u32);
         range("deal", "cards dealt", self.deal, 0, MAX_DEAL);
-        range(
-            "pair_draws",
-            "cards drawn after a pair",
-            self.pair_draws,
-            0,
-            MAX_PAIR_DRAWS,
-        );
+        range("pair_draws", "cards drawn after a pair", self.pair_draws, 0, MAX_PAIR_DRAWS);
         range("turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
         let sets = self.deck.base_sets;
-        if !(2..=MAX_BASE_SETS).contains(&sets) || sets % 2 != 0 {
+        if !(2..=MAX_BASE_SETS).contains(&sets) || !sets.is_multiple_of(2) {
             bad.push(Invalid::new(
                 "deck.base_sets",
-                format!(
-                    "{sets} base sets is not allowed; allowed: an even number from 2 to {MAX_BASE_SETS} (every card needs a partner to pair with)"
-                ),
+                format!("{sets} base sets is not allowed; allowed: an even number from 2 to {MAX_BASE_SETS} (every card needs a partner to pair with)"),
             ));
         }
         let need = self.players as u64 * self.deal as u64;

@@ -25,13 +25,7 @@ pub struct Hand {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand {
-        cards: [0; HAND_CAP],
-        len: 0,
-        counts: [0; KINDS],
-        held: 0,
-        pairs: 0,
-    };
+    pub const EMPTY: Hand = Hand { cards: [0; HAND_CAP], len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
 
     /// A hand holding `cards` (each 0..25) in this order of arrival.
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -101,10 +95,7 @@ impl Hand {
     #[inline]
     pub fn remove(&mut self, card: Card) {
         let len = self.len as usize;
-        let i = self.cards[..len]
-            .iter()
-            .position(|&c| c == card)
-            .unwrap_or(len - 1);
+        let i = self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1);
         for j in i..len - 1 {
             self.cards[j] = self.cards[j + 1];
         }
@@ -237,10 +228,7 @@ impl MatchPatch {
             for _ in 0..self.params.deal {
                 let card = s.pile.pop().expect("deck size checked against the deal");
                 s.hands[seat].push(card);
-                log.emit(|| Event::Dealt {
-                    seat: seat as u8,
-                    card,
-                });
+                log.emit(|| Event::Dealt { seat: seat as u8, card });
             }
         }
         self.begin_turn(&mut s, 0, log);
@@ -252,15 +240,9 @@ impl MatchPatch {
     fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.turns += 1;
         s.current = seat as u8;
-        log.emit(|| Event::TurnStarts {
-            turn: s.turns,
-            seat: seat as u8,
-        });
+        log.emit(|| Event::TurnStarts { turn: s.turns, seat: seat as u8 });
         if s.can_draw() {
-            s.phase = Phase::Draw {
-                left: 1,
-                after_pair: false,
-            };
+            s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
             self.pairs_then_end_check(s, seat, log);
         }
@@ -268,13 +250,7 @@ impl MatchPatch {
 
     /// Applies one action of the deciding seat.
     #[inline]
-    pub(super) fn step(
-        &self,
-        s: &mut State,
-        seat: usize,
-        action: Action,
-        log: &mut EventLog<Event>,
-    ) {
+    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
                 let pile = action == Action::Pile;
@@ -282,11 +258,7 @@ impl MatchPatch {
                     Action::Take(i) => {
                         let slot = remove_at(&mut s.patch, i as usize);
                         s.patch_draws += 1;
-                        log.emit(|| Event::Took {
-                            seat: seat as u8,
-                            index: i,
-                            serial: slot.serial,
-                        });
+                        log.emit(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
                         slot.card
                     }
                     _ => {
@@ -295,20 +267,13 @@ impl MatchPatch {
                         card
                     }
                 };
-                log.emit(|| Event::Drew {
-                    seat: seat as u8,
-                    card,
-                    pile,
-                });
+                log.emit(|| Event::Drew { seat: seat as u8, card, pile });
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
                     && s.can_draw()
                 {
-                    s.phase = Phase::Draw {
-                        left: left - 1,
-                        after_pair,
-                    };
+                    s.phase = Phase::Draw { left: left - 1, after_pair };
                     return;
                 }
                 self.pairs_then_end_check(s, seat, log);
@@ -318,11 +283,7 @@ impl MatchPatch {
                 let serial = s.placed;
                 s.placed += 1;
                 s.patch.push(Slot { card, serial });
-                log.emit(|| Event::Placed {
-                    seat: seat as u8,
-                    card,
-                    serial,
-                });
+                log.emit(|| Event::Placed { seat: seat as u8, card, serial });
                 self.end_turn(s, log);
             }
         }
@@ -338,25 +299,16 @@ impl MatchPatch {
             s.hands[seat].remove(card);
             s.pairs[seat] += 1;
             s.laid[card as usize] += 1;
-            log.emit(|| Event::Laid {
-                seat: seat as u8,
-                card,
-            });
+            log.emit(|| Event::Laid { seat: seat as u8, card });
             if self.params.pair_draws > 0 && s.can_draw() {
-                s.phase = Phase::Draw {
-                    left: self.params.pair_draws as u8,
-                    after_pair: true,
-                };
+                s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
                 return;
             }
         }
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
-            log.emit(|| Event::GameOver {
-                reason: END_PATCH_EMPTY,
-                turns: s.turns,
-            });
+            log.emit(|| Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
         } else if s.hands[seat].is_empty() {
             self.end_turn(s, log);
         } else {
@@ -369,10 +321,7 @@ impl MatchPatch {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
-            log.emit(|| Event::GameOver {
-                reason: END_CAP,
-                turns: s.turns,
-            });
+            log.emit(|| Event::GameOver { reason: END_CAP, turns: s.turns });
             return;
         }
         let next = (s.current as usize + 1) % self.players;
@@ -410,48 +359,29 @@ impl MatchPatch {
                 own[c as usize] += 1;
                 counts[c as usize] += 1;
             }
-            let mask = |least: u8| {
-                (0..KINDS)
-                    .filter(|&k| own[k] >= least)
-                    .fold(0u32, |m, k| m | 1 << k)
-            };
+            let mask = |least: u8| (0..KINDS).filter(|&k| own[k] >= least).fold(0u32, |m, k| m | 1 << k);
             if &own != h.counts() || mask(2) != h.pair_mask() || mask(1) != h.kinds_mask() {
                 return Err(format!("seat {seat}'s hand bookkeeping is off: [{h}]"));
             }
             if h.len() > self.params.deal as usize + 1 {
-                return Err(format!(
-                    "seat {seat} holds {} cards, more than deal + 1 = {}",
-                    h.len(),
-                    self.params.deal + 1
-                ));
+                return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));
             }
         }
         let copies = self.params.deck.base_sets;
         for (k, &c) in counts.iter().enumerate() {
             if c != copies {
-                return Err(format!(
-                    "cards not conserved: {c} x {} accounted for, the deck has {copies}",
-                    cell_name(k as Card)
-                ));
+                return Err(format!("cards not conserved: {c} x {} accounted for, the deck has {copies}", cell_name(k as Card)));
             }
         }
         let laid: u32 = s.laid.iter().map(|&l| l as u32).sum();
         if laid != s.pairs[..n].iter().sum::<u32>() {
-            return Err(format!(
-                "{laid} pairs on the table but the seats score {}",
-                s.pairs[..n].iter().sum::<u32>()
-            ));
+            return Err(format!("{laid} pairs on the table but the seats score {}", s.pairs[..n].iter().sum::<u32>()));
         }
-        if s.patch.windows(2).any(|w| w[0].serial >= w[1].serial)
-            || s.patch.last().is_some_and(|slot| slot.serial >= s.placed)
-        {
+        if s.patch.windows(2).any(|w| w[0].serial >= w[1].serial) || s.patch.last().is_some_and(|slot| slot.serial >= s.placed) {
             return Err("the patch is out of placement order".into());
         }
         if s.turns > self.params.turn_cap {
-            return Err(format!(
-                "turn {} passed the cap {}",
-                s.turns, self.params.turn_cap
-            ));
+            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
         }
         if s.current as usize >= n {
             return Err(format!("seat {} is not at the table", s.current));
@@ -468,10 +398,7 @@ impl MatchPatch {
             }
             Phase::Place => {
                 if hand.is_empty() || hand.pair_mask() != 0 {
-                    return Err(format!(
-                        "seat {} must place from [{hand}] (empty, or a pair still held)",
-                        s.current
-                    ));
+                    return Err(format!("seat {} must place from [{hand}] (empty, or a pair still held)", s.current));
                 }
                 if !s.can_draw() {
                     return Err("a placement is asked for after the game's end".into());

@@ -9,10 +9,7 @@ use proptest::prelude::*;
 
 use super::bots::FORGOTTEN;
 use super::*;
-use crate::engine::{
-    Bot, EventLog, Game, GameEvent, GameRng, Metrics, PlayOptions, SeedFrom, ToMove, all_bots,
-    game_seed, play,
-};
+use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, Metrics, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
 use crate::games::Registered;
 
 // ---------------------------------------------------------------------------------------
@@ -68,10 +65,7 @@ fn table(g: &MatchPatch, hands: &[&[Card]], patch: &[Card], pile_top: &[Card], r
         .enumerate()
         .map(|(i, &card)| {
             take(card);
-            Slot {
-                card,
-                serial: i as u32,
-            }
+            Slot { card, serial: i as u32 }
         })
         .collect();
     s.placed = patch.len() as u32;
@@ -98,14 +92,7 @@ fn table(g: &MatchPatch, hands: &[&[Card]], patch: &[Card], pile_top: &[Card], r
     s.pile.extend_from_slice(pile_top);
     s.current = 0;
     s.turns = 1;
-    s.phase = if s.can_draw() {
-        Phase::Draw {
-            left: 1,
-            after_pair: false,
-        }
-    } else {
-        Phase::Place
-    };
+    s.phase = if s.can_draw() { Phase::Draw { left: 1, after_pair: false } } else { Phase::Place };
     g.check_invariants(&s).expect("test table is consistent");
     s
 }
@@ -147,10 +134,7 @@ fn patch_cards(s: &State) -> Vec<Card> {
 
 fn bot(name: &str, values: &[f64]) -> Box<dyn Bot<MatchPatch>> {
     let g = standard();
-    let info = all_bots::<MatchPatch>()
-        .into_iter()
-        .find(|b| b.name == name)
-        .expect("bot exists");
+    let info = all_bots::<MatchPatch>().into_iter().find(|b| b.name == name).expect("bot exists");
     let mut v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     v[..values.len()].copy_from_slice(values);
     (info.build)(&g, &v)
@@ -205,17 +189,11 @@ fn rulebook_a_turn_draw_to_four_cards_then_place_one_announced() {
     assert_eq!(s.hands[0].cards(), &[RED_SQUARE, RED_CIRCLE, RED_STAR, YELLOW_STAR]);
     assert_eq!(decision(&g, &s), Some(Decision::Place));
     // Any of the 4 cards may be placed.
-    assert_eq!(
-        legal(&g, &s),
-        [RED_SQUARE, RED_CIRCLE, RED_STAR, YELLOW_STAR].map(Action::Place).to_vec()
-    );
+    assert_eq!(legal(&g, &s), [RED_SQUARE, RED_CIRCLE, RED_STAR, YELLOW_STAR].map(Action::Place).to_vec());
     let events = act(&g, &mut s, Action::Place(RED_CIRCLE));
     assert_eq!(s.hands[0].cards(), &[RED_SQUARE, RED_STAR, YELLOW_STAR]);
     assert_eq!(patch_cards(&s), vec![GREEN_CROSS, RED_CIRCLE], "a new slot at the end");
-    let placed = events
-        .iter()
-        .find(|e| matches!(e, Event::Placed { .. }))
-        .expect("announced");
+    let placed = events.iter().find(|e| matches!(e, Event::Placed { .. })).expect("announced");
     assert!(matches!(placed, Event::Placed { seat: 0, card: RED_CIRCLE, serial: 1 }));
     assert!((0..4).all(|seat| placed.visible_to(seat)), "shown to all players");
     // The next player's turn.
@@ -230,13 +208,7 @@ fn rulebook_a_match_is_laid_then_two_more_cards_are_drawn_until_no_match() {
     let g = standard();
     // Pile top last: red square (pairs), then orange square and blue pentagon... the
     // second redraw takes the patch's red circle, which pairs again.
-    let mut s = table(
-        &g,
-        &[&[RED_SQUARE, RED_CIRCLE, YELLOW_STAR]],
-        &[GREEN_CROSS, RED_CIRCLE],
-        &[BLUE_PENTAGON, ORANGE_SQUARE, RED_SQUARE],
-        Rest::Pile,
-    );
+    let mut s = table(&g, &[&[RED_SQUARE, RED_CIRCLE, YELLOW_STAR]], &[GREEN_CROSS, RED_CIRCLE], &[BLUE_PENTAGON, ORANGE_SQUARE, RED_SQUARE], Rest::Pile);
     let events = act(&g, &mut s, Action::Pile);
     assert!(events.iter().any(|e| matches!(e, Event::Laid { seat: 0, card: RED_SQUARE })));
     assert_eq!(s.pairs[0], 1, "one point per pair");
@@ -266,13 +238,7 @@ fn rulebook_a_match_is_laid_then_two_more_cards_are_drawn_until_no_match() {
 #[test]
 fn a_pair_made_by_the_first_redraw_is_laid_after_the_second() {
     let g = standard();
-    let mut s = table(
-        &g,
-        &[&[RED_SQUARE, YELLOW_STAR, RED_CIRCLE]],
-        &[],
-        &[GREEN_CROSS, YELLOW_STAR, RED_SQUARE],
-        Rest::Pile,
-    );
+    let mut s = table(&g, &[&[RED_SQUARE, YELLOW_STAR, RED_CIRCLE]], &[], &[GREEN_CROSS, YELLOW_STAR, RED_SQUARE], Rest::Pile);
     act(&g, &mut s, Action::Pile); // red square: pair
     assert_eq!(s.pairs[0], 1);
     act(&g, &mut s, Action::Pile); // yellow star: a pair in hand, not laid yet
@@ -345,11 +311,7 @@ fn rulebook_the_game_ends_when_pile_and_patch_are_empty_after_the_draws() {
     // Empty pile (every card not shown is laid by seat 3), two slots in the patch.
     let mut s = table(
         &g,
-        &[
-            &[RED_SQUARE, YELLOW_STAR, GREEN_CROSS],
-            &[ORANGE_SQUARE, RED_SQUARE, YELLOW_STAR],
-            &[GREEN_CROSS, BLUE_PENTAGON],
-        ],
+        &[&[RED_SQUARE, YELLOW_STAR, GREEN_CROSS], &[ORANGE_SQUARE, RED_SQUARE, YELLOW_STAR], &[GREEN_CROSS, BLUE_PENTAGON]],
         &[ORANGE_SQUARE, BLUE_PENTAGON],
         &[],
         Rest::Laid(3),
@@ -403,13 +365,7 @@ fn redraws_from_empty_sources_are_skipped_and_the_game_ends() {
 #[test]
 fn a_redraw_batch_is_shorter_when_the_cards_run_out() {
     let g = standard();
-    let mut s = table(
-        &g,
-        &[&[RED_SQUARE, RED_STAR, BLUE_PENTAGON], &[RED_STAR, BLUE_PENTAGON, GREEN_CROSS]],
-        &[],
-        &[GREEN_CROSS, RED_SQUARE],
-        Rest::Laid(2),
-    );
+    let mut s = table(&g, &[&[RED_SQUARE, RED_STAR, BLUE_PENTAGON], &[RED_STAR, BLUE_PENTAGON, GREEN_CROSS]], &[], &[GREEN_CROSS, RED_SQUARE], Rest::Laid(2));
     act(&g, &mut s, Action::Pile); // pair of red squares; one card left
     assert_eq!(decision(&g, &s), Some(Decision::Draw { after_pair: true }));
     act(&g, &mut s, Action::Pile); // the last card: the batch stops, the game ends
@@ -478,13 +434,7 @@ fn only_available_sources_can_be_drawn_from() {
     let view = g.view(&s, 0);
     assert!(!g.is_legal(&view, &Action::Take(0)));
     assert!(!g.is_legal(&view, &Action::Place(RED_SQUARE)), "no placement before the draw");
-    let s = table(
-        &g,
-        &[&[RED_SQUARE], &[RED_SQUARE, GREEN_CROSS, BLUE_PENTAGON]],
-        &[GREEN_CROSS, BLUE_PENTAGON],
-        &[],
-        Rest::Laid(2),
-    );
+    let s = table(&g, &[&[RED_SQUARE], &[RED_SQUARE, GREEN_CROSS, BLUE_PENTAGON]], &[GREEN_CROSS, BLUE_PENTAGON], &[], Rest::Laid(2));
     assert_eq!(legal(&g, &s), vec![Action::Take(0), Action::Take(1)], "empty pile: the patch only");
     assert!(!g.is_legal(&g.view(&s, 0), &Action::Pile));
     assert!(!g.is_legal(&g.view(&s, 0), &Action::Take(2)));
@@ -607,12 +557,10 @@ fn bad_parameters_name_the_key_and_what_is_allowed() {
 #[test]
 fn unknown_keys_in_toml_name_the_key() {
     let path = std::path::Path::new("test.toml");
-    let v = crate::variant::Variant::from_toml_str(path, "game = \"match-patch\"\n[deck]\ncolors_sets = 1\n")
-        .expect("parses");
+    let v = crate::variant::Variant::from_toml_str(path, "game = \"match-patch\"\n[deck]\ncolors_sets = 1\n").expect("parses");
     let e = MatchPatch::from_variant(&v).err().expect("unknown key").to_string();
     assert!(e.contains("deck.colors_sets") && e.contains("base_sets"), "{e}");
-    let v = crate::variant::Variant::from_toml_str(path, "game = \"match-patch\"\n[deck]\nbase_sets = 5\n")
-        .expect("parses");
+    let v = crate::variant::Variant::from_toml_str(path, "game = \"match-patch\"\n[deck]\nbase_sets = 5\n").expect("parses");
     let e = MatchPatch::from_variant(&v).err().expect("odd").to_string();
     assert!(e.contains("deck.base_sets") && e.contains("even"), "{e}");
     let v = crate::variant::Variant::from_toml_str(path, "game = \"match-patch\"\ndeal = -1\n").expect("parses");
@@ -663,11 +611,7 @@ fn memory_remembers_announced_placements_until_taken() {
     let g = standard();
     let mut s = table(
         &g,
-        &[
-            &[RED_SQUARE, RED_CIRCLE, RED_STAR],
-            &[YELLOW_STAR, GREEN_CROSS, ORANGE_SQUARE],
-            &[BLUE_PENTAGON, RED_STAR, GREEN_CROSS],
-        ],
+        &[&[RED_SQUARE, RED_CIRCLE, RED_STAR], &[YELLOW_STAR, GREEN_CROSS, ORANGE_SQUARE], &[BLUE_PENTAGON, RED_STAR, GREEN_CROSS]],
         &[],
         &[],
         Rest::Pile,
@@ -729,8 +673,7 @@ fn perfect_memory_beats_no_memory() {
     let g = standard();
     let mut wins = [0.0; 2];
     for i in 0..2000 {
-        let mut bots: Vec<Box<dyn Bot<MatchPatch>>> =
-            (0..4).map(|s| bot("memory", &[if s % 2 == 0 { 1.0 } else { 0.0 }])).collect();
+        let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..4).map(|s| bot("memory", &[if s % 2 == 0 { 1.0 } else { 0.0 }])).collect();
         let o = play(&g, &mut bots, game_seed(4, i), PlayOptions::default(), None, None).expect("legal");
         for s in 0..4 {
             wins[s % 2] += o.win_share(s);
@@ -776,15 +719,21 @@ fn many_checked_games_of_every_bot_end_legally_with_cards_conserved() {
     for (variant, g) in [
         ("standard", standard()),
         ("2 players", game_with(|p| p.players = 2)),
-        ("8 players, 4 sets", game_with(|p| {
-            p.players = 8;
-            p.deck.base_sets = 4;
-        })),
+        (
+            "8 players, 4 sets",
+            game_with(|p| {
+                p.players = 8;
+                p.deck.base_sets = 4;
+            }),
+        ),
         ("deal 0", game_with(|p| p.deal = 0)),
-        ("deal 12, pair_draws 1", game_with(|p| {
-            p.deal = 12;
-            p.pair_draws = 1;
-        })),
+        (
+            "deal 12, pair_draws 1",
+            game_with(|p| {
+                p.deal = 12;
+                p.pair_draws = 1;
+            }),
+        ),
         ("cap 7", game_with(|p| p.turn_cap = 7)),
     ] {
         for spec in all_bot_specs() {
@@ -807,9 +756,7 @@ fn the_same_seed_plays_the_same_game() {
     for spec in all_bot_specs() {
         let run = || {
             let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..4).map(|_| build(spec)).collect();
-            (0..50)
-                .map(|i| play(&g, &mut bots, game_seed(3, i), PlayOptions::default(), None, None).expect("legal"))
-                .collect::<Vec<_>>()
+            (0..50).map(|i| play(&g, &mut bots, game_seed(3, i), PlayOptions::default(), None, None).expect("legal")).collect::<Vec<_>>()
         };
         assert_eq!(run(), run());
     }
