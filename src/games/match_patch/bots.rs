@@ -54,6 +54,9 @@ pub fn memory_choice(hand: &Hand, pile: usize, slots: &[u8]) -> Action {
 /// placement: a slot taken before the bot decides again never matters to it).
 pub struct MemoryBot {
     recall: Chance,
+    /// Whether `recall` is 1: every slot is remembered and no draw is needed (the outcome
+    /// of a draw with probability 1 is known, and the bot's stream serves nothing else).
+    perfect: bool,
     /// Mirror of the patch, oldest slot first: a remembered card, [`FORGOTTEN`], or
     /// `PENDING | card` for a slot whose recall draw is still to be made.
     slots: Vec<u8>,
@@ -84,7 +87,7 @@ pub fn memory_info() -> BotInfo<MatchPatch> {
 impl MemoryBot {
     /// A memory bot remembering each placement with probability `recall`.
     pub fn new(recall: f64) -> Self {
-        MemoryBot { recall: Chance::new(recall), slots: Vec::new(), pending: 0, remembered: [0; KINDS], known: 0 }
+        MemoryBot { recall: Chance::new(recall), perfect: recall >= 1.0, slots: Vec::new(), pending: 0, remembered: [0; KINDS], known: 0 }
     }
 
     /// Makes the recall draws of the slots placed since the last decision.
@@ -92,7 +95,7 @@ impl MemoryBot {
     fn resolve(&mut self, rng: &mut GameRng) {
         let n = self.slots.len();
         for v in &mut self.slots[n - self.pending..] {
-            if self.recall.hit(rng) {
+            if self.perfect || self.recall.hit(rng) {
                 *v &= !PENDING;
                 self.remembered[*v as usize] += 1;
                 self.known |= 1 << *v;
