@@ -5,6 +5,8 @@
 //! Every sum is an integer, so batches and shards merge to identical numbers in any order;
 //! the state is saved by sharded runs.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::rules::State;
@@ -17,49 +19,51 @@ use crate::stats::wilson;
 pub struct MatchMetrics {
     players: usize,
     games: u64,
-    /// Games by pairs laid in the whole game (index = pairs).
-    pairs_per_game: Vec<u64>,
+    /// Games by pairs laid in the whole game.
+    pairs_per_game: Counts,
     /// Players by their pairs at the end: winners (ties included) and the others.
-    winner_pairs: Vec<u64>,
-    other_pairs: Vec<u64>,
+    winner_pairs: Counts,
+    other_pairs: Counts,
     /// Draws: [first draw of a turn, draw after a pair] x [pile, patch].
     draws: [[u64; 2]; 2],
-    /// Games by cards left in all hands at the end (index = cards).
-    cards_left: Vec<u64>,
+    /// Games by cards left in all hands at the end.
+    cards_left: Counts,
     /// Whether the next draw follows a pair (the game in progress; not saved).
     #[serde(skip)]
     after_pair: bool,
 }
 
-fn bump(v: &mut Vec<u64>, i: usize) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
+/// How many times each value (pairs, cards) occurred.
+#[derive(Default, Serialize, Deserialize)]
+#[serde(transparent)]
+struct Counts(BTreeMap<u32, u64>);
+
+impl Counts {
+    fn add(&mut self, value: usize) {
+        *self.0.entry(value as u32).or_default() += 1;
     }
-    v[i] += 1;
-}
 
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
+    fn absorb(&mut self, other: Counts) {
+        for (value, n) in other.0 {
+            *self.0.entry(value).or_default() += n;
+        }
     }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
+
+    fn mean(&self) -> f64 {
+        let (sum, n) = self.0.iter().fold((0.0, 0u64), |(sum, n), (&v, &c)| (sum + v as f64 * c as f64, n + c));
+        if n == 0 { 0.0 } else { sum / n as f64 }
+    }
+
+    /// One bin per value, as a share of the total in percent.
+    fn bins(&self) -> Vec<Bin> {
+        let total = self.0.values().sum::<u64>().max(1) as f64;
+        self.0.iter().map(|(&v, &c)| Bin { lo: v as f64 - 0.5, hi: v as f64 + 0.5, value: c as f64 / total * 100.0 }).collect()
     }
 }
 
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
-}
-
-fn mean_index(v: &[u64]) -> f64 {
-    let n: u64 = v.iter().sum();
-    ratio(v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n as f64)
-}
-
-/// One bin per value, as a share of the total in percent.
-fn unit_bins(v: &[u64]) -> Vec<Bin> {
-    let total = v.iter().sum::<u64>().max(1) as f64;
-    v.iter().enumerate().filter(|(_, c)| **c > 0).map(|(i, &c)| Bin { lo: i as f64 - 0.5, hi: i as f64 + 0.5, value: c as f64 / total * 100.0 }).collect()
+/// `part / whole` in percent (0 when `whole` is 0).
+fn percent(part: u64, whole: u64) -> f64 {
+    part as f64 * 100.0 / whole.max(1) as f64
 }
 
 impl Metrics<MatchPatch> for MatchMetrics {
@@ -81,56 +85,56 @@ impl Metrics<MatchPatch> for MatchMetrics {
         let n = game.players;
         self.players = n;
         self.games += 1;
-        bump(&mut self.pairs_per_game, s.pairs[..n].iter().sum::<u32>() as usize);
+        self.pairs_per_game.add(s.pairs[..n].iter().sum::<u32>() as usize);
         for seat in 0..n {
             let pairs = s.pairs[seat] as usize;
             if outcome.winners & (1 << seat) != 0 {
-                bump(&mut self.winner_pairs, pairs);
+                self.winner_pairs.add(pairs);
             } else {
-                bump(&mut self.other_pairs, pairs);
+                self.other_pairs.add(pairs);
             }
         }
-        bump(&mut self.cards_left, s.hands[..n].iter().map(|h| h.len()).sum());
+        self.cards_left.add(s.hands[..n].iter().map(|h| h.len()).sum());
         self.after_pair = false;
     }
 
     fn merge(&mut self, other: Self) {
         self.players = self.players.max(other.players);
         self.games += other.games;
-        add_vec(&mut self.pairs_per_game, &other.pairs_per_game);
-        add_vec(&mut self.winner_pairs, &other.winner_pairs);
-        add_vec(&mut self.other_pairs, &other.other_pairs);
+        self.pairs_per_game.absorb(other.pairs_per_game);
+        self.winner_pairs.absorb(other.winner_pairs);
+        self.other_pairs.absorb(other.other_pairs);
         for (a, b) in self.draws.iter_mut().zip(other.draws) {
             for (x, y) in a.iter_mut().zip(b) {
                 *x += y;
             }
         }
-        add_vec(&mut self.cards_left, &other.cards_left);
+        self.cards_left.absorb(other.cards_left);
     }
 
     fn charts(&self, games: u64) -> Vec<ChartSpec> {
-        let mean_pairs = mean_index(&self.pairs_per_game);
+        let mean_pairs = self.pairs_per_game.mean();
         let mut charts = vec![ChartSpec::Histogram {
             file: "pairs_per_game".into(),
             title: format!("Pairs laid per game, all players together ({games} games)"),
             x_label: "pairs laid in the game (all players)".into(),
             y_label: "share of games (%)".into(),
-            series: vec![("games".into(), unit_bins(&self.pairs_per_game))],
+            series: vec![("games".into(), self.pairs_per_game.bins())],
             markers: vec![(mean_pairs, format!("mean {mean_pairs:.2}"))],
         }];
-        let (mw, mo) = (mean_index(&self.winner_pairs), mean_index(&self.other_pairs));
+        let (mw, mo) = (self.winner_pairs.mean(), self.other_pairs.mean());
         charts.push(ChartSpec::Histogram {
             file: "pairs_per_player".into(),
             title: format!("Pairs per player at the end: winners vs the others ({games} games)"),
             x_label: "pairs laid by the player".into(),
             y_label: "share of the group's players (%)".into(),
-            series: vec![("winners (ties included)".into(), unit_bins(&self.winner_pairs)), ("other players".into(), unit_bins(&self.other_pairs))],
+            series: vec![("winners (ties included)".into(), self.winner_pairs.bins()), ("other players".into(), self.other_pairs.bins())],
             markers: vec![(mw, format!("winner mean {mw:.2}")), (mo, format!("others' mean {mo:.2}"))],
         });
         let kinds = ["first draw of a turn", "draw after a pair"];
         let share = |k: usize| {
             let total = self.draws[k][0] + self.draws[k][1];
-            (ratio(self.draws[k][1] as f64, total as f64) * 100.0, wilson(self.draws[k][1] as f64, total))
+            (percent(self.draws[k][1], total), wilson(self.draws[k][1] as f64, total))
         };
         charts.push(ChartSpec::Bars {
             file: "draws_from_patch".into(),
@@ -152,13 +156,13 @@ impl Metrics<MatchPatch> for MatchMetrics {
             }],
             reference: None,
         });
-        let mean_left = mean_index(&self.cards_left);
+        let mean_left = self.cards_left.mean();
         charts.push(ChartSpec::Histogram {
             file: "cards_left_in_hands".into(),
             title: format!("Cards left in all hands at the end, counting nothing ({games} games)"),
             x_label: "cards held by all players when the game ends".into(),
             y_label: "share of games (%)".into(),
-            series: vec![("games".into(), unit_bins(&self.cards_left))],
+            series: vec![("games".into(), self.cards_left.bins())],
             markers: vec![(mean_left, format!("mean {mean_left:.2}"))],
         });
         charts
@@ -168,11 +172,11 @@ impl Metrics<MatchPatch> for MatchMetrics {
         let draws: u64 = self.draws.iter().flatten().sum();
         let patch = self.draws[0][1] + self.draws[1][1];
         vec![
-            ("mean_pairs_per_game".into(), mean_index(&self.pairs_per_game)),
-            ("mean_winner_pairs".into(), mean_index(&self.winner_pairs)),
-            ("patch_draw_share".into(), ratio(patch as f64, draws as f64)),
-            ("draws_per_game".into(), ratio(draws as f64, self.games as f64)),
-            ("mean_cards_left_in_hands".into(), mean_index(&self.cards_left)),
+            ("mean_pairs_per_game".into(), self.pairs_per_game.mean()),
+            ("mean_winner_pairs".into(), self.winner_pairs.mean()),
+            ("patch_draw_share".into(), percent(patch, draws) / 100.0),
+            ("draws_per_game".into(), percent(draws, self.games) / 100.0),
+            ("mean_cards_left_in_hands".into(), self.cards_left.mean()),
         ]
     }
 

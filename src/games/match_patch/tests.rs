@@ -128,6 +128,17 @@ fn decision(g: &MatchPatch, s: &State) -> Option<Decision> {
     }
 }
 
+/// The cards of the pairs laid in `events`, in order.
+fn laid_cards(events: &[Event]) -> Vec<Card> {
+    events
+        .iter()
+        .filter_map(|e| match *e {
+            Event::Laid { card, .. } => Some(card),
+            _ => None,
+        })
+        .collect()
+}
+
 fn patch_cards(s: &State) -> Vec<Card> {
     s.patch.iter().map(|slot| slot.card).collect()
 }
@@ -268,13 +279,7 @@ fn several_pairs_go_in_canonical_order_and_three_copies_lose_the_two_held_longes
         Rest::Pile,
     );
     let events = act(&g, &mut s, Action::Pile);
-    let laid: Vec<Card> = events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Laid { card, .. } => Some(card),
-            _ => None,
-        })
-        .collect();
+    let laid = laid_cards(&events);
     // Red circle (1) comes before yellow star (12) in canonical order; the second pair
     // waits for the redraws.
     assert_eq!(laid, vec![RED_CIRCLE]);
@@ -347,13 +352,7 @@ fn redraws_from_empty_sources_are_skipped_and_the_game_ends() {
     let g = standard();
     let mut s = table(&g, &[&[YELLOW_STAR, RED_SQUARE, YELLOW_STAR]], &[RED_SQUARE], &[], Rest::Laid(1));
     let events = act(&g, &mut s, Action::Take(0));
-    let laid: Vec<Card> = events
-        .iter()
-        .filter_map(|e| match *e {
-            Event::Laid { card, .. } => Some(card),
-            _ => None,
-        })
-        .collect();
+    let laid = laid_cards(&events);
     assert_eq!(laid, vec![RED_SQUARE, YELLOW_STAR]);
     assert_eq!(s.pairs[0], 2);
     assert!(s.hands[0].is_empty());
