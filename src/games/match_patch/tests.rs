@@ -734,6 +734,13 @@ fn many_checked_games_of_every_bot_end_legally_with_cards_conserved() {
             }),
         ),
         ("cap 7", game_with(|p| p.turn_cap = 7)),
+        (
+            "2 players, deal 24 (hands of 25)",
+            game_with(|p| {
+                p.players = 2;
+                p.deal = 24;
+            }),
+        ),
     ] {
         for spec in all_bot_specs() {
             let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players).map(|_| build(spec)).collect();
