@@ -446,6 +446,7 @@ impl GameCommand for Report<'_> {
         let mut summary = summarise(&game, variant, &plans, &cfg, &result);
         let mut charts = report::common_charts(&result.tally, &summary, game.has_elimination());
         charts.extend(result.metrics.charts(result.tally.games));
+        charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
         let written = report::write(ReportInput {

@@ -37,6 +37,7 @@ macro_rules! registry {
 registry! {
     dice_factor::DiceFactor,
     flower_power::FlowerPower,
+    match_patch::MatchPatch,
     penny_badger::PennyBadger,
     pig_farm::PigFarm,
     rainbow_rush::RainbowRush,
@@ -68,6 +69,12 @@ pub trait Registered: Game {
     /// specs; `max_states` bounds the state space.
     fn exact(&self, _variant: &Variant, _labels: &[String], _max_states: u64) -> Option<Result<ExactReport, Error>> {
         None
+    }
+    /// Charts that need simulations of their own beyond the report's run (a sweep of a bot
+    /// parameter, say), appended to the game's charts by `report`: `games` games per point,
+    /// from `seed`, on `threads` threads. Default: none.
+    fn extra_charts(&self, _variant: &Variant, _games: u64, _seed: u64, _threads: usize) -> Result<Vec<crate::engine::ChartSpec>, Error> {
+        Ok(Vec::new())
     }
 }
 

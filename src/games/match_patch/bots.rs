@@ -1,0 +1,185 @@
+//! Match Patch's bot `memory`, defined exactly in issue 12 so that anyone can reproduce its
+//! results. `random` (uniform over the sources, the pile as one choice and each patch slot
+//! as one, and over the card to place) is the engine's, through [`Game::random_action`].
+//!
+//! [`Game::random_action`]: crate::engine::Game::random_action
+
+use super::params::KINDS;
+use super::rules::{Hand, remove_at};
+use super::{Action, Decision, Event, MatchPatch, View};
+use crate::engine::rng::Chance;
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+use crate::games::chroma::Card;
+
+/// A patch slot the bot does not remember (in [`memory_choice`]'s `slots`).
+pub const FORGOTTEN: u8 = 0x40;
+/// Flag of a slot placed since the bot's last decision, whose recall draw is still to be
+/// made; the low bits hold the announced card.
+const PENDING: u8 = 0x80;
+
+/// `memory`'s single draw, from what it remembers of the patch: `slots[i]` is the card it
+/// remembers in the slot at position `i` (0 = oldest), or [`FORGOTTEN`].
+/// a. If it remembers a slot holding a card identical to one in its hand, it takes that
+///    slot (several: the card first in canonical order, then the oldest slot);
+/// b. else, if the draw pile is not empty, it draws from the pile;
+/// c. else it takes the oldest slot it does not remember, or, if it remembers them all,
+///    the oldest slot.
+#[inline]
+pub fn memory_choice(hand: &Hand, pile: usize, slots: &[u8]) -> Action {
+    let counts = hand.counts();
+    let mut best: Option<(u8, usize)> = None;
+    for (i, &v) in slots.iter().enumerate() {
+        if v < FORGOTTEN && counts[v as usize] > 0 && best.is_none_or(|(card, _)| v < card) {
+            best = Some((v, i));
+        }
+    }
+    if let Some((_, i)) = best {
+        return Action::Take(i as u16);
+    }
+    if pile > 0 {
+        return Action::Pile;
+    }
+    let i = slots.iter().position(|&v| v == FORGOTTEN).unwrap_or(0);
+    Action::Take(i as u16)
+}
+
+/// `memory` (parameter `recall`, 0 to 1, default 1): when any card is placed in the patch
+/// (by anyone, itself included) it draws once from its own stream whether it remembers
+/// that slot (probability `recall`); a remembered slot stays remembered until taken. Each
+/// single draw follows [`memory_choice`]; it places the card held longest. It learns only
+/// what its seat sees: announced placements and which slots are taken.
+///
+/// The recall draws are made at its next decision, in placement order, for the slots
+/// placed since then that are still in the patch (the same chances as drawing at each
+/// placement: a slot taken before the bot decides again never matters to it).
+pub struct MemoryBot {
+    recall: Chance,
+    /// Whether `recall` is 1: every slot is remembered and no draw is needed (the outcome
+    /// of a draw with probability 1 is known, and the bot's stream serves nothing else).
+    perfect: bool,
+    /// Mirror of the patch, oldest slot first: a remembered card, [`FORGOTTEN`], or
+    /// `PENDING | card` for a slot whose recall draw is still to be made.
+    slots: Vec<u8>,
+    /// The last `pending` slots are `PENDING` (placed since the last decision, and newer
+    /// than every other slot).
+    pending: usize,
+    /// Remembered slots per kind.
+    remembered: [u8; KINDS],
+    /// Bit k set when a remembered slot holds kind k.
+    known: u32,
+}
+
+const MEMORY_PARAMS: &[BotParamInfo] =
+    &[BotParamInfo { name: "recall", default: 1.0, min: 0.0, max: 1.0, doc: "chance of remembering a placed card's slot (1 = perfect memory)" }];
+
+/// The `memory` entry.
+pub fn memory_info() -> BotInfo<MatchPatch> {
+    BotInfo {
+        name: "memory",
+        aliases: &[],
+        doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
+        params: MEMORY_PARAMS,
+        build: |_, v| Box::new(MemoryBot::new(v[0])),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| MemoryBot::new(v[0])).collect()))),
+    }
+}
+
+impl MemoryBot {
+    /// A memory bot remembering each placement with probability `recall`.
+    pub fn new(recall: f64) -> Self {
+        MemoryBot { recall: Chance::new(recall), perfect: recall >= 1.0, slots: Vec::new(), pending: 0, remembered: [0; KINDS], known: 0 }
+    }
+
+    /// Makes the recall draws of the slots placed since the last decision.
+    #[inline]
+    fn resolve(&mut self, rng: &mut GameRng) {
+        let n = self.slots.len();
+        for v in &mut self.slots[n - self.pending..] {
+            if self.perfect || self.recall.hit(rng) {
+                *v &= !PENDING;
+                self.remembered[*v as usize] += 1;
+                self.known |= 1 << *v;
+            } else {
+                *v = FORGOTTEN;
+            }
+        }
+        self.pending = 0;
+    }
+
+    /// [`memory_choice`] from the kinds it remembers: only a kind both remembered and held
+    /// needs a look at the slots.
+    #[inline]
+    fn choose(&self, hand: &Hand, pile: usize) -> Action {
+        let both = self.known & hand.kinds_mask();
+        let action = if both != 0 {
+            let card = both.trailing_zeros() as u8;
+            let i = self.slots.iter().position(|&v| v == card).unwrap_or(0);
+            Action::Take(i as u16)
+        } else if pile > 0 {
+            Action::Pile
+        } else {
+            let i = self.slots.iter().position(|&v| v == FORGOTTEN).unwrap_or(0);
+            Action::Take(i as u16)
+        };
+        debug_assert_eq!(action, memory_choice(hand, pile, &self.slots));
+        action
+    }
+}
+
+impl Bot<MatchPatch> for MemoryBot {
+    fn name(&self) -> &str {
+        "memory"
+    }
+
+    fn new_game(&mut self, _game: &MatchPatch, _seat: usize) {
+        self.slots.clear();
+        self.pending = 0;
+        self.remembered = [0; KINDS];
+        self.known = 0;
+    }
+
+    #[inline]
+    fn decide(&mut self, _game: &MatchPatch, view: &View<'_>, rng: &mut GameRng) -> Action {
+        match view.decision {
+            Decision::Draw { .. } => {
+                self.resolve(rng);
+                debug_assert_eq!(self.slots.len(), view.patch_len(), "patch mirror in step");
+                self.choose(view.hand, view.pile())
+            }
+            Decision::Place => Action::Place(memory_place(view.hand)),
+        }
+    }
+
+    fn listens(&self) -> bool {
+        true
+    }
+
+    #[inline]
+    fn observe(&mut self, _seat: usize, event: &Event) {
+        match *event {
+            Event::Placed { card, .. } => {
+                self.slots.push(PENDING | card);
+                self.pending += 1;
+            }
+            Event::Took { index, .. } => {
+                let v = remove_at(&mut self.slots, index as usize);
+                if v & PENDING != 0 {
+                    self.pending -= 1;
+                } else if v != FORGOTTEN {
+                    let r = &mut self.remembered[v as usize];
+                    *r -= 1;
+                    if *r == 0 {
+                        self.known &= !(1 << v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The card `memory` places: the one held longest.
+#[inline]
+pub fn memory_place(hand: &Hand) -> Card {
+    hand.cards()[0]
+}

@@ -1,0 +1,485 @@
+//! Match Patch: collect identical pairs, drawing from the pile or from a patch of face-down
+//! cards whose identities were announced when they were placed (RULES.md, "Match Patch";
+//! rulebook: the Match Patch part of the Chroma Cards rules).
+//!
+//! Cards reuse the Chroma numbering: base card `color * 5 + shape`, 0..25 (canonical order:
+//! red, orange, yellow, green, blue; square, circle, star, cross, pentagon). The deck is
+//! `deck.base_sets` (even) base sets; Match Patch uses no wilds and no action cards.
+//!
+//! A turn is a series of decisions of one seat: one [`Action::Pile`] or [`Action::Take`]
+//! per single draw (the turn's first draw, then each of the up to `pair_draws` draws after
+//! a pair), then one [`Action::Place`]. Laying pairs and the end check are automatic.
+//!
+//! Readings fixed here where RULES.md and the rulebook are silent (what a player at the
+//! table would expect):
+//! - Seat 0 moves first (the rulebook's mini-pip rule is replaced by RULES.md's seat
+//!   order). The deal gives each seat `deal` cards from the top of the shuffled deck, seat 0
+//!   first; a hand keeps its cards in the order they came in (dealt cards in deal order).
+//! - A pair dealt in a starting hand is laid in its holder's first turn, after the first
+//!   draw (step 2 looks at the whole hand), and is followed by the redraws like any pair.
+//! - The redraws after a pair are single draws, each a decision from the pile or any slot;
+//!   pairs are looked for again only after the batch (a pair made by the first redraw is
+//!   laid after the second). When the pile and the patch are both empty the remaining draws
+//!   of the batch are skipped, and any pair still held is laid (with no redraw).
+//! - Drawing is never a choice of "nothing": when only the pile (only the patch) holds
+//!   cards, the draw must come from it. When both are empty at the start of a turn (only
+//!   possible when the deal took the whole deck) the player draws nothing and goes on to
+//!   its pairs and the end check.
+//! - The end check (step 3) comes after the player's draws and pairs: the game ends when
+//!   the pile and the patch are both empty then, with no placement; the turn counts.
+//! - The card placed may be any card of the hand, the one just taken from the patch
+//!   included (it goes to a new slot at the end of the patch: the rulebook's "place the
+//!   same card back in a different location"). A hand holds no pair when placing, so its
+//!   cards are distinct. With an empty hand (which the rules above never produce) the turn
+//!   ends without a placement.
+//! - The patch is a row in placement order; a taken slot leaves the row and no other slot
+//!   moves ("no sliding"). A slot is identified by its position in the row (0 = oldest);
+//!   its placement number is public too.
+//! - What a seat sees: its own hand (in arrival order), the size of the pile, the patch's
+//!   slots (where they are, not what they hold), every seat's hand size and pairs, and the
+//!   pairs laid face up. Through events: every placement with the announced card, which
+//!   slot each player takes, every pair laid, and its own
+//!   draws (a card drawn by someone else is never shown).
+//! - Turn cap: the game stops after turn `turn_cap` (end reason `cap`), and the most pairs
+//!   win as usual; a turn ended by the end check in step 3 ends with `patch_empty` even on
+//!   the last allowed turn.
+//! - Cards left in hands count nothing; ties share the win.
+//! - `pair_draws` (default 2) is the number of cards drawn after each pair, a RULES.md
+//!   number designers may change (0 to 2; more would let a hand grow without bound).
+
+mod bots;
+mod metrics;
+pub mod params;
+pub mod rules;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use crate::engine::{BotInfo, ChartSpec, EventLog, Game, GameEvent, GameRng, LineSeries, Outcome, ToMove, rng};
+use crate::error::Error;
+use crate::games::chroma::{Card, cell_name};
+use crate::variant::{Invalid, Variant};
+
+pub use bots::{MemoryBot, memory_choice, memory_place};
+pub use metrics::MatchMetrics;
+pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
+pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Phase, Slot, State};
+
+/// Game id in variant files.
+pub const ID: &str = "match-patch";
+
+/// One decision of a Match Patch seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Draw the top card of the draw pile.
+    Pile,
+    /// Take the card of the patch slot at this position (0 = oldest).
+    Take(u16),
+    /// Place this card of the hand in a new slot at the end of the patch, announcing it.
+    Place(Card),
+}
+
+/// What is being decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// One single draw.
+    Draw {
+        /// Whether this draw follows a pair (false: the turn's first draw).
+        after_pair: bool,
+    },
+    /// Which card to place.
+    Place,
+}
+
+/// What one seat sees: its own hand and everything public. It holds the table privately and
+/// tells only what the seat could see, so bots cannot read the patch's face-down cards.
+pub struct View<'a> {
+    /// The deciding seat.
+    pub seat: usize,
+    /// What it decides.
+    pub decision: Decision,
+    /// Its hand, held longest first.
+    pub hand: &'a Hand,
+    table: &'a State,
+    players: usize,
+}
+
+impl View<'_> {
+    /// Cards in the draw pile.
+    #[inline]
+    pub fn pile(&self) -> usize {
+        self.table.pile.len()
+    }
+
+    /// Slots in the patch.
+    #[inline]
+    pub fn patch_len(&self) -> usize {
+        self.table.patch.len()
+    }
+
+    /// The placement number of the slot at `position` (public: where it lies).
+    #[inline]
+    pub fn slot_serial(&self, position: usize) -> u32 {
+        self.table.patch[position].serial
+    }
+
+    /// Players at the table.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Pairs laid by `seat` (public).
+    #[inline]
+    pub fn pairs(&self, seat: usize) -> u32 {
+        self.table.pairs[seat]
+    }
+
+    /// Cards `seat` holds (public: cards can be counted).
+    #[inline]
+    pub fn hand_size(&self, seat: usize) -> usize {
+        self.table.hands[seat].len()
+    }
+
+    /// Pairs laid face up per kind, all seats together (public).
+    #[inline]
+    pub fn laid(&self) -> &[u8; KINDS] {
+        &self.table.laid
+    }
+
+    /// Turn number (from 1).
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.table.turns
+    }
+}
+
+/// Match Patch with one variant's parameters, ready to play.
+pub struct MatchPatch {
+    /// The variant's parameters.
+    pub params: Params,
+    /// The deck in canonical order (shuffled copies are dealt).
+    pub deck: Vec<Card>,
+    /// Players at the table.
+    pub players: usize,
+}
+
+impl MatchPatch {
+    /// Checks the parameters and builds the game.
+    pub fn new(params: Params) -> Result<Self, Vec<Invalid>> {
+        params.check()?;
+        let mut deck = Vec::with_capacity(params.deck_size() as usize);
+        for card in 0..KINDS as Card {
+            deck.extend(std::iter::repeat_n(card, params.deck.base_sets as usize));
+        }
+        let players = params.players as usize;
+        Ok(MatchPatch { params, deck, players })
+    }
+}
+
+impl Game for MatchPatch {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = MatchMetrics;
+
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn end_reasons(&self) -> &'static [&'static str] {
+        END_REASONS
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        self.new_state(rng, log)
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        let decision = match s.phase {
+            Phase::Draw { after_pair, .. } => Decision::Draw { after_pair },
+            Phase::Place | Phase::Over => Decision::Place,
+        };
+        View { seat, decision, hand: &s.hands[seat], table: s, players: self.players }
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        match view.decision {
+            Decision::Draw { .. } => {
+                if view.pile() > 0 {
+                    out.push(Action::Pile);
+                }
+                out.extend((0..view.patch_len() as u16).map(Action::Take));
+            }
+            Decision::Place => out.extend(view.hand.cards().iter().map(|&c| Action::Place(c))),
+        }
+    }
+
+    /// The same draw as a uniform pick from [`Game::legal_actions`] (same order, one
+    /// [`rng::below`]), without building the list.
+    #[inline]
+    fn random_action(&self, view: &View, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
+        match view.decision {
+            Decision::Draw { .. } => {
+                let pile = u32::from(view.pile() > 0);
+                let n = pile + view.patch_len() as u32;
+                let r = rng::below(n, rng);
+                if r < pile { Action::Pile } else { Action::Take((r - pile) as u16) }
+            }
+            Decision::Place => {
+                let cards = view.hand.cards();
+                Action::Place(cards[rng::below(cards.len() as u32, rng) as usize])
+            }
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        match (*action, view.decision) {
+            (Action::Pile, Decision::Draw { .. }) => view.pile() > 0,
+            (Action::Take(i), Decision::Draw { .. }) => (i as usize) < view.patch_len(),
+            (Action::Place(c), Decision::Place) => (c as usize) < KINDS && view.hand.count(c) > 0,
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+        self.step(s, seat, action, log);
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        for seat in 0..self.players {
+            o.scores[seat] = s.pairs[seat] as i64;
+        }
+        o.set_winners_by_max_score(self.players);
+        o
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        self.invariants(s)
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
+    }
+
+    fn bots() -> Vec<BotInfo<Self>> {
+        vec![bots::memory_info()]
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out =
+            format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} pairs; hand [{}]\n", s.pairs[seat], s.hands[seat]));
+        }
+        out
+    }
+}
+
+/// What happened, for traces and for bots that track the table.
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// A card dealt to a seat (seen by that seat only).
+    Dealt {
+        /// The seat.
+        seat: u8,
+        /// The card.
+        card: Card,
+    },
+    /// A turn begins.
+    TurnStarts {
+        /// Turn number (from 1).
+        turn: u32,
+        /// Whose turn.
+        seat: u8,
+    },
+    /// A seat takes a patch slot (public; the card is in [`Event::Drew`]).
+    Took {
+        /// The seat.
+        seat: u8,
+        /// The slot's position in the patch before it was taken (0 = oldest).
+        index: u16,
+        /// The slot's placement number.
+        serial: u32,
+    },
+    /// The card a seat drew (seen by that seat only). Other seats see a draw from the pile
+    /// in the view (the pile shrinks) and a take in [`Event::Took`].
+    Drew {
+        /// The seat.
+        seat: u8,
+        /// The card.
+        card: Card,
+        /// Whether it came from the pile (else from the slot of the [`Event::Took`] before).
+        pile: bool,
+    },
+    /// A seat lays a pair face up.
+    Laid {
+        /// The seat.
+        seat: u8,
+        /// The paired card.
+        card: Card,
+    },
+    /// A seat places an announced card in a new slot at the end of the patch.
+    Placed {
+        /// The seat.
+        seat: u8,
+        /// The announced card.
+        card: Card,
+        /// The slot's placement number.
+        serial: u32,
+    },
+    /// The game is over.
+    GameOver {
+        /// Index into [`END_REASONS`].
+        reason: u8,
+        /// Turns played.
+        turns: u32,
+    },
+}
+
+impl GameEvent for Event {
+    #[inline]
+    fn visible_to(&self, seat: usize) -> bool {
+        match self {
+            Event::Dealt { seat: s, .. } | Event::Drew { seat: s, .. } => *s as usize == seat,
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Dealt { seat, card } => write!(f, "seat {seat} is dealt {}", cell_name(card)),
+            Event::TurnStarts { turn, seat } => write!(f, "-- turn {turn}: seat {seat}"),
+            Event::Took { seat, index, serial } => write!(f, "  seat {seat} takes patch slot {index} (placed as number {serial})"),
+            Event::Drew { seat, card, pile: true } => write!(f, "  seat {seat} draws {} from the pile", cell_name(card)),
+            Event::Drew { seat, card, .. } => write!(f, "    seat {seat} gets {}", cell_name(card)),
+            Event::Laid { seat, card } => {
+                write!(f, "  seat {seat} lays a pair of {}", cell_name(card))
+            }
+            Event::Placed { seat, card, serial } => write!(f, "  seat {seat} places {} in the patch (number {serial})", cell_name(card)),
+            Event::GameOver { reason, turns } => write!(f, "\n== game over after {turns} turns: {}", END_REASONS[reason as usize]),
+        }
+    }
+}
+
+impl crate::games::Registered for MatchPatch {
+    const ID: &'static str = ID;
+    const DEFAULT_BOT: &'static str = "memory";
+
+    fn from_variant(variant: &Variant) -> Result<Self, crate::error::VariantError> {
+        let params = variant.game_params()?;
+        MatchPatch::new(params).map_err(|p| variant.invalid(p))
+    }
+
+    fn bench_lineup() -> crate::games::BenchLineup {
+        crate::games::BenchLineup { bots: "memory", sets: &[] }
+    }
+
+    /// Win share against recall: one `memory` seat's win share as its `recall` goes 0,
+    /// 0.25, 0.5, 0.75, 1 against `memory:recall=1` opponents.
+    fn extra_charts(&self, _variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error> {
+        Ok(vec![self.recall_chart(games, seed, threads)?])
+    }
+}
+
+/// The recall values of the win-share-against-recall chart.
+pub const RECALLS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// One point of the win-share-against-recall chart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecallPoint {
+    /// The tested seat's recall.
+    pub recall: f64,
+    /// Games played (over every position of the tested seat).
+    pub games: u64,
+    /// Its win credit (ties shared).
+    pub wins: f64,
+}
+
+impl MatchPatch {
+    /// The tested seat's win credit at each of [`RECALLS`] against perfect-memory
+    /// opponents. The tested seat sits at every position in turn (`games / players` games
+    /// each, rounded up), so the first-player advantage cancels out; every recall value
+    /// plays the same seeds (common random numbers).
+    pub fn recall_sweep(&self, games: u64, seed: u64, threads: usize) -> Result<Vec<RecallPoint>, Error> {
+        use crate::engine::{BotSpec, all_bots};
+        use crate::sim::{RunConfig, SeatPlan};
+        let infos = all_bots::<MatchPatch>();
+        let plan = |recall: f64| -> Result<SeatPlan<MatchPatch>, Error> {
+            let label = format!("memory:recall={recall}");
+            let spec = BotSpec::parse(&label).map_err(|e| Error::Usage(e.to_string()))?;
+            let (info, values) = spec.resolve(&infos).map_err(|e| Error::Usage(e.to_string()))?;
+            Ok(SeatPlan { label, values, build: info.build })
+        };
+        let n = self.players;
+        let per_seat = games.div_ceil(n as u64).max(1);
+        let mut points = Vec::with_capacity(RECALLS.len());
+        for &recall in &RECALLS {
+            let mut point = RecallPoint { recall, games: 0, wins: 0.0 };
+            for tested in 0..n {
+                let seats: Vec<SeatPlan<MatchPatch>> = (0..n).map(|s| plan(if s == tested { recall } else { 1.0 })).collect::<Result<_, _>>()?;
+                let cfg = RunConfig { threads, ..RunConfig::new(per_seat, seed.wrapping_add(tested as u64)) };
+                let r = crate::sim::run(self, &seats, cfg)?;
+                point.games += r.tally.games;
+                point.wins += r.tally.wins[tested];
+            }
+            points.push(point);
+        }
+        Ok(points)
+    }
+
+    /// The win-share-against-recall chart of [`MatchPatch::recall_sweep`].
+    pub fn recall_chart(&self, games: u64, seed: u64, threads: usize) -> Result<ChartSpec, Error> {
+        let points = self.recall_sweep(games, seed, threads)?;
+        let fair = 100.0 / self.players as f64;
+        let total = points.first().map_or(0, |p| p.games);
+        Ok(ChartSpec::Lines {
+            file: "win_share_vs_recall".into(),
+            title: format!("Win share of one memory seat by its recall, against perfect-memory opponents ({total} games per point)"),
+            x_label: "recall of the tested seat (chance of remembering a placed card)".into(),
+            y_label: "win share of the tested seat, ties shared (%, 95% CI)".into(),
+            series: vec![
+                LineSeries {
+                    name: "tested memory seat (every position in turn)".into(),
+                    points: points.iter().map(|p| (p.recall, p.wins / p.games.max(1) as f64 * 100.0)).collect(),
+                    band: Some(
+                        points
+                            .iter()
+                            .map(|p| {
+                                let (lo, hi) = crate::stats::wilson(p.wins, p.games);
+                                (lo * 100.0, hi * 100.0)
+                            })
+                            .collect(),
+                    ),
+                },
+                LineSeries { name: format!("fair share {fair:.1}%"), points: vec![(0.0, fair), (1.0, fair)], band: None },
+            ],
+        })
+    }
+}

@@ -1,0 +1,418 @@
+//! Match Patch's table state and the rules that change it: the deal, the draw from the pile
+//! or a patch slot, the pair loop with its redraws, the end check, the announced placement
+//! and the turn cap. Nothing here allocates after the deal.
+
+use std::fmt;
+
+use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
+use super::{Action, Event, MatchPatch};
+use crate::engine::{EventLog, GameRng, rng};
+use crate::games::chroma::{Card, cell_name};
+
+/// A hand in the order its cards came in (dealt cards in deal order), with counts per kind
+/// and the mask of kinds held twice or more, so pairs are found in O(1). Fixed capacity,
+/// no heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hand {
+    cards: [Card; HAND_CAP],
+    len: u8,
+    counts: [u8; KINDS],
+    /// Bit k set when kind k is held.
+    held: u32,
+    /// Bit k set when kind k is held at least twice.
+    pairs: u32,
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand { cards: [0; HAND_CAP], len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
+
+    /// A hand holding `cards` (each 0..25) in this order of arrival.
+    pub fn from_cards(cards: &[Card]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &c in cards {
+            h.push(c);
+        }
+        h
+    }
+
+    /// The cards, held longest first.
+    #[inline]
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// Copies of `card` held.
+    #[inline]
+    pub fn count(&self, card: Card) -> u32 {
+        self.counts[card as usize] as u32
+    }
+
+    /// Counts per kind, in canonical order.
+    #[inline]
+    pub fn counts(&self) -> &[u8; KINDS] {
+        &self.counts
+    }
+
+    /// Bit mask of the kinds held (bit k = kind k).
+    #[inline]
+    pub fn kinds_mask(&self) -> u32 {
+        self.held
+    }
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bit mask of the kinds held twice or more.
+    #[inline]
+    pub fn pair_mask(&self) -> u32 {
+        self.pairs
+    }
+
+    /// Adds `card` as the newest card. The caller keeps the hand within [`HAND_CAP`].
+    #[inline]
+    pub fn push(&mut self, card: Card) {
+        self.cards[self.len as usize] = card;
+        self.len += 1;
+        self.held |= 1 << card;
+        let c = &mut self.counts[card as usize];
+        *c += 1;
+        if *c == 2 {
+            self.pairs |= 1 << card;
+        }
+    }
+
+    /// Removes the copy of `card` held longest; the caller checks that it is held.
+    #[inline]
+    pub fn remove(&mut self, card: Card) {
+        let len = self.len as usize;
+        let i = self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1);
+        for j in i..len - 1 {
+            self.cards[j] = self.cards[j + 1];
+        }
+        self.len -= 1;
+        let c = &mut self.counts[card as usize];
+        *c -= 1;
+        match *c {
+            0 => self.held &= !(1 << card),
+            1 => self.pairs &= !(1 << card),
+            _ => {}
+        }
+    }
+}
+
+impl fmt::Display for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, &c) in self.cards().iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&cell_name(c))?;
+        }
+        Ok(())
+    }
+}
+
+/// Removes and returns `v[i]`, shifting the later items down: [`Vec::remove`] with a plain
+/// loop, cheaper than its `memmove` call for the short rows of this game.
+#[inline]
+pub fn remove_at<T: Copy>(v: &mut Vec<T>, i: usize) -> T {
+    let item = v[i];
+    for j in i + 1..v.len() {
+        v[j - 1] = v[j];
+    }
+    v.pop();
+    item
+}
+
+/// One face-down card of the patch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// The card (announced when placed, face down since).
+    pub card: Card,
+    /// Placement number in the game (from 0): public, it says where the slot lies.
+    pub serial: u32,
+}
+
+/// Where the turn stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The current seat must draw one card; `left` draws (this one included) remain in
+    /// this batch: 1 for the turn's first draw, up to `pair_draws` after a pair.
+    Draw {
+        /// Draws still owed in this batch, this one included.
+        left: u8,
+        /// Whether this batch follows a pair (false: the turn's first draw).
+        after_pair: bool,
+    },
+    /// The current seat must place one card of its hand in the patch.
+    Place,
+    /// The game has ended.
+    Over,
+}
+
+/// The whole table, hidden cards included. Bots never see this, only a [`super::View`].
+#[derive(Clone, Debug)]
+pub struct State {
+    /// Draw pile, top card last.
+    pub pile: Vec<Card>,
+    /// The patch, oldest slot first (taken slots are removed; no slot ever moves otherwise).
+    pub patch: Vec<Slot>,
+    /// Every seat's hand.
+    pub hands: [Hand; MAX_PLAYERS],
+    /// Pairs laid face up per seat (the score).
+    pub pairs: [u32; MAX_PLAYERS],
+    /// Pairs laid face up per kind, all seats together (public).
+    pub laid: [u8; KINDS],
+    /// The deciding seat.
+    pub current: u8,
+    /// Where the turn stands.
+    pub phase: Phase,
+    /// Turns played (the current one included).
+    pub turns: u32,
+    /// Cards placed in the patch so far (the next slot's serial).
+    pub placed: u32,
+    /// Draws from the pile and from the patch so far.
+    pub pile_draws: u32,
+    /// See `pile_draws`.
+    pub patch_draws: u32,
+    /// Index into [`END_REASONS`] once over.
+    pub end_reason: u8,
+}
+
+/// The pile and the patch were both empty after a player's draws.
+pub const END_PATCH_EMPTY: u8 = 0;
+/// The turn cap was reached.
+pub const END_CAP: u8 = 1;
+/// End reason names for reports and JSON.
+pub const END_REASONS: &[&str] = &["patch_empty", "cap"];
+
+impl State {
+    /// Whether a card can be drawn (the pile or the patch holds one).
+    #[inline]
+    pub fn can_draw(&self) -> bool {
+        !self.pile.is_empty() || !self.patch.is_empty()
+    }
+}
+
+impl MatchPatch {
+    /// Shuffles the deck, deals `deal` cards to each seat (seat 0 first, each hand in deal
+    /// order) and starts seat 0's first turn.
+    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut s = State {
+            pile: Vec::with_capacity(self.deck.len()),
+            patch: Vec::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            pairs: [0; MAX_PLAYERS],
+            laid: [0; KINDS],
+            current: 0,
+            phase: Phase::Over,
+            turns: 0,
+            placed: 0,
+            pile_draws: 0,
+            patch_draws: 0,
+            end_reason: END_PATCH_EMPTY,
+        };
+        s.pile.extend_from_slice(&self.deck);
+        rng::shuffle(&mut s.pile, rng);
+        for seat in 0..self.players {
+            for _ in 0..self.params.deal {
+                let card = s.pile.pop().expect("deck size checked against the deal");
+                s.hands[seat].push(card);
+                log.emit(|| Event::Dealt { seat: seat as u8, card });
+            }
+        }
+        self.begin_turn(&mut s, 0, log);
+        s
+    }
+
+    /// Starts `seat`'s turn: its first draw, or (nothing to draw, possible only when the
+    /// deal took the whole deck) straight to its pairs and the end check.
+    fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        s.turns += 1;
+        s.current = seat as u8;
+        log.emit(|| Event::TurnStarts { turn: s.turns, seat: seat as u8 });
+        if s.can_draw() {
+            s.phase = Phase::Draw { left: 1, after_pair: false };
+        } else {
+            self.pairs_then_end_check(s, seat, log);
+        }
+    }
+
+    /// Applies one action of the deciding seat.
+    #[inline]
+    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        match action {
+            Action::Pile | Action::Take(_) => {
+                let pile = action == Action::Pile;
+                let card = match action {
+                    Action::Take(i) => {
+                        let slot = remove_at(&mut s.patch, i as usize);
+                        s.patch_draws += 1;
+                        log.emit(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                        slot.card
+                    }
+                    _ => {
+                        let card = s.pile.pop().expect("a legal pile draw has a card");
+                        s.pile_draws += 1;
+                        card
+                    }
+                };
+                log.emit(|| Event::Drew { seat: seat as u8, card, pile });
+                s.hands[seat].push(card);
+                if let Phase::Draw { left, after_pair } = s.phase
+                    && left > 1
+                    && s.can_draw()
+                {
+                    s.phase = Phase::Draw { left: left - 1, after_pair };
+                    return;
+                }
+                self.pairs_then_end_check(s, seat, log);
+            }
+            Action::Place(card) => {
+                s.hands[seat].remove(card);
+                let serial = s.placed;
+                s.placed += 1;
+                s.patch.push(Slot { card, serial });
+                log.emit(|| Event::Placed { seat: seat as u8, card, serial });
+                self.end_turn(s, log);
+            }
+        }
+    }
+
+    /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
+    /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
+    /// for the placement, or end the turn when the hand is empty).
+    fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        while s.hands[seat].pair_mask() != 0 {
+            let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
+            s.hands[seat].remove(card);
+            s.hands[seat].remove(card);
+            s.pairs[seat] += 1;
+            s.laid[card as usize] += 1;
+            log.emit(|| Event::Laid { seat: seat as u8, card });
+            if self.params.pair_draws > 0 && s.can_draw() {
+                s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
+                return;
+            }
+        }
+        if !s.can_draw() {
+            s.phase = Phase::Over;
+            s.end_reason = END_PATCH_EMPTY;
+            log.emit(|| Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
+        } else if s.hands[seat].is_empty() {
+            self.end_turn(s, log);
+        } else {
+            s.phase = Phase::Place;
+        }
+    }
+
+    /// Ends the current turn: the cap, or the next seat's turn.
+    fn end_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+        if s.turns >= self.params.turn_cap {
+            s.phase = Phase::Over;
+            s.end_reason = END_CAP;
+            log.emit(|| Event::GameOver { reason: END_CAP, turns: s.turns });
+            return;
+        }
+        let next = (s.current as usize + 1) % self.players;
+        self.begin_turn(s, next, log);
+    }
+
+    /// The invariants `check` and the tests rely on: every card accounted for (pile +
+    /// patch + hands + 2 x pairs laid = the deck, kind by kind), bookkeeping consistent,
+    /// the phase possible.
+    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+        let n = self.players;
+        let mut counts = [0u32; KINDS];
+        for &c in s.pile.iter().chain(s.patch.iter().map(|slot| &slot.card)) {
+            if c as usize >= KINDS {
+                return Err(format!("card {c} is not a base card"));
+            }
+            counts[c as usize] += 1;
+        }
+        for (k, &l) in s.laid.iter().enumerate() {
+            counts[k] += 2 * l as u32;
+        }
+        for seat in 0..MAX_PLAYERS {
+            let h = &s.hands[seat];
+            if seat >= n {
+                if !h.is_empty() || s.pairs[seat] != 0 {
+                    return Err(format!("seat {seat} is not at the table but holds cards"));
+                }
+                continue;
+            }
+            let mut own = [0u8; KINDS];
+            for &c in h.cards() {
+                if c as usize >= KINDS {
+                    return Err(format!("seat {seat} holds card {c}, not a base card"));
+                }
+                own[c as usize] += 1;
+                counts[c as usize] += 1;
+            }
+            let mask = |least: u8| (0..KINDS).filter(|&k| own[k] >= least).fold(0u32, |m, k| m | 1 << k);
+            if &own != h.counts() || mask(2) != h.pair_mask() || mask(1) != h.kinds_mask() {
+                return Err(format!("seat {seat}'s hand bookkeeping is off: [{h}]"));
+            }
+            if h.len() > self.params.deal as usize + 1 {
+                return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));
+            }
+        }
+        let copies = self.params.deck.base_sets;
+        for (k, &c) in counts.iter().enumerate() {
+            if c != copies {
+                return Err(format!("cards not conserved: {c} x {} accounted for, the deck has {copies}", cell_name(k as Card)));
+            }
+        }
+        let laid: u32 = s.laid.iter().map(|&l| l as u32).sum();
+        if laid != s.pairs[..n].iter().sum::<u32>() {
+            return Err(format!("{laid} pairs on the table but the seats score {}", s.pairs[..n].iter().sum::<u32>()));
+        }
+        if s.patch.windows(2).any(|w| w[0].serial >= w[1].serial) || s.patch.last().is_some_and(|slot| slot.serial >= s.placed) {
+            return Err("the patch is out of placement order".into());
+        }
+        if s.turns > self.params.turn_cap {
+            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
+        }
+        if s.current as usize >= n {
+            return Err(format!("seat {} is not at the table", s.current));
+        }
+        let hand = &s.hands[s.current as usize];
+        match s.phase {
+            Phase::Draw { left, .. } => {
+                if !s.can_draw() {
+                    return Err("a draw is asked for but the pile and the patch are empty".into());
+                }
+                if left == 0 || left as u32 > self.params.pair_draws.max(1) {
+                    return Err(format!("{left} draws left in a batch"));
+                }
+            }
+            Phase::Place => {
+                if hand.is_empty() || hand.pair_mask() != 0 {
+                    return Err(format!("seat {} must place from [{hand}] (empty, or a pair still held)", s.current));
+                }
+                if !s.can_draw() {
+                    return Err("a placement is asked for after the game's end".into());
+                }
+            }
+            Phase::Over => {
+                if s.end_reason == END_PATCH_EMPTY && s.can_draw() {
+                    return Err("the game ended with cards left to draw".into());
+                }
+                if s.end_reason == END_CAP && s.turns != self.params.turn_cap {
+                    return Err(format!("capped after {} turns", s.turns));
+                }
+            }
+        }
+        Ok(())
+    }
+}
