@@ -195,7 +195,8 @@ impl Geometry {
     /// Holes from track hole `h` forward to `color`'s in-spot (0 on it).
     #[inline]
     pub fn to_spot(&self, color: usize, h: Pos) -> usize {
-        (self.spot[color] as usize + self.track - h as usize) % self.track
+        let d = self.spot[color] as usize + self.track - h as usize;
+        if d >= self.track { d - self.track } else { d }
     }
 
     /// A peg's progress for its owner: 0 in start; on the track `track` minus the holes
@@ -287,10 +288,22 @@ impl Geometry {
         let own = color as u8 + 1;
         let t = self.track;
         let mut x = h as usize;
-        for _ in 0..n {
-            x = if back { (x + t - 1) % t } else { (x + 1) % t };
-            if b.occ[x] == own {
-                return false;
+        if back {
+            for _ in 0..n {
+                x = if x == 0 { t - 1 } else { x - 1 };
+                if b.occ[x] == own {
+                    return false;
+                }
+            }
+        } else {
+            for _ in 0..n {
+                x += 1;
+                if x == t {
+                    x = 0;
+                }
+                if b.occ[x] == own {
+                    return false;
+                }
             }
         }
         true
@@ -328,7 +341,8 @@ impl Geometry {
         if !self.path_clear(b, color, from, v, false) {
             return None;
         }
-        Some(((from as usize + v) % self.track) as Pos)
+        let to = from as usize + v;
+        Some(if to >= self.track { to - self.track } else { to } as Pos)
     }
 
     /// Where 8 backward takes `color`'s track peg at `from`, or `None` when an own peg is
@@ -355,6 +369,22 @@ impl Geometry {
         chain: &mut Chain,
     ) -> bool {
         chain.len = 0;
+        // Fast paths: an empty hole, or an opponent's peg sent to its start.
+        let first = b.occ[x as usize];
+        if first == 0 {
+            return true;
+        }
+        if self.team((first - 1) as usize) != self.team(color) {
+            let c = (first - 1) as usize;
+            chain.items[0] = Displaced {
+                color: c as u8,
+                index: self.peg_at(b, c, x).unwrap_or(0) as u8,
+                from: x,
+                to: START,
+            };
+            chain.len = 1;
+            return true;
+        }
         // Arrivals so far (hole, color, index): the latest one at a hole is what stands there.
         let mut arrivals = [(0u8, 0u8, 0u8); MAX_PLAYERS + 3];
         let mut n_arr = 1;
@@ -513,7 +543,10 @@ impl Geometry {
                 let steps = if value == 0 { 1 } else { 10 };
                 self.forward_moves(b, m, &placed[..n], steps, visit)
             }
-            6 => self.sevens(b, seat, m, &placed[..n], visit),
+            6 => {
+                let mut scratch = *b;
+                self.sevens(b, &mut scratch, seat, m, &placed[..n], visit)
+            }
             7 => {
                 for &from in &placed[..n] {
                     if let Some(to) = self.back_target(b, m, from) {
@@ -554,6 +587,7 @@ impl Geometry {
     fn sevens(
         &self,
         b: &Board,
+        scratch: &mut Board,
         seat: usize,
         m: usize,
         placed: &[Pos],
@@ -571,10 +605,11 @@ impl Geometry {
                     continue;
                 };
                 let score1 = self.step_score(&s1);
-                let mut after = *b;
-                self.apply_step(&mut after, &s1);
-                let Some(m2) = self.mover(&after, seat) else {
+                self.apply_step(scratch, &s1);
+                let after = &*scratch;
+                let Some(m2) = self.mover(after, seat) else {
                     // The first part brought the team's last peg home: the game ends.
+                    self.undo_step(scratch, b, &s1);
                     if visit(
                         Move::Split {
                             first,
@@ -607,10 +642,10 @@ impl Geometry {
                         continue;
                     }
                     for bb in b_range.clone() {
-                        let Some(to2) = self.forward_target(&after, m2, now, bb) else {
+                        let Some(to2) = self.forward_target(after, m2, now, bb) else {
                             continue;
                         };
-                        if let Some(s2) = self.step(&after, m2, now, to2) {
+                        if let Some(s2) = self.step(after, m2, now, to2) {
                             let mv = Move::Split {
                                 first,
                                 a,
@@ -618,14 +653,39 @@ impl Geometry {
                                 b: bb,
                             };
                             if visit(mv, score1 + self.step_score(&s2)) {
+                                self.undo_step(scratch, b, &s1);
                                 return true;
                             }
                         }
                     }
                 }
+                self.undo_step(scratch, b, &s1);
             }
         }
         false
+    }
+
+    /// Restores on `scratch` every entry that [`Geometry::apply_step`] of `s` changed,
+    /// from `orig` (the board `s` was computed on).
+    fn undo_step(&self, scratch: &mut Board, orig: &Board, s: &Step) {
+        let c = s.color as usize;
+        scratch.pegs[c][s.index as usize] = orig.pegs[c][s.index as usize];
+        scratch.home[c] = orig.home[c];
+        scratch.home_count[c] = orig.home_count[c];
+        for p in [s.from, s.to] {
+            if on_track(p) {
+                scratch.occ[p as usize] = orig.occ[p as usize];
+            }
+        }
+        for d in s.chain.items() {
+            scratch.pegs[d.color as usize][d.index as usize] =
+                orig.pegs[d.color as usize][d.index as usize];
+            for p in [d.from, d.to] {
+                if on_track(p) {
+                    scratch.occ[p as usize] = orig.occ[p as usize];
+                }
+            }
+        }
     }
 
     fn jumps(
@@ -645,12 +705,17 @@ impl Geometry {
             sources[ns] = p;
             ns += 1;
         }
+        let mut targets = [0 as Pos; MAX_PLAYERS * MAX_PEGS];
+        let mut nt = 0;
+        for (to, &o) in b.occ[..self.track].iter().enumerate() {
+            if o != 0 && o != own {
+                targets[nt] = to as Pos;
+                nt += 1;
+            }
+        }
         for &from in &sources[..ns] {
-            for to in 0..self.track {
-                let o = b.occ[to];
-                if o == 0 || o == own {
-                    continue;
-                }
+            for &to in &targets[..nt] {
+                let to = to as usize;
                 if let Some(s) = self.step(b, m, from, to as Pos) {
                     if visit(
                         Move::Jump {
