@@ -152,7 +152,7 @@ impl JokerMetrics {
             file: file.into(),
             title,
             x_label: "event".into(),
-            y_label: "mean per game (count, 95% CI)".into(),
+            y_label: "mean count per game (whiskers: 95 percent CI)".into(),
             categories: ks.iter().map(|&k| COUNTS[k].to_string()).collect(),
             series: vec![BarSeries {
                 name: "mean per game".into(),
@@ -297,9 +297,9 @@ impl Metrics<BluffingJoker> for JokerMetrics {
         charts.push(ChartSpec::Lines {
             file: "team_progress".into(),
             title: format!(
-                "Mean progress of each team's pegs over the game (games still running; samples every {PROGRESS_STEP} turns, shown while at least 1% of {games} games run)"
+                "Team progress over the game (running games, every {PROGRESS_STEP} turns, {games} games)"
             ),
-            x_label: "turn".into(),
+            x_label: "turns played (shown while at least 1% of games run)".into(),
             y_label: "team progress (% of the way home for all its pegs)".into(),
             series: (0..2)
                 .map(|t| LineSeries {
