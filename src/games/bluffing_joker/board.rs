@@ -387,11 +387,10 @@ impl Geometry {
         }
         // Arrivals so far (hole, color, index): the latest one at a hole is what stands there.
         let mut arrivals = [(0u8, 0u8, 0u8); MAX_PLAYERS + 3];
-        let mut n_arr = 1;
         arrivals[0] = (x, color as u8, index as u8);
         let team = self.team(color);
         let (mut a_color, mut at) = (color, x);
-        for _ in 0..MAX_PLAYERS + 2 {
+        for n_arr in 1..MAX_PLAYERS + 3 {
             // What stood at `at` before the peg of `a_color` arrived there.
             let mut occupant: Option<(usize, usize)> = None;
             let mut found = false;
@@ -443,7 +442,6 @@ impl Geometry {
             };
             chain.len += 1;
             arrivals[n_arr] = (y, c as u8, i as u8);
-            n_arr += 1;
             a_color = c;
             at = y;
         }
@@ -533,13 +531,11 @@ impl Geometry {
         let n = self.placed(b, m, &mut placed);
         match value {
             0 | 10..=12 => {
-                if self.has_start_peg(b, m) {
-                    if let Some(s) = self.step(b, m, START, self.come[m]) {
-                        if visit(Move::ComeOut, self.step_score(&s)) {
+                if self.has_start_peg(b, m)
+                    && let Some(s) = self.step(b, m, START, self.come[m])
+                        && visit(Move::ComeOut, self.step_score(&s)) {
                             return true;
                         }
-                    }
-                }
                 let steps = if value == 0 { 1 } else { 10 };
                 self.forward_moves(b, m, &placed[..n], steps, visit)
             }
@@ -549,13 +545,11 @@ impl Geometry {
             }
             7 => {
                 for &from in &placed[..n] {
-                    if let Some(to) = self.back_target(b, m, from) {
-                        if let Some(s) = self.step(b, m, from, to) {
-                            if visit(Move::Back { from }, self.step_score(&s)) {
+                    if let Some(to) = self.back_target(b, m, from)
+                        && let Some(s) = self.step(b, m, from, to)
+                            && visit(Move::Back { from }, self.step_score(&s)) {
                                 return true;
                             }
-                        }
-                    }
                 }
                 false
             }
@@ -573,13 +567,11 @@ impl Geometry {
         visit: &mut impl FnMut(Move, i32) -> bool,
     ) -> bool {
         for &from in placed {
-            if let Some(to) = self.forward_target(b, m, from, steps) {
-                if let Some(s) = self.step(b, m, from, to) {
-                    if visit(Move::Forward { from, steps }, self.step_score(&s)) {
+            if let Some(to) = self.forward_target(b, m, from, steps)
+                && let Some(s) = self.step(b, m, from, to)
+                    && visit(Move::Forward { from, steps }, self.step_score(&s)) {
                         return true;
                     }
-                }
-            }
         }
         false
     }
@@ -716,8 +708,8 @@ impl Geometry {
         for &from in &sources[..ns] {
             for &to in &targets[..nt] {
                 let to = to as usize;
-                if let Some(s) = self.step(b, m, from, to as Pos) {
-                    if visit(
+                if let Some(s) = self.step(b, m, from, to as Pos)
+                    && visit(
                         Move::Jump {
                             from,
                             to: to as Pos,
@@ -726,7 +718,6 @@ impl Geometry {
                     ) {
                         return true;
                     }
-                }
             }
         }
         false

@@ -512,11 +512,10 @@ impl BluffingJoker {
         if s.turns > self.params.turn_cap {
             return Err(format!("{} turns > turn cap", s.turns));
         }
-        if let Some(t) = s.winner {
-            if !g.team_finished(b, t as usize) {
+        if let Some(t) = s.winner
+            && !g.team_finished(b, t as usize) {
                 return Err("the winning team has pegs out of home".into());
             }
-        }
         Ok(())
     }
 }
