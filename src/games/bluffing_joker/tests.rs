@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 use super::board::{in_home, on_track};
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, Table, ToMove, play};
 use crate::games::Registered;
 use crate::variant::Variant;
 
@@ -941,4 +941,84 @@ proptest! {
             prop_assert!(o.is_ok(), "{:?}", o.err());
         }
     }
+}
+
+#[test]
+fn uniform_tables_play_the_same_games_as_boxed_bots() {
+    let g = standard();
+    for info in crate::engine::all_bots::<BluffingJoker>() {
+        let Some(table_fn) = info.uniform else { continue };
+        let values: Vec<Vec<f64>> = (0..4)
+            .map(|seat| {
+                info.params
+                    .iter()
+                    .map(|p| p.min + (p.max - p.min) * (seat as f64 + 1.0) / 8.0)
+                    .collect()
+            })
+            .collect();
+        let mut boxed: Vec<Box<dyn Bot<BluffingJoker>>> =
+            values.iter().map(|v| (info.build)(&g, v)).collect();
+        let mut table = table_fn(&g, &values);
+        for seed in 0..20 {
+            let a = play(&g, &mut boxed, seed, PlayOptions { checked: true }, None, None)
+                .expect("legal");
+            let b = table
+                .play(&g, seed, PlayOptions::default(), None, None)
+                .expect("legal");
+            assert_eq!(a, b, "bot {} seed {seed}", info.name);
+        }
+    }
+}
+
+#[test]
+fn split_sevens_match_a_fresh_board_per_first_part() {
+    // The split enumeration reuses one scratch board; every split it lists must be made by
+    // `make_move` (which works on the real board) into a consistent board, and every legal
+    // two-peg split found by brute force on fresh copies must be listed.
+    let g = standard();
+    let mut rng = GameRng::seed_from(8);
+    let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+    let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> =
+        (0..4).map(|_| bot(&g, "bluffer", &[])).collect();
+    let mut checked = 0;
+    for _ in 0..4000 {
+        let ToMove::Seat(seat) = g.to_move(&s) else { break };
+        if s.phase == Phase::Play {
+            let listed = moves(&g, &s.board, seat, 7);
+            let m = g.geo.mover(&s.board, seat).expect("playing");
+            for &mv in &listed {
+                let mut b = s.board;
+                g.geo.make_move(&mut b, seat, 6, mv);
+                let mut t = s.clone();
+                t.board = b;
+                g.check_invariants(&t).expect("a listed split leaves a consistent board");
+            }
+            for &first in s.board.pegs[m][..5].iter().filter(|&&p| p != START) {
+                for a in 1..=6u8 {
+                    let mut fresh = s.board;
+                    let Some(to) = g.geo.forward_target(&fresh, m, first, a) else { continue };
+                    let Some(st) = g.geo.step(&fresh, m, first, to) else { continue };
+                    g.geo.apply_step(&mut fresh, &st);
+                    if g.geo.mover(&fresh, seat) != Some(m) {
+                        continue;
+                    }
+                    for &second in s.board.pegs[m][..5].iter().filter(|&&p| p != START && p != first) {
+                        let idx = g.geo.peg_at(&s.board, m, second).expect("peg");
+                        let now = fresh.pegs[m][idx];
+                        let ok = now != START
+                            && g.geo
+                                .forward_target(&fresh, m, now, 7 - a)
+                                .and_then(|to2| g.geo.step(&fresh, m, now, to2))
+                                .is_some();
+                        let mv = Move::Split { first, a, second, b: 7 - a };
+                        assert_eq!(ok, listed.contains(&mv), "{mv:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        let a = bots[seat].decide(&g, &g.view(&s, seat), &mut rng);
+        g.apply(&mut s, seat, a, &mut rng, &mut EventLog::new(false));
+    }
+    assert!(checked > 1000, "{checked}");
 }
