@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 use super::board::{in_home, on_track};
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, Table, ToMove, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play};
 use crate::games::Registered;
 use crate::variant::Variant;
 
