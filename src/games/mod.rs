@@ -35,6 +35,7 @@ macro_rules! registry {
 }
 
 registry! {
+    bluffing_joker::BluffingJoker,
     dice_factor::DiceFactor,
     flower_power::FlowerPower,
     match_patch::MatchPatch,

@@ -1,0 +1,690 @@
+//! The Bluffing Joker board and its move rules: peg positions, the track occupancy, homes,
+//! and for each declared value the moves that are legal (passing, landing, the teammate
+//! chain to the in-spot, home entry by exact count, the split 7, the 8 backwards and the
+//! joker's jump), each with its effect on every peg it touches.
+//!
+//! Nothing here allocates: candidate moves are handed to a visitor one by one.
+
+use super::params::{MAX_PEGS, MAX_PLAYERS, MAX_TRACK, SevenSplit};
+
+/// A peg position: a track hole `0..track`, a home depth `HOME + k` (k = 1 is the first
+/// home hole), or [`START`].
+pub type Pos = u8;
+/// A peg in its start area.
+pub const START: Pos = 255;
+/// Home depth k is `HOME + k`.
+pub const HOME: Pos = 200;
+/// No peg (the unused second peg of a split that ended the game).
+pub const NONE: Pos = 254;
+
+/// Whether `p` is a track hole.
+#[inline]
+pub fn on_track(p: Pos) -> bool {
+    p < HOME
+}
+
+/// Whether `p` is a home hole.
+#[inline]
+pub fn in_home(p: Pos) -> bool {
+    p > HOME && p < NONE
+}
+
+/// Readable position: `hole 17`, `home 2`, `start`.
+pub fn pos_name(p: Pos) -> String {
+    match p {
+        START => "start".into(),
+        NONE => "none".into(),
+        p if in_home(p) => format!("home {}", p - HOME),
+        p => format!("hole {p}"),
+    }
+}
+
+/// One move for a declared value; pegs are named by their position before the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// A peg from start to the come-out hole (ace, jack, queen, king).
+    ComeOut,
+    /// One peg forward by `steps` (the whole value).
+    Forward {
+        /// The peg's position.
+        from: Pos,
+        /// Holes moved.
+        steps: u8,
+    },
+    /// One peg 8 holes backward along the track.
+    Back {
+        /// The peg's track hole.
+        from: Pos,
+    },
+    /// A 7 split over two different pegs, the first part made first; the second peg is one
+    /// of the pegs the player moves after the first part (a teammate's when the first part
+    /// brought its last peg home); `second` is [`NONE`] when the first part ended the game.
+    Split {
+        /// The first peg's position.
+        first: Pos,
+        /// Its holes.
+        a: u8,
+        /// The second peg's position (before the first part), or [`NONE`].
+        second: Pos,
+        /// Its holes.
+        b: u8,
+    },
+    /// The joker: a peg from start or the track jumps onto the track hole `to`, which holds
+    /// another player's peg.
+    Jump {
+        /// The peg's position (start or track).
+        from: Pos,
+        /// The target hole.
+        to: Pos,
+    },
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Move::ComeOut => write!(f, "a peg comes out"),
+            Move::Forward { from, steps } => write!(f, "{} forward {steps}", pos_name(from)),
+            Move::Back { from } => write!(f, "{} back 8", pos_name(from)),
+            Move::Split { first, a, second: NONE, .. } => write!(f, "{} forward {a} (game over)", pos_name(first)),
+            Move::Split { first, a, second, b } => write!(f, "{} forward {a}, then {} forward {b}", pos_name(first), pos_name(second)),
+            Move::Jump { from, to } => write!(f, "{} jumps to hole {to}", pos_name(from)),
+        }
+    }
+}
+
+/// The pegs of every player and what stands where (public: the whole board is visible).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Board {
+    /// Each player's peg positions (the first `pegs` entries are used).
+    pub pegs: [[Pos; MAX_PEGS]; MAX_PLAYERS],
+    /// Track occupancy: 0 empty, else owner + 1.
+    pub occ: [u8; MAX_TRACK],
+    /// Each player's home: bit k set when depth k holds a peg.
+    pub home: [u16; MAX_PLAYERS],
+    /// Each player's pegs in home.
+    pub home_count: [u8; MAX_PLAYERS],
+}
+
+/// The fixed geometry of one variant's board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    /// Players (colors).
+    pub players: usize,
+    /// Holes on the track.
+    pub track: usize,
+    /// Holes in each home.
+    pub home: u8,
+    /// Pegs per player.
+    pub pegs: usize,
+    /// Each player's come-out hole.
+    pub come: [Pos; MAX_PLAYERS],
+    /// Each player's in-spot.
+    pub spot: [Pos; MAX_PLAYERS],
+    /// How a 7 splits.
+    pub split: SevenSplit,
+}
+
+/// One peg displaced by a landing: its owner, index, hole and where it goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Displaced {
+    /// Owner.
+    pub color: u8,
+    /// Index in the owner's pegs.
+    pub index: u8,
+    /// The hole it stood on.
+    pub from: Pos,
+    /// Where it goes ([`START`] or the owner's in-spot).
+    pub to: Pos,
+}
+
+/// The pegs a landing displaces, in chain order (a teammate to its in-spot may displace
+/// the peg standing there, and so on).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Chain {
+    /// Entries used.
+    pub len: u8,
+    /// The displaced pegs.
+    pub items: [Displaced; MAX_PLAYERS + 2],
+}
+
+impl Chain {
+    /// The displaced pegs.
+    #[inline]
+    pub fn items(&self) -> &[Displaced] {
+        &self.items[..self.len as usize]
+    }
+}
+
+/// What one move part does: the peg moved (color, index, from, to) and the landing chain.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Step {
+    /// Owner of the moving peg.
+    pub color: u8,
+    /// Its index.
+    pub index: u8,
+    /// Where it stood.
+    pub from: Pos,
+    /// Where it goes.
+    pub to: Pos,
+    /// Pegs displaced by its landing.
+    pub chain: Chain,
+}
+
+impl Geometry {
+    /// Team of a player (seat i is in team i mod 2).
+    #[inline]
+    pub fn team(&self, color: usize) -> usize {
+        color & 1
+    }
+
+    /// Holes from track hole `h` forward to `color`'s in-spot (0 on it).
+    #[inline]
+    pub fn to_spot(&self, color: usize, h: Pos) -> usize {
+        let d = self.spot[color] as usize + self.track - h as usize;
+        if d >= self.track { d - self.track } else { d }
+    }
+
+    /// A peg's progress for its owner: 0 in start; on the track `track` minus the holes
+    /// left to its in-spot; in home `track` + depth. Every forward hole adds one (home
+    /// entry included) until the in-spot is passed on the track.
+    #[inline]
+    pub fn progress(&self, color: usize, p: Pos) -> i32 {
+        if p == START {
+            0
+        } else if in_home(p) {
+            (self.track + (p - HOME) as usize) as i32
+        } else {
+            (self.track - self.to_spot(color, p)) as i32
+        }
+    }
+
+    /// The board at the start: every peg in start.
+    pub fn empty_board(&self) -> Board {
+        Board { pegs: [[START; MAX_PEGS]; MAX_PLAYERS], occ: [0; MAX_TRACK], home: [0; MAX_PLAYERS], home_count: [0; MAX_PLAYERS] }
+    }
+
+    /// Whether every peg of `color` is home.
+    #[inline]
+    pub fn finished(&self, b: &Board, color: usize) -> bool {
+        b.home_count[color] as usize == self.pegs
+    }
+
+    /// Whether every peg of `team` is home.
+    pub fn team_finished(&self, b: &Board, team: usize) -> bool {
+        (team..self.players).step_by(2).all(|c| self.finished(b, c))
+    }
+
+    /// Whose pegs `seat` moves: its own, or when all are home those of the nearest teammate
+    /// clockwise with any peg not home; `None` when its whole team is home.
+    #[inline]
+    pub fn mover(&self, b: &Board, seat: usize) -> Option<usize> {
+        let mut c = seat;
+        for _ in 0..self.players / 2 {
+            if !self.finished(b, c) {
+                return Some(c);
+            }
+            c = (c + 2) % self.players;
+        }
+        None
+    }
+
+    /// Index of `color`'s peg at `p` (any start peg for [`START`]).
+    #[inline]
+    pub fn peg_at(&self, b: &Board, color: usize, p: Pos) -> Option<usize> {
+        b.pegs[color][..self.pegs].iter().position(|&q| q == p)
+    }
+
+    /// `color`'s distinct peg positions on the track and in home, ascending; returns how
+    /// many were written.
+    #[inline]
+    pub fn placed(&self, b: &Board, color: usize, out: &mut [Pos; MAX_PEGS]) -> usize {
+        let mut n = 0;
+        for &p in &b.pegs[color][..self.pegs] {
+            if p != START {
+                let mut i = n;
+                while i > 0 && out[i - 1] > p {
+                    out[i] = out[i - 1];
+                    i -= 1;
+                }
+                out[i] = p;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// Whether `color` has a peg in start.
+    #[inline]
+    pub fn has_start_peg(&self, b: &Board, color: usize) -> bool {
+        b.pegs[color][..self.pegs].contains(&START)
+    }
+
+    /// Whether the `n` track holes after `h` (forward, or backward when `back`) hold no peg
+    /// of `color`.
+    #[inline]
+    fn path_clear(&self, b: &Board, color: usize, h: Pos, n: usize, back: bool) -> bool {
+        let own = color as u8 + 1;
+        let t = self.track;
+        let mut x = h as usize;
+        if back {
+            for _ in 0..n {
+                x = if x == 0 { t - 1 } else { x - 1 };
+                if b.occ[x] == own {
+                    return false;
+                }
+            }
+        } else {
+            for _ in 0..n {
+                x += 1;
+                if x == t {
+                    x = 0;
+                }
+                if b.occ[x] == own {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Where a forward move of `v` takes `color`'s peg at `from` (track or home), or `None`
+    /// when it passes or lands on an own peg or overshoots the home: RULES.md's home rule
+    /// (enter home at depth v − d when the peg is d <= v − 1 holes before its in-spot, that
+    /// hole exists and no own home peg is at or before it; otherwise go on around).
+    #[inline]
+    pub fn forward_target(&self, b: &Board, color: usize, from: Pos, v: u8) -> Option<Pos> {
+        let v = v as usize;
+        if in_home(from) {
+            let e = (from - HOME) as usize;
+            let to = e + v;
+            if to > self.home as usize {
+                return None;
+            }
+            let mask = ((1u32 << (to + 1)) - 1) & !((1u32 << (e + 1)) - 1);
+            return (b.home[color] as u32 & mask == 0).then_some(HOME + to as u8);
+        }
+        if !on_track(from) {
+            return None;
+        }
+        let d = self.to_spot(color, from);
+        if d < v {
+            if !self.path_clear(b, color, from, d, false) {
+                return None;
+            }
+            let k = v - d;
+            if k <= self.home as usize && (b.home[color] as u32) & ((1u32 << (k + 1)) - 1) == 0 {
+                return Some(HOME + k as u8);
+            }
+        }
+        if !self.path_clear(b, color, from, v, false) {
+            return None;
+        }
+        let to = from as usize + v;
+        Some(if to >= self.track { to - self.track } else { to } as Pos)
+    }
+
+    /// Where 8 backward takes `color`'s track peg at `from`, or `None` when an own peg is
+    /// in the way or on the target.
+    #[inline]
+    pub fn back_target(&self, b: &Board, color: usize, from: Pos) -> Option<Pos> {
+        if !on_track(from) || !self.path_clear(b, color, from, 8, true) {
+            return None;
+        }
+        Some(((from as usize + self.track - 8) % self.track) as Pos)
+    }
+
+    /// The pegs displaced when `color`'s peg `index` leaves `from` and lands on track hole
+    /// `x`; `false` when some peg would land on a peg of its own color (the move is
+    /// illegal). RULES.md: an opponent's peg goes to its start; a teammate's to its
+    /// in-spot, displacing whatever stands there the same way.
+    pub fn landing(&self, b: &Board, color: usize, index: usize, from: Pos, x: Pos, chain: &mut Chain) -> bool {
+        chain.len = 0;
+        // Fast paths: an empty hole, or an opponent's peg sent to its start.
+        let first = b.occ[x as usize];
+        if first == 0 {
+            return true;
+        }
+        if self.team((first - 1) as usize) != self.team(color) {
+            let c = (first - 1) as usize;
+            chain.items[0] = Displaced { color: c as u8, index: self.peg_at(b, c, x).unwrap_or(0) as u8, from: x, to: START };
+            chain.len = 1;
+            return true;
+        }
+        // Arrivals so far (hole, color, index): the latest one at a hole is what stands there.
+        let mut arrivals = [(0u8, 0u8, 0u8); MAX_PLAYERS + 3];
+        arrivals[0] = (x, color as u8, index as u8);
+        let team = self.team(color);
+        let (mut a_color, mut at) = (color, x);
+        for n_arr in 1..MAX_PLAYERS + 3 {
+            // What stood at `at` before the peg of `a_color` arrived there.
+            let mut occupant: Option<(usize, usize)> = None;
+            let mut found = false;
+            for &(h, c, i) in arrivals[..n_arr - 1].iter().rev() {
+                if h == at {
+                    occupant = Some((c as usize, i as usize));
+                    found = true;
+                    break;
+                }
+            }
+            if !found {
+                let o = b.occ[at as usize];
+                if o != 0 && !(on_track(from) && at == from) {
+                    let c = (o - 1) as usize;
+                    let i = self.peg_at(b, c, at).unwrap_or(0);
+                    // A peg that already left this hole in the chain is not there any more.
+                    let left = chain.items().iter().any(|d| d.from == at);
+                    if !left {
+                        occupant = Some((c, i));
+                    }
+                }
+            }
+            let Some((c, i)) = occupant else {
+                return true;
+            };
+            if c == a_color {
+                return false;
+            }
+            let k = chain.len as usize;
+            if self.team(c) != team {
+                chain.items[k] = Displaced { color: c as u8, index: i as u8, from: at, to: START };
+                chain.len += 1;
+                return true;
+            }
+            let y = self.spot[c];
+            if y == at {
+                return false;
+            }
+            chain.items[k] = Displaced { color: c as u8, index: i as u8, from: at, to: y };
+            chain.len += 1;
+            arrivals[n_arr] = (y, c as u8, i as u8);
+            a_color = c;
+            at = y;
+        }
+        false
+    }
+
+    /// The step of one move part of `color`'s peg at `from` to `to`, or `None` when its
+    /// landing is illegal.
+    #[inline]
+    pub fn step(&self, b: &Board, color: usize, from: Pos, to: Pos) -> Option<Step> {
+        let index = self.peg_at(b, color, from)?;
+        let mut step = Step { color: color as u8, index: index as u8, from, to, chain: Chain::default() };
+        if on_track(to) && !self.landing(b, color, index, from, to, &mut step.chain) {
+            return None;
+        }
+        Some(step)
+    }
+
+    /// Applies a step found by [`Geometry::step`] to the board it was computed on.
+    pub fn apply_step(&self, b: &mut Board, s: &Step) {
+        let c = s.color as usize;
+        if on_track(s.from) {
+            b.occ[s.from as usize] = 0;
+        } else if in_home(s.from) {
+            b.home[c] &= !(1 << (s.from - HOME));
+            b.home_count[c] -= 1;
+        }
+        b.pegs[c][s.index as usize] = s.to;
+        if on_track(s.to) {
+            b.occ[s.to as usize] = c as u8 + 1;
+        } else if in_home(s.to) {
+            b.home[c] |= 1 << (s.to - HOME);
+            b.home_count[c] += 1;
+        }
+        for d in s.chain.items() {
+            b.pegs[d.color as usize][d.index as usize] = d.to;
+            if on_track(d.to) {
+                b.occ[d.to as usize] = d.color + 1;
+            }
+        }
+    }
+
+    /// The change of the mover's team progress minus the other team's that `s` makes.
+    #[inline]
+    pub fn step_score(&self, s: &Step) -> i32 {
+        let team = self.team(s.color as usize);
+        let mut score = self.progress(s.color as usize, s.to) - self.progress(s.color as usize, s.from);
+        for d in s.chain.items() {
+            let c = d.color as usize;
+            let delta = self.progress(c, d.to) - self.progress(c, d.from);
+            score += if self.team(c) == team { delta } else { -delta };
+        }
+        score
+    }
+
+    /// Sends `color`'s peg at track hole `hole` to its start.
+    pub fn send_to_start(&self, b: &mut Board, color: usize, hole: Pos) {
+        if let Some(i) = self.peg_at(b, color, hole) {
+            b.pegs[color][i] = START;
+            b.occ[hole as usize] = 0;
+        }
+    }
+
+    /// Visits every legal move of declared value `value` for `seat` (moving its mover's
+    /// pegs), in canonical order, with its score ([`Geometry::step_score`], both parts of a
+    /// split). The visitor returns `true` to stop; so does this function when stopped.
+    /// Order: come-out first, then pegs by position (track holes ascending, then home
+    /// depths); splits by first peg, first part a ascending, second peg, second part b
+    /// ascending; jumps from start first, then by source hole, then by target hole.
+    pub fn for_each_move(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let Some(m) = self.mover(b, seat) else {
+            return false;
+        };
+        let mut placed = [0; MAX_PEGS];
+        let n = self.placed(b, m, &mut placed);
+        match value {
+            0 | 10..=12 => {
+                if self.has_start_peg(b, m)
+                    && let Some(s) = self.step(b, m, START, self.come[m])
+                    && visit(Move::ComeOut, self.step_score(&s))
+                {
+                    return true;
+                }
+                let steps = if value == 0 { 1 } else { 10 };
+                self.forward_moves(b, m, &placed[..n], steps, visit)
+            }
+            6 => {
+                let mut scratch = *b;
+                self.sevens(b, &mut scratch, seat, m, &placed[..n], visit)
+            }
+            7 => {
+                for &from in &placed[..n] {
+                    if let Some(to) = self.back_target(b, m, from)
+                        && let Some(s) = self.step(b, m, from, to)
+                        && visit(Move::Back { from }, self.step_score(&s))
+                    {
+                        return true;
+                    }
+                }
+                false
+            }
+            13 => self.jumps(b, m, &placed[..n], visit),
+            v => self.forward_moves(b, m, &placed[..n], v + 1, visit),
+        }
+    }
+
+    fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        for &from in placed {
+            if let Some(to) = self.forward_target(b, m, from, steps)
+                && let Some(s) = self.step(b, m, from, to)
+                && visit(Move::Forward { from, steps }, self.step_score(&s))
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn sevens(&self, b: &Board, scratch: &mut Board, seat: usize, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        if self.forward_moves(b, m, placed, 7, visit) {
+            return true;
+        }
+        for &first in placed {
+            for a in 1..=6u8 {
+                let Some(to) = self.forward_target(b, m, first, a) else {
+                    continue;
+                };
+                let Some(s1) = self.step(b, m, first, to) else {
+                    continue;
+                };
+                let score1 = self.step_score(&s1);
+                self.apply_step(scratch, &s1);
+                let after = &*scratch;
+                let Some(m2) = self.mover(after, seat) else {
+                    // The first part brought the team's last peg home: the game ends.
+                    self.undo_step(scratch, b, &s1);
+                    if visit(Move::Split { first, a, second: NONE, b: 0 }, score1) {
+                        return true;
+                    }
+                    continue;
+                };
+                let b_range = match self.split {
+                    SevenSplit::Exact => (7 - a)..=(7 - a),
+                    SevenSplit::UpTo => 1..=(7 - a),
+                };
+                // Second pegs named by their position before the first part.
+                let mut placed2 = [0; MAX_PEGS];
+                let n2 = self.placed(b, m2, &mut placed2);
+                for &second in &placed2[..n2] {
+                    let idx2 = self.peg_at(b, m2, second);
+                    if m2 == m && idx2 == Some(s1.index as usize) {
+                        continue;
+                    }
+                    let Some(idx2) = idx2 else { continue };
+                    // Where that peg stands after the first part (a chain may have moved it).
+                    let now = after.pegs[m2][idx2];
+                    if now == START {
+                        continue;
+                    }
+                    for bb in b_range.clone() {
+                        let Some(to2) = self.forward_target(after, m2, now, bb) else {
+                            continue;
+                        };
+                        if let Some(s2) = self.step(after, m2, now, to2) {
+                            let mv = Move::Split { first, a, second, b: bb };
+                            if visit(mv, score1 + self.step_score(&s2)) {
+                                self.undo_step(scratch, b, &s1);
+                                return true;
+                            }
+                        }
+                    }
+                }
+                self.undo_step(scratch, b, &s1);
+            }
+        }
+        false
+    }
+
+    /// Restores on `scratch` every entry that [`Geometry::apply_step`] of `s` changed,
+    /// from `orig` (the board `s` was computed on).
+    fn undo_step(&self, scratch: &mut Board, orig: &Board, s: &Step) {
+        let c = s.color as usize;
+        scratch.pegs[c][s.index as usize] = orig.pegs[c][s.index as usize];
+        scratch.home[c] = orig.home[c];
+        scratch.home_count[c] = orig.home_count[c];
+        for p in [s.from, s.to] {
+            if on_track(p) {
+                scratch.occ[p as usize] = orig.occ[p as usize];
+            }
+        }
+        for d in s.chain.items() {
+            scratch.pegs[d.color as usize][d.index as usize] = orig.pegs[d.color as usize][d.index as usize];
+            for p in [d.from, d.to] {
+                if on_track(p) {
+                    scratch.occ[p as usize] = orig.occ[p as usize];
+                }
+            }
+        }
+    }
+
+    fn jumps(&self, b: &Board, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let own = m as u8 + 1;
+        let mut sources = [START; MAX_PEGS + 1];
+        let mut ns = 0;
+        if self.has_start_peg(b, m) {
+            ns = 1;
+        }
+        for &p in placed.iter().filter(|&&p| on_track(p)) {
+            sources[ns] = p;
+            ns += 1;
+        }
+        let mut targets = [0 as Pos; MAX_PLAYERS * MAX_PEGS];
+        let mut nt = 0;
+        for (to, &o) in b.occ[..self.track].iter().enumerate() {
+            if o != 0 && o != own {
+                targets[nt] = to as Pos;
+                nt += 1;
+            }
+        }
+        for &from in &sources[..ns] {
+            for &to in &targets[..nt] {
+                let to = to as usize;
+                if let Some(s) = self.step(b, m, from, to as Pos)
+                    && visit(Move::Jump { from, to: to as Pos }, self.step_score(&s))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether declared value `value` has a legal move for `seat`.
+    #[inline]
+    pub fn has_move(&self, b: &Board, seat: usize, value: u8) -> bool {
+        self.for_each_move(b, seat, value, &mut |_, _| true)
+    }
+
+    /// Whether `mv` is a legal move of declared value `value` for `seat`.
+    pub fn is_legal_move(&self, b: &Board, seat: usize, value: u8, mv: Move) -> bool {
+        let mut found = false;
+        self.for_each_move(b, seat, value, &mut |m, _| {
+            found = m == mv;
+            found
+        });
+        found
+    }
+
+    /// Makes legal move `mv` of declared value `value` for `seat`; returns the steps made
+    /// (one, or two for a split) so callers can count what they displaced.
+    pub fn make_move(&self, b: &mut Board, seat: usize, value: u8, mv: Move) -> [Option<Step>; 2] {
+        let Some(m) = self.mover(b, seat) else {
+            return [None, None];
+        };
+        let one = |b: &mut Board, color: usize, from: Pos, to: Option<Pos>| -> Option<Step> {
+            let s = self.step(b, color, from, to?)?;
+            self.apply_step(b, &s);
+            Some(s)
+        };
+        match mv {
+            Move::ComeOut => [one(b, m, START, Some(self.come[m])), None],
+            Move::Forward { from, steps } => {
+                let to = self.forward_target(b, m, from, steps);
+                [one(b, m, from, to), None]
+            }
+            Move::Back { from } => {
+                let to = self.back_target(b, m, from);
+                [one(b, m, from, to), None]
+            }
+            Move::Jump { from, to } => [one(b, m, from, Some(to)), None],
+            Move::Split { first, a, second, b: bb } => {
+                let _ = value;
+                let to = self.forward_target(b, m, first, a);
+                let before = *b;
+                let s1 = one(b, m, first, to);
+                if second == NONE {
+                    return [s1, None];
+                }
+                let Some(m2) = self.mover(b, seat) else {
+                    return [s1, None];
+                };
+                let Some(idx2) = self.peg_at(&before, m2, second) else {
+                    return [s1, None];
+                };
+                let now = b.pegs[m2][idx2];
+                let to2 = self.forward_target(b, m2, now, bb);
+                [s1, one(b, m2, now, to2)]
+            }
+        }
+    }
+}

@@ -1,0 +1,234 @@
+//! Bluffing Joker's bots, both defined exactly (ties in canonical order) and free of
+//! allocation per decision: `honest` (always declares the truth) and `bluffer` (declares a
+//! better value when its cards move badly, doubts scarce declarations). `random` is the
+//! engine's.
+//!
+//! Shared definitions:
+//! - A move's **score** is the change it makes to the mover's team's total progress minus
+//!   the change to the other team's ([`Geometry::step_score`]; both parts of a split 7).
+//!   A peg's progress is 0 in start, `track` minus the holes left to its in-spot on the
+//!   track, `track` + depth in home.
+//! - The **best truthful play**: over the ranks held in canonical order (A, 2, ..., K,
+//!   joker) and, for each, the legal moves of that value in canonical move order
+//!   ([`Geometry::for_each_move`]), the one with the highest score; ties go to the first.
+//! - The **discard** (when the bot does not play): the first non-joker rank held in
+//!   canonical order (a joker only when the hand holds nothing else).
+//! - The **penalty** choice: the victim's track peg with the highest progress for its owner.
+
+use super::board::{Geometry, Move, on_track};
+use super::cards::{Hand, JOKER, RANKS, Rank};
+use super::params::MAX_PEGS;
+use super::{Action, BluffingJoker, Decision, View};
+use crate::engine::rng::Chance;
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+
+/// The best truthful play: (card rank, move, score).
+#[inline]
+pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
+    let mut best: Option<(Rank, Move, i32)> = None;
+    for r in view.hand.ranks() {
+        game.geo.for_each_move(view.board, view.seat, r, &mut |mv, score| {
+            if best.is_none_or(|b| score > b.2) {
+                best = Some((r, mv, score));
+            }
+            false
+        });
+    }
+    best
+}
+
+/// The bots' discard: the first non-joker rank held, else the joker.
+#[inline]
+pub fn discard_choice(hand: &Hand) -> Rank {
+    hand.ranks().find(|&r| r != JOKER).unwrap_or(JOKER)
+}
+
+/// The bots' penalty choice: the victim's track peg with the highest progress.
+#[inline]
+pub fn penalty_choice(geo: &Geometry, view: &View, victim: u8) -> Action {
+    let v = victim as usize;
+    let mut best = (i32::MIN, 0);
+    for &p in &view.board.pegs[v][..geo.pegs] {
+        if on_track(p) {
+            let g = geo.progress(v, p);
+            if g > best.0 {
+                best = (g, p);
+            }
+        }
+    }
+    Action::SendBack { hole: best.1 }
+}
+
+/// What the bot does when it plays truthfully: the best truthful play, or the discard when
+/// it has none or when discarding is allowed and the best truthful play scores 0 or less.
+#[inline]
+fn honest_play(game: &BluffingJoker, view: &View, best: Option<(Rank, Move, i32)>) -> Action {
+    match best {
+        Some((card, mv, score)) if score > 0 || game.must_play(view.board, view.seat, view.hand) => Action::Play { card, declared: card, mv },
+        _ => Action::Discard { card: discard_choice(view.hand) },
+    }
+}
+
+/// `honest`: plays its best truthful play (see the module doc; when discarding is allowed
+/// and that play scores 0 or less, or it has none, it discards); doubts each declaration
+/// with probability `doubt` (one draw per question, none when `doubt` is 0); sends back
+/// the victim's most advanced track peg.
+pub struct HonestBot {
+    doubt: Chance,
+}
+
+const HONEST_PARAMS: &[BotParamInfo] =
+    &[BotParamInfo { name: "doubt", default: 0.1, min: 0.0, max: 1.0, doc: "probability of doubting each declaration it is asked about" }];
+
+/// The `honest` entry.
+pub fn honest_info() -> BotInfo<BluffingJoker> {
+    BotInfo {
+        name: "honest",
+        aliases: &[],
+        doc: "plays the true card that advances its team most, declared truthfully; doubts with probability `doubt`",
+        params: HONEST_PARAMS,
+        build: |_, v| Box::new(HonestBot::new(v[0])),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| HonestBot::new(v[0])).collect()))),
+    }
+}
+
+impl HonestBot {
+    /// An honest bot doubting with probability `doubt`.
+    pub fn new(doubt: f64) -> Self {
+        HonestBot { doubt: Chance::new(doubt) }
+    }
+}
+
+impl Bot<BluffingJoker> for HonestBot {
+    fn name(&self) -> &str {
+        "honest"
+    }
+
+    #[inline]
+    fn decide(&mut self, game: &BluffingJoker, view: &View<'_>, rng: &mut GameRng) -> Action {
+        match view.decision {
+            Decision::Play => honest_play(game, view, best_truthful(game, view)),
+            Decision::Doubt => {
+                if self.doubt.hit(rng) {
+                    Action::Doubt
+                } else {
+                    Action::Pass
+                }
+            }
+            Decision::Penalty { victim } => penalty_choice(&game.geo, view, victim),
+            Decision::Over => Action::Pass,
+        }
+    }
+}
+
+/// `bluffer`:
+/// - Play: let T be its best truthful play and B the best declared play over every value
+///   (A, 2, ..., K, joker in that order, each value's moves in canonical order, highest
+///   score, ties to the first). When bluffing is allowed and T does not exist or B scores
+///   strictly more than T, it bluffs with probability `bluff` (one draw, none when `bluff`
+///   is 0): it plays its **worst card** declaring B's value and move. The worst card is
+///   the held rank whose best truthful score is lowest (a rank with no legal truthful move
+///   counts lowest), jokers only when the hand holds nothing else, ties to the first in
+///   canonical order. Otherwise it plays as `honest`.
+/// - Doubt: with u = copies of the declared rank in the stock − copies in its hand −
+///   copies shown in the discard pile since the last reshuffle, it doubts for certain when
+///   u = 0, else with probability min(1, `doubt` x copies / u) (one draw).
+/// - Penalty: as `honest`.
+pub struct BluffBot {
+    bluff: Chance,
+    doubt: f64,
+}
+
+const BLUFFER_PARAMS: &[BotParamInfo] = &[
+    BotParamInfo { name: "bluff", default: 0.5, min: 0.0, max: 1.0, doc: "probability of declaring a better value when its true cards move badly" },
+    BotParamInfo { name: "doubt", default: 0.1, min: 0.0, max: 1.0, doc: "base probability of doubting; raised as the declared rank gets scarce" },
+];
+
+/// The `bluffer` entry.
+pub fn bluffer_info() -> BotInfo<BluffingJoker> {
+    BotInfo {
+        name: "bluffer",
+        aliases: &[],
+        doc: "declares a better value with probability `bluff` when its true cards move badly; doubts more when the declared rank is scarce",
+        params: BLUFFER_PARAMS,
+        build: |_, v| Box::new(BluffBot::new(v[0], v[1])),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| BluffBot::new(v[0], v[1])).collect()))),
+    }
+}
+
+impl BluffBot {
+    /// A bluffer with its bluff and base doubt probabilities.
+    pub fn new(bluff: f64, doubt: f64) -> Self {
+        BluffBot { bluff: Chance::new(bluff), doubt }
+    }
+
+    /// The chance of doubting a declaration of `declared` seen from `view`.
+    pub fn doubt_chance(&self, game: &BluffingJoker, view: &View, declared: Rank) -> f64 {
+        let copies = game.copies[declared as usize];
+        let u = copies.saturating_sub(view.hand.count(declared)).saturating_sub(view.revealed[declared as usize] as u32);
+        if u == 0 { 1.0 } else { (self.doubt * copies as f64 / u as f64).min(1.0) }
+    }
+
+    fn play(&mut self, game: &BluffingJoker, view: &View, rng: &mut GameRng) -> Action {
+        let truthful = best_truthful(game, view);
+        if game.params.doubt.bluffing {
+            let mut best: Option<(Rank, Move, i32)> = None;
+            for v in 0..RANKS as Rank {
+                game.geo.for_each_move(view.board, view.seat, v, &mut |mv, score| {
+                    if best.is_none_or(|b| score > b.2) {
+                        best = Some((v, mv, score));
+                    }
+                    false
+                });
+            }
+            if let Some((declared, mv, score)) = best {
+                let badly = truthful.is_none_or(|t| score > t.2);
+                if badly && self.bluff.hit(rng) {
+                    return Action::Play { card: worst_card(game, view), declared, mv };
+                }
+            }
+        }
+        honest_play(game, view, truthful)
+    }
+}
+
+/// The bluffer's worst card (see [`BluffBot`]).
+pub fn worst_card(game: &BluffingJoker, view: &View) -> Rank {
+    let only_jokers = view.hand.ranks().all(|r| r == JOKER);
+    let mut worst: Option<(Rank, i64)> = None;
+    for r in view.hand.ranks() {
+        if r == JOKER && !only_jokers {
+            continue;
+        }
+        let mut best = i64::MIN;
+        game.geo.for_each_move(view.board, view.seat, r, &mut |_, score| {
+            best = best.max(score as i64);
+            false
+        });
+        if worst.is_none_or(|w| best < w.1) {
+            worst = Some((r, best));
+        }
+    }
+    worst.map_or(JOKER, |w| w.0)
+}
+
+impl Bot<BluffingJoker> for BluffBot {
+    fn name(&self) -> &str {
+        "bluffer"
+    }
+
+    #[inline]
+    fn decide(&mut self, game: &BluffingJoker, view: &View<'_>, rng: &mut GameRng) -> Action {
+        match view.decision {
+            Decision::Play => self.play(game, view, rng),
+            Decision::Doubt => {
+                let declared = view.declared.map_or(0, |d| d.0);
+                if Chance::new(self.doubt_chance(game, view, declared)).hit(rng) { Action::Doubt } else { Action::Pass }
+            }
+            Decision::Penalty { victim } => penalty_choice(&game.geo, view, victim),
+            Decision::Over => Action::Pass,
+        }
+    }
+}
+
+const _: () = assert!(MAX_PEGS <= 8);

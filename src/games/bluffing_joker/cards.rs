@@ -1,0 +1,146 @@
+//! Bluffing Joker's cards: standard 52-card ranks and suits plus jokers (not a Chroma deck),
+//! their canonical order and names, and a fixed-capacity hand with counts per rank.
+//!
+//! Card ids follow the canonical order: rank by rank (ace, 2, ..., 10, jack, queen, king),
+//! each rank's suits in the order clubs, diamonds, hearts, spades (id = rank x 4 + suit),
+//! then the joker, id [`JOKER_CARD`] = 52. Ranks (and declared values) are 0 = ace .. 12 =
+//! king, 13 = joker ([`JOKER`]).
+
+use std::fmt;
+
+use super::params::MAX_HAND;
+
+/// One physical card (see the module doc for the numbering).
+pub type CardId = u8;
+/// A rank or declared value: 0 = ace, 1..=9 = 2..10, 10 = jack, 11 = queen, 12 = king, 13 = joker.
+pub type Rank = u8;
+
+/// Ranks and declared values (13 standard ranks + the joker).
+pub const RANKS: usize = 14;
+/// The joker's rank.
+pub const JOKER: Rank = 13;
+/// The joker's card id.
+pub const JOKER_CARD: CardId = 52;
+/// Distinct card ids (52 standard cards + the joker).
+pub const CARD_IDS: usize = 53;
+
+/// Suit names in canonical order.
+pub const SUITS: [&str; 4] = ["clubs", "diamonds", "hearts", "spades"];
+/// Short rank names in canonical order (as declared).
+pub const RANK_NAMES: [&str; RANKS] = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "joker"];
+const RANK_WORDS: [&str; RANKS] = ["ace", "2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "joker"];
+
+/// The rank of a card.
+#[inline]
+pub fn rank_of(card: CardId) -> Rank {
+    if card >= JOKER_CARD { JOKER } else { card / 4 }
+}
+
+/// Readable card name: `7 of hearts`, `queen of spades`, `joker`.
+pub fn card_name(card: CardId) -> String {
+    if card >= JOKER_CARD { "joker".into() } else { format!("{} of {}", RANK_WORDS[(card / 4) as usize], SUITS[(card % 4) as usize]) }
+}
+
+/// Short name of a rank or declared value (`A`, `7`, `K`, `joker`).
+pub fn rank_name(rank: Rank) -> &'static str {
+    RANK_NAMES.get(rank as usize).copied().unwrap_or("?")
+}
+
+/// A hand: the cards in a fixed array (no heap) and the count of each rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hand {
+    cards: [CardId; MAX_HAND],
+    len: u8,
+    counts: [u8; RANKS],
+}
+
+impl Hand {
+    /// An empty hand.
+    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, counts: [0; RANKS] };
+
+    /// A hand holding `cards` (at most [`MAX_HAND`]).
+    pub fn from_cards(cards: &[CardId]) -> Hand {
+        let mut h = Hand::EMPTY;
+        for &c in cards {
+            h.add(c);
+        }
+        h
+    }
+
+    /// Number of cards.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand is empty.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Cards of `rank` held.
+    #[inline]
+    pub fn count(&self, rank: Rank) -> u32 {
+        self.counts[rank as usize] as u32
+    }
+
+    /// Counts per rank.
+    #[inline]
+    pub fn counts(&self) -> &[u8; RANKS] {
+        &self.counts
+    }
+
+    /// The cards, in the order they were added.
+    #[inline]
+    pub fn cards(&self) -> &[CardId] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// The ranks held, in canonical order.
+    #[inline]
+    pub fn ranks(&self) -> impl Iterator<Item = Rank> + '_ {
+        (0..RANKS as Rank).filter(|&r| self.counts[r as usize] > 0)
+    }
+
+    /// Adds a card (the caller keeps the hand within [`MAX_HAND`]).
+    #[inline]
+    pub fn add(&mut self, card: CardId) {
+        self.cards[self.len as usize] = card;
+        self.len += 1;
+        self.counts[rank_of(card) as usize] += 1;
+    }
+
+    /// Removes the first card of `rank` in canonical order (lowest id) and returns it; the
+    /// caller checks that one is held.
+    #[inline]
+    pub fn remove_rank(&mut self, rank: Rank) -> CardId {
+        let mut best = usize::MAX;
+        for (i, &c) in self.cards[..self.len as usize].iter().enumerate() {
+            if rank_of(c) == rank && (best == usize::MAX || c < self.cards[best]) {
+                best = i;
+            }
+        }
+        debug_assert!(best != usize::MAX, "removing a rank that is not held");
+        let card = self.cards[best];
+        self.len -= 1;
+        self.cards[best] = self.cards[self.len as usize];
+        self.counts[rank as usize] -= 1;
+        card
+    }
+}
+
+impl fmt::Display for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sorted = self.cards;
+        let sorted = &mut sorted[..self.len as usize];
+        sorted.sort_unstable();
+        for (i, &c) in sorted.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&card_name(c))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,301 @@
+//! Bluffing Joker's own report metrics: the win share by team (with 95% intervals, the fair
+//! line at 1/teams and the first team's advantage), length in rounds, pegs sent to start
+//! per game by cause, doubts and bluffs per game (how many doubts were right, how many
+//! bluffs were caught), and the progress of each team's pegs over the turns.
+//!
+//! Every accumulator is an integer sum (counts, sums of squares, progress in holes), so
+//! batches and shards merge to identical numbers in any order; the state is saved by
+//! sharded runs.
+
+use serde::{Deserialize, Serialize};
+
+use super::rules::State;
+use super::{Action, BluffingJoker};
+use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::stats::{Z95, wilson};
+
+/// Turns between two samples of the teams' progress.
+pub const PROGRESS_STEP: u32 = 10;
+
+/// Per-game counts summed over games (index: see [`COUNTS`]).
+const COUNTS: [&str; 8] = [
+    "pegs sent to start by landing",
+    "pegs sent to start by doubt",
+    "teammates sent to their in-spot",
+    "doubts",
+    "right doubts",
+    "bluffs",
+    "discards",
+    "extra turns",
+];
+
+/// Accumulated over many games; merged in any order with the same result.
+#[derive(Default, Serialize, Deserialize)]
+pub struct JokerMetrics {
+    players: usize,
+    /// Most progress a team can make (every peg at the back of its home), in holes.
+    team_max: u64,
+    games: u64,
+    /// Games won by team 0 and team 1.
+    team_wins: [u64; 2],
+    /// Games by rounds begun.
+    rounds: Vec<u64>,
+    /// Sum and sum of squares of each per-game count.
+    sums: [u64; COUNTS.len()],
+    squares: [u64; COUNTS.len()],
+    /// Progress samples every [`PROGRESS_STEP`] turns: games still running at the sample
+    /// and the sum of each team's progress then.
+    alive: Vec<u64>,
+    progress: [Vec<u64>; 2],
+    #[serde(skip)]
+    next_sample: u32,
+}
+
+fn bump(v: &mut Vec<u64>, i: usize, by: u64) {
+    if v.len() <= i {
+        v.resize(i + 1, 0);
+    }
+    v[i] += by;
+}
+
+fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), 0);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 0.0 }
+}
+
+impl JokerMetrics {
+    fn team_progress(game: &BluffingJoker, s: &State, team: usize) -> u64 {
+        (team..game.players).step_by(2).map(|c| s.board.pegs[c][..game.geo.pegs].iter().map(|&p| game.geo.progress(c, p) as u64).sum::<u64>()).sum()
+    }
+
+    fn sample(&mut self, game: &BluffingJoker, s: &State) {
+        while s.turns >= self.next_sample {
+            let i = (self.next_sample / PROGRESS_STEP) as usize;
+            bump(&mut self.alive, i, 1);
+            for team in 0..2 {
+                let p = Self::team_progress(game, s, team);
+                bump(&mut self.progress[team], i, p);
+            }
+            self.next_sample += PROGRESS_STEP;
+        }
+    }
+
+    /// Mean and 95% interval half-width of per-game count `k`.
+    fn mean_ci(&self, k: usize) -> (f64, f64) {
+        let n = self.games as f64;
+        if n == 0.0 {
+            return (0.0, 0.0);
+        }
+        let mean = self.sums[k] as f64 / n;
+        let var = (self.squares[k] as f64 / n - mean * mean).max(0.0);
+        (mean, Z95 * (var / n.max(1.0)).sqrt())
+    }
+
+    fn team_win_chart(&self) -> ChartSpec {
+        let n = self.games;
+        let capped = n - self.team_wins[0] - self.team_wins[1];
+        ChartSpec::Bars {
+            file: "team_win_share".into(),
+            title: format!("Win share by team ({n} games, {:.1}% capped with no winner)", ratio(capped as f64, n as f64) * 100.0),
+            x_label: "team (team 0 holds seat 0, which moves first)".into(),
+            y_label: "share of games won (%, 95% CI)".into(),
+            categories: (0..2)
+                .map(|t| {
+                    let seats: Vec<String> = (t..self.players.max(2)).step_by(2).map(|s| s.to_string()).collect();
+                    format!("team {t} (seats {})", seats.join(", "))
+                })
+                .collect(),
+            series: vec![BarSeries {
+                name: "team win share".into(),
+                values: (0..2).map(|t| ratio(self.team_wins[t] as f64, n as f64) * 100.0).collect(),
+                ci: Some(
+                    (0..2)
+                        .map(|t| {
+                            let (lo, hi) = wilson(self.team_wins[t] as f64, n);
+                            (lo * 100.0, hi * 100.0)
+                        })
+                        .collect(),
+                ),
+            }],
+            reference: Some((50.0, "fair share 1/2 teams = 50%".into())),
+        }
+    }
+
+    fn counts_chart(&self, file: &str, title: String, ks: &[usize]) -> ChartSpec {
+        ChartSpec::Bars {
+            file: file.into(),
+            title,
+            x_label: "event".into(),
+            y_label: "mean count per game (whiskers: 95 percent CI)".into(),
+            categories: ks.iter().map(|&k| COUNTS[k].to_string()).collect(),
+            series: vec![BarSeries {
+                name: "mean per game".into(),
+                values: ks.iter().map(|&k| self.mean_ci(k).0).collect(),
+                ci: Some(
+                    ks.iter()
+                        .map(|&k| {
+                            let (m, h) = self.mean_ci(k);
+                            ((m - h).max(0.0), m + h)
+                        })
+                        .collect(),
+                ),
+            }],
+            reference: None,
+        }
+    }
+}
+
+impl Metrics<BluffingJoker> for JokerMetrics {
+    fn after_action(&mut self, game: &BluffingJoker, s: &State, _seat: usize, _action: &Action) {
+        if self.next_sample == 0 {
+            self.players = game.players;
+            self.team_max = (game.players / 2 * game.geo.pegs) as u64 * (game.geo.track + game.geo.home as usize) as u64;
+            self.next_sample = PROGRESS_STEP;
+        }
+        self.sample(game, s);
+    }
+
+    fn finish(&mut self, game: &BluffingJoker, s: &State, outcome: &Outcome) {
+        self.players = game.players;
+        self.team_max = (game.players / 2 * game.geo.pegs) as u64 * (game.geo.track + game.geo.home as usize) as u64;
+        self.games += 1;
+        if let Some(t) = s.winner {
+            self.team_wins[t as usize] += 1;
+        }
+        let _ = outcome;
+        bump(&mut self.rounds, s.rounds as usize, 1);
+        let c = &s.counters;
+        let values = [c.sent_by_landing, c.sent_by_doubt, c.sent_to_spot, c.doubts, c.right_doubts, c.bluffs, c.discards, c.extra_turns];
+        for (k, &v) in values.iter().enumerate() {
+            self.sums[k] += v as u64;
+            self.squares[k] += v as u64 * v as u64;
+        }
+        self.next_sample = 0;
+    }
+
+    fn merge(&mut self, other: Self) {
+        self.players = self.players.max(other.players);
+        self.team_max = self.team_max.max(other.team_max);
+        self.games += other.games;
+        for t in 0..2 {
+            self.team_wins[t] += other.team_wins[t];
+            add_vec(&mut self.progress[t], &other.progress[t]);
+        }
+        add_vec(&mut self.rounds, &other.rounds);
+        add_vec(&mut self.alive, &other.alive);
+        for k in 0..COUNTS.len() {
+            self.sums[k] += other.sums[k];
+            self.squares[k] += other.squares[k];
+        }
+    }
+
+    fn charts(&self, games: u64) -> Vec<ChartSpec> {
+        let mut charts = vec![self.team_win_chart()];
+        let total = self.games.max(1) as f64;
+        let width = ((self.rounds.len() as f64 / 60.0).ceil()).max(1.0);
+        let mut bins: Vec<Bin> = Vec::new();
+        for (r, &c) in self.rounds.iter().enumerate().filter(|(_, c)| **c > 0) {
+            let lo = (r as f64 / width).floor() * width;
+            match bins.last_mut() {
+                Some(b) if b.lo == lo => b.value += c as f64 / total * 100.0,
+                _ => bins.push(Bin { lo, hi: lo + width, value: c as f64 / total * 100.0 }),
+            }
+        }
+        let mean_rounds = ratio(self.rounds.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), total);
+        charts.push(ChartSpec::Histogram {
+            file: "rounds".into(),
+            title: format!("Game length in rounds ({games} games; a round = one turn of each seat, extra turns aside)"),
+            x_label: format!("rounds begun; bins of {width}"),
+            y_label: "share of games (%)".into(),
+            series: vec![("games".into(), bins)],
+            markers: vec![(mean_rounds, format!("mean {mean_rounds:.1}"))],
+        });
+        charts.push(self.counts_chart("pegs_sent_to_start", format!("Pegs sent to start per game, by cause ({games} games)"), &[0, 1, 2]));
+        charts.push(self.counts_chart(
+            "doubts_and_bluffs",
+            format!("Doubts and bluffs per game ({games} games; a right doubt catches a bluff)"),
+            &[3, 4, 5, 6, 7],
+        ));
+        let (doubts, right, bluffs) = (self.sums[3], self.sums[4], self.sums[5]);
+        let (d_lo, d_hi) = wilson(right as f64, doubts);
+        let (b_lo, b_hi) = wilson(right as f64, bluffs);
+        charts.push(ChartSpec::Bars {
+            file: "doubt_accuracy".into(),
+            title: format!("Share of doubts that were right and of bluffs caught ({doubts} doubts, {bluffs} bluffs)"),
+            x_label: "share".into(),
+            y_label: "share (%, 95% CI)".into(),
+            categories: vec!["doubts that were right".into(), "bluffs caught".into()],
+            series: vec![BarSeries {
+                name: "share".into(),
+                values: vec![ratio(right as f64, doubts as f64) * 100.0, ratio(right as f64, bluffs as f64) * 100.0],
+                ci: Some(vec![(d_lo * 100.0, d_hi * 100.0), (b_lo * 100.0, b_hi * 100.0)]),
+            }],
+            reference: None,
+        });
+        let max = self.team_max.max(1) as f64;
+        let keep: Vec<usize> = (1..self.alive.len()).filter(|&i| self.alive[i] * 100 >= self.games.max(1)).collect();
+        charts.push(ChartSpec::Lines {
+            file: "team_progress".into(),
+            title: format!("Team progress over the game (running games, every {PROGRESS_STEP} turns, {games} games)"),
+            x_label: "turns played (shown while at least 1% of games run)".into(),
+            y_label: "team progress (% of the way home for all its pegs)".into(),
+            series: (0..2)
+                .map(|t| LineSeries {
+                    name: format!("team {t}"),
+                    points: keep
+                        .iter()
+                        .map(|&i| {
+                            ((i as u32 * PROGRESS_STEP) as f64, ratio(self.progress[t].get(i).copied().unwrap_or(0) as f64, self.alive[i] as f64) / max * 100.0)
+                        })
+                        .collect(),
+                    band: None,
+                })
+                .collect(),
+        });
+        charts
+    }
+
+    fn summary(&self, _games: u64) -> Vec<(String, f64)> {
+        let n = self.games as f64;
+        let team0 = ratio(self.team_wins[0] as f64, n);
+        let team1 = ratio(self.team_wins[1] as f64, n);
+        let mut out = vec![
+            ("team0_win_share".into(), team0),
+            ("team1_win_share".into(), team1),
+            ("first_team_advantage".into(), ratio(team0, team0 + team1) - 0.5),
+            ("mean_rounds".into(), ratio(self.rounds.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n)),
+        ];
+        let names = [
+            "sent_by_landing_per_game",
+            "sent_by_doubt_per_game",
+            "sent_to_in_spot_per_game",
+            "doubts_per_game",
+            "right_doubts_per_game",
+            "bluffs_per_game",
+            "discards_per_game",
+            "extra_turns_per_game",
+        ];
+        for (k, name) in names.iter().enumerate() {
+            out.push((name.to_string(), self.mean_ci(k).0));
+        }
+        out.push(("right_doubt_share".into(), ratio(self.sums[4] as f64, self.sums[3] as f64)));
+        out.push(("bluffs_caught_share".into(), ratio(self.sums[4] as f64, self.sums[5] as f64)));
+        out
+    }
+
+    fn save_state(&self) -> Option<serde_json::Value> {
+        save_serde(self)
+    }
+
+    fn load_state(state: &serde_json::Value) -> Result<Self, String> {
+        load_serde(state)
+    }
+}

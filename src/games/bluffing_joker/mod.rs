@@ -1,0 +1,537 @@
+//! Bluffing Joker: a team peg race on a board of `players` sides, driven by cards played
+//! face down with a declared value that opponents may doubt (RULES.md, "Bluffing Joker";
+//! rulebook: `seeds/004_5fe649d24a3874a4.txt`).
+//!
+//! Cards are standard 52-card decks plus jokers, this game's own card type
+//! ([`cards`]: canonical order ace..king by suit clubs, diamonds, hearts, spades, then the
+//! joker). The board ([`board`]) has `players` x `track_per_side` holes; side p starts at
+//! hole `track_per_side` x p; player p's come-out hole and in-spot are holes `come_out` and
+//! `in_spot` of its side; home depths 1..`home_size`. Seat i is in team i mod 2.
+//!
+//! A turn is a series of small decisions, each a `Copy` [`Action`]:
+//! 1. the active seat (after drawing up to `hand_size`) plays [`Action::Play`] (a card by
+//!    rank, a declared value and a move legal for that value) or [`Action::Discard`];
+//! 2. each opponent in turn order from the active seat's left answers [`Action::Pass`] or
+//!    [`Action::Doubt`], as its own seat and from its own view, until one doubts;
+//! 3. when a doubt sends a peg to start and the victim has two or more pegs on the track,
+//!    the choosing seat plays [`Action::SendBack`] (with one peg on the track there is no
+//!    choice and it goes at once).
+//!
+//! Readings fixed here where RULES.md and the rulebook are silent (what players at the
+//! table would expect):
+//! - A played card is identified by its rank; the physical card taken from the hand is the
+//!   first of that rank in canonical order (suits only name cards).
+//! - The come-out hole, when occupied, is landed on like any hole (an opponent's peg goes
+//!   to its start, a teammate's to its in-spot); an own peg there makes the come-out
+//!   illegal.
+//! - A home entry that is possible is made: a forward move cannot choose to go on around
+//!   instead of entering (RULES.md's rule reads as deterministic).
+//! - The 8 backward obeys the passing rule like every move (no passing or landing on an own
+//!   peg); only track pegs move backward.
+//! - The joker may target a peg of any other player on the track, teammates included, but
+//!   never a home peg; from start it is the only way to come out with a joker.
+//! - Doubted cards are shown to everyone; undoubted played cards and discards (the
+//!   discard-and-draw) stay face down. The public "revealed" counts (shown cards still in
+//!   the discard pile) reset when the discard pile is reshuffled into the draw pile.
+//! - A doubt is asked of every opponent, finished players included (they still hold cards
+//!   and sit at the table); teammates never doubt.
+//! - A right doubt's peg is chosen by the doubting seat (its team's choice), a wrong doubt's
+//!   by the active seat; when the victim has exactly one peg on the track, it goes without
+//!   a decision. With the extra turn off (`extra_turns = false`) "no peg on the track"
+//!   costs nothing.
+//! - With `doubt.right_doubt_stops_move = false` a right doubt lets the liar make the
+//!   declared move first, then loses the peg (a designer key; default: no move).
+//! - With `doubt.bluffing = false` every declaration must be the card's true value.
+//! - The discard-and-draw draws one card (reshuffling if needed) and ends the turn; it is
+//!   possible only when no card but a joker has a legal move for its true value.
+//! - The turn cap counts turns, extra turns included; a game stops when `turn_cap` turns
+//!   have been played (end reason `cap`, no winner). `Outcome.length` is in turns; rounds
+//!   (regular rotations starting at seat 0) are reported by the game's metrics.
+//! - `Outcome.scores` is each seat's own pegs in home at the end; a team win puts every
+//!   member seat in `Outcome.winners`, each getting 1/team size of a win: a team's win
+//!   share is the sum of its members'.
+//! - What a seat sees ([`View`]): its hand, the whole board, the declaration and move
+//!   being doubted (never the card), the revealed counts, the pile sizes.
+
+pub mod board;
+mod bots;
+pub mod cards;
+mod metrics;
+pub mod params;
+pub mod rules;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::variant::Invalid;
+
+pub use board::{Board, Geometry, HOME, Move, NONE, Pos, START, pos_name};
+pub use bots::{BluffBot, HonestBot};
+pub use cards::{CardId, Hand, JOKER, RANKS, Rank, card_name, rank_name, rank_of};
+pub use metrics::JokerMetrics;
+pub use params::{MAX_PLAYERS, Params, SevenSplit};
+pub use rules::{Cause, Counters, END_CAP, END_HOME, END_REASONS, Pending, Phase, State};
+
+/// Game id in variant files.
+pub const ID: &str = "bluffing-joker";
+
+/// One decision of a Bluffing Joker seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play a card of rank `card` face down, declaring `declared`, with move `mv` (legal for
+    /// the declared value).
+    Play {
+        /// The rank of the card played.
+        card: Rank,
+        /// The declared value.
+        declared: Rank,
+        /// The declared move.
+        mv: Move,
+    },
+    /// Discard a card of rank `card` and draw one (only when no non-joker card has a legal
+    /// move for its true value); ends the turn.
+    Discard {
+        /// The rank discarded.
+        card: Rank,
+    },
+    /// Do not doubt the declaration.
+    Pass,
+    /// Doubt the declaration.
+    Doubt,
+    /// Send the victim's peg on track hole `hole` to its start.
+    SendBack {
+        /// The hole.
+        hole: Pos,
+    },
+}
+
+/// What the deciding seat decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Play or discard (the active seat).
+    Play,
+    /// Doubt or pass (an opponent of the active seat).
+    Doubt,
+    /// Which of `victim`'s track pegs goes to start.
+    Penalty {
+        /// The player whose peg goes.
+        victim: u8,
+    },
+    /// Nothing (the game is over).
+    Over,
+}
+
+/// What one seat sees: its own hand and everything public.
+#[derive(Clone, Copy, Debug)]
+pub struct View<'a> {
+    /// The deciding seat.
+    pub seat: usize,
+    /// What it decides.
+    pub decision: Decision,
+    /// Its hand.
+    pub hand: &'a Hand,
+    /// The board (public).
+    pub board: &'a Board,
+    /// The active seat.
+    pub active: usize,
+    /// The declaration being doubted or penalised (value and move), never the card.
+    pub declared: Option<(Rank, Move)>,
+    /// Ranks of the shown cards in the discard pile since the last reshuffle.
+    pub revealed: &'a [u8; RANKS],
+    /// Cards in the draw pile.
+    pub draw_pile: usize,
+    /// Cards in the discard pile.
+    pub discard_pile: usize,
+    /// Turns begun.
+    pub turn: u32,
+}
+
+/// Bluffing Joker with one variant's parameters, ready to play.
+pub struct BluffingJoker {
+    /// The variant's parameters.
+    pub params: Params,
+    /// The board geometry.
+    pub geo: Geometry,
+    /// Players at the table.
+    pub players: usize,
+    /// The stock in canonical order (shuffled copies are dealt).
+    pub stock: Vec<CardId>,
+    /// Copies of each rank in the stock.
+    pub copies: [u32; RANKS],
+}
+
+impl BluffingJoker {
+    /// Checks the parameters and builds the game.
+    pub fn new(params: Params) -> Result<Self, Vec<Invalid>> {
+        params.check()?;
+        let players = params.players as usize;
+        let side = params.track_per_side as usize;
+        let mut come = [0; MAX_PLAYERS];
+        let mut spot = [0; MAX_PLAYERS];
+        for p in 0..players {
+            come[p] = (side * p + params.come_out as usize) as Pos;
+            spot[p] = (side * p + params.in_spot as usize) as Pos;
+        }
+        let geo = Geometry { players, track: side * players, home: params.home_size as u8, pegs: params.pegs as usize, come, spot, split: params.seven_split };
+        let mut stock = Vec::with_capacity(params.cards() as usize);
+        for id in 0..52 {
+            stock.extend(std::iter::repeat_n(id as CardId, params.deck_count() as usize));
+        }
+        stock.extend(std::iter::repeat_n(cards::JOKER_CARD, params.joker_count() as usize));
+        let mut copies = [params.deck_count() * 4; RANKS];
+        copies[JOKER as usize] = params.joker_count();
+        Ok(BluffingJoker { params, geo, players, stock, copies })
+    }
+
+    /// Whether `seat` must play (some non-joker card in `hand` has a legal move for its
+    /// true value), so it may not discard.
+    #[inline]
+    pub fn must_play(&self, board: &Board, seat: usize, hand: &Hand) -> bool {
+        hand.ranks().any(|r| r != JOKER && self.geo.has_move(board, seat, r))
+    }
+
+    /// Whether declaring `declared` for a card of rank `card` is allowed by the bluffing key.
+    #[inline]
+    pub fn may_declare(&self, card: Rank, declared: Rank) -> bool {
+        self.params.doubt.bluffing || card == declared
+    }
+}
+
+impl Game for BluffingJoker {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = JokerMetrics;
+
+    fn id(&self) -> &'static str {
+        ID
+    }
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn end_reasons(&self) -> &'static [&'static str] {
+        END_REASONS
+    }
+
+    fn length_unit(&self) -> &'static str {
+        "turns"
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        self.new_state(rng, log)
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        match s.phase {
+            Phase::Over => ToMove::Over,
+            Phase::Play => ToMove::Seat(s.current as usize),
+            Phase::Doubt { seat } => ToMove::Seat(seat as usize),
+            Phase::Penalty { chooser, .. } => ToMove::Seat(chooser as usize),
+        }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        let decision = match s.phase {
+            Phase::Play => Decision::Play,
+            Phase::Doubt { .. } => Decision::Doubt,
+            Phase::Penalty { victim, .. } => Decision::Penalty { victim },
+            Phase::Over => Decision::Over,
+        };
+        View {
+            seat,
+            decision,
+            hand: &s.hands[seat],
+            board: &s.board,
+            active: s.current as usize,
+            declared: s.pending.map(|p| (p.declared, p.mv)),
+            revealed: &s.revealed,
+            draw_pile: s.draw.len(),
+            discard_pile: s.discard.len(),
+            turn: s.turns,
+        }
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        match view.decision {
+            Decision::Play => {
+                for card in view.hand.ranks() {
+                    for declared in 0..RANKS as Rank {
+                        if !self.may_declare(card, declared) {
+                            continue;
+                        }
+                        self.geo.for_each_move(view.board, view.seat, declared, &mut |mv, _| {
+                            out.push(Action::Play { card, declared, mv });
+                            false
+                        });
+                    }
+                }
+                if !self.must_play(view.board, view.seat, view.hand) {
+                    out.extend(view.hand.ranks().map(|card| Action::Discard { card }));
+                }
+            }
+            Decision::Doubt => out.extend([Action::Pass, Action::Doubt]),
+            Decision::Penalty { victim } => {
+                let mut placed = [0; params::MAX_PEGS];
+                let n = self.geo.placed(view.board, victim as usize, &mut placed);
+                out.extend(placed[..n].iter().filter(|&&p| board::on_track(p)).map(|&hole| Action::SendBack { hole }));
+            }
+            Decision::Over => {}
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        match (*action, view.decision) {
+            (Action::Play { card, declared, mv }, Decision::Play) => {
+                (card as usize) < RANKS
+                    && (declared as usize) < RANKS
+                    && view.hand.count(card) > 0
+                    && self.may_declare(card, declared)
+                    && self.geo.is_legal_move(view.board, view.seat, declared, mv)
+            }
+            (Action::Discard { card }, Decision::Play) => {
+                (card as usize) < RANKS && view.hand.count(card) > 0 && !self.must_play(view.board, view.seat, view.hand)
+            }
+            (Action::Pass | Action::Doubt, Decision::Doubt) => true,
+            (Action::SendBack { hole }, Decision::Penalty { victim }) => board::on_track(hole) && self.geo.peg_at(view.board, victim as usize, hole).is_some(),
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        self.step(s, seat, action, rng, log);
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        for seat in 0..self.players {
+            o.scores[seat] = s.board.home_count[seat] as i64;
+        }
+        if let Some(team) = s.winner {
+            o.winners = (0..self.players).filter(|&p| p % 2 == team as usize).fold(0, |m, p| m | (1 << p));
+        }
+        o
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        self.invariants(s)
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat < self.players && self.to_move(s) == ToMove::Seat(seat)
+    }
+
+    fn bots() -> Vec<BotInfo<Self>> {
+        vec![bots::honest_info(), bots::bluffer_info()]
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns ({} rounds){}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            s.rounds,
+            match s.winner {
+                Some(t) => format!(", team {t} wins"),
+                None => String::new(),
+            }
+        );
+        for seat in 0..self.players {
+            let mut pegs: Vec<String> = s.board.pegs[seat][..self.geo.pegs].iter().map(|&p| pos_name(p)).collect();
+            pegs.sort();
+            out.push_str(&format!("  seat {seat} (team {}): pegs [{}]; hand [{}]\n", seat % 2, pegs.join(", "), s.hands[seat]));
+        }
+        let c = &s.counters;
+        out.push_str(&format!(
+            "  doubts {} (right {}), bluffs {}, sent to start by landing {} / by doubt {}, discards {}, extra turns {}\n",
+            c.doubts, c.right_doubts, c.bluffs, c.sent_by_landing, c.sent_by_doubt, c.discards, c.extra_turns
+        ));
+        out
+    }
+}
+
+/// What happened, for traces and for bots that track the table.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A seat's starting hand (seen by that seat only).
+    Dealt {
+        /// The seat.
+        seat: u8,
+        /// Its cards.
+        hand: Hand,
+    },
+    /// A turn begins.
+    TurnStarts {
+        /// Turn number.
+        turn: u32,
+        /// Whose turn.
+        seat: u8,
+        /// Whether it is an extra turn.
+        extra: bool,
+    },
+    /// A seat drew a card (seen by that seat only).
+    Drew {
+        /// The seat.
+        seat: u8,
+        /// The card.
+        card: CardId,
+    },
+    /// The discard pile became the draw pile.
+    Reshuffled {
+        /// Cards in the new draw pile.
+        cards: u32,
+    },
+    /// A seat played a card face down (seen by that seat only).
+    Played {
+        /// The seat.
+        seat: u8,
+        /// The card.
+        card: CardId,
+    },
+    /// A seat's declaration (public).
+    Declared {
+        /// The seat.
+        seat: u8,
+        /// The declared value.
+        declared: Rank,
+        /// The declared move.
+        mv: Move,
+    },
+    /// An opponent did not doubt.
+    Passed {
+        /// The seat.
+        seat: u8,
+    },
+    /// An opponent doubted: the card is shown.
+    Doubted {
+        /// The doubter.
+        seat: u8,
+        /// The card shown.
+        card: CardId,
+        /// Whether the doubt was right.
+        right: bool,
+    },
+    /// The declared move was made.
+    Moved {
+        /// The active seat.
+        seat: u8,
+        /// The move.
+        mv: Move,
+    },
+    /// A landing displaced a peg.
+    Displaced {
+        /// Its owner.
+        color: u8,
+        /// Its hole.
+        from: Pos,
+        /// Where it went (start or its in-spot).
+        to: Pos,
+    },
+    /// A doubt sent a peg to start.
+    SentBack {
+        /// Its owner.
+        color: u8,
+        /// Its hole.
+        hole: Pos,
+    },
+    /// A seat earned an extra turn.
+    ExtraTurn {
+        /// The seat.
+        seat: u8,
+    },
+    /// A seat discarded a card face down and drew one (seen by that seat only).
+    Discarded {
+        /// The seat.
+        seat: u8,
+        /// The card.
+        card: CardId,
+    },
+    /// The game ended.
+    GameOver {
+        /// Index into [`END_REASONS`].
+        reason: u8,
+        /// Turns played.
+        turns: u32,
+        /// The winning team.
+        winner: Option<u8>,
+    },
+}
+
+impl GameEvent for Event {
+    fn visible_to(&self, seat: usize) -> bool {
+        match self {
+            Event::Dealt { seat: s, .. } | Event::Drew { seat: s, .. } | Event::Played { seat: s, .. } | Event::Discarded { seat: s, .. } => {
+                *s as usize == seat
+            }
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Dealt { seat, hand } => write!(f, "seat {seat} is dealt [{hand}]"),
+            Event::TurnStarts { turn, seat, extra } => write!(f, "-- turn {turn}: seat {seat}{}", if *extra { " (extra turn)" } else { "" }),
+            Event::Drew { seat, card } => write!(f, "  seat {seat} draws the {}", card_name(*card)),
+            Event::Reshuffled { cards } => write!(f, "  the discard pile is shuffled into a new draw pile of {cards} cards"),
+            Event::Played { seat, card } => {
+                write!(f, "  seat {seat} plays the {} face down", card_name(*card))
+            }
+            Event::Declared { seat, declared, mv } => {
+                write!(f, "  seat {seat} declares {}: {mv}", rank_name(*declared))
+            }
+            Event::Passed { seat } => write!(f, "    seat {seat} does not doubt"),
+            Event::Doubted { seat, card, right } => write!(
+                f,
+                "    seat {seat} DOUBTS: the card is the {} ({})",
+                card_name(*card),
+                if *right { "a bluff: right doubt" } else { "true: wrong doubt" }
+            ),
+            Event::Moved { seat, mv } => write!(f, "  seat {seat} moves: {mv}"),
+            Event::Displaced { color, from, to } => write!(
+                f,
+                "    player {color}'s peg on {} goes to {}",
+                pos_name(*from),
+                if *to == START { "its start".to_string() } else { format!("its in-spot ({})", pos_name(*to)) }
+            ),
+            Event::SentBack { color, hole } => write!(f, "    player {color}'s peg on {} is sent to its start", pos_name(*hole)),
+            Event::ExtraTurn { seat } => write!(f, "    seat {seat} earns an extra turn"),
+            Event::Discarded { seat, card } => write!(f, "  seat {seat} cannot move: discards the {} and draws", card_name(*card)),
+            Event::GameOver { reason, turns, winner } => write!(
+                f,
+                "\n== game over after {turns} turns: {}{}",
+                END_REASONS[*reason as usize],
+                match winner {
+                    Some(t) => format!(", team {t} wins"),
+                    None => String::new(),
+                }
+            ),
+        }
+    }
+}
+
+impl crate::games::Registered for BluffingJoker {
+    const ID: &'static str = ID;
+    const DEFAULT_BOT: &'static str = "honest";
+    fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
+        let params = variant.game_params()?;
+        BluffingJoker::new(params).map_err(|p| variant.invalid(p))
+    }
+    fn bench_lineup() -> crate::games::BenchLineup {
+        crate::games::BenchLineup { bots: "honest", sets: &[] }
+    }
+}

@@ -1,0 +1,179 @@
+//! Bluffing Joker's variant parameters: the TOML reference of every key with its RULES.md
+//! default and allowed range, and the checks that reject impossible or too costly set-ups
+//! (every count is bounded so that no accepted variant makes one game slow or huge).
+
+use serde::Deserialize;
+
+use crate::variant::Invalid;
+
+/// Most players at one table (two teams of 4).
+pub const MAX_PLAYERS: usize = 8;
+/// Most pegs per player.
+pub const MAX_PEGS: usize = 8;
+/// Most holes on one side of the board.
+pub const MAX_TRACK_PER_SIDE: u32 = 24;
+/// Most holes on the whole track (8 sides of 24).
+pub const MAX_TRACK: usize = 192;
+/// Most holes in one home.
+pub const MAX_HOME: u32 = 12;
+/// Most standard decks in the stock.
+pub const MAX_DECKS: u32 = 8;
+/// Most jokers in the stock.
+pub const MAX_JOKERS: u32 = 32;
+/// Largest hand (`hand_size`).
+pub const MAX_HAND: usize = 12;
+/// Largest turn cap.
+pub const MAX_TURN_CAP: u32 = 50_000;
+
+/// How a 7 may be split over two pegs.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SevenSplit {
+    /// Parts a and 7 − a, 1 <= a <= 6 (RULES.md default).
+    Exact,
+    /// Parts a, b >= 1 with a + b <= 7 (the rulebook's "up to a cumulative 7").
+    UpTo,
+}
+
+/// Bluffing Joker's parameters as they appear in a variant file; every key is optional and
+/// defaults to RULES.md.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Params {
+    /// Players: 4, 6 or 8, in two teams seated alternately (seat i in team i mod 2).
+    /// Default 4.
+    pub players: u32,
+    /// Holes on each side of the board (the track has `players` x this many), 8 to 24.
+    /// Default 18.
+    pub track_per_side: u32,
+    /// The come-out hole: index of the hole on the player's own side, 0 to
+    /// `track_per_side` − 1, different from `in_spot`. Default 8.
+    pub come_out: u32,
+    /// The in-spot (the hole in front of home): index on the player's own side, 0 to
+    /// `track_per_side` − 1. Default 3.
+    pub in_spot: u32,
+    /// Pegs per player, 1 to 8. Default 5.
+    pub pegs: u32,
+    /// Holes in each home, `pegs` to 12 (every peg needs a hole). Default 5.
+    pub home_size: u32,
+    /// Standard 52-card decks, 1 to 8. Default: 3, or 4 with 8 players.
+    pub decks: Option<u32>,
+    /// Jokers, 0 to 32. Default: 2 per deck (6, or 8 with 8 players).
+    pub jokers: Option<u32>,
+    /// Cards dealt to each seat at the start, 1 to `hand_size`. Default 5.
+    pub deal: u32,
+    /// Each turn starts by drawing up to this many cards, 1 to 12. Default 6.
+    pub hand_size: u32,
+    /// How a 7 splits over two pegs: "exact" (a and 7 − a) or "up_to" (a + b <= 7).
+    /// Default "exact".
+    pub seven_split: SevenSplit,
+    /// Whether the extra turns the doubt rules grant are taken (false: never). Default true.
+    pub extra_turns: bool,
+    /// Turns after which the game stops with no winner (end reason `cap`), 1 to 50000.
+    /// Default 5000.
+    pub turn_cap: u32,
+    /// The doubt rules.
+    pub doubt: DoubtParams,
+}
+
+/// The doubt rules designers may vary.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DoubtParams {
+    /// Whether a declaration may be false (false: every declaration must name the card's
+    /// true value, so every doubt is wrong). Default true.
+    pub bluffing: bool,
+    /// Whether a right doubt also costs the liar the declared move (true: the liar does not
+    /// move; false: it moves, then loses the peg). Default true.
+    pub right_doubt_stops_move: bool,
+}
+
+impl Default for DoubtParams {
+    fn default() -> Self {
+        DoubtParams { bluffing: true, right_doubt_stops_move: true }
+    }
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            players: 4,
+            track_per_side: 18,
+            come_out: 8,
+            in_spot: 3,
+            pegs: 5,
+            home_size: 5,
+            decks: None,
+            jokers: None,
+            deal: 5,
+            hand_size: 6,
+            seven_split: SevenSplit::Exact,
+            extra_turns: true,
+            turn_cap: 5000,
+            doubt: DoubtParams::default(),
+        }
+    }
+}
+
+impl Params {
+    /// Standard decks in play (the default depends on `players`).
+    pub fn deck_count(&self) -> u32 {
+        self.decks.unwrap_or(if self.players == 8 { 4 } else { 3 })
+    }
+
+    /// Jokers in play (default 2 per deck).
+    pub fn joker_count(&self) -> u32 {
+        self.jokers.unwrap_or(2 * self.deck_count())
+    }
+
+    /// Cards in the stock.
+    pub fn cards(&self) -> u32 {
+        52 * self.deck_count() + self.joker_count()
+    }
+
+    /// Checks every key; every problem is listed.
+    pub fn check(&self) -> Result<(), Vec<Invalid>> {
+        let mut bad = Vec::new();
+        let range = |bad: &mut Vec<Invalid>, key: &str, v: u32, lo: u32, hi: u32| {
+            if !(lo..=hi).contains(&v) {
+                bad.push(Invalid::new(key, format!("{v} is not allowed; allowed: {lo} to {hi}")));
+            }
+        };
+        if ![4, 6, 8].contains(&self.players) {
+            bad.push(Invalid::new("players", format!("{} players is not allowed; allowed: 4, 6 or 8 (two teams seated alternately)", self.players)));
+        }
+        range(&mut bad, "track_per_side", self.track_per_side, 8, MAX_TRACK_PER_SIDE);
+        let side = self.track_per_side.max(1);
+        range(&mut bad, "come_out", self.come_out, 0, side - 1);
+        range(&mut bad, "in_spot", self.in_spot, 0, side - 1);
+        if self.come_out == self.in_spot {
+            bad.push(Invalid::new("come_out", format!("the come-out hole ({}) must differ from the in-spot ({})", self.come_out, self.in_spot)));
+        }
+        range(&mut bad, "pegs", self.pegs, 1, MAX_PEGS as u32);
+        range(&mut bad, "home_size", self.home_size, 1, MAX_HOME);
+        if self.home_size < self.pegs {
+            bad.push(Invalid::new(
+                "home_size",
+                format!("a home of {} holes cannot hold {} pegs; allowed: pegs ({}) to {MAX_HOME}", self.home_size, self.pegs, self.pegs),
+            ));
+        }
+        range(&mut bad, "decks", self.deck_count(), 1, MAX_DECKS);
+        range(&mut bad, "jokers", self.joker_count(), 0, MAX_JOKERS);
+        range(&mut bad, "hand_size", self.hand_size, 1, MAX_HAND as u32);
+        range(&mut bad, "deal", self.deal, 1, self.hand_size.max(1));
+        range(&mut bad, "turn_cap", self.turn_cap, 1, MAX_TURN_CAP);
+        let need = self.players * self.hand_size + 1;
+        if self.cards() < need {
+            bad.push(Invalid::new(
+                "decks",
+                format!(
+                    "{} cards cannot fill {} hands of {} and leave one to draw ({need} needed); add decks or jokers, or lower hand_size",
+                    self.cards(),
+                    self.players,
+                    self.hand_size
+                ),
+            ));
+        }
+        if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}
