@@ -34,6 +34,7 @@ macro_rules! registry {
 }
 
 registry! {
+    beaver_mania::BeaverMania,
     penny_badger::PennyBadger,
     pig_farm::PigFarm,
     take_a_penny::TakeAPenny,

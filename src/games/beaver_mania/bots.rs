@@ -1,0 +1,404 @@
+//! Beaver Mania's bots: `greedy` (exactly defined below, reproducible anywhere, no
+//! allocation per decision) and `tactician` (a heuristic of its own that keeps the
+//! Partybeaver for the end game, guards against being stabbed and ends the round when it
+//! leads). `random` is the engine's. Both decide from their seat's [`View`] only.
+
+use super::cards::{Card, Hand, JOKER, NUMBER_BITS, PARTYBEAVER, SUPERBEAVER};
+use super::plays::{for_each_play, stabs, Form, Judged, Play, JOKERS_VALUE, NO_CARD};
+use super::{Action, BeaverMania, Source, Step, View, MAX_PLAYERS};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+
+/// The opponents of the deciding seat, leader first: by public score (pile minus hand)
+/// from highest, ties in turn order from the seat's left. Returns the count and the order.
+#[inline]
+pub fn leaders(game: &BeaverMania, view: &View) -> (usize, [usize; MAX_PLAYERS]) {
+    let mut order = [0usize; MAX_PLAYERS];
+    let mut n = 0;
+    for seat in game.others(view.seat) {
+        let score = view.score(seat);
+        let mut i = n;
+        while i > 0 && view.score(order[i - 1]) < score {
+            order[i] = order[i - 1];
+            i -= 1;
+        }
+        order[i] = seat;
+        n += 1;
+    }
+    (n, order)
+}
+
+/// The card `greedy` prefers among `source`'s cards: the joker; else the number card of
+/// which `hand` holds the most copies (ties to the higher number); else the first action
+/// card in canonical order. `source` must not be empty.
+#[inline]
+pub fn preferred_card(hand: &Hand, source: &Hand) -> Card {
+    if source.has(JOKER) {
+        return JOKER;
+    }
+    let nums = source.mask() & NUMBER_BITS;
+    if nums != 0 {
+        return most_held(hand, nums);
+    }
+    source.mask().trailing_zeros() as Card
+}
+
+/// Among the numbers in `mask` (non-empty), the one `hand` holds most copies of, ties to the
+/// higher number.
+#[inline]
+pub fn most_held(hand: &Hand, mask: u32) -> Card {
+    let mut best = NO_CARD;
+    let mut best_count = 0;
+    let mut m = mask;
+    while m != 0 {
+        let c = m.trailing_zeros() as Card;
+        m &= m - 1;
+        let k = hand.count(c);
+        if best == NO_CARD || k >= best_count {
+            best = c;
+            best_count = k;
+        }
+    }
+    best
+}
+
+/// Whether a stabbed top play "extends a group" of `hand`: it holds a joker or a number
+/// card of which `hand` holds a copy.
+#[inline]
+pub fn extends_a_group(hand: &Hand, cards: &[Card]) -> bool {
+    cards.iter().any(|&c| c == JOKER || (c < JOKER && hand.has(c)))
+}
+
+/// The top plays of every seat (the deciding seat's own included, never stabbed).
+#[inline]
+fn tops(view: &View) -> [Judged; MAX_PLAYERS] {
+    let mut t = [Judged { form: Form::None, guard: true }; MAX_PLAYERS];
+    for (seat, top) in t.iter_mut().enumerate().take(view.players) {
+        if seat != view.seat {
+            *top = view.pile(seat).top_judged();
+        }
+    }
+    t
+}
+
+/// How many opponents' top plays `play` stabs.
+#[inline]
+fn stab_count(play: &Play, tops: &[Judged; MAX_PLAYERS]) -> u32 {
+    if !play.stabs_at_all() {
+        return 0;
+    }
+    let form = play.form();
+    tops.iter().filter(|&&t| stabs(form, t)).count() as u32
+}
+
+/// `greedy`, exactly:
+/// - Play: among the legal plays in canonical play order ([`for_each_play`]), the one that
+///   stabs the most opponents' top plays; among those, the one putting the most cards on
+///   its pile; then the one using the fewest jokers; then the highest value (a number's
+///   value is the number, jokers alone are above every number, a run counts its highest
+///   number, Partybeaver plays and lone action cards 0); remaining ties to the first in
+///   canonical play order.
+/// - Display stab: the number of which it holds the most copies in hand, ties to the
+///   higher number.
+/// - Stabbed top play: takes it when it holds a joker or a number card of which the hand
+///   holds a copy ([`extends_a_group`]); otherwise puts it away.
+/// - Actions go to the leader: opponents ranked by public score (pile minus hand, highest
+///   first, ties in turn order from its left) ([`leaders`]). Steal: from the first ranked
+///   opponent whose pile is not empty, the [`preferred_card`] of its top play; with no such
+///   pile, the preferred card of the display, else of the stock. Fairy: the leader, naming
+///   the number it holds most copies of (ties to the higher); holding no number, the
+///   joker (a deck without jokers: its first card kind in canonical order). Bad guy: the leader; each card from the draw pile, or (draw pile empty) the
+///   first stock card in canonical order.
+/// - Drawing a lost pile card: the joker from the stock if there is one, else the stock's
+///   number card of which it holds the most copies when it holds at least one (ties to
+///   the higher), else the draw pile; with the draw pile empty, the first stock card in
+///   canonical order.
+#[derive(Default)]
+pub struct GreedyBot;
+
+/// The `greedy` entry.
+pub fn greedy_info() -> BotInfo<BeaverMania> {
+    BotInfo {
+        name: "greedy",
+        aliases: &[],
+        doc: "plays the play that stabs most piles, then the largest; takes stabbed cards that extend its groups; actions on the leader",
+        params: &[],
+        build: |_, _| Box::new(GreedyBot),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|_| GreedyBot).collect()))),
+    }
+}
+
+impl GreedyBot {
+    /// Greedy's play (see the type's doc).
+    #[inline]
+    pub fn choose_play(game: &BeaverMania, view: &View) -> Play {
+        let tops = tops(view);
+        let mut best: Option<(u32, u32, u32, u32, Play)> = None;
+        for_each_play(view.hand, game.numbers, &view.hippie_targets(), |p| {
+            let key = (stab_count(&p, &tops), p.size(), u32::MAX - p.jokers(), p.value());
+            if best.is_none_or(|b| key > (b.0, b.1, b.2, b.3)) {
+                best = Some((key.0, key.1, key.2, key.3, p));
+            }
+        });
+        best.expect("a non-empty hand always has a legal play").4
+    }
+
+    /// Greedy's steal.
+    #[inline]
+    pub fn choose_steal(game: &BeaverMania, view: &View) -> Action {
+        let (n, order) = leaders(game, view);
+        for &seat in &order[..n] {
+            let top = view.pile(seat).top_hand();
+            if !top.is_empty() {
+                return Action::Steal { from: Source::Pile, seat: seat as u8, card: preferred_card(view.hand, &top) };
+            }
+        }
+        let from = if view.display().is_empty() { Source::Stock } else { Source::Display };
+        let h = if from == Source::Display { view.display() } else { view.stock() };
+        Action::Steal { from, seat: view.seat as u8, card: preferred_card(view.hand, h) }
+    }
+
+    /// Greedy's draw of a lost pile card.
+    #[inline]
+    pub fn choose_draw(view: &View) -> Action {
+        let stock = view.stock();
+        if stock.has(JOKER) {
+            return Action::Supply { from: Source::Stock, card: JOKER };
+        }
+        let useful = stock.mask() & view.hand.mask() & NUMBER_BITS;
+        if useful != 0 {
+            return Action::Supply { from: Source::Stock, card: most_held(view.hand, useful) };
+        }
+        supply_default(view)
+    }
+}
+
+/// The draw pile when it has cards, else the first stock card in canonical order.
+#[inline]
+fn supply_default(view: &View) -> Action {
+    if view.draw_pile() > 0 {
+        Action::Supply { from: Source::DrawPile, card: NO_CARD }
+    } else {
+        Action::Supply { from: Source::Stock, card: view.stock().mask().trailing_zeros() as Card }
+    }
+}
+
+/// The number of `hand` with the most copies (ties to the higher); with no number, the
+/// joker, or (a deck without jokers) the first card kind of the deck in canonical order.
+#[inline]
+fn fairy_wish(game: &BeaverMania, hand: &Hand) -> Card {
+    let nums = hand.mask() & NUMBER_BITS;
+    if nums != 0 {
+        most_held(hand, nums)
+    } else if game.kinds & (1 << JOKER) != 0 {
+        JOKER
+    } else {
+        game.kinds.trailing_zeros() as Card
+    }
+}
+
+impl Bot<BeaverMania> for GreedyBot {
+    fn name(&self) -> &str {
+        "greedy"
+    }
+
+    #[inline]
+    fn decide(&mut self, game: &BeaverMania, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        match view.step {
+            Step::Play => Action::Play(Self::choose_play(game, view)),
+            Step::StabDisplay => Action::StabDisplay(most_held(view.hand, view.display_options(game))),
+            Step::Pile { seat } => Action::Take(extends_a_group(view.hand, view.pile(seat as usize).top_cards())),
+            Step::Steal { .. } => Self::choose_steal(game, view),
+            Step::Fairy => {
+                let (_, order) = leaders(game, view);
+                Action::Fairy { seat: order[0] as u8, card: fairy_wish(game, view.hand) }
+            }
+            Step::BadGuyVictim => {
+                let (_, order) = leaders(game, view);
+                Action::BadGuy { seat: order[0] as u8 }
+            }
+            Step::BadGuyCard { .. } => supply_default(view),
+            Step::Draw { .. } => Self::choose_draw(view),
+            Step::Over => unreachable!("no decision when the game is over"),
+        }
+    }
+}
+
+/// `tactician`: scores every legal play by the cards it sheds, the opponents' pile cards it
+/// stabs (double for the leader), the action it brings, and the risk that the new top play
+/// is stabbed before its next turn (none for a Bodyguard, jokers alone or a Partybeaver
+/// play); it keeps the Partybeaver until its hand is small (`party_at` cards) and keeps
+/// jokers unless they make a play bigger; it ends the round by emptying its hand only when
+/// that wins, and avoids leaving a hand it could not empty. It takes stabbed cards only
+/// when they extend a group and the round is not near its end, draws stock cards that
+/// extend a group, and aims its actions at the leader like `greedy`.
+pub struct TacticianBot {
+    /// Hand size at or below which the Partybeaver play is welcome.
+    party_at: u32,
+    /// Weight of the risk of being stabbed.
+    caution: f64,
+}
+
+const TACTICIAN_PARAMS: &[BotParamInfo] = &[
+    BotParamInfo {
+        name: "party_at",
+        default: 6.0,
+        min: 0.0,
+        max: 30.0,
+        doc: "hand size at or below which it plays the Partybeaver with three numbers",
+    },
+    BotParamInfo {
+        name: "caution",
+        default: 1.0,
+        min: 0.0,
+        max: 4.0,
+        doc: "weight of the risk that its new top play is stabbed",
+    },
+];
+
+/// The `tactician` entry.
+pub fn tactician_info() -> BotInfo<BeaverMania> {
+    BotInfo {
+        name: "tactician",
+        aliases: &[],
+        doc: "scores plays by cards shed, piles stabbed, actions and the risk of being stabbed; keeps the Partybeaver for the end game",
+        params: TACTICIAN_PARAMS,
+        build: |_, v| Box::new(TacticianBot::new(v[0] as u32, v[1])),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TacticianBot::new(v[0] as u32, v[1])).collect()))),
+    }
+}
+
+impl TacticianBot {
+    /// A tactician with the given parameters.
+    pub fn new(party_at: u32, caution: f64) -> Self {
+        TacticianBot { party_at, caution }
+    }
+
+    /// Chance that some opponent stabs a new top play of `form` before this seat moves
+    /// again: a rough count of the ways (higher numbers in the same size) scaled by the
+    /// opponents' hand sizes.
+    fn risk(game: &BeaverMania, view: &View, play: &Play) -> f64 {
+        if play.guard() {
+            return 0.0;
+        }
+        match play.form() {
+            Form::Group { value: JOKERS_VALUE, .. } | Form::Party | Form::None => 0.0,
+            Form::Group { value, size } => {
+                let higher = (game.numbers as f64 - 1.0 - value as f64) / game.numbers as f64;
+                let jokers = game.copies[JOKER as usize] as f64 / game.deck.len() as f64;
+                let per_size = match size {
+                    1 => 0.9,
+                    2 => 0.55,
+                    3 => 0.25,
+                    4 => 0.08,
+                    _ => 0.02,
+                };
+                let opponents = (view.players - 1) as f64;
+                (per_size * (higher + jokers * 4.0)).min(1.0) * (1.0 - 0.55f64.powf(opponents))
+            }
+            Form::Run { high, .. } => 0.15 * (game.numbers as f64 - 1.0 - high as f64) / game.numbers as f64,
+            Form::Lone => 0.15,
+        }
+    }
+
+    fn play_score(&self, game: &BeaverMania, view: &View, play: &Play, tops: &[Judged; MAX_PLAYERS], leader: usize) -> f64 {
+        let size = play.size() as f64;
+        let hand_after = view.hand.len() as u32 - play.size();
+        let me = view.seat;
+        let mut score = 2.0 * size;
+        if hand_after == 0 {
+            // The round ends now: my score is my pile; the others keep theirs.
+            let mine = view.pile(me).len() as i64 + play.size() as i64;
+            let best_other = game.others(me).map(|o| view.score(o)).max().unwrap_or(0);
+            return if mine > best_other { 1e6 } else if mine == best_other { 1e3 } else { -1e3 + size };
+        }
+        if play.stabs_at_all() {
+            let form = play.form();
+            for (seat, t) in tops.iter().enumerate() {
+                if stabs(form, *t) {
+                    let k = view.pile(seat).top_cards().len() as f64;
+                    score += 2.0 * k * if seat == leader { 1.5 } else { 1.0 };
+                }
+            }
+        }
+        score -= self.caution * 2.0 * size * Self::risk(game, view, play);
+        score -= 0.6 * play.jokers() as f64;
+        let action = play.action();
+        if action != NO_CARD {
+            score += match action - SUPERBEAVER {
+                0 => 3.0,
+                1 => 1.5,
+                2 => 0.5,
+                5 => 1.5,
+                7 => match *play {
+                    Play::Group { number, .. } => 1.2 * (view.players - 1) as f64 * game.copies[number as usize] as f64 / 8.0,
+                    _ => -1.0,
+                },
+                6 => 0.0,
+                _ => -1.0,
+            };
+        }
+        let near_end = game.others(me).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 3;
+        match *play {
+            Play::Party { .. } => {
+                if view.hand.len() as u32 > self.party_at && !near_end {
+                    score -= 6.0;
+                }
+            }
+            Play::Lone { card: PARTYBEAVER } => score -= 4.0,
+            _ => {}
+        }
+        if hand_after == 1 && view.hand.has(PARTYBEAVER) && !matches!(play, Play::Party { .. } | Play::Lone { card: PARTYBEAVER }) {
+            // A lone Partybeaver left is easy to shed next turn: fine.
+            score += 0.5;
+        }
+        // Prefer to shed cards that are hard to play: singles of low numbers.
+        if let Play::Group { number, count, .. } = *play
+            && count as u32 == view.hand.count(number)
+        {
+            score += 0.3;
+        }
+        score
+    }
+
+    fn choose_play(&self, game: &BeaverMania, view: &View) -> Play {
+        let tops = tops(view);
+        let (_, order) = leaders(game, view);
+        let mut best: Option<(f64, Play)> = None;
+        for_each_play(view.hand, game.numbers, &view.hippie_targets(), |p| {
+            let s = self.play_score(game, view, &p, &tops, order[0]);
+            if best.is_none_or(|b| s > b.0) {
+                best = Some((s, p));
+            }
+        });
+        best.expect("a non-empty hand always has a legal play").1
+    }
+}
+
+impl Bot<BeaverMania> for TacticianBot {
+    fn name(&self) -> &str {
+        "tactician"
+    }
+
+    fn decide(&mut self, game: &BeaverMania, view: &View<'_>, _rng: &mut GameRng) -> Action {
+        match view.step {
+            Step::Play => Action::Play(self.choose_play(game, view)),
+            Step::StabDisplay => Action::StabDisplay(most_held(view.hand, view.display_options(game))),
+            Step::Pile { seat } => {
+                let near_end = game.others(view.seat).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 4;
+                Action::Take(!near_end && extends_a_group(view.hand, view.pile(seat as usize).top_cards()))
+            }
+            Step::Steal { .. } => GreedyBot::choose_steal(game, view),
+            Step::Fairy => {
+                let (_, order) = leaders(game, view);
+                Action::Fairy { seat: order[0] as u8, card: fairy_wish(game, view.hand) }
+            }
+            Step::BadGuyVictim => {
+                let (_, order) = leaders(game, view);
+                Action::BadGuy { seat: order[0] as u8 }
+            }
+            Step::BadGuyCard { .. } => supply_default(view),
+            Step::Draw { .. } => GreedyBot::choose_draw(view),
+            Step::Over => unreachable!("no decision when the game is over"),
+        }
+    }
+}
