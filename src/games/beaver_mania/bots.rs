@@ -3,8 +3,8 @@
 //! Partybeaver for the end game, guards against being stabbed and ends the round when it
 //! leads). `random` is the engine's. Both decide from their seat's [`View`] only.
 
-use super::cards::{Card, Hand, JOKER, NUMBER_BITS, PARTYBEAVER, SUPERBEAVER};
-use super::plays::{for_each_play, stabs, Form, Judged, Play, JOKERS_VALUE, NO_CARD};
+use super::cards::{Card, Hand, HIPPIE, JOKER, NUMBER_BITS, PARTYBEAVER, SUPERBEAVER};
+use super::plays::{for_each_play, stabs, Form, Judged, Play, JOKERS_VALUE, MAX_RUN, MIN_RUN, NO_CARD};
 use super::{Action, BeaverMania, Source, Step, View, MAX_PLAYERS};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
@@ -90,6 +90,19 @@ fn stab_count(play: &Play, tops: &[Judged; MAX_PLAYERS]) -> u32 {
     tops.iter().filter(|&&t| stabs(form, t)).count() as u32
 }
 
+/// Greedy's ordering of plays: more opponents' top plays stabbed, then more cards, then
+/// fewer jokers, then a higher value ([`Play::value`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Key(u32, u32, u32, u32);
+
+impl Key {
+    /// The key of `play` stabbing `stabbed` top plays.
+    #[inline]
+    pub fn of(stabbed: u32, play: &Play) -> Key {
+        Key(stabbed, play.size(), u32::MAX - play.jokers(), play.value())
+    }
+}
+
 /// `greedy`, exactly:
 /// - Play: among the legal plays in canonical play order ([`for_each_play`]), the one that
 ///   stabs the most opponents' top plays; among those, the one putting the most cards on
@@ -128,18 +141,151 @@ pub fn greedy_info() -> BotInfo<BeaverMania> {
 }
 
 impl GreedyBot {
-    /// Greedy's play (see the type's doc).
-    #[inline]
-    pub fn choose_play(game: &BeaverMania, view: &View) -> Play {
+    /// Greedy's play by its definition: every legal play scored, the best kept (the
+    /// reference for [`GreedyBot::choose_play`], which reaches the same play faster).
+    pub fn choose_play_by_enumeration(game: &BeaverMania, view: &View) -> Play {
         let tops = tops(view);
-        let mut best: Option<(u32, u32, u32, u32, Play)> = None;
+        let mut best: Option<(Key, Play)> = None;
         for_each_play(view.hand, game.numbers, &view.hippie_targets(), |p| {
-            let key = (stab_count(&p, &tops), p.size(), u32::MAX - p.jokers(), p.value());
-            if best.is_none_or(|b| key > (b.0, b.1, b.2, b.3)) {
-                best = Some((key.0, key.1, key.2, key.3, p));
+            let key = Key::of(stab_count(&p, &tops), &p);
+            if best.is_none_or(|b| key > b.0) {
+                best = Some((key, p));
             }
         });
-        best.expect("a non-empty hand always has a legal play").4
+        best.expect("a non-empty hand always has a legal play").1
+    }
+
+    /// Greedy's play (see the type's doc), without listing every play: per number only
+    /// the sizes that can matter (its largest play and the sizes of stabbable top plays),
+    /// each made with the fewest jokers and the first way in canonical play order; jokers
+    /// alone likewise; one Hippie run per (lowest number, length); the first Partybeaver
+    /// play; the first lone action card. Categories and numbers are visited in canonical
+    /// play order and only a strictly better key replaces the best, so ties go to the first
+    /// play in canonical order exactly as in [`GreedyBot::choose_play_by_enumeration`].
+    #[inline]
+    pub fn choose_play(game: &BeaverMania, view: &View) -> Play {
+        let hand = view.hand;
+        // Stabbable top plays of the opponents: group sizes with their numbers, lone
+        // action cards, runs.
+        let mut group_sizes = 0u32;
+        let mut lone = false;
+        let mut targets = [Judged { form: Form::None, guard: true }; MAX_PLAYERS];
+        let mut t = 0;
+        let mut hippie_targets = [u8::MAX; 8];
+        for seat in game.others(view.seat) {
+            let top = view.pile(seat).top_judged();
+            if let Form::Run { len, high, hippie: true } = top.form {
+                hippie_targets[len as usize] = hippie_targets[len as usize].min(high);
+            }
+            if top.guard {
+                continue;
+            }
+            match top.form {
+                Form::Group { value, size } if value != JOKERS_VALUE => group_sizes |= 1 << size.min(31),
+                Form::Lone => lone = true,
+                Form::Run { .. } => {}
+                _ => continue,
+            }
+            targets[t] = top;
+            t += 1;
+        }
+        let targets = &targets[..t];
+        let count = |form: Form| targets.iter().filter(|&&x| stabs(form, x)).count() as u32;
+        let mut best: Option<(Key, Play)> = None;
+        let mut offer = |key: Key, play: Play| {
+            if best.is_none_or(|b| key > b.0) {
+                best = Some((key, play));
+            }
+        };
+        let jokers = hand.count(JOKER);
+        let action_mask = hand.mask() & !(NUMBER_BITS | 1 << JOKER | 1 << PARTYBEAVER);
+        let first_action = if action_mask == 0 { NO_CARD } else { action_mask.trailing_zeros() as Card };
+        let extra = jokers.max(u32::from(first_action != NO_CARD));
+        let mut nums = hand.mask() & NUMBER_BITS;
+        while nums != 0 {
+            let number = nums.trailing_zeros() as Card;
+            nums &= nums - 1;
+            let c = hand.count(number);
+            let max = c + extra;
+            let mut sizes = (group_sizes & ((2u32 << max.min(30)) - 1)) | 1 << max.min(31);
+            while sizes != 0 {
+                let size = sizes.trailing_zeros();
+                sizes &= sizes - 1;
+                let play = if first_action != NO_CARD && size >= 2 && size - 1 <= c {
+                    Play::Group { number, count: (size - 1) as u8, jokers: 0, action: first_action }
+                } else if size <= c {
+                    Play::Group { number, count: size as u8, jokers: 0, action: NO_CARD }
+                } else if size - c <= jokers {
+                    Play::Group { number, count: c as u8, jokers: (size - c) as u8, action: NO_CARD }
+                } else {
+                    continue;
+                };
+                offer(Key::of(count(play.form()), &play), play);
+            }
+        }
+        if jokers > 0 {
+            let mut sizes = (group_sizes & ((2u32 << jokers) - 1)) | 1 << jokers | u32::from(lone) << 1;
+            while sizes != 0 {
+                let size = sizes.trailing_zeros();
+                sizes &= sizes - 1;
+                let play = Play::Jokers { count: size as u8 };
+                offer(Key::of(count(play.form()), &play), play);
+            }
+        }
+        let held = hand.mask() & NUMBER_BITS;
+        let numbers = game.numbers;
+        if hand.has(HIPPIE) {
+            for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
+                for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
+                    let need = ((1u32 << len) - 1) << low;
+                    let missing = need & !held;
+                    let hippie = match missing.count_ones() {
+                        0 => low,
+                        1 => missing.trailing_zeros() as Card,
+                        _ => continue,
+                    };
+                    let play = Play::HippieRun { low, len, hippie };
+                    offer(Key::of(count(play.form()), &play), play);
+                }
+            }
+        }
+        for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
+            for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
+                let need = ((1u32 << len) - 1) << low;
+                if need & !held != 0 {
+                    break;
+                }
+                if hippie_targets[len as usize] < low + len - 1 || hand.len() == len as usize {
+                    let play = Play::PlainRun { low, len };
+                    offer(Key::of(count(play.form()), &play), play);
+                }
+            }
+        }
+        if hand.has(PARTYBEAVER) {
+            let mut ma = held;
+            'party: while ma != 0 {
+                let a = ma.trailing_zeros() as Card;
+                ma &= ma - 1;
+                let mb = held & !((1u32 << (a + 2)) - 1);
+                let mut m = mb;
+                while m != 0 {
+                    let b = m.trailing_zeros() as Card;
+                    m &= m - 1;
+                    let mc = held & !((1u32 << (b + 2)) - 1);
+                    if mc != 0 {
+                        let play = Play::Party { a, b, c: mc.trailing_zeros() as Card };
+                        offer(Key::of(0, &play), play);
+                        break 'party;
+                    }
+                }
+            }
+        }
+        let actions = hand.mask() & !(NUMBER_BITS | 1 << JOKER);
+        if actions != 0 {
+            let play = Play::Lone { card: actions.trailing_zeros() as Card };
+            offer(Key::of(0, &play), play);
+        }
+        best.expect("a non-empty hand always has a legal play").1
     }
 
     /// Greedy's steal.

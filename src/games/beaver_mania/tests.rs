@@ -904,3 +904,30 @@ proptest! {
         prop_assert!(o.expect("ok").end_reason != END_CAP, "a standard round never reaches the cap");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Greedy's fast play choice equals its definition (every legal play scored) at every
+    /// play decision of games played by random bots on random parameters.
+    #[test]
+    fn greedy_fast_play_equals_its_definition(params in arb_params(), seed in any::<u64>()) {
+        prop_assume!(params.check().is_ok());
+        let g = BeaverMania::new(params).expect("valid");
+        let mut rng = GameRng::seed_from(seed);
+        let mut bot_rng = GameRng::seed_from(seed ^ 3);
+        let mut log = EventLog::new(false);
+        let mut s = g.deal(&mut rng, &mut log);
+        let mut random = bot("random");
+        while let ToMove::Seat(seat) = g.to_move(&s) {
+            let view = g.view(&s, seat);
+            if view.step == Step::Play {
+                let fast = bots::GreedyBot::choose_play(&g, &view);
+                let reference = bots::GreedyBot::choose_play_by_enumeration(&g, &view);
+                prop_assert_eq!(fast, reference, "hand [{}]", view.hand);
+            }
+            let a = random.decide(&g, &view, &mut bot_rng);
+            g.apply(&mut s, seat, a, &mut rng, &mut log);
+        }
+    }
+}
