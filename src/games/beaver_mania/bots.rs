@@ -370,34 +370,65 @@ impl Bot<BeaverMania> for GreedyBot {
 }
 
 /// `tactician`: scores every legal play by the cards it sheds, the opponents' pile cards it
-/// stabs (double for the leader), the action it brings, and the risk that the new top play
-/// is stabbed before its next turn (none for a Bodyguard, jokers alone or a Partybeaver
-/// play); it keeps the Partybeaver until its hand is small (`party_at` cards) and keeps
-/// jokers unless they make a play bigger; it ends the round by emptying its hand only when
-/// that wins, and avoids leaving a hand it could not empty. It takes stabbed cards only
-/// when they extend a group and the round is not near its end, draws stock cards that
-/// extend a group, and aims its actions at the leader like `greedy`.
+/// stabs (more for the leader), the cards a forced display stab would put in its hand (less
+/// when they extend a group it holds), the action it brings, the jokers it spends and the
+/// risk that the new top play is stabbed before its next turn (none for a Bodyguard, jokers
+/// alone or a Partybeaver play). It keeps the Partybeaver until its hand is small
+/// (`party_at` cards) or the supply runs low, and ends the round by emptying its hand only
+/// when that wins. It takes stabbed cards only when they extend a group and the supply is
+/// not running out, draws stock cards that extend a group, and aims its actions at the
+/// leader like `greedy`.
 pub struct TacticianBot {
-    /// Hand size at or below which the Partybeaver play is welcome.
-    party_at: u32,
-    /// Weight of the risk of being stabbed.
-    caution: f64,
+    w: TacticianWeights,
 }
 
-const TACTICIAN_PARAMS: &[BotParamInfo] = &[
+/// The tactician's parameters (see [`TACTICIAN_PARAMS`]).
+#[derive(Clone, Copy, Debug)]
+struct TacticianWeights {
+    party_at: u32,
+    caution: f64,
+    display_cost: f64,
+    joker_cost: f64,
+    stab_weight: f64,
+}
+
+/// The tactician's parameters: names, defaults (tuned against `greedy` on the standard
+/// variant) and ranges.
+pub const TACTICIAN_PARAMS: &[BotParamInfo] = &[
     BotParamInfo {
         name: "party_at",
-        default: 6.0,
+        default: 8.0,
         min: 0.0,
         max: 30.0,
         doc: "hand size at or below which it plays the Partybeaver with three numbers",
     },
     BotParamInfo {
         name: "caution",
-        default: 1.0,
+        default: 0.0,
         min: 0.0,
         max: 4.0,
         doc: "weight of the risk that its new top play is stabbed",
+    },
+    BotParamInfo {
+        name: "display_cost",
+        default: 2.0,
+        min: 0.0,
+        max: 4.0,
+        doc: "points per card a forced display stab puts in its hand (a third when it extends a group)",
+    },
+    BotParamInfo {
+        name: "joker_cost",
+        default: 0.6,
+        min: 0.0,
+        max: 4.0,
+        doc: "points a joker spent in a play costs",
+    },
+    BotParamInfo {
+        name: "stab_weight",
+        default: 0.5,
+        min: 0.0,
+        max: 4.0,
+        doc: "weight of the opponents' pile cards a play stabs",
     },
 ];
 
@@ -406,22 +437,23 @@ pub fn tactician_info() -> BotInfo<BeaverMania> {
     BotInfo {
         name: "tactician",
         aliases: &[],
-        doc: "scores plays by cards shed, piles stabbed, actions and the risk of being stabbed; keeps the Partybeaver for the end game",
+        doc: "scores plays by cards shed, piles stabbed, forced display stabs, actions and jokers spent; keeps the Partybeaver for the end game",
         params: TACTICIAN_PARAMS,
-        build: |_, v| Box::new(TacticianBot::new(v[0] as u32, v[1])),
-        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TacticianBot::new(v[0] as u32, v[1])).collect()))),
+        build: |_, v| Box::new(TacticianBot::new(v)),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TacticianBot::new(v)).collect()))),
     }
 }
 
 impl TacticianBot {
-    /// A tactician with the given parameters.
-    pub fn new(party_at: u32, caution: f64) -> Self {
-        TacticianBot { party_at, caution }
+    /// A tactician with parameter values in [`TACTICIAN_PARAMS`] order.
+    pub fn new(v: &[f64]) -> Self {
+        TacticianBot {
+            w: TacticianWeights { party_at: v[0] as u32, caution: v[1], display_cost: v[2], joker_cost: v[3], stab_weight: v[4] },
+        }
     }
 
-    /// Chance that some opponent stabs a new top play of `form` before this seat moves
-    /// again: a rough count of the ways (higher numbers in the same size) scaled by the
-    /// opponents' hand sizes.
+    /// Chance that some opponent stabs a new top play of `play`'s form before this seat
+    /// moves again: a rough count of the ways (higher numbers in the same size).
     fn risk(game: &BeaverMania, view: &View, play: &Play) -> f64 {
         if play.guard() {
             return 0.0;
@@ -446,28 +478,55 @@ impl TacticianBot {
         }
     }
 
+    /// Cards left to draw before the round ends by the supply.
+    fn supply(view: &View) -> usize {
+        view.draw_pile() + view.stock().len()
+    }
+
     fn play_score(&self, game: &BeaverMania, view: &View, play: &Play, tops: &[Judged; MAX_PLAYERS], leader: usize) -> f64 {
+        let w = &self.w;
         let size = play.size() as f64;
         let hand_after = view.hand.len() as u32 - play.size();
         let me = view.seat;
-        let mut score = 2.0 * size;
         if hand_after == 0 {
             // The round ends now: my score is my pile; the others keep theirs.
             let mine = view.pile(me).len() as i64 + play.size() as i64;
             let best_other = game.others(me).map(|o| view.score(o)).max().unwrap_or(0);
-            return if mine > best_other { 1e6 } else if mine == best_other { 1e3 } else { -1e3 + size };
+            return if mine > best_other {
+                1e6
+            } else if mine == best_other {
+                1e3
+            } else {
+                -1e3 + size
+            };
         }
+        let mut score = 2.0 * size;
         if play.stabs_at_all() {
             let form = play.form();
             for (seat, t) in tops.iter().enumerate() {
                 if stabs(form, *t) {
                     let k = view.pile(seat).top_cards().len() as f64;
-                    score += 2.0 * k * if seat == leader { 1.5 } else { 1.0 };
+                    score += w.stab_weight * 2.0 * k * if seat == leader { 1.5 } else { 1.0 };
+                }
+            }
+            if let Form::Group { value, size: k } = form {
+                let below = if value == JOKERS_VALUE { NUMBER_BITS } else { (1u32 << value) - 1 };
+                let mut m = view.display().mask() & below;
+                let mut best_cost = f64::INFINITY;
+                while m != 0 {
+                    let c = m.trailing_zeros() as Card;
+                    m &= m - 1;
+                    if view.display().count(c) >= k as u32 {
+                        best_cost = best_cost.min(if view.hand.has(c) { 0.33 } else { 1.0 });
+                    }
+                }
+                if best_cost.is_finite() {
+                    score -= w.display_cost * best_cost * k as f64;
                 }
             }
         }
-        score -= self.caution * 2.0 * size * Self::risk(game, view, play);
-        score -= 0.6 * play.jokers() as f64;
+        score -= w.caution * 2.0 * size * Self::risk(game, view, play);
+        score -= w.joker_cost * play.jokers() as f64;
         let action = play.action();
         if action != NO_CARD {
             score += match action - SUPERBEAVER {
@@ -483,21 +542,16 @@ impl TacticianBot {
                 _ => -1.0,
             };
         }
-        let near_end = game.others(me).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 3;
+        let late = Self::supply(view) <= 4 * view.players || game.others(me).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 3;
         match *play {
             Play::Party { .. } => {
-                if view.hand.len() as u32 > self.party_at && !near_end {
+                if view.hand.len() as u32 > w.party_at && !late {
                     score -= 6.0;
                 }
             }
             Play::Lone { card: PARTYBEAVER } => score -= 4.0,
             _ => {}
         }
-        if hand_after == 1 && view.hand.has(PARTYBEAVER) && !matches!(play, Play::Party { .. } | Play::Lone { card: PARTYBEAVER }) {
-            // A lone Partybeaver left is easy to shed next turn: fine.
-            score += 0.5;
-        }
-        // Prefer to shed cards that are hard to play: singles of low numbers.
         if let Play::Group { number, count, .. } = *play
             && count as u32 == view.hand.count(number)
         {
@@ -530,8 +584,8 @@ impl Bot<BeaverMania> for TacticianBot {
             Step::Play => Action::Play(self.choose_play(game, view)),
             Step::StabDisplay => Action::StabDisplay(most_held(view.hand, view.display_options(game))),
             Step::Pile { seat } => {
-                let near_end = game.others(view.seat).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 4;
-                Action::Take(!near_end && extends_a_group(view.hand, view.pile(seat as usize).top_cards()))
+                let late = Self::supply(view) <= 4 * view.players;
+                Action::Take(!late && extends_a_group(view.hand, view.pile(seat as usize).top_cards()))
             }
             Step::Steal { .. } => GreedyBot::choose_steal(game, view),
             Step::Fairy => {
