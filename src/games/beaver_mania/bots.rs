@@ -544,11 +544,7 @@ impl TacticianBot {
         }
         let late = Self::supply(view) <= 4 * view.players || game.others(me).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 3;
         match *play {
-            Play::Party { .. } => {
-                if view.hand.len() as u32 > w.party_at && !late {
-                    score -= 6.0;
-                }
-            }
+            Play::Party { .. } if view.hand.len() as u32 > w.party_at && !late => score -= 6.0,
             Play::Lone { card: PARTYBEAVER } => score -= 4.0,
             _ => {}
         }

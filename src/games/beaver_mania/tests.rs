@@ -711,9 +711,9 @@ fn a_match_rotates_the_first_seat_and_adds_only_the_winners_scores() {
             if s.rounds_done > before {
                 let r = s.last_round.expect("a round");
                 assert_eq!(r.first_seat as u32, rounds % 4);
-                for t in 0..4 {
+                for (t, total) in totals.iter_mut().enumerate().take(4) {
                     if r.winners & (1 << t) != 0 {
-                        totals[t] += r.scores[t];
+                        *total += r.scores[t];
                     }
                 }
                 rounds += 1;
