@@ -303,6 +303,20 @@ impl GreedyBot {
         Action::Steal { from, seat: view.seat as u8, card: preferred_card(view.hand, h) }
     }
 
+    /// Greedy's steal, wish, Bad guy and draw decisions (every step but the play, the
+    /// display stab and take-or-put-away).
+    #[inline]
+    pub fn choose_other(game: &BeaverMania, view: &View) -> Action {
+        match view.step {
+            Step::Steal { .. } => Self::choose_steal(game, view),
+            Step::Fairy => Action::Fairy { seat: leaders(game, view).1[0] as u8, card: fairy_wish(game, view.hand) },
+            Step::BadGuyVictim => Action::BadGuy { seat: leaders(game, view).1[0] as u8 },
+            Step::BadGuyCard { .. } => supply_default(view),
+            Step::Draw { .. } => Self::choose_draw(view),
+            step => unreachable!("greedy decides {step:?} itself"),
+        }
+    }
+
     /// Greedy's draw of a lost pile card.
     #[inline]
     pub fn choose_draw(view: &View) -> Action {
@@ -353,18 +367,7 @@ impl Bot<BeaverMania> for GreedyBot {
             Step::Play => Action::Play(Self::choose_play(game, view)),
             Step::StabDisplay => Action::StabDisplay(most_held(view.hand, view.display_options(game))),
             Step::Pile { seat } => Action::Take(extends_a_group(view.hand, view.pile(seat as usize).top_cards())),
-            Step::Steal { .. } => Self::choose_steal(game, view),
-            Step::Fairy => {
-                let (_, order) = leaders(game, view);
-                Action::Fairy { seat: order[0] as u8, card: fairy_wish(game, view.hand) }
-            }
-            Step::BadGuyVictim => {
-                let (_, order) = leaders(game, view);
-                Action::BadGuy { seat: order[0] as u8 }
-            }
-            Step::BadGuyCard { .. } => supply_default(view),
-            Step::Draw { .. } => Self::choose_draw(view),
-            Step::Over => unreachable!("no decision when the game is over"),
+            _ => Self::choose_other(game, view),
         }
     }
 }
@@ -583,18 +586,7 @@ impl Bot<BeaverMania> for TacticianBot {
                 let late = Self::supply(view) <= 4 * view.players;
                 Action::Take(!late && extends_a_group(view.hand, view.pile(seat as usize).top_cards()))
             }
-            Step::Steal { .. } => GreedyBot::choose_steal(game, view),
-            Step::Fairy => {
-                let (_, order) = leaders(game, view);
-                Action::Fairy { seat: order[0] as u8, card: fairy_wish(game, view.hand) }
-            }
-            Step::BadGuyVictim => {
-                let (_, order) = leaders(game, view);
-                Action::BadGuy { seat: order[0] as u8 }
-            }
-            Step::BadGuyCard { .. } => supply_default(view),
-            Step::Draw { .. } => GreedyBot::choose_draw(view),
-            Step::Over => unreachable!("no decision when the game is over"),
+            _ => GreedyBot::choose_other(game, view),
         }
     }
 }

@@ -184,6 +184,16 @@ enum Stage {
     EndTurn,
 }
 
+/// What [`BeaverMania::auto_supply`] did.
+enum Auto {
+    /// No source has a card.
+    Nothing,
+    /// The only source gave a card.
+    Took,
+    /// Two or more sources: the seat decides.
+    Ask,
+}
+
 /// Counters of one round, for the report.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RoundStats {
@@ -397,13 +407,18 @@ impl BeaverMania {
         u32::from(!s.draw.is_empty()) + s.stock.mask().count_ones()
     }
 
-    /// The only option of a step that has exactly one, in the same order as
-    /// [`super::BeaverMania::legal_actions`].
-    fn only_supply(&self, s: &State) -> Source {
-        if !s.draw.is_empty() {
-            Source::DrawPile
-        } else {
-            Source::Stock
+    /// One card for `seat` from the draw pile or the stock when there is exactly one
+    /// source (taken at once); otherwise says whether there is none or a choice to ask.
+    fn auto_supply(&self, s: &mut State, seat: usize, bad_guy: bool, log: &mut EventLog<Event>) -> Auto {
+        match self.supply_options(s) {
+            0 => Auto::Nothing,
+            1 => {
+                let (from, card) =
+                    if s.draw.is_empty() { (Source::Stock, s.stock.mask().trailing_zeros() as Card) } else { (Source::DrawPile, NO_CARD) };
+                self.take_supply(s, seat, from, card, bad_guy, log);
+                Auto::Took
+            }
+            _ => Auto::Ask,
         }
     }
 
@@ -518,15 +533,10 @@ impl BeaverMania {
                     }
                 }
                 Stage::BadGuyCard(_, 0) => Stage::Refill,
-                Stage::BadGuyCard(victim, left) => match self.supply_options(s) {
-                    0 => Stage::Refill,
-                    1 => {
-                        let from = self.only_supply(s);
-                        let card = if from == Source::Stock { s.stock.mask().trailing_zeros() as Card } else { NO_CARD };
-                        self.take_supply(s, victim as usize, from, card, true, log);
-                        Stage::BadGuyCard(victim, left - 1)
-                    }
-                    _ => {
+                Stage::BadGuyCard(victim, left) => match self.auto_supply(s, victim as usize, true, log) {
+                    Auto::Nothing => Stage::Refill,
+                    Auto::Took => Stage::BadGuyCard(victim, left - 1),
+                    Auto::Ask => {
                         s.step = Step::BadGuyCard { victim, left };
                         return;
                     }
@@ -551,15 +561,10 @@ impl BeaverMania {
                     self.refill_stock(s, log);
                     Stage::Draws
                 }
-                Stage::Draw(seat, left) => match self.supply_options(s) {
-                    0 => Stage::Draws,
-                    1 => {
-                        let from = self.only_supply(s);
-                        let card = if from == Source::Stock { s.stock.mask().trailing_zeros() as Card } else { NO_CARD };
-                        self.take_supply(s, seat as usize, from, card, false, log);
-                        Stage::Draw(seat, left - 1)
-                    }
-                    _ => {
+                Stage::Draw(seat, left) => match self.auto_supply(s, seat as usize, false, log) {
+                    Auto::Nothing => Stage::Draws,
+                    Auto::Took => Stage::Draw(seat, left - 1),
+                    Auto::Ask => {
                         s.step = Step::Draw { seat, left };
                         return;
                     }
