@@ -35,6 +35,7 @@ macro_rules! registry {
 }
 
 registry! {
+    beaver_mania::BeaverMania,
     bluffing_joker::BluffingJoker,
     dice_factor::DiceFactor,
     flower_power::FlowerPower,

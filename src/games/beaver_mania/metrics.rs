@@ -1,0 +1,315 @@
+//! Beaver Mania's own report metrics: the score of each seat over the turns of a round,
+//! cards stabbed from the display and from piles, put away and stolen per round, how rounds
+//! end (hand emptied vs draw pile and stock used up), and the value of each action card
+//! (round win share of a seat that held it at the deal vs one that did not, with CIs).
+//!
+//! Every sum is an integer (win credit in units of 1/[`WIN_UNIT`]), so batches and shards
+//! merge to identical numbers in any order; the state is saved by sharded runs.
+
+use serde::{Deserialize, Serialize};
+
+use super::cards::ACTION_KEYS;
+use super::params::MAX_PLAYERS;
+use super::rules::{END_REASONS, RoundRecord, State};
+use super::{Action, BeaverMania};
+use crate::engine::{BarSeries, ChartSpec, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::stats::{WIN_UNIT, wilson};
+
+/// Longest round (in turns) the score-over-turns chart follows.
+const MAX_TRACKED_TURNS: usize = 400;
+/// Per-round counters in [`BeaverMetrics::counters`]: display stabbed, pile taken, pile put
+/// away, stolen.
+const COUNTERS: usize = 4;
+const COUNTER_NAMES: [&str; COUNTERS] =
+    ["number cards stabbed from the display", "pile cards stabbed and taken", "pile cards stabbed and put away", "cards stolen"];
+
+/// Accumulated over many games; merged in any order with the same result.
+#[derive(Default, Serialize, Deserialize)]
+pub struct BeaverMetrics {
+    players: usize,
+    /// Rounds scored.
+    rounds: u64,
+    /// Rounds by end reason.
+    reasons: [u64; 3],
+    /// Turns of all rounds, and their squares.
+    round_turns: u64,
+    round_turns_sq: u64,
+    /// Per counter: sum and sum of squares over rounds.
+    counters: [[u64; 2]; COUNTERS],
+    /// Action cards played per kind (canonical order), over all rounds.
+    actions_played: [u64; 8],
+    /// Per action card: [seat-rounds that held it at the deal, their round-win credit,
+    /// seat-rounds that did not, their credit] (credit in 1/WIN_UNIT).
+    action_value: [[u64; 4]; 8],
+    /// Per turn completed in a round (index): rounds still running there.
+    turn_rounds: Vec<u64>,
+    /// Per turn completed and seat: sum of scores, and of squared scores.
+    turn_score: Vec<[i64; MAX_PLAYERS]>,
+    turn_score_sq: Vec<[u64; MAX_PLAYERS]>,
+    // The game in progress (not saved).
+    #[serde(skip)]
+    seen_rounds: u32,
+    #[serde(skip)]
+    seen_turn: (u32, u32),
+}
+
+impl BeaverMetrics {
+    /// Adds the scores after `done` turns of a round.
+    fn record_scores(&mut self, done: u32, scores: &[i64; MAX_PLAYERS], n: usize) {
+        let i = done as usize;
+        if i >= MAX_TRACKED_TURNS {
+            return;
+        }
+        if self.turn_rounds.len() <= i {
+            self.turn_rounds.resize(i + 1, 0);
+            self.turn_score.resize(i + 1, [0; MAX_PLAYERS]);
+            self.turn_score_sq.resize(i + 1, [0; MAX_PLAYERS]);
+        }
+        self.turn_rounds[i] += 1;
+        for (seat, &x) in scores.iter().enumerate().take(n) {
+            self.turn_score[i][seat] += x;
+            self.turn_score_sq[i][seat] += (x * x) as u64;
+        }
+    }
+
+    fn record_round(&mut self, r: &RoundRecord, n: usize) {
+        self.rounds += 1;
+        self.reasons[r.reason as usize] += 1;
+        self.round_turns += r.turns as u64;
+        self.round_turns_sq += r.turns as u64 * r.turns as u64;
+        let st = &r.stats;
+        for (c, v) in self.counters.iter_mut().zip([st.display_stabbed, st.pile_taken, st.pile_put_away, st.stolen]) {
+            c[0] += v as u64;
+            c[1] += v as u64 * v as u64;
+        }
+        for (a, &v) in self.actions_played.iter_mut().zip(&st.actions_played) {
+            *a += v as u64;
+        }
+        let k = r.winners.count_ones() as u64;
+        for seat in 0..n {
+            let credit = if r.winners & (1 << seat) != 0 { WIN_UNIT / k } else { 0 };
+            for (a, v) in self.action_value.iter_mut().enumerate() {
+                let held = r.dealt_actions[seat] & (1 << a) != 0;
+                let at = if held { 0 } else { 2 };
+                v[at] += 1;
+                v[at + 1] += credit;
+            }
+        }
+    }
+}
+
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 { a / b } else { 0.0 }
+}
+
+/// Mean and 95% interval of a mean from its sum and sum of squares over `n`.
+fn mean_ci(sum: f64, sq: f64, n: f64) -> (f64, (f64, f64)) {
+    if n <= 0.0 {
+        return (0.0, (0.0, 0.0));
+    }
+    let mean = sum / n;
+    let var = if n > 1.0 { ((sq - sum * sum / n) / (n - 1.0)).max(0.0) } else { 0.0 };
+    let h = 1.96 * (var / n).sqrt();
+    (mean, (mean - h, mean + h))
+}
+
+fn add_vec<T: Copy + std::ops::AddAssign, const N: usize>(a: &mut Vec<[T; N]>, b: &[[T; N]], zero: [T; N]) {
+    if a.len() < b.len() {
+        a.resize(b.len(), zero);
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        for (p, q) in x.iter_mut().zip(y) {
+            *p += *q;
+        }
+    }
+}
+
+impl Metrics<BeaverMania> for BeaverMetrics {
+    fn after_action(&mut self, game: &BeaverMania, s: &State, _seat: usize, _action: &Action) {
+        let n = game.players;
+        self.players = n;
+        if s.rounds_done > self.seen_rounds {
+            self.seen_rounds = s.rounds_done;
+            if let Some(r) = s.last_round {
+                self.record_round(&r, n);
+                // The round's final scores after its last turn.
+                self.record_scores(r.turns, &r.scores, n);
+            }
+            self.seen_turn = (s.round, s.round_turns);
+            return;
+        }
+        let now = (s.round, s.round_turns);
+        if now != self.seen_turn {
+            if now.0 == self.seen_turn.0 && now.1 > 1 {
+                let mut scores = [0i64; MAX_PLAYERS];
+                for (seat, x) in scores.iter_mut().enumerate().take(n) {
+                    *x = s.score(seat);
+                }
+                self.record_scores(now.1 - 1, &scores, n);
+            }
+            self.seen_turn = now;
+        }
+    }
+
+    fn finish(&mut self, _game: &BeaverMania, _s: &State, _outcome: &Outcome) {
+        self.seen_rounds = 0;
+        self.seen_turn = (0, 0);
+    }
+
+    fn merge(&mut self, other: Self) {
+        self.players = self.players.max(other.players);
+        self.rounds += other.rounds;
+        for (a, b) in self.reasons.iter_mut().zip(other.reasons) {
+            *a += b;
+        }
+        self.round_turns += other.round_turns;
+        self.round_turns_sq += other.round_turns_sq;
+        for (a, b) in self.counters.iter_mut().zip(other.counters) {
+            a[0] += b[0];
+            a[1] += b[1];
+        }
+        for (a, b) in self.actions_played.iter_mut().zip(other.actions_played) {
+            *a += b;
+        }
+        for (a, b) in self.action_value.iter_mut().zip(other.action_value) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        if self.turn_rounds.len() < other.turn_rounds.len() {
+            self.turn_rounds.resize(other.turn_rounds.len(), 0);
+        }
+        for (a, b) in self.turn_rounds.iter_mut().zip(&other.turn_rounds) {
+            *a += b;
+        }
+        add_vec(&mut self.turn_score, &other.turn_score, [0; MAX_PLAYERS]);
+        add_vec(&mut self.turn_score_sq, &other.turn_score_sq, [0; MAX_PLAYERS]);
+    }
+
+    fn charts(&self, _games: u64) -> Vec<ChartSpec> {
+        let n = self.players.max(1);
+        let rounds = self.rounds;
+        let mut charts = Vec::new();
+        // Score over turns: turns reached by at least 1% of the rounds.
+        let min_rounds = (rounds / 100).max(1);
+        let series = (0..n)
+            .map(|seat| {
+                let mut points = Vec::new();
+                let mut band = Vec::new();
+                for (t, &k) in self.turn_rounds.iter().enumerate() {
+                    if k < min_rounds {
+                        continue;
+                    }
+                    let (m, ci) = mean_ci(self.turn_score[t][seat] as f64, self.turn_score_sq[t][seat] as f64, k as f64);
+                    points.push((t as f64, m));
+                    band.push(ci);
+                }
+                LineSeries { name: format!("seat {seat}"), points, band: Some(band) }
+            })
+            .collect();
+        charts.push(ChartSpec::Lines {
+            file: "score_over_turns".into(),
+            title: format!("Mean score (pile minus hand) per seat over a round's turns ({rounds} rounds)"),
+            x_label: "turns played in the round (shown while >= 1% of rounds last)".into(),
+            y_label: "score (cards; 95% CI band)".into(),
+            series,
+        });
+        let r = rounds as f64;
+        charts.push(ChartSpec::Bars {
+            file: "cards_moved".into(),
+            title: format!("Cards stabbed, put away and stolen per round ({rounds} rounds)"),
+            x_label: "what happened to the cards".into(),
+            y_label: "cards per round (mean, 95% CI)".into(),
+            categories: COUNTER_NAMES.iter().map(|s| s.to_string()).collect(),
+            series: vec![BarSeries {
+                name: "mean per round".into(),
+                values: self.counters.iter().map(|c| mean_ci(c[0] as f64, c[1] as f64, r).0).collect(),
+                ci: Some(self.counters.iter().map(|c| mean_ci(c[0] as f64, c[1] as f64, r).1).collect()),
+            }],
+            reference: None,
+        });
+        charts.push(ChartSpec::Bars {
+            file: "round_end_reasons".into(),
+            title: format!("How rounds end ({rounds} rounds)"),
+            x_label: "end reason".into(),
+            y_label: "share of rounds (%, 95% CI)".into(),
+            categories: vec!["hand emptied".into(), "draw pile and stock used up".into(), "turn cap".into()],
+            series: vec![BarSeries {
+                name: "share of rounds".into(),
+                values: self.reasons.iter().map(|&c| ratio(c as f64, r) * 100.0).collect(),
+                ci: Some(
+                    self.reasons
+                        .iter()
+                        .map(|&c| {
+                            let (lo, hi) = wilson(c as f64, rounds);
+                            (lo * 100.0, hi * 100.0)
+                        })
+                        .collect(),
+                ),
+            }],
+            reference: None,
+        });
+        let share = |credit: u64, k: u64| ratio(credit as f64 / WIN_UNIT as f64, k as f64) * 100.0;
+        let ci = |credit: u64, k: u64| {
+            let (lo, hi) = wilson(credit as f64 / WIN_UNIT as f64, k);
+            (lo * 100.0, hi * 100.0)
+        };
+        let fair = 100.0 / n as f64;
+        charts.push(ChartSpec::Bars {
+            file: "action_card_value".into(),
+            title: format!("Value of each action card: round win share of a seat that held it at the deal vs not ({rounds} rounds)"),
+            x_label: "action card".into(),
+            y_label: "round win share, ties shared (%, 95% CI)".into(),
+            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
+            series: vec![
+                BarSeries {
+                    name: "held at the deal".into(),
+                    values: self.action_value.iter().map(|v| share(v[1], v[0])).collect(),
+                    ci: Some(self.action_value.iter().map(|v| ci(v[1], v[0])).collect()),
+                },
+                BarSeries {
+                    name: "not held".into(),
+                    values: self.action_value.iter().map(|v| share(v[3], v[2])).collect(),
+                    ci: Some(self.action_value.iter().map(|v| ci(v[3], v[2])).collect()),
+                },
+            ],
+            reference: Some((fair, format!("fair share {fair:.1}%"))),
+        });
+        charts.push(ChartSpec::Bars {
+            file: "action_cards_played".into(),
+            title: format!("Action cards played per round, lone or with numbers ({rounds} rounds)"),
+            x_label: "action card".into(),
+            y_label: "plays per round (mean)".into(),
+            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
+            series: vec![BarSeries { name: "plays per round".into(), values: self.actions_played.iter().map(|&c| ratio(c as f64, r)).collect(), ci: None }],
+            reference: None,
+        });
+        charts
+    }
+
+    fn summary(&self, games: u64) -> Vec<(String, f64)> {
+        let r = self.rounds as f64;
+        let mut out = vec![("rounds_per_game".into(), ratio(r, games as f64)), ("mean_turns_per_round".into(), ratio(self.round_turns as f64, r))];
+        for (i, name) in END_REASONS.iter().enumerate() {
+            out.push((format!("round_end_{name}_share"), ratio(self.reasons[i] as f64, r)));
+        }
+        for (name, c) in ["display_stabbed", "pile_taken", "pile_put_away", "stolen"].iter().zip(&self.counters) {
+            out.push((format!("{name}_per_round"), ratio(c[0] as f64, r)));
+        }
+        for (key, v) in ACTION_KEYS.iter().zip(&self.action_value) {
+            out.push((
+                format!("{key}_held_win_share_gain"),
+                ratio(v[1] as f64 / WIN_UNIT as f64, v[0] as f64) - ratio(v[3] as f64 / WIN_UNIT as f64, v[2] as f64),
+            ));
+        }
+        out
+    }
+
+    fn save_state(&self) -> Option<serde_json::Value> {
+        save_serde(self)
+    }
+
+    fn load_state(state: &serde_json::Value) -> Result<Self, String> {
+        load_serde(state)
+    }
+}
