@@ -92,6 +92,9 @@ pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], 
     Ok(plan.games)
 }
 
+/// A broken invariant inside one game: (decision number, what broke).
+pub type StepFailure = (u64, String);
+
 /// One game played under the harness's checks.
 pub struct CheckedGame<E> {
     /// Its outcome.
@@ -113,7 +116,7 @@ pub fn play_checked<G: Game>(
     max_steps: u64,
     frequency_checks: &mut usize,
     each: &mut dyn FnMut(&G::State, usize, &G::Action),
-) -> Result<CheckedGame<G::Event>, (u64, String)> {
+) -> Result<CheckedGame<G::Event>, StepFailure> {
     let mut rng = GameRng::seed_from(seed);
     let mut seat_rngs: Vec<GameRng> = (0..bots.len()).map(|seat| seat_rng(seed, seat)).collect();
     let mut log = EventLog::new(true);
@@ -175,7 +178,7 @@ pub fn play_checked<G: Game>(
         };
         // A clone evolves independently, and apply depends only on (state, action, stream):
         // checked on every 8th decision (describing a state costs more than playing it).
-        if step % 8 == 0 {
+        if step.is_multiple_of(8) {
             let before = game.describe(&state);
             let mut twin = state.clone();
             let mut twin_rng = rng.clone();

@@ -123,12 +123,12 @@ impl Params {
 
     /// Jokers in play (default 2 per deck).
     pub fn joker_count(&self) -> u32 {
-        self.jokers.unwrap_or(2 * self.deck_count())
+        self.jokers.unwrap_or(2u32.saturating_mul(self.deck_count()))
     }
 
     /// Cards in the stock.
     pub fn cards(&self) -> u32 {
-        52 * self.deck_count() + self.joker_count()
+        52u32.saturating_mul(self.deck_count()).saturating_add(self.joker_count())
     }
 
     /// Checks every key; every problem is listed.
@@ -162,7 +162,7 @@ impl Params {
         range(&mut bad, "hand_size", self.hand_size, 1, MAX_HAND as u32);
         range(&mut bad, "deal", self.deal, 1, self.hand_size.max(1));
         range(&mut bad, "turn_cap", self.turn_cap, 1, MAX_TURN_CAP);
-        let need = self.players * self.hand_size + 1;
+        let need = self.players.saturating_mul(self.hand_size).saturating_add(1);
         if self.cards() < need {
             bad.push(Invalid::new(
                 "decks",

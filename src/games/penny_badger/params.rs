@@ -152,7 +152,8 @@ impl Params {
             bad.push(Invalid::new("turn_cap", format!("{} is not allowed; allowed: 1 to {MAX_TURN_CAP} turns", self.turn_cap)));
         }
         self.deck.check(&mut bad);
-        let deck = self.deck.cards(&BADGER_ACTIONS).len() as u64;
+        // Counted, not built: an absurd count is reported by `deck.check` above, never allocated.
+        let deck: u64 = self.deck.copies(&BADGER_ACTIONS).iter().map(|&n| n as u64).sum();
         let need = self.players as u64 * self.hand_size as u64;
         if deck < need {
             bad.push(Invalid::new(

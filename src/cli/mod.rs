@@ -1,0 +1,217 @@
+//! The command line: parse flags, resolve variant + flags into a plan, run, write outputs.
+//! `main` only turns the result into an exit code.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::designer::{RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs, sweep::SweepOptions};
+use crate::engine::{BotSpec, Game, game_seed};
+use crate::error::Error;
+use crate::games::{self, GameCommand, Registered, seat_plans};
+use crate::output;
+use crate::output::RowContext;
+use crate::report::ReportInput;
+use crate::sim::{self, RunConfig, SeatPlan};
+use crate::stats::Summary;
+use crate::stats::summary::SummaryContext;
+use crate::variant::Variant;
+
+mod bench;
+mod designer;
+mod exact;
+mod list;
+mod report;
+mod scale;
+mod simulate;
+mod trace;
+mod validate;
+
+use bench::*;
+use designer::*;
+use exact::*;
+use list::*;
+use report::*;
+use simulate::*;
+use trace::*;
+use validate::*;
+
+/// Balance tabletop games by simulation.
+#[derive(Parser, Debug)]
+#[command(name = "playtest", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Play many games and print the summary (or JSON with --json).
+    Simulate(SimulateArgs),
+    /// Play many games and write charts, report.md and summary.json.
+    Report(ReportArgs),
+    /// Print a play-by-play of one game.
+    Trace(TraceArgs),
+    /// Check variant files without playing.
+    Validate(ValidateArgs),
+    /// List games, bots with their parameters, and bundled variants.
+    List,
+    /// Measure games per second on one thread and on all threads.
+    Bench(BenchArgs),
+    /// Solve a small variant exactly (Markov chain): expected length, win shares, skill headroom.
+    Exact(ExactArgs),
+    /// Play two variants (or two line-ups) on the same seeds; every metric's difference with its paired 95% CI.
+    Compare(CompareArgs),
+    /// Play a variant at several values of one or two keys; CSV and charts of every metric.
+    Sweep(SweepArgs),
+    /// Check invariants and the variants' [expect] bounds: exit 0 when all hold, 1 when one fails.
+    Check(CheckArgs),
+    /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
+    Merge(scale::MergeArgs),
+}
+
+/// Flags every command that plays a variant takes.
+#[derive(Args, Debug, Clone)]
+struct VariantArgs {
+    /// The variant file (TOML).
+    variant: PathBuf,
+    /// Bots: one SPEC for every seat or one per seat, SPEC = name[:param=value]...
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    bots: Option<String>,
+    /// Override any key of the variant, e.g. --set deck.action_sets=0 (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    sets: Vec<String>,
+}
+
+#[derive(Args, Debug, Clone)]
+struct RunArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    games: u64,
+    /// Master seed: game i is played from a seed derived from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (0 = all cores). Results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Check conservation, legality and the other invariants after every action.
+    #[arg(long)]
+    checked: bool,
+    /// No progress bar (it shows only on a terminal, for runs over a second, and not with CI=true).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Parses the command line and runs the command.
+pub fn main() -> Result<(), Error> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Simulate(a) => {
+            let v = load(&a.variant)?;
+            games::dispatch(&v, Simulate { args: &a })
+        }
+        Command::Report(a) => {
+            let v = load(&a.variant)?;
+            games::dispatch(&v, Report { args: &a })
+        }
+        Command::Trace(a) => {
+            let v = load(&a.variant)?;
+            games::dispatch(&v, Trace { args: &a })
+        }
+        Command::Validate(a) => validate(&a),
+        Command::List => list(),
+        Command::Bench(a) => bench(a),
+        Command::Exact(a) => exact(&a),
+        Command::Compare(a) => crate::designer::compare::main(&CompareOptions {
+            a: a.a,
+            b: a.b,
+            bots: a.bots,
+            bots_b: a.bots_b,
+            sets: a.sets,
+            sets_b: a.sets_b,
+            run: run_options(&a.run),
+            seed_b: a.seed_b,
+            precision: a.precision,
+            json: a.json,
+            out: a.out,
+        })
+        .map(drop),
+        Command::Sweep(a) => crate::designer::sweep::main(&SweepOptions {
+            variant: a.variant.variant,
+            bots: a.variant.bots,
+            sets: a.variant.sets,
+            params: a.params,
+            values: a.values,
+            metric: a.metric,
+            run: run_options(&a.run),
+            out: a.out,
+        }),
+        Command::Check(a) => {
+            crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
+        }
+        Command::Merge(a) => scale::merge(&a),
+    }
+}
+
+fn load(args: &VariantArgs) -> Result<Variant, Error> {
+    Ok(Variant::load(&args.variant, &args.sets)?)
+}
+
+fn parse_bots(text: Option<&str>) -> Result<Option<Vec<BotSpec>>, Error> {
+    let Some(text) = text else { return Ok(None) };
+    let specs = text.split(',').map(|s| BotSpec::parse(s).map_err(|e| Error::Usage(format!("--bots: {e}")))).collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(specs))
+}
+
+fn seat_labels<G: Game>(game: &G, plans: &[SeatPlan<G>]) -> Vec<String> {
+    (0..game.seats()).map(|s| plans.get(s).map(|p| p.label.clone()).unwrap_or_else(|| "dummy".into())).collect()
+}
+
+fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &RunConfig, result: &sim::RunResult<G>) -> Summary {
+    use crate::engine::Metrics;
+    Summary::new(
+        &result.tally,
+        SummaryContext {
+            game: game.id(),
+            variant: &variant.name,
+            seed: cfg.seed,
+            players: game.acting_seats(),
+            seats: game.seats(),
+            seat_bots: seat_labels(game, plans),
+            end_reasons: game.end_reasons(),
+            length_unit: game.length_unit(),
+            seconds: result.seconds,
+            extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
+        },
+    )
+}
+
+fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> String {
+    let mut c = format!("playtest {sub} {} --games {} --seed {}", v.variant.display(), run.games, run.seed);
+    if let Some(b) = &v.bots {
+        c.push_str(&format!(" --bots {b}"));
+    }
+    for s in &v.sets {
+        c.push_str(&format!(" --set {s}"));
+    }
+    c.push_str(extra);
+    c
+}
+
+/// The progress bar of a run (quiet with `--json`, `--quiet` or CI=true).
+/// The progress bar as a callback of games done (for the streaming and sharded runs).
+fn progress_printer(total: u64, quiet: bool) -> impl FnMut(u64) {
+    let mut bar = progress_bar(total, quiet);
+    move |done| bar.update(done)
+}
+
+fn progress_bar(total: u64, quiet: bool) -> crate::progress::Progress {
+    crate::progress::Progress::new(total, quiet)
+}
+
+/// Seat plans for any game (the default bot comes from the game's registry entry).
+fn seat_plans_any<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>) -> Result<Vec<SeatPlan<G>>, Error> {
+    let cli = parse_bots(bots)?;
+    seat_plans(game, variant, cli.as_deref(), G::DEFAULT_BOT)
+}

@@ -1,0 +1,98 @@
+//! `playtest report`: play and write every chart, report.md, index.html and summary.json.
+
+use super::*;
+
+#[derive(Args, Debug)]
+pub(super) struct ReportArgs {
+    #[command(flatten)]
+    pub(super) variant: VariantArgs,
+    #[command(flatten)]
+    pub(super) run: RunArgs,
+    #[command(flatten)]
+    pub(super) precision: PrecisionArgs,
+    /// Output folder (default reports/<game>/<variant>/).
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: Option<PathBuf>,
+    /// Play only games with index mod N = K and write shard-K-of-N.json into the output
+    /// folder (merge them with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
+    #[arg(long, value_name = "K/N")]
+    pub(super) shard: Option<String>,
+}
+
+pub(super) struct Report<'a> {
+    pub(super) args: &'a ReportArgs,
+}
+
+impl GameCommand for Report<'_> {
+    type Output = ();
+    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
+        use crate::engine::Metrics;
+        let a = self.args;
+        let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
+        let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
+        if let Some(text) = &a.shard {
+            return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
+        }
+        output::prepare_dir(&dir)?;
+        let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, detailed: true, keep_rows: true, ..RunConfig::new(a.run.games, a.run.seed) };
+        let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+        let (result, reached) =
+            crate::designer::precision::run_sim(&game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
+        if let Some(r) = &reached {
+            println!("{}", r.describe());
+        }
+        let labels = seat_labels(&game, &plans);
+        output::write_rows(&dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+        let run = RunArgs { games: result.tally.games, ..a.run.clone() };
+        let mut summary = summarise(&game, variant, &plans, &cfg, &result);
+        let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
+        charts.extend(result.metrics.charts(result.tally.games));
+        charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
+        let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
+        add_exact(variant, &labels, &mut summary, &mut charts);
+        let written = crate::report::write(ReportInput {
+            dir: &dir,
+            summary: &summary,
+            charts,
+            command: command_line("report", &a.variant, &run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
+            variant_toml: variant.as_played(),
+            description: variant.description.clone(),
+        })?;
+        print!("{}", summary.table());
+        println!("wrote {} files into {}", written.len(), dir.display());
+        Ok(())
+    }
+}
+
+/// Adds a variant's exact figures to a report when its game has a solver and the line-up is
+/// one it can solve (else the report is left as it is).
+pub(super) fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summary, charts: &mut Vec<crate::engine::ChartSpec>) {
+    use crate::engine::{BarSeries, ChartSpec};
+    let Ok(exact) = games::exact(variant, labels, 5_000_000) else {
+        return;
+    };
+    let num = |x: f64| serde_json::Number::from_f64(x).map(serde_json::Value::Number).unwrap_or(serde_json::Value::Null);
+    summary.extra.insert("exact_expected_length".into(), num(exact.expected_length));
+    for s in &exact.seats {
+        summary.extra.insert(format!("exact_win_share_seat{}", s.seat), num(s.win_share));
+    }
+    for h in &exact.skill_headroom {
+        summary.extra.insert(format!("skill_headroom_seat{}", h.seat), num(h.headroom));
+    }
+    charts.push(ChartSpec::Bars {
+        file: "seat_win_shares_exact".into(),
+        title: format!("Win share by seat: Monte Carlo ({} games, 95% CI) vs exact", summary.games),
+        x_label: "seat (turn order) and bot".into(),
+        y_label: "win share (%)".into(),
+        categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
+        series: vec![
+            BarSeries {
+                name: "Monte Carlo".into(),
+                values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
+                ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
+            },
+            BarSeries { name: "exact".into(), values: exact.seats.iter().map(|s| s.win_share * 100.0).collect(), ci: None },
+        ],
+        reference: Some((100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players), "fair share".into())),
+    });
+}
