@@ -1,9 +1,12 @@
 //! The balance report: common charts every game gets (length, seat shares with the fair
 //! line, survival, end reasons), the game's own charts, `report.md`, `index.html` and `summary.json`.
 
+mod axis;
 pub mod charts;
 mod heatmap;
 pub mod html;
+mod legend;
+pub mod text;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
