@@ -83,7 +83,8 @@ fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
         if count == 0 {
             continue;
         }
-        let lo = ((len as f64 - l.min) / width).floor() * width + l.min;
+        // Whole lengths: a bin holds lo..lo+width-1 and is drawn centred on them (lo-0.5..).
+        let lo = ((len as f64 - l.min) / width).floor() * width + l.min - 0.5;
         match bins.last_mut() {
             Some(b) if b.lo == lo => b.value += count as f64 / games * 100.0,
             _ => bins.push(Bin { lo, hi: lo + width, value: count as f64 / games * 100.0 }),

@@ -188,7 +188,7 @@ mod tests {
         // Ink runs from the first glyph's left bearing to the last glyph's right side.
         let first = scaled.h_side_bearing(scaled.glyph_id('c'));
         let last = scaled.glyph_id('h');
-        let last_right = advances - scaled.h_advance(last) + font.glyph_bounds(&last.with_scale(PxScale::from(size))).max.x;
+        let last_right = advances - scaled.h_advance(last) + font.outline(last).expect("h has an outline").bounds.max.x * scaled.h_scale_factor();
         let (lo, hi) = ink(&l);
         assert!((lo as f32 - first).abs() <= 1.5, "ink starts at {lo}, bearing {first}");
         assert!((hi as f32 + 1.0 - last_right).abs() <= 1.5, "ink ends at {hi}, expected {last_right}");
