@@ -64,14 +64,13 @@ fn summary_html(s: &Summary) -> String {
     let l = &s.length;
     let _ = writeln!(
         h,
-        "<p>{} / {}: {} games, seed {} ({}), {} players; {:.0} games/s.</p>",
+        "<p>{} / {}: {} games, seed {} ({}), {} players.</p>",
         escape(&s.game),
         escape(&s.variant),
         s.games,
         s.seed,
         escape(&s.rng),
-        s.players,
-        s.games_per_second
+        s.players
     );
     let _ = writeln!(h, "<table><tr><th class=l>figure</th><th>value</th></tr>");
     let row = |h: &mut String, name: &str, value: String| {

@@ -135,7 +135,7 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         let _ = writeln!(md, "{}\n", input.description);
     }
     let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", input.command);
-    let _ = writeln!(md, "## Summary\n\n```\n{}```\n", s.table());
+    let _ = writeln!(md, "## Summary\n\n```\n{}```\n", s.figures());
     for (title, file) in &images {
         let _ = writeln!(md, "## {title}\n\n![{title}]({file})\n");
     }
