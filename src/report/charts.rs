@@ -172,10 +172,10 @@ fn bars(
             }))?;
         }
         if labelled {
-            let style = ("sans-serif", 15).into_font().color(&BLACK).pos(plotters::style::text_anchor::Pos::new(
-                plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Bottom,
-            ));
+            let style = ("sans-serif", 15)
+                .into_font()
+                .color(&BLACK)
+                .pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Center, plotters::style::text_anchor::VPos::Bottom));
             chart.draw_series(s.values.iter().enumerate().map(|(i, &v)| {
                 let above = s.ci.as_ref().map_or(v, |ci| ci[i].1.max(v)).max(0.0);
                 EmptyElement::at((x0(i) + width / 2.0, above)) + Text::new(value_label(v, percent), (0, -4), style.clone())

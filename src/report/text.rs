@@ -10,9 +10,7 @@ use std::sync::OnceLock;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
 use plotters::prelude::BitMapBackend;
 use plotters_backend::text_anchor::{HPos, VPos};
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, FontStyle,
-};
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, FontStyle};
 
 /// The embedded fonts, parsed once: (regular, bold).
 fn fonts() -> Option<&'static (FontRef<'static>, FontRef<'static>)> {
@@ -222,7 +220,7 @@ mod tests {
         let (ymin, ymax) = (dark.iter().map(|p| p.1).min().unwrap(), dark.iter().map(|p| p.1).max().unwrap());
         let (xmin, xmax) = (dark.iter().map(|p| p.0).min().unwrap(), dark.iter().map(|p| p.0).max().unwrap());
         assert!(ymax - ymin > xmax - xmin, "rotated text is taller than wide");
-        assert!(ymin >= 100 && ymin <= 104, "right anchor after rotation: text starts at y {ymin}");
+        assert!((100..=104).contains(&ymin), "right anchor after rotation: text starts at y {ymin}");
         assert!(xmin >= 88 && xmax <= 112, "centred on x=100: {xmin}..{xmax}");
     }
 }

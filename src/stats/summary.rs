@@ -254,10 +254,7 @@ impl Summary {
             );
         }
         if self.bots.iter().any(|b| *b != self.bots[0]) {
-            let _ = writeln!(
-                out,
-                "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength."
-            );
+            let _ = writeln!(out, "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength.");
         }
         let f = &self.first_player_advantage;
         let _ = writeln!(
