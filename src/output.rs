@@ -38,7 +38,7 @@ pub fn write_summary(dir: &Path, summary: &crate::stats::summary::Summary) -> Re
     let path = dir.join("summary.json");
     let mut value = serde_json::to_value(summary).map_err(|e| Error::output(&path, e))?;
     if let Some(map) = value.as_object_mut() {
-        map.remove("games_per_second");
+        map.shift_remove("games_per_second");
     }
     write_json(&path, &value)?;
     Ok(path)

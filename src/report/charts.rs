@@ -91,6 +91,14 @@ fn place(root: &Area, legend: &Legend) -> DrawResult {
     legend.draw(root, w as i32 - 20 - legend.width() as i32, 70)
 }
 
+/// The largest font size (16 down to 10) at which every category name fits its slot of a
+/// plot `width` pixels wide.
+fn category_font(width: u32, categories: &[String]) -> f64 {
+    let slot = width as f32 / categories.len().max(1) as f32 * 0.95;
+    let widest = categories.iter().map(|c| super::text::layout(c, 16.0, false).map_or(0.0, |l| l.width)).fold(0.0, f32::max);
+    if widest <= slot { 16.0 } else { (16.0 * slot / widest).floor().max(10.0) as f64 }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn bars(
     root: &Area,
@@ -118,8 +126,10 @@ fn bars(
         top = top.max(*r);
         bottom = bottom.min(*r);
     }
-    // Bars start at 0; room above for the value labels.
+    // Bars start at 0; room above for the value labels. Shares all near 0 keep a 0-5% axis,
+    // so "0%" reads as nothing rather than as bars on a magnified scale.
     let (bottom, top) = span(bottom, top, true, 0.12);
+    let top = if y_label.contains('%') { top.max(5.0) } else { top };
     let mut legend = Legend::default();
     for (j, s) in series.iter().enumerate() {
         legend.add(&s.name, Key::Swatch(color(j)));
@@ -132,6 +142,7 @@ fn bars(
     }
     let mut chart = frame(root, title, &legend).build_cartesian_2d(-0.5f64..(n as f64 - 0.5), bottom..top)?;
     let cats = categories.to_vec();
+    let label_size = category_font(chart.plotting_area().dim_in_pixel().0, categories);
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -147,6 +158,7 @@ fn bars(
         .x_desc(x_label)
         .y_desc(y_label)
         .label_style(("sans-serif", 16))
+        .x_label_style(("sans-serif", label_size))
         .axis_desc_style(("sans-serif", 18))
         .draw()?;
     let m = series.len().max(1) as f64;

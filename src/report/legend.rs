@@ -9,7 +9,7 @@ use super::text::layout;
 /// Font size of legend labels.
 const SIZE: f32 = 16.0;
 /// Widest line of a label before it wraps, in pixels.
-const WRAP: f32 = 250.0;
+const WRAP: f32 = 210.0;
 /// Room for the key (swatch or line) and the gaps around it, in pixels.
 const KEY: u32 = 44;
 /// Height of one label line, in pixels.
