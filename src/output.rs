@@ -32,10 +32,15 @@ pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Err
     std::fs::write(path, text + "\n").map_err(|e| Error::output(path, e))
 }
 
-/// Writes `summary.json` into `dir`.
+/// Writes `summary.json` into `dir`, without the machine-dependent `games_per_second` (it
+/// stays in `simulate --json`), so a report regenerated on another machine is identical.
 pub fn write_summary(dir: &Path, summary: &crate::stats::summary::Summary) -> Result<std::path::PathBuf, Error> {
     let path = dir.join("summary.json");
-    write_json(&path, summary)?;
+    let mut value = serde_json::to_value(summary).map_err(|e| Error::output(&path, e))?;
+    if let Some(map) = value.as_object_mut() {
+        map.shift_remove("games_per_second");
+    }
+    write_json(&path, &value)?;
     Ok(path)
 }
 

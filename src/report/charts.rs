@@ -1,6 +1,7 @@
 //! Renders [`ChartSpec`]s to PNG with plotters, using the embedded Noto Sans font so no
-//! system fonts are needed. Every chart has a title, labelled axes with units, a legend,
-//! and error bars or bands where the spec carries intervals.
+//! system fonts are needed, laid out by [`super::text::TextBackend`]. Every chart has a
+//! title, labelled axes with units, a legend in its own column right of the plot (never over
+//! the data), and error bars or bands where the spec carries intervals.
 
 use std::path::Path;
 use std::sync::Once;
@@ -8,6 +9,9 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
+use super::axis::{int_tick, span, tick, value_label};
+use super::legend::{Key, Legend};
+use super::text::TextBackend;
 use crate::engine::{Bin, ChartSpec};
 use crate::error::Error;
 
@@ -43,7 +47,7 @@ pub fn render(spec: &ChartSpec, dir: &Path) -> Result<std::path::PathBuf, Error>
     let path = dir.join(format!("{}.png", spec.file()));
     let fail = |e: &dyn std::fmt::Display| Error::output(&path, e);
     {
-        let root = BitMapBackend::new(&path, SIZE).into_drawing_area();
+        let root = TextBackend::new(BitMapBackend::new(&path, SIZE)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
         match spec {
             ChartSpec::Bars { title, x_label, y_label, categories, series, reference, .. } => {
@@ -61,7 +65,7 @@ pub fn render(spec: &ChartSpec, dir: &Path) -> Result<std::path::PathBuf, Error>
 }
 
 /// The drawing area every renderer draws on.
-pub(crate) type Area<'a> = DrawingArea<BitMapBackend<'a>, plotters::coord::Shift>;
+pub(crate) type Area<'a> = DrawingArea<TextBackend<'a>, plotters::coord::Shift>;
 /// What a renderer returns.
 pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -70,23 +74,29 @@ pub(crate) fn title_font() -> FontDesc<'static> {
     ("sans-serif", 24, FontStyle::Bold).into_font()
 }
 
-/// A percentage axis never needs to go far past 100 (room for the legend is kept).
-fn percent_cap(y_label: &str, top: f64) -> f64 {
-    if y_label.contains('%') { top.min(110.0) } else { top }
+/// Major grid lines light, minor ones barely there and few.
+const BOLD_GRID: RGBAColor = RGBAColor(0, 0, 0, 0.16);
+const LIGHT_GRID: RGBAColor = RGBAColor(0, 0, 0, 0.05);
+
+/// A chart frame: caption, margins, and a right margin wide enough for `legend`.
+fn frame<'a, 'b>(root: &'a Area<'b>, title: &str, legend: &Legend) -> ChartBuilder<'a, 'b, TextBackend<'b>> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(title, title_font()).margin(20).margin_right(20 + legend.width() + 12).x_label_area_size(60).y_label_area_size(80);
+    b
 }
 
-fn nice_top(max: f64) -> f64 {
-    if max <= 0.0 {
-        return 1.0;
-    }
-    let top = max * 1.12;
-    let mag = 10f64.powf(top.log10().floor());
-    (top / mag * 2.0).ceil() / 2.0 * mag
+/// Draws `legend` in the column right of the plot.
+fn place(root: &Area, legend: &Legend) -> DrawResult {
+    let (w, _) = root.dim_in_pixel();
+    legend.draw(root, w as i32 - 20 - legend.width() as i32, 70)
 }
 
-/// The lower end of a value axis: 0 unless some value is negative.
-fn nice_bottom(min: f64) -> f64 {
-    if min >= 0.0 { 0.0 } else { -nice_top(-min) }
+/// The largest font size (16 down to 10) at which every category name fits its slot of a
+/// plot `width` pixels wide.
+fn category_font(width: u32, categories: &[String]) -> f64 {
+    let slot = width as f32 / categories.len().max(1) as f32 * 0.95;
+    let widest = categories.iter().map(|c| super::text::layout(c, 16.0, false).map_or(0.0, |l| l.width)).fold(0.0, f32::max);
+    if widest <= slot { 16.0 } else { (16.0 * slot / widest).floor().max(10.0) as f64 }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -116,39 +126,52 @@ fn bars(
         top = top.max(*r);
         bottom = bottom.min(*r);
     }
-    let top = percent_cap(y_label, nice_top(top));
-    let bottom = nice_bottom(bottom);
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, title_font())
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(80)
-        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), bottom..top)?;
+    // Bars start at 0; room above for the value labels. Shares all near 0 keep a 0-5% axis,
+    // so "0%" reads as nothing rather than as bars on a magnified scale.
+    let (bottom, top) = span(bottom, top, true, 0.12);
+    let top = if y_label.contains('%') { top.max(5.0) } else { top };
+    let mut legend = Legend::default();
+    for (j, s) in series.iter().enumerate() {
+        legend.add(&s.name, Key::Swatch(color(j)));
+    }
+    if let Some((_, label)) = reference {
+        legend.add(label, Key::Dashed(RED));
+    }
+    if series.iter().any(|s| s.ci.is_some()) {
+        legend.add("95% confidence interval", Key::Whisker);
+    }
+    let mut chart = frame(root, title, &legend).build_cartesian_2d(-0.5f64..(n as f64 - 0.5), bottom..top)?;
     let cats = categories.to_vec();
+    let label_size = category_font(chart.plotting_area().dim_in_pixel().0, categories);
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .bold_line_style(BOLD_GRID)
+        .light_line_style(LIGHT_GRID)
+        .y_max_light_lines(1)
         .x_labels(n + 1)
         .x_label_formatter(&move |x| {
             let i = x.round();
             if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() { cats[i as usize].clone() } else { String::new() }
         })
+        .y_label_formatter(&|y| tick(*y))
         .x_desc(x_label)
         .y_desc(y_label)
         .label_style(("sans-serif", 16))
+        .x_label_style(("sans-serif", label_size))
         .axis_desc_style(("sans-serif", 18))
         .draw()?;
     let m = series.len().max(1) as f64;
     let width = 0.8 / m;
+    // Few bars: write each value above its bar, so 0.01% or 0 still reads.
+    let labelled = series.len() * n <= 12;
+    let percent = y_label.contains('%');
     for (j, s) in series.iter().enumerate() {
         let c = color(j);
         let x0 = |i: usize| i as f64 - 0.4 + j as f64 * width;
-        chart
-            .draw_series(
-                s.values.iter().enumerate().map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
-            )?
-            .label(s.name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
+        chart.draw_series(
+            s.values.iter().enumerate().map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
+        )?;
         if let Some(ci) = &s.ci {
             let cap = width * 0.15;
             chart.draw_series(ci.iter().enumerate().flat_map(|(i, &(lo, hi))| {
@@ -160,58 +183,70 @@ fn bars(
                 ]
             }))?;
         }
+        if labelled {
+            let style = ("sans-serif", 15)
+                .into_font()
+                .color(&BLACK)
+                .pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Center, plotters::style::text_anchor::VPos::Bottom));
+            chart.draw_series(s.values.iter().enumerate().map(|(i, &v)| {
+                let above = s.ci.as_ref().map_or(v, |ci| ci[i].1.max(v)).max(0.0);
+                EmptyElement::at((x0(i) + width / 2.0, above)) + Text::new(value_label(v, percent), (0, -4), style.clone())
+            }))?;
+        }
     }
-    if let Some((r, label)) = reference {
+    if let Some((r, _)) = reference {
         let r = *r;
-        chart
-            .draw_series(DashedLineSeries::new(vec![(-0.5, r), (n as f64 - 0.5, r)], 10, 6, RED.stroke_width(2)))?
-            .label(label.clone())
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], RED.stroke_width(2)));
+        chart.draw_series(DashedLineSeries::new(vec![(-0.5, r), (n as f64 - 0.5, r)], 10, 6, RED.stroke_width(2)))?;
     }
-    if series.iter().any(|s| s.ci.is_some()) {
-        chart
-            .draw_series(std::iter::once(PathElement::new(Vec::<(f64, f64)>::new(), BLACK)))?
-            .label("95% confidence interval")
-            .legend(|(x, y)| PathElement::new(vec![(x + 7, y - 7), (x + 7, y + 7)], BLACK.stroke_width(2)));
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 16))
-        .draw()?;
-    Ok(())
+    place(root, &legend)
 }
 
 fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate::engine::LineSeries]) -> DrawResult {
-    let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::INFINITY, f64::NEG_INFINITY, 0f64, 0f64);
+    let (mut x_min, mut x_max, mut y_min, mut y_max) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
     for s in series {
         for (i, &(x, y)) in s.points.iter().enumerate() {
             x_min = x_min.min(x);
             x_max = x_max.max(x);
             y_min = y_min.min(y);
             y_max = y_max.max(y);
-            if let Some(b) = &s.band {
-                y_min = y_min.min(b[i].0);
-                y_max = y_max.max(b[i].1);
+            if let Some(b) = s.band.as_ref().and_then(|b| b.get(i)) {
+                y_min = y_min.min(b.0);
+                y_max = y_max.max(b.1);
             }
         }
     }
-    // Axes start at 0 unless the data lies elsewhere (a sweep of 100..300, negative values).
+    // x spans the data; y hugs the data (from 0 when the data is near 0), capped at 100 for shares.
     let x_min = if x_min.is_finite() { x_min } else { 0.0 };
     let x_max = if x_max.is_finite() && x_max > x_min { x_max } else { x_min + 1.0 };
-    // Charts with bands (sweeps) keep the top quarter free for the legend.
-    if series.iter().any(|s| s.band.is_some()) {
-        y_max += (y_max - y_min.min(0.0)) * 0.4;
+    let (y_min, y_max) = if y_min.is_finite() { (y_min, y_max) } else { (0.0, 1.0) };
+    let near_zero = y_min >= 0.0 && y_min <= 0.4 * y_max;
+    let (mut bottom, mut top) = span(y_min, y_max, near_zero, 0.05);
+    if y_label.contains('%') && y_max <= 100.0 {
+        top = top.min(101.0);
+        bottom = bottom.max(if y_min >= 0.0 { 0.0 } else { bottom });
     }
-    let mut chart = ChartBuilder::on(root)
-        .caption(title, title_font())
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x_min..x_max, nice_bottom(y_min)..percent_cap(y_label, nice_top(y_max)))?;
-    chart.configure_mesh().x_desc(x_label).y_desc(y_label).label_style(("sans-serif", 16)).axis_desc_style(("sans-serif", 18)).draw()?;
+    let integer_x = series.iter().flat_map(|s| &s.points).all(|p| p.0.fract() == 0.0);
+    let mut legend = Legend::default();
+    for (j, s) in series.iter().enumerate() {
+        legend.add(&s.name, Key::Line(color(j)));
+    }
+    if series.iter().any(|s| s.band.is_some()) {
+        legend.add("shaded: 95% confidence interval", Key::Band);
+    }
+    let mut chart = frame(root, title, &legend).build_cartesian_2d(x_min..x_max, bottom..top)?;
+    chart
+        .configure_mesh()
+        .bold_line_style(BOLD_GRID)
+        .light_line_style(LIGHT_GRID)
+        .x_max_light_lines(1)
+        .y_max_light_lines(1)
+        .x_label_formatter(&|x| if integer_x { int_tick(*x) } else { tick(*x) })
+        .y_label_formatter(&|y| tick(*y))
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
+        .draw()?;
     for (j, s) in series.iter().enumerate() {
         let c = color(j);
         if let Some(band) = &s.band {
@@ -219,29 +254,13 @@ fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate
             poly.extend(s.points.iter().zip(band).rev().map(|(&(x, _), &(lo, _))| (x, lo)));
             chart.draw_series(std::iter::once(Polygon::new(poly, c.mix(0.2).filled())))?;
         }
-        chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(3)))?
-            .label(s.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3)));
+        chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(3)))?;
         if s.band.is_some() && s.points.len() <= 40 {
             // Few measured points (a sweep): mark each one.
             chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 5, c.filled())))?;
         }
     }
-    if series.iter().any(|s| s.band.is_some()) {
-        chart
-            .draw_series(std::iter::once(PathElement::new(Vec::<(f64, f64)>::new(), BLACK)))?
-            .label("shaded: 95% confidence interval")
-            .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 18, y + 6)], RGBColor(120, 120, 120).mix(0.3).filled()));
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 16))
-        .draw()?;
-    Ok(())
+    place(root, &legend)
 }
 
 fn histogram(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[(String, Vec<Bin>)], markers: &[(f64, String)]) -> DrawResult {
@@ -257,38 +276,47 @@ fn histogram(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[(
     }
     for (x, _) in markers {
         lo = lo.min(*x);
-        hi = hi.max(*x + 1.0);
+        hi = hi.max(*x);
     }
     if !lo.is_finite() {
         lo = 0.0;
         hi = 1.0;
     }
-    let top = nice_top(top);
-    let mut chart =
-        ChartBuilder::on(root).caption(title, title_font()).margin(20).x_label_area_size(60).y_label_area_size(80).build_cartesian_2d(lo..hi, 0f64..top)?;
-    chart.configure_mesh().disable_x_mesh().x_desc(x_label).y_desc(y_label).label_style(("sans-serif", 16)).axis_desc_style(("sans-serif", 18)).draw()?;
-    let alpha = if series.len() > 1 { 0.55 } else { 0.85 };
-    for (j, (name, bins)) in series.iter().enumerate() {
-        let c = color(j);
-        chart
-            .draw_series(bins.iter().map(|b| Rectangle::new([(b.lo, 0.0), (b.hi, b.value)], c.mix(alpha).filled())))?
-            .label(name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled()));
-    }
+    // Bins centred on whole numbers (k-0.5..k+0.5) count integers: label whole numbers only.
+    let integer_x = series.iter().flat_map(|(_, b)| b).all(|b| (b.lo + 0.5).fract() == 0.0 && (b.hi + 0.5).fract() == 0.0);
+    let (_, top) = span(0.0, top, true, 0.08);
+    // One marker per series (each series' mean): the marker takes its series' colour.
+    let per_series = markers.len() == series.len() && series.len() > 1;
     let marker_colors = [BLACK, RGBColor(214, 39, 40), RGBColor(120, 120, 120)];
-    for (k, (x, label)) in markers.iter().enumerate() {
-        let c = marker_colors[k % marker_colors.len()];
-        chart
-            .draw_series(DashedLineSeries::new(vec![(*x, 0.0), (*x, top)], 8, 5, c.stroke_width(2)))?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(2)));
+    let marker_color = |k: usize| if per_series { color(k) } else { marker_colors[k % marker_colors.len()] };
+    let mut legend = Legend::default();
+    for (j, (name, _)) in series.iter().enumerate() {
+        legend.add(name, Key::Swatch(color(j)));
     }
+    for (k, (_, label)) in markers.iter().enumerate() {
+        legend.add(label, Key::Dashed(marker_color(k)));
+    }
+    let mut chart = frame(root, title, &legend).build_cartesian_2d(lo..hi, 0f64..top)?;
     chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 16))
+        .configure_mesh()
+        .disable_x_mesh()
+        .bold_line_style(BOLD_GRID)
+        .light_line_style(LIGHT_GRID)
+        .y_max_light_lines(1)
+        .x_label_formatter(&|x| if integer_x { int_tick(*x) } else { tick(*x) })
+        .y_label_formatter(&|y| tick(*y))
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
         .draw()?;
-    Ok(())
+    let alpha = if series.len() > 1 { 0.55 } else { 0.85 };
+    for (j, (_, bins)) in series.iter().enumerate() {
+        let c = color(j);
+        chart.draw_series(bins.iter().map(|b| Rectangle::new([(b.lo, 0.0), (b.hi, b.value)], c.mix(alpha).filled())))?;
+    }
+    for (k, (x, _)) in markers.iter().enumerate() {
+        chart.draw_series(DashedLineSeries::new(vec![(*x, 0.0), (*x, top)], 8, 5, marker_color(k).stroke_width(2)))?;
+    }
+    place(root, &legend)
 }

@@ -124,6 +124,7 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
         .disable_mesh()
         .disable_x_axis()
         .y_labels(7)
+        .y_label_formatter(&|y| super::axis::tick(*y))
         .y_desc(value_label)
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 16))

@@ -62,17 +62,7 @@ fn pct(x: f64) -> String {
 fn summary_html(s: &Summary) -> String {
     let mut h = String::new();
     let l = &s.length;
-    let _ = writeln!(
-        h,
-        "<p>{} / {}: {} games, seed {} ({}), {} players; {:.0} games/s.</p>",
-        escape(&s.game),
-        escape(&s.variant),
-        s.games,
-        s.seed,
-        escape(&s.rng),
-        s.players,
-        s.games_per_second
-    );
+    let _ = writeln!(h, "<p>{} / {}: {} games, seed {} ({}), {} players.</p>", escape(&s.game), escape(&s.variant), s.games, s.seed, escape(&s.rng), s.players);
     let _ = writeln!(h, "<table><tr><th class=l>figure</th><th>value</th></tr>");
     let row = |h: &mut String, name: &str, value: String| {
         let _ = writeln!(h, "<tr><td class=l>{}</td><td>{}</td></tr>", escape(name), escape(&value));

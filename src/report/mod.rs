@@ -1,9 +1,12 @@
 //! The balance report: common charts every game gets (length, seat shares with the fair
 //! line, survival, end reasons), the game's own charts, `report.md`, `index.html` and `summary.json`.
 
+mod axis;
 pub mod charts;
 mod heatmap;
 pub mod html;
+mod legend;
+pub mod text;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -80,7 +83,8 @@ fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
         if count == 0 {
             continue;
         }
-        let lo = ((len as f64 - l.min) / width).floor() * width + l.min;
+        // Whole lengths: a bin holds lo..lo+width-1 and is drawn centred on them (lo-0.5..).
+        let lo = ((len as f64 - l.min) / width).floor() * width + l.min - 0.5;
         match bins.last_mut() {
             Some(b) if b.lo == lo => b.value += count as f64 / games * 100.0,
             _ => bins.push(Bin { lo, hi: lo + width, value: count as f64 / games * 100.0 }),
@@ -131,7 +135,7 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         let _ = writeln!(md, "{}\n", input.description);
     }
     let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", input.command);
-    let _ = writeln!(md, "## Summary\n\n```\n{}```\n", s.table());
+    let _ = writeln!(md, "## Summary\n\n```\n{}```\n", s.figures());
     for (title, file) in &images {
         let _ = writeln!(md, "## {title}\n\n![{title}]({file})\n");
     }

@@ -208,8 +208,17 @@ impl Summary {
         }
     }
 
-    /// The summary as a readable table for the terminal and `report.md`.
+    /// The summary as a readable table for the terminal: [`Summary::figures`] and the rate.
     pub fn table(&self) -> String {
+        use std::fmt::Write;
+        let mut out = self.figures();
+        let _ = writeln!(out, "{:.0} games/s", self.games_per_second);
+        out
+    }
+
+    /// The figures of the run, without the machine-dependent games per second (`report.md`
+    /// shows this, so a report regenerated on another machine is identical).
+    pub fn figures(&self) -> String {
         use std::fmt::Write;
         let mut out = String::new();
         let _ = writeln!(out, "{} / {}: {} games, seed {} ({}), {} players", self.game, self.variant, self.games, self.seed, self.rng, self.players);
@@ -267,7 +276,6 @@ impl Summary {
             let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
             let _ = writeln!(out, "{}", extra.join(", "));
         }
-        let _ = writeln!(out, "{:.0} games/s", self.games_per_second);
         out
     }
 }

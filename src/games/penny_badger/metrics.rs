@@ -188,12 +188,12 @@ impl Metrics<PennyBadger> for BadgerMetrics {
                 file: "challenges".into(),
                 title: format!("Bluffs and challenges by claim size ({games} games)"),
                 x_label: "claim (cards discarded)".into(),
-                y_label: "share (%), caught = share of challenged claims".into(),
+                y_label: "share (%); each bar's denominator in the legend".into(),
                 categories: challenged.iter().map(|&i| labels[i].clone()).collect(),
                 series: vec![
-                    BarSeries { name: "bluffed".into(), values: bl, ci: Some(bl_ci) },
-                    BarSeries { name: "challenged".into(), values: ch, ci: Some(ch_ci) },
-                    BarSeries { name: "challenge caught a bluff".into(), values: ca, ci: Some(ca_ci) },
+                    BarSeries { name: "bluffed (% of claims)".into(), values: bl, ci: Some(bl_ci) },
+                    BarSeries { name: "challenged (% of claims)".into(), values: ch, ci: Some(ch_ci) },
+                    BarSeries { name: "challenge caught a bluff (% of challenged claims)".into(), values: ca, ci: Some(ca_ci) },
                 ],
                 reference: None,
             });

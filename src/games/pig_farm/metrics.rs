@@ -243,8 +243,9 @@ impl Metrics<PigFarm> for PigMetrics {
             let total = self.total_rounds().max(1) as f64;
             let mut bins: Vec<Bin> = Vec::new();
             let width = ((self.round_turns.len() as f64 / 60.0).ceil()).max(1.0);
+            // Whole turn counts: a bin holds k..k+width-1 and is drawn centred on its integers.
             for (t, &c) in self.round_turns.iter().enumerate().filter(|(_, c)| **c > 0) {
-                let lo = (t as f64 / width).floor() * width;
+                let lo = (t as f64 / width).floor() * width - 0.5;
                 match bins.last_mut() {
                     Some(b) if b.lo == lo => b.value += c as f64 / total * 100.0,
                     _ => bins.push(Bin { lo, hi: lo + width, value: c as f64 / total * 100.0 }),
@@ -277,7 +278,7 @@ impl Metrics<PigFarm> for PigMetrics {
                         .iter()
                         .enumerate()
                         .filter(|(_, c)| **c > 0)
-                        .map(|(i, &c)| Bin { lo: i as f64, hi: i as f64 + 1.0, value: c as f64 / rolls as f64 * 100.0 })
+                        .map(|(i, &c)| Bin { lo: i as f64 - 0.5, hi: i as f64 + 0.5, value: c as f64 / rolls as f64 * 100.0 })
                         .collect(),
                 )],
                 markers: vec![(mean, format!("mean {mean:.2}"))],
@@ -295,6 +296,10 @@ impl Metrics<PigFarm> for PigMetrics {
                 }],
                 reference: None,
             });
+        }
+        // A one-round match: the round's first seat is seat 0, so this would repeat seat_win_shares.
+        if self.rounds.len() <= 1 {
+            return charts;
         }
         let fair = 100.0 / n as f64;
         charts.push(ChartSpec::Bars {

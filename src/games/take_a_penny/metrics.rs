@@ -128,14 +128,18 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             file: "spots".into(),
             title: format!("Spots: how often chosen and what they did ({games} games)"),
             x_label: "spot".into(),
-            y_label: "% (chosen: of all choices; the rest: of that spot's choices)".into(),
+            y_label: "share (%); each bar's denominator in the legend".into(),
             categories: names.iter().map(|(_, n)| n.clone()).collect(),
             series: vec![
-                BarSeries { name: "chosen".into(), values: names.iter().map(|(ids, _)| pct(self.chosen[ids[0] as usize], total)).collect(), ci: None },
-                series("succeeded (block_self: stopped someone)", 0),
-                series("take2 got only 1", 1),
-                series("blocked", 2),
-                series("short of pennies", 3),
+                BarSeries {
+                    name: "chosen (% of all choices)".into(),
+                    values: names.iter().map(|(ids, _)| pct(self.chosen[ids[0] as usize], total)).collect(),
+                    ci: None,
+                },
+                series("succeeded (block_self: stopped someone) (% of the spot's choices)", 0),
+                series("take2 got only 1 (% of the spot's choices)", 1),
+                series("blocked (% of the spot's choices)", 2),
+                series("short of pennies (% of the spot's choices)", 3),
             ],
             reference: None,
         }];
@@ -147,14 +151,19 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             title: format!("Mean pot after each round ({games} games; a finished game keeps its last pot)"),
             x_label: "round".into(),
             y_label: "pennies in the pot".into(),
-            series: vec![
-                LineSeries { name: "mean pot".into(), points: (0..last).map(|r| (r as f64, self.pot_sum[r] as f64 / n)).collect(), band: None },
-                LineSeries {
-                    name: "games still running (fraction)".into(),
-                    points: (0..last).map(|r| (r as f64, self.running[r] as f64 / n)).collect(),
-                    band: None,
-                },
-            ],
+            series: vec![LineSeries { name: "mean pot".into(), points: (0..last).map(|r| (r as f64, self.pot_sum[r] as f64 / n)).collect(), band: None }],
+        });
+        // A share of games is not a number of pennies: its own chart, its own axis.
+        charts.push(ChartSpec::Lines {
+            file: "running_by_round".into(),
+            title: format!("Games still running after each round ({games} games)"),
+            x_label: "round".into(),
+            y_label: "games still running (%)".into(),
+            series: vec![LineSeries {
+                name: "games still running".into(),
+                points: (0..last).map(|r| (r as f64, self.running[r] as f64 / n * 100.0)).collect(),
+                band: None,
+            }],
         });
         charts
     }
