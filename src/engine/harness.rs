@@ -92,6 +92,9 @@ pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], 
     Ok(plan.games)
 }
 
+/// What [`play_checked`] calls after every action: the new state, the seat and its action.
+pub type OnStep<'a, G> = dyn FnMut(&<G as Game>::State, usize, &<G as Game>::Action) + 'a;
+
 /// A broken invariant inside one game: (decision number, what broke).
 pub type StepFailure = (u64, String);
 
@@ -106,8 +109,8 @@ pub struct CheckedGame<E> {
 }
 
 /// Plays one game from `seed` with the engine's streams (chance and one per seat, as in
-/// [`super::play`]), checking every invariant of the module doc at every step; `each` sees
-/// the state after every action with the seat and action. `Err` is (step, what broke).
+/// [`super::play`]), checking every invariant of the module doc at every step (`each` sees
+/// the state after every action), and returns its outcome and events. `Err` is (step, what broke).
 /// Games' own tests use it instead of a play loop of their own.
 pub fn play_checked<G: Game>(
     game: &G,
@@ -115,7 +118,7 @@ pub fn play_checked<G: Game>(
     seed: u64,
     max_steps: u64,
     frequency_checks: &mut usize,
-    each: &mut dyn FnMut(&G::State, usize, &G::Action),
+    each: &mut OnStep<'_, G>,
 ) -> Result<CheckedGame<G::Event>, StepFailure> {
     let mut rng = GameRng::seed_from(seed);
     let mut seat_rngs: Vec<GameRng> = (0..bots.len()).map(|seat| seat_rng(seed, seat)).collect();

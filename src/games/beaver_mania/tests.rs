@@ -927,23 +927,5 @@ proptest! {
     }
 }
 
-/// Every bot's `uniform` table plays exactly the games of the same bots boxed (quick loop
-/// and checked loop alike).
-#[test]
-fn uniform_tables_play_the_same_games_as_boxed_bots() {
-    for players in [2u32, 4, 5] {
-        let g = game_with(|p| p.players = players);
-        for info in crate::engine::all_bots::<BeaverMania>() {
-            let Some(uniform) = info.uniform else { continue };
-            let values: Vec<Vec<f64>> = (0..g.players).map(|_| info.params.iter().map(|p| p.default).collect()).collect();
-            let mut boxed: Vec<Box<dyn Bot<BeaverMania>>> = values.iter().map(|v| (info.build)(&g, v)).collect();
-            let mut table = uniform(&g, &values);
-            for index in 0..40 {
-                let seed = crate::engine::game_seed(11, index);
-                let a = play(&g, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
-                let b = table.play(&g, seed, PlayOptions::default(), None, None).expect("legal");
-                assert_eq!(a, b, "{} game {index}", info.name);
-            }
-        }
-    }
-}
+// Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
+

@@ -914,21 +914,8 @@ proptest! {
     }
 }
 
-#[test]
-fn uniform_tables_play_the_same_games_as_boxed_bots() {
-    let g = standard();
-    for info in crate::engine::all_bots::<BluffingJoker>() {
-        let Some(table_fn) = info.uniform else { continue };
-        let values: Vec<Vec<f64>> = (0..4).map(|seat| info.params.iter().map(|p| p.min + (p.max - p.min) * (seat as f64 + 1.0) / 8.0).collect()).collect();
-        let mut boxed: Vec<Box<dyn Bot<BluffingJoker>>> = values.iter().map(|v| (info.build)(&g, v)).collect();
-        let mut table = table_fn(&g, &values);
-        for seed in 0..20 {
-            let a = play(&g, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
-            let b = table.play(&g, seed, PlayOptions::default(), None, None).expect("legal");
-            assert_eq!(a, b, "bot {} seed {seed}", info.name);
-        }
-    }
-}
+// Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
+
 
 #[test]
 fn split_sevens_match_a_fresh_board_per_first_part() {

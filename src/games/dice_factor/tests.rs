@@ -742,21 +742,8 @@ fn bad_keys_are_rejected_with_their_names() {
 
 const BOTS: [&str; 3] = ["random", "collector", "gambler"];
 
-#[test]
-fn uniform_tables_play_the_same_games_as_boxed_bots() {
-    let g = standard();
-    for info in all_bots::<DiceFactor>().iter().filter(|b| b.uniform.is_some()) {
-        let values: Vec<Vec<f64>> = (0..4).map(|_| info.params.iter().map(|p| p.default).collect()).collect();
-        let mut boxed: Vec<Box<dyn Bot<DiceFactor>>> = values.iter().map(|v| (info.build)(&g, v)).collect();
-        let mut table = (info.uniform.expect("filtered"))(&g, &values);
-        for index in 0..100 {
-            let seed = game_seed(7, index);
-            let a = play(&g, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
-            let b = table.play(&g, seed, PlayOptions::default(), None, None).expect("legal");
-            assert_eq!(a, b, "bot {} game {index}", info.name);
-        }
-    }
-}
+// Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
+
 
 #[test]
 fn every_bot_plays_legal_games_that_end_in_every_variant_shape() {

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use rand::RngExt;
 
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, PlayOptions, SeedFrom, ToMove, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play};
 use crate::variant::Variant;
 
 // ---------------------------------------------------------------------------------------
@@ -136,54 +136,23 @@ struct Played {
     events: Vec<Event>,
 }
 
-/// Plays one match step by step, checking every choice against `legal_actions` and
-/// `is_legal` and the invariants after every step, delivering events as the engine does.
+/// Plays one match under the invariant harness (every choice, legal list and invariant checked
+/// at every step) and records its rounds and rolls.
 fn drive(g: &PigFarm, bots: &mut [Box<dyn Bot<PigFarm>>], seed: u64) -> Played {
-    let mut rng = GameRng::seed_from(seed);
-    let mut bot_rng = GameRng::seed_from(seed ^ 0x5eed);
-    let mut log = EventLog::new(true);
-    let mut s = g.deal(&mut rng, &mut log);
-    for (seat, b) in bots.iter_mut().enumerate() {
-        b.new_game(g, seat);
-    }
-    let mut played = Played { outcome: Outcome::new(), rounds: Vec::new(), rolls: Vec::new(), events: Vec::new() };
-    let mut legal = Vec::new();
+    let (mut rounds, mut rolls) = (Vec::new(), Vec::new());
+    let (mut rounds_done, mut rolls_done) = (0, 0);
+    let mut record = |s: &State, _: usize, _: &Action| {
+        if s.rolls > rolls_done {
+            rolls.push(s.last_roll.expect("a roll"));
+        }
+        if s.rounds_done > rounds_done {
+            rounds.push(s.last_round.expect("a round"));
+        }
+        (rounds_done, rolls_done) = (s.rounds_done, s.rolls);
+    };
     let bound = (g.params.turn_cap as u64 + 2) * g.params.rounds as u64 * 4 + 100;
-    let mut steps = 0u64;
-    loop {
-        for e in log.drain() {
-            for (seat, b) in bots.iter_mut().enumerate() {
-                if b.listens() && e.visible_to(seat) {
-                    b.observe(seat, &e);
-                }
-            }
-            played.events.push(e);
-        }
-        let ToMove::Seat(seat) = g.to_move(&s) else { break };
-        let view = g.view(&s, seat);
-        let action = bots[seat].decide(g, &view, &mut bot_rng);
-        legal.clear();
-        g.legal_actions(&view, &mut legal);
-        assert!(legal.contains(&action), "seat {seat} chose {action:?}, legal: {legal:?}");
-        assert!(g.is_legal(&view, &action));
-        for a in &legal {
-            assert!(g.is_legal(&view, a), "{a:?} listed but not legal");
-        }
-        let (rounds, rolls) = (s.rounds_done, s.rolls);
-        g.apply(&mut s, seat, action, &mut rng, &mut log);
-        g.check_invariants(&s).unwrap_or_else(|e| panic!("step {steps}: {e}"));
-        if s.rolls > rolls {
-            played.rolls.push(s.last_roll.expect("a roll"));
-        }
-        if s.rounds_done > rounds {
-            played.rounds.push(s.last_round.expect("a round"));
-        }
-        steps += 1;
-        assert!(steps < bound, "match did not end within {bound} steps");
-    }
-    played.events.extend(log.drain());
-    played.outcome = g.outcome(&s);
-    played
+    let game = crate::engine::harness::play_checked(g, bots, seed, bound, &mut 0, &mut record).unwrap_or_else(|(step, e)| panic!("step {step}: {e}"));
+    Played { outcome: game.outcome, rounds, rolls, events: game.events }
 }
 
 // ---------------------------------------------------------------------------------------
