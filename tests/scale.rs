@@ -79,6 +79,20 @@ fn penny_badger_shards_merge_into_exactly_the_unsharded_summary() {
     assert_eq!(merged["games"], 2600);
     let from_folder = without_rate(&ok(playtest(&["merge", s(&out), "--json"])));
     assert_eq!(from_folder, unsharded);
+    // `playtest merge dir/shard-*`: the shell also names each shard's .csv and .parquet rows,
+    // which merge skips.
+    let mut glob: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("shard-"))
+        .map(|p| s(&p).to_string())
+        .collect();
+    glob.sort();
+    assert!(glob.iter().any(|p| p.ends_with(".csv")) && glob.iter().any(|p| p.ends_with(".parquet")));
+    let mut args = vec!["merge", "--json", "--out", s(&merged_dir)];
+    args.extend(glob.iter().map(String::as_str));
+    assert_eq!(without_rate(&ok(playtest(&args))), unsharded);
     let written = std::fs::read_to_string(out.join("summary.json")).unwrap();
     assert!(!written.contains("games_per_second"), "summary.json must not depend on the machine");
     assert_eq!(without_rate(&written), unsharded);

@@ -14,6 +14,9 @@ use crate::variant::Invalid;
 pub const MAX_PLAYERS: usize = 8;
 /// Largest hand a player may hold; add-card plays that would pass it are illegal.
 pub const HAND_CAP: usize = crate::games::chroma::HAND_CAP;
+/// Most pennies in the bank (and ten times the most a player starts with): all the money on
+/// the table then fits the 32-bit counts with room to spare.
+pub const MAX_PENNIES: u32 = 1_000_000_000;
 /// Largest turn cap (a capped game then still takes well under a second).
 pub const MAX_TURN_CAP: u32 = 100_000;
 /// Largest claim the payout table may list.
@@ -147,6 +150,11 @@ impl Params {
         }
         if self.starting_savings == 0 {
             bad.push(Invalid::new("starting_savings", "players must start with at least 1 penny (0 would eliminate them before they play)"));
+        } else if self.starting_savings > MAX_PENNIES / 10 {
+            bad.push(Invalid::new("starting_savings", format!("{} pennies is too many; allowed: 1 to {}", self.starting_savings, MAX_PENNIES / 10)));
+        }
+        if self.bank > MAX_PENNIES {
+            bad.push(Invalid::new("bank", format!("{} pennies is too many; allowed: 0 to {MAX_PENNIES}", self.bank)));
         }
         if !(1..=MAX_TURN_CAP).contains(&self.turn_cap) {
             bad.push(Invalid::new("turn_cap", format!("{} is not allowed; allowed: 1 to {MAX_TURN_CAP} turns", self.turn_cap)));
