@@ -13,7 +13,7 @@ use playtest::games::{self, GameCommand, Registered};
 use playtest::sim;
 use playtest::variant::Variant;
 use proptest::prelude::*;
-use proptest::test_runner::{Config, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
 fn standard(id: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id).join("standard.toml")
@@ -82,7 +82,14 @@ fn random_and_extreme_key_values_never_panic_or_hang() {
         let key = proptest::sample::select(keys.clone());
         let value = prop_oneof![proptest::sample::select(EXTREMES.to_vec()).prop_map(String::from), (-5i64..200).prop_map(|n| n.to_string())];
         let set = (key, value).prop_map(|(k, v)| format!("{k}={v}"));
-        let mut runner = TestRunner::new(Config { cases: 48, failure_persistence: None, ..Config::default() });
+        // A fixed seed keeps CI reproducible; FUZZ_CASES and FUZZ_RANDOM=1 explore further.
+        let cases = std::env::var("FUZZ_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(48);
+        let config = Config { cases, failure_persistence: None, ..Config::default() };
+        let mut runner = if std::env::var("FUZZ_RANDOM").is_ok() {
+            TestRunner::new(config)
+        } else {
+            TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+        };
         runner.run(&proptest::collection::vec(set, 1..3), |sets| try_sets(id, &sets)).unwrap_or_else(|e| panic!("{id}: {e}"));
     }
 }

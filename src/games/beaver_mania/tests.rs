@@ -928,4 +928,3 @@ proptest! {
 }
 
 // Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
-

@@ -916,7 +916,6 @@ proptest! {
 
 // Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
 
-
 #[test]
 fn split_sevens_match_a_fresh_board_per_first_part() {
     // The split enumeration reuses one scratch board; every split it lists must be made by

@@ -744,7 +744,6 @@ const BOTS: [&str; 3] = ["random", "collector", "gambler"];
 
 // Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
 
-
 #[test]
 fn every_bot_plays_legal_games_that_end_in_every_variant_shape() {
     let games = [

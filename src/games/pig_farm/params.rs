@@ -223,7 +223,7 @@ impl Params {
 }
 
 fn check_points(bad: &mut Vec<Invalid>, key: &str, v: i64) {
-    if v.abs() > MAX_POINTS {
+    if v.unsigned_abs() > MAX_POINTS.unsigned_abs() {
         bad.push(Invalid::new(key, format!("{v} points is not allowed; allowed: -{MAX_POINTS} to {MAX_POINTS}")));
     }
 }
@@ -269,7 +269,7 @@ fn fill(dest: &mut [i64], rows: &[(u32, i64)], increment: i64, below: i64) {
         } else if i <= last {
             rows.iter().find(|r| r.0 == i).map_or(below, |r| r.1)
         } else {
-            last_points + increment * (i - last) as i64
+            last_points.saturating_add(increment.saturating_mul((i - last) as i64))
         };
     }
 }
