@@ -461,7 +461,7 @@ impl MatchPatch {
         let total = points.first().map_or(0, |p| p.games);
         Ok(ChartSpec::Lines {
             file: "win_share_vs_recall".into(),
-            title: format!("Win share of one memory seat by its recall, against perfect-memory opponents ({total} games per point)"),
+            title: format!("Win share by recall, one memory seat vs perfect memory ({total} games per point)"),
             x_label: "recall of the tested seat (chance of remembering a placed card)".into(),
             y_label: "win share of the tested seat, ties shared (%, 95% CI)".into(),
             series: vec![
