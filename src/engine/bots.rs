@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{Game, GameRng, Table};
+use super::{Game, GameRng, Sampler, Table};
 
 /// A seat's decision maker. It sees only its seat's view and the events visible to it.
 pub trait Bot<G: Game>: Send {
@@ -14,6 +14,12 @@ pub trait Bot<G: Game>: Send {
     fn new_game(&mut self, _game: &G, _seat: usize) {}
     /// Chooses one legal action.
     fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action;
+    /// Chooses one legal action with samples of the hidden state at hand: what the engine
+    /// calls. Searching bots override it; the default ignores the sampler.
+    #[inline(always)]
+    fn decide_with(&mut self, game: &G, view: &G::View<'_>, _sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        self.decide(game, view, rng)
+    }
     /// Whether the bot wants [`Bot::observe`] calls (costs time; off for simple bots).
     fn listens(&self) -> bool {
         false
@@ -175,7 +181,7 @@ impl BotSpec {
 /// Every bot of game `G`: the generic bots the engine offers for every game (`random`), then
 /// the game's own ([`super::Game::bots`]). Games never list the generic bots themselves.
 pub fn all_bots<G: Game>() -> Vec<BotInfo<G>> {
-    let mut bots = vec![RandomBot::info()];
+    let mut bots = vec![RandomBot::info(), super::ismcts::Ismcts::info()];
     bots.extend(G::bots());
     bots
 }

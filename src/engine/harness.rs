@@ -173,7 +173,7 @@ pub fn play_checked<G: Game>(
                 *frequency_checks -= 1;
                 uniform_sample(game, &view, &legal, seed ^ step).map_err(|what| (step, what))?;
             }
-            let action = bots[seat].decide(game, &view, &mut seat_rngs[seat]);
+            let action = bots[seat].decide_with(game, &view, &super::Sampler::new(&state, seat), &mut seat_rngs[seat]);
             if !legal.contains(&action) || !game.is_legal(&view, &action) {
                 return Err((step, format!("seat {seat} ({}) chose {action:?}, not legal; legal: {legal:?}", bots[seat].name())));
             }

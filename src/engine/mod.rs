@@ -9,6 +9,7 @@
 
 pub mod bots;
 pub mod harness;
+pub mod ismcts;
 pub mod rng;
 
 use std::fmt::{Debug, Display};
@@ -303,6 +304,9 @@ pub trait Game: Sized + Send + Sync + 'static {
     type Event: GameEvent + Send;
     /// The game's own report metrics.
     type Metrics: Metrics<Self>;
+    /// The bot every seat plays when the variant names none (also the `ismcts` rollout
+    /// policy with `rollout=1`).
+    const DEFAULT_BOT: &'static str;
 
     /// Game id used in variant files (`game = "..."`).
     fn id(&self) -> &'static str;
@@ -362,6 +366,64 @@ pub trait Game: Sized + Send + Sync + 'static {
     }
     /// A readable dump of the full state for traces.
     fn describe(&self, state: &Self::State) -> String;
+
+    /// Writes into `out` a complete state consistent with everything `seat` has seen in
+    /// `state` (its view and every event visible to it so far): what `seat` cannot know
+    /// (other hands, the draw pile's order, face-down cards, secret choices not yet
+    /// revealed) is re-sampled from `rng`, so search bots plan on samples (see [`Sampler`])
+    /// and never on the real deal. `out` holds an earlier sample (or a clone of `state`):
+    /// reuse its buffers (`clone_from`) so a search allocates nothing per sample. Future
+    /// chance (dice, the next draws) needs no work: the sample is played with the searcher's
+    /// own random stream.
+    fn determinize(&self, state: &Self::State, seat: usize, rng: &mut GameRng, out: &mut Self::State) {
+        // WIP-DETERMINIZE: temporary until every game implements it (never merged).
+        let _ = (seat, rng);
+        out.clone_from(state);
+    }
+    /// Everything `seat` can see in `state`, as canonical text: states with the same text are
+    /// the same to that seat. The harness checks every determinization against it.
+    fn observation(&self, state: &Self::State, seat: usize) -> String {
+        // WIP-DETERMINIZE: temporary until every game implements it (never merged).
+        let _ = seat;
+        self.describe(state)
+    }
+    /// Whether a determinization can differ from the real state at all (false for a game whose
+    /// only secret is future chance); the harness then expects samples to vary.
+    const HIDDEN_STATE: bool = true;
+}
+
+/// What a searching bot gets of the table besides its view: samples of the full state
+/// consistent with what its seat has seen ([`Game::determinize`]). The real state stays
+/// private to the engine, so a bot cannot cheat by construction.
+pub struct Sampler<'s, G: Game> {
+    state: &'s G::State,
+    seat: usize,
+}
+
+impl<'s, G: Game> Sampler<'s, G> {
+    /// The sampler of `seat` deciding at `state` (engine only).
+    #[inline(always)]
+    pub(crate) fn new(state: &'s G::State, seat: usize) -> Self {
+        Sampler { state, seat }
+    }
+
+    /// The deciding seat.
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// Writes a fresh determinization into `out` (an earlier sample, reused).
+    #[inline]
+    pub fn sample_into(&self, game: &G, rng: &mut GameRng, out: &mut G::State) {
+        game.determinize(self.state, self.seat, rng, out);
+    }
+
+    /// A fresh determinization (allocates; [`Sampler::sample_into`] reuses a buffer).
+    pub fn sample(&self, game: &G, rng: &mut GameRng) -> G::State {
+        let mut out = self.state.clone();
+        game.determinize(self.state, self.seat, rng, &mut out);
+        out
+    }
 }
 
 /// Options of one played game.
@@ -393,8 +455,8 @@ pub trait Lineup<G: Game> {
     fn listens(&self) -> bool;
     /// Called before each game.
     fn new_game(&mut self, game: &G);
-    /// `seat`'s bot chooses one legal action.
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action;
+    /// `seat`'s bot chooses one legal action (searching bots may draw samples from `sampler`).
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action;
     /// `seat`'s bot name (for messages).
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
@@ -414,8 +476,8 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
         }
     }
     #[inline]
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
-        self[seat].decide(game, view, rng)
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        self[seat].decide_with(game, view, sampler, rng)
     }
     fn name(&self, seat: usize) -> &str {
         self[seat].name()
@@ -440,8 +502,8 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
         self.as_mut_slice().new_game(game)
     }
     #[inline]
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
-        self.as_mut_slice().decide(seat, game, view, rng)
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        self.as_mut_slice().decide(seat, game, view, sampler, rng)
     }
     fn name(&self, seat: usize) -> &str {
         self[seat].name()
@@ -477,8 +539,8 @@ impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
         }
     }
     #[inline(always)]
-    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
-        self.bots[seat].decide(game, view, rng)
+    fn decide(&mut self, seat: usize, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        self.bots[seat].decide_with(game, view, sampler, rng)
     }
     fn name(&self, seat: usize) -> &str {
         self.bots[seat].name()
@@ -550,7 +612,7 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
         };
         let action = {
             let view = game.view(&state, seat);
-            let action = bots.decide(seat, game, &view, &mut seat_rngs[seat]);
+            let action = bots.decide(seat, game, &view, &Sampler::new(&state, seat), &mut seat_rngs[seat]);
             if options.checked {
                 if !game.seat_active(&state, seat) {
                     return Err(Violation { step, what: format!("seat {seat} was asked to act but is not in the game") });
@@ -601,7 +663,7 @@ fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64)
     let mut state = game.deal(&mut rng, &mut log);
     bots.new_game(game);
     while let ToMove::Seat(seat) = game.to_move(&state) {
-        let action = bots.decide(seat, game, &game.view(&state, seat), &mut seat_rngs[seat]);
+        let action = bots.decide(seat, game, &game.view(&state, seat), &Sampler::new(&state, seat), &mut seat_rngs[seat]);
         game.apply(&mut state, seat, action, &mut rng, &mut log);
     }
     game.outcome(&state)

@@ -51,8 +51,6 @@ registry! {
 pub trait Registered: Game {
     /// Game id used in variant files (`game = "..."`) and in `variants/<id>/`.
     const ID: &'static str;
-    /// The bot every seat plays when the variant names none.
-    const DEFAULT_BOT: &'static str;
     /// Deserialises and checks the game's own keys.
     fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
     /// The benchmark line-up of `playtest bench` for this game: bot spec and `--set`

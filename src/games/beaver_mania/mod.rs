@@ -182,6 +182,7 @@ impl Game for BeaverMania {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = BeaverMetrics;
+    const DEFAULT_BOT: &'static str = "greedy";
 
     fn id(&self) -> &'static str {
         ID
@@ -516,7 +517,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for BeaverMania {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "greedy";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         BeaverMania::new(params).map_err(|p| variant.invalid(p))

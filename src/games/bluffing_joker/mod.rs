@@ -205,6 +205,7 @@ impl Game for BluffingJoker {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = JokerMetrics;
+    const DEFAULT_BOT: &'static str = "honest";
 
     fn id(&self) -> &'static str {
         ID
@@ -526,7 +527,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for BluffingJoker {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "honest";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         BluffingJoker::new(params).map_err(|p| variant.invalid(p))

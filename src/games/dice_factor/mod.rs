@@ -168,6 +168,7 @@ impl Game for DiceFactor {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = DiceMetrics;
+    const DEFAULT_BOT: &'static str = "collector";
 
     fn id(&self) -> &'static str {
         ID
@@ -507,7 +508,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for DiceFactor {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "collector";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         DiceFactor::new(params).map_err(|p| variant.invalid(p))

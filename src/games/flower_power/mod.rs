@@ -134,6 +134,7 @@ impl Game for FlowerPower {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = FlowerMetrics;
+    const DEFAULT_BOT: &'static str = "greedy";
 
     fn id(&self) -> &'static str {
         ID
@@ -315,7 +316,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for FlowerPower {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "greedy";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         FlowerPower::new(params).map_err(|p| variant.invalid(p))

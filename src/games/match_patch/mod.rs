@@ -184,6 +184,7 @@ impl Game for MatchPatch {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = MatchMetrics;
+    const DEFAULT_BOT: &'static str = "memory";
 
     fn id(&self) -> &'static str {
         ID
@@ -390,7 +391,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for MatchPatch {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "memory";
 
     fn from_variant(variant: &Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

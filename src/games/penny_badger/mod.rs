@@ -153,6 +153,7 @@ impl Game for PennyBadger {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = BadgerMetrics;
+    const DEFAULT_BOT: &'static str = "basic";
 
     fn id(&self) -> &'static str {
         ID
@@ -486,7 +487,6 @@ pub fn is_dead_weight(card: Card) -> bool {
 
 impl crate::games::Registered for PennyBadger {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "basic";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         PennyBadger::new(params).map_err(|p| variant.invalid(p))

@@ -222,6 +222,7 @@ impl Game for PigFarm {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = PigMetrics;
+    const DEFAULT_BOT: &'static str = "threshold";
 
     fn id(&self) -> &'static str {
         ID
@@ -505,7 +506,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for PigFarm {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "threshold";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         PigFarm::new(params).map_err(|p| variant.invalid(p))

@@ -148,6 +148,7 @@ impl Game for RainbowRush {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = RushMetrics;
+    const DEFAULT_BOT: &'static str = "builder";
 
     fn id(&self) -> &'static str {
         ID
@@ -409,7 +410,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for RainbowRush {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "builder";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         RainbowRush::new(params).map_err(|p| variant.invalid(p))

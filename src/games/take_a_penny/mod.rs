@@ -256,6 +256,7 @@ impl Game for TakeAPenny {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = PennyMetrics;
+    const DEFAULT_BOT: &'static str = "random";
 
     fn id(&self) -> &'static str {
         ID
@@ -484,7 +485,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for TakeAPenny {
     const ID: &'static str = ID;
-    const DEFAULT_BOT: &'static str = "random";
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         TakeAPenny::new(params).map_err(|p| variant.invalid(p))

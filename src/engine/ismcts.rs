@@ -1,0 +1,281 @@
+//! `ismcts`: one search bot for every game. Single-observer information-set Monte Carlo
+//! tree search (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree
+//! Search", IEEE TCIAIG 4(2)): one tree over the deciding seat's information sets, grown
+//! by iterations that each
+//! 1. draw a fresh determinization of the hidden state from the engine's [`Sampler`] (the
+//!    bot never sees the real deal),
+//! 2. descend the tree on that sample, at every node restricted to the actions legal in the
+//!    sample, picking by UCB1 with availability counts (a child's exploration term uses how
+//!    often it was *available*, not how often its parent was visited),
+//! 3. add one new node, play a rollout (uniformly random, or the game's default bot with
+//!    `rollout=1`) to the end or to `depth` actions, and
+//! 4. back up every seat's win share (ties share, an unfinished rollout scores 1/seats
+//!    each): each node keeps the reward of the seat that chose its action, so each mover
+//!    maximises its own component.
+//!
+//! Opponents' nodes are keyed by (mover, action), so opponents' choices in the sample are
+//! searched like the bot's own (a bluff is judged by how determinized opponents answer
+//! it). Chance during the search draws from the bot's own stream, so the bot is
+//! deterministic for a seed. Nodes live in one arena that keeps its capacity between
+//! decisions and games: no allocation per iteration once warm.
+//!
+//! Known limit of single-observer ISMCTS: it does not infer hidden cards from opponents'
+//! actions beyond what the game's determinization uses, so it neither reads bluffs nor
+//! bluffs on purpose; it does weigh claims and challenges by their sampled outcomes.
+
+use super::bots::{Bot, BotInfo, BotParamInfo};
+use super::rng::below;
+use super::{EventLog, Game, GameRng, Sampler, ToMove, all_bots};
+
+/// Name of the bot in specs.
+pub const ISMCTS: &str = "ismcts";
+
+const NONE: u32 = u32::MAX;
+
+/// One tree node: the information set reached by `action` of `mover` from its parent.
+#[derive(Clone, Copy)]
+struct Node<A> {
+    action: Option<A>,
+    mover: u8,
+    first_child: u32,
+    next_sibling: u32,
+    parent: u32,
+    visits: u32,
+    available: u32,
+    reward: f64,
+}
+
+/// How rollouts choose their actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rollout {
+    /// Uniformly random legal actions.
+    Random,
+    /// The game's default bot in every seat.
+    DefaultBot,
+}
+
+/// The `ismcts` bot: see the module doc.
+pub struct Ismcts<G: Game> {
+    iterations: u32,
+    exploration: f64,
+    rollout: Rollout,
+    depth: u32,
+    nodes: Vec<Node<G::Action>>,
+    sample: Option<G::State>,
+    legal: Vec<G::Action>,
+    untried: Vec<G::Action>,
+    scratch: Vec<G::Action>,
+    rollout_bots: Vec<Box<dyn Bot<G>>>,
+    shares: Vec<f64>,
+}
+
+impl<G: Game> Ismcts<G> {
+    /// A search bot with `iterations` per decision, UCB1 constant `exploration`, rollout
+    /// policy (0 random, 1 the game's default bot) and depth cut-off (0: play to the end).
+    pub fn new(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32) -> Self {
+        let rollout = if rollout == 0 { Rollout::Random } else { Rollout::DefaultBot };
+        let rollout_bots = if rollout == Rollout::DefaultBot { default_bots(game) } else { Vec::new() };
+        Ismcts {
+            iterations: iterations.max(1),
+            exploration,
+            rollout,
+            depth,
+            nodes: Vec::new(),
+            sample: None,
+            legal: Vec::new(),
+            untried: Vec::new(),
+            scratch: Vec::new(),
+            rollout_bots,
+            shares: vec![0.0; game.seats()],
+        }
+    }
+
+    /// The `ismcts` entry of every game's bot list.
+    pub fn info() -> BotInfo<G> {
+        BotInfo {
+            name: ISMCTS,
+            aliases: &[],
+            doc: "information-set Monte Carlo tree search on sampled deals (determinizations), any game",
+            params: &[
+                BotParamInfo { name: "iterations", default: 1000.0, min: 1.0, max: 10_000_000.0, doc: "search iterations per decision" },
+                BotParamInfo { name: "c", default: 0.7, min: 0.0, max: 100.0, doc: "UCB1 exploration constant" },
+                BotParamInfo { name: "rollout", default: 0.0, min: 0.0, max: 1.0, doc: "rollout policy: 0 uniformly random, 1 the game's default bot" },
+                BotParamInfo {
+                    name: "depth",
+                    default: 0.0,
+                    min: 0.0,
+                    max: 1_000_000.0,
+                    doc: "actions per rollout before it is scored as a draw (0: to the end)",
+                },
+            ],
+            build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32)),
+            uniform: None,
+        }
+    }
+
+    /// Runs the search from the decision described by `view` and `sampler` and returns the
+    /// most visited action at the root.
+    fn search(&mut self, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        self.legal.clear();
+        game.legal_actions(view, &mut self.legal);
+        assert!(!self.legal.is_empty(), "a seat asked to decide must have a legal action");
+        if self.legal.len() == 1 {
+            return self.legal[0];
+        }
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: None,
+            mover: sampler.seat() as u8,
+            first_child: NONE,
+            next_sibling: NONE,
+            parent: NONE,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+        });
+        let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, rng));
+        for _ in 0..self.iterations {
+            sampler.sample_into(game, rng, &mut sample);
+            self.iterate(game, &mut sample, rng);
+        }
+        self.sample = Some(sample);
+        // The most visited root child (first created on ties: deterministic).
+        let mut best = NONE;
+        let mut child = self.nodes[0].first_child;
+        while child != NONE {
+            if best == NONE || self.nodes[child as usize].visits > self.nodes[best as usize].visits {
+                best = child;
+            }
+            child = self.nodes[child as usize].next_sibling;
+        }
+        self.nodes[best as usize].action.expect("a root child has an action")
+    }
+
+    /// One iteration on the determinization `state`: select, expand, roll out, back up.
+    fn iterate(&mut self, game: &G, state: &mut G::State, rng: &mut GameRng) {
+        let mut log = EventLog::new(false);
+        let mut node = 0u32;
+        let mut steps = 0u32;
+        // Selection and expansion.
+        while let ToMove::Seat(seat) = game.to_move(state) {
+            self.legal.clear();
+            {
+                let view = game.view(state, seat);
+                game.legal_actions(&view, &mut self.legal);
+            }
+            self.untried.clear();
+            let mut best = NONE;
+            let mut best_score = f64::NEG_INFINITY;
+            for &action in &self.legal {
+                match self.child(node, seat, action) {
+                    Some(c) => {
+                        let n = &mut self.nodes[c as usize];
+                        n.available += 1;
+                        let score = n.reward / n.visits as f64 + self.exploration * ((n.available as f64).ln() / n.visits as f64).sqrt();
+                        if score > best_score {
+                            best_score = score;
+                            best = c;
+                        }
+                    }
+                    None => self.untried.push(action),
+                }
+            }
+            if !self.untried.is_empty() {
+                let action = self.untried[below(self.untried.len() as u32, rng) as usize];
+                node = self.add_child(node, seat, action);
+                game.apply(state, seat, action, rng, &mut log);
+                steps += 1;
+                break;
+            }
+            node = best;
+            let action = self.nodes[node as usize].action.expect("a child has an action");
+            game.apply(state, seat, action, rng, &mut log);
+            steps += 1;
+        }
+        // Rollout.
+        let mut finished = true;
+        if self.rollout == Rollout::DefaultBot {
+            for (seat, bot) in self.rollout_bots.iter_mut().enumerate() {
+                bot.new_game(game, seat);
+            }
+        }
+        while let ToMove::Seat(seat) = game.to_move(state) {
+            if self.depth > 0 && steps >= self.depth {
+                finished = false;
+                break;
+            }
+            let action = {
+                let view = game.view(state, seat);
+                match self.rollout {
+                    Rollout::Random => game.random_action(&view, rng, &mut self.scratch),
+                    Rollout::DefaultBot => self.rollout_bots[seat].decide(game, &view, rng),
+                }
+            };
+            game.apply(state, seat, action, rng, &mut log);
+            steps += 1;
+        }
+        // Back-up of every seat's win share.
+        if finished {
+            let outcome = game.outcome(state);
+            for (seat, share) in self.shares.iter_mut().enumerate() {
+                *share = outcome.win_share(seat);
+            }
+        } else {
+            let even = 1.0 / self.shares.len() as f64;
+            self.shares.iter_mut().for_each(|s| *s = even);
+        }
+        while node != NONE {
+            let n = &mut self.nodes[node as usize];
+            n.visits += 1;
+            n.reward += self.shares.get(n.mover as usize).copied().unwrap_or(0.0);
+            node = n.parent;
+        }
+    }
+
+    /// The child of `node` for `mover` playing `action`, if the tree has it.
+    #[inline]
+    fn child(&self, node: u32, mover: usize, action: G::Action) -> Option<u32> {
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = &self.nodes[c as usize];
+            if n.mover as usize == mover && n.action == Some(action) {
+                return Some(c);
+            }
+            c = n.next_sibling;
+        }
+        None
+    }
+
+    /// Adds the child of `node` for `mover` playing `action` (available once, not yet visited).
+    fn add_child(&mut self, node: u32, mover: usize, action: G::Action) -> u32 {
+        let id = self.nodes.len() as u32;
+        let next_sibling = self.nodes[node as usize].first_child;
+        self.nodes.push(Node { action: Some(action), mover: mover as u8, first_child: NONE, next_sibling, parent: node, visits: 0, available: 1, reward: 0.0 });
+        self.nodes[node as usize].first_child = id;
+        id
+    }
+}
+
+/// One default bot (default parameters) per acting seat, for rollouts.
+fn default_bots<G: Game>(game: &G) -> Vec<Box<dyn Bot<G>>> {
+    let infos = all_bots::<G>();
+    let info = infos.iter().find(|b| b.name == G::DEFAULT_BOT).expect("a game's default bot is one of its bots");
+    let params: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+    (0..game.acting_seats()).map(|_| (info.build)(game, &params)).collect()
+}
+
+impl<G: Game> Bot<G> for Ismcts<G> {
+    fn name(&self) -> &str {
+        ISMCTS
+    }
+
+    /// Without samples (a caller outside the engine's play loop) the bot cannot search; it
+    /// plays its rollout policy's choice.
+    fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
+        game.random_action(view, rng, &mut self.scratch)
+    }
+
+    fn decide_with(&mut self, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        self.search(game, view, sampler, rng)
+    }
+}
