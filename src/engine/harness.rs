@@ -16,9 +16,21 @@
 //! - the game ends within a step bound and its length within the turn cap; the outcome is
 //!   well formed (winners only among scored seats, win shares summing to 1 or, for a game
 //!   without winner, 0; eliminations within the length; a known end reason);
-//! - same seed, same game: every game is played twice and the outcomes compared.
+//! - same seed, same game: every game is played twice and the outcomes compared;
+//! - determinizations (what search bots get, [`Game::determinize`]), sampled on every 7th
+//!   decision: each shows the deciding seat exactly its own observation, keeps every
+//!   invariant (cards and money conserved), and, over a bot's games, some sample differs
+//!   from the real state in what another seat sees (the hidden parts are re-sampled; not
+//!   asked of games with [`Game::HIDDEN_STATE`] false);
+//! - the `ismcts` search bot plays within the rules (a short search, so every game is
+//!   searched without a per-game exception).
 
-use super::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, SeedFrom, ToMove, all_bots, game_seed, seat_rng};
+use super::ismcts::ISMCTS;
+use super::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, all_bots, game_seed, seat_rng};
+
+/// The `ismcts` settings the harness plays with: a short search with short rollouts, so a
+/// game with thousands of decisions is still checked in seconds.
+const HARNESS_ISMCTS: [(&str, f64); 2] = [("iterations", 8.0), ("depth", 24.0)];
 
 /// A broken invariant, with the game seed that reproduces it.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,7 +82,16 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
         if game.check_bots(&vec![info.name.to_string(); game.acting_seats()]).is_err() {
             continue;
         }
-        let values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+        let mut values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+        let mut plan = plan;
+        if info.name == ISMCTS {
+            for (name, value) in HARNESS_ISMCTS {
+                if let Some(i) = info.params.iter().position(|p| p.name == name) {
+                    values[i] = value;
+                }
+            }
+            plan.games = plan.games.min(2);
+        }
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..game.acting_seats()).map(|_| (info.build)(game, &values)).collect();
         checked += check_bots(game, info.name, &mut bots, plan)?;
     }
@@ -80,6 +101,8 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
 /// Runs the harness on `game` with the given bots (one per acting seat), labelled `label`.
 pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], plan: HarnessPlan) -> Result<u64, HarnessFailure> {
     let mut frequency_checks = plan.frequency_checks;
+    let mut varied = false;
+    let mut sampled = 0;
     for index in 0..plan.games {
         let seed = game_seed(plan.seed, index);
         let fail = |step: u64, what: String| HarnessFailure { game: game.id(), bot: label.to_string(), game_seed: seed, step, what };
@@ -88,6 +111,18 @@ pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], 
         if first.outcome != second.outcome {
             return Err(fail(first.steps, format!("same seed, different games: {:?} then {:?}", first.outcome, second.outcome)));
         }
+        varied |= first.samples_varied;
+        sampled += first.steps / 7;
+    }
+    if G::HIDDEN_STATE && !varied && sampled >= 16 {
+        let seed = game_seed(plan.seed, 0);
+        return Err(HarnessFailure {
+            game: game.id(),
+            bot: label.to_string(),
+            game_seed: seed,
+            step: 0,
+            what: format!("{sampled} determinizations never differed from the real state in what another seat sees: hidden parts are not re-sampled"),
+        });
     }
     Ok(plan.games)
 }
@@ -106,6 +141,8 @@ pub struct CheckedGame<E> {
     pub steps: u64,
     /// Every event of the game, in order.
     pub events: Vec<E>,
+    /// Whether some determinization differed from the real state in what another seat sees.
+    pub samples_varied: bool,
 }
 
 /// Plays one game from `seed` with the engine's streams (chance and one per seat, as in
@@ -132,6 +169,7 @@ pub fn play_checked<G: Game>(
     let mut legal = Vec::new();
     let mut scratch = Vec::new();
     let mut step = 0u64;
+    let mut samples_varied = false;
     loop {
         for event in log.drain() {
             for (seat, bot) in bots.iter_mut().enumerate() {
@@ -179,6 +217,11 @@ pub fn play_checked<G: Game>(
             }
             action
         };
+        // The deciding seat's determinizations, on every 7th decision (7 is prime to every
+        // table size but 7, so every seat's turn and every phase of a round gets checked).
+        if step % 7 == 3 {
+            samples_varied |= check_samples(game, &state, seat, seed ^ step.wrapping_mul(0x9E37_79B9)).map_err(|what| (step, what))?;
+        }
         // A clone evolves independently, and apply depends only on (state, action, stream):
         // checked on every 8th decision (describing a state costs more than playing it).
         if step.is_multiple_of(8) {
@@ -202,7 +245,29 @@ pub fn play_checked<G: Game>(
     }
     let outcome = game.outcome(&state);
     well_formed(game, &outcome).map_err(|what| (step, what))?;
-    Ok(CheckedGame { outcome, steps: step, events })
+    Ok(CheckedGame { outcome, steps: step, events, samples_varied })
+}
+
+/// Draws two determinizations of `state` for the deciding `seat` and checks them (module
+/// doc); returns whether one differs from the real state in what another seat sees.
+fn check_samples<G: Game>(game: &G, state: &G::State, seat: usize, seed: u64) -> Result<bool, String> {
+    let sampler = Sampler::new(state, seat);
+    let mut rng = GameRng::seed_from(seed);
+    let own = game.observation(state, seat);
+    let mut varied = false;
+    for _ in 0..2 {
+        let sample = sampler.sample(game, &mut rng);
+        let seen = game.observation(&sample, seat);
+        if seen != own {
+            return Err(format!("a determinization for seat {seat} changed what it sees:\n  real:   {own}\n  sample: {seen}"));
+        }
+        game.check_invariants(&sample).map_err(|what| format!("a determinization for seat {seat} breaks an invariant: {what}"))?;
+        if game.to_move(&sample) != game.to_move(state) {
+            return Err(format!("a determinization for seat {seat} changed who moves"));
+        }
+        varied |= (0..game.seats()).filter(|&o| o != seat).any(|o| game.observation(&sample, o) != game.observation(state, o));
+    }
+    Ok(varied)
 }
 
 /// Draws `random_action` many times at one decision and tests the frequencies against a

@@ -25,7 +25,7 @@
 
 use super::bots::{Bot, BotInfo, BotParamInfo};
 use super::rng::below;
-use super::{EventLog, Game, GameRng, Sampler, ToMove, all_bots};
+use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove, all_bots};
 
 /// Name of the bot in specs.
 pub const ISMCTS: &str = "ismcts";
@@ -133,7 +133,9 @@ impl<G: Game> Ismcts<G> {
             available: 0,
             reward: 0.0,
         });
-        let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, rng));
+        // The first decision allocates the sample buffer from a fixed stream, so the bot's
+        // own stream is drawn the same way whether or not the buffer existed.
+        let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, &mut GameRng::seed_from(0)));
         for _ in 0..self.iterations {
             sampler.sample_into(game, rng, &mut sample);
             self.iterate(game, &mut sample, rng);

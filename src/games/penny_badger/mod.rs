@@ -18,6 +18,7 @@
 //!   positions with a claim, so it rarely plays action cards.
 
 mod bots;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -325,6 +326,9 @@ impl Game for PennyBadger {
                 return Err(format!("eliminated seat {seat} still holds cards or pennies"));
             }
         }
+        if s.discard_seen.len() != s.discard.len() {
+            return Err(format!("{} discards but {} records of who saw them", s.discard.len(), s.discard_seen.len()));
+        }
         if s.turns > self.params.turn_cap {
             return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
         }
@@ -337,6 +341,14 @@ impl Game for PennyBadger {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::basic_info(), bots::counter_info()]
+    }
+
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        determinize::determinize(self, state, seat, rng, out)
+    }
+
+    fn observation(&self, state: &State, seat: usize) -> String {
+        determinize::observation(self, state, seat)
     }
 
     fn describe(&self, s: &State) -> String {

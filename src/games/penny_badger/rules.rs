@@ -83,12 +83,16 @@ struct ClaimOutcome {
 }
 
 /// The whole table: hidden cards included. Bots never see this, only a [`super::View`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     /// Draw pile, top card last.
     pub draw: Vec<Card>,
     /// Discard pile, top card last.
     pub discard: Vec<Card>,
+    /// Per card of `discard`, the seats that know it (bit per seat): action cards and
+    /// revealed claims are known to all, a claim's cards to the claimer, removed cards to
+    /// their owner. What a determinization keeps in place ([`super::determinize`]).
+    pub discard_seen: Vec<u16>,
     /// Every seat's hand.
     pub hands: [Hand; MAX_PLAYERS],
     /// Every seat's savings.
@@ -115,6 +119,42 @@ pub struct State {
     pub end_reason: u8,
 }
 
+impl Clone for State {
+    fn clone(&self) -> Self {
+        let mut copy = State { draw: Vec::new(), discard: Vec::new(), discard_seen: Vec::new(), ..*self };
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Reuses the piles' buffers: a search copies a state per sample.
+    fn clone_from(&mut self, source: &Self) {
+        self.draw.clone_from(&source.draw);
+        self.discard.clone_from(&source.discard);
+        self.discard_seen.clone_from(&source.discard_seen);
+        self.hands = source.hands;
+        self.savings = source.savings;
+        self.bank = source.bank;
+        self.alive = source.alive;
+        self.eliminated_at = source.eliminated_at;
+        self.skips = source.skips;
+        self.direction = source.direction;
+        self.current = source.current;
+        self.turns = source.turns;
+        self.phase = source.phase;
+        self.claim = source.claim;
+        self.end_reason = source.end_reason;
+    }
+}
+
+/// Whether every card of `cards` makes `claim` true.
+pub(super) fn claim_holds(claim: Claim, cards: &[Card]) -> bool {
+    let needed = claim_bit(claim);
+    cards.iter().all(|&c| CLAIM_FITS[c as usize] & needed != 0)
+}
+
+/// [`State::discard_seen`] of a card every seat saw.
+pub const SEEN_BY_ALL: u16 = u16::MAX;
+
 /// End reason indices, in the order of [`END_REASONS`].
 pub const END_BANK_EMPTY: u8 = 0;
 /// At most one player is left.
@@ -134,6 +174,7 @@ impl PennyBadger {
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
+            discard_seen: Vec::with_capacity(self.deck.len()),
             hands: [Hand::EMPTY; MAX_PLAYERS],
             savings: [0; MAX_PLAYERS],
             bank: p.bank,
@@ -245,7 +286,10 @@ impl PennyBadger {
             if s.hands[seat].len() >= HAND_CAP {
                 return;
             }
-            let reshuffled = |cards| log.emit(|| Event::Reshuffled { cards });
+            let reshuffled = |cards| {
+                s.discard_seen.clear();
+                log.emit(|| Event::Reshuffled { cards })
+            };
             match chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, crate::engine::rng::shuffle, reshuffled) {
                 Some(c) => {
                     s.hands[seat].insert(c);
@@ -369,6 +413,7 @@ impl PennyBadger {
         let pos = s.hands[seat].position(card).expect("legal play holds the card");
         s.hands[seat].remove_at(pos);
         s.discard.push(card);
+        s.discard_seen.push(SEEN_BY_ALL);
         let action = action_of(card).expect("an action card");
         log.emit(|| Event::PlayedAction { seat: seat as u8, action, target: target as u8 });
         self.draw_into(s, seat, 1, rng, log);
@@ -410,6 +455,7 @@ impl PennyBadger {
                     let i = rng.random_range(0..s.hands[target].len());
                     let c = s.hands[target].remove_at(i);
                     s.discard.push(c);
+                    s.discard_seen.push(1 << target);
                     log.emit(|| Event::Removed { target: target as u8, card: c });
                 }
             }
@@ -436,6 +482,7 @@ impl PennyBadger {
         let mut count = 0u8;
         hand.remove_mask(mask, |c| {
             s.discard.push(c);
+            s.discard_seen.push(1 << seat);
             truthful &= CLAIM_FITS[c as usize] & needed != 0;
             count += 1;
         });
@@ -513,6 +560,8 @@ impl PennyBadger {
         };
         let challenged = c.challengers != 0;
         if challenged {
+            let revealed = s.discard_seen.len() - c.count as usize;
+            s.discard_seen[revealed..].fill(SEEN_BY_ALL);
             log.emit(|| Event::Revealed { seat: c.claimer, cards: Hand::from_cards(&s.discard[s.discard.len() - c.count as usize..]), truthful: c.truthful });
         }
         if !challenged || c.truthful {
@@ -606,6 +655,7 @@ impl PennyBadger {
         s.eliminated_at[seat] = s.turns;
         let hand = s.hands[seat];
         s.discard.extend_from_slice(hand.cards());
+        s.discard_seen.extend(std::iter::repeat_n(1u16 << seat, hand.len()));
         s.hands[seat] = Hand::EMPTY;
         log.emit(|| Event::Eliminated { seat: seat as u8, turn: s.turns });
     }

@@ -43,6 +43,7 @@
 //!   discards, butchers, rolls and culls).
 
 mod bots;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -332,6 +333,14 @@ impl Game for PigFarm {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::threshold_info(), bots::greedy_info()]
+    }
+
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        determinize::determinize(self, state, seat, rng, out)
+    }
+
+    fn observation(&self, state: &State, seat: usize) -> String {
+        determinize::observation(self, state, seat)
     }
 
     fn describe(&self, s: &State) -> String {

@@ -176,7 +176,7 @@ pub struct RollRecord {
 }
 
 /// The whole table, hidden cards included. Bots never see this, only a [`super::View`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     /// Draw pile, top card last.
     pub draw: Vec<Card>,
@@ -184,6 +184,9 @@ pub struct State {
     pub discard: Vec<Card>,
     /// Every seat's pigs.
     pub hands: [Hand; MAX_PLAYERS],
+    /// Per seat, pigs every seat knows it holds: taken from the face-up discard pile and not
+    /// discarded since (a determinization keeps them in place).
+    pub known: [[u8; KINDS]; MAX_PLAYERS],
     /// Butchers a seat holds until it rolls for them.
     pub butchers_held: [u8; MAX_PLAYERS],
     /// The deciding seat.
@@ -214,6 +217,22 @@ pub struct State {
     pub end_reason: u8,
 }
 
+impl Clone for State {
+    fn clone(&self) -> Self {
+        let mut copy = State { draw: Vec::new(), discard: Vec::new(), ..*self };
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Reuses the piles' buffers: a search copies a state per sample.
+    fn clone_from(&mut self, source: &Self) {
+        let (draw, discard) = (std::mem::take(&mut self.draw), std::mem::take(&mut self.discard));
+        *self = State { draw, discard, ..*source };
+        self.draw.clone_from(&source.draw);
+        self.discard.clone_from(&source.discard);
+    }
+}
+
 /// A player sold the farm (in every round of the match).
 pub const END_SOLD: u8 = 0;
 /// At least one round of the match reached the turn cap.
@@ -228,6 +247,7 @@ impl PigFarm {
             draw: Vec::with_capacity(self.deck.len()),
             discard: Vec::with_capacity(self.deck.len()),
             hands: [Hand::EMPTY; MAX_PLAYERS],
+            known: [[0; KINDS]; MAX_PLAYERS],
             butchers_held: [0; MAX_PLAYERS],
             current: 0,
             phase: Phase::Start,
@@ -264,6 +284,7 @@ impl PigFarm {
         s.draw.shuffle(rng);
         s.discard.clear();
         s.hands = [Hand::EMPTY; MAX_PLAYERS];
+        s.known = [[0; KINDS]; MAX_PLAYERS];
         s.butchers_held = [0; MAX_PLAYERS];
         log.emit(|| Event::RoundStarts { round: s.round, first: s.first_seat });
         for k in 0..n {
@@ -343,12 +364,15 @@ impl PigFarm {
                 let card = s.discard.pop();
                 debug_assert!(card.is_some_and(|c| c != BUTCHER), "legal takes are pigs");
                 if let Some(c) = card {
+                    s.known[seat][c as usize] += 1;
                     log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
                 }
                 self.after_draw(s, seat, card, rng, log);
             }
             Action::Discard(pig) => {
                 s.hands[seat].remove(pig);
+                let known = &mut s.known[seat][pig as usize];
+                *known = known.saturating_sub(1);
                 s.discard.push(pig);
                 log.emit(|| Event::Discarded { seat: seat as u8, card: pig });
                 self.end_turn(s, rng, log);
@@ -397,6 +421,7 @@ impl PigFarm {
                     let pig = bits.trailing_zeros() as Card;
                     bits &= bits - 1;
                     let c = s.hands[t].remove_all(pig);
+                    s.known[t][pig as usize] = 0;
                     for _ in 0..c {
                         s.discard.push(pig);
                     }
@@ -495,6 +520,11 @@ impl PigFarm {
         }
         if s.rounds_done > self.params.rounds || s.round >= self.params.rounds {
             return Err(format!("round {} of a {}-round match", s.round + 1, self.params.rounds));
+        }
+        for seat in 0..self.players {
+            if let Some(pig) = (0..KINDS).find(|&p| s.known[seat][p] as u32 > s.hands[seat].count(p as Card)) {
+                return Err(format!("seat {seat} is known to hold more {} than it has", card_name(pig as Card)));
+            }
         }
         let held: u32 = s.butchers_held.iter().map(|&b| b as u32).sum();
         match s.phase {

@@ -373,6 +373,30 @@ impl Game for TakeAPenny {
         Ok(())
     }
 
+    /// Determinization: the table, the pot and every revealed round are public; the only
+    /// secret is the choices other seats already made this round (seats choose in seat
+    /// order, all revealed at once), re-drawn uniformly from their legal choices.
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        out.clone_from(state);
+        out.resample_hidden_choices(seat, rng);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        format!(
+            "seat {seat} own choice {:?}; round {} next {} over {}; pennies {:?}; pot {}; last {:?}; legal {:#x}; before {:?} pot {}",
+            s.chosen_by(seat),
+            s.round,
+            s.next,
+            s.over,
+            &s.pennies()[..self.setup.cards],
+            s.pot,
+            s.last(),
+            s.legal_mask(seat),
+            s.record().previous,
+            s.record().pot,
+        )
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
         let pennies = s.pennies();

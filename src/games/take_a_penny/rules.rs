@@ -139,6 +139,24 @@ impl State {
         draw(lane(self.legal, seat) as u16, lane(self.counts, seat) as u16, rng)
     }
 
+    /// Replaces the secret choices already made this round by seats other than `seat`
+    /// with uniformly random legal ones: what `seat` may assume of choices it cannot see
+    /// (a determinization, see [`super::TakeAPenny`]'s `determinize`).
+    pub fn resample_hidden_choices(&mut self, seat: usize, rng: &mut GameRng) {
+        for other in 0..self.next as usize {
+            if other != seat {
+                let choice = self.random_choice(other, rng);
+                self.chosen = (self.chosen & !(0xFFFFu64 << (16 * other))) | choice_bit(other, choice.code());
+            }
+        }
+    }
+
+    /// `seat`'s secret choice this round, if it has made one (its own, or hidden from others).
+    pub fn chosen_by(&self, seat: usize) -> Option<Choice> {
+        let l = lane(self.chosen, seat);
+        (l != 0).then(|| Choice::from_code(l.trailing_zeros() as u8))
+    }
+
     /// The last resolved round (meaningful when `round > 0`), rebuilt from what the state
     /// keeps: the hot path does not copy it every round.
     pub fn record(&self) -> RoundRecord {

@@ -1,0 +1,103 @@
+//! What a Penny Badger seat knows, and samples of the table consistent with it, for search
+//! bots (`ismcts`).
+//!
+//! Public: savings, bank, who is in, skips, direction, whose turn, hand sizes, pile sizes,
+//! the claim on the table (who, what, how many cards, who challenged so far) and every card
+//! shown: action cards played and claims revealed by a challenge. A seat also knows its own
+//! hand, the cards it discarded for its own claims and the cards removed from its hand.
+//! Everything else (other hands, the draw pile's order, face-down discards) is re-dealt at
+//! random from the cards the seat cannot place, keeping every hand's size; the claim on the
+//! table is then true or false as the sampled cards make it. Forgotten, so samples are a
+//! little less informed than the seat could be: the card given away by a trade-one-card
+//! and the hand handed over by a trade-hands (both re-sampled like any unseen card).
+
+use super::PennyBadger;
+use super::rules::{Phase, State, claim_holds};
+use crate::engine::GameRng;
+use crate::engine::rng::shuffle;
+use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
+
+/// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.
+const MAX_TABLE: usize = MAX_SETS as usize * CARD_KINDS;
+
+/// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
+pub(super) fn determinize(game: &PennyBadger, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    out.clone_from(state);
+    let players = game.params.players as usize;
+    let mut pool = [0 as Card; MAX_TABLE];
+    let mut n = 0;
+    for (other, hand) in state.hands[..players].iter().enumerate() {
+        if other != seat {
+            for &c in hand.cards() {
+                pool[n] = c;
+                n += 1;
+            }
+        }
+    }
+    for &c in &state.draw {
+        pool[n] = c;
+        n += 1;
+    }
+    let bit = 1u16 << seat;
+    for (&c, &seen) in state.discard.iter().zip(&state.discard_seen) {
+        if seen & bit == 0 {
+            pool[n] = c;
+            n += 1;
+        }
+    }
+    let pool = &mut pool[..n];
+    shuffle(pool, rng);
+    let mut next = pool.iter().copied();
+    for (other, hand) in out.hands[..players].iter_mut().enumerate() {
+        if other != seat && !hand.is_empty() {
+            let size = hand.len();
+            let mut sampled = Hand::EMPTY;
+            for c in next.by_ref().take(size) {
+                sampled.insert(c);
+            }
+            *hand = sampled;
+        }
+    }
+    for c in out.draw.iter_mut() {
+        *c = next.next().expect("the pool holds the draw pile");
+    }
+    for (c, &seen) in out.discard.iter_mut().zip(&state.discard_seen) {
+        if seen & bit == 0 {
+            *c = next.next().expect("the pool holds the unseen discards");
+        }
+    }
+    if let (Phase::Challenge, Some(claim)) = (out.phase, out.claim.as_mut()) {
+        let top = out.discard.len() - claim.count as usize;
+        claim.truthful = claim_holds(claim.claim, &out.discard[top..]);
+    }
+}
+
+/// Everything `seat` sees in `state`, as text (see the module doc).
+pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String {
+    use std::fmt::Write;
+    let players = game.params.players as usize;
+    let mut o = String::new();
+    let _ = write!(
+        o,
+        "seat {seat} hand [{}]; turn {} seat {} phase {:?} direction {}; bank {}; savings {:?}; alive {:#b}; skips {:?}; eliminated {:?}; hand sizes {:?}; draw {}; ",
+        cards_text(s.hands[seat].cards()),
+        s.turns,
+        s.current,
+        s.phase,
+        s.direction,
+        s.bank,
+        &s.savings[..players],
+        s.alive,
+        &s.skips[..players],
+        &s.eliminated_at[..players],
+        s.hands[..players].iter().map(|h| h.len()).collect::<Vec<_>>(),
+        s.draw.len(),
+    );
+    let bit = 1u16 << seat;
+    let discard: Vec<String> = s.discard.iter().zip(&s.discard_seen).map(|(&c, &seen)| if seen & bit != 0 { cards_text(&[c]) } else { "?".into() }).collect();
+    let _ = write!(o, "discard [{}]", discard.join(", "));
+    if let (Phase::Challenge, Some(c)) = (s.phase, &s.claim) {
+        let _ = write!(o, "; claim by {} of {:?} with {} cards, challengers {:#b}, asked {}", c.claimer, c.claim, c.count, c.challengers, c.asked);
+    }
+    o
+}

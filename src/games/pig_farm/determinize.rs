@@ -1,0 +1,70 @@
+//! What a Pig Farm seat knows, and samples of the table consistent with it, for search bots
+//! (`ismcts`).
+//!
+//! Public: the face-up discard pile, scores, rounds, whose turn and its phase, butchers
+//! held, hand sizes, the draw pile's size, and the pigs each seat took from the discard
+//! pile and has not discarded since. A seat also knows its own hand. The rest of the other
+//! hands and the order of the draw pile are re-dealt at random from the pigs the seat cannot
+//! place (hands hold no butcher, so the draw pile's butchers stay in it, at random places).
+//! Forgotten: that a seat holds no pig of a kind it lost to a butcher roll.
+
+use super::params::KINDS;
+use super::rules::{Hand, State};
+use super::{BUTCHER, PigFarm};
+use crate::engine::GameRng;
+use crate::engine::rng::shuffle;
+use crate::games::chroma::Card;
+
+/// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
+pub(super) fn determinize(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    out.clone_from(state);
+    let players = game.players;
+    // The unplaced pigs, gathered in the draw pile's buffer (no allocation): first every
+    // pig of the draw pile, then the unknown part of each other hand.
+    let draw = &mut out.draw;
+    draw.retain(|&c| c != BUTCHER);
+    let butchers = state.draw.len() - draw.len();
+    for other in (0..players).filter(|&o| o != seat) {
+        for pig in 0..KINDS {
+            let unknown = state.hands[other].count(pig as Card) - state.known[other][pig] as u32;
+            draw.extend(std::iter::repeat_n(pig as Card, unknown as usize));
+        }
+    }
+    shuffle(draw, rng);
+    for other in (0..players).filter(|&o| o != seat) {
+        let mut hand = Hand::EMPTY;
+        for pig in 0..KINDS {
+            for _ in 0..state.known[other][pig] {
+                hand.add(pig as Card);
+            }
+        }
+        while hand.len() < state.hands[other].len() {
+            hand.add(draw.pop().expect("the pool holds every unknown pig"));
+        }
+        out.hands[other] = hand;
+    }
+    draw.extend(std::iter::repeat_n(BUTCHER, butchers));
+    shuffle(draw, rng);
+}
+
+/// Everything `seat` sees in `state`, as text (see the module doc).
+pub(super) fn observation(game: &PigFarm, s: &State, seat: usize) -> String {
+    let players = game.players;
+    format!(
+        "seat {seat} hand [{}]; round {} first {} turn {} (round turn {}) seat {} phase {:?}; scores {:?}; butchers {:?}; hand sizes {:?}; known {:?}; draw {}; discard {:?}; rolls {}",
+        s.hands[seat],
+        s.round,
+        s.first_seat,
+        s.turns,
+        s.round_turns,
+        s.current,
+        s.phase,
+        &s.scores[..players],
+        &s.butchers_held[..players],
+        s.hands[..players].iter().map(|h| h.len()).collect::<Vec<_>>(),
+        &s.known[..players],
+        s.draw.len(),
+        s.discard,
+        s.rolls,
+    )
+}
