@@ -1,4 +1,5 @@
-//! `playtest bench`: games per second on one thread and on all threads, with the game's benchmark line-up.
+//! `playtest bench`: games per second on one thread and on all threads, with the game's benchmark line-up
+//! (and search iterations per second when a seat plays `ismcts`).
 
 use super::*;
 
@@ -40,8 +41,13 @@ pub(super) fn bench(a: BenchArgs) -> Result<(), Error> {
             let mut one = 0.0;
             for threads in [1, cores] {
                 let cfg = RunConfig { threads, ..RunConfig::new(self.games, 1) };
+                let searched = crate::engine::ismcts::iterations_run();
                 let r = sim::run(&game, &plans, cfg)?;
                 let rate = r.tally.games as f64 / r.seconds;
+                let searched = crate::engine::ismcts::iterations_run() - searched;
+                if searched > 0 {
+                    println!("  {threads} thread(s): {:>12.0} ismcts iterations/s ({searched} iterations)", searched as f64 / r.seconds);
+                }
                 if threads == 1 {
                     one = rate;
                     println!("  1 thread : {rate:>12.0} games/s ({:.3} s)", r.seconds);

@@ -101,6 +101,11 @@ struct RunArgs {
     /// No progress bar (it shows only on a terminal, for runs over a second, and not with CI=true).
     #[arg(long, short)]
     quiet: bool,
+    /// Seat rotation: blocks of one game per seat on the same deal, the line-up turned by one
+    /// seat each; reports win share per seat (bots averaged out) and per bot (seats averaged
+    /// out). `--games` must be a multiple of the seats. simulate and report only.
+    #[arg(long)]
+    rotate: bool,
 }
 
 /// Parses the command line and runs the command.
@@ -123,6 +128,7 @@ pub fn main() -> Result<(), Error> {
         Command::List => list(),
         Command::Bench(a) => bench(a),
         Command::Exact(a) => exact(&a),
+        Command::Compare(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by compare yet; use simulate or report".into())),
         Command::Compare(a) => crate::designer::compare::main(&CompareOptions {
             a: a.a,
             b: a.b,
@@ -137,6 +143,7 @@ pub fn main() -> Result<(), Error> {
             out: a.out,
         })
         .map(drop),
+        Command::Sweep(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by sweep yet; use simulate or report".into())),
         Command::Sweep(a) => crate::designer::sweep::main(&SweepOptions {
             variant: a.variant.variant,
             bots: a.variant.bots,
@@ -147,6 +154,7 @@ pub fn main() -> Result<(), Error> {
             run: run_options(&a.run),
             out: a.out,
         }),
+        Command::Check(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by check yet; use simulate or report".into())),
         Command::Check(a) => {
             crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
         }
@@ -185,6 +193,7 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
             extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
         },
     )
+    .with_rotation(result.rotation.as_ref().map(|r| r.summary()))
 }
 
 fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> String {

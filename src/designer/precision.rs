@@ -177,6 +177,9 @@ pub fn run_sim<G: Game>(
     (variant, replay): (&str, String),
     progress: &mut Progress,
 ) -> Result<(sim::RunResult<G>, Option<Reached>), Error> {
+    if precision.precision.is_some() && cfg.rotate {
+        return Err(Error::Usage("--rotate cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
+    }
     if precision.precision.is_none() {
         let r = sim::run_with_progress(game, plans, cfg, &mut |d| progress.update(d))?;
         progress.finish();
@@ -189,7 +192,7 @@ pub fn run_sim<G: Game>(
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
     let ArmStats { tally, metrics, rows, .. } = stats;
-    Ok((sim::RunResult { tally, metrics, rows, seconds: started.elapsed().as_secs_f64() }, reached))
+    Ok((sim::RunResult { tally, metrics, rows, seconds: started.elapsed().as_secs_f64(), rotation: None }, reached))
 }
 
 #[cfg(test)]

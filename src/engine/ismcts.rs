@@ -23,6 +23,9 @@
 //! actions beyond what the game's determinization uses, so it neither reads bluffs nor
 //! bluffs on purpose; it does weigh claims and challenges by their sampled outcomes.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use super::bots::{Bot, BotInfo, BotParamInfo};
 use super::rng::below;
 use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove, all_bots};
@@ -32,13 +35,20 @@ pub const ISMCTS: &str = "ismcts";
 
 const NONE: u32 = u32::MAX;
 
+/// Search iterations run by every `ismcts` bot of the process (for `playtest bench`).
+static ITERATIONS: AtomicU64 = AtomicU64::new(0);
+
+/// Search iterations run so far by every `ismcts` bot of the process: `playtest bench`
+/// divides the difference over a run by its time.
+pub fn iterations_run() -> u64 {
+    ITERATIONS.load(Ordering::Relaxed)
+}
+
 /// One tree node: the information set reached by `action` of `mover` from its parent.
 #[derive(Clone, Copy)]
 struct Node<A> {
     action: Option<A>,
     mover: u8,
-    first_child: u32,
-    next_sibling: u32,
     parent: u32,
     visits: u32,
     available: u32,
@@ -61,6 +71,13 @@ pub struct Ismcts<G: Game> {
     rollout: Rollout,
     depth: u32,
     nodes: Vec<Node<G::Action>>,
+    /// (parent, mover, action) -> child, for nodes below the root.
+    children: HashMap<(u32, u8, G::Action), u32>,
+    /// The root's legal actions (the same in every sample: they come from the seat's view)
+    /// and the child of each, by index; the indices not yet expanded.
+    root_actions: Vec<G::Action>,
+    root_children: Vec<u32>,
+    root_untried: Vec<u32>,
     sample: Option<G::State>,
     legal: Vec<G::Action>,
     untried: Vec<G::Action>,
@@ -81,6 +98,10 @@ impl<G: Game> Ismcts<G> {
             rollout,
             depth,
             nodes: Vec::new(),
+            children: HashMap::new(),
+            root_actions: Vec::new(),
+            root_children: Vec::new(),
+            root_untried: Vec::new(),
             sample: None,
             legal: Vec::new(),
             untried: Vec::new(),
@@ -116,18 +137,22 @@ impl<G: Game> Ismcts<G> {
     /// Runs the search from the decision described by `view` and `sampler` and returns the
     /// most visited action at the root.
     fn search(&mut self, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
-        self.legal.clear();
-        game.legal_actions(view, &mut self.legal);
-        assert!(!self.legal.is_empty(), "a seat asked to decide must have a legal action");
-        if self.legal.len() == 1 {
-            return self.legal[0];
+        self.root_actions.clear();
+        game.legal_actions(view, &mut self.root_actions);
+        assert!(!self.root_actions.is_empty(), "a seat asked to decide must have a legal action");
+        if self.root_actions.len() == 1 {
+            return self.root_actions[0];
         }
+        let root_count = self.root_actions.len() as u32;
+        self.root_children.clear();
+        self.root_children.resize(root_count as usize, NONE);
+        self.root_untried.clear();
+        self.root_untried.extend(0..root_count);
+        self.children.clear();
         self.nodes.clear();
         self.nodes.push(Node {
             action: None,
             mover: sampler.seat() as u8,
-            first_child: NONE,
-            next_sibling: NONE,
             parent: NONE,
             visits: 0,
             available: 0,
@@ -141,16 +166,48 @@ impl<G: Game> Ismcts<G> {
             self.iterate(game, &mut sample, rng);
         }
         self.sample = Some(sample);
-        // The most visited root child (first created on ties: deterministic).
-        let mut best = NONE;
-        let mut child = self.nodes[0].first_child;
-        while child != NONE {
-            if best == NONE || self.nodes[child as usize].visits > self.nodes[best as usize].visits {
-                best = child;
+        ITERATIONS.fetch_add(self.iterations as u64, Ordering::Relaxed);
+        // The most visited root child (the first legal action on ties: deterministic).
+        let mut best = 0;
+        let mut best_visits = 0;
+        for (i, &child) in self.root_children.iter().enumerate() {
+            if child != NONE && self.nodes[child as usize].visits > best_visits {
+                best_visits = self.nodes[child as usize].visits;
+                best = i;
             }
-            child = self.nodes[child as usize].next_sibling;
         }
-        self.nodes[best as usize].action.expect("a root child has an action")
+        self.root_actions[best]
+    }
+
+    /// Selection at the root: its actions are the same in every sample, so children are
+    /// found by index. Returns the chosen child and action, expanding one untried action
+    /// while any is left (`true` in the third field).
+    fn select_at_root(&mut self, seat: usize, rng: &mut GameRng) -> (u32, G::Action, bool) {
+        let count = self.root_untried.len();
+        if count > 0 {
+            let pick = self.root_untried.swap_remove(below(count as u32, rng) as usize) as usize;
+            let action = self.root_actions[pick];
+            for &c in &self.root_children {
+                if c != NONE {
+                    self.nodes[c as usize].available += 1;
+                }
+            }
+            let child = self.add_child(0, seat, action);
+            self.root_children[pick] = child;
+            return (child, action, true);
+        }
+        let mut best = NONE;
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, &c) in self.root_children.iter().enumerate() {
+            let n = &mut self.nodes[c as usize];
+            n.available += 1;
+            let score = n.reward / n.visits as f64 + self.exploration * ((n.available as f64).ln() / n.visits as f64).sqrt();
+            if score > best_score {
+                best_score = score;
+                best = i as u32;
+            }
+        }
+        (self.root_children[best as usize], self.root_actions[best as usize], false)
     }
 
     /// One iteration on the determinization `state`: select, expand, roll out, back up.
@@ -160,6 +217,16 @@ impl<G: Game> Ismcts<G> {
         let mut steps = 0u32;
         // Selection and expansion.
         while let ToMove::Seat(seat) = game.to_move(state) {
+            if node == 0 {
+                let (child, action, expanded) = self.select_at_root(seat, rng);
+                node = child;
+                game.apply(state, seat, action, rng, &mut log);
+                steps += 1;
+                if expanded {
+                    break;
+                }
+                continue;
+            }
             self.legal.clear();
             {
                 let view = game.view(state, seat);
@@ -237,23 +304,16 @@ impl<G: Game> Ismcts<G> {
     /// The child of `node` for `mover` playing `action`, if the tree has it.
     #[inline]
     fn child(&self, node: u32, mover: usize, action: G::Action) -> Option<u32> {
-        let mut c = self.nodes[node as usize].first_child;
-        while c != NONE {
-            let n = &self.nodes[c as usize];
-            if n.mover as usize == mover && n.action == Some(action) {
-                return Some(c);
-            }
-            c = n.next_sibling;
-        }
-        None
+        self.children.get(&(node, mover as u8, action)).copied()
     }
 
     /// Adds the child of `node` for `mover` playing `action` (available once, not yet visited).
     fn add_child(&mut self, node: u32, mover: usize, action: G::Action) -> u32 {
         let id = self.nodes.len() as u32;
-        let next_sibling = self.nodes[node as usize].first_child;
-        self.nodes.push(Node { action: Some(action), mover: mover as u8, first_child: NONE, next_sibling, parent: node, visits: 0, available: 1, reward: 0.0 });
-        self.nodes[node as usize].first_child = id;
+        self.nodes.push(Node { action: Some(action), mover: mover as u8, parent: node, visits: 0, available: 1, reward: 0.0 });
+        if node != 0 {
+            self.children.insert((node, mover as u8, action), id);
+        }
         id
     }
 }

@@ -297,7 +297,7 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Full table state, hidden information included.
     type State: Clone + Send;
     /// One decision of one seat.
-    type Action: Copy + PartialEq + Debug + Send;
+    type Action: Copy + Eq + std::hash::Hash + Debug + Send;
     /// What one seat sees when it must decide.
     type View<'a>;
     /// What happened, for traces and listening bots.

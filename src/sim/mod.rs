@@ -13,6 +13,7 @@ use std::time::Instant;
 use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, Table, game_seed, play};
 use crate::error::Error;
 use crate::stats::Tally;
+use crate::stats::rotation::RotationTally;
 
 /// Games per batch: the unit of parallel work and of deterministic merging.
 pub const BATCH: u64 = 512;
@@ -56,12 +57,15 @@ pub struct RunConfig {
     pub shard_index: u64,
     /// See `shard_index` (1 = no sharding).
     pub shard_count: u64,
+    /// Seat rotation (`--rotate`): game i is rotation i mod seats of block i / seats, played
+    /// from the block's seed with bot k at seat k + rotation (see [`crate::stats::rotation`]).
+    pub rotate: bool,
 }
 
 impl RunConfig {
     /// `games` games from `seed` on all cores, no extras.
     pub fn new(games: u64, seed: u64) -> Self {
-        RunConfig { games, seed, threads: 0, checked: false, detailed: false, keep_rows: false, shard_index: 0, shard_count: 1 }
+        RunConfig { games, seed, threads: 0, checked: false, detailed: false, keep_rows: false, shard_index: 0, shard_count: 1, rotate: false }
     }
 }
 
@@ -86,12 +90,16 @@ pub struct RunResult<G: Game> {
     pub rows: Vec<GameRow>,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Per-seat and per-bot sums of a rotated run (`None` unless `rotate`).
+    pub rotation: Option<RotationTally>,
 }
 
 struct BatchResult<G: Game> {
     tally: Tally,
     metrics: G::Metrics,
     rows: Vec<GameRow>,
+    /// Rotated runs: (rotation, outcome) of every game, in order.
+    rotated: Vec<(u8, Outcome)>,
 }
 
 /// The bots of `seats` as one [`Table`]: when every seat plays the same bot kind and that
@@ -113,13 +121,28 @@ pub fn table<G: Game>(game: &G, seats: &[SeatPlan<G>]) -> Box<dyn Table<G>> {
 }
 
 fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
-    run_batch_with(game, table(game, seats).as_mut(), cfg, batch)
+    if cfg.rotate {
+        let n = seats.len();
+        let mut tables: Vec<Box<dyn Table<G>>> = (0..n).map(|turn| table(game, &rotated(seats, turn))).collect();
+        return run_batch_with(game, &mut tables, cfg, batch);
+    }
+    run_batch_with(game, &mut [table(game, seats)], cfg, batch)
 }
 
-fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
+/// The line-up of rotation `turn`: bot k at seat k + turn.
+pub fn rotated<G: Game>(seats: &[SeatPlan<G>], turn: usize) -> Vec<SeatPlan<G>> {
+    let n = seats.len();
+    (0..n).map(|seat| seats[crate::stats::rotation::bot_at(seat, turn, n)].clone()).collect()
+}
+
+/// Plays the games of batch `batch`: with one table, every game at it; with one table per
+/// rotation (a rotated run), game i at table i mod tables from the seed of block i / tables.
+fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
     let mut metrics = G::Metrics::default();
     let mut rows = Vec::new();
+    let mut rotated = Vec::new();
+    let turns = tables.len() as u64;
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
     let options = PlayOptions { checked: cfg.checked };
@@ -127,7 +150,8 @@ fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, b
     // The first index >= start with index mod count == shard_index, then every count-th.
     let first = start + (cfg.shard_index % count + count - start % count) % count;
     for index in (first..end).step_by(count as usize) {
-        let seed = game_seed(cfg.seed, index);
+        let (seed, turn) = if cfg.rotate { (game_seed(cfg.seed, index / turns), index % turns) } else { (game_seed(cfg.seed, index), 0) };
+        let bots = &mut tables[turn as usize];
         let m = if cfg.detailed { Some(&mut metrics) } else { None };
         let outcome = bots.play(game, seed, options, m, None).map_err(|v| {
             Error::Invariant(format!(
@@ -136,12 +160,15 @@ fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, b
             ))
         })?;
         tally.record(&outcome, game.seats(), game.end_reasons().len());
+        if cfg.rotate {
+            rotated.push((turn as u8, outcome));
+        }
         if cfg.keep_rows {
             rows.push(GameRow { index, seed, outcome });
         }
     }
     tally.refresh_views();
-    Ok(BatchResult { tally, metrics, rows })
+    Ok(BatchResult { tally, metrics, rows, rotated })
 }
 
 /// Plays the run and folds the results in game order.
@@ -180,7 +207,11 @@ pub fn run_streaming<G: Game>(
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
-    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
+    if cfg.rotate && (cfg.shard_count > 1 || cfg.games % seats.len() as u64 != 0) {
+        return Err(Error::Usage(format!("--rotate plays whole blocks of {} games (one per seat) and no shards; got {} games", seats.len(), cfg.games)));
+    }
+    let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()));
+    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0, rotation };
     // No barrier between windows: batches are queued on the pool as long as fewer than
     // `window` are played but not yet folded; this thread folds them in game order as they
     // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
@@ -229,6 +260,11 @@ pub fn run_streaming<G: Game>(
 fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>, sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
     let part = part?;
     result.tally.merge(&part.tally);
+    if let Some(rotation) = result.rotation.as_mut() {
+        for (turn, outcome) in &part.rotated {
+            rotation.record(outcome, *turn as usize);
+        }
+    }
     Metrics::merge(&mut result.metrics, part.metrics);
     if let Some(sink) = sink {
         sink(&part.rows)?;

@@ -89,6 +89,10 @@ pub struct Summary {
     pub rng: String,
     /// The game's own figures (claims, challenges, ...).
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// A rotated run's win shares per seat (bots averaged out) and per bot (seats averaged
+    /// out); absent unless `--rotate`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<super::rotation::RotationSummary>,
 }
 
 /// What the summary needs to know about the game and the run besides the tally.
@@ -205,7 +209,14 @@ impl Summary {
             games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
             rng: crate::engine::rng::RNG_NAME.to_string(),
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
+            rotation: None,
         }
+    }
+
+    /// The summary with a rotated run's per-seat and per-bot figures.
+    pub fn with_rotation(mut self, rotation: Option<super::rotation::RotationSummary>) -> Summary {
+        self.rotation = rotation;
+        self
     }
 
     /// The summary as a readable table for the terminal: [`Summary::figures`] and the rate.
@@ -253,8 +264,10 @@ impl Summary {
                 fair_share(&self.seats, self.players) * 100.0
             );
         }
-        if self.bots.iter().any(|b| *b != self.bots[0]) {
-            let _ = writeln!(out, "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength.");
+        if let Some(r) = &self.rotation {
+            let _ = write!(out, "\n{}", r.table());
+        } else if self.bots.iter().any(|b| *b != self.bots[0]) {
+            let _ = writeln!(out, "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength (`--rotate` separates them).");
         }
         let f = &self.first_player_advantage;
         let _ = writeln!(

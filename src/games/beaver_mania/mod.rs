@@ -72,7 +72,7 @@ pub use view::View;
 pub const ID: &str = "beaver-mania";
 
 /// Where a card is taken from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
     /// The face-down draw pile.
     DrawPile,
@@ -96,7 +96,7 @@ impl fmt::Display for Source {
 }
 
 /// One decision of a Beaver Mania seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// The active player's play.
     Play(Play),

@@ -131,7 +131,7 @@ pub fn unrelated(mask: u32) -> bool {
 }
 
 /// One legal play: a set of hand cards and the Hippie's declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Play {
     /// `count` cards of one number plus `jokers` jokers or one `action` card (never both).
     Group {

@@ -40,7 +40,7 @@ pub fn pos_name(p: Pos) -> String {
 }
 
 /// One move for a declared value; pegs are named by their position before the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
     /// A peg from start to the come-out hole (ace, jack, queen, king).
     ComeOut,

@@ -78,7 +78,7 @@ pub use rules::{Cause, Counters, END_CAP, END_HOME, END_REASONS, Pending, Phase,
 pub const ID: &str = "bluffing-joker";
 
 /// One decision of a Bluffing Joker seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Play a card of rank `card` face down, declaring `declared`, with move `mv` (legal for
     /// the declared value).

@@ -105,7 +105,7 @@ impl fmt::Display for Die {
 }
 
 /// One decision of a Dice Factor seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Option 1: draw the top card of the draw pile (then discard).
     Draw,

@@ -70,7 +70,7 @@ pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Phase, Slot, State}
 pub const ID: &str = "match-patch";
 
 /// One decision of a Match Patch seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Draw the top card of the draw pile.
     Pile,

@@ -42,7 +42,7 @@ pub use view::View;
 pub const ID: &str = "penny-badger";
 
 /// What a discard claims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Claim {
     /// One card, "nothing": pay 1 to the bank, no challenge.
     Nothing,
@@ -53,7 +53,7 @@ pub enum Claim {
 }
 
 /// One decision of a Penny Badger seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Play an action card (`target` for the targeted ones, `give` for trade-one-card).
     Play {

@@ -115,7 +115,7 @@ impl fmt::Display for Die {
 }
 
 /// One decision of a Pig Farm seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Sell the farm (start of turn, at least `min_sets_to_sell` sets): ends the round.
     Sell,

@@ -64,7 +64,7 @@ pub use view::View;
 pub const ID: &str = "rainbow-rush";
 
 /// One decision of a Rainbow Rush seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Draw the top card of the draw pile (reshuffling the discard pile when it is empty).
     DrawPile,
