@@ -21,6 +21,7 @@ use crate::variant::Variant;
 mod bench;
 mod designer;
 mod exact;
+mod ladder;
 mod list;
 mod report;
 mod scale;
@@ -59,6 +60,8 @@ enum Command {
     List,
     /// Measure games per second on one thread and on all threads.
     Bench(BenchArgs),
+    /// Rank bots on one scale: every bot against every other (rotated), ratings with CIs, and the skill curve.
+    Ladder(ladder::LadderArgs),
     /// Solve a small variant exactly (Markov chain): expected length, win shares, skill headroom.
     Exact(ExactArgs),
     /// Play two variants (or two line-ups) on the same seeds; every metric's difference with its paired 95% CI.
@@ -127,6 +130,7 @@ pub fn main() -> Result<(), Error> {
         Command::Validate(a) => validate(&a),
         Command::List => list(),
         Command::Bench(a) => bench(a),
+        Command::Ladder(a) => ladder::ladder(&a),
         Command::Exact(a) => exact(&a),
         Command::Compare(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by compare yet; use simulate or report".into())),
         Command::Compare(a) => crate::designer::compare::main(&CompareOptions {

@@ -34,7 +34,14 @@ impl GameCommand for Report<'_> {
             return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
         }
         output::prepare_dir(&dir)?;
-        let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, rotate: a.run.rotate, detailed: true, keep_rows: true, ..RunConfig::new(a.run.games, a.run.seed) };
+        let cfg = RunConfig {
+            threads: a.run.threads,
+            checked: a.run.checked,
+            rotate: a.run.rotate,
+            detailed: true,
+            keep_rows: true,
+            ..RunConfig::new(a.run.games, a.run.seed)
+        };
         let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
         let (result, reached) =
             crate::designer::precision::run_sim(&game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;

@@ -42,7 +42,13 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
         output::prepare_dir(dir)?;
     }
     let streamed = a.out.is_some() && a.precision.precision.is_none();
-    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, rotate: a.run.rotate, keep_rows: a.out.is_some() && !streamed, ..RunConfig::new(a.run.games, a.run.seed) };
+    let cfg = RunConfig {
+        threads: a.run.threads,
+        checked: a.run.checked,
+        rotate: a.run.rotate,
+        keep_rows: a.out.is_some() && !streamed,
+        ..RunConfig::new(a.run.games, a.run.seed)
+    };
     let (result, reached) = match &a.out {
         Some(dir) if streamed => (scale::simulate_streamed(game, &plans, cfg, dir, a.json || a.run.quiet)?, None),
         _ => {

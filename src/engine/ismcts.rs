@@ -150,14 +150,7 @@ impl<G: Game> Ismcts<G> {
         self.root_untried.extend(0..root_count);
         self.children.clear();
         self.nodes.clear();
-        self.nodes.push(Node {
-            action: None,
-            mover: sampler.seat() as u8,
-            parent: NONE,
-            visits: 0,
-            available: 0,
-            reward: 0.0,
-        });
+        self.nodes.push(Node { action: None, mover: sampler.seat() as u8, parent: NONE, visits: 0, available: 0, reward: 0.0 });
         // The first decision allocates the sample buffer from a fixed stream, so the bot's
         // own stream is drawn the same way whether or not the buffer existed.
         let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, &mut GameRng::seed_from(0)));

@@ -115,9 +115,7 @@ impl RotationTally {
         // A block value is a mean share: units / (games in the block x WIN_UNIT), and for a
         // bot also / its copies in the line-up.
         let per_block = (self.acting as u64 * WIN_UNIT) as f64;
-        let seats = (0..self.scored)
-            .map(|seat| estimate(&format!("seat {seat}"), self.seat_sum[seat], self.seat_sq[seat], self.blocks, per_block))
-            .collect();
+        let seats = (0..self.scored).map(|seat| estimate(&format!("seat {seat}"), self.seat_sum[seat], self.seat_sq[seat], self.blocks, per_block)).collect();
         let bots = (0..self.labels.len())
             .map(|i| estimate(&self.labels[i], self.bot_sum[i], self.bot_sq[i], self.blocks, per_block * self.copies[i] as f64))
             .collect();
@@ -164,7 +162,8 @@ pub struct RotationSummary {
 impl RotationSummary {
     /// The two tables as text for the terminal.
     pub fn table(&self) -> String {
-        let mut out = format!("rotated: {} blocks of {} games (every bot in every seat on the same deals); 95% CIs over blocks\n", self.blocks, self.games_per_block);
+        let mut out =
+            format!("rotated: {} blocks of {} games (every bot in every seat on the same deals); 95% CIs over blocks\n", self.blocks, self.games_per_block);
         out.push_str("  by seat (bots averaged out)         by bot (seats averaged out)\n");
         let rows = self.seats.len().max(self.bots.len());
         for i in 0..rows {

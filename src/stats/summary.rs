@@ -267,7 +267,10 @@ impl Summary {
         if let Some(r) = &self.rotation {
             let _ = write!(out, "\n{}", r.table());
         } else if self.bots.iter().any(|b| *b != self.bots[0]) {
-            let _ = writeln!(out, "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength (`--rotate` separates them).");
+            let _ = writeln!(
+                out,
+                "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength (`--rotate` separates them)."
+            );
         }
         let f = &self.first_player_advantage;
         let _ = writeln!(

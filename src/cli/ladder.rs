@@ -1,0 +1,332 @@
+//! `playtest ladder`: every bot of a list against every other, on one scale. Two-seat games
+//! are head to head; with more seats one bot plays against copies of the other. Every
+//! pairing is a rotated run (each bot in every seat equally often on the same deals), so a
+//! seat effect never passes for skill. Then: the win-rate matrix with 95% CIs (CSV, JSON,
+//! heat map), Bradley–Terry/Luce ratings with intervals, the skill curve (each bot against
+//! the first, weakest-listed bot, and the first-player advantage and mean length when every
+//! seat plays that bot: does the balance verdict survive stronger play?), and a skill-vs-luck
+//! figure.
+
+use serde::Serialize;
+
+use super::*;
+use crate::engine::{BarSeries, ChartSpec};
+use crate::stats::ratings::{self, Pairing, Rating};
+use crate::stats::summary::Estimate;
+
+#[derive(Args, Debug)]
+pub(super) struct LadderArgs {
+    /// The variant file (TOML).
+    pub(super) variant: PathBuf,
+    /// The bots to rank, weakest first (the skill curve is measured against the first):
+    /// SPEC[,SPEC...], at least two.
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    pub(super) bots: String,
+    /// Override any key of the variant (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub(super) sets: Vec<String>,
+    /// Games per pairing and per self-play run (rounded up to whole rotation blocks).
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub(super) seed: u64,
+    /// Worker threads (0 = all cores).
+    #[arg(long, default_value_t = 0)]
+    pub(super) threads: usize,
+    /// Write ladder.json, matrix.csv, ratings.csv and the charts into DIR.
+    #[arg(long, value_name = "DIR")]
+    pub(super) out: Option<PathBuf>,
+    /// Print exactly one JSON object instead of the tables.
+    #[arg(long)]
+    pub(super) json: bool,
+}
+
+/// One cell of the matrix: the row bot's win share against copies of the column bot.
+#[derive(Clone, Debug, Serialize)]
+struct Cell {
+    row: String,
+    column: String,
+    win_share: f64,
+    ci95: [f64; 2],
+    games: u64,
+}
+
+/// One bot's line of the skill curve.
+#[derive(Clone, Debug, Serialize)]
+struct Level {
+    bot: String,
+    rating: Rating,
+    /// Win share against copies of the first bot (NaN for the first bot itself).
+    vs_first: Option<Estimate>,
+    /// With every seat playing this bot: seat 0's win share minus the fair share.
+    first_player_advantage: Estimate,
+    /// With every seat playing this bot: mean length and its 95% interval.
+    mean_length: Estimate,
+}
+
+#[derive(Clone, Debug, Serialize)]
+struct LadderResult {
+    game: String,
+    variant: String,
+    seats: usize,
+    fair_share: f64,
+    games_per_pairing: u64,
+    seed: u64,
+    bots: Vec<String>,
+    matrix: Vec<Cell>,
+    levels: Vec<Level>,
+    /// The strongest bot's (highest rating) win share against the first bot minus the fair
+    /// share, as a share of the largest gap possible (1 - fair share): 0 = pure luck, 1 =
+    /// the stronger player always wins.
+    skill_vs_luck: Estimate,
+    strongest: String,
+}
+
+pub(super) fn ladder(a: &LadderArgs) -> Result<(), Error> {
+    let v = Variant::load(&a.variant, &a.sets)?;
+    let specs = parse_bots(Some(&a.bots))?.unwrap_or_default();
+    if specs.len() < 2 {
+        return Err(Error::Usage(format!("--bots: a ladder needs at least two bots, got {}", specs.len())));
+    }
+    struct Ladder<'a>(&'a LadderArgs, Vec<String>);
+    impl GameCommand for Ladder<'_> {
+        type Output = ();
+        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
+            run_ladder(&game, variant, self.0, &self.1)
+        }
+    }
+    let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
+    games::dispatch(&v, Ladder(a, labels))
+}
+
+fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: &[String]) -> Result<(), Error> {
+    let seats = game.acting_seats();
+    let games = a.games.div_ceil(seats as u64) * seats as u64;
+    let fair = 1.0 / seats as f64;
+    let mut matrix = Vec::new();
+    let mut pairings = Vec::new();
+    let mut share = vec![vec![None; bots.len()]; bots.len()];
+    for (i, row) in bots.iter().enumerate() {
+        for (j, column) in bots.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            let lineup: Vec<&str> = std::iter::once(row.as_str()).chain(std::iter::repeat_n(column.as_str(), seats - 1)).collect();
+            let plans = seat_plans_any(game, variant, Some(&lineup.join(",")))?;
+            let cfg = RunConfig { threads: a.threads, rotate: true, ..RunConfig::new(games, a.seed) };
+            let r = sim::run(game, &plans, cfg)?;
+            let rot = r.rotation.as_ref().expect("a rotated run").summary();
+            // The row bot is the first distinct label (unless both are the same spec).
+            let mine = rot.bots.iter().find(|b| b.name == *row).expect("the row bot sat");
+            let theirs = rot.bots.iter().find(|b| b.name == *column).expect("the column bot sat");
+            let a_wins = mine.win_share * games as f64;
+            let b_wins = theirs.win_share * games as f64 * (seats - 1) as f64;
+            pairings.push(Pairing { a: i, b: j, copies: (seats - 1) as u32, games: games as f64, a_wins, b_wins });
+            share[i][j] = Some(Estimate { value: mine.win_share, ci95: mine.ci95 });
+            matrix.push(Cell { row: row.clone(), column: column.clone(), win_share: mine.win_share, ci95: mine.ci95, games });
+            if !a.json {
+                eprintln!(
+                    "ladder: {row} against {column}: {:.1}% (95% CI {:.1} to {:.1}), {games} games",
+                    100.0 * mine.win_share,
+                    100.0 * mine.ci95[0],
+                    100.0 * mine.ci95[1]
+                );
+            }
+        }
+    }
+    let rated = ratings::fit(bots.len(), &pairings);
+    let mut levels = Vec::new();
+    for (i, bot) in bots.iter().enumerate() {
+        let plans = seat_plans_any(game, variant, Some(bot))?;
+        let cfg = RunConfig { threads: a.threads, ..RunConfig::new(games, a.seed) };
+        let r = sim::run(game, &plans, cfg)?;
+        let summary = summarise(game, variant, &plans, &cfg, &r);
+        let (mean, sd) = r.tally.length_mean_sd();
+        let half = 1.96 * sd / (r.tally.games as f64).sqrt();
+        levels.push(Level {
+            bot: bot.clone(),
+            rating: rated[i].clone(),
+            vs_first: share[i][0].clone(),
+            first_player_advantage: summary.first_player_advantage.clone(),
+            mean_length: Estimate { value: mean, ci95: [mean - half, mean + half] },
+        });
+    }
+    let strongest = (0..bots.len()).max_by(|&x, &y| rated[x].elo.total_cmp(&rated[y].elo)).unwrap_or(0);
+    let gap = 1.0 - fair;
+    let skill_vs_luck = match &share[strongest][0] {
+        Some(e) => Estimate { value: (e.value - fair) / gap, ci95: [(e.ci95[0] - fair) / gap, (e.ci95[1] - fair) / gap] },
+        None => Estimate { value: 0.0, ci95: [0.0, 0.0] },
+    };
+    let result = LadderResult {
+        game: game.id().to_string(),
+        variant: variant.name.clone(),
+        seats,
+        fair_share: fair,
+        games_per_pairing: games,
+        seed: a.seed,
+        bots: bots.to_vec(),
+        matrix,
+        levels,
+        skill_vs_luck,
+        strongest: bots[strongest].clone(),
+    };
+    if let Some(dir) = &a.out {
+        write_ladder(dir, &result)?;
+    }
+    if a.json {
+        output::print_json(&result)?;
+    } else {
+        print!("{}", text(&result));
+        if let Some(dir) = &a.out {
+            println!("wrote {}/ladder.json, matrix.csv, ratings.csv, ladder_matrix.png, skill_curve.png", dir.display());
+        }
+    }
+    Ok(())
+}
+
+fn pct(e: &Estimate) -> String {
+    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * e.value, 100.0 * e.ci95[0], 100.0 * e.ci95[1])
+}
+
+fn text(r: &LadderResult) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "ladder: {} / {}, {} seats (fair share {:.1}%), {} rotated games per pairing, seed {}",
+        r.game,
+        r.variant,
+        r.seats,
+        100.0 * r.fair_share,
+        r.games_per_pairing,
+        r.seed
+    );
+    let _ = writeln!(o, "\nwin share of the row bot against copies of the column bot (95% CI):");
+    for row in &r.bots {
+        let cells: Vec<String> = r
+            .bots
+            .iter()
+            .map(|c| r.matrix.iter().find(|m| m.row == *row && m.column == *c).map_or("-".to_string(), |m| format!("{:.1}%", 100.0 * m.win_share)))
+            .collect();
+        let _ = writeln!(o, "  {row:<32} {}", cells.join("  "));
+    }
+    let _ = writeln!(o, "\n| bot | rating (Elo, first = 0) | vs {} | first-player advantage (self-play) | mean length |", r.bots[0]);
+    let _ = writeln!(o, "|---|---|---|---|---|");
+    for l in &r.levels {
+        let _ = writeln!(
+            o,
+            "| {} | {:+.0} [{:+.0}, {:+.0}] | {} | {:+.2} pts [{:+.2}, {:+.2}] | {:.1} [{:.1}, {:.1}] |",
+            l.bot,
+            l.rating.elo,
+            l.rating.ci95[0],
+            l.rating.ci95[1],
+            l.vs_first.as_ref().map_or("-".into(), pct),
+            100.0 * l.first_player_advantage.value,
+            100.0 * l.first_player_advantage.ci95[0],
+            100.0 * l.first_player_advantage.ci95[1],
+            l.mean_length.value,
+            l.mean_length.ci95[0],
+            l.mean_length.ci95[1]
+        );
+    }
+    let s = &r.skill_vs_luck;
+    let _ = writeln!(
+        o,
+        "\nskill vs luck: the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%)",
+        r.strongest,
+        r.bots[0],
+        100.0 * s.value,
+        100.0 * s.ci95[0],
+        100.0 * s.ci95[1]
+    );
+    o
+}
+
+fn write_ladder(dir: &Path, r: &LadderResult) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
+    output::write_json(&dir.join("ladder.json"), r)?;
+    let mut csv = String::from("row,column,win_share,ci_low,ci_high,games\n");
+    for c in &r.matrix {
+        csv.push_str(&format!("{},{},{},{},{},{}\n", c.row, c.column, c.win_share, c.ci95[0], c.ci95[1], c.games));
+    }
+    let path = dir.join("matrix.csv");
+    std::fs::write(&path, csv).map_err(|e| Error::output(&path, e))?;
+    let mut csv = String::from("bot,elo,elo_low,elo_high,first_player_advantage,fpa_low,fpa_high,mean_length\n");
+    for l in &r.levels {
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{},{}\n",
+            l.bot,
+            l.rating.elo,
+            l.rating.ci95[0],
+            l.rating.ci95[1],
+            l.first_player_advantage.value,
+            l.first_player_advantage.ci95[0],
+            l.first_player_advantage.ci95[1],
+            l.mean_length.value
+        ));
+    }
+    let path = dir.join("ratings.csv");
+    std::fs::write(&path, csv).map_err(|e| Error::output(&path, e))?;
+    let n = r.bots.len();
+    let cells: Vec<Vec<f64>> = (0..n)
+        .rev()
+        .map(|i| (0..n).map(|j| r.matrix.iter().find(|m| m.row == r.bots[i] && m.column == r.bots[j]).map_or(f64::NAN, |m| 100.0 * m.win_share)).collect())
+        .collect();
+    let labels: Vec<Vec<String>> = (0..n)
+        .rev()
+        .map(|i| {
+            (0..n)
+                .map(|j| {
+                    r.matrix
+                        .iter()
+                        .find(|m| m.row == r.bots[i] && m.column == r.bots[j])
+                        .map_or("-".into(), |m| format!("{:.1}% ({:.1}-{:.1})", 100.0 * m.win_share, 100.0 * m.ci95[0], 100.0 * m.ci95[1]))
+                })
+                .collect()
+        })
+        .collect();
+    let charts = [
+        ChartSpec::Heatmap {
+            file: "ladder_matrix".into(),
+            title: format!("{} / {}: row bot's win share against copies of the column bot ({} games each)", r.game, r.variant, r.games_per_pairing),
+            x_label: "column bot (the other seats)".into(),
+            y_label: "row bot (one seat)".into(),
+            columns: r.bots.clone(),
+            rows: r.bots.iter().rev().cloned().collect(),
+            cells,
+            cell_labels: labels,
+            value_label: format!("win share of the row bot (%), fair {:.1}%", 100.0 * r.fair_share),
+        },
+        ChartSpec::Bars {
+            file: "skill_curve".into(),
+            title: format!("{} / {}: does the verdict survive stronger play? ({} games per bar)", r.game, r.variant, r.games_per_pairing),
+            x_label: "bot (every seat in self-play; one seat against the first bot)".into(),
+            y_label: "share of games (%)".into(),
+            categories: r.bots.clone(),
+            series: vec![
+                BarSeries {
+                    name: format!("win share against {} (%)", r.bots[0]),
+                    values: r.levels.iter().map(|l| l.vs_first.as_ref().map_or(0.0, |e| 100.0 * e.value)).collect(),
+                    ci: Some(r.levels.iter().map(|l| l.vs_first.as_ref().map_or((0.0, 0.0), |e| (100.0 * e.ci95[0], 100.0 * e.ci95[1]))).collect()),
+                },
+                BarSeries {
+                    name: "seat 0 win share in self-play (%)".into(),
+                    values: r.levels.iter().map(|l| 100.0 * (l.first_player_advantage.value + r.fair_share)).collect(),
+                    ci: Some(
+                        r.levels
+                            .iter()
+                            .map(|l| (100.0 * (l.first_player_advantage.ci95[0] + r.fair_share), 100.0 * (l.first_player_advantage.ci95[1] + r.fair_share)))
+                            .collect(),
+                    ),
+                },
+            ],
+            reference: Some((100.0 * r.fair_share, format!("fair share {:.1}%", 100.0 * r.fair_share))),
+        },
+    ];
+    crate::report::charts::register_fonts();
+    for chart in &charts {
+        crate::report::charts::render(chart, dir)?;
+    }
+    Ok(())
+}
