@@ -168,13 +168,8 @@ impl BluffingJoker {
         params.check()?;
         let players = params.players as usize;
         let side = params.track_per_side as usize;
-        let mut come = [0; MAX_PLAYERS];
-        let mut spot = [0; MAX_PLAYERS];
-        for p in 0..players {
-            come[p] = (side * p + params.come_out as usize) as Pos;
-            spot[p] = (side * p + params.in_spot as usize) as Pos;
-        }
-        let geo = Geometry { players, track: side * players, home: params.home_size as u8, pegs: params.pegs as usize, come, spot, split: params.seven_split };
+        let geo =
+            Geometry::new(players, side, params.come_out as usize, params.in_spot as usize, params.home_size as u8, params.pegs as usize, params.seven_split);
         let mut stock = Vec::with_capacity(params.cards() as usize);
         for id in 0..52 {
             stock.extend(std::iter::repeat_n(id as CardId, params.deck_count() as usize));
