@@ -105,6 +105,32 @@ pub struct Board {
     pub home_count: [u8; MAX_PLAYERS],
 }
 
+/// Whose pegs a seat moves, where they stand and how far they reach: what every move
+/// enumeration of one board and seat starts from ([`Geometry::movers`]).
+#[derive(Clone, Copy)]
+pub struct Movers {
+    /// The player whose pegs move.
+    pub m: usize,
+    /// Its pegs on the track and in home, ascending ([`Geometry::placed`]).
+    placed: [Pos; MAX_PEGS],
+    /// Entries of `placed` used.
+    n: usize,
+    /// Their reach.
+    reach: Reach,
+}
+
+/// How far each of a player's placed pegs may move forward, computed once per enumeration
+/// so that [`Geometry::forward_target`] needs no walk along the track (see
+/// [`Geometry::forward_reach`]).
+#[derive(Clone, Copy)]
+struct Reach {
+    /// By slot of the placed pegs: for a track peg, the holes to the next own track peg
+    /// ahead (a move must be shorter); for a home peg, the deepest depth it may reach.
+    lim: [u8; MAX_PEGS],
+    /// The shallowest own home depth taken (`home` + 1 when none): entry must be shallower.
+    home_low: u8,
+}
+
 /// A split's second part scored on the board before the first part.
 #[derive(Clone, Copy)]
 enum SecondPart {
@@ -307,7 +333,7 @@ impl Geometry {
         let own = color as u8 + 1;
         let t = self.track;
         let h = h as usize;
-        let none = |holes: &[u8]| !holes.iter().any(|&o| o == own);
+        let none = |holes: &[u8]| !holes.contains(&own);
         if back {
             // Holes h − n .. h − 1, wrapping below 0.
             if h >= n { none(&b.occ[h - n..h]) } else { none(&b.occ[..h]) && none(&b.occ[t + h - n..t]) }
@@ -525,23 +551,42 @@ impl Geometry {
     /// they are checked against.
     #[inline]
     pub fn for_each_move(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        self.moves_impl::<true>(b, seat, value, visit)
+        match self.movers(b, seat) {
+            Some(ctx) => self.moves_impl::<true>(b, seat, &ctx, value, visit),
+            None => false,
+        }
+    }
+
+    /// [`Geometry::for_each_move`] with `seat`'s [`Movers`] computed once for several values.
+    #[inline]
+    pub fn for_each_move_with(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        self.moves_impl::<true>(b, seat, ctx, value, visit)
     }
 
     /// [`Geometry::for_each_move`] without its fast paths: the plain reading of the rules
     /// the fast paths are tested against.
     #[cfg(test)]
     pub fn for_each_move_plain(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        self.moves_impl::<false>(b, seat, value, visit)
+        match self.movers(b, seat) {
+            Some(ctx) => self.moves_impl::<false>(b, seat, &ctx, value, visit),
+            None => false,
+        }
+    }
+
+    /// Whose pegs `seat` moves and where they stand, or `None` when its whole team is home.
+    #[inline]
+    pub fn movers(&self, b: &Board, seat: usize) -> Option<Movers> {
+        let m = self.mover(b, seat)?;
+        let mut placed = [0; MAX_PEGS];
+        let n = self.placed(b, m, &mut placed);
+        let reach = self.reach(b, m, &placed[..n]);
+        Some(Movers { m, placed, n, reach })
     }
 
     #[inline]
-    fn moves_impl<const FAST: bool>(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        let Some(m) = self.mover(b, seat) else {
-            return false;
-        };
-        let mut placed = [0; MAX_PEGS];
-        let n = self.placed(b, m, &mut placed);
+    fn moves_impl<const FAST: bool>(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let m = ctx.m;
+        let placed = &ctx.placed[..ctx.n];
         match value {
             0 | 10..=12 => {
                 if self.has_start_peg(b, m)
@@ -551,18 +596,18 @@ impl Geometry {
                     return true;
                 }
                 let steps = if value == 0 { 1 } else { 10 };
-                self.forward_moves(b, m, &placed[..n], steps, visit)
+                self.forwards::<FAST>(b, ctx, steps, visit)
             }
             6 => {
                 if FAST {
-                    self.sevens_fast(b, seat, m, &placed[..n], visit)
+                    self.sevens_fast(b, seat, ctx, visit)
                 } else {
                     let mut scratch = *b;
-                    self.sevens(b, &mut scratch, seat, m, &placed[..n], visit)
+                    self.sevens(b, &mut scratch, seat, m, placed, visit)
                 }
             }
             7 => {
-                for &from in &placed[..n] {
+                for &from in placed {
                     if let Some(to) = self.back_target(b, m, from)
                         && let Some(s) = self.step(b, m, from, to)
                         && visit(Move::Back { from }, self.step_score(&s))
@@ -572,32 +617,96 @@ impl Geometry {
                 }
                 false
             }
-            13 => self.jumps::<FAST>(b, m, &placed[..n], visit),
-            v => self.forward_moves(b, m, &placed[..n], v + 1, visit),
+            13 => self.jumps::<FAST>(b, m, placed, visit),
+            v => self.forwards::<FAST>(b, ctx, v + 1, visit),
         }
+    }
+
+    /// The forward moves of `steps`, by the fast path when `FAST`.
+    #[inline]
+    fn forwards<const FAST: bool>(&self, b: &Board, ctx: &Movers, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let placed = &ctx.placed[..ctx.n];
+        if FAST { self.forward_moves_fast(b, ctx.m, placed, &ctx.reach, steps, visit) } else { self.forward_moves(b, ctx.m, placed, steps, visit) }
     }
 
     /// The come-out move of `seat` (a peg from start to its mover's come-out hole) with its
     /// score, when legal.
     #[inline]
-    pub fn come_out_move(&self, b: &Board, seat: usize) -> Option<i32> {
-        let m = self.mover(b, seat)?;
+    pub fn come_out_move(&self, b: &Board, ctx: &Movers) -> Option<i32> {
+        let m = ctx.m;
         if !self.has_start_peg(b, m) {
             return None;
         }
         self.step(b, m, START, self.come[m]).map(|s| self.step_score(&s))
     }
 
-    /// Visits the forward moves of `steps` holes of `seat`'s mover's pegs, in canonical
-    /// order (the moves of a 2-6, 9 or 10, or the forward part of an ace or a face card).
+    /// Visits the forward moves of `steps` holes of the mover's pegs, in canonical order
+    /// (the moves of a 2-6, 9 or 10, or the forward part of an ace or a face card).
     #[inline]
-    pub fn for_each_forward(&self, b: &Board, seat: usize, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        let Some(m) = self.mover(b, seat) else {
-            return false;
-        };
-        let mut placed = [0; MAX_PEGS];
-        let n = self.placed(b, m, &mut placed);
-        self.forward_moves(b, m, &placed[..n], steps, visit)
+    pub fn for_each_forward(&self, b: &Board, ctx: &Movers, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        self.forwards::<true>(b, ctx, steps, visit)
+    }
+
+    /// The [`Reach`] of `m`'s placed pegs (`placed`, ascending: track holes, then home).
+    fn reach(&self, b: &Board, m: usize, placed: &[Pos]) -> Reach {
+        let home = b.home[m] as u32 >> 1;
+        let home_low = if home == 0 { self.home + 1 } else { home.trailing_zeros() as u8 + 1 };
+        let mut lim = [0; MAX_PEGS];
+        let k = placed.iter().take_while(|&&p| on_track(p)).count();
+        for i in 0..k {
+            lim[i] = if k == 1 {
+                self.track.min(255) as u8
+            } else {
+                let (h, next) = (placed[i] as usize, placed[if i + 1 == k { 0 } else { i + 1 }] as usize);
+                (if next > h { next - h } else { next + self.track - h }) as u8
+            };
+        }
+        for i in k..placed.len() {
+            let e = placed[i] - HOME;
+            let above = home >> e;
+            lim[i] = if above == 0 { self.home } else { e + above.trailing_zeros() as u8 };
+        }
+        Reach { lim, home_low }
+    }
+
+    /// [`Geometry::forward_target`] of the peg in slot `i` of the placed pegs `r` was
+    /// computed for, without walking the track.
+    #[inline]
+    fn forward_reach(&self, m: usize, r: &Reach, i: usize, from: Pos, v: u8) -> Option<Pos> {
+        let lim = r.lim[i] as usize;
+        if in_home(from) {
+            let to = (from - HOME) as usize + v as usize;
+            return (to <= lim).then_some(HOME + to as u8);
+        }
+        let v = v as usize;
+        let d = self.to_spot(m, from);
+        if d < v {
+            if lim <= d {
+                return None;
+            }
+            let k = v - d;
+            if k <= self.home as usize && k < r.home_low as usize {
+                return Some(HOME + k as u8);
+            }
+        }
+        if lim <= v {
+            return None;
+        }
+        let to = from as usize + v;
+        Some(if to >= self.track { to - self.track } else { to } as Pos)
+    }
+
+    /// The forward moves of `steps` by the placed pegs with their reach (the fast path).
+    fn forward_moves_fast(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        for (i, &from) in placed.iter().enumerate() {
+            if let Some(to) = self.forward_reach(m, r, i, from, steps)
+                && let Some(s) = self.step(b, m, from, to)
+                && visit(Move::Forward { from, steps }, self.step_score(&s))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
@@ -701,8 +810,9 @@ impl Geometry {
     /// reused whenever the first part cannot change what it reads: the holes it passes and
     /// lands on, the home when it may enter it, and no teammate landing (whose chain reads
     /// further holes). Any other pair falls back to the plain computation.
-    fn sevens_fast(&self, b: &Board, seat: usize, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        if self.forward_moves(b, m, placed, 7, visit) {
+    fn sevens_fast(&self, b: &Board, seat: usize, ctx: &Movers, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
+        if self.forward_moves_fast(b, m, placed, &r, 7, visit) {
             return true;
         }
         // Second parts (slot in `placed`, b) on the original board, computed when first needed.
@@ -711,7 +821,7 @@ impl Geometry {
         let mut scratch: Option<Board> = None;
         for (i1, &first) in placed.iter().enumerate() {
             for a in 1..=6u8 {
-                let Some(to) = self.forward_target(b, m, first, a) else {
+                let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
                     continue;
                 };
                 let Some(s1) = self.step(b, m, first, to) else {
@@ -767,7 +877,7 @@ impl Geometry {
                         let mut result = None;
                         if independent {
                             let slot = &mut cache[i2][bb as usize];
-                            let part = *slot.get_or_insert_with(|| match self.forward_target(b, m, second, bb) {
+                            let part = *slot.get_or_insert_with(|| match self.forward_reach(m, &r, i2, second, bb) {
                                 None => SecondPart::Illegal,
                                 Some(to2) if on_track(to2) && b.occ[to2 as usize] != 0 && self.team((b.occ[to2 as usize] - 1) as usize) == team => {
                                     SecondPart::Teammate

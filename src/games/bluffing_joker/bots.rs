@@ -32,6 +32,7 @@ use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
     let mut best: Option<(Rank, Move, i32)> = None;
     let held = |r: Rank| view.hand.count(r) > 0;
+    let ctx = game.geo.movers(view.board, view.seat)?;
     for r in view.hand.ranks() {
         let mut consider = |mv: Move, score: i32| {
             if best.is_none_or(|b| score > b.2) {
@@ -44,15 +45,15 @@ pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i
                 continue;
             }
             if !held(0)
-                && let Some(score) = game.geo.come_out_move(view.board, view.seat)
+                && let Some(score) = game.geo.come_out_move(view.board, &ctx)
             {
                 consider(Move::ComeOut, score);
             }
             if !held(9) {
-                game.geo.for_each_forward(view.board, view.seat, 10, &mut consider);
+                game.geo.for_each_forward(view.board, &ctx, 10, &mut consider);
             }
         } else {
-            game.geo.for_each_move(view.board, view.seat, r, &mut consider);
+            game.geo.for_each_move_with(view.board, view.seat, &ctx, r, &mut consider);
         }
     }
     best

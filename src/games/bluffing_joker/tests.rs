@@ -991,7 +991,7 @@ fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
     ];
     let (mut compared, mut splits) = (0, 0);
     for (k, setup) in setups.iter().enumerate() {
-        let g = game_with(|p| setup(p));
+        let g = game_with(*setup);
         let names = ["bluffer", "random", "honest", "random", "bluffer", "random", "honest", "bluffer"];
         for game in 0..6u64 {
             let mut rng = GameRng::seed_from(100 * k as u64 + game);
