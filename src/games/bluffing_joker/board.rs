@@ -105,6 +105,43 @@ pub struct Board {
     pub home_count: [u8; MAX_PLAYERS],
 }
 
+/// Whose pegs a seat moves, where they stand and how far they reach: what every move
+/// enumeration of one board and seat starts from ([`Geometry::movers`]).
+#[derive(Clone, Copy)]
+pub struct Movers {
+    /// The player whose pegs move.
+    pub m: usize,
+    /// Its pegs on the track and in home, ascending ([`Geometry::placed`]).
+    placed: [Pos; MAX_PEGS],
+    /// Entries of `placed` used.
+    n: usize,
+    /// Their reach.
+    reach: Reach,
+}
+
+/// How far each of a player's placed pegs may move forward, computed once per enumeration
+/// so that [`Geometry::forward_target`] needs no walk along the track (see
+/// [`Geometry::forward_reach`]).
+#[derive(Clone, Copy)]
+struct Reach {
+    /// By slot of the placed pegs: for a track peg, the holes to the next own track peg
+    /// ahead (a move must be shorter); for a home peg, the deepest depth it may reach.
+    lim: [u8; MAX_PEGS],
+    /// The shallowest own home depth taken (`home` + 1 when none): entry must be shallower.
+    home_low: u8,
+}
+
+/// A split's second part scored on the board before the first part.
+#[derive(Clone, Copy)]
+enum SecondPart {
+    /// No such move.
+    Illegal,
+    /// It lands on a teammate's peg: its chain is computed on the board after the first part.
+    Teammate,
+    /// Legal, with this score.
+    Score(i32),
+}
+
 /// The fixed geometry of one variant's board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
@@ -122,6 +159,8 @@ pub struct Geometry {
     pub spot: [Pos; MAX_PLAYERS],
     /// How a 7 splits.
     pub split: SevenSplit,
+    /// [`Geometry::progress`] of every color and position, filled by [`Geometry::new`].
+    prog: Box<[[i16; 256]; MAX_PLAYERS]>,
 }
 
 /// One peg displaced by a landing: its owner, index, hole and where it goes.
@@ -171,6 +210,29 @@ pub struct Step {
 }
 
 impl Geometry {
+    /// The geometry of `players` sides of `side` holes with each player's come-out hole and
+    /// in-spot at `come_out` and `in_spot` of its side, `home` home holes and `pegs` pegs.
+    pub fn new(players: usize, side: usize, come_out: usize, in_spot: usize, home: u8, pegs: usize, split: SevenSplit) -> Geometry {
+        let mut come = [0; MAX_PLAYERS];
+        let mut spot = [0; MAX_PLAYERS];
+        for p in 0..players {
+            come[p] = (side * p + come_out) as Pos;
+            spot[p] = (side * p + in_spot) as Pos;
+        }
+        let mut g = Geometry { players, track: side * players, home, pegs, come, spot, split, prog: Box::new([[0; 256]; MAX_PLAYERS]) };
+        let mut prog = [[0i16; 256]; MAX_PLAYERS];
+        for (color, row) in prog.iter_mut().enumerate().take(players) {
+            for (p, x) in row.iter_mut().enumerate() {
+                let p = p as Pos;
+                if p == START || (p as usize) < g.track || (in_home(p) && p - HOME <= home) {
+                    *x = g.progress_plain(color, p) as i16;
+                }
+            }
+        }
+        g.prog = Box::new(prog);
+        g
+    }
+
     /// Team of a player (seat i is in team i mod 2).
     #[inline]
     pub fn team(&self, color: usize) -> usize {
@@ -189,6 +251,11 @@ impl Geometry {
     /// entry included) until the in-spot is passed on the track.
     #[inline]
     pub fn progress(&self, color: usize, p: Pos) -> i32 {
+        self.prog[color][p as usize] as i32
+    }
+
+    /// [`Geometry::progress`] computed (the table's source, tested against it).
+    pub fn progress_plain(&self, color: usize, p: Pos) -> i32 {
         if p == START {
             0
         } else if in_home(p) {
@@ -262,26 +329,37 @@ impl Geometry {
     /// Whether the `n` track holes after `h` (forward, or backward when `back`) hold no peg
     /// of `color`.
     #[inline]
-    fn path_clear(&self, b: &Board, color: usize, h: Pos, n: usize, back: bool) -> bool {
+    pub(crate) fn path_clear(&self, b: &Board, color: usize, h: Pos, n: usize, back: bool) -> bool {
+        let own = color as u8 + 1;
+        let t = self.track;
+        let h = h as usize;
+        let none = |holes: &[u8]| !holes.contains(&own);
+        if back {
+            // Holes h − n .. h − 1, wrapping below 0.
+            if h >= n { none(&b.occ[h - n..h]) } else { none(&b.occ[..h]) && none(&b.occ[t + h - n..t]) }
+        } else {
+            // Holes h + 1 ..= h + n, wrapping at the end of the track.
+            let end = h + 1 + n;
+            if end <= t { none(&b.occ[h + 1..end]) } else { none(&b.occ[h + 1..t]) && none(&b.occ[..end - t]) }
+        }
+    }
+
+    /// [`Geometry::path_clear`] hole by hole (the reference it is tested against).
+    #[cfg(test)]
+    pub(crate) fn path_clear_plain(&self, b: &Board, color: usize, h: Pos, n: usize, back: bool) -> bool {
         let own = color as u8 + 1;
         let t = self.track;
         let mut x = h as usize;
-        if back {
-            for _ in 0..n {
-                x = if x == 0 { t - 1 } else { x - 1 };
-                if b.occ[x] == own {
-                    return false;
-                }
-            }
-        } else {
-            for _ in 0..n {
-                x += 1;
-                if x == t {
-                    x = 0;
-                }
-                if b.occ[x] == own {
-                    return false;
-                }
+        for _ in 0..n {
+            x = if back {
+                if x == 0 { t - 1 } else { x - 1 }
+            } else if x + 1 == t {
+                0
+            } else {
+                x + 1
+            };
+            if b.occ[x] == own {
+                return false;
             }
         }
         true
@@ -466,12 +544,49 @@ impl Geometry {
     /// Order: come-out first, then pegs by position (track holes ascending, then home
     /// depths); splits by first peg, first part a ascending, second peg, second part b
     /// ascending; jumps from start first, then by source hole, then by target hole.
+    ///
+    /// Split 7s and joker jumps take fast paths (second parts scored on the board before
+    /// the first part when the two parts cannot touch; a jump onto an opponent scored
+    /// without building its step); `for_each_move_plain` (tests) is the plain reference
+    /// they are checked against.
+    #[inline]
     pub fn for_each_move(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        let Some(m) = self.mover(b, seat) else {
-            return false;
-        };
+        match self.movers(b, seat) {
+            Some(ctx) => self.moves_impl::<true>(b, seat, &ctx, value, visit),
+            None => false,
+        }
+    }
+
+    /// [`Geometry::for_each_move`] with `seat`'s [`Movers`] computed once for several values.
+    #[inline]
+    pub fn for_each_move_with(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        self.moves_impl::<true>(b, seat, ctx, value, visit)
+    }
+
+    /// [`Geometry::for_each_move`] without its fast paths: the plain reading of the rules
+    /// the fast paths are tested against.
+    #[cfg(test)]
+    pub fn for_each_move_plain(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        match self.movers(b, seat) {
+            Some(ctx) => self.moves_impl::<false>(b, seat, &ctx, value, visit),
+            None => false,
+        }
+    }
+
+    /// Whose pegs `seat` moves and where they stand, or `None` when its whole team is home.
+    #[inline]
+    pub fn movers(&self, b: &Board, seat: usize) -> Option<Movers> {
+        let m = self.mover(b, seat)?;
         let mut placed = [0; MAX_PEGS];
         let n = self.placed(b, m, &mut placed);
+        let reach = self.reach(b, m, &placed[..n]);
+        Some(Movers { m, placed, n, reach })
+    }
+
+    #[inline]
+    fn moves_impl<const FAST: bool>(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let m = ctx.m;
+        let placed = &ctx.placed[..ctx.n];
         match value {
             0 | 10..=12 => {
                 if self.has_start_peg(b, m)
@@ -481,14 +596,18 @@ impl Geometry {
                     return true;
                 }
                 let steps = if value == 0 { 1 } else { 10 };
-                self.forward_moves(b, m, &placed[..n], steps, visit)
+                self.forwards::<FAST>(b, ctx, steps, visit)
             }
             6 => {
-                let mut scratch = *b;
-                self.sevens(b, &mut scratch, seat, m, &placed[..n], visit)
+                if FAST {
+                    self.sevens_fast(b, seat, ctx, visit)
+                } else {
+                    let mut scratch = *b;
+                    self.sevens(b, &mut scratch, seat, m, placed, visit)
+                }
             }
             7 => {
-                for &from in &placed[..n] {
+                for &from in placed {
                     if let Some(to) = self.back_target(b, m, from)
                         && let Some(s) = self.step(b, m, from, to)
                         && visit(Move::Back { from }, self.step_score(&s))
@@ -498,9 +617,96 @@ impl Geometry {
                 }
                 false
             }
-            13 => self.jumps(b, m, &placed[..n], visit),
-            v => self.forward_moves(b, m, &placed[..n], v + 1, visit),
+            13 => self.jumps::<FAST>(b, m, placed, visit),
+            v => self.forwards::<FAST>(b, ctx, v + 1, visit),
         }
+    }
+
+    /// The forward moves of `steps`, by the fast path when `FAST`.
+    #[inline]
+    fn forwards<const FAST: bool>(&self, b: &Board, ctx: &Movers, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let placed = &ctx.placed[..ctx.n];
+        if FAST { self.forward_moves_fast(b, ctx.m, placed, &ctx.reach, steps, visit) } else { self.forward_moves(b, ctx.m, placed, steps, visit) }
+    }
+
+    /// The come-out move of `seat` (a peg from start to its mover's come-out hole) with its
+    /// score, when legal.
+    #[inline]
+    pub fn come_out_move(&self, b: &Board, ctx: &Movers) -> Option<i32> {
+        let m = ctx.m;
+        if !self.has_start_peg(b, m) {
+            return None;
+        }
+        self.step(b, m, START, self.come[m]).map(|s| self.step_score(&s))
+    }
+
+    /// Visits the forward moves of `steps` holes of the mover's pegs, in canonical order
+    /// (the moves of a 2-6, 9 or 10, or the forward part of an ace or a face card).
+    #[inline]
+    pub fn for_each_forward(&self, b: &Board, ctx: &Movers, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        self.forwards::<true>(b, ctx, steps, visit)
+    }
+
+    /// The [`Reach`] of `m`'s placed pegs (`placed`, ascending: track holes, then home).
+    fn reach(&self, b: &Board, m: usize, placed: &[Pos]) -> Reach {
+        let home = b.home[m] as u32 >> 1;
+        let home_low = if home == 0 { self.home + 1 } else { home.trailing_zeros() as u8 + 1 };
+        let mut lim = [0; MAX_PEGS];
+        let k = placed.iter().take_while(|&&p| on_track(p)).count();
+        for i in 0..k {
+            lim[i] = if k == 1 {
+                self.track.min(255) as u8
+            } else {
+                let (h, next) = (placed[i] as usize, placed[if i + 1 == k { 0 } else { i + 1 }] as usize);
+                (if next > h { next - h } else { next + self.track - h }) as u8
+            };
+        }
+        for i in k..placed.len() {
+            let e = placed[i] - HOME;
+            let above = home >> e;
+            lim[i] = if above == 0 { self.home } else { e + above.trailing_zeros() as u8 };
+        }
+        Reach { lim, home_low }
+    }
+
+    /// [`Geometry::forward_target`] of the peg in slot `i` of the placed pegs `r` was
+    /// computed for, without walking the track.
+    #[inline]
+    fn forward_reach(&self, m: usize, r: &Reach, i: usize, from: Pos, v: u8) -> Option<Pos> {
+        let lim = r.lim[i] as usize;
+        if in_home(from) {
+            let to = (from - HOME) as usize + v as usize;
+            return (to <= lim).then_some(HOME + to as u8);
+        }
+        let v = v as usize;
+        let d = self.to_spot(m, from);
+        if d < v {
+            if lim <= d {
+                return None;
+            }
+            let k = v - d;
+            if k <= self.home as usize && k < r.home_low as usize {
+                return Some(HOME + k as u8);
+            }
+        }
+        if lim <= v {
+            return None;
+        }
+        let to = from as usize + v;
+        Some(if to >= self.track { to - self.track } else { to } as Pos)
+    }
+
+    /// The forward moves of `steps` by the placed pegs with their reach (the fast path).
+    fn forward_moves_fast(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        for (i, &from) in placed.iter().enumerate() {
+            if let Some(to) = self.forward_reach(m, r, i, from, steps)
+                && let Some(s) = self.step(b, m, from, to)
+                && visit(Move::Forward { from, steps }, self.step_score(&s))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
@@ -515,6 +721,8 @@ impl Geometry {
         false
     }
 
+    /// The plain split enumeration: each first part made on `scratch`, every second part
+    /// computed on the board after it.
     fn sevens(&self, b: &Board, scratch: &mut Board, seat: usize, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         if self.forward_moves(b, m, placed, 7, visit) {
             return true;
@@ -527,49 +735,183 @@ impl Geometry {
                 let Some(s1) = self.step(b, m, first, to) else {
                     continue;
                 };
-                let score1 = self.step_score(&s1);
-                self.apply_step(scratch, &s1);
-                let after = &*scratch;
-                let Some(m2) = self.mover(after, seat) else {
-                    // The first part brought the team's last peg home: the game ends.
-                    self.undo_step(scratch, b, &s1);
-                    if visit(Move::Split { first, a, second: NONE, b: 0 }, score1) {
+                if self.seconds_after(b, scratch, seat, m, first, a, &s1, visit) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Visits the splits whose first part is `s1` (peg `first`, `a` holes), each second
+    /// part computed on the board after `s1` (made on `scratch`, a copy of `b`, and undone).
+    #[allow(clippy::too_many_arguments)]
+    fn seconds_after(
+        &self,
+        b: &Board,
+        scratch: &mut Board,
+        seat: usize,
+        m: usize,
+        first: Pos,
+        a: u8,
+        s1: &Step,
+        visit: &mut impl FnMut(Move, i32) -> bool,
+    ) -> bool {
+        let score1 = self.step_score(s1);
+        self.apply_step(scratch, s1);
+        let after = &*scratch;
+        let Some(m2) = self.mover(after, seat) else {
+            // The first part brought the team's last peg home: the game ends.
+            self.undo_step(scratch, b, s1);
+            return visit(Move::Split { first, a, second: NONE, b: 0 }, score1);
+        };
+        // Second pegs named by their position before the first part.
+        let mut placed2 = [0; MAX_PEGS];
+        let n2 = self.placed(b, m2, &mut placed2);
+        for &second in &placed2[..n2] {
+            let idx2 = self.peg_at(b, m2, second);
+            if m2 == m && idx2 == Some(s1.index as usize) {
+                continue;
+            }
+            let Some(idx2) = idx2 else { continue };
+            // Where that peg stands after the first part (a chain may have moved it).
+            let now = after.pegs[m2][idx2];
+            if now == START {
+                continue;
+            }
+            for bb in self.second_parts(a) {
+                let Some(to2) = self.forward_target(after, m2, now, bb) else {
+                    continue;
+                };
+                if let Some(s2) = self.step(after, m2, now, to2) {
+                    let mv = Move::Split { first, a, second, b: bb };
+                    if visit(mv, score1 + self.step_score(&s2)) {
+                        self.undo_step(scratch, b, s1);
+                        return true;
+                    }
+                }
+            }
+        }
+        self.undo_step(scratch, b, s1);
+        false
+    }
+
+    /// The second parts b allowed after a first part of `a`.
+    #[inline]
+    fn second_parts(&self, a: u8) -> std::ops::RangeInclusive<u8> {
+        match self.split {
+            SevenSplit::Exact => (7 - a)..=(7 - a),
+            SevenSplit::UpTo => 1..=(7 - a),
+        }
+    }
+
+    /// The split enumeration of [`Geometry::sevens`], same moves, order and scores, with
+    /// each second part (peg, b) scored once on the board before the first part and
+    /// reused whenever the first part cannot change what it reads: the holes it passes and
+    /// lands on, the home when it may enter it, and no teammate landing (whose chain reads
+    /// further holes). Any other pair falls back to the plain computation.
+    fn sevens_fast(&self, b: &Board, seat: usize, ctx: &Movers, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
+        if self.forward_moves_fast(b, m, placed, &r, 7, visit) {
+            return true;
+        }
+        // Second parts (slot in `placed`, b) on the original board, computed when first needed.
+        let mut cache = [[None::<SecondPart>; 7]; MAX_PEGS];
+        let team = self.team(m);
+        let mut scratch: Option<Board> = None;
+        for (i1, &first) in placed.iter().enumerate() {
+            for a in 1..=6u8 {
+                let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
+                    continue;
+                };
+                let Some(s1) = self.step(b, m, first, to) else {
+                    continue;
+                };
+                // The mover changes only when this part brings m's last peg home; a chain
+                // that moves one of m's own pegs (to its in-spot) changes where it stands.
+                let finishes = in_home(s1.to) && !in_home(first) && b.home_count[m] as usize + 1 == self.pegs;
+                let moves_own = s1.chain.items().iter().any(|d| d.color as usize == m);
+                if finishes || moves_own {
+                    let sc = scratch.get_or_insert(*b);
+                    if self.seconds_after(b, sc, seat, m, first, a, &s1, visit) {
                         return true;
                     }
                     continue;
-                };
-                let b_range = match self.split {
-                    SevenSplit::Exact => (7 - a)..=(7 - a),
-                    SevenSplit::UpTo => 1..=(7 - a),
-                };
-                // Second pegs named by their position before the first part.
-                let mut placed2 = [0; MAX_PEGS];
-                let n2 = self.placed(b, m2, &mut placed2);
-                for &second in &placed2[..n2] {
-                    let idx2 = self.peg_at(b, m2, second);
-                    if m2 == m && idx2 == Some(s1.index as usize) {
-                        continue;
+                }
+                let score1 = self.step_score(&s1);
+                // Track holes the first part changes; whether it changes m's home.
+                let mut touched = [0 as Pos; 2 + 2 * (MAX_PLAYERS + 2)];
+                let mut nt = 0;
+                for p in [first, s1.to] {
+                    if on_track(p) {
+                        touched[nt] = p;
+                        nt += 1;
                     }
-                    let Some(idx2) = idx2 else { continue };
-                    // Where that peg stands after the first part (a chain may have moved it).
-                    let now = after.pegs[m2][idx2];
-                    if now == START {
-                        continue;
-                    }
-                    for bb in b_range.clone() {
-                        let Some(to2) = self.forward_target(after, m2, now, bb) else {
-                            continue;
-                        };
-                        if let Some(s2) = self.step(after, m2, now, to2) {
-                            let mv = Move::Split { first, a, second, b: bb };
-                            if visit(mv, score1 + self.step_score(&s2)) {
-                                self.undo_step(scratch, b, &s1);
-                                return true;
-                            }
+                }
+                for d in s1.chain.items() {
+                    for p in [d.from, d.to] {
+                        if on_track(p) {
+                            touched[nt] = p;
+                            nt += 1;
                         }
                     }
                 }
-                self.undo_step(scratch, b, &s1);
+                let touched = &touched[..nt];
+                let home_changed = in_home(first) || in_home(s1.to);
+                let mut after: Option<Board> = None;
+                for (i2, &second) in placed.iter().enumerate() {
+                    if i2 == i1 {
+                        continue;
+                    }
+                    for bb in self.second_parts(a) {
+                        let independent = if in_home(second) {
+                            !home_changed
+                        } else {
+                            let d = self.to_spot(m, second);
+                            (d >= bb as usize || !home_changed)
+                                && !touched.iter().any(|&h| {
+                                    let ahead = (h as usize + self.track - second as usize - 1) % self.track;
+                                    ahead < bb as usize
+                                })
+                        };
+                        let mut result = None;
+                        if independent {
+                            let slot = &mut cache[i2][bb as usize];
+                            let part = *slot.get_or_insert_with(|| match self.forward_reach(m, &r, i2, second, bb) {
+                                None => SecondPart::Illegal,
+                                Some(to2) if on_track(to2) && b.occ[to2 as usize] != 0 && self.team((b.occ[to2 as usize] - 1) as usize) == team => {
+                                    SecondPart::Teammate
+                                }
+                                Some(to2) => self.step(b, m, second, to2).map_or(SecondPart::Illegal, |s2| SecondPart::Score(self.step_score(&s2))),
+                            });
+                            match part {
+                                SecondPart::Illegal => continue,
+                                SecondPart::Teammate => {}
+                                SecondPart::Score(score) => result = Some(score),
+                            }
+                        }
+                        let score2 = match result {
+                            Some(score) => score,
+                            None => {
+                                let af = after.get_or_insert_with(|| {
+                                    let mut x = *b;
+                                    self.apply_step(&mut x, &s1);
+                                    x
+                                });
+                                let Some(to2) = self.forward_target(af, m, second, bb) else {
+                                    continue;
+                                };
+                                let Some(s2) = self.step(af, m, second, to2) else {
+                                    continue;
+                                };
+                                self.step_score(&s2)
+                            }
+                        };
+                        if visit(Move::Split { first, a, second, b: bb }, score1 + score2) {
+                            return true;
+                        }
+                    }
+                }
             }
         }
         false
@@ -597,8 +939,9 @@ impl Geometry {
         }
     }
 
-    fn jumps(&self, b: &Board, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    fn jumps<const FAST: bool>(&self, b: &Board, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         let own = m as u8 + 1;
+        let team = self.team(m);
         let mut sources = [START; MAX_PEGS + 1];
         let mut ns = 0;
         if self.has_start_peg(b, m) {
@@ -608,20 +951,32 @@ impl Geometry {
             sources[ns] = p;
             ns += 1;
         }
-        let mut targets = [0 as Pos; MAX_PLAYERS * MAX_PEGS];
+        if ns == 0 {
+            return false;
+        }
+        // Targets with, for an opponent's peg, the score of jumping there from start: the
+        // mover gains the hole's progress and the opponent loses its peg's.
+        let mut targets = [(0 as Pos, None::<i32>); MAX_PLAYERS * MAX_PEGS];
         let mut nt = 0;
         for (to, &o) in b.occ[..self.track].iter().enumerate() {
             if o != 0 && o != own {
-                targets[nt] = to as Pos;
+                let c = (o - 1) as usize;
+                let gain = (FAST && self.team(c) != team).then(|| self.progress(m, to as Pos) + self.progress(c, to as Pos));
+                targets[nt] = (to as Pos, gain);
                 nt += 1;
             }
         }
         for &from in &sources[..ns] {
-            for &to in &targets[..nt] {
-                let to = to as usize;
-                if let Some(s) = self.step(b, m, from, to as Pos)
-                    && visit(Move::Jump { from, to: to as Pos }, self.step_score(&s))
-                {
+            let from_progress = self.progress(m, from);
+            for &(to, gain) in &targets[..nt] {
+                let score = match gain {
+                    Some(g) => g - from_progress,
+                    None => match self.step(b, m, from, to) {
+                        Some(s) => self.step_score(&s),
+                        None => continue,
+                    },
+                };
+                if visit(Move::Jump { from, to }, score) {
                     return true;
                 }
             }

@@ -23,11 +23,49 @@ use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
 /// The best truthful play: (card rank, move, score).
+///
+/// A face card's moves are an ace's come-out and a 10's forward move, both with the same
+/// scores; a move that only ties one already seen cannot be chosen (ties go to the first),
+/// so a face skips what an ace or a 10 held already offered and a second face is skipped.
+/// `best_truthful_plain` (tests) is the plain reading it is checked against.
 #[inline]
 pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
     let mut best: Option<(Rank, Move, i32)> = None;
+    let held = |r: Rank| view.hand.count(r) > 0;
+    let ctx = game.geo.movers(view.board, view.seat)?;
     for r in view.hand.ranks() {
-        game.geo.for_each_move(view.board, view.seat, r, &mut |mv, score| {
+        let mut consider = |mv: Move, score: i32| {
+            if best.is_none_or(|b| score > b.2) {
+                best = Some((r, mv, score));
+            }
+            false
+        };
+        if (10..=12).contains(&r) {
+            if (10..r).any(held) {
+                continue;
+            }
+            if !held(0)
+                && let Some(score) = game.geo.come_out_move(view.board, &ctx)
+            {
+                consider(Move::ComeOut, score);
+            }
+            if !held(9) {
+                game.geo.for_each_forward(view.board, &ctx, 10, &mut consider);
+            }
+        } else {
+            game.geo.for_each_move_with(view.board, view.seat, &ctx, r, &mut consider);
+        }
+    }
+    best
+}
+
+/// [`best_truthful`] read plainly: every move of every held rank, by the plain move
+/// enumeration.
+#[cfg(test)]
+pub fn best_truthful_plain(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
+    let mut best: Option<(Rank, Move, i32)> = None;
+    for r in view.hand.ranks() {
+        game.geo.for_each_move_plain(view.board, view.seat, r, &mut |mv, score| {
             if best.is_none_or(|b| score > b.2) {
                 best = Some((r, mv, score));
             }

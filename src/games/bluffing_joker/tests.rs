@@ -963,3 +963,101 @@ fn split_sevens_match_a_fresh_board_per_first_part() {
     }
     assert!(checked > 1000, "{checked}");
 }
+
+#[test]
+fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
+    // The split 7 and joker fast paths of `for_each_move` and the face-card shortcut of
+    // `best_truthful` against their plain readings: the same moves, order and scores, and
+    // the same best play, on the states of games by mixed bots under several set-ups.
+    let setups: [fn(&mut Params); 5] = [
+        |_| {},
+        |p| p.players = 6,
+        |p| {
+            p.players = 8;
+            p.seven_split = SevenSplit::UpTo;
+        },
+        |p| {
+            p.track_per_side = 8;
+            p.come_out = 1;
+            p.in_spot = 6;
+            p.pegs = 8;
+            p.home_size = 9;
+        },
+        |p| {
+            p.pegs = 2;
+            p.home_size = 2;
+            p.seven_split = SevenSplit::UpTo;
+        },
+    ];
+    let (mut compared, mut splits) = (0, 0);
+    for (k, setup) in setups.iter().enumerate() {
+        let g = game_with(*setup);
+        let names = ["bluffer", "random", "honest", "random", "bluffer", "random", "honest", "bluffer"];
+        for game in 0..6u64 {
+            let mut rng = GameRng::seed_from(100 * k as u64 + game);
+            let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+            let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> = (0..g.players).map(|i| bot(&g, names[(i + game as usize) % 8], &[])).collect();
+            for _ in 0..1500 {
+                let ToMove::Seat(seat) = g.to_move(&s) else { break };
+                let view = g.view(&s, seat);
+                if s.phase == Phase::Play {
+                    for probe in 0..g.players {
+                        for value in 0..RANKS as Rank {
+                            let (mut fast, mut plain) = (Vec::new(), Vec::new());
+                            g.geo.for_each_move(&s.board, probe, value, &mut |m, sc| {
+                                fast.push((m, sc));
+                                false
+                            });
+                            g.geo.for_each_move_plain(&s.board, probe, value, &mut |m, sc| {
+                                plain.push((m, sc));
+                                false
+                            });
+                            assert_eq!(fast, plain, "value {value}, seat {probe}, board {:?}", s.board);
+                            if value == 6 {
+                                splits += fast.len();
+                            }
+                        }
+                    }
+                    assert_eq!(bots::best_truthful(&g, &view), bots::best_truthful_plain(&g, &view));
+                    compared += 1;
+                }
+                let a = bots[seat].decide(&g, &view, &mut rng);
+                g.apply(&mut s, seat, a, &mut rng, &mut EventLog::new(false));
+            }
+        }
+    }
+    assert!(compared > 5000 && splits > 20_000, "{compared} {splits}");
+}
+
+#[test]
+fn progress_table_and_path_check_match_their_plain_versions() {
+    for players in [4, 6, 8] {
+        let g = game_with(|p| p.players = players);
+        let mut positions: Vec<Pos> = (0..g.geo.track as Pos).collect();
+        positions.extend((1..=g.geo.home).map(home));
+        positions.push(START);
+        for c in 0..g.players {
+            for &p in &positions {
+                assert_eq!(g.geo.progress(c, p), g.geo.progress_plain(c, p), "color {c} at {p}");
+            }
+        }
+        let mut rng = GameRng::seed_from(players as u64);
+        for _ in 0..300 {
+            let mut b = g.geo.empty_board();
+            for x in 0..g.geo.track {
+                if crate::engine::rng::below(3, &mut rng) == 0 {
+                    b.occ[x] = 1 + crate::engine::rng::below(g.players as u32, &mut rng) as u8;
+                }
+            }
+            for c in 0..g.players {
+                for h in 0..g.geo.track as Pos {
+                    for n in 0..=12 {
+                        for back in [false, true] {
+                            assert_eq!(g.geo.path_clear(&b, c, h, n, back), g.geo.path_clear_plain(&b, c, h, n, back));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
