@@ -52,10 +52,15 @@
 //!   share is the sum of its members'.
 //! - What a seat sees ([`View`]): its hand, the whole board, the declaration and move
 //!   being doubted (never the card), the revealed counts, the pile sizes.
+//! - Determinization (search bots): see `determinize.rs`. Hidden and re-dealt: the other
+//!   hands, the draw pile, the face-down discards and a pending card not one's own; kept:
+//!   the board, declarations and the cards shown by doubts. The seat forgets which
+//!   face-down cards it laid itself.
 
 pub mod board;
 mod bots;
 pub mod cards;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -337,6 +342,14 @@ impl Game for BluffingJoker {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::honest_info(), bots::bluffer_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {
