@@ -35,16 +35,16 @@ impl RainbowRush {
         // The pool: the draw pile, then the other hands' cards not publicly known.
         let others = (0..self.players).filter(|&o| o != seat);
         for o in others.clone() {
-            for k in 0..KINDS {
-                let hidden = hands[o].count(k as Card).saturating_sub(known[o][k] as u32);
+            for (k, &n) in known[o].iter().enumerate() {
+                let hidden = hands[o].count(k as Card).saturating_sub(n as u32);
                 out.draw.extend(std::iter::repeat_n(k as Card, hidden as usize));
             }
         }
         rng::shuffle(&mut out.draw, rng);
         for o in others {
             let mut hand = Hand::EMPTY;
-            for k in 0..KINDS {
-                for _ in 0..known[o][k] {
+            for (k, &n) in known[o].iter().enumerate() {
+                for _ in 0..n {
                     hand.add(k as Card);
                 }
             }
