@@ -375,18 +375,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// reuse its buffers (`clone_from`) so a search allocates nothing per sample. Future
     /// chance (dice, the next draws) needs no work: the sample is played with the searcher's
     /// own random stream.
-    fn determinize(&self, state: &Self::State, seat: usize, rng: &mut GameRng, out: &mut Self::State) {
-        // WIP-DETERMINIZE: temporary until every game implements it (never merged).
-        let _ = (seat, rng);
-        out.clone_from(state);
-    }
+    fn determinize(&self, state: &Self::State, seat: usize, rng: &mut GameRng, out: &mut Self::State);
     /// Everything `seat` can see in `state`, as canonical text: states with the same text are
     /// the same to that seat. The harness checks every determinization against it.
-    fn observation(&self, state: &Self::State, seat: usize) -> String {
-        // WIP-DETERMINIZE: temporary until every game implements it (never merged).
-        let _ = seat;
-        self.describe(state)
-    }
+    fn observation(&self, state: &Self::State, seat: usize) -> String;
     /// Whether a determinization can differ from the real state at all (false for a game whose
     /// only secret is future chance); the harness then expects samples to vary.
     const HIDDEN_STATE: bool = true;

@@ -44,9 +44,20 @@
 //!   (every card in it was laid face up), every hand's size, the draw pile's size, the
 //!   scores; events show every public move (a card drawn from the draw pile is seen only by
 //!   its drawer).
+//!
+//! Determinization (search bots, `determinize.rs`): the deciding seat knows its hand, the
+//! display, the stock, every pile, the cards put away, every hand's size, the draw pile's
+//! size, and of each other hand the cards it took face up (stabbed from the display or a
+//! pile, stolen, drawn from the stock, given by a fairy) and has not played or given away
+//! since: the state keeps that public record (`State::known`). The other hands' remaining
+//! cards and the draw pile form one pool, shuffled and dealt back with the same sizes.
+//! Forgotten (a weaker, never a cheating, search): what a fairy refused or a king did not
+//! get says about a hand (it holds no such card), and what other seats' choices hint. The
+//! action cards the other seats were dealt (a report tally) are blanked in a sample.
 
 pub mod bots;
 pub mod cards;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod plays;
@@ -316,6 +327,14 @@ impl Game for BeaverMania {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::greedy_info(), bots::tactician_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {

@@ -274,16 +274,28 @@ pub struct State {
     /// Winners of the game (set when over).
     pub winners: u16,
     /// Set when the round has just ended (hand or supply), before it is scored.
-    round_end: Option<u8>,
+    pub(super) round_end: Option<u8>,
     /// Per seat, action cards held at this round's deal (bit per action, canonical order).
     pub dealt_actions: [u8; MAX_PLAYERS],
     /// This round's counters.
     pub stats: RoundStats,
     /// The last finished round.
     pub last_round: Option<RoundRecord>,
+    /// Cards in each hand whose identity is public (taken face up from the display, the
+    /// stock or a pile, or given by a fairy) and not played or given away since
+    /// (determinization).
+    pub known: [Hand; MAX_PLAYERS],
 }
 
 impl State {
+    /// `seat`'s hand lost `n` copies of `card` face up: that many publicly known copies
+    /// fewer (as many as there are).
+    #[inline]
+    fn forget(&mut self, seat: usize, card: Card, n: u32) {
+        let known = &mut self.known[seat];
+        known.remove_n(card, n.min(known.count(card)));
+    }
+
     /// A seat's score now: +1 per card on its pile, -1 per card in its hand.
     #[inline]
     pub fn score(&self, seat: usize) -> i64 {
@@ -319,6 +331,7 @@ impl BeaverMania {
             dealt_actions: [0; MAX_PLAYERS],
             stats: RoundStats::default(),
             last_round: None,
+            known: [Hand::EMPTY; MAX_PLAYERS],
         };
         self.deal_round(&mut s, rng, log);
         s
@@ -335,6 +348,7 @@ impl BeaverMania {
         let dealt = self.params.dealt() as usize;
         for seat in 0..MAX_PLAYERS {
             s.hands[seat] = Hand::EMPTY;
+            s.known[seat] = Hand::EMPTY;
             s.piles[seat].clear();
             s.dealt_actions[seat] = 0;
             if seat < n {
@@ -589,6 +603,7 @@ impl BeaverMania {
         let cards = play.cards();
         for c in cards.kinds() {
             s.hands[seat].remove_n(c, cards.count(c));
+            s.forget(seat, c, cards.count(c));
         }
         s.piles[seat].push_play(&play);
         let action = play.action();
@@ -617,6 +632,7 @@ impl BeaverMania {
         let k = s.play.expect("a play").size();
         s.display.remove_n(card, k);
         s.hands[s.current as usize].add_n(card, k);
+        s.known[s.current as usize].add_n(card, k);
         s.stats.display_stabbed += k;
         log.emit(|| Event::StabbedDisplay { seat: s.current, card, count: k as u8 });
     }
@@ -628,6 +644,7 @@ impl BeaverMania {
         s.owed[victim] += k as u8;
         if take {
             s.hands[s.current as usize].add_all(&cards);
+            s.known[s.current as usize].add_all(&cards);
             s.stats.pile_taken += k;
         } else {
             s.put_away.add_all(&cards);
@@ -648,6 +665,7 @@ impl BeaverMania {
             Source::DrawPile => unreachable!("nothing is stolen from the draw pile"),
         }
         s.hands[me].add(card);
+        s.known[me].add(card);
         s.stats.stolen += 1;
         log.emit(|| Event::Stole { seat: me as u8, from, victim: victim as u8, card });
         if from == Source::Stock {
@@ -659,7 +677,9 @@ impl BeaverMania {
         let given = s.hands[victim].has(card);
         if given {
             s.hands[victim].remove(card);
+            s.forget(victim, card, 1);
             s.hands[s.current as usize].add(card);
+            s.known[s.current as usize].add(card);
         }
         log.emit(|| Event::Fairy { seat: s.current, victim: victim as u8, card, given });
         if s.hands[victim].is_empty() {
@@ -673,6 +693,7 @@ impl BeaverMania {
         for seat in (1..n).map(|i| (me + i) % n) {
             if s.hands[seat].has(number) {
                 s.hands[seat].remove(number);
+                s.forget(seat, number, 1);
                 s.piles[me].add_to_top(number);
                 log.emit(|| Event::KingAdded { seat: seat as u8, king: me as u8, card: number });
                 if s.hands[seat].is_empty() {
@@ -694,6 +715,9 @@ impl BeaverMania {
             _ => unreachable!("cards are taken from the draw pile or the stock"),
         };
         s.hands[seat].add(card);
+        if from == Source::Stock {
+            s.known[seat].add(card);
+        }
         log.emit(|| Event::Took { seat: seat as u8, from, card, bad_guy });
         self.check_supply(s);
     }
@@ -823,6 +847,9 @@ impl BeaverMania {
                 return Err(format!("seat {seat} is not at the table but holds cards"));
             }
             add(&s.hands[seat]);
+            if s.known[seat].kinds().any(|c| s.known[seat].count(c) > s.hands[seat].count(c)) {
+                return Err(format!("seat {seat}'s publicly known cards are not all in its hand"));
+            }
         }
         for (seat, pile) in s.piles.iter().enumerate() {
             for &c in &pile.cards {

@@ -928,3 +928,101 @@ proptest! {
 }
 
 // Every bot's `uniform` table against the boxed bots: `games::tests` over the registry.
+
+// ---------------------------------------------------------------------------------------
+// Determinization (search bots)
+
+/// Plays `games` games of random bots and, at every `every`-th decision, draws `samples`
+/// determinizations for the deciding seat and checks each: the seat's observation is the
+/// real one, the invariants hold, and play goes on from it to the end. Returns how many
+/// samples differed from the real state (`describe`), and how many were drawn.
+fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64, samples: u32) -> (u32, u32) {
+    use crate::engine::harness::play_checked;
+    use crate::engine::{all_bots, game_seed};
+    let random = all_bots::<G>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let mut differed = 0;
+    let mut drawn = 0;
+    for index in 0..games {
+        let game_seed = game_seed(seed, index);
+        let mut bots: Vec<Box<dyn Bot<G>>> = (0..g.acting_seats()).map(|_| (random.build)(g, &[])).collect();
+        let mut rng = GameRng::seed_from(game_seed ^ 0xde7e);
+        let mut step = 0u64;
+        let mut sample: Option<G::State> = None;
+        let mut each = |state: &G::State, _: usize, _: &G::Action| {
+            step += 1;
+            let ToMove::Seat(seat) = g.to_move(state) else { return };
+            if !step.is_multiple_of(every) {
+                return;
+            }
+            let real = g.observation(state, seat);
+            let out = sample.get_or_insert_with(|| state.clone());
+            for _ in 0..samples {
+                g.determinize(state, seat, &mut rng, out);
+                drawn += 1;
+                assert_eq!(g.observation(out, seat), real, "game seed {game_seed}, step {step}: the sample shows seat {seat} another table");
+                if let Err(e) = g.check_invariants(out) {
+                    panic!("game seed {game_seed}, step {step}: a sample breaks an invariant: {e}\n{}", g.describe(out));
+                }
+                differed += u32::from(g.describe(out) != g.describe(state));
+            }
+            // Play on from the last sample to the end, checking every step.
+            let mut on = out.clone();
+            let mut scratch = Vec::new();
+            let mut log = crate::engine::EventLog::new(false);
+            let mut moves = 0u64;
+            while let ToMove::Seat(s) = g.to_move(&on) {
+                let action = g.random_action(&g.view(&on, s), &mut rng, &mut scratch);
+                g.apply(&mut on, s, action, &mut rng, &mut log);
+                if let Err(e) = g.check_invariants(&on) {
+                    panic!("game seed {game_seed}, step {step}: playing on from a sample broke an invariant: {e}");
+                }
+                moves += 1;
+                assert!(moves < 1_000_000, "game seed {game_seed}: play from a sample does not end");
+            }
+            crate::engine::harness::well_formed(g, &g.outcome(&on)).expect("a well-formed outcome from a sample");
+        };
+        play_checked(g, &mut bots, game_seed, 5_000_000, &mut 0, &mut each).unwrap_or_else(|(step, what)| panic!("game seed {game_seed}, step {step}: {what}"));
+    }
+    (differed, drawn)
+}
+
+#[test]
+fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
+    for (players, target) in [(2, 0), (4, 0), (5, 0), (3, 10)] {
+        let g = game_with(|p| {
+            p.players = players;
+            p.match_target = target;
+        });
+        let (differed, drawn) = check_determinizations(&g, 16, 4, 3, 4);
+        assert!(differed * 2 > drawn, "{players} players: only {differed} of {drawn} samples differ from the real deal");
+    }
+}
+
+#[test]
+fn determinizations_keep_cards_taken_face_up() {
+    use crate::engine::harness::play_checked;
+    use crate::engine::{all_bots, game_seed};
+    let g = standard();
+    let mut rng = GameRng::seed_from(4);
+    let mut known_kept = 0;
+    let random = all_bots::<BeaverMania>().into_iter().find(|b| b.name == "random").expect("random bot");
+    for index in 0..6 {
+        let mut bots: Vec<Box<dyn Bot<BeaverMania>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
+        let mut out: Option<State> = None;
+        let mut each = |s: &State, _: usize, _: &Action| {
+            let ToMove::Seat(seat) = g.to_move(s) else { return };
+            let out = out.get_or_insert_with(|| s.clone());
+            g.determinize(s, seat, &mut rng, out);
+            assert_eq!((out.display, out.stock, out.put_away), (s.display, s.stock, s.put_away), "public cards stay");
+            for o in (0..g.players).filter(|&o| o != seat) {
+                assert_eq!(out.piles[o].cards, s.piles[o].cards, "piles are face up");
+                for c in s.known[o].kinds() {
+                    assert!(out.hands[o].count(c) >= s.known[o].count(c), "seat {o} took a {} face up", card_name(c));
+                    known_kept += s.known[o].count(c);
+                }
+            }
+        };
+        play_checked(&g, &mut bots, game_seed(25, index), 1_000_000, &mut 0, &mut each).expect("a checked game");
+    }
+    assert!(known_kept > 50, "few cards taken face up ({known_kept}): the test checks little");
+}

@@ -66,10 +66,15 @@
 //! move uniformly: 5000, 1639 and 863; with `doubt.bluffing = false` the uniform random bot
 //! averages about 990. The ~800 of RULES.md therefore matches random bots that (almost)
 //! never doubt, not uniform doubt answers; the rules are left as RULES.md states them.
+//! - Determinization (search bots): see `determinize.rs`. Hidden and re-dealt: the other
+//!   hands, the draw pile, the face-down discards and a pending card not one's own; kept:
+//!   the board, declarations and the cards shown by doubts. The seat forgets which
+//!   face-down cards it laid itself.
 
 pub mod board;
 mod bots;
 pub mod cards;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -346,6 +351,14 @@ impl Game for BluffingJoker {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::honest_info(), bots::bluffer_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {

@@ -48,8 +48,20 @@
 //!   skips, the draw pile's size; events show every public act (takes from the discard pile,
 //!   discards, d8 rolls, rerolls, trades) and, to the two players involved, the cards of a
 //!   swap.
+//!
+//! Determinization (search bots, `determinize.rs`), with perfect memory (RULES.md): the
+//! deciding seat knows its hand, the dice, the whole discard pile, every hand's size and
+//! add_a_card cards, the draw pile's size, and of each other hand the cards it took from the
+//! discard pile and has not discarded or given away since (the state keeps that public
+//! record, `State::known`: it moves with a hand in a trade and is cleared when a random
+//! card is taken from the hand, since the table does not see which). The other hands'
+//! remaining cards and the draw pile form one pool, shuffled and dealt back with the same
+//! sizes. Forgotten (a weaker, never a cheating, search): what a seat learns privately in a
+//! swap or a trade of hands (the hand it gave away, the card it gave or took), which cards
+//! went into the draw pile at a reshuffle, and what other seats' choices hint.
 
 mod bots;
+mod determinize;
 mod hand;
 mod metrics;
 pub mod params;
@@ -296,6 +308,14 @@ impl Game for DiceFactor {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::collector_info(), bots::gambler_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {

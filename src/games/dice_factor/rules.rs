@@ -7,7 +7,7 @@ use super::params::{D8Face, MAX_PLAYERS};
 use super::{Action, DiceFactor, Event};
 use crate::engine::rng::{below, shuffle};
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{ActionCard, Card, action_of, is_action};
+use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action};
 
 /// Where the turn stands (what the current seat decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -105,6 +105,10 @@ pub struct State {
     pub end_reason: u8,
     /// Tallies for the report.
     pub tally: Tally,
+    /// Copies of each card in each hand whose identity is public: taken from the discard
+    /// pile (face up) and not discarded or given away since; moved with the hand in a trade,
+    /// cleared when a random card is taken from the hand (determinization).
+    pub known: [[u8; CARD_KINDS]; MAX_PLAYERS],
 }
 
 /// Someone held 5 cards counting toward a current target.
@@ -123,6 +127,15 @@ fn action_index(a: ActionCard) -> usize {
         ActionCard::TradeHands => 3,
         ActionCard::AddACard => 4,
         _ => 5,
+    }
+}
+
+impl State {
+    /// `seat` discarded or gave away a `card`: one publicly known copy fewer (if any).
+    #[inline]
+    fn forget(&mut self, seat: usize, card: Card) {
+        let known = &mut self.known[seat][card as usize];
+        *known = known.saturating_sub(1);
     }
 }
 
@@ -151,6 +164,7 @@ impl DiceFactor {
             dealt_winning: false,
             end_reason: END_FIVE,
             tally: Tally::default(),
+            known: [[0; CARD_KINDS]; MAX_PLAYERS],
         };
         for seat in 0..self.players {
             for _ in 0..self.params.hand_size {
@@ -218,6 +232,7 @@ impl DiceFactor {
             Action::TakeDiscard => {
                 let card = s.discard.pop().expect("taking needs a discard pile");
                 s.hands[seat].add(card);
+                s.known[seat][card as usize] += 1;
                 if is_action(card) {
                     s.taken = Some(card);
                 }
@@ -232,21 +247,26 @@ impl DiceFactor {
                     s.taken = None;
                 }
                 s.hands[seat].remove(card);
+                s.forget(seat, card);
                 self.resolve_discard(s, seat, card, effect, rng, log);
             }
             Action::DiscardTaken => {
                 let card = s.taken.take().expect("a taken action card");
                 s.hands[seat].remove(card);
+                s.forget(seat, card);
                 self.resolve_discard(s, seat, card, false, rng, log);
             }
             Action::Give { card, target } => {
                 let t = target as usize;
                 s.hands[seat].remove(card);
+                s.forget(seat, card);
                 let took = if s.hands[t].is_empty() {
                     None
                 } else {
                     let c = s.hands[t].nth(below(s.hands[t].len() as u32, rng) as usize);
                     s.hands[t].remove(c);
+                    // Nobody else knows which card left: the table forgets `t`'s known cards.
+                    s.known[t] = [0; CARD_KINDS];
                     Some(c)
                 };
                 s.hands[t].add(card);
@@ -263,6 +283,7 @@ impl DiceFactor {
             }
             Action::TradeHands(target) => {
                 s.hands.swap(seat, target as usize);
+                s.known.swap(seat, target as usize);
                 self.mark_used(s);
                 log.emit(|| Event::TradedHands { seat: seat as u8, target });
                 self.end_turn(s, rng, log);
@@ -441,6 +462,11 @@ impl DiceFactor {
             }
             counts[ActionCard::AddACard as usize] += h.extra as u32;
             in_hands += h.len() + h.extra as usize;
+        }
+        for seat in 0..n {
+            if (0..CARD_KINDS).any(|k| s.known[seat][k] as u32 > s.hands[seat].count(k as Card)) {
+                return Err(format!("seat {seat}'s publicly known cards are not all in its hand [{}]", s.hands[seat]));
+            }
         }
         if s.hands[n..].iter().any(|h| *h != Hand::EMPTY) {
             return Err("a seat beyond the table holds cards".into());

@@ -28,8 +28,16 @@
 //! - What a seat sees: its own hand, the garden (petals and who started each flower), the
 //!   flowers taken per seat and per color, the pile's size, every hand's size; through
 //!   events, every play (face up) and its own draws.
+//!
+//! Determinization (search bots, `determinize.rs`): the deciding seat knows its own hand, the
+//! garden, the scores, every hand's size and the pile's size, and, having seen every play
+//! face up, exactly which cards are out of play; nothing else it saw tells it where a card
+//! is. So the other hands and the draw pile form one pool of unseen cards, shuffled and
+//! dealt back with the same sizes (hands in a random order). Inferring cards from the other
+//! seats' plays (a seat that did not complete a flower probably could not) is not modelled.
 
 mod bots;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -217,6 +225,14 @@ impl Game for FlowerPower {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::greedy_info(), bots::cautious_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {

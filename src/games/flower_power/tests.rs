@@ -591,7 +591,7 @@ fn bots_decide_from_their_view_only() {
 #[test]
 fn same_seed_same_game() {
     let g = standard();
-    for info in all_bots::<FlowerPower>() {
+    for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
         for seed in 0..20 {
             let first = checked(&g, &mut lineup(&g, &info), seed);
             assert_eq!(first, checked(&g, &mut lineup(&g, &info), seed), "{}", info.name);
@@ -604,7 +604,8 @@ fn uniform_tables_play_the_same_games_as_boxed_bots() {
     // The simulator's fast path (one bot kind, no dynamic dispatch, unchecked) against the
     // boxed bots in checked mode, for every bot with its defaults.
     let g = game_with(|p| p.players = 3);
-    for info in all_bots::<FlowerPower>() {
+    // (The engine's search bot, `ismcts`, has no uniform table: its cost is the search.)
+    for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
         let defaults = vec![info.params.iter().map(|p| p.default).collect::<Vec<f64>>(); 3];
         let mut fast = (info.uniform.expect("every bot has a uniform table"))(&g, &defaults);
         let mut boxed = lineup(&g, &info);
@@ -637,7 +638,7 @@ proptest! {
     #[test]
     fn checked_games_of_every_bot(params in arb_params(), seed in any::<u64>()) {
         let g = FlowerPower::new(params).expect("valid");
-        for info in all_bots::<FlowerPower>() {
+        for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
             let o = play(&g, &mut lineup(&g, &info), seed, PlayOptions { checked: true }, None, None)
                 .map_err(|v| TestCaseError::fail(format!("{}: {v:?}", info.name)))?;
             prop_assert!(o.length as usize <= g.deck.len().min(g.params.turn_cap as usize));
@@ -653,7 +654,7 @@ proptest! {
 fn many_standard_games_for_every_bot_and_table_size() {
     for players in [2u32, 3, 4, 8] {
         let g = game_with(|p| p.players = players);
-        for info in all_bots::<FlowerPower>() {
+        for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
             let mut bots = lineup(&g, &info);
             for i in 0..300 {
                 let o = checked(&g, &mut bots, game_seed(3, i));
@@ -705,4 +706,87 @@ fn invariants_catch_lost_cards_and_bad_bookkeeping() {
     let mut over = s;
     over.over = true;
     assert!(g.check_invariants(&over).is_err(), "ended with cards left");
+}
+
+// ---------------------------------------------------------------------------------------
+// Determinization (search bots)
+
+/// Plays `games` games of random bots and, at every `every`-th decision, draws `samples`
+/// determinizations for the deciding seat and checks each: the seat's observation is the
+/// real one, the invariants hold, and play goes on from it to the end. Returns how many
+/// samples differed from the real state (`describe`), and how many were drawn.
+fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64, samples: u32) -> (u32, u32) {
+    use crate::engine::harness::play_checked;
+    let random = all_bots::<G>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let mut differed = 0;
+    let mut drawn = 0;
+    for index in 0..games {
+        let game_seed = game_seed(seed, index);
+        let mut bots: Vec<Box<dyn Bot<G>>> = (0..g.acting_seats()).map(|_| (random.build)(g, &[])).collect();
+        let mut rng = GameRng::seed_from(game_seed ^ 0xde7e);
+        let mut step = 0u64;
+        let mut sample: Option<G::State> = None;
+        let mut each = |state: &G::State, _: usize, _: &G::Action| {
+            step += 1;
+            let ToMove::Seat(seat) = g.to_move(state) else { return };
+            if !step.is_multiple_of(every) {
+                return;
+            }
+            let real = g.observation(state, seat);
+            let out = sample.get_or_insert_with(|| state.clone());
+            for _ in 0..samples {
+                g.determinize(state, seat, &mut rng, out);
+                drawn += 1;
+                assert_eq!(g.observation(out, seat), real, "game seed {game_seed}, step {step}: the sample shows seat {seat} another table");
+                if let Err(e) = g.check_invariants(out) {
+                    panic!("game seed {game_seed}, step {step}: a sample breaks an invariant: {e}\n{}", g.describe(out));
+                }
+                differed += u32::from(g.describe(out) != g.describe(state));
+            }
+            // Play on from the last sample to the end, checking every step.
+            let mut on = out.clone();
+            let mut scratch = Vec::new();
+            let mut log = crate::engine::EventLog::new(false);
+            let mut moves = 0u64;
+            while let ToMove::Seat(s) = g.to_move(&on) {
+                let action = g.random_action(&g.view(&on, s), &mut rng, &mut scratch);
+                g.apply(&mut on, s, action, &mut rng, &mut log);
+                if let Err(e) = g.check_invariants(&on) {
+                    panic!("game seed {game_seed}, step {step}: playing on from a sample broke an invariant: {e}");
+                }
+                moves += 1;
+                assert!(moves < 1_000_000, "game seed {game_seed}: play from a sample does not end");
+            }
+            crate::engine::harness::well_formed(g, &g.outcome(&on)).expect("a well-formed outcome from a sample");
+        };
+        play_checked(g, &mut bots, game_seed, 5_000_000, &mut 0, &mut each).unwrap_or_else(|(step, what)| panic!("game seed {game_seed}, step {step}: {what}"));
+    }
+    (differed, drawn)
+}
+
+#[test]
+fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
+    for players in [2, 4, 6] {
+        let g = game_with(|p| p.players = players);
+        let (differed, drawn) = check_determinizations(&g, 11, 4, 3, 4);
+        assert!(differed * 2 > drawn, "{players} players: only {differed} of {drawn} samples differ from the real deal");
+    }
+}
+
+#[test]
+fn a_determinization_keeps_the_own_hand_and_the_sizes() {
+    let g = standard();
+    let s = table(&g, &[of(RED, 5), of(BLUE, 5), of(GREEN, 5)], [2, 0, 0, 0, 0], None, 0);
+    let mut out = s.clone();
+    let mut rng = GameRng::seed_from(5);
+    let mut moved = 0;
+    for _ in 0..20 {
+        g.determinize(&s, 0, &mut rng, &mut out);
+        assert_eq!(out.hands[0], s.hands[0]);
+        assert_eq!(out.pile.len(), s.pile.len());
+        assert_eq!((out.hands[1].len(), out.hands[2].len(), out.hands[3].len()), (5, 5, 0));
+        g.check_invariants(&out).expect("conserved");
+        moved += usize::from(out.hands[1] != s.hands[1]);
+    }
+    assert!(moved > 15, "seat 1's hand was re-dealt only {moved} times of 20");
 }

@@ -46,8 +46,21 @@
 //! - Cards left in hands count nothing; ties share the win.
 //! - `pair_draws` (default 2) is the number of cards drawn after each pair, a RULES.md
 //!   number designers may change (0 to 2; more would let a hand grow without bound).
+//!
+//! Determinization (search bots, `determinize.rs`), with perfect memory (RULES.md): the
+//! deciding seat knows its hand, the pile's size, the patch slot by slot (every card placed
+//! was announced), the pairs laid, and of each other hand the cards it took from the patch
+//! and has not placed or laid since, and the kinds it cannot hold (a kind it placed from its
+//! pair-free hand, until it next draws from the pile). The state keeps that public record
+//! (`State::known`, `State::excluded`). The other hands' remaining cards and the pile form
+//! one pool, shuffled and dealt back with the same sizes; a deal that gives a pair, or a
+//! kind it cannot hold, to a hand that has finished a turn (pairs are laid at once) is
+//! redrawn (up to 32 times, then mended by swaps within the pool). Not modelled: what
+//! other seats' choices hint (a seat that drew from the pile rather than take a slot holds
+//! no card pairing any slot), and a forgotten exclusion after a pile draw.
 
 mod bots;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -289,6 +302,14 @@ impl Game for MatchPatch {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::memory_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {

@@ -187,6 +187,13 @@ pub struct State {
     pub patch_draws: u32,
     /// Index into [`END_REASONS`] once over.
     pub end_reason: u8,
+    /// Copies of each kind in each hand whose identity is public: taken from a patch slot
+    /// (its card was announced) and not placed or laid since (determinization).
+    pub known: [[u8; KINDS]; MAX_PLAYERS],
+    /// Kinds each hand is publicly known not to hold: bit k set when the seat placed a card
+    /// of kind k from a hand without pairs, cleared when it draws from the pile
+    /// (determinization).
+    pub excluded: [u32; MAX_PLAYERS],
 }
 
 /// The pile and the patch were both empty after a player's draws.
@@ -221,6 +228,8 @@ impl MatchPatch {
             pile_draws: 0,
             patch_draws: 0,
             end_reason: END_PATCH_EMPTY,
+            known: [[0; KINDS]; MAX_PLAYERS],
+            excluded: [0; MAX_PLAYERS],
         };
         s.pile.extend_from_slice(&self.deck);
         rng::shuffle(&mut s.pile, rng);
@@ -259,11 +268,14 @@ impl MatchPatch {
                         let slot = remove_at(&mut s.patch, i as usize);
                         s.patch_draws += 1;
                         log.emit(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                        s.known[seat][slot.card as usize] += 1;
+                        s.excluded[seat] &= !(1 << slot.card);
                         slot.card
                     }
                     _ => {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
+                        s.excluded[seat] = 0;
                         card
                     }
                 };
@@ -280,6 +292,9 @@ impl MatchPatch {
             }
             Action::Place(card) => {
                 s.hands[seat].remove(card);
+                let known = &mut s.known[seat][card as usize];
+                *known = known.saturating_sub(1);
+                s.excluded[seat] |= 1 << card;
                 let serial = s.placed;
                 s.placed += 1;
                 s.patch.push(Slot { card, serial });
@@ -299,6 +314,8 @@ impl MatchPatch {
             s.hands[seat].remove(card);
             s.pairs[seat] += 1;
             s.laid[card as usize] += 1;
+            let known = &mut s.known[seat][card as usize];
+            *known = known.saturating_sub(2);
             log.emit(|| Event::Laid { seat: seat as u8, card });
             if self.params.pair_draws > 0 && s.can_draw() {
                 s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
@@ -362,6 +379,9 @@ impl MatchPatch {
             let mask = |least: u8| (0..KINDS).filter(|&k| own[k] >= least).fold(0u32, |m, k| m | 1 << k);
             if &own != h.counts() || mask(2) != h.pair_mask() || mask(1) != h.kinds_mask() {
                 return Err(format!("seat {seat}'s hand bookkeeping is off: [{h}]"));
+            }
+            if (0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0 {
+                return Err(format!("seat {seat}'s public record (known {:?}, excluded {:#x}) does not fit its hand [{h}]", s.known[seat], s.excluded[seat]));
             }
             if h.len() > self.params.deal as usize + 1 {
                 return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));

@@ -37,9 +37,19 @@
 //!   a card drawn from the pile (and a dealt hand) only to its seat, everything else to all.
 //! - `random` picks uniformly among the legal actions, copies of one card being one action:
 //!   a replace names the row slot moved out, a sabotage the wild, the opponent and the slot.
+//!
+//! Determinization (search bots, `determinize.rs`), with perfect memory (RULES.md): the
+//! deciding seat knows its hand, every row, the whole discard pile with its locks, the
+//! sizes of the draw pile and of every hand, and of each other hand the cards it took from
+//! the discard pile and has not played since (the state keeps that public record,
+//! `State::known`). The other hands' remaining cards and the draw pile form one pool,
+//! shuffled and dealt back with the same sizes. Forgotten: after a reshuffle, which cards
+//! went into the new draw pile (a sample may put there a card that was hidden in a hand at
+//! the time), and what other seats' choices hint.
 
 mod bots;
 pub mod cover;
+mod determinize;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -265,6 +275,14 @@ impl Game for RainbowRush {
 
     fn bots() -> Vec<BotInfo<Self>> {
         vec![bots::builder_info(), bots::saboteur_info()]
+    }
+
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.determinize_into(s, seat, rng, out);
+    }
+
+    fn observation(&self, s: &State, seat: usize) -> String {
+        self.observation_text(s, seat)
     }
 
     fn describe(&self, s: &State) -> String {

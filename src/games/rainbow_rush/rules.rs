@@ -321,6 +321,9 @@ pub struct State {
     pub last_sabotage: Option<SabotageRecord>,
     /// Cards taken from the discard pile so far.
     pub discard_takes: u32,
+    /// Copies of each kind in each hand whose identity is public: taken from the discard
+    /// pile (face up) and not played since (determinization).
+    pub known: [[u8; KINDS]; MAX_PLAYERS],
 }
 
 /// A player completed a rainbow.
@@ -331,6 +334,13 @@ pub const END_CAP: u8 = 1;
 pub const END_REASONS: &[&str] = &["rainbow", "cap"];
 
 impl State {
+    /// `seat` played a `card` from its hand, face up: one publicly known copy fewer (if any).
+    #[inline]
+    fn forget(&mut self, seat: usize, card: Card) {
+        let known = &mut self.known[seat][card as usize];
+        *known = known.saturating_sub(1);
+    }
+
     /// The discard pile's top card when it may be taken now: not a wild, not locked.
     #[inline]
     pub fn takeable_top(&self) -> Option<Card> {
@@ -362,6 +372,7 @@ impl RainbowRush {
             sabotages: 0,
             last_sabotage: None,
             discard_takes: 0,
+            known: [[0; KINDS]; MAX_PLAYERS],
         };
         for _ in 0..self.params.deal {
             for seat in 0..self.players {
@@ -401,17 +412,20 @@ impl RainbowRush {
                 let c = s.discard.pop().expect("a card to take");
                 s.hands[seat].add(c);
                 s.discard_takes += 1;
+                s.known[seat][c as usize] += 1;
                 log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
                 self.after_draw(s, seat, log);
             }
             Action::Add(card) => {
                 s.hands[seat].remove(card);
+                s.forget(seat, card);
                 s.rows[seat].push(card);
                 log.emit(|| Event::Added { seat: seat as u8, card, out: None });
                 self.end_turn(s, None, log);
             }
             Action::Replace { card, slot } => {
                 s.hands[seat].remove(card);
+                s.forget(seat, card);
                 let row = &mut s.rows[seat];
                 let out = row.remove(slot as usize);
                 row.push(card);
@@ -422,6 +436,7 @@ impl RainbowRush {
             }
             Action::Discard(card) => {
                 s.hands[seat].remove(card);
+                s.forget(seat, card);
                 s.discard.push(card);
                 s.locks.push(0);
                 log.emit(|| Event::Discarded { seat: seat as u8, card });
@@ -430,6 +445,7 @@ impl RainbowRush {
             Action::Sabotage { wild, target, slot } => {
                 let victim = target as usize;
                 s.hands[seat].remove(wild);
+                s.forget(seat, wild);
                 let need_before = need(s.rows[victim].cards()) as u8;
                 let replaced = s.rows[victim].replace(slot as usize, wild);
                 let need_after = need(s.rows[victim].cards()) as u8;
@@ -544,6 +560,9 @@ impl RainbowRush {
             let cover = h.cards().fold(Cover::EMPTY, Cover::with);
             if mask != h.kinds || h.counts.iter().map(|&c| c as usize).sum::<usize>() != h.len() || cover != h.cover {
                 return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
+            }
+            if (0..KINDS).any(|k| s.known[seat][k] as u32 > h.count(k as Card)) {
+                return Err(format!("seat {seat}'s publicly known cards {:?} are not all in its hand", s.known[seat]));
             }
             let playing = s.phase == Phase::Play && seat == s.current as usize;
             let most = self.params.deal as usize + usize::from(playing);

@@ -1,0 +1,150 @@
+//! Beaver Mania's determinization and observation for search bots (see the module doc of
+//! the game, "Determinization"): the deciding seat keeps its hand, the display, the stock,
+//! every pile, the cards put away and every card publicly known to be in a hand; the other
+//! hands' unknown cards and the draw pile are one pool, shuffled and dealt back with the
+//! same sizes.
+
+use std::fmt::Write;
+
+use super::BeaverMania;
+use super::cards::{Card, Hand, KINDS, card_name};
+use super::rules::State;
+use crate::engine::{GameRng, rng};
+
+impl BeaverMania {
+    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// locate re-dealt at random; no allocation once `out`'s vectors have grown to their
+    /// sizes in `s` (the draw pile to the pool's size).
+    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        // Destructured so that a new field of `State` must be placed here.
+        let State {
+            draw,
+            display,
+            stock,
+            hands,
+            piles,
+            put_away,
+            current,
+            step,
+            play,
+            to_stab,
+            owed,
+            turns,
+            round_turns,
+            round,
+            first_seat,
+            rounds_done,
+            totals,
+            end_reason,
+            capped,
+            winners,
+            round_end,
+            dealt_actions,
+            stats,
+            last_round,
+            known,
+        } = s;
+        out.draw.clone_from(draw);
+        out.display = *display;
+        out.stock = *stock;
+        out.hands = *hands;
+        for (o, p) in out.piles.iter_mut().zip(piles) {
+            o.cards.clone_from(&p.cards);
+            o.plays.clone_from(&p.plays);
+        }
+        out.put_away = *put_away;
+        out.current = *current;
+        out.step = *step;
+        out.play = *play;
+        out.to_stab = *to_stab;
+        out.owed = *owed;
+        out.turns = *turns;
+        out.round_turns = *round_turns;
+        out.round = *round;
+        out.first_seat = *first_seat;
+        out.rounds_done = *rounds_done;
+        out.totals = *totals;
+        out.end_reason = *end_reason;
+        out.capped = *capped;
+        out.winners = *winners;
+        out.round_end = *round_end;
+        out.stats = *stats;
+        out.last_round = *last_round;
+        out.known = *known;
+        // The action cards the other seats were dealt (a report tally) are hidden.
+        out.dealt_actions = [0; super::params::MAX_PLAYERS];
+        out.dealt_actions[seat] = dealt_actions[seat];
+        if let Some(r) = out.last_round.as_mut() {
+            let own = r.dealt_actions[seat];
+            r.dealt_actions = [0; super::params::MAX_PLAYERS];
+            r.dealt_actions[seat] = own;
+        }
+        // The pool: the draw pile, then the other hands' cards not publicly known.
+        let others = (0..self.players).filter(|&o| o != seat);
+        for o in others.clone() {
+            for c in hands[o].kinds() {
+                let hidden = hands[o].count(c) - known[o].count(c);
+                out.draw.extend(std::iter::repeat_n(c, hidden as usize));
+            }
+        }
+        rng::shuffle(&mut out.draw, rng);
+        for o in others {
+            let mut hand = known[o];
+            let start = out.draw.len() - (hands[o].len() - hand.len());
+            for &c in &out.draw[start..] {
+                hand.add(c);
+            }
+            out.draw.truncate(start);
+            out.hands[o] = hand;
+        }
+    }
+
+    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
+    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+        let n = self.players;
+        let mut t = String::new();
+        let _ = write!(
+            t,
+            "seat {seat}; current {}; step {:?}; play {:?}; to stab {:#x}; owed {:?}; turns {} / {} round {} first {} done {}; totals {:?}; end {} {} {:#x} {:?}; draw {}; display {}; stock {}; put away {}",
+            s.current,
+            s.step,
+            s.play,
+            s.to_stab,
+            &s.owed[..n],
+            s.turns,
+            s.round_turns,
+            s.round,
+            s.first_seat,
+            s.rounds_done,
+            &s.totals[..n],
+            s.end_reason,
+            s.capped,
+            s.winners,
+            s.round_end,
+            s.draw.len(),
+            hand_text(&s.display),
+            hand_text(&s.stock),
+            hand_text(&s.put_away),
+        );
+        for o in 0..n {
+            let _ = write!(t, "; seat {o}: pile {:?} plays {:?}, {} cards", s.piles[o].cards, s.piles[o].plays, s.hands[o].len());
+            if o == seat {
+                let _ = write!(t, " [{}]", hand_text(&s.hands[o]));
+            } else {
+                let _ = write!(t, " known [{}]", hand_text(&s.known[o]));
+            }
+        }
+        t
+    }
+}
+
+/// A multiset of cards as canonical text.
+fn hand_text(h: &Hand) -> String {
+    let mut t = String::new();
+    for c in 0..KINDS as Card {
+        if h.count(c) > 0 {
+            let _ = write!(t, " {}x{}", card_name(c), h.count(c));
+        }
+    }
+    t
+}

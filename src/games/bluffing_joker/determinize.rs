@@ -1,0 +1,121 @@
+//! Bluffing Joker's determinization and observation for search bots.
+//!
+//! What the deciding seat knows: its hand, the whole board, every declaration and move
+//! (and, while doubts are asked, the pending declaration), the cards shown by a doubt that
+//! still lie in the discard pile (the public `revealed` counts), the sizes of the draw pile,
+//! the discard pile and every hand. Everything else is one pool of unseen cards: the other
+//! hands, the draw pile, the face-down cards of the discard pile and, for any seat but the
+//! one who played it, the card pending face down. The pool is shuffled and dealt back into
+//! the same places with the same sizes (the shown cards stay in the discard pile). So a
+//! doubter's sample holds a pending card drawn from the pool: the declaration is true in a
+//! sample as often as the unseen cards make it. Forgotten (a weaker, never a cheating,
+//! search): the seat's own face-down plays and discards (the state does not record who laid
+//! which face-down card) and what the other seats' declarations and doubts hint. The
+//! sample's `bluffs` counter (a report tally, hidden) counts the caught bluffs plus the
+//! pending declaration's if false in the sample, never the real undoubted ones.
+
+use std::fmt::Write;
+
+use super::BluffingJoker;
+use super::cards::{CardId, Hand, rank_of};
+use super::rules::{Pending, Phase, State};
+use crate::engine::{GameRng, rng};
+
+impl BluffingJoker {
+    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// see re-dealt at random; no allocation once `out`'s draw pile has grown to the pool's
+    /// size.
+    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        // Destructured so that a new field of `State` must be placed here.
+        let State { board, hands, draw, discard, revealed, phase, current, pending, extra, turns, rounds, end_reason, winner, counters } = s;
+        out.board = *board;
+        out.hands = *hands;
+        out.draw.clone_from(draw);
+        out.discard.clone_from(discard);
+        out.revealed = *revealed;
+        out.phase = *phase;
+        out.current = *current;
+        out.pending = *pending;
+        out.extra = *extra;
+        out.turns = *turns;
+        out.rounds = *rounds;
+        out.end_reason = *end_reason;
+        out.winner = *winner;
+        out.counters = *counters;
+        // The pool: the draw pile, the other hands, the discard pile's face-down cards (all
+        // but the first `revealed[r]` cards of each rank r) and a pending card not the seat's.
+        // (Only while doubts are asked: once a doubt shows it, or the doubts end, the card
+        // lies in the discard pile.)
+        let doubting = matches!(phase, Phase::Doubt { .. });
+        let hidden_pending = pending.filter(|_| doubting && seat != *current as usize);
+        for o in (0..self.players).filter(|&o| o != seat) {
+            out.draw.extend_from_slice(hands[o].cards());
+        }
+        let mut shown = *revealed;
+        for &c in discard {
+            let r = rank_of(c) as usize;
+            if shown[r] > 0 {
+                shown[r] -= 1;
+            } else {
+                out.draw.push(c);
+            }
+        }
+        if let Some(p) = hidden_pending {
+            out.draw.push(p.card);
+        }
+        rng::shuffle(&mut out.draw, rng);
+        // Dealt back from the pool's end; what stays is the draw pile.
+        let take = |draw: &mut Vec<CardId>| draw.pop().expect("the pool holds every hidden card");
+        for o in (0..self.players).filter(|&o| o != seat) {
+            let mut hand = Hand::EMPTY;
+            for _ in 0..hands[o].len() {
+                hand.add(take(&mut out.draw));
+            }
+            out.hands[o] = hand;
+        }
+        let mut shown = *revealed;
+        for (i, &c) in discard.iter().enumerate() {
+            let r = rank_of(c) as usize;
+            if shown[r] > 0 {
+                shown[r] -= 1;
+            } else {
+                out.discard[i] = take(&mut out.draw);
+            }
+        }
+        if let Some(p) = hidden_pending {
+            out.pending = Some(Pending { card: take(&mut out.draw), ..p });
+        }
+        // The hidden tally of false declarations: the caught ones and the pending one's.
+        let pending_bluff = out.pending.filter(|_| doubting).is_some_and(|p| rank_of(p.card) != p.declared);
+        out.counters.bluffs = counters.right_doubts + u32::from(pending_bluff);
+    }
+
+    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
+    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+        let mut t = String::new();
+        let mut counters = s.counters;
+        counters.bluffs = 0; // hidden: undoubted declarations are never shown
+        let shown = seat == s.current as usize || !matches!(s.phase, Phase::Doubt { .. });
+        let pending = s.pending.map(|p| (p.declared, p.mv, shown.then_some(p.card)));
+        let _ = write!(
+            t,
+            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board {:?}; hands",
+            s.phase,
+            s.current,
+            &s.extra[..self.players],
+            s.turns,
+            s.rounds,
+            s.end_reason,
+            s.winner,
+            s.revealed,
+            s.draw.len(),
+            s.discard.len(),
+            s.board
+        );
+        for h in &s.hands[..self.players] {
+            let _ = write!(t, " {}", h.len());
+        }
+        let _ = write!(t, "; own hand [{}]", s.hands[seat]);
+        t
+    }
+}

@@ -1,0 +1,122 @@
+//! Dice Factor's determinization and observation for search bots (see the module doc of the
+//! game, "Determinization"): the deciding seat keeps its hand, the dice, the discard pile and
+//! every card publicly known to be in a hand; the other hands' unknown cards and the draw
+//! pile are one pool, shuffled and dealt back with the same sizes.
+
+use std::fmt::Write;
+
+use super::DiceFactor;
+use super::hand::Hand;
+use super::rules::State;
+use crate::engine::{GameRng, rng};
+use crate::games::chroma::{CARD_KINDS, Card, card_name};
+
+impl DiceFactor {
+    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
+    /// pool's size.
+    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        // Destructured so that a new field of `State` must be placed here.
+        let State {
+            draw,
+            discard,
+            hands,
+            dice,
+            current,
+            reversed,
+            skips,
+            phase,
+            turns,
+            taken,
+            d8,
+            winner,
+            win_target,
+            won_in_turn_of,
+            dealt_winning,
+            end_reason,
+            tally,
+            known,
+        } = s;
+        out.draw.clone_from(draw);
+        out.discard.clone_from(discard);
+        out.hands = *hands;
+        out.dice = *dice;
+        out.current = *current;
+        out.reversed = *reversed;
+        out.skips = *skips;
+        out.phase = *phase;
+        out.turns = *turns;
+        out.taken = *taken;
+        out.d8 = *d8;
+        out.winner = *winner;
+        out.win_target = *win_target;
+        out.won_in_turn_of = *won_in_turn_of;
+        out.dealt_winning = *dealt_winning;
+        out.end_reason = *end_reason;
+        out.tally = *tally;
+        out.known = *known;
+        // The pool: the draw pile, then the other hands' cards not publicly known.
+        let others = (0..self.players).filter(|&o| o != seat);
+        for o in others.clone() {
+            for (k, &n) in known[o].iter().enumerate() {
+                let hidden = hands[o].count(k as Card).saturating_sub(n as u32);
+                out.draw.extend(std::iter::repeat_n(k as Card, hidden as usize));
+            }
+        }
+        rng::shuffle(&mut out.draw, rng);
+        for o in others {
+            let mut hand = Hand::EMPTY;
+            hand.extra = hands[o].extra;
+            for (k, &n) in known[o].iter().enumerate() {
+                for _ in 0..n {
+                    hand.add(k as Card);
+                }
+            }
+            let start = out.draw.len() - (hands[o].len() - hand.len());
+            for &c in &out.draw[start..] {
+                hand.add(c);
+            }
+            out.draw.truncate(start);
+            out.hands[o] = hand;
+        }
+    }
+
+    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
+    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+        let n = self.players;
+        let mut t = String::new();
+        let _ = write!(
+            t,
+            "seat {seat}; current {}; phase {:?}; turns {}; dice {:?}; reversed {}; skips {:?}; taken {:?}; d8 {:?}; winner {:?} {} {} {}; end {}; {:?}; draw {}; discard",
+            s.current,
+            s.phase,
+            s.turns,
+            s.dice,
+            s.reversed,
+            &s.skips[..n],
+            s.taken,
+            s.d8,
+            s.winner,
+            s.win_target,
+            s.won_in_turn_of,
+            s.dealt_winning,
+            s.end_reason,
+            s.tally,
+            s.draw.len()
+        );
+        for &c in &s.discard {
+            let _ = write!(t, " {}", card_name(c));
+        }
+        for o in 0..n {
+            let _ = write!(t, "; seat {o}: {} cards, {} add-a-card", s.hands[o].len(), s.hands[o].extra);
+            if o == seat {
+                let _ = write!(t, " [{}]", s.hands[o]);
+            } else {
+                for k in (0..CARD_KINDS).filter(|&k| s.known[o][k] > 0) {
+                    let _ = write!(t, " {}x{}", card_name(k as Card), s.known[o][k]);
+                }
+            }
+        }
+        t
+    }
+}

@@ -1,0 +1,85 @@
+//! Flower Power's determinization and observation for search bots (see the module doc of
+//! the game, "Determinization"): the deciding seat keeps its hand and everything public; the
+//! other hands and the draw pile are one pool of unseen cards, shuffled and dealt back into
+//! the same places with the same sizes.
+
+use std::fmt::Write;
+
+use super::FlowerPower;
+use super::rules::{Hand, State};
+use crate::engine::{GameRng, rng};
+use crate::games::chroma::card_name;
+
+impl FlowerPower {
+    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// see (other hands, the draw pile) re-dealt at random; no allocation once `out`'s pile
+    /// has grown to the pool's size.
+    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        // Destructured so that a new field of `State` must be placed here.
+        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, over, end_reason } = s;
+        out.pile.clone_from(pile);
+        out.hands = *hands;
+        out.garden = *garden;
+        out.starter = *starter;
+        out.flowers = *flowers;
+        out.flowers_by_color = *flowers_by_color;
+        out.finished_by_other = *finished_by_other;
+        out.current = *current;
+        out.turns = *turns;
+        out.passes = *passes;
+        out.over = *over;
+        out.end_reason = *end_reason;
+        // The pool: the pile, then every other hand's cards; shuffled, the hands take theirs
+        // back from its end and what stays is the new pile.
+        let others = (0..self.players).filter(|&o| o != seat);
+        for o in others.clone() {
+            out.pile.extend_from_slice(hands[o].cards());
+        }
+        rng::shuffle(&mut out.pile, rng);
+        for o in others {
+            let start = out.pile.len() - hands[o].len();
+            out.hands[o] = Hand::from_cards(&out.pile[start..]);
+            out.pile.truncate(start);
+        }
+    }
+
+    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
+    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+        let mut t = String::new();
+        let _ = write!(
+            t,
+            "seat {seat}; current {}; turns {}; passes {}; over {} ({}); pile {}; garden {:?}; starters {:?}; by color {:?}; by other {}; flowers {:?}; hand sizes",
+            s.current,
+            s.turns,
+            s.passes,
+            s.over,
+            s.end_reason,
+            s.pile.len(),
+            s.garden,
+            s.starter,
+            s.flowers_by_color,
+            s.finished_by_other,
+            &s.flowers[..self.players],
+        );
+        for h in &s.hands[..self.players] {
+            let _ = write!(t, " {}", h.len());
+        }
+        let _ = write!(t, "; own hand [{}]", s.hands[seat]);
+        // Cards out of play (played into the garden or taken as flowers) were all seen face
+        // up: the deck less the pile and the hands.
+        let mut gone = [0i32; 25];
+        for &c in &self.deck {
+            gone[c as usize] += 1;
+        }
+        for &c in s.pile.iter().chain(s.hands[..self.players].iter().flat_map(|h| h.cards())) {
+            gone[c as usize] -= 1;
+        }
+        t.push_str("; played");
+        for (k, &n) in gone.iter().enumerate() {
+            if n != 0 {
+                let _ = write!(t, " {}x{n}", card_name(k as u8));
+            }
+        }
+        t
+    }
+}
