@@ -175,13 +175,17 @@ pub enum Error {
     /// `playtest check` found a failed expectation or invariant (exit code 1).
     #[error("{0}")]
     CheckFailed(String),
+    /// Ctrl-C or SIGTERM stopped the run (exit code 130); says what was kept.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 impl Error {
-    /// The process exit code: 2 for usage errors, 1 otherwise.
+    /// The process exit code: 2 for usage errors, 130 for an interrupted run, 1 otherwise.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Variant(_) | Error::Usage(_) | Error::Merge(_) => 2,
+            Error::Interrupted(_) => crate::interrupt::EXIT_CODE,
             _ => 1,
         }
     }
