@@ -272,6 +272,20 @@ fn interrupt_and_kill(kind: Kind, name: &str) {
             let s = json(&now["summary.json"]);
             assert_eq!(s["partial"], true, "{name}: summary.json says partial");
             assert_eq!(s["games_played"], s["games"]);
+            if kind == Kind::Simulate {
+                // The games played are the first N games: the very numbers of `--games N`.
+                let played = s["games"].as_u64().unwrap().to_string();
+                let (status, stdout, _) = run(&mut command(&args(&["simulate", PENNY, "--games", &played, "--json"])));
+                assert!(status.success());
+                let mut whole = json(stdout.as_bytes());
+                let mut part = s.clone();
+                for v in [&mut whole, &mut part] {
+                    for k in ["games_per_second", "partial", "games_played", "games_asked"] {
+                        v.as_object_mut().unwrap().remove(k);
+                    }
+                }
+                assert_eq!(part, whole, "a partial run's figures are those of a run of as many games");
+            }
             if kind == Kind::Report {
                 for page in ["report.md", "index.html"] {
                     assert!(String::from_utf8_lossy(&now[page]).contains("PARTIAL RESULT"), "{name}: {page} says partial");
@@ -395,6 +409,7 @@ fn a_second_run_into_the_same_folder_is_refused() {
         assert!(stderr.contains("another playtest run is writing this folder") && stderr.contains(&format!("pid {}", first.id())), "{kind:?}: {stderr}");
         assert!(stderr.contains(&w.long[0]) && stderr.contains(LONG), "{kind:?}: the lock names the other command: {stderr}");
         assert!(started.elapsed() < Duration::from_secs(20), "refused at once");
+        assert!(out.join(".playtest.lock").exists(), "{kind:?}: the refused run leaves the first run's lock");
         signal(&first, libc::SIGINT);
         let (status, _, _) = finish(first);
         assert_eq!(status.code(), Some(130));

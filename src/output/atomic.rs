@@ -55,8 +55,11 @@ pub const LOCK: &str = ".playtest.lock";
 /// [`OutputDir::commit`] makes them the folder's result.
 #[derive(Debug)]
 pub struct OutputDir {
-    /// The folder as the user named it (for messages and the final result).
+    /// The folder as the user named it (for messages).
     target: PathBuf,
+    /// The folder's absolute path, symbolic links resolved (what is renamed and swapped, so a
+    /// link to an output folder stays a link).
+    dir: PathBuf,
     /// Where the files are written until the commit.
     work: PathBuf,
     /// The lock file.
@@ -65,6 +68,8 @@ pub struct OutputDir {
     sibling: bool,
     /// Whether this run created the target folder.
     created: bool,
+    /// Whether this run holds the lock (a refused run must not remove the holder's lock).
+    locked: bool,
     /// Registrations with [`crate::interrupt`] (lock, work folder).
     ids: Vec<u64>,
     done: bool,
@@ -256,23 +261,34 @@ impl OutputDir {
         }
         let created = !target.exists();
         std::fs::create_dir_all(target).map_err(|e| Error::output(target, e))?;
+        let abs = match std::fs::canonicalize(target) {
+            Ok(abs) => abs,
+            Err(e) => {
+                if created {
+                    let _ = std::fs::remove_dir(target);
+                }
+                return Err(Error::output(target, e));
+            }
+        };
         let mut out = OutputDir {
             target: target.to_path_buf(),
+            dir: abs.clone(),
             work: PathBuf::new(),
-            lock: target.join(key.map_or(LOCK.to_string(), |k| format!(".{k}.lock"))),
+            lock: abs.join(key.map_or(LOCK.to_string(), |k| format!(".{k}.lock"))),
             sibling: false,
             created,
+            locked: false,
             ids: Vec::new(),
             done: false,
         };
         // From here on, dropping `out` undoes what was done.
         take_lock(&out.lock, target, command)?;
+        out.locked = true;
         out.ids.push(interrupt::register(out.lock.clone()));
         let pid = std::process::id();
         // The sibling is found from the absolute path, so `--out .` or `--out runs/` work; a
         // folder holding the working directory is never swapped (the shell would be left in
         // a deleted folder): its files are renamed in one by one instead.
-        let abs = std::fs::canonicalize(target).map_err(|e| Error::output(target, e))?;
         let cwd_inside = std::env::current_dir().is_ok_and(|c| c.starts_with(&abs));
         let (work, stale_dir, prefixes) = match (key, abs.parent(), abs.file_name()) {
             (None, Some(parent), Some(name)) if !cwd_inside => {
@@ -287,6 +303,9 @@ impl OutputDir {
         };
         // Holding the lock, every temporary folder of this output is a killed run's.
         remove_stale(&stale_dir, &prefixes, &work);
+        if key.is_none() {
+            remove_stale(&abs, &[".playtest.tmp-".to_string()], &work);
+        }
         let _ = std::fs::remove_dir_all(&work);
         if let Err(e) = std::fs::create_dir(&work) {
             if !out.sibling || e.kind() != ErrorKind::PermissionDenied {
@@ -338,7 +357,7 @@ impl OutputDir {
 
     /// Whether every entry of the target (but the lock) is a file the new result replaces.
     fn only_replaced_files(&self, names: &[OsString]) -> Result<bool, Error> {
-        for entry in std::fs::read_dir(&self.target).map_err(|e| Error::output(&self.target, e))?.flatten() {
+        for entry in std::fs::read_dir(&self.dir).map_err(|e| Error::output(&self.target, e))?.flatten() {
             let name = entry.file_name();
             if name == LOCK {
                 continue;
@@ -356,10 +375,10 @@ impl OutputDir {
         let lock_copy = self.work.join(LOCK);
         let text = std::fs::read(&self.lock).map_err(|e| Error::output(&self.lock, e))?;
         std::fs::write(&lock_copy, text).map_err(|e| Error::output(&lock_copy, e))?;
-        let swapped = interrupt::critical(|| exchange(&self.work, &self.target)).map_err(|e| Error::output(&self.target, e))?;
+        let swapped = interrupt::critical(|| exchange(&self.work, &self.dir)).map_err(|e| Error::output(&self.target, e))?;
         if !swapped {
             // No exchange on this system: move the old result aside, the new one in.
-            let abs = std::fs::canonicalize(&self.target).map_err(|e| Error::output(&self.target, e))?;
+            let abs = self.dir.clone();
             let name = abs.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let old = abs.with_file_name(format!(".{name}.old-{}", std::process::id()));
             interrupt::critical(|| -> Result<(), Error> {
@@ -381,7 +400,7 @@ impl OutputDir {
     fn rename_in(&self, names: &[OsString]) -> Result<(), Error> {
         interrupt::critical(|| {
             for name in names {
-                let to = self.target.join(name);
+                let to = self.dir.join(name);
                 std::fs::rename(self.work.join(name), &to).map_err(|e| Error::output(&to, e))?;
             }
             Ok(())
@@ -394,11 +413,15 @@ impl Drop for OutputDir {
         if self.done {
             return;
         }
-        let _ = std::fs::remove_dir_all(&self.work);
-        release(&self.lock);
+        if !self.work.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.work);
+        }
+        if self.locked {
+            release(&self.lock);
+        }
         if self.created {
             // Only removes the folder when it is still empty.
-            let _ = std::fs::remove_dir(&self.target);
+            let _ = std::fs::remove_dir(&self.dir);
         }
         for id in self.ids.drain(..) {
             interrupt::unregister(id);
@@ -471,6 +494,8 @@ mod tests {
         let e = OutputDir::create(&target, "second run").unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().contains("first run"), "{e}");
+        assert!(target.join(LOCK).exists(), "a refused run leaves the holder's lock");
+        assert!(OutputDir::create(&target, "third run").is_err());
         drop(first);
         // A lock naming a process that does not exist, and its temporary folder.
         std::fs::create_dir_all(&target).unwrap();
@@ -483,6 +508,24 @@ mod tests {
         std::fs::remove_dir(&target).unwrap();
         drop(OutputDir::create(&target, "fourth").unwrap());
         assert!(!target.exists(), "a folder this run created and left empty is removed");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_the_folder_stays_a_link() {
+        let root = scratch("link");
+        let real = root.join("real");
+        std::fs::create_dir_all(&real).unwrap();
+        std::fs::write(real.join("summary.json"), "old").unwrap();
+        let link = root.join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let out = OutputDir::create(&link, "t").unwrap();
+        std::fs::write(out.path().join("summary.json"), "new").unwrap();
+        out.commit().unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(real.join("summary.json")).unwrap(), "new");
+        assert_eq!(listing(&root), ["link", "real"]);
         let _ = std::fs::remove_dir_all(&root);
     }
 
