@@ -182,13 +182,24 @@ pub(super) fn report_shard<G: Game>(
 }
 
 /// `simulate --out DIR` without shards: rows streamed to `games.parquet`/`games.csv` as the
-/// run goes; returns the run (its `rows` empty).
-pub(super) fn simulate_streamed<G: Game>(game: &G, plans: &[SeatPlan<G>], cfg: RunConfig, dir: &Path, quiet: bool) -> Result<RunResult<G>, Error> {
+/// run goes; returns the run (its `rows` empty). A run stopped by Ctrl-C finishes the files only
+/// with `keep_partial`.
+pub(super) fn simulate_streamed<G: Game>(
+    game: &G,
+    plans: &[SeatPlan<G>],
+    cfg: RunConfig,
+    dir: &Path,
+    (quiet, keep_partial): (bool, bool),
+) -> Result<RunResult<G>, Error> {
     let labels = seat_labels(game, plans);
     let mut writer = RowWriter::create(dir, "games", RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
     let mut sink = |rows: &[sim::GameRow]| writer.write(rows);
     let cfg = RunConfig { keep_rows: false, ..cfg };
     let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
+    if crate::interrupt::requested() && !keep_partial {
+        // Stopped, and nothing is to be written: the rows are dropped with the folder.
+        return Ok(result);
+    }
     writer.finish()?;
     Ok(result)
 }

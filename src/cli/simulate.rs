@@ -48,7 +48,7 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
     let streamed = out.is_some() && a.precision.precision.is_none();
     let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, keep_rows: out.is_some() && !streamed, ..RunConfig::new(a.run.games, a.run.seed) };
     let (result, reached) = match &out {
-        Some(out) if streamed => (scale::simulate_streamed(game, &plans, cfg, out.path(), a.json || a.run.quiet)?, None),
+        Some(out) if streamed => (scale::simulate_streamed(game, &plans, cfg, out.path(), (a.json || a.run.quiet, a.keep_partial))?, None),
         _ => {
             let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
             crate::designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
@@ -58,16 +58,21 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
     if let (Some(r), None) = (&reached, &stopped_at) {
         if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
     }
-    if let (Some(out), false) = (&out, streamed) {
+    // A stopped run writes only with --keep-partial.
+    let write = out.as_ref().filter(|_| stopped_at.is_none() || a.keep_partial);
+    if let (Some(out), false) = (write, streamed) {
         let labels = seat_labels(game, &plans);
         output::write_rows(out.path(), &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
     }
     let summary = summarise(game, variant, &plans, &cfg, &result);
-    if let Some(out) = &out {
+    if let Some(out) = write {
         crate::output::write_summary_marked(out.path(), &summary, stopped_at.as_ref())?;
     }
     if a.json {
-        crate::output::print_json(&crate::output::marked(&summary, stopped_at.as_ref())?)?;
+        match &stopped_at {
+            Some(p) => crate::output::print_json(&crate::output::marked(&summary, Some(p))?)?,
+            None => crate::output::print_json(&summary)?,
+        }
     } else {
         if let Some(p) = &stopped_at {
             println!("{}", p.banner());

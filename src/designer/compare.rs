@@ -148,7 +148,10 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
     let result = games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
     let stopped = crate::interrupt::requested().then_some(Partial { played: result.games, asked: o.precision.precision.is_none().then_some(o.run.games) });
     if o.json {
-        crate::output::print_json(&crate::output::marked(&result, stopped.as_ref())?)?;
+        match &stopped {
+            Some(p) => crate::output::print_json(&crate::output::marked(&result, Some(p))?)?,
+            None => crate::output::print_json(&result)?,
+        }
     } else {
         if let Some(p) = &stopped {
             println!("{}", p.banner());
