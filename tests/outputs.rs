@@ -197,11 +197,11 @@ fn writer(kind: Kind, out: &Path) -> Writer {
         Kind::Simulate => Writer { short: with(&["simulate", PENNY], "3000"), long: with(&["simulate", PENNY], LONG) },
         Kind::Report => Writer { short: with(&["report", PENNY], "1500"), long: with(&["report", PENNY], LONG) },
         Kind::Compare => {
-            let base = ["compare", PENNY, "--bots-b", "greedy"];
+            let base = ["compare", PENNY, "--set-b", "total_pennies=13"];
             Writer { short: with(&base, "1024"), long: with(&base, LONG) }
         }
         Kind::Sweep => {
-            let base = ["sweep", PENNY, "--param", "total_pennies", "--values", "13,15"];
+            let base = ["sweep", PENNY, "--param", "total_pennies", "--values", "13,15", "--metric", "first_player_advantage"];
             Writer { short: with(&base, "512"), long: with(&base, LONG) }
         }
         Kind::Merge => unreachable!("merge is tested on its own"),
@@ -324,7 +324,7 @@ fn sweep_survives_ctrl_c_and_kill() {
 #[test]
 fn kills_spread_over_a_whole_run_never_leave_a_mix() {
     let root = scratch("spread");
-    for kind in [Kind::Simulate, Kind::Report] {
+    for (kind, steps) in [(Kind::Simulate, 6u64), (Kind::Report, 4)] {
         let out = root.join(format!("{kind:?}"));
         let w = writer(kind, &out);
         run_ok(&w.short);
@@ -338,8 +338,8 @@ fn kills_spread_over_a_whole_run_never_leave_a_mix() {
         let full = start.elapsed().as_millis() as u64;
         run_ok(&w.short);
         let mut replaced = 0;
-        for step in 0..6u64 {
-            let delay = full * step / 5;
+        for step in 0..steps {
+            let delay = full * step / (steps - 1);
             let child = command(&other).spawn().unwrap();
             std::thread::sleep(Duration::from_millis(delay));
             signal(&child, libc::SIGKILL);
@@ -349,7 +349,7 @@ fn kills_spread_over_a_whole_run_never_leave_a_mix() {
                 run_ok(&w.short);
             }
         }
-        eprintln!("{kind:?}: {replaced} of 6 kills came after the commit");
+        eprintln!("{kind:?}: {replaced} of {steps} kills came after the commit");
     }
     let _ = std::fs::remove_dir_all(&root);
 }
