@@ -387,6 +387,9 @@ fn a_file_size_limit_hit_mid_run_leaves_the_previous_result() {
         assert_eq!(status.code(), Some(1), "{kind:?}: {stderr}");
         assert!(stderr.contains("error: ") && stderr.contains("cannot write") && stderr.contains("File too large"), "{kind:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{kind:?}: {stderr}");
+        // The file is named by its place in the output folder, not the temporary one.
+        assert!(stderr.contains(&format!("{}/", out.display())) && !stderr.contains(".tmp-"), "{kind:?}: {stderr}");
+        assert!(stderr.contains("nothing written: the folder keeps its previous result"), "{kind:?}: {stderr}");
         assert_eq!(snapshot(&out), before, "{kind:?}: the previous result, byte for byte");
         assert!(hidden(&out).is_empty() && hidden(&root).is_empty(), "{kind:?}: nothing partial left: {:?} {:?}", hidden(&out), hidden(&root));
     }

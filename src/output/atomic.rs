@@ -124,6 +124,19 @@ fn alive(pid: u32) -> bool {
     }
 }
 
+/// (temporary folder, output folder as named) of every output being written.
+fn writing() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
+    static WRITING: std::sync::Mutex<Vec<(PathBuf, PathBuf)>> = std::sync::Mutex::new(Vec::new());
+    WRITING.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The path a user knows for `path`: a file in the temporary folder of an output being
+/// written is named by its place in the output folder (`runs/x/games.csv`, not
+/// `runs/.x.tmp-42/games.csv`); `None` for any other path.
+pub fn shown_path(path: &Path) -> Option<PathBuf> {
+    writing().iter().find_map(|(work, target)| path.strip_prefix(work).ok().map(|rest| target.join(rest)))
+}
+
 /// The locks this process holds (a lock naming this process is live only if listed here).
 fn held() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     static HELD: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
@@ -321,6 +334,7 @@ impl OutputDir {
             out.work = work;
         }
         out.ids.push(interrupt::register(out.work.clone()));
+        writing().push((out.work.clone(), out.target.clone()));
         let probe = out.work.join(".probe");
         std::fs::write(&probe, b"playtest checks that it can write here\n").map_err(|e| Error::output(&probe, e))?;
         std::fs::remove_file(&probe).map_err(|e| Error::output(&probe, e))?;
@@ -339,6 +353,7 @@ impl OutputDir {
 
     /// Makes the written files the folder's result and releases the lock.
     pub fn commit(mut self) -> Result<(), Error> {
+        self.forget();
         let names = commit_order(&self.work)?;
         let swap = self.sibling && self.only_replaced_files(&names)?;
         if swap {
@@ -353,6 +368,11 @@ impl OutputDir {
         }
         self.done = true;
         Ok(())
+    }
+
+    /// Stops naming the work folder's files by the target's (see [`shown_path`]).
+    fn forget(&self) {
+        writing().retain(|(w, _)| w != &self.work);
     }
 
     /// Whether every entry of the target (but the lock) is a file the new result replaces.
@@ -413,6 +433,7 @@ impl Drop for OutputDir {
         if self.done {
             return;
         }
+        self.forget();
         if !self.work.as_os_str().is_empty() {
             let _ = std::fs::remove_dir_all(&self.work);
         }
