@@ -175,19 +175,27 @@ pub enum Error {
     /// `playtest check` found a failed expectation or invariant (exit code 1).
     #[error("{0}")]
     CheckFailed(String),
+    /// Ctrl-C or SIGTERM stopped the run (exit code 130); says what was kept.
+    #[error("{0}")]
+    Interrupted(String),
 }
 
 impl Error {
-    /// The process exit code: 2 for usage errors, 1 otherwise.
+    /// The process exit code: 2 for usage errors, 130 for an interrupted run, 1 otherwise.
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Variant(_) | Error::Usage(_) | Error::Merge(_) => 2,
+            Error::Interrupted(_) => crate::interrupt::EXIT_CODE,
             _ => 1,
         }
     }
 
-    /// An output error for `path`.
+    /// An output error for `path`. A file of an output being written is named by its place in
+    /// the output folder, and the message says that the previous result is left as it was.
     pub fn output(path: &Path, e: impl fmt::Display) -> Error {
-        Error::Output { path: path.to_path_buf(), message: e.to_string() }
+        match crate::output::atomic::shown_path(path) {
+            Some(shown) => Error::Output { path: shown, message: format!("{e} (nothing written: the folder keeps its previous result)") },
+            None => Error::Output { path: path.to_path_buf(), message: e.to_string() },
+        }
     }
 }

@@ -12,6 +12,7 @@ pub mod designer;
 pub mod engine;
 pub mod error;
 pub mod games;
+pub mod interrupt;
 pub mod output;
 pub mod progress;
 pub mod report;

@@ -9,8 +9,18 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // A file-size limit (`ulimit -f`) would kill the process with SIGXFSZ half-way through a
+    // file; ignored, the write fails with "File too large" and the run ends with a clear error.
+    #[cfg(unix)]
+    // SAFETY: as above, before any thread exists; SIG_IGN is a valid action.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     if let Err(e) = playtest::cli::main() {
-        eprintln!("error: {e}");
+        match e {
+            playtest::Error::Interrupted(_) => eprintln!("{e}"),
+            _ => eprintln!("error: {e}"),
+        }
         std::process::exit(e.exit_code());
     }
 }

@@ -1,7 +1,9 @@
 //! Writers of run outputs: one row per game as Parquet and CSV (through polars), and JSON.
 //! Paths are checked before the long run so a bad `--out` fails fast. [`stream`] writes the
-//! rows a row group at a time as a run goes.
+//! rows a row group at a time as a run goes. Every output folder is written through
+//! [`atomic::OutputDir`] (a lock, a temporary folder, a commit by rename).
 
+pub mod atomic;
 pub mod stream;
 
 use std::fs::File;
@@ -32,21 +34,60 @@ pub fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), Err
     std::fs::write(path, text + "\n").map_err(|e| Error::output(path, e))
 }
 
+/// A run stopped by Ctrl-C (or SIGTERM) before its end: how many games it played of how many.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// Games played (every figure of a partial result covers exactly these).
+    pub played: u64,
+    /// Games asked for (`None` for a `--precision` run, which had no fixed count).
+    pub asked: Option<u64>,
+}
+
+impl Partial {
+    /// The line that marks a partial result on the terminal, in `report.md` and `index.html`.
+    pub fn banner(&self) -> String {
+        let of = self.asked.map(|a| format!(" of {a}")).unwrap_or_default();
+        format!("PARTIAL RESULT: stopped by an interrupt after {}{of} games; every figure and interval covers those {} games only", self.played, self.played)
+    }
+
+    /// Adds `"partial": true`, `"games_played"` and `"games_asked"` to a JSON object.
+    pub fn mark(&self, value: &mut serde_json::Value) {
+        if let Some(map) = value.as_object_mut() {
+            map.insert("partial".into(), true.into());
+            map.insert("games_played".into(), self.played.into());
+            map.insert("games_asked".into(), self.asked.map_or(serde_json::Value::Null, Into::into));
+        }
+    }
+}
+
+/// `value` as JSON, marked partial when `partial` is given.
+pub fn marked<T: serde::Serialize>(value: &T, partial: Option<&Partial>) -> Result<serde_json::Value, Error> {
+    let mut v = serde_json::to_value(value).map_err(|e| Error::output(Path::new("<json>"), e))?;
+    if let Some(p) = partial {
+        p.mark(&mut v);
+    }
+    Ok(v)
+}
+
 /// Writes `summary.json` into `dir`, without the machine-dependent `games_per_second` (it
 /// stays in `simulate --json`), so a report regenerated on another machine is identical.
 pub fn write_summary(dir: &Path, summary: &crate::stats::summary::Summary) -> Result<std::path::PathBuf, Error> {
+    write_summary_marked(dir, summary, None)
+}
+
+/// As [`write_summary`], marked partial (`"partial": true` and the game counts) when
+/// `partial` is given.
+pub fn write_summary_marked(dir: &Path, summary: &crate::stats::summary::Summary, partial: Option<&Partial>) -> Result<std::path::PathBuf, Error> {
     let path = dir.join("summary.json");
     let mut value = serde_json::to_value(summary).map_err(|e| Error::output(&path, e))?;
     if let Some(map) = value.as_object_mut() {
         map.shift_remove("games_per_second");
     }
+    if let Some(p) = partial {
+        p.mark(&mut value);
+    }
     write_json(&path, &value)?;
     Ok(path)
-}
-
-/// Creates `dir` (and parents) or fails with a clear message.
-pub fn prepare_dir(dir: &Path) -> Result<(), Error> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))
 }
 
 /// What the rows need to be readable: seat bots and end-reason names.

@@ -33,6 +33,10 @@ pub(super) struct CompareArgs {
     /// Write compare.json, compare.csv and the charts into DIR.
     #[arg(long, value_name = "DIR")]
     pub(super) out: Option<PathBuf>,
+    /// On Ctrl-C, still write --out for the games played, marked partial (default: write
+    /// nothing and leave the folder as it was).
+    #[arg(long)]
+    pub(super) keep_partial: bool,
 }
 
 #[derive(Args, Debug)]
@@ -53,6 +57,10 @@ pub(super) struct SweepArgs {
     /// Output folder (default reports/<game>/<variant>/sweep-<keys>/).
     #[arg(long, value_name = "DIR")]
     pub(super) out: Option<PathBuf>,
+    /// On Ctrl-C, still write the folder for the games played, marked partial (default:
+    /// write nothing and leave the folder as it was).
+    #[arg(long)]
+    pub(super) keep_partial: bool,
 }
 
 #[derive(Args, Debug)]

@@ -101,6 +101,9 @@ pub(super) fn ladder(a: &LadderArgs) -> Result<(), Error> {
 }
 
 fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: &[String]) -> Result<(), Error> {
+    // Before the long run: the folder's lock and a writable temporary folder (the previous
+    // ladder stays until this one is complete).
+    let out = a.out.as_deref().map(open_out).transpose()?;
     let seats = game.acting_seats();
     let games = a.games.div_ceil(seats as u64) * seats as u64;
     let fair = 1.0 / seats as f64;
@@ -116,6 +119,7 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
             let plans = seat_plans_any(game, variant, Some(&lineup.join(",")))?;
             let cfg = RunConfig { threads: a.threads, rotate: true, ..RunConfig::new(games, a.seed) };
             let r = sim::run(game, &plans, cfg)?;
+            stop_if_interrupted()?;
             let rot = r.rotation.as_ref().expect("a rotated run").summary();
             // The row bot is the first distinct label (unless both are the same spec).
             let mine = rot.bots.iter().find(|b| b.name == *row).expect("the row bot sat");
@@ -141,6 +145,7 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
         let plans = seat_plans_any(game, variant, Some(bot))?;
         let cfg = RunConfig { threads: a.threads, ..RunConfig::new(games, a.seed) };
         let r = sim::run(game, &plans, cfg)?;
+        stop_if_interrupted()?;
         let summary = summarise(game, variant, &plans, &cfg, &r);
         let (mean, sd) = r.tally.length_mean_sd();
         let half = 1.96 * sd / (r.tally.games as f64).sqrt();
@@ -171,8 +176,9 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
         skill_vs_luck,
         strongest: bots[strongest].clone(),
     };
-    if let Some(dir) = &a.out {
-        write_ladder(dir, &result)?;
+    if let Some(out) = out {
+        write_ladder(out.path(), &result)?;
+        out.commit()?;
     }
     if a.json {
         output::print_json(&result)?;
@@ -181,6 +187,15 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
         if let Some(dir) = &a.out {
             println!("wrote {}/ladder.json, matrix.csv, ratings.csv, ladder_matrix.png, skill_curve.png", dir.display());
         }
+    }
+    Ok(())
+}
+
+/// A ladder stopped by Ctrl-C writes nothing (its matrix would be incomplete): exit 130,
+/// the previous ladder in `--out` untouched.
+fn stop_if_interrupted() -> Result<(), Error> {
+    if crate::interrupt::requested() {
+        return Err(Error::Interrupted("ladder interrupted: nothing written, the output folder is left as it was".into()));
     }
     Ok(())
 }
@@ -244,7 +259,6 @@ fn text(r: &LadderResult) -> String {
 }
 
 fn write_ladder(dir: &Path, r: &LadderResult) -> Result<(), Error> {
-    std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
     output::write_json(&dir.join("ladder.json"), r)?;
     let mut csv = String::from("row,column,win_share,ci_low,ci_high,games\n");
     for c in &r.matrix {

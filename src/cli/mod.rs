@@ -11,7 +11,8 @@ use crate::engine::{BotSpec, Game, game_seed};
 use crate::error::Error;
 use crate::games::{self, GameCommand, Registered, seat_plans};
 use crate::output;
-use crate::output::RowContext;
+use crate::output::atomic::OutputDir;
+use crate::output::{Partial, RowContext};
 use crate::report::ReportInput;
 use crate::sim::{self, RunConfig, SeatPlan};
 use crate::stats::Summary;
@@ -145,6 +146,7 @@ pub fn main() -> Result<(), Error> {
             precision: a.precision,
             json: a.json,
             out: a.out,
+            keep_partial: a.keep_partial,
         })
         .map(drop),
         Command::Sweep(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by sweep yet; use simulate or report".into())),
@@ -157,6 +159,7 @@ pub fn main() -> Result<(), Error> {
             metric: a.metric,
             run: run_options(&a.run),
             out: a.out,
+            keep_partial: a.keep_partial,
         }),
         Command::Check(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by check yet; use simulate or report".into())),
         Command::Check(a) => {
@@ -210,6 +213,39 @@ fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> Strin
     }
     c.push_str(extra);
     c
+}
+
+/// Starts writing the output folder `dir` (lock, temporary folder, checks) before a long run,
+/// with Ctrl-C handled (see [`crate::interrupt`]).
+fn open_out(dir: &Path) -> Result<OutputDir, Error> {
+    crate::interrupt::install();
+    OutputDir::create(dir, &crate::output::atomic::invocation())
+}
+
+/// The partial marker of a run a Ctrl-C stopped (`None` when it was not interrupted).
+fn partial(played: u64, asked: Option<u64>) -> Option<Partial> {
+    crate::interrupt::requested().then_some(Partial { played, asked })
+}
+
+/// Ends a run a Ctrl-C stopped: with `keep` (`--keep-partial`) commits the folder (written
+/// complete and marked partial), else leaves the previous result as it was. Returns the error
+/// that exits with code 130.
+fn stopped(out: Option<OutputDir>, keep: bool, p: &Partial) -> Error {
+    let Some(out) = out else {
+        return Error::Interrupted(format!("interrupted after {} games (partial result above)", p.played));
+    };
+    let target = out.target().display().to_string();
+    if !keep {
+        drop(out);
+        return Error::Interrupted(format!(
+            "interrupted after {} games: nothing written, {target} is left as it was (--keep-partial writes what was played)",
+            p.played
+        ));
+    }
+    match out.commit() {
+        Ok(()) => Error::Interrupted(format!("interrupted after {} games: wrote the partial result (marked partial) into {target}", p.played)),
+        Err(e) => e,
+    }
 }
 
 /// The progress bar of a run (quiet with `--json`, `--quiet` or CI=true).

@@ -17,6 +17,10 @@ pub(super) struct ReportArgs {
     /// folder (merge them with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "K/N")]
     pub(super) shard: Option<String>,
+    /// On Ctrl-C, still write the report complete for the games played, marked partial
+    /// (default: write nothing and leave the folder as it was).
+    #[arg(long)]
+    pub(super) keep_partial: bool,
 }
 
 pub(super) struct Report<'a> {
@@ -33,7 +37,8 @@ impl GameCommand for Report<'_> {
         if let Some(text) = &a.shard {
             return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
         }
-        output::prepare_dir(&dir)?;
+        // Before the long run: the folder's lock and a writable temporary folder.
+        let out = open_out(&dir)?;
         let cfg = RunConfig {
             threads: a.run.threads,
             checked: a.run.checked,
@@ -45,26 +50,40 @@ impl GameCommand for Report<'_> {
         let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
         let (result, reached) =
             crate::designer::precision::run_sim(&game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
-        if let Some(r) = &reached {
+        let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
+        if let (Some(r), None) = (&reached, &stopped_at) {
             println!("{}", r.describe());
         }
-        let labels = seat_labels(&game, &plans);
-        output::write_rows(&dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
-        let run = RunArgs { games: result.tally.games, ..a.run.clone() };
         let mut summary = summarise(&game, variant, &plans, &cfg, &result);
+        if let Some(p) = &stopped_at {
+            println!("{}", p.banner());
+            if !a.keep_partial {
+                print!("{}", summary.table());
+                return Err(stopped(Some(out), false, p));
+            }
+        }
+        let labels = seat_labels(&game, &plans);
+        output::write_rows(out.path(), &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+        let run = RunArgs { games: result.tally.games, ..a.run.clone() };
         let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
         charts.extend(result.metrics.charts(result.tally.games));
         charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
         let written = crate::report::write(ReportInput {
-            dir: &dir,
+            dir: out.path(),
             summary: &summary,
             charts,
             command: command_line("report", &a.variant, &run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
             variant_toml: variant.as_played(),
             description: variant.description.clone(),
+            partial: stopped_at,
         })?;
+        if let Some(p) = &stopped_at {
+            print!("{}", summary.table());
+            return Err(stopped(Some(out), true, p));
+        }
+        out.commit()?;
         print!("{}", summary.table());
         println!("wrote {} files into {}", written.len(), dir.display());
         Ok(())

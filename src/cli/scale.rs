@@ -10,8 +10,9 @@ use super::{RunArgs, SimulateArgs, VariantArgs, command_line, progress_printer, 
 use crate::engine::{Game, Metrics};
 use crate::error::{Error, MergeError};
 use crate::games::{self, GameCommand, Registered};
+use crate::output::RowContext;
+use crate::output::atomic::OutputDir;
 use crate::output::stream::RowWriter;
-use crate::output::{self, RowContext};
 use crate::report::{self, ReportInput};
 use crate::sim::shard::{self, RunKind, Shard, ShardState};
 use crate::sim::{self, RunConfig, RunResult, SeatPlan};
@@ -72,10 +73,13 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
     if detailed && G::Metrics::default().save_state().is_none() {
         return Err(Error::Usage(format!("report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard", game.id())));
     }
-    output::prepare_dir(s.dir)?;
+    // The shard's files are written aside and renamed in only when complete (the state last),
+    // so a killed array task leaves nothing `merge` could take for a result.
+    crate::interrupt::install();
+    let out = OutputDir::create_files(s.dir, &s.shard.stem(), &crate::output::atomic::invocation())?;
     let labels = seat_labels(game, plans);
     let mut writer = if s.rows {
-        Some(RowWriter::create(s.dir, &s.shard.stem(), RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?)
+        Some(RowWriter::create(out.path(), &s.shard.stem(), RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?)
     } else {
         None
     };
@@ -89,6 +93,18 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
     };
     let mut sink = |rows: &[sim::GameRow]| writer.as_mut().map_or(Ok(()), |w| w.write(rows));
     let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
+    if crate::interrupt::requested() {
+        // A shard is merged only whole: nothing of a stopped one is kept.
+        drop(writer);
+        drop(out);
+        return Err(Error::Interrupted(format!(
+            "interrupted after {} of {} games of shard {} of {}: nothing written (a shard is kept only complete)",
+            result.tally.games,
+            s.shard.games_of(s.run.games),
+            s.shard.index,
+            s.shard.count
+        )));
+    }
     if let Some(w) = writer {
         w.finish()?;
     }
@@ -109,7 +125,8 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         tally: result.tally.clone(),
         metrics: if detailed { result.metrics.save_state() } else { None },
     };
-    state.save(s.dir)?;
+    state.save(out.path())?;
+    out.commit()?;
     Ok((state, result))
 }
 
@@ -165,13 +182,24 @@ pub(super) fn report_shard<G: Game>(
 }
 
 /// `simulate --out DIR` without shards: rows streamed to `games.parquet`/`games.csv` as the
-/// run goes; returns the run (its `rows` empty).
-pub(super) fn simulate_streamed<G: Game>(game: &G, plans: &[SeatPlan<G>], cfg: RunConfig, dir: &Path, quiet: bool) -> Result<RunResult<G>, Error> {
+/// run goes; returns the run (its `rows` empty). A run stopped by Ctrl-C finishes the files only
+/// with `keep_partial`.
+pub(super) fn simulate_streamed<G: Game>(
+    game: &G,
+    plans: &[SeatPlan<G>],
+    cfg: RunConfig,
+    dir: &Path,
+    (quiet, keep_partial): (bool, bool),
+) -> Result<RunResult<G>, Error> {
     let labels = seat_labels(game, plans);
     let mut writer = RowWriter::create(dir, "games", RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
     let mut sink = |rows: &[sim::GameRow]| writer.write(rows);
     let cfg = RunConfig { keep_rows: false, ..cfg };
     let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
+    if crate::interrupt::requested() && !keep_partial {
+        // Stopped, and nothing is to be written: the rows are dropped with the folder.
+        return Ok(result);
+    }
     writer.finish()?;
     Ok(result)
 }
@@ -213,7 +241,7 @@ impl GameCommand for Merge<'_> {
             }
         }
         let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
-        output::prepare_dir(self.dir)?;
+        let out = super::open_out(self.dir)?;
         if detailed {
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
             charts.extend(metrics.charts(tally.games));
@@ -221,16 +249,22 @@ impl GameCommand for Merge<'_> {
             let acting = first.bots.len().min(game.acting_seats());
             super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
             report::write(ReportInput {
-                dir: self.dir,
+                dir: out.path(),
                 summary: &summary,
                 charts,
                 command: first.command.clone(),
                 variant_toml: first.variant_toml.clone(),
                 description: first.description.clone(),
+                partial: None,
             })?;
         } else {
-            crate::output::write_summary(self.dir, &summary)?;
+            crate::output::write_summary(out.path(), &summary)?;
         }
+        if crate::interrupt::requested() {
+            drop(out);
+            return Err(Error::Interrupted(format!("interrupted: nothing written, {} is left as it was", self.dir.display())));
+        }
+        out.commit()?;
         if self.args.json {
             crate::output::print_json(&summary)?;
         } else {

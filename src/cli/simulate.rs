@@ -20,6 +20,10 @@ pub(super) struct SimulateArgs {
     /// with `playtest merge`); `auto/N` reads SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX.
     #[arg(long, value_name = "K/N")]
     pub(super) shard: Option<String>,
+    /// On Ctrl-C, still write --out complete for the games played, marked partial (default:
+    /// write nothing and leave the folder as it was).
+    #[arg(long)]
+    pub(super) keep_partial: bool,
 }
 
 pub(super) struct Simulate<'a> {
@@ -38,42 +42,61 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
     if let Some(text) = &a.shard {
         return scale::simulate_shard(game, variant, &plans, a, text);
     }
-    if let Some(dir) = &a.out {
-        output::prepare_dir(dir)?;
-    }
-    let streamed = a.out.is_some() && a.precision.precision.is_none();
+    crate::interrupt::install();
+    // Before the long run: the folder's lock and a writable temporary folder.
+    let out = a.out.as_deref().map(open_out).transpose()?;
+    let streamed = out.is_some() && a.precision.precision.is_none();
     let cfg = RunConfig {
         threads: a.run.threads,
         checked: a.run.checked,
         rotate: a.run.rotate,
-        keep_rows: a.out.is_some() && !streamed,
+        keep_rows: out.is_some() && !streamed,
         ..RunConfig::new(a.run.games, a.run.seed)
     };
-    let (result, reached) = match &a.out {
-        Some(dir) if streamed => (scale::simulate_streamed(game, &plans, cfg, dir, a.json || a.run.quiet)?, None),
+    let (result, reached) = match &out {
+        Some(out) if streamed => (scale::simulate_streamed(game, &plans, cfg, out.path(), (a.json || a.run.quiet, a.keep_partial))?, None),
         _ => {
             let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
             crate::designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
         }
     };
-    if let Some(r) = &reached {
+    let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
+    if let (Some(r), None) = (&reached, &stopped_at) {
         if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
     }
-    if let (Some(dir), false) = (&a.out, streamed) {
+    // A stopped run writes only with --keep-partial.
+    let write = out.as_ref().filter(|_| stopped_at.is_none() || a.keep_partial);
+    if let (Some(out), false) = (write, streamed) {
         let labels = seat_labels(game, &plans);
-        output::write_rows(dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+        output::write_rows(out.path(), &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
     }
     let summary = summarise(game, variant, &plans, &cfg, &result);
-    if let Some(dir) = &a.out {
-        crate::output::write_summary(dir, &summary)?;
+    if let Some(out) = write {
+        crate::output::write_summary_marked(out.path(), &summary, stopped_at.as_ref())?;
     }
     if a.json {
-        crate::output::print_json(&summary)?;
+        match &stopped_at {
+            Some(p) => crate::output::print_json(&crate::output::marked(&summary, Some(p))?)?,
+            None => crate::output::print_json(&summary)?,
+        }
     } else {
+        if let Some(p) = &stopped_at {
+            println!("{}", p.banner());
+        }
         print!("{}", summary.table());
-        if let Some(dir) = &a.out {
-            println!("wrote {}/games.parquet, games.csv and summary.json", dir.display());
+    }
+    if let Some(p) = &stopped_at {
+        return Err(stopped(out, a.keep_partial, p));
+    }
+    if let Some(out) = out {
+        out.commit()?;
+        if !a.json {
+            println!("wrote {}/games.parquet, games.csv and summary.json", out_dir(a).display());
         }
     }
     Ok(())
+}
+
+fn out_dir(a: &SimulateArgs) -> &Path {
+    a.out.as_deref().unwrap_or(Path::new("."))
 }

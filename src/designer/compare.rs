@@ -15,6 +15,8 @@ use serde::Serialize;
 use crate::engine::{BarSeries, ChartSpec, Game};
 use crate::error::Error;
 use crate::games::{self, GameCommand, Registered};
+use crate::output::Partial;
+use crate::output::atomic::OutputDir;
 use crate::progress::Progress;
 use crate::sim::BATCH;
 use crate::stats::Z95;
@@ -50,6 +52,8 @@ pub struct CompareOptions {
     pub json: bool,
     /// Write charts, CSV and JSON here.
     pub out: Option<PathBuf>,
+    /// On Ctrl-C, still write `out` for the games played, marked partial.
+    pub keep_partial: bool,
 }
 
 /// One side of a comparison.
@@ -138,19 +142,41 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
             vb.game
         )));
     }
-    if let Some(dir) = &o.out {
-        crate::output::prepare_dir(dir)?;
-    }
+    crate::interrupt::install();
+    // Before the long run: the folder's lock and a writable temporary folder.
+    let out = o.out.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;
     let result = games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
+    let stopped = crate::interrupt::requested().then_some(Partial { played: result.games, asked: o.precision.precision.is_none().then_some(o.run.games) });
     if o.json {
-        crate::output::print_json(&result)?;
+        match &stopped {
+            Some(p) => crate::output::print_json(&crate::output::marked(&result, Some(p))?)?,
+            None => crate::output::print_json(&result)?,
+        }
     } else {
+        if let Some(p) = &stopped {
+            println!("{}", p.banner());
+        }
         print!("{}", table(&result));
     }
-    if let Some(dir) = &o.out {
-        let written = write_outputs(&result, dir)?;
+    if let Some(p) = &stopped {
+        let Some(out) = out else { return Err(Error::Interrupted(format!("interrupted after {} games each (partial result above)", p.played))) };
+        let target = out.target().display().to_string();
+        if !o.keep_partial {
+            drop(out);
+            return Err(Error::Interrupted(format!(
+                "interrupted after {} games each: nothing written, {target} is left as it was (--keep-partial writes what was played)",
+                p.played
+            )));
+        }
+        write_outputs(&result, out.path(), Some(p))?;
+        out.commit()?;
+        return Err(Error::Interrupted(format!("interrupted after {} games each: wrote the partial result (marked partial) into {target}", p.played)));
+    }
+    if let Some(out) = out {
+        let written = write_outputs(&result, out.path(), None)?;
+        out.commit()?;
         if !o.json {
-            println!("wrote {} into {}", written.join(", "), dir.display());
+            println!("wrote {} into {}", written.join(", "), o.out.as_deref().unwrap_or(Path::new(".")).display());
         }
     }
     Ok(result)
@@ -440,9 +466,12 @@ fn chart_label(name: &str) -> Option<String> {
 }
 
 /// Writes compare.json, compare.csv and the charts; returns the file names.
-fn write_outputs(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
+fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Result<Vec<String>, Error> {
     let mut written = Vec::new();
-    crate::output::write_json(&dir.join("compare.json"), c)?;
+    match partial {
+        Some(p) => crate::output::write_json(&dir.join("compare.json"), &crate::output::marked(c, Some(p))?)?,
+        None => crate::output::write_json(&dir.join("compare.json"), c)?,
+    }
     written.push("compare.json".to_string());
     let mut csv = String::from("metric,unit,a,a_lo,a_hi,b,b_lo,b_hi,diff,paired_lo,paired_hi,independent_lo,independent_hi,significant\n");
     let f = |x: f64| {

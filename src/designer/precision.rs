@@ -118,6 +118,10 @@ pub fn adaptive(
     for n in checkpoints(max_games) {
         progress.set_total(n);
         half_width = play(done, n, progress)?;
+        if crate::interrupt::requested() {
+            // Stopped part-way (Ctrl-C): the games played are what the caller reports.
+            break;
+        }
         done = n;
         checked_at.push(n);
         if half_width <= target {

@@ -196,7 +196,8 @@ impl Pool {
 
     /// Runs `task` on every job in parallel and calls `fold` on the results in job order, a
     /// window of jobs at a time (memory stays flat); `progress(jobs done)` after each window.
-    /// The first error in job order stops the run.
+    /// The first error in job order stops the run; a stop asked for with Ctrl-C ends it early
+    /// (`Ok`, with fewer jobs folded).
     pub fn run<J: Sync, T: Send>(
         &self,
         jobs: &[J],
@@ -207,6 +208,11 @@ impl Pool {
         use rayon::prelude::*;
         let window = (self.pool.current_num_threads() * 8).max(1);
         for (w, chunk) in jobs.chunks(window).enumerate() {
+            // A stop asked for (Ctrl-C) ends the run here, between windows: the jobs folded
+            // so far are whole, and the caller sees `crate::interrupt::requested()`.
+            if crate::interrupt::requested() {
+                break;
+            }
             let parts: Vec<Result<T, Error>> = self.pool.install(|| chunk.par_iter().map(&task).collect());
             for (job, part) in chunk.iter().zip(parts) {
                 fold(job, part?);

@@ -21,6 +21,8 @@ use crate::variant::Variant;
 use super::metrics::{self, Catalogue, Estimate, Unit};
 use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, batches, replay_command};
 use super::{RunOptions, plans, thousands, write_file};
+use crate::output::Partial;
+use crate::output::atomic::OutputDir;
 
 /// Most points a sweep may have.
 pub const MAX_POINTS: usize = 400;
@@ -45,6 +47,8 @@ pub struct SweepOptions {
     pub run: RunOptions,
     /// Output folder (default reports/<game>/<variant>/sweep-<keys>/).
     pub out: Option<PathBuf>,
+    /// On Ctrl-C, still write the folder for the games played, marked partial.
+    pub keep_partial: bool,
 }
 
 /// One swept key with its values: (text given to `--set`, number for the axis).
@@ -151,15 +155,43 @@ pub fn main(o: &SweepOptions) -> Result<(), Error> {
     let base = Variant::load(&o.variant, &o.sets)?;
     let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
     let dir = o.out.clone().unwrap_or_else(|| Path::new("reports").join(&base.game).join(&base.name).join(format!("sweep-{}", keys.join("-"))));
-    crate::output::prepare_dir(&dir)?;
-    games::dispatch(&base, Sweep { o, axes: &axes, base: &base, dir: &dir })
+    crate::interrupt::install();
+    // Before the long run: the folder's lock and a writable temporary folder.
+    let out = OutputDir::create(&dir, &crate::output::atomic::invocation())?;
+    let stopped = games::dispatch(&base, Sweep { o, axes: &axes, base: &base, dir: out.path(), target: &dir })?;
+    let target = dir.display();
+    match stopped {
+        None => {
+            out.commit()?;
+            Ok(())
+        }
+        Some(p) if o.keep_partial => {
+            out.commit()?;
+            Err(Error::Interrupted(format!(
+                "interrupted after {} of {} games: wrote the partial result (marked partial) into {target}",
+                p.played,
+                p.asked.unwrap_or(0)
+            )))
+        }
+        Some(p) => {
+            drop(out);
+            Err(Error::Interrupted(format!(
+                "interrupted after {} of {} games: nothing written, {target} is left as it was (--keep-partial writes what was played)",
+                p.played,
+                p.asked.unwrap_or(0)
+            )))
+        }
+    }
 }
 
 struct Sweep<'a> {
     o: &'a SweepOptions,
     axes: &'a [Axis],
     base: &'a Variant,
+    /// Where the files are written (the output's temporary folder).
     dir: &'a Path,
+    /// The output folder named to the user.
+    target: &'a Path,
 }
 
 /// One point's game, line-up and variant.
@@ -172,8 +204,9 @@ struct Point<G: Game> {
 }
 
 impl GameCommand for Sweep<'_> {
-    type Output = ();
-    fn run<G: Registered>(self, _base_game: G, _: &Variant) -> Result<(), Error> {
+    /// How the run was stopped by Ctrl-C (`None` when it ran to the end).
+    type Output = Option<Partial>;
+    fn run<G: Registered>(self, _base_game: G, _: &Variant) -> Result<Option<Partial>, Error> {
         let (o, axes) = (self.o, self.axes);
         let mut indices: Vec<Vec<usize>> = vec![Vec::new()];
         for axis in axes {
@@ -250,7 +283,18 @@ impl GameCommand for Sweep<'_> {
             })
             .collect();
         let game_id = points[0].game.id();
+        let played: u64 = results.iter().map(|r| r.games).sum();
+        let stopped = crate::interrupt::requested().then_some(Partial { played, asked: Some(games * points.len() as u64) });
+        if let Some(p) = &stopped {
+            println!("{} (all values together)", p.banner());
+        }
         print!("{}", table(game_id, &self.base.name, axes, &results, &selected, o));
+        if stopped.is_some() && !o.keep_partial {
+            return Ok(stopped);
+        }
+        if let Some(p) = &stopped {
+            write_file(&self.dir.join("PARTIAL.txt"), &format!("{} (all values together); sweep.csv gives each value's games\n", p.banner()))?;
+        }
         write_file(&self.dir.join("sweep.csv"), &csv(axes, &names, &results))?;
         let charts = if axes.len() == 1 {
             line_charts(axes, &names, &results, &selected, o, cats[0].length_unit())
@@ -262,8 +306,10 @@ impl GameCommand for Sweep<'_> {
             crate::report::charts::render(chart, self.dir)?;
             files.push(format!("{}.png", chart.file()));
         }
-        println!("wrote {} into {}", files.join(", "), self.dir.display());
-        Ok(())
+        if stopped.is_none() {
+            println!("wrote {} into {}", files.join(", "), self.target.display());
+        }
+        Ok(stopped)
     }
 }
 

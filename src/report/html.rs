@@ -23,6 +23,8 @@ pub struct Page<'a> {
     pub variant_toml: &'a str,
     /// The variant's description.
     pub description: &'a str,
+    /// A notice shown first in bold (a partial result).
+    pub notice: Option<&'a str>,
 }
 
 /// Data files linked from the page when they exist in the report folder.
@@ -110,6 +112,9 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     let _ = writeln!(h, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     let _ = writeln!(h, "<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>", escape(&title));
     let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
+    if let Some(notice) = page.notice {
+        let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(notice));
+    }
     if !page.description.is_empty() {
         let _ = writeln!(h, "<p>{}</p>", escape(page.description));
     }

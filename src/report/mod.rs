@@ -115,6 +115,8 @@ pub struct ReportInput<'a> {
     pub variant_toml: String,
     /// Variant description.
     pub description: String,
+    /// Set when the run was stopped before its end (`--keep-partial`): every page says so.
+    pub partial: Option<crate::output::Partial>,
 }
 
 /// Writes every chart, `summary.json` and `report.md`; returns the files written.
@@ -127,10 +129,14 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         images.push((chart.title().to_string(), path.file_name().unwrap_or_default().to_string_lossy().into_owned()));
         written.push(path);
     }
-    written.push(crate::output::write_summary(input.dir, input.summary)?);
+    written.push(crate::output::write_summary_marked(input.dir, input.summary, input.partial.as_ref())?);
+    let banner = input.partial.map(|p| p.banner());
     let s = input.summary;
     let mut md = String::new();
     let _ = writeln!(md, "# {} — {}\n", s.game, s.variant);
+    if let Some(b) = &banner {
+        let _ = writeln!(md, "**{b}**\n");
+    }
     if !input.description.is_empty() {
         let _ = writeln!(md, "{}\n", input.description);
     }
@@ -150,6 +156,7 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         command: &input.command,
         variant_toml: &input.variant_toml,
         description: &input.description,
+        notice: banner.as_deref(),
     })?);
     Ok(written)
 }

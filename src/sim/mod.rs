@@ -4,6 +4,9 @@
 //! Memory stays flat: batches are folded as they finish (at most a window of them ahead),
 //! and per-game rows go to a sink batch by batch (never all held).
 //! A shard (`shard_index`/`shard_count`) plays only its own games, with the same seeds.
+//! A stop asked for with Ctrl-C ([`crate::interrupt::requested`]) ends a run between two
+//! folded batches: its result is then exactly that of a shorter run (`tally.games` tells how
+//! many games), and the caller decides what to write.
 
 pub mod shard;
 
@@ -223,10 +226,20 @@ pub fn run_streaming<G: Game>(
         let (mut queued, mut folded) = (0u64, 0u64);
         let cfg = &cfg;
         while folded < batches {
+            // A stop asked for (Ctrl-C, SIGTERM) ends the run at this batch boundary: the
+            // result holds exactly the games of the batches folded so far.
+            if crate::interrupt::requested() {
+                break;
+            }
             while outcome.is_ok() && queued < batches && queued - folded < window {
                 let send = send.clone();
                 let b = queued;
                 scope.spawn(move |_| {
+                    // Stopping (Ctrl-C): batches not yet started are skipped, never folded.
+                    if crate::interrupt::requested() {
+                        let _ = send.send((b, Err(Error::Interrupted(String::new()))));
+                        return;
+                    }
                     // A panic (a bug) becomes an error, so the fold below never waits for it.
                     let part = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_batch(game, seats, cfg, b)))
                         .unwrap_or_else(|_| Err(Error::Invariant(format!("batch {b} panicked (a bug); see the message above"))));
@@ -240,6 +253,9 @@ pub fn run_streaming<G: Game>(
             let Ok((b, part)) = receive.recv() else { break };
             ready.insert(b, part);
             while let Some(part) = ready.remove(&folded) {
+                if crate::interrupt::requested() {
+                    break;
+                }
                 outcome = fold(&mut result, part, rows.as_deref_mut());
                 if outcome.is_err() {
                     break;
