@@ -22,8 +22,8 @@
 //!   invariant (cards and money conserved), and, over a bot's games, some sample differs
 //!   from the real state in what another seat sees (the hidden parts are re-sampled; not
 //!   asked of games with [`Game::HIDDEN_STATE`] false);
-//! - the `ismcts` search bot plays within the rules (a short search, so every game is
-//!   searched without a per-game exception).
+//! - the `ismcts` search bot plays within the rules (a short search in one seat among the
+//!   game's default bots, so every game is searched without a per-game exception).
 
 use super::ismcts::ISMCTS;
 use super::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, all_bots, game_seed, seat_rng};
@@ -93,6 +93,16 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
             plan.games = plan.games.min(2);
         }
         let mut bots: Vec<Box<dyn Bot<G>>> = (0..game.acting_seats()).map(|_| (info.build)(game, &values)).collect();
+        if info.name == ISMCTS {
+            // One searching seat among the game's default bots: games as long as the
+            // default table's, not a search-against-search marathon.
+            if let Some(default) = all_bots::<G>().into_iter().find(|b| b.name == G::DEFAULT_BOT) {
+                let values: Vec<f64> = default.params.iter().map(|p| p.default).collect();
+                for bot in bots.iter_mut().skip(1) {
+                    *bot = (default.build)(game, &values);
+                }
+            }
+        }
         checked += check_bots(game, info.name, &mut bots, plan)?;
     }
     Ok(checked)
