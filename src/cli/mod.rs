@@ -170,7 +170,7 @@ fn seat_labels<G: Game>(game: &G, plans: &[SeatPlan<G>]) -> Vec<String> {
 
 fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &RunConfig, result: &sim::RunResult<G>) -> Summary {
     use crate::engine::Metrics;
-    Summary::new(
+    let mut summary = Summary::new(
         &result.tally,
         SummaryContext {
             game: game.id(),
@@ -184,7 +184,11 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
             seconds: result.seconds,
             extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
         },
-    )
+    );
+    if cfg.detailed {
+        summary.standing = Some(result.standing.summary(game.standing_unit()));
+    }
+    summary
 }
 
 fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> String {

@@ -46,6 +46,7 @@ impl GameCommand for Report<'_> {
         let run = RunArgs { games: result.tally.games, ..a.run.clone() };
         let mut summary = summarise(&game, variant, &plans, &cfg, &result);
         let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
+        charts.extend(crate::report::standing_charts(&result.standing, &summary));
         charts.extend(result.metrics.charts(result.tally.games));
         charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();

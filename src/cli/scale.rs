@@ -108,6 +108,7 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         seconds: result.seconds,
         tally: result.tally.clone(),
         metrics: if detailed { result.metrics.save_state() } else { None },
+        standing: detailed.then(|| result.standing.clone()),
     };
     state.save(s.dir)?;
     Ok((state, result))
@@ -201,6 +202,7 @@ impl GameCommand for Merge<'_> {
         let detailed = first.kind == RunKind::Report;
         let mut tally = Tally::default();
         let mut metrics = G::Metrics::default();
+        let mut standing = crate::stats::StandingTally::default();
         let mut seconds: f64 = 0.0;
         for (path, s) in self.states {
             tally.merge(&s.tally);
@@ -210,12 +212,15 @@ impl GameCommand for Merge<'_> {
                 let saved = s.metrics.as_ref().ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
                 let m = G::Metrics::load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
                 Metrics::merge(&mut metrics, m);
+                standing.merge(s.standing.as_ref().ok_or_else(|| bad("a report shard without the standing figures".into()))?);
             }
         }
         let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
         output::prepare_dir(self.dir)?;
         if detailed {
+            summary.standing = Some(standing.summary(game.standing_unit()));
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
+            charts.extend(report::standing_charts(&standing, &summary));
             charts.extend(metrics.charts(tally.games));
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());

@@ -6,6 +6,7 @@ pub mod charts;
 mod heatmap;
 pub mod html;
 mod legend;
+mod standing;
 pub mod text;
 
 use std::fmt::Write as _;
@@ -14,6 +15,8 @@ use std::path::{Path, PathBuf};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries};
 use crate::error::Error;
 use crate::stats::{Summary, Tally, wilson};
+
+pub use standing::standing_charts;
 
 /// The charts every game gets, built from the tally and summary.
 pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) -> Vec<ChartSpec> {

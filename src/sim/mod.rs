@@ -10,9 +10,9 @@ pub mod shard;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, Table, game_seed, play};
+use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, StandingTrace, Table, game_seed, play};
 use crate::error::Error;
-use crate::stats::Tally;
+use crate::stats::{StandingTally, Tally};
 
 /// Games per batch: the unit of parallel work and of deterministic merging.
 pub const BATCH: u64 = 512;
@@ -82,6 +82,8 @@ pub struct RunResult<G: Game> {
     pub tally: Tally,
     /// The game's own metrics (empty unless `detailed`).
     pub metrics: G::Metrics,
+    /// Lead changes, drama, margin and standings by turn (empty unless `detailed`).
+    pub standing: StandingTally,
     /// Per-game rows (empty unless `keep_rows`).
     pub rows: Vec<GameRow>,
     /// Wall-clock seconds.
@@ -91,6 +93,7 @@ pub struct RunResult<G: Game> {
 struct BatchResult<G: Game> {
     tally: Tally,
     metrics: G::Metrics,
+    standing: StandingTally,
     rows: Vec<GameRow>,
 }
 
@@ -119,6 +122,8 @@ fn run_batch<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig, batch: u
 fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
     let mut metrics = G::Metrics::default();
+    let mut standing = StandingTally::default();
+    let mut trace = StandingTrace::new(game.seats());
     let mut rows = Vec::new();
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
@@ -128,20 +133,23 @@ fn run_batch_with<G: Game>(game: &G, bots: &mut dyn Table<G>, cfg: &RunConfig, b
     let first = start + (cfg.shard_index % count + count - start % count) % count;
     for index in (first..end).step_by(count as usize) {
         let seed = game_seed(cfg.seed, index);
-        let m = if cfg.detailed { Some(&mut metrics) } else { None };
-        let outcome = bots.play(game, seed, options, m, None).map_err(|v| {
+        let played = if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play(game, seed, options, None, None) };
+        let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
                 v.step, v.what
             ))
         })?;
         tally.record(&outcome, game.seats(), game.end_reasons().len());
+        if cfg.detailed {
+            standing.record(&trace, outcome.winners);
+        }
         if cfg.keep_rows {
             rows.push(GameRow { index, seed, outcome });
         }
     }
     tally.refresh_views();
-    Ok(BatchResult { tally, metrics, rows })
+    Ok(BatchResult { tally, metrics, standing, rows })
 }
 
 /// Plays the run and folds the results in game order.
@@ -180,7 +188,7 @@ pub fn run_streaming<G: Game>(
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
-    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0 };
+    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), standing: StandingTally::default(), rows: Vec::new(), seconds: 0.0 };
     // No barrier between windows: batches are queued on the pool as long as fewer than
     // `window` are played but not yet folded; this thread folds them in game order as they
     // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
@@ -230,6 +238,7 @@ fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>,
     let part = part?;
     result.tally.merge(&part.tally);
     Metrics::merge(&mut result.metrics, part.metrics);
+    result.standing.merge(&part.standing);
     if let Some(sink) = sink {
         sink(&part.rows)?;
     }

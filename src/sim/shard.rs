@@ -119,6 +119,9 @@ pub struct ShardState {
     pub tally: Tally,
     /// The game's report metrics (`report` shards), from `Metrics::save_state`.
     pub metrics: Option<serde_json::Value>,
+    /// The standing figures (`report` shards).
+    #[serde(default)]
+    pub standing: Option<crate::stats::StandingTally>,
 }
 
 impl ShardState {

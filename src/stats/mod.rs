@@ -7,12 +7,14 @@
 //! bit-identical numbers in any order: that is what lets sharded runs (`--shard K/N`) be merged
 //! into exactly the figures of one unsharded run.
 
+pub mod standing;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{MAX_SEATS, Outcome};
 
+pub use standing::{StandingSummary, StandingTally};
 pub use summary::{LengthSummary, SeatSummary, Summary};
 
 /// z for a two-sided 95% interval.

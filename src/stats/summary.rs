@@ -89,6 +89,9 @@ pub struct Summary {
     pub rng: String,
     /// The game's own figures (claims, challenges, ...).
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// Lead changes, drama, decisiveness, comebacks and margin (runs that gather them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<super::StandingSummary>,
 }
 
 /// What the summary needs to know about the game and the run besides the tally.
@@ -205,6 +208,7 @@ impl Summary {
             games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
             rng: crate::engine::rng::RNG_NAME.to_string(),
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
+            standing: None,
         }
     }
 

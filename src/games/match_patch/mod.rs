@@ -290,6 +290,14 @@ impl Game for MatchPatch {
         vec![bots::memory_info()]
     }
 
+    /// Standing: the pairs the seat has made so far, the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.pairs[seat] as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "pairs"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out =
             format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());

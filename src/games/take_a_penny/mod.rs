@@ -372,6 +372,15 @@ impl Game for TakeAPenny {
         Ok(())
     }
 
+    /// Standing: the pennies on the seat's bank card (dummy cards included), the figure
+    /// that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.pennies()[seat] as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "pennies"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
         let pennies = s.pennies();
