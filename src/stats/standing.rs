@@ -231,8 +231,8 @@ impl StandingTally {
         }
         for (sums, row) in self.by_turn.iter_mut().zip(&trace.rows) {
             sums.games += 1;
-            for s in 0..seats {
-                let x = i128::from(row[s]);
+            for (s, &v) in row.iter().enumerate().take(seats) {
+                let x = i128::from(v);
                 sums.sum[s] += x;
                 sums.sq[s] += x * x;
             }
