@@ -51,6 +51,7 @@ impl GameCommand for Report<'_> {
         charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
+        let tables = report_tables(&game, variant, &summary, &result.tally, &row_moments(&game, &result.rows))?;
         let written = crate::report::write(ReportInput {
             dir: &dir,
             summary: &summary,
@@ -58,6 +59,7 @@ impl GameCommand for Report<'_> {
             command: command_line("report", &a.variant, &run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
             variant_toml: variant.as_played(),
             description: variant.description.clone(),
+            tables,
         })?;
         print!("{}", summary.table());
         println!("wrote {} files into {}", written.len(), dir.display());

@@ -87,7 +87,18 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         shard_count: s.shard.count,
         ..RunConfig::new(s.run.games, s.run.seed)
     };
-    let mut sink = |rows: &[sim::GameRow]| writer.as_mut().map_or(Ok(()), |w| w.write(rows));
+    let cat = crate::designer::metrics::Catalogue::new(game);
+    let mut moments = crate::designer::metrics::Moments::new(cat.per_game_len);
+    let mut values = Vec::new();
+    let mut sink = |rows: &[sim::GameRow]| {
+        if detailed {
+            for r in rows {
+                cat.per_game(&r.outcome, &mut values);
+                moments.add(&values);
+            }
+        }
+        writer.as_mut().map_or(Ok(()), |w| w.write(rows))
+    };
     let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
     if let Some(w) = writer {
         w.finish()?;
@@ -109,6 +120,7 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         tally: result.tally.clone(),
         metrics: if detailed { result.metrics.save_state() } else { None },
         standing: detailed.then(|| result.standing.clone()),
+        moments: detailed.then_some(moments),
     };
     state.save(s.dir)?;
     Ok((state, result))
@@ -203,6 +215,7 @@ impl GameCommand for Merge<'_> {
         let mut tally = Tally::default();
         let mut metrics = G::Metrics::default();
         let mut standing = crate::stats::StandingTally::default();
+        let mut moments = crate::designer::metrics::Moments::default();
         let mut seconds: f64 = 0.0;
         for (path, s) in self.states {
             tally.merge(&s.tally);
@@ -213,6 +226,7 @@ impl GameCommand for Merge<'_> {
                 let m = G::Metrics::load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
                 Metrics::merge(&mut metrics, m);
                 standing.merge(s.standing.as_ref().ok_or_else(|| bad("a report shard without the standing figures".into()))?);
+                moments.merge(s.moments.as_ref().ok_or_else(|| bad("a report shard without its per-game sums".into()))?);
             }
         }
         let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
@@ -225,6 +239,7 @@ impl GameCommand for Merge<'_> {
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());
             super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
+            let tables = super::report_tables(&game, variant, &summary, &tally, &moments)?;
             report::write(ReportInput {
                 dir: self.dir,
                 summary: &summary,
@@ -232,6 +247,7 @@ impl GameCommand for Merge<'_> {
                 command: first.command.clone(),
                 variant_toml: first.variant_toml.clone(),
                 description: first.description.clone(),
+                tables,
             })?;
         } else {
             crate::output::write_summary(self.dir, &summary)?;

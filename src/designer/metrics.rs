@@ -99,8 +99,25 @@ pub struct MetricDef {
     field: Field,
 }
 
+impl MetricDef {
+    /// The unit a designer reads the value in: `%` for shares, the game's length unit, the
+    /// standing unit, `changes`, `p-value`, ... ("" when unknown, as for the game's own figures).
+    pub fn unit_label(&self, length_unit: &str, standing_unit: &str) -> String {
+        match (self.unit, self.field) {
+            (Unit::Share, _) => "%".into(),
+            (Unit::Length, _) => length_unit.into(),
+            (_, Field::SeatFairness) => "p-value".into(),
+            (_, Field::SeatScore(_)) => "score".into(),
+            (_, Field::Standing { k: 0, .. }) => "changes per game".into(),
+            (_, Field::Standing { k: 1, .. }) => format!("changes per 10 {length_unit}"),
+            (_, Field::Standing { .. }) => standing_unit.into(),
+            _ => String::new(),
+        }
+    }
+}
+
 /// Running sums of per-game values: count, sum and sum of squares of each component.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     /// Games counted.
     pub n: u64,

@@ -122,6 +122,9 @@ pub struct ShardState {
     /// The standing figures (`report` shards).
     #[serde(default)]
     pub standing: Option<crate::stats::StandingTally>,
+    /// Sums of the per-game metric values (`report` shards), for the report's intervals.
+    #[serde(default)]
+    pub moments: Option<crate::designer::metrics::Moments>,
 }
 
 impl ShardState {
