@@ -72,7 +72,12 @@ pub struct Tables {
 pub fn verdict(s: &Summary) -> String {
     let fair = fair_share(&s.seats, s.players);
     let f = &s.first_player_advantage;
-    let (value, lo, hi) = (f.value * 100.0, f.ci95[0] * 100.0, f.ci95[1] * 100.0);
+    // Points rounded to the tenth printed, so a tiny negative value reads +0.0, not -0.0.
+    let tenth = |x: f64| {
+        let y = (x * 1000.0).round() / 10.0;
+        if y == 0.0 { 0.0 } else { y }
+    };
+    let (value, lo, hi) = (tenth(f.value), tenth(f.ci95[0]), tenth(f.ci95[1]));
     let size = value.abs();
     let side = if value > 0.0 { "advantage" } else { "disadvantage" };
     let judgement = if lo <= 0.0 && hi >= 0.0 {
@@ -200,4 +205,44 @@ pub fn html(t: &Tables) -> String {
         let _ = writeln!(h, "</table>");
     }
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::summary::{Estimate, LengthSummary, SeatSummary};
+
+    fn summary(p0: f64, ci: [f64; 2]) -> Summary {
+        let seat = |s: usize, w: f64| SeatSummary { seat: s, bot: "b".into(), win_share: w, ci95: [w - 0.01, w + 0.01], eliminated: 0.0, mean_score: 0.0 };
+        Summary {
+            game: "g".into(),
+            variant: "v".into(),
+            games: 1000,
+            seed: 1,
+            players: 4,
+            bots: vec!["b".into(); 4],
+            length: LengthSummary { unit: "turns".into(), mean: 113.0, sd: 1.0, median: 113.0, p5: 1.0, p95: 2.0, min: 1.0, max: 2.0 },
+            end_reasons: serde_json::Map::new(),
+            seats: vec![seat(0, p0), seat(1, 0.25), seat(2, 0.25), seat(3, 0.25)],
+            first_player_advantage: Estimate { value: p0 - 0.25, ci95: ci },
+            seat_fairness_p: 0.5,
+            elimination_rate: 0.0,
+            games_with_elimination: 0.0,
+            shared_win_rate: 0.0,
+            games_per_second: 0.0,
+            rng: "x".into(),
+            extra: serde_json::Map::new(),
+            standing: None,
+        }
+    }
+
+    #[test]
+    fn the_verdict_says_how_real_and_how_big_the_first_player_advantage_is() {
+        assert_eq!(
+            verdict(&summary(0.266, [0.010, 0.022])),
+            "Seat 0 wins 26.6% of games against a fair 25.0% (+1.6 pts, 95% CI +1.0 to +2.2): a small but real first-player advantage; games last 113 turns (median)."
+        );
+        assert!(verdict(&summary(0.2498, [-0.006, 0.005])).contains("(+0.0 pts, 95% CI -0.6 to +0.5): no first-player advantage to speak of"));
+        assert!(verdict(&summary(0.19, [-0.07, -0.05])).contains("a large first-player disadvantage"));
+    }
 }
