@@ -262,15 +262,22 @@ fn report_writes_index_html_that_links_every_chart_and_the_data() {
         assert!(html.contains(&format!("src=\"{png}\"")), "{png} not on the page");
     }
     for needle in [
-        "href=\"games.csv\"",
         "href=\"games.parquet\"",
         "playtest report variants/penny-badger/standard.toml --games 700",
         "--set bank=90",
         "bank = 90",
-        "first-player advantage",
+        "Seat 0 wins",
+        "first_player_advantage",
+        "lead_changes",
+        "<td class=l><strong>",
     ] {
         assert!(html.contains(needle), "index.html lacks {needle}");
     }
+    // games.csv is not kept by the repository: a committed report must not link it.
+    assert!(!html.contains("href=\"games.csv\""), "index.html links games.csv");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.lines().any(|l| l.starts_with("| `first_player_advantage` |")), "the summary is a Markdown table");
+    assert!(md.contains("| `mean_length` |") && md.contains("### Expectations (`[expect]`)"), "[expect] bounds judged");
     assert!(!html.contains("http://") && !html.contains("https://"), "the page must open with no network");
     assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap().lines().count(), 701);
 }
@@ -289,7 +296,9 @@ fn a_headless_browser_opens_index_html_and_every_image_loads() {
         var imgs = Array.prototype.slice.call(document.images);\
         var ok = imgs.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;\
         var d = document.createElement('div'); d.id = 'probe'; d.textContent = 'images-loaded ' + ok + ' of ' + imgs.length + ' end';\
-        document.body.appendChild(d); });</script></body>";
+        var links = Array.prototype.slice.call(document.links).map(function (a) { return a.getAttribute('href'); });\
+        var l = document.createElement('div'); l.id = 'links'; l.textContent = 'found-' + 'links: ' + links.join(' ') + ' :end-' + 'links';\
+        document.body.appendChild(d); document.body.appendChild(l); });</script></body>";
     std::fs::write(dir.join("probe.html"), html.replace("</body>", probe)).unwrap();
     let profile = temp("chromium-profile");
     let out = Command::new(&browser)
@@ -318,6 +327,53 @@ fn a_headless_browser_opens_index_html_and_every_image_loads() {
         dom.lines().rev().take(5).collect::<Vec<_>>().join("\n"),
         String::from_utf8_lossy(&out.stderr)
     );
+    // Every link the browser sees points to a file of the report that the repository keeps
+    // (games.csv is ignored by git, so a link to it would be dead in a committed report).
+    // (The markers are split in the script's source, so only the probe's output matches.)
+    let links = dom.split("found-links: ").nth(1).and_then(|rest| rest.split(" :end-links").next()).expect("the probe lists the links");
+    let links: Vec<&str> = links.split_whitespace().filter(|l| !l.starts_with('#')).collect();
+    assert!(links.len() >= 3, "{links:?}");
+    for link in links {
+        assert!(dir.join(link).is_file(), "index.html links {link}, which the report does not hold");
+        assert_ne!(link, "games.csv", "index.html links games.csv, which the repository does not keep");
+    }
+}
+
+/// Every link and image of every committed report's index.html points to a committed file
+/// of that report (the files `git ls-files` lists when git is there, else files on disk).
+#[test]
+fn every_link_of_every_committed_index_html_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tracked: Option<std::collections::HashSet<PathBuf>> = Command::new("git")
+        .args(["ls-files", "reports"])
+        .current_dir(root)
+        .output()
+        .ok()
+        .filter(|o| o.status.success() && !o.stdout.is_empty())
+        .map(|o| String::from_utf8_lossy(&o.stdout).lines().map(|l| root.join(l)).collect());
+    let mut pages = 0;
+    for game in std::fs::read_dir(root.join("reports")).unwrap().flatten() {
+        for report in std::fs::read_dir(game.path()).into_iter().flatten().flatten() {
+            let page = report.path().join("index.html");
+            let Ok(html) = std::fs::read_to_string(&page) else { continue };
+            pages += 1;
+            for attr in ["href=\"", "src=\""] {
+                for part in html.split(attr).skip(1) {
+                    let target = part.split('"').next().unwrap_or("");
+                    if target.starts_with('#') {
+                        continue;
+                    }
+                    let file = report.path().join(target);
+                    let kept = match &tracked {
+                        Some(t) => t.contains(&file),
+                        None => file.is_file(),
+                    };
+                    assert!(kept, "{} links {target}, which is not a committed file of the report", page.display());
+                }
+            }
+        }
+    }
+    assert!(pages >= 40, "{pages} committed reports");
 }
 
 #[test]

@@ -263,11 +263,14 @@ fn auto_shards_from_kubernetes_indices_merge_into_the_unsharded_run() {
     }
     let merged = without_rate(&ok(playtest(&["merge", s(&dir), "--json", "--out", s(&dir.join("merged"))])));
     let whole = without_rate(&ok(playtest(&["simulate", PIG, "--games", "900", "--seed", "8", "--json"])));
-    // `report` adds the game's own figures; everything else equals the unsharded simulate.
+    // `report` adds the game's own figures and the standing figures; everything else equals
+    // the unsharded simulate.
     let mut merged_core = merged.clone();
     merged_core["extra"] = whole["extra"].clone();
+    merged_core.as_object_mut().unwrap().remove("standing");
     assert_eq!(merged_core, whole);
     assert!(!merged["extra"].as_object().unwrap().is_empty());
+    assert!(merged["standing"]["lead_changes"]["value"].is_number(), "the standing figures are merged too");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

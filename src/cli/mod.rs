@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::designer::metrics::{ArmData, Catalogue, Moments};
 use crate::designer::{RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs, sweep::SweepOptions};
 use crate::engine::{BotSpec, Game, game_seed};
 use crate::error::Error;
@@ -185,7 +186,7 @@ fn seat_labels<G: Game>(game: &G, plans: &[SeatPlan<G>]) -> Vec<String> {
 
 fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &RunConfig, result: &sim::RunResult<G>) -> Summary {
     use crate::engine::Metrics;
-    Summary::new(
+    let mut summary = Summary::new(
         &result.tally,
         SummaryContext {
             game: game.id(),
@@ -200,7 +201,45 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
             extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
         },
     )
-    .with_rotation(result.rotation.as_ref().map(|r| r.summary()))
+    .with_rotation(result.rotation.as_ref().map(|r| r.summary()));
+    if cfg.detailed {
+        summary.standing = Some(result.standing.summary(game.standing_unit()));
+    }
+    summary
+}
+
+/// Every figure with its interval, the seats and the variant's `[expect]` bounds for a report,
+/// from the metric catalogue (`moments`: sums of the per-game values of the run's games).
+fn report_tables<G: Game>(
+    game: &G,
+    variant: &Variant,
+    summary: &Summary,
+    tally: &crate::stats::Tally,
+    moments: &Moments,
+) -> Result<crate::report::Tables, Error> {
+    use crate::designer::tables::{expect_rows, figure_rows, seat_rows};
+    let cat = Catalogue::new(game);
+    let est = cat.estimates(&ArmData { summary, tally, moments, extras: &[] });
+    let expect = crate::designer::check::expectations(variant, &cat)?;
+    let unit = game.standing_unit();
+    let bots: Vec<String> = summary.seats.iter().map(|s| s.bot.clone()).collect();
+    Ok(crate::report::Tables {
+        figures: figure_rows(&cat, &est, unit),
+        seats: seat_rows(&cat, &est, &bots),
+        expectations: expect_rows(&cat, &est, &expect, unit),
+    })
+}
+
+/// Sums of the catalogue's per-game values over `rows`, in game order.
+fn row_moments<G: Game>(game: &G, rows: &[sim::GameRow]) -> Moments {
+    let cat = Catalogue::new(game);
+    let mut moments = Moments::new(cat.per_game_len);
+    let mut values = Vec::new();
+    for r in rows {
+        cat.per_game(&r.outcome, &mut values);
+        moments.add(&values);
+    }
+    moments
 }
 
 fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> String {

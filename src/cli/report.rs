@@ -66,10 +66,12 @@ impl GameCommand for Report<'_> {
         output::write_rows(out.path(), &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
         let run = RunArgs { games: result.tally.games, ..a.run.clone() };
         let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
+        charts.extend(crate::report::standing_charts(&result.standing, &summary));
         charts.extend(result.metrics.charts(result.tally.games));
         charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
+        let tables = report_tables(&game, variant, &summary, &result.tally, &row_moments(&game, &result.rows))?;
         let written = crate::report::write(ReportInput {
             dir: out.path(),
             summary: &summary,
@@ -78,6 +80,7 @@ impl GameCommand for Report<'_> {
             variant_toml: variant.as_played(),
             description: variant.description.clone(),
             partial: stopped_at,
+            tables,
         })?;
         if let Some(p) = &stopped_at {
             print!("{}", summary.table());

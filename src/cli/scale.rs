@@ -91,7 +91,18 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         shard_count: s.shard.count,
         ..RunConfig::new(s.run.games, s.run.seed)
     };
-    let mut sink = |rows: &[sim::GameRow]| writer.as_mut().map_or(Ok(()), |w| w.write(rows));
+    let cat = crate::designer::metrics::Catalogue::new(game);
+    let mut moments = crate::designer::metrics::Moments::new(cat.per_game_len);
+    let mut values = Vec::new();
+    let mut sink = |rows: &[sim::GameRow]| {
+        if detailed {
+            for r in rows {
+                cat.per_game(&r.outcome, &mut values);
+                moments.add(&values);
+            }
+        }
+        writer.as_mut().map_or(Ok(()), |w| w.write(rows))
+    };
     let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
     if crate::interrupt::requested() {
         // A shard is merged only whole: nothing of a stopped one is kept.
@@ -124,6 +135,8 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         seconds: result.seconds,
         tally: result.tally.clone(),
         metrics: if detailed { result.metrics.save_state() } else { None },
+        standing: detailed.then(|| result.standing.clone()),
+        moments: detailed.then_some(moments),
     };
     state.save(out.path())?;
     out.commit()?;
@@ -229,6 +242,8 @@ impl GameCommand for Merge<'_> {
         let detailed = first.kind == RunKind::Report;
         let mut tally = Tally::default();
         let mut metrics = G::Metrics::default();
+        let mut standing = crate::stats::StandingTally::default();
+        let mut moments = crate::designer::metrics::Moments::default();
         let mut seconds: f64 = 0.0;
         for (path, s) in self.states {
             tally.merge(&s.tally);
@@ -238,16 +253,21 @@ impl GameCommand for Merge<'_> {
                 let saved = s.metrics.as_ref().ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
                 let m = G::Metrics::load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
                 Metrics::merge(&mut metrics, m);
+                standing.merge(s.standing.as_ref().ok_or_else(|| bad("a report shard without the standing figures".into()))?);
+                moments.merge(s.moments.as_ref().ok_or_else(|| bad("a report shard without its per-game sums".into()))?);
             }
         }
         let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
         let out = super::open_out(self.dir)?;
         if detailed {
+            summary.standing = Some(standing.summary(game.standing_unit()));
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
+            charts.extend(report::standing_charts(&standing, &summary));
             charts.extend(metrics.charts(tally.games));
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());
             super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
+            let tables = super::report_tables(&game, variant, &summary, &tally, &moments)?;
             report::write(ReportInput {
                 dir: out.path(),
                 summary: &summary,
@@ -256,6 +276,7 @@ impl GameCommand for Merge<'_> {
                 variant_toml: first.variant_toml.clone(),
                 description: first.description.clone(),
                 partial: None,
+                tables,
             })?;
         } else {
             crate::output::write_summary(out.path(), &summary)?;

@@ -459,7 +459,8 @@ fn chart_label(name: &str) -> Option<String> {
     if let Some(s) = name.strip_prefix("seat").and_then(|r| r.strip_suffix("_win_share")) {
         return Some(format!("seat {s} wins"));
     }
-    if name.ends_with("_share") && !name.starts_with("seat") {
+    // End-reason shares (`drama_share`, a standing figure, is not one).
+    if name.ends_with("_share") && !name.starts_with("seat") && name != "drama_share" {
         return Some(name.trim_end_matches("_share").to_string());
     }
     None

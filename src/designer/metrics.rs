@@ -7,10 +7,13 @@
 //! Intervals: shares use Wilson's interval (as the summary does); means use value ± z·sd/√n
 //! over the per-game values; length quantiles use the distribution-free order-statistic
 //! interval; the game's own figures (ratios gathered over a whole run) use batch means over
-//! the 512-game batches; `seat_fairness_p` is a p-value and has no interval.
+//! the 512-game batches; `seat_fairness_p` is a p-value and has no interval. The standing
+//! figures (`lead_changes`, `drama`, `decisiveness`, `comeback_rate`, `margin`, ...) carry the
+//! intervals of [`crate::stats::standing`] (normal over per-game values; Wilson for
+//! `comeback_rate`); a comparison pairs them by batch means, like the game's own figures.
 
 use crate::engine::{Game, Metrics, Outcome};
-use crate::stats::{Summary, Tally, Z95, wilson};
+use crate::stats::{StandingSummary, Summary, Tally, Z95, wilson};
 
 /// How a metric's interval is computed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -53,6 +56,33 @@ enum Field {
     SeatScore(usize),
     SeatEliminated(usize),
     Extra(usize),
+    /// Standing figure `k` of [`STANDING_METRICS`], at `batch` in the per-batch values.
+    Standing {
+        k: usize,
+        batch: usize,
+    },
+}
+
+/// The standing metrics (every game): name, unit, what it is (`{unit}`: the game's standing
+/// unit, `{length}`: its length unit).
+pub const STANDING_METRICS: [(&str, Unit, &str); 7] = [
+    ("lead_changes", Unit::Plain, "changes of the leading seat(s) per game"),
+    ("lead_changes_per_10_turns", Unit::Plain, "lead changes per 10 {length}, per game"),
+    ("drama", Unit::Plain, "most the eventual winner trailed the leader by ({unit})"),
+    ("drama_share", Unit::Share, "that deficit as a share of the leader's standing then"),
+    ("decisiveness", Unit::Share, "share of the game played when the winner took the lead for good (0: led throughout)"),
+    ("comeback_rate", Unit::Share, "share of games won by a seat that trailed at the halfway turn"),
+    ("margin", Unit::Plain, "winner's final standing minus the best other seat's ({unit})"),
+];
+
+/// The standing figures of a summary in [`STANDING_METRICS`] order, with their intervals.
+pub fn standing_estimates(s: &StandingSummary) -> [(f64, [f64; 2]); 7] {
+    [&s.lead_changes, &s.lead_changes_per_10_turns, &s.drama, &s.drama_share, &s.decisiveness, &s.comeback_rate, &s.margin].map(|e| (e.value, e.ci95))
+}
+
+/// The standing figures' values in [`STANDING_METRICS`] order (per-batch values).
+pub fn standing_values(s: &StandingSummary) -> Vec<f64> {
+    standing_estimates(s).iter().map(|(v, _)| *v).collect()
 }
 
 /// One named metric.
@@ -69,8 +99,25 @@ pub struct MetricDef {
     field: Field,
 }
 
+impl MetricDef {
+    /// The unit a designer reads the value in: `%` for shares, the game's length unit, the
+    /// standing unit, `changes`, `p-value`, ... ("" when unknown, as for the game's own figures).
+    pub fn unit_label(&self, length_unit: &str, standing_unit: &str) -> String {
+        match (self.unit, self.field) {
+            (Unit::Share, _) => "%".into(),
+            (Unit::Length, _) => length_unit.into(),
+            (_, Field::SeatFairness) => "p-value".into(),
+            (_, Field::SeatScore(_)) => "score".into(),
+            (_, Field::Standing { k: 0, .. }) => "changes per game".into(),
+            (_, Field::Standing { k: 1, .. }) => format!("changes per 10 {length_unit}"),
+            (_, Field::Standing { .. }) => standing_unit.into(),
+            _ => String::new(),
+        }
+    }
+}
+
 /// Running sums of per-game values: count, sum and sum of squares of each component.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Moments {
     /// Games counted.
     pub n: u64,
@@ -248,6 +295,11 @@ impl Catalogue {
             add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
         }
         let extras: Vec<String> = <G::Metrics as Default>::default().summary(0).into_iter().map(|(k, _)| k).collect();
+        let game_extras = extras.len();
+        for (k, (name, unit_of, about)) in STANDING_METRICS.iter().enumerate() {
+            let about = about.replace("{unit}", game.standing_unit()).replace("{length}", unit);
+            add(name.to_string(), about, *unit_of, Field::Standing { k, batch: game_extras + k }, false);
+        }
         for (j, name) in extras.into_iter().enumerate() {
             add(name, format!("{}'s own figure", game.id()), Unit::Plain, Field::Extra(j), false);
         }
@@ -277,9 +329,9 @@ impl Catalogue {
         &self.length_unit
     }
 
-    /// Whether `def` is one of the game's own figures (needs detailed play).
+    /// Whether `def` needs detailed play: one of the game's own figures or a standing figure.
     pub fn is_extra(def: &MetricDef) -> bool {
-        matches!(def.field, Field::Extra(_))
+        matches!(def.field, Field::Extra(_) | Field::Standing { .. })
     }
 
     /// The metrics charted and printed when none are named: length, end reasons, first-player
@@ -324,7 +376,7 @@ impl Catalogue {
                 Field::SeatWin(s) => o.win_share(s),
                 Field::SeatScore(s) => o.scores[s] as f64,
                 Field::SeatEliminated(s) => f64::from(u8::from(o.eliminated_at[s] > 0)),
-                Field::LengthQuantile(_) | Field::SeatFairness | Field::Extra(_) => 0.0,
+                Field::LengthQuantile(_) | Field::SeatFairness | Field::Extra(_) | Field::Standing { .. } => 0.0,
             };
             out.push(v);
         }
@@ -386,6 +438,14 @@ impl Catalogue {
             }
             Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
             Field::SeatEliminated(seat) => share(s.seats[seat].eliminated, t.eliminated[seat] as f64),
+            Field::Standing { k, .. } => match &s.standing {
+                Some(st) => {
+                    let (value, [lo, hi]) = standing_estimates(st)[k];
+                    let interval = if d.name == "comeback_rate" { Interval::Wilson } else { Interval::Normal };
+                    if lo.is_finite() && hi.is_finite() { Estimate { value, lo, hi, interval } } else { Estimate::point(value) }
+                }
+                None => Estimate::point(f64::NAN),
+            },
             Field::Extra(j) => {
                 let value = s.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
                 match arm.extras.get(j).and_then(|b| batch_half_width(b)) {
@@ -396,10 +456,12 @@ impl Catalogue {
         }
     }
 
-    /// Index of a game's own figure among `Metrics::summary`'s values.
+    /// Index of a game's own figure or a standing figure among the per-batch values (the
+    /// game's `Metrics::summary` values, then the standing figures).
     pub fn extra_index(d: &MetricDef) -> Option<usize> {
         match d.field {
             Field::Extra(j) => Some(j),
+            Field::Standing { batch, .. } => Some(batch),
             _ => None,
         }
     }

@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod precision;
 pub mod runner;
 pub mod sweep;
+pub mod tables;
 
 use crate::engine::BotSpec;
 use crate::error::Error;

@@ -195,8 +195,8 @@ pub fn run_sim<G: Game>(
     let arm = Arm { game, plans, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
-    let ArmStats { tally, metrics, rows, .. } = stats;
-    Ok((sim::RunResult { tally, metrics, rows, seconds: started.elapsed().as_secs_f64(), rotation: None }, reached))
+    let ArmStats { tally, metrics, standing, rows, .. } = stats;
+    Ok((sim::RunResult { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None }, reached))
 }
 
 #[cfg(test)]

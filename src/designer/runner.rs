@@ -7,11 +7,11 @@
 //! commands need: per-game moments of every metric and per-batch values of the game's own
 //! figures (for batch-means intervals).
 
-use crate::engine::{Game, Metrics, Outcome, PlayOptions, game_seed};
+use crate::engine::{Game, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
 use crate::error::Error;
 use crate::sim::{BATCH, GameRow, SeatPlan};
 use crate::stats::summary::SummaryContext;
-use crate::stats::{Summary, Tally};
+use crate::stats::{StandingTally, Summary, Tally};
 
 use super::metrics::{ArmData, BatchValues, Catalogue, Estimate, Moments};
 
@@ -48,23 +48,36 @@ pub struct PlayPlan {
 }
 
 /// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
-/// outcome)` in index order; returns the game's metrics of the batch (empty unless detailed).
-pub fn play_batch<G: Game>(arm: &Arm<'_, G>, plan: &PlayPlan, batch: u64, games: u64, each: &mut dyn FnMut(u64, u64, &Outcome)) -> Result<G::Metrics, Error> {
+/// outcome)` in index order; returns the game's metrics and the standing figures of the batch
+/// (empty unless detailed).
+pub fn play_batch<G: Game>(
+    arm: &Arm<'_, G>,
+    plan: &PlayPlan,
+    batch: u64,
+    games: u64,
+    each: &mut dyn FnMut(u64, u64, &Outcome),
+) -> Result<(G::Metrics, StandingTally), Error> {
     let mut bots = crate::sim::table(arm.game, arm.plans);
     let mut metrics = G::Metrics::default();
+    let mut standing = StandingTally::default();
+    let mut trace = StandingTrace::new(arm.game.seats());
     let options = PlayOptions { checked: plan.checked };
     for index in batch * BATCH..((batch + 1) * BATCH).min(games) {
         let seed = game_seed(plan.seed, index);
-        let m = if plan.detailed { Some(&mut metrics) } else { None };
-        let outcome = bots.play(arm.game, seed, options, m, None).map_err(|v| {
+        let played =
+            if plan.detailed { bots.play_watched(arm.game, seed, options, &mut metrics, &mut trace) } else { bots.play(arm.game, seed, options, None, None) };
+        let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "{}: game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: {} --game-seed {seed}",
                 arm.variant, v.step, v.what, arm.replay
             ))
         })?;
+        if plan.detailed {
+            standing.record(&trace, outcome.winners);
+        }
         each(index, seed, &outcome);
     }
-    Ok(metrics)
+    Ok((metrics, standing))
 }
 
 /// What one batch of one arm measured.
@@ -72,6 +85,7 @@ pub struct ArmBatch<G: Game> {
     tally: Tally,
     moments: Moments,
     metrics: G::Metrics,
+    standing: StandingTally,
     extras: Vec<f64>,
     rows: Vec<GameRow>,
 }
@@ -107,7 +121,7 @@ pub fn arm_batch_with<G: Game>(
     let mut rows = Vec::new();
     let mut values = Vec::with_capacity(cat.per_game_len);
     let (seats, reasons) = (arm.game.seats(), arm.game.end_reasons().len());
-    let metrics = play_batch(arm, plan, batch, games, &mut |index, seed, outcome| {
+    let (metrics, standing) = play_batch(arm, plan, batch, games, &mut |index, seed, outcome| {
         tally.add(outcome, seats, reasons);
         cat.per_game(outcome, &mut values);
         moments.add(&values);
@@ -116,8 +130,15 @@ pub fn arm_batch_with<G: Game>(
             rows.push(GameRow { index, seed, outcome: *outcome });
         }
     })?;
-    let extras = if plan.detailed { metrics.summary(tally.games).into_iter().map(|(_, v)| v).collect() } else { Vec::new() };
-    Ok(ArmBatch { tally, moments, metrics, extras, rows })
+    // The game's own figures, then the standing figures (see `Catalogue::extra_index`).
+    let extras = if plan.detailed {
+        let mut x: Vec<f64> = metrics.summary(tally.games).into_iter().map(|(_, v)| v).collect();
+        x.extend(super::metrics::standing_values(&standing.summary(arm.game.standing_unit())));
+        x
+    } else {
+        Vec::new()
+    };
+    Ok(ArmBatch { tally, moments, metrics, standing, extras, rows })
 }
 
 /// Everything one arm measured so far, folded batch by batch in index order.
@@ -128,7 +149,9 @@ pub struct ArmStats<G: Game> {
     pub moments: Moments,
     /// The game's own metrics (empty unless detailed).
     pub metrics: G::Metrics,
-    /// Per-batch values of each of the game's own figures.
+    /// The standing figures (empty unless detailed).
+    pub standing: StandingTally,
+    /// Per-batch values of each of the game's own figures, then of the standing figures.
     pub extras: Vec<BatchValues>,
     /// Per-game rows (empty unless kept).
     pub rows: Vec<GameRow>,
@@ -136,7 +159,14 @@ pub struct ArmStats<G: Game> {
 
 impl<G: Game> Default for ArmStats<G> {
     fn default() -> Self {
-        ArmStats { tally: Tally::default(), moments: Moments::default(), metrics: G::Metrics::default(), extras: Vec::new(), rows: Vec::new() }
+        ArmStats {
+            tally: Tally::default(),
+            moments: Moments::default(),
+            metrics: G::Metrics::default(),
+            standing: StandingTally::default(),
+            extras: Vec::new(),
+            rows: Vec::new(),
+        }
     }
 }
 
@@ -147,6 +177,7 @@ impl<G: Game> ArmStats<G> {
         self.tally.merge(&b.tally);
         self.moments.merge(&b.moments);
         Metrics::merge(&mut self.metrics, b.metrics);
+        self.standing.merge(&b.standing);
         if self.extras.len() < b.extras.len() {
             self.extras.resize(b.extras.len(), Vec::new());
         }
@@ -159,7 +190,7 @@ impl<G: Game> ArmStats<G> {
     /// The run's summary, exactly as `simulate` builds it.
     pub fn summary(&self, arm: &Arm<'_, G>, seed: u64, detailed: bool, seconds: f64) -> Summary {
         let game = arm.game;
-        Summary::new(
+        let mut summary = Summary::new(
             &self.tally,
             SummaryContext {
                 game: game.id(),
@@ -173,7 +204,11 @@ impl<G: Game> ArmStats<G> {
                 seconds,
                 extra: if detailed { self.metrics.summary(self.tally.games) } else { Vec::new() },
             },
-        )
+        );
+        if detailed {
+            summary.standing = Some(self.standing.summary(game.standing_unit()));
+        }
+        summary
     }
 
     /// Every metric's estimate, given this arm's summary.

@@ -11,11 +11,13 @@ pub mod bots;
 pub mod harness;
 pub mod ismcts;
 pub mod rng;
+pub mod standing;
 
 use std::fmt::{Debug, Display};
 
 pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn, all_bots};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
+pub use standing::StandingTrace;
 
 /// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.
 pub const MAX_SEATS: usize = 8;
@@ -382,6 +384,17 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Whether a determinization can differ from the real state at all (false for a game whose
     /// only secret is future chance); the harness then expects samples to vary.
     const HIDDEN_STATE: bool = true;
+
+    /// `seat`'s standing now, higher is better (savings, points so far, ...), in
+    /// [`Game::standing_unit`]: the series behind the report's lead changes, drama,
+    /// decisiveness, comebacks and margin. Read only where report metrics are gathered.
+    fn standing(&self, state: &Self::State, seat: usize) -> i64;
+    /// Unit of [`Game::standing`] ("pennies", "points").
+    fn standing_unit(&self) -> &'static str;
+    /// Turns played so far, in [`Game::length_unit`] (the default reads [`Game::outcome`]).
+    fn turns_played(&self, state: &Self::State) -> u32 {
+        self.outcome(state).length
+    }
 }
 
 /// What a searching bot gets of the table besides its view: samples of the full state
@@ -558,6 +571,16 @@ pub trait Table<G: Game>: Send {
         metrics: Option<&mut G::Metrics>,
         trace: Option<&mut dyn FnMut(&str)>,
     ) -> Result<Outcome, Violation>;
+    /// Plays one game in detail, as [`play_watched`]: the game's metrics and every seat's
+    /// standing turn by turn.
+    fn play_watched(
+        &mut self,
+        game: &G,
+        seed: u64,
+        options: PlayOptions,
+        metrics: &mut G::Metrics,
+        standings: &mut StandingTrace,
+    ) -> Result<Outcome, Violation>;
 }
 
 impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
@@ -571,6 +594,16 @@ impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
     ) -> Result<Outcome, Violation> {
         play(game, self, seed, options, metrics, trace)
     }
+    fn play_watched(
+        &mut self,
+        game: &G,
+        seed: u64,
+        options: PlayOptions,
+        metrics: &mut G::Metrics,
+        standings: &mut StandingTrace,
+    ) -> Result<Outcome, Violation> {
+        play_watched(game, self, seed, options, metrics, standings)
+    }
 }
 
 /// Plays one whole game from `seed` with one bot per acting seat.
@@ -582,16 +615,44 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
     bots: &mut L,
     seed: u64,
     options: PlayOptions,
+    metrics: Option<&mut G::Metrics>,
+    trace: Option<&mut dyn FnMut(&str)>,
+) -> Result<Outcome, Violation> {
+    if !options.checked && metrics.is_none() && trace.is_none() && !bots.listens() {
+        return Ok(play_quick(game, bots, seed));
+    }
+    play_detailed(game, bots, seed, options, metrics, None, trace)
+}
+
+/// [`play`] with the game's metrics and every seat's standing recorded into `standings` after
+/// every action (what reports gather): the same game, the same outcome.
+pub fn play_watched<G: Game, L: Lineup<G> + ?Sized>(
+    game: &G,
+    bots: &mut L,
+    seed: u64,
+    options: PlayOptions,
+    metrics: &mut G::Metrics,
+    standings: &mut StandingTrace,
+) -> Result<Outcome, Violation> {
+    play_detailed(game, bots, seed, options, Some(metrics), Some(standings), None)
+}
+
+fn play_detailed<G: Game, L: Lineup<G> + ?Sized>(
+    game: &G,
+    bots: &mut L,
+    seed: u64,
+    options: PlayOptions,
     mut metrics: Option<&mut G::Metrics>,
+    mut standings: Option<&mut StandingTrace>,
     mut trace: Option<&mut dyn FnMut(&str)>,
 ) -> Result<Outcome, Violation> {
     let listening = bots.listens();
-    if !options.checked && metrics.is_none() && trace.is_none() && !listening {
-        return Ok(play_quick(game, bots, seed));
-    }
     let (mut rng, mut seat_rngs) = streams(seed, bots.len());
     let mut log = EventLog::new(listening || trace.is_some());
     let mut state = game.deal(&mut rng, &mut log);
+    if let Some(s) = standings.as_deref_mut() {
+        s.start(game, &state);
+    }
     bots.new_game(game);
     let mut step: u64 = 0;
     loop {
@@ -618,6 +679,9 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
         game.apply(&mut state, seat, action, &mut rng, &mut log);
         if let Some(m) = metrics.as_deref_mut() {
             m.after_action(game, &state, seat, &action);
+        }
+        if let Some(s) = standings.as_deref_mut() {
+            s.observe(game, &state);
         }
         step += 1;
         if options.checked {

@@ -25,12 +25,19 @@ pub struct Page<'a> {
     pub description: &'a str,
     /// A notice shown first in bold (a partial result).
     pub notice: Option<&'a str>,
+    /// The one-line verdict in words.
+    pub verdict: &'a str,
+    /// The run's header line and notes.
+    pub notes: &'a [String],
+    /// Every figure, the seats and the `[expect]` bounds.
+    pub tables: &'a super::Tables,
 }
 
-/// Data files linked from the page when they exist in the report folder.
+/// Data files linked from the page when they exist in the report folder. `games.csv` (the
+/// same rows as `games.parquet`) is named but not linked: the repository does not keep it,
+/// so a link would be dead in a committed report.
 const DATA_FILES: &[(&str, &str)] = &[
-    ("games.csv", "one row per game (CSV)"),
-    ("games.parquet", "one row per game (Parquet)"),
+    ("games.parquet", "one row per game (Parquet; a fresh report also holds the same rows as games.csv, which the repository does not keep)"),
     ("summary.json", "the summary (JSON)"),
     ("report.md", "this report as Markdown"),
 ];
@@ -115,6 +122,7 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     if let Some(notice) = page.notice {
         let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(notice));
     }
+    let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(page.verdict));
     if !page.description.is_empty() {
         let _ = writeln!(h, "<p>{}</p>", escape(page.description));
     }
@@ -123,7 +131,8 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
         "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a></nav>"
     );
     let _ = writeln!(h, "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>", escape(page.command));
-    let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n{}", summary_html(s));
+    let summary = if page.tables.figures.is_empty() { summary_html(s) } else { super::tables::html(page.tables) };
+    let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n<p>{}</p>\n{summary}", escape(&page.notes.join(" ")));
     let _ = writeln!(h, "<h2 id=\"charts\">Charts</h2>");
     for (title, file) in page.images {
         let _ = writeln!(

@@ -6,6 +6,8 @@ pub mod charts;
 mod heatmap;
 pub mod html;
 mod legend;
+mod standing;
+pub mod tables;
 pub mod text;
 
 use std::fmt::Write as _;
@@ -14,6 +16,9 @@ use std::path::{Path, PathBuf};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries};
 use crate::error::Error;
 use crate::stats::{Summary, Tally, wilson};
+
+pub use standing::standing_charts;
+pub use tables::{ExpectRow, FigureRow, SeatRow, Tables};
 
 /// The charts every game gets, built from the tally and summary.
 pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) -> Vec<ChartSpec> {
@@ -117,6 +122,24 @@ pub struct ReportInput<'a> {
     pub description: String,
     /// Set when the run was stopped before its end (`--keep-partial`): every page says so.
     pub partial: Option<crate::output::Partial>,
+    /// Every figure with its interval and unit, the seats and the `[expect]` bounds.
+    pub tables: Tables,
+}
+
+/// The run's header line and notes (dummy seats, mixed line-ups), as plain sentences.
+fn run_notes(s: &Summary) -> Vec<String> {
+    let mut notes = vec![format!("{} / {}: {} games, seed {} ({}), {} players.", s.game, s.variant, s.games, s.seed, s.rng, s.players)];
+    if s.seats.len() > s.players {
+        notes.push(format!(
+            "{} dummy seat(s) (not players) are left out of the fair share ({:.2}%), the first-player advantage and the fairness test.",
+            s.seats.len() - s.players,
+            crate::stats::summary::fair_share(&s.seats, s.players) * 100.0
+        ));
+    }
+    if s.bots.iter().any(|b| *b != s.bots[0]) {
+        notes.push("The seats play different bots: a difference between seats mixes the seat order with the bots' strength.".into());
+    }
+    notes
 }
 
 /// Writes every chart, `summary.json` and `report.md`; returns the files written.
@@ -137,11 +160,18 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
     if let Some(b) = &banner {
         let _ = writeln!(md, "**{b}**\n");
     }
+    let verdict = tables::verdict(s);
+    let _ = writeln!(md, "**{verdict}**\n");
     if !input.description.is_empty() {
         let _ = writeln!(md, "{}\n", input.description);
     }
     let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", input.command);
-    let _ = writeln!(md, "## Summary\n\n```\n{}```\n", s.figures());
+    let _ = writeln!(md, "## Summary\n\n{}\n", run_notes(s).join(" "));
+    if input.tables.figures.is_empty() {
+        let _ = writeln!(md, "```\n{}```\n", s.figures());
+    } else {
+        let _ = writeln!(md, "{}", tables::markdown(&input.tables));
+    }
     for (title, file) in &images {
         let _ = writeln!(md, "## {title}\n\n![{title}]({file})\n");
     }
@@ -157,6 +187,9 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         variant_toml: &input.variant_toml,
         description: &input.description,
         notice: banner.as_deref(),
+        verdict: &verdict,
+        notes: &run_notes(s),
+        tables: &input.tables,
     })?);
     Ok(written)
 }

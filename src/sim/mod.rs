@@ -13,10 +13,10 @@ pub mod shard;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, Table, game_seed, play};
+use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, StandingTrace, Table, game_seed, play};
 use crate::error::Error;
-use crate::stats::Tally;
 use crate::stats::rotation::RotationTally;
+use crate::stats::{StandingTally, Tally};
 
 /// Games per batch: the unit of parallel work and of deterministic merging.
 pub const BATCH: u64 = 512;
@@ -89,6 +89,8 @@ pub struct RunResult<G: Game> {
     pub tally: Tally,
     /// The game's own metrics (empty unless `detailed`).
     pub metrics: G::Metrics,
+    /// Lead changes, drama, margin and standings by turn (empty unless `detailed`).
+    pub standing: StandingTally,
     /// Per-game rows (empty unless `keep_rows`).
     pub rows: Vec<GameRow>,
     /// Wall-clock seconds.
@@ -100,6 +102,7 @@ pub struct RunResult<G: Game> {
 struct BatchResult<G: Game> {
     tally: Tally,
     metrics: G::Metrics,
+    standing: StandingTally,
     rows: Vec<GameRow>,
     /// Rotated runs: (rotation, outcome) of every game, in order.
     rotated: Vec<(u8, Outcome)>,
@@ -143,6 +146,8 @@ pub fn rotated<G: Game>(seats: &[SeatPlan<G>], turn: usize) -> Vec<SeatPlan<G>> 
 fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
     let mut metrics = G::Metrics::default();
+    let mut standing = StandingTally::default();
+    let mut trace = StandingTrace::new(game.seats());
     let mut rows = Vec::new();
     let mut rotated = Vec::new();
     let turns = tables.len() as u64;
@@ -155,8 +160,8 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     for index in (first..end).step_by(count as usize) {
         let (seed, turn) = if cfg.rotate { (game_seed(cfg.seed, index / turns), index % turns) } else { (game_seed(cfg.seed, index), 0) };
         let bots = &mut tables[turn as usize];
-        let m = if cfg.detailed { Some(&mut metrics) } else { None };
-        let outcome = bots.play(game, seed, options, m, None).map_err(|v| {
+        let played = if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play(game, seed, options, None, None) };
+        let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
                 v.step, v.what
@@ -166,12 +171,15 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
         if cfg.rotate {
             rotated.push((turn as u8, outcome));
         }
+        if cfg.detailed {
+            standing.record(&trace, outcome.winners);
+        }
         if cfg.keep_rows {
             rows.push(GameRow { index, seed, outcome });
         }
     }
     tally.refresh_views();
-    Ok(BatchResult { tally, metrics, rows, rotated })
+    Ok(BatchResult { tally, metrics, standing, rows, rotated })
 }
 
 /// Plays the run and folds the results in game order.
@@ -210,11 +218,12 @@ pub fn run_streaming<G: Game>(
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
-    if cfg.rotate && (cfg.shard_count > 1 || cfg.games % seats.len() as u64 != 0) {
+    if cfg.rotate && (cfg.shard_count > 1 || !cfg.games.is_multiple_of(seats.len() as u64)) {
         return Err(Error::Usage(format!("--rotate plays whole blocks of {} games (one per seat) and no shards; got {} games", seats.len(), cfg.games)));
     }
     let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()));
-    let mut result = RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), seconds: 0.0, rotation };
+    let mut result =
+        RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), standing: StandingTally::default(), seconds: 0.0, rotation };
     // No barrier between windows: batches are queued on the pool as long as fewer than
     // `window` are played but not yet folded; this thread folds them in game order as they
     // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
@@ -282,6 +291,7 @@ fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>,
         }
     }
     Metrics::merge(&mut result.metrics, part.metrics);
+    result.standing.merge(&part.standing);
     if let Some(sink) = sink {
         sink(&part.rows)?;
     }

@@ -119,6 +119,12 @@ pub struct ShardState {
     pub tally: Tally,
     /// The game's report metrics (`report` shards), from `Metrics::save_state`.
     pub metrics: Option<serde_json::Value>,
+    /// The standing figures (`report` shards).
+    #[serde(default)]
+    pub standing: Option<crate::stats::StandingTally>,
+    /// Sums of the per-game metric values (`report` shards), for the report's intervals.
+    #[serde(default)]
+    pub moments: Option<crate::designer::metrics::Moments>,
 }
 
 impl ShardState {

@@ -9,12 +9,14 @@
 
 pub mod ratings;
 pub mod rotation;
+pub mod standing;
 pub mod summary;
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{MAX_SEATS, Outcome};
 
+pub use standing::{StandingSummary, StandingTally};
 pub use summary::{LengthSummary, SeatSummary, Summary};
 
 /// z for a two-sided 95% interval.

@@ -110,13 +110,12 @@ fn anchored_variances(info: &[Vec<f64>]) -> Vec<f64> {
         for v in a[col].iter_mut() {
             *v /= d;
         }
-        for r in 0..m {
-            if r != col {
-                let f = a[r][col];
-                if f != 0.0 {
-                    for c in 0..2 * m {
-                        a[r][c] -= f * a[col][c];
-                    }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            let f = row[col];
+            if r != col && f != 0.0 {
+                for (x, p) in row.iter_mut().zip(&pivot_row) {
+                    *x -= f * p;
                 }
             }
         }

@@ -93,6 +93,9 @@ pub struct Summary {
     /// out); absent unless `--rotate`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rotation: Option<super::rotation::RotationSummary>,
+    /// Lead changes, drama, decisiveness, comebacks and margin (runs that gather them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<super::StandingSummary>,
 }
 
 /// What the summary needs to know about the game and the run besides the tally.
@@ -210,6 +213,7 @@ impl Summary {
             rng: crate::engine::rng::RNG_NAME.to_string(),
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
             rotation: None,
+            standing: None,
         }
     }
 

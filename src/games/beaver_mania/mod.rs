@@ -337,6 +337,15 @@ impl Game for BeaverMania {
         self.observation_text(s, seat)
     }
 
+    /// Standing: match points so far plus, while a round is played, the seat's round score
+    /// now (+1 per card on its pile, -1 per card in its hand); once over, the final totals.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        if matches!(s.step, Step::Over) { s.totals[seat] } else { s.totals[seat] + s.score(seat) }
+    }
+    fn standing_unit(&self) -> &'static str {
+        "points"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns over {} round(s)\n  display [{}], stock [{}], draw pile {} cards, put away {}\n",

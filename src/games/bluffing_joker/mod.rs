@@ -361,6 +361,19 @@ impl Game for BluffingJoker {
         self.observation_text(s, seat)
     }
 
+    /// Standing: the seat's team's progress, the sum over both partners' pegs of holes moved
+    /// forward (0 in start, the track length plus the depth in home), so partners stand level.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        let team = self.geo.team(seat);
+        (team..self.players)
+            .step_by(2)
+            .map(|color| s.board.pegs[color][..self.geo.pegs].iter().map(|&p| i64::from(self.geo.progress(color, p))).sum::<i64>())
+            .sum()
+    }
+    fn standing_unit(&self) -> &'static str {
+        "holes of progress"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns ({} rounds){}\n",

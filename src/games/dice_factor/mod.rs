@@ -318,6 +318,15 @@ impl Game for DiceFactor {
         self.observation_text(s, seat)
     }
 
+    /// Standing: the seat's most cards counting toward one target the dice allow now (the
+    /// winner reaches `goal`), as in `Outcome.scores`.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.hands[seat].highest(allowed_targets(s.dice)) as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "cards toward a target"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns; dice {} / {}\n",

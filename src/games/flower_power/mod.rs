@@ -235,6 +235,14 @@ impl Game for FlowerPower {
         self.observation_text(s, seat)
     }
 
+    /// Standing: the seat's flowers so far, the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.flowers[seat]
+    }
+    fn standing_unit(&self) -> &'static str {
+        "flowers"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns; pile {} cards\n  garden:",

@@ -312,6 +312,14 @@ impl Game for MatchPatch {
         self.observation_text(s, seat)
     }
 
+    /// Standing: the pairs the seat has made so far, the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.pairs[seat] as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "pairs"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out =
             format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());

@@ -987,3 +987,32 @@ fn the_public_record_follows_takes_placements_and_pairs() {
     assert_eq!((s.known[0][red_square as usize], s.excluded[0]), (0, 1 << red_square));
     g.check_invariants(&s).expect("consistent record");
 }
+
+// ---------------------------------------------------------------------------------------
+// Standing
+
+/// One traced game (2 memory bots, `game_seed(16, 0)`): its standings are the pairs made,
+/// turn by turn, and the generic figures come out as computed by hand from them.
+#[test]
+fn a_traced_game_gives_the_hand_computed_standing_figures() {
+    let g = game_with(|p| p.players = 2);
+    let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..2).map(|_| Box::new(bots::MemoryBot::new(1.0)) as Box<dyn Bot<MatchPatch>>).collect();
+    let mut metrics = <MatchPatch as Game>::Metrics::default();
+    let mut trace = crate::engine::StandingTrace::new(2);
+    let o = crate::engine::play_watched(&g, &mut bots, game_seed(16, 0), PlayOptions { checked: true }, &mut metrics, &mut trace).unwrap();
+    assert_eq!(o, play(&g, &mut bots, game_seed(16, 0), PlayOptions::default(), None, None).unwrap(), "watching changes nothing");
+    let rows: Vec<[i64; 2]> = trace.rows.iter().map(|r| [r[0], r[1]]).collect();
+    #[rustfmt::skip]
+    let expected = [[0, 0], [2, 0], [2, 0], [2, 0], [2, 0], [2, 0], [2, 0], [3, 0], [3, 0], [3, 0], [3, 2], [3, 2], [3, 2], [4, 2], [4, 2], [4, 2], [4, 9], [9, 9], [9, 13]];
+    assert_eq!(rows, expected);
+    assert_eq!((o.length, o.winners, o.scores[0], o.scores[1]), (18, 0b10, 9, 13));
+    let f = crate::stats::standing::figures(&trace, o.winners);
+    // Leaders: seat 0 in turns 1-15, seat 1 in 16, both in 17, seat 1 in 18: 3 changes.
+    assert_eq!((f.turns, f.lead_changes), (18, 3));
+    let w = f.winner.unwrap();
+    // Seat 1 trails by 3 at worst (turns 7-9, seat 0 on 3 pairs: 100% of the leader's pairs),
+    // trails at the halfway turn 9, leads for good from turn 18 (17/18 of the game played)
+    // and wins 13 to 9.
+    assert_eq!((w.drama, w.drama_share, w.lead_from, w.trailed_at_half, w.margin), (3, Some(1.0), 18, true, 4));
+    assert_eq!(w.decisiveness, 17.0 / 18.0);
+}

@@ -351,6 +351,14 @@ impl Game for PennyBadger {
         determinize::observation(self, state, seat)
     }
 
+    /// Standing: the seat's savings (pennies), the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.savings[seat] as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "pennies"
+    }
+
     fn describe(&self, s: &State) -> String {
         let n = self.params.players as usize;
         let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);

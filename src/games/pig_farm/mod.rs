@@ -343,6 +343,15 @@ impl Game for PigFarm {
         determinize::observation(self, state, seat)
     }
 
+    /// Standing: match points so far plus, while a round is played, what the seat's hand
+    /// would score as a non-seller now (the non-sellers' table by sets held).
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        if s.phase == Phase::Over { s.scores[seat] } else { s.scores[seat] + self.scoring.other_points(&s.hands[seat]) }
+    }
+    fn standing_unit(&self) -> &'static str {
+        "points"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out =
             format!("end: {} after {} turns over {} round(s), {} capped\n", END_REASONS[s.end_reason as usize], s.turns, s.rounds_done, s.rounds_capped);

@@ -285,6 +285,15 @@ impl Game for RainbowRush {
         self.observation_text(s, seat)
     }
 
+    /// Standing: the most colors of one shape the seat's row covers (5 is a rainbow), as in
+    /// `Outcome.scores`.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.rows[seat].cover().best() as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "colors covered"
+    }
+
     fn describe(&self, s: &State) -> String {
         let result = match s.winner {
             Some(w) => format!("seat {w} completes a rainbow"),

@@ -397,6 +397,17 @@ impl Game for TakeAPenny {
         )
     }
 
+    /// Standing: the pennies on the seat's bank card (dummy cards included). The rules do not
+    /// always crown the most pennies (the only empty card wins; a tie for the most gives the
+    /// win to the second most): in those games the winner does not lead at the end, so its
+    /// decisiveness is 1 and its margin may be negative; `leader_wins.png` ends below 100%.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.pennies()[seat] as i64
+    }
+    fn standing_unit(&self) -> &'static str {
+        "pennies"
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
         let pennies = s.pennies();

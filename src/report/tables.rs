@@ -1,0 +1,249 @@
+//! The words and tables at the top of a report: the one-line verdict, every figure with its
+//! 95% interval and unit, the seats, and the `[expect]` bounds marked held, undecided or
+//! failed, as Markdown (`report.md`) and HTML (`index.html`). The rows come ready-formatted
+//! from the metric catalogue ([`crate::designer::tables`]).
+
+use std::fmt::Write as _;
+
+use super::html::escape;
+use crate::stats::Summary;
+use crate::stats::summary::fair_share;
+
+/// One figure of the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureRow {
+    /// Metric name (as in `check`, `compare` and `sweep`).
+    pub name: String,
+    /// What it is.
+    pub about: String,
+    /// The value, formatted.
+    pub value: String,
+    /// Its 95% interval, formatted (or why there is none).
+    pub ci: String,
+    /// Its unit.
+    pub unit: String,
+}
+
+/// One seat: (value, 95% interval) of its win share, eliminations and mean score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatRow {
+    /// Seat number.
+    pub seat: usize,
+    /// Its bot.
+    pub bot: String,
+    /// Win share (ties shared).
+    pub win_share: (String, String),
+    /// Share of games it was eliminated in.
+    pub eliminated: (String, String),
+    /// Mean final score.
+    pub mean_score: (String, String),
+}
+
+/// One `[expect]` bound of the variant, judged.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpectRow {
+    /// Metric name.
+    pub metric: String,
+    /// Measured value with its unit.
+    pub measured: String,
+    /// Its 95% interval.
+    pub ci: String,
+    /// The bounds, in the same unit.
+    pub bounds: String,
+    /// `held` (the whole interval inside), `undecided` (it overlaps a bound) or `failed`
+    /// (the whole interval outside).
+    pub verdict: String,
+}
+
+/// The report's tables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tables {
+    /// Every figure but the per-seat ones.
+    pub figures: Vec<FigureRow>,
+    /// One row per seat.
+    pub seats: Vec<SeatRow>,
+    /// The variant's `[expect]` bounds.
+    pub expectations: Vec<ExpectRow>,
+}
+
+/// The run in one line of words: seat 0 against its fair share with the interval, how real
+/// and how big the difference is, the median length and, when measured, how often the lead
+/// changes and how often the winner came from behind.
+pub fn verdict(s: &Summary) -> String {
+    let fair = fair_share(&s.seats, s.players);
+    let f = &s.first_player_advantage;
+    // Points rounded to the tenth printed, so a tiny negative value reads +0.0, not -0.0.
+    let tenth = |x: f64| {
+        let y = (x * 1000.0).round() / 10.0;
+        if y == 0.0 { 0.0 } else { y }
+    };
+    let (value, lo, hi) = (tenth(f.value), tenth(f.ci95[0]), tenth(f.ci95[1]));
+    let size = value.abs();
+    let side = if value > 0.0 { "advantage" } else { "disadvantage" };
+    let judgement = if lo <= 0.0 && hi >= 0.0 {
+        if hi - lo <= 4.0 { "no first-player advantage to speak of".to_string() } else { "no first-player advantage shown (more games would tell)".to_string() }
+    } else if size < 2.0 {
+        format!("a small but real first-player {side}")
+    } else if size < 5.0 {
+        format!("a clear first-player {side}")
+    } else {
+        format!("a large first-player {side}")
+    };
+    let mixed = if s.bots.iter().any(|b| *b != s.bots[0]) { " (the seats play different bots, so this mixes seat order with bot strength)" } else { "" };
+    let mut line = format!(
+        "Seat 0 wins {:.1}% of games against a fair {:.1}% ({value:+.1} pts, 95% CI {lo:+.1} to {hi:+.1}): {judgement}{mixed}; games last {} {} (median)",
+        s.seats[0].win_share * 100.0,
+        fair * 100.0,
+        s.length.median,
+        s.length.unit
+    );
+    if let Some(st) = &s.standing
+        && st.games_with_winner > 0
+    {
+        let _ = write!(
+            line,
+            "; the lead changes {:.1} times a game and {:.0}% of games are won by a seat that trailed at halfway",
+            st.lead_changes.value,
+            st.comeback_rate.value * 100.0
+        );
+    }
+    line.push('.');
+    line
+}
+
+/// Escapes `|` so a cell does not split a Markdown table row.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+/// The tables as Markdown.
+pub fn markdown(t: &Tables) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "| figure | value | 95% CI | unit | what it is |\n|---|---:|---|---|---|");
+    for r in &t.figures {
+        let _ = writeln!(md, "| `{}` | {} | {} | {} | {} |", r.name, cell(&r.value), cell(&r.ci), cell(&r.unit), cell(&r.about));
+    }
+    let _ = writeln!(md, "\n| seat | bot | win share | 95% CI | eliminated | 95% CI | mean score | 95% CI |\n|---:|---|---:|---|---:|---|---:|---|");
+    for r in &t.seats {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            r.seat,
+            cell(&r.bot),
+            r.win_share.0,
+            r.win_share.1,
+            r.eliminated.0,
+            r.eliminated.1,
+            r.mean_score.0,
+            r.mean_score.1
+        );
+    }
+    if !t.expectations.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n### Expectations (`[expect]`)\n\nA bound fails only when the whole 95% CI lies outside it; an interval that overlaps a bound is undecided.\n\n| metric | measured | 95% CI | bounds | verdict |\n|---|---:|---|---|---|"
+        );
+        for r in &t.expectations {
+            let _ = writeln!(md, "| `{}` | {} | {} | {} | **{}** |", r.metric, cell(&r.measured), cell(&r.ci), cell(&r.bounds), r.verdict);
+        }
+    }
+    md
+}
+
+/// The tables as HTML.
+pub fn html(t: &Tables) -> String {
+    let mut h = String::new();
+    let _ = writeln!(h, "<table><tr><th class=l>figure</th><th>value</th><th class=l>95% CI</th><th class=l>unit</th><th class=l>what it is</th></tr>");
+    for r in &t.figures {
+        let _ = writeln!(
+            h,
+            "<tr><td class=l><code>{}</code></td><td>{}</td><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td></tr>",
+            escape(&r.name),
+            escape(&r.value),
+            escape(&r.ci),
+            escape(&r.unit),
+            escape(&r.about)
+        );
+    }
+    let _ = writeln!(h, "</table>");
+    let _ = writeln!(
+        h,
+        "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th class=l>95% CI</th><th>eliminated</th><th class=l>95% CI</th><th>mean score</th><th class=l>95% CI</th></tr>"
+    );
+    for r in &t.seats {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td></tr>",
+            r.seat,
+            escape(&r.bot),
+            escape(&r.win_share.0),
+            escape(&r.win_share.1),
+            escape(&r.eliminated.0),
+            escape(&r.eliminated.1),
+            escape(&r.mean_score.0),
+            escape(&r.mean_score.1)
+        );
+    }
+    let _ = writeln!(h, "</table>");
+    if !t.expectations.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h3>Expectations (<code>[expect]</code>)</h3>\n<p>A bound fails only when the whole 95% CI lies outside it; an interval that overlaps a bound is undecided.</p>"
+        );
+        let _ = writeln!(h, "<table><tr><th class=l>metric</th><th>measured</th><th class=l>95% CI</th><th class=l>bounds</th><th class=l>verdict</th></tr>");
+        for r in &t.expectations {
+            let _ = writeln!(
+                h,
+                "<tr><td class=l><code>{}</code></td><td>{}</td><td class=l>{}</td><td class=l>{}</td><td class=l><strong>{}</strong></td></tr>",
+                escape(&r.metric),
+                escape(&r.measured),
+                escape(&r.ci),
+                escape(&r.bounds),
+                escape(&r.verdict)
+            );
+        }
+        let _ = writeln!(h, "</table>");
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::summary::{Estimate, LengthSummary, SeatSummary};
+
+    fn summary(p0: f64, ci: [f64; 2]) -> Summary {
+        let seat = |s: usize, w: f64| SeatSummary { seat: s, bot: "b".into(), win_share: w, ci95: [w - 0.01, w + 0.01], eliminated: 0.0, mean_score: 0.0 };
+        Summary {
+            game: "g".into(),
+            variant: "v".into(),
+            games: 1000,
+            seed: 1,
+            players: 4,
+            bots: vec!["b".into(); 4],
+            length: LengthSummary { unit: "turns".into(), mean: 113.0, sd: 1.0, median: 113.0, p5: 1.0, p95: 2.0, min: 1.0, max: 2.0 },
+            end_reasons: serde_json::Map::new(),
+            seats: vec![seat(0, p0), seat(1, 0.25), seat(2, 0.25), seat(3, 0.25)],
+            first_player_advantage: Estimate { value: p0 - 0.25, ci95: ci },
+            seat_fairness_p: 0.5,
+            elimination_rate: 0.0,
+            games_with_elimination: 0.0,
+            shared_win_rate: 0.0,
+            games_per_second: 0.0,
+            rng: "x".into(),
+            extra: serde_json::Map::new(),
+            standing: None,
+            rotation: None,
+        }
+    }
+
+    #[test]
+    fn the_verdict_says_how_real_and_how_big_the_first_player_advantage_is() {
+        assert_eq!(
+            verdict(&summary(0.266, [0.010, 0.022])),
+            "Seat 0 wins 26.6% of games against a fair 25.0% (+1.6 pts, 95% CI +1.0 to +2.2): a small but real first-player advantage; games last 113 turns (median)."
+        );
+        assert!(verdict(&summary(0.2498, [-0.006, 0.005])).contains("(+0.0 pts, 95% CI -0.6 to +0.5): no first-player advantage to speak of"));
+        assert!(verdict(&summary(0.19, [-0.07, -0.05])).contains("a large first-player disadvantage"));
+    }
+}
