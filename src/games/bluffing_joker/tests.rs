@@ -1064,59 +1064,7 @@ fn progress_table_and_path_check_match_their_plain_versions() {
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-/// Plays `games` games of random bots and, at every `every`-th decision, draws `samples`
-/// determinizations for the deciding seat and checks each: the seat's observation is the
-/// real one, the invariants hold, and play goes on from it to the end. Returns how many
-/// samples differed from the real state (`describe`), and how many were drawn.
-fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64, samples: u32) -> (u32, u32) {
-    use crate::engine::harness::play_checked;
-    use crate::engine::{all_bots, game_seed};
-    let random = all_bots::<G>().into_iter().find(|b| b.name == "random").expect("random bot");
-    let mut differed = 0;
-    let mut drawn = 0;
-    for index in 0..games {
-        let game_seed = game_seed(seed, index);
-        let mut bots: Vec<Box<dyn Bot<G>>> = (0..g.acting_seats()).map(|_| (random.build)(g, &[])).collect();
-        let mut rng = GameRng::seed_from(game_seed ^ 0xde7e);
-        let mut step = 0u64;
-        let mut sample: Option<G::State> = None;
-        let mut each = |state: &G::State, _: usize, _: &G::Action| {
-            step += 1;
-            let ToMove::Seat(seat) = g.to_move(state) else { return };
-            if !step.is_multiple_of(every) {
-                return;
-            }
-            let real = g.observation(state, seat);
-            let out = sample.get_or_insert_with(|| state.clone());
-            for _ in 0..samples {
-                g.determinize(state, seat, &mut rng, out);
-                drawn += 1;
-                assert_eq!(g.observation(out, seat), real, "game seed {game_seed}, step {step}: the sample shows seat {seat} another table");
-                if let Err(e) = g.check_invariants(out) {
-                    panic!("game seed {game_seed}, step {step}: a sample breaks an invariant: {e}\n{}", g.describe(out));
-                }
-                differed += u32::from(g.describe(out) != g.describe(state));
-            }
-            // Play on from the last sample to the end, checking every step.
-            let mut on = out.clone();
-            let mut scratch = Vec::new();
-            let mut log = crate::engine::EventLog::new(false);
-            let mut moves = 0u64;
-            while let ToMove::Seat(s) = g.to_move(&on) {
-                let action = g.random_action(&g.view(&on, s), &mut rng, &mut scratch);
-                g.apply(&mut on, s, action, &mut rng, &mut log);
-                if let Err(e) = g.check_invariants(&on) {
-                    panic!("game seed {game_seed}, step {step}: playing on from a sample broke an invariant: {e}");
-                }
-                moves += 1;
-                assert!(moves < 1_000_000, "game seed {game_seed}: play from a sample does not end");
-            }
-            crate::engine::harness::well_formed(g, &g.outcome(&on)).expect("a well-formed outcome from a sample");
-        };
-        play_checked(g, &mut bots, game_seed, 5_000_000, &mut 0, &mut each).unwrap_or_else(|(step, what)| panic!("game seed {game_seed}, step {step}: {what}"));
-    }
-    (differed, drawn)
-}
+use crate::engine::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
