@@ -89,3 +89,24 @@ fn ladder_ranks_bots_on_one_scale() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn compare_and_check_rotate_with_the_variants_rotate_key() {
+    // counter-vs-basic.toml sets `rotate = true`: compare pairs blocks and reports the bots'
+    // shares wherever they sit; a count that is not whole blocks is a usage error.
+    let c = json(&[
+        "compare",
+        "variants/penny-badger/counter-vs-basic.toml",
+        "--bots-b",
+        "basic:bluff=0.2:challenge=0.2,basic:bluff=0.2:challenge=0.2,basic:bluff=0.2:challenge=0.2,basic:bluff=0.2:challenge=0.2",
+        "--games",
+        "800",
+        "--json",
+    ]);
+    assert_eq!(c["rotation_block"], 4);
+    let m = c["metrics"].as_array().unwrap().iter().find(|m| m["name"] == "bot1_win_share").expect("bot1_win_share is compared");
+    assert!(m["a"].as_f64().unwrap() > 0.5, "the counter wins most games wherever it sits: {m}");
+    assert!(m["diff"].as_f64().unwrap() < -0.3, "replaced by a basic bot it falls to about a quarter: {m}");
+    let o = playtest(&["check", "variants/penny-badger/counter-vs-basic.toml", "--games", "802", "-q"]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -81,5 +81,5 @@ pub(super) struct CheckArgs {
 }
 
 pub(super) fn run_options(r: &RunArgs) -> RunOptions {
-    RunOptions { games: r.games, seed: r.seed, threads: r.threads, checked: r.checked, quiet: r.quiet }
+    RunOptions { games: r.games, seed: r.seed, threads: r.threads, checked: r.checked, quiet: r.quiet, rotate: r.rotate }
 }

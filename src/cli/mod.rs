@@ -108,7 +108,7 @@ struct RunArgs {
     quiet: bool,
     /// Seat rotation: blocks of one game per seat on the same deal, the line-up turned by one
     /// seat each; reports win share per seat (bots averaged out) and per bot (seats averaged
-    /// out). `--games` must be a multiple of the seats. simulate and report only.
+    /// out). `--games` must be a multiple of the seats. Not with sweep or --precision.
     #[arg(long)]
     rotate: bool,
 }
@@ -134,7 +134,6 @@ pub fn main() -> Result<(), Error> {
         Command::Bench(a) => bench(a),
         Command::Ladder(a) => ladder::ladder(&a),
         Command::Exact(a) => exact(&a),
-        Command::Compare(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by compare yet; use simulate or report".into())),
         Command::Compare(a) => crate::designer::compare::main(&CompareOptions {
             a: a.a,
             b: a.b,
@@ -162,7 +161,6 @@ pub fn main() -> Result<(), Error> {
             out: a.out,
             keep_partial: a.keep_partial,
         }),
-        Command::Check(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by check yet; use simulate or report".into())),
         Command::Check(a) => {
             crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
         }
@@ -209,20 +207,22 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
 }
 
 /// Every figure with its interval, the seats and the variant's `[expect]` bounds for a report,
-/// from the metric catalogue (`moments`: sums of the per-game values of the run's games).
+/// from the metric catalogue (`moments`: sums of the per-game values of the run's games, per
+/// block of `rotation` games when the seats were rotated, else 0).
 fn report_tables<G: Game>(
     game: &G,
     variant: &Variant,
     summary: &Summary,
     tally: &crate::stats::Tally,
-    moments: &Moments,
+    (moments, rotation): (&Moments, usize),
 ) -> Result<crate::report::Tables, Error> {
     use crate::designer::tables::{expect_rows, figure_rows, seat_rows};
-    let cat = Catalogue::new(game);
+    let cat = Catalogue::new(game).rotated(rotation > 0, rotation);
     let est = cat.estimates(&ArmData { summary, tally, moments, extras: &[] });
     let expect = crate::designer::check::expectations(variant, &cat)?;
     let unit = game.standing_unit();
-    let bots: Vec<String> = summary.seats.iter().map(|s| s.bot.clone()).collect();
+    let bots: Vec<String> =
+        summary.seats.iter().map(|s| if summary.rotation.is_some() { "every bot, rotated".to_string() } else { s.bot.clone() }).collect();
     Ok(crate::report::Tables {
         figures: figure_rows(&cat, &est, unit),
         seats: seat_rows(&cat, &est, &bots),
@@ -230,14 +230,30 @@ fn report_tables<G: Game>(
     })
 }
 
-/// Sums of the catalogue's per-game values over `rows`, in game order.
-fn row_moments<G: Game>(game: &G, rows: &[sim::GameRow]) -> Moments {
-    let cat = Catalogue::new(game);
+/// Sums of the catalogue's per-game values over `rows`, in game order; with seat rotation
+/// (`rotation` games per block, else 0) one value per block, the mean of its games (as the
+/// designer's runner counts them).
+fn row_moments<G: Game>(game: &G, rows: &[sim::GameRow], rotation: usize) -> Moments {
+    let cat = Catalogue::new(game).rotated(rotation > 0, rotation);
     let mut moments = Moments::new(cat.per_game_len);
     let mut values = Vec::new();
+    let block = rotation.max(1);
+    let mut sum = vec![0.0; cat.per_game_len];
     for r in rows {
-        cat.per_game(&r.outcome, &mut values);
-        moments.add(&values);
+        let turn = (r.index % block as u64) as usize;
+        cat.per_game(&r.outcome, turn, &mut values);
+        if block == 1 {
+            moments.add(&values);
+            continue;
+        }
+        for (s, v) in sum.iter_mut().zip(&values) {
+            *s += v;
+        }
+        if turn + 1 == block {
+            sum.iter_mut().for_each(|s| *s /= block as f64);
+            moments.add(&sum);
+            sum.iter_mut().for_each(|s| *s = 0.0);
+        }
     }
     moments
 }
@@ -249,6 +265,9 @@ fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> Strin
     }
     for s in &v.sets {
         c.push_str(&format!(" --set {s}"));
+    }
+    if run.rotate {
+        c.push_str(" --rotate");
     }
     c.push_str(extra);
     c

@@ -42,7 +42,7 @@ impl GameCommand for Report<'_> {
         let cfg = RunConfig {
             threads: a.run.threads,
             checked: a.run.checked,
-            rotate: a.run.rotate,
+            rotate: a.run.rotate || variant.rotate,
             detailed: true,
             keep_rows: true,
             ..RunConfig::new(a.run.games, a.run.seed)
@@ -71,7 +71,8 @@ impl GameCommand for Report<'_> {
         charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
-        let tables = report_tables(&game, variant, &summary, &result.tally, &row_moments(&game, &result.rows))?;
+        let rotation = if cfg.rotate { plans.len() } else { 0 };
+        let tables = report_tables(&game, variant, &summary, &result.tally, (&row_moments(&game, &result.rows, rotation), rotation))?;
         let written = crate::report::write(ReportInput {
             dir: out.path(),
             summary: &summary,

@@ -97,7 +97,7 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
     let mut sink = |rows: &[sim::GameRow]| {
         if detailed {
             for r in rows {
-                cat.per_game(&r.outcome, &mut values);
+                cat.per_game(&r.outcome, 0, &mut values);
                 moments.add(&values);
             }
         }
@@ -267,7 +267,7 @@ impl GameCommand for Merge<'_> {
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());
             super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
-            let tables = super::report_tables(&game, variant, &summary, &tally, &moments)?;
+            let tables = super::report_tables(&game, variant, &summary, &tally, (&moments, 0))?;
             report::write(ReportInput {
                 dir: out.path(),
                 summary: &summary,

@@ -49,7 +49,7 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
     let cfg = RunConfig {
         threads: a.run.threads,
         checked: a.run.checked,
-        rotate: a.run.rotate,
+        rotate: a.run.rotate || variant.rotate,
         keep_rows: out.is_some() && !streamed,
         ..RunConfig::new(a.run.games, a.run.seed)
     };

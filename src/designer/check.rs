@@ -164,15 +164,16 @@ impl GameCommand for Check<'_> {
     type Output = (usize, Vec<String>);
     fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(usize, Vec<String>), Error> {
         let o = self.o;
-        let cat = Catalogue::new(&game);
-        let expect = expectations(variant, &cat)?;
         let plans = plans(&game, variant, o.bots.as_deref(), "--bots")?;
+        let rotate = o.run.rotate || variant.rotate;
+        let cat = Catalogue::new(&game).rotated(rotate, plans.len());
+        let expect = expectations(variant, &cat)?;
         if !self.play {
             return Ok((expect.len(), Vec::new()));
         }
         let detailed =
             expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
-        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: false };
+        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: false, rotate };
         let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
         let mut progress = Progress::new(o.run.games, o.run.quiet);
         let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
@@ -187,6 +188,12 @@ impl GameCommand for Check<'_> {
         );
         if let Some(r) = reached {
             println!("  {}", r.describe());
+        }
+        if rotate {
+            println!(
+                "  seats rotated: blocks of {} games on one deal; seat figures average the bots out, bot<k>_win_share the seats; intervals over blocks",
+                plans.len()
+            );
         }
         if expect.is_empty() {
             println!("  no [expect] table: only the invariants were checked");

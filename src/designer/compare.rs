@@ -24,7 +24,7 @@ use crate::variant::Variant;
 
 use super::metrics::{self, Catalogue, Estimate, Moments, Unit};
 use super::precision::{PrecisionArgs, Reached, adaptive};
-use super::runner::{Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, replay_command};
+use super::runner::{Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, check_blocks, replay_command};
 use super::{RunOptions, plans, thousands, write_file};
 
 /// What `compare` was asked.
@@ -122,6 +122,9 @@ pub struct Comparison {
     pub length_unit: String,
     /// How an adaptive run ended.
     pub precision: Option<Reached>,
+    /// Seat rotation: games per block (absent when not rotated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotation_block: Option<u64>,
     /// Every metric.
     pub metrics: Vec<MetricComparison>,
 }
@@ -236,7 +239,8 @@ impl GameCommand for Compare<'_> {
         let plans_b = plans(&game_b, self.vb, bots_b, if o.bots_b.is_some() { "--bots-b" } else { "--bots" })?;
         let arm_a = Arm { game: &game_a, plans: &plans_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
         let arm_b = Arm { game: &game_b, plans: &plans_b, variant: self.vb.name.clone(), replay: replay_command(self.b_path, bots_b, self.b_sets) };
-        let (cat_a, cat_b) = (Catalogue::new(&game_a), Catalogue::new(&game_b));
+        let rotate = o.run.rotate || va.rotate || self.vb.rotate;
+        let (cat_a, cat_b) = (Catalogue::new(&game_a).rotated(rotate, plans_a.len()), Catalogue::new(&game_b).rotated(rotate, plans_b.len()));
         let common: Vec<Common> = cat_a
             .defs
             .iter()
@@ -250,7 +254,19 @@ impl GameCommand for Compare<'_> {
             })
             .collect();
         let seed_b = o.seed_b.unwrap_or(o.run.seed);
-        let plan_a = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false };
+        if rotate && plans_a.len() != plans_b.len() {
+            return Err(Error::Usage(format!(
+                "seat rotation compares blocks of one game per seat: both sides need the same number of bots (A has {}, B has {})",
+                plans_a.len(),
+                plans_b.len()
+            )));
+        }
+        let plan_a = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false, rotate };
+        if rotate && o.precision.precision.is_some() {
+            return Err(Error::Usage("seat rotation cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
+        }
+        check_blocks(&plan_a, plans_a.len(), o.run.games)?;
+        let size = plan_a.batch_size(plans_a.len());
         let plan_b = PlayPlan { seed: seed_b, ..plan_a };
         let pool = Pool::new(o.run.threads)?;
         let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
@@ -271,7 +287,7 @@ impl GameCommand for Compare<'_> {
             }
         };
         let play = |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc<G>| -> Result<(), Error> {
-            let jobs: Vec<u64> = batches(done, n).collect();
+            let jobs: Vec<u64> = batches(done, n, size).collect();
             let first = jobs.first().copied().unwrap_or(0);
             let task = |&batch: &u64| -> Result<PairedBatch<G>, Error> {
                 let mut a_values: Vec<f64> = Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
@@ -290,7 +306,7 @@ impl GameCommand for Compare<'_> {
                 let extra_diffs = common.iter().map(|c| c.extra.map_or(f64::NAN, |(ia, ib)| b.extras()[ib] - a.extras()[ia])).collect();
                 Ok(PairedBatch { a, b, diffs: d, extra_diffs })
             };
-            pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * BATCH).min(n)))
+            pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * size).min(n)))
         };
         let started = std::time::Instant::now();
         let reached = match (o.precision.precision, precision_index) {
@@ -311,7 +327,8 @@ impl GameCommand for Compare<'_> {
         let seconds = started.elapsed().as_secs_f64();
         let (sum_a, sum_b) = (sa.summary(&arm_a, o.run.seed, true, seconds), sb.summary(&arm_b, seed_b, true, seconds));
         let (est_a, est_b) = (sa.estimates(&cat_a, &sum_a), sb.estimates(&cat_b, &sum_b));
-        let n = sa.tally.games;
+        // Per-game values (per block when rotated) counted, for the independent-runs interval.
+        let n = sa.moments.n;
         let mut rows = Vec::new();
         for (k, c) in common.iter().enumerate() {
             let d = &cat_a.defs[c.a];
@@ -352,7 +369,8 @@ impl GameCommand for Compare<'_> {
             game: game_a.id().to_string(),
             a: side(&o.a, va, &arm_a, o.run.seed),
             b: side(self.b_path, self.vb, &arm_b, seed_b),
-            games: n,
+            games: sa.tally.games,
+            rotation_block: rotate.then_some(plans_a.len() as u64),
             common_random_numbers: seed_b == o.run.seed,
             length_unit: game_a.length_unit().to_string(),
             precision: reached,
@@ -408,6 +426,12 @@ pub fn table(c: &Comparison) -> String {
     }
     if let Some(p) = &c.precision {
         let _ = writeln!(out, "{}", p.describe());
+    }
+    if let Some(block) = c.rotation_block {
+        let _ = writeln!(
+            out,
+            "seats rotated: blocks of {block} games on one deal, the line-up turned one seat each; seat figures average the bots out, bot<k>_win_share (the bot listed for seat k) the seats; intervals over blocks"
+        );
     }
     let _ = writeln!(out, "\n| metric | A | B | B - A | 95% CI paired | 95% CI independent runs | paired/independent width | significant |");
     let _ = writeln!(out, "|---|---:|---:|---:|---|---|---:|---|");

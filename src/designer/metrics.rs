@@ -55,6 +55,9 @@ enum Field {
     SeatWin(usize),
     SeatScore(usize),
     SeatEliminated(usize),
+    /// A rotated run: the win share of line-up position `k` (the bot listed for seat k),
+    /// wherever it sits.
+    BotWin(usize),
     Extra(usize),
     /// Standing figure `k` of [`STANDING_METRICS`], at `batch` in the per-batch values.
     Standing {
@@ -247,6 +250,8 @@ pub struct Catalogue {
     players: usize,
     has_elimination: bool,
     length_unit: String,
+    /// Seat rotation: games per block (0 without rotation).
+    rotation: usize,
 }
 
 impl Catalogue {
@@ -306,7 +311,45 @@ impl Catalogue {
         // A game's figure named like a common metric would be ambiguous: the common one wins.
         let mut seen = std::collections::HashSet::new();
         defs.retain(|d| seen.insert(d.name.clone()));
-        Catalogue { defs, per_game_len: per_game, seats, players: game.acting_seats(), has_elimination: game.has_elimination(), length_unit: unit.into() }
+        Catalogue {
+            defs,
+            per_game_len: per_game,
+            seats,
+            players: game.acting_seats(),
+            has_elimination: game.has_elimination(),
+            length_unit: unit.into(),
+            rotation: 0,
+        }
+    }
+
+    /// The catalogue of a rotated run of `acting` bots (`--rotate`): adds `bot<k>_win_share`,
+    /// the win share of the bot listed for seat k wherever it sits (bot strength, seats
+    /// averaged out), and gives every per-game metric the normal interval over rotation
+    /// blocks (the games of a block share a deal, so the block is the unit). Unchanged when
+    /// `rotate` is false.
+    pub fn rotated(mut self, rotate: bool, acting: usize) -> Catalogue {
+        if !rotate {
+            return self;
+        }
+        self.rotation = acting.max(1);
+        let at = self.defs.iter().position(|d| matches!(d.field, Field::SeatScore(_))).unwrap_or(self.defs.len());
+        for k in (0..acting).rev() {
+            let def = MetricDef {
+                name: format!("bot{k}_win_share"),
+                about: format!("win share of the bot listed for seat {k}, wherever rotation seats it (ties shared)"),
+                unit: Unit::Share,
+                per_game: Some(self.per_game_len),
+                field: Field::BotWin(k),
+            };
+            self.per_game_len += 1;
+            self.defs.insert(at, def);
+        }
+        self
+    }
+
+    /// Whether the run is rotated (see [`Catalogue::rotated`]).
+    pub fn is_rotated(&self) -> bool {
+        self.rotation > 0
     }
 
     /// The metric called `name`.
@@ -355,9 +398,12 @@ impl Catalogue {
             .collect()
     }
 
-    /// The per-game vector of one outcome (the values whose means are the paired metrics).
-    pub fn per_game(&self, o: &Outcome, out: &mut Vec<f64>) {
+    /// The per-game vector of one outcome (the values whose means are the paired metrics);
+    /// `turn` is the game's rotation within its block (0 without rotation).
+    pub fn per_game(&self, o: &Outcome, turn: usize, out: &mut Vec<f64>) {
+        // Written by index: a rotated catalogue's bot metrics have the last indices.
         out.clear();
+        out.resize(self.per_game_len, 0.0);
         let players = self.players.max(1) as f64;
         let eliminated = (0..self.seats).filter(|&s| o.eliminated_at[s] > 0).count();
         for d in &self.defs {
@@ -376,9 +422,12 @@ impl Catalogue {
                 Field::SeatWin(s) => o.win_share(s),
                 Field::SeatScore(s) => o.scores[s] as f64,
                 Field::SeatEliminated(s) => f64::from(u8::from(o.eliminated_at[s] > 0)),
+                Field::BotWin(k) => o.win_share((k + turn) % self.rotation.max(1)),
                 Field::LengthQuantile(_) | Field::SeatFairness | Field::Extra(_) | Field::Standing { .. } => 0.0,
             };
-            out.push(v);
+            if let Some(i) = d.per_game {
+                out[i] = v;
+            }
         }
     }
 
@@ -395,6 +444,15 @@ impl Catalogue {
     }
 
     fn raw_estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
+        let e = self.run_estimate(d, arm);
+        match d.per_game {
+            // Rotated: the block is the unit of every per-game metric's interval.
+            Some(i) if self.is_rotated() => Estimate::around(e.value, arm.moments.half_width(i), Interval::Normal),
+            _ => e,
+        }
+    }
+
+    fn run_estimate(&self, d: &MetricDef, arm: &ArmData<'_>) -> Estimate {
         let s = arm.summary;
         let t = arm.tally;
         let n = t.games;
@@ -438,6 +496,11 @@ impl Catalogue {
             }
             Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
             Field::SeatEliminated(seat) => share(s.seats[seat].eliminated, t.eliminated[seat] as f64),
+            Field::BotWin(_) => {
+                let i = d.per_game.unwrap_or(0);
+                let m = arm.moments;
+                Estimate::point(if m.n == 0 { f64::NAN } else { m.sum.get(i).copied().unwrap_or(f64::NAN) / m.n as f64 })
+            }
             Field::Standing { k, .. } => match &s.standing {
                 Some(st) => {
                     let (value, [lo, hi]) = standing_estimates(st)[k];
@@ -528,7 +591,7 @@ mod tests {
         o.winners = 1;
         for n in 1..=1500u64 {
             tally.add(&o, 4, 2);
-            cat.per_game(&o, &mut values);
+            cat.per_game(&o, 0, &mut values);
             moments.add(&values);
             let ctx = SummaryContext {
                 game: "pig-farm",

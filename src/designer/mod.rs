@@ -32,6 +32,8 @@ pub struct RunOptions {
     pub checked: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// Seat rotation (`--rotate`; a variant's `rotate = true` turns it on too).
+    pub rotate: bool,
 }
 
 /// Parses `--bots SPEC[,SPEC...]` (`flag` names the flag in errors).

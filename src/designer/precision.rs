@@ -143,11 +143,16 @@ pub fn run_arm<G: Game>(
 ) -> Result<(ArmStats<G>, Option<Reached>), Error> {
     let pool = Pool::new(threads)?;
     let mut stats = ArmStats::<G>::default();
+    let size = plan.batch_size(arm.plans.len());
+    if plan.rotate && precision.precision.is_some() {
+        return Err(Error::Usage("seat rotation cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
+    }
+    super::runner::check_blocks(plan, arm.plans.len(), games)?;
     let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats<G>| {
-        let jobs: Vec<u64> = batches(done, n).collect();
+        let jobs: Vec<u64> = batches(done, n, size).collect();
         let first = jobs.first().copied().unwrap_or(0);
         pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| {
-            progress.update(((first + k as u64) * sim::BATCH).min(n))
+            progress.update(((first + k as u64) * size).min(n))
         })
     };
     let Some(target) = precision.precision else {
@@ -191,7 +196,7 @@ pub fn run_sim<G: Game>(
     }
     let cat = Catalogue::new(game);
     let detailed = cfg.detailed || cat.get(precision.metric()).is_some_and(Catalogue::is_extra);
-    let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows };
+    let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows, rotate: false };
     let arm = Arm { game, plans, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;

@@ -45,25 +45,61 @@ pub struct PlayPlan {
     pub detailed: bool,
     /// Keep one row per game.
     pub keep_rows: bool,
+    /// Seat rotation (`--rotate`, or `rotate = true` in the variant): games come in blocks of
+    /// one game per acting seat from the block's seed, the line-up turned by one seat each
+    /// (as `simulate --rotate`); per-game values are averaged over each block, which is the
+    /// unit of every interval.
+    pub rotate: bool,
+}
+
+impl PlayPlan {
+    /// Games per batch for a line-up of `acting` bots: the simulator's [`BATCH`], cut down to
+    /// whole rotation blocks when rotating (so no block straddles two batches).
+    pub fn batch_size(&self, acting: usize) -> u64 {
+        if self.rotate && acting > 1 { BATCH - BATCH % acting as u64 } else { BATCH }
+    }
+
+    /// Games per rotation block (1 without rotation).
+    pub fn block(&self, acting: usize) -> u64 {
+        if self.rotate { acting.max(1) as u64 } else { 1 }
+    }
+}
+
+/// A usage error unless `games` is whole rotation blocks of `acting` games.
+pub fn check_blocks(plan: &PlayPlan, acting: usize, games: u64) -> Result<(), Error> {
+    let block = plan.block(acting);
+    if !games.is_multiple_of(block) {
+        return Err(Error::Usage(format!(
+            "seat rotation plays whole blocks of {block} games (one per seat): --games must be a multiple of {block}, got {games}"
+        )));
+    }
+    Ok(())
 }
 
 /// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
-/// outcome)` in index order; returns the game's metrics and the standing figures of the batch
-/// (empty unless detailed).
+/// rotation, outcome)` in index order; returns the game's metrics and the standing figures of
+/// the batch (empty unless detailed).
 pub fn play_batch<G: Game>(
     arm: &Arm<'_, G>,
     plan: &PlayPlan,
     batch: u64,
     games: u64,
-    each: &mut dyn FnMut(u64, u64, &Outcome),
+    each: &mut dyn FnMut(u64, u64, usize, &Outcome),
 ) -> Result<(G::Metrics, StandingTally), Error> {
-    let mut bots = crate::sim::table(arm.game, arm.plans);
+    let turns = plan.block(arm.plans.len());
+    let mut tables: Vec<_> = if plan.rotate {
+        (0..turns as usize).map(|turn| crate::sim::table(arm.game, &crate::sim::rotated(arm.plans, turn))).collect()
+    } else {
+        vec![crate::sim::table(arm.game, arm.plans)]
+    };
     let mut metrics = G::Metrics::default();
     let mut standing = StandingTally::default();
     let mut trace = StandingTrace::new(arm.game.seats());
     let options = PlayOptions { checked: plan.checked };
-    for index in batch * BATCH..((batch + 1) * BATCH).min(games) {
-        let seed = game_seed(plan.seed, index);
+    let size = plan.batch_size(arm.plans.len());
+    for index in batch * size..((batch + 1) * size).min(games) {
+        let (seed, turn) = if plan.rotate { (game_seed(plan.seed, index / turns), (index % turns) as usize) } else { (game_seed(plan.seed, index), 0) };
+        let bots = &mut tables[turn];
         let played =
             if plan.detailed { bots.play_watched(arm.game, seed, options, &mut metrics, &mut trace) } else { bots.play(arm.game, seed, options, None, None) };
         let outcome = played.map_err(|v| {
@@ -75,7 +111,7 @@ pub fn play_batch<G: Game>(
         if plan.detailed {
             standing.record(&trace, outcome.winners);
         }
-        each(index, seed, &outcome);
+        each(index, seed, turn, &outcome);
     }
     Ok((metrics, standing))
 }
@@ -120,12 +156,27 @@ pub fn arm_batch_with<G: Game>(
     let mut moments = Moments::new(cat.per_game_len);
     let mut rows = Vec::new();
     let mut values = Vec::with_capacity(cat.per_game_len);
+    // A rotated run counts one value per block: the mean of its games' values.
+    let block = plan.block(arm.plans.len());
+    let mut block_sum = vec![0.0; cat.per_game_len];
     let (seats, reasons) = (arm.game.seats(), arm.game.end_reasons().len());
-    let (metrics, standing) = play_batch(arm, plan, batch, games, &mut |index, seed, outcome| {
+    let (metrics, standing) = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
         tally.add(outcome, seats, reasons);
-        cat.per_game(outcome, &mut values);
-        moments.add(&values);
-        hook(&values);
+        cat.per_game(outcome, turn, &mut values);
+        if block == 1 {
+            moments.add(&values);
+            hook(&values);
+        } else {
+            for (s, v) in block_sum.iter_mut().zip(&values) {
+                *s += v;
+            }
+            if turn as u64 + 1 == block {
+                block_sum.iter_mut().for_each(|s| *s /= block as f64);
+                moments.add(&block_sum);
+                hook(&block_sum);
+                block_sum.iter_mut().for_each(|s| *s = 0.0);
+            }
+        }
         if plan.keep_rows {
             rows.push(GameRow { index, seed, outcome: *outcome });
         }
@@ -258,10 +309,11 @@ impl Pool {
     }
 }
 
-/// The batches that take a run from `done` games to `target` games (both multiples of the
-/// batch size, or `target` the run's last count).
-pub fn batches(done: u64, target: u64) -> std::ops::Range<u64> {
-    done / BATCH..target.div_ceil(BATCH)
+/// The batches of `size` games (see [`PlayPlan::batch_size`]) that take a run from `done`
+/// games to `target` games (both multiples of the batch size, or `target` the run's last
+/// count).
+pub fn batches(done: u64, target: u64, size: u64) -> std::ops::Range<u64> {
+    done / size..target.div_ceil(size)
 }
 
 /// `playtest trace PATH [--bots B] [--set S]...`: the command that replays a game of an arm.
@@ -303,11 +355,46 @@ mod tests {
         let plans: Vec<SeatPlan<PigFarm>> = (0..4).map(|_| SeatPlan { label: "always-sell".into(), values: Vec::new(), build }).collect();
         let replay = replay_command(std::path::Path::new("v.toml"), Some("always-sell"), &["bank=3".into()]);
         let arm = Arm { game: &game, plans: &plans, variant: "standard".into(), replay };
-        let plan = PlayPlan { seed: 7, checked: true, detailed: false, keep_rows: false };
-        let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _| {}) else { panic!("the illegal sale is caught") };
+        let plan = PlayPlan { seed: 7, checked: true, detailed: false, keep_rows: false, rotate: false };
+        let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _, _| {}) else { panic!("the illegal sale is caught") };
         let seed = game_seed(7, 0);
         assert!(message.contains(&format!("game 0 (seed {seed})")), "{message}");
         assert!(message.contains("illegal action Sell"), "{message}");
         assert!(message.ends_with(&format!("replay it with: playtest trace v.toml --bots always-sell --set bank=3 --game-seed {seed}")), "{message}");
+    }
+
+    /// A rotated designer run of a 3-seat game (batches of 510 games, whole blocks) gives the
+    /// simulator's rotated tally and per-bot win shares, and intervals over blocks.
+    #[test]
+    fn rotated_runs_match_the_simulator_and_count_blocks() {
+        use crate::designer::metrics::Catalogue;
+        use crate::games::take_a_penny::TakeAPenny;
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/take-a-penny/three-players.toml"), &[]).unwrap();
+        let game = TakeAPenny::from_variant(&variant).unwrap();
+        let specs: Vec<crate::engine::BotSpec> = ["greedy", "random", "random"].iter().map(|s| crate::engine::BotSpec::parse(s).unwrap()).collect();
+        let plans = crate::games::seat_plans(&game, &variant, Some(&specs), TakeAPenny::DEFAULT_BOT).unwrap();
+        let games = 1_200;
+        let plan = PlayPlan { seed: 11, checked: false, detailed: false, keep_rows: false, rotate: true };
+        assert_eq!(plan.batch_size(3), 510);
+        assert!(check_blocks(&plan, 3, 1_201).is_err());
+        let arm = Arm { game: &game, plans: &plans, variant: "three-players".into(), replay: String::new() };
+        let cat = Catalogue::new(&game).rotated(true, plans.len());
+        let mut stats = ArmStats::<TakeAPenny>::default();
+        for b in batches(0, games, plan.batch_size(3)) {
+            stats.add(arm_batch(&arm, &cat, &plan, b, games).unwrap());
+        }
+        assert_eq!(stats.moments.n, games / 3, "one value per block");
+        let cfg = crate::sim::RunConfig { rotate: true, ..crate::sim::RunConfig::new(games, 11) };
+        let sim = crate::sim::run(&game, &plans, cfg).unwrap();
+        assert_eq!(stats.tally.games, sim.tally.games);
+        assert_eq!(stats.tally.wins, sim.tally.wins, "the same games as simulate --rotate");
+        let rot = sim.rotation.as_ref().unwrap().summary();
+        let summary = stats.summary(&arm, 11, false, 0.0);
+        let est = stats.estimates(&cat, &summary);
+        let greedy = est[cat.position("bot0_win_share").unwrap()];
+        assert!((greedy.value - rot.bots[0].win_share).abs() < 1e-12, "{} vs {}", greedy.value, rot.bots[0].win_share);
+        assert!((greedy.lo - rot.bots[0].ci95[0]).abs() < 0.005, "{greedy:?} vs {:?}", rot.bots[0].ci95);
+        let random = (est[cat.position("bot1_win_share").unwrap()].value + est[cat.position("bot2_win_share").unwrap()].value) / 2.0;
+        assert!((random - rot.bots[1].win_share).abs() < 1e-12);
     }
 }

@@ -153,6 +153,9 @@ impl PointResult {
 pub fn main(o: &SweepOptions) -> Result<(), Error> {
     let axes = axes(&o.params, &o.values)?;
     let base = Variant::load(&o.variant, &o.sets)?;
+    if base.rotate {
+        eprintln!("note: sweep does not rotate seats yet; the variant's `rotate = true` is ignored (seat figures mix seat order with bot strength)");
+    }
     let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
     let dir = o.out.clone().unwrap_or_else(|| Path::new("reports").join(&base.game).join(&base.name).join(format!("sweep-{}", keys.join("-"))));
     crate::interrupt::install();
@@ -255,9 +258,9 @@ impl GameCommand for Sweep<'_> {
                 .collect::<Result<_, _>>()?,
             None => cats[0].default_selection().into_iter().map(|i| cats[0].defs[i].name.clone()).collect(),
         };
-        let plan = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false };
+        let plan = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false, rotate: false };
         let games = o.run.games;
-        let jobs: Vec<(usize, u64)> = batches(0, games).flat_map(|b| (0..points.len()).map(move |p| (p, b))).collect();
+        let jobs: Vec<(usize, u64)> = batches(0, games, BATCH).flat_map(|b| (0..points.len()).map(move |p| (p, b))).collect();
         let pool = Pool::new(o.run.threads)?;
         let mut progress = Progress::new(games * points.len() as u64, o.run.quiet);
         progress.set_message(format!("{} values", points.len()));

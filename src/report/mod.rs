@@ -26,19 +26,48 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
     let unit = &summary.length.unit;
     let mut charts = vec![length_histogram(tally, summary)];
     let fair = 100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players);
-    charts.push(ChartSpec::Bars {
-        file: "seat_win_shares".into(),
-        title: format!("Win share by seat, ties shared ({games} games)"),
-        x_label: "seat (turn order) and bot".into(),
-        y_label: "win share (%)".into(),
-        categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
-        series: vec![BarSeries {
-            name: "win share".into(),
-            values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
-            ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
-        }],
-        reference: Some((fair, format!("fair share {fair:.1}%"))),
-    });
+    match &summary.rotation {
+        // Rotated: the seat order's effect (bots averaged out) and each bot's strength (seats
+        // averaged out), both with intervals over blocks.
+        Some(r) => {
+            let bars = |shares: &[crate::stats::rotation::RotatedShare]| BarSeries {
+                name: "win share".into(),
+                values: shares.iter().map(|s| s.win_share * 100.0).collect(),
+                ci: Some(shares.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
+            };
+            charts.push(ChartSpec::Bars {
+                file: "seat_win_shares".into(),
+                title: format!("Win share by seat, bots rotated through every seat ({games} games)"),
+                x_label: "seat (turn order); every bot sits in every seat equally often".into(),
+                y_label: "win share (%)".into(),
+                categories: r.seats.iter().map(|s| s.name.clone()).collect(),
+                series: vec![bars(&r.seats)],
+                reference: Some((fair, format!("fair share {fair:.1}%"))),
+            });
+            charts.push(ChartSpec::Bars {
+                file: "bot_win_shares".into(),
+                title: format!("Win share by bot, seats averaged out ({games} games)"),
+                x_label: "bot (copies of one bot pooled)".into(),
+                y_label: "win share per seat it holds (%)".into(),
+                categories: r.bots.iter().map(|s| s.name.clone()).collect(),
+                series: vec![bars(&r.bots)],
+                reference: Some((fair, format!("fair share {fair:.1}%"))),
+            });
+        }
+        None => charts.push(ChartSpec::Bars {
+            file: "seat_win_shares".into(),
+            title: format!("Win share by seat, ties shared ({games} games)"),
+            x_label: "seat (turn order) and bot".into(),
+            y_label: "win share (%)".into(),
+            categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
+            series: vec![BarSeries {
+                name: "win share".into(),
+                values: summary.seats.iter().map(|s| s.win_share * 100.0).collect(),
+                ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
+            }],
+            reference: Some((fair, format!("fair share {fair:.1}%"))),
+        }),
+    }
     if has_elimination {
         let horizon = summary.length.p95.max(1.0) as usize;
         let survival = tally.survival(summary.players, horizon);
@@ -136,7 +165,12 @@ fn run_notes(s: &Summary) -> Vec<String> {
             crate::stats::summary::fair_share(&s.seats, s.players) * 100.0
         ));
     }
-    if s.bots.iter().any(|b| *b != s.bots[0]) {
+    if let Some(r) = &s.rotation {
+        notes.push(format!(
+            "Seats rotated: {} blocks of {} games, every bot in every seat on the same deals; the seat figures average the bots out (the seat order's own effect) and the `bot<k>_win_share` figures average the seats out (bot strength).",
+            r.blocks, r.games_per_block
+        ));
+    } else if s.bots.iter().any(|b| *b != s.bots[0]) {
         notes.push("The seats play different bots: a difference between seats mixes the seat order with the bots' strength.".into());
     }
     notes

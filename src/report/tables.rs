@@ -89,7 +89,16 @@ pub fn verdict(s: &Summary) -> String {
     } else {
         format!("a large first-player {side}")
     };
-    let mixed = if s.bots.iter().any(|b| *b != s.bots[0]) { " (the seats play different bots, so this mixes seat order with bot strength)" } else { "" };
+    let strongest = s.rotation.as_ref().and_then(|r| r.bots.iter().max_by(|a, b| a.win_share.total_cmp(&b.win_share)));
+    let mixed = match strongest {
+        Some(b) => format!(
+            " (seats rotated, so this is the seat order's own effect; the strongest bot, `{}`, wins {:.1}% wherever it sits)",
+            b.name,
+            b.win_share * 100.0
+        ),
+        None if s.bots.iter().any(|b| *b != s.bots[0]) => " (the seats play different bots, so this mixes seat order with bot strength)".to_string(),
+        None => String::new(),
+    };
     let mut line = format!(
         "Seat 0 wins {:.1}% of games against a fair {:.1}% ({value:+.1} pts, 95% CI {lo:+.1} to {hi:+.1}): {judgement}{mixed}; games last {} {} (median)",
         s.seats[0].win_share * 100.0,

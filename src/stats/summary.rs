@@ -252,7 +252,7 @@ impl Summary {
                 out,
                 "| {} | {} | {:.2}% | {:.2}%-{:.2}% | {:.1}% | {:.2} |",
                 s.seat,
-                s.bot,
+                if self.rotation.is_some() { "every bot, rotated" } else { &s.bot },
                 s.win_share * 100.0,
                 s.ci95[0] * 100.0,
                 s.ci95[1] * 100.0,

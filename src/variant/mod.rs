@@ -16,7 +16,7 @@ use crate::error::{Location, VariantError};
 pub use provenance::Provenance;
 
 /// Keys every variant may have whatever its game; all other keys belong to the game.
-pub const COMMON_KEYS: &[&str] = &["game", "name", "description", "extends", "bots", "seats", "expect"];
+pub const COMMON_KEYS: &[&str] = &["game", "name", "description", "extends", "bots", "seats", "expect", "rotate"];
 
 /// One problem with a key's value, found by a game's checks.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +62,9 @@ pub struct Variant {
     pub seats: SeatBots,
     /// Where every key was written.
     pub provenance: Provenance,
+    /// `rotate = true`: play with seat rotation (as `--rotate`) wherever rotation is offered,
+    /// for a mixed line-up whose seat effect and bot strength must be told apart.
+    pub rotate: bool,
 }
 
 impl Variant {
@@ -114,8 +117,13 @@ impl Variant {
             }
             None => String::new(),
         };
+        let rotate = match table.get("rotate") {
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(other) => return Err(provenance.invalid("rotate", format!("expected true or false, got {}", type_name(other)))),
+            None => false,
+        };
         let seats = seat_bots(&table, &provenance)?;
-        Ok(Variant { path: path.to_path_buf(), game, name, description, table, seats, provenance })
+        Ok(Variant { path: path.to_path_buf(), game, name, description, table, seats, provenance, rotate })
     }
 
     /// The game's own keys deserialised into its parameter struct; errors name the key.
