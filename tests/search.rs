@@ -110,3 +110,48 @@ fn compare_and_check_rotate_with_the_variants_rotate_key() {
     let o = playtest(&["check", "variants/penny-badger/counter-vs-basic.toml", "--games", "802", "-q"]);
     assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn ismcts_comes_close_to_the_exact_best_response_in_two_player_take_a_penny() {
+    // The exact best response to a random opponent wins 99.95% (`playtest exact
+    // variants/take-a-penny/two-players.toml --bots best-response,random`); ismcts, which
+    // knows nothing of its opponent, must come within a few points of it.
+    let s = json(&["simulate", "variants/take-a-penny/two-players.toml", "--bots", "ismcts:iterations=300,random", "--rotate", "--games", "200", "--json"]);
+    let (share, _, high) = bot_share(&s, "ismcts:iterations=300");
+    assert!(high > 0.9995 - 0.03, "ismcts wins {share} (95% CI up to {high}) against random; the exact optimum is 99.95%");
+}
+
+#[test]
+fn report_ladder_adds_the_skill_curve_to_the_report() {
+    let dir = std::env::temp_dir().join(format!("playtest-report-ladder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    let o = playtest(&[
+        "report",
+        "variants/take-a-penny/two-players.toml",
+        "--games",
+        "300",
+        "--ladder",
+        "random,greedy",
+        "--ladder-games",
+        "100",
+        "--out",
+        &out,
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in ["ladder.json", "matrix.csv", "ratings.csv", "ladder_matrix.png", "skill_curve.png", "report.md", "index.html"] {
+        assert!(dir.join(f).is_file(), "{f} written");
+    }
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("### Skill ladder") && md.contains("| greedy |"), "{md}");
+    assert!(md.contains("--ladder random,greedy --ladder-games 100"), "the command reproduces the ladder");
+    let html = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(html.contains("<h3>Skill ladder") && html.contains("skill_curve.png"));
+    // A ladder of one bot is refused before anything is played or written.
+    let bad = dir.join("bad");
+    let o = playtest(&["report", "variants/take-a-penny/two-players.toml", "--ladder", "greedy", "--out", &bad.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!bad.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

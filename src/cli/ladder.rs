@@ -65,8 +65,9 @@ struct Level {
     mean_length: Estimate,
 }
 
+/// A whole ladder: the matrix, the skill curve and the skill-vs-luck figure.
 #[derive(Clone, Debug, Serialize)]
-struct LadderResult {
+pub(super) struct LadderResult {
     game: String,
     variant: String,
     seats: usize,
@@ -104,8 +105,33 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
     // Before the long run: the folder's lock and a writable temporary folder (the previous
     // ladder stays until this one is complete).
     let out = a.out.as_deref().map(open_out).transpose()?;
+    let result = measure(game, variant, bots, (a.games, a.seed, a.threads), a.json)?;
+    if let Some(out) = out {
+        write_ladder(out.path(), &result)?;
+        out.commit()?;
+    }
+    if a.json {
+        output::print_json(&result)?;
+    } else {
+        print!("{}", text(&result));
+        if let Some(dir) = &a.out {
+            println!("wrote {}/ladder.json, matrix.csv, ratings.csv, ladder_matrix.png, skill_curve.png", dir.display());
+        }
+    }
+    Ok(())
+}
+
+/// Plays the ladder of `bots` (weakest first): every pairing rotated, `games` per pairing
+/// (rounded up to whole blocks) and per self-play run; progress on stderr unless `quiet`.
+pub(super) fn measure<G: Registered>(
+    game: &G,
+    variant: &Variant,
+    bots: &[String],
+    (games, seed, threads): (u64, u64, usize),
+    quiet: bool,
+) -> Result<LadderResult, Error> {
     let seats = game.acting_seats();
-    let games = a.games.div_ceil(seats as u64) * seats as u64;
+    let games = games.div_ceil(seats as u64) * seats as u64;
     let fair = 1.0 / seats as f64;
     let mut matrix = Vec::new();
     let mut pairings = Vec::new();
@@ -117,7 +143,7 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
             }
             let lineup: Vec<&str> = std::iter::once(row.as_str()).chain(std::iter::repeat_n(column.as_str(), seats - 1)).collect();
             let plans = seat_plans_any(game, variant, Some(&lineup.join(",")))?;
-            let cfg = RunConfig { threads: a.threads, rotate: true, ..RunConfig::new(games, a.seed) };
+            let cfg = RunConfig { threads, rotate: true, ..RunConfig::new(games, seed) };
             let r = sim::run(game, &plans, cfg)?;
             stop_if_interrupted()?;
             let rot = r.rotation.as_ref().expect("a rotated run").summary();
@@ -129,7 +155,7 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
             pairings.push(Pairing { a: i, b: j, copies: (seats - 1) as u32, games: games as f64, a_wins, b_wins });
             share[i][j] = Some(Estimate { value: mine.win_share, ci95: mine.ci95 });
             matrix.push(Cell { row: row.clone(), column: column.clone(), win_share: mine.win_share, ci95: mine.ci95, games });
-            if !a.json {
+            if !quiet {
                 eprintln!(
                     "ladder: {row} against {column}: {:.1}% (95% CI {:.1} to {:.1}), {games} games",
                     100.0 * mine.win_share,
@@ -143,7 +169,7 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
     let mut levels = Vec::new();
     for (i, bot) in bots.iter().enumerate() {
         let plans = seat_plans_any(game, variant, Some(bot))?;
-        let cfg = RunConfig { threads: a.threads, ..RunConfig::new(games, a.seed) };
+        let cfg = RunConfig { threads, ..RunConfig::new(games, seed) };
         let r = sim::run(game, &plans, cfg)?;
         stop_if_interrupted()?;
         let summary = summarise(game, variant, &plans, &cfg, &r);
@@ -163,32 +189,61 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
         Some(e) => Estimate { value: (e.value - fair) / gap, ci95: [(e.ci95[0] - fair) / gap, (e.ci95[1] - fair) / gap] },
         None => Estimate { value: 0.0, ci95: [0.0, 0.0] },
     };
-    let result = LadderResult {
+    Ok(LadderResult {
         game: game.id().to_string(),
         variant: variant.name.clone(),
         seats,
         fair_share: fair,
         games_per_pairing: games,
-        seed: a.seed,
+        seed,
         bots: bots.to_vec(),
         matrix,
         levels,
         skill_vs_luck,
         strongest: bots[strongest].clone(),
-    };
-    if let Some(out) = out {
-        write_ladder(out.path(), &result)?;
-        out.commit()?;
+    })
+}
+
+/// The skill curve as a report table (`report --ladder`): one row per bot with its rating,
+/// its win share against the first bot, and the self-play first-player advantage and length.
+pub(super) fn section(r: &LadderResult) -> crate::report::Section {
+    let s = &r.skill_vs_luck;
+    crate::report::Section {
+        title: format!("Skill ladder ({} rotated games per pairing)", r.games_per_pairing),
+        lead: format!(
+            "Every bot against copies of every other, seats rotated; ratings on the Elo scale (first bot = 0). Does the verdict survive stronger play: the first-player advantage and length when every seat plays each bot. Skill vs luck: the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%).",
+            r.strongest,
+            r.bots[0],
+            100.0 * s.value,
+            100.0 * s.ci95[0],
+            100.0 * s.ci95[1]
+        ),
+        header: vec![
+            "bot".into(),
+            "rating (Elo, 95% CI)".into(),
+            format!("win share vs {} (95% CI)", r.bots[0]),
+            "first-player advantage, self-play (95% CI)".into(),
+            "mean length, self-play (95% CI)".into(),
+        ],
+        rows: r
+            .levels
+            .iter()
+            .map(|l| {
+                vec![
+                    l.bot.clone(),
+                    format!("{:+.0} ({:+.0} to {:+.0})", l.rating.elo, l.rating.ci95[0], l.rating.ci95[1]),
+                    l.vs_first.as_ref().map_or("-".into(), pct),
+                    format!(
+                        "{:+.2} pts ({:+.2} to {:+.2})",
+                        100.0 * l.first_player_advantage.value,
+                        100.0 * l.first_player_advantage.ci95[0],
+                        100.0 * l.first_player_advantage.ci95[1]
+                    ),
+                    format!("{:.1} ({:.1} to {:.1})", l.mean_length.value, l.mean_length.ci95[0], l.mean_length.ci95[1]),
+                ]
+            })
+            .collect(),
     }
-    if a.json {
-        output::print_json(&result)?;
-    } else {
-        print!("{}", text(&result));
-        if let Some(dir) = &a.out {
-            println!("wrote {}/ladder.json, matrix.csv, ratings.csv, ladder_matrix.png, skill_curve.png", dir.display());
-        }
-    }
-    Ok(())
 }
 
 /// A ladder stopped by Ctrl-C writes nothing (its matrix would be incomplete): exit 130,
@@ -258,7 +313,18 @@ fn text(r: &LadderResult) -> String {
     o
 }
 
+/// Writes ladder.json, matrix.csv, ratings.csv and the charts ([`charts`]) into `dir`.
 fn write_ladder(dir: &Path, r: &LadderResult) -> Result<(), Error> {
+    write_data(dir, r)?;
+    crate::report::charts::register_fonts();
+    for chart in &charts(r) {
+        crate::report::charts::render(chart, dir)?;
+    }
+    Ok(())
+}
+
+/// Writes ladder.json, matrix.csv and ratings.csv into `dir`.
+pub(super) fn write_data(dir: &Path, r: &LadderResult) -> Result<(), Error> {
     output::write_json(&dir.join("ladder.json"), r)?;
     let mut csv = String::from("row,column,win_share,ci_low,ci_high,games\n");
     for c in &r.matrix {
@@ -282,6 +348,11 @@ fn write_ladder(dir: &Path, r: &LadderResult) -> Result<(), Error> {
     }
     let path = dir.join("ratings.csv");
     std::fs::write(&path, csv).map_err(|e| Error::output(&path, e))?;
+    Ok(())
+}
+
+/// The ladder's two charts: the win-rate heat map and the skill curve.
+pub(super) fn charts(r: &LadderResult) -> [ChartSpec; 2] {
     let n = r.bots.len();
     let cells: Vec<Vec<f64>> = (0..n)
         .rev()
@@ -300,7 +371,7 @@ fn write_ladder(dir: &Path, r: &LadderResult) -> Result<(), Error> {
                 .collect()
         })
         .collect();
-    let charts = [
+    [
         ChartSpec::Heatmap {
             file: "ladder_matrix".into(),
             title: format!("{} / {}: row bot's win share against copies of the column bot ({} games each)", r.game, r.variant, r.games_per_pairing),
@@ -337,10 +408,5 @@ fn write_ladder(dir: &Path, r: &LadderResult) -> Result<(), Error> {
             ],
             reference: Some((100.0 * r.fair_share, format!("fair share {:.1}%", 100.0 * r.fair_share))),
         },
-    ];
-    crate::report::charts::register_fonts();
-    for chart in &charts {
-        crate::report::charts::render(chart, dir)?;
-    }
-    Ok(())
+    ]
 }

@@ -221,12 +221,12 @@ fn report_tables<G: Game>(
     let est = cat.estimates(&ArmData { summary, tally, moments, extras: &[] });
     let expect = crate::designer::check::expectations(variant, &cat)?;
     let unit = game.standing_unit();
-    let bots: Vec<String> =
-        summary.seats.iter().map(|s| if summary.rotation.is_some() { "every bot, rotated".to_string() } else { s.bot.clone() }).collect();
+    let bots: Vec<String> = summary.seats.iter().map(|s| if summary.rotation.is_some() { "every bot, rotated".to_string() } else { s.bot.clone() }).collect();
     Ok(crate::report::Tables {
         figures: figure_rows(&cat, &est, unit),
         seats: seat_rows(&cat, &est, &bots),
         expectations: expect_rows(&cat, &est, &expect, unit),
+        sections: Vec::new(),
     })
 }
 

@@ -21,6 +21,13 @@ pub(super) struct ReportArgs {
     /// (default: write nothing and leave the folder as it was).
     #[arg(long)]
     pub(super) keep_partial: bool,
+    /// Add a skill ladder of these bots (weakest first, as `playtest ladder --bots`): the skill
+    /// curve, the win-rate matrix and the ratings join the report and index.html.
+    #[arg(long, value_name = "SPEC[,SPEC...]")]
+    pub(super) ladder: Option<String>,
+    /// Games per pairing of `--ladder` (rounded up to whole rotation blocks).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(super) ladder_games: u64,
 }
 
 pub(super) struct Report<'a> {
@@ -37,6 +44,21 @@ impl GameCommand for Report<'_> {
         if let Some(text) = &a.shard {
             return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
         }
+        // The ladder's bots are checked before anything is played.
+        let ladder_bots = match &a.ladder {
+            None => None,
+            Some(text) => {
+                let specs = parse_bots(Some(text))?.unwrap_or_default();
+                if specs.len() < 2 {
+                    return Err(Error::Usage(format!("--ladder: a ladder needs at least two bots, got {}", specs.len())));
+                }
+                let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
+                for l in &labels {
+                    seat_plans_any(&game, variant, Some(l)).map_err(|e| Error::Usage(format!("--ladder: {e}")))?;
+                }
+                Some(labels)
+            }
+        };
         // Before the long run: the folder's lock and a writable temporary folder.
         let out = open_out(&dir)?;
         let cfg = RunConfig {
@@ -72,12 +94,24 @@ impl GameCommand for Report<'_> {
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
         let rotation = if cfg.rotate { plans.len() } else { 0 };
-        let tables = report_tables(&game, variant, &summary, &result.tally, (&row_moments(&game, &result.rows, rotation), rotation))?;
+        let mut tables = report_tables(&game, variant, &summary, &result.tally, (&row_moments(&game, &result.rows, rotation), rotation))?;
+        if let Some(ladder) = &ladder_bots {
+            let r = super::ladder::measure(&game, variant, ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
+            super::ladder::write_data(out.path(), &r)?;
+            charts.extend(super::ladder::charts(&r));
+            tables.sections.push(super::ladder::section(&r));
+        }
         let written = crate::report::write(ReportInput {
             dir: out.path(),
             summary: &summary,
             charts,
-            command: command_line("report", &a.variant, &run, &a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default()),
+            command: command_line("report", &a.variant, &run, &{
+                let mut extra = a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default();
+                if let Some(l) = &a.ladder {
+                    extra.push_str(&format!(" --ladder {l} --ladder-games {}", a.ladder_games));
+                }
+                extra
+            }),
             variant_toml: variant.as_played(),
             description: variant.description.clone(),
             partial: stopped_at,

@@ -151,9 +151,7 @@ pub fn run_arm<G: Game>(
     let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats<G>| {
         let jobs: Vec<u64> = batches(done, n, size).collect();
         let first = jobs.first().copied().unwrap_or(0);
-        pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| {
-            progress.update(((first + k as u64) * size).min(n))
-        })
+        pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| progress.update(((first + k as u64) * size).min(n)))
     };
     let Some(target) = precision.precision else {
         progress.set_total(games);

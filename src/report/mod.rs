@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::stats::{Summary, Tally, wilson};
 
 pub use standing::standing_charts;
-pub use tables::{ExpectRow, FigureRow, SeatRow, Tables};
+pub use tables::{ExpectRow, FigureRow, SeatRow, Section, Tables};
 
 /// The charts every game gets, built from the tally and summary.
 pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) -> Vec<ChartSpec> {

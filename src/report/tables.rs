@@ -64,6 +64,22 @@ pub struct Tables {
     pub seats: Vec<SeatRow>,
     /// The variant's `[expect]` bounds.
     pub expectations: Vec<ExpectRow>,
+    /// Further tables a command adds after these (e.g. `report --ladder`'s skill curve).
+    pub sections: Vec<Section>,
+}
+
+/// A titled table of a report: one header row and rows of cells, shown in report.md and
+/// index.html after the run's own tables.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Section {
+    /// The heading.
+    pub title: String,
+    /// A sentence or two above the table.
+    pub lead: String,
+    /// Column headings.
+    pub header: Vec<String>,
+    /// Rows of cells (plain text).
+    pub rows: Vec<Vec<String>>,
 }
 
 /// The run in one line of words: seat 0 against its fair share with the interval, how real
@@ -156,6 +172,13 @@ pub fn markdown(t: &Tables) -> String {
             let _ = writeln!(md, "| `{}` | {} | {} | {} | **{}** |", r.metric, cell(&r.measured), cell(&r.ci), cell(&r.bounds), r.verdict);
         }
     }
+    for s in &t.sections {
+        let _ = writeln!(md, "\n### {}\n\n{}\n", s.title, s.lead);
+        let _ = writeln!(md, "| {} |\n|{}", s.header.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "), "---|".repeat(s.header.len()));
+        for row in &s.rows {
+            let _ = writeln!(md, "| {} |", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+        }
+    }
     md
 }
 
@@ -210,6 +233,18 @@ pub fn html(t: &Tables) -> String {
                 escape(&r.bounds),
                 escape(&r.verdict)
             );
+        }
+        let _ = writeln!(h, "</table>");
+    }
+    for s in &t.sections {
+        let _ = writeln!(h, "<h3>{}</h3>\n<p>{}</p>\n<table><tr>", escape(&s.title), escape(&s.lead));
+        for c in &s.header {
+            let _ = write!(h, "<th class=l>{}</th>", escape(c));
+        }
+        let _ = writeln!(h, "</tr>");
+        for row in &s.rows {
+            let cells: String = row.iter().map(|c| format!("<td class=l>{}</td>", escape(c))).collect();
+            let _ = writeln!(h, "<tr>{cells}</tr>");
         }
         let _ = writeln!(h, "</table>");
     }
