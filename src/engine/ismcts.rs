@@ -9,8 +9,9 @@
 //!    often it was *available*, not how often its parent was visited),
 //! 3. add one new node, play a rollout (uniformly random, or the game's default bot with
 //!    `rollout=1`) to the end or to `depth` actions, and
-//! 4. back up every seat's win share (ties share, an unfinished rollout scores 1/seats
-//!    each): each node keeps the reward of the seat that chose its action, so each mover
+//! 4. back up every seat's win share (ties share; a rollout cut off at `depth` actions is
+//!    scored by the game's standing over time, [`Game::standing`]: the seats ahead share
+//!    the win): each node keeps the reward of the seat that chose its action, so each mover
 //!    maximises its own component.
 //!
 //! Opponents' nodes are keyed by (mover, action), so opponents' choices in the sample are
@@ -111,24 +112,27 @@ impl<G: Game> Ismcts<G> {
         }
     }
 
+    /// The bot's parameters; `depth` defaults to the game's [`Game::SEARCH_DEPTH`].
+    const PARAMS: &'static [BotParamInfo] = &[
+        BotParamInfo { name: "iterations", default: 1000.0, min: 1.0, max: 10_000_000.0, doc: "search iterations per decision" },
+        BotParamInfo { name: "c", default: 0.7, min: 0.0, max: 100.0, doc: "UCB1 exploration constant" },
+        BotParamInfo { name: "rollout", default: 0.0, min: 0.0, max: 1.0, doc: "rollout policy: 0 uniformly random, 1 the game's default bot" },
+        BotParamInfo {
+            name: "depth",
+            default: G::SEARCH_DEPTH as f64,
+            min: 0.0,
+            max: 1_000_000.0,
+            doc: "actions per iteration before it is cut off and scored by the standing (leaders win; 0: play to the end; default: the game's own)",
+        },
+    ];
+
     /// The `ismcts` entry of every game's bot list.
     pub fn info() -> BotInfo<G> {
         BotInfo {
             name: ISMCTS,
             aliases: &[],
             doc: "information-set Monte Carlo tree search on sampled deals (determinizations), any game",
-            params: &[
-                BotParamInfo { name: "iterations", default: 1000.0, min: 1.0, max: 10_000_000.0, doc: "search iterations per decision" },
-                BotParamInfo { name: "c", default: 0.7, min: 0.0, max: 100.0, doc: "UCB1 exploration constant" },
-                BotParamInfo { name: "rollout", default: 0.0, min: 0.0, max: 1.0, doc: "rollout policy: 0 uniformly random, 1 the game's default bot" },
-                BotParamInfo {
-                    name: "depth",
-                    default: 0.0,
-                    min: 0.0,
-                    max: 1_000_000.0,
-                    doc: "actions per rollout before it is scored as a draw (0: to the end)",
-                },
-            ],
+            params: Self::PARAMS,
             build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32)),
             uniform: None,
         }
@@ -283,8 +287,22 @@ impl<G: Game> Ismcts<G> {
                 *share = outcome.win_share(seat);
             }
         } else {
-            let even = 1.0 / self.shares.len() as f64;
-            self.shares.iter_mut().for_each(|s| *s = even);
+            // Cut off: the seat(s) ahead in the game's own standing (money, score, pairs ...)
+            // take the win, ties shared: a heuristic evaluation that needs no per-game code.
+            let mut best = i64::MIN;
+            let mut leaders = 0u32;
+            for seat in 0..self.shares.len() {
+                let s = game.standing(state, seat);
+                if s > best {
+                    best = s;
+                    leaders = 1;
+                } else if s == best {
+                    leaders += 1;
+                }
+            }
+            for (seat, share) in self.shares.iter_mut().enumerate() {
+                *share = if game.standing(state, seat) == best { 1.0 / leaders as f64 } else { 0.0 };
+            }
         }
         while node != NONE {
             let n = &mut self.nodes[node as usize];

@@ -385,6 +385,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// only secret is future chance); the harness then expects samples to vary.
     const HIDDEN_STATE: bool = true;
 
+    /// The `ismcts` bot's default `depth`: actions per search iteration before it is cut off
+    /// and scored by [`Game::standing`] (0: play every iteration to the end). 20 measured
+    /// best across the games (README, "ismcts"); a game whose standing misleads in mid-game
+    /// sets its own.
+    const SEARCH_DEPTH: u32 = 20;
+
     /// `seat`'s standing now, higher is better (savings, points so far, ...), in
     /// [`Game::standing_unit`]: the series behind the report's lead changes, drama,
     /// decisiveness, comebacks and margin. Read only where report metrics are gathered.
