@@ -29,6 +29,7 @@ mod report;
 mod scale;
 mod simulate;
 mod trace;
+mod tune;
 mod validate;
 
 use bench::*;
@@ -74,6 +75,8 @@ enum Command {
     Check(CheckArgs),
     /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
     Merge(scale::MergeArgs),
+    /// Search values of some keys that meet every [expect] bound (racing a grid on common random numbers), with the smallest change.
+    Tune(tune::TuneArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -167,6 +170,7 @@ pub fn main() -> Result<(), Error> {
             crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
         }
         Command::Merge(a) => scale::merge(&a),
+        Command::Tune(a) => tune::tune(a),
     }
 }
 
