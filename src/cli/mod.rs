@@ -31,6 +31,7 @@ mod simulate;
 mod trace;
 mod tune;
 mod validate;
+mod watch;
 
 use bench::*;
 use designer::*;
@@ -77,6 +78,8 @@ enum Command {
     Merge(scale::MergeArgs),
     /// Search values of some keys that meet every [expect] bound (racing a grid on common random numbers), with the smallest change.
     Tune(tune::TuneArgs),
+    /// Write the report, then again whenever the variant (or a file it extends) is saved; the page reloads itself and shows what moved.
+    Watch(watch::WatchArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -171,6 +174,7 @@ pub fn main() -> Result<(), Error> {
         }
         Command::Merge(a) => scale::merge(&a),
         Command::Tune(a) => tune::tune(a),
+        Command::Watch(a) => watch::watch(a),
     }
 }
 
