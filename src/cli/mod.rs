@@ -29,7 +29,9 @@ mod report;
 mod scale;
 mod simulate;
 mod trace;
+mod tune;
 mod validate;
+mod watch;
 
 use bench::*;
 use designer::*;
@@ -74,6 +76,10 @@ enum Command {
     Check(CheckArgs),
     /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
     Merge(scale::MergeArgs),
+    /// Search values of some keys that meet every [expect] bound (racing a grid on common random numbers), with the smallest change.
+    Tune(tune::TuneArgs),
+    /// Write the report, then again whenever the variant (or a file it extends) is saved; the page reloads itself and shows what moved.
+    Watch(watch::WatchArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -165,6 +171,8 @@ pub fn main() -> Result<(), Error> {
             crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
         }
         Command::Merge(a) => scale::merge(&a),
+        Command::Tune(a) => tune::tune(a),
+        Command::Watch(a) => watch::watch(a),
     }
 }
 

@@ -37,7 +37,6 @@ pub(super) struct Report<'a> {
 impl GameCommand for Report<'_> {
     type Output = ();
     fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-        use crate::engine::Metrics;
         let a = self.args;
         let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
         let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
@@ -45,78 +44,16 @@ impl GameCommand for Report<'_> {
             return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
         }
         // The ladder's bots are checked before anything is played.
-        let ladder_bots = match &a.ladder {
-            None => None,
-            Some(text) => {
-                let specs = parse_bots(Some(text))?.unwrap_or_default();
-                if specs.len() < 2 {
-                    return Err(Error::Usage(format!("--ladder: a ladder needs at least two bots, got {}", specs.len())));
-                }
-                let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
-                for l in &labels {
-                    seat_plans_any(&game, variant, Some(l)).map_err(|e| Error::Usage(format!("--ladder: {e}")))?;
-                }
-                Some(labels)
-            }
-        };
+        ladder_labels(&game, variant, a)?;
         // Before the long run: the folder's lock and a writable temporary folder.
         let out = open_out(&dir)?;
-        let cfg = RunConfig {
-            threads: a.run.threads,
-            checked: a.run.checked,
-            rotate: a.run.rotate || variant.rotate,
-            detailed: true,
-            keep_rows: true,
-            ..RunConfig::new(a.run.games, a.run.seed)
-        };
-        let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-        let (result, reached) =
-            crate::designer::precision::run_sim(&game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
-        let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
-        if let (Some(r), None) = (&reached, &stopped_at) {
-            println!("{}", r.describe());
-        }
-        let mut summary = summarise(&game, variant, &plans, &cfg, &result);
-        if let Some(p) = &stopped_at {
-            println!("{}", p.banner());
-            if !a.keep_partial {
+        let (summary, written, stopped_at) = match write_report(&game, variant, &plans, a, out.path())? {
+            Written::Stopped(summary, p) => {
                 print!("{}", summary.table());
-                return Err(stopped(Some(out), false, p));
+                return Err(stopped(Some(out), false, &p));
             }
-        }
-        let labels = seat_labels(&game, &plans);
-        output::write_rows(out.path(), &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
-        let run = RunArgs { games: result.tally.games, ..a.run.clone() };
-        let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
-        charts.extend(crate::report::standing_charts(&result.standing, &summary));
-        charts.extend(result.metrics.charts(result.tally.games));
-        charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
-        let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
-        add_exact(variant, &labels, &mut summary, &mut charts);
-        let rotation = if cfg.rotate { plans.len() } else { 0 };
-        let mut tables = report_tables(&game, variant, &summary, &result.tally, (&row_moments(&game, &result.rows, rotation), rotation))?;
-        if let Some(ladder) = &ladder_bots {
-            let r = super::ladder::measure(&game, variant, ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
-            super::ladder::write_data(out.path(), &r)?;
-            charts.extend(super::ladder::charts(&r));
-            tables.sections.push(super::ladder::section(&r));
-        }
-        let written = crate::report::write(ReportInput {
-            dir: out.path(),
-            summary: &summary,
-            charts,
-            command: command_line("report", &a.variant, &run, &{
-                let mut extra = a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default();
-                if let Some(l) = &a.ladder {
-                    extra.push_str(&format!(" --ladder {l} --ladder-games {}", a.ladder_games));
-                }
-                extra
-            }),
-            variant_toml: variant.as_played(),
-            description: variant.description.clone(),
-            partial: stopped_at,
-            tables,
-        })?;
+            Written::Done { summary, files, partial } => (summary, files, partial),
+        };
         if let Some(p) = &stopped_at {
             print!("{}", summary.table());
             return Err(stopped(Some(out), true, p));
@@ -126,6 +63,96 @@ impl GameCommand for Report<'_> {
         println!("wrote {} files into {}", written.len(), dir.display());
         Ok(())
     }
+}
+
+/// What [`write_report`] did.
+pub(super) enum Written {
+    /// A Ctrl-C stopped the run and `--keep-partial` was not given: nothing was written.
+    Stopped(Summary, Partial),
+    /// The report is written (marked partial when a Ctrl-C stopped it with `--keep-partial`).
+    Done {
+        /// The run's summary.
+        summary: Summary,
+        /// The files written.
+        files: Vec<PathBuf>,
+        /// How the run was stopped, if it was.
+        partial: Option<Partial>,
+    },
+}
+
+/// The bots of `--ladder` (none without it); a usage error for fewer than two or a bot
+/// the game does not have.
+fn ladder_labels<G: Registered>(game: &G, variant: &Variant, a: &ReportArgs) -> Result<Option<Vec<String>>, Error> {
+    let Some(text) = &a.ladder else { return Ok(None) };
+    let specs = parse_bots(Some(text))?.unwrap_or_default();
+    if specs.len() < 2 {
+        return Err(Error::Usage(format!("--ladder: a ladder needs at least two bots, got {}", specs.len())));
+    }
+    let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
+    for l in &labels {
+        seat_plans_any(game, variant, Some(l)).map_err(|e| Error::Usage(format!("--ladder: {e}")))?;
+    }
+    Ok(Some(labels))
+}
+
+/// Plays the games of a report and writes every file of it into `dir` (an output's
+/// temporary folder; the caller commits it): `report` and `watch` share it.
+pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], a: &ReportArgs, dir: &Path) -> Result<Written, Error> {
+    use crate::engine::Metrics;
+    let cfg = RunConfig {
+        threads: a.run.threads,
+        checked: a.run.checked,
+        rotate: a.run.rotate || variant.rotate,
+        detailed: true,
+        keep_rows: true,
+        ..RunConfig::new(a.run.games, a.run.seed)
+    };
+    let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+    let (result, reached) =
+        crate::designer::precision::run_sim(game, plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
+    let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
+    if let (Some(r), None) = (&reached, &stopped_at) {
+        println!("{}", r.describe());
+    }
+    let mut summary = summarise(game, variant, plans, &cfg, &result);
+    if let Some(p) = &stopped_at {
+        println!("{}", p.banner());
+        if !a.keep_partial {
+            return Ok(Written::Stopped(summary, *p));
+        }
+    }
+    let labels = seat_labels(game, plans);
+    output::write_rows(dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+    let run = RunArgs { games: result.tally.games, ..a.run.clone() };
+    let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
+    charts.extend(crate::report::standing_charts(&result.standing, &summary));
+    charts.extend(result.metrics.charts(result.tally.games));
+    charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
+    let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
+    add_exact(variant, &labels, &mut summary, &mut charts);
+    let rotation = if cfg.rotate { plans.len() } else { 0 };
+    let mut tables = report_tables(game, variant, &summary, &result.tally, (&row_moments(game, &result.rows, rotation), rotation))?;
+    if let Some(ladder) = ladder_labels(game, variant, a)? {
+        let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
+        super::ladder::write_data(dir, &r)?;
+        charts.extend(super::ladder::charts(&r));
+        tables.sections.push(super::ladder::section(&r));
+    }
+    let mut extra = a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default();
+    if let Some(l) = &a.ladder {
+        extra.push_str(&format!(" --ladder {l} --ladder-games {}", a.ladder_games));
+    }
+    let files = crate::report::write(ReportInput {
+        dir,
+        summary: &summary,
+        charts,
+        command: command_line("report", &a.variant, &run, &extra),
+        variant_toml: variant.as_played(),
+        description: variant.description.clone(),
+        partial: stopped_at,
+        tables,
+    })?;
+    Ok(Written::Done { summary, files, partial: stopped_at })
 }
 
 /// Adds a variant's exact figures to a report when its game has a solver and the line-up is

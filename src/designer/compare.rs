@@ -129,8 +129,15 @@ pub struct Comparison {
     pub metrics: Vec<MetricComparison>,
 }
 
-/// Runs `compare`.
-pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
+/// Plays the comparison and returns it, printing and writing nothing (`watch` shows what
+/// moved between two saves of a variant with it).
+pub fn measure(o: &CompareOptions) -> Result<Comparison, Error> {
+    let (va, vb, b_path, b_sets) = load(o)?;
+    games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })
+}
+
+/// Variant A, variant B, B's path and B's overrides; both of one game.
+fn load(o: &CompareOptions) -> Result<(Variant, Variant, PathBuf, Vec<String>), Error> {
     let va = Variant::load(&o.a, &o.sets)?;
     let b_path = o.b.clone().unwrap_or_else(|| o.a.clone());
     let mut b_sets = o.sets.clone();
@@ -145,6 +152,12 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
             vb.game
         )));
     }
+    Ok((va, vb, b_path, b_sets))
+}
+
+/// Runs `compare`.
+pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
+    let (va, vb, b_path, b_sets) = load(o)?;
     crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = o.out.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;

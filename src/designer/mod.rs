@@ -1,6 +1,7 @@
 //! The designer's loop: `compare` (two variants or line-ups on common random numbers),
 //! `sweep` (one or two keys over values, charted), `check` (invariants and `[expect]` bounds,
-//! a CI gate) and `--precision` (play until an interval is narrow enough).
+//! a CI gate), `--precision` (play until an interval is narrow enough) and `tune` (search the
+//! values of some keys that meet the `[expect]` bounds).
 //!
 //! Everything here is generic over the game: metrics come from [`metrics::Catalogue`], games
 //! are played by [`runner`] in the simulator's deterministic batches.
@@ -12,6 +13,7 @@ pub mod precision;
 pub mod runner;
 pub mod sweep;
 pub mod tables;
+pub mod tune;
 
 use crate::engine::BotSpec;
 use crate::error::Error;

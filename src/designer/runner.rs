@@ -238,6 +238,22 @@ impl<G: Game> ArmStats<G> {
         self.rows.extend(b.rows);
     }
 
+    /// Folds in another arm's stats of the batches that follow (a run measured in pieces,
+    /// as `tune` does to read each batch's own value before adding it to the total).
+    pub fn merge(&mut self, other: ArmStats<G>) {
+        self.tally.merge(&other.tally);
+        self.moments.merge(&other.moments);
+        Metrics::merge(&mut self.metrics, other.metrics);
+        self.standing.merge(&other.standing);
+        if self.extras.len() < other.extras.len() {
+            self.extras.resize(other.extras.len(), Vec::new());
+        }
+        for (values, x) in self.extras.iter_mut().zip(other.extras) {
+            values.extend(x);
+        }
+        self.rows.extend(other.rows);
+    }
+
     /// The run's summary, exactly as `simulate` builds it.
     pub fn summary(&self, arm: &Arm<'_, G>, seed: u64, detailed: bool, seconds: f64) -> Summary {
         let game = arm.game;

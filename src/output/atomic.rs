@@ -30,7 +30,8 @@
 //!   folder and the output folder are swapped in one `renameat2(RENAME_EXCHANGE)` (a rename
 //!   pair where the system has no exchange) and the old result is deleted. When the folder
 //!   holds other things (a sweep's subfolder inside a report, other shards, files of the
-//!   designer's own), each new file is renamed into place one by one, `summary.json` last,
+//!   designer's own), each new file is renamed into place one by one, `summary.json` last
+//!   (`watch`'s `report-version.js` after it),
 //!   and nothing else is touched.
 //! - **Shared folders.** [`OutputDir::create_files`] writes a few files into a folder others
 //!   write too (the shards of one run): the lock and the temporary folder are named after the
@@ -50,6 +51,10 @@ use crate::interrupt;
 
 /// The lock file of a whole output folder.
 pub const LOCK: &str = ".playtest.lock";
+
+/// The version file of a report `playtest watch` rewrites: renamed in after every other file
+/// (even `summary.json`), so a page that reloads when it changes finds the new report whole.
+pub const VERSION_FILE: &str = "report-version.js";
 
 /// An output folder being written: files go under [`OutputDir::path`], and only
 /// [`OutputDir::commit`] makes them the folder's result.
@@ -233,13 +238,15 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
 }
 
 /// The file names of `dir`, in commit order: data and charts first, then `.json` files,
-/// `summary.json` last.
+/// `summary.json`, and [`VERSION_FILE`] last.
 fn commit_order(dir: &Path) -> Result<Vec<OsString>, Error> {
     let mut names: Vec<OsString> = std::fs::read_dir(dir).map_err(|e| Error::output(dir, e))?.flatten().map(|e| e.file_name()).collect();
     names.retain(|n| n != LOCK);
     let rank = |n: &OsString| {
         let s = n.to_string_lossy();
-        if s == "summary.json" {
+        if s == VERSION_FILE {
+            3
+        } else if s == "summary.json" {
             2
         } else if s.ends_with(".json") {
             1

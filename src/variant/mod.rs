@@ -16,7 +16,7 @@ use crate::error::{Location, VariantError};
 pub use provenance::Provenance;
 
 /// Keys every variant may have whatever its game; all other keys belong to the game.
-pub const COMMON_KEYS: &[&str] = &["game", "name", "description", "extends", "bots", "seats", "expect", "rotate"];
+pub const COMMON_KEYS: &[&str] = &["game", "name", "description", "extends", "bots", "seats", "expect", "rotate", "tune"];
 
 /// One problem with a key's value, found by a game's checks.
 #[derive(Clone, Debug, PartialEq)]
