@@ -1243,7 +1243,7 @@ mod tests {
             bots: None,
             sets: Vec::new(),
             budget: 24_000,
-            run: RunOptions { games: 2_048, seed: 5, threads, checked: false, quiet: true },
+            run: RunOptions { games: 2_048, seed: 5, threads, checked: false, quiet: true, rotate: false },
             out: Some(d.join(out)),
             json: true,
         }
@@ -1274,7 +1274,7 @@ mod tests {
             variants: vec![d.join("a/tuned.toml")],
             bots: None,
             sets: Vec::new(),
-            run: RunOptions { games: 2_048, seed: 9, threads: 0, checked: true, quiet: true },
+            run: RunOptions { games: 2_048, seed: 9, threads: 0, checked: true, quiet: true, rotate: false },
             precision: PrecisionArgs::default(),
         };
         super::super::check::main(&check).unwrap();
