@@ -54,8 +54,10 @@ enum Command {
     Simulate(SimulateArgs),
     /// Play many games and write charts, report.md and summary.json.
     Report(ReportArgs),
-    /// Print a play-by-play of one game.
+    /// Print a play-by-play of one game (or JSON Lines with --json, a replay page with --html).
     Trace(TraceArgs),
+    /// Re-apply a JSON trace through the engine: exit 0 when it agrees, 1 naming the first line that differs.
+    Replay(ReplayArgs),
     /// Check variant files without playing.
     Validate(ValidateArgs),
     /// List games, bots with their parameters, and bundled variants.
@@ -125,6 +127,7 @@ pub fn main() -> Result<(), Error> {
             let v = load(&a.variant)?;
             games::dispatch(&v, Report { args: &a })
         }
+        Command::Replay(a) => replay(&a),
         Command::Trace(a) => {
             let v = load(&a.variant)?;
             games::dispatch(&v, Trace { args: &a })

@@ -6,6 +6,7 @@ pub mod charts;
 mod heatmap;
 pub mod html;
 mod legend;
+pub mod replay_page;
 mod standing;
 pub mod tables;
 pub mod text;
