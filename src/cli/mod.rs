@@ -38,6 +38,7 @@ use list::*;
 use report::*;
 use simulate::*;
 use trace::*;
+pub use trace::{json_trace_of, replay_text};
 use validate::*;
 
 /// Balance tabletop games by simulation.

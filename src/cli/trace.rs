@@ -95,7 +95,16 @@ impl GameCommand for Trace<'_> {
 pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
     let path = &a.trace;
     let text = std::fs::read_to_string(path).map_err(|e| Error::Usage(format!("{}: cannot read the trace: {e}", path.display())))?;
-    let lines = tracing::parse(&text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
+    println!("{}", replay_text(path, &text)?);
+    Ok(())
+}
+
+/// Replays the JSON Lines trace `text` (read from `path`, named in messages) through the
+/// engine: `Ok` says what agreed; a trace that differs (or holds an illegal action) is
+/// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one is
+/// [`Error::Usage`] with line and column (exit code 2).
+pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
+    let lines = tracing::parse(text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
     let Some((n, tracing::Line::Start(start))) = lines.first() else {
         let n = lines.first().map_or(1, |(n, _)| *n);
         return Err(Error::Usage(format!("{}:{n}:1: a trace starts with a `start` line (`playtest trace VARIANT --json` writes one)", path.display())));
@@ -112,24 +121,42 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
         path: &'a Path,
     }
     impl GameCommand for Replay<'_> {
-        type Output = ();
-        fn run<G: Registered>(self, game: G, _: &Variant) -> Result<(), Error> {
+        type Output = String;
+        fn run<G: Registered>(self, game: G, _: &Variant) -> Result<String, Error> {
             match tracing::replay(&game, self.lines, MAX_TRACE_STEPS) {
                 Ok(outcome) => {
                     let decisions = self.lines.iter().filter(|(_, l)| matches!(l, tracing::Line::Decision(_))).count();
-                    println!(
+                    Ok(format!(
                         "{}: replays: {} lines, {decisions} decisions, every legal set, chance result and state agree; ended `{}` after {} {}",
                         self.path.display(),
                         self.lines.len(),
                         game.end_reasons().get(outcome.end_reason as usize).copied().unwrap_or("?"),
                         outcome.length,
                         game.length_unit()
-                    );
-                    Ok(())
+                    ))
                 }
                 Err((line, what)) => Err(Error::CheckFailed(format!("{}:{line}: {what}", self.path.display()))),
             }
         }
     }
     games::dispatch(&variant, Replay { lines: &lines, path })
+}
+
+/// The checked JSON trace of game `seed` of `variant` (bots: `--bots` syntax, else the
+/// variant's): the JSON Lines text, and `Some((step, what))` when an invariant broke (the
+/// text then ends with a `violation` line).
+pub fn json_trace_of(variant: &Variant, bots: Option<&str>, seed: u64) -> Result<(String, Option<(u64, String)>), Error> {
+    struct Json<'a> {
+        bots: Option<&'a str>,
+        seed: u64,
+    }
+    impl GameCommand for Json<'_> {
+        type Output = (String, Option<(u64, String)>);
+        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
+            let plans = seat_plans_any(&game, variant, self.bots)?;
+            let (text, result) = json_trace(&game, variant, &plans, self.seed);
+            Ok((text, result.err()))
+        }
+    }
+    games::dispatch(variant, Json { bots, seed })
 }

@@ -416,12 +416,11 @@ pub trait Game: Sized + Send + Sync + 'static {
         None
     }
     /// Why `action` is not legal for the deciding seat of `view`: the rule it breaks, in the
-    /// designer's words (`replay` names it for a hand-edited trace). Default: the legal list.
+    /// designer's words (`replay` names it for a hand-edited trace). The default says whether
+    /// this kind of action is a choice now at all ([`trace::action_kind`]) and which of its
+    /// kind are; a game overrides it to name its own rules (a card not held, a move too long).
     fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
-        let mut legal = Vec::new();
-        self.legal_actions(view, &mut legal);
-        let listed: Vec<String> = legal.iter().map(|a| serde_json::to_string(a).unwrap_or_default()).collect();
-        format!("{} is not one of the {} legal actions here: {}", serde_json::to_string(action).unwrap_or_default(), legal.len(), listed.join(", "))
+        trace::generic_why(self, view, action)
     }
 }
 

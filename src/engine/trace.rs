@@ -601,3 +601,37 @@ fn message_of(e: &serde_json::Error) -> String {
         None => s,
     }
 }
+
+/// The kind of a serialised action: its tag (`discard` of `{"discard": "blue star"}`, `pass`
+/// of `"pass"`), or `value` for a number.
+pub fn action_kind(action: &Value) -> String {
+    match action {
+        Value::String(s) => s.clone(),
+        Value::Object(m) => m.keys().next().cloned().unwrap_or_default(),
+        _ => "value".into(),
+    }
+}
+
+/// The generic reason an action is not among `legal` (see [`Game::why_illegal`]): its kind
+/// is no choice now (and which kinds are), or which of its kind are legal.
+pub fn why_not_listed<A: Serialize>(action: &A, legal: &[A]) -> String {
+    let a = serde_json::to_value(action).unwrap_or(Value::Null);
+    let kind = action_kind(&a);
+    let listed: Vec<Value> = legal.iter().map(|l| serde_json::to_value(l).unwrap_or(Value::Null)).collect();
+    let same: Vec<&Value> = listed.iter().filter(|l| action_kind(l) == kind).collect();
+    if same.is_empty() {
+        let mut kinds: Vec<String> = listed.iter().map(action_kind).collect();
+        kinds.dedup();
+        return format!("`{kind}` is not a choice at this point of the turn; the seat must choose one of: {}", kinds.join(", "));
+    }
+    let shown: Vec<String> = same.iter().take(8).map(|v| v.to_string()).collect();
+    format!("not one of the {} legal `{kind}` actions here: {}{}", same.len(), shown.join(", "), if same.len() > 8 { ", ..." } else { "" })
+}
+
+/// The generic reason of [`Game::why_illegal`] for `action` at `view` (for games whose own
+/// reasons do not cover a case).
+pub fn generic_why<G: Game>(game: &G, view: &G::View<'_>, action: &G::Action) -> String {
+    let mut legal = Vec::new();
+    game.legal_actions(view, &mut legal);
+    why_not_listed(action, &legal)
+}

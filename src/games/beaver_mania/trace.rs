@@ -218,3 +218,26 @@ impl BeaverMania {
 
 /// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+impl BeaverMania {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        Some(match (view.step, *action) {
+            (Step::Play, Action::Play(p)) => {
+                let needed = p.cards();
+                match needed.kinds().find(|&c| view.hand.count(c) < needed.count(c)) {
+                    Some(c) => format!("seat {} holds {} {} but the play needs {}", view.seat, view.hand.count(c), name(c), needed.count(c)),
+                    None => "these cards form no legal play here (a group, a run, the partybeaver with three unrelated numbers, or one action card; a plain run only against a hippie run or as the last cards)".into(),
+                }
+            }
+            (Step::Steal { .. }, Action::Steal { card, from, .. }) => format!("there is no {} to steal from {from}", name(card)),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { card, from: Source::Stock }) => format!("the stock holds no {}", name(card)),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from: Source::DrawPile, .. }) => {
+                "the draw pile is empty, or a draw from it names no card (`none`)".into()
+            }
+            _ => return None,
+        })
+    }
+}

@@ -392,6 +392,10 @@ impl Game for BluffingJoker {
         Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
     }
 
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns ({} rounds){}\n",

@@ -252,3 +252,23 @@ impl BluffingJoker {
 
 /// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
+
+impl BluffingJoker {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
+                format!("seat {} holds no {}", view.seat, rank_name(card))
+            }
+            (Action::Play { card, declared, .. }, Decision::Play) if !self.may_declare(card, declared) => {
+                format!("a {} may not be declared as {}", rank_name(card), rank_name(declared))
+            }
+            (Action::Play { declared, mv, .. }, Decision::Play) => format!("the move `{mv}` is not legal for a declared {} on this board", rank_name(declared)),
+            (Action::Discard { .. }, Decision::Play) => "a card is discarded only when no card in the hand has a legal move for its true value".into(),
+            (Action::SendBack { hole }, Decision::Penalty { victim }) => format!("player {victim} has no peg on {}", pos_name(hole)),
+            _ => return None,
+        })
+    }
+}

@@ -181,3 +181,21 @@ impl DiceFactor {
 
 /// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+impl DiceFactor {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
+        let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
+        Some(match (*action, view.decision) {
+            (Action::Discard(c) | Action::Give { card: c, .. }, Phase::Discard | Phase::TradeOneCard | Phase::D8Swap) if !holds(c) => {
+                format!("seat {} does not hold a {}", view.seat, card_str(c))
+            }
+            (Action::Give { target: t, .. } | Action::TradeHands(t), _) if !other(t) => format!("seat {t} is not another player at this table"),
+            (Action::TakeDiscard, Phase::Start) => "the discard pile is empty".into(),
+            _ => return None,
+        })
+    }
+}

@@ -106,3 +106,18 @@ impl FlowerPower {
 
 /// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
+
+impl FlowerPower {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        let n = view.hand.len();
+        Some(if *action == 0 {
+            "a play lays at least one card".into()
+        } else if (*action as u32) >> n != 0 {
+            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - action.leading_zeros())
+        } else {
+            format!("a play lays at most {} cards, not {}", self.max_play, action.count_ones())
+        })
+    }
+}

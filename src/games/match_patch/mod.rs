@@ -334,6 +334,10 @@ impl Game for MatchPatch {
         Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
     }
 
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out =
             format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());

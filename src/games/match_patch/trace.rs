@@ -124,3 +124,21 @@ impl MatchPatch {
 
 /// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
+
+impl MatchPatch {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Place(c), Decision::Place) if (c as usize) >= KINDS || view.hand.count(c) == 0 => {
+                format!("seat {} does not hold a {}: the card placed comes from the hand", view.seat, card_str(c))
+            }
+            (Action::Pile, Decision::Draw { .. }) => "the draw pile is empty: draw from the patch".into(),
+            (Action::Take(i), Decision::Draw { .. }) => {
+                format!("the patch has {} slots (0 to {}); there is no slot {i}", view.patch_len(), view.patch_len().saturating_sub(1))
+            }
+            _ => return None,
+        })
+    }
+}

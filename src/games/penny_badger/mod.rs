@@ -377,6 +377,10 @@ impl Game for PennyBadger {
         Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
     }
 
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
+    }
+
     fn describe(&self, s: &State) -> String {
         let n = self.params.players as usize;
         let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);

@@ -204,3 +204,37 @@ impl PennyBadger {
 
 /// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
+
+impl PennyBadger {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        let hand = view.hand;
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. }, Decision::Turn) if !hand.contains(&card) => format!("seat {} does not hold a {} card", view.seat, card_str(card)),
+            (Action::Play { card, .. }, Decision::Turn) if crate::games::chroma::action_of(card).is_none() => {
+                format!("{} is not an action card: only action cards are played, other cards are discarded with a claim", card_str(card))
+            }
+            (Action::Discard { cards, .. }, Decision::Turn) if hand.len() < 32 && cards >> hand.len() != 0 => {
+                format!(
+                    "the hand holds {} cards (positions 0 to {}); the discard names position {}",
+                    hand.len(),
+                    hand.len().saturating_sub(1),
+                    31 - cards.leading_zeros()
+                )
+            }
+            (Action::Discard { cards, claim: Claim::Nothing | Claim::Wild }, Decision::Turn) if cards.count_ones() != 1 => {
+                format!("a claim of nothing or of a wild discards exactly one card, not {}", cards.count_ones())
+            }
+            (Action::Discard { cards, claim: Claim::Set(_) }, Decision::Turn) if !(2..=self.payout.max_claim()).contains(&(cards.count_ones() as usize)) => {
+                format!("a claim of a set discards 2 to {} cards, not {}", self.payout.max_claim(), cards.count_ones())
+            }
+            (Action::Challenge(_), Decision::Turn) => "there is no claim to challenge: it is the seat's own turn".into(),
+            (Action::Play { .. } | Action::Discard { .. }, Decision::Challenge { .. }) => {
+                "the seat is asked whether it challenges the claim, not to play".into()
+            }
+            _ => return None,
+        })
+    }
+}

@@ -181,3 +181,20 @@ pub mod by_name {
 
 /// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+impl PigFarm {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Discard(pig), Decision::Discard) if pig >= BUTCHER || view.hand.count(pig) == 0 => {
+                format!("seat {} does not hold a {}: the discard is one pig of the hand", view.seat, name(pig))
+            }
+            (Action::Sell, Decision::Start) => format!("selling needs at least {} sets; the hand holds {}", self.min_sets(), view.hand.sets()),
+            (Action::Sell, _) => "the farm is sold only at the start of a turn, before drawing".into(),
+            (Action::TakeDiscard, Decision::Start | Decision::SecondDraw) => "the discard pile has no pig on top to take".into(),
+            _ => return None,
+        })
+    }
+}

@@ -310,6 +310,10 @@ impl Game for RainbowRush {
         Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
     }
 
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
+    }
+
     fn describe(&self, s: &State) -> String {
         let result = match s.winner {
             Some(w) => format!("seat {w} completes a rainbow"),

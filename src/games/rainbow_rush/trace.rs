@@ -129,3 +129,28 @@ impl RainbowRush {
 
 /// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+impl RainbowRush {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        let held = |c: crate::games::chroma::Card| view.hand.count(c) > 0;
+        let not_held = |c| format!("seat {} does not hold a {}", view.seat, card_str(c));
+        Some(match (*action, view.decision) {
+            (Action::Add(c) | Action::Discard(c) | Action::Replace { card: c, .. } | Action::Sabotage { wild: c, .. }, Decision::Play) if !held(c) => {
+                not_held(c)
+            }
+            (Action::Add(_), Decision::Play) => format!("the row is full ({} cards): replace a card instead", self.row_size()),
+            (Action::Replace { .. }, Decision::Play) if view.own_row().len() < self.row_size() => {
+                "a card is replaced only in a full row: add it instead".into()
+            }
+            (Action::Replace { slot, .. }, Decision::Play) => format!("the row has no slot {slot}"),
+            (Action::Sabotage { wild, .. }, Decision::Play) if !crate::games::chroma::is_wild(wild) => {
+                format!("{} is not a wild: only wilds break another row", card_str(wild))
+            }
+            (Action::TakeDiscard, Decision::Draw) => "the top of the discard pile cannot be taken (none, a wild, or locked this turn)".into(),
+            _ => return None,
+        })
+    }
+}

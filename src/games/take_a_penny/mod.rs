@@ -420,6 +420,10 @@ impl Game for TakeAPenny {
         trace::SECRETS
     }
 
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
         let pennies = s.pennies();

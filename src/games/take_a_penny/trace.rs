@@ -107,3 +107,27 @@ impl TakeAPenny {
 
 /// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
+
+impl TakeAPenny {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, choice: &Choice) -> Option<String> {
+        let a = choice.action();
+        let pennies = view.pennies();
+        let own = pennies[view.seat];
+        Some(if super::rules::spot(a) == view.last()[view.seat] {
+            format!("{a} is the spot seat {} chose last round: no spot twice in a row", view.seat)
+        } else {
+            match a {
+                Action::Take1Block | Action::Take2 if view.pot() == 0 => "the pot is empty".into(),
+                Action::Return1 | Action::Give(_) if own == 0 => format!("seat {}'s bank card holds no penny", view.seat),
+                Action::TakeFrom(c) | Action::Give(c) if c as usize == view.seat => "a player does not take from or give to its own bank card".into(),
+                Action::TakeFrom(c) if (c as usize) < self.setup.cards && pennies[c as usize] == 0 => {
+                    format!("the {} bank card holds no penny", color(c as usize))
+                }
+                Action::TakeFrom(c) | Action::Give(c) if c as usize >= self.setup.cards => format!("there is no {} bank card at this table", color(c as usize)),
+                _ => return None,
+            }
+        })
+    }
+}
