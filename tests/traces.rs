@@ -145,3 +145,28 @@ fn a_malformed_trace_names_line_and_column_and_the_command_exits_0_1_2() {
     assert!(err.contains("malformed.jsonl:4:27"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn check_writes_the_traces_of_capped_games_at_most_twenty_and_each_replays() {
+    let dir = std::env::temp_dir().join(format!("playtest-check-traces-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_playtest"))
+        .args(["check", "variants/flower-power/standard.toml", "--set", "turn_cap=12", "--games", "30", "-q", "--traces"])
+        .arg(&dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs");
+    // Every game reaches the cap of 12 turns: the [expect] bounds fail, the traces are written.
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("20 JSON trace(s)") && stdout.contains("10 more not written"), "{stdout}");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 20);
+    assert!(files[0].file_name().unwrap().to_string_lossy().starts_with("flower-power-standard-game-000000-seed-"));
+    for f in &files {
+        assert!(f.to_string_lossy().ends_with("-cap.jsonl"));
+        let said = replay_text(f, &std::fs::read_to_string(f).unwrap()).expect("replays");
+        assert!(said.contains("ended `cap` after 12 turns"), "{said}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -167,9 +167,14 @@ pub fn main() -> Result<(), Error> {
             keep_partial: a.keep_partial,
         }),
         Command::Check(a) if a.run.rotate => Err(Error::Usage("--rotate is not supported by check yet; use simulate or report".into())),
-        Command::Check(a) => {
-            crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
-        }
+        Command::Check(a) => crate::designer::check::main(&CheckOptions {
+            variants: a.variants,
+            bots: a.bots,
+            sets: a.sets,
+            run: run_options(&a.run),
+            precision: a.precision,
+            traces: a.traces,
+        }),
         Command::Merge(a) => scale::merge(&a),
     }
 }

@@ -3,7 +3,8 @@
 //! trace through the engine.
 
 use super::*;
-use crate::engine::trace::{self as tracing, TraceHeader};
+use crate::engine::trace as tracing;
+use crate::sim::{MAX_TRACE_STEPS, json_trace, trace_header};
 
 #[derive(Args, Debug)]
 pub(super) struct TraceArgs {
@@ -32,26 +33,8 @@ pub(super) struct ReplayArgs {
     pub(super) trace: PathBuf,
 }
 
-/// Most decisions a traced or replayed game may take (a bound against a game that never ends).
-pub(crate) const MAX_TRACE_STEPS: u64 = 5_000_000;
-
 pub(super) struct Trace<'a> {
     pub(super) args: &'a TraceArgs,
-}
-
-/// What a trace records of the variant and the seats.
-pub(crate) fn header<G: Game>(variant: &Variant, plans: &[SeatPlan<G>]) -> TraceHeader {
-    TraceHeader {
-        variant_name: variant.name.clone(),
-        variant: serde_json::to_value(&variant.table).unwrap_or(serde_json::Value::Null),
-        bots: plans.iter().map(|p| p.label.clone()).collect(),
-    }
-}
-
-/// The JSON trace of game `seed` of `variant` with `plans`' bots, checked: (text, result).
-pub(crate) fn json_trace<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], seed: u64) -> (String, Result<crate::engine::Outcome, (u64, String)>) {
-    let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(game, &p.values)).collect();
-    tracing::trace_text(game, &mut bots, seed, &header(variant, plans), true, MAX_TRACE_STEPS)
 }
 
 impl GameCommand for Trace<'_> {
@@ -77,7 +60,7 @@ impl GameCommand for Trace<'_> {
             let mut print = |line: tracing::Line| {
                 let _ = writeln!(out, "{}", line.to_json());
             };
-            return tracing::play_traced(&game, &mut bots, seed, &header(variant, &plans), true, MAX_TRACE_STEPS, &mut print)
+            return tracing::play_traced(&game, &mut bots, seed, &trace_header(variant, &plans), true, MAX_TRACE_STEPS, &mut print)
                 .map(|_| ())
                 .map_err(|(s, w)| broken(s, w));
         }
