@@ -72,6 +72,8 @@ impl GameCommand for Report<'_> {
         let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
         add_exact(variant, &labels, &mut summary, &mut charts);
         let tables = report_tables(&game, variant, &summary, &result.tally, &row_moments(&game, &result.rows))?;
+        let trace_command = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+        let replay = typical_replay(&game, variant, &plans, &result.rows, out.path(), &trace_command)?;
         let written = crate::report::write(ReportInput {
             dir: out.path(),
             summary: &summary,
@@ -81,6 +83,7 @@ impl GameCommand for Report<'_> {
             description: variant.description.clone(),
             partial: stopped_at,
             tables,
+            replay,
         })?;
         if let Some(p) = &stopped_at {
             print!("{}", summary.table());
@@ -124,4 +127,36 @@ pub(super) fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summ
         ],
         reference: Some((100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players), "fair share".into())),
     });
+}
+
+/// Writes `replay.html` into `dir`: the replay page of a typical game of the run, the one of
+/// median length (the lower median, the first such game by index), and says which it is.
+/// `trace_command` is the `playtest trace` command line of the run's variant and bots.
+pub(super) fn typical_replay<G: Game>(
+    game: &G,
+    variant: &Variant,
+    plans: &[SeatPlan<G>],
+    rows: &[crate::sim::GameRow],
+    dir: &Path,
+    trace_command: &str,
+) -> Result<Option<String>, Error> {
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut lengths: Vec<u32> = rows.iter().map(|r| r.outcome.length).collect();
+    lengths.sort_unstable();
+    let median = lengths[(lengths.len() - 1) / 2];
+    let Some(row) = rows.iter().filter(|r| r.outcome.length == median).min_by_key(|r| r.index) else {
+        return Ok(None);
+    };
+    let (text, _) = sim::json_trace(game, variant, plans, row.seed);
+    let title = format!("{} / {}: game {} (seed {}), {median} {}", game.id(), variant.name, row.index, row.seed, game.length_unit());
+    crate::report::replay_page::write(&dir.join("replay.html"), &title, &text)?;
+    Ok(Some(format!(
+        "game {} of the run (seed {}; `{trace_command} --game-seed {}` prints it), {median} {}: the median length.",
+        row.index,
+        row.seed,
+        row.seed,
+        game.length_unit()
+    )))
 }
