@@ -280,6 +280,15 @@ fn report_writes_index_html_that_links_every_chart_and_the_data() {
     assert!(md.contains("| `mean_length` |") && md.contains("### Expectations (`[expect]`)"), "[expect] bounds judged");
     assert!(!html.contains("http://") && !html.contains("https://"), "the page must open with no network");
     assert_eq!(std::fs::read_to_string(dir.join("games.csv")).unwrap().lines().count(), 701);
+    // A replay page of a typical game: the median length.
+    let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let column = csv.lines().next().unwrap().split(',').position(|c| c == "length").unwrap();
+    let mut lengths: Vec<u32> = csv.lines().skip(1).map(|l| l.split(',').nth(column).unwrap().parse().unwrap()).collect();
+    lengths.sort_unstable();
+    let median = lengths[(lengths.len() - 1) / 2];
+    assert!(html.contains("href=\"replay.html\"") && html.contains(&format!("{median} turns: the median length")), "no replay link of the median game");
+    let page = std::fs::read_to_string(dir.join("replay.html")).unwrap();
+    assert!(page.contains("\"type\":\"start\"") && page.contains(&format!("{median} turns</title>")));
 }
 
 #[test]

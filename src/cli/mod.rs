@@ -40,6 +40,7 @@ use list::*;
 use report::*;
 use simulate::*;
 use trace::*;
+pub use trace::{json_trace_of, replay_text};
 use validate::*;
 
 /// Balance tabletop games by simulation.
@@ -56,8 +57,10 @@ enum Command {
     Simulate(SimulateArgs),
     /// Play many games and write charts, report.md and summary.json.
     Report(ReportArgs),
-    /// Print a play-by-play of one game.
+    /// Print a play-by-play of one game (or JSON Lines with --json, a replay page with --html).
     Trace(TraceArgs),
+    /// Re-apply a JSON trace through the engine: exit 0 when it agrees, 1 naming the first line that differs.
+    Replay(ReplayArgs),
     /// Check variant files without playing.
     Validate(ValidateArgs),
     /// List games, bots with their parameters, and bundled variants.
@@ -131,6 +134,7 @@ pub fn main() -> Result<(), Error> {
             let v = load(&a.variant)?;
             games::dispatch(&v, Report { args: &a })
         }
+        Command::Replay(a) => replay(&a),
         Command::Trace(a) => {
             let v = load(&a.variant)?;
             games::dispatch(&v, Trace { args: &a })
@@ -167,9 +171,14 @@ pub fn main() -> Result<(), Error> {
             out: a.out,
             keep_partial: a.keep_partial,
         }),
-        Command::Check(a) => {
-            crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
-        }
+        Command::Check(a) => crate::designer::check::main(&CheckOptions {
+            variants: a.variants,
+            bots: a.bots,
+            sets: a.sets,
+            run: run_options(&a.run),
+            precision: a.precision,
+            traces: a.traces,
+        }),
         Command::Merge(a) => scale::merge(&a),
         Command::Tune(a) => tune::tune(a),
         Command::Watch(a) => watch::watch(a),

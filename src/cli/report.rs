@@ -142,6 +142,8 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
     if let Some(l) = &a.ladder {
         extra.push_str(&format!(" --ladder {l} --ladder-games {}", a.ladder_games));
     }
+    let trace_command = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+    let replay = typical_replay(game, variant, plans, &result.rows, dir, (&trace_command, rotation))?;
     let files = crate::report::write(ReportInput {
         dir,
         summary: &summary,
@@ -151,6 +153,7 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
         description: variant.description.clone(),
         partial: stopped_at,
         tables,
+        replay,
     })?;
     Ok(Written::Done { summary, files, partial: stopped_at })
 }
@@ -186,4 +189,41 @@ pub(super) fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summ
         ],
         reference: Some((100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players), "fair share".into())),
     });
+}
+
+/// Writes `replay.html` into `dir`: the replay page of a typical game of the run, the one of
+/// median length (the lower median, the first such game by index), and says which it is.
+/// `trace_command` is the `playtest trace` command line of the run's variant and bots.
+pub(super) fn typical_replay<G: Game>(
+    game: &G,
+    variant: &Variant,
+    plans: &[SeatPlan<G>],
+    rows: &[crate::sim::GameRow],
+    dir: &Path,
+    (trace_command, rotation): (&str, usize),
+) -> Result<Option<String>, Error> {
+    if rows.is_empty() {
+        return Ok(None);
+    }
+    let mut lengths: Vec<u32> = rows.iter().map(|r| r.outcome.length).collect();
+    lengths.sort_unstable();
+    let median = lengths[(lengths.len() - 1) / 2];
+    let Some(row) = rows.iter().filter(|r| r.outcome.length == median).min_by_key(|r| r.index) else {
+        return Ok(None);
+    };
+    // A rotated run (`rotation` bots per block, else 0) played the game with the line-up
+    // turned by its place in the block.
+    let seated = if rotation > 0 { sim::rotated(plans, (row.index % rotation as u64) as usize) } else { plans.to_vec() };
+    let (text, _) = sim::json_trace(game, variant, &seated, row.seed);
+    let title = format!("{} / {}: game {} (seed {}), {median} {}", game.id(), variant.name, row.index, row.seed, game.length_unit());
+    crate::report::replay_page::write(&dir.join("replay.html"), &title, &text)?;
+    let bots = if rotation > 0 { format!(" --bots {}", seated.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",")) } else { String::new() };
+    let command = if rotation > 0 { format!("playtest trace {}{bots}", variant.path.display()) } else { trace_command.to_string() };
+    Ok(Some(format!(
+        "game {} of the run (seed {}; `{command} --game-seed {}` prints it), {median} {}: the median length.",
+        row.index,
+        row.seed,
+        row.seed,
+        game.length_unit()
+    )))
 }

@@ -277,6 +277,7 @@ impl GameCommand for Merge<'_> {
                 description: first.description.clone(),
                 partial: None,
                 tables,
+                replay: None,
             })?;
         } else {
             crate::output::write_summary(out.path(), &summary)?;

@@ -1,6 +1,10 @@
-//! `playtest trace`: a readable play-by-play of one game.
+//! `playtest trace`: one game as a readable play-by-play, as JSON Lines (`--json`) or as a
+//! self-contained replay page (`--html FILE`); and `playtest replay`, which re-checks a JSON
+//! trace through the engine.
 
 use super::*;
+use crate::engine::trace as tracing;
+use crate::sim::{MAX_TRACE_STEPS, json_trace, trace_header};
 
 #[derive(Args, Debug)]
 pub(super) struct TraceArgs {
@@ -15,6 +19,18 @@ pub(super) struct TraceArgs {
     /// The game's own seed (as in games.csv or an invariant failure); overrides --seed/--game.
     #[arg(long)]
     pub(super) game_seed: Option<u64>,
+    /// Print the game as JSON Lines (start, decision, chance, state, end): every game as data.
+    #[arg(long)]
+    pub(super) json: bool,
+    /// Write the game as one self-contained HTML replay page into FILE (opens from disk).
+    #[arg(long, value_name = "FILE")]
+    pub(super) html: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub(super) struct ReplayArgs {
+    /// A JSON Lines trace written by `playtest trace --json`.
+    pub(super) trace: PathBuf,
 }
 
 pub(super) struct Trace<'a> {
@@ -29,6 +45,25 @@ impl GameCommand for Trace<'_> {
         let seed = a.game_seed.unwrap_or_else(|| game_seed(a.seed, a.game));
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
+        if a.json || a.html.is_some() {
+            let broken = |step: u64, what: String| Error::Invariant(format!("seed {seed}: step {step}: {what}"));
+            if let Some(file) = &a.html {
+                let (text, result) = json_trace(&game, variant, &plans, seed);
+                let title = format!("{} / {}: game seed {seed}", game.id(), variant.name);
+                crate::report::replay_page::write(file, &title, &text)?;
+                if a.json {
+                    let _ = out.write_all(text.as_bytes());
+                }
+                return result.map(|_| ()).map_err(|(s, w)| broken(s, w));
+            }
+            let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
+            let mut print = |line: tracing::Line| {
+                let _ = writeln!(out, "{}", line.to_json());
+            };
+            return tracing::play_traced(&game, &mut bots, seed, &trace_header(variant, &plans), true, MAX_TRACE_STEPS, &mut print)
+                .map(|_| ())
+                .map_err(|(s, w)| broken(s, w));
+        }
         let _ = writeln!(out, "{} / {}: game seed {seed}; seats: {}", game.id(), variant.name, seat_labels(&game, &plans).join(", "));
         let mut print = |line: &str| {
             let _ = writeln!(out, "{line}");
@@ -36,4 +71,75 @@ impl GameCommand for Trace<'_> {
         sim::trace(&game, &plans, seed, &mut print)?;
         Ok(())
     }
+}
+
+/// `playtest replay TRACE`: exit 0 when the trace replays, 1 naming the first line that
+/// differs (or the illegal action and the rule it breaks), 2 for a malformed file.
+pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
+    let path = &a.trace;
+    let text = std::fs::read_to_string(path).map_err(|e| Error::Usage(format!("{}: cannot read the trace: {e}", path.display())))?;
+    println!("{}", replay_text(path, &text)?);
+    Ok(())
+}
+
+/// Replays the JSON Lines trace `text` (read from `path`, named in messages) through the
+/// engine: `Ok` says what agreed; a trace that differs (or holds an illegal action) is
+/// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one is
+/// [`Error::Usage`] with line and column (exit code 2).
+pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
+    let lines = tracing::parse(text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
+    let Some((n, tracing::Line::Start(start))) = lines.first() else {
+        let n = lines.first().map_or(1, |(n, _)| *n);
+        return Err(Error::Usage(format!("{}:{n}:1: a trace starts with a `start` line (`playtest trace VARIANT --json` writes one)", path.display())));
+    };
+    let table: toml::Table = serde_json::from_value(start.variant.clone())
+        .map_err(|e| Error::Usage(format!("{}:{n}:1: key `variant`: not a variant table: {e}", path.display())))?;
+    let toml_text = toml::to_string(&table).map_err(|e| Error::Usage(format!("{}:{n}:1: key `variant`: {e}", path.display())))?;
+    let variant = Variant::from_toml_str(path, &toml_text)?;
+    if variant.game != start.game {
+        return Err(Error::Usage(format!("{}:{n}:1: the start line names game `{}` but its variant is of `{}`", path.display(), start.game, variant.game)));
+    }
+    struct Replay<'a> {
+        lines: &'a [(usize, tracing::Line)],
+        path: &'a Path,
+    }
+    impl GameCommand for Replay<'_> {
+        type Output = String;
+        fn run<G: Registered>(self, game: G, _: &Variant) -> Result<String, Error> {
+            match tracing::replay(&game, self.lines, MAX_TRACE_STEPS) {
+                Ok(outcome) => {
+                    let decisions = self.lines.iter().filter(|(_, l)| matches!(l, tracing::Line::Decision(_))).count();
+                    Ok(format!(
+                        "{}: replays: {} lines, {decisions} decisions, every legal set, chance result and state agree; ended `{}` after {} {}",
+                        self.path.display(),
+                        self.lines.len(),
+                        game.end_reasons().get(outcome.end_reason as usize).copied().unwrap_or("?"),
+                        outcome.length,
+                        game.length_unit()
+                    ))
+                }
+                Err((line, what)) => Err(Error::CheckFailed(format!("{}:{line}: {what}", self.path.display()))),
+            }
+        }
+    }
+    games::dispatch(&variant, Replay { lines: &lines, path })
+}
+
+/// The checked JSON trace of game `seed` of `variant` (bots: `--bots` syntax, else the
+/// variant's): the JSON Lines text, and `Some((step, what))` when an invariant broke (the
+/// text then ends with a `violation` line).
+pub fn json_trace_of(variant: &Variant, bots: Option<&str>, seed: u64) -> Result<(String, Option<(u64, String)>), Error> {
+    struct Json<'a> {
+        bots: Option<&'a str>,
+        seed: u64,
+    }
+    impl GameCommand for Json<'_> {
+        type Output = (String, Option<(u64, String)>);
+        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
+            let plans = seat_plans_any(&game, variant, self.bots)?;
+            let (text, result) = json_trace(&game, variant, &plans, self.seed);
+            Ok((text, result.err()))
+        }
+    }
+    games::dispatch(variant, Json { bots, seed })
 }

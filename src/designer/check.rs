@@ -25,6 +25,7 @@ use super::metrics::{Catalogue, Estimate, Interval, Unit};
 use super::precision::{PrecisionArgs, run_arm};
 use super::runner::{Arm, PlayPlan, replay_command};
 use super::{RunOptions, plans, thousands};
+use crate::output::atomic::OutputDir;
 
 /// What `check` was asked.
 #[derive(Clone, Debug)]
@@ -39,7 +40,13 @@ pub struct CheckOptions {
     pub run: RunOptions,
     /// Adaptive game count.
     pub precision: PrecisionArgs,
+    /// `--traces DIR`: write the JSON trace of every game that breaks an invariant or ends at
+    /// the cap (at most [`MAX_TRACES`] per run) into this folder.
+    pub traces: Option<PathBuf>,
 }
+
+/// Most traces `check --traces` writes in one run.
+pub const MAX_TRACES: usize = 20;
 
 /// One bound of a variant's `[expect]` table.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,21 +130,40 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
     let mut loaded = Vec::new();
     for path in &o.variants {
         let v = Variant::load(path, &o.sets)?;
-        games::dispatch(&v, Check { o, path, play: false })?;
+        games::dispatch(&v, Check { o, path, play: false, traces: None })?;
         loaded.push((path, v));
     }
+    // The traces folder is taken (locked, probed) before any game is played.
+    let out = o.traces.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;
+    let mut traces = Traces { dir: out.as_ref().map(|o| o.path().to_path_buf()).unwrap_or_default(), ..Traces::default() };
     let (mut failed, mut total) = (Vec::new(), 0);
     for (path, v) in &loaded {
-        match games::dispatch(v, Check { o, path, play: true }) {
+        match games::dispatch(v, Check { o, path, play: true, traces: out.as_ref().map(|_| &mut traces) }) {
             Ok((n, fails)) => {
                 total += n;
                 failed.extend(fails.into_iter().map(|m| format!("{}: {m}", path.display())));
             }
             Err(Error::Invariant(message)) => {
                 println!("FAIL  invariant: {message}");
+                if out.is_some() {
+                    // The failing game, traced up to the broken rule.
+                    games::dispatch(v, TraceBroken { o, message: &message, traces: &mut traces })?;
+                }
                 failed.push(format!("{}: an invariant failed", path.display()));
             }
             Err(e) => return Err(e),
+        }
+    }
+    if let Some(out) = out {
+        out.commit()?;
+        let dir = o.traces.as_deref().unwrap_or(std::path::Path::new("."));
+        match traces.files.len() {
+            0 => println!("traces: no game broke an invariant or reached the cap; nothing written to {}", dir.display()),
+            n => println!(
+                "traces: {n} JSON trace(s) of games that broke an invariant or reached the cap written to {}{} (`playtest replay FILE` re-checks one)",
+                dir.display(),
+                if traces.more > 0 { format!("; {} more not written (at most {MAX_TRACES})", traces.more) } else { String::new() }
+            ),
         }
     }
     if failed.is_empty() {
@@ -157,6 +183,72 @@ struct Check<'a> {
     o: &'a CheckOptions,
     path: &'a PathBuf,
     play: bool,
+    traces: Option<&'a mut Traces>,
+}
+
+/// The traces `check --traces` writes, each straight into the output's temporary folder
+/// `dir` (a long game's trace is never held in memory), and how many more games would have
+/// been traced past [`MAX_TRACES`].
+#[derive(Default)]
+struct Traces {
+    dir: PathBuf,
+    files: Vec<String>,
+    more: usize,
+}
+
+impl Traces {
+    /// Traces game `index` (seed `seed`) of `variant` unless [`MAX_TRACES`] are written.
+    fn add<G: Registered>(&mut self, game: &G, variant: &Variant, plans: &[crate::sim::SeatPlan<G>], index: u64, seed: u64, why: &str) -> Result<(), Error> {
+        use std::io::Write;
+        if self.files.len() >= MAX_TRACES {
+            self.more += 1;
+            return Ok(());
+        }
+        let name = format!("{}-{}-game-{index:06}-seed-{seed}-{why}.jsonl", game.id(), variant.name);
+        let path = self.dir.join(&name);
+        let file = std::fs::File::create(&path).map_err(|e| Error::output(&path, e))?;
+        let mut w = std::io::BufWriter::new(file);
+        let mut failed = None;
+        let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(game, &p.values)).collect();
+        let header = crate::sim::trace_header(variant, plans);
+        let _ = crate::engine::trace::play_traced(game, &mut bots, seed, &header, true, crate::sim::MAX_TRACE_STEPS, &mut |line| {
+            if failed.is_none()
+                && let Err(e) = writeln!(w, "{}", line.to_json())
+            {
+                failed = Some(e);
+            }
+        });
+        if let Some(e) = failed {
+            return Err(Error::output(&path, e));
+        }
+        w.flush().map_err(|e| Error::output(&path, e))?;
+        self.files.push(name);
+        Ok(())
+    }
+}
+
+/// Traces the game named by an invariant failure of the runner (`game I (seed S)`).
+struct TraceBroken<'a> {
+    o: &'a CheckOptions,
+    message: &'a str,
+    traces: &'a mut Traces,
+}
+
+impl GameCommand for TraceBroken<'_> {
+    type Output = ();
+    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
+        let plans = plans(&game, variant, self.o.bots.as_deref(), "--bots")?;
+        // The runner names the game as `game {index} (seed {seed})`.
+        let found = self.message.split_once("game ").and_then(|(_, rest)| {
+            let (index, rest) = rest.split_once(" (seed ")?;
+            let (seed, _) = rest.split_once(')')?;
+            Some((index.parse::<u64>().ok()?, seed.parse::<u64>().ok()?))
+        });
+        if let Some((index, seed)) = found {
+            self.traces.add(&game, variant, &plans, index, seed, "invariant")?;
+        }
+        Ok(())
+    }
 }
 
 impl GameCommand for Check<'_> {
@@ -173,7 +265,8 @@ impl GameCommand for Check<'_> {
         }
         let detailed =
             expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
-        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: false, rotate };
+        // With --traces every game's row is kept, to find the games that reached the cap.
+        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: self.traces.is_some(), rotate };
         let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
         let mut progress = Progress::new(o.run.games, o.run.quiet);
         let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
@@ -194,6 +287,14 @@ impl GameCommand for Check<'_> {
                 "  seats rotated: blocks of {} games on one deal; seat figures average the bots out, bot<k>_win_share the seats; intervals over blocks",
                 plans.len()
             );
+        }
+        if let Some(traces) = self.traces {
+            let cap = game.end_reasons().iter().position(|r| *r == "cap");
+            for row in stats.rows.iter().filter(|r| cap.is_some_and(|c| r.outcome.end_reason as usize == c)) {
+                // A rotated game was played by the line-up turned by its place in the block.
+                let seated = if rotate { crate::sim::rotated(&plans, (row.index % plans.len() as u64) as usize) } else { plans.clone() };
+                traces.add(&game, variant, &seated, row.index, row.seed, "cap")?;
+            }
         }
         if expect.is_empty() {
             println!("  no [expect] table: only the invariants were checked");

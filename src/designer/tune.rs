@@ -1276,6 +1276,7 @@ mod tests {
             sets: Vec::new(),
             run: RunOptions { games: 2_048, seed: 9, threads: 0, checked: true, quiet: true, rotate: false },
             precision: PrecisionArgs::default(),
+            traces: None,
         };
         super::super::check::main(&check).unwrap();
         let _ = std::fs::remove_dir_all(&d);

@@ -22,6 +22,9 @@
 //!   invariant (cards and money conserved), and, over a bot's games, some sample differs
 //!   from the real state in what another seat sees (the hidden parts are re-sampled; not
 //!   asked of games with [`Game::HIDDEN_STATE`] false);
+//! - traces round-trip ([`check_trace_round_trip`]): a game traced as JSON Lines replays
+//!   through the engine with every legal set, chance result and state agreeing, every listed
+//!   action reads back as the same action, and the traced game is the game `play` plays;
 //! - the `ismcts` search bot plays within the rules (a short search in one seat among the
 //!   game's default bots, so every game is searched without a per-game exception).
 
@@ -381,4 +384,67 @@ pub fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64,
         play_checked(g, &mut bots, game_seed, 5_000_000, &mut 0, &mut each).unwrap_or_else(|(step, what)| panic!("game seed {game_seed}, step {step}: {what}"));
     }
     (differed, drawn)
+}
+
+/// Traces one game of `bots` as JSON Lines (the shortest of the first four games of `seed`),
+/// then checks: the traced outcome is the one the engine's `play` gives; every line parses;
+/// every listed legal action (serde JSON) reads back as an action that writes the same JSON;
+/// and [`super::trace::replay`] re-applies the trace with every legal set, view, chance
+/// result and state agreeing. A game longer than `max_decisions` decisions is traced and
+/// replayed up to there (the replay must then stop exactly where the trace does), so long
+/// games stay cheap to check. Returns the number of decisions checked.
+pub fn check_trace_round_trip<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], seed: u64, max_decisions: u64) -> Result<u64, HarnessFailure> {
+    use super::trace::{Line, TraceHeader, parse, replay, trace_text};
+    let seeds: Vec<u64> = (0..4).map(|i| game_seed(seed, i)).collect();
+    let mut shortest = None;
+    for &s in &seeds {
+        let o = super::play(game, bots, s, super::PlayOptions::default(), None, None).map_err(|v| HarnessFailure {
+            game: game.id(),
+            bot: label.to_string(),
+            game_seed: s,
+            step: v.step,
+            what: v.what,
+        })?;
+        if shortest.is_none_or(|(_, len)| o.length < len) {
+            shortest = Some((s, o.length));
+        }
+    }
+    let (seed, _) = shortest.expect("four games");
+    let fail = |step: u64, what: String| HarnessFailure { game: game.id(), bot: label.to_string(), game_seed: seed, step, what };
+    let played = super::play(game, bots, seed, super::PlayOptions::default(), None, None).map_err(|v| fail(v.step, v.what))?;
+    let header = TraceHeader { variant_name: "harness".into(), variant: serde_json::Value::Null, bots: vec![label.to_string(); bots.len()] };
+    let (text, traced) = trace_text(game, bots, seed, &header, true, max_decisions);
+    let cut = match traced {
+        Ok(traced) if traced != played => return Err(fail(0, format!("the traced game is not the played one: {traced:?} vs {played:?}"))),
+        Ok(_) => false,
+        Err((step, _)) if step == max_decisions => true,
+        Err((step, what)) => return Err(fail(step, format!("traced: {what}"))),
+    };
+    let mut lines = parse(&text).map_err(|(line, col, what)| fail(0, format!("trace line {line}:{col} does not parse: {what}")))?;
+    if cut {
+        // The `violation` line of the step bound: the rest is a prefix of the game.
+        lines.pop();
+    }
+    let mut decisions = 0;
+    for (n, line) in &lines {
+        if let Line::Decision(d) = line {
+            decisions += 1;
+            for value in d.legal.iter().chain(std::iter::once(&d.action)) {
+                let action: G::Action =
+                    serde_json::from_value(value.clone()).map_err(|e| fail(d.step, format!("trace line {n}: {value} does not read back: {e}")))?;
+                let again = serde_json::to_value(action).map_err(|e| fail(d.step, e.to_string()))?;
+                if &again != value {
+                    return Err(fail(d.step, format!("trace line {n}: {value} reads back as {action:?}, written {again}")));
+                }
+            }
+        }
+    }
+    let replayed = replay(game, &lines, HarnessPlan::default().max_steps);
+    match replayed {
+        Ok(replayed) if !cut && replayed == played => Ok(decisions),
+        Ok(replayed) => Err(fail(0, format!("the replayed game is not the played one: {replayed:?} vs {played:?}"))),
+        // A prefix replays until the trace runs out, just after its last line.
+        Err((line, what)) if cut && line == lines.last().map_or(0, |(n, _)| n + 1) && what.contains("the trace ends here") => Ok(decisions),
+        Err((line, what)) => Err(fail(0, format!("trace line {line}: {what}"))),
+    }
 }

@@ -12,6 +12,7 @@ pub mod harness;
 pub mod ismcts;
 pub mod rng;
 pub mod standing;
+pub mod trace;
 
 use std::fmt::{Debug, Display};
 
@@ -298,8 +299,8 @@ pub trait GameEvent: Display {
 pub trait Game: Sized + Send + Sync + 'static {
     /// Full table state, hidden information included.
     type State: Clone + Send;
-    /// One decision of one seat.
-    type Action: Copy + Eq + std::hash::Hash + Debug + Send;
+    /// One decision of one seat. Serialised (serde) as the action notation of traces.
+    type Action: Copy + Eq + std::hash::Hash + Debug + Send + serde::Serialize + serde::de::DeserializeOwned;
     /// What one seat sees when it must decide.
     type View<'a>;
     /// What happened, for traces and listening bots.
@@ -400,6 +401,32 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// Turns played so far, in [`Game::length_unit`] (the default reads [`Game::outcome`]).
     fn turns_played(&self, state: &Self::State) -> u32 {
         self.outcome(state).length
+    }
+
+    // ---- Traces (issue 19: `trace --json`, `replay`, the replay page; see [`trace`]) ----
+
+    /// The complete table as a trace records it: every hand, every pile in order (top first),
+    /// the display, dice, board, scores, whose turn. A serde-derived type of the game's own,
+    /// with card names as the rulebook says them; documented in the game's module doc or
+    /// `TRACE.md`. Read only by the tracer and `replay`, never while simulating.
+    fn trace_state(&self, state: &Self::State) -> serde_json::Value;
+    /// Paths into [`Game::trace_state`] that not every seat sees, `/`-separated; `*` stands
+    /// for a seat number (seat k sees the k-th element), `[]` for every element of a list
+    /// (`players/*/hand`, `draw`). A decision's view is the state with these hidden.
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The random result an event records (a card drawn and from where, a die rolled, a
+    /// reshuffle, a random card taken), as serde JSON; `None` for events that are no chance.
+    fn trace_chance(&self, _event: &Self::Event) -> Option<serde_json::Value> {
+        None
+    }
+    /// Why `action` is not legal for the deciding seat of `view`: the rule it breaks, in the
+    /// designer's words (`replay` names it for a hand-edited trace). The default says whether
+    /// this kind of action is a choice now at all ([`trace::action_kind`]) and which of its
+    /// kind are; a game overrides it to name its own rules (a card not held, a move too long).
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        trace::generic_why(self, view, action)
     }
 }
 

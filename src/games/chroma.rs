@@ -502,3 +502,61 @@ mod tests {
         assert_eq!(spec.cards(&BADGER_ACTIONS).len(), 90);
     }
 }
+
+// --- traces: cards by the names the rulebook gives them ---
+
+/// Every card's name ([`card_name`]), indexed by card.
+static CARD_NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| (0..CARD_KINDS as Card).map(card_name).collect());
+
+/// The name of `card` ([`card_name`]) without allocating.
+pub fn card_str(card: Card) -> &'static str {
+    CARD_NAMES.get(card as usize).map_or("?", |s| s.as_str())
+}
+
+/// The card named `name` ([`card_name`]: `blue star`, `red wild`, `all-colors`, `skip`).
+pub fn card_from_name(name: &str) -> Option<Card> {
+    CARD_NAMES.iter().position(|n| n == name).map(|c| c as Card)
+}
+
+/// The cell named `name` (`blue star`).
+pub fn cell_from_name(name: &str) -> Option<Cell> {
+    card_from_name(name).filter(|&c| c < 25)
+}
+
+/// The names of `cards`, in order.
+pub fn card_names(cards: &[Card]) -> Vec<&'static str> {
+    cards.iter().map(|&c| card_str(c)).collect()
+}
+
+/// serde of one card as its name: `#[serde(with = "chroma::by_name")]`.
+pub mod by_name {
+    use super::{Card, card_from_name, card_str};
+
+    /// Writes the card's name.
+    pub fn serialize<S: serde::Serializer>(card: &Card, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(card_str(*card))
+    }
+
+    /// Reads a card's name.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let name = <String as serde::Deserialize>::deserialize(d)?;
+        card_from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown card `{name}`; cards are named like `blue star`, `red wild`, `star wild`, `all-colors`, `skip`"))
+        })
+    }
+}
+
+/// serde of a set of hand positions kept as a bit mask (bit i = position i) as the list of
+/// positions: `#[serde(with = "chroma::positions")]`.
+pub mod positions {
+    /// Writes the positions in increasing order.
+    pub fn serialize<S: serde::Serializer>(mask: &u32, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..32).filter(|i| mask & (1 << i) != 0))
+    }
+
+    /// Reads a list of positions (each below 32).
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        let list = <Vec<u32> as serde::Deserialize>::deserialize(d)?;
+        list.iter().try_fold(0u32, |m, &i| if i < 32 { Ok(m | (1 << i)) } else { Err(serde::de::Error::custom(format!("hand position {i} is out of range"))) })
+    }
+}

@@ -196,8 +196,13 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
         .unwrap_or_else(|| Err(variant.provenance.invalid("game", format!("unknown game `{}`; allowed: {}", variant.game, GAME_IDS.join(", "))).into()))
 }
 
+/// Most decisions of the game whose JSON trace [`check_rules`] round-trips (a longer game is
+/// checked up to there: its trace replays until it stops).
+pub const TRACE_CHECK_DECISIONS: u64 = 200;
+
 /// Runs the invariant harness ([`crate::engine::harness`]) on the variant's game with every
-/// bot it offers: `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant
+/// bot it offers, and a JSON trace of the variant's own line-up round-trips through `replay`:
+/// `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant
 /// that does not build. Used by the tests (every game, every bundled variant) and `check`.
 pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
     struct Harness(HarnessPlan);
@@ -212,7 +217,12 @@ pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, H
             let plans = seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
             let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");
             let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
-            Ok(harness::check_bots(&game, &label, &mut bots, self.0).map(|n| n + every))
+            let checked = match harness::check_bots(&game, &label, &mut bots, self.0) {
+                Ok(n) => n + every,
+                Err(failure) => return Ok(Err(failure)),
+            };
+            // Traces of the variant's line-up replay through the engine (trace -> replay).
+            Ok(harness::check_trace_round_trip(&game, &label, &mut bots, self.0.seed, TRACE_CHECK_DECISIONS).map(|_| checked))
         }
     }
     dispatch(variant, Harness(plan))

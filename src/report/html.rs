@@ -31,6 +31,8 @@ pub struct Page<'a> {
     pub notes: &'a [String],
     /// Every figure, the seats and the `[expect]` bounds.
     pub tables: &'a super::Tables,
+    /// Which game `replay.html` replays (linked when given).
+    pub replay: Option<&'a str>,
 }
 
 /// Data files linked from the page when they exist in the report folder. `games.csv` (the
@@ -128,7 +130,8 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     }
     let _ = writeln!(
         h,
-        "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a></nav>"
+        "<nav><a href=\"#summary\">Summary</a><a href=\"#charts\">Charts</a><a href=\"#variant\">Variant as played</a><a href=\"#data\">Data</a>{}</nav>",
+        if page.replay.is_some() { "<a href=\"#replay\">Replay a typical game</a>" } else { "" }
     );
     let _ = writeln!(h, "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>", escape(page.command));
     let summary = if page.tables.figures.is_empty() { summary_html(s) } else { super::tables::html(page.tables) };
@@ -141,6 +144,13 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
             escape(file),
             escape(title),
             escape(title)
+        );
+    }
+    if let Some(which) = page.replay {
+        let _ = writeln!(
+            h,
+            "<h2 id=\"replay\">Replay a typical game</h2>\n<p><a href=\"replay.html\">replay.html</a>: {} Step through it event by event, with every decision's legal alternatives and each seat's view.</p>",
+            escape(which)
         );
     }
     let _ = writeln!(h, "<h2 id=\"variant\">Variant as played</h2>\n<p>After <code>extends</code> and <code>--set</code>.</p>");

@@ -6,6 +6,7 @@ pub mod charts;
 mod heatmap;
 pub mod html;
 mod legend;
+pub mod replay_page;
 mod standing;
 pub mod tables;
 pub mod text;
@@ -153,6 +154,9 @@ pub struct ReportInput<'a> {
     pub partial: Option<crate::output::Partial>,
     /// Every figure with its interval and unit, the seats and the `[expect]` bounds.
     pub tables: Tables,
+    /// The replay page of a typical game written beside the report (`replay.html`), with the
+    /// sentence saying which game it is; `None` when there is none.
+    pub replay: Option<String>,
 }
 
 /// The run's header line and notes (dummy seats, mixed line-ups), as plain sentences.
@@ -224,6 +228,7 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         verdict: &verdict,
         notes: &run_notes(s),
         tables: &input.tables,
+        replay: input.replay.as_deref(),
     })?);
     Ok(written)
 }

@@ -305,5 +305,25 @@ pub fn trace<G: Game>(game: &G, seats: &[SeatPlan<G>], seed: u64, out: &mut dyn 
         .map_err(|v| Error::Invariant(format!("seed {seed}: step {}: {}", v.step, v.what)))
 }
 
+/// Most decisions a traced or replayed game may take (a bound against a game that never ends).
+pub const MAX_TRACE_STEPS: u64 = 5_000_000;
+
+/// What a JSON trace records of the variant and the seats.
+pub fn trace_header<G: Game>(variant: &crate::variant::Variant, seats: &[SeatPlan<G>]) -> crate::engine::trace::TraceHeader {
+    crate::engine::trace::TraceHeader {
+        variant_name: variant.name.clone(),
+        variant: serde_json::to_value(&variant.table).unwrap_or(serde_json::Value::Null),
+        bots: seats.iter().map(|p| p.label.clone()).collect(),
+    }
+}
+
+/// The checked JSON trace of game `seed` (`trace --json`, `check --traces`): the JSON Lines
+/// text, and the outcome or, when a rule broke, `(step, what)` (the text then ends with a
+/// `violation` line).
+pub fn json_trace<G: Game>(game: &G, variant: &crate::variant::Variant, seats: &[SeatPlan<G>], seed: u64) -> (String, Result<Outcome, (u64, String)>) {
+    let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
+    crate::engine::trace::trace_text(game, &mut bots, seed, &trace_header(variant, seats), true, MAX_TRACE_STEPS)
+}
+
 /// Keeps the RNG type in this module's public surface for benches.
 pub type Rng = GameRng;

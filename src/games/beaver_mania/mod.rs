@@ -64,6 +64,7 @@ pub mod plays;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 mod view;
 
 use std::fmt;
@@ -82,8 +83,9 @@ pub use view::View;
 /// Game id in variant files.
 pub const ID: &str = "beaver-mania";
 
-/// Where a card is taken from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Where a card is taken from (`draw_pile`, `stock`, `display`, `pile` in traces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The face-down draw pile.
     DrawPile,
@@ -106,13 +108,14 @@ impl fmt::Display for Source {
     }
 }
 
-/// One decision of a Beaver Mania seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Beaver Mania seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// The active player's play.
     Play(Play),
     /// Stab the display's cards of this number.
-    StabDisplay(Card),
+    StabDisplay(#[serde(with = "trace::by_name")] Card),
     /// The stabbed top play: `true` takes it into the hand, `false` puts it away.
     Take(bool),
     /// Steal `card` from `from` (`seat`: the victim for [`Source::Pile`], else the thief).
@@ -122,6 +125,7 @@ pub enum Action {
         /// Whose top play (for [`Source::Pile`]); otherwise the stealing seat.
         seat: u8,
         /// The card.
+        #[serde(with = "trace::by_name")]
         card: Card,
     },
     /// The Fairy wishes `card` from `seat`'s hand.
@@ -129,6 +133,7 @@ pub enum Action {
         /// The other player.
         seat: u8,
         /// The card named.
+        #[serde(with = "trace::by_name")]
         card: Card,
     },
     /// The Bad guy's victim.
@@ -141,6 +146,7 @@ pub enum Action {
         /// [`Source::DrawPile`] or [`Source::Stock`].
         from: Source,
         /// The stock card taken.
+        #[serde(with = "trace::by_name")]
         card: Card,
     },
 }
@@ -344,6 +350,22 @@ impl Game for BeaverMania {
     }
     fn standing_unit(&self) -> &'static str {
         "points"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

@@ -130,18 +130,22 @@ pub fn unrelated(mask: u32) -> bool {
     mask & (mask >> 1) == 0
 }
 
-/// One legal play: a set of hand cards and the Hippie's declaration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One legal play: a set of hand cards and the Hippie's declaration (trace notation: the
+/// `trace` module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Play {
     /// `count` cards of one number plus `jokers` jokers or one `action` card (never both).
     Group {
         /// The number's card.
+        #[serde(with = "super::trace::by_name")]
         number: Card,
         /// Copies of it, at least 1.
         count: u8,
         /// Jokers added.
         jokers: u8,
         /// The action card added, or [`NO_CARD`].
+        #[serde(with = "super::trace::by_name")]
         action: Card,
     },
     /// Jokers alone.
@@ -152,16 +156,19 @@ pub enum Play {
     /// The Hippie with numbers forming the run `low..low + len`, standing for `hippie`.
     HippieRun {
         /// Card of the lowest number.
+        #[serde(with = "super::trace::by_name")]
         low: Card,
         /// Length, 3 to 7.
         len: u8,
         /// The number the Hippie stands for.
+        #[serde(with = "super::trace::by_name")]
         hippie: Card,
     },
     /// A run of number cards alone (legal only when it stabs a Hippie run, or as the last
     /// cards of the hand).
     PlainRun {
         /// Card of the lowest number.
+        #[serde(with = "super::trace::by_name")]
         low: Card,
         /// Length, 3 to 7.
         len: u8,
@@ -169,15 +176,19 @@ pub enum Play {
     /// The Partybeaver with three unrelated numbers `a < b < c`.
     Party {
         /// Lowest number.
+        #[serde(with = "super::trace::by_name")]
         a: Card,
         /// Middle number.
+        #[serde(with = "super::trace::by_name")]
         b: Card,
         /// Highest number.
+        #[serde(with = "super::trace::by_name")]
         c: Card,
     },
     /// One action card alone.
     Lone {
         /// The card.
+        #[serde(with = "super::trace::by_name")]
         card: Card,
     },
 }

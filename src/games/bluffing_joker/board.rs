@@ -39,14 +39,17 @@ pub fn pos_name(p: Pos) -> String {
     }
 }
 
-/// One move for a declared value; pegs are named by their position before the move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One move for a declared value; pegs are named by their position before the move
+/// (trace notation: the `trace` module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Move {
     /// A peg from start to the come-out hole (ace, jack, queen, king).
     ComeOut,
     /// One peg forward by `steps` (the whole value).
     Forward {
         /// The peg's position.
+        #[serde(with = "super::trace::by_pos")]
         from: Pos,
         /// Holes moved.
         steps: u8,
@@ -54,6 +57,7 @@ pub enum Move {
     /// One peg 8 holes backward along the track.
     Back {
         /// The peg's track hole.
+        #[serde(with = "super::trace::by_pos")]
         from: Pos,
     },
     /// A 7 split over two different pegs, the first part made first; the second peg is one
@@ -61,10 +65,12 @@ pub enum Move {
     /// brought its last peg home); `second` is [`NONE`] when the first part ended the game.
     Split {
         /// The first peg's position.
+        #[serde(with = "super::trace::by_pos")]
         first: Pos,
         /// Its holes.
         a: u8,
         /// The second peg's position (before the first part), or [`NONE`].
+        #[serde(with = "super::trace::by_pos")]
         second: Pos,
         /// Its holes.
         b: u8,
@@ -73,8 +79,10 @@ pub enum Move {
     /// another player's peg.
     Jump {
         /// The peg's position (start or track).
+        #[serde(with = "super::trace::by_pos")]
         from: Pos,
         /// The target hole.
+        #[serde(with = "super::trace::by_pos")]
         to: Pos,
     },
 }

@@ -80,6 +80,7 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 
 use std::fmt;
 
@@ -96,15 +97,18 @@ pub use rules::{Cause, Counters, END_CAP, END_HOME, END_REASONS, Pending, Phase,
 /// Game id in variant files.
 pub const ID: &str = "bluffing-joker";
 
-/// One decision of a Bluffing Joker seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Bluffing Joker seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Play a card of rank `card` face down, declaring `declared`, with move `mv` (legal for
     /// the declared value).
     Play {
         /// The rank of the card played.
+        #[serde(with = "trace::by_rank")]
         card: Rank,
         /// The declared value.
+        #[serde(with = "trace::by_rank")]
         declared: Rank,
         /// The declared move.
         mv: Move,
@@ -113,6 +117,7 @@ pub enum Action {
     /// move for its true value); ends the turn.
     Discard {
         /// The rank discarded.
+        #[serde(with = "trace::by_rank")]
         card: Rank,
     },
     /// Do not doubt the declaration.
@@ -122,6 +127,7 @@ pub enum Action {
     /// Send the victim's peg on track hole `hole` to its start.
     SendBack {
         /// The hole.
+        #[serde(with = "trace::by_pos")]
         hole: Pos,
     },
 }
@@ -372,6 +378,22 @@ impl Game for BluffingJoker {
     }
     fn standing_unit(&self) -> &'static str {
         "holes of progress"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

@@ -68,6 +68,7 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 mod view;
 
 use std::fmt;
@@ -86,8 +87,9 @@ pub use view::View;
 /// Game id in variant files.
 pub const ID: &str = "dice-factor";
 
-/// The two six-sided dice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The two six-sided dice (`colors`, `shapes` in traces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Die {
     /// Faces: red, orange, yellow, green, blue, logo.
@@ -116,8 +118,9 @@ impl fmt::Display for Die {
     }
 }
 
-/// One decision of a Dice Factor seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Dice Factor seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Option 1: draw the top card of the draw pile (then discard).
     Draw,
@@ -126,13 +129,14 @@ pub enum Action {
     /// Option 3: roll the d8.
     RollD8,
     /// Discard one card of this kind (see the module doc for a card taken this turn).
-    Discard(Card),
+    Discard(#[serde(with = "crate::games::chroma::by_name")] Card),
     /// Discard the action card taken from the discard pile this turn while an older copy is
     /// held: it has no effect.
     DiscardTaken,
     /// Give this card to `target` and take a random card of theirs (trade_one_card, d8 swap).
     Give {
         /// The card given.
+        #[serde(with = "crate::games::chroma::by_name")]
         card: Card,
         /// The other player.
         target: u8,
@@ -325,6 +329,22 @@ impl Game for DiceFactor {
     }
     fn standing_unit(&self) -> &'static str {
         "cards toward a target"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

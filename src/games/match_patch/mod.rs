@@ -66,6 +66,7 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 
 use std::fmt;
 
@@ -82,15 +83,16 @@ pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Phase, Slot, State}
 /// Game id in variant files.
 pub const ID: &str = "match-patch";
 
-/// One decision of a Match Patch seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Match Patch seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Draw the top card of the draw pile.
     Pile,
     /// Take the card of the patch slot at this position (0 = oldest).
     Take(u16),
     /// Place this card of the hand in a new slot at the end of the patch, announcing it.
-    Place(Card),
+    Place(#[serde(with = "crate::games::chroma::by_name")] Card),
 }
 
 /// What is being decided.
@@ -318,6 +320,22 @@ impl Game for MatchPatch {
     }
     fn standing_unit(&self) -> &'static str {
         "pairs"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

@@ -24,6 +24,7 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 mod view;
 
 use std::fmt;
@@ -41,8 +42,9 @@ pub use view::View;
 /// Game id in variant files.
 pub const ID: &str = "penny-badger";
 
-/// What a discard claims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What a discard claims; in traces `nothing`, `wild` or a card such as `blue star`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
 pub enum Claim {
     /// One card, "nothing": pay 1 to the bank, no challenge.
     Nothing,
@@ -52,21 +54,25 @@ pub enum Claim {
     Set(Cell),
 }
 
-/// One decision of a Penny Badger seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Penny Badger seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Play an action card (`target` for the targeted ones, `give` for trade-one-card).
     Play {
         /// The action card.
+        #[serde(with = "chroma::by_name")]
         card: Card,
         /// Target seat (ignored by untargeted cards).
         target: u8,
         /// Card given with trade-one-card (ignored otherwise).
+        #[serde(with = "chroma::by_name")]
         give: Card,
     },
     /// Discard the hand positions in the bit mask face down and claim.
     Discard {
-        /// Bit i = hand position i.
+        /// Bit i = hand position i (in traces: the list of positions).
+        #[serde(with = "chroma::positions")]
         cards: u32,
         /// The claim.
         claim: Claim,
@@ -360,6 +366,22 @@ impl Game for PennyBadger {
     }
     fn standing_unit(&self) -> &'static str {
         "pennies"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

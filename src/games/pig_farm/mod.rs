@@ -50,6 +50,7 @@ pub mod rules;
 pub mod scoring;
 #[cfg(test)]
 mod tests;
+mod trace;
 
 use std::fmt;
 
@@ -73,8 +74,9 @@ pub const FACES: u8 = 6;
 /// The logo face: nothing happens.
 pub const LOGO: u8 = 5;
 
-/// The two butcher dice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// The two butcher dice (`colors`, `shapes` in traces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Die {
     /// Faces: red, orange, yellow, green, blue, logo.
     Colors,
@@ -114,8 +116,9 @@ impl fmt::Display for Die {
     }
 }
 
-/// One decision of a Pig Farm seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Pig Farm seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Sell the farm (start of turn, at least `min_sets_to_sell` sets): ends the round.
     Sell,
@@ -124,7 +127,7 @@ pub enum Action {
     /// Take the top of the discard pile (a pig, never a butcher).
     TakeDiscard,
     /// Discard one pig of this kind.
-    Discard(Card),
+    Discard(#[serde(with = "trace::by_name")] Card),
     /// Roll this die for the butcher.
     Roll(Die),
 }
@@ -350,6 +353,22 @@ impl Game for PigFarm {
     }
     fn standing_unit(&self) -> &'static str {
         "points"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

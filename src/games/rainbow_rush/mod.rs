@@ -55,6 +55,7 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 mod view;
 
 use std::fmt;
@@ -73,27 +74,30 @@ pub use view::View;
 /// Game id in variant files.
 pub const ID: &str = "rainbow-rush";
 
-/// One decision of a Rainbow Rush seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One decision of a Rainbow Rush seat (trace notation: [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Draw the top card of the draw pile (reshuffling the discard pile when it is empty).
     DrawPile,
     /// Take the top of the discard pile (never a wild, never a locked card).
     TakeDiscard,
     /// Add a card from the hand to the end of the own row (the row is not full).
-    Add(Card),
+    Add(#[serde(with = "crate::games::chroma::by_name")] Card),
     /// Add a card to the own full row and move the row card in `slot` to the discard pile.
     Replace {
         /// The card added.
+        #[serde(with = "crate::games::chroma::by_name")]
         card: Card,
         /// Row position (before the add) of the card moved out.
         slot: u8,
     },
     /// Put a card from the hand onto the discard pile.
-    Discard(Card),
+    Discard(#[serde(with = "crate::games::chroma::by_name")] Card),
     /// Play a wild onto opponent `target`'s row in place of its card in `slot`.
     Sabotage {
         /// The wild.
+        #[serde(with = "crate::games::chroma::by_name")]
         wild: Card,
         /// The opponent.
         target: u8,
@@ -292,6 +296,22 @@ impl Game for RainbowRush {
     }
     fn standing_unit(&self) -> &'static str {
         "colors covered"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

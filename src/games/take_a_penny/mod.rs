@@ -49,6 +49,7 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod trace;
 
 use std::fmt;
 
@@ -63,8 +64,10 @@ pub use rules::{END_REASONS, Effect, State};
 /// Game id in variant files.
 pub const ID: &str = "take-a-penny";
 
-/// One spot of the action card, with its target color where it has one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One spot of the action card, with its target color where it has one (trace notation:
+/// [`trace`]'s module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     /// Take 1 from the pot and block it for everyone else (needs pot >= 1).
     Take1Block,
@@ -75,9 +78,9 @@ pub enum Action {
     /// Nobody may take from or give to this player this round.
     BlockSelf,
     /// Take 1 from this bank card (needs it to hold >= 1; not one's own).
-    TakeFrom(u8),
+    TakeFrom(#[serde(with = "trace::by_color")] u8),
     /// Give 1 to this bank card (needs own >= 1; not one's own). One spot for every target.
-    Give(u8),
+    Give(#[serde(with = "trace::by_color")] u8),
 }
 
 impl Action {
@@ -112,7 +115,8 @@ impl Action {
 /// A seat's secret choice as the engine carries it between the bot and the table: one
 /// [`Action`], kept as its [`Action::code`]. Storing a choice then costs no decoding of the
 /// enum (whose `code()` would branch on the variant, unpredictably under random play).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(from = "Action", into = "Action")]
 pub struct Choice(u8);
 
 impl Choice {
@@ -406,6 +410,18 @@ impl Game for TakeAPenny {
     }
     fn standing_unit(&self) -> &'static str {
         "pennies"
+    }
+
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        trace::SECRETS
+    }
+
+    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
     }
 
     fn describe(&self, s: &State) -> String {

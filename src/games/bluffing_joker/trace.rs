@@ -1,0 +1,274 @@
+//! Bluffing Joker as data: the state, action and chance records of `playtest trace --json`.
+//!
+//! Cards are named as the rulebook says them (`7 of hearts`, `queen of spades`, `joker`);
+//! ranks and declared values by their short names (`A`, `2` ... `10`, `J`, `Q`, `K`,
+//! `joker`); board positions as `start`, `hole 17` (track holes from 0) or `home 2` (home
+//! depth from 1), `none` for the unused second peg of a split that ended the game.
+//!
+//! State (`start` and every `state` line):
+//! - `turn`: turns begun (extra turns included); `round`: rounds begun; `current`: the
+//!   active seat; `phase`: `play`, `doubt` (opponent `asked` answers), `penalty` (`chooser`
+//!   picks which of `victim`'s track pegs goes to start, `cause`: `right_doubt` or
+//!   `wrong_doubt`) or `over`; `winner` (team: seat mod 2) and `end_reason` (`home`, `cap`)
+//!   once over;
+//! - `board`: `track` holes, `home` depth, `come_out` and `in_spot` holes per player, and
+//!   `pegs` per player (positions, in peg order);
+//! - `players`: per seat its `team`, `hand` (card names, canonical order) and `extra`
+//!   turns owed;
+//! - `pending`: the card played face down (`card`, hidden from the other seats), its
+//!   `declared` value and `move`, while doubts are asked;
+//! - `draw`: the draw pile, top first (hidden); `discard`: the discard pile, top first
+//!   (face down: hidden); `revealed`: the ranks of shown (doubted) cards in the discard pile
+//!   since the last reshuffle, with their counts.
+//!
+//! Actions: `{"play": {"card": "7", "declared": "8", "mv": {"forward": {"from": "hole 3",
+//! "steps": 8}}}}` (the rank played, the value declared and the move: `"come_out"`,
+//! `{"forward": {"from", "steps"}}`, `{"back": {"from"}}`, `{"split": {"first", "a",
+//! "second", "b"}}`, `{"jump": {"from", "to"}}`), `{"discard": {"card": "K"}}`, `"pass"`,
+//! `"doubt"`, `{"send_back": {"hole": "hole 12"}}`.
+//!
+//! Chance: `deal` (a seat's starting hand), `draw` (a card from the draw pile) and
+//! `reshuffle` (the discard pile shuffled into a new draw pile; its order is the next
+//! state's `draw`).
+
+use serde::Serialize;
+
+use super::cards::{RANK_NAMES, RANKS, card_name, rank_name};
+use super::rules::{Cause, END_REASONS, Phase, State};
+use super::{BluffingJoker, Event, Move, Pos, pos_name};
+
+/// serde of a board position by name: `#[serde(with = "by_pos")]`.
+pub mod by_pos {
+    use super::{Pos, pos_name};
+    use crate::games::bluffing_joker::{HOME, NONE, START};
+
+    /// Writes the position's name.
+    pub fn serialize<S: serde::Serializer>(p: &Pos, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&pos_name(*p))
+    }
+
+    /// Reads a position's name.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Pos, D::Error> {
+        let n = <String as serde::Deserialize>::deserialize(d)?;
+        let bad = || serde::de::Error::custom(format!("unknown position `{n}`; positions are `start`, `hole N`, `home N` or `none`"));
+        match n.as_str() {
+            "start" => Ok(START),
+            "none" => Ok(NONE),
+            _ => {
+                if let Some(h) = n.strip_prefix("hole ") {
+                    h.parse::<u8>().ok().filter(|&h| h < HOME).ok_or_else(bad)
+                } else if let Some(d) = n.strip_prefix("home ") {
+                    d.parse::<u8>().ok().filter(|&d| d > 0 && d < NONE - HOME).map(|d| HOME + d).ok_or_else(bad)
+                } else {
+                    Err(bad())
+                }
+            }
+        }
+    }
+}
+
+/// serde of a rank or declared value by its short name: `#[serde(with = "by_rank")]`.
+pub mod by_rank {
+    use super::{RANK_NAMES, rank_name};
+    use crate::games::bluffing_joker::Rank;
+
+    /// Writes the rank's name.
+    pub fn serialize<S: serde::Serializer>(r: &Rank, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(rank_name(*r))
+    }
+
+    /// Reads a rank's name.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Rank, D::Error> {
+        let n = <String as serde::Deserialize>::deserialize(d)?;
+        RANK_NAMES
+            .iter()
+            .position(|r| *r == n)
+            .map(|r| r as Rank)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown rank `{n}`; allowed: {}", RANK_NAMES.join(", "))))
+    }
+}
+
+/// The board.
+#[derive(Serialize)]
+pub struct TracedBoard {
+    /// Holes on the track.
+    pub track: usize,
+    /// Depth of each home.
+    pub home: u8,
+    /// Each player's come-out hole.
+    pub come_out: Vec<Pos>,
+    /// Each player's in-spot.
+    pub in_spot: Vec<Pos>,
+    /// Each player's pegs.
+    pub pegs: Vec<Vec<String>>,
+}
+
+/// One seat of the traced table.
+#[derive(Serialize)]
+pub struct Player {
+    /// Its team (seat mod 2).
+    pub team: u8,
+    /// Cards in hand, canonical order.
+    pub hand: Vec<String>,
+    /// Extra turns owed.
+    pub extra: u16,
+}
+
+/// The card played face down and its declaration.
+#[derive(Serialize)]
+pub struct TracedPending {
+    /// The card (hidden from the other seats).
+    pub card: String,
+    /// The declared value.
+    pub declared: &'static str,
+    /// The declared move.
+    #[serde(rename = "move")]
+    pub mv: Move,
+}
+
+/// The whole table (module doc).
+#[derive(Serialize)]
+pub struct Table {
+    /// Turns begun.
+    pub turn: u32,
+    /// Rounds begun.
+    pub round: u32,
+    /// The active seat.
+    pub current: u8,
+    /// `play`, `doubt`, `penalty` or `over`.
+    pub phase: &'static str,
+    /// The opponent asked (doubt phase).
+    pub asked: Option<u8>,
+    /// Who chooses the peg sent back (penalty phase).
+    pub chooser: Option<u8>,
+    /// Whose peg goes back (penalty phase).
+    pub victim: Option<u8>,
+    /// Why (penalty phase).
+    pub cause: Option<&'static str>,
+    /// The board.
+    pub board: TracedBoard,
+    /// Every seat.
+    pub players: Vec<Player>,
+    /// The card played while doubts are asked.
+    pub pending: Option<TracedPending>,
+    /// Draw pile, top first.
+    pub draw: Vec<String>,
+    /// Discard pile, top first.
+    pub discard: Vec<String>,
+    /// Shown ranks in the discard pile, with counts.
+    pub revealed: std::collections::BTreeMap<&'static str, u8>,
+    /// The winning team once over by `home`.
+    pub winner: Option<u8>,
+    /// End reason once over.
+    pub end_reason: Option<&'static str>,
+}
+
+/// A random event of Bluffing Joker (module doc).
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chance {
+    /// A seat's starting hand.
+    Deal {
+        /// The seat.
+        seat: u8,
+        /// Its cards.
+        hand: Vec<String>,
+    },
+    /// A card from the draw pile.
+    Draw {
+        /// Who drew.
+        seat: u8,
+        /// The card.
+        card: String,
+    },
+    /// The discard pile shuffled into a new draw pile.
+    Reshuffle {
+        /// Cards in it.
+        cards: u32,
+    },
+}
+
+fn hand_names(cards: &[super::CardId]) -> Vec<String> {
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    sorted.into_iter().map(card_name).collect()
+}
+
+impl BluffingJoker {
+    /// The traced table of `s` (module doc).
+    pub(super) fn table(&self, s: &State) -> Table {
+        let g = &self.geo;
+        let (phase, asked, chooser, victim, cause) = match s.phase {
+            Phase::Play => ("play", None, None, None, None),
+            Phase::Doubt { seat } => ("doubt", Some(seat), None, None, None),
+            Phase::Penalty { chooser, victim, cause } => (
+                "penalty",
+                None,
+                Some(chooser),
+                Some(victim),
+                Some(match cause {
+                    Cause::RightDoubt => "right_doubt",
+                    Cause::WrongDoubt => "wrong_doubt",
+                }),
+            ),
+            Phase::Over => ("over", None, None, None, None),
+        };
+        Table {
+            turn: s.turns,
+            round: s.rounds,
+            current: s.current,
+            phase,
+            asked,
+            chooser,
+            victim,
+            cause,
+            board: TracedBoard {
+                track: g.track,
+                home: g.home,
+                come_out: g.come[..self.players].to_vec(),
+                in_spot: g.spot[..self.players].to_vec(),
+                pegs: (0..self.players).map(|p| s.board.pegs[p][..g.pegs].iter().map(|&q| pos_name(q)).collect()).collect(),
+            },
+            players: (0..self.players).map(|seat| Player { team: (seat % 2) as u8, hand: hand_names(s.hands[seat].cards()), extra: s.extra[seat] }).collect(),
+            pending: s.pending.map(|p| TracedPending { card: card_name(p.card), declared: rank_name(p.declared), mv: p.mv }),
+            draw: s.draw.iter().rev().map(|&c| card_name(c)).collect(),
+            discard: s.discard.iter().rev().map(|&c| card_name(c)).collect(),
+            revealed: (0..RANKS).filter(|&r| s.revealed[r] > 0).map(|r| (RANK_NAMES[r], s.revealed[r])).collect(),
+            winner: s.winner,
+            end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
+        }
+    }
+
+    /// The chance record of `event`, if it is one (module doc).
+    pub(super) fn chance(event: &Event) -> Option<Chance> {
+        Some(match *event {
+            Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: hand_names(hand.cards()) },
+            Event::Drew { seat, card } => Chance::Draw { seat, card: card_name(card) },
+            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            _ => return None,
+        })
+    }
+}
+
+/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
+
+impl BluffingJoker {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
+                format!("seat {} holds no {}", view.seat, rank_name(card))
+            }
+            (Action::Play { card, declared, .. }, Decision::Play) if !self.may_declare(card, declared) => {
+                format!("a {} may not be declared as {}", rank_name(card), rank_name(declared))
+            }
+            (Action::Play { declared, mv, .. }, Decision::Play) => format!("the move `{mv}` is not legal for a declared {} on this board", rank_name(declared)),
+            (Action::Discard { .. }, Decision::Play) => "a card is discarded only when no card in the hand has a legal move for its true value".into(),
+            (Action::SendBack { hole }, Decision::Penalty { victim }) => format!("player {victim} has no peg on {}", pos_name(hole)),
+            _ => return None,
+        })
+    }
+}

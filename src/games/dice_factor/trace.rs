@@ -1,0 +1,201 @@
+//! Dice Factor as data: the state, action and chance records of `playtest trace --json`.
+//!
+//! State (`start` and every `state` line):
+//! - `turn`: turns played (the current one included); `current`: whose turn it is;
+//!   `direction`: 1 in seat order, -1 after a reverse; `phase`: `start`, `discard`,
+//!   `trade_hands_card`, `trade_one_card`, `dice_card`, `d8_swap`, `d8_trade`, `d8_reroll`
+//!   or `over`; `end_reason` (`five_of_a_kind`, `cap`) and `winner` once over;
+//! - `dice`: the colors die and the shapes die (a color, a shape or `logo`);
+//! - `players`: per seat its `hand` (card names such as `yellow star`, `red wild`,
+//!   `skip`, in canonical order, one entry per card) and `skips` (turns it will lose);
+//! - `taken`: an action card taken from the discard pile this turn (discarding it again
+//!   has no effect), `d8`: this turn's d8 result (`nothing`, `swap`, `trade`, `reroll`);
+//! - `draw`: the draw pile, top first (hidden from every seat); `discard`: the discard
+//!   pile, top first (face up).
+//!
+//! Actions: `"draw"`, `"take_discard"`, `"roll_d8"`, `{"discard": "blue star"}`,
+//! `"discard_taken"`, `{"give": {"card": "red wild", "target": 2}}`, `{"trade_hands": 1}`,
+//! `{"reroll": "colors"}` / `{"reroll": "shapes"}`, `"decline"`.
+//!
+//! Chance: `deal` (a seat's starting hand), `dice` (the dice rolled at the set-up), `draw`
+//! (a card from the draw pile), `reshuffle` (the discard pile shuffled into a new draw
+//! pile; its order is the next state's `draw`), `d8` (the face rolled and what it does),
+//! `take_random` (the random card taken in a swap), `reroll` (a die rerolled, its new face).
+
+use serde::Serialize;
+
+use super::params::D8Face;
+use super::rules::{END_REASONS, Phase, State};
+use super::{DiceFactor, Die, Event};
+use crate::engine::Game;
+use crate::games::chroma::{CARD_KINDS, Card, card_str};
+
+fn cards_of(hand: &super::hand::Hand) -> Vec<&'static str> {
+    (0..CARD_KINDS as Card).flat_map(|c| std::iter::repeat_n(card_str(c), hand.count(c) as usize)).collect()
+}
+
+/// One seat of the traced table.
+#[derive(Serialize)]
+pub struct Player {
+    /// Cards in hand, canonical order.
+    pub hand: Vec<&'static str>,
+    /// Turns it will lose.
+    pub skips: u16,
+}
+
+/// The whole table (module doc).
+#[derive(Serialize)]
+pub struct Table {
+    /// Turns played.
+    pub turn: u32,
+    /// Whose turn it is.
+    pub current: u8,
+    /// 1 in seat order, -1 reversed.
+    pub direction: i8,
+    /// Where the turn stands.
+    pub phase: &'static str,
+    /// The colors die and the shapes die.
+    pub dice: [&'static str; 2],
+    /// Every seat.
+    pub players: Vec<Player>,
+    /// An action card taken from the discard pile this turn.
+    pub taken: Option<&'static str>,
+    /// This turn's d8 result.
+    pub d8: Option<&'static str>,
+    /// Draw pile, top first.
+    pub draw: Vec<&'static str>,
+    /// Discard pile, top first.
+    pub discard: Vec<&'static str>,
+    /// The winner once there is one.
+    pub winner: Option<u8>,
+    /// End reason once over.
+    pub end_reason: Option<&'static str>,
+}
+
+/// A random event of Dice Factor (module doc).
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chance {
+    /// A seat's starting hand.
+    Deal {
+        /// The seat.
+        seat: u8,
+        /// Its cards.
+        hand: Vec<&'static str>,
+    },
+    /// The two dice at the set-up.
+    Dice {
+        /// The colors die's face.
+        colors: &'static str,
+        /// The shapes die's face.
+        shapes: &'static str,
+    },
+    /// A card from the draw pile.
+    Draw {
+        /// Who drew.
+        seat: u8,
+        /// The card.
+        card: &'static str,
+    },
+    /// The discard pile shuffled into a new draw pile.
+    Reshuffle {
+        /// Cards in it.
+        cards: u32,
+    },
+    /// The d8.
+    D8 {
+        /// Who rolled.
+        seat: u8,
+        /// The face, 1 to 8.
+        face: u8,
+        /// What it does.
+        outcome: &'static str,
+    },
+    /// The random card taken from the target in a swap.
+    TakeRandom {
+        /// The roller or player.
+        seat: u8,
+        /// The target.
+        from: u8,
+        /// The card (none from an empty hand).
+        card: Option<&'static str>,
+    },
+    /// A die rerolled.
+    Reroll {
+        /// Who rerolled.
+        seat: u8,
+        /// The die.
+        die: Die,
+        /// Its new face.
+        face: &'static str,
+    },
+}
+
+fn d8_name(f: D8Face) -> &'static str {
+    f.name()
+}
+
+impl DiceFactor {
+    /// The traced table of `s` (module doc).
+    pub(super) fn table(&self, s: &State) -> Table {
+        Table {
+            turn: s.turns,
+            current: s.current,
+            direction: if s.reversed { -1 } else { 1 },
+            phase: match s.phase {
+                Phase::Start => "start",
+                Phase::Discard => "discard",
+                Phase::TradeHandsCard => "trade_hands_card",
+                Phase::TradeOneCard => "trade_one_card",
+                Phase::DiceCard => "dice_card",
+                Phase::D8Swap => "d8_swap",
+                Phase::D8Trade => "d8_trade",
+                Phase::D8Reroll => "d8_reroll",
+                Phase::Over => "over",
+            },
+            dice: [Die::Colors.face_name(s.dice[0]), Die::Shapes.face_name(s.dice[1])],
+            players: (0..self.seats()).map(|seat| Player { hand: cards_of(&s.hands[seat]), skips: s.skips[seat] }).collect(),
+            taken: s.taken.map(card_str),
+            d8: s.d8.map(|d| d8_name(d.outcome)),
+            draw: s.draw.iter().rev().map(|&c| card_str(c)).collect(),
+            discard: s.discard.iter().rev().map(|&c| card_str(c)).collect(),
+            winner: s.winner,
+            end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
+        }
+    }
+
+    /// The chance record of `event`, if it is one (module doc).
+    pub(super) fn chance(event: &Event) -> Option<Chance> {
+        Some(match *event {
+            Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
+            Event::DiceRolled { colors, shapes, .. } => Chance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) },
+            Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
+            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::RolledD8 { seat, face, outcome } => Chance::D8 { seat, face, outcome: d8_name(outcome) },
+            Event::SwapDetail { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
+            Event::Rerolled { seat, die, face } => Chance::Reroll { seat, die, face: die.face_name(face) },
+            _ => return None,
+        })
+    }
+}
+
+/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+impl DiceFactor {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
+        let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
+        Some(match (*action, view.decision) {
+            (Action::Discard(c) | Action::Give { card: c, .. }, Phase::Discard | Phase::TradeOneCard | Phase::D8Swap) if !holds(c) => {
+                format!("seat {} does not hold a {}", view.seat, card_str(c))
+            }
+            (Action::Give { target: t, .. } | Action::TradeHands(t), _) if !other(t) => format!("seat {t} is not another player at this table"),
+            (Action::TakeDiscard, Phase::Start) => "the discard pile is empty".into(),
+            _ => return None,
+        })
+    }
+}

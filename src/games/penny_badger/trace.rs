@@ -1,0 +1,240 @@
+//! Penny Badger as data: the state, action and chance records of `playtest trace --json`.
+//!
+//! State (`start` and every `state` line):
+//! - `turn`: turns played (the current one included); `phase`: `main` (the current player
+//!   plays action cards or discards and claims), `challenge` (opponents are asked whether
+//!   they challenge the claim on the table) or `over`; `current`: whose turn it is;
+//!   `direction`: 1 in seat order, -1 after an odd number of reverses; `bank`: pennies in
+//!   the bank;
+//! - `players`: per seat its `hand` (card names in the game's canonical order), `savings`,
+//!   `in_game`, `eliminated_at` (turn, 0 = still in) and `skips` (turns it must still lose);
+//! - `draw`: the draw pile, top first (hidden from every seat); `discard`: the discard pile,
+//!   top first (claims go face down, so it is hidden as a whole in a seat's view);
+//! - `claim`: the claim on the table (`claimer`, `claim`: `nothing`, `wild` or a card such as
+//!   `blue star`, `count` of cards discarded for it, `truthful` (hidden), `challengers` so
+//!   far, `to_ask` in order), or null; `end_reason` once over.
+//!
+//! Actions: `{"play": {"card": "skip", "target": 2, "give": "red square"}}` (`target` only
+//! matters to targeted cards, `give` only to trade-one-card), `{"discard": {"cards": [0, 2],
+//! "claim": "blue star"}}` (hand positions, from 0, in the hand's order) and
+//! `{"challenge": true}`.
+//!
+//! Chance: `deal` (a seat's starting hand), `draw` (a card from the draw pile), `reshuffle`
+//! (the discard pile shuffled into a new draw pile: its new order is the next state's
+//! `draw`), `take_random` (trade-one-card's random card from the target) and
+//! `remove_random` (remove-a-card's random card, to the discard pile).
+
+use serde::Serialize;
+
+use super::rules::{Phase, State};
+use super::{Claim, END_REASONS, Event, PennyBadger};
+use crate::engine::Game;
+use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
+
+/// One seat of the traced table.
+#[derive(Serialize)]
+pub struct Player {
+    /// Cards in hand, canonical order.
+    pub hand: Vec<&'static str>,
+    /// Savings in pennies.
+    pub savings: u32,
+    /// Whether the seat is still in the game.
+    pub in_game: bool,
+    /// Turn of elimination, 0 while in.
+    pub eliminated_at: u32,
+    /// Turns it must still lose to skip cards.
+    pub skips: u8,
+}
+
+/// The claim on the table.
+#[derive(Serialize)]
+pub struct TracedClaim {
+    /// Who claimed.
+    pub claimer: u8,
+    /// What was claimed.
+    pub claim: Claim,
+    /// Cards discarded face down for it.
+    pub count: u8,
+    /// Whether the claim is true (hidden until a challenge).
+    pub truthful: bool,
+    /// Seats that challenged so far.
+    pub challengers: Vec<u8>,
+    /// Seats still to be asked, in order.
+    pub to_ask: Vec<u8>,
+}
+
+/// The whole table (module doc).
+#[derive(Serialize)]
+pub struct Table {
+    /// Turns played, the current one included.
+    pub turn: u32,
+    /// `main`, `challenge` or `over`.
+    pub phase: &'static str,
+    /// Whose turn it is.
+    pub current: u8,
+    /// 1 in seat order, -1 reversed.
+    pub direction: i8,
+    /// Pennies in the bank.
+    pub bank: u32,
+    /// Every seat.
+    pub players: Vec<Player>,
+    /// Draw pile, top first.
+    pub draw: Vec<&'static str>,
+    /// Discard pile, top first.
+    pub discard: Vec<&'static str>,
+    /// The claim on the table during a challenge.
+    pub claim: Option<TracedClaim>,
+    /// End reason once over.
+    pub end_reason: Option<&'static str>,
+}
+
+/// A random event of Penny Badger (module doc).
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Chance {
+    /// A seat's starting hand.
+    Deal {
+        /// The seat.
+        seat: u8,
+        /// Its cards.
+        hand: Vec<&'static str>,
+    },
+    /// A card from the top of the draw pile.
+    Draw {
+        /// Who drew.
+        seat: u8,
+        /// The card.
+        card: &'static str,
+    },
+    /// The discard pile became the draw pile, shuffled.
+    Reshuffle {
+        /// Cards in the new draw pile.
+        cards: u32,
+    },
+    /// trade-one-card: a random card of the target's hand taken by the player.
+    TakeRandom {
+        /// The player.
+        seat: u8,
+        /// The target.
+        from: u8,
+        /// The card taken (none when the target's hand was empty).
+        card: Option<&'static str>,
+    },
+    /// remove-a-card: a random card of the target's hand put on the discard pile.
+    RemoveRandom {
+        /// The target.
+        from: u8,
+        /// The card removed.
+        card: &'static str,
+    },
+}
+
+impl From<Claim> for String {
+    fn from(c: Claim) -> String {
+        match c {
+            Claim::Nothing => "nothing".into(),
+            Claim::Wild => "wild".into(),
+            Claim::Set(cell) => cell_name(cell),
+        }
+    }
+}
+
+impl TryFrom<String> for Claim {
+    type Error = String;
+    fn try_from(s: String) -> Result<Claim, String> {
+        match s.as_str() {
+            "nothing" => Ok(Claim::Nothing),
+            "wild" => Ok(Claim::Wild),
+            _ => cell_from_name(&s)
+                .map(Claim::Set)
+                .ok_or_else(|| format!("unknown claim `{s}`; a claim is `nothing`, `wild` or a color and shape such as `blue star`")),
+        }
+    }
+}
+
+impl PennyBadger {
+    /// The traced table of `s` (module doc).
+    pub(super) fn table(&self, s: &State) -> Table {
+        let n = self.seats();
+        Table {
+            turn: s.turns,
+            phase: match s.phase {
+                Phase::Main => "main",
+                Phase::Challenge => "challenge",
+                Phase::Over => "over",
+            },
+            current: s.current,
+            direction: s.direction,
+            bank: s.bank,
+            players: (0..n)
+                .map(|seat| Player {
+                    hand: card_names(s.hands[seat].cards()),
+                    savings: s.savings[seat],
+                    in_game: s.alive & (1 << seat) != 0,
+                    eliminated_at: s.eliminated_at[seat],
+                    skips: s.skips[seat],
+                })
+                .collect(),
+            draw: s.draw.iter().rev().map(|&c| card_str(c)).collect(),
+            discard: s.discard.iter().rev().map(|&c| card_str(c)).collect(),
+            claim: s.claim.filter(|_| s.phase == Phase::Challenge).map(|c| TracedClaim {
+                claimer: c.claimer,
+                claim: c.claim,
+                count: c.count,
+                truthful: c.truthful,
+                challengers: (0..n as u8).filter(|&t| c.challengers & (1 << t) != 0).collect(),
+                to_ask: c.order[c.asked as usize..c.order_len as usize].to_vec(),
+            }),
+            end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
+        }
+    }
+
+    /// The chance record of `event`, if it is one (module doc).
+    pub(super) fn chance(event: &Event) -> Option<Chance> {
+        Some(match *event {
+            Event::Dealt { seat, hand } => Chance::Deal { seat, hand: card_names(hand.cards()) },
+            Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
+            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::TradedOne { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
+            Event::Removed { target, card } => Chance::RemoveRandom { from: target, card: card_str(card) },
+            _ => return None,
+        })
+    }
+}
+
+/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
+
+impl PennyBadger {
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Game::why_illegal`]).
+    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        let hand = view.hand;
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. }, Decision::Turn) if !hand.contains(&card) => format!("seat {} does not hold a {} card", view.seat, card_str(card)),
+            (Action::Play { card, .. }, Decision::Turn) if crate::games::chroma::action_of(card).is_none() => {
+                format!("{} is not an action card: only action cards are played, other cards are discarded with a claim", card_str(card))
+            }
+            (Action::Discard { cards, .. }, Decision::Turn) if hand.len() < 32 && cards >> hand.len() != 0 => {
+                format!(
+                    "the hand holds {} cards (positions 0 to {}); the discard names position {}",
+                    hand.len(),
+                    hand.len().saturating_sub(1),
+                    31 - cards.leading_zeros()
+                )
+            }
+            (Action::Discard { cards, claim: Claim::Nothing | Claim::Wild }, Decision::Turn) if cards.count_ones() != 1 => {
+                format!("a claim of nothing or of a wild discards exactly one card, not {}", cards.count_ones())
+            }
+            (Action::Discard { cards, claim: Claim::Set(_) }, Decision::Turn) if !(2..=self.payout.max_claim()).contains(&(cards.count_ones() as usize)) => {
+                format!("a claim of a set discards 2 to {} cards, not {}", self.payout.max_claim(), cards.count_ones())
+            }
+            (Action::Challenge(_), Decision::Turn) => "there is no claim to challenge: it is the seat's own turn".into(),
+            (Action::Play { .. } | Action::Discard { .. }, Decision::Challenge { .. }) => {
+                "the seat is asked whether it challenges the claim, not to play".into()
+            }
+            _ => return None,
+        })
+    }
+}

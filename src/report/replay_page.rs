@@ -1,0 +1,310 @@
+//! The replay page of one traced game (`playtest trace ... --html FILE`, and the typical game
+//! `report` links from `index.html`): one self-contained HTML file (no server, no network,
+//! opens from disk) holding the JSON trace and a small script that lays the table out as it
+//! stands after each event.
+//!
+//! The page knows no game by name. It draws what the trace's states hold: scalar fields as a
+//! header (turn, phase, whose turn), `players` as one panel per seat, lists of card names as
+//! cards (Chroma cards as small coloured shapes, playing cards and Beaver Mania's numbers as
+//! numbers and suits), `dice` as dice and a `board` with `pegs`, `track` and `come_out` as a
+//! board drawing (Bluffing Joker). Back / forward buttons, the arrow keys and a slider step
+//! through the events; each step shows the decision with its legal alternatives beside the
+//! chosen one and the chance events; "seen by seat k" hides what seat k cannot see (the
+//! trace's `secrets`, as `replay` and the decisions' views hide them).
+
+use std::path::Path;
+
+use crate::error::Error;
+
+/// Writes the replay page of the JSON Lines trace `trace` into `file`, titled `title`.
+pub fn write(file: &Path, title: &str, trace: &str) -> Result<(), Error> {
+    std::fs::write(file, page(title, trace)).map_err(|e| Error::output(file, e))
+}
+
+/// The page's HTML text (see the module doc).
+pub fn page(title: &str, trace: &str) -> String {
+    let mut data = String::with_capacity(trace.len() + 16);
+    data.push('[');
+    for (i, line) in trace.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        if i > 0 {
+            data.push_str(",\n");
+        }
+        data.push_str(line);
+    }
+    data.push(']');
+    // Inside <script>, `</` would end the element: JSON allows `<\/` in strings.
+    let data = data.replace("</", "<\\/");
+    let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    TEMPLATE.replace("{{TITLE}}", &title).replace("{{STYLE}}", STYLE).replace("{{SCRIPT}}", SCRIPT).replace("{{DATA}}", &data)
+}
+
+const TEMPLATE: &str = r###"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{TITLE}}</title>
+<style>{{STYLE}}</style>
+</head>
+<body>
+<header>
+  <h1>{{TITLE}}</h1>
+  <div id="controls">
+    <button id="back" title="back (left arrow)">&#9664; back</button>
+    <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
+    <button id="forward" title="forward (right arrow)">forward &#9654;</button>
+    <span id="position"></span>
+    <label>seen by <select id="seat"><option value="all">everyone (the whole table)</option></select></label>
+  </div>
+</header>
+<main>
+  <section id="decision"></section>
+  <section id="table"></section>
+</main>
+<script type="application/json" id="trace">{{DATA}}</script>
+<script>{{SCRIPT}}</script>
+</body>
+</html>
+"###;
+
+const STYLE: &str = r###"
+body { font-family: system-ui, sans-serif; margin: 0; color: #222; background: #f6f5f1; }
+header { position: sticky; top: 0; background: #fff; border-bottom: 1px solid #ccc; padding: 6px 12px; z-index: 2; }
+h1 { font-size: 16px; margin: 2px 0 6px; }
+#controls { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; }
+#slider { flex: 1; min-width: 200px; }
+main { padding: 10px 12px; }
+section { margin-bottom: 12px; }
+.panel { background: #fff; border: 1px solid #ccc; border-radius: 6px; padding: 6px 8px; margin: 4px; display: inline-block; vertical-align: top; }
+.panel.active { border: 2px solid #d08000; }
+.panel h3 { font-size: 13px; margin: 0 0 4px; }
+.kv { font-size: 12px; margin: 1px 0; }
+.kv b { font-weight: 600; }
+.cards { display: flex; flex-wrap: wrap; gap: 2px; align-items: center; }
+.card { display: inline-flex; align-items: center; justify-content: center; min-width: 22px; height: 30px; padding: 0 3px; border: 1px solid #999; border-radius: 4px; background: #fff; font-size: 12px; }
+.card svg { display: block; }
+.card.red { color: #c00; }
+.card.hidden, .hidden { background: repeating-linear-gradient(45deg, #889 0 4px, #aab 4px 8px); color: #fff; font-size: 11px; padding: 0 4px; border-radius: 4px; }
+.chip { display: inline-block; font-size: 12px; border: 1px solid #bbb; border-radius: 10px; padding: 1px 6px; margin: 1px; background: #fafafa; }
+.chip.chosen { background: #ffd27a; border-color: #d08000; font-weight: 600; }
+.chance { font-size: 12px; color: #225; }
+.die { display: inline-block; border: 2px solid #444; border-radius: 5px; padding: 3px 6px; margin: 2px; background: #fff; font-size: 12px; }
+#decision .legal { max-height: 160px; overflow: auto; }
+.muted { color: #777; font-size: 12px; }
+"###;
+
+const SCRIPT: &str = r###"
+'use strict';
+const lines = JSON.parse(document.getElementById('trace').textContent);
+const start = lines[0];
+const secrets = (start.secrets || []).map(p => p.split('/').filter(x => x));
+// Steps: 0 = the table after set-up; then one per state line, with the decision and chance
+// events that led to it.
+const steps = [{ state: start.state, decision: null, chance: [], label: 'set-up' }];
+let pendingDecision = null, pendingChance = [];
+for (const l of lines.slice(1)) {
+  if (l.type === 'chance') {
+    if (steps.length === 1 && !pendingDecision) steps[0].chance.push(l); else pendingChance.push(l);
+  } else if (l.type === 'decision') { pendingDecision = l; }
+  else if (l.type === 'state') {
+    steps.push({ state: l.state, decision: pendingDecision, chance: pendingChance, label: 'step ' + l.step });
+    pendingDecision = null; pendingChance = [];
+  } else if (l.type === 'end' || l.type === 'violation') { steps[steps.length - 1].end = l; }
+}
+let current = 0;
+let seat = 'all';
+
+function hide(v, parts, k) {
+  if (parts.length === 0) return Array.isArray(v) ? { hidden: v.length } : 'hidden';
+  const [first, ...rest] = parts;
+  if (v === null || typeof v !== 'object') return v;
+  if (first === '*' || first === '[]') {
+    if (Array.isArray(v)) return v.map((x, i) => (first === '*' && i === k) ? x : hide(x, rest, k));
+    const out = {};
+    for (const key of Object.keys(v)) out[key] = (first === '*' && Number(key) === k) ? v[key] : hide(v[key], rest, k);
+    return out;
+  }
+  if (Array.isArray(v)) { const i = Number(first); if (!(i < v.length)) return v; const c = v.slice(); c[i] = hide(c[i], rest, k); return c; }
+  if (!(first in v)) return v;
+  const c = Object.assign({}, v); c[first] = hide(c[first], rest, k); return c;
+}
+function seenBy(state) {
+  if (seat === 'all') return state;
+  let s = state;
+  for (const p of secrets) s = hide(s, p, Number(seat));
+  return s;
+}
+
+const COLORS = { red: '#d32f2f', orange: '#f57c00', yellow: '#e6c200', green: '#388e3c', blue: '#1565c0' };
+const SHAPES = ['square', 'circle', 'star', 'cross', 'pentagon'];
+const SUITS = { clubs: '\u2663', diamonds: '\u2666', hearts: '\u2665', spades: '\u2660' };
+function shapeSvg(shape, fill) {
+  const s = 18, h = s / 2;
+  let body;
+  if (shape === 'square') body = `<rect x="3" y="3" width="12" height="12" fill="${fill}"/>`;
+  else if (shape === 'circle') body = `<circle cx="${h}" cy="${h}" r="7" fill="${fill}"/>`;
+  else if (shape === 'star') {
+    const pts = [];
+    for (let i = 0; i < 10; i++) { const r = i % 2 ? 3.4 : 8, a = Math.PI / 5 * i - Math.PI / 2; pts.push((h + r * Math.cos(a)).toFixed(1) + ',' + (h + r * Math.sin(a)).toFixed(1)); }
+    body = `<polygon points="${pts.join(' ')}" fill="${fill}"/>`;
+  } else if (shape === 'cross') body = `<path d="M7 2h4v5h5v4h-5v5h-4v-5h-5v-4h5z" fill="${fill}"/>`;
+  else if (shape === 'pentagon') {
+    const pts = [];
+    for (let i = 0; i < 5; i++) { const a = 2 * Math.PI / 5 * i - Math.PI / 2; pts.push((h + 8 * Math.cos(a)).toFixed(1) + ',' + (h + 1 + 8 * Math.sin(a)).toFixed(1)); }
+    body = `<polygon points="${pts.join(' ')}" fill="${fill}"/>`;
+  } else body = '';
+  return `<svg width="${s}" height="${s}" viewBox="0 0 ${s} ${s}">${body}</svg>`;
+}
+function esc(t) { return String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'); }
+// A card name as a small drawing, or null when the string is no card.
+function cardHtml(name) {
+  if (typeof name !== 'string') return null;
+  const w = name.split(' ');
+  if (w.length === 2 && COLORS[w[0]] && SHAPES.includes(w[1])) return `<span class="card" title="${esc(name)}">${shapeSvg(w[1], COLORS[w[0]])}</span>`;
+  if (w.length === 2 && w[1] === 'wild' && COLORS[w[0]]) return `<span class="card" title="${esc(name)}" style="background:${COLORS[w[0]]};color:#fff">W</span>`;
+  if (w.length === 2 && w[1] === 'wild' && SHAPES.includes(w[0])) return `<span class="card" title="${esc(name)}">${shapeSvg(w[0], '#777')}W</span>`;
+  if (name === 'all-colors' || name === 'all-shapes') return `<span class="card" title="${esc(name)}" style="background:linear-gradient(90deg,#d32f2f,#f57c00,#e6c200,#388e3c,#1565c0);color:#fff">${name === 'all-colors' ? 'AC' : 'AS'}</span>`;
+  const m = name.match(/^(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)$/);
+  if (m) {
+    const rank = { ace: 'A', jack: 'J', queen: 'Q', king: 'K' }[m[1]] || m[1];
+    const red = m[2] === 'hearts' || m[2] === 'diamonds';
+    return `<span class="card${red ? ' red' : ''}" title="${esc(name)}">${rank}${SUITS[m[2]]}</span>`;
+  }
+  if (name === 'joker') return `<span class="card" title="joker" style="color:#6a1b9a">JK</span>`;
+  if (/^(1?[0-9]|20)$/.test(name)) return `<span class="card" title="${esc(name)}"><b>${name}</b></span>`;
+  if (['skip', 'reverse', 'trade-one-card', 'trade-hands', 'add-a-card', 'add-two-cards', 'remove-a-card', 'remove-two-cards', 'dice',
+       'butcher', 'superbeaver', 'thief', 'fairy', 'partybeaver', 'hippie', 'bad guy', 'bodyguard', 'king'].includes(name))
+    return `<span class="card" title="${esc(name)}" style="font-size:10px">${esc(name)}</span>`;
+  return null;
+}
+function isCardList(v) { return Array.isArray(v) && v.length > 0 && v.every(x => cardHtml(x) !== null); }
+function cardsHtml(list) {
+  const shown = list.slice(0, 60).map(cardHtml).join('');
+  return `<span class="cards">${shown}${list.length > 60 ? `<span class="muted">+${list.length - 60} more</span>` : ''}</span>`;
+}
+function hiddenHtml(v) { return `<span class="hidden">hidden${typeof v.hidden === 'number' ? ' (' + v.hidden + ')' : ''}</span>`; }
+function valueHtml(v) {
+  if (v === 'hidden') return hiddenHtml({});
+  if (v && typeof v === 'object' && !Array.isArray(v) && 'hidden' in v && Object.keys(v).length === 1) return hiddenHtml(v);
+  const c = cardHtml(v);
+  if (c !== null && typeof v === 'string' && v.includes(' ') ) return c;
+  if (isCardList(v)) return cardsHtml(v);
+  if (Array.isArray(v)) {
+    if (v.length === 0) return '<span class="muted">none</span>';
+    if (v.every(x => x === null || typeof x !== 'object')) return esc(v.map(x => x === null ? '-' : x).join(', '));
+    return v.map((x, i) => `<div class="kv"><b>${i}</b>: ${valueHtml(x)}</div>`).join('');
+  }
+  if (v && typeof v === 'object') return Object.keys(v).map(k => `<div class="kv"><b>${esc(k)}</b>: ${valueHtml(v[k])}</div>`).join('');
+  if (v === null) return '<span class="muted">-</span>';
+  return esc(v);
+}
+function boardSvg(b) {
+  const n = b.track, size = 360, cx = size / 2, cy = size / 2, R = size / 2 - 30;
+  const legend = 16 * (b.pegs || []).length + 8;
+  const players = (b.pegs || []).length;
+  const palette = ['#d32f2f', '#1565c0', '#388e3c', '#f57c00', '#6a1b9a', '#00838f', '#5d4037', '#c2185b'];
+  const at = i => { const a = 2 * Math.PI * i / n - Math.PI / 2; return [cx + R * Math.cos(a), cy + R * Math.sin(a)]; };
+  let svg = `<svg class="board" width="${size}" height="${size + legend}" viewBox="0 0 ${size} ${size + legend}"><circle cx="${cx}" cy="${cy}" r="${R}" fill="none" stroke="#ddd" stroke-width="10"/>`;
+  for (let i = 0; i < n; i++) { const [x, y] = at(i); svg += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#bbb"><title>hole ${i}</title></circle>`; }
+  const holeOf = p => { const m = /^hole (\d+)$/.exec(p); return m ? Number(m[1]) : null; };
+  for (let p = 0; p < players; p++) {
+    const col = palette[p % palette.length];
+    const co = (b.come_out || [])[p], sp = (b.in_spot || [])[p];
+    if (co !== undefined) { const [x, y] = at(co); svg += `<rect x="${(x - 5).toFixed(1)}" y="${(y - 5).toFixed(1)}" width="10" height="10" fill="none" stroke="${col}" stroke-width="2"><title>player ${p} comes out here</title></rect>`; }
+    let startCount = 0, home = [];
+    for (const pos of b.pegs[p]) {
+      const h = holeOf(pos);
+      if (h !== null) { const [x, y] = at(h); svg += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="7" fill="${col}" stroke="#000"><title>player ${p}: ${pos}</title></circle>`; }
+      else if (pos === 'start') startCount++;
+      else if (pos.startsWith('home')) home.push(Number(pos.split(' ')[1]));
+    }
+    if (sp !== undefined) {
+      const a = 2 * Math.PI * sp / n - Math.PI / 2;
+      for (let d = 1; d <= (b.home || 0); d++) {
+        const r = R - 14 * d, x = cx + r * Math.cos(a), y = cy + r * Math.sin(a);
+        svg += `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${home.includes(d) ? 6 : 3}" fill="${home.includes(d) ? col : '#fff'}" stroke="${col}"><title>player ${p} home ${d}</title></circle>`;
+      }
+    }
+    svg += `<text x="8" y="${size + 14 + 16 * p}" font-size="12" fill="${col}">player ${p}: ${startCount} at start, ${home.length} home</text>`;
+  }
+  return svg + '</svg>';
+}
+function diceHtml(d) { return (Array.isArray(d) ? d : [d]).map(f => `<span class="die">${esc(f)}</span>`).join(''); }
+function actionText(a) { return typeof a === 'string' ? a : JSON.stringify(a); }
+
+function renderTable(state, active) {
+  const s = seenBy(state);
+  let html = '<div class="panel"><h3>table</h3>';
+  const big = [];
+  for (const k of Object.keys(s)) {
+    const v = s[k];
+    if (k === 'players' || k === 'board') continue;
+    if (v !== null && typeof v === 'object') { big.push(k); continue; }
+    html += `<div class="kv"><b>${esc(k)}</b>: ${valueHtml(v)}</div>`;
+  }
+  html += '</div>';
+  if (s.board && typeof s.board === 'object' && s.board.pegs) html += `<div class="panel"><h3>board</h3>${boardSvg(s.board)}</div>`;
+  for (const k of big) {
+    const v = s[k];
+    html += `<div class="panel" data-key="${esc(k)}"><h3>${esc(k)}${Array.isArray(v) ? ' (' + v.length + ')' : ''}</h3>${k === 'dice' ? diceHtml(v) : valueHtml(v)}</div>`;
+  }
+  if (Array.isArray(s.players)) {
+    html += '<div>';
+    s.players.forEach((p, i) => {
+      html += `<div class="panel player${i === active ? ' active' : ''}" data-seat="${i}"><h3>seat ${i} <span class="muted">${esc((start.seats[i] || {}).bot || '')}</span></h3>`;
+      if (p && typeof p === 'object' && !('hidden' in p)) {
+        for (const k of Object.keys(p)) html += `<div class="kv ${esc(k)}"><b>${esc(k)}</b>: ${valueHtml(p[k])}</div>`;
+      } else html += valueHtml(p);
+      html += '</div>';
+    });
+    html += '</div>';
+  }
+  return html;
+}
+
+function renderDecision(step) {
+  let html = '';
+  const d = step.decision;
+  if (d) {
+    const mine = seat === 'all' || Number(seat) === d.seat;
+    html += `<div class="panel"><h3>seat ${d.seat} chose (turn ${d.turn}, step ${d.step}), leading to the table below</h3>`;
+    if (mine) {
+      html += `<div class="kv"><b>chosen</b>: <span class="chip chosen">${esc(actionText(d.action))}</span></div>`;
+      const others = d.legal.filter(a => JSON.stringify(a) !== JSON.stringify(d.action));
+      html += `<div class="kv"><b>legal alternatives</b> (${others.length}):</div><div class="legal">` +
+        others.slice(0, 300).map(a => `<span class="chip">${esc(actionText(a))}</span>`).join('') +
+        (others.length > 300 ? `<span class="muted"> and ${others.length - 300} more</span>` : '') + '</div>';
+    } else html += `<div class="muted">seat ${seat} does not see seat ${d.seat}'s choices</div>`;
+    html += '</div>';
+  } else html += `<div class="panel"><h3>${esc(step.label)}</h3><div class="muted">${esc(start.game)} / ${esc(start.variant_name)}: the table after set-up</div></div>`;
+  if (step.chance.length) html += '<div class="panel"><h3>chance</h3>' + step.chance.map(c => `<div class="chance">${esc(actionText(c.event))}</div>`).join('') + '</div>';
+  if (step.end) html += `<div class="panel"><h3>${step.end.type === 'end' ? 'end' : 'violation'}</h3>${valueHtml(Object.fromEntries(Object.entries(step.end).filter(([k]) => k !== 'type')))}</div>`;
+  return html;
+}
+
+function activeSeat(i) {
+  const next = steps[i + 1];
+  if (next && next.decision) return next.decision.seat;
+  const s = steps[i].state || {};
+  return typeof s.current === 'number' ? s.current : -1;
+}
+function show(i) {
+  current = Math.max(0, Math.min(steps.length - 1, i));
+  const step = steps[current];
+  document.getElementById('decision').innerHTML = renderDecision(step);
+  document.getElementById('table').innerHTML = renderTable(step.state, activeSeat(current));
+  document.getElementById('slider').value = current;
+  document.getElementById('position').textContent = `${current} / ${steps.length - 1}`;
+}
+const seatSelect = document.getElementById('seat');
+start.seats.forEach(s => { const o = document.createElement('option'); o.value = s.seat; o.textContent = `seat ${s.seat} (${s.bot})`; seatSelect.appendChild(o); });
+seatSelect.addEventListener('change', () => { seat = seatSelect.value; show(current); });
+document.getElementById('slider').max = steps.length - 1;
+document.getElementById('slider').addEventListener('input', e => show(Number(e.target.value)));
+document.getElementById('back').addEventListener('click', () => show(current - 1));
+document.getElementById('forward').addEventListener('click', () => show(current + 1));
+document.addEventListener('keydown', e => {
+  if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
+  if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
+});
+show(0);
+"###;

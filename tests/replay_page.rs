@@ -1,0 +1,110 @@
+//! The replay page (`playtest trace ... --html FILE`) in a real browser: headless Chromium
+//! loads it from disk, and a script the test adds clicks through it: the page loads without
+//! errors, stepping (button, arrow key, slider) changes the table shown, the "seen by seat k"
+//! switch hides every other seat's hand, and Bluffing Joker's board is drawn.
+//!
+//! Skipped (with a note on stderr) when no Chromium is installed, as on CI machines without
+//! one: set `PLAYTEST_CHROMIUM` to a browser binary, or install `chromium`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use playtest::cli::json_trace_of;
+use playtest::report::replay_page;
+use playtest::variant::Variant;
+
+fn chromium() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("PLAYTEST_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"].iter().find_map(|name| {
+        let out = Command::new("which").arg(name).output().ok()?;
+        out.status.success().then(|| PathBuf::from(String::from_utf8_lossy(&out.stdout).trim().to_string()))
+    })
+}
+
+/// What the test script found on the page, one `key=value` per line.
+const PROBE: &str = r###"<script>
+(function () {
+  const out = [];
+  const table = () => document.getElementById('table').innerHTML;
+  const pos = () => document.getElementById('position').textContent;
+  const handsHidden = () => [...document.querySelectorAll('.player .hand')].map(h => h.querySelector('.hidden') !== null);
+  try {
+    out.push('start_pos=' + pos());
+    const t0 = table();
+    document.getElementById('forward').click();
+    out.push('forward_changes=' + (table() !== t0));
+    out.push('forward_pos=' + pos());
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight' }));
+    out.push('arrow_pos=' + pos());
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft' }));
+    document.getElementById('back').click();
+    out.push('back_pos=' + pos());
+    const slider = document.getElementById('slider');
+    slider.value = 3; slider.dispatchEvent(new Event('input'));
+    out.push('slider_pos=' + pos());
+    out.push('chosen=' + document.querySelectorAll('#decision .chip.chosen').length);
+    out.push('everyone_hidden=' + JSON.stringify(handsHidden()));
+    const seat = document.getElementById('seat');
+    seat.value = '1'; seat.dispatchEvent(new Event('change'));
+    out.push('seat1_hidden=' + JSON.stringify(handsHidden()));
+    out.push('cards=' + document.querySelectorAll('.card svg, .card').length);
+    out.push('board=' + document.querySelectorAll('svg.board circle').length);
+  } catch (e) { window.__errors.push(String(e)); }
+  out.push('errors=' + JSON.stringify(window.__errors));
+  const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = out.join('\n');
+  document.body.appendChild(pre);
+})();
+</script>"###;
+
+fn probe(browser: &PathBuf, variant: &str, seed: u64) -> std::collections::HashMap<String, String> {
+    let v = Variant::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(variant), &[]).expect("loads");
+    let (text, broken) = json_trace_of(&v, None, seed).expect("traces");
+    assert!(broken.is_none());
+    let page = replay_page::page("test", &text);
+    assert!(!page.contains("http://") && !page.contains("https://"), "the page must need no network");
+    // Errors of the page's own script are caught from the first line of the head on.
+    let page = page
+        .replacen("<head>", "<head><script>window.__errors = []; addEventListener('error', e => window.__errors.push(String(e.message)));</script>", 1)
+        .replacen("</body>", &format!("{PROBE}</body>"), 1);
+    let dir = std::env::temp_dir().join(format!("playtest-page-{}-{seed}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("page.html");
+    std::fs::write(&file, page).unwrap();
+    let out = Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        .arg(format!("file://{}", file.display()))
+        .output()
+        .expect("chromium runs");
+    std::fs::remove_dir_all(&dir).ok();
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let found = dom.split("<pre id=\"probe\">").nth(1).and_then(|r| r.split("</pre>").next()).unwrap_or_else(|| panic!("no probe output: {dom:.2000}"));
+    found.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.to_string(), v.replace("&quot;", "\""))).collect()
+}
+
+#[test]
+fn the_replay_page_steps_through_the_game_and_hides_other_hands_in_chromium() {
+    let Some(browser) = chromium() else {
+        eprintln!("SKIPPED: no chromium found (install `chromium` or set PLAYTEST_CHROMIUM) — the replay page was not tested in a browser");
+        return;
+    };
+    let r = probe(&browser, "variants/pig-farm/standard.toml", 5);
+    assert_eq!(r["errors"], "[]", "{r:?}");
+    assert!(r["start_pos"].starts_with("0 / "), "{r:?}");
+    assert_eq!(r["forward_changes"], "true", "{r:?}");
+    assert!(r["forward_pos"].starts_with("1 / ") && r["arrow_pos"].starts_with("2 / ") && r["back_pos"].starts_with("0 / "), "{r:?}");
+    assert!(r["slider_pos"].starts_with("3 / "), "{r:?}");
+    assert_eq!(r["chosen"], "1", "a decision shows its chosen action: {r:?}");
+    // Everyone sees every hand; seat 1 sees its own only.
+    let everyone: Vec<bool> = serde_json::from_str(&r["everyone_hidden"]).unwrap();
+    let seat1: Vec<bool> = serde_json::from_str(&r["seat1_hidden"]).unwrap();
+    assert!(everyone.len() >= 2 && everyone.iter().all(|h| !h), "{r:?}");
+    assert_eq!(seat1, (0..everyone.len()).map(|s| s != 1).collect::<Vec<_>>(), "{r:?}");
+    assert!(r["cards"].parse::<usize>().unwrap() > 10, "{r:?}");
+
+    let r = probe(&browser, "variants/bluffing-joker/no-bluffing.toml", 3);
+    assert_eq!(r["errors"], "[]", "{r:?}");
+    assert_eq!(r["forward_changes"], "true", "{r:?}");
+    assert!(r["board"].parse::<usize>().unwrap() > 20, "the board is drawn: {r:?}");
+}

@@ -1,0 +1,172 @@
+//! JSON traces (`playtest trace --json`) and their replay (`playtest replay`): a trace
+//! replays; a hand-edited one is refused at the line it breaks (an illegal action with the
+//! rule it breaks, a state, a chance result, a missing line); a malformed file names its line
+//! and column; the exit codes of the command. The round trip of every game and bundled
+//! variant is in the invariant harness (`tests/harness.rs`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use playtest::Error;
+use playtest::cli::{json_trace_of, replay_text};
+use playtest::variant::Variant;
+use serde_json::Value;
+
+fn variant(rel: &str) -> Variant {
+    Variant::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel), &[]).expect("loads")
+}
+
+fn trace(rel: &str, seed: u64) -> Vec<Value> {
+    let (text, broken) = json_trace_of(&variant(rel), None, seed).expect("traces");
+    assert!(broken.is_none(), "{broken:?}");
+    text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect()
+}
+
+fn text(lines: &[Value]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+fn replay(lines: &[Value]) -> Result<String, Error> {
+    replay_text(Path::new("t.jsonl"), &text(lines))
+}
+
+/// The 1-based line a replay error names, and its message.
+fn failing_line(e: Error) -> (usize, String) {
+    let Error::CheckFailed(m) = e else { panic!("expected a differing trace, got {e}") };
+    let rest = m.strip_prefix("t.jsonl:").expect("names the file");
+    let (n, what) = rest.split_once(": ").expect("line: what");
+    (n.parse().expect("a line number"), what.to_string())
+}
+
+#[test]
+fn a_trace_has_its_lines_in_order_and_replays() {
+    let lines = trace("variants/pig-farm/standard.toml", 5);
+    assert_eq!(lines[0]["type"], "start");
+    assert_eq!(lines.last().unwrap()["type"], "end");
+    let keys: Vec<&str> = lines[0].as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(keys, ["type", "game", "variant_name", "variant", "seats", "game_seed", "length_unit", "secrets", "state"]);
+    // Cards by the rulebook's names, not indices.
+    let hand = &lines[0]["state"]["players"][0]["hand"];
+    assert!(hand.as_array().unwrap().iter().all(|c| c.as_str().is_some_and(|s| s.contains(' '))), "{hand}");
+    // Every decision lists its legal actions and chooses one of them; a state follows it.
+    for (i, l) in lines.iter().enumerate().filter(|(_, l)| l["type"] == "decision") {
+        assert!(l["legal"].as_array().unwrap().contains(&l["action"]), "line {}", i + 1);
+        let next = lines[i + 1..].iter().find(|n| n["type"] != "chance").unwrap();
+        assert_eq!(next["type"], "state");
+        // The view hides the other hands and the draw pile.
+        let seat = l["seat"].as_u64().unwrap() as usize;
+        for (s, p) in l["view"]["players"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(p["hand"].get("hidden").is_some(), s != seat, "line {}", i + 1);
+        }
+        assert!(l["view"]["draw"].get("hidden").is_some());
+    }
+    assert!(lines.iter().any(|l| l["type"] == "chance" && l["event"].get("roll").is_some() || l["event"].get("draw").is_some()));
+    let said = replay(&lines).expect("replays");
+    assert!(said.contains("agree"), "{said}");
+}
+
+#[test]
+fn an_illegal_action_slipped_in_is_refused_at_its_line_with_the_rule() {
+    let mut lines = trace("variants/pig-farm/standard.toml", 5);
+    // A discard of a pig the seat does not hold.
+    let (i, pig) = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l["type"] == "decision" && l["action"].get("discard").is_some())
+        .find_map(|(i, l)| {
+            let held: Vec<&Value> = l["legal"].as_array().unwrap().iter().filter_map(|a| a.get("discard")).collect();
+            ["red square", "blue pentagon", "green star", "yellow cross"].iter().find(|p| !held.iter().any(|h| h == *p)).map(|p| (i, *p))
+        })
+        .expect("a discard decision");
+    lines[i]["action"] = serde_json::json!({ "discard": pig });
+    let (n, what) = failing_line(replay(&lines).unwrap_err());
+    assert_eq!(n, i + 1, "{what}");
+    assert!(what.contains("illegal action") && what.contains(pig), "{what}");
+    assert!(what.contains("does not hold"), "the rule it breaks: {what}");
+}
+
+#[test]
+fn an_edited_state_chance_or_missing_line_is_named() {
+    let lines = trace("variants/pig-farm/standard.toml", 5);
+    // A state line with one penny... one card more in seat 0's hand.
+    let mut edited = lines.clone();
+    let i = edited.iter().position(|l| l["type"] == "state").unwrap();
+    edited[i]["state"]["players"][0]["hand"].as_array_mut().unwrap().push("red square".into());
+    let (n, what) = failing_line(replay(&edited).unwrap_err());
+    assert_eq!(n, i + 1);
+    assert!(what.contains("/players/0/hand"), "{what}");
+    // A chance result changed.
+    let mut edited = lines.clone();
+    let i = edited.iter().position(|l| l["type"] == "chance" && l["event"].get("draw").is_some()).unwrap();
+    let drawn = edited[i]["event"]["draw"]["card"].as_str().unwrap().to_string();
+    edited[i]["event"]["draw"]["card"] = (if drawn == "red square" { "blue star" } else { "red square" }).into();
+    let (n, what) = failing_line(replay(&edited).unwrap_err());
+    assert_eq!(n, i + 1);
+    assert!(what.contains("chance"), "{what}");
+    // A missing decision: the replay expects a decision where the trace has the next line.
+    let mut edited = lines.clone();
+    let i = edited.iter().position(|l| l["type"] == "decision").unwrap();
+    edited.remove(i);
+    let (n, _) = failing_line(replay(&edited).unwrap_err());
+    assert_eq!(n, i + 1);
+    // A trace cut short.
+    let cut = &lines[..lines.len() - 3];
+    let (n, what) = failing_line(replay(cut).unwrap_err());
+    assert_eq!(n, cut.len() + 1, "{what}");
+}
+
+#[test]
+fn a_malformed_trace_names_line_and_column_and_the_command_exits_0_1_2() {
+    let dir = std::env::temp_dir().join(format!("playtest-traces-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lines = trace("variants/take-a-penny/standard.toml", 2);
+    let good = dir.join("good.jsonl");
+    std::fs::write(&good, text(&lines)).unwrap();
+    let mut bad_lines = lines.clone();
+    let i = bad_lines.iter().position(|l| l["type"] == "state").unwrap();
+    bad_lines[i]["state"]["pot"] = 99.into();
+    let differs = dir.join("differs.jsonl");
+    std::fs::write(&differs, text(&bad_lines)).unwrap();
+    let mut broken = text(&lines);
+    let at = broken.match_indices('\n').nth(2).unwrap().0 + 1;
+    broken.insert_str(at, "{\"type\": \"state\", \"step\": }\n");
+    let malformed = dir.join("malformed.jsonl");
+    std::fs::write(&malformed, &broken).unwrap();
+    let run = |file: &Path| Command::new(env!("CARGO_BIN_EXE_playtest")).arg("replay").arg(file).output().expect("runs");
+    let ok = run(&good);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    let out = run(&differs);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("differs.jsonl:{}: ", i + 1)) && err.contains("/pot"), "{err}");
+    let out = run(&malformed);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("malformed.jsonl:4:27"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_writes_the_traces_of_capped_games_at_most_twenty_and_each_replays() {
+    let dir = std::env::temp_dir().join(format!("playtest-check-traces-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_playtest"))
+        .args(["check", "variants/flower-power/standard.toml", "--set", "turn_cap=12", "--games", "30", "-q", "--traces"])
+        .arg(&dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs");
+    // Every game reaches the cap of 12 turns: the [expect] bounds fail, the traces are written.
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("20 JSON trace(s)") && stdout.contains("10 more not written"), "{stdout}");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 20);
+    assert!(files[0].file_name().unwrap().to_string_lossy().starts_with("flower-power-standard-game-000000-seed-"));
+    for f in &files {
+        assert!(f.to_string_lossy().ends_with("-cap.jsonl"));
+        let said = replay_text(f, &std::fs::read_to_string(f).unwrap()).expect("replays");
+        assert!(said.contains("ended `cap` after 12 turns"), "{said}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
