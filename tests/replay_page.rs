@@ -50,6 +50,16 @@ const PROBE: &str = r###"<script>
     seat.value = '1'; seat.dispatchEvent(new Event('change'));
     out.push('seat1_hidden=' + JSON.stringify(handsHidden()));
     out.push('cards=' + document.querySelectorAll('.card svg, .card').length);
+    // Seat 1 sees no card another seat drew or was dealt among the chance events.
+    let leaks = 0;
+    for (let i = 0; i < 40; i++) {
+      document.getElementById('forward').click();
+      for (const c of document.querySelectorAll('.chance')) {
+        const ev = JSON.parse(c.textContent);
+        for (const body of Object.values(ev)) if (body && body.seat !== undefined && body.seat !== 1 && (body.card || body.hand) && body.card !== 'hidden' && body.hand !== 'hidden') leaks++;
+      }
+    }
+    out.push('chance_leaks=' + leaks);
     out.push('board=' + document.querySelectorAll('svg.board circle').length);
   } catch (e) { window.__errors.push(String(e)); }
   out.push('errors=' + JSON.stringify(window.__errors));
@@ -102,6 +112,7 @@ fn the_replay_page_steps_through_the_game_and_hides_other_hands_in_chromium() {
     assert!(everyone.len() >= 2 && everyone.iter().all(|h| !h), "{r:?}");
     assert_eq!(seat1, (0..everyone.len()).map(|s| s != 1).collect::<Vec<_>>(), "{r:?}");
     assert!(r["cards"].parse::<usize>().unwrap() > 10, "{r:?}");
+    assert_eq!(r["chance_leaks"], "0", "{r:?}");
 
     let r = probe(&browser, "variants/bluffing-joker/no-bluffing.toml", 3);
     assert_eq!(r["errors"], "[]", "{r:?}");

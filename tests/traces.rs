@@ -170,3 +170,14 @@ fn check_writes_the_traces_of_capped_games_at_most_twenty_and_each_replays() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_trace_ending_in_a_broken_rule_is_replayed_up_to_it_and_refused_there() {
+    let lines = trace("variants/take-a-penny/standard.toml", 3);
+    let i = lines.iter().position(|l| l["type"] == "state").unwrap();
+    let mut cut = lines[..=i].to_vec();
+    cut.push(serde_json::json!({ "type": "violation", "step": 1, "what": "seat 1 chose an illegal action" }));
+    let (n, what) = failing_line(replay(&cut).unwrap_err());
+    assert_eq!(n, i + 2);
+    assert!(what.contains("broken rule") && what.contains("seat 1 chose an illegal action"), "{what}");
+}

@@ -483,8 +483,11 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
     fn decide(&mut self, game: &G, _: &G::State, view: &G::View<'_>, legal: &[G::Action], replayed: &DecisionLine) -> Result<G::Action, Stop> {
         let (n, line) = self.current()?;
         let n = *n;
-        let Line::Decision(recorded) = line else {
-            return Err(Stop::Differs(n, format!("expected a decision of seat {}, the trace has a `{}` line", replayed.seat, kind(line))));
+        let recorded = match line {
+            Line::Decision(d) => d,
+            // A trace of a game whose bot broke a rule (`check --traces`) ends here.
+            Line::Violation(v) => return Err(Stop::Differs(n, format!("the trace records a broken rule at step {}: {}", v.step, v.what))),
+            _ => return Err(Stop::Differs(n, format!("expected a decision of seat {}, the trace has a `{}` line", replayed.seat, kind(line)))),
         };
         let header = |what: String| Stop::Differs(n, what);
         if (recorded.step, recorded.turn, recorded.seat) != (replayed.step, replayed.turn, replayed.seat) {

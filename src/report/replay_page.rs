@@ -10,7 +10,8 @@
 //! board drawing (Bluffing Joker). Back / forward buttons, the arrow keys and a slider step
 //! through the events; each step shows the decision with its legal alternatives beside the
 //! chosen one and the chance events; "seen by seat k" hides what seat k cannot see (the
-//! trace's `secrets`, as `replay` and the decisions' views hide them).
+//! trace's `secrets`, as `replay` and the decisions' views hide them), the other seats'
+//! choices, and the cards other seats draw or are dealt in the chance events.
 
 use std::path::Path;
 
@@ -261,6 +262,20 @@ function renderTable(state, active) {
   return html;
 }
 
+// A chance event as seat k sees it: the cards another seat drew or was dealt are hidden
+// (a random card taken from a hand is seen by the two seats involved).
+function chanceSeen(ev) {
+  if (seat === 'all' || !ev || typeof ev !== 'object') return ev;
+  const k = Number(seat), out = {};
+  for (const [kind, body] of Object.entries(ev)) {
+    if (body && typeof body === 'object' && 'seat' in body && body.seat !== k && body.from !== k) {
+      const b = Object.assign({}, body);
+      for (const f of ['card', 'hand', 'cards']) if (f in b) b[f] = 'hidden';
+      out[kind] = b;
+    } else out[kind] = body;
+  }
+  return out;
+}
 function renderDecision(step) {
   let html = '';
   const d = step.decision;
@@ -276,7 +291,7 @@ function renderDecision(step) {
     } else html += `<div class="muted">seat ${seat} does not see seat ${d.seat}'s choices</div>`;
     html += '</div>';
   } else html += `<div class="panel"><h3>${esc(step.label)}</h3><div class="muted">${esc(start.game)} / ${esc(start.variant_name)}: the table after set-up</div></div>`;
-  if (step.chance.length) html += '<div class="panel"><h3>chance</h3>' + step.chance.map(c => `<div class="chance">${esc(actionText(c.event))}</div>`).join('') + '</div>';
+  if (step.chance.length) html += '<div class="panel"><h3>chance</h3>' + step.chance.map(c => `<div class="chance">${esc(actionText(chanceSeen(c.event)))}</div>`).join('') + '</div>';
   if (step.end) html += `<div class="panel"><h3>${step.end.type === 'end' ? 'end' : 'violation'}</h3>${valueHtml(Object.fromEntries(Object.entries(step.end).filter(([k]) => k !== 'type')))}</div>`;
   return html;
 }
