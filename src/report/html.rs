@@ -146,7 +146,10 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
             escape(title)
         );
     }
-    if let Some(which) = page.replay {
+    if let Some(which) = page.replay.filter(|_| !page.dir.join("replay.html").exists()) {
+        // The typical game's trace was too large for a page beside the report.
+        let _ = writeln!(h, "<h2 id=\"replay\">Replay a typical game</h2>\n<p>{}</p>", escape(which));
+    } else if let Some(which) = page.replay {
         let _ = writeln!(
             h,
             "<h2 id=\"replay\">Replay a typical game</h2>\n<p><a href=\"replay.html\">replay.html</a>: {} Step through it event by event, with every decision's legal alternatives and each seat's view.</p>",
