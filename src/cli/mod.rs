@@ -20,6 +20,7 @@ use crate::stats::Summary;
 use crate::stats::summary::SummaryContext;
 use crate::variant::Variant;
 
+mod audit;
 mod bench;
 mod designer;
 mod exact;
@@ -74,6 +75,8 @@ enum Command {
     Check(CheckArgs),
     /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
     Merge(scale::MergeArgs),
+    /// Find the holes in a rule set (stalls, dead rules, dominant moves, exploits) and the keys that move the balance.
+    Audit(audit::AuditArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -167,6 +170,7 @@ pub fn main() -> Result<(), Error> {
             crate::designer::check::main(&CheckOptions { variants: a.variants, bots: a.bots, sets: a.sets, run: run_options(&a.run), precision: a.precision })
         }
         Command::Merge(a) => scale::merge(&a),
+        Command::Audit(a) => audit::audit(&a),
     }
 }
 

@@ -9,6 +9,7 @@ mod legend;
 mod standing;
 pub mod tables;
 pub mod text;
+pub mod tornado;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
