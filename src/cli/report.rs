@@ -21,6 +21,10 @@ pub(super) struct ReportArgs {
     /// (default: write nothing and leave the folder as it was).
     #[arg(long)]
     pub(super) keep_partial: bool,
+    /// Also audit the rules (`playtest audit` with its defaults, same seed and threads) into
+    /// the report's audit/ folder and add its section to report.md and index.html.
+    #[arg(long)]
+    pub(super) audit: bool,
 }
 
 pub(super) struct Report<'a> {
@@ -85,6 +89,20 @@ impl GameCommand for Report<'_> {
         if let Some(p) = &stopped_at {
             print!("{}", summary.table());
             return Err(stopped(Some(out), true, p));
+        }
+        if a.audit {
+            let audit = crate::designer::audit::run(&crate::designer::audit::AuditOptions {
+                variant: a.variant.variant.clone(),
+                bots: a.variant.bots.clone(),
+                sets: a.variant.sets.clone(),
+                seed: a.run.seed,
+                threads: a.run.threads,
+                quiet: a.run.quiet,
+                write_into: Some(out.path().join("audit")),
+                ..Default::default()
+            })?;
+            crate::designer::audit::write::append_to_report(&audit, out.path())?;
+            println!("audit: {}", audit.verdict);
         }
         out.commit()?;
         print!("{}", summary.table());

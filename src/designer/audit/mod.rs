@@ -41,7 +41,7 @@ pub const SEARCH_BOT: &str = "ismcts:iterations=24:depth=30";
 pub const SEVERITY_RULE: &str = "high: a stall (cap or no progress) in at least 1% of the table's games; a dealt win in at least 5% of decided games; \
 an exploit whose win share's 95% CI lies above twice the fair share; a claim no card can make true. \
 medium: a stall in at least 0.1% of the table's games; a dead rule (never legal, or chosen in under 0.1% of the decisions where it is legal, by every line-up, \
-with at least 1,000 such decisions); a dominant move (taken by the search bot in at least 99% of at least 200 contested decisions); \
+with at least 1,000 such decisions); a dominant move (taken by the search bot in at least 99% of at least 100 contested decisions); \
 a dealt win in at least 1% of decided games; a winner leading from the first turn to the end in over half the games; an exploit whose CI lies \
 more than 5 points above the fair share; a claim that is always true. low: everything else worth a look (rarer stalls, stalls only with random bots, \
 dead rules on thin evidence, dominated moves, forced decisions over half of all, keys with no significant effect).";
@@ -56,7 +56,8 @@ pub struct AuditOptions {
     /// `--set` overrides.
     pub sets: Vec<String>,
     /// Games of each watched line-up (random and the table); the search line-up plays a
-    /// fiftieth (at least 8); sensitivity steps play up to twice this; exploit candidates half.
+    /// fiftieth, fewer for long games, at least 8: [`search_games`]); sensitivity steps play up
+    /// to twice this; exploit candidates half.
     pub games: u64,
     /// Master seed.
     pub seed: u64,
@@ -77,6 +78,10 @@ pub struct AuditOptions {
     pub exploit: Option<String>,
     /// Skip the sensitivity analysis.
     pub no_sensitivity: bool,
+    /// Write straight into this folder, which the caller already holds through its own
+    /// [`OutputDir`] (`report --audit` writes into its report's temporary folder); `out` is
+    /// then ignored.
+    pub write_into: Option<PathBuf>,
 }
 
 impl Default for AuditOptions {
@@ -95,6 +100,7 @@ impl Default for AuditOptions {
             search: SEARCH_BOT.into(),
             exploit: None,
             no_sensitivity: false,
+            write_into: None,
         }
     }
 }
@@ -259,15 +265,20 @@ pub struct Audit {
 
 /// Runs `audit`: checks everything, plays, writes the folder, prints the summary (or JSON).
 pub fn main(o: &AuditOptions) -> Result<Audit, Error> {
-    let variant = Variant::load(&o.variant, &o.sets)?;
     crate::interrupt::install();
-    let audit = games::dispatch(&variant, AuditCommand { o })?;
+    let audit = run(o)?;
     if o.json {
         crate::output::print_json(&audit)?;
     } else {
         print!("{}", write::summary_text(&audit));
     }
     Ok(audit)
+}
+
+/// Runs the audit and writes its folder, printing nothing (what `main` and the tests call).
+pub fn run(o: &AuditOptions) -> Result<Audit, Error> {
+    let variant = Variant::load(&o.variant, &o.sets)?;
+    games::dispatch(&variant, AuditCommand { o })
 }
 
 /// The audit folder of a variant when `--out` is not given.
@@ -287,8 +298,12 @@ struct Lineup<G: Game> {
 }
 
 impl<G: Game> Lineup<G> {
+    /// The `--bots` value of the line-up: one spec when every seat plays the same.
     fn spec(&self) -> String {
-        self.plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",")
+        match self.plans.first() {
+            Some(first) if self.plans.iter().all(|p| p.label == first.label) => first.label.clone(),
+            _ => self.plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(","),
+        }
     }
 }
 
@@ -306,7 +321,10 @@ impl GameCommand for AuditCommand<'_> {
         let (steps, skipped) =
             if o.no_sensitivity { (Vec::new(), Vec::new()) } else { sensitivity::build_steps::<G>(&o.variant, &o.sets, variant, o.bots.as_deref()) };
         let dir = o.out.clone().unwrap_or_else(|| default_dir(game.id(), &variant.name));
-        let out = OutputDir::create(&dir, &crate::output::atomic::invocation())?;
+        let out = match &o.write_into {
+            Some(_) => None,
+            None => Some(OutputDir::create(&dir, &crate::output::atomic::invocation())?),
+        };
         let note = |what: &str| {
             if !o.quiet && !o.json {
                 eprintln!("audit: {what} ({:.0} s)", started.elapsed().as_secs_f64());
@@ -319,21 +337,33 @@ impl GameCommand for AuditCommand<'_> {
         }
         let cap_reason = game.end_reasons().iter().position(|r| *r == "cap").map(|i| i as u8);
         let wplan = WatchPlan { seed: o.seed, stall_turns: o.stall_turns, cap_reason };
-        let lineups = [
+        let mut lineups = [
             Lineup { role: "random", plans: random, games: o.games },
             Lineup { role: "table", plans: table, games: o.games },
-            Lineup { role: "search", plans: search, games: (o.games / 50).max(8) },
+            Lineup { role: "search", plans: search, games: 0 },
         ];
-        note("watching random bots, the table and the search bot");
         let pool = Pool::new(o.threads)?;
-        let jobs: Vec<(usize, u64)> = lineups.iter().enumerate().flat_map(|(l, lu)| super::runner::batches(0, lu.games).map(move |b| (l, b))).collect();
+        // A pilot of 64 games per line-up gives its mean length; long games get fewer games
+        // (at most WATCH_TURNS turns a line-up, at least 256 games), so a game whose random
+        // bots play to a cap of thousands of turns still audits in minutes.
         let mut watched: Vec<Watched> = vec![Watched::default(); lineups.len()];
-        pool.run(
-            &jobs,
-            |&(l, b)| watch::watch_batch(&game, &lineups[l].plans, &kinds, &wplan, b, lineups[l].games),
-            |&(l, _), w| watched[l].merge(&w),
-            &mut |_| {},
-        )?;
+        for lu in lineups.iter_mut().take(2) {
+            lu.games = o.games.min(PILOT);
+        }
+        watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
+        for (lu, w) in lineups.iter_mut().zip(&watched).take(2) {
+            lu.games = watch_games(o.games, w.length_sum as f64 / w.games.max(1) as f64);
+        }
+        note(&format!("watching random bots ({} games) and the table ({} games)", lineups[0].games, lineups[1].games));
+        watched = vec![Watched::default(); lineups.len()];
+        watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
+        interrupted()?;
+        // The search bot costs iterations x rollout per decision: its games are set from the
+        // table's mean length (a fiftieth of --games, fewer for long games, at least 8).
+        let table_length = watched[1].length_sum as f64 / watched[1].games.max(1) as f64;
+        lineups[2].games = search_games(o.games, table_length);
+        note(&format!("watching the search bot ({} games)", lineups[2].games));
+        watch_lineups(&pool, &game, &lineups, &[2], &kinds, &wplan, &mut watched)?;
         interrupted()?;
 
         let sens = if o.no_sensitivity {
@@ -426,13 +456,56 @@ impl GameCommand for AuditCommand<'_> {
             seconds: started.elapsed().as_secs_f64(),
         };
         note("writing");
-        write::write_all(&audit, out.path())?;
-        out.commit()?;
+        match (out, &o.write_into) {
+            (Some(out), _) => {
+                write::write_all(&audit, out.path())?;
+                out.commit()?;
+            }
+            (None, Some(into)) => {
+                std::fs::create_dir_all(into).map_err(|e| Error::output(into, e))?;
+                write::write_all(&audit, into)?;
+            }
+            (None, None) => unreachable!("one of the two is set"),
+        }
         if !o.quiet && !o.json {
             eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
         }
         Ok(audit)
     }
+}
+
+/// Games of the pilot run of each watched line-up.
+const PILOT: u64 = 64;
+
+/// Most turns a watched line-up plays (random bots of a long game reach its cap every game).
+pub const WATCH_TURNS: f64 = 1_500_000.0;
+
+/// Games of a watched line-up whose pilot games lasted `length` on average: `games`, or fewer
+/// when that would pass [`WATCH_TURNS`] turns (at least 256, or `games` when smaller).
+pub fn watch_games(games: u64, length: f64) -> u64 {
+    let by_length = (WATCH_TURNS / length.max(1.0)).floor() as u64;
+    games.min(by_length.max(256))
+}
+
+/// Games of the search line-up: a fiftieth of `games`, at most 4,000 / mean length of the
+/// table's games (so long games stay affordable), at least 8.
+pub fn search_games(games: u64, table_length: f64) -> u64 {
+    let by_length = (4000.0 / table_length.max(1.0)).floor() as u64;
+    (games / 50).min(by_length).max(8)
+}
+
+/// Plays the line-ups `which` in the pool's batches and folds them into `watched`.
+fn watch_lineups<G: Game>(
+    pool: &Pool,
+    game: &G,
+    lineups: &[Lineup<G>],
+    which: &[usize],
+    kinds: &[&'static str],
+    plan: &WatchPlan,
+    watched: &mut [Watched],
+) -> Result<(), Error> {
+    let jobs: Vec<(usize, u64)> = which.iter().flat_map(|&l| super::runner::batches(0, lineups[l].games).map(move |b| (l, b))).collect();
+    pool.run(&jobs, |&(l, b)| watch::watch_batch(game, &lineups[l].plans, kinds, plan, b, lineups[l].games), |&(l, _), w| watched[l].merge(&w), &mut |_| {})
 }
 
 fn interrupted() -> Result<(), Error> {
@@ -641,7 +714,7 @@ fn choice_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[W
     let s = &watched[2];
     for (k, kind) in ctx.kinds.iter().enumerate() {
         let (n, taken) = (s.contested[k], s.contested_used[k]);
-        if n >= 200 && taken as f64 >= 0.99 * n as f64 {
+        if n >= 100 && taken as f64 >= 0.99 * n as f64 {
             let (value, ci) = share(taken, n);
             let seeds = s.used_seeds[k].0.clone();
             out.push(Finding {

@@ -91,8 +91,9 @@ fn num(x: f64) -> String {
     if r.fract() == 0.0 { format!("{}", r as i64) } else { format!("{r}") }
 }
 
-/// The audit as Markdown (`audit.md`; `report --audit` embeds it under a heading).
-pub fn markdown(a: &Audit, heading: &str) -> String {
+/// The audit as Markdown (`audit.md`; `report --audit` embeds it one heading level down, with
+/// `prefix` the path from the report to the audit's charts).
+pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "{heading} Rules audit — {} / {}\n", a.game, a.variant);
     let _ = writeln!(md, "**{}**\n", a.verdict);
@@ -233,7 +234,7 @@ pub fn markdown(a: &Audit, heading: &str) -> String {
             let _ = writeln!(md);
         }
         for m in &s.metrics {
-            let _ = writeln!(md, "![Tornado: {}](tornado_{}.png)\n", m.name, m.name);
+            let _ = writeln!(md, "![Tornado: {}]({prefix}tornado_{}.png)\n", m.name, m.name);
         }
     }
     md
@@ -292,10 +293,28 @@ fn tornados(a: &Audit, dir: &Path) -> Result<Vec<(String, String)>, Error> {
 pub fn write_all(a: &Audit, dir: &Path) -> Result<(), Error> {
     crate::output::write_json(&dir.join("audit.json"), a)?;
     let charts = tornados(a, dir)?;
-    let md = markdown(a, "#");
+    let md = markdown(a, "#", "");
     crate::designer::write_file(&dir.join("audit.md"), &md)?;
     crate::designer::write_file(&dir.join("index.html"), &html_page(a, &charts))?;
     Ok(())
+}
+
+/// Adds the audit to a report written in `dir` (its charts and files in `dir/audit/`): a
+/// section at the end of `report.md` and one before the end of `index.html`.
+pub fn append_to_report(a: &Audit, dir: &Path) -> Result<(), Error> {
+    let md_path = dir.join("report.md");
+    let mut md = std::fs::read_to_string(&md_path).map_err(|e| Error::output(&md_path, e))?;
+    md.push('\n');
+    md.push_str(&markdown(a, "##", "audit/"));
+    crate::designer::write_file(&md_path, &md)?;
+    let html_path = dir.join("index.html");
+    let html = std::fs::read_to_string(&html_path).map_err(|e| Error::output(&html_path, e))?;
+    let section = html_section(a, "audit/");
+    let html = match html.rfind("</body>") {
+        Some(i) => format!("{}{section}{}", &html[..i], &html[i..]),
+        None => html + &section,
+    };
+    crate::designer::write_file(&html_path, &html)
 }
 
 /// The audit as an HTML section (`report --audit` adds it to the report's page; `prefix` is

@@ -35,8 +35,12 @@ pub fn kinds(game: &BeaverMania) -> Vec<&'static str> {
         out.extend(["play a group with jokers", "play jokers alone"]);
     }
     for (i, &c) in ACTIONS.iter().enumerate() {
+        // The Partybeaver never joins a group (it is played alone or with three numbers).
+        if has(c) && c != PARTYBEAVER {
+            out.push(WITH[i]);
+        }
         if has(c) {
-            out.extend([WITH[i], ALONE[i]]);
+            out.push(ALONE[i]);
         }
     }
     if has(HIPPIE) {
