@@ -56,7 +56,7 @@ pub struct AuditOptions {
     /// `--set` overrides.
     pub sets: Vec<String>,
     /// Games of each watched line-up (random and the table); the search line-up plays a
-    /// fiftieth, fewer for long games, at least 8: [`search_games`]); sensitivity steps play up
+    /// fiftieth, fewer for long games, at least 2: [`search_games`]); sensitivity steps play up
     /// to twice this; exploit candidates half.
     pub games: u64,
     /// Master seed.
@@ -359,9 +359,11 @@ impl GameCommand for AuditCommand<'_> {
         watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
         interrupted()?;
         // The search bot costs iterations x rollout per decision: its games are set from the
-        // table's mean length (a fiftieth of --games, fewer for long games, at least 8).
+        // table's decisions per game (a fiftieth of --games, at most SEARCH_DECISIONS
+        // decisions, at least 2 games).
         let table_length = watched[1].length_sum as f64 / watched[1].games.max(1) as f64;
-        lineups[2].games = search_games(o.games, table_length);
+        let per_game = watched[1].decisions as f64 / watched[1].games.max(1) as f64;
+        lineups[2].games = search_games(o.games, per_game);
         note(&format!("watching the search bot ({} games)", lineups[2].games));
         watch_lineups(&pool, &game, &lineups, &[2], &kinds, &wplan, &mut watched)?;
         interrupted()?;
@@ -370,7 +372,14 @@ impl GameCommand for AuditCommand<'_> {
             None
         } else {
             note(&format!("sensitivity: {} steps of {} keys", steps.len() + skipped.len(), sensitivity::numeric_keys(&variant.table).len()));
-            let setup = sensitivity::Setup { game: &game, plans: &lineups[1].plans, expect, seed: o.seed, max_games: 2 * o.games, threads: o.threads };
+            let setup = sensitivity::Setup {
+                game: &game,
+                plans: &lineups[1].plans,
+                expect,
+                seed: o.seed,
+                max_games: sensitivity_games(o.games, table_length),
+                threads: o.threads,
+            };
             Some(sensitivity::run(&setup, &steps, skipped, &mut |_, _| {})?)
         };
         interrupted()?;
@@ -487,11 +496,21 @@ pub fn watch_games(games: u64, length: f64) -> u64 {
     games.min(by_length.max(256))
 }
 
-/// Games of the search line-up: a fiftieth of `games`, at most 4,000 / mean length of the
-/// table's games (so long games stay affordable), at least 8.
-pub fn search_games(games: u64, table_length: f64) -> u64 {
-    let by_length = (4000.0 / table_length.max(1.0)).floor() as u64;
-    (games / 50).min(by_length).max(8)
+/// Games a sensitivity step plays at most: twice `games`, fewer when that would pass
+/// [`WATCH_TURNS`] turns of the table's mean `length` (at least the first round's 1,024).
+pub fn sensitivity_games(games: u64, length: f64) -> u64 {
+    let by_length = (WATCH_TURNS / length.max(1.0)).floor() as u64;
+    (2 * games).min(by_length.max(sensitivity::FIRST_ROUND))
+}
+
+/// Decisions the search line-up takes at most (its bots think `iterations` times each).
+pub const SEARCH_DECISIONS: f64 = 8000.0;
+
+/// Games of the search line-up: a fiftieth of `games`, at most [`SEARCH_DECISIONS`] /
+/// (decisions per game of the table), at least 2.
+pub fn search_games(games: u64, decisions_per_game: f64) -> u64 {
+    let by_cost = (SEARCH_DECISIONS / decisions_per_game.max(1.0)).floor() as u64;
+    (games / 50).min(by_cost).max(2)
 }
 
 /// Plays the line-ups `which` in the pool's batches and folds them into `watched`.
