@@ -303,7 +303,10 @@ fn watch_game<G: Game>(
     }
     if outcome.winners != 0 && outcome.winners != all {
         w.decided += 1;
-        if outcome.winners & chose == 0 {
+        // A win by the deal: every winner is a player (not a dummy seat, which never decides)
+        // that never had a choice.
+        let acting: u16 = ((1u32 << game.acting_seats()) - 1) as u16;
+        if outcome.winners & !acting == 0 && outcome.winners & chose == 0 {
             w.dealt += 1;
             w.dealt_seeds.push(seed);
         }
