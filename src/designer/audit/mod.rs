@@ -359,8 +359,8 @@ impl GameCommand for AuditCommand<'_> {
         watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
         interrupted()?;
         // The search bot costs iterations x rollout per decision: its games are set from the
-        // table's decisions per game (a fiftieth of --games, at most SEARCH_DECISIONS
-        // decisions, at least 2 games).
+        // table's decisions per game (a fiftieth of --games, at most 4 x --games decisions, at
+        // least 2 games).
         let table_length = watched[1].length_sum as f64 / watched[1].games.max(1) as f64;
         let per_game = watched[1].decisions as f64 / watched[1].games.max(1) as f64;
         lineups[2].games = search_games(o.games, per_game);
@@ -503,13 +503,13 @@ pub fn sensitivity_games(games: u64, length: f64) -> u64 {
     (2 * games).min(by_length.max(sensitivity::FIRST_ROUND))
 }
 
-/// Decisions the search line-up takes at most (its bots think `iterations` times each).
-pub const SEARCH_DECISIONS: f64 = 8000.0;
+/// Decisions of the search line-up per game of `--games` (2,000 games: 8,000 decisions).
+pub const SEARCH_DECISIONS_PER_GAME: f64 = 4.0;
 
-/// Games of the search line-up: a fiftieth of `games`, at most [`SEARCH_DECISIONS`] /
-/// (decisions per game of the table), at least 2.
+/// Games of the search line-up: a fiftieth of `games`, at most
+/// [`SEARCH_DECISIONS_PER_GAME`] x `games` decisions of the table's length, at least 2.
 pub fn search_games(games: u64, decisions_per_game: f64) -> u64 {
-    let by_cost = (SEARCH_DECISIONS / decisions_per_game.max(1.0)).floor() as u64;
+    let by_cost = (SEARCH_DECISIONS_PER_GAME * games as f64 / decisions_per_game.max(1.0)).floor() as u64;
     (games / 50).min(by_cost).max(2)
 }
 
