@@ -20,6 +20,7 @@ use crate::stats::Summary;
 use crate::stats::summary::SummaryContext;
 use crate::variant::Variant;
 
+mod audit;
 mod bench;
 mod designer;
 mod exact;
@@ -83,6 +84,8 @@ enum Command {
     Tune(tune::TuneArgs),
     /// Write the report, then again whenever the variant (or a file it extends) is saved; the page reloads itself and shows what moved.
     Watch(watch::WatchArgs),
+    /// Find the holes in a rule set (stalls, dead rules, dominant moves, exploits) and the keys that move the balance.
+    Audit(audit::AuditArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -182,6 +185,7 @@ pub fn main() -> Result<(), Error> {
         Command::Merge(a) => scale::merge(&a),
         Command::Tune(a) => tune::tune(a),
         Command::Watch(a) => watch::watch(a),
+        Command::Audit(a) => audit::audit(&a),
     }
 }
 

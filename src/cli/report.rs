@@ -28,6 +28,10 @@ pub(super) struct ReportArgs {
     /// Games per pairing of `--ladder` (rounded up to whole rotation blocks).
     #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..))]
     pub(super) ladder_games: u64,
+    /// Also audit the rules (`playtest audit` with its defaults, same seed and threads) into
+    /// the report's audit/ folder and add its section to report.md and index.html.
+    #[arg(long)]
+    pub(super) audit: bool,
 }
 
 pub(super) struct Report<'a> {
@@ -57,6 +61,20 @@ impl GameCommand for Report<'_> {
         if let Some(p) = &stopped_at {
             print!("{}", summary.table());
             return Err(stopped(Some(out), true, p));
+        }
+        if a.audit {
+            let audit = crate::designer::audit::run(&crate::designer::audit::AuditOptions {
+                variant: a.variant.variant.clone(),
+                bots: a.variant.bots.clone(),
+                sets: a.variant.sets.clone(),
+                seed: a.run.seed,
+                threads: a.run.threads,
+                quiet: a.run.quiet,
+                write_into: Some(out.path().join("audit")),
+                ..Default::default()
+            })?;
+            crate::designer::audit::write::append_to_report(&audit, out.path())?;
+            println!("audit: {}", audit.verdict);
         }
         out.commit()?;
         print!("{}", summary.table());

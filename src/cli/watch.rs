@@ -188,6 +188,7 @@ fn good_report(a: &WatchArgs, dir: &Path, state: &mut State) -> Result<Option<St
         keep_partial: false,
         ladder: None,
         ladder_games: 400,
+        audit: false,
     };
     let summary = match games::dispatch(&variant, WatchReport { args: &report, dir: out.path() })? {
         Written::Stopped(..) => return Ok(None),

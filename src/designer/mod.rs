@@ -6,6 +6,7 @@
 //! Everything here is generic over the game: metrics come from [`metrics::Catalogue`], games
 //! are played by [`runner`] in the simulator's deterministic batches.
 
+pub mod audit;
 pub mod check;
 pub mod compare;
 pub mod metrics;

@@ -428,6 +428,52 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
         trace::generic_why(self, view, action)
     }
+
+    // --- Rules audit (`playtest audit`, src/designer/audit/): read only by the audit. ---
+
+    /// Every kind of action this variant's rules offer, in the designer's words ("play skip",
+    /// "claim a set of 3", "challenge"), for the audit's dead-rule and dominant-move findings:
+    /// a kind listed here that is never legal, or legal but hardly ever chosen, is reported.
+    /// List only kinds this variant can offer (a card with no copies in the deck is left
+    /// out). Default: none (the audit then says the game classifies no actions).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// The kind of `action`, one of [`Game::action_kinds`] (default: "" = unclassified).
+    fn action_kind(&self, _action: &Self::Action) -> &'static str {
+        ""
+    }
+    /// A fingerprint of the game's progress: it must change whenever the game gets nearer its
+    /// end (a card left the hands, a score changed, a peg moved). The audit counts a game as
+    /// stalled when it stays the same for many turns. Default: every seat's
+    /// [`Game::standing`] (a game whose standing can stay put while it progresses overrides it).
+    fn progress(&self, state: &Self::State) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for seat in 0..self.seats() {
+            h = (h ^ self.standing(state, seat) as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+    /// For bluffing games: every claim a player may make under this variant, with whether
+    /// some card of the deck can make it true and whether every card can. The audit reports
+    /// claims that can never be true (a free catch) or are always true (never worth a
+    /// challenge). Default: none (a game without claims).
+    fn claim_audit(&self) -> Vec<ClaimCheck> {
+        Vec::new()
+    }
+}
+
+/// One claim of a bluffing game checked against the variant's deck ([`Game::claim_audit`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClaimCheck {
+    /// The claim in the designer's words ("a wild", "a set of 3").
+    pub claim: String,
+    /// Whether some card (or set of cards) of the deck can make it true.
+    pub possible: bool,
+    /// Whether it is true whatever cards are discarded.
+    pub certain: bool,
+    /// The variant keys that decide it (`deck.colors_sets`, `payout.wild`).
+    pub keys: Vec<String>,
 }
 
 /// What a searching bot gets of the table besides its view: samples of the full state
@@ -734,7 +780,7 @@ fn play_detailed<G: Game, L: Lineup<G> + ?Sized>(
 /// The chance stream of the game with `seed` and the private streams of its first `seats`
 /// seats (only seats with a bot get a seeded stream: seeding costs more than the copy).
 #[inline]
-fn streams(seed: u64, seats: usize) -> (GameRng, [GameRng; MAX_SEATS]) {
+pub(crate) fn streams(seed: u64, seats: usize) -> (GameRng, [GameRng; MAX_SEATS]) {
     let rng = GameRng::seed_from(seed);
     let mut seat_rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|_| rng.clone());
     for (seat, slot) in seat_rngs.iter_mut().enumerate().take(seats) {
@@ -758,7 +804,7 @@ fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64)
     game.outcome(&state)
 }
 
-fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
+pub(crate) fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {
     for event in log.drain() {
         if let Some(t) = trace.as_deref_mut() {
             t(&event.to_string());

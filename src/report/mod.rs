@@ -10,6 +10,7 @@ pub mod replay_page;
 mod standing;
 pub mod tables;
 pub mod text;
+pub mod tornado;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -55,6 +55,7 @@
 //! get says about a hand (it holds no such card), and what other seats' choices hint. The
 //! action cards the other seats were dealt (a report tally) are blanked in a sample.
 
+mod audit;
 pub mod bots;
 pub mod cards;
 mod determinize;
@@ -391,6 +392,15 @@ impl Game for BeaverMania {
             ));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds(self)
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

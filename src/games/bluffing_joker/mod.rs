@@ -71,6 +71,7 @@
 //!   the board, declarations and the cards shown by doubts. The seat forgets which
 //!   face-down cards it laid itself.
 
+mod audit;
 pub mod board;
 mod bots;
 pub mod cards;
@@ -418,6 +419,15 @@ impl Game for BluffingJoker {
             c.doubts, c.right_doubts, c.bluffs, c.sent_by_landing, c.sent_by_doubt, c.discards, c.extra_turns
         ));
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds(self)
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

@@ -60,6 +60,7 @@
 //! swap or a trade of hands (the hand it gave away, the card it gave or took), which cards
 //! went into the draw pile at a reshuffle, and what other seats' choices hint.
 
+mod audit;
 mod bots;
 mod determinize;
 mod hand;
@@ -364,6 +365,15 @@ impl Game for DiceFactor {
             out.push_str(&format!("  seat {seat}: [{}]{mark}\n", s.hands[seat]));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds(self)
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

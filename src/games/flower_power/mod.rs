@@ -36,6 +36,7 @@
 //! dealt back with the same sizes (hands in a random order). Inferring cards from the other
 //! seats' plays (a seat that did not complete a flower probably could not) is not modelled.
 
+mod audit;
 mod bots;
 mod determinize;
 mod metrics;
@@ -275,6 +276,15 @@ impl Game for FlowerPower {
             out.push_str(&format!("  seat {seat}: {} flower(s); hand [{}]\n", s.flowers[seat], s.hands[seat]));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds(self)
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

@@ -59,6 +59,7 @@
 //! other seats' choices hint (a seat that drew from the pile rather than take a slot holds
 //! no card pairing any slot), and a forgotten exclusion after a pile draw.
 
+mod audit;
 mod bots;
 mod determinize;
 mod metrics;
@@ -345,6 +346,15 @@ impl Game for MatchPatch {
             out.push_str(&format!("  seat {seat}: {} pairs; hand [{}]\n", s.pairs[seat], s.hands[seat]));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds()
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

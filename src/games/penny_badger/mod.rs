@@ -17,6 +17,7 @@
 //! - `random` picks uniformly among legal actions where a discard is a set of hand
 //!   positions with a claim, so it rarely plays action cards.
 
+mod audit;
 mod bots;
 mod determinize;
 mod metrics;
@@ -395,6 +396,20 @@ impl Game for PennyBadger {
             ));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds(self)
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
+    }
+
+    /// The claims the variant's deck can or cannot make true (`audit.rs`).
+    fn claim_audit(&self) -> Vec<crate::engine::ClaimCheck> {
+        audit::claims(self)
     }
 }
 

@@ -42,6 +42,7 @@
 //!   scores and, through events, every public action (takes from the discard pile,
 //!   discards, butchers, rolls and culls).
 
+mod audit;
 mod bots;
 mod determinize;
 mod metrics;
@@ -378,6 +379,15 @@ impl Game for PigFarm {
             out.push_str(&format!("  seat {seat}: {} points; last hand [{}]\n", s.scores[seat], s.hands[seat]));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds()
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

@@ -47,6 +47,7 @@
 //! went into the new draw pile (a sample may put there a card that was hidden in a hand at
 //! the time), and what other seats' choices hint.
 
+mod audit;
 mod bots;
 pub mod cover;
 mod determinize;
@@ -331,6 +332,15 @@ impl Game for RainbowRush {
         }
         out.push_str(&format!("  draw pile {} cards, discard pile {} cards\n", s.draw.len(), s.discard.len()));
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds(self)
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

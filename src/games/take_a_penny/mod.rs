@@ -42,6 +42,7 @@
 //!   greedy. `playtest exact` refuses a line-up that differs from what the bot assumes, and
 //!   a line-up of deterministic bots whose game can cycle forever.
 
+mod audit;
 mod bots;
 pub mod exact;
 mod metrics;
@@ -432,6 +433,15 @@ impl Game for TakeAPenny {
             out.push_str(&format!("  {}: {} pennies{}\n", self.card_label(card), p, if w & (1 << card) != 0 { " (wins)" } else { "" }));
         }
         out
+    }
+
+    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        audit::kinds()
+    }
+
+    fn action_kind(&self, action: &Self::Action) -> &'static str {
+        audit::kind(action)
     }
 }
 

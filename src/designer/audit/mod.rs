@@ -1,0 +1,858 @@
+//! `playtest audit VARIANT`: finds the holes in a rule set and the keys that matter.
+//!
+//! Three line-ups are watched decision by decision ([`watch`]): `random` bots, the variant's
+//! own table (or `--bots`) and a small search bot (`ismcts` with few iterations and short
+//! rollouts). From them come the findings, each with a kind, a sentence, a severity (the rule
+//! is [`SEVERITY_RULE`]), the figure with its 95% interval and games counted, the variant keys
+//! involved and up to three game seeds that replay it (`playtest trace VARIANT --bots ...
+//! --game-seed S`): **stall**, **dead rule**, **no real choice**, **decided early**, **seat or
+//! bot exploit** ([`exploit`]) and **impossible or certain claim** ([`Game::claim_audit`]).
+//! Then every numeric key is stepped down and up on common random numbers ([`sensitivity`]).
+//!
+//! Everything is checked (variant, `--set`, bots, the swept bot) before the output folder is
+//! opened, and the folder is written through [`OutputDir`]: a refused audit writes nothing.
+
+pub mod exploit;
+pub mod sensitivity;
+pub mod watch;
+pub mod write;
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::engine::{BotSpec, Game, all_bots};
+use crate::error::Error;
+use crate::games::{self, GameCommand, Registered};
+use crate::output::atomic::OutputDir;
+use crate::sim::SeatPlan;
+use crate::stats::wilson;
+use crate::variant::Variant;
+
+use super::plans;
+use super::runner::Pool;
+use watch::{WatchPlan, Watched};
+
+/// The search line-up's bot: few iterations and short rollouts, so an audit stays fast.
+pub const SEARCH_BOT: &str = "ismcts:iterations=24:depth=30";
+
+/// The severity rule, as the README and `audit.md` state it.
+pub const SEVERITY_RULE: &str = "high: a stall (cap or no progress) in at least 1% of the table's games; a dealt win in at least 5% of decided games; \
+an exploit whose win share's 95% CI lies above twice the fair share; a claim no card can make true. \
+medium: a stall in at least 0.1% of the table's games; a dead rule (never legal, or chosen in under 0.1% of the decisions where it is legal, by every line-up, \
+with at least 1,000 such decisions); a dominant move (taken by the search bot in at least 99% of at least 100 contested decisions); \
+a dealt win in at least 1% of decided games; a winner leading from the first turn to the end in over half the games; an exploit whose CI lies \
+more than 5 points above the fair share; a claim that is always true. low: everything else worth a look (rarer stalls, stalls only with random bots, \
+dead rules on thin evidence, dominated moves, forced decisions over half of all, keys with no significant effect).";
+
+/// What `audit` was asked.
+#[derive(Clone, Debug)]
+pub struct AuditOptions {
+    /// The variant file.
+    pub variant: PathBuf,
+    /// The table's bots (default: the variant's).
+    pub bots: Option<String>,
+    /// `--set` overrides.
+    pub sets: Vec<String>,
+    /// Games of each watched line-up (random and the table); the search line-up plays a
+    /// fiftieth, fewer for long games, at least 2: [`search_games`]); sensitivity steps play up
+    /// to twice this; exploit candidates half.
+    pub games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads (0 = all cores).
+    pub threads: usize,
+    /// No progress notes.
+    pub quiet: bool,
+    /// Output folder (default reports/<game>/<variant>/audit/).
+    pub out: Option<PathBuf>,
+    /// Print audit.json to stdout instead of the summary.
+    pub json: bool,
+    /// Turns without progress that make a game stalled.
+    pub stall_turns: u32,
+    /// The search line-up's bot spec.
+    pub search: String,
+    /// The bot whose parameters are swept for exploits (default: the table's first bot with
+    /// parameters).
+    pub exploit: Option<String>,
+    /// Skip the sensitivity analysis.
+    pub no_sensitivity: bool,
+    /// Write straight into this folder, which the caller already holds through its own
+    /// [`OutputDir`] (`report --audit` writes into its report's temporary folder); `out` is
+    /// then ignored.
+    pub write_into: Option<PathBuf>,
+}
+
+impl Default for AuditOptions {
+    fn default() -> Self {
+        AuditOptions {
+            variant: PathBuf::new(),
+            bots: None,
+            sets: Vec::new(),
+            games: 2000,
+            seed: 1,
+            threads: 0,
+            quiet: true,
+            out: None,
+            json: false,
+            stall_turns: 100,
+            search: SEARCH_BOT.into(),
+            exploit: None,
+            no_sensitivity: false,
+            write_into: None,
+        }
+    }
+}
+
+/// How much a finding matters (see [`SEVERITY_RULE`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Fix before playtesting.
+    High,
+    /// Worth a designer's look.
+    Medium,
+    /// A hint.
+    Low,
+}
+
+impl Severity {
+    /// Lower-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::High => "high",
+            Severity::Medium => "medium",
+            Severity::Low => "low",
+        }
+    }
+}
+
+/// A finding's figure with its 95% interval and the games behind it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figure {
+    /// What is measured.
+    pub name: String,
+    /// Value (shares as fractions).
+    pub value: f64,
+    /// 95% interval.
+    pub ci95: [f64; 2],
+    /// Games counted.
+    pub games: u64,
+    /// Decisions counted, for per-decision figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decisions: Option<u64>,
+}
+
+/// One hole found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// stall, dead rule, no real choice, decided early, exploit, impossible claim, certain
+    /// claim, no effect.
+    pub kind: &'static str,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The finding in plain words.
+    pub sentence: String,
+    /// The figure behind it.
+    pub figure: Figure,
+    /// Variant keys involved.
+    pub keys: Vec<String>,
+    /// The line-up it was seen with (bot spec per seat, comma separated).
+    pub lineup: String,
+    /// Up to three game seeds that show it.
+    pub seeds: Vec<u64>,
+    /// `playtest trace ... --game-seed S` for each seed.
+    pub replay: Vec<String>,
+}
+
+/// One kind of action as one line-up used it.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindRow {
+    /// The kind, in the designer's words.
+    pub kind: String,
+    /// Decisions where it was legal.
+    pub legal: u64,
+    /// Decisions where it was taken.
+    pub used: u64,
+    /// Decisions where it was legal beside another kind.
+    pub contested: u64,
+    /// Contested decisions where it was taken.
+    pub contested_used: u64,
+}
+
+/// What one watched line-up showed.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineupReport {
+    /// random, table or search.
+    pub role: &'static str,
+    /// Bot spec per seat, comma separated.
+    pub bots: String,
+    /// Games played.
+    pub games: u64,
+    /// Mean length.
+    pub mean_length: f64,
+    /// Decisions taken.
+    pub decisions: u64,
+    /// Share of decisions with one legal action.
+    pub forced_share: f64,
+    /// Games ending at the cap.
+    pub capped: u64,
+    /// Games with a stretch of `stall_turns` turns without progress.
+    pub stalled: u64,
+    /// Longest stretch without progress (turns).
+    pub longest_still: u32,
+    /// Games won by a seat that never had a choice.
+    pub dealt_wins: u64,
+    /// Games whose winner led after every turn.
+    pub wire_to_wire: u64,
+    /// Games with a winner (not every seat).
+    pub decided: u64,
+    /// Every kind of action.
+    pub kinds: Vec<KindRow>,
+}
+
+/// A claim of a bluffing game checked against the deck.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimRow {
+    /// The claim.
+    pub claim: String,
+    /// Some cards can make it true.
+    pub possible: bool,
+    /// Every card makes it true.
+    pub certain: bool,
+}
+
+/// The whole audit (`audit.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Audit {
+    /// Game id.
+    pub game: String,
+    /// Variant name.
+    pub variant: String,
+    /// Variant file.
+    pub path: String,
+    /// `--set` overrides.
+    pub sets: Vec<String>,
+    /// Master seed.
+    pub seed: u64,
+    /// The command that reproduces it.
+    pub command: String,
+    /// One line: clean, or how many findings of each severity.
+    pub verdict: String,
+    /// The severity rule.
+    pub severity_rule: String,
+    /// Turns without progress that make a game stalled.
+    pub stall_turns: u32,
+    /// Every finding, most severe first.
+    pub findings: Vec<Finding>,
+    /// The watched line-ups.
+    pub lineups: Vec<LineupReport>,
+    /// Claims checked (bluffing games).
+    pub claims: Vec<ClaimRow>,
+    /// The bot-parameter sweep.
+    pub exploit: Option<exploit::ExploitReport>,
+    /// Why no exploit sweep was run, when none was.
+    pub exploit_note: Option<String>,
+    /// The sensitivity analysis.
+    pub sensitivity: Option<sensitivity::Sensitivity>,
+    /// Unit of game length.
+    pub length_unit: String,
+    /// Wall time of the audit (seconds; machine-dependent, not in the committed files).
+    #[serde(skip)]
+    pub seconds: f64,
+}
+
+/// Runs `audit`: checks everything, plays, writes the folder, prints the summary (or JSON).
+pub fn main(o: &AuditOptions) -> Result<Audit, Error> {
+    crate::interrupt::install();
+    let audit = run(o)?;
+    if o.json {
+        crate::output::print_json(&audit)?;
+    } else {
+        print!("{}", write::summary_text(&audit));
+    }
+    Ok(audit)
+}
+
+/// Runs the audit and writes its folder, printing nothing (what `main` and the tests call).
+pub fn run(o: &AuditOptions) -> Result<Audit, Error> {
+    let variant = Variant::load(&o.variant, &o.sets)?;
+    games::dispatch(&variant, AuditCommand { o })
+}
+
+/// The audit folder of a variant when `--out` is not given.
+pub fn default_dir(game: &str, variant: &str) -> PathBuf {
+    Path::new("reports").join(game).join(variant).join("audit")
+}
+
+struct AuditCommand<'a> {
+    o: &'a AuditOptions,
+}
+
+/// One watched line-up, ready to play.
+struct Lineup<G: Game> {
+    role: &'static str,
+    plans: Vec<SeatPlan<G>>,
+    games: u64,
+}
+
+impl<G: Game> Lineup<G> {
+    /// The `--bots` value of the line-up: one spec when every seat plays the same.
+    fn spec(&self) -> String {
+        match self.plans.first() {
+            Some(first) if self.plans.iter().all(|p| p.label == first.label) => first.label.clone(),
+            _ => self.plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(","),
+        }
+    }
+}
+
+impl GameCommand for AuditCommand<'_> {
+    type Output = Audit;
+    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Audit, Error> {
+        let o = self.o;
+        let started = Instant::now();
+        // Everything that can be refused is checked before the folder is opened.
+        let table = plans(&game, variant, o.bots.as_deref(), "--bots")?;
+        let random = plans(&game, variant, Some(crate::engine::RANDOM), "--bots")?;
+        let search = plans(&game, variant, Some(&o.search), "--search")?;
+        let expect: Vec<String> = super::check::expectations(variant, &super::metrics::Catalogue::new(&game))?.into_iter().map(|e| e.metric).collect();
+        let exploit_plan = exploit::plan(&game, &table, o.exploit.as_deref())?;
+        let (steps, skipped) =
+            if o.no_sensitivity { (Vec::new(), Vec::new()) } else { sensitivity::build_steps::<G>(&o.variant, &o.sets, variant, o.bots.as_deref()) };
+        let dir = o.out.clone().unwrap_or_else(|| default_dir(game.id(), &variant.name));
+        let out = match &o.write_into {
+            Some(_) => None,
+            None => Some(OutputDir::create(&dir, &crate::output::atomic::invocation())?),
+        };
+        let note = |what: &str| {
+            if !o.quiet && !o.json {
+                eprintln!("audit: {what} ({:.0} s)", started.elapsed().as_secs_f64());
+            }
+        };
+
+        let kinds = game.action_kinds();
+        if kinds.len() > 64 {
+            return Err(Error::Usage(format!("{}: {} kinds of action; the audit handles at most 64", game.id(), kinds.len())));
+        }
+        let cap_reason = game.end_reasons().iter().position(|r| *r == "cap").map(|i| i as u8);
+        let wplan = WatchPlan { seed: o.seed, stall_turns: o.stall_turns, cap_reason };
+        let mut lineups = [
+            Lineup { role: "random", plans: random, games: o.games },
+            Lineup { role: "table", plans: table, games: o.games },
+            Lineup { role: "search", plans: search, games: 0 },
+        ];
+        let pool = Pool::new(o.threads)?;
+        // A pilot of 64 games per line-up gives its mean length; long games get fewer games
+        // (at most WATCH_TURNS turns a line-up, at least 256 games), so a game whose random
+        // bots play to a cap of thousands of turns still audits in minutes.
+        let mut watched: Vec<Watched> = vec![Watched::default(); lineups.len()];
+        for lu in lineups.iter_mut().take(2) {
+            lu.games = o.games.min(PILOT);
+        }
+        watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
+        for (lu, w) in lineups.iter_mut().zip(&watched).take(2) {
+            lu.games = watch_games(o.games, w.length_sum as f64 / w.games.max(1) as f64);
+        }
+        note(&format!("watching random bots ({} games) and the table ({} games)", lineups[0].games, lineups[1].games));
+        watched = vec![Watched::default(); lineups.len()];
+        watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
+        interrupted()?;
+        // The search bot costs iterations x rollout per decision: its games are set from the
+        // table's decisions per game (a fiftieth of --games, at most 4 x --games decisions, at
+        // least 2 games).
+        let table_length = watched[1].length_sum as f64 / watched[1].games.max(1) as f64;
+        let per_game = watched[1].decisions as f64 / watched[1].games.max(1) as f64;
+        lineups[2].games = search_games(o.games, per_game);
+        note(&format!("watching the search bot ({} games)", lineups[2].games));
+        watch_lineups(&pool, &game, &lineups, &[2], &kinds, &wplan, &mut watched)?;
+        interrupted()?;
+
+        let sens = if o.no_sensitivity {
+            None
+        } else {
+            note(&format!("sensitivity: {} steps of {} keys", steps.len() + skipped.len(), sensitivity::numeric_keys(&variant.table).len()));
+            let setup = sensitivity::Setup {
+                game: &game,
+                plans: &lineups[1].plans,
+                expect,
+                seed: o.seed,
+                max_games: sensitivity_games(o.games, table_length),
+                threads: o.threads,
+            };
+            Some(sensitivity::run(&setup, &steps, skipped, &mut |_, _| {})?)
+        };
+        interrupted()?;
+
+        let (exploit_report, exploit_note) = match exploit_plan {
+            Ok(p) => {
+                note(&format!("exploit sweep over {}", p.bot));
+                (Some(exploit::run(&game, &lineups[1].plans, &p, o.seed, (o.games / 2).max(64), o.threads)?), None)
+            }
+            Err(why) => (None, Some(why)),
+        };
+        interrupted()?;
+
+        let replay_base = super::runner::replay_command(&o.variant, None, &o.sets);
+        let ctx = Context { game: &game, variant, kinds: &kinds, replay_base: &replay_base, stall_turns: o.stall_turns };
+        let mut findings = Vec::new();
+        let reports: Vec<LineupReport> = lineups.iter().zip(&watched).map(|(lu, w)| lineup_report(lu.role, &lu.spec(), w, &kinds)).collect();
+        let specs: Vec<String> = lineups.iter().map(|l| l.spec()).collect();
+        stall_findings(&ctx, &specs, &watched, &mut findings);
+        dead_rule_findings(&ctx, &specs, &watched, &mut findings);
+        choice_findings(&ctx, &specs, &watched, &mut findings);
+        early_findings(&ctx, &specs[1], &watched[1], &mut findings);
+        let claims = game.claim_audit();
+        claim_findings(&claims, &mut findings);
+        if let Some(r) = &exploit_report {
+            findings.extend(exploit::findings(r, &replay_base));
+        }
+        if let Some(s) = &sens {
+            for key in &s.no_effect {
+                let games = s.steps.iter().filter(|r| &r.key == key).map(|r| r.games).max().unwrap_or(0);
+                findings.push(Finding {
+                    kind: "no effect",
+                    severity: Severity::Low,
+                    sentence: format!(
+                        "changing `{key}` one step down or up moved none of {} significantly: a hint that the rule it sets may be dead",
+                        metric_list(s)
+                    ),
+                    figure: Figure { name: "largest |change| found".into(), value: 0.0, ci95: [0.0, 0.0], games, decisions: None },
+                    keys: vec![key.clone()],
+                    lineup: specs[1].clone(),
+                    seeds: Vec::new(),
+                    replay: Vec::new(),
+                });
+                let f = findings.last_mut().expect("just pushed");
+                let (value, lo, hi) = s
+                    .steps
+                    .iter()
+                    .filter(|r| &r.key == key)
+                    .flat_map(|r| r.effects.iter())
+                    .filter(|e| e.metric == "first_player_advantage")
+                    .map(|e| (e.diff, e.ci95.map_or(e.diff, |c| c[0]), e.ci95.map_or(e.diff, |c| c[1])))
+                    .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()))
+                    .unwrap_or((0.0, 0.0, 0.0));
+                f.figure = Figure { name: "change in first-player advantage (largest of the two steps)".into(), value, ci95: [lo, hi], games, decisions: None };
+            }
+        }
+        findings.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.kind.cmp(b.kind)));
+        let verdict = verdict(&findings);
+        let mut command = format!("playtest audit {} --games {} --seed {}", o.variant.display(), o.games, o.seed);
+        if let Some(b) = &o.bots {
+            command.push_str(&format!(" --bots {b}"));
+        }
+        for s in &o.sets {
+            command.push_str(&format!(" --set {s}"));
+        }
+        let audit = Audit {
+            game: game.id().into(),
+            variant: variant.name.clone(),
+            path: o.variant.display().to_string(),
+            sets: o.sets.clone(),
+            seed: o.seed,
+            command,
+            verdict,
+            severity_rule: SEVERITY_RULE.into(),
+            stall_turns: o.stall_turns,
+            findings,
+            lineups: reports,
+            claims: claims.iter().map(|c| ClaimRow { claim: c.claim.clone(), possible: c.possible, certain: c.certain }).collect(),
+            exploit: exploit_report,
+            exploit_note,
+            sensitivity: sens,
+            length_unit: game.length_unit().into(),
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        note("writing");
+        match (out, &o.write_into) {
+            (Some(out), _) => {
+                write::write_all(&audit, out.path())?;
+                out.commit()?;
+            }
+            (None, Some(into)) => {
+                std::fs::create_dir_all(into).map_err(|e| Error::output(into, e))?;
+                write::write_all(&audit, into)?;
+            }
+            (None, None) => unreachable!("one of the two is set"),
+        }
+        if !o.quiet && !o.json {
+            eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
+        }
+        Ok(audit)
+    }
+}
+
+/// Games of the pilot run of each watched line-up.
+const PILOT: u64 = 64;
+
+/// Most turns a watched line-up plays (random bots of a long game reach its cap every game).
+pub const WATCH_TURNS: f64 = 1_500_000.0;
+
+/// Games of a watched line-up whose pilot games lasted `length` on average: `games`, or fewer
+/// when that would pass [`WATCH_TURNS`] turns (at least 256, or `games` when smaller).
+pub fn watch_games(games: u64, length: f64) -> u64 {
+    let by_length = (WATCH_TURNS / length.max(1.0)).floor() as u64;
+    games.min(by_length.max(256))
+}
+
+/// Games a sensitivity step plays at most: twice `games`, fewer when that would pass
+/// [`WATCH_TURNS`] turns of the table's mean `length` (at least the first round's 1,024).
+pub fn sensitivity_games(games: u64, length: f64) -> u64 {
+    let by_length = (WATCH_TURNS / length.max(1.0)).floor() as u64;
+    (2 * games).min(by_length.max(sensitivity::FIRST_ROUND))
+}
+
+/// Decisions of the search line-up per game of `--games` (2,000 games: 8,000 decisions).
+pub const SEARCH_DECISIONS_PER_GAME: f64 = 4.0;
+
+/// Games of the search line-up: a fiftieth of `games`, at most
+/// [`SEARCH_DECISIONS_PER_GAME`] x `games` decisions of the table's length, at least 2.
+pub fn search_games(games: u64, decisions_per_game: f64) -> u64 {
+    let by_cost = (SEARCH_DECISIONS_PER_GAME * games as f64 / decisions_per_game.max(1.0)).floor() as u64;
+    (games / 50).min(by_cost).max(2)
+}
+
+/// Plays the line-ups `which` in the pool's batches and folds them into `watched`.
+fn watch_lineups<G: Game>(
+    pool: &Pool,
+    game: &G,
+    lineups: &[Lineup<G>],
+    which: &[usize],
+    kinds: &[&'static str],
+    plan: &WatchPlan,
+    watched: &mut [Watched],
+) -> Result<(), Error> {
+    let jobs: Vec<(usize, u64)> = which.iter().flat_map(|&l| super::runner::batches(0, lineups[l].games, crate::sim::BATCH).map(move |b| (l, b))).collect();
+    pool.run(&jobs, |&(l, b)| watch::watch_batch(game, &lineups[l].plans, kinds, plan, b, lineups[l].games), |&(l, _), w| watched[l].merge(&w), &mut |_| {})
+}
+
+fn interrupted() -> Result<(), Error> {
+    if crate::interrupt::requested() { Err(Error::Interrupted("audit interrupted: nothing written, the folder is left as it was".into())) } else { Ok(()) }
+}
+
+fn metric_list(s: &sensitivity::Sensitivity) -> String {
+    s.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
+}
+
+/// The one-line verdict.
+pub fn verdict(findings: &[Finding]) -> String {
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let (h, m, l) = (count(Severity::High), count(Severity::Medium), count(Severity::Low));
+    if h + m == 0 {
+        format!("clean: no high- or medium-severity finding ({l} low-severity hint(s))")
+    } else {
+        format!("{h} high-, {m} medium- and {l} low-severity finding(s)")
+    }
+}
+
+/// What the finding builders share.
+struct Context<'a, G: Game> {
+    game: &'a G,
+    variant: &'a Variant,
+    kinds: &'a [&'static str],
+    replay_base: &'a str,
+    stall_turns: u32,
+}
+
+impl<G: Game> Context<'_, G> {
+    fn replay(&self, lineup: &str, seeds: &[u64]) -> Vec<String> {
+        seeds.iter().map(|s| format!("{} --bots {lineup} --game-seed {s}", self.replay_base)).collect()
+    }
+
+    /// Variant keys whose name mentions a word of `text` (a kind of action), else `fallback`.
+    fn keys_for(&self, text: &str, fallback: &[&str]) -> Vec<String> {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+            .filter(|w| w.len() >= 4 && !["play", "with", "from", "take", "card", "cards", "group", "alone"].contains(w))
+            .map(|w| w.replace('-', "_"))
+            .collect();
+        let mut keys: Vec<String> = sensitivity::numeric_keys(&self.variant.table)
+            .into_iter()
+            .map(|k| k.key)
+            .filter(|k| words.iter().any(|w| k.split('.').any(|seg| seg == w || seg.starts_with(&format!("{w}_")) || seg.ends_with(&format!("_{w}")))))
+            .collect();
+        if keys.is_empty() {
+            keys = fallback.iter().filter(|k| key_exists(&self.variant.table, k)).map(|k| k.to_string()).collect();
+        }
+        keys
+    }
+}
+
+fn key_exists(table: &toml::Table, key: &str) -> bool {
+    let mut t = table;
+    let parts: Vec<&str> = key.split('.').collect();
+    for (i, p) in parts.iter().enumerate() {
+        match t.get(*p) {
+            Some(toml::Value::Table(next)) if i + 1 < parts.len() => t = next,
+            Some(_) if i + 1 == parts.len() => return true,
+            _ => return false,
+        }
+    }
+    false
+}
+
+fn share(successes: u64, n: u64) -> (f64, [f64; 2]) {
+    let (lo, hi) = wilson(successes as f64, n);
+    (if n == 0 { 0.0 } else { successes as f64 / n as f64 }, [lo, hi])
+}
+
+fn lineup_report(role: &'static str, spec: &str, w: &Watched, kinds: &[&'static str]) -> LineupReport {
+    LineupReport {
+        role,
+        bots: spec.into(),
+        games: w.games,
+        mean_length: if w.games == 0 { 0.0 } else { w.length_sum as f64 / w.games as f64 },
+        decisions: w.decisions,
+        forced_share: if w.decisions == 0 { 0.0 } else { w.forced as f64 / w.decisions as f64 },
+        capped: w.capped,
+        stalled: w.stalled,
+        longest_still: w.longest_still,
+        dealt_wins: w.dealt,
+        wire_to_wire: w.wire,
+        decided: w.decided,
+        kinds: kinds
+            .iter()
+            .enumerate()
+            .map(|(k, name)| KindRow {
+                kind: name.to_string(),
+                legal: w.legal.get(k).copied().unwrap_or(0),
+                used: w.used.get(k).copied().unwrap_or(0),
+                contested: w.contested.get(k).copied().unwrap_or(0),
+                contested_used: w.contested_used.get(k).copied().unwrap_or(0),
+            })
+            .collect(),
+    }
+}
+
+fn stall_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
+    // The table first: it decides the severity; the other line-ups add low hints.
+    for (i, role) in [(1usize, "the table"), (2, "the search bot"), (0, "random bots")] {
+        let w = &watched[i];
+        if w.games == 0 {
+            continue;
+        }
+        // A game counted once: capped, or stalled without reaching the cap.
+        let stalled_games = w.capped.max(w.stalled).min(w.games);
+        let mut seeds = w.capped_seeds.0.clone();
+        for s in &w.stalled_seeds.0 {
+            if seeds.len() < watch::SEEDS && !seeds.contains(s) {
+                seeds.push(*s);
+            }
+        }
+        if stalled_games == 0 {
+            continue;
+        }
+        let (value, ci) = share(stalled_games, w.games);
+        let severity = match i {
+            1 if value >= 0.01 => Severity::High,
+            1 if value >= 0.001 => Severity::Medium,
+            _ => Severity::Low,
+        };
+        let cap = ctx.game.turn_cap();
+        let sentence = format!(
+            "with {role}, {:.2}% of games stall: {} of {} reach the turn cap ({cap} {unit}) and {} go {} {unit} or more without progress (longest stretch {} {unit})",
+            value * 100.0,
+            w.capped,
+            w.games,
+            w.stalled,
+            ctx.stall_turns,
+            w.longest_still,
+            unit = ctx.game.length_unit()
+        );
+        out.push(Finding {
+            kind: "stall",
+            severity,
+            sentence,
+            figure: Figure { name: "share of games that stall".into(), value, ci95: ci, games: w.games, decisions: None },
+            keys: ctx.keys_for("turn_cap", &["turn_cap"]),
+            lineup: specs[i].clone(),
+            replay: ctx.replay(&specs[i], &seeds),
+            seeds,
+        });
+    }
+}
+
+/// A kind is dead for a line-up when it is never legal, or taken in under 0.1% of the
+/// decisions where it is legal.
+const DEAD_SHARE: f64 = 0.001;
+
+fn dead_rule_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
+    for (k, kind) in ctx.kinds.iter().enumerate() {
+        let dead_everywhere = watched.iter().all(|w| w.legal[k] == 0 || (w.used[k] as f64) < DEAD_SHARE * w.legal[k] as f64);
+        if !dead_everywhere {
+            continue;
+        }
+        let legal: u64 = watched.iter().map(|w| w.legal[k]).sum();
+        let used: u64 = watched.iter().map(|w| w.used[k]).sum();
+        let games: u64 = watched.iter().map(|w| w.games).sum();
+        let keys = ctx.keys_for(kind, &[]);
+        if legal == 0 {
+            out.push(Finding {
+                kind: "dead rule",
+                severity: Severity::Medium,
+                sentence: format!(
+                    "\"{kind}\" was never legal in {games} games (random bots, the table and the search bot): never reachable under this variant"
+                ),
+                figure: Figure {
+                    name: "decisions where it was legal".into(),
+                    value: 0.0,
+                    ci95: [0.0, 0.0],
+                    games,
+                    decisions: Some(watched.iter().map(|w| w.decisions).sum()),
+                },
+                keys,
+                lineup: specs.join(" | "),
+                seeds: Vec::new(),
+                replay: Vec::new(),
+            });
+            continue;
+        }
+        // Evidence: games where it was legal and (nearly) never taken, from the line-up with most chances.
+        let best = (0..watched.len()).max_by_key(|&i| watched[i].legal[k]).unwrap_or(0);
+        let seeds = watched[best].legal_seeds[k].0.clone();
+        let (value, ci) = share(used, legal);
+        let severity = if legal >= 1000 { Severity::Medium } else { Severity::Low };
+        out.push(Finding {
+            kind: "dead rule",
+            severity,
+            sentence: format!(
+                "\"{kind}\" was legal in {legal} decisions but taken in only {used} ({:.3}%) by every line-up: never useful, even to random bots",
+                value * 100.0
+            ),
+            figure: Figure { name: "share of decisions where legal that took it".into(), value, ci95: ci, games, decisions: Some(legal) },
+            keys,
+            lineup: specs[best].clone(),
+            replay: ctx.replay(&specs[best], &seeds),
+            seeds,
+        });
+    }
+}
+
+fn choice_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
+    let s = &watched[2];
+    for (k, kind) in ctx.kinds.iter().enumerate() {
+        let (n, taken) = (s.contested[k], s.contested_used[k]);
+        if n >= 100 && taken as f64 >= 0.99 * n as f64 {
+            let (value, ci) = share(taken, n);
+            let seeds = s.used_seeds[k].0.clone();
+            out.push(Finding {
+                kind: "no real choice",
+                severity: Severity::Medium,
+                sentence: format!(
+                    "dominant move: when \"{kind}\" is legal beside other kinds of action, the search bot takes it {:.1}% of the time ({taken} of {n})",
+                    value * 100.0
+                ),
+                figure: Figure { name: "share of contested decisions taking it (search bot)".into(), value, ci95: ci, games: s.games, decisions: Some(n) },
+                keys: ctx.keys_for(kind, &[]),
+                lineup: specs[2].clone(),
+                replay: ctx.replay(&specs[2], &seeds),
+                seeds,
+            });
+        }
+        let used_elsewhere = watched[0].used[k] + watched[1].used[k] > 0;
+        if n >= 200 && taken == 0 && used_elsewhere {
+            let (value, ci) = share(0, n);
+            let seeds = s.passed_seeds[k].0.clone();
+            out.push(Finding {
+                kind: "no real choice",
+                severity: Severity::Low,
+                sentence: format!("dominated move: the search bot never took \"{kind}\" in {n} decisions where it could have taken something else instead"),
+                figure: Figure { name: "share of contested decisions taking it (search bot)".into(), value, ci95: ci, games: s.games, decisions: Some(n) },
+                keys: ctx.keys_for(kind, &[]),
+                lineup: specs[2].clone(),
+                replay: ctx.replay(&specs[2], &seeds),
+                seeds,
+            });
+        }
+    }
+    let t = &watched[1];
+    if t.decisions > 0 && t.forced * 2 > t.decisions {
+        let (value, ci) = share(t.forced, t.decisions);
+        out.push(Finding {
+            kind: "no real choice",
+            severity: Severity::Low,
+            sentence: format!("{:.1}% of the table's decisions are forced (one legal action)", value * 100.0),
+            figure: Figure { name: "share of decisions that are forced".into(), value, ci95: ci, games: t.games, decisions: Some(t.decisions) },
+            keys: Vec::new(),
+            lineup: specs[1].clone(),
+            seeds: Vec::new(),
+            replay: Vec::new(),
+        });
+    }
+}
+
+fn early_findings<G: Game>(ctx: &Context<'_, G>, spec: &str, w: &Watched, out: &mut Vec<Finding>) {
+    if w.decided == 0 {
+        return;
+    }
+    if w.dealt > 0 {
+        let (value, ci) = share(w.dealt, w.decided);
+        let severity = if value >= 0.05 {
+            Severity::High
+        } else if value >= 0.01 {
+            Severity::Medium
+        } else {
+            Severity::Low
+        };
+        out.push(Finding {
+            kind: "decided early",
+            severity,
+            sentence: format!("{:.2}% of decided games are won by a seat that never had a choice: decided by the deal", value * 100.0),
+            figure: Figure { name: "share of decided games won before the winner decided anything".into(), value, ci95: ci, games: w.decided, decisions: None },
+            keys: ctx.keys_for("hand_size deal", &["hand_size", "deal"]),
+            lineup: spec.into(),
+            replay: ctx.replay(spec, &w.dealt_seeds.0),
+            seeds: w.dealt_seeds.0.clone(),
+        });
+    }
+    let (value, ci) = share(w.wire, w.decided);
+    if value > 0.5 {
+        out.push(Finding {
+            kind: "decided early",
+            severity: Severity::Medium,
+            sentence: format!("in {:.1}% of decided games the winner was among the leaders after every turn, from the first to the end", value * 100.0),
+            figure: Figure { name: "share of decided games led wire to wire".into(), value, ci95: ci, games: w.decided, decisions: None },
+            keys: Vec::new(),
+            lineup: spec.into(),
+            replay: ctx.replay(spec, &w.wire_seeds.0),
+            seeds: w.wire_seeds.0.clone(),
+        });
+    }
+}
+
+fn claim_findings(claims: &[crate::engine::ClaimCheck], out: &mut Vec<Finding>) {
+    for c in claims {
+        if !c.possible {
+            out.push(Finding {
+                kind: "impossible claim",
+                severity: Severity::High,
+                sentence: format!("the claim \"{}\" can never be true with this deck: every such claim is a bluff that a challenge always catches", c.claim),
+                figure: Figure { name: "claims possible".into(), value: 0.0, ci95: [0.0, 0.0], games: 0, decisions: None },
+                keys: c.keys.clone(),
+                lineup: String::new(),
+                seeds: Vec::new(),
+                replay: Vec::new(),
+            });
+        } else if c.certain {
+            out.push(Finding {
+                kind: "certain claim",
+                severity: Severity::Medium,
+                sentence: format!("the claim \"{}\" is always true with this deck: challenging it never pays", c.claim),
+                figure: Figure { name: "claims possible".into(), value: 1.0, ci95: [1.0, 1.0], games: 0, decisions: None },
+                keys: c.keys.clone(),
+                lineup: String::new(),
+                seeds: Vec::new(),
+                replay: Vec::new(),
+            });
+        }
+    }
+}
+
+/// Checks a bot spec against the game's bots (for `--exploit`).
+pub fn resolve_bot<G: Game>(spec: &str) -> Result<(String, Vec<crate::engine::BotParamInfo>, Vec<f64>), Error> {
+    let parsed = BotSpec::parse(spec).map_err(|e| Error::Usage(format!("--exploit: {e}")))?;
+    let infos = all_bots::<G>();
+    let (info, values) = parsed.resolve(&infos).map_err(|e| Error::Usage(format!("--exploit: {e}")))?;
+    Ok((info.name.to_string(), info.params.to_vec(), values))
+}

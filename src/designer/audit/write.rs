@@ -1,0 +1,368 @@
+//! The audit's outputs: `audit.json` (everything), `audit.md`, one tornado chart per metric
+//! (`tornado_<metric>.png`) and `index.html`; plus the terminal summary and the section a
+//! report adds with `report --audit`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use super::sensitivity::{Sensitivity, StepRow};
+use super::{Audit, Finding};
+use crate::error::Error;
+use crate::report::html::escape;
+use crate::report::tornado::{TornadoRow, render};
+
+/// A value as text in its unit: shares in %, changes of shares in points.
+fn value(v: f64, unit: &str, change: bool) -> String {
+    match unit {
+        "share" if change => format!("{:+.2} pts", v * 100.0),
+        "share" => format!("{:.2}%", v * 100.0),
+        _ if change => format!("{v:+.3}"),
+        _ => format!("{v:.3}"),
+    }
+}
+
+/// A finding's figure: value, 95% interval and games counted.
+fn figure_text(f: &Finding) -> String {
+    let g = &f.figure;
+    let pct = g.name.contains("share") || g.name.contains("change in first-player");
+    let (v, lo, hi) = if pct { (g.value * 100.0, g.ci95[0] * 100.0, g.ci95[1] * 100.0) } else { (g.value, g.ci95[0], g.ci95[1]) };
+    let unit = if g.name.contains("change in first-player") {
+        " pts"
+    } else if pct {
+        "%"
+    } else {
+        ""
+    };
+    let mut s = format!("{}: {v:.3}{unit} (95% CI {lo:.3} to {hi:.3}{unit}), {} games", g.name, crate::designer::thousands(g.games));
+    if let Some(d) = g.decisions {
+        s.push_str(&format!(", {} decisions", crate::designer::thousands(d)));
+    }
+    s
+}
+
+/// The terminal summary: verdict and every medium or high finding, then the top keys.
+pub fn summary_text(a: &Audit) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "audit of {} / {}: {}", a.game, a.variant, a.verdict);
+    for f in &a.findings {
+        if f.severity == super::Severity::Low {
+            continue;
+        }
+        let _ = writeln!(s, "  [{}] {}: {}", f.severity.name(), f.kind, f.sentence);
+        if let Some(r) = f.replay.first() {
+            let _ = writeln!(s, "      replay: {r}");
+        }
+    }
+    let low = a.findings.iter().filter(|f| f.severity == super::Severity::Low).count();
+    if low > 0 {
+        let _ = writeln!(s, "  ({low} low-severity hint(s) in audit.md)");
+    }
+    if let Some(sens) = &a.sensitivity {
+        let top: Vec<String> = sens.steps.iter().filter(|r| r.score > 0.0).take(5).map(|r| step_line(r, sens)).collect();
+        if !top.is_empty() {
+            let _ = writeln!(s, "keys that move the balance most:");
+            for t in top {
+                let _ = writeln!(s, "  {t}");
+            }
+        }
+    }
+    s
+}
+
+/// "hand_size 5 -> 6: first_player_advantage -2.10 pts ± 0.40; mean_length -18.0%".
+fn step_line(r: &StepRow, sens: &Sensitivity) -> String {
+    let parts: Vec<String> = r
+        .effects
+        .iter()
+        .zip(&sens.metrics)
+        .filter(|(e, _)| e.significant)
+        .map(|(e, m)| {
+            let half = e.ci95.map_or(0.0, |c| (c[1] - c[0]) / 2.0);
+            let rel = if m.unit != "share" && e.base.abs() > 1e-12 { format!(" ({:+.1}%)", e.diff / e.base * 100.0) } else { String::new() };
+            let half = if m.unit == "share" { format!("{:.2} pts", half * 100.0) } else { format!("{half:.3}") };
+            format!("{} {} ± {half}{rel}", e.metric, value(e.diff, m.unit, true))
+        })
+        .collect();
+    format!("{} {} -> {}: {}", r.key, num(r.from), num(r.to), if parts.is_empty() { "no significant change".into() } else { parts.join("; ") })
+}
+
+fn num(x: f64) -> String {
+    let r = (x * 1e6).round() / 1e6;
+    if r.fract() == 0.0 { format!("{}", r as i64) } else { format!("{r}") }
+}
+
+/// The audit as Markdown (`audit.md`; `report --audit` embeds it one heading level down, with
+/// `prefix` the path from the report to the audit's charts).
+pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "{heading} Rules audit — {} / {}\n", a.game, a.variant);
+    let _ = writeln!(md, "**{}**\n", a.verdict);
+    let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", a.command);
+    let _ = writeln!(md, "Severity rule: {}\n", a.severity_rule);
+    let _ = writeln!(md, "{heading}# Findings\n");
+    if a.findings.is_empty() {
+        let _ = writeln!(md, "No finding.\n");
+    }
+    for f in &a.findings {
+        let _ = writeln!(md, "- **{}** ({}): {}  ", f.kind, f.severity.name(), f.sentence);
+        let _ = writeln!(md, "  {}  ", figure_text(f));
+        if !f.keys.is_empty() {
+            let _ = writeln!(md, "  keys: {}  ", f.keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "));
+        }
+        if !f.lineup.is_empty() {
+            let _ = writeln!(md, "  line-up: `{}`  ", f.lineup);
+        }
+        for r in &f.replay {
+            let _ = writeln!(md, "  replay: `{r}`  ");
+        }
+    }
+    let _ = writeln!(md);
+    let _ = writeln!(md, "{heading}# Line-ups watched\n");
+    let _ = writeln!(
+        md,
+        "| role | bots | games | mean length ({}) | decisions | forced | capped | stalled (≥{} {} still) | longest still | dealt wins | led wire to wire |",
+        a.length_unit, a.stall_turns, a.length_unit
+    );
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for l in &a.lineups {
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {} | {:.1} | {} | {:.1}% | {} | {} | {} | {} | {} of {} |",
+            l.role,
+            l.bots,
+            l.games,
+            l.mean_length,
+            l.decisions,
+            l.forced_share * 100.0,
+            l.capped,
+            l.stalled,
+            l.longest_still,
+            l.dealt_wins,
+            l.wire_to_wire,
+            l.decided
+        );
+    }
+    let _ = writeln!(md);
+    if let Some(first) = a.lineups.first()
+        && !first.kinds.is_empty()
+    {
+        let _ = writeln!(md, "{heading}# Kinds of action: share taken when legal (random / table / search)\n");
+        let _ = writeln!(md, "| kind | random | table | search |");
+        let _ = writeln!(md, "|---|---:|---:|---:|");
+        for k in 0..first.kinds.len() {
+            let cell = |i: usize| {
+                a.lineups.get(i).and_then(|l| l.kinds.get(k)).map_or("-".to_string(), |r| {
+                    if r.legal == 0 { "never legal".into() } else { format!("{:.2}% of {}", r.used as f64 / r.legal as f64 * 100.0, r.legal) }
+                })
+            };
+            let _ = writeln!(md, "| {} | {} | {} | {} |", first.kinds[k].kind, cell(0), cell(1), cell(2));
+        }
+        let _ = writeln!(md);
+    } else {
+        let _ = writeln!(md, "This game classifies no actions (`Game::action_kinds`): no dead-rule or dominant-move findings.\n");
+    }
+    if !a.claims.is_empty() {
+        let _ = writeln!(md, "{heading}# Claims against the deck\n");
+        let _ = writeln!(md, "| claim | can be true | always true |");
+        let _ = writeln!(md, "|---|---|---|");
+        for c in &a.claims {
+            let _ = writeln!(md, "| {} | {} | {} |", c.claim, yes(c.possible), yes(c.certain));
+        }
+        let _ = writeln!(md);
+    }
+    let _ = writeln!(md, "{heading}# Bot exploit sweep\n");
+    match (&a.exploit, &a.exploit_note) {
+        (Some(e), _) => {
+            let _ = writeln!(
+                md,
+                "`{}` in each seat in turn against `{}`, one parameter at a time (fair share {:.1}%). Best: `{}` with {:.2}% (95% CI {:.2} to {:.2}%, {} fresh games).\n",
+                e.bot,
+                e.table,
+                e.fair_share * 100.0,
+                e.best.spec,
+                e.best.win_share * 100.0,
+                e.best.ci95[0] * 100.0,
+                e.best.ci95[1] * 100.0,
+                e.best.games
+            );
+            let _ = writeln!(md, "| candidate | win share | 95% CI | games |");
+            let _ = writeln!(md, "|---|---:|---|---:|");
+            for c in &e.candidates {
+                let _ = writeln!(md, "| `{}` | {:.2}% | {:.2} to {:.2}% | {} |", c.spec, c.win_share * 100.0, c.ci95[0] * 100.0, c.ci95[1] * 100.0, c.games);
+            }
+            let _ = writeln!(md);
+        }
+        (None, Some(note)) => {
+            let _ = writeln!(md, "Not run: {note}.\n");
+        }
+        (None, None) => {}
+    }
+    if let Some(s) = &a.sensitivity {
+        let _ = writeln!(md, "{heading}# Sensitivity: which key moves the balance\n");
+        let _ = writeln!(
+            md,
+            "Every numeric key one step down and up (1 for whole numbers, 10% otherwise), on the same seeds as the variant as written; paired 95% CIs; up to {} games a step, stopping early once every interval excludes 0 or is narrower than its threshold ({}). Ranked by the largest significant change over its threshold.\n",
+            s.max_games,
+            s.thresholds.iter().map(|(m, t)| format!("{m} {t:.4}")).collect::<Vec<_>>().join(", ")
+        );
+        let _ = writeln!(md, "| step | games | {} |", s.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" | "));
+        let _ = writeln!(md, "|---|---:|{}", "---|".repeat(s.metrics.len()));
+        for r in &s.steps {
+            let cells: Vec<String> = r
+                .effects
+                .iter()
+                .zip(&s.metrics)
+                .map(|(e, m)| {
+                    let ci = e.ci95.map_or("no CI".to_string(), |c| format!("{} to {}", value(c[0], m.unit, true), value(c[1], m.unit, true)));
+                    let text = format!("{} ({ci})", value(e.diff, m.unit, true));
+                    if e.significant { format!("**{text}**") } else { text }
+                })
+                .collect();
+            let _ = writeln!(md, "| `{}` {} → {} | {} | {} |", r.key, num(r.from), num(r.to), r.games, cells.join(" | "));
+        }
+        let _ = writeln!(md);
+        let _ = writeln!(
+            md,
+            "No effect (neither step changed anything significantly): {}\n",
+            if s.no_effect.is_empty() { "none".into() } else { s.no_effect.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") }
+        );
+        if !s.skipped.is_empty() {
+            let _ = writeln!(md, "Steps outside the allowed range (not played):\n");
+            for k in &s.skipped {
+                let _ = writeln!(md, "- `{}`: {}", k.set, k.reason);
+            }
+            let _ = writeln!(md);
+        }
+        for m in &s.metrics {
+            let _ = writeln!(md, "![Tornado: {}]({prefix}tornado_{}.png)\n", m.name, m.name);
+        }
+    }
+    md
+}
+
+fn yes(b: bool) -> &'static str {
+    if b { "yes" } else { "no" }
+}
+
+/// One tornado chart per metric of the sensitivity analysis; returns the file names.
+fn tornados(a: &Audit, dir: &Path) -> Result<Vec<(String, String)>, Error> {
+    let Some(s) = &a.sensitivity else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    let mut keys: Vec<String> = Vec::new();
+    for r in &s.steps {
+        if !keys.contains(&r.key) {
+            keys.push(r.key.clone());
+        }
+    }
+    for (j, m) in s.metrics.iter().enumerate() {
+        let scale = if m.unit == "share" { 100.0 } else { 1.0 };
+        let bar = |r: &StepRow| {
+            let e = &r.effects[j];
+            let (lo, hi) = e.ci95.map_or((e.diff, e.diff), |c| (c[0], c[1]));
+            (e.diff * scale, lo * scale, hi * scale)
+        };
+        let mut rows: Vec<(f64, TornadoRow)> = keys
+            .iter()
+            .map(|k| {
+                let down = s.steps.iter().find(|r| &r.key == k && r.dir < 0);
+                let up = s.steps.iter().find(|r| &r.key == k && r.dir > 0);
+                let size = [down, up].into_iter().flatten().map(|r| r.effects[j].diff.abs()).fold(0.0, f64::max);
+                let from = down.or(up).map_or(0.0, |r| r.from);
+                let label = format!("{k} = {} ({} / {})", num(from), down.map_or("-".into(), |r| num(r.to)), up.map_or("-".into(), |r| num(r.to)));
+                (size, TornadoRow { label, down: down.map(bar), up: up.map(bar) })
+            })
+            .collect();
+        rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let rows: Vec<TornadoRow> = rows.into_iter().map(|(_, r)| r).take(30).collect();
+        let unit = if m.unit == "share" {
+            "points".to_string()
+        } else if m.unit == "length" {
+            a.length_unit.clone()
+        } else {
+            "value".into()
+        };
+        let title = format!("{}: change per key step ({} / {})", m.name, a.game, a.variant);
+        let file = format!("tornado_{}", m.name);
+        render(dir, &file, &title, &format!("change in {} ({unit}), step minus variant", m.name), &rows)?;
+        out.push((title, format!("{file}.png")));
+    }
+    Ok(out)
+}
+
+/// Writes `audit.json`, `audit.md`, the tornado charts and `index.html` into `dir`.
+pub fn write_all(a: &Audit, dir: &Path) -> Result<(), Error> {
+    crate::output::write_json(&dir.join("audit.json"), a)?;
+    let charts = tornados(a, dir)?;
+    let md = markdown(a, "#", "");
+    crate::designer::write_file(&dir.join("audit.md"), &md)?;
+    crate::designer::write_file(&dir.join("index.html"), &html_page(a, &charts))?;
+    Ok(())
+}
+
+/// Adds the audit to a report written in `dir` (its charts and files in `dir/audit/`): a
+/// section at the end of `report.md` and one before the end of `index.html`.
+pub fn append_to_report(a: &Audit, dir: &Path) -> Result<(), Error> {
+    let md_path = dir.join("report.md");
+    let mut md = std::fs::read_to_string(&md_path).map_err(|e| Error::output(&md_path, e))?;
+    md.push('\n');
+    md.push_str(&markdown(a, "##", "audit/"));
+    crate::designer::write_file(&md_path, &md)?;
+    let html_path = dir.join("index.html");
+    let html = std::fs::read_to_string(&html_path).map_err(|e| Error::output(&html_path, e))?;
+    let section = html_section(a, "audit/");
+    let html = match html.rfind("</body>") {
+        Some(i) => format!("{}{section}{}", &html[..i], &html[i..]),
+        None => html + &section,
+    };
+    crate::designer::write_file(&html_path, &html)
+}
+
+/// The audit as an HTML section (`report --audit` adds it to the report's page; `prefix` is
+/// the path from that page to the audit's charts).
+pub fn html_section(a: &Audit, prefix: &str) -> String {
+    let mut h = String::new();
+    let _ = writeln!(h, "<section id=\"audit\"><h2>Rules audit</h2>");
+    let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(&a.verdict));
+    let _ = writeln!(h, "<p>Reproduce with: <code>{}</code></p>", escape(&a.command));
+    let _ = writeln!(h, "<table><tr><th>kind</th><th>severity</th><th>finding</th><th>figure</th><th>keys</th><th>replay</th></tr>");
+    for f in &a.findings {
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(f.kind),
+            f.severity.name(),
+            escape(&f.sentence),
+            escape(&figure_text(f)),
+            escape(&f.keys.join(", ")),
+            f.replay.iter().map(|r| format!("<code>{}</code>", escape(r))).collect::<Vec<_>>().join("<br>")
+        );
+    }
+    let _ = writeln!(h, "</table>");
+    if let Some(s) = &a.sensitivity {
+        let _ = writeln!(h, "<h3>Sensitivity (top 10 steps)</h3><ul>");
+        for r in s.steps.iter().take(10) {
+            let _ = writeln!(h, "<li>{}</li>", escape(&step_line(r, s)));
+        }
+        let _ = writeln!(h, "</ul><p>No effect: {}</p>", escape(&s.no_effect.join(", ")));
+        for m in &s.metrics {
+            let _ = writeln!(
+                h,
+                "<figure><img src=\"{prefix}tornado_{0}.png\" alt=\"tornado chart of {0}\" style=\"max-width:100%\"><figcaption>{0}</figcaption></figure>",
+                escape(&m.name)
+            );
+        }
+    }
+    let _ = writeln!(h, "<p>Everything: <a href=\"{prefix}audit.md\">audit.md</a>, <a href=\"{prefix}audit.json\">audit.json</a></p></section>");
+    h
+}
+
+fn html_page(a: &Audit, _charts: &[(String, String)]) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Rules audit: {} / {}</title>\n<style>body{{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px;vertical-align:top}}</style></head><body>\n<h1>Rules audit: {} / {}</h1>\n{}</body></html>\n",
+        escape(&a.game),
+        escape(&a.variant),
+        escape(&a.game),
+        escape(&a.variant),
+        html_section(a, "")
+    )
+}
