@@ -211,7 +211,7 @@ pub(super) fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summ
 
 /// Largest trace embedded in a report's `replay.html` (bytes of JSON Lines): the committed
 /// reports stay small; a longer typical game is named with the command that writes its page.
-pub const REPLAY_PAGE_MAX_BYTES: usize = 4_000_000;
+pub const REPLAY_PAGE_MAX_BYTES: usize = 6_000_000;
 
 /// Writes `replay.html` into `dir`: the replay page of a typical game of the run, the one of
 /// median length (the lower median, the first such game by index), and says which it is.
