@@ -10,8 +10,28 @@ use crate::games::chroma::Card;
 
 /// `threshold`'s discard: the first unmatched pig in canonical order; with none, the first
 /// pig of its largest set (ties to the earlier kind). The hand must not be empty.
+/// The hand's bit sets make it a bit scan ([`threshold_discard_plain`] is the same rule
+/// read off the counts, kept to test it).
 #[inline]
 pub fn threshold_discard(hand: &Hand) -> Card {
+    if hand.singles() != 0 {
+        return hand.singles().trailing_zeros() as Card;
+    }
+    let mut largest = 0u32;
+    let mut pick = 0;
+    for k in hand.kinds() {
+        let c = hand.count(k);
+        if c > largest {
+            largest = c;
+            pick = k;
+        }
+    }
+    pick
+}
+
+/// [`threshold_discard`] as a scan of the counts in canonical order.
+#[cfg(test)]
+pub fn threshold_discard_plain(hand: &Hand) -> Card {
     let counts = hand.counts();
     let mut largest = 0u8;
     let mut pick = 0;
@@ -86,7 +106,7 @@ impl Bot<PigFarm> for ThresholdBot {
         "threshold"
     }
 
-    #[inline]
+    #[inline(always)]
     fn decide(&mut self, game: &PigFarm, view: &View<'_>, _rng: &mut GameRng) -> Action {
         match view.decision {
             Decision::Start if view.hand.sets() >= self.sell_at.max(game.min_sets()) => Action::Sell,
@@ -171,7 +191,7 @@ impl GreedyBot {
         let mut none = 1.0;
         for o in (0..view.players).filter(|&o| o != self.seat) {
             let known: u32 = self.known[o].iter().map(|&c| c as u32).sum();
-            let m = (view.hand_sizes[o] as u32).saturating_sub(known) as i32;
+            let m = (view.hand_size(o) as u32).saturating_sub(known) as i32;
             let mut expected = 0.0;
             for k in 0..KINDS {
                 if m == 0 {

@@ -161,8 +161,8 @@ pub struct View<'a> {
     pub discard: &'a [Card],
     /// Cards in the draw pile.
     pub draw_pile: usize,
-    /// Every seat's number of pigs in hand (public: cards can be counted).
-    pub hand_sizes: [u16; MAX_PLAYERS],
+    /// Every seat's pigs (only their numbers are public: see [`View::hand_size`]).
+    hands: &'a [Hand; MAX_PLAYERS],
     /// Players at the table.
     pub players: usize,
     /// The seat that moved first this round.
@@ -180,6 +180,12 @@ impl View<'_> {
     #[inline]
     pub fn discard_top_pig(&self) -> Option<Card> {
         self.discard.last().copied().filter(|&c| c != BUTCHER)
+    }
+
+    /// `seat`'s number of pigs in hand (public: cards can be counted).
+    #[inline]
+    pub fn hand_size(&self, seat: usize) -> usize {
+        self.hands[seat].len()
     }
 }
 
@@ -267,17 +273,13 @@ impl Game for PigFarm {
             Phase::Butcher { dealt } => Decision::Butcher { dealt },
             Phase::Start | Phase::Over => Decision::Start,
         };
-        let mut hand_sizes = [0u16; MAX_PLAYERS];
-        for (size, hand) in hand_sizes.iter_mut().zip(&s.hands[..self.players]) {
-            *size = hand.len() as u16;
-        }
         View {
             seat,
             decision,
             hand: &s.hands[seat],
             discard: &s.discard,
             draw_pile: s.draw.len(),
-            hand_sizes,
+            hands: &s.hands,
             players: self.players,
             first_seat: s.first_seat as usize,
             round: s.round,

@@ -18,11 +18,15 @@ pub struct Hand {
     counts: [u8; KINDS],
     sets: u8,
     len: u16,
+    /// Bit k set when kind k is held (kept with `counts`: kinds and discards without a scan).
+    held: u32,
+    /// Bit k set when kind k is held exactly once (unmatched pigs).
+    singles: u32,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; KINDS], sets: 0, len: 0 };
+    pub const EMPTY: Hand = Hand { counts: [0; KINDS], sets: 0, len: 0, held: 0, singles: 0 };
 
     /// A hand holding `pigs` (each 0..25).
     pub fn from_pigs(pigs: &[Card]) -> Hand {
@@ -66,13 +70,25 @@ impl Hand {
     /// Unmatched pigs: kinds held exactly once.
     #[inline]
     pub fn unmatched(&self) -> u32 {
-        self.counts.iter().filter(|&&c| c == 1).count() as u32
+        self.singles.count_ones()
     }
 
     /// The kinds held, in canonical order.
     #[inline]
     pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
-        (0..KINDS as Card).filter(|&p| self.counts[p as usize] > 0)
+        Bits(self.held)
+    }
+
+    /// Kinds held as a bit set (bit k = kind k).
+    #[inline]
+    pub fn held(&self) -> u32 {
+        self.held
+    }
+
+    /// Kinds held exactly once as a bit set (bit k = kind k).
+    #[inline]
+    pub fn singles(&self) -> u32 {
+        self.singles
     }
 
     /// Adds one pig.
@@ -82,6 +98,9 @@ impl Hand {
         *c += 1;
         self.sets += u8::from(*c == 2);
         self.len += 1;
+        let bit = 1u32 << pig;
+        self.held |= bit;
+        self.singles ^= bit & if *c <= 2 { u32::MAX } else { 0 };
     }
 
     /// Removes one pig; the caller checks that it is held.
@@ -92,6 +111,11 @@ impl Hand {
         self.sets -= u8::from(*c == 2);
         *c -= 1;
         self.len -= 1;
+        let bit = 1u32 << pig;
+        if *c == 0 {
+            self.held &= !bit;
+        }
+        self.singles ^= bit & if *c <= 1 { u32::MAX } else { 0 };
     }
 
     /// Removes every pig of `pig`'s kind and returns how many there were.
@@ -100,13 +124,30 @@ impl Hand {
         let c = std::mem::take(&mut self.counts[pig as usize]);
         self.sets -= u8::from(c >= 2);
         self.len -= c as u16;
+        self.held &= !(1u32 << pig);
+        self.singles &= !(1u32 << pig);
         c
     }
 
     /// Pigs of the kinds in `mask` (bit i = pig i).
     #[inline]
     pub fn pigs_in(&self, mask: u32) -> u32 {
-        (0..KINDS).filter(|&p| mask & (1 << p) != 0).map(|p| self.counts[p] as u32).sum()
+        Bits(mask & self.held).map(|p| self.counts[p as usize] as u32).sum()
+    }
+}
+
+/// The kinds of a bit set, lowest first.
+struct Bits(u32);
+
+impl Iterator for Bits {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        (self.0 != 0).then(|| {
+            let k = self.0.trailing_zeros() as Card;
+            self.0 &= self.0 - 1;
+            k
+        })
     }
 }
 
@@ -275,6 +316,8 @@ impl PigFarm {
 
     /// Gathers every card, shuffles, deals from the round's first seat and resolves dealt
     /// butchers (or starts the first turn).
+    #[cold]
+    #[inline(never)]
     fn start_round(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let n = self.players;
         s.first_seat = (s.round as usize % n) as u8;
@@ -383,7 +426,7 @@ impl PigFarm {
 
     /// A card has come into `seat`'s hand (or nothing): a butcher stops the turn for a roll;
     /// otherwise the turn moves on to the second draw or the discard.
-    #[inline]
+    #[inline(always)]
     fn after_draw(&self, s: &mut State, seat: usize, card: Option<Card>, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match card {
             Some(BUTCHER) => {
@@ -406,6 +449,8 @@ impl PigFarm {
 
     /// Rolls `die` for `seat`'s butcher: on a color (shape) every seat discards every pig of
     /// it, the roller's first, then the others in turn order; the butcher goes on top.
+    #[cold]
+    #[inline(never)]
     fn roll(&self, s: &mut State, seat: usize, die: Die, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let dealt = matches!(s.phase, Phase::Butcher { dealt: true });
         s.butchers_held[seat] -= 1;
@@ -447,6 +492,8 @@ impl PigFarm {
 
     /// Scores the round (nobody scores when `seller` is `None`: the cap), then deals the
     /// next round or ends the match.
+    #[cold]
+    #[inline(never)]
     fn end_round(&self, s: &mut State, seller: Option<usize>, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let mut points = [0i64; MAX_PLAYERS];
         match seller {

@@ -743,3 +743,34 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Fast paths against their plain versions
+
+/// The hand's bit sets and the bit-scan discard agree with the counts on random hands built
+/// by random adds, removes and culls.
+#[test]
+fn hand_bit_sets_and_fast_discard_match_the_counts() {
+    let mut rng = GameRng::seed_from(21);
+    for _ in 0..2_000 {
+        let mut h = Hand::EMPTY;
+        for _ in 0..rng.random_range(1..40) {
+            let pig: Card = rng.random_range(0..KINDS as u8);
+            match rng.random_range(0..6) {
+                0 if h.count(pig) > 0 => h.remove(pig),
+                1 => {
+                    h.remove_all(pig);
+                }
+                _ => h.add(pig),
+            }
+            let held: u32 = (0..KINDS).filter(|&k| h.counts()[k] > 0).fold(0, |m, k| m | 1 << k);
+            let singles: u32 = (0..KINDS).filter(|&k| h.counts()[k] == 1).fold(0, |m, k| m | 1 << k);
+            assert_eq!((h.held(), h.singles()), (held, singles), "{h:?}");
+            assert_eq!(h.kinds().collect::<Vec<_>>(), (0..KINDS as Card).filter(|&k| h.count(k) > 0).collect::<Vec<_>>());
+            assert_eq!(h.pigs_in(0x155_5555), (0..KINDS).step_by(2).map(|k| h.counts()[k] as u32).sum::<u32>());
+            if !h.is_empty() {
+                assert_eq!(bots::threshold_discard(&h), bots::threshold_discard_plain(&h), "{h:?}");
+            }
+        }
+    }
+}
