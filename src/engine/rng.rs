@@ -35,15 +35,31 @@ pub trait SeedFrom {
 }
 
 impl SeedFrom for GameRng {
+    #[inline]
     fn seed_from(seed: u64) -> Self {
-        Xoshiro256PlusPlus::seed_from_u64(seed)
+        seeded(seed)
     }
+}
+
+/// `Xoshiro256PlusPlus::seed_from_u64(seed)`, computed directly: its state is the next four
+/// outputs of a SplitMix64 started at `seed` (rand_xoshiro fills the seed bytes with them,
+/// little-endian), without the byte buffer. Every game seeds five or more streams, so this
+/// is on the simulator's per-game path; `seeding_matches_rand_xoshiro` checks it against the
+/// crate's own seeding.
+#[inline]
+fn seeded(seed: u64) -> GameRng {
+    const PHI: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut bytes = [0u8; 32];
+    for (k, chunk) in bytes.chunks_exact_mut(8).enumerate() {
+        chunk.copy_from_slice(&splitmix64(seed.wrapping_add(PHI.wrapping_mul(k as u64))).to_le_bytes());
+    }
+    Xoshiro256PlusPlus::from_seed(bytes)
 }
 
 /// The private stream of `seat`'s bot in the game with `seed`.
 #[inline]
 pub fn seat_rng(seed: u64, seat: usize) -> GameRng {
-    Xoshiro256PlusPlus::seed_from_u64(splitmix64(seed ^ ((seat as u64 + 1) << 56)))
+    seeded(splitmix64(seed ^ ((seat as u64 + 1) << 56)))
 }
 
 /// Fisher-Yates shuffle drawing each index with one 64-bit multiply (Lemire's method
@@ -106,6 +122,17 @@ impl Chance {
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    #[test]
+    fn seeding_matches_rand_xoshiro() {
+        let mut mixer = 0x1234_5678_u64;
+        for k in 0..100_000u64 {
+            mixer = splitmix64(mixer);
+            for seed in [k, u64::MAX - k, mixer] {
+                assert_eq!(seeded(seed), Xoshiro256PlusPlus::seed_from_u64(seed), "seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn chance_draws_exactly_as_the_float_comparison() {

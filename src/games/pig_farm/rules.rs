@@ -388,7 +388,9 @@ impl PigFarm {
         chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, |cards, rng| cards.shuffle(rng), reshuffled)
     }
 
-    /// Applies one action of the deciding seat.
+    /// Applies one action of the deciding seat (inlined into the play loop: the rare
+    /// branches, rolls and round changes, are out of line).
+    #[inline(always)]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::Sell => {
@@ -461,15 +463,14 @@ impl PigFarm {
             let mask = die.face_mask(face);
             for k in 0..self.players {
                 let t = self.after(seat, k);
-                let mut bits = mask;
+                // Only kinds held can be lost (and `known` never exceeds the hand).
+                let mut bits = mask & s.hands[t].held();
                 while bits != 0 {
                     let pig = bits.trailing_zeros() as Card;
                     bits &= bits - 1;
                     let c = s.hands[t].remove_all(pig);
                     s.known[t][pig as usize] = 0;
-                    for _ in 0..c {
-                        s.discard.push(pig);
-                    }
+                    s.discard.extend(std::iter::repeat_n(pig, c as usize));
                     lost[t] += c;
                 }
                 if lost[t] > 0 {
