@@ -75,6 +75,80 @@ pub fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
     }
 }
 
+/// `SliceRandom::shuffle` of rand 0.10 exactly (the same permutation from the same draws),
+/// without its divisions: rand draws one number per run of positions and splits it by
+/// dividing by each position's range in turn, a chain of dependent divisions; here each
+/// division is a multiplication by the divisor's reciprocal from `divisors`
+/// ([`Divisors::up_to`] the slice length), exact for every 32-bit value. Pig Farm has always
+/// shuffled with rand's shuffle, so its numbers depend on it;
+/// `rand_shuffle_matches_slice_random` checks the two agree.
+#[inline]
+pub fn rand_shuffle<T>(items: &mut [T], rng: &mut GameRng, divisors: &Divisors) {
+    use rand::RngExt;
+    let len = items.len();
+    if len <= 1 {
+        return;
+    }
+    assert!(divisors.0.len() > len, "divisors up to {} for a slice of {len}", divisors.0.len().saturating_sub(1));
+    // rand's IncreasingUniform from n = 0: position 0 takes index 0 without a draw.
+    let (mut chunk, mut remaining) = (0u32, 0u8);
+    for i in 1..len {
+        let next_n = i as u32 + 1;
+        if remaining == 0 {
+            let (bound, count) = Divisors::bound(next_n);
+            chunk = rng.random_range(..bound);
+            remaining = count;
+        }
+        remaining -= 1;
+        let index = if remaining == 0 {
+            chunk
+        } else {
+            let (q, r) = divisors.div_rem(chunk, next_n);
+            chunk = q;
+            r
+        };
+        items.swap(i, index as usize);
+    }
+}
+
+/// Reciprocals of the divisors 1..=n for [`rand_shuffle`]: `u64::MAX / d + 1` (Lemire, Kaser
+/// and Kurz, "Faster remainder by direct computation", 2019), exact for 32-bit dividends.
+#[derive(Clone, Debug)]
+pub struct Divisors(Vec<u64>);
+
+impl Divisors {
+    /// The reciprocals of 2..=n (1 divides nothing in a shuffle; its slot is unused).
+    pub fn up_to(n: usize) -> Divisors {
+        Divisors((0..=n as u64).map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 }).collect())
+    }
+
+    /// `(x / d, x % d)` for `2 <= d <= n`.
+    #[inline(always)]
+    fn div_rem(&self, x: u32, d: u32) -> (u32, u32) {
+        let m = self.0[d as usize];
+        let q = ((m as u128 * x as u128) >> 64) as u32;
+        let low = m.wrapping_mul(x as u64);
+        let r = ((low as u128 * d as u128) >> 64) as u32;
+        (q, r)
+    }
+
+    /// rand's `calculate_bound_u32`: the product m (m+1) ... of as many factors as fit in
+    /// a u32, and their count.
+    #[inline]
+    fn bound(m: u32) -> (u32, u8) {
+        let (mut product, mut current) = (m, m + 1);
+        loop {
+            match product.checked_mul(current) {
+                Some(p) => {
+                    product = p;
+                    current += 1;
+                }
+                None => return (product, (current - m) as u8),
+            }
+        }
+    }
+}
+
 /// A uniform integer in `0..n` (`n >= 1`): Lemire's multiply-and-shift with his rejection
 /// step, so exactly uniform, and one 32-bit draw in all but a vanishing share of calls.
 /// Bots call it once per decision, where `random_range`'s generic path costs several times
@@ -122,6 +196,29 @@ impl Chance {
 mod tests {
     use super::*;
     use rand::RngExt;
+
+    #[test]
+    fn rand_shuffle_matches_slice_random() {
+        use rand::seq::SliceRandom;
+        let divisors = Divisors::up_to(300);
+        for len in 0..300usize {
+            for seed in 0..20 {
+                let (mut a, mut b) = (GameRng::seed_from(seed * 1000 + len as u64), GameRng::seed_from(seed * 1000 + len as u64));
+                let mut x: Vec<usize> = (0..len).collect();
+                let mut y = x.clone();
+                x.shuffle(&mut a);
+                rand_shuffle(&mut y, &mut b, &divisors);
+                assert_eq!(x, y, "len {len} seed {seed}");
+                assert_eq!(a, b, "same draws for len {len}");
+            }
+        }
+        // The reciprocal division on every divisor against edge dividends.
+        for d in 2..=300u32 {
+            for x in [0, 1, d - 1, d, d + 1, u32::MAX, u32::MAX - 1, u32::MAX / d * d, 0x8000_0000] {
+                assert_eq!(divisors.div_rem(x, d), (x / d, x % d), "{x} / {d}");
+            }
+        }
+    }
 
     #[test]
     fn seeding_matches_rand_xoshiro() {

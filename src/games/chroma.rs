@@ -464,7 +464,7 @@ pub fn draw_card(
     discard: &mut Vec<Card>,
     reshuffle: bool,
     rng: &mut crate::engine::GameRng,
-    shuffle: fn(&mut [Card], &mut crate::engine::GameRng),
+    shuffle: impl FnOnce(&mut [Card], &mut crate::engine::GameRng),
     on_reshuffle: impl FnOnce(u32),
 ) -> Option<Card> {
     if draw.is_empty() && reshuffle && !discard.is_empty() {

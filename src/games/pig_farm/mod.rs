@@ -199,6 +199,8 @@ pub struct PigFarm {
     pub deck: Vec<Card>,
     /// Players at the table.
     pub players: usize,
+    /// Reciprocals for shuffling the deck as rand's shuffle does, without divisions.
+    pub(crate) divisors: crate::engine::rng::Divisors,
 }
 
 impl PigFarm {
@@ -211,7 +213,8 @@ impl PigFarm {
         }
         deck.extend(std::iter::repeat_n(BUTCHER, params.deck.butchers as usize));
         let players = params.players as usize;
-        Ok(PigFarm { params, scoring, deck, players })
+        let divisors = crate::engine::rng::Divisors::up_to(deck.len());
+        Ok(PigFarm { params, scoring, deck, players, divisors })
     }
 
     /// Copies of each pig in the deck.

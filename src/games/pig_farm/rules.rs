@@ -5,10 +5,10 @@
 use std::fmt;
 
 use rand::RngExt;
-use rand::seq::SliceRandom;
 
 use super::params::{KINDS, MAX_PLAYERS};
 use super::{Action, BUTCHER, Die, Event, FACES, LOGO, PigFarm, card_name};
+use crate::engine::rng::rand_shuffle;
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{self, Card};
 
@@ -324,7 +324,7 @@ impl PigFarm {
         s.round_turns = 0;
         s.draw.clear();
         s.draw.extend_from_slice(&self.deck);
-        s.draw.shuffle(rng);
+        rand_shuffle(&mut s.draw, rng, &self.divisors);
         s.discard.clear();
         s.hands = [Hand::EMPTY; MAX_PLAYERS];
         s.known = [[0; KINDS]; MAX_PLAYERS];
@@ -385,7 +385,8 @@ impl PigFarm {
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         // rand's shuffle (not the engine's), as Pig Farm has always drawn: same numbers.
         let reshuffled = |cards| log.emit(|| Event::Reshuffled { cards });
-        chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, |cards, rng| cards.shuffle(rng), reshuffled)
+        let shuffle = |cards: &mut [Card], rng: &mut GameRng| rand_shuffle(cards, rng, &self.divisors);
+        chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, shuffle, reshuffled)
     }
 
     /// Applies one action of the deciding seat (inlined into the play loop: the rare
