@@ -311,7 +311,10 @@ impl PigFarm {
     /// The seat `k` places after `seat` in turn order.
     #[inline]
     fn after(&self, seat: usize, k: usize) -> usize {
-        (seat + k) % self.players
+        // (seat + k) mod players without a division: seat and k are both below players.
+        debug_assert!(seat < self.players && k < self.players);
+        let x = seat + k;
+        if x >= self.players { x - self.players } else { x }
     }
 
     /// Gathers every card, shuffles, deals from the round's first seat and resolves dealt
