@@ -638,3 +638,33 @@ pub fn generic_why<G: Game>(game: &G, view: &G::View<'_>, action: &G::Action) ->
     game.legal_actions(view, &mut legal);
     why_not_listed(action, &legal)
 }
+
+/// The [`Game`] trace methods of a game whose `trace` module follows the common shape:
+/// `self.table(state)` (a serde view of the whole table), `Self::chance(event)` (the chance
+/// record of an event, if any), `self.why(view, action)` (its own reason an action is
+/// illegal, if it has one) and `trace::SECRETS` (the paths a seat cannot see). Written once
+/// here and expanded inside each game's `impl Game` (`trace_methods!();`, or
+/// `trace_methods!(no_chance);` for a game without chance).
+#[macro_export]
+macro_rules! trace_methods {
+    () => {
+        $crate::trace_methods!(no_chance);
+
+        fn trace_chance(&self, event: &Self::Event) -> Option<serde_json::Value> {
+            Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+        }
+    };
+    (no_chance) => {
+        fn trace_state(&self, s: &Self::State) -> serde_json::Value {
+            serde_json::to_value(self.table(s)).expect("serialises")
+        }
+
+        fn trace_secrets(&self) -> &'static [&'static str] {
+            trace::SECRETS
+        }
+
+        fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
+            self.why(view, action).unwrap_or_else(|| $crate::engine::trace::generic_why(self, view, action))
+        }
+    };
+}

@@ -458,7 +458,7 @@ impl std::fmt::Debug for Hand {
 /// discard pile first becomes the new draw pile, shuffled by `shuffle` (`on_reshuffle` gets
 /// its size, for the game's event). `None` when there is nothing to draw. The general rule of
 /// the Chroma games (RULES.md, "Draw pile empty").
-#[inline]
+#[inline(always)]
 pub fn draw_card(
     draw: &mut Vec<Card>,
     discard: &mut Vec<Card>,
@@ -467,12 +467,29 @@ pub fn draw_card(
     shuffle: impl FnOnce(&mut [Card], &mut crate::engine::GameRng),
     on_reshuffle: impl FnOnce(u32),
 ) -> Option<Card> {
-    if draw.is_empty() && reshuffle && !discard.is_empty() {
+    if draw.is_empty() {
+        refill(draw, discard, reshuffle, rng, shuffle, on_reshuffle);
+    }
+    draw.pop()
+}
+
+/// [`draw_card`]'s rare branch, out of line: an empty draw pile becomes the shuffled
+/// discard pile when `reshuffle` allows it and there is one.
+#[cold]
+#[inline(never)]
+fn refill(
+    draw: &mut Vec<Card>,
+    discard: &mut Vec<Card>,
+    reshuffle: bool,
+    rng: &mut crate::engine::GameRng,
+    shuffle: impl FnOnce(&mut [Card], &mut crate::engine::GameRng),
+    on_reshuffle: impl FnOnce(u32),
+) {
+    if reshuffle && !discard.is_empty() {
         std::mem::swap(draw, discard);
         shuffle(draw, rng);
         on_reshuffle(draw.len() as u32);
     }
-    draw.pop()
 }
 
 #[cfg(test)]

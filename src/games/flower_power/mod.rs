@@ -245,21 +245,7 @@ impl Game for FlowerPower {
         "flowers"
     }
 
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
-    }
-
-    fn trace_secrets(&self) -> &'static [&'static str] {
-        trace::SECRETS
-    }
-
-    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
-    }
-
-    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
-        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
-    }
+    crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
         let mut out = format!(

@@ -413,17 +413,7 @@ impl Game for TakeAPenny {
         "pennies"
     }
 
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
-    }
-
-    fn trace_secrets(&self) -> &'static [&'static str] {
-        trace::SECRETS
-    }
-
-    fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
-        self.why(view, action).unwrap_or_else(|| crate::engine::trace::generic_why(self, view, action))
-    }
+    crate::trace_methods!(no_chance);
 
     fn describe(&self, s: &State) -> String {
         let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
