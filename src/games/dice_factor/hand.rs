@@ -75,6 +75,28 @@ pub const TOWARD_MASK: [u64; TARGETS] = {
     m
 };
 
+/// The fields of the even targets (0, 2, 4, 6, 8) in a [`Hand::toward`] word.
+const EVEN_FIELDS: u64 = FIELD_MASK * EVEN_ONES;
+/// Bit 0 of every even target's field.
+const EVEN_ONES: u64 = 1 | 1 << 12 | 1 << 24 | 1 << 36 | 1 << 48;
+
+/// Per 5-bit group of targets: bit 6t set for every target t of the group (first field 0).
+const FIELD_STARTS: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut x = 0;
+    while x < 32 {
+        let mut b = 0;
+        while b < 5 {
+            if x & (1 << b) != 0 {
+                t[x] |= 1 << (FIELD * b);
+            }
+            b += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// The targets the dice allow, as a 10-bit mask: a color face allows that color, the logo
 /// on the colors die every color; likewise the shapes die.
 #[inline]
@@ -192,6 +214,35 @@ impl Hand {
             let t = bits.trailing_zeros() as usize;
             bits &= bits - 1;
             best = best.max(self.score(t));
+        }
+        best
+    }
+
+    /// Whether some target in `allowed` has at least `goal` cards (1 to 64): `highest(allowed)
+    /// >= goal`, the plain version the tests compare it with, without a loop. The even and the
+    /// odd targets' fields are spread 12 bits apart so that each field plus 64 - `goal`
+    /// carries into its own 7th bit exactly when it reaches `goal` (fields hold at most 63).
+    #[inline(always)]
+    pub fn reaches(&self, allowed: u16, goal: u32) -> bool {
+        let bias = (64 - u64::from(goal)) * EVEN_ONES;
+        let even = ((self.toward & EVEN_FIELDS) + bias) >> FIELD & EVEN_ONES;
+        let odd = (((self.toward >> FIELD) & EVEN_FIELDS) + bias) >> FIELD & EVEN_ONES;
+        let hits = even | odd << FIELD;
+        let wanted = FIELD_STARTS[(allowed & 31) as usize] | FIELD_STARTS[(allowed >> 5 & 31) as usize] << (5 * FIELD);
+        hits & wanted != 0
+    }
+
+    /// The highest score over the targets in `allowed` of this hand with `card` added
+    /// (`card` is not added).
+    #[inline]
+    pub fn highest_with(&self, card: Card, allowed: u16) -> u32 {
+        let toward = self.toward + TOWARD_INC[card as usize];
+        let mut best = 0;
+        let mut bits = allowed;
+        while bits != 0 {
+            let t = bits.trailing_zeros();
+            bits &= bits - 1;
+            best = best.max(((toward >> (FIELD * t)) & FIELD_MASK) as u32);
         }
         best
     }
