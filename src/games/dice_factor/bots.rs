@@ -95,7 +95,7 @@ impl Bot<DiceFactor> for CollectorBot {
         match view.decision {
             Phase::Start => match view.discard_top() {
                 Some(top) => {
-                    if hand.highest_with(top, view.allowed) > hand.highest(view.allowed) {
+                    if hand.raised_by(top, view.allowed) {
                         Action::TakeDiscard
                     } else {
                         Action::Draw

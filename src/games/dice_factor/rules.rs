@@ -2,7 +2,7 @@
 //! turn options, the d8, the action cards resolved as the turn's discard, skips and the
 //! direction of play, the lazy reshuffle, the win check after every turn and the cap.
 
-use super::hand::{DIE_FACES, Hand, allowed_targets};
+use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
 use super::params::{D8Face, MAX_PLAYERS};
 use super::{Action, DiceFactor, Event};
 use crate::engine::rng::{below, shuffle};
@@ -394,10 +394,11 @@ impl DiceFactor {
     #[inline]
     pub fn find_winner(&self, s: &State) -> Option<(usize, usize)> {
         let allowed = allowed_targets(s.dice);
+        let reach = Reach::new(allowed, self.params.goal);
         let mut seat = s.current as usize;
         for _ in 0..self.players {
             let h = &s.hands[seat];
-            if h.reaches(allowed, self.params.goal) {
+            if reach.hit(h) {
                 return Some((seat, h.best_target(allowed)));
             }
             seat = self.next_seat(seat, s.reversed);

@@ -884,7 +884,7 @@ fn determinizations_keep_cards_taken_from_the_discard_pile() {
 }
 
 proptest! {
-    /// The loop-free [`Hand::reaches`] and [`Hand::highest_with`] agree with the plain
+    /// The loop-free [`Hand::reaches`], [`Hand::highest_with`] and [`Hand::raised_by`] agree with the plain
     /// `highest(allowed) >= goal` and with adding the card to a copy, for any hand (up to
     /// 63 cards toward one target), targets and goal.
     #[test]
@@ -899,5 +899,6 @@ proptest! {
         let mut with = h;
         with.add(card);
         prop_assert_eq!(h.highest_with(card, allowed), with.highest(allowed));
+        prop_assert_eq!(h.raised_by(card, allowed), with.highest(allowed) > h.highest(allowed));
     }
 }
