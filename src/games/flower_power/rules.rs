@@ -266,7 +266,7 @@ impl FlowerPower {
     }
 
     /// `seat` starts its turn: it draws until it holds `hand_size` cards or the pile is empty.
-    #[inline]
+    #[inline(always)]
     fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.current = seat as u8;
         let hand = &mut s.hands[seat];
