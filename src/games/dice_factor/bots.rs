@@ -95,9 +95,11 @@ impl Bot<DiceFactor> for CollectorBot {
         match view.decision {
             Phase::Start => match view.discard_top() {
                 Some(top) => {
-                    let mut with = *hand;
-                    with.add(top);
-                    if with.highest(view.allowed) > hand.highest(view.allowed) { Action::TakeDiscard } else { Action::Draw }
+                    if hand.raised_by(top, view.allowed) {
+                        Action::TakeDiscard
+                    } else {
+                        Action::Draw
+                    }
                 }
                 None => Action::Draw,
             },

@@ -75,6 +75,56 @@ pub const TOWARD_MASK: [u64; TARGETS] = {
     m
 };
 
+/// The fields of the even targets (0, 2, 4, 6, 8) in a [`Hand::toward`] word.
+const EVEN_FIELDS: u64 = FIELD_MASK * EVEN_ONES;
+/// Bit 0 of every even target's field.
+const EVEN_ONES: u64 = 1 | 1 << 12 | 1 << 24 | 1 << 36 | 1 << 48;
+
+/// Per 5-bit group of targets: bit 6t set for every target t of the group (first field 0).
+const FIELD_STARTS: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut x = 0;
+    while x < 32 {
+        let mut b = 0;
+        while b < 5 {
+            if x & (1 << b) != 0 {
+                t[x] |= 1 << (FIELD * b);
+            }
+            b += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// [`Hand::reaches`] for one set of targets and one goal, ready to test many hands.
+#[derive(Clone, Copy, Debug)]
+pub struct Reach {
+    /// 64 - goal in every even field.
+    bias: u64,
+    /// Bit 6t set for every target t allowed.
+    wanted: u64,
+}
+
+impl Reach {
+    /// The test of `goal` (1 to 64) cards toward a target in `allowed`.
+    #[inline(always)]
+    pub fn new(allowed: u16, goal: u32) -> Reach {
+        Reach {
+            bias: (64 - u64::from(goal)) * EVEN_ONES,
+            wanted: FIELD_STARTS[(allowed & 31) as usize] | FIELD_STARTS[(allowed >> 5 & 31) as usize] << (5 * FIELD),
+        }
+    }
+
+    /// Whether `hand` holds the goal toward an allowed target.
+    #[inline(always)]
+    pub fn hit(self, hand: &Hand) -> bool {
+        let even = ((hand.toward & EVEN_FIELDS) + self.bias) >> FIELD & EVEN_ONES;
+        let odd = (((hand.toward >> FIELD) & EVEN_FIELDS) + self.bias) >> FIELD & EVEN_ONES;
+        (even | odd << FIELD) & self.wanted != 0
+    }
+}
+
 /// The targets the dice allow, as a 10-bit mask: a color face allows that color, the logo
 /// on the colors die every color; likewise the shapes die.
 #[inline]
@@ -194,6 +244,48 @@ impl Hand {
             best = best.max(self.score(t));
         }
         best
+    }
+
+    /// Whether some target in `allowed` has at least `goal` cards (1 to 64): `highest(allowed)
+    /// >= goal`, the plain version the tests compare it with, without a loop. The even and the
+    /// odd targets' fields are spread 12 bits apart so that each field plus 64 - `goal`
+    /// carries into its own 7th bit exactly when it reaches `goal` (fields hold at most 63).
+    #[inline(always)]
+    pub fn reaches(&self, allowed: u16, goal: u32) -> bool {
+        Reach::new(allowed, goal).hit(self)
+    }
+
+    /// The highest score over the targets in `allowed` of this hand with `card` added
+    /// (`card` is not added).
+    #[inline]
+    pub fn highest_with(&self, card: Card, allowed: u16) -> u32 {
+        let toward = self.toward + TOWARD_INC[card as usize];
+        let mut best = 0;
+        let mut bits = allowed;
+        while bits != 0 {
+            let t = bits.trailing_zeros();
+            bits &= bits - 1;
+            best = best.max(((toward >> (FIELD * t)) & FIELD_MASK) as u32);
+        }
+        best
+    }
+
+    /// Whether adding `card` raises the highest score over `allowed`: `highest_with(card,
+    /// allowed) > highest(allowed)` in one pass over the targets.
+    #[inline]
+    pub fn raised_by(&self, card: Card, allowed: u16) -> bool {
+        let inc = TOWARD_INC[card as usize];
+        let (mut best, mut best_counted) = (0u64, 0u64);
+        let mut bits = allowed;
+        while bits != 0 {
+            let shift = FIELD * bits.trailing_zeros();
+            bits &= bits - 1;
+            let score = (self.toward >> shift) & FIELD_MASK;
+            best = best.max(score);
+            // The score the card would raise (its field of `inc` is 1), else 0.
+            best_counted = best_counted.max((score + 1) * ((inc >> shift) & 1));
+        }
+        best_counted > best
     }
 
     /// The best target in `allowed`: highest score, ties to colors before shapes, then

@@ -2,7 +2,7 @@
 //! turn options, the d8, the action cards resolved as the turn's discard, skips and the
 //! direction of play, the lazy reshuffle, the win check after every turn and the cap.
 
-use super::hand::{DIE_FACES, Hand, allowed_targets};
+use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
 use super::params::{D8Face, MAX_PLAYERS};
 use super::{Action, DiceFactor, Event};
 use crate::engine::rng::{below, shuffle};
@@ -176,7 +176,7 @@ impl DiceFactor {
         s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
         log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
         let allowed = allowed_targets(s.dice);
-        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.highest(allowed) >= self.params.goal);
+        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.reaches(allowed, self.params.goal));
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
         s
     }
@@ -184,7 +184,13 @@ impl DiceFactor {
     /// The seat after `seat` in the current direction of play.
     #[inline]
     pub fn next_seat(&self, seat: usize, reversed: bool) -> usize {
-        if reversed { (seat + self.players - 1) % self.players } else { (seat + 1) % self.players }
+        // (seat ± 1) mod players for a seat at the table, without a division.
+        match (reversed, seat) {
+            (true, 0) => self.players - 1,
+            (true, _) => seat - 1,
+            (false, _) if seat + 1 >= self.players => 0,
+            (false, _) => seat + 1,
+        }
     }
 
     /// The top of the draw pile, shuffling the whole discard pile into a new draw pile when
@@ -388,10 +394,11 @@ impl DiceFactor {
     #[inline]
     pub fn find_winner(&self, s: &State) -> Option<(usize, usize)> {
         let allowed = allowed_targets(s.dice);
+        let reach = Reach::new(allowed, self.params.goal);
         let mut seat = s.current as usize;
         for _ in 0..self.players {
             let h = &s.hands[seat];
-            if h.highest(allowed) >= self.params.goal {
+            if reach.hit(h) {
                 return Some((seat, h.best_target(allowed)));
             }
             seat = self.next_seat(seat, s.reversed);

@@ -882,3 +882,23 @@ fn determinizations_keep_cards_taken_from_the_discard_pile() {
     }
     assert!(known_kept > 50, "few cards taken from the discard pile ({known_kept}): the test checks little");
 }
+
+proptest! {
+    /// The loop-free [`Hand::reaches`], [`Hand::highest_with`] and [`Hand::raised_by`] agree with the plain
+    /// `highest(allowed) >= goal` and with adding the card to a copy, for any hand (up to
+    /// 63 cards toward one target), targets and goal.
+    #[test]
+    fn fast_hand_checks_are_the_plain_ones(
+        cards in prop::collection::vec(0u8..CARD_KINDS as u8, 0..=63),
+        allowed in 0u16..1024,
+        goal in 1u32..=64,
+        card in 0u8..CARD_KINDS as u8,
+    ) {
+        let h = Hand::from_cards(&cards);
+        prop_assert_eq!(h.reaches(allowed, goal), h.highest(allowed) >= goal);
+        let mut with = h;
+        with.add(card);
+        prop_assert_eq!(h.highest_with(card, allowed), with.highest(allowed));
+        prop_assert_eq!(h.raised_by(card, allowed), with.highest(allowed) > h.highest(allowed));
+    }
+}

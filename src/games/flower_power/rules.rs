@@ -20,10 +20,21 @@ const COLOR_OF: [u8; 25] = {
     t
 };
 
+/// [`color_of`] for every byte, without the remainder.
+const COLOR_OF_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = COLOR_OF[i % 25];
+        i += 1;
+    }
+    t
+};
+
 /// The color (0..5, canonical order) of a base card.
 #[inline(always)]
 pub fn color_of(card: Card) -> usize {
-    COLOR_OF[card as usize % 25] as usize
+    COLOR_OF_BYTE[card as usize] as usize
 }
 
 /// A hand: cards in the order they came into it (fixed capacity, no heap), with the count
@@ -32,13 +43,15 @@ pub fn color_of(card: Card) -> usize {
 pub struct Hand {
     cards: [Card; MAX_HAND],
     len: u8,
-    colors: [u8; COLORS],
-    positions: [u16; COLORS],
+    /// Cards held per color (bytes 5..8 stay 0, so the counts are one 64-bit word).
+    colors: [u8; 8],
+    /// Bits 16c..16c+16 (c < 5): the mask of the positions holding color c; the rest 0.
+    positions: u128,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, colors: [0; COLORS], positions: [0; COLORS] };
+    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, colors: [0; 8], positions: 0 };
 
     /// A hand holding `cards` in this order (at most [`MAX_HAND`]).
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -76,13 +89,13 @@ impl Hand {
     /// Cards held per color, canonical order.
     #[inline(always)]
     pub fn colors(&self) -> &[u8; COLORS] {
-        &self.colors
+        self.colors.first_chunk().expect("8 bytes hold the 5 colors")
     }
 
     /// Bit mask of the positions holding color `c`.
     #[inline(always)]
     pub fn positions_of(&self, c: usize) -> u16 {
-        self.positions[c]
+        (self.positions >> (16 * c)) as u16
     }
 
     /// Adds a card at the end.
@@ -91,31 +104,91 @@ impl Hand {
         debug_assert!((self.len as usize) < MAX_HAND);
         let c = color_of(card);
         self.cards[self.len as usize] = card;
-        self.positions[c] |= 1 << self.len;
+        self.positions |= 1 << (16 * c + self.len as usize);
         self.len += 1;
         self.colors[c] += 1;
     }
 
     /// Removes the cards at the positions in `mask` (the rest keep their order) and returns
-    /// how many of each color left. The caller checks `mask` against the hand.
+    /// how many of each color left. The caller checks `mask` against the hand. The plain
+    /// version of [`Hand::take_fast`] (the tests compare the two).
     #[inline]
     pub fn take(&mut self, mask: u16) -> [u8; COLORS] {
         let mut out = [0u8; COLORS];
         for (c, o) in out.iter_mut().enumerate() {
-            *o = (self.positions[c] & mask).count_ones() as u8;
+            *o = (self.positions_of(c) & mask).count_ones() as u8;
             self.colors[c] -= *o;
-            self.positions[c] = 0;
         }
+        self.positions = 0;
         let mut kept = 0usize;
         for i in 0..self.len as usize {
             let card = self.cards[i];
             let keep = (mask >> i) & 1 == 0;
             self.cards[kept] = card;
-            self.positions[color_of(card)] |= u16::from(keep) << kept;
+            self.positions |= u128::from(keep) << (16 * color_of(card) + kept);
             kept += usize::from(keep);
         }
         self.len = kept as u8;
         out
+    }
+
+    /// [`Hand::take`] one card at a time, highest position first (a play is mostly one or two
+    /// cards): each removal shifts the cards after it down one slot in a 128-bit word and
+    /// the position masks of every color likewise, with no loop over the hand. Returns the
+    /// cards taken per color (byte c of the word: color c) and the mask of the colors taken.
+    /// The caller checks `mask`.
+    #[inline(always)]
+    pub fn take_fast(&mut self, mask: u16) -> (u64, u32) {
+        /// Bits 0..15 of every 16-bit lane but the top one (a lane shifted right by one
+        /// takes no bit from the next lane).
+        const NOT_TOP: u128 = u128::from_le_bytes([0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f]);
+        const LANE_ONES: u128 = u128::from_le_bytes([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
+        /// `BELOW_SLOTS[i]`: the bytes of slots 0..i.
+        const BELOW_SLOTS: [u128; MAX_HAND] = {
+            let mut t = [0u128; MAX_HAND];
+            let mut i = 0;
+            while i < MAX_HAND {
+                t[i] = (1u128 << (8 * i)) - 1;
+                i += 1;
+            }
+            t
+        };
+        /// `BELOW_POSITIONS[i]`: bits 0..i of every 16-bit lane.
+        const BELOW_POSITIONS: [u128; MAX_HAND] = {
+            let mut t = [0u128; MAX_HAND];
+            let mut i = 0;
+            while i < MAX_HAND {
+                t[i] = ((1u128 << i) - 1) * LANE_ONES;
+                i += 1;
+            }
+            t
+        };
+        let mut out = 0u64;
+        let mut played = 0u32;
+        let mut taken = 0u8;
+        let mut cards = u128::from_le_bytes(self.cards);
+        let mut pos = self.positions;
+        let mut rest = mask;
+        while rest != 0 {
+            let i = 15 - rest.leading_zeros() as usize;
+            rest &= !(1 << i);
+            let c = COLOR_OF_BYTE[self.cards[i] as usize];
+            out += 1 << (8 * c);
+            played |= 1 << c;
+            taken += 1;
+            // Slots below i stay; those above move down one.
+            let below = BELOW_SLOTS[i];
+            cards = (cards & below) | ((cards >> 8) & !below);
+            // Positions below i stay; those above move down one, in every lane.
+            let low = BELOW_POSITIONS[i];
+            pos = (pos & low) | ((pos >> 1) & !low & NOT_TOP);
+        }
+        // No color count goes below 0, so no byte borrows from the next.
+        self.colors = (u64::from_le_bytes(self.colors) - out).to_le_bytes();
+        self.cards = cards.to_le_bytes();
+        self.positions = pos;
+        self.len -= taken;
+        (out, played)
     }
 }
 
@@ -193,17 +266,18 @@ impl FlowerPower {
     }
 
     /// `seat` starts its turn: it draws until it holds `hand_size` cards or the pile is empty.
-    #[inline]
+    #[inline(always)]
     fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.current = seat as u8;
         let hand = &mut s.hands[seat];
         let before = hand.len();
         let want = self.hand_size.saturating_sub(before);
         let n = want.min(s.pile.len());
-        for _ in 0..n {
-            let card = s.pile.pop().expect("counted");
+        let rest = s.pile.len() - n;
+        for &card in s.pile[rest..].iter().rev() {
             hand.push(card);
         }
+        s.pile.truncate(rest);
         log.emit(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
         log.emit(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
     }
@@ -216,14 +290,15 @@ impl FlowerPower {
             let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();
             log.emit(|| Event::Played { seat: seat as u8, cards });
         }
-        let played = s.hands[seat].take(mask);
+        let (played, colors) = s.hands[seat].take_fast(mask);
         let petals = self.petals as u16;
-        for (c, &m) in played.iter().enumerate() {
-            if m == 0 {
-                continue;
-            }
+        // The colors played, in canonical order (mostly one).
+        let mut rest = colors;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let mut m = ((played >> (8 * c)) & 0xff) as u16;
             let mut k = s.garden[c];
-            let mut m = m as u16;
             if k == 0 {
                 s.starter[c] = seat as u8;
             }

@@ -689,6 +689,27 @@ proptest! {
     }
 }
 
+proptest! {
+    /// [`Hand::take_fast`] (one 128-bit shift per card taken) leaves exactly the hand of the
+    /// plain [`Hand::take`] and reports the same cards per color.
+    #[test]
+    fn take_fast_is_take(hand in prop::collection::vec(0u8..25, 0..=16), mask in any::<u16>()) {
+        let h = Hand::from_cards(&hand);
+        let mask = if hand.len() == 16 { mask } else { mask & ((1 << hand.len()) - 1) };
+        let (mut plain, mut fast) = (h, h);
+        let want = plain.take(mask);
+        let (got, colors) = fast.take_fast(mask);
+        prop_assert_eq!(got, u64::from_le_bytes([want[0], want[1], want[2], want[3], want[4], 0, 0, 0]));
+        prop_assert_eq!(colors, (0..COLORS).filter(|&c| want[c] > 0).fold(0, |m, c| m | 1 << c));
+        // Slots past the length are not part of the hand (the plain version leaves stale cards).
+        prop_assert_eq!(fast.cards(), plain.cards());
+        prop_assert_eq!(fast.colors(), plain.colors());
+        for c in 0..COLORS {
+            prop_assert_eq!(fast.positions_of(c), plain.positions_of(c));
+        }
+    }
+}
+
 #[test]
 fn invariants_catch_lost_cards_and_bad_bookkeeping() {
     let g = standard();

@@ -5,7 +5,7 @@
 //! [`Game::random_action`]: crate::engine::Game::random_action
 
 use super::params::KINDS;
-use super::rules::{Hand, remove_at};
+use super::rules::{Hand, Slot, remove_at};
 use super::{Action, Decision, Event, MatchPatch, View};
 use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -43,7 +43,9 @@ pub fn memory_choice(hand: &Hand, pile: usize, slots: &[u8]) -> Action {
     Action::Take(i as u16)
 }
 
-/// `memory` (parameter `recall`, 0 to 1, default 1): when any card is placed in the patch
+/// `memory` (parameter `recall`, 0 to 1, default 1), the plain version that follows the
+/// table through events (line-ups of mixed bots, search rollouts; [`TableMemoryBot`] plays
+/// the same from the view): when any card is placed in the patch
 /// (by anyone, itself included) it draws once from its own stream whether it remembers
 /// that slot (probability `recall`); a remembered slot stays remembered until taken. Each
 /// single draw follows [`memory_choice`]; it places the card held longest. It learns only
@@ -80,7 +82,7 @@ pub fn memory_info() -> BotInfo<MatchPatch> {
         doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
         params: MEMORY_PARAMS,
         build: |_, v| Box::new(MemoryBot::new(v[0])),
-        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| MemoryBot::new(v[0])).collect()))),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TableMemoryBot::new(v[0])).collect()))),
     }
 }
 
@@ -182,4 +184,145 @@ impl Bot<MatchPatch> for MemoryBot {
 #[inline]
 pub fn memory_place(hand: &Hand) -> Card {
     hand.cards()[0]
+}
+
+/// `memory` as a table of memory bots plays it ([`BotInfo::uniform`]): the same choices
+/// from the same random draws as [`MemoryBot`], read from the view's patch rather than from
+/// events, so the engine plays its quick loop (no event is built or delivered). The tests
+/// compare the two on whole games.
+///
+/// With perfect memory (`recall` 1) every slot is remembered and no draw is made: the
+/// choice is [`memory_choice`] on the patch as announced. Otherwise it keeps the same
+/// mirror as [`MemoryBot`] and brings it up to date at each draw decision: slots no longer
+/// in the patch were taken (forgotten with them), and the slots placed since the last
+/// decision (placement numbers above every one seen) get their recall draws, oldest first:
+/// exactly the draws [`MemoryBot`] makes for the slots still in the patch.
+pub struct TableMemoryBot {
+    recall: Chance,
+    perfect: bool,
+    /// Mirror of the patch as of the last draw decision, oldest slot first: a remembered
+    /// card or [`FORGOTTEN`] (`recall` below 1 only).
+    slots: Vec<u8>,
+    /// The placement number of each mirrored slot.
+    serials: Vec<u32>,
+    /// Placement numbers below this have been seen.
+    seen: u32,
+    /// Remembered slots per kind.
+    remembered: [u8; KINDS],
+    /// Bit k set when a remembered slot holds kind k.
+    known: u32,
+}
+
+impl TableMemoryBot {
+    /// A memory bot remembering each placement with probability `recall`.
+    pub fn new(recall: f64) -> Self {
+        TableMemoryBot {
+            recall: Chance::new(recall),
+            perfect: recall >= 1.0,
+            slots: Vec::new(),
+            serials: Vec::new(),
+            seen: 0,
+            remembered: [0; KINDS],
+            known: 0,
+        }
+    }
+
+    /// [`memory_choice`] with every slot remembered.
+    #[inline]
+    fn choose_perfect(hand: &Hand, pile: usize, slots: &[Slot]) -> Action {
+        let mut in_patch = 0u32;
+        for slot in slots {
+            in_patch |= 1 << slot.card;
+        }
+        let both = in_patch & hand.kinds_mask();
+        if both != 0 {
+            let card = both.trailing_zeros() as u8;
+            let i = slots.iter().position(|slot| slot.card == card).unwrap_or(0);
+            return Action::Take(i as u16);
+        }
+        if pile > 0 { Action::Pile } else { Action::Take(0) }
+    }
+
+    /// A mirrored slot left the patch.
+    #[inline]
+    fn drop_slot(&mut self, v: u8) {
+        if v != FORGOTTEN {
+            let r = &mut self.remembered[v as usize];
+            *r -= 1;
+            if *r == 0 {
+                self.known &= !(1 << v);
+            }
+        }
+    }
+
+    /// Brings the mirror up to date with the patch `now` (see the type's doc).
+    fn sync(&mut self, now: &[Slot], rng: &mut GameRng) {
+        let old = now.partition_point(|slot| slot.serial < self.seen);
+        let mut j = 0;
+        for (w, slot) in now[..old].iter().enumerate() {
+            while self.serials[j] != slot.serial {
+                self.drop_slot(self.slots[j]);
+                j += 1;
+            }
+            self.serials[w] = slot.serial;
+            self.slots[w] = self.slots[j];
+            j += 1;
+        }
+        for k in j..self.slots.len() {
+            self.drop_slot(self.slots[k]);
+        }
+        self.slots.truncate(old);
+        self.serials.truncate(old);
+        for slot in &now[old..] {
+            let v = if self.recall.hit(rng) {
+                self.remembered[slot.card as usize] += 1;
+                self.known |= 1 << slot.card;
+                slot.card
+            } else {
+                FORGOTTEN
+            };
+            self.slots.push(v);
+            self.serials.push(slot.serial);
+            self.seen = slot.serial + 1;
+        }
+    }
+}
+
+impl Bot<MatchPatch> for TableMemoryBot {
+    fn name(&self) -> &str {
+        "memory"
+    }
+
+    fn new_game(&mut self, _game: &MatchPatch, _seat: usize) {
+        self.slots.clear();
+        self.serials.clear();
+        self.seen = 0;
+        self.remembered = [0; KINDS];
+        self.known = 0;
+    }
+
+    #[inline]
+    fn decide(&mut self, _game: &MatchPatch, view: &View<'_>, rng: &mut GameRng) -> Action {
+        match view.decision {
+            Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.slots()),
+            Decision::Draw { .. } => {
+                self.sync(view.slots(), rng);
+                let hand = view.hand;
+                let both = self.known & hand.kinds_mask();
+                let action = if both != 0 {
+                    let card = both.trailing_zeros() as u8;
+                    let i = self.slots.iter().position(|&v| v == card).unwrap_or(0);
+                    Action::Take(i as u16)
+                } else if view.pile() > 0 {
+                    Action::Pile
+                } else {
+                    let i = self.slots.iter().position(|&v| v == FORGOTTEN).unwrap_or(0);
+                    Action::Take(i as u16)
+                };
+                debug_assert_eq!(action, memory_choice(hand, view.pile(), &self.slots));
+                action
+            }
+            Decision::Place => Action::Place(memory_place(view.hand)),
+        }
+    }
 }

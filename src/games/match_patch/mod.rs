@@ -76,7 +76,7 @@ use crate::error::Error;
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
-pub use bots::{MemoryBot, memory_choice, memory_place};
+pub use bots::{MemoryBot, TableMemoryBot, memory_choice, memory_place};
 pub use metrics::MatchMetrics;
 pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
 pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Phase, Slot, State};
@@ -121,7 +121,16 @@ pub struct View<'a> {
     players: usize,
 }
 
-impl View<'_> {
+impl<'a> View<'a> {
+    /// The patch's slots, oldest first: each slot's placement number and the card announced
+    /// when it was placed. Public: every seat heard the announcement (RULES.md, "Match
+    /// Patch": its identity is public to whoever remembers it); a bot that forgets, as
+    /// `memory` with `recall` below 1, forgets on its own.
+    #[inline]
+    pub fn slots(&self) -> &'a [Slot] {
+        &self.table.patch
+    }
+
     /// Cards in the draw pile.
     #[inline]
     pub fn pile(&self) -> usize {

@@ -92,7 +92,7 @@ impl Hand {
     }
 
     /// Removes the copy of `card` held longest; the caller checks that it is held.
-    #[inline]
+    #[inline(always)]
     pub fn remove(&mut self, card: Card) {
         let len = self.len as usize;
         let i = self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1);
@@ -307,6 +307,7 @@ impl MatchPatch {
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
+    #[inline]
     fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
@@ -334,6 +335,7 @@ impl MatchPatch {
     }
 
     /// Ends the current turn: the cap, or the next seat's turn.
+    #[inline]
     fn end_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;

@@ -965,3 +965,36 @@ fn a_traced_game_gives_the_hand_computed_standing_figures() {
     assert_eq!((w.drama, w.drama_share, w.lead_from, w.trailed_at_half, w.margin), (3, Some(1.0), 18, true, 4));
     assert_eq!(w.decisiveness, 17.0 / 18.0);
 }
+
+// ---------------------------------------------------------------------------------------
+// The table's memory bot against the plain one
+
+/// [`TableMemoryBot`] (the view, no events: what a table of memory bots plays) makes every
+/// choice and every recall draw of the plain event-following [`MemoryBot`]: whole games
+/// traced line by line, over table sizes, recalls (mixed at one table), pair draws and
+/// seeds, and the quick loop's outcomes.
+#[test]
+fn the_table_memory_bot_plays_the_plain_memory_bot() {
+    let recalls = [1.0, 0.0, 0.5, 0.9, 0.25, 1.0, 0.75, 0.1];
+    for (case, &(players, pair_draws)) in [(2u32, 2u32), (3, 1), (4, 2), (4, 0), (6, 2)].iter().enumerate() {
+        let g = game_with(|p| {
+            p.players = players;
+            p.pair_draws = pair_draws;
+        });
+        for round in 0..3 {
+            let recall = |seat: usize| if round == 0 { 1.0 } else { recalls[(seat + round + case) % recalls.len()] };
+            let mut plain: Vec<Box<dyn Bot<MatchPatch>>> =
+                (0..g.players).map(|seat| Box::new(MemoryBot::new(recall(seat))) as Box<dyn Bot<MatchPatch>>).collect();
+            let mut table = crate::engine::Uniform::new((0..g.players).map(|seat| TableMemoryBot::new(recall(seat))).collect());
+            for i in 0..40 {
+                let seed = game_seed((case * 10 + round) as u64, i);
+                let (mut a, mut b) = (String::new(), String::new());
+                let oa = play(&g, &mut plain, seed, PlayOptions::default(), None, Some(&mut |t: &str| a.push_str(t))).unwrap();
+                let ob = play(&g, &mut table, seed, PlayOptions { checked: true }, None, Some(&mut |t: &str| b.push_str(t))).unwrap();
+                assert_eq!(a, b, "{players} players, pair_draws {pair_draws}, round {round}, game {i}");
+                assert_eq!(oa, ob);
+                assert_eq!(play(&g, &mut table, seed, PlayOptions::default(), None, None).unwrap(), oa, "the quick loop");
+            }
+        }
+    }
+}

@@ -23,13 +23,12 @@ pub fn target_shape(row: Cover, row_and_hand: Cover) -> usize {
 /// top) > coverage(S*, row + hand), else the draw pile.
 #[inline]
 pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
+    // Nothing to take: no target shape to pick.
+    let Some(top) = top else { return Action::DrawPile };
     let row_cover = row.cover();
     let all = hand.add_to(row_cover);
     let s = target_shape(row_cover, all);
-    match top {
-        Some(top) if all.with(top).get(s) > all.get(s) => Action::TakeDiscard,
-        _ => Action::DrawPile,
-    }
+    if all.with(top).get(s) > all.get(s) { Action::TakeDiscard } else { Action::DrawPile }
 }
 
 /// The builder's play with S* picked again on the hand it holds:
@@ -62,9 +61,45 @@ pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
             }
         }
     }
-    let full = all.get(s);
-    let x = hand.kinds().find(|&x| hand.add_to_except(row_cover, x).get(s) == full);
+    let x = first_spare(row, hand, all, s);
+    debug_assert_eq!(x, first_spare_plain(hand, row_cover, all, s));
     Action::Discard(x.unwrap_or_else(|| 63 - hand.kind_mask().leading_zeros() as Card))
+}
+
+/// The builder's discard candidate: the first hand card x (canonical order) with
+/// coverage(`s`, row + hand − x) = coverage(`s`, row + hand); `all` is the cover of row +
+/// hand. The plain version of [`first_spare`].
+pub fn first_spare_plain(hand: &Hand, row_cover: Cover, all: Cover, s: usize) -> Option<Card> {
+    let full = all.get(s);
+    hand.kinds().find(|&x| hand.add_to_except(row_cover, x).get(s) == full)
+}
+
+/// [`first_spare_plain`] without a cover per candidate: in shape `s` one copy of x stands
+/// for one color, for any color, or for nothing. Taking it out keeps the coverage when it
+/// stands for nothing, when the cards without it still cover 5 or more before the cap, or
+/// when another card of row + hand gives the same color in `s` (another copy, the base card
+/// of that color and shape, or that color's wild).
+#[inline]
+pub fn first_spare(row: &Row, hand: &Hand, all: Cover, s: usize) -> Option<Card> {
+    if all.uncapped_in(s) >= 6 {
+        return hand.kinds().next();
+    }
+    for x in hand.kinds() {
+        let (color, any) = Cover::card_in(x, s);
+        if any {
+            continue;
+        }
+        if color == 0 {
+            return Some(x);
+        }
+        let c = color.trailing_zeros() as Card;
+        let (base, wild) = (c * 5 + s as Card, COLOR_WILD + c);
+        let givers = hand.count(base) + hand.count(wild) + row.cards().iter().filter(|&&y| y == base || y == wild).count() as u32;
+        if givers >= 2 {
+            return Some(x);
+        }
+    }
+    None
 }
 
 /// `builder` (issue 13, exact): picks a target shape S* at the start of its turn

@@ -119,6 +119,47 @@ impl Cover {
         (x & !full) | ((5 * LANES) & full)
     }
 
+    /// This cover less one copy of `card`, where `singles` is the single-color part of the
+    /// cards that stay ([`Cover::singles_of`]): any-color counts are exact sums, the
+    /// single colors a union that only the cards left can rebuild.
+    #[inline(always)]
+    pub fn without_copy(self, card: Card, singles: u64) -> Cover {
+        Cover { singles, any: self.any - TABLE[card as usize].1 }
+    }
+
+    /// The single-color part of the cover of any cards of the kinds in `kinds` (bit k: kind
+    /// k), copies not mattering.
+    #[inline]
+    pub fn singles_of(kinds: u64) -> u64 {
+        let mut singles = 0;
+        let mut bits = kinds;
+        while bits != 0 {
+            singles |= TABLE[bits.trailing_zeros() as usize].0;
+            bits &= bits - 1;
+        }
+        singles
+    }
+
+    /// The single-color part of this cover.
+    #[inline(always)]
+    pub fn singles(&self) -> u64 {
+        self.singles
+    }
+
+    /// coverage(`shape`) before the cap at 5: distinct single colors + any-color cards.
+    #[inline(always)]
+    pub fn uncapped_in(&self, shape: usize) -> u32 {
+        POP5[((self.singles >> (8 * shape)) & 0x1f) as usize] as u32 + ((self.any >> (8 * shape)) & 0xff) as u32
+    }
+
+    /// What one copy of `card` stands for in `shape`: the colors it gives exactly (a bit
+    /// mask, at most one bit) and whether it stands for any color.
+    #[inline(always)]
+    pub fn card_in(card: Card, shape: usize) -> (u32, bool) {
+        let (s, a) = TABLE[card as usize];
+        (((s >> (8 * shape)) & 0x1f) as u32, (a >> (8 * shape)) & 0xff != 0)
+    }
+
     /// The highest coverage over the five shapes.
     #[inline]
     pub fn best(&self) -> u32 {

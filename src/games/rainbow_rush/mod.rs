@@ -65,7 +65,7 @@ use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove
 use crate::games::chroma::{Card, card_name, is_wild};
 use crate::variant::Invalid;
 
-pub use bots::{BuilderBot, SaboteurBot, builder_choice, builder_draw, target_shape};
+pub use bots::{BuilderBot, SaboteurBot, builder_choice, builder_draw, first_spare, first_spare_plain, target_shape};
 pub use cover::{Cover, need};
 pub use metrics::RushMetrics;
 pub use params::{KINDS, MAX_PLAYERS, MAX_ROW, Params};

@@ -79,17 +79,24 @@ impl Hand {
         self.cover.add(card);
     }
 
-    /// Removes one card; the caller checks that it is held.
+    /// Removes one card; the caller checks that it is held. The cover is updated in place:
+    /// its single colors change only when the last copy of a kind leaves (then they are
+    /// rebuilt from the kinds left); the tests check it against a cover recomputed from
+    /// the cards.
     #[inline]
     pub fn remove(&mut self, card: Card) {
         let c = &mut self.counts[card as usize];
         debug_assert!(*c > 0, "removing a card that is not held");
         *c -= 1;
-        if *c == 0 {
+        let singles = if *c == 0 {
             self.kinds &= !(1 << card);
-        }
+            Cover::singles_of(self.kinds)
+        } else {
+            self.cover.singles()
+        };
         self.len -= 1;
-        self.cover = self.add_to_except(Cover::EMPTY, Card::MAX);
+        self.cover = self.cover.without_copy(card, singles);
+        debug_assert_eq!(self.cover, self.add_to_except(Cover::EMPTY, Card::MAX));
     }
 
     /// The cover of the hand's cards.

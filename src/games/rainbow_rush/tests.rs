@@ -866,3 +866,38 @@ fn determinizations_keep_cards_taken_from_the_discard_pile() {
     }
     assert!(known_kept > 50, "few cards taken from the discard pile ({known_kept}): the test checks little");
 }
+
+proptest! {
+    /// The builder's discard candidate from one count per color ([`first_spare`]) is the
+    /// one of the plain definition, a cover per candidate ([`first_spare_plain`]).
+    #[test]
+    fn first_spare_is_the_plain_one(
+        row in prop::collection::vec(0u8..KINDS as u8, 0..=MAX_ROW),
+        hand in prop::collection::vec(0u8..KINDS as u8, 1..=params::MAX_HAND),
+        s in 0usize..5,
+    ) {
+        let (row, hand) = (Row::of(&row), Hand::of(&hand));
+        let all = hand.add_to(row.cover());
+        prop_assert_eq!(first_spare(&row, &hand, all, s), first_spare_plain(&hand, row.cover(), all, s));
+    }
+}
+
+proptest! {
+    /// A hand's cover, updated card by card as cards come and go, is always the cover of
+    /// the cards it holds.
+    #[test]
+    fn hand_cover_follows_adds_and_removes(cards in prop::collection::vec(0u8..KINDS as u8, 1..=params::MAX_HAND), order in any::<u64>()) {
+        let mut h = Hand::of(&cards);
+        let mut left = cards.clone();
+        let mut x = order | 1;
+        while !left.is_empty() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let card = left.swap_remove((x % left.len() as u64) as usize);
+            h.remove(card);
+            prop_assert_eq!(h.cover(), Cover::of(&left));
+            prop_assert_eq!(h.len(), left.len());
+        }
+    }
+}
