@@ -44,8 +44,9 @@ pub fn memory_choice(hand: &Hand, pile: usize, slots: &[u8]) -> Action {
 }
 
 /// `memory` (parameter `recall`, 0 to 1, default 1), the plain version that follows the
-/// table through events (line-ups of mixed bots, search rollouts; [`TableMemoryBot`] plays
-/// the same from the view): when any card is placed in the patch
+/// table through events, kept as the reference [`TableMemoryBot`] is tested against (the
+/// game plays the table version everywhere: it makes the same draws and choices, and it
+/// can start in the middle of a game, as search rollouts do): when any card is placed in the patch
 /// (by anyone, itself included) it draws once from its own stream whether it remembers
 /// that slot (probability `recall`); a remembered slot stays remembered until taken. Each
 /// single draw follows [`memory_choice`]; it places the card held longest. It learns only
@@ -81,7 +82,7 @@ pub fn memory_info() -> BotInfo<MatchPatch> {
         aliases: &[],
         doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
         params: MEMORY_PARAMS,
-        build: |_, v| Box::new(MemoryBot::new(v[0])),
+        build: |_, v| Box::new(TableMemoryBot::new(v[0])),
         uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TableMemoryBot::new(v[0])).collect()))),
     }
 }

@@ -998,3 +998,18 @@ fn the_table_memory_bot_plays_the_plain_memory_bot() {
         }
     }
 }
+
+/// A search bot whose rollouts play the default `memory` bot from the middle of a game
+/// (`rollout=1`): the rollout bots start from the sampled patch (the table version needs no
+/// history), every choice is legal, and the games end.
+#[test]
+fn search_rollouts_with_the_memory_bot_start_mid_game() {
+    let g = standard();
+    let search: Box<dyn Bot<MatchPatch>> = Box::new(crate::engine::ismcts::Ismcts::new(&g, 40, 0.7, 1, 0));
+    let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = vec![search];
+    bots.extend((1..g.seats()).map(|_| (bots::memory_info().build)(&g, &[0.5])));
+    for i in 0..3 {
+        let o = play(&g, &mut bots, game_seed(11, i), PlayOptions { checked: true }, None, None).expect("legal play");
+        assert!(o.length > 0);
+    }
+}
