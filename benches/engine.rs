@@ -37,6 +37,7 @@ struct Race {
 
 /// What a seat sees (everything: no hidden information).
 struct RaceView<'a> {
+    seat: usize,
     race: &'a Race,
 }
 
@@ -116,8 +117,8 @@ impl Game for CoinRace {
         if s.winner.is_some() { ToMove::Over } else { ToMove::Seat(s.current as usize) }
     }
     #[inline]
-    fn view<'a>(&self, s: &'a Race, _: usize) -> RaceView<'a> {
-        RaceView { race: s }
+    fn view<'a>(&self, s: &'a Race, seat: usize) -> RaceView<'a> {
+        RaceView { seat, race: s }
     }
     fn legal_actions(&self, _: &RaceView, out: &mut Vec<Flip>) {
         out.extend([Flip(1), Flip(2)]);
@@ -174,7 +175,8 @@ impl Game for CoinRace {
     }
 }
 
-/// Flips one coin or two, at random (the engine's `random` without its legal-action list).
+/// Flips one coin or two at random, one when a single head wins (reads its view as a real
+/// bot does).
 struct Flipper {
     listens: bool,
     seen: u64,
@@ -185,8 +187,9 @@ impl Bot<CoinRace> for Flipper {
         "flipper"
     }
     #[inline]
-    fn decide(&mut self, _: &CoinRace, _: &RaceView<'_>, rng: &mut GameRng) -> Flip {
-        Flip(1 + below(2, rng) as u8)
+    fn decide(&mut self, _: &CoinRace, view: &RaceView<'_>, rng: &mut GameRng) -> Flip {
+        // One step from the goal one coin is enough; otherwise one or two at random.
+        if view.race.steps[view.seat] + 1 >= GOAL { Flip(1) } else { Flip(1 + below(2, rng) as u8) }
     }
     fn listens(&self) -> bool {
         self.listens
