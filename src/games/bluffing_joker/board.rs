@@ -29,6 +29,13 @@ pub fn in_home(p: Pos) -> bool {
     p > HOME && p < NONE
 }
 
+/// `x` modulo `n` for `x < 2n`, without a division (seat and hole arithmetic in the hot
+/// loops).
+#[inline(always)]
+pub fn wrap(x: usize, n: usize) -> usize {
+    if x >= n { x - n } else { x }
+}
+
 /// Readable position: `hole 17`, `home 2`, `start`.
 pub fn pos_name(p: Pos) -> String {
     match p {
@@ -298,7 +305,7 @@ impl Geometry {
             if !self.finished(b, c) {
                 return Some(c);
             }
-            c = (c + 2) % self.players;
+            c = wrap(c + 2, self.players);
         }
         None
     }
@@ -501,6 +508,42 @@ impl Geometry {
         Some(step)
     }
 
+    /// The score of one move part of `color`'s peg from `from` to `to` when its landing is
+    /// simple (home, an empty hole, or an opponent's peg sent to start), without building
+    /// its [`Step`]: `Ok(score)`; `Err(true)` when it lands on a teammate (the chain must
+    /// be built, [`Geometry::part_score`]); `Err(false)` when it lands on an own peg
+    /// (illegal).
+    #[inline(always)]
+    fn simple_score(&self, b: &Board, color: usize, from: Pos, to: Pos) -> Result<i32, bool> {
+        let moved = self.progress(color, to) - self.progress(color, from);
+        if !on_track(to) {
+            return Ok(moved);
+        }
+        match b.occ[to as usize] {
+            0 => Ok(moved),
+            o if (o - 1) as usize == color => Err(false),
+            o if self.team((o - 1) as usize) != self.team(color) => Ok(moved + self.progress((o - 1) as usize, to)),
+            _ => Err(true),
+        }
+    }
+
+    /// [`Geometry::step_score`] of [`Geometry::step`] (`None` when the landing is illegal),
+    /// building the step only for a landing on a teammate.
+    #[inline(always)]
+    fn part_score(&self, b: &Board, color: usize, from: Pos, to: Pos) -> Option<i32> {
+        match self.simple_score(b, color, from, to) {
+            Ok(score) => Some(score),
+            Err(false) => None,
+            Err(true) => self.step(b, color, from, to).map(|s| self.step_score(&s)),
+        }
+    }
+
+    /// [`Geometry::part_score`] on the fast path, the plain step and score otherwise.
+    #[inline(always)]
+    fn score_of<const FAST: bool>(&self, b: &Board, color: usize, from: Pos, to: Pos) -> Option<i32> {
+        if FAST { self.part_score(b, color, from, to) } else { self.step(b, color, from, to).map(|s| self.step_score(&s)) }
+    }
+
     /// Applies a step found by [`Geometry::step`] to the board it was computed on.
     pub fn apply_step(&self, b: &mut Board, s: &Step) {
         let c = s.color as usize;
@@ -598,8 +641,8 @@ impl Geometry {
         match value {
             0 | 10..=12 => {
                 if self.has_start_peg(b, m)
-                    && let Some(s) = self.step(b, m, START, self.come[m])
-                    && visit(Move::ComeOut, self.step_score(&s))
+                    && let Some(score) = self.score_of::<FAST>(b, m, START, self.come[m])
+                    && visit(Move::ComeOut, score)
                 {
                     return true;
                 }
@@ -617,8 +660,8 @@ impl Geometry {
             7 => {
                 for &from in placed {
                     if let Some(to) = self.back_target(b, m, from)
-                        && let Some(s) = self.step(b, m, from, to)
-                        && visit(Move::Back { from }, self.step_score(&s))
+                        && let Some(score) = self.score_of::<FAST>(b, m, from, to)
+                        && visit(Move::Back { from }, score)
                     {
                         return true;
                     }
@@ -645,7 +688,7 @@ impl Geometry {
         if !self.has_start_peg(b, m) {
             return None;
         }
-        self.step(b, m, START, self.come[m]).map(|s| self.step_score(&s))
+        self.part_score(b, m, START, self.come[m])
     }
 
     /// Visits the forward moves of `steps` holes of the mover's pegs, in canonical order
@@ -708,8 +751,8 @@ impl Geometry {
     fn forward_moves_fast(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         for (i, &from) in placed.iter().enumerate() {
             if let Some(to) = self.forward_reach(m, r, i, from, steps)
-                && let Some(s) = self.step(b, m, from, to)
-                && visit(Move::Forward { from, steps }, self.step_score(&s))
+                && let Some(score) = self.part_score(b, m, from, to)
+                && visit(Move::Forward { from, steps }, score)
             {
                 return true;
             }
@@ -832,40 +875,53 @@ impl Geometry {
                 let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
                     continue;
                 };
-                let Some(s1) = self.step(b, m, first, to) else {
-                    continue;
+                // A simple landing (home, empty hole, opponent) is scored without its step;
+                // a teammate's chain is built.
+                let (score1, s1) = match self.simple_score(b, m, first, to) {
+                    Ok(score) => (score, None),
+                    Err(false) => continue,
+                    Err(true) => match self.step(b, m, first, to) {
+                        Some(s1) => (self.step_score(&s1), Some(s1)),
+                        None => continue,
+                    },
                 };
                 // The mover changes only when this part brings m's last peg home; a chain
                 // that moves one of m's own pegs (to its in-spot) changes where it stands.
-                let finishes = in_home(s1.to) && !in_home(first) && b.home_count[m] as usize + 1 == self.pegs;
-                let moves_own = s1.chain.items().iter().any(|d| d.color as usize == m);
+                let finishes = in_home(to) && !in_home(first) && b.home_count[m] as usize + 1 == self.pegs;
+                let moves_own = s1.is_some_and(|s1| s1.chain.items().iter().any(|d| d.color as usize == m));
                 if finishes || moves_own {
+                    let s1 = match s1 {
+                        Some(s1) => s1,
+                        None => self.step(b, m, first, to).expect("a simple landing is legal"),
+                    };
                     let sc = scratch.get_or_insert(*b);
                     if self.seconds_after(b, sc, seat, m, first, a, &s1, visit) {
                         return true;
                     }
                     continue;
                 }
-                let score1 = self.step_score(&s1);
-                // Track holes the first part changes; whether it changes m's home.
+                // Track holes the first part changes (an opponent it lands on goes to start,
+                // off the track); whether it changes m's home.
                 let mut touched = [0 as Pos; 2 + 2 * (MAX_PLAYERS + 2)];
                 let mut nt = 0;
-                for p in [first, s1.to] {
+                for p in [first, to] {
                     if on_track(p) {
                         touched[nt] = p;
                         nt += 1;
                     }
                 }
-                for d in s1.chain.items() {
-                    for p in [d.from, d.to] {
-                        if on_track(p) {
-                            touched[nt] = p;
-                            nt += 1;
+                if let Some(s1) = &s1 {
+                    for d in s1.chain.items() {
+                        for p in [d.from, d.to] {
+                            if on_track(p) {
+                                touched[nt] = p;
+                                nt += 1;
+                            }
                         }
                     }
                 }
                 let touched = &touched[..nt];
-                let home_changed = in_home(first) || in_home(s1.to);
+                let home_changed = in_home(first) || in_home(to);
                 let mut after: Option<Board> = None;
                 for (i2, &second) in placed.iter().enumerate() {
                     if i2 == i1 {
@@ -878,7 +934,7 @@ impl Geometry {
                             let d = self.to_spot(m, second);
                             (d >= bb as usize || !home_changed)
                                 && !touched.iter().any(|&h| {
-                                    let ahead = (h as usize + self.track - second as usize - 1) % self.track;
+                                    let ahead = wrap(h as usize + self.track - second as usize - 1, self.track);
                                     ahead < bb as usize
                                 })
                         };
@@ -890,7 +946,7 @@ impl Geometry {
                                 Some(to2) if on_track(to2) && b.occ[to2 as usize] != 0 && self.team((b.occ[to2 as usize] - 1) as usize) == team => {
                                     SecondPart::Teammate
                                 }
-                                Some(to2) => self.step(b, m, second, to2).map_or(SecondPart::Illegal, |s2| SecondPart::Score(self.step_score(&s2))),
+                                Some(to2) => self.part_score(b, m, second, to2).map_or(SecondPart::Illegal, SecondPart::Score),
                             });
                             match part {
                                 SecondPart::Illegal => continue,
@@ -903,16 +959,17 @@ impl Geometry {
                             None => {
                                 let af = after.get_or_insert_with(|| {
                                     let mut x = *b;
-                                    self.apply_step(&mut x, &s1);
+                                    let made = s1.unwrap_or_else(|| self.step(b, m, first, to).expect("a simple landing is legal"));
+                                    self.apply_step(&mut x, &made);
                                     x
                                 });
                                 let Some(to2) = self.forward_target(af, m, second, bb) else {
                                     continue;
                                 };
-                                let Some(s2) = self.step(af, m, second, to2) else {
+                                let Some(score2) = self.part_score(af, m, second, to2) else {
                                     continue;
                                 };
-                                self.step_score(&s2)
+                                score2
                             }
                         };
                         if visit(Move::Split { first, a, second, b: bb }, score1 + score2) {
@@ -990,6 +1047,68 @@ impl Geometry {
             }
         }
         false
+    }
+
+    /// The joker's best jump for the mover of `ctx`: the first of highest score in
+    /// canonical order (sources: start, then track pegs ascending; targets by hole), as
+    /// the best of [`Geometry::for_each_move`]'s jumps (tested against it). A jump onto an
+    /// opponent scores the same from every source up to the source's own progress, so the
+    /// opponents' best target is found once; only teammates' targets (whose chains depend
+    /// on the board) are scored per source.
+    pub fn best_jump(&self, b: &Board, ctx: &Movers) -> Option<(Move, i32)> {
+        let m = ctx.m;
+        let team = self.team(m);
+        // The opponents' best target: highest gain, ties to the lowest hole.
+        let mut opp: Option<(i32, Pos)> = None;
+        let mut mates = [0 as Pos; MAX_PLAYERS * MAX_PEGS];
+        let mut nm = 0;
+        for c in 0..self.players {
+            if c == m {
+                continue;
+            }
+            let mate = self.team(c) == team;
+            for &to in &b.pegs[c][..self.pegs] {
+                if !on_track(to) {
+                    continue;
+                }
+                if mate {
+                    mates[nm] = to;
+                    nm += 1;
+                } else {
+                    let gain = self.progress(m, to) + self.progress(c, to);
+                    if opp.is_none_or(|(g, h)| gain > g || (gain == g && to < h)) {
+                        opp = Some((gain, to));
+                    }
+                }
+            }
+        }
+        if opp.is_none() && nm == 0 {
+            return None;
+        }
+        let mut best: Option<(Move, i32)> = None;
+        let mut consider = |from: Pos| {
+            let mut here: Option<(i32, Pos)> = opp.map(|(g, h)| (g - self.progress(m, from), h));
+            for &to in &mates[..nm] {
+                if let Some(s) = self.step(b, m, from, to) {
+                    let score = self.step_score(&s);
+                    if here.is_none_or(|(sc, h)| score > sc || (score == sc && to < h)) {
+                        here = Some((score, to));
+                    }
+                }
+            }
+            if let Some((score, to)) = here
+                && best.is_none_or(|x| score > x.1)
+            {
+                best = Some((Move::Jump { from, to }, score));
+            }
+        };
+        if self.has_start_peg(b, m) {
+            consider(START);
+        }
+        for &from in ctx.placed[..ctx.n].iter().filter(|&&p| on_track(p)) {
+            consider(from);
+        }
+        best
     }
 
     /// Whether declared value `value` has a legal move for `seat`.

@@ -15,48 +15,103 @@
 //!   canonical order (a joker only when the hand holds nothing else).
 //! - The **penalty** choice: the victim's track peg with the highest progress for its owner.
 
-use super::board::{Geometry, Move, on_track};
+use super::board::{Geometry, Move, Movers, on_track};
 use super::cards::{Hand, JOKER, RANKS, Rank};
 use super::params::MAX_PEGS;
 use super::{Action, BluffingJoker, Decision, View};
 use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
-/// The best truthful play: (card rank, move, score).
-///
-/// A face card's moves are an ace's come-out and a 10's forward move, both with the same
-/// scores; a move that only ties one already seen cannot be chosen (ties go to the first),
-/// so a face skips what an ace or a 10 held already offered and a second face is skipped.
-/// `best_truthful_plain` (tests) is the plain reading it is checked against.
+/// The best move of each declared value (A, 2, ..., K, joker) for the deciding seat on one
+/// board, with its score: the first of highest score in canonical move order, `None` when
+/// the value has no legal move (or was not asked for).
+pub type ValueBests = [Option<(Move, i32)>; RANKS];
+
+/// Bit set of the face cards' values (J, Q, K), whose moves are the same: an ace's come-out
+/// and a 10's forward move.
+const FACES: u16 = 0b111 << 10;
+
+/// [`ValueBests`] of the values in `mask` (bit v for value v), each computed once: the
+/// come-out shared by the ace and the faces, the 10's forward move shared by the 10 and the
+/// faces, one enumeration for every other value.
 #[inline]
-pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
-    let mut best: Option<(Rank, Move, i32)> = None;
-    let held = |r: Rank| view.hand.count(r) > 0;
-    let ctx = game.geo.movers(view.board, view.seat)?;
-    for r in view.hand.ranks() {
-        let mut consider = |mv: Move, score: i32| {
-            if best.is_none_or(|b| score > b.2) {
-                best = Some((r, mv, score));
+pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -> ValueBests {
+    let (geo, board) = (&game.geo, view.board);
+    let mut out: ValueBests = [None; RANKS];
+    let want = |v: usize| mask & (1 << v) != 0;
+    let forward = |steps: u8| {
+        let mut best: Option<(Move, i32)> = None;
+        geo.for_each_forward(board, ctx, steps, &mut |mv, score| {
+            if best.is_none_or(|b| score > b.1) {
+                best = Some((mv, score));
             }
             false
-        };
-        if (10..=12).contains(&r) {
-            if (10..r).any(held) {
-                continue;
+        });
+        best
+    };
+    // The come-out comes first in canonical order: a forward move replaces it only when
+    // it scores strictly more.
+    let with_come_out = |come_out: Option<i32>, fwd: Option<(Move, i32)>| match (come_out, fwd) {
+        (Some(c), Some(f)) if f.1 > c => Some(f),
+        (Some(c), _) => Some((Move::ComeOut, c)),
+        (None, f) => f,
+    };
+    let come_out = if want(0) || mask & FACES != 0 { geo.come_out_move(board, ctx) } else { None };
+    if want(0) {
+        out[0] = with_come_out(come_out, forward(1));
+    }
+    if want(9) || mask & FACES != 0 {
+        let ten = forward(10);
+        out[9] = if want(9) { ten } else { None };
+        let face = with_come_out(come_out, ten);
+        for (v, slot) in out.iter_mut().enumerate().take(13).skip(10) {
+            if want(v) {
+                *slot = face;
             }
-            if !held(0)
-                && let Some(score) = game.geo.come_out_move(view.board, &ctx)
-            {
-                consider(Move::ComeOut, score);
-            }
-            if !held(9) {
-                game.geo.for_each_forward(view.board, &ctx, 10, &mut consider);
-            }
-        } else {
-            game.geo.for_each_move_with(view.board, view.seat, &ctx, r, &mut consider);
+        }
+    }
+    if want(13) {
+        out[13] = geo.best_jump(board, ctx);
+    }
+    for v in [1usize, 2, 3, 4, 5, 6, 7, 8] {
+        if want(v) {
+            let mut best: Option<(Move, i32)> = None;
+            geo.for_each_move_with(board, view.seat, ctx, v as Rank, &mut |mv, score| {
+                if best.is_none_or(|b| score > b.1) {
+                    best = Some((mv, score));
+                }
+                false
+            });
+            out[v] = best;
+        }
+    }
+    out
+}
+
+/// The first value of `mask` with the highest best score in canonical order: (value, move,
+/// score).
+#[inline]
+fn best_of(bests: &ValueBests, mask: u16) -> Option<(Rank, Move, i32)> {
+    let mut best: Option<(Rank, Move, i32)> = None;
+    for (v, b) in bests.iter().enumerate() {
+        if mask & (1 << v) != 0
+            && let Some((mv, score)) = *b
+            && best.is_none_or(|x| score > x.2)
+        {
+            best = Some((v as Rank, mv, score));
         }
     }
     best
+}
+
+/// The best truthful play: (card rank, move, score): over the held ranks in canonical
+/// order, each rank's best move ([`value_bests`]), the highest score, ties to the first.
+/// `best_truthful_plain` (tests) is the plain reading it is checked against.
+#[cfg(test)]
+pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
+    let ctx = game.geo.movers(view.board, view.seat)?;
+    let held = view.hand.rank_mask();
+    best_of(&value_bests(game, view, &ctx, held), held)
 }
 
 /// [`best_truthful`] read plainly: every move of every held rank, by the plain move
@@ -97,14 +152,45 @@ pub fn penalty_choice(geo: &Geometry, view: &View, victim: u8) -> Action {
     Action::SendBack { hole: best.1 }
 }
 
-/// What the bot does when it plays truthfully: the best truthful play, or the discard when
-/// it has none or when discarding is allowed and the best truthful play scores 0 or less.
+/// What the bot does when it plays truthfully, from the best moves of its held ranks
+/// (`held`, [`value_bests`]): the best truthful play, or the discard when it has none or
+/// when discarding is allowed (no held non-joker rank has a legal move) and that play
+/// scores 0 or less.
 #[inline]
-fn honest_play(game: &BluffingJoker, view: &View, best: Option<(Rank, Move, i32)>) -> Action {
+fn honest_play(view: &View, bests: &ValueBests, held: u16) -> Action {
+    let must_play = (0..JOKER as usize).any(|r| held & (1 << r) != 0 && bests[r].is_some());
+    match best_of(bests, held) {
+        Some((card, mv, score)) if score > 0 || must_play => Action::Play { card, declared: card, mv },
+        _ => Action::Discard { card: discard_choice(view.hand) },
+    }
+}
+
+/// [`honest_play`] read plainly (tests): the best truthful play and the game's forced-play
+/// rule.
+#[cfg(test)]
+fn honest_play_plain(game: &BluffingJoker, view: &View, best: Option<(Rank, Move, i32)>) -> Action {
     match best {
         Some((card, mv, score)) if score > 0 || game.must_play(view.board, view.seat, view.hand) => Action::Play { card, declared: card, mv },
         _ => Action::Discard { card: discard_choice(view.hand) },
     }
+}
+
+/// The honest play of `view`'s seat (see [`HonestBot`]).
+#[inline]
+pub fn honest_choice(game: &BluffingJoker, view: &View) -> Action {
+    match game.geo.movers(view.board, view.seat) {
+        Some(ctx) => {
+            let held = view.hand.rank_mask();
+            honest_play(view, &value_bests(game, view, &ctx, held), held)
+        }
+        None => Action::Discard { card: discard_choice(view.hand) },
+    }
+}
+
+/// [`honest_choice`] read plainly (tests).
+#[cfg(test)]
+pub fn honest_choice_plain(game: &BluffingJoker, view: &View) -> Action {
+    honest_play_plain(game, view, best_truthful_plain(game, view))
 }
 
 /// `honest`: plays its best truthful play (see the module doc; when discarding is allowed
@@ -145,7 +231,7 @@ impl Bot<BluffingJoker> for HonestBot {
     #[inline]
     fn decide(&mut self, game: &BluffingJoker, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
-            Decision::Play => honest_play(game, view, best_truthful(game, view)),
+            Decision::Play => honest_choice(game, view),
             Decision::Doubt => {
                 if self.doubt.hit(rng) {
                     Action::Doubt
@@ -207,12 +293,32 @@ impl BluffBot {
         if u == 0 { 1.0 } else { (self.doubt * copies as f64 / u as f64).min(1.0) }
     }
 
-    fn play(&mut self, game: &BluffingJoker, view: &View, rng: &mut GameRng) -> Action {
-        let truthful = best_truthful(game, view);
+    /// The play decision: every value's best move computed once ([`value_bests`]), then
+    /// the truthful play, the best declared play and the worst card read from them.
+    pub fn play(&mut self, game: &BluffingJoker, view: &View, rng: &mut GameRng) -> Action {
+        let Some(ctx) = game.geo.movers(view.board, view.seat) else {
+            return Action::Discard { card: discard_choice(view.hand) };
+        };
+        let held = view.hand.rank_mask();
+        let bluffing = game.params.doubt.bluffing;
+        let bests = value_bests(game, view, &ctx, if bluffing { ALL_VALUES } else { held });
+        if bluffing && let Some((declared, mv, score)) = best_of(&bests, ALL_VALUES) {
+            let badly = best_of(&bests, held).is_none_or(|t| score > t.2);
+            if badly && self.bluff.hit(rng) {
+                return Action::Play { card: worst_of(held, &bests), declared, mv };
+            }
+        }
+        honest_play(view, &bests, held)
+    }
+
+    /// [`BluffBot::play`] read plainly (tests): each value enumerated on its own.
+    #[cfg(test)]
+    pub fn play_plain(&mut self, game: &BluffingJoker, view: &View, rng: &mut GameRng) -> Action {
+        let truthful = best_truthful_plain(game, view);
         if game.params.doubt.bluffing {
             let mut best: Option<(Rank, Move, i32)> = None;
             for v in 0..RANKS as Rank {
-                game.geo.for_each_move(view.board, view.seat, v, &mut |mv, score| {
+                game.geo.for_each_move_plain(view.board, view.seat, v, &mut |mv, score| {
                     if best.is_none_or(|b| score > b.2) {
                         best = Some((v, mv, score));
                     }
@@ -222,16 +328,37 @@ impl BluffBot {
             if let Some((declared, mv, score)) = best {
                 let badly = truthful.is_none_or(|t| score > t.2);
                 if badly && self.bluff.hit(rng) {
-                    return Action::Play { card: worst_card(game, view), declared, mv };
+                    return Action::Play { card: worst_card_plain(game, view), declared, mv };
                 }
             }
         }
-        honest_play(game, view, truthful)
+        honest_play_plain(game, view, truthful)
     }
 }
 
-/// The bluffer's worst card (see [`BluffBot`]).
-pub fn worst_card(game: &BluffingJoker, view: &View) -> Rank {
+/// Every declared value (A to joker).
+const ALL_VALUES: u16 = (1 << RANKS) - 1;
+
+/// The bluffer's worst card (see [`BluffBot`]) from the best moves of its held ranks.
+#[inline]
+fn worst_of(held: u16, bests: &ValueBests) -> Rank {
+    let only_jokers = held & !(1 << JOKER) == 0;
+    let mut worst: Option<(Rank, i64)> = None;
+    for (r, b) in bests.iter().enumerate() {
+        if held & (1 << r) == 0 || (r == JOKER as usize && !only_jokers) {
+            continue;
+        }
+        let best = b.map_or(i64::MIN, |b| b.1 as i64);
+        if worst.is_none_or(|w| best < w.1) {
+            worst = Some((r as Rank, best));
+        }
+    }
+    worst.map_or(JOKER, |w| w.0)
+}
+
+/// The bluffer's worst card read plainly (tests).
+#[cfg(test)]
+pub fn worst_card_plain(game: &BluffingJoker, view: &View) -> Rank {
     let only_jokers = view.hand.ranks().all(|r| r == JOKER);
     let mut worst: Option<(Rank, i64)> = None;
     for r in view.hand.ranks() {
@@ -239,7 +366,7 @@ pub fn worst_card(game: &BluffingJoker, view: &View) -> Rank {
             continue;
         }
         let mut best = i64::MIN;
-        game.geo.for_each_move(view.board, view.seat, r, &mut |_, score| {
+        game.geo.for_each_move_plain(view.board, view.seat, r, &mut |_, score| {
             best = best.max(score as i64);
             false
         });

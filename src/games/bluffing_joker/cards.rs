@@ -103,6 +103,16 @@ impl Hand {
         (0..RANKS as Rank).filter(|&r| self.counts[r as usize] > 0)
     }
 
+    /// The ranks held as a bit set (bit r set when rank r is held).
+    #[inline]
+    pub fn rank_mask(&self) -> u16 {
+        let mut mask = 0;
+        for (r, &n) in self.counts.iter().enumerate() {
+            mask |= ((n > 0) as u16) << r;
+        }
+        mask
+    }
+
     /// Adds a card (the caller keeps the hand within [`MAX_HAND`]).
     #[inline]
     pub fn add(&mut self, card: CardId) {

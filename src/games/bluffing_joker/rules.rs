@@ -3,7 +3,7 @@
 //! resolution both ways (pegs sent to start, extra turns), the discard-and-draw, the end of
 //! the game and the turn cap.
 
-use super::board::{Board, Move, Pos, START, on_track};
+use super::board::{Board, Move, Pos, START, on_track, wrap};
 use super::cards::{CardId, Hand, RANKS, Rank, rank_of};
 use super::params::MAX_PLAYERS;
 use super::{Action, BluffingJoker, Event};
@@ -196,7 +196,7 @@ impl BluffingJoker {
         if extra {
             s.extra[seat] -= 1;
         } else {
-            s.current = ((seat + 1) % self.players) as u8;
+            s.current = wrap(seat + 1, self.players) as u8;
             if s.current == 0 {
                 s.rounds += 1;
             }
@@ -275,8 +275,8 @@ impl BluffingJoker {
     /// was the last (the opponents are the seats active + 1, active + 3, ...).
     #[inline]
     fn next_doubter(&self, active: usize, asked: usize) -> Option<usize> {
-        let next = (asked + 2) % self.players;
-        (next != (active + 1) % self.players).then_some(next)
+        let next = wrap(asked + 2, self.players);
+        (next != wrap(active + 1, self.players)).then_some(next)
     }
 
     /// Applies a legal action of `seat`.
@@ -290,7 +290,7 @@ impl BluffingJoker {
                 s.pending = Some(Pending { card, declared, mv });
                 log.emit(|| Event::Played { seat: seat as u8, card });
                 log.emit(|| Event::Declared { seat: seat as u8, declared, mv });
-                s.phase = Phase::Doubt { seat: ((seat + 1) % self.players) as u8 };
+                s.phase = Phase::Doubt { seat: wrap(seat + 1, self.players) as u8 };
             }
             Action::Discard { card } => {
                 let card = s.hands[seat].remove_rank(card);

@@ -969,8 +969,10 @@ fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
     // The split 7 and joker fast paths of `for_each_move` and the face-card shortcut of
     // `best_truthful` against their plain readings: the same moves, order and scores, and
     // the same best play, on the states of games by mixed bots under several set-ups.
-    let setups: [fn(&mut Params); 5] = [
+    use rand::Rng as _;
+    let setups: [fn(&mut Params); 6] = [
         |_| {},
+        |p| p.doubt.bluffing = false,
         |p| p.players = 6,
         |p| {
             p.players = 8;
@@ -989,7 +991,7 @@ fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
             p.seven_split = SevenSplit::UpTo;
         },
     ];
-    let (mut compared, mut splits) = (0, 0);
+    let (mut compared, mut splits, mut jumps) = (0, 0, 0);
     for (k, setup) in setups.iter().enumerate() {
         let g = game_with(*setup);
         let names = ["bluffer", "random", "honest", "random", "bluffer", "random", "honest", "bluffer"];
@@ -1016,9 +1018,24 @@ fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
                             if value == 6 {
                                 splits += fast.len();
                             }
+                            if value == cards::JOKER {
+                                let first_max =
+                                    plain.iter().fold(None, |b: Option<(Move, i32)>, &(m, sc)| if b.is_none_or(|b| sc > b.1) { Some((m, sc)) } else { b });
+                                let best = g.geo.movers(&s.board, probe).and_then(|c| g.geo.best_jump(&s.board, &c));
+                                assert_eq!(best, first_max, "seat {probe}, board {:?}", s.board);
+                                jumps += plain.len();
+                            }
                         }
                     }
                     assert_eq!(bots::best_truthful(&g, &view), bots::best_truthful_plain(&g, &view));
+                    assert_eq!(bots::honest_choice(&g, &view), bots::honest_choice_plain(&g, &view));
+                    for bluff in [0.0, 0.5, 1.0] {
+                        let mut bluffer = bots::BluffBot::new(bluff, 0.1);
+                        let (mut r1, mut r2) = (rng.clone(), rng.clone());
+                        let fast = bluffer.play(&g, &view, &mut r1);
+                        assert_eq!(fast, bluffer.play_plain(&g, &view, &mut r2), "bluff {bluff}, board {:?}", s.board);
+                        assert_eq!(r1.next_u64(), r2.next_u64(), "the same draws");
+                    }
                     compared += 1;
                 }
                 let a = bots[seat].decide(&g, &view, &mut rng);
@@ -1026,7 +1043,7 @@ fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
             }
         }
     }
-    assert!(compared > 5000 && splits > 20_000, "{compared} {splits}");
+    assert!(compared > 5000 && splits > 20_000 && jumps > 20_000, "{compared} {splits} {jumps}");
 }
 
 #[test]
