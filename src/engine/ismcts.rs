@@ -73,7 +73,7 @@ pub struct Ismcts<G: Game> {
     depth: u32,
     nodes: Vec<Node<G::Action>>,
     /// (parent, mover, action) -> child, for nodes below the root.
-    children: HashMap<(u32, u8, G::Action), u32>,
+    children: HashMap<(u32, u8, G::Action), u32, foldhash::fast::FixedState>,
     /// The root's legal actions (the same in every sample: they come from the seat's view)
     /// and the child of each, by index; the indices not yet expanded.
     root_actions: Vec<G::Action>,
@@ -99,7 +99,7 @@ impl<G: Game> Ismcts<G> {
             rollout,
             depth,
             nodes: Vec::new(),
-            children: HashMap::new(),
+            children: HashMap::with_hasher(foldhash::fast::FixedState::default()),
             root_actions: Vec::new(),
             root_children: Vec::new(),
             root_untried: Vec::new(),

@@ -287,18 +287,45 @@ impl Game for BluffingJoker {
     fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
         match view.decision {
             Decision::Play => {
-                for card in view.hand.ranks() {
-                    for declared in 0..RANKS as Rank {
-                        if !self.may_declare(card, declared) {
-                            continue;
-                        }
-                        self.geo.for_each_move(view.board, view.seat, declared, &mut |mv, _| {
+                // Card by card, each value it may be declared as, each value's moves in
+                // canonical order. A value's moves do not depend on the card: with bluffing
+                // they are listed once, for the first card held, and copied for the others.
+                let mut must_play = false;
+                if let Some(ctx) = self.geo.movers(view.board, view.seat) {
+                    let moves_of = |card: Rank, declared: Rank, out: &mut Vec<Action>| {
+                        let before = out.len();
+                        self.geo.for_each_move_with(view.board, view.seat, &ctx, declared, &mut |mv, _| {
                             out.push(Action::Play { card, declared, mv });
                             false
                         });
+                        out.len() > before
+                    };
+                    let mut cards = view.hand.ranks();
+                    if self.params.doubt.bluffing {
+                        if let Some(first) = cards.next() {
+                            let start = out.len();
+                            for declared in 0..RANKS as Rank {
+                                let any = moves_of(first, declared, out);
+                                must_play |= any && declared != JOKER && view.hand.count(declared) > 0;
+                            }
+                            let end = out.len();
+                            for card in cards {
+                                for i in start..end {
+                                    if let Action::Play { declared, mv, .. } = out[i] {
+                                        out.push(Action::Play { card, declared, mv });
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        for card in cards {
+                            let any = moves_of(card, card, out);
+                            must_play |= any && card != JOKER;
+                        }
                     }
                 }
-                if !self.must_play(view.board, view.seat, view.hand) {
+                debug_assert_eq!(must_play, self.must_play(view.board, view.seat, view.hand));
+                if !must_play {
                     out.extend(view.hand.ranks().map(|card| Action::Discard { card }));
                 }
             }

@@ -964,6 +964,25 @@ fn split_sevens_match_a_fresh_board_per_first_part() {
     assert!(checked > 1000, "{checked}");
 }
 
+/// The legal plays read plainly: card by card, every value it may be declared as, every
+/// move of that value enumerated on its own; the discards when no card must be played.
+fn legal_actions_plain(g: &BluffingJoker, view: &View, out: &mut Vec<Action>) {
+    for card in view.hand.ranks() {
+        for declared in 0..RANKS as Rank {
+            if !g.may_declare(card, declared) {
+                continue;
+            }
+            g.geo.for_each_move_plain(view.board, view.seat, declared, &mut |mv, _| {
+                out.push(Action::Play { card, declared, mv });
+                false
+            });
+        }
+    }
+    if !g.must_play(view.board, view.seat, view.hand) {
+        out.extend(view.hand.ranks().map(|card| Action::Discard { card }));
+    }
+}
+
 #[test]
 fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
     // The split 7 and joker fast paths of `for_each_move` and the face-card shortcut of
@@ -1029,6 +1048,10 @@ fn fast_move_enumeration_and_best_play_match_the_plain_ones() {
                     }
                     assert_eq!(bots::best_truthful(&g, &view), bots::best_truthful_plain(&g, &view));
                     assert_eq!(bots::honest_choice(&g, &view), bots::honest_choice_plain(&g, &view));
+                    let (mut listed, mut plain) = (Vec::new(), Vec::new());
+                    g.legal_actions(&view, &mut listed);
+                    legal_actions_plain(&g, &view, &mut plain);
+                    assert_eq!(listed, plain, "board {:?}", s.board);
                     for bluff in [0.0, 0.5, 1.0] {
                         let mut bluffer = bots::BluffBot::new(bluff, 0.1);
                         let (mut r1, mut r2) = (rng.clone(), rng.clone());
