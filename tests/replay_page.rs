@@ -23,10 +23,13 @@ fn chromium() -> Option<PathBuf> {
     })
 }
 
-/// What the test script found on the page, one `key=value` per line.
+/// What the test script found on the page, one `key=value` per line, once the page has
+/// unpacked its trace (`window.replayReady`).
 const PROBE: &str = r###"<script>
-(function () {
+window.replayReady.then(probe, e => probe(e));
+function probe(failed) {
   const out = [];
+  if (failed) window.__errors.push('the page did not load its trace: ' + String(failed));
   const table = () => document.getElementById('table').innerHTML;
   const pos = () => document.getElementById('position').textContent;
   const handsHidden = () => [...document.querySelectorAll('.player .hand')].map(h => h.querySelector('.hidden') !== null);
@@ -65,7 +68,7 @@ const PROBE: &str = r###"<script>
   out.push('errors=' + JSON.stringify(window.__errors));
   const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = out.join('\n');
   document.body.appendChild(pre);
-})();
+}
 </script>"###;
 
 fn probe(browser: &PathBuf, variant: &str, seed: u64) -> std::collections::HashMap<String, String> {
@@ -83,7 +86,8 @@ fn probe(browser: &PathBuf, variant: &str, seed: u64) -> std::collections::HashM
     let file = dir.join("page.html");
     std::fs::write(&file, page).unwrap();
     let out = Command::new(browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        // The virtual time budget lets the page's asynchronous unpacking finish before the dump.
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=30000", "--dump-dom"])
         .arg(format!("file://{}", file.display()))
         .output()
         .expect("chromium runs");
