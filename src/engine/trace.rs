@@ -5,9 +5,9 @@
 //! - `start`: the game id, the variant as played, the seats with their bots, the game seed,
 //!   the paths of the state that not every seat sees ([`Game::trace_secrets`]) and the
 //!   complete state after set-up ([`Game::trace_state`]);
-//! - `chance`: a random event the rules made (a card drawn, a die rolled, a reshuffle, a
-//!   random card taken), [`Game::trace_chance`] of the game's own events, with the number of
-//!   actions applied before it (`step`; 0 for the set-up);
+//! - `chance`: a random event the rules made (a card drawn, a die rolled, a reshuffle with
+//!   the new order of the pile, a random card taken), [`Game::trace_chance`] of the game's
+//!   own events, with the number of actions applied before it (`step`; 0 for the set-up);
 //! - `decision`: the step, the turn, the deciding seat, what it sees (`view`: the state with
 //!   what it cannot see hidden), every legal action in the game's action notation (the
 //!   serde form of [`Game::Action`]) and the action chosen;

@@ -17,7 +17,8 @@
 //! through the events; each step shows the decision with its legal alternatives beside the
 //! chosen one and the chance events; "seen by seat k" hides what seat k cannot see (the
 //! trace's `secrets`, as `replay` and the decisions' views hide them), the other seats'
-//! choices, and the cards other seats draw or are dealt in the chance events.
+//! choices, the cards other seats draw or are dealt in the chance events, and the new order
+//! of a reshuffled pile.
 //!
 //! The page's script sets `window.replayReady`, a promise settled once the trace is unpacked
 //! and the first step shown (rejected when it cannot be), for scripts that drive the page
@@ -289,12 +290,15 @@ function renderTable(state, active) {
 }
 
 // A chance event as seat k sees it: the cards another seat drew or was dealt are hidden
-// (a random card taken from a hand is seen by the two seats involved).
+// (a random card taken from a hand is seen by the two seats involved), and so is the new
+// order of a reshuffled pile.
 function chanceSeen(ev) {
   if (seat === 'all' || !ev || typeof ev !== 'object') return ev;
   const k = Number(seat), out = {};
   for (const [kind, body] of Object.entries(ev)) {
-    if (body && typeof body === 'object' && 'seat' in body && body.seat !== k && body.from !== k) {
+    // The new order of a reshuffled pile is seen by no seat.
+    if (body && typeof body === 'object' && Array.isArray(body.order)) out[kind] = Object.assign({}, body, { order: { hidden: body.order.length } });
+    else if (body && typeof body === 'object' && 'seat' in body && body.seat !== k && body.from !== k) {
       const b = Object.assign({}, body);
       for (const f of ['card', 'hand', 'cards']) if (f in b) b[f] = 'hidden';
       out[kind] = b;
