@@ -147,6 +147,36 @@ fn a_reshuffle_records_the_new_order_and_an_edited_order_is_refused() {
 }
 
 #[test]
+fn flower_power_plays_are_lists_of_hand_positions_and_older_bit_masks_still_replay() {
+    let lines = trace("variants/flower-power/standard.toml", 3);
+    let decisions: Vec<usize> = (0..lines.len()).filter(|&i| lines[i]["type"] == "decision").collect();
+    for &i in &decisions {
+        for play in lines[i]["legal"].as_array().unwrap().iter().chain([&lines[i]["action"]]) {
+            let positions: Vec<u64> = play.as_array().expect("a list of positions").iter().map(|p| p.as_u64().unwrap()).collect();
+            assert!(!positions.is_empty() && positions.windows(2).all(|w| w[0] < w[1]), "line {}: {play}", i + 1);
+        }
+    }
+    // The same trace with every play written as its bit mask (bit i = position i).
+    let mask = |v: &Value| Value::from(v.as_array().unwrap().iter().map(|p| 1u64 << p.as_u64().unwrap()).sum::<u64>());
+    let mut old = lines.clone();
+    for &i in &decisions {
+        old[i]["legal"] = old[i]["legal"].as_array().unwrap().iter().map(mask).collect();
+        old[i]["action"] = mask(&old[i]["action"]);
+    }
+    assert!(replay(&old).expect("replays").contains("agree"));
+    // A play naming a position past the hand is refused with the rule, in either notation.
+    let i = decisions[0];
+    let held = lines[i]["view"]["players"][lines[i]["seat"].as_u64().unwrap() as usize]["hand"].as_array().unwrap().len();
+    for play in [serde_json::json!([held]), serde_json::json!(1u64 << held)] {
+        let mut edited = lines.clone();
+        edited[i]["action"] = play.clone();
+        let (n, what) = failing_line(replay(&edited).unwrap_err());
+        assert_eq!(n, i + 1, "{what}");
+        assert!(what.contains("illegal action") && what.contains(&format!("the hand holds {held} cards")), "{play}: {what}");
+    }
+}
+
+#[test]
 fn a_malformed_trace_names_line_and_column_and_the_command_exits_0_1_2() {
     let dir = std::env::temp_dir().join(format!("playtest-traces-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
