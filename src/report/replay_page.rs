@@ -54,6 +54,17 @@ fn packed(trace: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+/// The JSON Lines trace inside a page [`page`] wrote (unpacked as the page's script unpacks
+/// it), or `None` for a text that holds no such trace.
+pub fn trace_in(html: &str) -> Option<String> {
+    let (_, rest) = html.split_once(r#"id="trace" data-encoding="gzip+base64">"#)?;
+    let (data, _) = rest.split_once("</script>")?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(data.trim()).ok()?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes.as_slice()), &mut text).ok()?;
+    Some(text)
+}
+
 const TEMPLATE: &str = r###"<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -359,3 +370,21 @@ window.replayReady = readTrace().then(lines => { load(lines); wire(); show(0); }
   throw e;
 });
 "###;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_holds_the_trace_compressed_and_gives_it_back() {
+        let trace = "{\"type\":\"start\",\"game\":\"g\"}\n{\"type\":\"end\"}\n".repeat(50);
+        let html = page("a <game> & more", &trace);
+        assert!(html.contains("<title>a &lt;game&gt; &amp; more</title>"));
+        assert!(!html.contains("\"type\":\"start\""), "the trace is inside compressed");
+        assert!(html.len() < trace.len() + TEMPLATE.len() + STYLE.len() + SCRIPT.len());
+        assert_eq!(trace_in(&html).as_deref(), Some(trace.as_str()));
+        // The same trace gives the same page (no time in the gzip header).
+        assert_eq!(page("a <game> & more", &trace), html);
+        assert_eq!(trace_in("<html>no trace</html>"), None);
+    }
+}
