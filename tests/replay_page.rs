@@ -1,7 +1,8 @@
 //! The replay page (`playtest trace ... --html FILE`) in a real browser: headless Chromium
 //! loads it from disk, and a script the test adds clicks through it: the page loads without
 //! errors, stepping (button, arrow key, slider) changes the table shown, the "seen by seat k"
-//! switch hides every other seat's hand, and Bluffing Joker's board is drawn.
+//! switch hides every other seat's hand and the new order of a reshuffle, and Bluffing
+//! Joker's board is drawn.
 //!
 //! Skipped (with a note on stderr) when no Chromium is installed, as on CI machines without
 //! one: set `PLAYTEST_CHROMIUM` to a browser binary, or install `chromium`.
@@ -23,10 +24,13 @@ fn chromium() -> Option<PathBuf> {
     })
 }
 
-/// What the test script found on the page, one `key=value` per line.
+/// What the test script found on the page, one `key=value` per line, once the page has
+/// unpacked its trace (`window.replayReady`).
 const PROBE: &str = r###"<script>
-(function () {
+window.replayReady.then(probe, e => probe(e));
+function probe(failed) {
   const out = [];
+  if (failed) window.__errors.push('the page did not load its trace: ' + String(failed));
   const table = () => document.getElementById('table').innerHTML;
   const pos = () => document.getElementById('position').textContent;
   const handsHidden = () => [...document.querySelectorAll('.player .hand')].map(h => h.querySelector('.hidden') !== null);
@@ -50,22 +54,27 @@ const PROBE: &str = r###"<script>
     seat.value = '1'; seat.dispatchEvent(new Event('change'));
     out.push('seat1_hidden=' + JSON.stringify(handsHidden()));
     out.push('cards=' + document.querySelectorAll('.card svg, .card').length);
-    // Seat 1 sees no card another seat drew or was dealt among the chance events.
-    let leaks = 0;
-    for (let i = 0; i < 40; i++) {
-      document.getElementById('forward').click();
+    // Seat 1 sees no card another seat drew or was dealt among the chance events, nor the
+    // new order of a reshuffled pile, at any step.
+    let leaks = 0, reshuffles = 0;
+    for (let i = 0; i <= Number(slider.max); i++) {
+      slider.value = i; slider.dispatchEvent(new Event('input'));
       for (const c of document.querySelectorAll('.chance')) {
         const ev = JSON.parse(c.textContent);
-        for (const body of Object.values(ev)) if (body && body.seat !== undefined && body.seat !== 1 && (body.card || body.hand) && body.card !== 'hidden' && body.hand !== 'hidden') leaks++;
+        for (const body of Object.values(ev)) {
+          if (body && body.seat !== undefined && body.seat !== 1 && (body.card || body.hand) && body.card !== 'hidden' && body.hand !== 'hidden') leaks++;
+          if (body && body.order !== undefined) { reshuffles++; if (Array.isArray(body.order)) leaks++; }
+        }
       }
     }
     out.push('chance_leaks=' + leaks);
+    out.push('reshuffles=' + reshuffles);
     out.push('board=' + document.querySelectorAll('svg.board circle').length);
   } catch (e) { window.__errors.push(String(e)); }
   out.push('errors=' + JSON.stringify(window.__errors));
   const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = out.join('\n');
   document.body.appendChild(pre);
-})();
+}
 </script>"###;
 
 fn probe(browser: &PathBuf, variant: &str, seed: u64) -> std::collections::HashMap<String, String> {
@@ -83,7 +92,8 @@ fn probe(browser: &PathBuf, variant: &str, seed: u64) -> std::collections::HashM
     let file = dir.join("page.html");
     std::fs::write(&file, page).unwrap();
     let out = Command::new(browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom"])
+        // The virtual time budget lets the page's asynchronous unpacking finish before the dump.
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=30000", "--dump-dom"])
         .arg(format!("file://{}", file.display()))
         .output()
         .expect("chromium runs");
@@ -112,6 +122,12 @@ fn the_replay_page_steps_through_the_game_and_hides_other_hands_in_chromium() {
     assert!(everyone.len() >= 2 && everyone.iter().all(|h| !h), "{r:?}");
     assert_eq!(seat1, (0..everyone.len()).map(|s| s != 1).collect::<Vec<_>>(), "{r:?}");
     assert!(r["cards"].parse::<usize>().unwrap() > 10, "{r:?}");
+    assert_eq!(r["chance_leaks"], "0", "{r:?}");
+
+    // A game with a reshuffle: its new order is hidden from seat 1 too.
+    let r = probe(&browser, "variants/penny-badger/standard.toml", 1);
+    assert_eq!(r["errors"], "[]", "{r:?}");
+    assert!(r["reshuffles"].parse::<usize>().unwrap() >= 1, "{r:?}");
     assert_eq!(r["chance_leaks"], "0", "{r:?}");
 
     let r = probe(&browser, "variants/bluffing-joker/no-bluffing.toml", 3);

@@ -1,8 +1,9 @@
 //! JSON traces (`playtest trace --json`) and their replay (`playtest replay`): a trace
 //! replays; a hand-edited one is refused at the line it breaks (an illegal action with the
-//! rule it breaks, a state, a chance result, a missing line); a malformed file names its line
-//! and column; the exit codes of the command. The round trip of every game and bundled
-//! variant is in the invariant harness (`tests/harness.rs`).
+//! rule it breaks, a state, a chance result such as a reshuffle's new order, a missing
+//! line); a malformed file names its line and column; the exit codes of the command. The
+//! round trip of every game and bundled variant is in the invariant harness
+//! (`tests/harness.rs`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -113,6 +114,66 @@ fn an_edited_state_chance_or_missing_line_is_named() {
     let cut = &lines[..lines.len() - 3];
     let (n, what) = failing_line(replay(cut).unwrap_err());
     assert_eq!(n, cut.len() + 1, "{what}");
+}
+
+#[test]
+fn a_reshuffle_records_the_new_order_and_an_edited_order_is_refused() {
+    let lines = trace("variants/penny-badger/standard.toml", 1);
+    let i = lines.iter().position(|l| l["type"] == "chance" && l["event"].get("reshuffle").is_some()).expect("a reshuffle");
+    let event = &lines[i]["event"]["reshuffle"];
+    let order = event["order"].as_array().expect("the new order").clone();
+    assert_eq!(order.len() as u64, event["cards"].as_u64().unwrap());
+    // Top first: the cards drawn after it in the same step come off its top, the rest is the
+    // next state's draw pile.
+    let mut expected = Vec::new();
+    let mut j = i + 1;
+    while lines[j]["type"] == "chance" {
+        if let Some(card) = lines[j]["event"].get("draw").map(|d| d["card"].clone()) {
+            expected.push(card);
+        }
+        j += 1;
+    }
+    assert_eq!(lines[j]["type"], "state");
+    expected.extend(lines[j]["state"]["draw"].as_array().unwrap().iter().cloned());
+    assert_eq!(order, expected);
+    // Two cards of the new order swapped: refused at the reshuffle's line.
+    let mut edited = lines.clone();
+    let k = order.iter().position(|c| *c != order[0]).expect("two different cards");
+    let pile = edited[i]["event"]["reshuffle"]["order"].as_array_mut().unwrap();
+    pile.swap(0, k);
+    let (n, what) = failing_line(replay(&edited).unwrap_err());
+    assert_eq!(n, i + 1, "{what}");
+    assert!(what.contains("chance result differs at /reshuffle/order/0"), "{what}");
+}
+
+#[test]
+fn flower_power_plays_are_lists_of_hand_positions_and_older_bit_masks_still_replay() {
+    let lines = trace("variants/flower-power/standard.toml", 3);
+    let decisions: Vec<usize> = (0..lines.len()).filter(|&i| lines[i]["type"] == "decision").collect();
+    for &i in &decisions {
+        for play in lines[i]["legal"].as_array().unwrap().iter().chain([&lines[i]["action"]]) {
+            let positions: Vec<u64> = play.as_array().expect("a list of positions").iter().map(|p| p.as_u64().unwrap()).collect();
+            assert!(!positions.is_empty() && positions.windows(2).all(|w| w[0] < w[1]), "line {}: {play}", i + 1);
+        }
+    }
+    // The same trace with every play written as its bit mask (bit i = position i).
+    let mask = |v: &Value| Value::from(v.as_array().unwrap().iter().map(|p| 1u64 << p.as_u64().unwrap()).sum::<u64>());
+    let mut old = lines.clone();
+    for &i in &decisions {
+        old[i]["legal"] = old[i]["legal"].as_array().unwrap().iter().map(mask).collect();
+        old[i]["action"] = mask(&old[i]["action"]);
+    }
+    assert!(replay(&old).expect("replays").contains("agree"));
+    // A play naming a position past the hand is refused with the rule, in either notation.
+    let i = decisions[0];
+    let held = lines[i]["view"]["players"][lines[i]["seat"].as_u64().unwrap() as usize]["hand"].as_array().unwrap().len();
+    for play in [serde_json::json!([held]), serde_json::json!(1u64 << held)] {
+        let mut edited = lines.clone();
+        edited[i]["action"] = play.clone();
+        let (n, what) = failing_line(replay(&edited).unwrap_err());
+        assert_eq!(n, i + 1, "{what}");
+        assert!(what.contains("illegal action") && what.contains(&format!("the hand holds {held} cards")), "{play}: {what}");
+    }
 }
 
 #[test]

@@ -209,14 +209,15 @@ pub(super) fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summ
     });
 }
 
-/// Largest trace embedded in a report's `replay.html` (bytes of JSON Lines): the committed
-/// reports stay small; a longer typical game is named with the command that writes its page.
+/// Largest `replay.html` written beside a report (bytes of the page, whose trace is inside it
+/// gzip-compressed and base64-encoded): the committed reports stay small; a typical game whose
+/// page would be larger is named with the command that writes its page.
 pub const REPLAY_PAGE_MAX_BYTES: usize = 6_000_000;
 
 /// Writes `replay.html` into `dir`: the replay page of a typical game of the run, the one of
 /// median length (the lower median, the first such game by index), and says which it is.
-/// When its trace exceeds [`REPLAY_PAGE_MAX_BYTES`] no page is written and the text says how
-/// to write one.
+/// When the page would exceed [`REPLAY_PAGE_MAX_BYTES`] it is not written and the text says
+/// how to write it.
 /// `trace_command` is the `playtest trace` command line of the run's variant and bots.
 pub(super) fn typical_replay<G: Game>(
     game: &G,
@@ -240,19 +241,22 @@ pub(super) fn typical_replay<G: Game>(
     let seated = if rotation > 0 { sim::rotated(plans, (row.index % rotation as u64) as usize) } else { plans.to_vec() };
     let (text, _) = sim::json_trace(game, variant, &seated, row.seed);
     let title = format!("{} / {}: game {} (seed {}), {median} {}", game.id(), variant.name, row.index, row.seed, game.length_unit());
-    let fits = text.len() <= REPLAY_PAGE_MAX_BYTES;
+    let page = crate::report::replay_page::page(&title, &text);
+    let fits = page.len() <= REPLAY_PAGE_MAX_BYTES;
     if fits {
-        crate::report::replay_page::write(&dir.join("replay.html"), &title, &text)?;
+        let file = dir.join("replay.html");
+        std::fs::write(&file, &page).map_err(|e| Error::output(&file, e))?;
     }
     let bots = if rotation > 0 { format!(" --bots {}", seated.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",")) } else { String::new() };
     let command = if rotation > 0 { format!("playtest trace {}{bots}", variant.path.display()) } else { trace_command.to_string() };
     if !fits {
         return Ok(Some(format!(
-            "The median-length game, game {} of the run (seed {}, {median} {}), has a {:.1} MB trace, too large to keep beside the report: `{command} --game-seed {} --html replay.html` writes its replay page.",
+            "The median-length game, game {} of the run (seed {}, {median} {}), has a {:.1} MB trace, a {:.1} MB page compressed, too large to keep beside the report: `{command} --game-seed {} --html replay.html` writes its replay page.",
             row.index,
             row.seed,
             game.length_unit(),
             text.len() as f64 / 1e6,
+            page.len() as f64 / 1e6,
             row.seed
         )));
     }

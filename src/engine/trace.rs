@@ -5,9 +5,9 @@
 //! - `start`: the game id, the variant as played, the seats with their bots, the game seed,
 //!   the paths of the state that not every seat sees ([`Game::trace_secrets`]) and the
 //!   complete state after set-up ([`Game::trace_state`]);
-//! - `chance`: a random event the rules made (a card drawn, a die rolled, a reshuffle, a
-//!   random card taken), [`Game::trace_chance`] of the game's own events, with the number of
-//!   actions applied before it (`step`; 0 for the set-up);
+//! - `chance`: a random event the rules made (a card drawn, a die rolled, a reshuffle with
+//!   the new order of the pile, a random card taken), [`Game::trace_chance`] of the game's
+//!   own events, with the number of actions applied before it (`step`; 0 for the set-up);
 //! - `decision`: the step, the turn, the deciding seat, what it sees (`view`: the state with
 //!   what it cannot see hidden), every legal action in the game's action notation (the
 //!   serde form of [`Game::Action`]) and the action chosen;
@@ -22,6 +22,9 @@
 //! [`replay`] re-deals from the recorded seed, re-applies the recorded actions and checks
 //! every line: the state after set-up, every legal set and view, every chance result, every
 //! state and the end; the first line that differs is named with the first differing field.
+//! Recorded actions (the chosen one and the legal ones) are compared as the actions they read
+//! as, so a trace in a notation a game still reads but no longer writes (an older form of
+//! its actions) replays.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -479,6 +482,13 @@ fn differs(what: &str, recorded: &Value, replayed: &Value) -> Option<String> {
     first_difference(recorded, replayed).map(|d| format!("{what} differs at {d}"))
 }
 
+/// A recorded action in the notation the game writes now: read as an action and written
+/// again, so a notation the game still reads but no longer writes is compared as the action
+/// it is; a value that is no action stays as it is, to be named.
+fn as_written<G: Game>(recorded: &Value) -> Value {
+    serde_json::from_value::<G::Action>(recorded.clone()).ok().and_then(|a| serde_json::to_value(a).ok()).unwrap_or_else(|| recorded.clone())
+}
+
 impl<G: Game> Driver<G> for Replayer<'_, G> {
     fn decide(&mut self, game: &G, _: &G::State, view: &G::View<'_>, legal: &[G::Action], replayed: &DecisionLine) -> Result<G::Action, Stop> {
         let (n, line) = self.current()?;
@@ -496,7 +506,8 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
                 recorded.seat, recorded.step, recorded.turn, replayed.seat, replayed.step, replayed.turn
             )));
         }
-        if let Some(d) = differs("the legal actions", &Value::Array(recorded.legal.clone()), &Value::Array(replayed.legal.clone())) {
+        let listed = Value::Array(recorded.legal.iter().map(as_written::<G>).collect());
+        if let Some(d) = differs("the legal actions", &listed, &Value::Array(replayed.legal.clone())) {
             return Err(header(d));
         }
         if let Some(d) = differs("the view", &recorded.view, &replayed.view) {
@@ -527,7 +538,7 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
                 }
             }
             (Line::Decision(r), Line::Decision(p)) => {
-                if r.action != p.action {
+                if as_written::<G>(&r.action) != p.action {
                     return fail(format!("action {} recorded, replayed as {}", r.action, p.action));
                 }
             }

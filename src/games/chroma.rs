@@ -456,8 +456,8 @@ impl std::fmt::Debug for Hand {
 
 /// Draws the top card of `draw`; when `draw` is empty and `reshuffle` allows it, the
 /// discard pile first becomes the new draw pile, shuffled by `shuffle` (`on_reshuffle` gets
-/// its size, for the game's event). `None` when there is nothing to draw. The general rule of
-/// the Chroma games (RULES.md, "Draw pile empty").
+/// the new pile, bottom first, for the game's event). `None` when there is nothing to draw.
+/// The general rule of the Chroma games (RULES.md, "Draw pile empty").
 #[inline(always)]
 pub fn draw_card(
     draw: &mut Vec<Card>,
@@ -465,7 +465,7 @@ pub fn draw_card(
     reshuffle: bool,
     rng: &mut crate::engine::GameRng,
     shuffle: impl FnOnce(&mut [Card], &mut crate::engine::GameRng),
-    on_reshuffle: impl FnOnce(u32),
+    on_reshuffle: impl FnOnce(&[Card]),
 ) -> Option<Card> {
     if draw.is_empty() {
         refill(draw, discard, reshuffle, rng, shuffle, on_reshuffle);
@@ -483,12 +483,12 @@ fn refill(
     reshuffle: bool,
     rng: &mut crate::engine::GameRng,
     shuffle: impl FnOnce(&mut [Card], &mut crate::engine::GameRng),
-    on_reshuffle: impl FnOnce(u32),
+    on_reshuffle: impl FnOnce(&[Card]),
 ) {
     if reshuffle && !discard.is_empty() {
         std::mem::swap(draw, discard);
         shuffle(draw, rng);
-        on_reshuffle(draw.len() as u32);
+        on_reshuffle(draw);
     }
 }
 

@@ -3,6 +3,12 @@
 //! opens from disk) holding the JSON trace and a small script that lays the table out as it
 //! stands after each event.
 //!
+//! The trace is inside the page gzip-compressed and base64-encoded: a trace repeats the whole
+//! table after every action, which compresses 10 to 50 times, so even the longest bundled
+//! games fit a small page. The page unpacks it with the browser's own `DecompressionStream`
+//! (Chrome and Edge 80, Firefox 113, Safari 16.4 or later); a browser without one gets a
+//! message saying so instead of the table.
+//!
 //! The page knows no game by name. It draws what the trace's states hold: scalar fields as a
 //! header (turn, phase, whose turn), `players` as one panel per seat, lists of card names as
 //! cards (Chroma cards as small coloured shapes, playing cards and Beaver Mania's numbers as
@@ -11,9 +17,19 @@
 //! through the events; each step shows the decision with its legal alternatives beside the
 //! chosen one and the chance events; "seen by seat k" hides what seat k cannot see (the
 //! trace's `secrets`, as `replay` and the decisions' views hide them), the other seats'
-//! choices, and the cards other seats draw or are dealt in the chance events.
+//! choices, the cards other seats draw or are dealt in the chance events, and the new order
+//! of a reshuffled pile.
+//!
+//! The page's script sets `window.replayReady`, a promise settled once the trace is unpacked
+//! and the first step shown (rejected when it cannot be), for scripts that drive the page
+//! (`tests/replay_page.rs`).
 
+use std::io::Write;
 use std::path::Path;
+
+use base64::Engine;
+use flate2::Compression;
+use flate2::write::GzEncoder;
 
 use crate::error::Error;
 
@@ -24,19 +40,29 @@ pub fn write(file: &Path, title: &str, trace: &str) -> Result<(), Error> {
 
 /// The page's HTML text (see the module doc).
 pub fn page(title: &str, trace: &str) -> String {
-    let mut data = String::with_capacity(trace.len() + 16);
-    data.push('[');
-    for (i, line) in trace.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-        if i > 0 {
-            data.push_str(",\n");
-        }
-        data.push_str(line);
-    }
-    data.push(']');
-    // Inside <script>, `</` would end the element: JSON allows `<\/` in strings.
-    let data = data.replace("</", "<\\/");
     let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    TEMPLATE.replace("{{TITLE}}", &title).replace("{{STYLE}}", STYLE).replace("{{SCRIPT}}", SCRIPT).replace("{{DATA}}", &data)
+    TEMPLATE.replace("{{TITLE}}", &title).replace("{{STYLE}}", STYLE).replace("{{SCRIPT}}", SCRIPT).replace("{{DATA}}", &packed(trace))
+}
+
+/// The trace as the page holds it: gzip (best compression; the header carries no time or
+/// name, so the same trace always gives the same page) in base64, which HTML takes verbatim.
+fn packed(trace: &str) -> String {
+    let mut gz = GzEncoder::new(Vec::with_capacity(trace.len() / 8), Compression::best());
+    // Writing into memory cannot fail.
+    gz.write_all(trace.as_bytes()).expect("gzip into memory");
+    let bytes = gz.finish().expect("gzip into memory");
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The JSON Lines trace inside a page [`page`] wrote (unpacked as the page's script unpacks
+/// it), or `None` for a text that holds no such trace.
+pub fn trace_in(html: &str) -> Option<String> {
+    let (_, rest) = html.split_once(r#"id="trace" data-encoding="gzip+base64">"#)?;
+    let (data, _) = rest.split_once("</script>")?;
+    let bytes = base64::engine::general_purpose::STANDARD.decode(data.trim()).ok()?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(bytes.as_slice()), &mut text).ok()?;
+    Some(text)
 }
 
 const TEMPLATE: &str = r###"<!DOCTYPE html>
@@ -61,7 +87,7 @@ const TEMPLATE: &str = r###"<!DOCTYPE html>
   <section id="decision"></section>
   <section id="table"></section>
 </main>
-<script type="application/json" id="trace">{{DATA}}</script>
+<script type="application/octet-stream" id="trace" data-encoding="gzip+base64">{{DATA}}</script>
 <script>{{SCRIPT}}</script>
 </body>
 </html>
@@ -95,21 +121,33 @@ section { margin-bottom: 12px; }
 
 const SCRIPT: &str = r###"
 'use strict';
-const lines = JSON.parse(document.getElementById('trace').textContent);
-const start = lines[0];
-const secrets = (start.secrets || []).map(p => p.split('/').filter(x => x));
+// The trace, unpacked: base64, then gzip through the browser's own DecompressionStream.
+async function readTrace() {
+  if (typeof DecompressionStream === 'undefined') throw new Error('this browser has no DecompressionStream to unpack the trace: open the page in Chrome or Edge 80, Firefox 113, Safari 16.4 or later');
+  const packed = atob(document.getElementById('trace').textContent.trim());
+  const bytes = new Uint8Array(packed.length);
+  for (let i = 0; i < packed.length; i++) bytes[i] = packed.charCodeAt(i);
+  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  return text.split('\n').filter(l => l.trim()).map(l => JSON.parse(l));
+}
+let start = null, secrets = [];
 // Steps: 0 = the table after set-up; then one per state line, with the decision and chance
 // events that led to it.
-const steps = [{ state: start.state, decision: null, chance: [], label: 'set-up' }];
-let pendingDecision = null, pendingChance = [];
-for (const l of lines.slice(1)) {
-  if (l.type === 'chance') {
-    if (steps.length === 1 && !pendingDecision) steps[0].chance.push(l); else pendingChance.push(l);
-  } else if (l.type === 'decision') { pendingDecision = l; }
-  else if (l.type === 'state') {
-    steps.push({ state: l.state, decision: pendingDecision, chance: pendingChance, label: 'step ' + l.step });
-    pendingDecision = null; pendingChance = [];
-  } else if (l.type === 'end' || l.type === 'violation') { steps[steps.length - 1].end = l; }
+let steps = [];
+function load(lines) {
+  start = lines[0];
+  secrets = (start.secrets || []).map(p => p.split('/').filter(x => x));
+  steps = [{ state: start.state, decision: null, chance: [], label: 'set-up' }];
+  let pendingDecision = null, pendingChance = [];
+  for (const l of lines.slice(1)) {
+    if (l.type === 'chance') {
+      if (steps.length === 1 && !pendingDecision) steps[0].chance.push(l); else pendingChance.push(l);
+    } else if (l.type === 'decision') { pendingDecision = l; }
+    else if (l.type === 'state') {
+      steps.push({ state: l.state, decision: pendingDecision, chance: pendingChance, label: 'step ' + l.step });
+      pendingDecision = null; pendingChance = [];
+    } else if (l.type === 'end' || l.type === 'violation') { steps[steps.length - 1].end = l; }
+  }
 }
 let current = 0;
 let seat = 'all';
@@ -263,12 +301,15 @@ function renderTable(state, active) {
 }
 
 // A chance event as seat k sees it: the cards another seat drew or was dealt are hidden
-// (a random card taken from a hand is seen by the two seats involved).
+// (a random card taken from a hand is seen by the two seats involved), and so is the new
+// order of a reshuffled pile.
 function chanceSeen(ev) {
   if (seat === 'all' || !ev || typeof ev !== 'object') return ev;
   const k = Number(seat), out = {};
   for (const [kind, body] of Object.entries(ev)) {
-    if (body && typeof body === 'object' && 'seat' in body && body.seat !== k && body.from !== k) {
+    // The new order of a reshuffled pile is seen by no seat.
+    if (body && typeof body === 'object' && Array.isArray(body.order)) out[kind] = Object.assign({}, body, { order: { hidden: body.order.length } });
+    else if (body && typeof body === 'object' && 'seat' in body && body.seat !== k && body.from !== k) {
       const b = Object.assign({}, body);
       for (const f of ['card', 'hand', 'cards']) if (f in b) b[f] = 'hidden';
       out[kind] = b;
@@ -310,16 +351,40 @@ function show(i) {
   document.getElementById('slider').value = current;
   document.getElementById('position').textContent = `${current} / ${steps.length - 1}`;
 }
-const seatSelect = document.getElementById('seat');
-start.seats.forEach(s => { const o = document.createElement('option'); o.value = s.seat; o.textContent = `seat ${s.seat} (${s.bot})`; seatSelect.appendChild(o); });
-seatSelect.addEventListener('change', () => { seat = seatSelect.value; show(current); });
-document.getElementById('slider').max = steps.length - 1;
-document.getElementById('slider').addEventListener('input', e => show(Number(e.target.value)));
-document.getElementById('back').addEventListener('click', () => show(current - 1));
-document.getElementById('forward').addEventListener('click', () => show(current + 1));
-document.addEventListener('keydown', e => {
-  if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
-  if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
+function wire() {
+  const seatSelect = document.getElementById('seat');
+  start.seats.forEach(s => { const o = document.createElement('option'); o.value = s.seat; o.textContent = `seat ${s.seat} (${s.bot})`; seatSelect.appendChild(o); });
+  seatSelect.addEventListener('change', () => { seat = seatSelect.value; show(current); });
+  document.getElementById('slider').max = steps.length - 1;
+  document.getElementById('slider').addEventListener('input', e => show(Number(e.target.value)));
+  document.getElementById('back').addEventListener('click', () => show(current - 1));
+  document.getElementById('forward').addEventListener('click', () => show(current + 1));
+  document.addEventListener('keydown', e => {
+    if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
+    if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
+  });
+}
+document.getElementById('table').innerHTML = '<div class="muted">unpacking the trace...</div>';
+window.replayReady = readTrace().then(lines => { load(lines); wire(); show(0); }, e => {
+  document.getElementById('table').innerHTML = `<div class="panel"><h3>cannot show the game</h3>${esc(e && e.message ? e.message : e)}</div>`;
+  throw e;
 });
-show(0);
 "###;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_holds_the_trace_compressed_and_gives_it_back() {
+        let trace = "{\"type\":\"start\",\"game\":\"g\"}\n{\"type\":\"end\"}\n".repeat(50);
+        let html = page("a <game> & more", &trace);
+        assert!(html.contains("<title>a &lt;game&gt; &amp; more</title>"));
+        assert!(!html.contains("\"type\":\"start\""), "the trace is inside compressed");
+        assert!(html.len() < trace.len() + TEMPLATE.len() + STYLE.len() + SCRIPT.len());
+        assert_eq!(trace_in(&html).as_deref(), Some(trace.as_str()));
+        // The same trace gives the same page (no time in the gzip header).
+        assert_eq!(page("a <game> & more", &trace), html);
+        assert_eq!(trace_in("<html>no trace</html>"), None);
+    }
+}

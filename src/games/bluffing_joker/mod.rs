@@ -472,8 +472,9 @@ pub enum Event {
     },
     /// The discard pile became the draw pile.
     Reshuffled {
-        /// Cards in the new draw pile.
-        cards: u32,
+        /// The new draw pile as the state holds it, bottom first (the last card is drawn
+        /// first). No seat sees it: traces record it, bots must not read it.
+        order: Vec<CardId>,
     },
     /// A seat played a card face down (seen by that seat only).
     Played {
@@ -568,7 +569,7 @@ impl fmt::Display for Event {
             Event::Dealt { seat, hand } => write!(f, "seat {seat} is dealt [{hand}]"),
             Event::TurnStarts { turn, seat, extra } => write!(f, "-- turn {turn}: seat {seat}{}", if *extra { " (extra turn)" } else { "" }),
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws the {}", card_name(*card)),
-            Event::Reshuffled { cards } => write!(f, "  the discard pile is shuffled into a new draw pile of {cards} cards"),
+            Event::Reshuffled { order } => write!(f, "  the discard pile is shuffled into a new draw pile of {} cards", order.len()),
             Event::Played { seat, card } => {
                 write!(f, "  seat {seat} plays the {} face down", card_name(*card))
             }

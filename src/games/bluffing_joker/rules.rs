@@ -160,7 +160,7 @@ impl BluffingJoker {
             std::mem::swap(&mut s.draw, &mut s.discard);
             rng::shuffle(&mut s.draw, rng);
             s.revealed = [0; RANKS];
-            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+            log.emit(|| Event::Reshuffled { order: s.draw.clone() });
         }
         let card = s.draw.pop().expect("not empty");
         s.hands[seat].add(card);

@@ -28,8 +28,8 @@
 //! `"doubt"`, `{"send_back": {"hole": "hole 12"}}`.
 //!
 //! Chance: `deal` (a seat's starting hand), `draw` (a card from the draw pile) and
-//! `reshuffle` (the discard pile shuffled into a new draw pile; its order is the next
-//! state's `draw`).
+//! `reshuffle` (the discard pile shuffled into a new draw pile: `cards`, its size, and
+//! `order`, the new pile top first, which no seat sees).
 
 use serde::Serialize;
 
@@ -185,6 +185,9 @@ pub enum Chance {
     Reshuffle {
         /// Cards in it.
         cards: u32,
+        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
+        /// before any of it is drawn.
+        order: Vec<String>,
     },
 }
 
@@ -244,7 +247,7 @@ impl BluffingJoker {
         Some(match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: hand_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_name(card) },
-            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_name(c)).collect() },
             _ => return None,
         })
     }

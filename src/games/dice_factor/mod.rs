@@ -415,8 +415,9 @@ pub enum Event {
     },
     /// The discard pile became the draw pile.
     Reshuffled {
-        /// Cards in the new draw pile.
-        cards: u32,
+        /// The new draw pile as the state holds it, bottom first (the last card is drawn
+        /// first). No seat sees it: traces record it, bots must not read it.
+        order: Vec<Card>,
     },
     /// A seat rolled the d8.
     RolledD8 {
@@ -526,7 +527,7 @@ impl fmt::Display for Event {
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws {}", card_name(*card)),
             Event::DrewNothing { seat } => write!(f, "  seat {seat} draws nothing: no card left"),
             Event::TookDiscard { seat, card } => write!(f, "  seat {seat} takes {} from the discard pile", card_name(*card)),
-            Event::Reshuffled { cards } => write!(f, "  the discard pile is shuffled into a new draw pile of {cards} cards"),
+            Event::Reshuffled { order } => write!(f, "  the discard pile is shuffled into a new draw pile of {} cards", order.len()),
             Event::RolledD8 { seat, face, outcome } => write!(f, "  seat {seat} rolls the d8: {face} ({})", outcome.name()),
             Event::CardsSwapped { seat, target } => {
                 write!(f, "  seat {seat} swaps a card with seat {target}")

@@ -201,7 +201,7 @@ impl DiceFactor {
             std::mem::swap(&mut s.draw, &mut s.discard);
             shuffle(&mut s.draw, rng);
             s.tally.reshuffles += 1;
-            log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+            log.emit(|| Event::Reshuffled { order: s.draw.clone() });
         }
         s.draw.pop()
     }

@@ -19,8 +19,9 @@
 //!
 //! Chance: `deal` (a seat's starting hand), `dice` (the dice rolled at the set-up), `draw`
 //! (a card from the draw pile), `reshuffle` (the discard pile shuffled into a new draw
-//! pile; its order is the next state's `draw`), `d8` (the face rolled and what it does),
-//! `take_random` (the random card taken in a swap), `reroll` (a die rerolled, its new face).
+//! pile: `cards`, its size, and `order`, the new pile top first, which no seat sees), `d8`
+//! (the face rolled and what it does), `take_random` (the random card taken in a swap),
+//! `reroll` (a die rerolled, its new face).
 
 use serde::Serialize;
 
@@ -101,6 +102,9 @@ pub enum Chance {
     Reshuffle {
         /// Cards in it.
         cards: u32,
+        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
+        /// before any of it is drawn.
+        order: Vec<&'static str>,
     },
     /// The d8.
     D8 {
@@ -170,7 +174,7 @@ impl DiceFactor {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::DiceRolled { colors, shapes, .. } => Chance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
             Event::RolledD8 { seat, face, outcome } => Chance::D8 { seat, face, outcome: d8_name(outcome) },
             Event::SwapDetail { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
             Event::Rerolled { seat, die, face } => Chance::Reroll { seat, die, face: die.face_name(face) },

@@ -30,5 +30,5 @@ pub fn kinds(game: &FlowerPower) -> Vec<&'static str> {
 
 /// The kind of one play.
 pub fn kind(action: &Action) -> &'static str {
-    PLAYS.get(action.count_ones() as usize).copied().unwrap_or("")
+    PLAYS.get(action.0.count_ones() as usize).copied().unwrap_or("")
 }

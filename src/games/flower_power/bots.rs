@@ -10,7 +10,7 @@ use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 /// The hand positions of the first `want[c]` cards of each color c, in hand order.
 #[inline]
 pub fn pick(hand: &Hand, want: [u8; COLORS]) -> Action {
-    let mut mask: Action = 0;
+    let mut mask = 0u16;
     for (c, &w) in want.iter().enumerate() {
         let mut p = hand.positions_of(c);
         for _ in 0..w {
@@ -18,7 +18,7 @@ pub fn pick(hand: &Hand, want: [u8; COLORS]) -> Action {
             p &= p.wrapping_sub(1);
         }
     }
-    mask
+    Action(mask)
 }
 
 /// Cards of further whole flowers of one color after a first one: `petals` more while
@@ -118,7 +118,7 @@ impl Bot<FlowerPower> for GreedyBot {
             return pick(view.hand, greedy_play(held, garden, game.petals, game.max_play as u32));
         }
         let p = view.hand.positions_of(best);
-        p & p.wrapping_neg()
+        Action(p & p.wrapping_neg())
     }
 }
 

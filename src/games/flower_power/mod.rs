@@ -3,9 +3,10 @@
 //! Cards rules).
 //!
 //! Cards are Chroma base cards (`color * 5 + shape`, canonical order); only the color
-//! matters. A seat's turn is one decision: [`Action`] is the bit mask of the hand positions
-//! it plays (1 to `max_play` of them). The draw to the hand size happens when the turn
-//! starts, before the decision; nobody is dealt, so seat 0 starts by drawing.
+//! matters. A seat's turn is one decision: [`Action`] holds the bit mask of the hand
+//! positions it plays (1 to `max_play` of them), written in traces as the list of
+//! positions. The draw to the hand size happens when the turn starts, before the decision;
+//! nobody is dealt, so seat 0 starts by drawing.
 //!
 //! Readings fixed here where RULES.md and the rulebook are silent (what a player at the
 //! table would expect):
@@ -62,8 +63,11 @@ pub use view::View;
 /// Game id in variant files.
 pub const ID: &str = "flower-power";
 
-/// One play: bit i set when the card at hand position i is played.
-pub type Action = u16;
+/// One play: bit i of the mask set when the card at hand position i is played. In traces
+/// the list of positions played (`[0, 2]`); the bare mask (`5`) of older traces reads the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Action(#[serde(with = "trace::positions")] pub u16);
 
 /// Binomial coefficients C(n, k) for n, k <= [`MAX_HAND`].
 const BINOMIAL: [[u32; MAX_HAND + 1]; MAX_HAND + 1] = {
@@ -123,7 +127,7 @@ impl FlowerPower {
             r -= BINOMIAL[n][k];
             k += 1;
         }
-        let mut mask: Action = 0;
+        let mut mask = 0u16;
         let mut i = n;
         while k > 0 {
             i -= 1;
@@ -134,7 +138,7 @@ impl FlowerPower {
                 k -= 1;
             }
         }
-        mask
+        Action(mask)
     }
 }
 
@@ -184,7 +188,7 @@ impl Game for FlowerPower {
         let n = view.hand.len();
         for mask in 1..(1u32 << n) {
             if mask.count_ones() as usize <= self.max_play {
-                out.push(mask as Action);
+                out.push(Action(mask as u16));
             }
         }
     }
@@ -200,12 +204,12 @@ impl Game for FlowerPower {
     #[inline]
     fn is_legal(&self, view: &View, action: &Action) -> bool {
         let n = view.hand.len();
-        *action != 0 && (*action as u32) >> n == 0 && action.count_ones() as usize <= self.max_play
+        action.0 != 0 && (action.0 as u32) >> n == 0 && action.0.count_ones() as usize <= self.max_play
     }
 
     #[inline]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.play(s, seat, action, log);
+        self.play(s, seat, action.0, log);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -105,18 +105,19 @@ fn alone(g: &FlowerPower, cards: &[(usize, usize)], garden: [u16; COLORS]) -> St
     table(g, &[hand], garden, None, 0)
 }
 
-/// Plays `mask` for the seat to move, checking legality and the invariants.
-fn apply(g: &FlowerPower, s: &mut State, mask: Action) {
+/// Plays the positions in `mask` for the seat to move, checking legality and the invariants.
+fn apply(g: &FlowerPower, s: &mut State, mask: u16) {
     let ToMove::Seat(seat) = g.to_move(s) else { panic!("game over") };
     let view = g.view(s, seat);
-    assert!(g.is_legal(&view, &mask), "{mask:b} must be legal");
+    let mask = Action(mask);
+    assert!(g.is_legal(&view, &mask), "{:b} must be legal", mask.0);
     g.apply(s, seat, mask, &mut GameRng::seed_from(1), &mut EventLog::new(false));
     g.check_invariants(s).expect("invariants hold");
 }
 
 /// The mask of the first `n` positions.
-fn first(n: usize) -> Action {
-    ((1u32 << n) - 1) as Action
+fn first(n: usize) -> u16 {
+    ((1u32 << n) - 1) as u16
 }
 
 fn bot(name: &str) -> Box<dyn Bot<FlowerPower>> {
@@ -152,7 +153,7 @@ fn plays(g: &FlowerPower, s: &State, name: &str) -> [u8; COLORS] {
 fn colors_of(hand: &Hand, mask: Action) -> [u8; COLORS] {
     let mut out = [0u8; COLORS];
     for (i, &c) in hand.cards().iter().enumerate() {
-        if mask & (1 << i) != 0 {
+        if mask.0 & (1 << i) != 0 {
             out[color_of(c)] += 1;
         }
     }
@@ -254,11 +255,11 @@ fn play_between_one_and_max_play_cards() {
     let g = game_with(|p| p.max_play = 2);
     let s = table(&g, &[of(RED, 5)], [0; COLORS], None, 0);
     let view = g.view(&s, 0);
-    assert!(!g.is_legal(&view, &0), "at least one card");
-    assert!(g.is_legal(&view, &0b1), "one card is enough even with playable cards");
-    assert!(g.is_legal(&view, &0b10010));
-    assert!(!g.is_legal(&view, &0b111), "more than max_play");
-    assert!(!g.is_legal(&view, &0b100000), "no card at position 5");
+    assert!(!g.is_legal(&view, &Action(0)), "at least one card");
+    assert!(g.is_legal(&view, &Action(0b1)), "one card is enough even with playable cards");
+    assert!(g.is_legal(&view, &Action(0b10010)));
+    assert!(!g.is_legal(&view, &Action(0b111)), "more than max_play");
+    assert!(!g.is_legal(&view, &Action(0b100000)), "no card at position 5");
     let mut legal = Vec::new();
     g.legal_actions(&view, &mut legal);
     assert_eq!(legal.len(), 5 + 10);
@@ -488,7 +489,7 @@ fn greedy_bot_plays_those_cards_from_its_hand() {
     let g = standard();
     let s = alone(&g, &[(BLUE, 0), (RED, 1), (RED, 2), (ORANGE, 0), (RED, 3)], [2, 0, 0, 0, 0]);
     assert_eq!(plays(&g, &s, "greedy"), [3, 0, 0, 0, 0]);
-    assert_eq!(decide(&g, &s, bot("greedy").as_mut()), 0b10110);
+    assert_eq!(decide(&g, &s, bot("greedy").as_mut()), Action(0b10110));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -727,6 +728,23 @@ fn invariants_catch_lost_cards_and_bad_bookkeeping() {
     let mut over = s;
     over.over = true;
     assert!(g.check_invariants(&over).is_err(), "ended with cards left");
+}
+
+// ---------------------------------------------------------------------------------------
+// Trace notation
+
+#[test]
+fn a_play_is_written_as_its_hand_positions_and_read_from_them_or_from_its_mask() {
+    let play = Action(0b101);
+    assert_eq!(serde_json::to_value(play).unwrap(), serde_json::json!([0, 2]));
+    assert_eq!(serde_json::from_value::<Action>(serde_json::json!([0, 2])).unwrap(), play);
+    // The bit mask itself, as traces wrote plays before.
+    assert_eq!(serde_json::from_value::<Action>(serde_json::json!(5)).unwrap(), play);
+    assert_eq!(serde_json::from_value::<Action>(serde_json::json!([15])).unwrap(), Action(1 << 15));
+    for bad in [serde_json::json!([16]), serde_json::json!(65536), serde_json::json!(-1), serde_json::json!("0, 2")] {
+        let e = serde_json::from_value::<Action>(bad.clone()).expect_err("not a play");
+        assert!(e.to_string().contains("hand position"), "{bad}: {e}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

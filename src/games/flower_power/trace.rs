@@ -9,9 +9,11 @@
 //!   the first petal; null at 0 petals); `flowers_by_color`;
 //! - `pile`: the draw pile, top first (hidden from every seat).
 //!
-//! Actions: a play is the bit mask of the hand positions played (bit i = position i, from
-//! 0): `5` plays the cards at positions 0 and 2. The draw to the hand size happens when the
-//! turn starts, before the decision, so a decision's hand is the full one.
+//! Actions: a play is the list of the hand positions played, from 0, in increasing order:
+//! `[0, 2]` plays the cards at positions 0 and 2. A trace written before may give the bit
+//! mask of the positions instead (bit i = position i: `5`), which reads as the same play.
+//! The draw to the hand size happens when the turn starts, before the decision, so a
+//! decision's hand is the full one.
 //!
 //! Chance: `draw` (the cards a seat draws at the start of its turn, from the top of the
 //! pile). The shuffled pile is the start state's `pile`.
@@ -112,12 +114,62 @@ impl FlowerPower {
     /// reason of [`crate::engine::Game::why_illegal`]).
     pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         let n = view.hand.len();
-        Some(if *action == 0 {
+        let mask = action.0;
+        Some(if mask == 0 {
             "a play lays at least one card".into()
-        } else if (*action as u32) >> n != 0 {
-            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - action.leading_zeros())
+        } else if (mask as u32) >> n != 0 {
+            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - mask.leading_zeros())
         } else {
-            format!("a play lays at most {} cards, not {}", self.max_play, action.count_ones())
+            format!("a play lays at most {} cards, not {}", self.max_play, mask.count_ones())
         })
+    }
+}
+
+/// serde of a play's mask (`#[serde(with = "trace::positions")]`): written as the list of the
+/// hand positions played, in increasing order; read from that list or from the bit mask
+/// itself (bit i = position i), as traces wrote plays before.
+pub mod positions {
+    use std::fmt;
+
+    use serde::de::{Error, SeqAccess, Visitor};
+
+    use crate::games::flower_power::MAX_HAND;
+
+    /// Writes the positions in increasing order.
+    pub fn serialize<S: serde::Serializer>(mask: &u16, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((0..MAX_HAND as u32).filter(|&i| mask & (1 << i) != 0))
+    }
+
+    /// Reads a list of positions (each below [`MAX_HAND`]) or a bit mask.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u16, D::Error> {
+        d.deserialize_any(Play)
+    }
+
+    struct Play;
+
+    impl<'de> Visitor<'de> for Play {
+        type Value = u16;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list of hand positions such as [0, 2] (or their bit mask, such as 5)")
+        }
+
+        fn visit_u64<E: Error>(self, mask: u64) -> Result<u16, E> {
+            match u16::try_from(mask) {
+                Ok(m) if mask >> MAX_HAND == 0 => Ok(m),
+                _ => Err(E::custom(format!("the bit mask {mask} names a hand position past {}: a hand holds at most {MAX_HAND} cards", MAX_HAND - 1))),
+            }
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u16, A::Error> {
+            let mut mask = 0u16;
+            while let Some(i) = seq.next_element::<u64>()? {
+                if i >= MAX_HAND as u64 {
+                    return Err(A::Error::custom(format!("hand position {i} is out of range: a hand holds at most {MAX_HAND} cards")));
+                }
+                mask |= 1 << i;
+            }
+            Ok(mask)
+        }
     }
 }

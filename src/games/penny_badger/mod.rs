@@ -412,8 +412,10 @@ pub enum Event {
     EmptyHand { seat: u8 },
     /// A seat drew a card (seen by that seat only).
     Drew { seat: u8, card: Card },
-    /// The discard pile became the draw pile.
-    Reshuffled { cards: u32 },
+    /// The discard pile became the draw pile: `order` is the new pile as the state holds it,
+    /// bottom first (the last card is drawn first). No seat sees it: traces record it, bots
+    /// must not read it.
+    Reshuffled { order: Vec<Card> },
     /// An action card was played.
     PlayedAction { seat: u8, action: ActionCard, target: u8 },
     /// trade-one-card: seen by the two seats involved.
@@ -467,7 +469,7 @@ impl fmt::Display for Event {
             Event::Skipped { seat } => write!(f, "seat {seat} is skipped"),
             Event::EmptyHand { seat } => write!(f, "seat {seat} has no cards and cannot discard"),
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws {}", card_name(*card)),
-            Event::Reshuffled { cards } => write!(f, "  the discard pile is shuffled into a new draw pile of {cards} cards"),
+            Event::Reshuffled { order } => write!(f, "  the discard pile is shuffled into a new draw pile of {} cards", order.len()),
             Event::PlayedAction { seat, action, target } => {
                 let name = card_name(*action as Card);
                 if PennyBadger::targeted(*action) { write!(f, "  seat {seat} plays {name} on seat {target}") } else { write!(f, "  seat {seat} plays {name}") }

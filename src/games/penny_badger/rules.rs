@@ -286,9 +286,9 @@ impl PennyBadger {
             if s.hands[seat].len() >= HAND_CAP {
                 return;
             }
-            let reshuffled = |cards| {
+            let reshuffled = |pile: &[Card]| {
                 s.discard_seen.clear();
-                log.emit(|| Event::Reshuffled { cards })
+                log.emit(|| Event::Reshuffled { order: pile.to_vec() })
             };
             match chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, crate::engine::rng::shuffle, reshuffled) {
                 Some(c) => {

@@ -20,9 +20,9 @@
 //! `{"challenge": true}`.
 //!
 //! Chance: `deal` (a seat's starting hand), `draw` (a card from the draw pile), `reshuffle`
-//! (the discard pile shuffled into a new draw pile: its new order is the next state's
-//! `draw`), `take_random` (trade-one-card's random card from the target) and
-//! `remove_random` (remove-a-card's random card, to the discard pile).
+//! (the discard pile shuffled into a new draw pile: `cards`, its size, and `order`, the new
+//! pile top first, which no seat sees), `take_random` (trade-one-card's random card from the
+//! target) and `remove_random` (remove-a-card's random card, to the discard pile).
 
 use serde::Serialize;
 
@@ -110,6 +110,9 @@ pub enum Chance {
     Reshuffle {
         /// Cards in the new draw pile.
         cards: u32,
+        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
+        /// before any of it is drawn.
+        order: Vec<&'static str>,
     },
     /// trade-one-card: a random card of the target's hand taken by the player.
     TakeRandom {
@@ -194,7 +197,7 @@ impl PennyBadger {
         Some(match *event {
             Event::Dealt { seat, hand } => Chance::Deal { seat, hand: card_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
             Event::TradedOne { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
             Event::Removed { target, card } => Chance::RemoveRandom { from: target, card: card_str(card) },
             _ => return None,

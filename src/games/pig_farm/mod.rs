@@ -468,8 +468,9 @@ pub enum Event {
     },
     /// The discard pile became the draw pile.
     Reshuffled {
-        /// Cards in the new draw pile.
-        cards: u32,
+        /// The new draw pile as the state holds it, bottom first (the last card is drawn
+        /// first). No seat sees it: traces record it, bots must not read it.
+        order: Vec<Card>,
     },
     /// A seat sold its farm.
     Sold {
@@ -527,7 +528,7 @@ impl fmt::Display for Event {
             Event::Butcher { seat, dealt: false } => write!(f, "  seat {seat} draws a BUTCHER: the turn ends"),
             Event::Rolled { seat, die, face } => write!(f, "  seat {seat} rolls the {die}: {}", die.face_name(*face)),
             Event::Culled { seat, die, face, pigs } => write!(f, "    seat {seat} loses {pigs} {} pig(s)", die.face_name(*face)),
-            Event::Reshuffled { cards } => write!(f, "  the discard pile is shuffled into a new draw pile of {cards} cards"),
+            Event::Reshuffled { order } => write!(f, "  the discard pile is shuffled into a new draw pile of {} cards", order.len()),
             Event::Sold { seat, sets } => write!(f, "  seat {seat} SELLS the farm with {sets} sets"),
             Event::RoundScored { round, scores } => {
                 write!(f, "  round {} scores:", round + 1)?;

@@ -387,7 +387,7 @@ impl PigFarm {
     #[inline]
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         // rand's shuffle (not the engine's), as Pig Farm has always drawn: same numbers.
-        let reshuffled = |cards| log.emit(|| Event::Reshuffled { cards });
+        let reshuffled = |pile: &[Card]| log.emit(|| Event::Reshuffled { order: pile.to_vec() });
         let shuffle = |cards: &mut [Card], rng: &mut GameRng| rand_shuffle(cards, rng, &self.divisors);
         chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, shuffle, reshuffled)
     }

@@ -16,8 +16,8 @@
 //!
 //! Chance: `deal` (a seat's starting pigs and butchers), `draw` (a pig from the draw pile),
 //! `butcher` (a butcher drawn), `roll` (a butcher die: `die`, `face`: a color, a shape or
-//! `logo`), `reshuffle` (the discard pile shuffled into a new draw pile; its order is the
-//! next state's `draw`).
+//! `logo`), `reshuffle` (the discard pile shuffled into a new draw pile: `cards`, its size,
+//! and `order`, the new pile top first, which no seat sees).
 
 use serde::Serialize;
 
@@ -118,6 +118,9 @@ pub enum Chance {
     Reshuffle {
         /// Cards in it.
         cards: u32,
+        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
+        /// before any of it is drawn.
+        order: Vec<String>,
     },
 }
 
@@ -157,7 +160,7 @@ impl PigFarm {
             Event::Drew { seat, card } if card != BUTCHER => Chance::Draw { seat, card: name(card) },
             Event::Butcher { seat, dealt: false } => Chance::Butcher { seat },
             Event::Rolled { seat, die, face } => Chance::Roll { seat, die, face: die.face_name(face) },
-            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| name(c)).collect() },
             _ => return None,
         })
     }

@@ -368,8 +368,9 @@ pub enum Event {
     },
     /// The discard pile but its top card became the draw pile.
     Reshuffled {
-        /// Cards in the new draw pile.
-        cards: u32,
+        /// The new draw pile as the state holds it, bottom first (the last card is drawn
+        /// first). No seat sees it: traces record it, bots must not read it.
+        order: Vec<Card>,
     },
     /// A seat added a card to its row (and moved `out` from its full row to the discard pile).
     Added {
@@ -427,7 +428,7 @@ impl fmt::Display for Event {
             Event::Drew { seat, card } => write!(f, "  seat {seat} draws {}", card_name(*card)),
             Event::DrewNothing { seat } => write!(f, "  seat {seat} draws nothing: no card to draw"),
             Event::TookDiscard { seat, card } => write!(f, "  seat {seat} takes {} from the discard pile", card_name(*card)),
-            Event::Reshuffled { cards } => write!(f, "  the discard pile but its top card is shuffled into a new draw pile of {cards} cards"),
+            Event::Reshuffled { order } => write!(f, "  the discard pile but its top card is shuffled into a new draw pile of {} cards", order.len()),
             Event::Added { seat, card, out: None } => write!(f, "  seat {seat} adds {} to its row", card_name(*card)),
             Event::Added { seat, card, out: Some(out) } => {
                 write!(f, "  seat {seat} adds {} to its full row and moves {} to the discard pile", card_name(*card), card_name(*out))

@@ -478,7 +478,7 @@ impl RainbowRush {
         s.locks.clear();
         s.discard.push(top);
         s.locks.push(lock);
-        log.emit(|| Event::Reshuffled { cards: s.draw.len() as u32 });
+        log.emit(|| Event::Reshuffled { order: s.draw.clone() });
     }
 
     /// A card has come into the hand (or nothing): with an empty hand the player passes.

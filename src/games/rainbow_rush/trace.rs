@@ -16,8 +16,8 @@
 //! `{"sabotage": {"wild": "red wild", "target": 1, "slot": 0}}`.
 //!
 //! Chance: `deal` (a seat's starting hand), `draw` (a card from the draw pile) and
-//! `reshuffle` (the discard pile shuffled into a new draw pile; its order is the next
-//! state's `draw`).
+//! `reshuffle` (the discard pile but its top card shuffled into a new draw pile: `cards`,
+//! its size, and `order`, the new pile top first, which no seat sees).
 
 use serde::Serialize;
 
@@ -89,10 +89,13 @@ pub enum Chance {
         /// The card.
         card: &'static str,
     },
-    /// The discard pile shuffled into a new draw pile.
+    /// The discard pile but its top card shuffled into a new draw pile.
     Reshuffle {
         /// Cards in it.
         cards: u32,
+        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
+        /// before any of it is drawn.
+        order: Vec<&'static str>,
     },
 }
 
@@ -121,7 +124,7 @@ impl RainbowRush {
         Some(match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { cards } => Chance::Reshuffle { cards },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
             _ => return None,
         })
     }
