@@ -6,9 +6,12 @@
 //! the discard pile and every hand. Everything else is one pool of unseen cards: the other
 //! hands, the draw pile, the face-down cards of the discard pile and, for any seat but the
 //! one who played it, the card pending face down. The pool is shuffled and dealt back into
-//! the same places with the same sizes (the shown cards stay in the discard pile). So a
-//! doubter's sample holds a pending card drawn from the pool: the declaration is true in a
-//! sample as often as the unseen cards make it. Forgotten (a weaker, never a cheating,
+//! the same places with the same sizes (the shown cards stay in the discard pile). A
+//! doubter's sample holds a pending card of the declared rank with the chance the table's
+//! public record gives a declaration of being true (1 − (right doubts + 1) / (doubts + 2),
+//! when the pool holds such a card; always without bluffing), else one drawn from the pool: drawn from the pool
+//! alone, a declaration would look false in almost every sample (few of the unseen cards
+//! have the declared rank) and the search would doubt nearly everything. Forgotten (a weaker, never a cheating,
 //! search): the seat's own face-down plays and discards (the state does not record who laid
 //! which face-down card) and what the other seats' declarations and doubts hint. The
 //! sample's `bluffs` counter (a report tally, hidden) counts the caught bluffs plus the
@@ -19,6 +22,7 @@ use std::fmt::Write;
 use super::BluffingJoker;
 use super::cards::{CardId, Hand, rank_of};
 use super::rules::{Pending, Phase, State};
+use crate::engine::rng::Chance;
 use crate::engine::{GameRng, rng};
 
 impl BluffingJoker {
@@ -83,6 +87,18 @@ impl BluffingJoker {
             }
         }
         if let Some(p) = hidden_pending {
+            // The belief about the face-down card: true with the chance the table's public
+            // record gives (1 - the share of doubts that caught a lie, with one lie and one
+            // truth assumed before any doubt), when an unseen card of the declared rank
+            // exists; else drawn from the pool like every hidden card.
+            // Without bluffing every declaration is true.
+            let lies = if self.params.doubt.bluffing { (counters.right_doubts as f64 + 1.0) / (counters.doubts as f64 + 2.0) } else { 0.0 };
+            if Chance::new(1.0 - lies).hit(rng)
+                && let Some(i) = out.draw.iter().rposition(|&c| rank_of(c) == p.declared)
+            {
+                let last = out.draw.len() - 1;
+                out.draw.swap(i, last);
+            }
             out.pending = Some(Pending { card: take(&mut out.draw), ..p });
         }
         // The hidden tally of false declarations: the caught ones and the pending one's.
