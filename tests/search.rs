@@ -1,6 +1,7 @@
 //! The search bot, seat rotation and the ladder through the built binary: `ismcts` beats
-//! Take a Penny's best hand-written bot with a short search (its interval above the fair
-//! share; the other games' strength runs take minutes and are in the README),
+//! Take a Penny's and Flower Power's best hand-written bots with a short search (its
+//! interval above the fair share; the other games' strength runs take minutes and are in
+//! the README),
 //! a rotated run tells a planted bot effect from the seat order, and `ladder` ranks bots on
 //! one scale. (Determinization is checked for every game by the invariant harness.)
 
@@ -35,6 +36,21 @@ fn ismcts_beats_three_greedy_take_a_penny_players() {
     ]);
     let (share, low, _) = bot_share(&s, "ismcts:iterations=300");
     assert!(low > 0.25, "ismcts wins {share} (95% CI from {low}), not clearly above the fair 25%");
+}
+
+#[test]
+fn modelling_the_table_makes_the_search_stronger_in_flower_power() {
+    // Flower Power's `ismcts` plays the opponents with `greedy` (the game's default) and rolls
+    // out with it; searched opponents (`opponents=0`) and random rollouts measured weaker.
+    let run = |bot: &str| {
+        let line_up = format!("{bot},greedy,greedy,greedy");
+        let s = json(&["simulate", "variants/flower-power/standard.toml", "--bots", &line_up, "--rotate", "--games", "400", "--json"]);
+        bot_share(&s, bot)
+    };
+    let (modelled, low, _) = run("ismcts:iterations=200");
+    assert!(low > 0.3, "ismcts wins {modelled} (95% CI from {low}) against three greedy players");
+    let (searched, _, high) = run("ismcts:iterations=200:opponents=0:rollout=0");
+    assert!(high < low, "searching the opponents ({searched}, CI up to {high}) is not weaker than modelling them ({modelled}, from {low})");
 }
 
 #[test]

@@ -16,7 +16,11 @@
 //!
 //! Opponents' nodes are keyed by (mover, action), so opponents' choices in the sample are
 //! searched like the bot's own (a bluff is judged by how determinized opponents answer
-//! it). Chance during the search draws from the bot's own stream, so the bot is
+//! it). With `opponents=1` (a game's default where it measured stronger, see
+//! [`crate::engine::Game::SEARCH_OPPONENTS`]) they are not searched but played by the
+//! game's default bot on the sample (an opponent model: the table plays sensibly, not
+//! adversarially with the sample's cards in view); the tree still keys the bot's later
+//! information sets by what the model chose, and UCB1 runs only at the bot's own nodes. Chance during the search draws from the bot's own stream, so the bot is
 //! deterministic for a seed. Nodes live in one arena that keeps its capacity between
 //! decisions and games: no allocation per iteration once warm.
 //!
@@ -71,6 +75,9 @@ pub struct Ismcts<G: Game> {
     exploration: f64,
     rollout: Rollout,
     depth: u32,
+    /// Whether opponents play the game's default bot (an opponent model) instead of being
+    /// searched by UCB1 in the tree.
+    model_opponents: bool,
     nodes: Vec<Node<G::Action>>,
     /// (parent, mover, action) -> child, for nodes below the root.
     children: HashMap<(u32, u8, G::Action), u32, foldhash::fast::FixedState>,
@@ -79,6 +86,10 @@ pub struct Ismcts<G: Game> {
     root_actions: Vec<G::Action>,
     root_children: Vec<u32>,
     root_untried: Vec<u32>,
+    /// Index of the default bot's choice among the root's actions (tried first), or `NONE`.
+    prior: u32,
+    /// Standard errors by which an action must beat the default bot's choice (0: off).
+    trust: f64,
     sample: Option<G::State>,
     legal: Vec<G::Action>,
     untried: Vec<G::Action>,
@@ -90,19 +101,23 @@ pub struct Ismcts<G: Game> {
 impl<G: Game> Ismcts<G> {
     /// A search bot with `iterations` per decision, UCB1 constant `exploration`, rollout
     /// policy (0 random, 1 the game's default bot) and depth cut-off (0: play to the end).
-    pub fn new(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32) -> Self {
+    pub fn new(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32, opponents: u32, trust: f64) -> Self {
         let rollout = if rollout == 0 { Rollout::Random } else { Rollout::DefaultBot };
-        let rollout_bots = if rollout == Rollout::DefaultBot { default_bots(game) } else { Vec::new() };
+        let model_opponents = opponents != 0;
+        let rollout_bots = if rollout == Rollout::DefaultBot || model_opponents { default_bots(game) } else { Vec::new() };
         Ismcts {
             iterations: iterations.max(1),
             exploration,
             rollout,
             depth,
+            model_opponents,
             nodes: Vec::new(),
             children: HashMap::with_hasher(foldhash::fast::FixedState::default()),
             root_actions: Vec::new(),
             root_children: Vec::new(),
             root_untried: Vec::new(),
+            prior: NONE,
+            trust,
             sample: None,
             legal: Vec::new(),
             untried: Vec::new(),
@@ -116,13 +131,33 @@ impl<G: Game> Ismcts<G> {
     const PARAMS: &'static [BotParamInfo] = &[
         BotParamInfo { name: "iterations", default: 1000.0, min: 1.0, max: 10_000_000.0, doc: "search iterations per decision" },
         BotParamInfo { name: "c", default: 0.7, min: 0.0, max: 100.0, doc: "UCB1 exploration constant" },
-        BotParamInfo { name: "rollout", default: 0.0, min: 0.0, max: 1.0, doc: "rollout policy: 0 uniformly random, 1 the game's default bot" },
+        BotParamInfo {
+            name: "rollout",
+            default: G::SEARCH_ROLLOUT as f64,
+            min: 0.0,
+            max: 1.0,
+            doc: "rollout policy: 0 uniformly random, 1 the game's default bot (default: the game's own)",
+        },
         BotParamInfo {
             name: "depth",
             default: G::SEARCH_DEPTH as f64,
             min: 0.0,
             max: 1_000_000.0,
             doc: "actions per iteration before it is cut off and scored by the standing (leaders win; 0: play to the end; default: the game's own)",
+        },
+        BotParamInfo {
+            name: "opponents",
+            default: G::SEARCH_OPPONENTS as f64,
+            min: 0.0,
+            max: 1.0,
+            doc: "opponents in the tree: 0 searched like its own choices (each maximises its own share), 1 played by the game's default bot (an opponent model); default: the game's own",
+        },
+        BotParamInfo {
+            name: "trust",
+            default: 1.0,
+            min: 0.0,
+            max: 10.0,
+            doc: "with a default bot in play (rollout or opponents 1): its choice stands unless the search's beats it by more than this many standard errors (0: the most visited action)",
         },
     ];
 
@@ -133,7 +168,7 @@ impl<G: Game> Ismcts<G> {
             aliases: &[],
             doc: "information-set Monte Carlo tree search on sampled deals (determinizations), any game",
             params: Self::PARAMS,
-            build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32)),
+            build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5])),
             uniform: None,
         }
     }
@@ -152,6 +187,15 @@ impl<G: Game> Ismcts<G> {
         self.root_children.resize(root_count as usize, NONE);
         self.root_untried.clear();
         self.root_untried.extend(0..root_count);
+        // With a default bot at hand, its choice on the seat's own view is tried first, so a
+        // search too short to try every action (hundreds of Penny Badger discards) starts
+        // from a sensible one rather than a random one.
+        self.prior = NONE;
+        if let Some(bot) = self.rollout_bots.get_mut(sampler.seat()) {
+            bot.new_game(game, sampler.seat());
+            let choice = bot.decide(game, view, rng);
+            self.prior = self.root_actions.iter().position(|&a| a == choice).map_or(NONE, |i| i as u32);
+        }
         self.children.clear();
         self.nodes.clear();
         self.nodes.push(Node { action: None, mover: sampler.seat() as u8, parent: NONE, visits: 0, available: 0, reward: 0.0 });
@@ -160,17 +204,38 @@ impl<G: Game> Ismcts<G> {
         let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, &mut GameRng::seed_from(0)));
         for _ in 0..self.iterations {
             sampler.sample_into(game, rng, &mut sample);
-            self.iterate(game, &mut sample, rng);
+            self.iterate(game, &mut sample, sampler.seat(), rng);
         }
         self.sample = Some(sample);
         ITERATIONS.fetch_add(self.iterations as u64, Ordering::Relaxed);
-        // The most visited root child (the first legal action on ties: deterministic).
+        // The most visited root child; ties to the default bot's choice (a search too short
+        // to try every action once leaves every child one visit), then to the better mean
+        // reward, then to the first legal action (deterministic).
         let mut best = 0;
-        let mut best_visits = 0;
+        let mut best_key = (0u32, false, f64::NEG_INFINITY);
         for (i, &child) in self.root_children.iter().enumerate() {
-            if child != NONE && self.nodes[child as usize].visits > best_visits {
-                best_visits = self.nodes[child as usize].visits;
+            if child == NONE {
+                continue;
+            }
+            let n = &self.nodes[child as usize];
+            let key = (n.visits, i as u32 == self.prior, n.reward / n.visits.max(1) as f64);
+            if key.0 > best_key.0 || (key.0 == best_key.0 && (key.1, key.2) > (best_key.1, best_key.2)) {
+                best_key = key;
                 best = i;
+            }
+        }
+        // Trust in the default bot: its choice stays unless the chosen action's mean beats it
+        // by more than `trust` standard errors (shares read as Bernoulli trials).
+        if self.trust > 0.0 && self.prior != NONE && best as u32 != self.prior {
+            let p = self.root_children[self.prior as usize];
+            if p != NONE {
+                let (a, b) = (&self.nodes[self.root_children[best] as usize], &self.nodes[p as usize]);
+                let (na, nb) = (a.visits.max(1) as f64, b.visits.max(1) as f64);
+                let (ma, mb) = (a.reward / na, b.reward / nb);
+                let se = (ma * (1.0 - ma) / na + mb * (1.0 - mb) / nb).sqrt().max(1e-9);
+                if ma - mb <= self.trust * se {
+                    return self.root_actions[self.prior as usize];
+                }
             }
         }
         self.root_actions[best]
@@ -182,7 +247,11 @@ impl<G: Game> Ismcts<G> {
     fn select_at_root(&mut self, seat: usize, rng: &mut GameRng) -> (u32, G::Action, bool) {
         let count = self.root_untried.len();
         if count > 0 {
-            let pick = self.root_untried.swap_remove(below(count as u32, rng) as usize) as usize;
+            let at = match self.root_untried.iter().position(|&i| i == self.prior) {
+                Some(at) => at,
+                None => below(count as u32, rng) as usize,
+            };
+            let pick = self.root_untried.swap_remove(at) as usize;
             let action = self.root_actions[pick];
             for &c in &self.root_children {
                 if c != NONE {
@@ -208,12 +277,32 @@ impl<G: Game> Ismcts<G> {
     }
 
     /// One iteration on the determinization `state`: select, expand, roll out, back up.
-    fn iterate(&mut self, game: &G, state: &mut G::State, rng: &mut GameRng) {
+    fn iterate(&mut self, game: &G, state: &mut G::State, searcher: usize, rng: &mut GameRng) {
         let mut log = EventLog::new(false);
         let mut node = 0u32;
         let mut steps = 0u32;
+        if !self.rollout_bots.is_empty() {
+            for (seat, bot) in self.rollout_bots.iter_mut().enumerate() {
+                bot.new_game(game, seat);
+            }
+        }
         // Selection and expansion.
         while let ToMove::Seat(seat) = game.to_move(state) {
+            if self.model_opponents && seat != searcher && node != 0 {
+                // The opponent model chooses; the tree only records what it chose, so the
+                // searcher's later information sets tell its choices apart.
+                let action = {
+                    let view = game.view(state, seat);
+                    self.rollout_bots[seat].decide(game, &view, rng)
+                };
+                node = match self.child(node, seat, action) {
+                    Some(c) => c,
+                    None => self.add_child(node, seat, action),
+                };
+                game.apply(state, seat, action, rng, &mut log);
+                steps += 1;
+                continue;
+            }
             if node == 0 {
                 let (child, action, expanded) = self.select_at_root(seat, rng);
                 node = child;
@@ -260,11 +349,6 @@ impl<G: Game> Ismcts<G> {
         }
         // Rollout.
         let mut finished = true;
-        if self.rollout == Rollout::DefaultBot {
-            for (seat, bot) in self.rollout_bots.iter_mut().enumerate() {
-                bot.new_game(game, seat);
-            }
-        }
         while let ToMove::Seat(seat) = game.to_move(state) {
             if self.depth > 0 && steps >= self.depth {
                 finished = false;
@@ -273,8 +357,8 @@ impl<G: Game> Ismcts<G> {
             let action = {
                 let view = game.view(state, seat);
                 match self.rollout {
-                    Rollout::Random => game.random_action(&view, rng, &mut self.scratch),
-                    Rollout::DefaultBot => self.rollout_bots[seat].decide(game, &view, rng),
+                    Rollout::Random if !(self.model_opponents && seat != searcher) => game.random_action(&view, rng, &mut self.scratch),
+                    _ => self.rollout_bots[seat].decide(game, &view, rng),
                 }
             };
             game.apply(state, seat, action, rng, &mut log);

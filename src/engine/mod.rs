@@ -391,6 +391,13 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// best across the games (README, "ismcts"); a game whose standing misleads in mid-game
     /// sets its own.
     const SEARCH_DEPTH: u32 = 20;
+    /// The `ismcts` bot's default `rollout` policy (0: uniformly random, 1: the game's
+    /// default bot), set by a game whose default bot plays rollouts measurably better.
+    const SEARCH_ROLLOUT: u32 = 0;
+    /// The `ismcts` bot's default `opponents` (0: searched in the tree, each maximising its
+    /// own share; 1: played by the game's default bot, an opponent model), set by a game
+    /// where modelling the table measured stronger (README, "Skill").
+    const SEARCH_OPPONENTS: u32 = 0;
 
     /// `seat`'s standing now, higher is better (savings, points so far, ...), in
     /// [`Game::standing_unit`]: the series behind the report's lead changes, drama,

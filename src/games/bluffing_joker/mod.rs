@@ -227,6 +227,10 @@ impl Game for BluffingJoker {
     type Event = Event;
     type Metrics = JokerMetrics;
     const DEFAULT_BOT: &'static str = "honest";
+    /// `ismcts` models the table with `honest` and rolls out with it: measured stronger
+    /// than searching the opponents' choices (README, "Skill").
+    const SEARCH_ROLLOUT: u32 = 1;
+    const SEARCH_OPPONENTS: u32 = 1;
 
     fn id(&self) -> &'static str {
         ID

@@ -186,6 +186,13 @@ impl Game for DiceFactor {
     type Event = Event;
     type Metrics = DiceMetrics;
     const DEFAULT_BOT: &'static str = "collector";
+    /// `ismcts` models the table with `collector` and rolls out with it: measured stronger
+    /// than searching the opponents' choices (README, "Skill").
+    const SEARCH_ROLLOUT: u32 = 1;
+    const SEARCH_OPPONENTS: u32 = 1;
+    /// Rollouts with `collector` to the end measured stronger than a cut-off (the
+    /// standing, the highest count toward a target, says little about who completes one).
+    const SEARCH_DEPTH: u32 = 0;
 
     fn id(&self) -> &'static str {
         ID

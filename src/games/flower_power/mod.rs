@@ -149,6 +149,10 @@ impl Game for FlowerPower {
     type Event = Event;
     type Metrics = FlowerMetrics;
     const DEFAULT_BOT: &'static str = "greedy";
+    /// `ismcts` models the table with `greedy` and rolls out with it: measured stronger
+    /// than searching the opponents' choices (README, "Skill").
+    const SEARCH_ROLLOUT: u32 = 1;
+    const SEARCH_OPPONENTS: u32 = 1;
 
     fn id(&self) -> &'static str {
         ID

@@ -20,7 +20,7 @@ impl MatchPatch {
     /// locate re-dealt at random; no allocation once `out`'s pile has grown to the pool's size.
     pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, passed } = s;
         out.pile.clone_from(pile);
         out.patch.clone_from(patch);
         out.hands = *hands;
@@ -35,6 +35,7 @@ impl MatchPatch {
         out.end_reason = *end_reason;
         out.known = *known;
         out.excluded = *excluded;
+        out.passed = *passed;
         // The pool: the pile, then the other hands' cards not publicly known.
         for o in (0..self.players).filter(|&o| o != seat) {
             let mut left = known[o];
@@ -69,13 +70,15 @@ impl MatchPatch {
         for _ in 0..TRIES {
             rng::shuffle(&mut out.pile, rng);
             deal.fill(&out.pile[pile_len..]);
-            if (0..deal.unknown).all(|k| deal.fits(s, k)) {
+            if (0..deal.unknown).all(|k| deal.fits(s, k, true)) {
                 ok = true;
                 break;
             }
         }
-        if !ok {
-            deal.repair(s, &mut out.pile, pile_len, rng);
+        // A deal honouring what the table knows and believes; failing that (an opponent
+        // passed up a pair it held: it forgot the patch), only what it knows.
+        if !ok && !deal.repair(s, &mut out.pile, pile_len, rng, true) {
+            deal.repair(s, &mut out.pile, pile_len, rng, false);
         }
         for o in (0..self.players).filter(|&o| o != seat) {
             out.hands[o] = Hand::from_cards(&deal.hands[o][..hands[o].len()]);
@@ -138,15 +141,19 @@ impl Deal {
         }
     }
 
-    /// Whether the card of unknown position `k` fits its hand: an unconstrained hand takes
-    /// anything; a constrained one no kind it is known not to hold and no second copy.
-    fn fits(&self, s: &State, k: usize) -> bool {
+    /// Whether the card of unknown position `k` fits its hand: with `belief`, no kind its
+    /// holder passed up while holding it ([`State::passed`]); then an unconstrained hand
+    /// takes anything, a constrained one no kind it is known not to hold and no second copy.
+    fn fits(&self, s: &State, k: usize, belief: bool) -> bool {
         let (o, i) = (self.slots[k].0 as usize, self.slots[k].1 as usize);
+        let hand = &self.hands[o][..s.hands[o].len()];
+        let card = hand[i];
+        if belief && s.passed[o][i] >> card & 1 != 0 {
+            return false;
+        }
         if self.constrained >> o & 1 == 0 {
             return true;
         }
-        let hand = &self.hands[o][..s.hands[o].len()];
-        let card = hand[i];
         s.excluded[o] >> card & 1 == 0 && hand.iter().enumerate().all(|(j, &c)| j == i || c != card)
     }
 
@@ -154,13 +161,14 @@ impl Deal {
     /// card does not fit swaps it with a card of the pool (the pile or another unknown
     /// position) such that both fit, scanning from a random start, or else with one that
     /// fits here (the other position is mended in a later pass). After 64 passes it gives
-    /// up: a sample the seat would know to be impossible, never an unconserved one.
-    fn repair(&mut self, s: &State, pool: &mut [Card], pile_len: usize, rng: &mut GameRng) {
+    /// up (returns false): a sample the seat would know to be impossible, never an
+    /// unconserved one. `belief` as in [`Deal::fits`].
+    fn repair(&mut self, s: &State, pool: &mut [Card], pile_len: usize, rng: &mut GameRng, belief: bool) -> bool {
         let n = pool.len();
         for _ in 0..64 {
             let mut clean = true;
             for k in 0..self.unknown {
-                if self.fits(s, k) {
+                if self.fits(s, k, belief) {
                     continue;
                 }
                 clean = false;
@@ -168,8 +176,8 @@ impl Deal {
                 let mut fallback = None;
                 for q in (0..n).map(|d| (start + d) % n).filter(|&q| q != pile_len + k) {
                     self.swap(pool, pile_len, pile_len + k, q);
-                    if self.fits(s, k) {
-                        if q.checked_sub(pile_len).is_none_or(|m| self.fits(s, m)) {
+                    if self.fits(s, k, belief) {
+                        if q.checked_sub(pile_len).is_none_or(|m| self.fits(s, m, belief)) {
                             fallback = None;
                             break;
                         }
@@ -182,9 +190,10 @@ impl Deal {
                 }
             }
             if clean {
-                return;
+                return true;
             }
         }
+        false
     }
 
     /// Swaps pool positions `a` and `b`, keeping the hands in step.

@@ -55,9 +55,12 @@
 //! (`State::known`, `State::excluded`). The other hands' remaining cards and the pile form
 //! one pool, shuffled and dealt back with the same sizes; a deal that gives a pair, or a
 //! kind it cannot hold, to a hand that has finished a turn (pairs are laid at once) is
-//! redrawn (up to 32 times, then mended by swaps within the pool). Not modelled: what
-//! other seats' choices hint (a seat that drew from the pile rather than take a slot holds
-//! no card pairing any slot), and a forgotten exclusion after a pile draw.
+//! redrawn (up to 32 times, then mended by swaps within the pool). What other seats'
+//! choices hint is a belief, kept per card (`State::passed`): a seat that drew from the pile
+//! while the patch showed a card did not hold its twin then (taking the slot lays a pair),
+//! so none of the cards it held at that draw is of a kind the patch showed. Samples honour
+//! the belief when they can and fall back to the facts alone when they cannot (an opponent
+//! that forgot the patch). Not modelled: a forgotten exclusion after a pile draw.
 
 mod audit;
 mod bots;
@@ -210,6 +213,12 @@ impl Game for MatchPatch {
     type Event = Event;
     type Metrics = MatchMetrics;
     const DEFAULT_BOT: &'static str = "memory";
+    /// `ismcts` models the table with `memory` and rolls out with it: measured stronger
+    /// than searching the opponents' choices (README, "Skill").
+    const SEARCH_ROLLOUT: u32 = 1;
+    const SEARCH_OPPONENTS: u32 = 1;
+    /// Rollouts with `memory` to the end measured stronger than a cut-off.
+    const SEARCH_DEPTH: u32 = 0;
 
     fn id(&self) -> &'static str {
         ID

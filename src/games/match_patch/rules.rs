@@ -194,6 +194,12 @@ pub struct State {
     /// of kind k from a hand without pairs, cleared when it draws from the pile
     /// (determinization).
     pub excluded: [u32; MAX_PLAYERS],
+    /// Per hand position (arrival order, as [`Hand::cards`]), the kinds the seat passed up
+    /// while holding that card: bit k set when it drew from the pile while the patch showed
+    /// a card of kind k, which a player remembering the patch does not do holding its twin
+    /// (taking the slot lays a pair). A belief, not a rule: searches prefer samples that
+    /// honour it (determinization).
+    pub passed: [[u32; HAND_CAP]; MAX_PLAYERS],
 }
 
 /// The pile and the patch were both empty after a player's draws.
@@ -208,6 +214,17 @@ impl State {
     #[inline]
     pub fn can_draw(&self) -> bool {
         !self.pile.is_empty() || !self.patch.is_empty()
+    }
+
+    /// Removes the copy of `card` that `seat` has held longest, with its passed-up kinds.
+    #[inline(always)]
+    fn remove_card(&mut self, seat: usize, card: Card) {
+        let hand = &self.hands[seat];
+        let len = hand.len();
+        let i = hand.cards().iter().position(|&c| c == card).unwrap_or(len - 1);
+        self.passed[seat].copy_within(i + 1..len, i);
+        self.passed[seat][len - 1] = 0;
+        self.hands[seat].remove(card);
     }
 }
 
@@ -230,6 +247,7 @@ impl MatchPatch {
             end_reason: END_PATCH_EMPTY,
             known: [[0; KINDS]; MAX_PLAYERS],
             excluded: [0; MAX_PLAYERS],
+            passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
         s.pile.extend_from_slice(&self.deck);
         rng::shuffle(&mut s.pile, rng);
@@ -276,10 +294,15 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
+                        let shown = s.patch.iter().fold(0u32, |m, slot| m | 1 << slot.card);
+                        for p in &mut s.passed[seat][..s.hands[seat].len()] {
+                            *p |= shown;
+                        }
                         card
                     }
                 };
                 log.emit(|| Event::Drew { seat: seat as u8, card, pile });
+                s.passed[seat][s.hands[seat].len()] = 0;
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
@@ -291,7 +314,7 @@ impl MatchPatch {
                 self.pairs_then_end_check(s, seat, log);
             }
             Action::Place(card) => {
-                s.hands[seat].remove(card);
+                s.remove_card(seat, card);
                 let known = &mut s.known[seat][card as usize];
                 *known = known.saturating_sub(1);
                 s.excluded[seat] |= 1 << card;
@@ -311,8 +334,8 @@ impl MatchPatch {
     fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-            s.hands[seat].remove(card);
-            s.hands[seat].remove(card);
+            s.remove_card(seat, card);
+            s.remove_card(seat, card);
             s.pairs[seat] += 1;
             s.laid[card as usize] += 1;
             let known = &mut s.known[seat][card as usize];

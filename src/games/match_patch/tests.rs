@@ -925,6 +925,43 @@ fn determinizations_keep_public_cards_and_pair_free_hands() {
     assert!(known_kept > 50, "few cards taken from the patch ({known_kept}): the test checks little");
 }
 
+/// A perfect-memory player never draws from the pile holding the twin of a patch card, so
+/// the passed-up kinds (`State::passed`) never rule out a real card of a memory table, and
+/// the samples of a search honour them.
+#[test]
+fn passed_up_kinds_hold_for_perfect_memory_and_samples_honour_them() {
+    use crate::engine::harness::play_checked;
+    let g = standard();
+    let mut rng = GameRng::seed_from(5);
+    let (mut beliefs, mut honoured) = (0u32, 0u32);
+    for index in 0..8 {
+        let seed = game_seed(22, index);
+        let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players).map(|_| Box::new(MemoryBot::new(1.0)) as Box<dyn Bot<MatchPatch>>).collect();
+        let mut out: Option<State> = None;
+        let mut each = |s: &State, _: usize, _: &Action| {
+            for o in 0..g.players {
+                let cards = s.hands[o].cards();
+                for (i, &c) in cards.iter().enumerate() {
+                    assert_eq!(s.passed[o][i] >> c & 1, 0, "seat {o} passed up a {c} it held: [{}]", s.hands[o]);
+                }
+                assert!(s.passed[o][cards.len()..].iter().all(|&p| p == 0), "seat {o}: passed-up kinds of no card");
+            }
+            let ToMove::Seat(seat) = g.to_move(s) else { return };
+            let out = out.get_or_insert_with(|| s.clone());
+            g.determinize(s, seat, &mut rng, out);
+            for o in (0..g.players).filter(|&o| o != seat) {
+                for (i, &c) in out.hands[o].cards().iter().enumerate() {
+                    beliefs += s.passed[o][i].count_ones().min(1);
+                    honoured += u32::from(s.passed[o][i] >> c & 1 == 0 && s.passed[o][i] != 0);
+                }
+            }
+        };
+        play_checked(&g, &mut bots, seed, 1_000_000, &mut 0, &mut each).expect("a checked game");
+    }
+    assert!(beliefs > 200, "few cards with passed-up kinds ({beliefs}): the test checks little");
+    assert_eq!(honoured, beliefs, "a sample dealt a card its holder passed up");
+}
+
 #[test]
 fn the_public_record_follows_takes_placements_and_pairs() {
     let g = standard();
@@ -1005,7 +1042,7 @@ fn the_table_memory_bot_plays_the_plain_memory_bot() {
 #[test]
 fn search_rollouts_with_the_memory_bot_start_mid_game() {
     let g = standard();
-    let search: Box<dyn Bot<MatchPatch>> = Box::new(crate::engine::ismcts::Ismcts::new(&g, 40, 0.7, 1, 0));
+    let search: Box<dyn Bot<MatchPatch>> = Box::new(crate::engine::ismcts::Ismcts::new(&g, 40, 0.7, 1, 0, 0, 1.0));
     let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = vec![search];
     bots.extend((1..g.seats()).map(|_| (bots::memory_info().build)(&g, &[0.5])));
     for i in 0..3 {

@@ -237,6 +237,10 @@ impl Game for PigFarm {
     type Event = Event;
     type Metrics = PigMetrics;
     const DEFAULT_BOT: &'static str = "threshold";
+    /// `ismcts` models the table with `threshold` and rolls out with it: measured stronger
+    /// than searching the opponents' choices (README, "Skill").
+    const SEARCH_ROLLOUT: u32 = 1;
+    const SEARCH_OPPONENTS: u32 = 1;
 
     fn id(&self) -> &'static str {
         ID

@@ -164,6 +164,10 @@ impl Game for RainbowRush {
     type Event = Event;
     type Metrics = RushMetrics;
     const DEFAULT_BOT: &'static str = "builder";
+    /// `ismcts` models the table with `builder` and rolls out with it: measured stronger
+    /// than searching the opponents' choices (README, "Skill").
+    const SEARCH_ROLLOUT: u32 = 1;
+    const SEARCH_OPPONENTS: u32 = 1;
 
     fn id(&self) -> &'static str {
         ID
