@@ -54,6 +54,23 @@ fn modelling_the_table_makes_the_search_stronger_in_flower_power() {
 }
 
 #[test]
+fn a_search_too_short_to_tell_actions_apart_plays_the_default_bot() {
+    // With two iterations the default bot's choice (tried first) and one other action have one
+    // visit each: `trust` keeps the bot's choice, so the games are the bot's own, number for
+    // number (the bots here draw nothing from their streams).
+    for (variant, bot) in [("flower-power", "greedy"), ("dice-factor", "collector"), ("penny-badger", "basic:bluff=0:challenge=0")] {
+        let path = format!("variants/{variant}/standard.toml");
+        let run = |first: &str| {
+            let line_up = format!("{first},{bot},{bot},{bot}");
+            let s = json(&["simulate", &path, "--bots", &line_up, "--games", "200", "--json"]);
+            let shares: Vec<f64> = s["seats"].as_array().unwrap().iter().map(|seat| seat["win_share"].as_f64().unwrap()).collect();
+            (shares, s["length"].to_string())
+        };
+        assert_eq!(run("ismcts:iterations=2"), run(bot), "{variant}");
+    }
+}
+
+#[test]
 fn rotation_separates_bot_strength_from_seat_order() {
     // counter is far stronger than basic in Penny Badger: rotated, its per-bot share is far
     // above the fair 25% while every seat's share, bots averaged out, stays near 25%.

@@ -20,7 +20,12 @@
 //! [`crate::engine::Game::SEARCH_OPPONENTS`]) they are not searched but played by the
 //! game's default bot on the sample (an opponent model: the table plays sensibly, not
 //! adversarially with the sample's cards in view); the tree still keys the bot's later
-//! information sets by what the model chose, and UCB1 runs only at the bot's own nodes. Chance during the search draws from the bot's own stream, so the bot is
+//! information sets by what the model chose, and UCB1 runs only at the bot's own nodes.
+//!
+//! With the default bot in play (`rollout=1` or `opponents=1`) its choice on the seat's own
+//! view is the root's first expansion and, with `trust` above 0, the answer unless the most
+//! visited action's mean share beats it by more than `trust` standard errors: a search too
+//! short or too noisy to tell actions apart plays the heuristic, not a coin toss. Chance during the search draws from the bot's own stream, so the bot is
 //! deterministic for a seed. Nodes live in one arena that keeps its capacity between
 //! decisions and games: no allocation per iteration once warm.
 //!
