@@ -113,7 +113,6 @@ impl TraceWriter {
         let json = line.to_json();
         self.text(&json);
         self.text("\n");
-        self.lines += 1;
     }
 
     /// Writes JSON Lines text as it is (a whole trace already in memory).
@@ -126,6 +125,7 @@ impl TraceWriter {
             return;
         }
         self.text_bytes += text.len() as u64;
+        self.lines += text.bytes().filter(|&b| b == b'\n').count() as u64;
     }
 
     /// Finishes the file (the gzip trailer, the buffer flushed): what was written, or the
@@ -203,6 +203,25 @@ mod tests {
         bad[20] ^= 0xff;
         assert_eq!(decode(p, bad).unwrap_err().exit_code(), 2);
         assert_eq!(decode(p, vec![b'{', 0xff]).unwrap_err().exit_code(), 2);
+    }
+
+    #[test]
+    fn a_written_file_reads_back_and_counts_its_lines_and_bytes() {
+        let dir = std::env::temp_dir().join(format!("playtest-trace-file-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = "{\"type\":\"state\",\"step\":1}\n".repeat(500);
+        for name in ["t.jsonl.gz", "t.jsonl"] {
+            let path = dir.join(name);
+            let mut w = TraceWriter::create(&path, compressed_name(&path)).unwrap();
+            w.text(&text[..100]);
+            w.text(&text[100..]);
+            let written = w.finish().unwrap();
+            assert_eq!((written.lines, written.text_bytes, written.compressed), (500, text.len() as u64, name.ends_with(".gz")));
+            assert_eq!(written.file_bytes, std::fs::metadata(&path).unwrap().len());
+            assert_eq!(read(&path).unwrap(), text);
+        }
+        assert!(std::fs::metadata(dir.join("t.jsonl.gz")).unwrap().len() * 20 < text.len() as u64);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
