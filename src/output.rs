@@ -1,10 +1,12 @@
 //! Writers of run outputs: one row per game as Parquet and CSV (through polars), and JSON.
 //! Paths are checked before the long run so a bad `--out` fails fast. [`stream`] writes the
 //! rows a row group at a time as a run goes. Every output folder is written through
-//! [`atomic::OutputDir`] (a lock, a temporary folder, a commit by rename).
+//! [`atomic::OutputDir`] (a lock, a temporary folder, a commit by rename). [`trace_file`]
+//! writes and reads JSON trace files, gzip-compressed or plain.
 
 pub mod atomic;
 pub mod stream;
+pub mod trace_file;
 
 use std::fs::File;
 use std::path::Path;

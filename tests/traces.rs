@@ -1,7 +1,9 @@
 //! JSON traces (`playtest trace --json`) and their replay (`playtest replay`): a trace
 //! replays; a hand-edited one is refused at the line it breaks (an illegal action with the
 //! rule it breaks, a state, a chance result such as a reshuffle's new order, a missing
-//! line); a malformed file names its line and column; the exit codes of the command. The
+//! line); a malformed file names its line and column; the exit codes of the command; a
+//! gzip-compressed trace file (`trace --out FILE.jsonl.gz`, `check --traces`) holds exactly
+//! the text `trace --json` prints and replays the same, and a cut one is refused. The
 //! round trip of every game and bundled variant is in the invariant harness
 //! (`tests/harness.rs`).
 
@@ -10,6 +12,7 @@ use std::process::Command;
 
 use playtest::Error;
 use playtest::cli::{json_trace_of, replay_text};
+use playtest::output::trace_file;
 use playtest::variant::Variant;
 use serde_json::Value;
 
@@ -225,8 +228,9 @@ fn check_writes_the_traces_of_capped_games_at_most_twenty_and_each_replays() {
     assert_eq!(files.len(), 20);
     assert!(files[0].file_name().unwrap().to_string_lossy().starts_with("flower-power-standard-game-000000-seed-"));
     for f in &files {
-        assert!(f.to_string_lossy().ends_with("-cap.jsonl"));
-        let said = replay_text(f, &std::fs::read_to_string(f).unwrap()).expect("replays");
+        assert!(f.to_string_lossy().ends_with("-cap.jsonl.gz"));
+        assert_eq!(std::fs::read(f).unwrap()[..2], [0x1f, 0x8b], "gzip-compressed");
+        let said = replay_text(f, &trace_file::read(f).unwrap()).expect("replays");
         assert!(said.contains("ended `cap` after 12 turns"), "{said}");
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -241,4 +245,76 @@ fn a_trace_ending_in_a_broken_rule_is_replayed_up_to_it_and_refused_there() {
     let (n, what) = failing_line(replay(&cut).unwrap_err());
     assert_eq!(n, i + 2);
     assert!(what.contains("broken rule") && what.contains("seat 1 chose an illegal action"), "{what}");
+}
+
+fn gzip(text: &str) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(text.as_bytes()).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn a_gzip_trace_file_holds_what_json_prints_and_replays_and_a_cut_or_edited_one_is_refused() {
+    let dir = std::env::temp_dir().join(format!("playtest-gz-traces-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let playtest = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_playtest"));
+        c.current_dir(env!("CARGO_MANIFEST_DIR"));
+        c
+    };
+    let trace_args = ["trace", "variants/pig-farm/standard.toml", "--game-seed", "5", "--json"];
+    let printed = playtest().args(trace_args).output().expect("runs");
+    assert_eq!(printed.status.code(), Some(0));
+    let gz = dir.join("t.jsonl.gz");
+    let plain = dir.join("t.jsonl");
+    for file in [&gz, &plain] {
+        let out = playtest().args(trace_args).arg("--out").arg(file).output().expect("runs");
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.starts_with(&format!("wrote {}: ", file.display())) && !said.contains("\"type\""), "only a note on stdout: {said}");
+    }
+    // The compressed file is gzip, smaller, and decompresses to the printed text byte for byte.
+    let bytes = std::fs::read(&gz).unwrap();
+    assert_eq!(bytes[..2], [0x1f, 0x8b]);
+    assert!(bytes.len() * 5 < printed.stdout.len(), "{} of {}", bytes.len(), printed.stdout.len());
+    assert!(String::from_utf8_lossy(&playtest().args(trace_args).arg("--out").arg(&gz).output().unwrap().stdout).contains("gzip-compressed"));
+    let text = trace_file::read(&gz).unwrap();
+    assert!(text.as_bytes() == printed.stdout.as_slice(), "the decompressed trace is what --json prints");
+    assert!(std::fs::read(&plain).unwrap() == printed.stdout, "a plain --out file is what --json prints");
+    let leftovers: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).filter(|n| n.starts_with('.')).collect();
+    assert!(leftovers.is_empty(), "no lock or temporary folder left: {leftovers:?}");
+    let replay = |file: &Path| playtest().arg("replay").arg(file).output().expect("runs");
+    let ok = replay(&gz);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("agree"));
+    // A hand-edited state inside a gzip file: refused at its line of the decompressed text.
+    let mut lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let i = lines.iter().position(|l| l["type"] == "state").unwrap();
+    lines[i]["state"]["players"][0]["hand"].as_array_mut().unwrap().push("red square".into());
+    let edited = dir.join("edited.jsonl.gz");
+    std::fs::write(&edited, gzip(&self::text(&lines))).unwrap();
+    let out = replay(&edited);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&format!("edited.jsonl.gz:{}: ", i + 1)) && err.contains("/players/0/hand"), "{err}");
+    // A malformed line inside a gzip file: its line and column.
+    let mut broken = text.clone();
+    let at = broken.match_indices('\n').nth(2).unwrap().0 + 1;
+    broken.insert_str(at, "{\"type\": \"state\", \"step\": }\n");
+    let malformed = dir.join("malformed.jsonl.gz");
+    std::fs::write(&malformed, gzip(&broken)).unwrap();
+    let out = replay(&malformed);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("malformed.jsonl.gz:4:27"), "{}", String::from_utf8_lossy(&out.stderr));
+    // A cut gzip file: exit 2 with a clear message, no panic.
+    let cut = dir.join("cut.jsonl.gz");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let out = replay(&cut);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cut.jsonl.gz: cannot decompress the trace: the gzip stream is cut short"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
 }

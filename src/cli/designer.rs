@@ -78,7 +78,7 @@ pub(super) struct CheckArgs {
     pub(super) run: RunArgs,
     #[command(flatten)]
     pub(super) precision: PrecisionArgs,
-    /// Write the JSON trace of every game that breaks an invariant or ends at the cap (at most 20) into DIR.
+    /// Write the JSON trace of every game that breaks an invariant or ends at the cap (at most 20) into DIR, gzip-compressed (.jsonl.gz).
     #[arg(long, value_name = "DIR")]
     pub(super) traces: Option<PathBuf>,
 }

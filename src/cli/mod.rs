@@ -58,9 +58,9 @@ enum Command {
     Simulate(SimulateArgs),
     /// Play many games and write charts, report.md and summary.json.
     Report(ReportArgs),
-    /// Print a play-by-play of one game (or JSON Lines with --json, a replay page with --html).
+    /// Print a play-by-play of one game (JSON Lines with --json, into a file with --out, a replay page with --html).
     Trace(TraceArgs),
-    /// Re-apply a JSON trace through the engine: exit 0 when it agrees, 1 naming the first line that differs.
+    /// Re-apply a JSON trace (plain or gzip) through the engine: exit 0 when it agrees, 1 naming the first line that differs.
     Replay(ReplayArgs),
     /// Check variant files without playing.
     Validate(ValidateArgs),

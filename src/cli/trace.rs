@@ -1,9 +1,12 @@
 //! `playtest trace`: one game as a readable play-by-play, as JSON Lines (`--json`) or as a
-//! self-contained replay page (`--html FILE`); and `playtest replay`, which re-checks a JSON
-//! trace through the engine.
+//! self-contained replay page (`--html FILE`), or into a trace file (`--out FILE`,
+//! gzip-compressed when FILE ends in `.gz`); and `playtest replay`, which re-checks a JSON
+//! trace, plain or compressed, through the engine.
 
 use super::*;
 use crate::engine::trace as tracing;
+use crate::output::atomic::{OutputFile, invocation};
+use crate::output::trace_file::{self, TraceWriter, compressed_name};
 use crate::sim::{MAX_TRACE_STEPS, json_trace, trace_header};
 
 #[derive(Args, Debug)]
@@ -25,11 +28,16 @@ pub(super) struct TraceArgs {
     /// Write the game as one self-contained HTML replay page into FILE (opens from disk).
     #[arg(long, value_name = "FILE")]
     pub(super) html: Option<PathBuf>,
+    /// Write the JSON Lines trace into FILE instead of printing it, gzip-compressed when FILE
+    /// ends in `.gz` (the longest games' traces shrink 20 to 50 times); `replay` reads both.
+    #[arg(long, value_name = "FILE")]
+    pub(super) out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
 pub(super) struct ReplayArgs {
-    /// A JSON Lines trace written by `playtest trace --json`.
+    /// A JSON Lines trace written by `playtest trace --json` or `--out FILE`, plain or
+    /// gzip-compressed (told by its first bytes, not its name).
     pub(super) trace: PathBuf,
 }
 
@@ -45,24 +53,50 @@ impl GameCommand for Trace<'_> {
         let seed = a.game_seed.unwrap_or_else(|| game_seed(a.seed, a.game));
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        if a.json || a.html.is_some() {
+        if a.json || a.html.is_some() || a.out.is_some() {
             let broken = |step: u64, what: String| Error::Invariant(format!("seed {seed}: step {step}: {what}"));
-            if let Some(file) = &a.html {
+            if let (Some(page), Some(file)) = (&a.html, &a.out)
+                && page == file
+            {
+                return Err(Error::Usage(format!("--html and --out both name {}: name two files", file.display())));
+            }
+            // The files are taken (locked, probed) before the game is played, and each appears
+            // only whole (`OutputFile`).
+            let trace_out = a.out.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
+            let page_out = a.html.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
+            let finish = |writer: TraceWriter, file_out: OutputFile, file: &Path| -> Result<(), Error> {
+                let written = writer.finish()?;
+                file_out.commit()?;
+                println!("wrote {}: {}", file.display(), written.describe());
+                Ok(())
+            };
+            if let Some(page_out) = page_out {
                 let (text, result) = json_trace(&game, variant, &plans, seed);
                 let title = format!("{} / {}: game seed {seed}", game.id(), variant.name);
-                crate::report::replay_page::write(file, &title, &text)?;
-                if a.json {
+                crate::report::replay_page::write(page_out.path(), &title, &text)?;
+                page_out.commit()?;
+                if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
+                    let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
+                    writer.text(&text);
+                    finish(writer, file_out, file)?;
+                } else if a.json {
                     let _ = out.write_all(text.as_bytes());
                 }
                 return result.map(|_| ()).map_err(|(s, w)| broken(s, w));
             }
+            let header = trace_header(variant, &plans);
             let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
+            if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
+                // Streamed into the file (through gzip for a `.gz` name) as the game is played.
+                let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
+                let result = tracing::play_traced(&game, &mut bots, seed, &header, true, MAX_TRACE_STEPS, &mut |line| writer.line(&line));
+                finish(writer, file_out, file)?;
+                return result.map(|_| ()).map_err(|(s, w)| broken(s, w));
+            }
             let mut print = |line: tracing::Line| {
                 let _ = writeln!(out, "{}", line.to_json());
             };
-            return tracing::play_traced(&game, &mut bots, seed, &trace_header(variant, &plans), true, MAX_TRACE_STEPS, &mut print)
-                .map(|_| ())
-                .map_err(|(s, w)| broken(s, w));
+            return tracing::play_traced(&game, &mut bots, seed, &header, true, MAX_TRACE_STEPS, &mut print).map(|_| ()).map_err(|(s, w)| broken(s, w));
         }
         let _ = writeln!(out, "{} / {}: game seed {seed}; seats: {}", game.id(), variant.name, seat_labels(&game, &plans).join(", "));
         let mut print = |line: &str| {
@@ -74,15 +108,18 @@ impl GameCommand for Trace<'_> {
 }
 
 /// `playtest replay TRACE`: exit 0 when the trace replays, 1 naming the first line that
-/// differs (or the illegal action and the rule it breaks), 2 for a malformed file.
+/// differs (or the illegal action and the rule it breaks), 2 for a malformed file (a corrupt
+/// or cut gzip stream too). A gzip-compressed trace is read decompressed: lines and columns
+/// are those of its JSON Lines text.
 pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
     let path = &a.trace;
-    let text = std::fs::read_to_string(path).map_err(|e| Error::Usage(format!("{}: cannot read the trace: {e}", path.display())))?;
+    let text = trace_file::read(path)?;
     println!("{}", replay_text(path, &text)?);
     Ok(())
 }
 
-/// Replays the JSON Lines trace `text` (read from `path`, named in messages) through the
+/// Replays the JSON Lines trace `text` (read from `path`, named in messages; a compressed
+/// file's decompressed text, see [`crate::output::trace_file::read`]) through the
 /// engine: `Ok` says what agreed; a trace that differs (or holds an illegal action) is
 /// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one is
 /// [`Error::Usage`] with line and column (exit code 2).

@@ -26,6 +26,7 @@ use super::precision::{PrecisionArgs, run_arm};
 use super::runner::{Arm, PlayPlan, replay_command};
 use super::{RunOptions, plans, thousands};
 use crate::output::atomic::OutputDir;
+use crate::output::trace_file::TraceWriter;
 
 /// What `check` was asked.
 #[derive(Clone, Debug)]
@@ -41,7 +42,8 @@ pub struct CheckOptions {
     /// Adaptive game count.
     pub precision: PrecisionArgs,
     /// `--traces DIR`: write the JSON trace of every game that breaks an invariant or ends at
-    /// the cap (at most [`MAX_TRACES`] per run) into this folder.
+    /// the cap (at most [`MAX_TRACES`] per run) into this folder, gzip-compressed
+    /// (`.jsonl.gz`).
     pub traces: Option<PathBuf>,
 }
 
@@ -160,7 +162,7 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
         match traces.files.len() {
             0 => println!("traces: no game broke an invariant or reached the cap; nothing written to {}", dir.display()),
             n => println!(
-                "traces: {n} JSON trace(s) of games that broke an invariant or reached the cap written to {}{} (`playtest replay FILE` re-checks one)",
+                "traces: {n} JSON trace(s) of games that broke an invariant or reached the cap written to {}{} (gzip-compressed JSON Lines: `playtest replay FILE` re-checks one, `zcat FILE` prints it)",
                 dir.display(),
                 if traces.more > 0 { format!("; {} more not written (at most {MAX_TRACES})", traces.more) } else { String::new() }
             ),
@@ -199,29 +201,19 @@ struct Traces {
 impl Traces {
     /// Traces game `index` (seed `seed`) of `variant` unless [`MAX_TRACES`] are written.
     fn add<G: Registered>(&mut self, game: &G, variant: &Variant, plans: &[crate::sim::SeatPlan<G>], index: u64, seed: u64, why: &str) -> Result<(), Error> {
-        use std::io::Write;
         if self.files.len() >= MAX_TRACES {
             self.more += 1;
             return Ok(());
         }
-        let name = format!("{}-{}-game-{index:06}-seed-{seed}-{why}.jsonl", game.id(), variant.name);
+        // Gzip-compressed: the games traced are the longest (capped) or broken ones, whose
+        // plain traces can pass 100 MB each.
+        let name = format!("{}-{}-game-{index:06}-seed-{seed}-{why}.jsonl.gz", game.id(), variant.name);
         let path = self.dir.join(&name);
-        let file = std::fs::File::create(&path).map_err(|e| Error::output(&path, e))?;
-        let mut w = std::io::BufWriter::new(file);
-        let mut failed = None;
+        let mut writer = TraceWriter::create(&path, true)?;
         let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(game, &p.values)).collect();
         let header = crate::sim::trace_header(variant, plans);
-        let _ = crate::engine::trace::play_traced(game, &mut bots, seed, &header, true, crate::sim::MAX_TRACE_STEPS, &mut |line| {
-            if failed.is_none()
-                && let Err(e) = writeln!(w, "{}", line.to_json())
-            {
-                failed = Some(e);
-            }
-        });
-        if let Some(e) = failed {
-            return Err(Error::output(&path, e));
-        }
-        w.flush().map_err(|e| Error::output(&path, e))?;
+        let _ = crate::engine::trace::play_traced(game, &mut bots, seed, &header, true, crate::sim::MAX_TRACE_STEPS, &mut |line| writer.line(&line));
+        writer.finish()?;
         self.files.push(name);
         Ok(())
     }

@@ -25,6 +25,9 @@
 //! Recorded actions (the chosen one and the legal ones) are compared as the actions they read
 //! as, so a trace in a notation a game still reads but no longer writes (an older form of
 //! its actions) replays.
+//!
+//! This module knows lines and text only: trace files (`trace --out FILE`, `check --traces`),
+//! gzip-compressed or plain, are written and read by [`crate::output::trace_file`].
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

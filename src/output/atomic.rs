@@ -37,6 +37,10 @@
 //!   write too (the shards of one run): the lock and the temporary folder are named after the
 //!   files (`.shard-K-of-N.lock`, `.shard-K-of-N.tmp-<pid>` inside the folder) and the files
 //!   are renamed in one by one, the `.json` state last, so a shard appears only complete.
+//! - **Single files.** [`OutputFile`] writes one file (`trace --out FILE`, `trace --html
+//!   FILE`) the same way: its folder is shared, the lock and the temporary folder are named
+//!   after the file (`.<file>.lock`, `.<file>.tmp-<pid>` beside it) and the commit renames
+//!   the finished file into place, so the file is the previous one or the new one, whole.
 //! - **Interruption.** The lock and the temporary folder are registered with
 //!   [`crate::interrupt`], which removes them when a second Ctrl-C stops the process at once.
 //!   Dropping an uncommitted [`OutputDir`] removes the temporary folder, the lock and the
@@ -435,6 +439,46 @@ impl OutputDir {
     }
 }
 
+/// One output file being written: write it whole at [`OutputFile::path`], then
+/// [`OutputFile::commit`] renames it into place; dropping it instead leaves the previous file
+/// (or none) untouched. Built on [`OutputDir::create_files`] (module doc).
+#[derive(Debug)]
+pub struct OutputFile {
+    /// The folder's lock and temporary folder.
+    dir: OutputDir,
+    /// Where the file is written until the commit.
+    work: PathBuf,
+}
+
+impl OutputFile {
+    /// Starts writing `file` for `command` (the command line, named in the lock): creates its
+    /// folder if missing, takes the file's lock and checks that the folder can be written.
+    /// Call before the long run. A `file` that is a folder, or names none, is a usage error.
+    pub fn create(file: &Path, command: &str) -> Result<OutputFile, Error> {
+        let Some(name) = file.file_name().filter(|_| !file.as_os_str().to_string_lossy().ends_with(std::path::MAIN_SEPARATOR)) else {
+            return Err(Error::output(file, "not a file name; name the file to write, e.g. trace.jsonl.gz"));
+        };
+        if file.is_dir() {
+            return Err(Error::output(file, "it is a folder, not a file; name the file to write"));
+        }
+        let folder = file.parent().unwrap_or(Path::new(""));
+        let dir = OutputDir::create_files(folder, &name.to_string_lossy(), command)?;
+        let work = dir.path().join(name);
+        Ok(OutputFile { dir, work })
+    }
+
+    /// Where to write the file (in a temporary folder until the commit; errors about it name
+    /// the file as the user named it).
+    pub fn path(&self) -> &Path {
+        &self.work
+    }
+
+    /// Makes the written file the result (one rename) and releases the lock.
+    pub fn commit(self) -> Result<(), Error> {
+        self.dir.commit()
+    }
+}
+
 impl Drop for OutputDir {
     fn drop(&mut self) {
         if self.done {
@@ -554,6 +598,32 @@ mod tests {
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
         assert_eq!(std::fs::read_to_string(real.join("summary.json")).unwrap(), "new");
         assert_eq!(listing(&root), ["link", "real"]);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
+    #[test]
+    fn a_single_file_is_the_old_one_or_the_new_one_whole() {
+        let root = scratch("file");
+        let file = root.join("t.jsonl.gz");
+        std::fs::write(root.join("mine.txt"), "mine").unwrap();
+        let out = OutputFile::create(&file, "one").unwrap();
+        std::fs::write(out.path(), "1").unwrap();
+        assert!(!file.exists(), "not there before the commit");
+        out.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "1");
+        let out = OutputFile::create(&file, "two").unwrap();
+        std::fs::write(out.path(), "2 but cut").unwrap();
+        drop(out);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "1", "a dropped file leaves the old one");
+        assert_eq!(listing(&root), ["mine.txt", "t.jsonl.gz"], "no lock or temporary folder left");
+        let e = OutputFile::create(&root, "three").unwrap_err();
+        assert!(e.to_string().contains("a folder"), "{e}");
+        // A missing folder is created.
+        let deep = root.join("new/t.jsonl");
+        let out = OutputFile::create(&deep, "four").unwrap();
+        std::fs::write(out.path(), "4").unwrap();
+        out.commit().unwrap();
+        assert_eq!(std::fs::read_to_string(&deep).unwrap(), "4");
         let _ = std::fs::remove_dir_all(&root);
     }
 
