@@ -306,6 +306,14 @@ fn partial(played: u64, asked: Option<u64>) -> Option<Partial> {
     crate::interrupt::requested().then_some(Partial { played, asked })
 }
 
+/// Ends a run a Ctrl-C stopped before its first game finished: there is no figure to show,
+/// so nothing is printed or written (`--keep-partial` included) and `out`'s previous result
+/// stays as it was. Returns the error that exits with code 130.
+fn stopped_before_any_game(out: Option<OutputDir>) -> Error {
+    let kept = out.map(|o| format!("; {} is left as it was", o.target().display())).unwrap_or_default();
+    Error::Interrupted(format!("interrupted before any game finished: no figure to show, nothing written{kept}"))
+}
+
 /// Ends a run a Ctrl-C stopped: with `keep` (`--keep-partial`) commits the folder (written
 /// complete and marked partial), else leaves the previous result as it was. Returns the error
 /// that exits with code 130.

@@ -52,6 +52,7 @@ impl GameCommand for Report<'_> {
         // Before the long run: the folder's lock and a writable temporary folder.
         let out = open_out(&dir)?;
         let (summary, written, stopped_at) = match write_report(&game, variant, &plans, a, out.path())? {
+            Written::Stopped(_, p) if p.played == 0 => return Err(stopped_before_any_game(Some(out))),
             Written::Stopped(summary, p) => {
                 print!("{}", summary.table());
                 return Err(stopped(Some(out), false, &p));
@@ -134,6 +135,9 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
     }
     let mut summary = summarise(game, variant, plans, &cfg, &result);
     if let Some(p) = &stopped_at {
+        if p.played == 0 {
+            return Ok(Written::Stopped(summary, *p));
+        }
         println!("{}", p.banner());
         if !a.keep_partial {
             return Ok(Written::Stopped(summary, *p));

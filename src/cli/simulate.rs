@@ -61,6 +61,9 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
         }
     };
     let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
+    if stopped_at.is_some_and(|p| p.played == 0) {
+        return Err(stopped_before_any_game(out));
+    }
     if let (Some(r), None) = (&reached, &stopped_at) {
         if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
     }
