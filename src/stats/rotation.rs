@@ -123,7 +123,8 @@ impl RotationTally {
     }
 }
 
-/// Mean of the block values sum/scale with a normal 95% interval over blocks.
+/// Mean of the block values sum/scale with a normal 95% interval over blocks, kept within
+/// [0, 1].
 fn estimate(name: &str, sum: u64, sq: u128, blocks: u64, scale: f64) -> RotatedShare {
     if blocks == 0 {
         return RotatedShare { name: name.to_string(), win_share: f64::NAN, ci95: [f64::NAN, f64::NAN] };
@@ -132,7 +133,9 @@ fn estimate(name: &str, sum: u64, sq: u128, blocks: u64, scale: f64) -> RotatedS
     let mean = sum as f64 / n;
     let var = if blocks > 1 { ((sq as f64 - sum as f64 * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
     let half = 1.96 * (var / n).sqrt();
-    RotatedShare { name: name.to_string(), win_share: mean / scale, ci95: [(mean - half) / scale, (mean + half) / scale] }
+    // A share lies in [0, 1]: a few blocks must not give an interval past its ends.
+    let ci95 = [((mean - half) / scale).max(0.0), ((mean + half) / scale).min(1.0)];
+    RotatedShare { name: name.to_string(), win_share: mean / scale, ci95 }
 }
 
 /// One figure of a rotated run.
@@ -213,6 +216,25 @@ mod tests {
         assert_eq!(s.seats[0].win_share, 1.0);
         assert!((s.bots[0].win_share - 1.0 / 3.0).abs() < 1e-12);
         assert!((s.bots[1].win_share - 1.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn intervals_of_few_blocks_stay_within_zero_and_one() {
+        // The first bot wins 2 of 3 blocks outright and none of the third: a normal interval
+        // over 3 blocks would reach past 100%.
+        let labels = vec!["a".to_string(), "b".to_string()];
+        let mut t = RotationTally::new(&labels, 2);
+        for block in 0..3 {
+            for turn in 0..2 {
+                let seat_of_a = (0..2).find(|&s| bot_at(s, turn, 2) == 0).unwrap();
+                t.record(&won_by(if block < 2 { seat_of_a } else { 1 - seat_of_a }), turn);
+            }
+        }
+        let s = t.summary();
+        for f in s.bots.iter().chain(&s.seats) {
+            assert!(0.0 <= f.ci95[0] && f.ci95[0] <= f.win_share && f.win_share <= f.ci95[1] && f.ci95[1] <= 1.0, "{f:?}");
+        }
+        assert_eq!(s.bots[0].ci95[1], 1.0, "{:?}", s.bots[0]);
     }
 
     #[test]
