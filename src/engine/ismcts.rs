@@ -100,16 +100,25 @@ pub struct Ismcts<G: Game> {
     untried: Vec<G::Action>,
     scratch: Vec<G::Action>,
     rollout_bots: Vec<Box<dyn Bot<G>>>,
+    /// The seat's own policy ([`Game::SEARCH_POLICY`] with `policy=1`), when it is not the
+    /// default bot: the prior, and the seat's own moves in default-bot rollouts.
+    own_policy: Option<Box<dyn Bot<G>>>,
     shares: Vec<f64>,
 }
 
 impl<G: Game> Ismcts<G> {
     /// A search bot with `iterations` per decision, UCB1 constant `exploration`, rollout
     /// policy (0 random, 1 the game's default bot) and depth cut-off (0: play to the end).
-    pub fn new(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32, opponents: u32, trust: f64) -> Self {
+    /// `opponents` 1 models the table by the default bot; `trust` is how many standard
+    /// errors the search must beat the prior by; `policy` 1 plays the seat's own part by the
+    /// game's [`Game::SEARCH_POLICY`] instead of its default bot.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32, opponents: u32, trust: f64, policy: u32) -> Self {
         let rollout = if rollout == 0 { Rollout::Random } else { Rollout::DefaultBot };
         let model_opponents = opponents != 0;
-        let rollout_bots = if rollout == Rollout::DefaultBot || model_opponents { default_bots(game) } else { Vec::new() };
+        let with_bots = rollout == Rollout::DefaultBot || model_opponents;
+        let rollout_bots = if with_bots { (0..game.acting_seats()).map(|_| named_bot(game, G::DEFAULT_BOT)).collect() } else { Vec::new() };
+        let own_policy = (with_bots && policy != 0 && G::SEARCH_POLICY != G::DEFAULT_BOT).then(|| named_bot(game, G::SEARCH_POLICY));
         Ismcts {
             iterations: iterations.max(1),
             exploration,
@@ -128,6 +137,7 @@ impl<G: Game> Ismcts<G> {
             untried: Vec::new(),
             scratch: Vec::new(),
             rollout_bots,
+            own_policy,
             shares: vec![0.0; game.seats()],
         }
     }
@@ -164,6 +174,13 @@ impl<G: Game> Ismcts<G> {
             max: 10.0,
             doc: "with a default bot in play (rollout or opponents 1): its choice stands unless the search's beats it by more than this many standard errors (0: the most visited action)",
         },
+        BotParamInfo {
+            name: "policy",
+            default: 1.0,
+            min: 0.0,
+            max: 1.0,
+            doc: "the seat's own prior and rollout moves: 0 the game's default bot, 1 the game's search policy (a stronger hand-written bot where the game names one)",
+        },
     ];
 
     /// The `ismcts` entry of every game's bot list.
@@ -173,7 +190,7 @@ impl<G: Game> Ismcts<G> {
             aliases: &[],
             doc: "information-set Monte Carlo tree search on sampled deals (determinizations), any game",
             params: Self::PARAMS,
-            build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5])),
+            build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5], p[6] as u32)),
             uniform: None,
         }
     }
@@ -196,7 +213,11 @@ impl<G: Game> Ismcts<G> {
         // search too short to try every action (hundreds of Penny Badger discards) starts
         // from a sensible one rather than a random one.
         self.prior = NONE;
-        if let Some(bot) = self.rollout_bots.get_mut(sampler.seat()) {
+        let own = match self.own_policy.as_mut() {
+            Some(bot) => Some(bot),
+            None => self.rollout_bots.get_mut(sampler.seat()),
+        };
+        if let Some(bot) = own {
             bot.new_game(game, sampler.seat());
             let choice = bot.decide(game, view, rng);
             self.prior = self.root_actions.iter().position(|&a| a == choice).map_or(NONE, |i| i as u32);
@@ -290,6 +311,9 @@ impl<G: Game> Ismcts<G> {
             for (seat, bot) in self.rollout_bots.iter_mut().enumerate() {
                 bot.new_game(game, seat);
             }
+            if let Some(bot) = self.own_policy.as_mut() {
+                bot.new_game(game, searcher);
+            }
         }
         // Selection and expansion.
         while let ToMove::Seat(seat) = game.to_move(state) {
@@ -363,7 +387,10 @@ impl<G: Game> Ismcts<G> {
                 let view = game.view(state, seat);
                 match self.rollout {
                     Rollout::Random if !(self.model_opponents && seat != searcher) => game.random_action(&view, rng, &mut self.scratch),
-                    _ => self.rollout_bots[seat].decide(game, &view, rng),
+                    _ => match self.own_policy.as_mut() {
+                        Some(bot) if seat == searcher => bot.decide(game, &view, rng),
+                        _ => self.rollout_bots[seat].decide(game, &view, rng),
+                    },
                 }
             };
             game.apply(state, seat, action, rng, &mut log);
@@ -418,12 +445,13 @@ impl<G: Game> Ismcts<G> {
     }
 }
 
-/// One default bot (default parameters) per acting seat, for rollouts.
-fn default_bots<G: Game>(game: &G) -> Vec<Box<dyn Bot<G>>> {
+/// The game's bot `name` with its default parameters (the default bot or the search
+/// policy, both checked to be among the game's bots by the registry's tests).
+fn named_bot<G: Game>(game: &G, name: &str) -> Box<dyn Bot<G>> {
     let infos = all_bots::<G>();
-    let info = infos.iter().find(|b| b.name == G::DEFAULT_BOT).expect("a game's default bot is one of its bots");
+    let info = infos.iter().find(|b| b.name == name).expect("a game's default bot and search policy are among its bots");
     let params: Vec<f64> = info.params.iter().map(|p| p.default).collect();
-    (0..game.acting_seats()).map(|_| (info.build)(game, &params)).collect()
+    (info.build)(game, &params)
 }
 
 impl<G: Game> Bot<G> for Ismcts<G> {

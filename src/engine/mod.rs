@@ -398,6 +398,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// own share; 1: played by the game's default bot, an opponent model), set by a game
     /// where modelling the table measured stronger (README, "Skill").
     const SEARCH_OPPONENTS: u32 = 0;
+    /// The bot that plays the `ismcts` seat's own part of a search with `policy=1` (its
+    /// default): the root's first try, the choice the search trusts (`trust`) and the seat's
+    /// own moves in default-bot rollouts. The opponents stay [`Game::DEFAULT_BOT`] (the model
+    /// of the table). A game names a stronger hand-written bot here when its default is
+    /// a simple, exactly defined one (README, "Skill").
+    const SEARCH_POLICY: &'static str = Self::DEFAULT_BOT;
 
     /// `seat`'s standing now, higher is better (savings, points so far, ...), in
     /// [`Game::standing_unit`]: the series behind the report's lead changes, drama,

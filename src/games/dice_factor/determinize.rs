@@ -6,8 +6,12 @@
 use std::fmt::Write;
 
 use super::DiceFactor;
+use super::Phase;
+use super::bots::collector_discard;
 use super::hand::Hand;
+use super::hand::allowed_targets;
 use super::rules::State;
+use crate::engine::rng::below;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{CARD_KINDS, Card, card_name};
 
@@ -36,6 +40,7 @@ impl DiceFactor {
             end_reason,
             tally,
             known,
+            last_discard,
         } = s;
         out.draw.clone_from(draw);
         out.discard.clone_from(discard);
@@ -55,6 +60,7 @@ impl DiceFactor {
         out.end_reason = *end_reason;
         out.tally = *tally;
         out.known = *known;
+        out.last_discard = *last_discard;
         // The pool: the draw pile, then the other hands' cards not publicly known.
         let others = (0..self.players).filter(|&o| o != seat);
         for o in others.clone() {
@@ -79,6 +85,57 @@ impl DiceFactor {
             out.draw.truncate(start);
             out.hands[o] = hand;
         }
+        self.honour_discards(s, seat, rng, out);
+    }
+
+    /// Re-deals the unknown cards of each other hand until its last discard is the one
+    /// `collector` (the table's model of a player, as in the search's opponents) would have
+    /// made from it, under the dice of then: a hand that discarded a card off its best target
+    /// held no action card and, below that card in canonical order, only cards toward that
+    /// target. A soft belief: after `TRIES` misfits (a player who plays otherwise) the last
+    /// deal stays. Only public facts are read: the face-up discard, the dice, hand sizes.
+    fn honour_discards(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        const TRIES: usize = 256;
+        for o in (0..self.players).filter(|&o| o != seat) {
+            if s.last_discard[o].is_none() {
+                continue;
+            }
+            let fits = |h: &Hand| self.fits_last_discard(s, o, h);
+            let mut tries = 0;
+            while !fits(&out.hands[o]) && tries < TRIES {
+                tries += 1;
+                // Back into the pool, then a fresh uniform choice of as many cards.
+                let mut hidden = 0;
+                for k in 0..CARD_KINDS {
+                    let extra = out.hands[o].count(k as Card).saturating_sub(s.known[o][k] as u32);
+                    for _ in 0..extra {
+                        out.hands[o].remove(k as Card);
+                        out.draw.push(k as Card);
+                        hidden += 1;
+                    }
+                }
+                let len = out.draw.len();
+                for i in 0..hidden {
+                    let j = below((len - i) as u32, rng) as usize;
+                    out.draw.swap(j, len - 1 - i);
+                    out.hands[o].add(out.draw[len - 1 - i]);
+                }
+                out.draw.truncate(len - hidden);
+            }
+        }
+    }
+
+    /// Whether `hand`, as seat `o`'s, could have made `o`'s last discard by `collector`'s
+    /// rule ([`State::last_discard`]; true when there is none to explain, or `o` has drawn
+    /// since, in the middle of its turn).
+    pub(super) fn fits_last_discard(&self, s: &State, o: usize, hand: &Hand) -> bool {
+        let Some((card, dice)) = s.last_discard[o] else { return true };
+        if o == s.current as usize && s.phase != Phase::Start {
+            return true;
+        }
+        let mut before = *hand;
+        before.add(card);
+        collector_discard(&before, allowed_targets(dice)) == card
     }
 
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.

@@ -56,9 +56,15 @@
 //! record, `State::known`: it moves with a hand in a trade and is cleared when a random
 //! card is taken from the hand, since the table does not see which). The other hands'
 //! remaining cards and the draw pile form one pool, shuffled and dealt back with the same
-//! sizes. Forgotten (a weaker, never a cheating, search): what a seat learns privately in a
-//! swap or a trade of hands (the hand it gave away, the card it gave or took), which cards
-//! went into the draw pile at a reshuffle, and what other seats' choices hint.
+//! sizes. One hint of the other seats' choices is kept as a belief (`State::last_discard`):
+//! each hand's last discard and the dice then; samples re-deal a hand's unknown cards (up to
+//! 256 times) until `collector`'s rule would have made that discard from it (no action card
+//! held when a base card went; below the discarded card in canonical order only cards toward
+//! the best target), as the search models the table with `collector`; a seat that plays
+//! otherwise leaves the last deal standing. Forgotten (a weaker, never a cheating, search):
+//! what a seat learns privately in a swap or a trade of hands (the hand it gave away, the
+//! card it gave or took), which cards went into the draw pile at a reshuffle, and the other
+//! hints of the other seats' choices (a discard top not taken).
 
 mod audit;
 mod bots;
@@ -193,6 +199,9 @@ impl Game for DiceFactor {
     /// Rollouts with `collector` to the end measured stronger than a cut-off (the
     /// standing, the highest count toward a target, says little about who completes one).
     const SEARCH_DEPTH: u32 = 0;
+    /// The search's own moves start from `gambler`'s (it beats three `collector`s, 28%):
+    /// with `collector` as its prior the search played level with the table.
+    const SEARCH_POLICY: &'static str = "gambler";
 
     fn id(&self) -> &'static str {
         ID

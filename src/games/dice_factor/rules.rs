@@ -109,6 +109,11 @@ pub struct State {
     /// pile (face up) and not discarded or given away since; moved with the hand in a trade,
     /// cleared when a random card is taken from the hand (determinization).
     pub known: [[u8; CARD_KINDS]; MAX_PLAYERS],
+    /// Each hand's last discard (face up) and the dice it was made under, while the hand has
+    /// not changed since but by its owner's next draw or take: what a search bot reads of an
+    /// opponent's choice (determinization); moved with the hand in a trade, cleared when a
+    /// card is swapped into or out of it.
+    pub last_discard: [Option<(Card, [u8; 2])>; MAX_PLAYERS],
 }
 
 /// Someone held 5 cards counting toward a current target.
@@ -165,6 +170,7 @@ impl DiceFactor {
             end_reason: END_FIVE,
             tally: Tally::default(),
             known: [[0; CARD_KINDS]; MAX_PLAYERS],
+            last_discard: [None; MAX_PLAYERS],
         };
         for seat in 0..self.players {
             for _ in 0..self.params.hand_size {
@@ -254,12 +260,14 @@ impl DiceFactor {
                 }
                 s.hands[seat].remove(card);
                 s.forget(seat, card);
+                s.last_discard[seat] = Some((card, s.dice));
                 self.resolve_discard(s, seat, card, effect, rng, log);
             }
             Action::DiscardTaken => {
                 let card = s.taken.take().expect("a taken action card");
                 s.hands[seat].remove(card);
                 s.forget(seat, card);
+                s.last_discard[seat] = Some((card, s.dice));
                 self.resolve_discard(s, seat, card, false, rng, log);
             }
             Action::Give { card, target } => {
@@ -276,6 +284,8 @@ impl DiceFactor {
                     Some(c)
                 };
                 s.hands[t].add(card);
+                s.last_discard[seat] = None;
+                s.last_discard[t] = None;
                 if let Some(c) = took {
                     s.hands[seat].add(c);
                 }
@@ -290,6 +300,7 @@ impl DiceFactor {
             Action::TradeHands(target) => {
                 s.hands.swap(seat, target as usize);
                 s.known.swap(seat, target as usize);
+                s.last_discard.swap(seat, target as usize);
                 self.mark_used(s);
                 log.emit(|| Event::TradedHands { seat: seat as u8, target });
                 self.end_turn(s, rng, log);

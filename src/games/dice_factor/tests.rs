@@ -902,3 +902,32 @@ proptest! {
         prop_assert_eq!(h.raised_by(card, allowed), with.highest(allowed) > h.highest(allowed));
     }
 }
+
+/// A `collector` table's last discards never rule out a real hand (the belief holds for
+/// the model it assumes), and the search's samples honour them almost always.
+#[test]
+fn last_discards_hold_for_collectors_and_samples_honour_them() {
+    use crate::engine::harness::play_checked;
+    let g = standard();
+    let mut rng = GameRng::seed_from(5);
+    let (mut beliefs, mut honoured) = (0u32, 0u32);
+    for index in 0..12 {
+        let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = (0..g.players).map(|_| bot("collector")).collect();
+        let mut out: Option<State> = None;
+        let mut each = |s: &State, _: usize, _: &Action| {
+            for o in 0..g.players {
+                assert!(g.fits_last_discard(s, o, &s.hands[o]), "seat {o}'s real hand [{}] does not explain its discard {:?}", s.hands[o], s.last_discard[o]);
+            }
+            let ToMove::Seat(seat) = g.to_move(s) else { return };
+            let out = out.get_or_insert_with(|| s.clone());
+            g.determinize(s, seat, &mut rng, out);
+            for o in (0..g.players).filter(|&o| o != seat && s.last_discard[o].is_some()) {
+                beliefs += 1;
+                honoured += u32::from(g.fits_last_discard(s, o, &out.hands[o]));
+            }
+        };
+        play_checked(&g, &mut bots, game_seed(23, index), 1_000_000, &mut 0, &mut each).expect("a checked game");
+    }
+    assert!(beliefs > 300, "few last discards to honour ({beliefs}): the test checks little");
+    assert!(honoured as f64 >= 0.98 * beliefs as f64, "samples honoured {honoured} of {beliefs} last discards");
+}

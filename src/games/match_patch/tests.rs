@@ -1042,7 +1042,7 @@ fn the_table_memory_bot_plays_the_plain_memory_bot() {
 #[test]
 fn search_rollouts_with_the_memory_bot_start_mid_game() {
     let g = standard();
-    let search: Box<dyn Bot<MatchPatch>> = Box::new(crate::engine::ismcts::Ismcts::new(&g, 40, 0.7, 1, 0, 0, 1.0));
+    let search: Box<dyn Bot<MatchPatch>> = Box::new(crate::engine::ismcts::Ismcts::new(&g, 40, 0.7, 1, 0, 0, 1.0, 1));
     let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = vec![search];
     bots.extend((1..g.seats()).map(|_| (bots::memory_info().build)(&g, &[0.5])));
     for i in 0..3 {
