@@ -51,7 +51,12 @@ fn seeded(seed: u64) -> GameRng {
     const PHI: u64 = 0x9E37_79B9_7F4A_7C15;
     // Written out word by word (no loop over byte chunks): the four mixes are independent,
     // so they overlap, and the bytes are plain stores.
-    let words = [splitmix64(seed), splitmix64(seed.wrapping_add(PHI)), splitmix64(seed.wrapping_add(PHI.wrapping_mul(2))), splitmix64(seed.wrapping_add(PHI.wrapping_mul(3)))];
+    let words = [
+        splitmix64(seed),
+        splitmix64(seed.wrapping_add(PHI)),
+        splitmix64(seed.wrapping_add(PHI.wrapping_mul(2))),
+        splitmix64(seed.wrapping_add(PHI.wrapping_mul(3))),
+    ];
     let mut bytes = [0u8; 32];
     bytes[0..8].copy_from_slice(&words[0].to_le_bytes());
     bytes[8..16].copy_from_slice(&words[1].to_le_bytes());

@@ -162,7 +162,8 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     for index in (first..end).step_by(count as usize) {
         let (seed, turn) = if cfg.rotate { (game_seed(cfg.seed, index / turns), index % turns) } else { (game_seed(cfg.seed, index), 0) };
         let bots = &mut tables[turn as usize];
-        let played = if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play_reusing(game, seed, options, &mut scratch) };
+        let played =
+            if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play_reusing(game, seed, options, &mut scratch) };
         let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
