@@ -24,6 +24,15 @@ pub trait Bot<G: Game>: Send {
     fn listens(&self) -> bool {
         false
     }
+    /// Whether the bot may draw from the random stream it is handed (default: yes). A bot
+    /// that never does says `false`, and a table of such bots is played without seeding the
+    /// seats' streams (seeding costs more than some whole decisions); its games are the same
+    /// either way, since no draw is ever taken from them. A bot that says `false` and draws
+    /// gets an unseeded stream: its game's tests check that its decisions leave the stream
+    /// untouched.
+    fn draws(&self) -> bool {
+        true
+    }
     /// An event the bot's seat could see at the table.
     fn observe(&mut self, _seat: usize, _event: &G::Event) {}
 }

@@ -332,6 +332,23 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     /// Sets up a new game (shuffle, deal) from the game's RNG.
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Self::Event>) -> Self::State;
+    /// Whether [`Game::deal_into`] resets a used state in place (set by games whose state
+    /// owns buffers or is large: the simulator then keeps one state per batch of games and
+    /// deals into it, with no allocation or copy of a fresh state per game). Default: no.
+    const DEALS_IN_PLACE: bool = false;
+    /// Whether the rules ever draw from the chance stream they are handed (`deal`, `apply`;
+    /// default: yes). A game without chance says `false`, and the simulator's quick games
+    /// then do not seed that stream (the same games, since nothing is drawn from it; the
+    /// tests compare quick games with checked ones, which seed every stream).
+    const DRAWS_CHANCE: bool = true;
+    /// [`Game::deal`] into `state`, a state of an earlier game of this same game: afterwards
+    /// `state` must be exactly what `deal` would return from the same stream (every field,
+    /// the buffers' contents; only their capacity may differ), with the same draws taken and
+    /// the same events emitted. A game overriding it sets [`Game::DEALS_IN_PLACE`] and tests
+    /// the two against each other.
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Self::Event>, state: &mut Self::State) {
+        *state = self.deal(rng, log);
+    }
     /// Who must decide next.
     fn to_move(&self, state: &Self::State) -> ToMove;
     /// What `seat` may see now.
@@ -550,6 +567,10 @@ pub trait Lineup<G: Game> {
     }
     /// Whether any bot wants events.
     fn listens(&self) -> bool;
+    /// Whether any bot may draw from its seat's random stream ([`Bot::draws`]).
+    fn draws(&self) -> bool {
+        true
+    }
     /// Called before each game.
     fn new_game(&mut self, game: &G);
     /// `seat`'s bot chooses one legal action (searching bots may draw samples from `sampler`).
@@ -566,6 +587,9 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
     }
     fn listens(&self) -> bool {
         self.iter().any(|b| b.listens())
+    }
+    fn draws(&self) -> bool {
+        self.iter().any(|b| b.draws())
     }
     fn new_game(&mut self, game: &G) {
         for (seat, bot) in self.iter_mut().enumerate() {
@@ -594,6 +618,9 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
     }
     fn listens(&self) -> bool {
         self.as_slice().listens()
+    }
+    fn draws(&self) -> bool {
+        self.as_slice().draws()
     }
     fn new_game(&mut self, game: &G) {
         self.as_mut_slice().new_game(game)
@@ -630,6 +657,9 @@ impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
     fn listens(&self) -> bool {
         self.bots.iter().any(|b| b.listens())
     }
+    fn draws(&self) -> bool {
+        self.bots.iter().any(|b| b.draws())
+    }
     fn new_game(&mut self, game: &G) {
         for (seat, bot) in self.bots.iter_mut().enumerate() {
             bot.new_game(game, seat);
@@ -663,6 +693,11 @@ pub trait Table<G: Game>: Send {
         metrics: Option<&mut G::Metrics>,
         trace: Option<&mut dyn FnMut(&str)>,
     ) -> Result<Outcome, Violation>;
+    /// Plays one game as [`play`] without metrics or trace, dealing into `scratch` (left
+    /// holding the finished game's state) when the game deals in place
+    /// ([`Game::DEALS_IN_PLACE`]): the simulator keeps one per batch. The same game, the
+    /// same outcome.
+    fn play_reusing(&mut self, game: &G, seed: u64, options: PlayOptions, scratch: &mut Option<G::State>) -> Result<Outcome, Violation>;
     /// Plays one game in detail, as [`play_watched`]: the game's metrics and every seat's
     /// standing turn by turn.
     fn play_watched(
@@ -685,6 +720,12 @@ impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
         trace: Option<&mut dyn FnMut(&str)>,
     ) -> Result<Outcome, Violation> {
         play(game, self, seed, options, metrics, trace)
+    }
+    fn play_reusing(&mut self, game: &G, seed: u64, options: PlayOptions, scratch: &mut Option<G::State>) -> Result<Outcome, Violation> {
+        if G::DEALS_IN_PLACE && !options.checked && !self.listens() {
+            return Ok(play_quick_into(game, self, seed, scratch));
+        }
+        play(game, self, seed, options, None, None)
     }
     fn play_watched(
         &mut self,
@@ -802,19 +843,64 @@ pub(crate) fn streams(seed: u64, seats: usize) -> (GameRng, [GameRng; MAX_SEATS]
     (rng, seat_rngs)
 }
 
+/// The streams of [`play_quick`], written into its own variables (no copy of the array):
+/// as [`streams`], except that a stream nobody draws from is not seeded. When no bot draws
+/// ([`Lineup::draws`]) the seats get copies of the chance stream instead of their own;
+/// when the rules draw no chance ([`Game::DRAWS_CHANCE`]) the chance stream is a copy of
+/// another. Neither is ever drawn from, so the game is the same.
+macro_rules! quick_streams {
+    ($game:ty, $seed:expr, $bots:expr, $rng:ident, $seat_rngs:ident) => {
+        let seed = $seed;
+        let draws = $bots.draws();
+        let mut $rng = if <$game>::DRAWS_CHANCE || !draws { GameRng::seed_from(seed) } else { seat_rng(seed, 0) };
+        let mut $seat_rngs: [GameRng; MAX_SEATS] =
+            [$rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone()];
+        if draws {
+            // A plain count (no iterator adapters): this runs for every seat of every game.
+            let seats = $bots.len().min(MAX_SEATS);
+            let mut seat = usize::from(!<$game>::DRAWS_CHANCE);
+            while seat < seats {
+                $seat_rngs[seat] = seat_rng(seed, seat);
+                seat += 1;
+            }
+        }
+    };
+}
+
 /// [`play`] when nothing watches the game (no checks, metrics, trace or listening bot): the
 /// simulator's hot loop, the same game from the same streams with none of the per-decision
 /// tests of what to record.
 fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64) -> Outcome {
-    let (mut rng, mut seat_rngs) = streams(seed, bots.len());
-    let mut log = EventLog::new(false);
-    let mut state = game.deal(&mut rng, &mut log);
+    quick_streams!(G, seed, bots, rng, seat_rngs);
+    let mut state = game.deal(&mut rng, &mut EventLog::new(false));
     bots.new_game(game);
+    // A log of its own, which the deal does not see: the compiler can then know more often
+    // that it records nothing.
+    let mut log = EventLog::new(false);
     while let ToMove::Seat(seat) = game.to_move(&state) {
         let action = bots.decide(seat, game, &game.view(&state, seat), &Sampler::new(&state, seat), &mut seat_rngs[seat]);
         game.apply(&mut state, seat, action, &mut rng, &mut log);
     }
     game.outcome(&state)
+}
+
+/// [`play_quick`] dealing into `scratch` ([`Game::deal_into`]) rather than a fresh state.
+fn play_quick_into<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64, scratch: &mut Option<G::State>) -> Outcome {
+    quick_streams!(G, seed, bots, rng, seat_rngs);
+    let state = match scratch {
+        Some(state) => {
+            game.deal_into(&mut rng, &mut EventLog::new(false), state);
+            state
+        }
+        None => scratch.insert(game.deal(&mut rng, &mut EventLog::new(false))),
+    };
+    bots.new_game(game);
+    let mut log = EventLog::new(false);
+    while let ToMove::Seat(seat) = game.to_move(state) {
+        let action = bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat]);
+        game.apply(state, seat, action, &mut rng, &mut log);
+    }
+    game.outcome(state)
 }
 
 pub(crate) fn deliver<G: Game, L: Lineup<G> + ?Sized>(bots: &mut L, log: &mut EventLog<G::Event>, trace: &mut Option<&mut dyn FnMut(&str)>) {

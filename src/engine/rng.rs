@@ -46,18 +46,27 @@ impl SeedFrom for GameRng {
 /// little-endian), without the byte buffer. Every game seeds five or more streams, so this
 /// is on the simulator's per-game path; `seeding_matches_rand_xoshiro` checks it against the
 /// crate's own seeding.
-#[inline]
+#[inline(always)]
 fn seeded(seed: u64) -> GameRng {
     const PHI: u64 = 0x9E37_79B9_7F4A_7C15;
+    // Written out word by word (no loop over byte chunks): the four mixes are independent,
+    // so they overlap, and the bytes are plain stores.
+    let words = [
+        splitmix64(seed),
+        splitmix64(seed.wrapping_add(PHI)),
+        splitmix64(seed.wrapping_add(PHI.wrapping_mul(2))),
+        splitmix64(seed.wrapping_add(PHI.wrapping_mul(3))),
+    ];
     let mut bytes = [0u8; 32];
-    for (k, chunk) in bytes.chunks_exact_mut(8).enumerate() {
-        chunk.copy_from_slice(&splitmix64(seed.wrapping_add(PHI.wrapping_mul(k as u64))).to_le_bytes());
-    }
+    bytes[0..8].copy_from_slice(&words[0].to_le_bytes());
+    bytes[8..16].copy_from_slice(&words[1].to_le_bytes());
+    bytes[16..24].copy_from_slice(&words[2].to_le_bytes());
+    bytes[24..32].copy_from_slice(&words[3].to_le_bytes());
     Xoshiro256PlusPlus::from_seed(bytes)
 }
 
 /// The private stream of `seat`'s bot in the game with `seed`.
-#[inline]
+#[inline(always)]
 pub fn seat_rng(seed: u64, seat: usize) -> GameRng {
     seeded(splitmix64(seed ^ ((seat as u64 + 1) << 56)))
 }
@@ -66,66 +75,96 @@ pub fn seat_rng(seed: u64, seat: usize) -> GameRng {
 /// without the rejection step: the bias is below n / 2^64, far under any sampling error).
 /// About twice as fast as `SliceRandom::shuffle`, which matters when a deck is shuffled
 /// every game.
+/// The stream is copied into a local for the loop and written back after it: the same
+/// draws, with the generator's state in registers rather than reloaded and stored around
+/// every swap.
 #[inline]
 pub fn shuffle<T>(items: &mut [T], rng: &mut GameRng) {
     use rand::Rng;
+    let mut local = rng.clone();
     for i in (1..items.len()).rev() {
-        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+        let j = ((local.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
         items.swap(i, j);
     }
+    *rng = local;
 }
 
 /// `SliceRandom::shuffle` of rand 0.10 exactly (the same permutation from the same draws),
-/// without its divisions: rand draws one number per run of positions and splits it by
-/// dividing by each position's range in turn, a chain of dependent divisions; here each
+/// without its divisions: rand draws one number per run of positions (a chunk) and splits
+/// it by dividing by each position's range in turn, a chain of dependent divisions; here each
 /// division is a multiplication by the divisor's reciprocal from `divisors`
-/// ([`Divisors::up_to`] the slice length), exact for every 32-bit value. Pig Farm has always
-/// shuffled with rand's shuffle, so its numbers depend on it;
-/// `rand_shuffle_matches_slice_random` checks the two agree.
+/// ([`Divisors::up_to`] the slice length), exact for every 32-bit value, and each chunk's
+/// range and length are looked up rather than recomputed. Pig Farm has always shuffled with
+/// rand's shuffle, so its numbers depend on it; `rand_shuffle_matches_slice_random` checks
+/// the two agree.
 #[inline]
-pub fn rand_shuffle<T>(items: &mut [T], rng: &mut GameRng, divisors: &Divisors) {
+pub fn rand_shuffle<T>(items: &mut [T], rng_out: &mut GameRng, divisors: &Divisors) {
     use rand::RngExt;
     let len = items.len();
     if len <= 1 {
         return;
     }
-    assert!(divisors.0.len() > len, "divisors up to {} for a slice of {len}", divisors.0.len().saturating_sub(1));
-    // rand's IncreasingUniform from n = 0: position 0 takes index 0 without a draw.
-    let (mut chunk, mut remaining) = (0u32, 0u8);
-    for i in 1..len {
-        let next_n = i as u32 + 1;
-        if remaining == 0 {
-            let (bound, count) = Divisors::bound(next_n);
-            chunk = rng.random_range(..bound);
-            remaining = count;
-        }
-        remaining -= 1;
-        let index = if remaining == 0 {
-            chunk
-        } else {
-            let (q, r) = divisors.div_rem(chunk, next_n);
+    assert!(divisors.reciprocals.len() > len, "divisors up to {} for a slice of {len}", divisors.reciprocals.len().saturating_sub(1));
+    // rand's IncreasingUniform from n = 0: position 0 takes index 0 without a draw. Then
+    // each chunk is a number below (i + 1) (i + 2) ... (i + count), the mixed-radix digits
+    // of positions i .. i + count: every digit but the last is a remainder, the last the
+    // quotient left.
+    // The stream in a local for the loop (registers, not memory), written back at the end.
+    let mut local = rng_out.clone();
+    let rng = &mut local;
+    // Both tables cut to `len + 1` entries: every index below is at most `len`, which the
+    // compiler then sees without a check per position.
+    let (reciprocals, chunks) = (&divisors.reciprocals[..=len], &divisors.chunks[..=len]);
+    let mut i = 1;
+    while i < len {
+        let (bound, count) = chunks[i + 1];
+        let mut chunk = rng.random_range(..bound);
+        let last = i + count as usize - 1;
+        while i < last.min(len) {
+            let (q, r) = Divisors::div_rem_by(reciprocals[i + 1], chunk, i as u32 + 1);
             chunk = q;
-            r
-        };
-        items.swap(i, index as usize);
+            items.swap(i, r as usize);
+            i += 1;
+        }
+        if i == last && i < len {
+            items.swap(i, chunk as usize);
+            i += 1;
+        }
     }
+    *rng_out = local;
 }
 
 /// Reciprocals of the divisors 1..=n for [`rand_shuffle`]: `u64::MAX / d + 1` (Lemire, Kaser
-/// and Kurz, "Faster remainder by direct computation", 2019), exact for 32-bit dividends.
+/// and Kurz, "Faster remainder by direct computation", 2019), exact for 32-bit dividends;
+/// and the chunk rand draws from at each position.
 #[derive(Clone, Debug)]
-pub struct Divisors(Vec<u64>);
+pub struct Divisors {
+    /// `u64::MAX / d + 1` for d = 2..=n (slots 0 and 1 unused).
+    reciprocals: Vec<u64>,
+    /// For m = 2..=n, rand's `calculate_bound_u32(m)`: the range of the chunk drawn when
+    /// position m - 1 starts one, and how many positions it serves.
+    chunks: Vec<(u32, u8)>,
+}
 
 impl Divisors {
-    /// The reciprocals of 2..=n (1 divides nothing in a shuffle; its slot is unused).
+    /// The reciprocals of 2..=n (1 divides nothing in a shuffle; its slot is unused) and
+    /// the chunks of shuffles of up to n items.
     pub fn up_to(n: usize) -> Divisors {
-        Divisors((0..=n as u64).map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 }).collect())
+        Divisors {
+            reciprocals: (0..=n as u64).map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 }).collect(),
+            chunks: (0..=n as u32).map(|m| Divisors::bound(m.max(2))).collect(),
+        }
     }
 
     /// `(x / d, x % d)` for `2 <= d <= n`.
-    #[inline(always)]
+    #[cfg(test)]
     fn div_rem(&self, x: u32, d: u32) -> (u32, u32) {
-        let m = self.0[d as usize];
+        Divisors::div_rem_by(self.reciprocals[d as usize], x, d)
+    }
+
+    /// `(x / d, x % d)` given `m`, the reciprocal of `d` (`u64::MAX / d + 1`).
+    #[inline(always)]
+    fn div_rem_by(m: u64, x: u32, d: u32) -> (u32, u32) {
         let q = ((m as u128 * x as u128) >> 64) as u32;
         let low = m.wrapping_mul(x as u64);
         let r = ((low as u128 * d as u128) >> 64) as u32;
@@ -134,7 +173,6 @@ impl Divisors {
 
     /// rand's `calculate_bound_u32`: the product m (m+1) ... of as many factors as fit in
     /// a u32, and their count.
-    #[inline]
     fn bound(m: u32) -> (u32, u8) {
         let (mut product, mut current) = (m, m + 1);
         loop {

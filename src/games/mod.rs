@@ -289,13 +289,17 @@ mod tests {
                 .collect();
             let mut boxed: Vec<Box<dyn Bot<G>>> = values.iter().map(|v| (info.build)(game, v)).collect();
             let mut table = (info.uniform.expect("filtered"))(game, &values);
+            // The simulator's state, dealt into game after game (`Game::deal_into`).
+            let mut scratch = None;
             for index in 0..80 {
                 let seed = game_seed(7, index);
                 let a = play(game, &mut boxed, seed, PlayOptions { checked: true }, None, None).expect("legal");
                 let b = table.play(game, seed, PlayOptions { checked: true }, None, None).expect("legal");
                 let c = table.play(game, seed, PlayOptions::default(), None, None).expect("legal");
+                let d = table.play_reusing(game, seed, PlayOptions::default(), &mut scratch).expect("legal");
                 assert_eq!(a, b, "{} bot {} game {index}", game.id(), info.name);
                 assert_eq!(a, c, "{} bot {} game {index} (quick loop)", game.id(), info.name);
+                assert_eq!(a, d, "{} bot {} game {index} (quick loop dealing into a used state)", game.id(), info.name);
             }
         }
     }

@@ -150,6 +150,8 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     let mut trace = StandingTrace::new(game.seats());
     let mut rows = Vec::new();
     let mut rotated = Vec::new();
+    // One state for the batch's games, dealt into game after game (`Game::deal_into`).
+    let mut scratch: Option<G::State> = None;
     let turns = tables.len() as u64;
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
@@ -160,7 +162,8 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     for index in (first..end).step_by(count as usize) {
         let (seed, turn) = if cfg.rotate { (game_seed(cfg.seed, index / turns), index % turns) } else { (game_seed(cfg.seed, index), 0) };
         let bots = &mut tables[turn as usize];
-        let played = if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play(game, seed, options, None, None) };
+        let played =
+            if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play_reusing(game, seed, options, &mut scratch) };
         let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",

@@ -167,18 +167,14 @@ pub const END_REASONS: &[&str] = &["bank_empty", "last_standing", "cap"];
 impl PennyBadger {
     /// Shuffles, deals `hand_size` cards to every seat and starts seat 0's turn.
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let p = &self.params;
-        let n = p.players as usize;
-        let mut draw = self.deck.clone();
-        crate::engine::rng::shuffle(&mut draw, rng);
         let mut s = State {
-            draw,
+            draw: Vec::with_capacity(self.deck.len()),
             discard: Vec::with_capacity(self.deck.len()),
             discard_seen: Vec::with_capacity(self.deck.len()),
             hands: [Hand::EMPTY; MAX_PLAYERS],
             savings: [0; MAX_PLAYERS],
-            bank: p.bank,
-            alive: ((1u32 << n) - 1) as u16,
+            bank: 0,
+            alive: 0,
             eliminated_at: [0; MAX_PLAYERS],
             skips: [0; MAX_PLAYERS],
             direction: 1,
@@ -188,6 +184,33 @@ impl PennyBadger {
             claim: None,
             end_reason: 0,
         };
+        self.reset_state(&mut s, rng, log);
+        s
+    }
+
+    /// The deal of [`PennyBadger::new_state`] into any state (a new one, or one of an earlier
+    /// game, whose piles keep their buffers): every field is set as a new game has it
+    /// (`dealing_in_place_matches_a_new_state`).
+    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let p = &self.params;
+        let n = p.players as usize;
+        s.draw.clear();
+        s.draw.extend_from_slice(&self.deck);
+        crate::engine::rng::shuffle(&mut s.draw, rng);
+        s.discard.clear();
+        s.discard_seen.clear();
+        s.hands = [Hand::EMPTY; MAX_PLAYERS];
+        s.savings = [0; MAX_PLAYERS];
+        s.bank = p.bank;
+        s.alive = ((1u32 << n) - 1) as u16;
+        s.eliminated_at = [0; MAX_PLAYERS];
+        s.skips = [0; MAX_PLAYERS];
+        s.direction = 1;
+        s.current = 0;
+        s.turns = 0;
+        s.phase = Phase::Main;
+        s.claim = None;
+        s.end_reason = 0;
         for seat in 0..n {
             s.savings[seat] = p.starting_savings;
             for _ in 0..p.hand_size {
@@ -196,8 +219,7 @@ impl PennyBadger {
             }
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
-        self.begin_turn(&mut s, 0, rng, log);
-        s
+        self.begin_turn(s, 0, rng, log);
     }
 
     /// Whether `seat` is still in the game.

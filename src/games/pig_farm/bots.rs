@@ -106,9 +106,14 @@ impl Bot<PigFarm> for ThresholdBot {
         "threshold"
     }
 
+    /// `threshold` is deterministic (`threshold_never_draws`).
+    fn draws(&self) -> bool {
+        false
+    }
+
     #[inline(always)]
     fn decide(&mut self, game: &PigFarm, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        match view.decision {
+        match view.decision() {
             Decision::Start if view.hand.sets() >= self.sell_at.max(game.min_sets()) => Action::Sell,
             Decision::Start | Decision::SecondDraw => Self::draw(view),
             Decision::Discard => Action::Discard(threshold_discard(view.hand)),
@@ -337,7 +342,7 @@ impl Bot<PigFarm> for GreedyBot {
     }
 
     fn decide(&mut self, game: &PigFarm, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        match view.decision {
+        match view.decision() {
             Decision::Start if view.hand.sets() >= game.min_sets() && self.should_sell(game, view) => Action::Sell,
             Decision::Start | Decision::SecondDraw => Self::draw(view, game),
             Decision::Discard => Action::Discard(self.discard(game, view)),

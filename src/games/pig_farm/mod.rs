@@ -153,8 +153,8 @@ pub enum Decision {
 pub struct View<'a> {
     /// The deciding seat.
     pub seat: usize,
-    /// What it decides.
-    pub decision: Decision,
+    /// Where the turn stands: what it decides, read through [`View::decision`].
+    phase: Phase,
     /// Its hand.
     pub hand: &'a Hand,
     /// The discard pile, top card last (every card in it was laid face up).
@@ -176,6 +176,18 @@ pub struct View<'a> {
 }
 
 impl View<'_> {
+    /// What the seat decides. Read from the turn's phase when asked (a bot's `match` on it
+    /// and this one become one dispatch), rather than converted for every view.
+    #[inline(always)]
+    pub fn decision(&self) -> Decision {
+        match self.phase {
+            Phase::SecondDraw => Decision::SecondDraw,
+            Phase::Discard => Decision::Discard,
+            Phase::Butcher { dealt } => Decision::Butcher { dealt },
+            Phase::Start | Phase::Over => Decision::Start,
+        }
+    }
+
     /// The top of the discard pile when it is a pig (so it may be taken).
     #[inline]
     pub fn discard_top_pig(&self) -> Option<Card> {
@@ -267,6 +279,12 @@ impl Game for PigFarm {
         self.new_state(rng, log)
     }
 
+    const DEALS_IN_PLACE: bool = true;
+
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
+        self.reset_state(state, rng, log);
+    }
+
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
         if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
@@ -274,15 +292,9 @@ impl Game for PigFarm {
 
     #[inline]
     fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        let decision = match s.phase {
-            Phase::SecondDraw => Decision::SecondDraw,
-            Phase::Discard => Decision::Discard,
-            Phase::Butcher { dealt } => Decision::Butcher { dealt },
-            Phase::Start | Phase::Over => Decision::Start,
-        };
         View {
             seat,
-            decision,
+            phase: s.phase,
             hand: &s.hands[seat],
             discard: &s.discard,
             draw_pile: s.draw.len(),
@@ -296,9 +308,9 @@ impl Game for PigFarm {
     }
 
     fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
-        match view.decision {
+        match view.decision() {
             Decision::Start | Decision::SecondDraw => {
-                if view.decision == Decision::Start && view.hand.sets() >= self.min_sets() {
+                if view.decision() == Decision::Start && view.hand.sets() >= self.min_sets() {
                     out.push(Action::Sell);
                 }
                 out.push(Action::DrawPile);
@@ -312,7 +324,7 @@ impl Game for PigFarm {
     }
 
     fn is_legal(&self, view: &View, action: &Action) -> bool {
-        match (*action, view.decision) {
+        match (*action, view.decision()) {
             (Action::Sell, Decision::Start) => view.hand.sets() >= self.min_sets(),
             (Action::DrawPile, Decision::Start | Decision::SecondDraw) => true,
             (Action::TakeDiscard, Decision::Start | Decision::SecondDraw) => view.discard_top_pig().is_some(),

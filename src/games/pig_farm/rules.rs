@@ -308,6 +308,27 @@ impl PigFarm {
         s
     }
 
+    /// [`PigFarm::new_state`] into a state of an earlier game: the piles keep their buffers
+    /// and every other field is reset as `new_state` sets it (the round's deal resets the
+    /// hands, piles and butchers), so the state is the same as a new one's
+    /// (`dealing_in_place_matches_a_new_state`).
+    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        s.current = 0;
+        s.phase = Phase::Start;
+        s.round = 0;
+        s.first_seat = 0;
+        s.round_turns = 0;
+        s.turns = 0;
+        s.scores = [0; MAX_PLAYERS];
+        s.rounds_done = 0;
+        s.rounds_capped = 0;
+        s.last_round = None;
+        s.rolls = 0;
+        s.last_roll = None;
+        s.end_reason = END_SOLD;
+        self.start_round(s, rng, log);
+    }
+
     /// The seat `k` places after `seat` in turn order.
     #[inline]
     fn after(&self, seat: usize, k: usize) -> usize {
@@ -474,7 +495,10 @@ impl PigFarm {
                     bits &= bits - 1;
                     let c = s.hands[t].remove_all(pig);
                     s.known[t][pig as usize] = 0;
-                    s.discard.extend(std::iter::repeat_n(pig, c as usize));
+                    // One push per pig (a hand holds a few of a kind): no fill call.
+                    for _ in 0..c {
+                        s.discard.push(pig);
+                    }
                     lost[t] += c;
                 }
                 if lost[t] > 0 {

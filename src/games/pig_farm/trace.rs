@@ -190,7 +190,7 @@ impl PigFarm {
     /// reason of [`Game::why_illegal`]).
     pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
-        Some(match (*action, view.decision) {
+        Some(match (*action, view.decision()) {
             (Action::Discard(pig), Decision::Discard) if pig >= BUTCHER || view.hand.count(pig) == 0 => {
                 format!("seat {} does not hold a {}: the discard is one pig of the hand", view.seat, name(pig))
             }

@@ -240,13 +240,16 @@ pub struct TakeAPenny {
     pub params: Params,
     /// The checked set-up.
     pub setup: Setup,
+    /// The table before round 1 (what every deal copies).
+    initial: State,
 }
 
 impl TakeAPenny {
     /// Checks the parameters and builds the game.
     pub fn new(params: Params) -> Result<Self, Vec<Invalid>> {
         let setup = params.check()?;
-        Ok(TakeAPenny { params, setup })
+        let initial = Self::initial_state(&setup);
+        Ok(TakeAPenny { params, setup, initial })
     }
 
     /// Seat labels for traces: `seat 0 (red)`, `dummy (green)`.
@@ -287,8 +290,12 @@ impl Game for TakeAPenny {
         self.setup.turn_cap
     }
 
+    /// Take a Penny has no chance: the choices are the bots' own.
+    const DRAWS_CHANCE: bool = false;
+
+    #[inline]
     fn deal(&self, _rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let s = Self::initial_state(&self.setup);
+        let s = self.initial.clone();
         log.emit(|| Event::RoundEnds { round: 0, pot: s.pot, pennies: s.pennies(), cards: self.setup.cards as u8 });
         s
     }
@@ -331,7 +338,7 @@ impl Game for TakeAPenny {
         for (score, &p) in o.scores.iter_mut().zip(&pennies[..cards]) {
             *score = p as i64;
         }
-        o.winners = rules::winners(&pennies[..cards]);
+        o.winners = rules::winners_quick(&pennies, cards);
         o
     }
 

@@ -92,11 +92,12 @@ pub struct State {
     /// This round's secret choices of seats `0..next`, one bit per lane (hidden from every
     /// view).
     chosen: u64,
-    /// Each player's legal actions this round: lane `seat` holds its [`legal_mask`]
-    /// (computed once per round: the table does not change while the choices are made).
-    legal: u64,
-    /// The [`running_counts`] of `legal`.
-    counts: u64,
+    /// Each player's legal actions this round, its [`legal_mask`] (computed once per round
+    /// for all seats as lanes by [`legal_lanes`]: the table does not change while the
+    /// choices are made), one entry per seat so a decision reads its own with one load.
+    legal: [u16; MAX_CARDS],
+    /// The [`running_counts`] of `legal`, per seat.
+    counts: [u16; MAX_CARDS],
     /// The seat to choose next this round.
     pub next: u8,
     /// Rounds resolved so far (the game length).
@@ -130,13 +131,21 @@ impl State {
     /// `seat`'s legal actions this round as a [`legal_mask`].
     #[inline(always)]
     pub fn legal_mask(&self, seat: usize) -> u16 {
-        lane(self.legal, seat) as u16
+        // Seats are below MAX_CARDS (4): the mask only spares the bounds check.
+        self.legal[seat % MAX_CARDS]
     }
 
     /// One of `seat`'s legal actions this round drawn uniformly (see [`random_action`]).
     #[inline(always)]
     pub fn random_choice(&self, seat: usize, rng: &mut GameRng) -> Choice {
-        draw(lane(self.legal, seat) as u16, lane(self.counts, seat) as u16, rng)
+        draw(self.legal[seat % MAX_CARDS], self.counts[seat % MAX_CARDS], rng)
+    }
+
+    /// Sets every seat's legal actions from their lanes (see [`legal_lanes`]).
+    #[inline(always)]
+    fn set_legal(&mut self, lanes: u64) {
+        self.legal = split_lanes(lanes);
+        self.counts = split_lanes(running_counts(lanes));
     }
 
     /// Replaces the secret choices already made this round by seats other than `seat`
@@ -173,6 +182,13 @@ impl State {
 #[inline(always)]
 fn lane(lanes: u64, index: usize) -> u64 {
     lanes.wrapping_shr(16 * index as u32) & 0xFFFF
+}
+
+/// The four 16-bit lanes of `lanes`, lane `i` at index `i`.
+#[inline(always)]
+fn split_lanes(lanes: u64) -> [u16; MAX_CARDS] {
+    const { assert!(MAX_CARDS == 4, "four 16-bit lanes in a u64") };
+    [lanes as u16, (lanes >> 16) as u16, (lanes >> 32) as u16, (lanes >> 48) as u16]
 }
 
 /// Bank cards as lanes (each at most [`super::params::MAX_PENNIES`], far below a lane's
@@ -627,6 +643,34 @@ pub fn winners(pennies: &[u32]) -> u16 {
     }
 }
 
+/// [`winners`] of the first `cards` bank cards (the others hold 0), with fixed-length loops
+/// over the four lanes instead of a pass per condition over a slice: what `outcome` reads
+/// once a game. `winners_quick_matches_winners` checks it against [`winners`] on every
+/// table of small amounts.
+#[inline]
+pub fn winners_quick(pennies: &[u32; MAX_CARDS], cards: usize) -> u16 {
+    let used = (1u16 << cards) - 1;
+    let mask = |value: u32| (0..MAX_CARDS).fold(0u16, |m, c| m | u16::from(pennies[c] == value) << c) & used;
+    let zeros = mask(0);
+    if zeros.count_ones() == 1 {
+        return zeros;
+    }
+    // Unused cards hold 0, so they never raise the maximum.
+    let max = pennies.iter().fold(0, |m, &p| m.max(p));
+    let most = mask(max);
+    if most.count_ones() == 1 {
+        return most;
+    }
+    // The second most among the cards in play: the largest amount below the maximum.
+    let (mut below, mut second) = (0u16, 0u32);
+    for (c, &p) in pennies.iter().enumerate() {
+        let less = used >> c & 1 == 1 && p < max;
+        below |= u16::from(less) << c;
+        second = if less { second.max(p) } else { second };
+    }
+    if below == 0 { most } else { mask(second) }
+}
+
 impl TakeAPenny {
     /// The starting table of the set-up.
     pub fn initial_state(setup: &Setup) -> State {
@@ -637,14 +681,13 @@ impl TakeAPenny {
     /// [`super::params::MAX_PENNIES`]; unused entries 0) and pot.
     pub fn state_at(setup: &Setup, pennies: [u32; MAX_CARDS], pot: u32) -> State {
         let table = pack(pennies);
-        let legal = legal_lanes(table, pot, setup.cards, 0);
-        State {
+        let mut s = State {
             table,
             pot,
             revealed: 0,
             chosen: 0,
-            legal,
-            counts: running_counts(legal),
+            legal: [0; MAX_CARDS],
+            counts: [0; MAX_CARDS],
             next: 0,
             round: 0,
             over: false,
@@ -652,7 +695,9 @@ impl TakeAPenny {
             before: table,
             before_pot: pot,
             previous: 0,
-        }
+        };
+        s.set_legal(legal_lanes(table, pot, setup.cards, 0));
+        s
     }
 
     /// Records `seat`'s secret choice; the last seat's choice resolves the round.
@@ -685,8 +730,7 @@ impl TakeAPenny {
         }
         s.round += 1;
         // Rebuilt even after the last round: cheaper than a branch, and never read then.
-        s.legal = legal_lanes(s.table, s.pot, self.setup.cards, repeat_lanes(s.revealed));
-        s.counts = running_counts(s.legal);
+        s.set_legal(legal_lanes(s.table, s.pot, self.setup.cards, repeat_lanes(s.revealed)));
         if s.pot == 0 {
             s.over = true;
             s.end_reason = END_POT_EMPTY;
@@ -695,7 +739,7 @@ impl TakeAPenny {
             s.end_reason = END_CAP;
         }
         if s.over {
-            log.emit(|| Event::GameOver { reason: s.end_reason, rounds: s.round, winners: winners(&s.pennies()[..self.setup.cards]) });
+            log.emit(|| Event::GameOver { reason: s.end_reason, rounds: s.round, winners: winners_quick(&s.pennies(), self.setup.cards) });
         }
     }
 

@@ -508,3 +508,18 @@ fn exact_refuses_big_chains_saying_how_big() {
     assert!(e.contains("too big") && e.contains("12533761"), "{e}");
     assert!(g.check_bots(&["greedy".into(), "random".into(), "random".into(), "random".into()]).is_ok());
 }
+
+/// The fixed-lane winners agree with the plain reading of the victory conditions on every
+/// table of 2 to 4 cards holding 0 to 6 pennies each.
+#[test]
+fn winners_quick_matches_winners() {
+    for cards in 2..=4usize {
+        for code in 0..7u32.pow(cards as u32) {
+            let mut p = [0u32; super::params::MAX_CARDS];
+            for (c, slot) in p.iter_mut().enumerate().take(cards) {
+                *slot = code / 7u32.pow(c as u32) % 7;
+            }
+            assert_eq!(rules::winners_quick(&p, cards), winners(&p[..cards]), "{p:?} over {cards} cards");
+        }
+    }
+}
