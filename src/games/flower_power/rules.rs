@@ -92,6 +92,12 @@ impl Hand {
         self.colors.first_chunk().expect("8 bytes hold the 5 colors")
     }
 
+    /// Cards held per color as one word: byte c holds color c's count, bytes 5..8 are 0.
+    #[inline(always)]
+    pub fn colors_word(&self) -> u64 {
+        u64::from_le_bytes(self.colors)
+    }
+
     /// Bit mask of the positions holding color `c`.
     #[inline(always)]
     pub fn positions_of(&self, c: usize) -> u16 {

@@ -91,11 +91,25 @@ impl Hand {
         }
     }
 
+    /// The position of the copy of `card` held longest (the last position when it is not
+    /// held; the caller checks that it is).
+    #[inline(always)]
+    pub fn oldest(&self, card: Card) -> usize {
+        let len = self.len as usize;
+        self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
+    }
+
     /// Removes the copy of `card` held longest; the caller checks that it is held.
     #[inline(always)]
     pub fn remove(&mut self, card: Card) {
+        self.remove_at(self.oldest(card));
+    }
+
+    /// Removes the card at position `i` (below the length); the later cards move down.
+    #[inline(always)]
+    pub fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
-        let i = self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1);
+        let card = self.cards[i];
         for j in i..len - 1 {
             self.cards[j] = self.cards[j + 1];
         }
@@ -219,12 +233,16 @@ impl State {
     /// Removes the copy of `card` that `seat` has held longest, with its passed-up kinds.
     #[inline(always)]
     fn remove_card(&mut self, seat: usize, card: Card) {
-        let hand = &self.hands[seat];
+        let hand = &mut self.hands[seat];
         let len = hand.len();
-        let i = hand.cards().iter().position(|&c| c == card).unwrap_or(len - 1);
-        self.passed[seat].copy_within(i + 1..len, i);
-        self.passed[seat][len - 1] = 0;
-        self.hands[seat].remove(card);
+        let i = hand.oldest(card);
+        hand.remove_at(i);
+        // A plain loop: hands are short, and `copy_within` is a `memmove` call.
+        let passed = &mut self.passed[seat];
+        for j in i..len - 1 {
+            passed[j] = passed[j + 1];
+        }
+        passed[len - 1] = 0;
     }
 }
 
@@ -366,7 +384,7 @@ impl MatchPatch {
             log.emit(|| Event::GameOver { reason: END_CAP, turns: s.turns });
             return;
         }
-        let next = (s.current as usize + 1) % self.players;
+        let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };
         self.begin_turn(s, next, log);
     }
 

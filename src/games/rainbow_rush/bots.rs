@@ -28,7 +28,8 @@ pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
     let row_cover = row.cover();
     let all = hand.add_to(row_cover);
     let s = target_shape(row_cover, all);
-    if all.with(top).get(s) > all.get(s) { Action::TakeDiscard } else { Action::DrawPile }
+    // coverage(S*, row + hand + top) > coverage(S*, row + hand).
+    if all.raising(s) >> top & 1 != 0 { Action::TakeDiscard } else { Action::DrawPile }
 }
 
 /// The builder's play with S* picked again on the hand it holds:
@@ -47,8 +48,10 @@ pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
     let s = target_shape(row_cover, all);
     let now = row_cover.get(s);
     if row.len() < row_size {
-        if let Some(x) = hand.kinds().find(|&x| row_cover.with(x).get(s) > now) {
-            return Action::Add(x);
+        // The first x with coverage(S*, row + x) > coverage(S*, row).
+        let raising = hand.kind_mask() & row_cover.raising(s);
+        if raising != 0 {
+            return Action::Add(raising.trailing_zeros() as Card);
         }
     } else if now < 5 {
         let mut without = [Cover::EMPTY; super::MAX_ROW];
