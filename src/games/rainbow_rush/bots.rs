@@ -15,6 +15,15 @@ const WILD_KINDS: u64 = ((1u64 << 37) - 1) & !((1u64 << COLOR_WILD) - 1);
 /// coverage(S, row + hand), then the first shape in canonical order.
 #[inline]
 pub fn target_shape(row: Cover, row_and_hand: Cover) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    return Cover::first_best_sse2(row, row_and_hand);
+    #[cfg(not(target_arch = "x86_64"))]
+    return target_shape_plain(row, row_and_hand);
+}
+
+/// [`target_shape`] lane by lane, the plain version the tests compare the SSE2 one with.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub fn target_shape_plain(row: Cover, row_and_hand: Cover) -> usize {
     // Both coverages are at most 5: row * 8 + all orders shapes by row, then by all.
     first_max((row.lanes() << 3) | row_and_hand.lanes()).0
 }
