@@ -5,9 +5,9 @@
 use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
 use super::params::{D8Face, MAX_PLAYERS};
 use super::{Action, DiceFactor, Event};
-use crate::engine::rng::{below, shuffle};
+use crate::engine::rng::below;
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action};
+use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
 /// Where the turn stands (what the current seat decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -145,7 +145,7 @@ impl DiceFactor {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut draw = Vec::with_capacity(self.deck.len());
         draw.extend_from_slice(&self.deck);
-        shuffle(&mut draw, rng);
+        shuffle_cards(&mut draw, rng);
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
@@ -199,7 +199,7 @@ impl DiceFactor {
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
             std::mem::swap(&mut s.draw, &mut s.discard);
-            shuffle(&mut s.draw, rng);
+            shuffle_cards(&mut s.draw, rng);
             s.tally.reshuffles += 1;
             log.emit(|| Event::Reshuffled { order: s.draw.clone() });
         }
@@ -229,6 +229,7 @@ impl DiceFactor {
     }
 
     /// Applies one action of the current seat.
+    #[inline(always)]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::Draw => {

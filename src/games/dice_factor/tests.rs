@@ -902,3 +902,13 @@ proptest! {
         prop_assert_eq!(h.raised_by(card, allowed), with.highest(allowed) > h.highest(allowed));
     }
 }
+
+#[test]
+fn allowed_targets_table_is_the_rule() {
+    use super::hand::allowed_targets_plain;
+    for a in 0..=255u8 {
+        for b in 0..=255u8 {
+            assert_eq!(allowed_targets([a, b]), allowed_targets_plain([a, b]), "dice {a} {b}");
+        }
+    }
+}

@@ -97,7 +97,7 @@ impl Bot<FlowerPower> for GreedyBot {
     /// [`greedy_play`] with a fast path for the common turn where nothing completes: the
     /// color with the least key (petals, then fewer held, then canonical order) among those
     /// held, its first card.
-    #[inline]
+    #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         #[cfg(target_arch = "x86_64")]
         let (completes, best) = single_color_sse2(view.hand.colors_word(), view.garden(), game.petals);

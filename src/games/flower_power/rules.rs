@@ -6,8 +6,8 @@ use std::fmt;
 
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::{Event, FlowerPower};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, shuffle_cards};
 
 /// The color (0..5, canonical order) of each base card.
 const COLOR_OF: [u8; 25] = {
@@ -252,7 +252,7 @@ impl FlowerPower {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut pile = Vec::with_capacity(self.deck.len());
         pile.extend_from_slice(&self.deck);
-        rng::shuffle(&mut pile, rng);
+        shuffle_cards(&mut pile, rng);
         let mut s = State {
             pile,
             hands: [Hand::EMPTY; MAX_PLAYERS],
@@ -290,7 +290,7 @@ impl FlowerPower {
 
     /// Plays the cards at the positions in `mask` of the current seat's hand, scores the
     /// flowers they complete, then ends the game or starts the next seat's turn.
-    #[inline]
+    #[inline(always)]
     pub(super) fn play(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) {
         if log.enabled() {
             let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();

@@ -6,8 +6,8 @@ use std::fmt;
 
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
 use super::{Action, Event, MatchPatch};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::games::chroma::{Card, cell_name};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{Card, cell_name, shuffle_cards};
 
 /// A hand in the order its cards came in (dealt cards in deal order), with counts per kind
 /// and the mask of kinds held twice or more, so pairs are found in O(1). Fixed capacity,
@@ -110,8 +110,9 @@ impl Hand {
     pub fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
         let card = self.cards[i];
-        for j in i..len - 1 {
-            self.cards[j] = self.cards[j + 1];
+        let tail = &mut self.cards[i..len];
+        for j in 1..tail.len() {
+            tail[j - 1] = tail[j];
         }
         self.len -= 1;
         let c = &mut self.counts[card as usize];
@@ -238,11 +239,11 @@ impl State {
         let i = hand.oldest(card);
         hand.remove_at(i);
         // A plain loop: hands are short, and `copy_within` is a `memmove` call.
-        let passed = &mut self.passed[seat];
-        for j in i..len - 1 {
-            passed[j] = passed[j + 1];
+        let passed = &mut self.passed[seat][i..len];
+        for j in 1..passed.len() {
+            passed[j - 1] = passed[j];
         }
-        passed[len - 1] = 0;
+        passed[passed.len() - 1] = 0;
     }
 }
 
@@ -268,7 +269,7 @@ impl MatchPatch {
             passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
         s.pile.extend_from_slice(&self.deck);
-        rng::shuffle(&mut s.pile, rng);
+        shuffle_cards(&mut s.pile, rng);
         for seat in 0..self.players {
             for _ in 0..self.params.deal {
                 let card = s.pile.pop().expect("deck size checked against the deal");
@@ -294,7 +295,7 @@ impl MatchPatch {
     }
 
     /// Applies one action of the deciding seat.
-    #[inline]
+    #[inline(always)]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {

@@ -137,7 +137,7 @@ impl Bot<RainbowRush> for BuilderBot {
         "builder"
     }
 
-    #[inline]
+    #[inline(always)]
     fn decide(&mut self, game: &RainbowRush, view: &View<'_>, _rng: &mut GameRng) -> Action {
         match view.decision {
             Decision::Draw => builder_draw(view.own_row(), view.hand, view.takeable_top()),
