@@ -326,7 +326,7 @@ impl FlowerPower {
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
     /// seats with no card while the pile is empty.
-    #[inline]
+    #[inline(always)]
     fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.players;
         if s.pile.is_empty() && s.hands[..n].iter().all(Hand::is_empty) {

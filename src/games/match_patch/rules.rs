@@ -290,8 +290,17 @@ impl MatchPatch {
         if s.can_draw() {
             s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
-            self.pairs_then_end_check(s, seat, log);
+            self.nothing_to_draw(s, seat, log);
         }
+    }
+
+    /// [`MatchPatch::begin_turn`]'s rare branch, out of line (it closes the cycle of turns
+    /// that the common path inlines): nothing to draw, so straight to the pairs and the end
+    /// check.
+    #[cold]
+    #[inline(never)]
+    fn nothing_to_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check(s, seat, log);
     }
 
     /// Applies one action of the deciding seat.
@@ -349,7 +358,7 @@ impl MatchPatch {
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
-    #[inline]
+    #[inline(always)]
     fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;

@@ -30,7 +30,7 @@ pub fn target_shape_plain(row: Cover, row_and_hand: Cover) -> usize {
 
 /// The builder's draw: the discard top when it may be taken and coverage(S*, row + hand +
 /// top) > coverage(S*, row + hand), else the draw pile.
-#[inline]
+#[inline(always)]
 pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
     // Nothing to take: no target shape to pick.
     let Some(top) = top else { return Action::DrawPile };
@@ -50,7 +50,7 @@ pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
 ///    hand), or if there is none the last hand card in canonical order.
 ///
 /// The hand must not be empty.
-#[inline]
+#[inline(always)]
 pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
     let row_cover = row.cover();
     let all = hand.add_to(row_cover);

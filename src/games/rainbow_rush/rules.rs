@@ -495,7 +495,7 @@ impl RainbowRush {
     /// The win check (the active player, then the others in turn order: only the active
     /// row and a sabotaged one can have changed, and no other row held a rainbow), then the
     /// cap, else the next seat's turn.
-    #[inline]
+    #[inline(always)]
     fn end_turn(&self, s: &mut State, victim: Option<usize>, log: &mut EventLog<Event>) {
         let seat = s.current as usize;
         let winner = if s.rows[seat].cover().is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].cover().is_rainbow()) };
