@@ -195,19 +195,29 @@ impl DiceFactor {
 
     /// The top of the draw pile, shuffling the whole discard pile into a new draw pile when
     /// the draw pile is empty (if the variant allows); `None` when there is nothing to draw.
-    #[inline]
+    #[inline(always)]
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
-        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
+        if s.draw.is_empty() {
+            self.refill(s, rng, log);
+        }
+        s.draw.pop()
+    }
+
+    /// [`DiceFactor::draw_card`]'s rare branch, out of line: an empty draw pile becomes the
+    /// shuffled discard pile when the variant allows it and there is one.
+    #[cold]
+    #[inline(never)]
+    fn refill(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if self.params.reshuffle_discard && !s.discard.is_empty() {
             std::mem::swap(&mut s.draw, &mut s.discard);
             shuffle_cards(&mut s.draw, rng);
             s.tally.reshuffles += 1;
             log.emit(|| Event::Reshuffled { order: s.draw.clone() });
         }
-        s.draw.pop()
     }
 
     /// Draws one card into `seat`'s hand (or nothing).
-    #[inline]
+    #[inline(always)]
     fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match self.draw_card(s, rng, log) {
             Some(card) => {
@@ -348,6 +358,7 @@ impl DiceFactor {
     /// The turn's discard: an action card resolves (unless it is the copy taken from the
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
+    #[inline(always)]
     fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
