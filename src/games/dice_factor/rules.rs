@@ -402,9 +402,36 @@ impl DiceFactor {
     }
 
     /// The seat whose hand holds `goal` cards toward a current target, checked from the
-    /// active seat on in turn order; with the target completed.
+    /// active seat on in turn order; with the target completed. Every hand is tested
+    /// without a branch, then the first in turn order is picked from the mask of those that
+    /// hold it; the tests compare it with the seat-by-seat [`DiceFactor::find_winner_plain`].
     #[inline]
     pub fn find_winner(&self, s: &State) -> Option<(usize, usize)> {
+        let allowed = allowed_targets(s.dice);
+        let reach = Reach::new(allowed, self.params.goal);
+        let mut hits = 0u32;
+        for (seat, h) in s.hands[..self.players].iter().enumerate() {
+            hits |= u32::from(reach.hit(h)) << seat;
+        }
+        if hits == 0 {
+            return None;
+        }
+        let current = s.current as usize;
+        let seat = if s.reversed {
+            // current, current - 1, ..., 0, then from the last seat down.
+            let upto = hits & ((2u32 << current) - 1);
+            31 - (if upto != 0 { upto } else { hits }).leading_zeros()
+        } else {
+            // current, current + 1, ..., the last seat, then from seat 0 up.
+            let from = hits & !((1u32 << current) - 1);
+            (if from != 0 { from } else { hits }).trailing_zeros()
+        } as usize;
+        Some((seat, s.hands[seat].best_target(allowed)))
+    }
+
+    /// [`DiceFactor::find_winner`] seat by seat in turn order, as the rule reads.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn find_winner_plain(&self, s: &State) -> Option<(usize, usize)> {
         let allowed = allowed_targets(s.dice);
         let reach = Reach::new(allowed, self.params.goal);
         let mut seat = s.current as usize;

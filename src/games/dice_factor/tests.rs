@@ -912,3 +912,30 @@ fn allowed_targets_table_is_the_rule() {
         }
     }
 }
+
+proptest! {
+    /// The branch-free win check picks the same seat and target as the seat-by-seat one,
+    /// for every table size, direction, active seat, dice and goal.
+    #[test]
+    fn find_winner_is_the_plain_check(
+        players in 2u32..=8,
+        goal in 1u32..=6,
+        hands in prop::collection::vec(prop::collection::vec(0u8..46, 0..9), 8),
+        dice in prop::array::uniform2(0u8..6),
+        current in 0u8..8,
+        reversed in any::<bool>(),
+    ) {
+        let g = game_with(|p| {
+            p.players = players;
+            p.goal = goal;
+        });
+        let mut s = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
+        for (seat, cards) in hands.iter().enumerate() {
+            s.hands[seat] = if seat < players as usize { super::hand::Hand::from_cards(cards) } else { super::hand::Hand::EMPTY };
+        }
+        s.dice = dice;
+        s.current = current % players as u8;
+        s.reversed = reversed;
+        prop_assert_eq!(g.find_winner(&s), g.find_winner_plain(&s));
+    }
+}
