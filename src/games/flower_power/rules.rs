@@ -112,7 +112,9 @@ impl Hand {
         self.cards[self.len as usize] = card;
         self.positions |= 1 << (16 * c + self.len as usize);
         self.len += 1;
-        self.colors[c] += 1;
+        // The counts as one word, as `take_fast` and `colors_word` read and write them: a
+        // byte store followed by a word load of the same bytes cannot be forwarded.
+        self.colors = (u64::from_le_bytes(self.colors) + (1 << (8 * c))).to_le_bytes();
     }
 
     /// Removes the cards at the positions in `mask` (the rest keep their order) and returns
