@@ -454,6 +454,23 @@ impl std::fmt::Debug for Hand {
     }
 }
 
+/// The engine's [`crate::engine::rng::shuffle`] for cards: the same draws and the same swaps,
+/// so the same permutation (`shuffle_cards_is_the_engine_shuffle` checks it), without the
+/// two bounds checks per card the compiler keeps there. Every Chroma game shuffles its deck
+/// with it at every deal.
+#[inline]
+pub fn shuffle_cards(cards: &mut [Card], rng: &mut crate::engine::GameRng) {
+    use rand::Rng;
+    let p = cards.as_mut_ptr();
+    for i in (1..cards.len()).rev() {
+        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
+        debug_assert!(j <= i);
+        // SAFETY: i < cards.len(), and j = floor(r (i + 1) / 2^64) <= i for every 64-bit r,
+        // so both pointers are in bounds; `ptr::swap` allows i == j.
+        unsafe { std::ptr::swap(p.add(i), p.add(j)) };
+    }
+}
+
 /// Draws the top card of `draw`; when `draw` is empty and `reshuffle` allows it, the
 /// discard pile first becomes the new draw pile, shuffled by `shuffle` (`on_reshuffle` gets
 /// the new pile, bottom first, for the game's event). `None` when there is nothing to draw.
@@ -510,6 +527,22 @@ mod tests {
         // Every cell is matched by exactly 5 distinct non-base cards + itself.
         for cell in 0..25 {
             assert_eq!((0..CARD_KINDS as u8).filter(|&c| matches(c, cell)).count(), 5);
+        }
+    }
+
+    #[test]
+    fn shuffle_cards_is_the_engine_shuffle() {
+        use crate::engine::{GameRng, SeedFrom, rng};
+        for len in 0..600usize {
+            for seed in 0..8 {
+                let (mut a, mut b) = (GameRng::seed_from(seed * 1000 + len as u64), GameRng::seed_from(seed * 1000 + len as u64));
+                let mut x: Vec<Card> = (0..len).map(|i| (i % 256) as Card).collect();
+                let mut y = x.clone();
+                rng::shuffle(&mut x, &mut a);
+                shuffle_cards(&mut y, &mut b);
+                assert_eq!(x, y, "len {len} seed {seed}");
+                assert_eq!(a, b, "same draws for len {len}");
+            }
         }
     }
 

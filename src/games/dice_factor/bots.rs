@@ -89,7 +89,7 @@ impl Bot<DiceFactor> for CollectorBot {
         "collector"
     }
 
-    #[inline]
+    #[inline(always)]
     fn decide(&mut self, game: &DiceFactor, view: &View<'_>, _rng: &mut GameRng) -> Action {
         let hand = view.hand;
         match view.decision {

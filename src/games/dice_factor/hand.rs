@@ -126,13 +126,34 @@ impl Reach {
 }
 
 /// The targets the dice allow, as a 10-bit mask: a color face allows that color, the logo
-/// on the colors die every color; likewise the shapes die.
-#[inline]
+/// on the colors die every color; likewise the shapes die. Two table reads; the tests
+/// compare it with [`allowed_targets_plain`] for every pair of bytes.
+#[inline(always)]
 pub fn allowed_targets(dice: [u8; 2]) -> u16 {
+    let allowed = FACE_TARGETS[dice[0] as usize] | (FACE_TARGETS[dice[1] as usize] << 5);
+    debug_assert_eq!(allowed, allowed_targets_plain(dice));
+    allowed
+}
+
+/// [`allowed_targets`] read from the rule: a face below the logo allows its own target, the
+/// logo (or anything above) all five.
+pub fn allowed_targets_plain(dice: [u8; 2]) -> u16 {
     let colors = if dice[0] >= LOGO { 0b11111 } else { 1 << dice[0] };
     let shapes = if dice[1] >= LOGO { 0b11111 } else { 1 << dice[1] };
     colors | (shapes << 5)
 }
+
+/// Per die face (any byte): the five targets of its die it allows, as [`allowed_targets_plain`]
+/// reads them.
+const FACE_TARGETS: [u16; 256] = {
+    let mut t = [0b11111u16; 256];
+    let mut f = 0;
+    while f < LOGO as usize {
+        t[f] = 1 << f;
+        f += 1;
+    }
+    t
+};
 
 /// A target's name: `red`, `star`.
 pub fn target_name(t: usize) -> &'static str {

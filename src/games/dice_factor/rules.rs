@@ -5,9 +5,9 @@
 use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
 use super::params::{D8Face, MAX_PLAYERS};
 use super::{Action, DiceFactor, Event};
-use crate::engine::rng::{below, shuffle};
+use crate::engine::rng::below;
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action};
+use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
 /// Where the turn stands (what the current seat decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,7 +150,7 @@ impl DiceFactor {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut draw = Vec::with_capacity(self.deck.len());
         draw.extend_from_slice(&self.deck);
-        shuffle(&mut draw, rng);
+        shuffle_cards(&mut draw, rng);
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
@@ -201,19 +201,29 @@ impl DiceFactor {
 
     /// The top of the draw pile, shuffling the whole discard pile into a new draw pile when
     /// the draw pile is empty (if the variant allows); `None` when there is nothing to draw.
-    #[inline]
+    #[inline(always)]
     fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
-        if s.draw.is_empty() && self.params.reshuffle_discard && !s.discard.is_empty() {
-            std::mem::swap(&mut s.draw, &mut s.discard);
-            shuffle(&mut s.draw, rng);
-            s.tally.reshuffles += 1;
-            log.emit(|| Event::Reshuffled { order: s.draw.clone() });
+        if s.draw.is_empty() {
+            self.refill(s, rng, log);
         }
         s.draw.pop()
     }
 
+    /// [`DiceFactor::draw_card`]'s rare branch, out of line: an empty draw pile becomes the
+    /// shuffled discard pile when the variant allows it and there is one.
+    #[cold]
+    #[inline(never)]
+    fn refill(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if self.params.reshuffle_discard && !s.discard.is_empty() {
+            std::mem::swap(&mut s.draw, &mut s.discard);
+            shuffle_cards(&mut s.draw, rng);
+            s.tally.reshuffles += 1;
+            log.emit(|| Event::Reshuffled { order: s.draw.clone() });
+        }
+    }
+
     /// Draws one card into `seat`'s hand (or nothing).
-    #[inline]
+    #[inline(always)]
     fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match self.draw_card(s, rng, log) {
             Some(card) => {
@@ -235,6 +245,7 @@ impl DiceFactor {
     }
 
     /// Applies one action of the current seat.
+    #[inline(always)]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::Draw => {
@@ -358,6 +369,7 @@ impl DiceFactor {
     /// The turn's discard: an action card resolves (unless it is the copy taken from the
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
+    #[inline(always)]
     fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
@@ -401,9 +413,36 @@ impl DiceFactor {
     }
 
     /// The seat whose hand holds `goal` cards toward a current target, checked from the
-    /// active seat on in turn order; with the target completed.
+    /// active seat on in turn order; with the target completed. Every hand is tested
+    /// without a branch, then the first in turn order is picked from the mask of those that
+    /// hold it; the tests compare it with the seat-by-seat [`DiceFactor::find_winner_plain`].
     #[inline]
     pub fn find_winner(&self, s: &State) -> Option<(usize, usize)> {
+        let allowed = allowed_targets(s.dice);
+        let reach = Reach::new(allowed, self.params.goal);
+        let mut hits = 0u32;
+        for (seat, h) in s.hands[..self.players].iter().enumerate() {
+            hits |= u32::from(reach.hit(h)) << seat;
+        }
+        if hits == 0 {
+            return None;
+        }
+        let current = s.current as usize;
+        let seat = if s.reversed {
+            // current, current - 1, ..., 0, then from the last seat down.
+            let upto = hits & ((2u32 << current) - 1);
+            31 - (if upto != 0 { upto } else { hits }).leading_zeros()
+        } else {
+            // current, current + 1, ..., the last seat, then from seat 0 up.
+            let from = hits & !((1u32 << current) - 1);
+            (if from != 0 { from } else { hits }).trailing_zeros()
+        } as usize;
+        Some((seat, s.hands[seat].best_target(allowed)))
+    }
+
+    /// [`DiceFactor::find_winner`] seat by seat in turn order, as the rule reads.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fn find_winner_plain(&self, s: &State) -> Option<(usize, usize)> {
         let allowed = allowed_targets(s.dice);
         let reach = Reach::new(allowed, self.params.goal);
         let mut seat = s.current as usize;

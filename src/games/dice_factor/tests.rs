@@ -931,3 +931,40 @@ fn last_discards_hold_for_collectors_and_samples_honour_them() {
     assert!(beliefs > 300, "few last discards to honour ({beliefs}): the test checks little");
     assert!(honoured as f64 >= 0.98 * beliefs as f64, "samples honoured {honoured} of {beliefs} last discards");
 }
+
+#[test]
+fn allowed_targets_table_is_the_rule() {
+    use super::hand::allowed_targets_plain;
+    for a in 0..=255u8 {
+        for b in 0..=255u8 {
+            assert_eq!(allowed_targets([a, b]), allowed_targets_plain([a, b]), "dice {a} {b}");
+        }
+    }
+}
+
+proptest! {
+    /// The branch-free win check picks the same seat and target as the seat-by-seat one,
+    /// for every table size, direction, active seat, dice and goal.
+    #[test]
+    fn find_winner_is_the_plain_check(
+        players in 2u32..=8,
+        goal in 1u32..=6,
+        hands in prop::collection::vec(prop::collection::vec(0u8..46, 0..9), 8),
+        dice in prop::array::uniform2(0u8..6),
+        current in 0u8..8,
+        reversed in any::<bool>(),
+    ) {
+        let g = game_with(|p| {
+            p.players = players;
+            p.goal = goal;
+        });
+        let mut s = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
+        for (seat, cards) in hands.iter().enumerate() {
+            s.hands[seat] = if seat < players as usize { super::hand::Hand::from_cards(cards) } else { super::hand::Hand::EMPTY };
+        }
+        s.dice = dice;
+        s.current = current % players as u8;
+        s.reversed = reversed;
+        prop_assert_eq!(g.find_winner(&s), g.find_winner_plain(&s));
+    }
+}

@@ -211,7 +211,7 @@ impl Game for FlowerPower {
         action.0 != 0 && (action.0 as u32) >> n == 0 && action.0.count_ones() as usize <= self.max_play
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.play(s, seat, action.0, log);
     }

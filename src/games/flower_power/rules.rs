@@ -6,8 +6,8 @@ use std::fmt;
 
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::{Event, FlowerPower};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, shuffle_cards};
 
 /// The color (0..5, canonical order) of each base card.
 const COLOR_OF: [u8; 25] = {
@@ -92,6 +92,12 @@ impl Hand {
         self.colors.first_chunk().expect("8 bytes hold the 5 colors")
     }
 
+    /// Cards held per color as one word: byte c holds color c's count, bytes 5..8 are 0.
+    #[inline(always)]
+    pub fn colors_word(&self) -> u64 {
+        u64::from_le_bytes(self.colors)
+    }
+
     /// Bit mask of the positions holding color `c`.
     #[inline(always)]
     pub fn positions_of(&self, c: usize) -> u16 {
@@ -106,7 +112,9 @@ impl Hand {
         self.cards[self.len as usize] = card;
         self.positions |= 1 << (16 * c + self.len as usize);
         self.len += 1;
-        self.colors[c] += 1;
+        // The counts as one word, as `take_fast` and `colors_word` read and write them: a
+        // byte store followed by a word load of the same bytes cannot be forwarded.
+        self.colors = (u64::from_le_bytes(self.colors) + (1 << (8 * c))).to_le_bytes();
     }
 
     /// Removes the cards at the positions in `mask` (the rest keep their order) and returns
@@ -246,7 +254,7 @@ impl FlowerPower {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut pile = Vec::with_capacity(self.deck.len());
         pile.extend_from_slice(&self.deck);
-        rng::shuffle(&mut pile, rng);
+        shuffle_cards(&mut pile, rng);
         let mut s = State {
             pile,
             hands: [Hand::EMPTY; MAX_PLAYERS],
@@ -284,7 +292,7 @@ impl FlowerPower {
 
     /// Plays the cards at the positions in `mask` of the current seat's hand, scores the
     /// flowers they complete, then ends the game or starts the next seat's turn.
-    #[inline]
+    #[inline(always)]
     pub(super) fn play(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) {
         if log.enabled() {
             let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();
@@ -320,7 +328,7 @@ impl FlowerPower {
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
     /// seats with no card while the pile is empty.
-    #[inline]
+    #[inline(always)]
     fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.players;
         if s.pile.is_empty() && s.hands[..n].iter().all(Hand::is_empty) {

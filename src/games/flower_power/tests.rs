@@ -691,6 +691,24 @@ proptest! {
 }
 
 proptest! {
+    /// The SSE2 reading of `greedy`'s single-card color and completion test is the plain one,
+    /// over every count a hand can hold and every garden a variant allows.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn single_color_sse2_is_plain(held in prop::array::uniform5(0u8..=16), garden in prop::array::uniform5(0u16..200), petals in 1u32..=200) {
+        use super::bots::{single_color_plain, single_color_sse2};
+        let garden = garden.map(|k| k.min(petals as u16 - 1));
+        let word = u64::from_le_bytes([held[0], held[1], held[2], held[3], held[4], 0, 0, 0]);
+        let (completes, best) = single_color_plain(&held, &garden, petals);
+        let (fast_completes, fast_best) = single_color_sse2(word, &garden, petals);
+        prop_assert_eq!(fast_completes, completes);
+        if held.iter().any(|&h| h > 0) {
+            prop_assert_eq!(fast_best, best);
+        }
+    }
+}
+
+proptest! {
     /// [`Hand::take_fast`] (one 128-bit shift per card taken) leaves exactly the hand of the
     /// plain [`Hand::take`] and reports the same cards per color.
     #[test]

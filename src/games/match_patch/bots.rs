@@ -302,7 +302,7 @@ impl Bot<MatchPatch> for TableMemoryBot {
         self.known = 0;
     }
 
-    #[inline]
+    #[inline(always)]
     fn decide(&mut self, _game: &MatchPatch, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
             Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.slots()),

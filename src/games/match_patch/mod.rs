@@ -297,7 +297,7 @@ impl Game for MatchPatch {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.step(s, seat, action, log);
     }

@@ -6,8 +6,8 @@ use std::fmt;
 
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
 use super::{Action, Event, MatchPatch};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::games::chroma::{Card, cell_name};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{Card, cell_name, shuffle_cards};
 
 /// A hand in the order its cards came in (dealt cards in deal order), with counts per kind
 /// and the mask of kinds held twice or more, so pairs are found in O(1). Fixed capacity,
@@ -91,13 +91,28 @@ impl Hand {
         }
     }
 
+    /// The position of the copy of `card` held longest (the last position when it is not
+    /// held; the caller checks that it is).
+    #[inline(always)]
+    pub fn oldest(&self, card: Card) -> usize {
+        let len = self.len as usize;
+        self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
+    }
+
     /// Removes the copy of `card` held longest; the caller checks that it is held.
     #[inline(always)]
     pub fn remove(&mut self, card: Card) {
+        self.remove_at(self.oldest(card));
+    }
+
+    /// Removes the card at position `i` (below the length); the later cards move down.
+    #[inline(always)]
+    pub fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
-        let i = self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1);
-        for j in i..len - 1 {
-            self.cards[j] = self.cards[j + 1];
+        let card = self.cards[i];
+        let tail = &mut self.cards[i..len];
+        for j in 1..tail.len() {
+            tail[j - 1] = tail[j];
         }
         self.len -= 1;
         let c = &mut self.counts[card as usize];
@@ -219,12 +234,16 @@ impl State {
     /// Removes the copy of `card` that `seat` has held longest, with its passed-up kinds.
     #[inline(always)]
     fn remove_card(&mut self, seat: usize, card: Card) {
-        let hand = &self.hands[seat];
+        let hand = &mut self.hands[seat];
         let len = hand.len();
-        let i = hand.cards().iter().position(|&c| c == card).unwrap_or(len - 1);
-        self.passed[seat].copy_within(i + 1..len, i);
-        self.passed[seat][len - 1] = 0;
-        self.hands[seat].remove(card);
+        let i = hand.oldest(card);
+        hand.remove_at(i);
+        // A plain loop: hands are short, and `copy_within` is a `memmove` call.
+        let passed = &mut self.passed[seat][i..len];
+        for j in 1..passed.len() {
+            passed[j - 1] = passed[j];
+        }
+        passed[passed.len() - 1] = 0;
     }
 }
 
@@ -250,7 +269,7 @@ impl MatchPatch {
             passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
         s.pile.extend_from_slice(&self.deck);
-        rng::shuffle(&mut s.pile, rng);
+        shuffle_cards(&mut s.pile, rng);
         for seat in 0..self.players {
             for _ in 0..self.params.deal {
                 let card = s.pile.pop().expect("deck size checked against the deal");
@@ -271,12 +290,21 @@ impl MatchPatch {
         if s.can_draw() {
             s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
-            self.pairs_then_end_check(s, seat, log);
+            self.nothing_to_draw(s, seat, log);
         }
     }
 
+    /// [`MatchPatch::begin_turn`]'s rare branch, out of line (it closes the cycle of turns
+    /// that the common path inlines): nothing to draw, so straight to the pairs and the end
+    /// check.
+    #[cold]
+    #[inline(never)]
+    fn nothing_to_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check(s, seat, log);
+    }
+
     /// Applies one action of the deciding seat.
-    #[inline]
+    #[inline(always)]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
@@ -330,7 +358,7 @@ impl MatchPatch {
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
-    #[inline]
+    #[inline(always)]
     fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
@@ -366,7 +394,7 @@ impl MatchPatch {
             log.emit(|| Event::GameOver { reason: END_CAP, turns: s.turns });
             return;
         }
-        let next = (s.current as usize + 1) % self.players;
+        let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };
         self.begin_turn(s, next, log);
     }
 

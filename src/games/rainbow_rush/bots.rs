@@ -15,20 +15,30 @@ const WILD_KINDS: u64 = ((1u64 << 37) - 1) & !((1u64 << COLOR_WILD) - 1);
 /// coverage(S, row + hand), then the first shape in canonical order.
 #[inline]
 pub fn target_shape(row: Cover, row_and_hand: Cover) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    return Cover::first_best_sse2(row, row_and_hand);
+    #[cfg(not(target_arch = "x86_64"))]
+    return target_shape_plain(row, row_and_hand);
+}
+
+/// [`target_shape`] lane by lane, the plain version the tests compare the SSE2 one with.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub fn target_shape_plain(row: Cover, row_and_hand: Cover) -> usize {
     // Both coverages are at most 5: row * 8 + all orders shapes by row, then by all.
     first_max((row.lanes() << 3) | row_and_hand.lanes()).0
 }
 
 /// The builder's draw: the discard top when it may be taken and coverage(S*, row + hand +
 /// top) > coverage(S*, row + hand), else the draw pile.
-#[inline]
+#[inline(always)]
 pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
     // Nothing to take: no target shape to pick.
     let Some(top) = top else { return Action::DrawPile };
     let row_cover = row.cover();
     let all = hand.add_to(row_cover);
     let s = target_shape(row_cover, all);
-    if all.with(top).get(s) > all.get(s) { Action::TakeDiscard } else { Action::DrawPile }
+    // coverage(S*, row + hand + top) > coverage(S*, row + hand).
+    if all.raising(s) >> top & 1 != 0 { Action::TakeDiscard } else { Action::DrawPile }
 }
 
 /// The builder's play with S* picked again on the hand it holds:
@@ -40,15 +50,17 @@ pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
 ///    hand), or if there is none the last hand card in canonical order.
 ///
 /// The hand must not be empty.
-#[inline]
+#[inline(always)]
 pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
     let row_cover = row.cover();
     let all = hand.add_to(row_cover);
     let s = target_shape(row_cover, all);
     let now = row_cover.get(s);
     if row.len() < row_size {
-        if let Some(x) = hand.kinds().find(|&x| row_cover.with(x).get(s) > now) {
-            return Action::Add(x);
+        // The first x with coverage(S*, row + x) > coverage(S*, row).
+        let raising = hand.kind_mask() & row_cover.raising(s);
+        if raising != 0 {
+            return Action::Add(raising.trailing_zeros() as Card);
         }
     } else if now < 5 {
         let mut without = [Cover::EMPTY; super::MAX_ROW];
@@ -125,7 +137,7 @@ impl Bot<RainbowRush> for BuilderBot {
         "builder"
     }
 
-    #[inline]
+    #[inline(always)]
     fn decide(&mut self, game: &RainbowRush, view: &View<'_>, _rng: &mut GameRng) -> Action {
         match view.decision {
             Decision::Draw => builder_draw(view.own_row(), view.hand, view.takeable_top()),

@@ -256,7 +256,7 @@ impl Game for RainbowRush {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.step(s, seat, action, rng, log);
     }

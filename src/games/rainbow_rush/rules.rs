@@ -8,8 +8,8 @@ use std::fmt;
 use super::cover::{Cover, need};
 use super::params::{KINDS, MAX_HAND, MAX_PLAYERS, MAX_ROW};
 use super::{Action, Event, RainbowRush};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::games::chroma::{Card, card_name, is_wild};
+use crate::engine::{EventLog, GameRng};
+use crate::games::chroma::{Card, card_name, is_wild, shuffle_cards};
 
 /// A hand as counts per card kind plus a mask of the kinds held (kinds in canonical order
 /// are its set bits from the lowest): no heap, O(1) add and remove.
@@ -364,7 +364,7 @@ impl RainbowRush {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut draw = Vec::with_capacity(self.deck.len());
         draw.extend_from_slice(&self.deck);
-        rng::shuffle(&mut draw, rng);
+        shuffle_cards(&mut draw, rng);
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
@@ -397,7 +397,7 @@ impl RainbowRush {
     }
 
     /// Applies one action of the deciding seat.
-    #[inline]
+    #[inline(always)]
     pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::DrawPile => {
@@ -474,7 +474,7 @@ impl RainbowRush {
         let top = s.discard.pop().expect("more than one card");
         let lock = s.locks.pop().expect("locks follow the discard pile");
         std::mem::swap(&mut s.draw, &mut s.discard);
-        rng::shuffle(&mut s.draw, rng);
+        shuffle_cards(&mut s.draw, rng);
         s.locks.clear();
         s.discard.push(top);
         s.locks.push(lock);
@@ -495,7 +495,7 @@ impl RainbowRush {
     /// The win check (the active player, then the others in turn order: only the active
     /// row and a sabotaged one can have changed, and no other row held a rainbow), then the
     /// cap, else the next seat's turn.
-    #[inline]
+    #[inline(always)]
     fn end_turn(&self, s: &mut State, victim: Option<usize>, log: &mut EventLog<Event>) {
         let seat = s.current as usize;
         let winner = if s.rows[seat].cover().is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].cover().is_rainbow()) };
