@@ -381,6 +381,38 @@ impl RainbowRush {
             discard_takes: 0,
             known: [[0; KINDS]; MAX_PLAYERS],
         };
+        self.deal_hands(&mut s, log);
+        s
+    }
+
+    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
+    /// piles refilled in place (the same draws, the same events, the same state).
+    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Every field named, so that a new one cannot be left out.
+        let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known } = s;
+        draw.clear();
+        draw.extend_from_slice(&self.deck);
+        shuffle_cards(draw, rng);
+        discard.clear();
+        locks.clear();
+        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        *rows = [Row::EMPTY; MAX_PLAYERS];
+        *current = 0;
+        *phase = Phase::Draw;
+        *turn = 1;
+        *winner = None;
+        *end_reason = END_RAINBOW;
+        *sabotages = 0;
+        *last_sabotage = None;
+        *discard_takes = 0;
+        *known = [[0; KINDS]; MAX_PLAYERS];
+        self.deal_hands(s, log);
+    }
+
+    /// Deals `deal` cards to each seat one at a time from seat 0 off the shuffled draw pile
+    /// and starts seat 0's first turn.
+    #[inline]
+    fn deal_hands(&self, s: &mut State, log: &mut EventLog<Event>) {
         for _ in 0..self.params.deal {
             for seat in 0..self.players {
                 let card = s.draw.pop().expect("deck size checked against the deal");
@@ -393,7 +425,6 @@ impl RainbowRush {
             }
             log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
         }
-        s
     }
 
     /// Applies one action of the deciding seat.
