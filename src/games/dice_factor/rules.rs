@@ -172,6 +172,63 @@ impl DiceFactor {
             known: [[0; CARD_KINDS]; MAX_PLAYERS],
             last_discard: [None; MAX_PLAYERS],
         };
+        self.deal_hands(&mut s, rng, log);
+        s
+    }
+
+    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
+    /// piles refilled in place (the same draws, the same events, the same state).
+    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Every field named, so that a new one cannot be left out.
+        let State {
+            draw,
+            discard,
+            hands,
+            dice,
+            current,
+            reversed,
+            skips,
+            phase,
+            turns,
+            taken,
+            d8,
+            winner,
+            win_target,
+            won_in_turn_of,
+            dealt_winning,
+            end_reason,
+            tally,
+            known,
+            last_discard,
+        } = s;
+        draw.clear();
+        draw.extend_from_slice(&self.deck);
+        shuffle_cards(draw, rng);
+        discard.clear();
+        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        *dice = [0; 2];
+        *current = 0;
+        *reversed = false;
+        *skips = [0; MAX_PLAYERS];
+        *phase = Phase::Start;
+        *turns = 1;
+        *taken = None;
+        *d8 = None;
+        *winner = None;
+        *win_target = 0;
+        *won_in_turn_of = 0;
+        *dealt_winning = false;
+        *end_reason = END_FIVE;
+        *tally = Tally::default();
+        *known = [[0; CARD_KINDS]; MAX_PLAYERS];
+        *last_discard = [None; MAX_PLAYERS];
+        self.deal_hands(s, rng, log);
+    }
+
+    /// Deals `hand_size` cards to each seat off the shuffled draw pile (seat 0 first, one
+    /// hand at a time), rolls both dice and starts seat 0's turn 1.
+    #[inline]
+    fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         for seat in 0..self.players {
             for _ in 0..self.params.hand_size {
                 let card = s.draw.pop().expect("deck size checked against the hands");
@@ -184,7 +241,6 @@ impl DiceFactor {
         let allowed = allowed_targets(s.dice);
         s.dealt_winning = s.hands[..self.players].iter().any(|h| h.reaches(allowed, self.params.goal));
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
-        s
     }
 
     /// The seat after `seat` in the current direction of play.
