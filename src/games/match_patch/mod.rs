@@ -244,6 +244,12 @@ impl Game for MatchPatch {
         self.new_state(rng, log)
     }
 
+    const DEALS_IN_PLACE: bool = true;
+
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
+        self.reset_state(state, rng, log);
+    }
+
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
         if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }

@@ -268,6 +268,37 @@ impl MatchPatch {
             excluded: [0; MAX_PLAYERS],
             passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
+        self.deal_hands(&mut s, rng, log);
+        s
+    }
+
+    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
+    /// piles refilled in place (the same draws, the same events, the same state).
+    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Every field named, so that a new one cannot be left out.
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, passed } = s;
+        pile.clear();
+        patch.clear();
+        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        *pairs = [0; MAX_PLAYERS];
+        *laid = [0; KINDS];
+        *current = 0;
+        *phase = Phase::Over;
+        *turns = 0;
+        *placed = 0;
+        *pile_draws = 0;
+        *patch_draws = 0;
+        *end_reason = END_PATCH_EMPTY;
+        *known = [[0; KINDS]; MAX_PLAYERS];
+        *excluded = [0; MAX_PLAYERS];
+        *passed = [[0; HAND_CAP]; MAX_PLAYERS];
+        self.deal_hands(s, rng, log);
+    }
+
+    /// Fills the empty pile with the deck, shuffles, deals `deal` cards to each seat (seat 0
+    /// first, each hand in deal order) and starts seat 0's first turn.
+    #[inline]
+    fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         s.pile.extend_from_slice(&self.deck);
         shuffle_cards(&mut s.pile, rng);
         for seat in 0..self.players {
@@ -277,8 +308,7 @@ impl MatchPatch {
                 log.emit(|| Event::Dealt { seat: seat as u8, card });
             }
         }
-        self.begin_turn(&mut s, 0, log);
-        s
+        self.begin_turn(s, 0, log);
     }
 
     /// Starts `seat`'s turn: its first draw, or (nothing to draw, possible only when the
