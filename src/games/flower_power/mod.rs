@@ -178,6 +178,12 @@ impl Game for FlowerPower {
         self.new_state(rng, log)
     }
 
+    const DEALS_IN_PLACE: bool = true;
+
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
+        self.reset_state(state, rng, log);
+    }
+
     #[inline(always)]
     fn to_move(&self, s: &State) -> ToMove {
         if s.over { ToMove::Over } else { ToMove::Seat(s.current as usize) }

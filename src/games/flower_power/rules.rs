@@ -273,6 +273,28 @@ impl FlowerPower {
         s
     }
 
+    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
+    /// pile refilled in place (the same draws, the same events, the same state).
+    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Every field named, so that a new one cannot be left out.
+        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, over, end_reason } = s;
+        pile.clear();
+        pile.extend_from_slice(&self.deck);
+        shuffle_cards(pile, rng);
+        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        *garden = [0; COLORS];
+        *starter = [0; COLORS];
+        *flowers = [0; MAX_PLAYERS];
+        *flowers_by_color = [0; COLORS];
+        *finished_by_other = 0;
+        *current = 0;
+        *turns = 0;
+        *passes = 0;
+        *over = false;
+        *end_reason = END_ALL_PLAYED;
+        self.begin_turn(s, 0, log);
+    }
+
     /// `seat` starts its turn: it draws until it holds `hand_size` cards or the pile is empty.
     #[inline(always)]
     fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
