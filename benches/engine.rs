@@ -27,7 +27,7 @@ const GOAL: u8 = 20;
 struct CoinRace;
 
 /// The whole table.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Race {
     steps: [u8; SEATS],
     current: u8,

@@ -111,6 +111,49 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
     Ok(checked)
 }
 
+/// Dealing into the state of a finished game ([`Game::deal_into`], the simulator's quick
+/// path for a game that sets [`Game::DEALS_IN_PLACE`]) gives exactly what a new deal gives:
+/// every field (as `Debug` prints it), the same draws and the same events, checked on `deals`
+/// seeds, each after the used state was played to its end with random moves.
+pub fn check_deal_in_place<G: Game>(game: &G, seed: u64, deals: u64) -> Result<(), HarnessFailure> {
+    if !G::DEALS_IN_PLACE {
+        return Ok(());
+    }
+    let mut used = game.deal(&mut GameRng::seed_from(seed), &mut EventLog::new(false));
+    let mut scratch = Vec::new();
+    for index in 0..deals {
+        let game_seed = game_seed(seed, index);
+        let fail = |what: String| HarnessFailure { game: game.id(), bot: "deal in place".to_string(), game_seed, step: 0, what };
+        // Play the used state to its end (or a million actions) with random moves.
+        let mut rng = GameRng::seed_from(game_seed ^ 0xF00D);
+        let mut steps = 0u32;
+        while let ToMove::Seat(seat) = game.to_move(&used) {
+            let action = game.random_action(&game.view(&used, seat), &mut rng, &mut scratch);
+            game.apply(&mut used, seat, action, &mut rng, &mut EventLog::new(false));
+            steps += 1;
+            if steps >= 1_000_000 {
+                break;
+            }
+        }
+        let (mut fresh_rng, mut reused_rng) = (GameRng::seed_from(game_seed), GameRng::seed_from(game_seed));
+        let (mut fresh_log, mut reused_log) = (EventLog::new(true), EventLog::new(true));
+        let fresh = game.deal(&mut fresh_rng, &mut fresh_log);
+        game.deal_into(&mut reused_rng, &mut reused_log, &mut used);
+        if format!("{used:?}") != format!("{fresh:?}") {
+            return Err(fail(format!("dealt in place:\n{used:?}\nnew deal:\n{fresh:?}")));
+        }
+        if reused_rng != fresh_rng {
+            return Err(fail("dealing in place took other draws than a new deal".to_string()));
+        }
+        let events = |log: &mut EventLog<G::Event>| log.drain().map(|e| e.to_string()).collect::<Vec<_>>();
+        let (fresh_events, reused_events) = (events(&mut fresh_log), events(&mut reused_log));
+        if reused_events != fresh_events {
+            return Err(fail(format!("dealing in place told {reused_events:?}, a new deal {fresh_events:?}")));
+        }
+    }
+    Ok(())
+}
+
 /// Runs the harness on `game` with the given bots (one per acting seat), labelled `label`.
 pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], plan: HarnessPlan) -> Result<u64, HarnessFailure> {
     let mut frequency_checks = plan.frequency_checks;

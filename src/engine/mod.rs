@@ -298,7 +298,7 @@ pub trait GameEvent: Display {
 /// The rules of one game. Implementors live in `src/games/<game>/`.
 pub trait Game: Sized + Send + Sync + 'static {
     /// Full table state, hidden information included.
-    type State: Clone + Send;
+    type State: Clone + Send + Debug;
     /// One decision of one seat. Serialised (serde) as the action notation of traces.
     type Action: Copy + Eq + std::hash::Hash + Debug + Send + serde::Serialize + serde::de::DeserializeOwned;
     /// What one seat sees when it must decide.

@@ -200,8 +200,12 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
 /// checked up to there: its trace replays until it stops).
 pub const TRACE_CHECK_DECISIONS: u64 = 200;
 
+/// Deals into a used state the harness compares with new deals, per variant.
+pub const DEAL_IN_PLACE_CHECKS: u64 = 40;
+
 /// Runs the invariant harness ([`crate::engine::harness`]) on the variant's game with every
-/// bot it offers, and a JSON trace of the variant's own line-up round-trips through `replay`:
+/// bot it offers, its deal in place matches a new deal, and a JSON trace of the variant's own
+/// line-up round-trips through `replay`:
 /// `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant
 /// that does not build. Used by the tests (every game, every bundled variant) and `check`.
 pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
@@ -213,6 +217,10 @@ pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, H
                 Ok(n) => n,
                 Err(failure) => return Ok(Err(failure)),
             };
+            // The simulator's deal in place is the deal.
+            if let Err(failure) = harness::check_deal_in_place(&game, self.0.seed, DEAL_IN_PLACE_CHECKS) {
+                return Ok(Err(failure));
+            }
             // And the variant's own line-up, as `simulate` would seat it.
             let plans = seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
             let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");

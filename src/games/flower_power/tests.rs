@@ -796,37 +796,3 @@ fn a_determinization_keeps_the_own_hand_and_the_sizes() {
     }
     assert!(moved > 15, "seat 1's hand was re-dealt only {moved} times of 20");
 }
-
-/// Dealing into the state of a finished game gives the state a new deal gives, from the
-/// same draws and with the same events, on every bundled variant (the simulator deals in
-/// place).
-#[test]
-fn dealing_in_place_matches_a_new_state() {
-    use rand::RngExt;
-    for (file, sets) in [("standard", &[][..]), ("cautious-vs-greedy", &[]), ("greedy-vs-cautious", &[]), ("max-play-two", &[]), ("three-sets", &[])] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/flower-power/{file}.toml"));
-        let sets: Vec<String> = sets.iter().map(|s: &&str| s.to_string()).collect();
-        let v = crate::variant::Variant::load(&path, &sets).expect("loads");
-        let g: FlowerPower = <FlowerPower as crate::games::Registered>::from_variant(&v).expect("valid");
-        let mut used = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
-        for seed in 0..40u64 {
-            // Play the used state to its end with random choices.
-            let mut rng = GameRng::seed_from(seed ^ 0xF00D);
-            let mut legal = Vec::new();
-            while let ToMove::Seat(seat) = g.to_move(&used) {
-                legal.clear();
-                g.legal_actions(&g.view(&used, seat), &mut legal);
-                let a = legal[rng.random_range(0..legal.len())];
-                g.apply(&mut used, seat, a, &mut rng, &mut EventLog::new(false));
-            }
-            let (mut a, mut b) = (GameRng::seed_from(seed), GameRng::seed_from(seed));
-            let (mut log_a, mut log_b) = (EventLog::new(true), EventLog::new(true));
-            let fresh = g.deal(&mut a, &mut log_a);
-            g.deal_into(&mut b, &mut log_b, &mut used);
-            assert_eq!(format!("{used:?}"), format!("{fresh:?}"), "{file} {sets:?} seed {seed}");
-            assert_eq!(a, b, "{file} {sets:?} seed {seed}: the same draws");
-            let events = |log: &mut EventLog<Event>| log.drain().map(|e| format!("{e:?}")).collect::<Vec<_>>();
-            assert_eq!(events(&mut log_b), events(&mut log_a), "{file} {sets:?} seed {seed}: the same events");
-        }
-    }
-}

@@ -480,34 +480,3 @@ proptest! {
         }
     }
 }
-
-/// Dealing into the state of a finished game gives the state a new deal gives, from the
-/// same draws, on every bundled variant with and without action cards (the simulator deals
-/// in place).
-#[test]
-fn dealing_in_place_matches_a_new_state() {
-    use rand::RngExt;
-    for file in ["standard", "big-bank", "few-wilds", "gentle-penalties"] {
-        for sets in [vec![], vec!["deck.action_sets=0".to_string()]] {
-            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/penny-badger/{file}.toml"));
-            let v = Variant::load(&path, &sets).expect("loads");
-            let g: PennyBadger = <PennyBadger as crate::games::Registered>::from_variant(&v).expect("valid");
-            let mut used = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
-            for seed in 0..30u64 {
-                let mut rng = GameRng::seed_from(seed ^ 0xF00D);
-                let mut legal = Vec::new();
-                while let crate::engine::ToMove::Seat(seat) = g.to_move(&used) {
-                    legal.clear();
-                    g.legal_actions(&g.view(&used, seat), &mut legal);
-                    let a = legal[rng.random_range(0..legal.len())];
-                    g.apply(&mut used, seat, a, &mut rng, &mut EventLog::new(false));
-                }
-                let (mut a, mut b) = (GameRng::seed_from(seed), GameRng::seed_from(seed));
-                let fresh = g.deal(&mut a, &mut EventLog::new(false));
-                g.deal_into(&mut b, &mut EventLog::new(false), &mut used);
-                assert_eq!(format!("{used:?}"), format!("{fresh:?}"), "{file} {sets:?} seed {seed}");
-                assert_eq!(a, b, "{file} {sets:?} seed {seed}: the same draws");
-            }
-        }
-    }
-}

@@ -775,34 +775,6 @@ fn hand_bit_sets_and_fast_discard_match_the_counts() {
     }
 }
 
-/// Dealing into the state of a finished game gives the state a new deal gives, from the
-/// same draws, on every bundled variant (the simulator deals in place).
-#[test]
-fn dealing_in_place_matches_a_new_state() {
-    for file in ["standard", "three-rounds", "more-butchers", "harsh-penalty"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/pig-farm/{file}.toml"));
-        let v = Variant::load(&path, &[]).expect("loads");
-        let g: PigFarm = <PigFarm as crate::games::Registered>::from_variant(&v).expect("valid");
-        let mut used = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
-        for seed in 0..40u64 {
-            // Play the used state to its end with random choices.
-            let mut rng = GameRng::seed_from(seed ^ 0xF00D);
-            let mut legal = Vec::new();
-            while let ToMove::Seat(seat) = g.to_move(&used) {
-                legal.clear();
-                g.legal_actions(&g.view(&used, seat), &mut legal);
-                let a = legal[rng.random_range(0..legal.len())];
-                g.apply(&mut used, seat, a, &mut rng, &mut EventLog::new(false));
-            }
-            let (mut a, mut b) = (GameRng::seed_from(seed), GameRng::seed_from(seed));
-            let fresh = g.deal(&mut a, &mut EventLog::new(false));
-            g.deal_into(&mut b, &mut EventLog::new(false), &mut used);
-            assert_eq!(format!("{used:?}"), format!("{fresh:?}"), "{file} seed {seed}");
-            assert_eq!(a, b, "{file} seed {seed}: the same draws");
-        }
-    }
-}
-
 /// `threshold` says it never draws from its stream (so the simulator leaves the seats'
 /// streams unseeded): its decisions leave the stream untouched.
 #[test]
