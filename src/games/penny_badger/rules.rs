@@ -190,7 +190,7 @@ impl PennyBadger {
 
     /// The deal of [`PennyBadger::new_state`] into any state (a new one, or one of an earlier
     /// game, whose piles keep their buffers): every field is set as a new game has it
-    /// (`dealing_in_place_matches_a_new_state`).
+    /// (the invariant harness's `check_deal_in_place`).
     pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let p = &self.params;
         let n = p.players as usize;

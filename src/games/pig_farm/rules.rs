@@ -311,7 +311,7 @@ impl PigFarm {
     /// [`PigFarm::new_state`] into a state of an earlier game: the piles keep their buffers
     /// and every other field is reset as `new_state` sets it (the round's deal resets the
     /// hands, piles and butchers), so the state is the same as a new one's
-    /// (`dealing_in_place_matches_a_new_state`).
+    /// (the invariant harness's `check_deal_in_place`).
     pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         s.current = 0;
         s.phase = Phase::Start;
