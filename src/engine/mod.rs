@@ -8,6 +8,7 @@
 //! secret choices and no view shows them until all are in.
 
 pub mod bots;
+pub mod cpu;
 pub mod harness;
 pub mod ismcts;
 pub mod rng;
@@ -723,6 +724,12 @@ impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
     }
     fn play_reusing(&mut self, game: &G, seed: u64, options: PlayOptions, scratch: &mut Option<G::State>) -> Result<Outcome, Violation> {
         if G::DEALS_IN_PLACE && !options.checked && !self.listens() {
+            #[cfg(target_arch = "x86_64")]
+            if cpu::has_bit_instructions() {
+                // SAFETY: the processor has every feature `play_quick_into_bits` is compiled
+                // with (`cpu::has_bit_instructions` asked it at run time).
+                return Ok(unsafe { play_quick_into_bits(game, self, seed, scratch) });
+            }
             return Ok(play_quick_into(game, self, seed, scratch));
         }
         play(game, self, seed, options, None, None)
@@ -752,6 +759,12 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
     trace: Option<&mut dyn FnMut(&str)>,
 ) -> Result<Outcome, Violation> {
     if !options.checked && metrics.is_none() && trace.is_none() && !bots.listens() {
+        #[cfg(target_arch = "x86_64")]
+        if cpu::has_bit_instructions() {
+            // SAFETY: the processor has every feature `play_quick_bits` is compiled with
+            // (`cpu::has_bit_instructions` asked it at run time).
+            return Ok(unsafe { play_quick_bits(game, bots, seed) });
+        }
         return Ok(play_quick(game, bots, seed));
     }
     play_detailed(game, bots, seed, options, metrics, None, trace)
@@ -867,9 +880,29 @@ macro_rules! quick_streams {
     };
 }
 
+/// [`play_quick`] compiled with the bit-manipulation instructions (POPCNT, BMI1/2, LZCNT: every
+/// x86-64 processor since about 2013), for processors that have them ([`cpu`]): the rules and
+/// bots inlined into the loop count and find set bits in one instruction each instead of a
+/// baseline x86-64 sequence (`count_ones` is a dozen instructions without POPCNT). The same
+/// code, the same results: only the instructions differ. (AVX2 was tried as well: wider
+/// auto-vectorised loops made Match Patch's short scans 3% slower.)
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn play_quick_bits<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64) -> Outcome {
+    play_quick(game, bots, seed)
+}
+
+/// [`play_quick_into`] compiled with the bit-manipulation instructions, as [`play_quick_bits`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+fn play_quick_into_bits<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64, scratch: &mut Option<G::State>) -> Outcome {
+    play_quick_into(game, bots, seed, scratch)
+}
+
 /// [`play`] when nothing watches the game (no checks, metrics, trace or listening bot): the
 /// simulator's hot loop, the same game from the same streams with none of the per-decision
 /// tests of what to record.
+#[inline(always)]
 fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64) -> Outcome {
     quick_streams!(G, seed, bots, rng, seat_rngs);
     let mut state = game.deal(&mut rng, &mut EventLog::new(false));
@@ -885,6 +918,7 @@ fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64)
 }
 
 /// [`play_quick`] dealing into `scratch` ([`Game::deal_into`]) rather than a fresh state.
+#[inline(always)]
 fn play_quick_into<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64, scratch: &mut Option<G::State>) -> Outcome {
     quick_streams!(G, seed, bots, rng, seat_rngs);
     let state = match scratch {

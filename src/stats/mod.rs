@@ -53,6 +53,18 @@ pub fn seat_fairness_p(wins: &[f64]) -> f64 {
 /// a k-way tie among up to [`MAX_SEATS`] seats is a whole number of units.
 pub const WIN_UNIT: u64 = 840;
 
+/// Win credit of each of `k` tied winners (index `k`; 0 counts as 1), in units of 1/[`WIN_UNIT`]:
+/// a table, so the per-game path needs no division.
+const CREDIT: [u64; 17] = {
+    let mut table = [0; 17];
+    let mut k = 0;
+    while k < 17 {
+        table[k] = WIN_UNIT / if k == 0 { 1 } else { k as u64 };
+        k += 1;
+    }
+    table
+};
+
 /// Running totals over games; `merge` adds another batch, in any order, with the same result.
 ///
 /// The `f64` fields (`wins`, `score_sum`, `score_sq`) are read-only views of exact integer
@@ -165,15 +177,14 @@ impl Tally {
         }
         self.end_reasons[o.end_reason as usize] += 1;
         let k = o.winner_count();
-        if k > 1 {
-            self.shared_wins += 1;
-        }
-        let credit = WIN_UNIT / u64::from(k.max(1));
+        self.shared_wins += u64::from(k > 1);
+        let credit = CREDIT[k as usize];
         let mut any = false;
-        for s in 0..seats {
-            if o.winners & (1 << s) != 0 {
-                self.win_units[s] += credit;
-            }
+        // Without a branch on who won (a coin flip per seat for the predictor): the credit is
+        // masked by the seat's winner bit.
+        for s in 0..seats.min(MAX_SEATS) {
+            let won = u64::from((o.winners >> s) & 1);
+            self.win_units[s] += credit & won.wrapping_neg();
             let score = i128::from(o.scores[s]);
             self.score_total[s] += score;
             self.score_sq_total[s] += score * score;
