@@ -441,6 +441,14 @@ impl DiceFactor {
     /// discards again.
     #[inline(always)]
     fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if !is_action(card) {
+            // The everyday discard, first: nothing to resolve (what the general path below
+            // does for a card without an action, without its tests).
+            s.discard.push(card);
+            log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+            self.end_plain_turn(s, rng, log);
+            return;
+        }
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
             s.hands[seat].extra += 1;

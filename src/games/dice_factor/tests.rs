@@ -902,6 +902,27 @@ proptest! {
         with.add(card);
         prop_assert_eq!(h.highest_with(card, allowed), with.highest(allowed));
         prop_assert_eq!(h.raised_by(card, allowed), with.highest(allowed) > h.highest(allowed));
+        // The two-target shortcuts are the loops over the targets.
+        prop_assert_eq!(h.highest(allowed), h.highest_plain(allowed));
+        prop_assert_eq!(h.raised_by(card, allowed), h.raised_by_plain(card, allowed));
+        if allowed != 0 {
+            prop_assert_eq!(h.best_target(allowed), h.best_target_plain(allowed));
+        }
+    }
+
+    /// The same, for the targets dice allow (two of them unless a die shows the logo), on
+    /// hands of up to 12 cards.
+    #[test]
+    fn two_target_shortcuts_are_the_plain_loops(
+        cards in prop::collection::vec(0u8..CARD_KINDS as u8, 0..=12),
+        dice in prop::array::uniform2(0u8..6),
+        card in 0u8..CARD_KINDS as u8,
+    ) {
+        let h = Hand::from_cards(&cards);
+        let allowed = allowed_targets(dice);
+        prop_assert_eq!(h.highest(allowed), h.highest_plain(allowed));
+        prop_assert_eq!(h.raised_by(card, allowed), h.raised_by_plain(card, allowed));
+        prop_assert_eq!(h.best_target(allowed), h.best_target_plain(allowed));
     }
 }
 
