@@ -28,7 +28,9 @@ pub fn collector_discard(hand: &Hand, allowed: u16) -> Card {
 }
 
 /// The opponent holding the most cards; ties to the first in turn order from `seat` (the
-/// current direction of play).
+/// current direction of play). Inlined, so that the view the play loop builds for
+/// `collector` stays in registers (a call taking `&View` made every decision store it).
+#[inline(always)]
 fn most_cards(game: &DiceFactor, view: &View) -> u8 {
     let mut best = None;
     let mut t = game.next_seat(view.seat, view.reversed());

@@ -41,6 +41,7 @@ impl DiceFactor {
             tally,
             known,
             last_discard,
+            settled: _,
         } = s;
         out.draw.clone_from(draw);
         out.discard.clone_from(discard);
@@ -61,6 +62,9 @@ impl DiceFactor {
         out.tally = *tally;
         out.known = *known;
         out.last_discard = *last_discard;
+        // The other hands are sampled: any of them may hold a win, so the next check looks at
+        // every hand.
+        out.settled = false;
         // The pool: the draw pile, then the other hands' cards not publicly known.
         let others = (0..self.players).filter(|&o| o != seat);
         for o in others.clone() {

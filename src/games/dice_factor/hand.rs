@@ -155,6 +155,14 @@ const FACE_TARGETS: [u16; 256] = {
     t
 };
 
+/// The two targets of `allowed` (lower first) when it holds exactly two, as it does when
+/// neither die shows the logo; `None` otherwise.
+#[inline(always)]
+fn pair(allowed: u16) -> Option<(usize, usize)> {
+    let rest = allowed & allowed.wrapping_sub(1);
+    (rest != 0 && rest & (rest - 1) == 0).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
+}
+
 /// A target's name: `red`, `star`.
 pub fn target_name(t: usize) -> &'static str {
     if t < 5 { COLORS[t] } else { SHAPES[t - 5] }
@@ -254,9 +262,19 @@ impl Hand {
         ((self.toward >> (FIELD * t as u32)) & FIELD_MASK) as u32
     }
 
-    /// The highest score over the targets in `allowed`.
+    /// The highest score over the targets in `allowed`. Two targets (the dice show no logo)
+    /// are read without a loop; the tests compare it with [`Hand::highest_plain`].
     #[inline]
     pub fn highest(&self, allowed: u16) -> u32 {
+        match pair(allowed) {
+            Some((a, b)) => self.score(a).max(self.score(b)),
+            None => self.highest_plain(allowed),
+        }
+    }
+
+    /// [`Hand::highest`] target by target.
+    #[inline]
+    pub fn highest_plain(&self, allowed: u16) -> u32 {
         let mut best = 0;
         let mut bits = allowed;
         while bits != 0 {
@@ -292,9 +310,24 @@ impl Hand {
     }
 
     /// Whether adding `card` raises the highest score over `allowed`: `highest_with(card,
-    /// allowed) > highest(allowed)` in one pass over the targets.
+    /// allowed) > highest(allowed)`. Two targets (the dice show no logo) are read without a
+    /// loop; the tests compare it with [`Hand::raised_by_plain`].
     #[inline]
     pub fn raised_by(&self, card: Card, allowed: u16) -> bool {
+        let Some((a, b)) = pair(allowed) else {
+            return self.raised_by_plain(card, allowed);
+        };
+        let inc = TOWARD_INC[card as usize];
+        let (sa, sb) = (self.score(a), self.score(b));
+        // The card raises the highest score when it counts toward a target holding it.
+        let counts_a = (inc >> (FIELD * a as u32)) & 1 != 0;
+        let counts_b = (inc >> (FIELD * b as u32)) & 1 != 0;
+        (counts_a & (sa >= sb)) | (counts_b & (sb >= sa))
+    }
+
+    /// [`Hand::raised_by`] in one pass over the targets.
+    #[inline]
+    pub fn raised_by_plain(&self, card: Card, allowed: u16) -> bool {
         let inc = TOWARD_INC[card as usize];
         let (mut best, mut best_counted) = (0u64, 0u64);
         let mut bits = allowed;
@@ -310,9 +343,26 @@ impl Hand {
     }
 
     /// The best target in `allowed`: highest score, ties to colors before shapes, then
-    /// canonical order (the lowest index). `allowed` must not be empty.
+    /// canonical order (the lowest index). `allowed` must not be empty. Two targets (the dice
+    /// show no logo) are read without a loop; the tests compare it with
+    /// [`Hand::best_target_plain`].
     #[inline]
     pub fn best_target(&self, allowed: u16) -> usize {
+        match pair(allowed) {
+            Some((a, b)) => {
+                if self.score(b) > self.score(a) {
+                    b
+                } else {
+                    a
+                }
+            }
+            None => self.best_target_plain(allowed),
+        }
+    }
+
+    /// [`Hand::best_target`] target by target.
+    #[inline]
+    pub fn best_target_plain(&self, allowed: u16) -> usize {
         let mut best = 0;
         let mut pick = allowed.trailing_zeros() as usize;
         let mut bits = allowed;

@@ -114,6 +114,12 @@ pub struct State {
     /// opponent's choice (determinization); moved with the hand in a trade, cleared when a
     /// card is swapped into or out of it.
     pub last_discard: [Option<(Card, [u8; 2])>; MAX_PLAYERS],
+    /// No hand but the current seat's can hold a win: every hand was found short of the goal
+    /// under the current dice at the last win check (or the deal), and since then only the
+    /// current seat's hand has changed. The everyday turn's end then checks that hand alone
+    /// ([`DiceFactor::end_plain_turn`]); `false` makes the next check look at every hand (a
+    /// sampled state sets it so). [`DiceFactor::invariants`] verifies it.
+    pub settled: bool,
 }
 
 /// Someone held 5 cards counting toward a current target.
@@ -171,6 +177,7 @@ impl DiceFactor {
             tally: Tally::default(),
             known: [[0; CARD_KINDS]; MAX_PLAYERS],
             last_discard: [None; MAX_PLAYERS],
+            settled: false,
         };
         self.deal_hands(&mut s, rng, log);
         s
@@ -200,6 +207,7 @@ impl DiceFactor {
             tally,
             known,
             last_discard,
+            settled,
         } = s;
         draw.clear();
         draw.extend_from_slice(&self.deck);
@@ -222,6 +230,7 @@ impl DiceFactor {
         *tally = Tally::default();
         *known = [[0; CARD_KINDS]; MAX_PLAYERS];
         *last_discard = [None; MAX_PLAYERS];
+        *settled = false;
         self.deal_hands(s, rng, log);
     }
 
@@ -229,17 +238,22 @@ impl DiceFactor {
     /// hand at a time), rolls both dice and starts seat 0's turn 1.
     #[inline]
     fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let size = self.params.hand_size as usize;
         for seat in 0..self.players {
-            for _ in 0..self.params.hand_size {
-                let card = s.draw.pop().expect("deck size checked against the hands");
+            // The top `size` cards, as `size` pops would take them (a hand is a multiset: the
+            // order of its adds does not matter).
+            let rest = s.draw.len().checked_sub(size).expect("deck size checked against the hands");
+            for &card in &s.draw[rest..] {
                 s.hands[seat].add(card);
             }
+            s.draw.truncate(rest);
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
         s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
         log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
         let allowed = allowed_targets(s.dice);
         s.dealt_winning = s.hands[..self.players].iter().any(|h| h.reaches(allowed, self.params.goal));
+        s.settled = !s.dealt_winning;
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
     }
 
@@ -427,6 +441,14 @@ impl DiceFactor {
     /// discards again.
     #[inline(always)]
     fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if !is_action(card) {
+            // The everyday discard, first: nothing to resolve (what the general path below
+            // does for a card without an action, without its tests).
+            s.discard.push(card);
+            log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+            self.end_plain_turn(s, rng, log);
+            return;
+        }
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
             s.hands[seat].extra += 1;
@@ -440,7 +462,7 @@ impl DiceFactor {
         s.discard.push(card);
         log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
         let Some(a) = action else {
-            self.end_turn(s, rng, log);
+            self.end_plain_turn(s, rng, log);
             return;
         };
         s.tally.actions[action_index(a)] += 1;
@@ -512,6 +534,35 @@ impl DiceFactor {
         None
     }
 
+    /// [`DiceFactor::end_turn`] after a turn whose discard resolved nothing (the everyday
+    /// turn: a draw or a take, then a discard): only the active hand changed and no die was
+    /// rolled, so in a [`State::settled`] state only that hand can hold a win. The common
+    /// case (no win, no cap, no skip ahead) is done here, inline, testing that one hand;
+    /// anything else goes to [`DiceFactor::end_turn`], which checks every hand, as does a
+    /// state that is not settled. The same state and events as `end_turn`: the tests play
+    /// mixed-bot games and compare every action with the state unsettled
+    /// (`ending_a_plain_turn_is_end_turn`).
+    #[inline(always)]
+    fn end_plain_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let active = s.current as usize;
+        let next = self.next_seat(active, s.reversed);
+        // One branch for the four tests (each almost always passes).
+        let quiet = s.settled
+            & s.d8.is_none()
+            & (s.turns < self.params.turn_cap)
+            & (s.skips[next] == 0)
+            & !Reach::new(allowed_targets(s.dice), self.params.goal).hit(&s.hands[active]);
+        if !quiet {
+            self.end_turn(s, rng, log);
+            return;
+        }
+        s.taken = None;
+        s.turns += 1;
+        s.current = next as u8;
+        s.phase = Phase::Start;
+        log.emit(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+    }
+
     /// Ends the current turn: the win check, the cap, then the next seat's turn (skipped
     /// seats lose theirs).
     fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
@@ -537,6 +588,8 @@ impl DiceFactor {
             log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
             return;
         }
+        // Every hand was just found short of the goal.
+        s.settled = true;
         if s.turns >= self.params.turn_cap {
             s.end_reason = END_CAP;
             s.phase = Phase::Over;
@@ -628,6 +681,12 @@ impl DiceFactor {
             && hand.count(t) == 0
         {
             return Err("the taken action card is no longer held".into());
+        }
+        if s.settled && s.phase != Phase::Over {
+            let reach = Reach::new(allowed_targets(s.dice), self.params.goal);
+            if let Some(seat) = (0..n).find(|&t| t != s.current as usize && reach.hit(&s.hands[t])) {
+                return Err(format!("the state is settled, but seat {seat}'s hand holds a win"));
+            }
         }
         Ok(())
     }

@@ -95,6 +95,8 @@ fn table(g: &DiceFactor, hands: &[&[Card]], dice: [u8; 2]) -> State {
     }
     s.discard.clear();
     s.dice = dice;
+    // New hands: the first win check looks at every one.
+    s.settled = false;
     g.check_invariants(&s).expect("test table is consistent");
     s
 }
@@ -900,6 +902,27 @@ proptest! {
         with.add(card);
         prop_assert_eq!(h.highest_with(card, allowed), with.highest(allowed));
         prop_assert_eq!(h.raised_by(card, allowed), with.highest(allowed) > h.highest(allowed));
+        // The two-target shortcuts are the loops over the targets.
+        prop_assert_eq!(h.highest(allowed), h.highest_plain(allowed));
+        prop_assert_eq!(h.raised_by(card, allowed), h.raised_by_plain(card, allowed));
+        if allowed != 0 {
+            prop_assert_eq!(h.best_target(allowed), h.best_target_plain(allowed));
+        }
+    }
+
+    /// The same, for the targets dice allow (two of them unless a die shows the logo), on
+    /// hands of up to 12 cards.
+    #[test]
+    fn two_target_shortcuts_are_the_plain_loops(
+        cards in prop::collection::vec(0u8..CARD_KINDS as u8, 0..=12),
+        dice in prop::array::uniform2(0u8..6),
+        card in 0u8..CARD_KINDS as u8,
+    ) {
+        let h = Hand::from_cards(&cards);
+        let allowed = allowed_targets(dice);
+        prop_assert_eq!(h.highest(allowed), h.highest_plain(allowed));
+        prop_assert_eq!(h.raised_by(card, allowed), h.raised_by_plain(card, allowed));
+        prop_assert_eq!(h.best_target(allowed), h.best_target_plain(allowed));
     }
 }
 
@@ -966,5 +989,38 @@ proptest! {
         s.current = current % players as u8;
         s.reversed = reversed;
         prop_assert_eq!(g.find_winner(&s), g.find_winner_plain(&s));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The everyday turn's end (`end_plain_turn`, one hand tested in a settled state) does
+    /// exactly what the full `end_turn` does: every action of mixed-bot games, on any valid
+    /// parameters, applied once as played and once to a copy made unsettled (every hand
+    /// checked), gives the same state, draws and events.
+    #[test]
+    fn ending_a_plain_turn_is_end_turn(params in arb_params(), picks in prop::collection::vec(0usize..3, 8), seed in any::<u64>()) {
+        let g = DiceFactor::new(params).expect("valid");
+        let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = picks[..g.players].iter().map(|&i| bot(BOTS[i])).collect();
+        let mut rng = GameRng::seed_from(seed);
+        let mut bot_rng = GameRng::seed_from(!seed);
+        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+        while let ToMove::Seat(seat) = g.to_move(&s) {
+            let action = bots[seat].decide(&g, &g.view(&s, seat), &mut bot_rng);
+            let (mut plain, mut plain_rng) = (s.clone(), rng.clone());
+            plain.settled = false;
+            let (mut log, mut plain_log) = (EventLog::new(true), EventLog::new(true));
+            g.apply(&mut s, seat, action, &mut rng, &mut log);
+            g.apply(&mut plain, seat, action, &mut plain_rng, &mut plain_log);
+            prop_assert_eq!(&rng, &plain_rng);
+            let events: Vec<String> = log.drain().map(|e| e.to_string()).collect();
+            let plain_events: Vec<String> = plain_log.drain().map(|e| e.to_string()).collect();
+            prop_assert_eq!(events, plain_events);
+            // An unsettled state settles at its first full check; until then the flags differ.
+            plain.settled = s.settled;
+            prop_assert_eq!(format!("{s:?}"), format!("{plain:?}"));
+            prop_assert!(g.check_invariants(&s).is_ok(), "{:?}", g.check_invariants(&s));
+        }
     }
 }
