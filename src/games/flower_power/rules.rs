@@ -37,6 +37,19 @@ pub fn color_of(card: Card) -> usize {
     COLOR_OF_BYTE[card as usize] as usize
 }
 
+/// `POSITION_BIT[16c + i]` = bit 16c + i: hand position i of color c in [`Hand`]'s
+/// position masks (128 entries, so that an index masked to 7 bits needs no bounds check;
+/// entries past 16 * 5 are never used).
+const POSITION_BIT: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 0;
+    while i < 128 {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
 /// A hand: cards in the order they came into it (fixed capacity, no heap), with the count
 /// and the positions of each color kept up to date.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +130,8 @@ impl Hand {
         debug_assert!((self.len as usize) < MAX_HAND);
         let c = color_of(card);
         self.cards[self.len as usize] = card;
-        self.positions |= 1 << (16 * c + self.len as usize);
+        // A table load rather than a variable 128-bit shift (about ten instructions).
+        self.positions |= POSITION_BIT[(16 * c + self.len as usize) & 127];
         self.len += 1;
         // The counts as one word, as `take_fast` and `colors_word` read and write them: a
         // byte store followed by a word load of the same bytes cannot be forwarded.
@@ -383,11 +397,16 @@ impl FlowerPower {
             let k = s.garden[c] as usize;
             let x = k + m;
             let f = self.flowers_at[x & 0xff];
-            let first = if k == 0 { seat as u8 } else { s.starter[c] };
+            let took = f != 0;
+            let old = s.starter[c];
+            // Another seat's flower is finished only if it had petals and was not the seat's.
+            s.finished_by_other += u32::from(took & (k != 0) & (old as usize != seat));
+            // The seat starts the flower when it lays the first petal or takes one; the
+            // select is written as masks, as the compiler would branch on `k == 0`.
+            let to_seat = u8::from((k == 0) | took).wrapping_neg();
+            s.starter[c] = (seat as u8 & to_seat) | (old & !to_seat);
             s.flowers[seat] += i64::from(f);
             s.flowers_by_color[c] += u32::from(f);
-            s.finished_by_other += u32::from((f > 0) & (first as usize != seat));
-            s.starter[c] = if f > 0 { seat as u8 } else { first };
             s.garden[c] = u16::from(self.left_at[x & 0xff]);
         }
     }
@@ -397,9 +416,9 @@ impl FlowerPower {
     #[inline(always)]
     fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.players;
-        // Every hand's length or-ed, with no early exit (which hand is empty first is data).
-        let held = s.hands[..n].iter().fold(0u8, |a, h| a | h.len);
-        if (s.pile.len() | usize::from(held)) == 0 {
+        // Once the pile is empty: every hand's length or-ed, with no early exit (which hand
+        // is empty first is data).
+        if s.pile.is_empty() && s.hands[..n].iter().fold(0u8, |a, h| a | h.len) == 0 {
             s.over = true;
             s.end_reason = END_ALL_PLAYED;
         } else if s.turns >= self.params.turn_cap {
