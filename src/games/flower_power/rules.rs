@@ -37,19 +37,6 @@ pub fn color_of(card: Card) -> usize {
     COLOR_OF_BYTE[card as usize] as usize
 }
 
-/// `POSITION_BIT[16c + i]` = bit 16c + i: hand position i of color c in [`Hand`]'s
-/// position masks (128 entries, so that an index masked to 7 bits needs no bounds check;
-/// entries past 16 * 5 are never used).
-const POSITION_BIT: [u128; 128] = {
-    let mut t = [0u128; 128];
-    let mut i = 0;
-    while i < 128 {
-        t[i] = 1 << i;
-        i += 1;
-    }
-    t
-};
-
 /// A hand: cards in the order they came into it (fixed capacity, no heap), with the count
 /// and the positions of each color kept up to date.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,8 +117,7 @@ impl Hand {
         debug_assert!((self.len as usize) < MAX_HAND);
         let c = color_of(card);
         self.cards[self.len as usize] = card;
-        // A table load rather than a variable 128-bit shift (about ten instructions).
-        self.positions |= POSITION_BIT[(16 * c + self.len as usize) & 127];
+        self.positions |= 1 << (16 * c + self.len as usize);
         self.len += 1;
         // The counts as one word, as `take_fast` and `colors_word` read and write them: a
         // byte store followed by a word load of the same bytes cannot be forwarded.

@@ -748,7 +748,8 @@ proptest! {
         });
         let garden = garden.map(|k| k.min(petals as u16 - 1));
         let want = greedy_play(&held, &garden, petals, max_play);
-        let (play, completed) = super::bots::completions_fast(&held, &garden, petals, max_play, &g.whole);
+        let completing = (0..COLORS).filter(|&c| garden[c] as u32 + held[c] as u32 >= petals).fold(0u32, |m, c| m | 1 << c);
+        let (play, completed) = super::bots::completions_fast(&held, &garden, petals, max_play, &g.whole, completing);
         let completes = (0..COLORS).any(|c| {
             let k = garden[c] as u32;
             k + held[c] as u32 >= petals && petals - k <= max_play
