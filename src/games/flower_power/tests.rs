@@ -729,6 +729,94 @@ proptest! {
     }
 }
 
+proptest! {
+    /// [`super::bots::completions_fast`] (selects and a table, no branch) is step 1 of
+    /// [`greedy_play`]: the same cards per color whenever a flower is completed, and it says
+    /// so exactly when [`greedy_play`] completes one.
+    #[test]
+    fn completions_fast_is_greedy_play(
+        held in prop::array::uniform5(0u8..=16),
+        garden in prop::array::uniform5(0u16..200),
+        petals in 1u32..=200,
+        max_play in 1u32..=16,
+    ) {
+        let g = game_with(|p| {
+            p.hand_size = 16;
+            p.max_play = max_play;
+            p.deck.base_sets = 40;
+            p.petals = petals;
+        });
+        let garden = garden.map(|k| k.min(petals as u16 - 1));
+        let want = greedy_play(&held, &garden, petals, max_play);
+        let completing = (0..COLORS).filter(|&c| garden[c] as u32 + held[c] as u32 >= petals).fold(0u32, |m, c| m | 1 << c);
+        let (play, completed) = super::bots::completions_fast(&held, &garden, petals, max_play, &g.whole, completing);
+        let completes = (0..COLORS).any(|c| {
+            let k = garden[c] as u32;
+            k + held[c] as u32 >= petals && petals - k <= max_play
+        });
+        prop_assert_eq!(completed, completes);
+        if completed {
+            prop_assert_eq!(play, want);
+        }
+    }
+}
+
+proptest! {
+    /// [`super::bots::pick_sse2`] (all colors in SSE2 lanes, a fixed number of rounds) picks
+    /// exactly the positions of [`super::bots::pick`].
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn pick_sse2_is_pick(hand in prop::collection::vec(0u8..25, 0..=16), want in prop::array::uniform5(0u8..=16), extra in 0u32..4) {
+        let h = Hand::from_cards(&hand);
+        let want: [u8; COLORS] = std::array::from_fn(|c| want[c].min(h.color(c) as u8));
+        let rounds = want.iter().copied().max().unwrap_or(0) as u32 + extra;
+        prop_assert_eq!(super::bots::pick_sse2(&h, want, rounds), super::bots::pick(&h, want));
+    }
+}
+
+proptest! {
+    /// [`FlowerPower::lay_fast`] (tables and selects) leaves the garden, its starters, the
+    /// flowers per seat and per color and the count finished by another seat exactly as the
+    /// plain [`FlowerPower::lay`], for every play a hand can make.
+    #[test]
+    fn lay_fast_is_lay(
+        garden in prop::array::uniform5(0u16..200),
+        starter in prop::array::uniform5(0u8..8),
+        played in prop::array::uniform5(0u8..=16),
+        petals in 1u32..=200,
+        seat in 0usize..8,
+    ) {
+        let g = game_with(|p| {
+            p.players = 8;
+            p.deck.base_sets = 40;
+            p.petals = petals;
+        });
+        let mut s = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
+        s.garden = garden.map(|k| k.min(petals as u16 - 1));
+        s.starter = starter;
+        s.flowers = [3; MAX_PLAYERS];
+        s.flowers_by_color = [2; COLORS];
+        s.finished_by_other = 1;
+        // At most 16 cards in one play.
+        let mut left = 16u8;
+        let played = played.map(|m| {
+            let m = m.min(left);
+            left -= m;
+            m
+        });
+        let word = u64::from_le_bytes([played[0], played[1], played[2], played[3], played[4], 0, 0, 0]);
+        let colors = (0..COLORS).filter(|&c| played[c] > 0).fold(0u32, |m, c| m | 1 << c);
+        let mut plain = s.clone();
+        g.lay(&mut plain, seat, word, colors, &mut EventLog::new(true));
+        g.lay_fast(&mut s, seat, word, colors);
+        prop_assert_eq!(s.garden, plain.garden);
+        prop_assert_eq!(s.starter, plain.starter);
+        prop_assert_eq!(s.flowers, plain.flowers);
+        prop_assert_eq!(s.flowers_by_color, plain.flowers_by_color);
+        prop_assert_eq!(s.finished_by_other, plain.finished_by_other);
+    }
+}
+
 #[test]
 fn invariants_catch_lost_cards_and_bad_bookkeeping() {
     let g = standard();
