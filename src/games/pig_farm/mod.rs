@@ -133,20 +133,22 @@ pub enum Action {
     Roll(Die),
 }
 
-/// What is being decided.
+/// What is being decided. Tagged as [`Phase`] is (`repr(u8)`, tags 0-3 those of the phases
+/// it is read from), so the phase-to-decision step is no work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Decision {
     /// Start of the turn: sell, or make the first draw.
-    Start,
+    Start = 0,
     /// The second draw.
-    SecondDraw,
+    SecondDraw = 1,
     /// Which pig to discard.
-    Discard,
+    Discard = 2,
     /// Which die to roll for a butcher (`dealt`: one from the starting hand).
     Butcher {
         /// Whether the butcher came with the starting hand.
         dealt: bool,
-    },
+    } = 3,
 }
 
 /// What one seat sees: its own hand and everything public.

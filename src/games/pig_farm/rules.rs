@@ -167,21 +167,27 @@ impl fmt::Display for Hand {
 }
 
 /// Where the turn stands.
+///
+/// Explicit tags 0-4 (`repr(u8)`, the `dealt` flag in a byte of its own): the play loop's
+/// dispatch on the phase is then a jump table indexed by the tag itself. Without them the
+/// flag shares the tag byte (Butcher 0-1, Start 2, ...) and every decision remapped it
+/// before the jump (four instructions a decision).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Phase {
     /// Start of the current seat's turn: sell or first draw.
-    Start,
+    Start = 0,
     /// The second draw.
-    SecondDraw,
+    SecondDraw = 1,
     /// The discard.
-    Discard,
+    Discard = 2,
     /// The current seat must roll for a butcher (`dealt`: one from its starting hand).
     Butcher {
         /// Whether the butcher came with the starting hand.
         dealt: bool,
-    },
+    } = 3,
     /// The match has ended.
-    Over,
+    Over = 4,
 }
 
 /// How one round ended, kept for metrics and tests.

@@ -747,6 +747,33 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Fast paths against their plain versions
 
+/// The seller's points read from the hand's bit sets agree with the scan of the counts on
+/// random hands (up to 10 of a kind, past the largest set bonus row), with the standard
+/// scoring and with a bonus for every set size and a large all-pigs bonus.
+#[test]
+fn seller_points_matches_the_plain_scan() {
+    let bonus_everywhere = game_with(|p| {
+        for size in 2..=10i64 {
+            p.scoring.set_bonus.insert(size.to_string(), 7 * size - 3);
+        }
+        p.scoring.all_pigs_bonus = 1_000;
+    });
+    let games = [standard(), bonus_everywhere];
+    let mut rng = GameRng::seed_from(22);
+    for _ in 0..20_000 {
+        let mut h = Hand::EMPTY;
+        for _ in 0..rng.random_range(0..40) {
+            let pig: Card = rng.random_range(0..KINDS as u8);
+            if h.count(pig) < 10 {
+                h.add(pig);
+            }
+        }
+        for g in &games {
+            assert_eq!(g.scoring.seller_points(&h), g.scoring.seller_points_plain(&h), "{h:?}");
+        }
+    }
+}
+
 /// The hand's bit sets and the bit-scan discard agree with the counts on random hands built
 /// by random adds, removes and culls.
 #[test]

@@ -96,8 +96,6 @@ pub struct State {
     /// for all seats as lanes by [`legal_lanes`]: the table does not change while the
     /// choices are made), one entry per seat so a decision reads its own with one load.
     legal: [u16; MAX_CARDS],
-    /// The [`running_counts`] of `legal`, per seat.
-    counts: [u16; MAX_CARDS],
     /// The seat to choose next this round.
     pub next: u8,
     /// Rounds resolved so far (the game length).
@@ -135,17 +133,17 @@ impl State {
         self.legal[seat % MAX_CARDS]
     }
 
-    /// One of `seat`'s legal actions this round drawn uniformly (see [`random_action`]).
+    /// One of `seat`'s legal actions this round drawn uniformly (see [`random_action`];
+    /// [`draw_ranked`] draws the same action for the same random number).
     #[inline(always)]
     pub fn random_choice(&self, seat: usize, rng: &mut GameRng) -> Choice {
-        draw(self.legal[seat % MAX_CARDS], self.counts[seat % MAX_CARDS], rng)
+        draw_ranked(self.legal[seat % MAX_CARDS], rng)
     }
 
     /// Sets every seat's legal actions from their lanes (see [`legal_lanes`]).
     #[inline(always)]
     fn set_legal(&mut self, lanes: u64) {
         self.legal = split_lanes(lanes);
-        self.counts = split_lanes(running_counts(lanes));
     }
 
     /// Replaces the secret choices already made this round by seats other than `seat`
@@ -352,6 +350,39 @@ pub fn draw(mask: u16, counts: u16, rng: &mut GameRng) -> Choice {
     let nibble = (mask >> (4 * which)) & 0xF;
     let j = (k - before) & 3;
     Choice::from_code(4 * which as u8 + NIBBLE_NTH[nibble as usize][j as usize])
+}
+
+/// `RANKED[mask]` for every 12-bit [`legal_mask`]: nibble `j` (bits `4j..4j+4`, `j < 12`) is
+/// the code of the mask's `j`-th legal action in code order, bits 48-51 how many there are.
+/// 32 KB, of which a game touches the few lines of the masks that occur.
+static RANKED: [u64; 1 << 12] = {
+    let mut t = [0u64; 1 << 12];
+    let mut mask = 0;
+    while mask < 1 << 12 {
+        let (mut entry, mut n, mut code) = (0u64, 0u64, 0u64);
+        while code < 12 {
+            if mask >> code & 1 == 1 {
+                entry |= code << (4 * n);
+                n += 1;
+            }
+            code += 1;
+        }
+        t[mask] = entry | n << 48;
+        mask += 1;
+    }
+    t
+};
+
+/// [`random_action`] by one look-up in a table of every mask's legal codes in rank order:
+/// the same draw from `rng` (`below` the number of legal actions) and the same action,
+/// with neither the running counts nor the search for the nibble that holds the `k`-th
+/// action (`draw_ranked_matches_random_action` checks every mask and rank).
+#[inline(always)]
+pub fn draw_ranked(mask: u16, rng: &mut GameRng) -> Choice {
+    let entry = RANKED[mask as usize & 0xFFF];
+    debug_assert!(entry >> 48 > 0, "some spot is always legal while the pot holds a penny");
+    let k = below((entry >> 48) as u32, rng);
+    Choice::from_code(((entry >> (4 * k)) & 0xF) as u8)
 }
 
 /// What each action of a round did, and the pennies it moved.
@@ -687,7 +718,6 @@ impl TakeAPenny {
             revealed: 0,
             chosen: 0,
             legal: [0; MAX_CARDS],
-            counts: [0; MAX_CARDS],
             next: 0,
             round: 0,
             over: false,

@@ -282,6 +282,29 @@ fn plan(name: &str) -> SeatPlan<TakeAPenny> {
     SeatPlan { label: name.into(), values, build: info.build }
 }
 
+/// The table sampler draws exactly what the counting sampler draws: for every 12-bit mask,
+/// on streams until every legal action has been drawn, the same action and the same state
+/// of the stream afterwards.
+#[test]
+fn draw_ranked_matches_random_action() {
+    for mask in 1u16..1 << 12 {
+        let mut seen = 0u16;
+        let mut seed = 0u64;
+        while seen != mask {
+            assert!(seed < 10_000, "mask {mask:#x}: codes {:#x} never drawn", mask & !seen);
+            let mut plain = GameRng::seed_from(seed * 4096 + mask as u64);
+            let mut ranked = plain.clone();
+            let a = rules::random_action(mask, &mut plain);
+            let b = rules::draw_ranked(mask, &mut ranked);
+            assert_eq!(a, b, "mask {mask:#x} seed {seed}");
+            assert_eq!(plain, ranked, "mask {mask:#x} seed {seed}: the streams drew differently");
+            assert!(mask >> b.code() & 1 == 1, "mask {mask:#x}: drew an illegal code {}", b.code());
+            seen |= 1 << b.code();
+            seed += 1;
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
