@@ -86,17 +86,33 @@ impl Hand {
         self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
         *c += 1;
-        if *c == 2 {
-            self.pairs |= 1 << card;
-        }
+        // Without a branch: whether the card makes a pair is the game's chance.
+        self.pairs |= u32::from(*c >= 2) << card;
     }
 
     /// The position of the copy of `card` held longest (the last position when it is not
-    /// held; the caller checks that it is).
+    /// held; the caller checks that it is). A hand of up to [`WORD`] cards is searched as
+    /// one word, without a loop; [`Hand::oldest_plain`] is the same search card by card.
     #[inline(always)]
     pub fn oldest(&self, card: Card) -> usize {
         let len = self.len as usize;
+        if len > WORD {
+            return self.oldest_plain(card);
+        }
+        // A match past the length is clamped like "not held".
+        first_byte(self.word(), card).min(len - 1)
+    }
+
+    /// [`Hand::oldest`] card by card, the reference its fast path is tested against.
+    pub fn oldest_plain(&self, card: Card) -> usize {
+        let len = self.len as usize;
         self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
+    }
+
+    /// The first [`WORD`] slots as one little-endian word (slot 0 in the low byte).
+    #[inline(always)]
+    fn word(&self) -> u128 {
+        u128::from_le_bytes(self.cards[..WORD].try_into().expect("HAND_CAP holds WORD slots"))
     }
 
     /// Removes the copy of `card` held longest; the caller checks that it is held.
@@ -105,24 +121,75 @@ impl Hand {
         self.remove_at(self.oldest(card));
     }
 
-    /// Removes the card at position `i` (below the length); the later cards move down.
+    /// Removes the card at position `i` (below the length); the later cards move down and
+    /// the freed last slot becomes 0, so the slots past the length always hold 0. A hand of
+    /// up to [`WORD`] cards moves as one word, without a loop; [`Hand::remove_at_plain`] is
+    /// the same removal card by card.
     #[inline(always)]
     pub fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
         let card = self.cards[i];
+        if len > WORD {
+            self.shift_down_plain(i);
+        } else {
+            // Slot WORD - 1 takes slot WORD's 0 (past the length) from the shift.
+            let moved = close_gap(self.word(), i, 8);
+            self.cards[..WORD].copy_from_slice(&moved.to_le_bytes());
+        }
+        self.forget(card);
+    }
+
+    /// [`Hand::remove_at`] card by card, the reference its fast path is tested against.
+    pub fn remove_at_plain(&mut self, i: usize) {
+        let card = self.cards[i];
+        self.shift_down_plain(i);
+        self.forget(card);
+    }
+
+    /// Moves the cards after position `i` down one slot and clears the freed last slot.
+    #[inline]
+    fn shift_down_plain(&mut self, i: usize) {
+        let len = self.len as usize;
         let tail = &mut self.cards[i..len];
         for j in 1..tail.len() {
             tail[j - 1] = tail[j];
         }
+        self.cards[len - 1] = 0;
+    }
+
+    /// The bookkeeping of one copy of `card` leaving the hand (the cards already moved).
+    #[inline(always)]
+    fn forget(&mut self, card: Card) {
         self.len -= 1;
         let c = &mut self.counts[card as usize];
         *c -= 1;
-        match *c {
-            0 => self.held &= !(1 << card),
-            1 => self.pairs &= !(1 << card),
-            _ => {}
-        }
+        // Without branches: which kinds pair up is the game's chance.
+        self.held &= !(u32::from(*c == 0) << card);
+        self.pairs &= !(u32::from(*c < 2) << card);
     }
+}
+
+/// Hands of up to this many cards are searched and shifted as one 128-bit word.
+pub const WORD: usize = 16;
+const _: () = assert!(HAND_CAP >= WORD, "a hand holds at least one word of slots");
+
+/// The lowest byte of `x` equal to `card` (16 when none is): each byte of `x ^ card` is
+/// zero exactly where they are equal, and adding 0x7F to its low seven bits sets bit 7 for
+/// every nonzero byte without carrying into the next.
+#[inline(always)]
+pub fn first_byte(x: u128, card: Card) -> usize {
+    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
+    let v = x ^ (u128::from(card) * u128::from_le_bytes([1; 16]));
+    let nonzero = ((v & LOW7) + LOW7) | v | LOW7;
+    ((!nonzero).trailing_zeros() / 8) as usize
+}
+
+/// `x` as lanes of `bits` bits (lane 0 lowest) with lane `i` removed: the lanes above it
+/// move down one and the top lane becomes 0.
+#[inline(always)]
+pub fn close_gap(x: u128, i: usize, bits: usize) -> u128 {
+    let below = (1u128 << (bits * i)) - 1;
+    (x & below) | ((x >> bits) & !below)
 }
 
 impl fmt::Display for Hand {
@@ -134,6 +201,14 @@ impl fmt::Display for Hand {
             f.write_str(&cell_name(c))?;
         }
         Ok(())
+    }
+}
+
+/// Records the event built by `make` when `LOG` (the caller's `log` is then enabled).
+#[inline(always)]
+fn emit<const LOG: bool>(log: &mut EventLog<Event>, make: impl FnOnce() -> Event) {
+    if LOG {
+        log.emit(make);
     }
 }
 
@@ -156,6 +231,101 @@ pub struct Slot {
     pub card: Card,
     /// Placement number in the game (from 0): public, it says where the slot lies.
     pub serial: u32,
+}
+
+/// The patch: its slots, oldest first, and how many of them hold each kind, so that whether
+/// the patch shows a kind is one bit test rather than a scan of the slots (the memory bot
+/// asks at every draw, the `passed` belief at every pile draw). It reads as the slice of its
+/// slots; only [`Patch::push`], [`Patch::take`] and [`Patch::clear`] change it, and each
+/// keeps the counts in step with the slots.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Patch {
+    slots: Vec<Slot>,
+    counts: [u8; KINDS],
+    /// Bit k set when a slot holds kind k.
+    kinds: u32,
+}
+
+impl Patch {
+    /// An empty patch with room for `capacity` slots.
+    pub fn with_capacity(capacity: usize) -> Patch {
+        Patch { slots: Vec::with_capacity(capacity), counts: [0; KINDS], kinds: 0 }
+    }
+
+    /// Bit mask of the kinds the patch holds (bit k = kind k).
+    #[inline]
+    pub fn kinds(&self) -> u32 {
+        self.kinds
+    }
+
+    /// [`Patch::kinds`] from the slots one by one, the reference it is checked against.
+    pub fn kinds_plain(&self) -> u32 {
+        self.slots.iter().fold(0, |m, slot| m | 1 << slot.card)
+    }
+
+    /// Slots holding each kind, in canonical order.
+    #[inline]
+    pub fn counts(&self) -> &[u8; KINDS] {
+        &self.counts
+    }
+
+    /// Adds `slot` as the newest slot.
+    #[inline]
+    pub fn push(&mut self, slot: Slot) {
+        self.slots.push(slot);
+        self.counts[slot.card as usize] += 1;
+        self.kinds |= 1 << slot.card;
+    }
+
+    /// Removes and returns the slot at position `i`; the later slots move down.
+    #[inline(always)]
+    pub fn take(&mut self, i: usize) -> Slot {
+        let slot = remove_at(&mut self.slots, i);
+        let c = &mut self.counts[slot.card as usize];
+        *c -= 1;
+        self.kinds &= !(u32::from(*c == 0) << slot.card);
+        slot
+    }
+
+    /// Removes every slot.
+    pub fn clear(&mut self) {
+        self.slots.clear();
+        self.counts = [0; KINDS];
+        self.kinds = 0;
+    }
+}
+
+impl std::ops::Deref for Patch {
+    type Target = [Slot];
+
+    #[inline]
+    fn deref(&self) -> &[Slot] {
+        &self.slots
+    }
+}
+
+impl Clone for Patch {
+    fn clone(&self) -> Patch {
+        Patch { slots: self.slots.clone(), counts: self.counts, kinds: self.kinds }
+    }
+
+    /// Reuses `self`'s slots (no allocation once they have room): determinizations copy the
+    /// patch at every search iteration.
+    fn clone_from(&mut self, source: &Patch) {
+        self.slots.clone_from(&source.slots);
+        self.counts = source.counts;
+        self.kinds = source.kinds;
+    }
+}
+
+impl FromIterator<Slot> for Patch {
+    fn from_iter<I: IntoIterator<Item = Slot>>(slots: I) -> Patch {
+        let mut patch = Patch::with_capacity(0);
+        for slot in slots {
+            patch.push(slot);
+        }
+        patch
+    }
 }
 
 /// Where the turn stands.
@@ -181,7 +351,7 @@ pub struct State {
     /// Draw pile, top card last.
     pub pile: Vec<Card>,
     /// The patch, oldest slot first (taken slots are removed; no slot ever moves otherwise).
-    pub patch: Vec<Slot>,
+    pub patch: Patch,
     /// Every seat's hand.
     pub hands: [Hand; MAX_PLAYERS],
     /// Pairs laid face up per seat (the score).
@@ -238,13 +408,39 @@ impl State {
         let len = hand.len();
         let i = hand.oldest(card);
         hand.remove_at(i);
-        // A plain loop: hands are short, and `copy_within` is a `memmove` call.
-        let passed = &mut self.passed[seat][i..len];
-        for j in 1..passed.len() {
-            passed[j - 1] = passed[j];
-        }
-        passed[passed.len() - 1] = 0;
+        remove_passed(&mut self.passed[seat], i, len);
     }
+}
+
+/// Removes position `i` of a hand of `len` cards from its passed-up kinds: the later
+/// positions move down and the freed last one becomes 0 (positions past a hand's length hold
+/// 0). Up to four positions move as one 128-bit word, without a loop;
+/// [`remove_passed_plain`] is the same removal position by position.
+#[inline(always)]
+pub fn remove_passed(passed: &mut [u32; HAND_CAP], i: usize, len: usize) {
+    if len > 4 {
+        return remove_passed_plain(passed, i, len);
+    }
+    let mut word = [0u8; 16];
+    for (bytes, p) in word.chunks_exact_mut(4).zip(&passed[..4]) {
+        bytes.copy_from_slice(&p.to_le_bytes());
+    }
+    // Position 3 takes position 4's 0 (past the length) from the shift.
+    let moved = close_gap(u128::from_le_bytes(word), i, 32).to_le_bytes();
+    for (p, bytes) in passed[..4].iter_mut().zip(moved.chunks_exact(4)) {
+        *p = u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+    }
+}
+
+/// [`remove_passed`] position by position, the reference its fast path is tested against
+/// (and the path of hands longer than four cards).
+pub fn remove_passed_plain(passed: &mut [u32; HAND_CAP], i: usize, len: usize) {
+    // A plain loop: hands are short, and `copy_within` is a `memmove` call.
+    let tail = &mut passed[i..len];
+    for j in 1..tail.len() {
+        tail[j - 1] = tail[j];
+    }
+    tail[tail.len() - 1] = 0;
 }
 
 impl MatchPatch {
@@ -253,7 +449,7 @@ impl MatchPatch {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut s = State {
             pile: Vec::with_capacity(self.deck.len()),
-            patch: Vec::with_capacity(self.deck.len()),
+            patch: Patch::with_capacity(self.deck.len()),
             hands: [Hand::EMPTY; MAX_PLAYERS],
             pairs: [0; MAX_PLAYERS],
             laid: [0; KINDS],
@@ -268,7 +464,7 @@ impl MatchPatch {
             excluded: [0; MAX_PLAYERS],
             passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
-        self.deal_hands(&mut s, rng, log);
+        self.deal(&mut s, rng, log);
         s
     }
 
@@ -292,35 +488,54 @@ impl MatchPatch {
         *known = [[0; KINDS]; MAX_PLAYERS];
         *excluded = [0; MAX_PLAYERS];
         *passed = [[0; HAND_CAP]; MAX_PLAYERS];
-        self.deal_hands(s, rng, log);
+        self.deal(s, rng, log);
+    }
+
+    /// [`Self::deal_hands`] with the version of `log`'s setting.
+    #[inline]
+    fn deal(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if log.enabled() { self.deal_hands::<true>(s, rng, log) } else { self.deal_hands::<false>(s, rng, log) }
+    }
+
+    /// Applies `action` of `seat` ([`Self::step`] with the version of `log`'s setting; the
+    /// recording one out of line, the quick loop inlines the other).
+    #[inline(always)]
+    pub(super) fn apply_action(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        if log.enabled() { self.step_logged(s, seat, action, log) } else { self.step::<false>(s, seat, action, log) }
+    }
+
+    /// [`Self::step`] recording its events.
+    #[inline(never)]
+    fn step_logged(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        self.step::<true>(s, seat, action, log);
     }
 
     /// Fills the empty pile with the deck, shuffles, deals `deal` cards to each seat (seat 0
     /// first, each hand in deal order) and starts seat 0's first turn.
     #[inline]
-    fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn deal_hands<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         s.pile.extend_from_slice(&self.deck);
         shuffle_cards(&mut s.pile, rng);
         for seat in 0..self.players {
             for _ in 0..self.params.deal {
                 let card = s.pile.pop().expect("deck size checked against the deal");
                 s.hands[seat].push(card);
-                log.emit(|| Event::Dealt { seat: seat as u8, card });
+                emit::<LOG>(log, || Event::Dealt { seat: seat as u8, card });
             }
         }
-        self.begin_turn(s, 0, log);
+        self.begin_turn::<LOG>(s, 0, log);
     }
 
     /// Starts `seat`'s turn: its first draw, or (nothing to draw, possible only when the
     /// deal took the whole deck) straight to its pairs and the end check.
-    fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn begin_turn<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.turns += 1;
         s.current = seat as u8;
-        log.emit(|| Event::TurnStarts { turn: s.turns, seat: seat as u8 });
+        emit::<LOG>(log, || Event::TurnStarts { turn: s.turns, seat: seat as u8 });
         if s.can_draw() {
             s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
-            self.nothing_to_draw(s, seat, log);
+            self.nothing_to_draw::<LOG>(s, seat, log);
         }
     }
 
@@ -329,21 +544,23 @@ impl MatchPatch {
     /// check.
     #[cold]
     #[inline(never)]
-    fn nothing_to_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        self.pairs_then_end_check(s, seat, log);
+    fn nothing_to_draw<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check::<LOG>(s, seat, log);
     }
 
-    /// Applies one action of the deciding seat.
+    /// Applies one action of the deciding seat. `LOG`: whether `log` records (the quick
+    /// loop's disabled log then costs nothing, not one branch per event);
+    /// [`Self::apply_action`] picks the version.
     #[inline(always)]
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+    pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
                 let pile = action == Action::Pile;
                 let card = match action {
                     Action::Take(i) => {
-                        let slot = remove_at(&mut s.patch, i as usize);
+                        let slot = s.patch.take(i as usize);
                         s.patch_draws += 1;
-                        log.emit(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                        emit::<LOG>(log, || Event::Took { seat: seat as u8, index: i, serial: slot.serial });
                         s.known[seat][slot.card as usize] += 1;
                         s.excluded[seat] &= !(1 << slot.card);
                         slot.card
@@ -352,14 +569,14 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
-                        let shown = s.patch.iter().fold(0u32, |m, slot| m | 1 << slot.card);
+                        let shown = s.patch.kinds();
                         for p in &mut s.passed[seat][..s.hands[seat].len()] {
                             *p |= shown;
                         }
                         card
                     }
                 };
-                log.emit(|| Event::Drew { seat: seat as u8, card, pile });
+                emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
                 s.passed[seat][s.hands[seat].len()] = 0;
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
@@ -369,7 +586,7 @@ impl MatchPatch {
                     s.phase = Phase::Draw { left: left - 1, after_pair };
                     return;
                 }
-                self.pairs_then_end_check(s, seat, log);
+                self.pairs_then_end_check::<LOG>(s, seat, log);
             }
             Action::Place(card) => {
                 s.remove_card(seat, card);
@@ -379,8 +596,8 @@ impl MatchPatch {
                 let serial = s.placed;
                 s.placed += 1;
                 s.patch.push(Slot { card, serial });
-                log.emit(|| Event::Placed { seat: seat as u8, card, serial });
-                self.end_turn(s, log);
+                emit::<LOG>(log, || Event::Placed { seat: seat as u8, card, serial });
+                self.end_turn::<LOG>(s, log);
             }
         }
     }
@@ -389,7 +606,7 @@ impl MatchPatch {
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
     #[inline(always)]
-    fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
             s.remove_card(seat, card);
@@ -398,7 +615,7 @@ impl MatchPatch {
             s.laid[card as usize] += 1;
             let known = &mut s.known[seat][card as usize];
             *known = known.saturating_sub(2);
-            log.emit(|| Event::Laid { seat: seat as u8, card });
+            emit::<LOG>(log, || Event::Laid { seat: seat as u8, card });
             if self.params.pair_draws > 0 && s.can_draw() {
                 s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
                 return;
@@ -407,9 +624,9 @@ impl MatchPatch {
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
-            log.emit(|| Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
+            emit::<LOG>(log, || Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
         } else if s.hands[seat].is_empty() {
-            self.end_turn(s, log);
+            self.end_turn::<LOG>(s, log);
         } else {
             s.phase = Phase::Place;
         }
@@ -417,15 +634,15 @@ impl MatchPatch {
 
     /// Ends the current turn: the cap, or the next seat's turn.
     #[inline]
-    fn end_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+    fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
-            log.emit(|| Event::GameOver { reason: END_CAP, turns: s.turns });
+            emit::<LOG>(log, || Event::GameOver { reason: END_CAP, turns: s.turns });
             return;
         }
         let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };
-        self.begin_turn(s, next, log);
+        self.begin_turn::<LOG>(s, next, log);
     }
 
     /// The invariants `check` and the tests rely on: every card accounted for (pile +
@@ -479,6 +696,13 @@ impl MatchPatch {
         let laid: u32 = s.laid.iter().map(|&l| l as u32).sum();
         if laid != s.pairs[..n].iter().sum::<u32>() {
             return Err(format!("{laid} pairs on the table but the seats score {}", s.pairs[..n].iter().sum::<u32>()));
+        }
+        let mut in_patch = [0u8; KINDS];
+        for slot in s.patch.iter() {
+            in_patch[slot.card as usize] += 1;
+        }
+        if &in_patch != s.patch.counts() || s.patch.kinds() != s.patch.kinds_plain() {
+            return Err(format!("the patch's counts per kind {:?} (kinds {:#x}) do not fit its slots", s.patch.counts(), s.patch.kinds()));
         }
         if s.patch.windows(2).any(|w| w[0].serial >= w[1].serial) || s.patch.last().is_some_and(|slot| slot.serial >= s.placed) {
             return Err("the patch is out of placement order".into());
