@@ -91,28 +91,24 @@ impl Hand {
     }
 
     /// The position of the copy of `card` held longest (the last position when it is not
-    /// held; the caller checks that it is). A hand of up to [`WORD`] cards is searched as
-    /// one word, without a loop; [`Hand::oldest_plain`] is the same search card by card.
+    /// held; the caller checks that it is). A hand of up to [`WORD`] cards is searched in
+    /// one SSE2 comparison, without a loop; [`Hand::oldest_plain`] is the same search card
+    /// by card.
     #[inline(always)]
     pub fn oldest(&self, card: Card) -> usize {
         let len = self.len as usize;
-        if len > WORD {
-            return self.oldest_plain(card);
+        #[cfg(target_arch = "x86_64")]
+        if len <= WORD {
+            // A match past the length (a cleared slot) is clamped like "not held".
+            return sse2::first(&self.cards, card).min(len - 1);
         }
-        // A match past the length is clamped like "not held".
-        first_byte(self.word(), card).min(len - 1)
+        self.oldest_plain(card)
     }
 
     /// [`Hand::oldest`] card by card, the reference its fast path is tested against.
     pub fn oldest_plain(&self, card: Card) -> usize {
         let len = self.len as usize;
         self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
-    }
-
-    /// The first [`WORD`] slots as one little-endian word (slot 0 in the low byte).
-    #[inline(always)]
-    fn word(&self) -> u128 {
-        u128::from_le_bytes(self.cards[..WORD].try_into().expect("HAND_CAP holds WORD slots"))
     }
 
     /// Removes the copy of `card` held longest; the caller checks that it is held.
@@ -123,19 +119,21 @@ impl Hand {
 
     /// Removes the card at position `i` (below the length); the later cards move down and
     /// the freed last slot becomes 0, so the slots past the length always hold 0. A hand of
-    /// up to [`WORD`] cards moves as one word, without a loop; [`Hand::remove_at_plain`] is
-    /// the same removal card by card.
+    /// up to [`WORD`] cards moves in one SSE2 register, without a loop;
+    /// [`Hand::remove_at_plain`] is the same removal card by card.
     #[inline(always)]
     pub fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
         let card = self.cards[i];
-        if len > WORD {
-            self.shift_down_plain(i);
-        } else {
-            // Slot WORD - 1 takes slot WORD's 0 (past the length) from the shift.
-            let moved = close_gap(self.word(), i, 8);
-            self.cards[..WORD].copy_from_slice(&moved.to_le_bytes());
+        #[cfg(target_arch = "x86_64")]
+        if len <= WORD {
+            // Slot WORD - 1 takes slot WORD's 0 (past the length).
+            sse2::remove(&mut self.cards, i);
+            self.forget(card);
+            return;
         }
+        let _ = len;
+        self.shift_down_plain(i);
         self.forget(card);
     }
 
@@ -169,27 +167,72 @@ impl Hand {
     }
 }
 
-/// Hands of up to this many cards are searched and shifted as one 128-bit word.
+/// Hands of up to this many cards are searched and shifted in one SSE2 register.
 pub const WORD: usize = 16;
-const _: () = assert!(HAND_CAP >= WORD, "a hand holds at least one word of slots");
+const _: () = assert!(HAND_CAP > WORD && HAND_CAP > 4, "the SSE2 paths read one slot past a register's");
 
-/// The lowest byte of `x` equal to `card` (16 when none is): each byte of `x ^ card` is
-/// zero exactly where they are equal, and adding 0x7F to its low seven bits sets bit 7 for
-/// every nonzero byte without carrying into the next.
-#[inline(always)]
-pub fn first_byte(x: u128, card: Card) -> usize {
-    const LOW7: u128 = u128::from_le_bytes([0x7F; 16]);
-    let v = x ^ (u128::from(card) * u128::from_le_bytes([1; 16]));
-    let nonzero = ((v & LOW7) + LOW7) | v | LOW7;
-    ((!nonzero).trailing_zeros() / 8) as usize
-}
+/// The SSE2 fast paths of a hand's cards and of its passed-up kinds (SSE2 is part of every
+/// x86-64 CPU). Each reads or writes whole 16-byte registers of the fixed-size arrays and
+/// relies on the slots past a hand's length holding 0, as [`Hand`] and [`State::passed`]
+/// keep them; the tests compare each with its plain version on random hands.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::*;
 
-/// `x` as lanes of `bits` bits (lane 0 lowest) with lane `i` removed: the lanes above it
-/// move down one and the top lane becomes 0.
-#[inline(always)]
-pub fn close_gap(x: u128, i: usize, bits: usize) -> u128 {
-    let below = (1u128 << (bits * i)) - 1;
-    (x & below) | ((x >> bits) & !below)
+    use super::{Card, HAND_CAP};
+
+    /// The lowest of the first 16 slots holding `card` (16 when none does).
+    #[inline(always)]
+    pub fn first(cards: &[Card; HAND_CAP], card: Card) -> usize {
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads bytes 0..16 of
+        // `cards`, which has HAND_CAP > 16 bytes.
+        let hits = unsafe {
+            let x = _mm_loadu_si128(cards.as_ptr().cast());
+            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(card as i8))) as u32
+        };
+        (hits | 1 << 16).trailing_zeros() as usize
+    }
+
+    /// Removes slot `i` (below 16) of the first 16: slots `i + 1..=16` move down one.
+    #[inline(always)]
+    pub fn remove(cards: &mut [Card; HAND_CAP], i: usize) {
+        let p = cards.as_mut_ptr();
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read bytes 0..16 and 1..17
+        // of `cards` and the store writes bytes 0..16; HAND_CAP > 16.
+        unsafe {
+            let keep = _mm_cmplt_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm_set1_epi8(i as i8));
+            let x = _mm_loadu_si128(p.cast());
+            let next = _mm_loadu_si128(p.add(1).cast());
+            _mm_storeu_si128(p.cast(), _mm_or_si128(_mm_and_si128(keep, x), _mm_andnot_si128(keep, next)));
+        }
+    }
+
+    /// Removes position `i` (below 4) of the first four: positions `i + 1..=4` move down one.
+    #[inline(always)]
+    pub fn remove_lane(passed: &mut [u32; HAND_CAP], i: usize) {
+        let p = passed.as_mut_ptr();
+        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read positions 0..4 and 1..5
+        // of `passed` and the store writes positions 0..4; HAND_CAP > 4.
+        unsafe {
+            let keep = _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(i as i32));
+            let x = _mm_loadu_si128(p.cast());
+            let next = _mm_loadu_si128(p.add(1).cast());
+            _mm_storeu_si128(p.cast(), _mm_or_si128(_mm_and_si128(keep, x), _mm_andnot_si128(keep, next)));
+        }
+    }
+
+    /// Adds the kinds `shown` to the first `len` (at most 4) positions.
+    #[inline(always)]
+    pub fn or_below(passed: &mut [u32; HAND_CAP], len: usize, shown: u32) {
+        let p = passed.as_mut_ptr();
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load and the store cover
+        // positions 0..4 of `passed`; HAND_CAP > 4.
+        unsafe {
+            let held = _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(len as i32));
+            let x = _mm_loadu_si128(p.cast());
+            _mm_storeu_si128(p.cast(), _mm_or_si128(x, _mm_and_si128(held, _mm_set1_epi32(shown as i32))));
+        }
+    }
 }
 
 impl fmt::Display for Hand {
@@ -414,21 +457,35 @@ impl State {
 
 /// Removes position `i` of a hand of `len` cards from its passed-up kinds: the later
 /// positions move down and the freed last one becomes 0 (positions past a hand's length hold
-/// 0). Up to four positions move as one 128-bit word, without a loop;
+/// 0). Up to four positions move in one SSE2 register, without a loop;
 /// [`remove_passed_plain`] is the same removal position by position.
 #[inline(always)]
 pub fn remove_passed(passed: &mut [u32; HAND_CAP], i: usize, len: usize) {
-    if len > 4 {
-        return remove_passed_plain(passed, i, len);
+    #[cfg(target_arch = "x86_64")]
+    if len <= 4 {
+        // Position 3 takes position 4's 0 (past the length).
+        return sse2::remove_lane(passed, i);
     }
-    let mut word = [0u8; 16];
-    for (bytes, p) in word.chunks_exact_mut(4).zip(&passed[..4]) {
-        bytes.copy_from_slice(&p.to_le_bytes());
+    remove_passed_plain(passed, i, len);
+}
+
+/// Adds the kinds `shown` to the passed-up kinds of the first `len` positions (a pile draw
+/// of a hand of `len` cards). Up to four positions in one SSE2 register, without a loop;
+/// [`pass_up_plain`] is the same position by position.
+#[inline(always)]
+pub fn pass_up(passed: &mut [u32; HAND_CAP], len: usize, shown: u32) {
+    #[cfg(target_arch = "x86_64")]
+    if len <= 4 {
+        return sse2::or_below(passed, len, shown);
     }
-    // Position 3 takes position 4's 0 (past the length) from the shift.
-    let moved = close_gap(u128::from_le_bytes(word), i, 32).to_le_bytes();
-    for (p, bytes) in passed[..4].iter_mut().zip(moved.chunks_exact(4)) {
-        *p = u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+    pass_up_plain(passed, len, shown);
+}
+
+/// [`pass_up`] position by position, the reference its fast path is tested against (and the
+/// path of hands longer than four cards).
+pub fn pass_up_plain(passed: &mut [u32; HAND_CAP], len: usize, shown: u32) {
+    for p in &mut passed[..len] {
+        *p |= shown;
     }
 }
 
@@ -569,15 +626,14 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
-                        let shown = s.patch.kinds();
-                        for p in &mut s.passed[seat][..s.hands[seat].len()] {
-                            *p |= shown;
-                        }
+                        pass_up(&mut s.passed[seat], s.hands[seat].len(), s.patch.kinds());
                         card
                     }
                 };
                 emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
-                s.passed[seat][s.hands[seat].len()] = 0;
+                // The new card's position holds no passed-up kinds: positions past a hand's
+                // length hold 0.
+                debug_assert_eq!(s.passed[seat][s.hands[seat].len()], 0);
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
@@ -682,6 +738,9 @@ impl MatchPatch {
             }
             if (0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0 {
                 return Err(format!("seat {seat}'s public record (known {:?}, excluded {:#x}) does not fit its hand [{h}]", s.known[seat], s.excluded[seat]));
+            }
+            if s.passed[seat][h.len()..].iter().any(|&p| p != 0) {
+                return Err(format!("seat {seat} has passed-up kinds past its {} cards", h.len()));
             }
             if h.len() > self.params.deal as usize + 1 {
                 return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));

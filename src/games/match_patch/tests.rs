@@ -1114,6 +1114,22 @@ proptest! {
         prop_assert_eq!(fast, plain);
     }
 
+    /// [`rules::pass_up`] adds the shown kinds as [`rules::pass_up_plain`] does, and only
+    /// below the length.
+    #[test]
+    fn passing_up_kinds_matches_the_plain_loop(
+        values in proptest::collection::vec(any::<u32>(), 1..=HAND_CAP),
+        shown in any::<u32>(),
+    ) {
+        let len = values.len();
+        let mut passed = [0u32; HAND_CAP];
+        passed[..len].copy_from_slice(&values);
+        let (mut fast, mut plain) = (passed, passed);
+        rules::pass_up(&mut fast, len, shown);
+        rules::pass_up_plain(&mut plain, len, shown);
+        prop_assert_eq!(fast, plain);
+    }
+
     /// The patch's counts per kind follow any series of placements and takes.
     #[test]
     fn the_patch_counts_follow_its_slots(
