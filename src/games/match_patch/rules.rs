@@ -91,22 +91,9 @@ impl Hand {
     }
 
     /// The position of the copy of `card` held longest (the last position when it is not
-    /// held; the caller checks that it is). A hand of up to [`WORD`] cards is searched in
-    /// one SSE2 comparison, without a loop; [`Hand::oldest_plain`] is the same search card
-    /// by card.
+    /// held; the caller checks that it is).
     #[inline(always)]
     pub fn oldest(&self, card: Card) -> usize {
-        let len = self.len as usize;
-        #[cfg(target_arch = "x86_64")]
-        if len <= WORD {
-            // A match past the length (a cleared slot) is clamped like "not held".
-            return sse2::first(&self.cards, card).min(len - 1);
-        }
-        self.oldest_plain(card)
-    }
-
-    /// [`Hand::oldest`] card by card, the reference its fast path is tested against.
-    pub fn oldest_plain(&self, card: Card) -> usize {
         let len = self.len as usize;
         self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
     }
@@ -117,42 +104,16 @@ impl Hand {
         self.remove_at(self.oldest(card));
     }
 
-    /// Removes the card at position `i` (below the length); the later cards move down and
-    /// the freed last slot becomes 0, so the slots past the length always hold 0. A hand of
-    /// up to [`WORD`] cards moves in one SSE2 register, without a loop;
-    /// [`Hand::remove_at_plain`] is the same removal card by card.
+    /// Removes the card at position `i` (below the length); the later cards move down.
     #[inline(always)]
     pub fn remove_at(&mut self, i: usize) {
         let len = self.len as usize;
         let card = self.cards[i];
-        #[cfg(target_arch = "x86_64")]
-        if len <= WORD {
-            // Slot WORD - 1 takes slot WORD's 0 (past the length).
-            sse2::remove(&mut self.cards, i);
-            self.forget(card);
-            return;
-        }
-        let _ = len;
-        self.shift_down_plain(i);
-        self.forget(card);
-    }
-
-    /// [`Hand::remove_at`] card by card, the reference its fast path is tested against.
-    pub fn remove_at_plain(&mut self, i: usize) {
-        let card = self.cards[i];
-        self.shift_down_plain(i);
-        self.forget(card);
-    }
-
-    /// Moves the cards after position `i` down one slot and clears the freed last slot.
-    #[inline]
-    fn shift_down_plain(&mut self, i: usize) {
-        let len = self.len as usize;
         let tail = &mut self.cards[i..len];
         for j in 1..tail.len() {
             tail[j - 1] = tail[j];
         }
-        self.cards[len - 1] = 0;
+        self.forget(card);
     }
 
     /// The bookkeeping of one copy of `card` leaving the hand (the cards already moved).
@@ -164,74 +125,6 @@ impl Hand {
         // Without branches: which kinds pair up is the game's chance.
         self.held &= !(u32::from(*c == 0) << card);
         self.pairs &= !(u32::from(*c < 2) << card);
-    }
-}
-
-/// Hands of up to this many cards are searched and shifted in one SSE2 register.
-pub const WORD: usize = 16;
-const _: () = assert!(HAND_CAP > WORD && HAND_CAP > 4, "the SSE2 paths read one slot past a register's");
-
-/// The SSE2 fast paths of a hand's cards and of its passed-up kinds (SSE2 is part of every
-/// x86-64 CPU). Each reads or writes whole 16-byte registers of the fixed-size arrays and
-/// relies on the slots past a hand's length holding 0, as [`Hand`] and [`State::passed`]
-/// keep them; the tests compare each with its plain version on random hands.
-#[cfg(target_arch = "x86_64")]
-mod sse2 {
-    use std::arch::x86_64::*;
-
-    use super::{Card, HAND_CAP};
-
-    /// The lowest of the first 16 slots holding `card` (16 when none does).
-    #[inline(always)]
-    pub fn first(cards: &[Card; HAND_CAP], card: Card) -> usize {
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads bytes 0..16 of
-        // `cards`, which has HAND_CAP > 16 bytes.
-        let hits = unsafe {
-            let x = _mm_loadu_si128(cards.as_ptr().cast());
-            _mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(card as i8))) as u32
-        };
-        (hits | 1 << 16).trailing_zeros() as usize
-    }
-
-    /// Removes slot `i` (below 16) of the first 16: slots `i + 1..=16` move down one.
-    #[inline(always)]
-    pub fn remove(cards: &mut [Card; HAND_CAP], i: usize) {
-        let p = cards.as_mut_ptr();
-        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read bytes 0..16 and 1..17
-        // of `cards` and the store writes bytes 0..16; HAND_CAP > 16.
-        unsafe {
-            let keep = _mm_cmplt_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), _mm_set1_epi8(i as i8));
-            let x = _mm_loadu_si128(p.cast());
-            let next = _mm_loadu_si128(p.add(1).cast());
-            _mm_storeu_si128(p.cast(), _mm_or_si128(_mm_and_si128(keep, x), _mm_andnot_si128(keep, next)));
-        }
-    }
-
-    /// Removes position `i` (below 4) of the first four: positions `i + 1..=4` move down one.
-    #[inline(always)]
-    pub fn remove_lane(passed: &mut [u32; HAND_CAP], i: usize) {
-        let p = passed.as_mut_ptr();
-        // SAFETY: SSE2 is part of the x86-64 baseline; the loads read positions 0..4 and 1..5
-        // of `passed` and the store writes positions 0..4; HAND_CAP > 4.
-        unsafe {
-            let keep = _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(i as i32));
-            let x = _mm_loadu_si128(p.cast());
-            let next = _mm_loadu_si128(p.add(1).cast());
-            _mm_storeu_si128(p.cast(), _mm_or_si128(_mm_and_si128(keep, x), _mm_andnot_si128(keep, next)));
-        }
-    }
-
-    /// Adds the kinds `shown` to the first `len` (at most 4) positions.
-    #[inline(always)]
-    pub fn or_below(passed: &mut [u32; HAND_CAP], len: usize, shown: u32) {
-        let p = passed.as_mut_ptr();
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load and the store cover
-        // positions 0..4 of `passed`; HAND_CAP > 4.
-        unsafe {
-            let held = _mm_cmplt_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(len as i32));
-            let x = _mm_loadu_si128(p.cast());
-            _mm_storeu_si128(p.cast(), _mm_or_si128(x, _mm_and_si128(held, _mm_set1_epi32(shown as i32))));
-        }
     }
 }
 
@@ -451,53 +344,13 @@ impl State {
         let len = hand.len();
         let i = hand.oldest(card);
         hand.remove_at(i);
-        remove_passed(&mut self.passed[seat], i, len);
+        // A plain loop: hands are short, and `copy_within` is a `memmove` call.
+        let passed = &mut self.passed[seat][i..len];
+        for j in 1..passed.len() {
+            passed[j - 1] = passed[j];
+        }
+        passed[passed.len() - 1] = 0;
     }
-}
-
-/// Removes position `i` of a hand of `len` cards from its passed-up kinds: the later
-/// positions move down and the freed last one becomes 0 (positions past a hand's length hold
-/// 0). Up to four positions move in one SSE2 register, without a loop;
-/// [`remove_passed_plain`] is the same removal position by position.
-#[inline(always)]
-pub fn remove_passed(passed: &mut [u32; HAND_CAP], i: usize, len: usize) {
-    #[cfg(target_arch = "x86_64")]
-    if len <= 4 {
-        // Position 3 takes position 4's 0 (past the length).
-        return sse2::remove_lane(passed, i);
-    }
-    remove_passed_plain(passed, i, len);
-}
-
-/// Adds the kinds `shown` to the passed-up kinds of the first `len` positions (a pile draw
-/// of a hand of `len` cards). Up to four positions in one SSE2 register, without a loop;
-/// [`pass_up_plain`] is the same position by position.
-#[inline(always)]
-pub fn pass_up(passed: &mut [u32; HAND_CAP], len: usize, shown: u32) {
-    #[cfg(target_arch = "x86_64")]
-    if len <= 4 {
-        return sse2::or_below(passed, len, shown);
-    }
-    pass_up_plain(passed, len, shown);
-}
-
-/// [`pass_up`] position by position, the reference its fast path is tested against (and the
-/// path of hands longer than four cards).
-pub fn pass_up_plain(passed: &mut [u32; HAND_CAP], len: usize, shown: u32) {
-    for p in &mut passed[..len] {
-        *p |= shown;
-    }
-}
-
-/// [`remove_passed`] position by position, the reference its fast path is tested against
-/// (and the path of hands longer than four cards).
-pub fn remove_passed_plain(passed: &mut [u32; HAND_CAP], i: usize, len: usize) {
-    // A plain loop: hands are short, and `copy_within` is a `memmove` call.
-    let tail = &mut passed[i..len];
-    for j in 1..tail.len() {
-        tail[j - 1] = tail[j];
-    }
-    tail[tail.len() - 1] = 0;
 }
 
 impl MatchPatch {
@@ -626,13 +479,16 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
-                        pass_up(&mut s.passed[seat], s.hands[seat].len(), s.patch.kinds());
+                        let shown = s.patch.kinds();
+                        for p in &mut s.passed[seat][..s.hands[seat].len()] {
+                            *p |= shown;
+                        }
                         card
                     }
                 };
                 emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
                 // The new card's position holds no passed-up kinds: positions past a hand's
-                // length hold 0.
+                // length hold 0 (the invariants check it).
                 debug_assert_eq!(s.passed[seat][s.hands[seat].len()], 0);
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase

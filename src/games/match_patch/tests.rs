@@ -1054,81 +1054,8 @@ fn search_rollouts_with_the_memory_bot_start_mid_game() {
 // ---------------------------------------------------------------------------------------
 // Fast paths against their plain versions (issue 21)
 
-/// A hand of these cards (in this order) with some taken out again, so that the slots past
-/// its length have held cards before.
-fn used_hand(cards: &[Card], removals: &[usize]) -> Hand {
-    let mut h = Hand::from_cards(cards);
-    for &r in removals {
-        if !h.is_empty() {
-            h.remove_at_plain(r % h.len());
-        }
-    }
-    h
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
-
-    /// The hand's word search and shift ([`Hand::oldest`], [`Hand::remove_at`]) give what
-    /// the card-by-card versions give, for hands of every length up to the cap (the longer
-    /// ones take the plain path), and the whole hand, slots past the length included, is
-    /// the same.
-    #[test]
-    fn hand_word_paths_match_the_plain_ones(
-        cards in proptest::collection::vec(0..KINDS as Card, 1..=HAND_CAP),
-        removals in proptest::collection::vec(0usize..64, 0..4),
-        pick in 0usize..64,
-        probe in 0..KINDS as Card,
-    ) {
-        let h = used_hand(&cards, &removals);
-        prop_assume!(!h.is_empty());
-        prop_assert_eq!(h.oldest(probe), h.oldest_plain(probe));
-        let card = h.cards()[pick % h.len()];
-        prop_assert_eq!(h.oldest(card), h.oldest_plain(card));
-        let i = pick % h.len();
-        let (mut fast, mut plain) = (h, h);
-        fast.remove_at(i);
-        plain.remove_at_plain(i);
-        prop_assert_eq!(fast, plain);
-        let mut again = h;
-        again.remove(card);
-        let mut by_hand = h;
-        by_hand.remove_at_plain(h.oldest_plain(card));
-        prop_assert_eq!(again, by_hand);
-    }
-
-    /// [`rules::remove_passed`] moves the passed-up kinds as [`rules::remove_passed_plain`]
-    /// does, positions past the length (0) included.
-    #[test]
-    fn removing_passed_kinds_matches_the_plain_loop(
-        values in proptest::collection::vec(any::<u32>(), 1..=HAND_CAP),
-        pick in 0usize..64,
-    ) {
-        let len = values.len();
-        let mut passed = [0u32; HAND_CAP];
-        passed[..len].copy_from_slice(&values);
-        let i = pick % len;
-        let (mut fast, mut plain) = (passed, passed);
-        rules::remove_passed(&mut fast, i, len);
-        rules::remove_passed_plain(&mut plain, i, len);
-        prop_assert_eq!(fast, plain);
-    }
-
-    /// [`rules::pass_up`] adds the shown kinds as [`rules::pass_up_plain`] does, and only
-    /// below the length.
-    #[test]
-    fn passing_up_kinds_matches_the_plain_loop(
-        values in proptest::collection::vec(any::<u32>(), 1..=HAND_CAP),
-        shown in any::<u32>(),
-    ) {
-        let len = values.len();
-        let mut passed = [0u32; HAND_CAP];
-        passed[..len].copy_from_slice(&values);
-        let (mut fast, mut plain) = (passed, passed);
-        rules::pass_up(&mut fast, len, shown);
-        rules::pass_up_plain(&mut plain, len, shown);
-        prop_assert_eq!(fast, plain);
-    }
 
     /// The patch's counts per kind follow any series of placements and takes.
     #[test]
