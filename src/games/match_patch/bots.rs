@@ -228,13 +228,11 @@ impl TableMemoryBot {
         }
     }
 
-    /// [`memory_choice`] with every slot remembered.
+    /// [`memory_choice`] with every slot remembered; `in_patch` is the mask of the kinds the
+    /// slots hold ([`View::patch_kinds`]), so only a kind both shown and held needs a look at
+    /// the slots.
     #[inline]
-    fn choose_perfect(hand: &Hand, pile: usize, slots: &[Slot]) -> Action {
-        let mut in_patch = 0u32;
-        for slot in slots {
-            in_patch |= 1 << slot.card;
-        }
+    pub fn choose_perfect(hand: &Hand, pile: usize, slots: &[Slot], in_patch: u32) -> Action {
         let both = in_patch & hand.kinds_mask();
         if both != 0 {
             let card = both.trailing_zeros() as u8;
@@ -305,7 +303,7 @@ impl Bot<MatchPatch> for TableMemoryBot {
     #[inline(always)]
     fn decide(&mut self, _game: &MatchPatch, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
-            Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.slots()),
+            Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.slots(), view.patch_kinds()),
             Decision::Draw { .. } => {
                 self.sync(view.slots(), rng);
                 let hand = view.hand;

@@ -104,7 +104,7 @@ impl MatchPatch {
             &s.pairs[..n],
             s.laid
         );
-        for slot in &s.patch {
+        for slot in s.patch.iter() {
             let _ = write!(t, " {}:{}", slot.serial, cell_name(slot.card));
         }
         for o in 0..n {

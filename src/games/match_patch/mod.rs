@@ -82,7 +82,7 @@ use crate::variant::{Invalid, Variant};
 pub use bots::{MemoryBot, TableMemoryBot, memory_choice, memory_place};
 pub use metrics::MatchMetrics;
 pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
-pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Phase, Slot, State};
+pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, Slot, State};
 
 /// Game id in variant files.
 pub const ID: &str = "match-patch";
@@ -125,6 +125,13 @@ pub struct View<'a> {
 }
 
 impl<'a> View<'a> {
+    /// Bit mask of the kinds the patch's slots hold (bit k = kind k), as announced: public
+    /// like [`View::slots`], which it summarizes without a scan.
+    #[inline]
+    pub fn patch_kinds(&self) -> u32 {
+        self.table.patch.kinds()
+    }
+
     /// The patch's slots, oldest first: each slot's placement number and the card announced
     /// when it was placed. Public: every seat heard the announcement (RULES.md, "Match
     /// Patch": its identity is public to whoever remembers it); a bot that forgets, as
@@ -305,7 +312,7 @@ impl Game for MatchPatch {
 
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.step(s, seat, action, log);
+        self.apply_action(s, seat, action, log);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

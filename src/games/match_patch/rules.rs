@@ -86,9 +86,8 @@ impl Hand {
         self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
         *c += 1;
-        if *c == 2 {
-            self.pairs |= 1 << card;
-        }
+        // Without a branch: whether the card makes a pair is the game's chance.
+        self.pairs |= u32::from(*c >= 2) << card;
     }
 
     /// The position of the copy of `card` held longest (the last position when it is not
@@ -114,14 +113,18 @@ impl Hand {
         for j in 1..tail.len() {
             tail[j - 1] = tail[j];
         }
+        self.forget(card);
+    }
+
+    /// The bookkeeping of one copy of `card` leaving the hand (the cards already moved).
+    #[inline(always)]
+    fn forget(&mut self, card: Card) {
         self.len -= 1;
         let c = &mut self.counts[card as usize];
         *c -= 1;
-        match *c {
-            0 => self.held &= !(1 << card),
-            1 => self.pairs &= !(1 << card),
-            _ => {}
-        }
+        // Without branches: which kinds pair up is the game's chance.
+        self.held &= !(u32::from(*c == 0) << card);
+        self.pairs &= !(u32::from(*c < 2) << card);
     }
 }
 
@@ -134,6 +137,14 @@ impl fmt::Display for Hand {
             f.write_str(&cell_name(c))?;
         }
         Ok(())
+    }
+}
+
+/// Records the event built by `make` when `LOG` (the caller's `log` is then enabled).
+#[inline(always)]
+fn emit<const LOG: bool>(log: &mut EventLog<Event>, make: impl FnOnce() -> Event) {
+    if LOG {
+        log.emit(make);
     }
 }
 
@@ -156,6 +167,101 @@ pub struct Slot {
     pub card: Card,
     /// Placement number in the game (from 0): public, it says where the slot lies.
     pub serial: u32,
+}
+
+/// The patch: its slots, oldest first, and how many of them hold each kind, so that whether
+/// the patch shows a kind is one bit test rather than a scan of the slots (the memory bot
+/// asks at every draw, the `passed` belief at every pile draw). It reads as the slice of its
+/// slots; only [`Patch::push`], [`Patch::take`] and [`Patch::clear`] change it, and each
+/// keeps the counts in step with the slots.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Patch {
+    slots: Vec<Slot>,
+    counts: [u8; KINDS],
+    /// Bit k set when a slot holds kind k.
+    kinds: u32,
+}
+
+impl Patch {
+    /// An empty patch with room for `capacity` slots.
+    pub fn with_capacity(capacity: usize) -> Patch {
+        Patch { slots: Vec::with_capacity(capacity), counts: [0; KINDS], kinds: 0 }
+    }
+
+    /// Bit mask of the kinds the patch holds (bit k = kind k).
+    #[inline]
+    pub fn kinds(&self) -> u32 {
+        self.kinds
+    }
+
+    /// [`Patch::kinds`] from the slots one by one, the reference it is checked against.
+    pub fn kinds_plain(&self) -> u32 {
+        self.slots.iter().fold(0, |m, slot| m | 1 << slot.card)
+    }
+
+    /// Slots holding each kind, in canonical order.
+    #[inline]
+    pub fn counts(&self) -> &[u8; KINDS] {
+        &self.counts
+    }
+
+    /// Adds `slot` as the newest slot.
+    #[inline]
+    pub fn push(&mut self, slot: Slot) {
+        self.slots.push(slot);
+        self.counts[slot.card as usize] += 1;
+        self.kinds |= 1 << slot.card;
+    }
+
+    /// Removes and returns the slot at position `i`; the later slots move down.
+    #[inline(always)]
+    pub fn take(&mut self, i: usize) -> Slot {
+        let slot = remove_at(&mut self.slots, i);
+        let c = &mut self.counts[slot.card as usize];
+        *c -= 1;
+        self.kinds &= !(u32::from(*c == 0) << slot.card);
+        slot
+    }
+
+    /// Removes every slot.
+    pub fn clear(&mut self) {
+        self.slots.clear();
+        self.counts = [0; KINDS];
+        self.kinds = 0;
+    }
+}
+
+impl std::ops::Deref for Patch {
+    type Target = [Slot];
+
+    #[inline]
+    fn deref(&self) -> &[Slot] {
+        &self.slots
+    }
+}
+
+impl Clone for Patch {
+    fn clone(&self) -> Patch {
+        Patch { slots: self.slots.clone(), counts: self.counts, kinds: self.kinds }
+    }
+
+    /// Reuses `self`'s slots (no allocation once they have room): determinizations copy the
+    /// patch at every search iteration.
+    fn clone_from(&mut self, source: &Patch) {
+        self.slots.clone_from(&source.slots);
+        self.counts = source.counts;
+        self.kinds = source.kinds;
+    }
+}
+
+impl FromIterator<Slot> for Patch {
+    fn from_iter<I: IntoIterator<Item = Slot>>(slots: I) -> Patch {
+        let mut patch = Patch::with_capacity(0);
+        for slot in slots {
+            patch.push(slot);
+        }
+        patch
+    }
 }
 
 /// Where the turn stands.
@@ -181,7 +287,7 @@ pub struct State {
     /// Draw pile, top card last.
     pub pile: Vec<Card>,
     /// The patch, oldest slot first (taken slots are removed; no slot ever moves otherwise).
-    pub patch: Vec<Slot>,
+    pub patch: Patch,
     /// Every seat's hand.
     pub hands: [Hand; MAX_PLAYERS],
     /// Pairs laid face up per seat (the score).
@@ -253,7 +359,7 @@ impl MatchPatch {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut s = State {
             pile: Vec::with_capacity(self.deck.len()),
-            patch: Vec::with_capacity(self.deck.len()),
+            patch: Patch::with_capacity(self.deck.len()),
             hands: [Hand::EMPTY; MAX_PLAYERS],
             pairs: [0; MAX_PLAYERS],
             laid: [0; KINDS],
@@ -268,7 +374,7 @@ impl MatchPatch {
             excluded: [0; MAX_PLAYERS],
             passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
-        self.deal_hands(&mut s, rng, log);
+        self.deal(&mut s, rng, log);
         s
     }
 
@@ -292,35 +398,54 @@ impl MatchPatch {
         *known = [[0; KINDS]; MAX_PLAYERS];
         *excluded = [0; MAX_PLAYERS];
         *passed = [[0; HAND_CAP]; MAX_PLAYERS];
-        self.deal_hands(s, rng, log);
+        self.deal(s, rng, log);
+    }
+
+    /// [`Self::deal_hands`] with the version of `log`'s setting.
+    #[inline]
+    fn deal(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if log.enabled() { self.deal_hands::<true>(s, rng, log) } else { self.deal_hands::<false>(s, rng, log) }
+    }
+
+    /// Applies `action` of `seat` ([`Self::step`] with the version of `log`'s setting; the
+    /// recording one out of line, the quick loop inlines the other).
+    #[inline(always)]
+    pub(super) fn apply_action(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        if log.enabled() { self.step_logged(s, seat, action, log) } else { self.step::<false>(s, seat, action, log) }
+    }
+
+    /// [`Self::step`] recording its events.
+    #[inline(never)]
+    fn step_logged(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        self.step::<true>(s, seat, action, log);
     }
 
     /// Fills the empty pile with the deck, shuffles, deals `deal` cards to each seat (seat 0
     /// first, each hand in deal order) and starts seat 0's first turn.
     #[inline]
-    fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn deal_hands<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         s.pile.extend_from_slice(&self.deck);
         shuffle_cards(&mut s.pile, rng);
         for seat in 0..self.players {
             for _ in 0..self.params.deal {
                 let card = s.pile.pop().expect("deck size checked against the deal");
                 s.hands[seat].push(card);
-                log.emit(|| Event::Dealt { seat: seat as u8, card });
+                emit::<LOG>(log, || Event::Dealt { seat: seat as u8, card });
             }
         }
-        self.begin_turn(s, 0, log);
+        self.begin_turn::<LOG>(s, 0, log);
     }
 
     /// Starts `seat`'s turn: its first draw, or (nothing to draw, possible only when the
     /// deal took the whole deck) straight to its pairs and the end check.
-    fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn begin_turn<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.turns += 1;
         s.current = seat as u8;
-        log.emit(|| Event::TurnStarts { turn: s.turns, seat: seat as u8 });
+        emit::<LOG>(log, || Event::TurnStarts { turn: s.turns, seat: seat as u8 });
         if s.can_draw() {
             s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
-            self.nothing_to_draw(s, seat, log);
+            self.nothing_to_draw::<LOG>(s, seat, log);
         }
     }
 
@@ -329,21 +454,23 @@ impl MatchPatch {
     /// check.
     #[cold]
     #[inline(never)]
-    fn nothing_to_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        self.pairs_then_end_check(s, seat, log);
+    fn nothing_to_draw<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check::<LOG>(s, seat, log);
     }
 
-    /// Applies one action of the deciding seat.
+    /// Applies one action of the deciding seat. `LOG`: whether `log` records (the quick
+    /// loop's disabled log then costs nothing, not one branch per event);
+    /// [`Self::apply_action`] picks the version.
     #[inline(always)]
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+    pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
                 let pile = action == Action::Pile;
                 let card = match action {
                     Action::Take(i) => {
-                        let slot = remove_at(&mut s.patch, i as usize);
+                        let slot = s.patch.take(i as usize);
                         s.patch_draws += 1;
-                        log.emit(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                        emit::<LOG>(log, || Event::Took { seat: seat as u8, index: i, serial: slot.serial });
                         s.known[seat][slot.card as usize] += 1;
                         s.excluded[seat] &= !(1 << slot.card);
                         slot.card
@@ -352,15 +479,17 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
-                        let shown = s.patch.iter().fold(0u32, |m, slot| m | 1 << slot.card);
+                        let shown = s.patch.kinds();
                         for p in &mut s.passed[seat][..s.hands[seat].len()] {
                             *p |= shown;
                         }
                         card
                     }
                 };
-                log.emit(|| Event::Drew { seat: seat as u8, card, pile });
-                s.passed[seat][s.hands[seat].len()] = 0;
+                emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
+                // The new card's position holds no passed-up kinds: positions past a hand's
+                // length hold 0 (the invariants check it).
+                debug_assert_eq!(s.passed[seat][s.hands[seat].len()], 0);
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
@@ -369,7 +498,7 @@ impl MatchPatch {
                     s.phase = Phase::Draw { left: left - 1, after_pair };
                     return;
                 }
-                self.pairs_then_end_check(s, seat, log);
+                self.pairs_then_end_check::<LOG>(s, seat, log);
             }
             Action::Place(card) => {
                 s.remove_card(seat, card);
@@ -379,8 +508,8 @@ impl MatchPatch {
                 let serial = s.placed;
                 s.placed += 1;
                 s.patch.push(Slot { card, serial });
-                log.emit(|| Event::Placed { seat: seat as u8, card, serial });
-                self.end_turn(s, log);
+                emit::<LOG>(log, || Event::Placed { seat: seat as u8, card, serial });
+                self.end_turn::<LOG>(s, log);
             }
         }
     }
@@ -389,7 +518,7 @@ impl MatchPatch {
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
     #[inline(always)]
-    fn pairs_then_end_check(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
             s.remove_card(seat, card);
@@ -398,7 +527,7 @@ impl MatchPatch {
             s.laid[card as usize] += 1;
             let known = &mut s.known[seat][card as usize];
             *known = known.saturating_sub(2);
-            log.emit(|| Event::Laid { seat: seat as u8, card });
+            emit::<LOG>(log, || Event::Laid { seat: seat as u8, card });
             if self.params.pair_draws > 0 && s.can_draw() {
                 s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
                 return;
@@ -407,9 +536,9 @@ impl MatchPatch {
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
-            log.emit(|| Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
+            emit::<LOG>(log, || Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
         } else if s.hands[seat].is_empty() {
-            self.end_turn(s, log);
+            self.end_turn::<LOG>(s, log);
         } else {
             s.phase = Phase::Place;
         }
@@ -417,15 +546,15 @@ impl MatchPatch {
 
     /// Ends the current turn: the cap, or the next seat's turn.
     #[inline]
-    fn end_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+    fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
-            log.emit(|| Event::GameOver { reason: END_CAP, turns: s.turns });
+            emit::<LOG>(log, || Event::GameOver { reason: END_CAP, turns: s.turns });
             return;
         }
         let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };
-        self.begin_turn(s, next, log);
+        self.begin_turn::<LOG>(s, next, log);
     }
 
     /// The invariants `check` and the tests rely on: every card accounted for (pile +
@@ -466,6 +595,9 @@ impl MatchPatch {
             if (0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0 {
                 return Err(format!("seat {seat}'s public record (known {:?}, excluded {:#x}) does not fit its hand [{h}]", s.known[seat], s.excluded[seat]));
             }
+            if s.passed[seat][h.len()..].iter().any(|&p| p != 0) {
+                return Err(format!("seat {seat} has passed-up kinds past its {} cards", h.len()));
+            }
             if h.len() > self.params.deal as usize + 1 {
                 return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));
             }
@@ -479,6 +611,13 @@ impl MatchPatch {
         let laid: u32 = s.laid.iter().map(|&l| l as u32).sum();
         if laid != s.pairs[..n].iter().sum::<u32>() {
             return Err(format!("{laid} pairs on the table but the seats score {}", s.pairs[..n].iter().sum::<u32>()));
+        }
+        let mut in_patch = [0u8; KINDS];
+        for slot in s.patch.iter() {
+            in_patch[slot.card as usize] += 1;
+        }
+        if &in_patch != s.patch.counts() || s.patch.kinds() != s.patch.kinds_plain() {
+            return Err(format!("the patch's counts per kind {:?} (kinds {:#x}) do not fit its slots", s.patch.counts(), s.patch.kinds()));
         }
         if s.patch.windows(2).any(|w| w[0].serial >= w[1].serial) || s.patch.last().is_some_and(|slot| slot.serial >= s.placed) {
             return Err("the patch is out of placement order".into());

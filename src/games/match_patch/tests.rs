@@ -1050,3 +1050,98 @@ fn search_rollouts_with_the_memory_bot_start_mid_game() {
         assert!(o.length > 0);
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Fast paths against their plain versions (issue 21)
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// The patch's counts per kind follow any series of placements and takes.
+    #[test]
+    fn the_patch_counts_follow_its_slots(
+        steps in proptest::collection::vec((any::<bool>(), 0..KINDS as Card, 0usize..64), 0..80),
+    ) {
+        let mut patch = Patch::with_capacity(4);
+        let mut serial = 0;
+        for (place, card, at) in steps {
+            if place || patch.is_empty() {
+                patch.push(Slot { card, serial });
+                serial += 1;
+            } else {
+                let i = at % patch.len();
+                let expected = patch[i];
+                prop_assert_eq!(patch.take(i), expected);
+            }
+            let mut counts = [0u8; KINDS];
+            for slot in patch.iter() {
+                counts[slot.card as usize] += 1;
+            }
+            prop_assert_eq!(patch.counts(), &counts);
+            prop_assert_eq!(patch.kinds(), patch.kinds_plain());
+        }
+        let copy: Patch = patch.iter().copied().collect();
+        prop_assert_eq!(&copy, &patch);
+        let mut reused = Patch::with_capacity(0);
+        reused.push(Slot { card: 3, serial: 0 });
+        reused.clone_from(&patch);
+        prop_assert_eq!(&reused, &patch);
+    }
+
+    /// The perfect-memory choice from the patch's kinds is [`memory_choice`] with every slot
+    /// remembered.
+    #[test]
+    fn the_perfect_memory_choice_is_memory_choice(
+        cards in proptest::collection::vec(0..KINDS as Card, 1..6),
+        slots in proptest::collection::vec(0..KINDS as Card, 0..30),
+        pile in 0usize..3,
+    ) {
+        prop_assume!(pile > 0 || !slots.is_empty());
+        let hand = Hand::from_cards(&cards);
+        let patch: Patch = slots.iter().enumerate().map(|(i, &card)| Slot { card, serial: i as u32 }).collect();
+        let fast = TableMemoryBot::choose_perfect(&hand, pile, &patch, patch.kinds());
+        prop_assert_eq!(fast, memory_choice(&hand, pile, &slots));
+    }
+}
+
+/// The rules applied with a recording log and with a disabled one (the quick loop's
+/// version of [`MatchPatch::step`]) leave the same state after every action, on every
+/// bundled variant's parameters and a few more.
+#[test]
+fn the_quiet_step_is_the_recording_step() {
+    let games = [
+        standard(),
+        game_with(|p| p.players = 2),
+        game_with(|p| {
+            p.players = 6;
+            p.pair_draws = 1;
+        }),
+        game_with(|p| {
+            p.deal = 20;
+            p.players = 2;
+            p.deck.base_sets = 4;
+        }),
+    ];
+    for (k, g) in games.iter().enumerate() {
+        for i in 0..30 {
+            let seed = game_seed(k as u64, i);
+            let mut rng = GameRng::seed_from(seed);
+            let mut loud = g.deal(&mut rng.clone(), &mut EventLog::new(true));
+            let mut quiet = g.deal(&mut rng, &mut EventLog::new(false));
+            assert_eq!(format!("{loud:?}"), format!("{quiet:?}"));
+            let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players).map(|_| bot("memory", &[0.7])).collect();
+            for (seat, b) in bots.iter_mut().enumerate() {
+                b.new_game(g, seat);
+            }
+            let mut bot_rng = GameRng::seed_from(seed ^ 1);
+            while let ToMove::Seat(seat) = g.to_move(&loud) {
+                let action = bots[seat].decide(g, &g.view(&loud, seat), &mut bot_rng);
+                let mut log = EventLog::new(true);
+                g.apply(&mut loud, seat, action, &mut bot_rng.clone(), &mut log);
+                g.apply(&mut quiet, seat, action, &mut bot_rng.clone(), &mut EventLog::new(false));
+                assert_eq!(format!("{loud:?}"), format!("{quiet:?}"), "variant {k}, game {i}");
+                g.check_invariants(&quiet).expect("invariants hold");
+            }
+        }
+    }
+}
