@@ -100,110 +100,32 @@ impl Bot<FlowerPower> for GreedyBot {
     #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         #[cfg(target_arch = "x86_64")]
-        let (completing, best) = single_color_sse2(view.hand.colors_word(), view.garden(), game.petals);
+        let (completes, best) = single_color_sse2(view.hand.colors_word(), view.garden(), game.petals);
         #[cfg(not(target_arch = "x86_64"))]
-        let (completing, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
-        if completing != 0 {
-            let (play, completed) = completions_fast(view.hand.colors(), view.garden(), game.petals, game.max_play as u32, &game.whole, completing);
-            if completed {
-                #[cfg(target_arch = "x86_64")]
-                return pick_sse2(view.hand, play, game.max_play.min(game.hand_size) as u32);
-                #[cfg(not(target_arch = "x86_64"))]
-                return pick(view.hand, play);
-            }
+        let (completes, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
+        if completes {
+            return pick(view.hand, greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32));
         }
         let p = view.hand.positions_of(best);
         Action(p & p.wrapping_neg())
     }
 }
 
-/// Step 1 of [`greedy_play`] (the completions) visiting only the colors in `completing`
-/// (bit c: color c's petals plus the cards held reach `petals`; mostly one), with no branch
-/// on the counts: the budget test keeps or zeroes a color's cards by masks, and the further
-/// flowers come from `whole` (x rounded down to whole flowers, x <= 16) instead of a
-/// division. Returns the cards per color and whether a flower was completed (when not,
-/// [`greedy_play`] plays a single card instead). The tests compare it with [`greedy_play`].
-#[inline(always)]
-pub fn completions_fast(
-    held: &[u8; COLORS],
-    garden: &[u16; COLORS],
-    petals: u32,
-    max_play: u32,
-    whole: &[u8; MAX_HAND + 1],
-    completing: u32,
-) -> ([u8; COLORS], bool) {
-    let mut play = [0u8; COLORS];
-    let mut budget = max_play.min(MAX_HAND as u32);
-    let mut completed = false;
-    // The completing colors in canonical order.
-    let mut rest = completing & ((1 << COLORS) - 1);
-    while rest != 0 {
-        let c = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        let k = garden[c] as u32;
-        let h = held[c] as u32;
-        // k < petals, so need >= 1; when the flower completes, h >= need.
-        let need = petals - k;
-        let ok = (k + h >= petals) & (need <= budget);
-        let keep = u32::from(ok).wrapping_neg();
-        let first = need & keep;
-        // Without `ok` the index is min(h, budget) <= 16 and the result is dropped.
-        let more = u32::from(whole[((h - first).min(budget - first)) as usize]) & keep;
-        play[c] = (first + more) as u8;
-        budget -= first + more;
-        completed |= ok;
-    }
-    (play, completed)
-}
-
-/// [`pick`] for all colors at once in SSE2 lanes (lane c: color c's positions), with no
-/// branch on the cards: `rounds` times, every lane whose count is not yet reached takes its
-/// lowest position left. `rounds` must be at least the largest count in `want` (the
-/// caller passes min(`max_play`, `hand_size`), the same every turn of a game). The tests
-/// compare it with [`pick`].
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub fn pick_sse2(hand: &Hand, want: [u8; COLORS], rounds: u32) -> Action {
-    use std::arch::x86_64::*;
-    let positions = hand.positions_word();
-    let want = u64::from_le_bytes([want[0], want[1], want[2], want[3], want[4], 0, 0, 0]);
-    // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
-    // none of them touches memory.
-    let mask = unsafe {
-        let zero = _mm_setzero_si128();
-        let mut p = _mm_set_epi64x((positions >> 64) as i64, positions as i64);
-        let w = _mm_unpacklo_epi8(_mm_cvtsi64_si128(want as i64), zero);
-        let mut m = zero;
-        for j in 0..rounds {
-            let active = _mm_cmpgt_epi16(w, _mm_set1_epi16(j as i16));
-            let low = _mm_and_si128(p, _mm_sub_epi16(zero, p));
-            m = _mm_or_si128(m, _mm_and_si128(low, active));
-            p = _mm_xor_si128(p, low);
-        }
-        // The colors' positions are disjoint: or the lanes together.
-        m = _mm_or_si128(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
-        m = _mm_or_si128(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
-        m = _mm_or_si128(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
-        _mm_cvtsi128_si32(m) as u16
-    };
-    Action(mask)
-}
-
 /// `greedy`'s two questions about a hand, the plain version of [`single_color_sse2`] (the
-/// tests compare the two): which colors complete a flower (bit c set when color c's petals
-/// in the garden plus the cards held reach `petals`), and the color a single-card play takes: of the
+/// tests compare the two): whether some color completes a flower (its petals in the garden
+/// plus the cards held reach `petals`), and the color a single-card play takes: of the
 /// colors held, the fewest petals, ties to the most held, then canonical order (0 when no
 /// color is held).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32) -> (u32, usize) {
-    let mut completes = 0;
+pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32) -> (bool, usize) {
+    let mut completes = false;
     let mut best_key = u32::MAX;
     let mut best = 0;
     for c in 0..COLORS {
         let h = held[c] as u32;
         let k = garden[c] as u32;
-        completes |= u32::from(k + h >= petals) << c;
+        completes |= k + h >= petals;
         let key = if h == 0 { u32::MAX } else { (k << 16) | ((255 - h) << 8) | c as u32 };
         if key < best_key {
             best_key = key;
@@ -222,16 +144,14 @@ pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u
 /// signed, so the keys are compared with their top bit flipped.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn single_color_sse2(held: u64, garden: &[u16; COLORS], petals: u32) -> (u32, usize) {
+pub fn single_color_sse2(held: u64, garden: &[u16; COLORS], petals: u32) -> (bool, usize) {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
     // none of them touches memory.
     let (completes, least) = unsafe {
         let g = _mm_set_epi16(0, 0, 0, garden[4] as i16, garden[3] as i16, garden[2] as i16, garden[1] as i16, garden[0] as i16);
         let h = _mm_unpacklo_epi8(_mm_cvtsi64_si128(held as i64), _mm_setzero_si128());
-        // One bit per color: the 16-bit lanes' 0 or -1 packed to bytes (lanes 5..7 hold 0 + 0).
-        let full = _mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1));
-        let completes = _mm_movemask_epi8(_mm_packs_epi16(full, _mm_setzero_si128())) as u32;
+        let completes = _mm_movemask_epi8(_mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1))) != 0;
         let colors = _mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0);
         let key = _mm_or_si128(_mm_or_si128(_mm_slli_epi16::<8>(g), _mm_slli_epi16::<3>(_mm_sub_epi16(_mm_set1_epi16(31), h))), colors);
         let absent = _mm_cmpeq_epi16(h, _mm_setzero_si128());

@@ -102,13 +102,6 @@ pub struct FlowerPower {
     /// Number of legal plays by cards held (index 0..=16): sum of C(n, k) for k = 1 to
     /// min(`max_play`, n).
     plays: [u32; MAX_HAND + 1],
-    /// `flowers_at[x]` = x / `petals`: the flowers x petals of one color make (x < 256: a
-    /// flower's petals before a play are below `petals` <= 200, a play adds at most 16).
-    flowers_at: [u8; 256],
-    /// `left_at[x]` = x mod `petals`: the petals x petals of one color leave in the garden.
-    left_at: [u8; 256],
-    /// `whole[x]` = x rounded down to whole flowers (x / `petals` * `petals`), x <= 16.
-    whole: [u8; MAX_HAND + 1],
 }
 
 impl FlowerPower {
@@ -121,22 +114,7 @@ impl FlowerPower {
         for (n, p) in plays.iter_mut().enumerate() {
             *p = (1..=max_play.min(n)).map(|k| BINOMIAL[n][k]).sum();
         }
-        let petals = params.petals;
-        let flowers_at = std::array::from_fn(|x| (x as u32 / petals).min(u8::MAX as u32) as u8);
-        let left_at = std::array::from_fn(|x| (x as u32 % petals) as u8);
-        let whole = std::array::from_fn(|x| (x as u32 / petals * petals) as u8);
-        Ok(FlowerPower {
-            players: params.players as usize,
-            hand_size: params.hand_size as usize,
-            max_play,
-            petals,
-            deck,
-            params,
-            plays,
-            flowers_at,
-            left_at,
-            whole,
-        })
+        Ok(FlowerPower { players: params.players as usize, hand_size: params.hand_size as usize, max_play, petals: params.petals, deck, params, plays })
     }
 
     /// The play of rank `r` (0 to `plays(n)` - 1) among the legal plays of a hand of `n`

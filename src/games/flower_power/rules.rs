@@ -104,13 +104,6 @@ impl Hand {
         (self.positions >> (16 * c)) as u16
     }
 
-    /// The position masks of every color as one word: bits 16c..16c+16 for color c < 5, the
-    /// rest 0 (what [`Hand::positions_of`] reads a lane of).
-    #[inline(always)]
-    pub fn positions_word(&self) -> u128 {
-        self.positions
-    }
-
     /// Adds a card at the end.
     #[inline(always)]
     pub fn push(&mut self, card: Card) {
@@ -328,21 +321,6 @@ impl FlowerPower {
             log.emit(|| Event::Played { seat: seat as u8, cards });
         }
         let (played, colors) = s.hands[seat].take_fast(mask);
-        if log.enabled() {
-            self.lay(s, seat, played, colors, log);
-        } else {
-            self.lay_fast(s, seat, played, colors);
-        }
-        s.turns += 1;
-        self.after_turn(s, log);
-    }
-
-    /// Lays the cards of a play on the garden: `played` holds the cards per color (byte c:
-    /// color c), `colors` the mask of the colors played. Every flower they complete is taken
-    /// by `seat` (one event each); the rest of a color's cards start its next flower. The
-    /// plain version of [`Self::lay_fast`] (the tests compare the two).
-    #[inline(always)]
-    pub(super) fn lay(&self, s: &mut State, seat: usize, played: u64, colors: u32, log: &mut EventLog<Event>) {
         let petals = self.petals as u16;
         // The colors played, in canonical order (mostly one).
         let mut rest = colors;
@@ -366,35 +344,8 @@ impl FlowerPower {
             }
             s.garden[c] = k + m;
         }
-    }
-
-    /// [`Self::lay`] without events and without a branch on the cards: k petals and m cards
-    /// make `flowers_at[k + m]` flowers and leave `left_at[k + m]` petals (tables, no
-    /// division); only the first flower can have been started by another seat (the seat
-    /// starts every later one, and a flower whose first petal it lays now); the starter is
-    /// the seat once it took a flower or laid a first petal.
-    #[inline(always)]
-    pub(super) fn lay_fast(&self, s: &mut State, seat: usize, played: u64, colors: u32) {
-        let mut rest = colors;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let m = ((played >> (8 * c)) & 0xff) as usize;
-            let k = s.garden[c] as usize;
-            let x = k + m;
-            let f = self.flowers_at[x & 0xff];
-            let took = f != 0;
-            let old = s.starter[c];
-            // Another seat's flower is finished only if it had petals and was not the seat's.
-            s.finished_by_other += u32::from(took & (k != 0) & (old as usize != seat));
-            // The seat starts the flower when it lays the first petal or takes one; the
-            // select is written as masks, as the compiler would branch on `k == 0`.
-            let to_seat = u8::from((k == 0) | took).wrapping_neg();
-            s.starter[c] = (seat as u8 & to_seat) | (old & !to_seat);
-            s.flowers[seat] += i64::from(f);
-            s.flowers_by_color[c] += u32::from(f);
-            s.garden[c] = u16::from(self.left_at[x & 0xff]);
-        }
+        s.turns += 1;
+        self.after_turn(s, log);
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
@@ -402,9 +353,7 @@ impl FlowerPower {
     #[inline(always)]
     fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.players;
-        // Once the pile is empty: every hand's length or-ed, with no early exit (which hand
-        // is empty first is data).
-        if s.pile.is_empty() && s.hands[..n].iter().fold(0u8, |a, h| a | h.len) == 0 {
+        if s.pile.is_empty() && s.hands[..n].iter().all(Hand::is_empty) {
             s.over = true;
             s.end_reason = END_ALL_PLAYED;
         } else if s.turns >= self.params.turn_cap {
