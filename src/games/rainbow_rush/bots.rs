@@ -91,7 +91,7 @@ pub fn first_spare_plain(hand: &Hand, row_cover: Cover, all: Cover, s: usize) ->
 /// stands for nothing, when the cards without it still cover 5 or more before the cap, or
 /// when another card of row + hand gives the same color in `s` (another copy, the base card
 /// of that color and shape, or that color's wild).
-#[inline]
+#[inline(always)]
 pub fn first_spare(row: &Row, hand: &Hand, all: Cover, s: usize) -> Option<Card> {
     if all.uncapped_in(s) >= 6 {
         return hand.kinds().next();

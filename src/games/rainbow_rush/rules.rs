@@ -90,7 +90,7 @@ impl Hand {
         *c -= 1;
         let singles = if *c == 0 {
             self.kinds &= !(1 << card);
-            Cover::singles_of(self.kinds)
+            Cover::singles_without_kind(self.cover.singles(), self.kinds, card)
         } else {
             self.cover.singles()
         };
@@ -513,7 +513,7 @@ impl RainbowRush {
     }
 
     /// A card has come into the hand (or nothing): with an empty hand the player passes.
-    #[inline]
+    #[inline(always)]
     fn after_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         if s.hands[seat].is_empty() {
             log.emit(|| Event::Passed { seat: seat as u8 });
