@@ -357,15 +357,25 @@ mod tests {
         go(shape, cards, 0, 0)
     }
 
+    /// The tests' random numbers: a xorshift step of `x`, returning the new value.
+    fn next(x: &mut u64) -> u64 {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// A hand of up to 8 cards read off the random word `x`.
+    fn random_hand(x: u64) -> Vec<Card> {
+        let n = (x % 9) as usize;
+        (0..n).map(|i| ((x >> (5 + 6 * i)) % KINDS as u64) as Card).collect()
+    }
+
     #[test]
     fn coverage_is_the_maximum_matching() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let n = (x % 9) as usize;
-            let cards: Vec<Card> = (0..n).map(|i| ((x >> (5 + 6 * i)) % KINDS as u64) as Card).collect();
+            let cards = random_hand(next(&mut x));
             let c = Cover::of(&cards);
             for shape in 0..5 {
                 let want = brute(shape, &cards);
@@ -382,11 +392,7 @@ mod tests {
     fn raising_is_the_kinds_that_raise_the_coverage() {
         let mut x: u64 = 0x2545_F491_4F6C_DD1D;
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let n = (x % 9) as usize;
-            let cards: Vec<Card> = (0..n).map(|i| ((x >> (5 + 6 * i)) % KINDS as u64) as Card).collect();
+            let cards = random_hand(next(&mut x));
             let c = Cover::of(&cards);
             for shape in 0..5 {
                 let want = (0..KINDS as Card).filter(|&k| c.with(k).get(shape) > c.get(shape)).fold(0u64, |m, k| m | 1 << k);
@@ -400,9 +406,7 @@ mod tests {
     fn first_best_sse2_is_first_max_of_the_lanes() {
         let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut draw = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            next(&mut x);
             let k = (x % (n + 1)) as usize;
             (0..k).map(|i| ((x >> (3 + 5 * (i % 12))).wrapping_add(i as u64 * 7) % KINDS as u64) as Card).collect::<Vec<Card>>()
         };
@@ -420,10 +424,7 @@ mod tests {
     fn singles_without_kind_is_singles_of_the_kinds_left() {
         let mut x: u64 = 0x5851_F42D_4C95_7F2D;
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let kinds = x & ((1u64 << KINDS) - 1);
+            let kinds = next(&mut x) & ((1u64 << KINDS) - 1);
             for card in 0..KINDS as Card {
                 let left = kinds & !(1u64 << card);
                 let before = Cover::singles_of(left | 1 << card);
