@@ -120,12 +120,16 @@ pub fn rand_shuffle<T>(items: &mut [T], rng_out: &mut GameRng, divisors: &Diviso
         let (bound, count) = chunks[i + 1];
         let mut chunk = rng.random_range(..bound);
         let last = i + count as usize - 1;
-        while i < last.min(len) {
-            let (q, r) = Divisors::div_rem_by(reciprocals[i + 1], chunk, i as u32 + 1);
+        let end = last.min(len);
+        // Positions i..end, each with its reciprocal: one bounds check per chunk, not two
+        // per position. The remainder r is below the divisor pos + 1, so `r.min(pos)` is r
+        // itself; written so, the compiler sees that the swap stays inside the slice.
+        for (pos, &reciprocal) in (i..end).zip(&reciprocals[i + 1..=end]) {
+            let (q, r) = Divisors::div_rem_by(reciprocal, chunk, pos as u32 + 1);
             chunk = q;
-            items.swap(i, r as usize);
-            i += 1;
+            items.swap(pos, (r as usize).min(pos));
         }
+        i = end;
         if i == last && i < len {
             items.swap(i, chunk as usize);
             i += 1;

@@ -289,7 +289,7 @@ impl Game for PigFarm {
 
     #[inline]
     fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+        if matches!(s.phase, Phase::Over) { ToMove::Over } else { ToMove::Seat(s.current as usize) }
     }
 
     #[inline]

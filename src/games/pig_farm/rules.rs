@@ -471,7 +471,7 @@ impl PigFarm {
             Some(pig) => s.hands[seat].add(pig),
             None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
         }
-        if s.phase == Phase::Start {
+        if matches!(s.phase, Phase::Start) {
             s.phase = Phase::SecondDraw;
         } else if s.hands[seat].is_empty() {
             self.end_turn(s, rng, log);
