@@ -12,11 +12,12 @@ use crate::engine::rng::rand_shuffle;
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{self, Card};
 
-/// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date).
+/// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date:
+/// a set is a kind held but not once, so the two bit sets give them without a count of
+/// their own to keep).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
     counts: [u8; KINDS],
-    sets: u8,
     len: u16,
     /// Bit k set when kind k is held (kept with `counts`: kinds and discards without a scan).
     held: u32,
@@ -26,7 +27,7 @@ pub struct Hand {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; KINDS], sets: 0, len: 0, held: 0, singles: 0 };
+    pub const EMPTY: Hand = Hand { counts: [0; KINDS], len: 0, held: 0, singles: 0 };
 
     /// A hand holding `pigs` (each 0..25).
     pub fn from_pigs(pigs: &[Card]) -> Hand {
@@ -64,7 +65,7 @@ impl Hand {
     /// Sets held: kinds with 2 or more pigs (4 of a kind is one set of 4).
     #[inline]
     pub fn sets(&self) -> u32 {
-        self.sets as u32
+        (self.held & !self.singles).count_ones()
     }
 
     /// Unmatched pigs: kinds held exactly once.
@@ -96,7 +97,6 @@ impl Hand {
     pub fn add(&mut self, pig: Card) {
         let c = &mut self.counts[pig as usize];
         *c += 1;
-        self.sets += u8::from(*c == 2);
         self.len += 1;
         let bit = 1u32 << pig;
         self.held |= bit;
@@ -108,7 +108,6 @@ impl Hand {
     pub fn remove(&mut self, pig: Card) {
         let c = &mut self.counts[pig as usize];
         debug_assert!(*c > 0, "removing a pig that is not held");
-        self.sets -= u8::from(*c == 2);
         *c -= 1;
         self.len -= 1;
         let bit = 1u32 << pig;
@@ -122,7 +121,6 @@ impl Hand {
     #[inline]
     pub fn remove_all(&mut self, pig: Card) -> u8 {
         let c = std::mem::take(&mut self.counts[pig as usize]);
-        self.sets -= u8::from(c >= 2);
         self.len -= c as u16;
         self.held &= !(1u32 << pig);
         self.singles &= !(1u32 << pig);
@@ -581,7 +579,8 @@ impl PigFarm {
             counts[KINDS] += s.butchers_held[seat] as u32;
             let sets = h.counts().iter().filter(|&&c| c >= 2).count() as u32;
             let len: usize = h.counts().iter().map(|&c| c as usize).sum();
-            if sets != h.sets() || len != h.len() {
+            let kinds_with = |pred: fn(u8) -> bool| (0..KINDS).filter(|&k| pred(h.counts()[k])).fold(0u32, |m, k| m | 1 << k);
+            if sets != h.sets() || len != h.len() || h.held() != kinds_with(|c| c > 0) || h.singles() != kinds_with(|c| c == 1) {
                 return Err(format!("seat {seat}'s hand bookkeeping is off: {} sets / {} pigs recorded, {sets} / {len} held", h.sets(), h.len()));
             }
         }
