@@ -466,7 +466,12 @@ impl PigFarm {
                 log.emit(|| Event::Butcher { seat: seat as u8, dealt: false });
                 return;
             }
-            Some(pig) => s.hands[seat].add(pig),
+            Some(pig) => {
+                // The hand now holds a pig: the discard follows the second draw.
+                s.hands[seat].add(pig);
+                s.phase = if matches!(s.phase, Phase::Start) { Phase::SecondDraw } else { Phase::Discard };
+                return;
+            }
             None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
         }
         if matches!(s.phase, Phase::Start) {
