@@ -34,10 +34,99 @@ pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
 #[inline]
 pub fn best_set_in(slots: &[Card; HAND_CAP], len: usize, max_claim: usize) -> Option<(BestSet, u32)> {
     #[cfg(target_arch = "x86_64")]
-    let (cell, count) = best_cell_sse2(slots, len)?;
+    {
+        let (cell, count) = best_cell_sse2(slots, len)?;
+        let held = (1u32 << len) - 1;
+        Some(set_from_matching(cell, matching_sse2(slots_sse2(slots), cell) & held, count, max_claim))
+    }
     #[cfg(not(target_arch = "x86_64"))]
-    let (cell, count) = best_set_bit_sliced(&slots[..len], HAND_CAP).map(|b| (b.cell, b.size))?;
-    Some(set_of(slots, len, cell, count, max_claim))
+    {
+        let (cell, count) = best_set_bit_sliced(&slots[..len], HAND_CAP).map(|b| (b.cell, b.size))?;
+        Some(set_of(slots, len, cell, count, max_claim))
+    }
+}
+
+/// The hand's [`HAND_CAP`] slots in the low lanes of one SSE2 register (SSE2 is part of every
+/// x86-64 CPU), the other four lanes zero: two plain loads, no copy through memory.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn slots_sse2(slots: &[Card; HAND_CAP]) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    let low = u64::from_le_bytes(slots[..8].try_into().expect("8 bytes"));
+    let high = u32::from_le_bytes(slots[8..].try_into().expect("4 bytes"));
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; none of them reads or writes memory.
+    unsafe { _mm_set_epi64x(i64::from(high), low as i64) }
+}
+
+/// Bit i set when lane i of `lanes` holds a card matching `cell` (every lane: the caller
+/// keeps the held ones). A cell is matched by five card kinds (its own card, its color's
+/// wild, its shape's wild and the two all-wilds: checked against [`MATCHES`] when this
+/// compiles), so five byte comparisons answer for the whole hand at once.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn matching_sse2(lanes: std::arch::x86_64::__m128i, cell: Cell) -> u32 {
+    use std::arch::x86_64::*;
+    let [own, color, shape, all_colors, all_shapes] = cell_kinds(cell);
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; none of them reads or writes memory.
+    unsafe {
+        let is = |kind: Card| _mm_cmpeq_epi8(lanes, _mm_set1_epi8(kind as i8));
+        let hit = _mm_or_si128(_mm_or_si128(is(own), is(color)), _mm_or_si128(is(shape), _mm_or_si128(is(all_colors), is(all_shapes))));
+        _mm_movemask_epi8(hit) as u32
+    }
+}
+
+/// The five card kinds that match `cell` (see [`matching_sse2`]).
+#[inline(always)]
+const fn cell_kinds(cell: Cell) -> [Card; 5] {
+    [cell, chroma::COLOR_WILD + cell / 5, chroma::SHAPE_WILD + cell % 5, chroma::ALL_COLORS, chroma::ALL_SHAPES]
+}
+
+// The five kinds of `cell_kinds` are exactly the kinds `MATCHES` says match each cell.
+const _: () = {
+    let mut cell = 0;
+    while cell < 25 {
+        let kinds = cell_kinds(cell as Cell);
+        let mut bits = 0u64;
+        let mut k = 0;
+        while k < 5 {
+            bits |= 1 << kinds[k];
+            k += 1;
+        }
+        assert!(bits == CELL_KINDS[cell], "a cell is matched by exactly its five card kinds");
+        cell += 1;
+    }
+};
+
+/// Positions of the wilds and of the action cards among all 16 lanes of `lanes` (the
+/// caller keeps the held ones): two byte comparisons each, as [`wilds_and_actions`] counts.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn wilds_and_actions_sse2(lanes: std::arch::x86_64::__m128i) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; none of them reads or writes memory.
+    unsafe {
+        // Cards are below 128, so the signed comparisons are the card order.
+        let after_plain = _mm_cmpgt_epi8(lanes, _mm_set1_epi8(chroma::COLOR_WILD as i8 - 1));
+        let actions = _mm_cmpgt_epi8(lanes, _mm_set1_epi8(chroma::FIRST_ACTION as i8 - 1));
+        let wilds = _mm_andnot_si128(actions, after_plain);
+        (_mm_movemask_epi8(wilds) as u32, _mm_movemask_epi8(actions) as u32)
+    }
+}
+
+/// Positions of the wilds and of the action cards among the first `len` slots, one slot at a
+/// time (the plain version of [`wilds_and_actions_sse2`]; the tests compare them).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn wilds_and_actions(slots: &[Card; HAND_CAP], len: usize) -> (u32, u32) {
+    let (mut wilds, mut actions) = (0u32, 0u32);
+    for (i, &c) in slots[..len].iter().enumerate() {
+        wilds |= (is_wild(c) as u32) << i;
+        actions |= (is_action(c) as u32) << i;
+    }
+    (wilds, actions)
 }
 
 /// A card kind no card has: what the empty slots of a hand count as.
@@ -130,6 +219,12 @@ fn set_of(slots: &[Card; HAND_CAP], len: usize, cell: Cell, count: usize, max_cl
     for (i, &c) in slots[..len].iter().enumerate() {
         matching |= (((kinds >> (c & 63)) & 1) as u32) << i;
     }
+    set_from_matching(cell, matching, count, max_claim)
+}
+
+/// [`set_of`] given the positions of the cards matching `cell` (`count` of them).
+#[inline(always)]
+fn set_from_matching(cell: Cell, matching: u32, count: usize, max_claim: usize) -> (BestSet, u32) {
     debug_assert_eq!(matching.count_ones() as usize, count);
     let mut mask = matching;
     let mut size = count;
@@ -188,6 +283,19 @@ pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
     slots[..hand.len()].copy_from_slice(hand);
     let count = hand.iter().filter(|&&c| matches(c, cell)).count();
     Some(set_of(&slots, hand.len(), cell, count, max_claim).0)
+}
+
+/// [`set_of`]'s positions of the cards matching `cell` and [`wilds_and_actions`], plain and
+/// fast, for the tests: `((plain matching, fast matching), (plain, fast))`, every position
+/// past `len` cleared.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub fn lane_masks_both_ways(slots: &[Card; HAND_CAP], len: usize, cell: Cell) -> ((u32, u32), ((u32, u32), (u32, u32))) {
+    let held = (1u32 << len) - 1;
+    let count = slots[..len].iter().filter(|&&c| matches(c, cell)).count();
+    let plain = set_of(slots, len, cell, count, HAND_CAP).1;
+    let fast = matching_sse2(slots_sse2(slots), cell) & held;
+    let (w, a) = wilds_and_actions_sse2(slots_sse2(slots));
+    ((plain, fast), (wilds_and_actions(slots, len), (w & held, a & held)))
 }
 
 #[cfg(test)]
@@ -261,11 +369,10 @@ impl BasicBot {
             }
             return Action::Discard { cards: best.mask, claim: Claim::Set(best.cell) };
         }
-        let (mut wilds, mut actions) = (0u32, 0u32);
-        for (i, &c) in slots[..len].iter().enumerate() {
-            wilds |= (is_wild(c) as u32) << i;
-            actions |= (is_action(c) as u32) << i;
-        }
+        #[cfg(target_arch = "x86_64")]
+        let (wilds, actions) = wilds_and_actions_sse2(slots_sse2(slots));
+        #[cfg(not(target_arch = "x86_64"))]
+        let (wilds, actions) = wilds_and_actions(slots, len);
         let (wilds, actions) = (wilds & held, actions & held);
         if wilds != 0 {
             return Action::Discard { cards: 1 << wilds.trailing_zeros(), claim: Claim::Wild };
