@@ -252,10 +252,11 @@ impl PennyBadger {
         s.end_reason = 0;
         for seat in 0..n {
             s.savings[seat] = p.starting_savings;
-            for _ in 0..p.hand_size {
-                let c = s.draw.pop().expect("deck size checked against hands");
-                s.hands[seat].insert(c);
-            }
+            // The top `hand_size` cards, as drawn one by one (a hand's order does not
+            // depend on the order its cards come in).
+            let rest = s.draw.len().checked_sub(p.hand_size as usize).expect("deck size checked against hands");
+            s.hands[seat].insert_all(&s.draw[rest..]);
+            s.draw.truncate(rest);
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
         self.begin_turn(s, 0, rng, log);
@@ -341,12 +342,9 @@ impl PennyBadger {
         let count = count.min(HAND_CAP.saturating_sub(s.hands[seat].len()));
         match s.draw.len().checked_sub(count) {
             // The draw pile holds enough and no event is recorded: take its top `count`
-            // cards, top card first, in a loop that calls nothing.
+            // cards at once (the hand comes out the same whatever order they go in).
             Some(rest) if !log.enabled() => {
-                let hand = &mut s.hands[seat];
-                for &c in s.draw[rest..].iter().rev() {
-                    hand.insert(c);
-                }
+                s.hands[seat].insert_all(&s.draw[rest..]);
                 s.draw.truncate(rest);
             }
             _ => self.draw_into_one_by_one(s, seat, count, rng, log),
