@@ -553,7 +553,7 @@ impl PennyBadger {
         // short, and a copy call costs more.
         let mut truthful = true;
         let mut count = 0u8;
-        hand.remove_mask(mask, |c| {
+        hand.remove_mask_shifting(mask, |c| {
             s.discard.push(c);
             s.discard_seen.push(1 << seat);
             truthful &= CLAIM_FITS[c as usize] & needed != 0;
