@@ -288,17 +288,23 @@ pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
     Some(set_of(&slots, hand.len(), cell, count, max_claim).0)
 }
 
-/// [`set_of`]'s positions of the cards matching `cell` and [`wilds_and_actions`], plain and
-/// fast, for the tests: `((plain matching, fast matching), (plain, fast))`, every position
-/// past `len` cleared.
+/// [`set_of`]'s positions of the cards matching `cell`, plain and fast, for the tests:
+/// `(plain, fast)`, every position past `len` cleared.
 #[cfg(all(test, target_arch = "x86_64"))]
-pub fn lane_masks_both_ways(slots: &[Card; HAND_CAP], len: usize, cell: Cell) -> ((u32, u32), ((u32, u32), (u32, u32))) {
+pub fn matching_both_ways(slots: &[Card; HAND_CAP], len: usize, cell: Cell) -> (u32, u32) {
     let held = (1u32 << len) - 1;
     let count = slots[..len].iter().filter(|&&c| matches(c, cell)).count();
-    let plain = set_of(slots, len, cell, count, HAND_CAP).1;
-    let fast = matching_sse2(slots_sse2(slots), cell) & held;
-    let (w, a) = wilds_and_actions_sse2(slots_sse2(slots));
-    ((plain, fast), (wilds_and_actions(slots, len), (w & held, a & held)))
+    (set_of(slots, len, cell, count, HAND_CAP).1, matching_sse2(slots_sse2(slots), cell) & held)
+}
+
+/// [`wilds_and_actions`] and its SSE2 version, for the tests: `[plain wilds, plain actions,
+/// fast wilds, fast actions]`, every position past `len` cleared.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub fn wilds_and_actions_both_ways(slots: &[Card; HAND_CAP], len: usize) -> [u32; 4] {
+    let held = (1u32 << len) - 1;
+    let (w, a) = wilds_and_actions(slots, len);
+    let (fw, fa) = wilds_and_actions_sse2(slots_sse2(slots));
+    [w, a, fw & held, fa & held]
 }
 
 #[cfg(test)]

@@ -466,9 +466,10 @@ proptest! {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn lane_masks_agree_with_the_slot_loops(slots in proptest::array::uniform12(0u8..chroma::CARD_KINDS as u8), len in 0usize..=HAND_CAP, cell in 0u8..25) {
-        let ((plain, fast), (plain_wa, fast_wa)) = super::bots::lane_masks_both_ways(&slots, len, cell);
+        let (plain, fast) = super::bots::matching_both_ways(&slots, len, cell);
         prop_assert_eq!(plain, fast);
-        prop_assert_eq!(plain_wa, fast_wa);
+        let [wilds, actions, fast_wilds, fast_actions] = super::bots::wilds_and_actions_both_ways(&slots, len);
+        prop_assert_eq!((wilds, actions), (fast_wilds, fast_actions));
     }
 }
 
