@@ -377,6 +377,56 @@ impl Hand {
         self.cards = x.to_le_bytes();
     }
 
+    /// Adds every card of `cards` keeping canonical order: the same hand, stale slots
+    /// included, as [`Hand::insert`] of each in turn (`insert_all_is_insert_one_by_one`
+    /// checks it). On x86-64 the hand stays in one SSE2 register from the first card to the
+    /// last and each card's place is found by one comparison, without the round trip
+    /// through memory, the bit scan and the table loads of one insert after the other: a
+    /// refill of several cards is a short chain of register operations.
+    #[inline]
+    pub fn insert_all(&mut self, cards: &[Card]) {
+        assert!(self.len as usize + cards.len() <= HAND_CAP, "hand over capacity");
+        #[cfg(target_arch = "x86_64")]
+        self.insert_all_sse2(cards);
+        #[cfg(not(target_arch = "x86_64"))]
+        for &card in cards {
+            self.insert(card);
+        }
+    }
+
+    /// [`Hand::insert_all`] in one SSE2 register (part of every x86-64 CPU); the caller has
+    /// checked the capacity.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn insert_all_sse2(&mut self, cards: &[Card]) {
+        use std::arch::x86_64::*;
+        /// Each lane's index.
+        const LANES: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load and the store cover exactly
+        // the 16 bytes of `self.cards`, the other load the 16 bytes of `LANES`.
+        unsafe {
+            let mut x = _mm_loadu_si128(self.cards.as_ptr().cast());
+            // 0xFF in the lanes at or past the length (lane index > len - 1; cards and
+            // lengths are below 128, so the signed comparisons are the usual order).
+            let mut free = _mm_cmpgt_epi8(_mm_loadu_si128(LANES.as_ptr().cast()), _mm_set1_epi8(self.len as i8 - 1));
+            for &card in cards {
+                let c = _mm_set1_epi8(card as i8);
+                // The held cards that sort after `card` are the last held ones (the hand is
+                // in order), so with the free lanes they are every lane from `card`'s place
+                // on: as `insert`'s first later slot, without a bit scan.
+                let later = _mm_or_si128(_mm_cmpgt_epi8(x, c), free);
+                let after = _mm_slli_si128::<1>(later);
+                let kept = _mm_andnot_si128(later, x);
+                let placed = _mm_and_si128(c, _mm_andnot_si128(after, later));
+                let moved = _mm_and_si128(_mm_slli_si128::<1>(x), after);
+                x = _mm_or_si128(_mm_or_si128(kept, placed), moved);
+                free = _mm_slli_si128::<1>(free);
+            }
+            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), x);
+        }
+        self.len += cards.len() as u8;
+    }
+
     /// Removes and returns the card at position `i`.
     #[inline]
     pub fn remove_at(&mut self, i: usize) -> Card {
@@ -405,6 +455,72 @@ impl Hand {
             kept += (((mask >> i) & 1) ^ 1) as usize;
         }
         self.len = kept as u8;
+    }
+
+    /// [`Hand::remove_mask`] with the kept cards closing the gaps by whole-register shifts
+    /// (SSE2 on x86-64): the same cards handed to `each` in the same order and the same
+    /// hand after (`remove_mask_shifting_is_remove_mask` checks both), without a loop over
+    /// every slot that reads each byte back after writing the one before it. Only the
+    /// stale slots past the new length may differ from [`Hand::remove_mask`]'s.
+    #[inline]
+    pub fn remove_mask_shifting(&mut self, mask: u32, mut each: impl FnMut(Card)) {
+        let len = self.len as usize;
+        let mask = mask & ((1 << len) - 1);
+        let mut rest = mask;
+        let mut removed = 0;
+        while rest != 0 {
+            each(self.cards[rest.trailing_zeros() as usize]);
+            rest &= rest - 1;
+            removed += 1;
+        }
+        #[cfg(target_arch = "x86_64")]
+        self.close_gaps_sse2(mask);
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut kept = 0;
+            for i in 0..len {
+                self.cards[kept] = self.cards[i];
+                kept += (((mask >> i) & 1) ^ 1) as usize;
+            }
+        }
+        self.len = (len - removed) as u8;
+    }
+
+    /// Removes the slots set in `mask` (below 16 slots) from the 16 slots in one SSE2
+    /// register (part of every x86-64 CPU), the last removed first: each removal keeps
+    /// the slots before it and moves those after it down by one.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn close_gaps_sse2(&mut self, mask: u32) {
+        use std::arch::x86_64::*;
+        /// `BELOW[k]`: 0xFF in the slots below `k`.
+        static BELOW: [[u8; 16]; 16] = {
+            let mut t = [[0u8; 16]; 16];
+            let mut k = 0;
+            while k < 16 {
+                let mut i = 0;
+                while i < k {
+                    t[k][i] = 0xFF;
+                    i += 1;
+                }
+                k += 1;
+            }
+            t
+        };
+        let mut rest = mask & 0xFFFF;
+        // SAFETY: SSE2 is part of the x86-64 baseline; the first load and the store cover
+        // exactly the 16 bytes of `self.cards`, the other loads one 16-byte row of `BELOW`
+        // (`at` < 16 as `rest` < 2^16).
+        unsafe {
+            let mut x = _mm_loadu_si128(self.cards.as_ptr().cast());
+            while rest != 0 {
+                let at = 31 - rest.leading_zeros() as usize;
+                rest ^= 1 << at;
+                let below = _mm_loadu_si128(BELOW[at].as_ptr().cast());
+                x = _mm_or_si128(_mm_and_si128(x, below), _mm_andnot_si128(below, _mm_srli_si128::<1>(x)));
+            }
+            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), x);
+        }
     }
 
     /// Splits the hand into (kept, taken) by a bit mask of positions; both stay in order.
@@ -550,6 +666,60 @@ mod tests {
     fn deck_a_plus_b_is_90_cards() {
         let spec = DeckSpec { base_sets: 2, colors_sets: 2, shapes_sets: 2, action_sets: 2, counts: DeckCounts::default() };
         assert_eq!(spec.cards(&BADGER_ACTIONS).len(), 90);
+    }
+}
+
+/// [`Hand::insert_all`] against [`Hand::insert`] one card after another, and
+/// [`Hand::remove_mask_shifting`] against [`Hand::remove_mask`].
+#[cfg(test)]
+mod insert_all_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        /// The same hand, all 16 slots compared (stale ones included), from a hand whose
+        /// free slots hold anything.
+        #[test]
+        fn insert_all_is_insert_one_by_one(
+            held in proptest::collection::vec(0u8..CARD_KINDS as u8, 0..=HAND_CAP),
+            stale in proptest::array::uniform16(0u8..CARD_KINDS as u8),
+            added in proptest::collection::vec(0u8..CARD_KINDS as u8, 0..=HAND_CAP),
+        ) {
+            let mut start = Hand { cards: stale, len: 0 };
+            for &c in &held {
+                start.insert(c);
+            }
+            let added = &added[..added.len().min(HAND_CAP - held.len())];
+            let mut one_by_one = start;
+            for &c in added {
+                one_by_one.insert(c);
+            }
+            let mut all = start;
+            all.insert_all(added);
+            prop_assert_eq!(all.cards, one_by_one.cards);
+            prop_assert_eq!(all.len, one_by_one.len);
+        }
+
+        /// The same cards handed over in the same order and the same hand after.
+        #[test]
+        fn remove_mask_shifting_is_remove_mask(
+            held in proptest::collection::vec(0u8..CARD_KINDS as u8, 0..=HAND_CAP),
+            stale in proptest::array::uniform16(0u8..CARD_KINDS as u8),
+            mask in any::<u32>(),
+        ) {
+            let mut start = Hand { cards: stale, len: 0 };
+            for &c in &held {
+                start.insert(c);
+            }
+            let (mut plain, mut shifting) = (start, start);
+            let (mut out_plain, mut out_shifting) = (Vec::new(), Vec::new());
+            plain.remove_mask(mask, |c| out_plain.push(c));
+            shifting.remove_mask_shifting(mask, |c| out_shifting.push(c));
+            prop_assert_eq!(out_plain, out_shifting);
+            prop_assert_eq!(plain.cards(), shifting.cards());
+        }
     }
 }
 

@@ -34,24 +34,116 @@ pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
 #[inline]
 pub fn best_set_in(slots: &[Card; HAND_CAP], len: usize, max_claim: usize) -> Option<(BestSet, u32)> {
     #[cfg(target_arch = "x86_64")]
-    let (cell, count) = best_cell_sse2(slots, len)?;
+    {
+        let (cell, count) = best_cell_sse2(slots, len)?;
+        let held = (1u32 << len) - 1;
+        Some(set_from_matching(cell, matching_sse2(slots_sse2(slots), cell) & held, count, max_claim))
+    }
     #[cfg(not(target_arch = "x86_64"))]
-    let (cell, count) = best_set_bit_sliced(&slots[..len], HAND_CAP).map(|b| (b.cell, b.size))?;
-    Some(set_of(slots, len, cell, count, max_claim))
+    {
+        let (cell, count) = best_set_bit_sliced(&slots[..len], HAND_CAP).map(|b| (b.cell, b.size))?;
+        Some(set_of(slots, len, cell, count, max_claim))
+    }
 }
 
-/// A card kind no card has: what the empty slots of a hand count as.
+/// The hand's [`HAND_CAP`] slots in the low lanes of one SSE2 register (SSE2 is part of every
+/// x86-64 CPU), the other four lanes zero: two plain loads, no copy through memory.
 #[cfg(target_arch = "x86_64")]
-const NO_CARD: usize = chroma::CARD_KINDS;
+#[inline(always)]
+fn slots_sse2(slots: &[Card; HAND_CAP]) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    let low = u64::from_le_bytes(slots[..8].try_into().expect("8 bytes"));
+    let high = u32::from_le_bytes(slots[8..].try_into().expect("4 bytes"));
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; none of them reads or writes memory.
+    unsafe { _mm_set_epi64x(i64::from(high), low as i64) }
+}
+
+/// Bit i set when lane i of `lanes` holds a card matching `cell` (every lane: the caller
+/// keeps the held ones). A cell is matched by five card kinds (its own card, its color's
+/// wild, its shape's wild and the two all-wilds: checked against [`MATCHES`] when this
+/// compiles), so five byte comparisons answer for the whole hand at once.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn matching_sse2(lanes: std::arch::x86_64::__m128i, cell: Cell) -> u32 {
+    use std::arch::x86_64::*;
+    let [own, color, shape, all_colors, all_shapes] = cell_kinds(cell);
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; none of them reads or writes memory.
+    unsafe {
+        let is = |kind: Card| _mm_cmpeq_epi8(lanes, _mm_set1_epi8(kind as i8));
+        let hit = _mm_or_si128(_mm_or_si128(is(own), is(color)), _mm_or_si128(is(shape), _mm_or_si128(is(all_colors), is(all_shapes))));
+        _mm_movemask_epi8(hit) as u32
+    }
+}
+
+/// The five card kinds that match `cell` (see [`matching_sse2`]).
+#[inline(always)]
+const fn cell_kinds(cell: Cell) -> [Card; 5] {
+    [cell, chroma::COLOR_WILD + cell / 5, chroma::SHAPE_WILD + cell % 5, chroma::ALL_COLORS, chroma::ALL_SHAPES]
+}
+
+// The five kinds of `cell_kinds` are exactly the kinds `MATCHES` says match each cell.
+const _: () = {
+    let mut cell = 0;
+    while cell < 25 {
+        let kinds = cell_kinds(cell as Cell);
+        let mut bits = 0u64;
+        let mut k = 0;
+        while k < 5 {
+            bits |= 1 << kinds[k];
+            k += 1;
+        }
+        assert!(bits == CELL_KINDS[cell], "a cell is matched by exactly its five card kinds");
+        cell += 1;
+    }
+};
+
+/// Positions of the wilds and of the action cards among all 16 lanes of `lanes` (the
+/// caller keeps the held ones): two byte comparisons each, as [`wilds_and_actions`] counts.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn wilds_and_actions_sse2(lanes: std::arch::x86_64::__m128i) -> (u32, u32) {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
+    // CPU this code is compiled for; none of them reads or writes memory.
+    unsafe {
+        // Cards are below 128, so the signed comparisons are the card order.
+        let after_plain = _mm_cmpgt_epi8(lanes, _mm_set1_epi8(chroma::COLOR_WILD as i8 - 1));
+        let actions = _mm_cmpgt_epi8(lanes, _mm_set1_epi8(chroma::FIRST_ACTION as i8 - 1));
+        let wilds = _mm_andnot_si128(actions, after_plain);
+        (_mm_movemask_epi8(wilds) as u32, _mm_movemask_epi8(actions) as u32)
+    }
+}
+
+/// Positions of the wilds and of the action cards among the first `len` slots, one slot at a
+/// time (the plain version of [`wilds_and_actions_sse2`]; the tests compare them).
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+#[inline]
+fn wilds_and_actions(slots: &[Card; HAND_CAP], len: usize) -> (u32, u32) {
+    let (mut wilds, mut actions) = (0u32, 0u32);
+    for (i, &c) in slots[..len].iter().enumerate() {
+        wilds |= (is_wild(c) as u32) << i;
+        actions |= (is_action(c) as u32) << i;
+    }
+    (wilds, actions)
+}
+
+/// Rows of [`CELL_KEY_ADD`]: a power of two above every card kind, so that a card's row is
+/// `card & (KEY_ROWS - 1)`, one instruction where a clamp took three.
+#[cfg(target_arch = "x86_64")]
+const KEY_ROWS: usize = 64;
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(chroma::CARD_KINDS <= KEY_ROWS && KEY_ROWS.is_power_of_two());
 
 /// Per card kind, what it adds to the 32 byte lanes of cell keys (cells 0..25, the rest
 /// unused): 16 to every cell it matches, 15 if it is a wild. A cell's key is then
 /// 16 x matching cards - matching wilds, so the largest key is the largest set with the
 /// fewest wilds (a hand holds at most [`HAND_CAP`] = 12 cards: keys stay below 256). The
-/// last row, [`NO_CARD`], adds nothing.
+/// rows past the last card kind add nothing.
 #[cfg(target_arch = "x86_64")]
-static CELL_KEY_ADD: [[u8; 32]; chroma::CARD_KINDS + 1] = {
-    let mut t = [[0u8; 32]; chroma::CARD_KINDS + 1];
+static CELL_KEY_ADD: [[u8; 32]; KEY_ROWS] = {
+    let mut t = [[0u8; 32]; KEY_ROWS];
     let mut card = 0;
     while card < chroma::CARD_KINDS {
         let add = if card >= chroma::COLOR_WILD as usize && card < chroma::FIRST_ACTION as usize { 15 } else { 16 };
@@ -82,7 +174,7 @@ fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<(Cell, usize)>
     let at = unsafe {
         let (mut low, mut high) = (_mm_setzero_si128(), _mm_setzero_si128());
         for &c in &slots[..len] {
-            let add = CELL_KEY_ADD[(c as usize).min(NO_CARD)].as_ptr();
+            let add = CELL_KEY_ADD[c as usize & (KEY_ROWS - 1)].as_ptr();
             low = _mm_add_epi8(low, _mm_loadu_si128(add.cast()));
             high = _mm_add_epi8(high, _mm_loadu_si128(add.add(16).cast()));
         }
@@ -130,6 +222,12 @@ fn set_of(slots: &[Card; HAND_CAP], len: usize, cell: Cell, count: usize, max_cl
     for (i, &c) in slots[..len].iter().enumerate() {
         matching |= (((kinds >> (c & 63)) & 1) as u32) << i;
     }
+    set_from_matching(cell, matching, count, max_claim)
+}
+
+/// [`set_of`] given the positions of the cards matching `cell` (`count` of them).
+#[inline(always)]
+fn set_from_matching(cell: Cell, matching: u32, count: usize, max_claim: usize) -> (BestSet, u32) {
     debug_assert_eq!(matching.count_ones() as usize, count);
     let mut mask = matching;
     let mut size = count;
@@ -188,6 +286,25 @@ pub fn best_set_bit_sliced(hand: &[Card], max_claim: usize) -> Option<BestSet> {
     slots[..hand.len()].copy_from_slice(hand);
     let count = hand.iter().filter(|&&c| matches(c, cell)).count();
     Some(set_of(&slots, hand.len(), cell, count, max_claim).0)
+}
+
+/// [`set_of`]'s positions of the cards matching `cell`, plain and fast, for the tests:
+/// `(plain, fast)`, every position past `len` cleared.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub fn matching_both_ways(slots: &[Card; HAND_CAP], len: usize, cell: Cell) -> (u32, u32) {
+    let held = (1u32 << len) - 1;
+    let count = slots[..len].iter().filter(|&&c| matches(c, cell)).count();
+    (set_of(slots, len, cell, count, HAND_CAP).1, matching_sse2(slots_sse2(slots), cell) & held)
+}
+
+/// [`wilds_and_actions`] and its SSE2 version, for the tests: `[plain wilds, plain actions,
+/// fast wilds, fast actions]`, every position past `len` cleared.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub fn wilds_and_actions_both_ways(slots: &[Card; HAND_CAP], len: usize) -> [u32; 4] {
+    let held = (1u32 << len) - 1;
+    let (w, a) = wilds_and_actions(slots, len);
+    let (fw, fa) = wilds_and_actions_sse2(slots_sse2(slots));
+    [w, a, fw & held, fa & held]
 }
 
 #[cfg(test)]
@@ -261,11 +378,10 @@ impl BasicBot {
             }
             return Action::Discard { cards: best.mask, claim: Claim::Set(best.cell) };
         }
-        let (mut wilds, mut actions) = (0u32, 0u32);
-        for (i, &c) in slots[..len].iter().enumerate() {
-            wilds |= (is_wild(c) as u32) << i;
-            actions |= (is_action(c) as u32) << i;
-        }
+        #[cfg(target_arch = "x86_64")]
+        let (wilds, actions) = wilds_and_actions_sse2(slots_sse2(slots));
+        #[cfg(not(target_arch = "x86_64"))]
+        let (wilds, actions) = wilds_and_actions(slots, len);
         let (wilds, actions) = (wilds & held, actions & held);
         if wilds != 0 {
             return Action::Discard { cards: 1 << wilds.trailing_zeros(), claim: Claim::Wild };

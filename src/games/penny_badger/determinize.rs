@@ -47,17 +47,17 @@ pub(super) fn determinize(game: &PennyBadger, state: &State, seat: usize, rng: &
     }
     let pool = &mut pool[..n];
     shuffle(pool, rng);
-    let mut next = pool.iter().copied();
+    let mut dealt = 0;
     for (other, hand) in out.hands[..players].iter_mut().enumerate() {
         if other != seat && !hand.is_empty() {
             let size = hand.len();
             let mut sampled = Hand::EMPTY;
-            for c in next.by_ref().take(size) {
-                sampled.insert(c);
-            }
+            sampled.insert_all(&pool[dealt..dealt + size]);
+            dealt += size;
             *hand = sampled;
         }
     }
+    let mut next = pool[dealt..].iter().copied();
     for c in out.draw.iter_mut() {
         *c = next.next().expect("the pool holds the draw pile");
     }

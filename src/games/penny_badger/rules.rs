@@ -164,6 +164,45 @@ pub const END_CAP: u8 = 2;
 /// End reason names for reports and JSON.
 pub const END_REASONS: &[&str] = &["bank_empty", "last_standing", "cap"];
 
+/// Per set of seats (bit per seat), its seats in increasing order, one per byte, the first
+/// in the low byte ([`PennyBadger::challenge_order`]).
+const SEATS_UP: [u64; 256] = seat_orders(true);
+/// Per set of seats, its seats in decreasing order, as [`SEATS_UP`].
+const SEATS_DOWN: [u64; 256] = seat_orders(false);
+
+/// Per set of seats, how many seats it holds.
+const SEAT_COUNT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut set = 0;
+    while set < 256 {
+        t[set] = (set as u32).count_ones() as u8;
+        set += 1;
+    }
+    t
+};
+
+/// [`SEATS_UP`] (`up`) or [`SEATS_DOWN`].
+const fn seat_orders(up: bool) -> [u64; 256] {
+    let mut t = [0u64; 256];
+    let mut set = 0;
+    while set < 256 {
+        let mut packed = 0u64;
+        let mut len = 0;
+        let mut k = 0;
+        while k < 8 {
+            let seat = if up { k } else { 7 - k };
+            if set & (1 << seat) != 0 {
+                packed |= (seat as u64) << (8 * len);
+                len += 1;
+            }
+            k += 1;
+        }
+        t[set] = packed;
+        set += 1;
+    }
+    t
+}
+
 impl PennyBadger {
     /// Shuffles, deals `hand_size` cards to every seat and starts seat 0's turn.
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
@@ -213,10 +252,11 @@ impl PennyBadger {
         s.end_reason = 0;
         for seat in 0..n {
             s.savings[seat] = p.starting_savings;
-            for _ in 0..p.hand_size {
-                let c = s.draw.pop().expect("deck size checked against hands");
-                s.hands[seat].insert(c);
-            }
+            // The top `hand_size` cards, as drawn one by one (a hand's order does not
+            // depend on the order its cards come in).
+            let rest = s.draw.len().checked_sub(p.hand_size as usize).expect("deck size checked against hands");
+            s.hands[seat].insert_all(&s.draw[rest..]);
+            s.draw.truncate(rest);
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
         self.begin_turn(s, 0, rng, log);
@@ -248,10 +288,24 @@ impl PennyBadger {
 
     /// The opponents of `claimer` in the order they are asked whether they challenge: live
     /// seats in the direction of play, starting with the claimer's next seat. Returns
-    /// `order` and its length, as [`TableClaim`] holds them.
+    /// `order` and its length, as [`TableClaim`] holds them. Two table look-ups and no loop
+    /// (a loop over the seats mispredicted its exit); [`Self::challenge_order_by_bits`] is
+    /// the same by walking the bits, and the tests check both against walking the table.
     #[inline]
     pub(super) fn challenge_order(&self, s: &State, claimer: usize) -> ([u8; MAX_PLAYERS], u8) {
         const { assert!(MAX_PLAYERS == 8, "the order is packed one seat per byte of a u64") };
+        let others = u32::from(s.alive) & !(1 << claimer) & 0xFF;
+        let after = others & !((2u32 << claimer) - 1);
+        let before = others & ((1u32 << claimer) - 1);
+        let (first, then, table) = if s.direction > 0 { (after, before, &SEATS_UP) } else { (before, after, &SEATS_DOWN) };
+        // `first` holds at most 7 seats, so the shift stays below 64.
+        let packed = table[first as usize] | (table[then as usize] << (8 * u32::from(SEAT_COUNT[first as usize])));
+        (packed.to_le_bytes(), SEAT_COUNT[others as usize])
+    }
+
+    /// [`Self::challenge_order`] by walking the live seats' bits, one seat at a time.
+    #[cfg(test)]
+    pub(super) fn challenge_order_by_bits(&self, s: &State, claimer: usize) -> ([u8; MAX_PLAYERS], u8) {
         let others = u32::from(s.alive) & !(1 << claimer);
         let after = others & !((2u32 << claimer) - 1);
         let before = others & ((1u32 << claimer) - 1);
@@ -288,12 +342,9 @@ impl PennyBadger {
         let count = count.min(HAND_CAP.saturating_sub(s.hands[seat].len()));
         match s.draw.len().checked_sub(count) {
             // The draw pile holds enough and no event is recorded: take its top `count`
-            // cards, top card first, in a loop that calls nothing.
+            // cards at once (the hand comes out the same whatever order they go in).
             Some(rest) if !log.enabled() => {
-                let hand = &mut s.hands[seat];
-                for &c in s.draw[rest..].iter().rev() {
-                    hand.insert(c);
-                }
+                s.hands[seat].insert_all(&s.draw[rest..]);
                 s.draw.truncate(rest);
             }
             _ => self.draw_into_one_by_one(s, seat, count, rng, log),
@@ -502,7 +553,7 @@ impl PennyBadger {
         // short, and a copy call costs more.
         let mut truthful = true;
         let mut count = 0u8;
-        hand.remove_mask(mask, |c| {
+        hand.remove_mask_shifting(mask, |c| {
             s.discard.push(c);
             s.discard_seen.push(1 << seat);
             truthful &= CLAIM_FITS[c as usize] & needed != 0;

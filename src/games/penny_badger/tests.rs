@@ -266,6 +266,7 @@ fn next_live_seat_and_challenge_order_match_walking_the_table() {
                         other = next_alive_by_walking(n, alive, direction, other);
                     }
                     let (order, len) = g.challenge_order(&s, from);
+                    assert_eq!(g.challenge_order_by_bits(&s, from), (order, len), "{n} players, alive {alive:b}, direction {direction}, claimer {from}");
                     assert_eq!(&order[..len as usize], &walked[..], "{n} players, alive {alive:b}, direction {direction}, claimer {from}");
                 }
             }
@@ -458,6 +459,17 @@ proptest! {
         let hand = Hand::from_cards(&cards);
         prop_assert_eq!(best_set(hand.cards(), max_claim), best_set_by_every_cell(hand.cards(), max_claim));
         prop_assert_eq!(best_set_bit_sliced(hand.cards(), max_claim), best_set_by_every_cell(hand.cards(), max_claim));
+    }
+
+    /// The SSE2 lane comparisons find the same cards as the slot-by-slot loops, whatever the
+    /// slots past the hand's length hold.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn lane_masks_agree_with_the_slot_loops(slots in proptest::array::uniform12(0u8..chroma::CARD_KINDS as u8), len in 0usize..=HAND_CAP, cell in 0u8..25) {
+        let (plain, fast) = super::bots::matching_both_ways(&slots, len, cell);
+        prop_assert_eq!(plain, fast);
+        let [wilds, actions, fast_wilds, fast_actions] = super::bots::wilds_and_actions_both_ways(&slots, len);
+        prop_assert_eq!((wilds, actions), (fast_wilds, fast_actions));
     }
 }
 
