@@ -106,8 +106,7 @@ impl Bot<FlowerPower> for GreedyBot {
         if completes {
             return pick(view.hand, greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32));
         }
-        let p = view.hand.positions_of(best);
-        Action(p & p.wrapping_neg())
+        Action(view.hand.first_of(best))
     }
 }
 

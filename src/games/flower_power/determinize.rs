@@ -16,7 +16,7 @@ impl FlowerPower {
     /// has grown to the pool's size.
     pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
-        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, over, end_reason } = s;
+        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, left, over, end_reason } = s;
         out.pile.clone_from(pile);
         out.hands = *hands;
         out.garden = *garden;
@@ -27,6 +27,7 @@ impl FlowerPower {
         out.current = *current;
         out.turns = *turns;
         out.passes = *passes;
+        out.left = *left;
         out.over = *over;
         out.end_reason = *end_reason;
         // The pool: the pile, then every other hand's cards; shuffled, the hands take theirs

@@ -37,21 +37,36 @@ pub fn color_of(card: Card) -> usize {
     COLOR_OF_BYTE[card as usize] as usize
 }
 
+/// Each base card's count increment in a hand's color word: 1 in byte `color_of(card)`.
+const COLOR_INC: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = 1 << (8 * COLOR_OF[i % 25]);
+        i += 1;
+    }
+    t
+};
+
+/// A hand's 16 card slots, aligned so that SSE2 reads them as one 16-byte vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+struct Slots([Card; MAX_HAND]);
+
 /// A hand: cards in the order they came into it (fixed capacity, no heap), with the count
-/// and the positions of each color kept up to date.
+/// of each color kept up to date. The positions of a color are found from the cards
+/// themselves ([`Hand::positions_of`]: on x86-64 one SSE2 range test of the 16 slots).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
-    cards: [Card; MAX_HAND],
+    cards: Slots,
     len: u8,
     /// Cards held per color (bytes 5..8 stay 0, so the counts are one 64-bit word).
     colors: [u8; 8],
-    /// Bits 16c..16c+16 (c < 5): the mask of the positions holding color c; the rest 0.
-    positions: u128,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, colors: [0; 8], positions: 0 };
+    pub const EMPTY: Hand = Hand { cards: Slots([0; MAX_HAND]), len: 0, colors: [0; 8] };
 
     /// A hand holding `cards` in this order (at most [`MAX_HAND`]).
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -77,7 +92,7 @@ impl Hand {
     /// The cards, by hand position.
     #[inline(always)]
     pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
+        &self.cards.0[..self.len as usize]
     }
 
     /// Cards of color `c` held.
@@ -101,20 +116,61 @@ impl Hand {
     /// Bit mask of the positions holding color `c`.
     #[inline(always)]
     pub fn positions_of(&self, c: usize) -> u16 {
-        (self.positions >> (16 * c)) as u16
+        (self.slots_of(c) as u32 & ((1u32 << self.len) - 1)) as u16
+    }
+
+    /// [`Hand::positions_of`] card by card, the plain version (the tests compare the two).
+    pub fn positions_of_plain(&self, c: usize) -> u16 {
+        self.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i)
+    }
+
+    /// The position of the first card of color `c` as a one-bit mask, 0 if the hand holds none.
+    #[inline(always)]
+    pub fn first_of(&self, c: usize) -> u16 {
+        // The slots past the length come after every card held: when the hand holds a card
+        // of color `c`, the lowest slot of that color is a card held.
+        let m = self.slots_of(c);
+        let first = m & m.wrapping_neg();
+        if self.colors[c] == 0 { 0 } else { first }
+    }
+
+    /// The slots (all 16, past the length too, whatever they hold) whose card is of color
+    /// `c` (0..5): the cards 5c to 5c + 4, found by SSE2 compares of the 16 slots at once.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn slots_of(&self, c: usize) -> u16 {
+        use std::arch::x86_64::*;
+        /// `FIRST[c]`: the first card of color c in every byte.
+        static FIRST: [[u8; 16]; COLORS] = [[0; 16], [5; 16], [10; 16], [15; 16], [20; 16]];
+        debug_assert!(c < COLORS);
+        let first = &FIRST[c.min(COLORS - 1)];
+        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16, so
+        // the aligned load reads exactly the slots; `first` is 16 bytes, read unaligned.
+        unsafe {
+            let v = _mm_load_si128(self.cards.0.as_ptr().cast());
+            // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
+            let d = _mm_sub_epi8(v, _mm_loadu_si128(first.as_ptr().cast()));
+            let inside = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(4)), d);
+            _mm_movemask_epi8(inside) as u16
+        }
+    }
+
+    /// [`Hand::slots_of`] without SSE2.
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    fn slots_of(&self, c: usize) -> u16 {
+        self.cards.0.iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i)
     }
 
     /// Adds a card at the end.
     #[inline(always)]
     pub fn push(&mut self, card: Card) {
         debug_assert!((self.len as usize) < MAX_HAND);
-        let c = color_of(card);
-        self.cards[self.len as usize] = card;
-        self.positions |= 1 << (16 * c + self.len as usize);
+        self.cards.0[self.len as usize & (MAX_HAND - 1)] = card;
         self.len += 1;
         // The counts as one word, as `take_fast` and `colors_word` read and write them: a
         // byte store followed by a word load of the same bytes cannot be forwarded.
-        self.colors = (u64::from_le_bytes(self.colors) + (1 << (8 * c))).to_le_bytes();
+        self.colors = (u64::from_le_bytes(self.colors) + COLOR_INC[card as usize]).to_le_bytes();
     }
 
     /// Removes the cards at the positions in `mask` (the rest keep their order) and returns
@@ -123,50 +179,38 @@ impl Hand {
     #[inline]
     pub fn take(&mut self, mask: u16) -> [u8; COLORS] {
         let mut out = [0u8; COLORS];
-        for (c, o) in out.iter_mut().enumerate() {
-            *o = (self.positions_of(c) & mask).count_ones() as u8;
-            self.colors[c] -= *o;
-        }
-        self.positions = 0;
         let mut kept = 0usize;
         for i in 0..self.len as usize {
-            let card = self.cards[i];
-            let keep = (mask >> i) & 1 == 0;
-            self.cards[kept] = card;
-            self.positions |= u128::from(keep) << (16 * color_of(card) + kept);
-            kept += usize::from(keep);
+            let card = self.cards.0[i];
+            if (mask >> i) & 1 == 0 {
+                self.cards.0[kept] = card;
+                kept += 1;
+            } else {
+                out[color_of(card)] += 1;
+                self.colors[color_of(card)] -= 1;
+            }
         }
         self.len = kept as u8;
         out
     }
 
     /// [`Hand::take`] one card at a time, highest position first (a play is mostly one or two
-    /// cards): each removal shifts the cards after it down one slot in a 128-bit word and
-    /// the position masks of every color likewise, with no loop over the hand. Returns the
-    /// cards taken per color (byte c of the word: color c) and the mask of the colors taken.
-    /// The caller checks `mask`.
+    /// cards): each removal shifts the cards after it down one slot, all 16 slots at once
+    /// (one SSE2 byte shift on x86-64), with no loop over the hand. Returns the cards taken
+    /// per color (byte c of the word: color c) and the mask of the colors taken. The caller
+    /// checks `mask`.
     #[inline(always)]
     pub fn take_fast(&mut self, mask: u16) -> (u64, u32) {
-        /// Bits 0..15 of every 16-bit lane but the top one (a lane shifted right by one
-        /// takes no bit from the next lane).
-        const NOT_TOP: u128 = u128::from_le_bytes([0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f, 0xff, 0x7f]);
-        const LANE_ONES: u128 = u128::from_le_bytes([1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
         /// `BELOW_SLOTS[i]`: the bytes of slots 0..i.
-        const BELOW_SLOTS: [u128; MAX_HAND] = {
-            let mut t = [0u128; MAX_HAND];
+        static BELOW_SLOTS: [[u8; 16]; MAX_HAND] = {
+            let mut t = [[0u8; 16]; MAX_HAND];
             let mut i = 0;
             while i < MAX_HAND {
-                t[i] = (1u128 << (8 * i)) - 1;
-                i += 1;
-            }
-            t
-        };
-        /// `BELOW_POSITIONS[i]`: bits 0..i of every 16-bit lane.
-        const BELOW_POSITIONS: [u128; MAX_HAND] = {
-            let mut t = [0u128; MAX_HAND];
-            let mut i = 0;
-            while i < MAX_HAND {
-                t[i] = ((1u128 << i) - 1) * LANE_ONES;
+                let mut j = 0;
+                while j < i {
+                    t[i][j] = 0xff;
+                    j += 1;
+                }
                 i += 1;
             }
             t
@@ -174,27 +218,45 @@ impl Hand {
         let mut out = 0u64;
         let mut played = 0u32;
         let mut taken = 0u8;
-        let mut cards = u128::from_le_bytes(self.cards);
-        let mut pos = self.positions;
-        let mut rest = mask;
-        while rest != 0 {
-            let i = 15 - rest.leading_zeros() as usize;
-            rest &= !(1 << i);
-            let c = COLOR_OF_BYTE[self.cards[i] as usize];
-            out += 1 << (8 * c);
-            played |= 1 << c;
-            taken += 1;
-            // Slots below i stay; those above move down one.
-            let below = BELOW_SLOTS[i];
-            cards = (cards & below) | ((cards >> 8) & !below);
-            // Positions below i stay; those above move down one, in every lane.
-            let low = BELOW_POSITIONS[i];
-            pos = (pos & low) | ((pos >> 1) & !low & NOT_TOP);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
+        // aligned load and store cover exactly the slots); each `BELOW_SLOTS` row is 16
+        // bytes, read unaligned; `i` < 16 indexes the array (checked).
+        unsafe {
+            use std::arch::x86_64::*;
+            let mut cards = _mm_load_si128(self.cards.0.as_ptr().cast());
+            let mut rest = mask;
+            while rest != 0 {
+                let i = 15 - rest.leading_zeros() as usize;
+                rest &= !(1 << i);
+                let c = COLOR_OF_BYTE[self.cards.0[i] as usize];
+                out += 1 << (8 * c);
+                played |= 1 << c;
+                taken += 1;
+                // Slots below i stay; those above move down one.
+                let below = _mm_loadu_si128(BELOW_SLOTS[i].as_ptr().cast());
+                cards = _mm_or_si128(_mm_and_si128(below, cards), _mm_andnot_si128(below, _mm_srli_si128::<1>(cards)));
+            }
+            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), cards);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut cards = u128::from_le_bytes(self.cards.0);
+            let mut rest = mask;
+            while rest != 0 {
+                let i = 15 - rest.leading_zeros() as usize;
+                rest &= !(1 << i);
+                let c = COLOR_OF_BYTE[self.cards.0[i] as usize];
+                out += 1 << (8 * c);
+                played |= 1 << c;
+                taken += 1;
+                let below = u128::from_le_bytes(BELOW_SLOTS[i]);
+                cards = (cards & below) | ((cards >> 8) & !below);
+            }
+            self.cards.0 = cards.to_le_bytes();
         }
         // No color count goes below 0, so no byte borrows from the next.
         self.colors = (u64::from_le_bytes(self.colors) - out).to_le_bytes();
-        self.cards = cards.to_le_bytes();
-        self.positions = pos;
         self.len -= taken;
         (out, played)
     }
@@ -235,6 +297,9 @@ pub struct State {
     pub turns: u32,
     /// Seats passed over so far (no card and an empty pile).
     pub passes: u32,
+    /// Cards not yet played: the pile plus every hand (0 exactly when the game can end
+    /// `all_played`; one compare instead of a scan of the hands).
+    pub left: u32,
     /// Whether the game has ended.
     pub over: bool,
     /// Index into [`END_REASONS`] once over.
@@ -266,6 +331,7 @@ impl FlowerPower {
             current: 0,
             turns: 0,
             passes: 0,
+            left: self.deck.len() as u32,
             over: false,
             end_reason: END_ALL_PLAYED,
         };
@@ -277,7 +343,7 @@ impl FlowerPower {
     /// pile refilled in place (the same draws, the same events, the same state).
     pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         // Every field named, so that a new one cannot be left out.
-        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, over, end_reason } = s;
+        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, left, over, end_reason } = s;
         pile.clear();
         pile.extend_from_slice(&self.deck);
         shuffle_cards(pile, rng);
@@ -290,6 +356,7 @@ impl FlowerPower {
         *current = 0;
         *turns = 0;
         *passes = 0;
+        *left = self.deck.len() as u32;
         *over = false;
         *end_reason = END_ALL_PLAYED;
         self.begin_turn(s, 0, log);
@@ -321,6 +388,7 @@ impl FlowerPower {
             log.emit(|| Event::Played { seat: seat as u8, cards });
         }
         let (played, colors) = s.hands[seat].take_fast(mask);
+        s.left -= mask.count_ones();
         let petals = self.petals as u16;
         // The colors played, in canonical order (mostly one).
         let mut rest = colors;
@@ -353,7 +421,7 @@ impl FlowerPower {
     #[inline(always)]
     fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.players;
-        if s.pile.is_empty() && s.hands[..n].iter().all(Hand::is_empty) {
+        if s.left == 0 {
             s.over = true;
             s.end_reason = END_ALL_PLAYED;
         } else if s.turns >= self.params.turn_cap {
@@ -409,8 +477,7 @@ impl FlowerPower {
                 colors[color_of(c)] += 1;
             }
             for (c, name) in COLOR_NAMES.iter().enumerate() {
-                let want = h.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i);
-                if h.positions_of(c) != want {
+                if h.positions_of(c) != h.positions_of_plain(c) {
                     return Err(format!("seat {seat}'s {name} positions are off"));
                 }
             }
@@ -439,6 +506,10 @@ impl FlowerPower {
                     copies * 5
                 ));
             }
+        }
+        let held: usize = s.hands.iter().map(Hand::len).sum();
+        if s.left as usize != s.pile.len() + held {
+            return Err(format!("{} cards counted left, but the pile and the hands hold {}", s.left, s.pile.len() + held));
         }
         let scored: i64 = s.flowers[..n].iter().sum();
         let taken: u32 = s.flowers_by_color.iter().sum();

@@ -93,6 +93,7 @@ fn table(g: &FlowerPower, hands: &[Vec<Card>], garden: [u16; COLORS], pile: Opti
     s.current = current as u8;
     s.turns = 0;
     s.passes = 0;
+    s.left = (s.pile.len() + s.hands.iter().map(Hand::len).sum::<usize>()) as u32;
     s.over = false;
     s.end_reason = END_ALL_PLAYED;
     s
@@ -725,6 +726,28 @@ proptest! {
         prop_assert_eq!(fast.colors(), plain.colors());
         for c in 0..COLORS {
             prop_assert_eq!(fast.positions_of(c), plain.positions_of(c));
+            prop_assert_eq!(fast.positions_of(c), fast.positions_of_plain(c));
+            prop_assert_eq!(plain.positions_of(c), plain.positions_of_plain(c));
+        }
+    }
+
+    /// [`Hand::positions_of`] (SSE2 on x86-64, the stale slots past the length masked) and
+    /// [`Hand::first_of`] (the lowest slot of the color, stale slots unmasked) agree with the
+    /// card-by-card reading, for hands left by a series of plays of either kind and draws.
+    #[test]
+    fn positions_are_read_from_the_cards(hand in prop::collection::vec(0u8..25, 0..=16), masks in prop::collection::vec(any::<u16>(), 0..4), refill in prop::collection::vec(0u8..25, 0..=16), fast in any::<bool>()) {
+        let mut h = Hand::from_cards(&hand);
+        for m in masks {
+            let m = m & ((1u32 << h.len()) - 1) as u16;
+            if fast { h.take_fast(m); } else { h.take(m); }
+            for &c in refill.iter().take(MAX_HAND - h.len()) {
+                h.push(c);
+            }
+            for c in 0..COLORS {
+                let plain = h.positions_of_plain(c);
+                prop_assert_eq!(h.positions_of(c), plain);
+                prop_assert_eq!(h.first_of(c), plain & plain.wrapping_neg());
+            }
         }
     }
 }
