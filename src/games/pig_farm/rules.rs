@@ -586,7 +586,15 @@ impl PigFarm {
             let len: usize = h.counts().iter().map(|&c| c as usize).sum();
             let kinds_with = |pred: fn(u8) -> bool| (0..KINDS).filter(|&k| pred(h.counts()[k])).fold(0u32, |m, k| m | 1 << k);
             if sets != h.sets() || len != h.len() || h.held() != kinds_with(|c| c > 0) || h.singles() != kinds_with(|c| c == 1) {
-                return Err(format!("seat {seat}'s hand bookkeeping is off: {} sets / {} pigs recorded, {sets} / {len} held", h.sets(), h.len()));
+                return Err(format!(
+                    "seat {seat}'s hand bookkeeping is off: {} sets / {} pigs / kinds {:#x} / singles {:#x} recorded, {sets} / {len} / {:#x} / {:#x} held",
+                    h.sets(),
+                    h.len(),
+                    h.held(),
+                    h.singles(),
+                    kinds_with(|c| c > 0),
+                    kinds_with(|c| c == 1)
+                ));
             }
         }
         for seat in n..MAX_PLAYERS {
