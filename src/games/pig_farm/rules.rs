@@ -492,13 +492,24 @@ impl PigFarm {
         s.butchers_held[seat] -= 1;
         let face: u8 = rng.random_range(0..FACES);
         log.emit(|| Event::Rolled { seat: seat as u8, die, face });
-        let mut lost = [0u8; MAX_PLAYERS];
+        // Each seat's loss in its byte of one word, kept in a register: the record below then
+        // stores it whole.
+        let mut lost_bytes = 0u64;
         if face != LOGO {
             let mask = die.face_mask(face);
+            // The seats that lose a pig, by turn-order position from the roller, found
+            // without a branch per seat (whether a hand holds the face is a coin flip for the
+            // branch predictor); then only those seats are visited, in turn order.
+            let mut hit = 0u32;
             for k in 0..self.players {
-                let t = self.after(seat, k);
+                hit |= u32::from(mask & s.hands[self.after(seat, k)].held() != 0) << k;
+            }
+            while hit != 0 {
+                let t = self.after(seat, hit.trailing_zeros() as usize);
+                hit &= hit - 1;
                 // Only kinds held can be lost (and `known` never exceeds the hand).
                 let mut bits = mask & s.hands[t].held();
+                let mut lost = 0u8;
                 while bits != 0 {
                     let pig = bits.trailing_zeros() as Card;
                     bits &= bits - 1;
@@ -508,13 +519,13 @@ impl PigFarm {
                     for _ in 0..c {
                         s.discard.push(pig);
                     }
-                    lost[t] += c;
+                    lost += c;
                 }
-                if lost[t] > 0 {
-                    log.emit(|| Event::Culled { seat: t as u8, die, face, pigs: lost[t] as u16 });
-                }
+                log.emit(|| Event::Culled { seat: t as u8, die, face, pigs: lost as u16 });
+                lost_bytes |= u64::from(lost) << (8 * t);
             }
         }
+        let lost: [u8; MAX_PLAYERS] = lost_bytes.to_le_bytes();
         s.discard.push(BUTCHER);
         s.rolls += 1;
         s.last_roll = Some(RollRecord { seat: seat as u8, die, face, lost, dealt });
