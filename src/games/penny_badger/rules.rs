@@ -758,19 +758,23 @@ impl PennyBadger {
         }
         let (p, q) = (row.accuser_penalty, row.bluffer_penalty);
         // Each wrong accuser pays p to the bank and p to the claimer; a caught bluffer pays q
-        // to the bank and q to each accuser. Both are tested and one is taken: no branch.
+        // to the bank and q to each accuser. Both cases are computed and one is kept by a
+        // mask (`&`, `|` rather than `if`, which the compiler may turn into a branch).
         let accusers_pay = poorest > 2 * p;
         let bluffer_pays = u64::from(s.savings[claimer]) > (k + 1).wrapping_mul(q);
-        if !(if stands { accusers_pay } else { bluffer_pays }) {
+        if !((stands & accusers_pay) | (!stands & bluffer_pays)) {
             return false;
         }
         fill_top(&mut s.discard_seen, c.count as usize, if accusers != 0 { SEEN_BY_ALL } else { 1 << claimer });
-        // Amounts below: p and q are small here (the tests above hold), k * p and
-        // (k + 1) * q fit the savings; wrapping arithmetic makes the unused choice harmless.
-        let w = if stands { row.withdrawal.min(s.bank) } else { 0 };
-        let each = if stands { (p as u32).wrapping_mul(2).wrapping_neg() } else { q as u32 };
-        let to_claimer = if stands { w.wrapping_add((k * p) as u32) } else { (((k + 1) * q) as u32).wrapping_neg() };
-        let to_bank = if stands { ((k * p) as u32).wrapping_sub(w) } else { q as u32 };
+        // All ones when the claim stands. Past the tests above p, q, k p and (k + 1) q are
+        // small in the case kept; wrapping arithmetic makes the other case's value harmless.
+        let keep = 0u32.wrapping_sub(u32::from(stands));
+        let pick = |standing: u32, caught: u32| (standing & keep) | (caught & !keep);
+        let w = row.withdrawal.min(s.bank) & keep;
+        let (kp, kq) = ((k.wrapping_mul(p)) as u32, ((k + 1).wrapping_mul(q)) as u32);
+        let each = pick((p as u32).wrapping_mul(2).wrapping_neg(), q as u32);
+        let to_claimer = pick(w.wrapping_add(kp), kq.wrapping_neg());
+        let to_bank = pick(kp.wrapping_sub(w), q as u32);
         for (seat, sv) in s.savings.iter_mut().enumerate() {
             *sv = sv.wrapping_add(if accusers >> seat & 1 != 0 { each } else { 0 });
         }
