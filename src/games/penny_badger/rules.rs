@@ -676,8 +676,8 @@ impl PennyBadger {
             order: c.order,
             order_len: c.order_len,
         };
-        if !self.settle_claim_fast(s, &c, log) {
-            self.settle_claim(s, &c, log);
+        if !self.settle_claim_fast(s, c, log) {
+            self.settle_claim(s, c, log);
         }
         s.phase = Phase::Main;
         self.end_turn(s, c.claimer as usize, rng, log);
@@ -687,7 +687,7 @@ impl PennyBadger {
     /// step by step (each payment by [`Self::pay`]), for every case.
     #[cold]
     #[inline(never)]
-    fn settle_claim(&self, s: &mut State, c: &ClaimOutcome, log: &mut EventLog<Event>) {
+    fn settle_claim(&self, s: &mut State, c: ClaimOutcome, log: &mut EventLog<Event>) {
         let pay: &Payout = &self.payout;
         let claimer = c.claimer as usize;
         let (withdrawal, accuser_penalty, bluffer_penalty) = match c.claim {
@@ -738,7 +738,7 @@ impl PennyBadger {
     /// cards to all (`check_invariants` holds it), so they are written either way, with the
     /// claimer's mark when nobody challenged.
     #[inline(always)]
-    fn settle_claim_fast(&self, s: &mut State, c: &ClaimOutcome, log: &EventLog<Event>) -> bool {
+    fn settle_claim_fast(&self, s: &mut State, c: ClaimOutcome, log: &EventLog<Event>) -> bool {
         if log.enabled() || c.claim == Claim::Nothing {
             return false;
         }
@@ -752,15 +752,18 @@ impl PennyBadger {
         let k = u64::from(SEAT_COUNT[accusers as usize]);
         // The claim stands (withdrawal, and wrong accusers pay) unless caught bluffing.
         let stands = accusers == 0 || c.truthful;
-        let mut poorest = u64::MAX;
-        for (seat, &sv) in s.savings.iter().enumerate() {
-            poorest = poorest.min(if accusers >> seat & 1 != 0 { u64::from(sv) } else { u64::MAX });
-        }
         let (p, q) = (row.accuser_penalty, row.bluffer_penalty);
         // Each wrong accuser pays p to the bank and p to the claimer; a caught bluffer pays q
         // to the bank and q to each accuser. Both cases are computed and one is kept by a
         // mask (`&`, `|` rather than `if`, which the compiler may turn into a branch).
-        let accusers_pay = poorest > 2 * p;
+        // Seats that could not pay 2 p and keep a penny, all eight compared at once (savings
+        // are u32: a limit of u32::MAX or more leaves every seat short, as it should).
+        let limit = (2 * p).min(u64::from(u32::MAX)) as u32;
+        let mut short = 0u32;
+        for (seat, &sv) in s.savings.iter().enumerate() {
+            short |= u32::from(sv <= limit) << seat;
+        }
+        let accusers_pay = short & accusers == 0;
         let bluffer_pays = u64::from(s.savings[claimer]) > (k + 1).wrapping_mul(q);
         if !((stands & accusers_pay) | (!stands & bluffer_pays)) {
             return false;
@@ -800,11 +803,11 @@ impl PennyBadger {
         };
         let mut log = EventLog::new(false);
         let mut fast = s.clone();
-        if !self.settle_claim_fast(&mut fast, &c, &log) {
-            self.settle_claim(&mut fast, &c, &mut log);
+        if !self.settle_claim_fast(&mut fast, c, &log) {
+            self.settle_claim(&mut fast, c, &mut log);
         }
         let mut plain = s.clone();
-        self.settle_claim(&mut plain, &c, &mut log);
+        self.settle_claim(&mut plain, c, &mut log);
         (fast, plain)
     }
 
