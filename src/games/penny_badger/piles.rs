@@ -59,7 +59,7 @@ pub(super) fn fill_top<T: Copy>(pile: &mut Vec<T>, n: usize, value: T) {
 
 /// [`fill_top`] the plain way: the last `n` entries set one by one.
 #[inline(never)]
-pub(super) fn fill_top_plain<T: Copy>(pile: &mut Vec<T>, n: usize, value: T) {
+pub(super) fn fill_top_plain<T: Copy>(pile: &mut [T], n: usize, value: T) {
     let start = pile.len() - n;
     pile[start..].fill(value);
 }

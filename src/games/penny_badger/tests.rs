@@ -539,8 +539,8 @@ proptest! {
         let mut s = g.deal(&mut rng, &mut EventLog::new(false));
         let claimer = claimer % n;
         s.alive = 0;
-        for seat in 0..n {
-            s.savings[seat] = if seat == claimer { savings[seat].max(1) } else { savings[seat] };
+        for (seat, &start) in savings.iter().enumerate().take(n) {
+            s.savings[seat] = if seat == claimer { start.max(1) } else { start };
             if s.savings[seat] > 0 {
                 s.alive |= 1 << seat;
             } else {
