@@ -67,15 +67,38 @@ fn slots_sse2(slots: &[Card; HAND_CAP]) -> std::arch::x86_64::__m128i {
 #[inline(always)]
 fn matching_sse2(lanes: std::arch::x86_64::__m128i, cell: Cell) -> u32 {
     use std::arch::x86_64::*;
-    let [own, color, shape, all_colors, all_shapes] = cell_kinds(cell);
+    let [_, _, _, all_colors, all_shapes] = cell_kinds(cell);
+    // The cell's own three kinds, each already in all 16 lanes (rows past the 25 cells are
+    // never asked for; `& 31` only spares the bounds check).
+    let [own, color, shape] = &CELL_KIND_LANES[cell as usize & 31];
     // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
-    // CPU this code is compiled for; none of them reads or writes memory.
+    // CPU this code is compiled for; the three loads read 16 bytes of a table row each.
     unsafe {
         let is = |kind: Card| _mm_cmpeq_epi8(lanes, _mm_set1_epi8(kind as i8));
-        let hit = _mm_or_si128(_mm_or_si128(is(own), is(color)), _mm_or_si128(is(shape), _mm_or_si128(is(all_colors), is(all_shapes))));
+        let is_row = |row: &[u8; 16]| _mm_cmpeq_epi8(lanes, _mm_loadu_si128(row.as_ptr().cast()));
+        let hit = _mm_or_si128(_mm_or_si128(is_row(own), is_row(color)), _mm_or_si128(is_row(shape), _mm_or_si128(is(all_colors), is(all_shapes))));
         _mm_movemask_epi8(hit) as u32
     }
 }
+
+/// Per cell, its own card, its color's wild and its shape's wild ([`cell_kinds`]), each
+/// repeated in 16 byte lanes: one load instead of computing the kind and spreading it over a
+/// register (five instructions each). 32 rows so that `cell & 31` needs no bounds check.
+#[cfg(target_arch = "x86_64")]
+static CELL_KIND_LANES: [[[u8; 16]; 3]; 32] = {
+    let mut t = [[[0u8; 16]; 3]; 32];
+    let mut cell = 0;
+    while cell < 25 {
+        let kinds = cell_kinds(cell as Cell);
+        let mut k = 0;
+        while k < 3 {
+            t[cell][k] = [kinds[k]; 16];
+            k += 1;
+        }
+        cell += 1;
+    }
+    t
+};
 
 /// The five card kinds that match `cell` (see [`matching_sse2`]).
 #[inline(always)]

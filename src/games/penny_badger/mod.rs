@@ -22,6 +22,7 @@ mod bots;
 mod determinize;
 mod metrics;
 pub mod params;
+mod piles;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -110,6 +111,8 @@ pub struct PennyBadger {
     pub deck: Vec<Card>,
     /// Copies of each card in the deck.
     pub copies: [u32; chroma::CARD_KINDS],
+    /// `payout` as plain numbers, by claim size and kind (`rules::settle_rows`).
+    settle_rows: Vec<rules::SettleRow>,
 }
 
 impl PennyBadger {
@@ -118,7 +121,8 @@ impl PennyBadger {
         let payout = params.check()?;
         let deck = params.deck.cards(&BADGER_ACTIONS);
         let copies = params.deck.copies(&BADGER_ACTIONS);
-        Ok(PennyBadger { params, payout, deck, copies })
+        let settle_rows = rules::settle_rows(&payout);
+        Ok(PennyBadger { params, payout, deck, copies, settle_rows })
     }
 
     /// Most cards of the deck that can match one (color, shape): claims above this are
@@ -348,6 +352,14 @@ impl Game for PennyBadger {
         }
         if s.discard_seen.len() != s.discard.len() {
             return Err(format!("{} discards but {} records of who saw them", s.discard.len(), s.discard_seen.len()));
+        }
+        if let (Phase::Challenge, Some(c)) = (s.phase, &s.claim) {
+            // Until the answers are in, only the claimer has seen the claim's cards (the
+            // claim's settlement rewrites these marks either way: `rules::settle_claim_fast`).
+            let top = s.discard_seen.len().checked_sub(c.count as usize).ok_or("the claim's cards are not on the discard pile")?;
+            if let Some(&seen) = s.discard_seen[top..].iter().find(|&&seen| seen != 1 << c.claimer) {
+                return Err(format!("a claimed card on the discard pile is marked {seen:#x}, not as seen by the claimer (seat {}) alone", c.claimer));
+            }
         }
         if s.turns > self.params.turn_cap {
             return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));

@@ -3,7 +3,8 @@
 
 use rand::RngExt;
 
-use super::params::{HAND_CAP, MAX_PLAYERS, Payout};
+use super::params::{Amount, HAND_CAP, MAX_PLAYERS, Payout};
+use super::piles::{BLOCK, append_block, fill_top};
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
 pub use crate::games::chroma::Hand;
@@ -80,6 +81,47 @@ struct ClaimOutcome {
     challengers: u16,
     order: [u8; MAX_PLAYERS],
     order_len: u8,
+}
+
+/// One row of [`PennyBadger::resolve_claim`]'s amounts as plain numbers, for
+/// [`PennyBadger::settle_claim_fast`]: row `2 k` for a set claim of `k` cards (the payout
+/// table's row `k`), row `2 k + 1` for a wild claim of `k` cards (the wild row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct SettleRow {
+    /// The withdrawal, [`u32::MAX`] for the whole bank (capped at the bank, that is the bank).
+    withdrawal: u32,
+    /// What each wrong accuser pays the bank and the claimer; [`SETTLE_ALL`] for their
+    /// whole savings (never fast).
+    accuser_penalty: u64,
+    /// What a caught bluffer pays the bank and each accuser; [`SETTLE_ALL`] for their whole
+    /// savings (never fast).
+    bluffer_penalty: u64,
+}
+
+/// A penalty of the payer's whole savings in a [`SettleRow`]: above any savings times the
+/// number of seats, so the fast path's tests that nobody pays short always fail for it.
+const SETTLE_ALL: u64 = 1 << 40;
+
+/// The [`SettleRow`]s of a checked payout table.
+pub(super) fn settle_rows(pay: &Payout) -> Vec<SettleRow> {
+    let penalty = |a: Amount| match a {
+        Amount::Pennies(n) => u64::from(n),
+        Amount::All => SETTLE_ALL,
+    };
+    let withdrawal = |a: Amount| match a {
+        Amount::Pennies(n) => n,
+        Amount::All => u32::MAX,
+    };
+    let mut rows = Vec::with_capacity(2 * pay.withdrawal.len());
+    for (&w, &p) in pay.withdrawal.iter().zip(&pay.penalty) {
+        rows.push(SettleRow { withdrawal: withdrawal(w), accuser_penalty: penalty(p), bluffer_penalty: penalty(p) });
+        rows.push(SettleRow {
+            withdrawal: withdrawal(pay.wild_withdrawal),
+            accuser_penalty: penalty(pay.wild_accuser_penalty),
+            bluffer_penalty: penalty(pay.wild_bluffer_penalty),
+        });
+    }
+    rows
 }
 
 /// The whole table: hidden cards included. Bots never see this, only a [`super::View`].
@@ -206,10 +248,13 @@ const fn seat_orders(up: bool) -> [u64; 256] {
 impl PennyBadger {
     /// Shuffles, deals `hand_size` cards to every seat and starts seat 0's turn.
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        // A block past the whole deck: the discard pile's block writes ([`append_block`],
+        // [`fill_top`]) then always have room (the piles swap buffers at a reshuffle).
+        let room = self.deck.len() + BLOCK;
         let mut s = State {
-            draw: Vec::with_capacity(self.deck.len()),
-            discard: Vec::with_capacity(self.deck.len()),
-            discard_seen: Vec::with_capacity(self.deck.len()),
+            draw: Vec::with_capacity(room),
+            discard: Vec::with_capacity(room),
+            discard_seen: Vec::with_capacity(room),
             hands: [Hand::EMPTY; MAX_PLAYERS],
             savings: [0; MAX_PLAYERS],
             bank: 0,
@@ -235,7 +280,7 @@ impl PennyBadger {
         let n = p.players as usize;
         s.draw.clear();
         s.draw.extend_from_slice(&self.deck);
-        crate::engine::rng::shuffle(&mut s.draw, rng);
+        chroma::shuffle_cards(&mut s.draw, rng);
         s.discard.clear();
         s.discard_seen.clear();
         s.hands = [Hand::EMPTY; MAX_PLAYERS];
@@ -363,7 +408,7 @@ impl PennyBadger {
                 s.discard_seen.clear();
                 log.emit(|| Event::Reshuffled { order: pile.to_vec() })
             };
-            match chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, crate::engine::rng::shuffle, reshuffled) {
+            match chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, chroma::shuffle_cards, reshuffled) {
                 Some(c) => {
                     s.hands[seat].insert(c);
                     log.emit(|| Event::Drew { seat: seat as u8, card: c });
@@ -434,7 +479,9 @@ impl PennyBadger {
             self.end(s, END_BANK_EMPTY, log);
             return true;
         }
-        if s.alive.count_ones() <= 1 {
+        // At most one seat left: clearing the lowest set bit leaves none (without POPCNT,
+        // `count_ones` is a dozen instructions here).
+        if s.alive & s.alive.wrapping_sub(1) == 0 {
             self.end(s, END_LAST_STANDING, log);
             return true;
         }
@@ -549,16 +596,21 @@ impl PennyBadger {
         }
         let needed = claim_bit(claim);
         let hand = &mut s.hands[seat];
-        // The chosen cards go to the discard pile in hand order, one push each: claims are
-        // short, and a copy call costs more.
+        // The chosen cards go to the discard pile in hand order: gathered in a block, then
+        // written with their marks (seen by the claimer) in one store each.
         let mut truthful = true;
-        let mut count = 0u8;
+        let mut taken = [0 as Card; BLOCK];
+        let mut n = 0usize;
         hand.remove_mask_shifting(mask, |c| {
-            s.discard.push(c);
-            s.discard_seen.push(1 << seat);
+            // A hand holds at most HAND_CAP <= BLOCK cards, so `n < BLOCK`: the mask only
+            // spares the compiler's bounds check.
+            taken[n & (BLOCK - 1)] = c;
             truthful &= CLAIM_FITS[c as usize] & needed != 0;
-            count += 1;
+            n += 1;
         });
+        append_block(&mut s.discard, &taken, n);
+        append_block(&mut s.discard_seen, &[1u16 << seat; BLOCK], n);
+        let count = n as u8;
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         if claim == Claim::Nothing {
             return self.pay_for_nothing(s, seat, rng, log);
@@ -624,6 +676,18 @@ impl PennyBadger {
             order: c.order,
             order_len: c.order_len,
         };
+        if !self.settle_claim_fast(s, c, log) {
+            self.settle_claim(s, c, log);
+        }
+        s.phase = Phase::Main;
+        self.end_turn(s, c.claimer as usize, rng, log);
+    }
+
+    /// The reveal, withdrawal and penalties of a claim every opponent answered: the rules
+    /// step by step (each payment by [`Self::pay`]), for every case.
+    #[cold]
+    #[inline(never)]
+    fn settle_claim(&self, s: &mut State, c: ClaimOutcome, log: &mut EventLog<Event>) {
         let pay: &Payout = &self.payout;
         let claimer = c.claimer as usize;
         let (withdrawal, accuser_penalty, bluffer_penalty) = match c.claim {
@@ -662,8 +726,89 @@ impl PennyBadger {
                 self.pay(s, claimer, p, &owed[..n], p, log);
             }
         }
-        s.phase = Phase::Main;
-        self.end_turn(s, claimer, rng, log);
+    }
+
+    /// [`Self::settle_claim`] in the common case, without a branch on the answers or on the
+    /// claim's truth (they are random, so such branches are mispredicted): when no event is
+    /// recorded and every payer can pay in full and keeps at least a penny (nobody pays short,
+    /// nobody is eliminated), so that the payments in turn order add up to one change per
+    /// seat. Returns `false`, having changed nothing, in every other case.
+    ///
+    /// The claim's marks on the discard pile are the claimer's until a challenge shows the
+    /// cards to all (`check_invariants` holds it), so they are written either way, with the
+    /// claimer's mark when nobody challenged.
+    #[inline(always)]
+    fn settle_claim_fast(&self, s: &mut State, c: ClaimOutcome, log: &EventLog<Event>) -> bool {
+        if log.enabled() || c.claim == Claim::Nothing {
+            return false;
+        }
+        let Some(row) = self.settle_rows.get(2 * c.count as usize + usize::from(c.claim == Claim::Wild)) else {
+            return false;
+        };
+        let claimer = c.claimer as usize;
+        // Seats are below MAX_PLAYERS = 8, so the challengers are one byte.
+        const { assert!(MAX_PLAYERS <= 8, "challengers fit a byte") };
+        let accusers = u32::from(c.challengers) & 0xFF;
+        let k = u64::from(SEAT_COUNT[accusers as usize]);
+        // The claim stands (withdrawal, and wrong accusers pay) unless caught bluffing.
+        let stands = accusers == 0 || c.truthful;
+        let (p, q) = (row.accuser_penalty, row.bluffer_penalty);
+        // Each wrong accuser pays p to the bank and p to the claimer; a caught bluffer pays q
+        // to the bank and q to each accuser. Both cases are computed and one is kept by a
+        // mask (`&`, `|` rather than `if`, which the compiler may turn into a branch).
+        // Seats that could not pay 2 p and keep a penny, all eight compared at once (savings
+        // are u32: a limit of u32::MAX or more leaves every seat short, as it should).
+        let limit = (2 * p).min(u64::from(u32::MAX)) as u32;
+        let mut short = 0u32;
+        for (seat, &sv) in s.savings.iter().enumerate() {
+            short |= u32::from(sv <= limit) << seat;
+        }
+        let accusers_pay = short & accusers == 0;
+        let bluffer_pays = u64::from(s.savings[claimer]) > (k + 1).wrapping_mul(q);
+        if !((stands & accusers_pay) | (!stands & bluffer_pays)) {
+            return false;
+        }
+        fill_top(&mut s.discard_seen, c.count as usize, if accusers != 0 { SEEN_BY_ALL } else { 1 << claimer });
+        // All ones when the claim stands. Past the tests above p, q, k p and (k + 1) q are
+        // small in the case kept; wrapping arithmetic makes the other case's value harmless.
+        let keep = 0u32.wrapping_sub(u32::from(stands));
+        let pick = |standing: u32, caught: u32| (standing & keep) | (caught & !keep);
+        let w = row.withdrawal.min(s.bank) & keep;
+        let (kp, kq) = ((k.wrapping_mul(p)) as u32, ((k + 1).wrapping_mul(q)) as u32);
+        let each = pick((p as u32).wrapping_mul(2).wrapping_neg(), q as u32);
+        let to_claimer = pick(w.wrapping_add(kp), kq.wrapping_neg());
+        let to_bank = pick(kp.wrapping_sub(w), q as u32);
+        for (seat, sv) in s.savings.iter_mut().enumerate() {
+            *sv = sv.wrapping_add(if accusers >> seat & 1 != 0 { each } else { 0 });
+        }
+        s.savings[claimer] = s.savings[claimer].wrapping_add(to_claimer);
+        s.bank = s.bank.wrapping_add(to_bank);
+        true
+    }
+
+    /// [`Self::settle_claim_fast`] (falling back on [`Self::settle_claim`] as the rules do)
+    /// and [`Self::settle_claim`] alone, each from a copy of `s` with a claim answered in
+    /// full, for the tests: the two states after.
+    #[cfg(test)]
+    pub(super) fn settle_both_ways(&self, s: &State) -> (State, State) {
+        let t = s.claim.expect("a claim is on the table");
+        let c = ClaimOutcome {
+            claimer: t.claimer,
+            claim: t.claim,
+            count: t.count,
+            truthful: t.truthful,
+            challengers: t.challengers,
+            order: t.order,
+            order_len: t.order_len,
+        };
+        let mut log = EventLog::new(false);
+        let mut fast = s.clone();
+        if !self.settle_claim_fast(&mut fast, c, &log) {
+            self.settle_claim(&mut fast, c, &mut log);
+        }
+        let mut plain = s.clone();
+        self.settle_claim(&mut plain, c, &mut log);
+        (fast, plain)
     }
 
     /// The payment rule: the bank is paid first; if the payer cannot pay it in full the bank

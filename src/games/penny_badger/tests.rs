@@ -474,6 +474,97 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// The discard pile's block append is the plain append, whatever room the pile has.
+    #[test]
+    fn append_block_is_the_plain_append(start in proptest::collection::vec(any::<u16>(), 0..40), room in 0usize..40, block in proptest::array::uniform16(any::<u16>()), n in 0usize..=16, bytes in proptest::array::uniform16(any::<u8>())) {
+        let (mut fast, mut plain) = (start.clone(), start.clone());
+        fast.reserve_exact(room);
+        super::piles::append_block(&mut fast, &block, n);
+        super::piles::append_block_plain(&mut plain, &block, n);
+        prop_assert_eq!(&fast, &plain);
+        let (mut fast, mut plain): (Vec<u8>, Vec<u8>) = (start.iter().map(|&x| x as u8).collect(), start.iter().map(|&x| x as u8).collect());
+        fast.reserve_exact(room);
+        super::piles::append_block(&mut fast, &bytes, n);
+        super::piles::append_block_plain(&mut plain, &bytes, n);
+        prop_assert_eq!(&fast, &plain);
+    }
+
+    /// Filling the top of a pile by one block store is the plain fill, and leaves the rest.
+    #[test]
+    fn fill_top_is_the_plain_fill(start in proptest::collection::vec(any::<u16>(), 0..40), room in 0usize..40, n in 0usize..=40, value in any::<u16>()) {
+        let n = n.min(start.len());
+        let (mut fast, mut plain) = (start.clone(), start.clone());
+        fast.shrink_to_fit();
+        fast.reserve_exact(room);
+        super::piles::fill_top(&mut fast, n, value);
+        super::piles::fill_top_plain(&mut plain, n, value);
+        prop_assert_eq!(&fast, &plain);
+        // What a later append sees past the end is what it writes, not the fill's copies.
+        fast.push(7);
+        plain.push(7);
+        prop_assert_eq!(&fast, &plain);
+    }
+
+    /// A claim's settlement without branches (falling back on the plain one where it does
+    /// not apply) leaves the table exactly as the rules step by step: reveal, withdrawal,
+    /// penalties in turn order, short payments, eliminations.
+    #[test]
+    fn fast_settlement_is_the_plain_one(
+        players in 2u32..=8,
+        savings in proptest::array::uniform8(0u32..30),
+        bank in 0u32..150,
+        claimer in 0usize..8,
+        challengers in 0u16..256,
+        truthful in any::<bool>(),
+        wild in any::<bool>(),
+        size in 2u8..=8,
+        whole_savings in any::<bool>(),
+        room in 0usize..40,
+        seed in any::<u64>(),
+    ) {
+        let mut params = standard().params;
+        params.players = players;
+        params.bank = bank;
+        if whole_savings {
+            let wild_row = params.payout.get_mut("wild").expect("a wild row");
+            wild_row.accuser_penalty = Some(Amount::All);
+            wild_row.bluffer_penalty = Some(Amount::All);
+            params.payout.get_mut("3").expect("a row 3").penalty = Some(Amount::All);
+        }
+        let g = PennyBadger::new(params).expect("valid");
+        let n = players as usize;
+        let mut rng = GameRng::seed_from(seed);
+        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+        let claimer = claimer % n;
+        s.alive = 0;
+        for (seat, &start) in savings.iter().enumerate().take(n) {
+            s.savings[seat] = if seat == claimer { start.max(1) } else { start };
+            if s.savings[seat] > 0 {
+                s.alive |= 1 << seat;
+            } else {
+                s.hands[seat] = Hand::EMPTY;
+            }
+        }
+        let count = if wild { 1 } else { size };
+        for _ in 0..count {
+            let c = s.draw.pop().expect("cards to claim");
+            s.discard.push(c);
+            s.discard_seen.push(1 << claimer);
+        }
+        s.discard_seen.shrink_to(s.discard_seen.len() + room);
+        let (order, order_len) = g.challenge_order(&s, claimer);
+        let challengers = challengers & s.alive & !(1 << claimer);
+        let claim = if wild { Claim::Wild } else { Claim::Set(3) };
+        s.claim = Some(super::rules::TableClaim { claimer: claimer as u8, claim, count, truthful, challengers, asked: order_len, order, order_len });
+        s.phase = Phase::Challenge;
+        let (fast, plain) = g.settle_both_ways(&s);
+        prop_assert_eq!(format!("{fast:?}"), format!("{plain:?}"));
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
     /// Pennies and cards are conserved after every action, eliminated players never act,
