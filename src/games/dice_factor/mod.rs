@@ -313,7 +313,6 @@ impl Game for DiceFactor {
         self.step(s, seat, action, rng, log);
     }
 
-    #[inline]
     fn outcome(&self, s: &State) -> Outcome {
         let mut o = Outcome::new();
         o.length = s.turns;
