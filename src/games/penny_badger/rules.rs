@@ -83,6 +83,24 @@ struct ClaimOutcome {
     order_len: u8,
 }
 
+impl ClaimOutcome {
+    /// The answered claim `c`, read field by field rather than as one copy of the whole
+    /// claim: the answers just updated some of its bytes, and a wide load over narrow fresh
+    /// stores stalls the CPU.
+    #[inline(always)]
+    fn of(c: &TableClaim) -> ClaimOutcome {
+        ClaimOutcome {
+            claimer: c.claimer,
+            claim: c.claim,
+            count: c.count,
+            truthful: c.truthful,
+            challengers: c.challengers,
+            order: c.order,
+            order_len: c.order_len,
+        }
+    }
+}
+
 /// One row of [`PennyBadger::resolve_claim`]'s amounts as plain numbers, for
 /// [`PennyBadger::settle_claim_fast`]: row `2 k` for a set claim of `k` cards (the payout
 /// table's row `k`), row `2 k + 1` for a wild claim of `k` cards (the wild row).
@@ -664,18 +682,7 @@ impl PennyBadger {
         if let Some((seat, challenge)) = last_answer {
             log.emit(|| Event::Answered { seat, challenge });
         }
-        // Field by field, not one copy of the whole claim: the answers just updated some of
-        // its bytes, and a wide load over narrow fresh stores stalls the CPU.
-        let c = s.claim.as_ref().expect("a claim is on the table");
-        let c = ClaimOutcome {
-            claimer: c.claimer,
-            claim: c.claim,
-            count: c.count,
-            truthful: c.truthful,
-            challengers: c.challengers,
-            order: c.order,
-            order_len: c.order_len,
-        };
+        let c = ClaimOutcome::of(s.claim.as_ref().expect("a claim is on the table"));
         if !self.settle_claim_fast(s, c, log) {
             self.settle_claim(s, c, log);
         }
@@ -791,16 +798,7 @@ impl PennyBadger {
     /// full, for the tests: the two states after.
     #[cfg(test)]
     pub(super) fn settle_both_ways(&self, s: &State) -> (State, State) {
-        let t = s.claim.expect("a claim is on the table");
-        let c = ClaimOutcome {
-            claimer: t.claimer,
-            claim: t.claim,
-            count: t.count,
-            truthful: t.truthful,
-            challengers: t.challengers,
-            order: t.order,
-            order_len: t.order_len,
-        };
+        let c = ClaimOutcome::of(s.claim.as_ref().expect("a claim is on the table"));
         let mut log = EventLog::new(false);
         let mut fast = s.clone();
         if !self.settle_claim_fast(&mut fast, c, &log) {
