@@ -94,63 +94,94 @@ impl Bot<FlowerPower> for GreedyBot {
         "greedy"
     }
 
-    /// [`greedy_play`] with a fast path for the common turn where nothing completes: the
+    /// [`greedy_play`] with fast paths for the two common turns: nothing completes (the
     /// color with the least key (petals, then fewer held, then canonical order) among those
-    /// held, its first card.
+    /// held, its first card), and one color alone can complete ([`one_color_completion`]).
     #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         #[cfg(target_arch = "x86_64")]
-        let (completes, best) = single_color_sse2(view.hand.colors_word(), view.garden(), game.petals);
+        let (completing, best) = single_color_sse2(view.hand.colors_word(), view.garden_lanes(), game.petals);
         #[cfg(not(target_arch = "x86_64"))]
-        let (completes, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
-        if completes {
+        let (completing, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
+        if completing != 0 {
+            if let Some(mask) = one_color_completion(view.hand, completing, view.garden(), game.petals, game.max_play as u32) {
+                return Action(mask);
+            }
             return pick(view.hand, greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32));
         }
         Action(view.hand.first_of(best))
     }
 }
 
+/// [`greedy_play`] and [`pick`] when `completing` (the colors whose petals plus the cards
+/// held reach `petals`) names one color whose flower fits in `max_play` cards: its first
+/// cards, for that flower and the further whole ones the budget allows. `None` for any other
+/// hand (more than one color can complete, or the flower does not fit), which the plain
+/// version plays.
+#[inline(always)]
+fn one_color_completion(hand: &Hand, completing: u32, garden: &[u16; COLORS], petals: u32, max_play: u32) -> Option<u16> {
+    if completing & completing.wrapping_sub(1) != 0 {
+        return None;
+    }
+    let c = (completing.trailing_zeros() as usize).min(COLORS - 1);
+    let need = petals - garden[c] as u32;
+    if need > max_play {
+        return None;
+    }
+    let cards = need + further_flowers(hand.color(c) - need, max_play - need, petals);
+    let mut rest = hand.positions_of(c);
+    let mut mask = 0u16;
+    for _ in 0..cards {
+        mask |= rest & rest.wrapping_neg();
+        rest &= rest.wrapping_sub(1);
+    }
+    Some(mask)
+}
+
 /// `greedy`'s two questions about a hand, the plain version of [`single_color_sse2`] (the
-/// tests compare the two): whether some color completes a flower (its petals in the garden
-/// plus the cards held reach `petals`), and the color a single-card play takes: of the
-/// colors held, the fewest petals, ties to the most held, then canonical order (0 when no
-/// color is held).
+/// tests compare the two): which colors complete a flower (their petals in the garden plus
+/// the cards held reach `petals`; bit c for color c), and the color a single-card play
+/// takes: of the colors held, the fewest petals, ties to the most held, then canonical order
+/// (0 when no color is held).
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 #[inline]
-pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32) -> (bool, usize) {
-    let mut completes = false;
+pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32) -> (u32, usize) {
+    let mut completing = 0;
     let mut best_key = u32::MAX;
     let mut best = 0;
     for c in 0..COLORS {
         let h = held[c] as u32;
         let k = garden[c] as u32;
-        completes |= k + h >= petals;
+        completing |= u32::from(k + h >= petals) << c;
         let key = if h == 0 { u32::MAX } else { (k << 16) | ((255 - h) << 8) | c as u32 };
         if key < best_key {
             best_key = key;
             best = c;
         }
     }
-    (completes, best)
+    (completing, best)
 }
 
 /// [`single_color_plain`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
 /// is part of every x86-64 CPU). `held` is the hand's color counts as one word (byte c:
-/// color c, bytes 5..8 zero). A color's key is petals << 8 | (31 - held) << 3 | color, or
+/// color c, bytes 5..8 zero), `garden` the garden's eight lanes ([`super::rules::Garden`],
+/// lanes 5..8 zero). A color's key is petals << 8 | (31 - held) << 3 | color, or
 /// 0xffff when it is not held: a flower has fewer than 200 petals (at most 40 base sets)
 /// and a hand holds at most 16 cards, so every key is a 16-bit number below 0xffff, and the
 /// least key is the color wanted, its number in the low 3 bits. SSE2's 16-bit minimum is
 /// signed, so the keys are compared with their top bit flipped.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn single_color_sse2(held: u64, garden: &[u16; COLORS], petals: u32) -> (bool, usize) {
+pub fn single_color_sse2(held: u64, garden: &[u16; 8], petals: u32) -> (u32, usize) {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
-    // none of them touches memory.
-    let (completes, least) = unsafe {
-        let g = _mm_set_epi16(0, 0, 0, garden[4] as i16, garden[3] as i16, garden[2] as i16, garden[1] as i16, garden[0] as i16);
+    // the one load reads the 16 bytes of `garden` (unaligned load, any address).
+    let (completing, least) = unsafe {
+        let g = _mm_loadu_si128(garden.as_ptr().cast());
         let h = _mm_unpacklo_epi8(_mm_cvtsi64_si128(held as i64), _mm_setzero_si128());
-        let completes = _mm_movemask_epi8(_mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1))) != 0;
+        let completing = _mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1));
+        // One bit per color: the 16-bit lanes (0 or -1) packed to bytes.
+        let completing = _mm_movemask_epi8(_mm_packs_epi16(completing, _mm_setzero_si128())) as u32;
         let colors = _mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0);
         let key = _mm_or_si128(_mm_or_si128(_mm_slli_epi16::<8>(g), _mm_slli_epi16::<3>(_mm_sub_epi16(_mm_set1_epi16(31), h))), colors);
         let absent = _mm_cmpeq_epi16(h, _mm_setzero_si128());
@@ -159,11 +190,11 @@ pub fn single_color_sse2(held: u64, garden: &[u16; COLORS], petals: u32) -> (boo
         m = _mm_min_epi16(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
         m = _mm_min_epi16(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
         let least = (_mm_cvtsi128_si32(m) as u32 ^ 0x8000) & 0xffff;
-        (completes, least)
+        (completing, least)
     };
     // No color held (never at a decision): lanes 5..7 hold 0xffff too; color 4 holds no card,
     // so its play is empty, as the plain version's color 0.
-    (completes, ((least & 7) as usize).min(COLORS - 1))
+    (completing, ((least & 7) as usize).min(COLORS - 1))
 }
 
 /// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a

@@ -84,7 +84,7 @@ fn table(g: &FlowerPower, hands: &[Vec<Card>], garden: [u16; COLORS], pile: Opti
         }
         None => left,
     };
-    s.garden = garden;
+    s.garden = garden.into();
     s.starter = [0; COLORS];
     s.flowers = [0; MAX_PLAYERS];
     s.flowers[0] = flowers_by_color.iter().sum::<u32>() as i64;
@@ -701,11 +701,44 @@ proptest! {
         let garden = garden.map(|k| k.min(petals as u16 - 1));
         let word = u64::from_le_bytes([held[0], held[1], held[2], held[3], held[4], 0, 0, 0]);
         let (completes, best) = single_color_plain(&held, &garden, petals);
-        let (fast_completes, fast_best) = single_color_sse2(word, &garden, petals);
+        let lanes = rules::Garden::from(garden);
+        let (fast_completes, fast_best) = single_color_sse2(word, lanes.lanes(), petals);
         prop_assert_eq!(fast_completes, completes);
         if held.iter().any(|&h| h > 0) {
             prop_assert_eq!(fast_best, best);
         }
+    }
+}
+
+proptest! {
+    /// [`rules::Garden::set`] (one 16-byte write) changes exactly its color's lane, as the
+    /// plain array write does, and leaves the lanes past the five colors at 0.
+    #[test]
+    fn garden_set_is_one_lane(petals in prop::array::uniform5(0u16..200), writes in prop::collection::vec((0usize..COLORS, 0u16..200), 0..8)) {
+        let mut garden = rules::Garden::from(petals);
+        let mut plain = petals;
+        for &(c, k) in &writes {
+            garden.set(c, k);
+            plain[c] = k;
+            prop_assert_eq!(garden, plain);
+            prop_assert_eq!(&garden.lanes()[COLORS..], &[0u16; 8 - COLORS][..]);
+        }
+    }
+
+    /// Cards pushed one by one (one 16-byte write each) are the hand, in order, whatever
+    /// plays came before.
+    #[test]
+    fn pushed_cards_are_the_hand(hand in prop::collection::vec(0u8..25, 0..=16), mask in any::<u16>(), more in prop::collection::vec(0u8..25, 0..=16)) {
+        let mut h = Hand::from_cards(&hand);
+        prop_assert_eq!(h.cards(), &hand[..]);
+        let mask = if hand.len() == 16 { mask } else { mask & ((1 << hand.len()) - 1) };
+        h.take_fast(mask);
+        let mut want: Vec<Card> = hand.iter().enumerate().filter(|(i, _)| mask & (1 << i) == 0).map(|(_, &c)| c).collect();
+        for &c in more.iter().take(16 - want.len()) {
+            h.push(c);
+            want.push(c);
+        }
+        prop_assert_eq!(h.cards(), &want[..]);
     }
 }
 
@@ -764,7 +797,7 @@ fn invariants_catch_lost_cards_and_bad_bookkeeping() {
     scored.flowers[1] = 1;
     assert!(g.check_invariants(&scored).is_err(), "a flower nobody took");
     let mut full = s.clone();
-    full.garden[0] = 5;
+    full.garden.set(0, 5);
     assert!(g.check_invariants(&full).is_err(), "a flower not taken at 5 petals");
     let mut over = s;
     over.over = true;

@@ -25,7 +25,13 @@ impl<'a> View<'a> {
     /// Petals of each color's flower in progress (public: the garden is on the table).
     #[inline(always)]
     pub fn garden(&self) -> &'a [u16; COLORS] {
-        &self.table.garden
+        self.table.garden.petals()
+    }
+
+    /// The garden as eight 16-bit lanes (5..8 are 0), aligned for one vector read.
+    #[inline(always)]
+    pub fn garden_lanes(&self) -> &'a [u16; 8] {
+        self.table.garden.lanes()
     }
 
     /// Who laid the first petal of each color's flower in progress (public).
