@@ -6,6 +6,7 @@ use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::rules::{Hand, color_of};
 use super::{Action, Event, FlowerPower, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+use crate::games::chroma::Card;
 
 /// The hand positions of the first `want[c]` cards of each color c, in hand order.
 #[inline]
@@ -100,16 +101,19 @@ impl Bot<FlowerPower> for GreedyBot {
     #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         #[cfg(target_arch = "x86_64")]
-        let (completing, best) = single_color_sse2(view.hand.colors_word(), view.garden_lanes(), game.petals);
+        let (completing, first) = single_card_sse2(view.hand.colors_word(), view.garden_lanes(), game.petals, view.hand.slots());
         #[cfg(not(target_arch = "x86_64"))]
-        let (completing, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
+        let (completing, first) = {
+            let (completing, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
+            (completing, view.hand.first_of(best))
+        };
         if completing != 0 {
             if let Some(mask) = one_color_completion(view.hand, completing, view.garden(), game.petals, game.max_play as u32) {
                 return Action(mask);
             }
             return pick(view.hand, greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32));
         }
-        Action(view.hand.first_of(best))
+        Action(first)
     }
 }
 
@@ -138,8 +142,8 @@ fn one_color_completion(hand: &Hand, completing: u32, garden: &[u16; COLORS], pe
     Some(mask)
 }
 
-/// `greedy`'s two questions about a hand, the plain version of [`single_color_sse2`] (the
-/// tests compare the two): which colors complete a flower (their petals in the garden plus
+/// `greedy`'s two questions about a hand, the plain version of [`single_card_sse2`] (the
+/// tests compare the two, with [`Hand::first_of`]): which colors complete a flower (their petals in the garden plus
 /// the cards held reach `petals`; bit c for color c), and the color a single-card play
 /// takes: of the colors held, the fewest petals, ties to the most held, then canonical order
 /// (0 when no color is held).
@@ -163,20 +167,24 @@ pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u
 }
 
 /// [`single_color_plain`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
-/// is part of every x86-64 CPU). `held` is the hand's color counts as one word (byte c:
-/// color c, bytes 5..8 zero), `garden` the garden's eight lanes ([`super::rules::Garden`],
-/// lanes 5..8 zero). A color's key is petals << 8 | (31 - held) << 3 | color, or
-/// 0xffff when it is not held: a flower has fewer than 200 petals (at most 40 base sets)
-/// and a hand holds at most 16 cards, so every key is a 16-bit number below 0xffff, and the
-/// least key is the color wanted, its number in the low 3 bits. SSE2's 16-bit minimum is
-/// signed, so the keys are compared with their top bit flipped.
+/// is part of every x86-64 CPU), followed by the single-card play's position: returns the
+/// colors that complete and the position (one bit) of the first card of the color a
+/// single-card play takes (0 when no color is held). `held` is the hand's color counts as
+/// one word (byte c: color c, bytes 5..8 zero), `garden` the garden's eight lanes
+/// ([`super::rules::Garden`], lanes 5..8 zero), `slots` the hand's 16 slots
+/// ([`Hand::slots`]). A color's key is petals << 8 | (31 - held) << 3 | color, or 0xffff
+/// when it is not held: a flower has fewer than 200 petals (at most 40 base sets) and a hand
+/// holds at most 16 cards, so every key is a 16-bit number below 0xffff, and the least key
+/// is the color wanted, its number in the low 3 bits. SSE2's 16-bit minimum is signed, so
+/// the keys are compared with their top bit flipped. The color never leaves the vector
+/// registers: the cards of color c are 5c to 5c + 4, found by one range test of the slots.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn single_color_sse2(held: u64, garden: &[u16; 8], petals: u32) -> (u32, usize) {
+pub fn single_card_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> (u32, u16) {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
-    // the one load reads the 16 bytes of `garden` (unaligned load, any address).
-    let (completing, least) = unsafe {
+    // the two loads read the 16 bytes of `garden` and of `slots` (unaligned loads).
+    let (completing, in_color) = unsafe {
         let g = _mm_loadu_si128(garden.as_ptr().cast());
         let h = _mm_unpacklo_epi8(_mm_cvtsi64_si128(held as i64), _mm_setzero_si128());
         let completing = _mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1));
@@ -189,12 +197,20 @@ pub fn single_color_sse2(held: u64, garden: &[u16; 8], petals: u32) -> (u32, usi
         m = _mm_min_epi16(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
         m = _mm_min_epi16(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
         m = _mm_min_epi16(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
-        let least = (_mm_cvtsi128_si32(m) as u32 ^ 0x8000) & 0xffff;
-        (completing, least)
+        // Lanes 0 and 1 hold the least key; every lane gets it, then its color c (the low 3
+        // bits, untouched by the flipped top bit) becomes 5c in every byte. No color held:
+        // c = 7, and no card is 35 to 39.
+        let c = _mm_and_si128(_mm_shuffle_epi32::<0>(m), _mm_set1_epi16(7));
+        let first_card = _mm_add_epi16(_mm_slli_epi16::<2>(c), c);
+        let first_card = _mm_packus_epi16(first_card, first_card);
+        // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
+        let d = _mm_sub_epi8(_mm_loadu_si128(slots.as_ptr().cast()), first_card);
+        let inside = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(4)), d);
+        (completing, _mm_movemask_epi8(inside) as u32)
     };
-    // No color held (never at a decision): lanes 5..7 hold 0xffff too; color 4 holds no card,
-    // so its play is empty, as the plain version's color 0.
-    (completing, ((least & 7) as usize).min(COLORS - 1))
+    // The slots past the length come after every card held, so the lowest slot of a held
+    // color is a card held.
+    (completing, (in_color & in_color.wrapping_neg()) as u16)
 }
 
 /// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a

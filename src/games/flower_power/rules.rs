@@ -101,6 +101,14 @@ impl Hand {
         self.colors[c] as u32
     }
 
+    /// All 16 slots: the cards held, then whatever the slots past the length hold (cards
+    /// played or never written, never a card of a held color ahead of a held one). For a
+    /// vector read of the whole hand.
+    #[inline(always)]
+    pub fn slots(&self) -> &[Card; MAX_HAND] {
+        &self.cards.0
+    }
+
     /// Cards held per color, canonical order.
     #[inline(always)]
     pub fn colors(&self) -> &[u8; COLORS] {

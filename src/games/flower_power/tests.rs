@@ -692,21 +692,27 @@ proptest! {
 }
 
 proptest! {
-    /// The SSE2 reading of `greedy`'s single-card color and completion test is the plain one,
-    /// over every count a hand can hold and every garden a variant allows.
+    /// The SSE2 reading of `greedy`'s completion test and single-card position is the plain
+    /// one (the color from [`super::bots::single_color_plain`], its first card from
+    /// [`Hand::first_of`]), over hands of every size with the stale slots plays leave, and
+    /// every garden a variant allows.
     #[test]
     #[cfg(target_arch = "x86_64")]
-    fn single_color_sse2_is_plain(held in prop::array::uniform5(0u8..=16), garden in prop::array::uniform5(0u16..200), petals in 1u32..=200) {
-        use super::bots::{single_color_plain, single_color_sse2};
+    fn single_card_sse2_is_plain(
+        cards in prop::collection::vec(0u8..25, 0..=16),
+        played in any::<u16>(),
+        garden in prop::array::uniform5(0u16..200),
+        petals in 1u32..=200,
+    ) {
+        use super::bots::{single_card_sse2, single_color_plain};
+        let mut hand = Hand::from_cards(&cards);
+        hand.take_fast(if cards.len() == 16 { played } else { played & ((1 << cards.len()) - 1) });
         let garden = garden.map(|k| k.min(petals as u16 - 1));
-        let word = u64::from_le_bytes([held[0], held[1], held[2], held[3], held[4], 0, 0, 0]);
-        let (completes, best) = single_color_plain(&held, &garden, petals);
+        let (completing, best) = single_color_plain(hand.colors(), &garden, petals);
         let lanes = rules::Garden::from(garden);
-        let (fast_completes, fast_best) = single_color_sse2(word, lanes.lanes(), petals);
-        prop_assert_eq!(fast_completes, completes);
-        if held.iter().any(|&h| h > 0) {
-            prop_assert_eq!(fast_best, best);
-        }
+        let (fast_completing, fast_first) = single_card_sse2(hand.colors_word(), lanes.lanes(), petals, hand.slots());
+        prop_assert_eq!(fast_completing, completing);
+        prop_assert_eq!(fast_first, hand.first_of(best));
     }
 }
 
