@@ -132,7 +132,9 @@ fn one_color_completion(hand: &Hand, completing: u32, garden: &[u16; COLORS], pe
     if need > max_play {
         return None;
     }
-    let cards = need + further_flowers(hand.color(c) - need, max_play - need, petals);
+    // `further_flowers` without its division in the usual case (no room for a second flower).
+    let spare = (hand.color(c) - need).min(max_play - need);
+    let cards = need + if spare >= petals { further_flowers(spare, spare, petals) } else { 0 };
     let mut rest = hand.positions_of(c);
     let mut mask = 0u16;
     for _ in 0..cards {
