@@ -228,7 +228,8 @@ impl Hand {
     /// cards): each removal shifts the cards after it down one slot, all 16 slots at once
     /// (one SSE2 byte shift on x86-64), with no loop over the hand. Returns the cards taken
     /// per color (byte c of the word: color c) and the mask of the colors taken. The caller
-    /// checks `mask`.
+    /// checks `mask`. Flower Power's cards are base cards (below 25), whose color is read
+    /// by comparisons.
     #[inline(always)]
     pub fn take_fast(&mut self, mask: u16) -> (u64, u32) {
         /// `BELOW_SLOTS[i]`: the bytes of slots 0..i.
@@ -251,15 +252,23 @@ impl Hand {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
         // aligned load and store cover exactly the slots); each `BELOW_SLOTS` row is 16
-        // bytes, read unaligned; `i` < 16 indexes the array (checked).
+        // bytes, read unaligned; `color_of_slot` is 16 bytes, written unaligned; `i` < 16
+        // indexes the arrays (checked).
         unsafe {
             use std::arch::x86_64::*;
             let mut cards = _mm_load_si128(self.cards.0.as_ptr().cast());
+            // Every slot's color at once, before the mask is known (off the play's chain of
+            // dependent steps): a card x < 25 is of color (x > 4) + (x > 9) + (x > 14) + (x > 19);
+            // each signed byte compare gives -1 where true. Read back by slot below.
+            let above = |edge: i8| _mm_cmpgt_epi8(cards, _mm_set1_epi8(edge));
+            let minus_color = _mm_add_epi8(_mm_add_epi8(above(4), above(9)), _mm_add_epi8(above(14), above(19)));
+            let mut color_of_slot = [0u8; MAX_HAND];
+            _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), _mm_sub_epi8(_mm_setzero_si128(), minus_color));
             let mut rest = mask;
             while rest != 0 {
                 let i = 15 - rest.leading_zeros() as usize;
                 rest &= !(1 << i);
-                let c = COLOR_OF_BYTE[self.cards.0[i] as usize];
+                let c = color_of_slot[i];
                 out += 1 << (8 * c);
                 played |= 1 << c;
                 taken += 1;
