@@ -232,20 +232,6 @@ impl Hand {
     /// by comparisons.
     #[inline(always)]
     pub fn take_fast(&mut self, mask: u16) -> (u64, u32) {
-        /// `BELOW_SLOTS[i]`: the bytes of slots 0..i.
-        static BELOW_SLOTS: [[u8; 16]; MAX_HAND] = {
-            let mut t = [[0u8; 16]; MAX_HAND];
-            let mut i = 0;
-            while i < MAX_HAND {
-                let mut j = 0;
-                while j < i {
-                    t[i][j] = 0xff;
-                    j += 1;
-                }
-                i += 1;
-            }
-            t
-        };
         let mut out = 0u64;
         let mut played = 0u32;
         let mut taken = 0u8;
@@ -258,12 +244,9 @@ impl Hand {
             use std::arch::x86_64::*;
             let mut cards = _mm_load_si128(self.cards.0.as_ptr().cast());
             // Every slot's color at once, before the mask is known (off the play's chain of
-            // dependent steps): a card x < 25 is of color (x > 4) + (x > 9) + (x > 14) + (x > 19);
-            // each signed byte compare gives -1 where true. Read back by slot below.
-            let above = |edge: i8| _mm_cmpgt_epi8(cards, _mm_set1_epi8(edge));
-            let minus_color = _mm_add_epi8(_mm_add_epi8(above(4), above(9)), _mm_add_epi8(above(14), above(19)));
+            // dependent steps), read back by slot below.
             let mut color_of_slot = [0u8; MAX_HAND];
-            _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), _mm_sub_epi8(_mm_setzero_si128(), minus_color));
+            _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), slot_colors(cards));
             let mut rest = mask;
             while rest != 0 {
                 let i = 15 - rest.leading_zeros() as usize;
@@ -300,6 +283,70 @@ impl Hand {
         (out, played)
     }
 }
+
+impl Hand {
+    /// [`Hand::take_fast`] for a `mask` of one position (the caller checks it): removes that
+    /// card (the cards after it move down one slot) and returns its color. No loop.
+    #[inline(always)]
+    pub fn take_one(&mut self, mask: u16) -> usize {
+        debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
+        let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
+        // aligned load and store cover exactly the slots); `color_of_slot` is 16 bytes,
+        // written unaligned; `i` < 16 indexes it.
+        let c = unsafe {
+            use std::arch::x86_64::*;
+            let cards = _mm_load_si128(self.cards.0.as_ptr().cast());
+            let mut color_of_slot = [0u8; MAX_HAND];
+            _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), slot_colors(cards));
+            let below = _mm_loadu_si128(BELOW_SLOTS[i].as_ptr().cast());
+            let cards = _mm_or_si128(_mm_and_si128(below, cards), _mm_andnot_si128(below, _mm_srli_si128::<1>(cards)));
+            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), cards);
+            color_of_slot[i] as usize
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let c = {
+            let c = color_of(self.cards.0[i]);
+            self.cards.0.copy_within(i + 1.., i);
+            c
+        };
+        self.colors = (u64::from_le_bytes(self.colors) - (1 << (8 * c))).to_le_bytes();
+        self.len -= 1;
+        c
+    }
+}
+
+/// Every slot's color (card x < 25: color x / 5) in one vector, by comparisons: a base card
+/// x is of color (x > 4) + (x > 9) + (x > 14) + (x > 19); each signed byte compare gives -1
+/// where true.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn slot_colors(cards: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
+    use std::arch::x86_64::*;
+    // SAFETY: SSE2 is part of the x86-64 baseline; nothing here touches memory.
+    unsafe {
+        let above = |edge: i8| _mm_cmpgt_epi8(cards, _mm_set1_epi8(edge));
+        let minus_color = _mm_add_epi8(_mm_add_epi8(above(4), above(9)), _mm_add_epi8(above(14), above(19)));
+        _mm_sub_epi8(_mm_setzero_si128(), minus_color)
+    }
+}
+
+/// `BELOW_SLOTS[i]`: the bytes of slots 0..i (a removal at i keeps them, and moves the
+/// slots above i down one).
+static BELOW_SLOTS: [[u8; 16]; MAX_HAND] = {
+    let mut t = [[0u8; 16]; MAX_HAND];
+    let mut i = 0;
+    while i < MAX_HAND {
+        let mut j = 0;
+        while j < i {
+            t[i][j] = 0xff;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -501,33 +548,46 @@ impl FlowerPower {
             let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();
             log.emit(|| Event::Played { seat: seat as u8, cards });
         }
-        let (played, colors) = s.hands[seat].take_fast(mask);
-        s.left -= mask.count_ones();
-        let petals = self.petals as u16;
-        // The colors played, in canonical order (mostly one).
-        let mut rest = colors;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let mut m = ((played >> (8 * c)) & 0xff) as u16;
-            let mut k = s.garden[c];
-            if k == 0 {
-                s.starter[c] = seat as u8;
+        if mask != 0 && mask & (mask - 1) == 0 {
+            // One card, the usual play: no loop over the cards or the colors.
+            let c = s.hands[seat].take_one(mask);
+            s.left -= 1;
+            self.lay(s, seat, c, 1, log);
+        } else {
+            let (played, colors) = s.hands[seat].take_fast(mask);
+            s.left -= mask.count_ones();
+            // The colors played, in canonical order (mostly one).
+            let mut rest = colors;
+            while rest != 0 {
+                let c = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                self.lay(s, seat, c, ((played >> (8 * c)) & 0xff) as u16, log);
             }
-            while k + m >= petals {
-                m -= petals - k;
-                k = 0;
-                s.flowers[seat] += 1;
-                s.flowers_by_color[c] += 1;
-                let starter = s.starter[c];
-                s.finished_by_other += u32::from(starter as usize != seat);
-                log.emit(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
-                s.starter[c] = seat as u8;
-            }
-            s.garden.set(c, k + m);
         }
         s.turns += 1;
         self.after_turn(s, log);
+    }
+
+    /// `seat` lays `m` petals of color `c`: it starts that flower if it had none, takes every
+    /// flower the petals complete, and leaves the rest in the garden.
+    #[inline(always)]
+    fn lay(&self, s: &mut State, seat: usize, c: usize, mut m: u16, log: &mut EventLog<Event>) {
+        let petals = self.petals as u16;
+        let mut k = s.garden[c];
+        if k == 0 {
+            s.starter[c] = seat as u8;
+        }
+        while k + m >= petals {
+            m -= petals - k;
+            k = 0;
+            s.flowers[seat] += 1;
+            s.flowers_by_color[c] += 1;
+            let starter = s.starter[c];
+            s.finished_by_other += u32::from(starter as usize != seat);
+            log.emit(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
+            s.starter[c] = seat as u8;
+        }
+        s.garden.set(c, k + m);
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over

@@ -731,6 +731,21 @@ proptest! {
         }
     }
 
+    /// [`Hand::take_one`] leaves the hand [`Hand::take_fast`] leaves for the same card, and
+    /// returns that card's color.
+    #[test]
+    fn take_one_is_take_fast(hand in prop::collection::vec(0u8..25, 1..=16), at in 0usize..16) {
+        let h = Hand::from_cards(&hand);
+        let mask = 1u16 << (at % hand.len());
+        let (mut one, mut fast) = (h, h);
+        let c = one.take_one(mask);
+        let (taken, colors) = fast.take_fast(mask);
+        prop_assert_eq!(colors, 1 << c);
+        prop_assert_eq!(taken, 1 << (8 * c));
+        prop_assert_eq!(c, color_of(hand[at % hand.len()]));
+        prop_assert_eq!(one, fast);
+    }
+
     /// Cards pushed one by one (one 16-byte write each) are the hand, in order, whatever
     /// plays came before.
     #[test]
