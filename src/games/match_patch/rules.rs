@@ -9,12 +9,27 @@ use super::{Action, Event, MatchPatch};
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{Card, cell_name, shuffle_cards};
 
+/// Room of a hand's buffers: its cards are a window of them that moves up one place when a
+/// card leaves from the older end (no card moves), and back to the start when it reaches the
+/// end ([`Hand::push`]). At least [`HAND_CAP`].
+const ROOM: usize = 32;
+const _: () = assert!(ROOM > HAND_CAP, "a window of HAND_CAP cards from 0 never reaches the buffers' last place");
+
 /// A hand in the order its cards came in (dealt cards in deal order), with counts per kind
-/// and the mask of kinds held twice or more, so pairs are found in O(1). Fixed capacity,
-/// no heap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// and the mask of kinds held twice or more, so pairs are found in O(1), and each card's
+/// passed-up kinds (see [`Hand::passed_up`]). Fixed capacity, no heap.
+///
+/// The cards are the window `start..start + len` of a buffer with room to spare: a card
+/// leaving the hand closes the gap from whichever side moves fewer cards, so the oldest card
+/// (the one `memory` places) leaves without moving any. [`PlainHand`] is the plain version
+/// it is tested against.
+#[derive(Clone, Copy)]
 pub struct Hand {
-    cards: [Card; HAND_CAP],
+    cards: [Card; ROOM],
+    /// Per buffer position, the kinds passed up while holding that card and every newer one
+    /// (a difference: [`Hand::passed_up`] of a card is the union from it to the newest).
+    passed: [u32; ROOM],
+    start: u8,
     len: u8,
     counts: [u8; KINDS],
     /// Bit k set when kind k is held.
@@ -25,9 +40,9 @@ pub struct Hand {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; HAND_CAP], len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
 
-    /// A hand holding `cards` (each 0..25) in this order of arrival.
+    /// A hand holding `cards` (each 0..25) in this order of arrival, with no passed-up kinds.
     pub fn from_cards(cards: &[Card]) -> Hand {
         let mut h = Hand::EMPTY;
         for &c in cards {
@@ -36,10 +51,20 @@ impl Hand {
         h
     }
 
+    /// A hand of as many `cards` as this one holds, each card with the passed-up kinds of this
+    /// hand's card at its position (determinization deals other cards into the same places).
+    pub fn redealt(&self, cards: &[Card]) -> Hand {
+        debug_assert_eq!(cards.len(), self.len());
+        let mut h = Hand::from_cards(cards);
+        let (s, n) = (self.start as usize, self.len as usize);
+        h.passed[..n].copy_from_slice(&self.passed[s..s + n]);
+        h
+    }
+
     /// The cards, held longest first.
     #[inline]
     pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
+        &self.cards[self.start as usize..self.start as usize + self.len as usize]
     }
 
     /// Copies of `card` held.
@@ -78,10 +103,34 @@ impl Hand {
         self.pairs
     }
 
-    /// Adds `card` as the newest card. The caller keeps the hand within [`HAND_CAP`].
+    /// The kinds passed up while holding the card at position `i` (below the length): bit k
+    /// set when the seat drew from the pile while the patch showed a card of kind k, which a
+    /// player remembering the patch does not do holding its twin (taking the slot lays a
+    /// pair). Public: made of draws everyone saw. A belief, not a rule (determinization).
+    pub fn passed_up(&self, i: usize) -> u32 {
+        let s = self.start as usize;
+        self.passed[s + i..s + self.len as usize].iter().fold(0, |m, &p| m | p)
+    }
+
+    /// Marks every card held as having passed up the kinds `shown` (a draw from the pile while
+    /// the patch showed them): one word, the newest card's difference.
+    #[inline(always)]
+    pub fn pass_up(&mut self, shown: u32) {
+        if self.len > 0 {
+            self.passed[self.start as usize + self.len as usize - 1] |= shown;
+        }
+    }
+
+    /// Adds `card` as the newest card, with no passed-up kinds. The caller keeps the hand
+    /// within [`HAND_CAP`].
     #[inline]
     pub fn push(&mut self, card: Card) {
-        self.cards[self.len as usize] = card;
+        if self.start as usize + self.len as usize >= ROOM {
+            self.to_start();
+        }
+        let at = self.start as usize + self.len as usize;
+        self.cards[at] = card;
+        self.passed[at] = 0;
         self.len += 1;
         self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
@@ -90,28 +139,95 @@ impl Hand {
         self.pairs |= u32::from(*c >= 2) << card;
     }
 
+    /// Moves the window to the start of the buffers (the newest card reached their end).
+    #[cold]
+    #[inline(never)]
+    fn to_start(&mut self) {
+        let (s, n) = (self.start as usize, self.len as usize);
+        self.cards.copy_within(s..s + n, 0);
+        self.passed.copy_within(s..s + n, 0);
+        self.start = 0;
+    }
+
+    /// The position of the copy of `card` held longest, searching from position `from` (the
+    /// last position when it is not held; the caller checks that it is).
+    #[inline(always)]
+    fn find(&self, card: Card, from: usize) -> usize {
+        let cards = self.cards();
+        cards[from..].iter().position(|&c| c == card).map_or(cards.len() - 1, |i| from + i)
+    }
+
     /// The position of the copy of `card` held longest (the last position when it is not
     /// held; the caller checks that it is).
     #[inline(always)]
     pub fn oldest(&self, card: Card) -> usize {
-        let len = self.len as usize;
-        self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
+        self.find(card, 0)
     }
 
-    /// Removes the copy of `card` held longest; the caller checks that it is held.
+    /// Removes the copy of `card` held longest, with its passed-up kinds; the caller checks
+    /// that it is held.
     #[inline(always)]
     pub fn remove(&mut self, card: Card) {
         self.remove_at(self.oldest(card));
     }
 
-    /// Removes the card at position `i` (below the length); the later cards move down.
+    /// Removes the two copies of `card` held longest (laying a pair); the caller checks that
+    /// they are held.
+    #[inline(always)]
+    pub fn remove_pair(&mut self, card: Card) {
+        let i = self.oldest(card);
+        let j = self.find(card, i + 1);
+        // The newer copy first, closing its gap from the newer side (usually no card moves:
+        // the newest card made the pair), then the older one from the older side.
+        self.remove_moving_newer(j);
+        self.remove_moving_older(i);
+    }
+
+    /// Removes the card at position `i` (below the length), with its passed-up kinds; the
+    /// gap closes from the side with fewer cards.
     #[inline(always)]
     pub fn remove_at(&mut self, i: usize) {
-        let len = self.len as usize;
-        let card = self.cards[i];
-        let tail = &mut self.cards[i..len];
-        for j in 1..tail.len() {
-            tail[j - 1] = tail[j];
+        if 2 * i < self.len as usize {
+            self.remove_moving_older(i);
+        } else {
+            self.remove_moving_newer(i);
+        }
+    }
+
+    /// [`Hand::remove_at`], the older cards moving up one place.
+    #[inline(always)]
+    fn remove_moving_older(&mut self, i: usize) {
+        let s = self.start as usize;
+        let at = s + i;
+        let card = self.cards[at];
+        let passed = self.passed[at];
+        let mut j = at;
+        while j > s {
+            self.cards[j] = self.cards[j - 1];
+            self.passed[j] = self.passed[j - 1];
+            j -= 1;
+        }
+        // The next older card (now at `at`) keeps the removed card's passed-up kinds; when
+        // there is none, `at` has just left the window and the value is never read.
+        self.passed[at] |= passed;
+        self.start += 1;
+        self.forget(card);
+    }
+
+    /// [`Hand::remove_at`], the newer cards moving down one place.
+    #[inline(always)]
+    fn remove_moving_newer(&mut self, i: usize) {
+        let s = self.start as usize;
+        let at = s + i;
+        let end = s + self.len as usize;
+        let card = self.cards[at];
+        // The next older card keeps the removed card's passed-up kinds (outside the window,
+        // never read, when there is none: below `s`, or the buffer's last place when `s` is 0,
+        // which a window of at most HAND_CAP cards from 0 never reaches).
+        self.passed[(at + ROOM - 1) % ROOM] |= self.passed[at];
+        for j in at..end - 1 {
+            self.cards[j] = self.cards[j + 1];
+            self.passed[j] = self.passed[j + 1];
         }
         self.forget(card);
     }
@@ -125,6 +241,66 @@ impl Hand {
         // Without branches: which kinds pair up is the game's chance.
         self.held &= !(u32::from(*c == 0) << card);
         self.pairs &= !(u32::from(*c < 2) << card);
+    }
+}
+
+impl PartialEq for Hand {
+    /// The same cards in the same order with the same passed-up kinds (wherever the window
+    /// lies in the buffers).
+    fn eq(&self, other: &Hand) -> bool {
+        self.cards() == other.cards()
+            && self.counts == other.counts
+            && self.held == other.held
+            && self.pairs == other.pairs
+            && (0..self.len()).all(|i| self.passed_up(i) == other.passed_up(i))
+    }
+}
+
+impl Eq for Hand {}
+
+impl fmt::Debug for Hand {
+    /// The cards and their passed-up kinds (not where the window lies in the buffers).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let passed: Vec<u32> = (0..self.len()).map(|i| self.passed_up(i)).collect();
+        f.debug_struct("Hand")
+            .field("cards", &self.cards())
+            .field("passed", &passed)
+            .field("counts", &self.counts)
+            .field("held", &self.held)
+            .field("pairs", &self.pairs)
+            .finish()
+    }
+}
+
+/// [`Hand`] as a plain list, the reference it is tested against: the cards in arrival order
+/// and each card's passed-up kinds stored whole; every removal moves the newer cards down.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlainHand {
+    /// The cards, held longest first.
+    pub cards: Vec<Card>,
+    /// Each card's passed-up kinds, as [`Hand::passed_up`].
+    pub passed: Vec<u32>,
+}
+
+impl PlainHand {
+    /// Adds `card` as the newest card, with no passed-up kinds.
+    pub fn push(&mut self, card: Card) {
+        self.cards.push(card);
+        self.passed.push(0);
+    }
+
+    /// Every card held passes up the kinds `shown`.
+    pub fn pass_up(&mut self, shown: u32) {
+        for p in &mut self.passed {
+            *p |= shown;
+        }
+    }
+
+    /// Removes the copy of `card` held longest (which must be held).
+    pub fn remove(&mut self, card: Card) {
+        let i = self.cards.iter().position(|&c| c == card).expect("the card is held");
+        self.cards.remove(i);
+        self.passed.remove(i);
     }
 }
 
@@ -313,14 +489,9 @@ pub struct State {
     pub known: [[u8; KINDS]; MAX_PLAYERS],
     /// Kinds each hand is publicly known not to hold: bit k set when the seat placed a card
     /// of kind k from a hand without pairs, cleared when it draws from the pile
-    /// (determinization).
+    /// (determinization). The kinds each card's holder passed up are kept in the hand
+    /// ([`Hand::passed_up`]).
     pub excluded: [u32; MAX_PLAYERS],
-    /// Per hand position (arrival order, as [`Hand::cards`]), the kinds the seat passed up
-    /// while holding that card: bit k set when it drew from the pile while the patch showed
-    /// a card of kind k, which a player remembering the patch does not do holding its twin
-    /// (taking the slot lays a pair). A belief, not a rule: searches prefer samples that
-    /// honour it (determinization).
-    pub passed: [[u32; HAND_CAP]; MAX_PLAYERS],
 }
 
 /// The pile and the patch were both empty after a player's draws.
@@ -337,20 +508,6 @@ impl State {
         !self.pile.is_empty() || !self.patch.is_empty()
     }
 
-    /// Removes the copy of `card` that `seat` has held longest, with its passed-up kinds.
-    #[inline(always)]
-    fn remove_card(&mut self, seat: usize, card: Card) {
-        let hand = &mut self.hands[seat];
-        let len = hand.len();
-        let i = hand.oldest(card);
-        hand.remove_at(i);
-        // A plain loop: hands are short, and `copy_within` is a `memmove` call.
-        let passed = &mut self.passed[seat][i..len];
-        for j in 1..passed.len() {
-            passed[j - 1] = passed[j];
-        }
-        passed[passed.len() - 1] = 0;
-    }
 }
 
 impl MatchPatch {
@@ -372,7 +529,6 @@ impl MatchPatch {
             end_reason: END_PATCH_EMPTY,
             known: [[0; KINDS]; MAX_PLAYERS],
             excluded: [0; MAX_PLAYERS],
-            passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
         self.deal(&mut s, rng, log);
         s
@@ -382,7 +538,7 @@ impl MatchPatch {
     /// piles refilled in place (the same draws, the same events, the same state).
     pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         // Every field named, so that a new one cannot be left out.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, passed } = s;
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
         pile.clear();
         patch.clear();
         *hands = [Hand::EMPTY; MAX_PLAYERS];
@@ -397,7 +553,6 @@ impl MatchPatch {
         *end_reason = END_PATCH_EMPTY;
         *known = [[0; KINDS]; MAX_PLAYERS];
         *excluded = [0; MAX_PLAYERS];
-        *passed = [[0; HAND_CAP]; MAX_PLAYERS];
         self.deal(s, rng, log);
     }
 
@@ -479,17 +634,11 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
-                        let shown = s.patch.kinds();
-                        for p in &mut s.passed[seat][..s.hands[seat].len()] {
-                            *p |= shown;
-                        }
+                        s.hands[seat].pass_up(s.patch.kinds());
                         card
                     }
                 };
                 emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
-                // The new card's position holds no passed-up kinds: positions past a hand's
-                // length hold 0 (the invariants check it).
-                debug_assert_eq!(s.passed[seat][s.hands[seat].len()], 0);
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
@@ -501,7 +650,7 @@ impl MatchPatch {
                 self.pairs_then_end_check::<LOG>(s, seat, log);
             }
             Action::Place(card) => {
-                s.remove_card(seat, card);
+                s.hands[seat].remove(card);
                 let known = &mut s.known[seat][card as usize];
                 *known = known.saturating_sub(1);
                 s.excluded[seat] |= 1 << card;
@@ -521,8 +670,7 @@ impl MatchPatch {
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-            s.remove_card(seat, card);
-            s.remove_card(seat, card);
+            s.hands[seat].remove_pair(card);
             s.pairs[seat] += 1;
             s.laid[card as usize] += 1;
             let known = &mut s.known[seat][card as usize];
@@ -595,8 +743,8 @@ impl MatchPatch {
             if (0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0 {
                 return Err(format!("seat {seat}'s public record (known {:?}, excluded {:#x}) does not fit its hand [{h}]", s.known[seat], s.excluded[seat]));
             }
-            if s.passed[seat][h.len()..].iter().any(|&p| p != 0) {
-                return Err(format!("seat {seat} has passed-up kinds past its {} cards", h.len()));
+            if (1..h.len()).any(|i| h.passed_up(i) & !h.passed_up(i - 1) != 0) {
+                return Err(format!("seat {seat}'s passed-up kinds do not shrink from its oldest card to its newest: [{h}]"));
             }
             if h.len() > self.params.deal as usize + 1 {
                 return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));
