@@ -141,6 +141,12 @@ impl<'a> View<'a> {
         &self.table.patch
     }
 
+    /// The patch: its slots as [`View::slots`] tells them, with their kinds and counts.
+    #[inline]
+    pub fn patch(&self) -> &'a Patch {
+        &self.table.patch
+    }
+
     /// Cards in the draw pile.
     #[inline]
     pub fn pile(&self) -> usize {

@@ -61,6 +61,17 @@ impl Hand {
         h
     }
 
+    /// Empties the hand ([`Hand::EMPTY`] but for what its buffers hold outside the window,
+    /// which is never read: the buffers are not written).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.start = 0;
+        self.len = 0;
+        self.counts = [0; KINDS];
+        self.held = 0;
+        self.pairs = 0;
+    }
+
     /// The cards, held longest first.
     #[inline]
     pub fn cards(&self) -> &[Card] {
@@ -345,14 +356,27 @@ pub struct Slot {
     pub serial: u32,
 }
 
+/// Slots a [`Patch`] moves, or compares, at a time.
+const BLOCK: usize = 4;
+
+/// What a [`Patch`] holds past its last slot: a card of no kind, which no search matches.
+const NO_SLOT: Slot = Slot { card: Card::MAX, serial: 0 };
+
 /// The patch: its slots, oldest first, and how many of them hold each kind, so that whether
 /// the patch shows a kind is one bit test rather than a scan of the slots (the memory bot
 /// asks at every draw, the `passed` belief at every pile draw). It reads as the slice of its
 /// slots; only [`Patch::push`], [`Patch::take`] and [`Patch::clear`] change it, and each
 /// keeps the counts in step with the slots.
-#[derive(Debug, PartialEq, Eq)]
+///
+/// The slots are stored with at least [`BLOCK`] places of [`NO_SLOT`] after them, so that a
+/// take closes the gap and [`Patch::first_of`] searches [`BLOCK`] slots at a time, with a
+/// loop that ends after a number of blocks rather than of slots (its end is a mispredicted
+/// branch less often). [`Patch::take_plain`] and [`Patch::first_of_plain`] are the plain
+/// versions they are tested against.
 pub struct Patch {
+    /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`BLOCK`] of them).
     slots: Vec<Slot>,
+    len: usize,
     counts: [u8; KINDS],
     /// Bit k set when a slot holds kind k.
     kinds: u32,
@@ -361,7 +385,9 @@ pub struct Patch {
 impl Patch {
     /// An empty patch with room for `capacity` slots.
     pub fn with_capacity(capacity: usize) -> Patch {
-        Patch { slots: Vec::with_capacity(capacity), counts: [0; KINDS], kinds: 0 }
+        let mut slots = Vec::with_capacity(capacity + 2 * BLOCK);
+        slots.resize(BLOCK, NO_SLOT);
+        Patch { slots, len: 0, counts: [0; KINDS], kinds: 0 }
     }
 
     /// Bit mask of the kinds the patch holds (bit k = kind k).
@@ -372,7 +398,7 @@ impl Patch {
 
     /// [`Patch::kinds`] from the slots one by one, the reference it is checked against.
     pub fn kinds_plain(&self) -> u32 {
-        self.slots.iter().fold(0, |m, slot| m | 1 << slot.card)
+        self.iter().fold(0, |m, slot| m | 1 << slot.card)
     }
 
     /// Slots holding each kind, in canonical order.
@@ -384,24 +410,79 @@ impl Patch {
     /// Adds `slot` as the newest slot.
     #[inline]
     pub fn push(&mut self, slot: Slot) {
-        self.slots.push(slot);
+        if self.len + BLOCK + 1 > self.slots.len() {
+            self.grow();
+        }
+        self.slots[self.len] = slot;
+        self.len += 1;
         self.counts[slot.card as usize] += 1;
         self.kinds |= 1 << slot.card;
     }
 
-    /// Removes and returns the slot at position `i`; the later slots move down.
+    /// Adds [`NO_SLOT`] places at the end of the storage (rarely: it starts with room for the
+    /// whole deck).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let room = self.slots.len() + 2 * BLOCK;
+        self.slots.resize(room, NO_SLOT);
+    }
+
+    /// Removes and returns the slot at position `i`; the later slots move down, [`BLOCK`]
+    /// at a time (the places after the last slot hold [`NO_SLOT`], and move down with them).
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Slot {
-        let slot = remove_at(&mut self.slots, i);
+        let slot = self[i];
+        let mut at = i;
+        while at < self.len {
+            self.slots.copy_within(at + 1..at + 1 + BLOCK, at);
+            at += BLOCK;
+        }
+        self.len -= 1;
         let c = &mut self.counts[slot.card as usize];
         *c -= 1;
         self.kinds &= !(u32::from(*c == 0) << slot.card);
         slot
     }
 
+    /// [`Patch::take`] slot by slot, the reference it is tested against.
+    pub fn take_plain(&mut self, i: usize) -> Slot {
+        let mut slots: Vec<Slot> = self.iter().copied().collect();
+        let slot = slots.remove(i);
+        *self = slots.into_iter().collect();
+        slot
+    }
+
+    /// The position of the oldest slot holding `card`, if any: [`BLOCK`] slots compared at
+    /// once (the places after the last slot match no card).
+    #[inline(always)]
+    pub fn first_of(&self, card: Card) -> Option<usize> {
+        if self.kinds >> card & 1 == 0 {
+            return None;
+        }
+        let mut at = 0;
+        loop {
+            let block = &self.slots[at..at + BLOCK];
+            let mut hits = 0u32;
+            for (k, slot) in block.iter().enumerate() {
+                hits |= u32::from(slot.card == card) << k;
+            }
+            if hits != 0 {
+                return Some(at + hits.trailing_zeros() as usize);
+            }
+            at += BLOCK;
+        }
+    }
+
+    /// [`Patch::first_of`] slot by slot, the reference it is tested against.
+    pub fn first_of_plain(&self, card: Card) -> Option<usize> {
+        self.iter().position(|slot| slot.card == card)
+    }
+
     /// Removes every slot.
     pub fn clear(&mut self) {
-        self.slots.clear();
+        self.slots[..self.len].fill(NO_SLOT);
+        self.len = 0;
         self.counts = [0; KINDS];
         self.kinds = 0;
     }
@@ -412,19 +493,37 @@ impl std::ops::Deref for Patch {
 
     #[inline]
     fn deref(&self) -> &[Slot] {
-        &self.slots
+        &self.slots[..self.len]
+    }
+}
+
+impl PartialEq for Patch {
+    /// The same slots (whatever room each has after them).
+    fn eq(&self, other: &Patch) -> bool {
+        **self == **other && self.counts == other.counts && self.kinds == other.kinds
+    }
+}
+
+impl Eq for Patch {}
+
+impl fmt::Debug for Patch {
+    /// The slots, counts and kinds (not the room after them).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Patch").field("slots", &&**self).field("counts", &self.counts).field("kinds", &self.kinds).finish()
     }
 }
 
 impl Clone for Patch {
     fn clone(&self) -> Patch {
-        Patch { slots: self.slots.clone(), counts: self.counts, kinds: self.kinds }
+        Patch { slots: self.slots.clone(), len: self.len, counts: self.counts, kinds: self.kinds }
     }
 
     /// Reuses `self`'s slots (no allocation once they have room): determinizations copy the
     /// patch at every search iteration.
     fn clone_from(&mut self, source: &Patch) {
-        self.slots.clone_from(&source.slots);
+        self.slots.clear();
+        self.slots.extend_from_slice(&source.slots[..source.len + BLOCK]);
+        self.len = source.len;
         self.counts = source.counts;
         self.kinds = source.kinds;
     }
@@ -541,7 +640,9 @@ impl MatchPatch {
         let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
         pile.clear();
         patch.clear();
-        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        for hand in hands.iter_mut() {
+            hand.clear();
+        }
         *pairs = [0; MAX_PLAYERS];
         *laid = [0; KINDS];
         *current = 0;

@@ -1072,7 +1072,14 @@ proptest! {
             } else {
                 let i = at % patch.len();
                 let expected = patch[i];
+                let mut plain = patch.clone();
                 prop_assert_eq!(patch.take(i), expected);
+                prop_assert_eq!(plain.take_plain(i), expected);
+                prop_assert_eq!(&plain, &patch);
+                prop_assert_eq!(format!("{plain:?}"), format!("{patch:?}"));
+            }
+            for card in 0..KINDS as Card {
+                prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
             }
             let mut counts = [0u8; KINDS];
             for slot in patch.iter() {
@@ -1144,6 +1151,9 @@ proptest! {
             prop_assert_eq!(redealt.cards(), &other[..]);
             prop_assert_eq!((0..redealt.len()).map(|i| redealt.passed_up(i)).collect::<Vec<_>>(), passed);
         }
+        hand.clear();
+        prop_assert_eq!(hand, Hand::EMPTY);
+        prop_assert_eq!(format!("{hand:?}"), format!("{:?}", Hand::EMPTY));
     }
 
     /// The perfect-memory choice from the patch's kinds is [`memory_choice`] with every slot
@@ -1157,8 +1167,11 @@ proptest! {
         prop_assume!(pile > 0 || !slots.is_empty());
         let hand = Hand::from_cards(&cards);
         let patch: Patch = slots.iter().enumerate().map(|(i, &card)| Slot { card, serial: i as u32 }).collect();
-        let fast = TableMemoryBot::choose_perfect(&hand, pile, &patch, patch.kinds());
+        let fast = TableMemoryBot::choose_perfect(&hand, pile, &patch);
         prop_assert_eq!(fast, memory_choice(&hand, pile, &slots));
+        for card in 0..KINDS as Card {
+            prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
+        }
     }
 }
 
