@@ -606,7 +606,6 @@ impl State {
     pub fn can_draw(&self) -> bool {
         !self.pile.is_empty() || !self.patch.is_empty()
     }
-
 }
 
 impl MatchPatch {
