@@ -137,7 +137,7 @@ impl Hand {
     #[inline]
     pub fn push(&mut self, card: Card) {
         if self.start as usize + self.len as usize >= ROOM {
-            self.to_start();
+            self.move_window_to_start();
         }
         let at = self.start as usize + self.len as usize;
         self.cards[at] = card;
@@ -153,7 +153,7 @@ impl Hand {
     /// Moves the window to the start of the buffers (the newest card reached their end).
     #[cold]
     #[inline(never)]
-    fn to_start(&mut self) {
+    fn move_window_to_start(&mut self) {
         let (s, n) = (self.start as usize, self.len as usize);
         self.cards.copy_within(s..s + n, 0);
         self.passed.copy_within(s..s + n, 0);
