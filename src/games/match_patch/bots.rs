@@ -5,7 +5,7 @@
 //! [`Game::random_action`]: crate::engine::Game::random_action
 
 use super::params::KINDS;
-use super::rules::{Hand, Slot, remove_at};
+use super::rules::{Hand, Patch, Slot, remove_at};
 use super::{Action, Decision, Event, MatchPatch, View};
 use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -228,15 +228,14 @@ impl TableMemoryBot {
         }
     }
 
-    /// [`memory_choice`] with every slot remembered; `in_patch` is the mask of the kinds the
-    /// slots hold ([`View::patch_kinds`]), so only a kind both shown and held needs a look at
-    /// the slots.
+    /// [`memory_choice`] with every slot of `patch` remembered: only a kind both shown
+    /// ([`Patch::kinds`]) and held needs a look at the slots ([`Patch::first_of`]).
     #[inline]
-    pub fn choose_perfect(hand: &Hand, pile: usize, slots: &[Slot], in_patch: u32) -> Action {
-        let both = in_patch & hand.kinds_mask();
+    pub fn choose_perfect(hand: &Hand, pile: usize, patch: &Patch) -> Action {
+        let both = patch.kinds() & hand.kinds_mask();
         if both != 0 {
             let card = both.trailing_zeros() as u8;
-            let i = slots.iter().position(|slot| slot.card == card).unwrap_or(0);
+            let i = patch.first_of(card).unwrap_or(0);
             return Action::Take(i as u16);
         }
         if pile > 0 { Action::Pile } else { Action::Take(0) }
@@ -303,7 +302,7 @@ impl Bot<MatchPatch> for TableMemoryBot {
     #[inline(always)]
     fn decide(&mut self, _game: &MatchPatch, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
-            Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.slots(), view.patch_kinds()),
+            Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.patch()),
             Decision::Draw { .. } => {
                 self.sync(view.slots(), rng);
                 let hand = view.hand;

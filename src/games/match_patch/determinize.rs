@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::MatchPatch;
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
-use super::rules::{Hand, State};
+use super::rules::State;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{Card, cell_name};
 
@@ -20,7 +20,7 @@ impl MatchPatch {
     /// locate re-dealt at random; no allocation once `out`'s pile has grown to the pool's size.
     pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, passed } = s;
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
         out.pile.clone_from(pile);
         out.patch.clone_from(patch);
         out.hands = *hands;
@@ -35,7 +35,6 @@ impl MatchPatch {
         out.end_reason = *end_reason;
         out.known = *known;
         out.excluded = *excluded;
-        out.passed = *passed;
         // The pool: the pile, then the other hands' cards not publicly known.
         for o in (0..self.players).filter(|&o| o != seat) {
             let mut left = known[o];
@@ -81,7 +80,7 @@ impl MatchPatch {
             deal.repair(s, &mut out.pile, pile_len, rng, false);
         }
         for o in (0..self.players).filter(|&o| o != seat) {
-            out.hands[o] = Hand::from_cards(&deal.hands[o][..hands[o].len()]);
+            out.hands[o] = hands[o].redealt(&deal.hands[o][..hands[o].len()]);
         }
         out.pile.truncate(pile_len);
     }
@@ -142,13 +141,13 @@ impl Deal {
     }
 
     /// Whether the card of unknown position `k` fits its hand: with `belief`, no kind its
-    /// holder passed up while holding it ([`State::passed`]); then an unconstrained hand
+    /// holder passed up while holding it ([`Hand::passed_up`]); then an unconstrained hand
     /// takes anything, a constrained one no kind it is known not to hold and no second copy.
     fn fits(&self, s: &State, k: usize, belief: bool) -> bool {
         let (o, i) = (self.slots[k].0 as usize, self.slots[k].1 as usize);
         let hand = &self.hands[o][..s.hands[o].len()];
         let card = hand[i];
-        if belief && s.passed[o][i] >> card & 1 != 0 {
+        if belief && s.hands[o].passed_up(i) >> card & 1 != 0 {
             return false;
         }
         if self.constrained >> o & 1 == 0 {

@@ -56,7 +56,7 @@
 //! one pool, shuffled and dealt back with the same sizes; a deal that gives a pair, or a
 //! kind it cannot hold, to a hand that has finished a turn (pairs are laid at once) is
 //! redrawn (up to 32 times, then mended by swaps within the pool). What other seats'
-//! choices hint is a belief, kept per card (`State::passed`): a seat that drew from the pile
+//! choices hint is a belief, kept per card (`Hand::passed_up`): a seat that drew from the pile
 //! while the patch showed a card did not hold its twin then (taking the slot lays a pair),
 //! so none of the cards it held at that draw is of a kind the patch showed. Samples honour
 //! the belief when they can and fall back to the facts alone when they cannot (an opponent
@@ -82,7 +82,7 @@ use crate::variant::{Invalid, Variant};
 pub use bots::{MemoryBot, TableMemoryBot, memory_choice, memory_place};
 pub use metrics::MatchMetrics;
 pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
-pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, Slot, State};
+pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, PlainHand, Slot, State};
 
 /// Game id in variant files.
 pub const ID: &str = "match-patch";
@@ -138,6 +138,12 @@ impl<'a> View<'a> {
     /// `memory` with `recall` below 1, forgets on its own.
     #[inline]
     pub fn slots(&self) -> &'a [Slot] {
+        &self.table.patch
+    }
+
+    /// The patch: its slots as [`View::slots`] tells them, with their kinds and counts.
+    #[inline]
+    pub fn patch(&self) -> &'a Patch {
         &self.table.patch
     }
 

@@ -9,12 +9,27 @@ use super::{Action, Event, MatchPatch};
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{Card, cell_name, shuffle_cards};
 
+/// Room of a hand's buffers: its cards are a window of them that moves up one place when a
+/// card leaves from the older end (no card moves), and back to the start when it reaches the
+/// end ([`Hand::push`]). At least [`HAND_CAP`].
+const ROOM: usize = 32;
+const _: () = assert!(ROOM > HAND_CAP, "a window of HAND_CAP cards from 0 never reaches the buffers' last place");
+
 /// A hand in the order its cards came in (dealt cards in deal order), with counts per kind
-/// and the mask of kinds held twice or more, so pairs are found in O(1). Fixed capacity,
-/// no heap.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// and the mask of kinds held twice or more, so pairs are found in O(1), and each card's
+/// passed-up kinds (see [`Hand::passed_up`]). Fixed capacity, no heap.
+///
+/// The cards are the window `start..start + len` of a buffer with room to spare: a card
+/// leaving the hand closes the gap from whichever side moves fewer cards, so the oldest card
+/// (the one `memory` places) leaves without moving any. [`PlainHand`] is the plain version
+/// it is tested against.
+#[derive(Clone, Copy)]
 pub struct Hand {
-    cards: [Card; HAND_CAP],
+    cards: [Card; ROOM],
+    /// Per buffer position, the kinds passed up while holding that card and every newer one
+    /// (a difference: [`Hand::passed_up`] of a card is the union from it to the newest).
+    passed: [u32; ROOM],
+    start: u8,
     len: u8,
     counts: [u8; KINDS],
     /// Bit k set when kind k is held.
@@ -25,9 +40,9 @@ pub struct Hand {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; HAND_CAP], len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
 
-    /// A hand holding `cards` (each 0..25) in this order of arrival.
+    /// A hand holding `cards` (each 0..25) in this order of arrival, with no passed-up kinds.
     pub fn from_cards(cards: &[Card]) -> Hand {
         let mut h = Hand::EMPTY;
         for &c in cards {
@@ -36,10 +51,31 @@ impl Hand {
         h
     }
 
+    /// A hand of as many `cards` as this one holds, each card with the passed-up kinds of this
+    /// hand's card at its position (determinization deals other cards into the same places).
+    pub fn redealt(&self, cards: &[Card]) -> Hand {
+        debug_assert_eq!(cards.len(), self.len());
+        let mut h = Hand::from_cards(cards);
+        let (s, n) = (self.start as usize, self.len as usize);
+        h.passed[..n].copy_from_slice(&self.passed[s..s + n]);
+        h
+    }
+
+    /// Empties the hand ([`Hand::EMPTY`] but for what its buffers hold outside the window,
+    /// which is never read: the buffers are not written).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.start = 0;
+        self.len = 0;
+        self.counts = [0; KINDS];
+        self.held = 0;
+        self.pairs = 0;
+    }
+
     /// The cards, held longest first.
     #[inline]
     pub fn cards(&self) -> &[Card] {
-        &self.cards[..self.len as usize]
+        &self.cards[self.start as usize..self.start as usize + self.len as usize]
     }
 
     /// Copies of `card` held.
@@ -78,10 +114,34 @@ impl Hand {
         self.pairs
     }
 
-    /// Adds `card` as the newest card. The caller keeps the hand within [`HAND_CAP`].
+    /// The kinds passed up while holding the card at position `i` (below the length): bit k
+    /// set when the seat drew from the pile while the patch showed a card of kind k, which a
+    /// player remembering the patch does not do holding its twin (taking the slot lays a
+    /// pair). Public: made of draws everyone saw. A belief, not a rule (determinization).
+    pub fn passed_up(&self, i: usize) -> u32 {
+        let s = self.start as usize;
+        self.passed[s + i..s + self.len as usize].iter().fold(0, |m, &p| m | p)
+    }
+
+    /// Marks every card held as having passed up the kinds `shown` (a draw from the pile while
+    /// the patch showed them): one word, the newest card's difference.
+    #[inline(always)]
+    pub fn pass_up(&mut self, shown: u32) {
+        if self.len > 0 {
+            self.passed[self.start as usize + self.len as usize - 1] |= shown;
+        }
+    }
+
+    /// Adds `card` as the newest card, with no passed-up kinds. The caller keeps the hand
+    /// within [`HAND_CAP`].
     #[inline]
     pub fn push(&mut self, card: Card) {
-        self.cards[self.len as usize] = card;
+        if self.start as usize + self.len as usize >= ROOM {
+            self.move_window_to_start();
+        }
+        let at = self.start as usize + self.len as usize;
+        self.cards[at] = card;
+        self.passed[at] = 0;
         self.len += 1;
         self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
@@ -90,28 +150,95 @@ impl Hand {
         self.pairs |= u32::from(*c >= 2) << card;
     }
 
+    /// Moves the window to the start of the buffers (the newest card reached their end).
+    #[cold]
+    #[inline(never)]
+    fn move_window_to_start(&mut self) {
+        let (s, n) = (self.start as usize, self.len as usize);
+        self.cards.copy_within(s..s + n, 0);
+        self.passed.copy_within(s..s + n, 0);
+        self.start = 0;
+    }
+
+    /// The position of the copy of `card` held longest, searching from position `from` (the
+    /// last position when it is not held; the caller checks that it is).
+    #[inline(always)]
+    fn find(&self, card: Card, from: usize) -> usize {
+        let cards = self.cards();
+        cards[from..].iter().position(|&c| c == card).map_or(cards.len() - 1, |i| from + i)
+    }
+
     /// The position of the copy of `card` held longest (the last position when it is not
     /// held; the caller checks that it is).
     #[inline(always)]
     pub fn oldest(&self, card: Card) -> usize {
-        let len = self.len as usize;
-        self.cards[..len].iter().position(|&c| c == card).unwrap_or(len - 1)
+        self.find(card, 0)
     }
 
-    /// Removes the copy of `card` held longest; the caller checks that it is held.
+    /// Removes the copy of `card` held longest, with its passed-up kinds; the caller checks
+    /// that it is held.
     #[inline(always)]
     pub fn remove(&mut self, card: Card) {
         self.remove_at(self.oldest(card));
     }
 
-    /// Removes the card at position `i` (below the length); the later cards move down.
+    /// Removes the two copies of `card` held longest (laying a pair); the caller checks that
+    /// they are held.
+    #[inline(always)]
+    pub fn remove_pair(&mut self, card: Card) {
+        let i = self.oldest(card);
+        let j = self.find(card, i + 1);
+        // The newer copy first, closing its gap from the newer side (usually no card moves:
+        // the newest card made the pair), then the older one from the older side.
+        self.remove_moving_newer(j);
+        self.remove_moving_older(i);
+    }
+
+    /// Removes the card at position `i` (below the length), with its passed-up kinds; the
+    /// gap closes from the side with fewer cards.
     #[inline(always)]
     pub fn remove_at(&mut self, i: usize) {
-        let len = self.len as usize;
-        let card = self.cards[i];
-        let tail = &mut self.cards[i..len];
-        for j in 1..tail.len() {
-            tail[j - 1] = tail[j];
+        if 2 * i < self.len as usize {
+            self.remove_moving_older(i);
+        } else {
+            self.remove_moving_newer(i);
+        }
+    }
+
+    /// [`Hand::remove_at`], the older cards moving up one place.
+    #[inline(always)]
+    fn remove_moving_older(&mut self, i: usize) {
+        let s = self.start as usize;
+        let at = s + i;
+        let card = self.cards[at];
+        let passed = self.passed[at];
+        let mut j = at;
+        while j > s {
+            self.cards[j] = self.cards[j - 1];
+            self.passed[j] = self.passed[j - 1];
+            j -= 1;
+        }
+        // The next older card (now at `at`) keeps the removed card's passed-up kinds; when
+        // there is none, `at` has just left the window and the value is never read.
+        self.passed[at] |= passed;
+        self.start += 1;
+        self.forget(card);
+    }
+
+    /// [`Hand::remove_at`], the newer cards moving down one place.
+    #[inline(always)]
+    fn remove_moving_newer(&mut self, i: usize) {
+        let s = self.start as usize;
+        let at = s + i;
+        let end = s + self.len as usize;
+        let card = self.cards[at];
+        // The next older card keeps the removed card's passed-up kinds (outside the window,
+        // never read, when there is none: below `s`, or the buffer's last place when `s` is 0,
+        // which a window of at most HAND_CAP cards from 0 never reaches).
+        self.passed[(at + ROOM - 1) % ROOM] |= self.passed[at];
+        for j in at..end - 1 {
+            self.cards[j] = self.cards[j + 1];
+            self.passed[j] = self.passed[j + 1];
         }
         self.forget(card);
     }
@@ -125,6 +252,66 @@ impl Hand {
         // Without branches: which kinds pair up is the game's chance.
         self.held &= !(u32::from(*c == 0) << card);
         self.pairs &= !(u32::from(*c < 2) << card);
+    }
+}
+
+impl PartialEq for Hand {
+    /// The same cards in the same order with the same passed-up kinds (wherever the window
+    /// lies in the buffers).
+    fn eq(&self, other: &Hand) -> bool {
+        self.cards() == other.cards()
+            && self.counts == other.counts
+            && self.held == other.held
+            && self.pairs == other.pairs
+            && (0..self.len()).all(|i| self.passed_up(i) == other.passed_up(i))
+    }
+}
+
+impl Eq for Hand {}
+
+impl fmt::Debug for Hand {
+    /// The cards and their passed-up kinds (not where the window lies in the buffers).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let passed: Vec<u32> = (0..self.len()).map(|i| self.passed_up(i)).collect();
+        f.debug_struct("Hand")
+            .field("cards", &self.cards())
+            .field("passed", &passed)
+            .field("counts", &self.counts)
+            .field("held", &self.held)
+            .field("pairs", &self.pairs)
+            .finish()
+    }
+}
+
+/// [`Hand`] as a plain list, the reference it is tested against: the cards in arrival order
+/// and each card's passed-up kinds stored whole; every removal moves the newer cards down.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlainHand {
+    /// The cards, held longest first.
+    pub cards: Vec<Card>,
+    /// Each card's passed-up kinds, as [`Hand::passed_up`].
+    pub passed: Vec<u32>,
+}
+
+impl PlainHand {
+    /// Adds `card` as the newest card, with no passed-up kinds.
+    pub fn push(&mut self, card: Card) {
+        self.cards.push(card);
+        self.passed.push(0);
+    }
+
+    /// Every card held passes up the kinds `shown`.
+    pub fn pass_up(&mut self, shown: u32) {
+        for p in &mut self.passed {
+            *p |= shown;
+        }
+    }
+
+    /// Removes the copy of `card` held longest (which must be held).
+    pub fn remove(&mut self, card: Card) {
+        let i = self.cards.iter().position(|&c| c == card).expect("the card is held");
+        self.cards.remove(i);
+        self.passed.remove(i);
     }
 }
 
@@ -169,14 +356,27 @@ pub struct Slot {
     pub serial: u32,
 }
 
+/// Slots a [`Patch`] moves, or compares, at a time.
+const BLOCK: usize = 4;
+
+/// What a [`Patch`] holds past its last slot: a card of no kind, which no search matches.
+const NO_SLOT: Slot = Slot { card: Card::MAX, serial: 0 };
+
 /// The patch: its slots, oldest first, and how many of them hold each kind, so that whether
 /// the patch shows a kind is one bit test rather than a scan of the slots (the memory bot
 /// asks at every draw, the `passed` belief at every pile draw). It reads as the slice of its
 /// slots; only [`Patch::push`], [`Patch::take`] and [`Patch::clear`] change it, and each
 /// keeps the counts in step with the slots.
-#[derive(Debug, PartialEq, Eq)]
+///
+/// The slots are stored with at least [`BLOCK`] places of [`NO_SLOT`] after them, so that a
+/// take closes the gap and [`Patch::first_of`] searches [`BLOCK`] slots at a time, with a
+/// loop that ends after a number of blocks rather than of slots (its end is a mispredicted
+/// branch less often). [`Patch::take_plain`] and [`Patch::first_of_plain`] are the plain
+/// versions they are tested against.
 pub struct Patch {
+    /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`BLOCK`] of them).
     slots: Vec<Slot>,
+    len: usize,
     counts: [u8; KINDS],
     /// Bit k set when a slot holds kind k.
     kinds: u32,
@@ -185,7 +385,9 @@ pub struct Patch {
 impl Patch {
     /// An empty patch with room for `capacity` slots.
     pub fn with_capacity(capacity: usize) -> Patch {
-        Patch { slots: Vec::with_capacity(capacity), counts: [0; KINDS], kinds: 0 }
+        let mut slots = Vec::with_capacity(capacity + 2 * BLOCK);
+        slots.resize(BLOCK, NO_SLOT);
+        Patch { slots, len: 0, counts: [0; KINDS], kinds: 0 }
     }
 
     /// Bit mask of the kinds the patch holds (bit k = kind k).
@@ -196,7 +398,7 @@ impl Patch {
 
     /// [`Patch::kinds`] from the slots one by one, the reference it is checked against.
     pub fn kinds_plain(&self) -> u32 {
-        self.slots.iter().fold(0, |m, slot| m | 1 << slot.card)
+        self.iter().fold(0, |m, slot| m | 1 << slot.card)
     }
 
     /// Slots holding each kind, in canonical order.
@@ -208,24 +410,79 @@ impl Patch {
     /// Adds `slot` as the newest slot.
     #[inline]
     pub fn push(&mut self, slot: Slot) {
-        self.slots.push(slot);
+        if self.len + BLOCK + 1 > self.slots.len() {
+            self.grow();
+        }
+        self.slots[self.len] = slot;
+        self.len += 1;
         self.counts[slot.card as usize] += 1;
         self.kinds |= 1 << slot.card;
     }
 
-    /// Removes and returns the slot at position `i`; the later slots move down.
+    /// Adds [`NO_SLOT`] places at the end of the storage (rarely: it starts with room for the
+    /// whole deck).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        let room = self.slots.len() + 2 * BLOCK;
+        self.slots.resize(room, NO_SLOT);
+    }
+
+    /// Removes and returns the slot at position `i`; the later slots move down, [`BLOCK`]
+    /// at a time (the places after the last slot hold [`NO_SLOT`], and move down with them).
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Slot {
-        let slot = remove_at(&mut self.slots, i);
+        let slot = self[i];
+        let mut at = i;
+        while at < self.len {
+            self.slots.copy_within(at + 1..at + 1 + BLOCK, at);
+            at += BLOCK;
+        }
+        self.len -= 1;
         let c = &mut self.counts[slot.card as usize];
         *c -= 1;
         self.kinds &= !(u32::from(*c == 0) << slot.card);
         slot
     }
 
+    /// [`Patch::take`] slot by slot, the reference it is tested against.
+    pub fn take_plain(&mut self, i: usize) -> Slot {
+        let mut slots: Vec<Slot> = self.iter().copied().collect();
+        let slot = slots.remove(i);
+        *self = slots.into_iter().collect();
+        slot
+    }
+
+    /// The position of the oldest slot holding `card`, if any: [`BLOCK`] slots compared at
+    /// once (the places after the last slot match no card).
+    #[inline(always)]
+    pub fn first_of(&self, card: Card) -> Option<usize> {
+        if self.kinds >> card & 1 == 0 {
+            return None;
+        }
+        let mut at = 0;
+        loop {
+            let block = &self.slots[at..at + BLOCK];
+            let mut hits = 0u32;
+            for (k, slot) in block.iter().enumerate() {
+                hits |= u32::from(slot.card == card) << k;
+            }
+            if hits != 0 {
+                return Some(at + hits.trailing_zeros() as usize);
+            }
+            at += BLOCK;
+        }
+    }
+
+    /// [`Patch::first_of`] slot by slot, the reference it is tested against.
+    pub fn first_of_plain(&self, card: Card) -> Option<usize> {
+        self.iter().position(|slot| slot.card == card)
+    }
+
     /// Removes every slot.
     pub fn clear(&mut self) {
-        self.slots.clear();
+        self.slots[..self.len].fill(NO_SLOT);
+        self.len = 0;
         self.counts = [0; KINDS];
         self.kinds = 0;
     }
@@ -236,19 +493,37 @@ impl std::ops::Deref for Patch {
 
     #[inline]
     fn deref(&self) -> &[Slot] {
-        &self.slots
+        &self.slots[..self.len]
+    }
+}
+
+impl PartialEq for Patch {
+    /// The same slots (whatever room each has after them).
+    fn eq(&self, other: &Patch) -> bool {
+        **self == **other && self.counts == other.counts && self.kinds == other.kinds
+    }
+}
+
+impl Eq for Patch {}
+
+impl fmt::Debug for Patch {
+    /// The slots, counts and kinds (not the room after them).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Patch").field("slots", &&**self).field("counts", &self.counts).field("kinds", &self.kinds).finish()
     }
 }
 
 impl Clone for Patch {
     fn clone(&self) -> Patch {
-        Patch { slots: self.slots.clone(), counts: self.counts, kinds: self.kinds }
+        Patch { slots: self.slots.clone(), len: self.len, counts: self.counts, kinds: self.kinds }
     }
 
     /// Reuses `self`'s slots (no allocation once they have room): determinizations copy the
     /// patch at every search iteration.
     fn clone_from(&mut self, source: &Patch) {
-        self.slots.clone_from(&source.slots);
+        self.slots.clear();
+        self.slots.extend_from_slice(&source.slots[..source.len + BLOCK]);
+        self.len = source.len;
         self.counts = source.counts;
         self.kinds = source.kinds;
     }
@@ -313,14 +588,9 @@ pub struct State {
     pub known: [[u8; KINDS]; MAX_PLAYERS],
     /// Kinds each hand is publicly known not to hold: bit k set when the seat placed a card
     /// of kind k from a hand without pairs, cleared when it draws from the pile
-    /// (determinization).
+    /// (determinization). The kinds each card's holder passed up are kept in the hand
+    /// ([`Hand::passed_up`]).
     pub excluded: [u32; MAX_PLAYERS],
-    /// Per hand position (arrival order, as [`Hand::cards`]), the kinds the seat passed up
-    /// while holding that card: bit k set when it drew from the pile while the patch showed
-    /// a card of kind k, which a player remembering the patch does not do holding its twin
-    /// (taking the slot lays a pair). A belief, not a rule: searches prefer samples that
-    /// honour it (determinization).
-    pub passed: [[u32; HAND_CAP]; MAX_PLAYERS],
 }
 
 /// The pile and the patch were both empty after a player's draws.
@@ -335,21 +605,6 @@ impl State {
     #[inline]
     pub fn can_draw(&self) -> bool {
         !self.pile.is_empty() || !self.patch.is_empty()
-    }
-
-    /// Removes the copy of `card` that `seat` has held longest, with its passed-up kinds.
-    #[inline(always)]
-    fn remove_card(&mut self, seat: usize, card: Card) {
-        let hand = &mut self.hands[seat];
-        let len = hand.len();
-        let i = hand.oldest(card);
-        hand.remove_at(i);
-        // A plain loop: hands are short, and `copy_within` is a `memmove` call.
-        let passed = &mut self.passed[seat][i..len];
-        for j in 1..passed.len() {
-            passed[j - 1] = passed[j];
-        }
-        passed[passed.len() - 1] = 0;
     }
 }
 
@@ -372,7 +627,6 @@ impl MatchPatch {
             end_reason: END_PATCH_EMPTY,
             known: [[0; KINDS]; MAX_PLAYERS],
             excluded: [0; MAX_PLAYERS],
-            passed: [[0; HAND_CAP]; MAX_PLAYERS],
         };
         self.deal(&mut s, rng, log);
         s
@@ -382,10 +636,12 @@ impl MatchPatch {
     /// piles refilled in place (the same draws, the same events, the same state).
     pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         // Every field named, so that a new one cannot be left out.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, passed } = s;
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
         pile.clear();
         patch.clear();
-        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        for hand in hands.iter_mut() {
+            hand.clear();
+        }
         *pairs = [0; MAX_PLAYERS];
         *laid = [0; KINDS];
         *current = 0;
@@ -397,7 +653,6 @@ impl MatchPatch {
         *end_reason = END_PATCH_EMPTY;
         *known = [[0; KINDS]; MAX_PLAYERS];
         *excluded = [0; MAX_PLAYERS];
-        *passed = [[0; HAND_CAP]; MAX_PLAYERS];
         self.deal(s, rng, log);
     }
 
@@ -479,17 +734,11 @@ impl MatchPatch {
                         let card = s.pile.pop().expect("a legal pile draw has a card");
                         s.pile_draws += 1;
                         s.excluded[seat] = 0;
-                        let shown = s.patch.kinds();
-                        for p in &mut s.passed[seat][..s.hands[seat].len()] {
-                            *p |= shown;
-                        }
+                        s.hands[seat].pass_up(s.patch.kinds());
                         card
                     }
                 };
                 emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
-                // The new card's position holds no passed-up kinds: positions past a hand's
-                // length hold 0 (the invariants check it).
-                debug_assert_eq!(s.passed[seat][s.hands[seat].len()], 0);
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
@@ -501,7 +750,7 @@ impl MatchPatch {
                 self.pairs_then_end_check::<LOG>(s, seat, log);
             }
             Action::Place(card) => {
-                s.remove_card(seat, card);
+                s.hands[seat].remove(card);
                 let known = &mut s.known[seat][card as usize];
                 *known = known.saturating_sub(1);
                 s.excluded[seat] |= 1 << card;
@@ -521,8 +770,7 @@ impl MatchPatch {
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-            s.remove_card(seat, card);
-            s.remove_card(seat, card);
+            s.hands[seat].remove_pair(card);
             s.pairs[seat] += 1;
             s.laid[card as usize] += 1;
             let known = &mut s.known[seat][card as usize];
@@ -595,8 +843,8 @@ impl MatchPatch {
             if (0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0 {
                 return Err(format!("seat {seat}'s public record (known {:?}, excluded {:#x}) does not fit its hand [{h}]", s.known[seat], s.excluded[seat]));
             }
-            if s.passed[seat][h.len()..].iter().any(|&p| p != 0) {
-                return Err(format!("seat {seat} has passed-up kinds past its {} cards", h.len()));
+            if (1..h.len()).any(|i| h.passed_up(i) & !h.passed_up(i - 1) != 0) {
+                return Err(format!("seat {seat}'s passed-up kinds do not shrink from its oldest card to its newest: [{h}]"));
             }
             if h.len() > self.params.deal as usize + 1 {
                 return Err(format!("seat {seat} holds {} cards, more than deal + 1 = {}", h.len(), self.params.deal + 1));

@@ -926,7 +926,7 @@ fn determinizations_keep_public_cards_and_pair_free_hands() {
 }
 
 /// A perfect-memory player never draws from the pile holding the twin of a patch card, so
-/// the passed-up kinds (`State::passed`) never rule out a real card of a memory table, and
+/// the passed-up kinds (`Hand::passed_up`) never rule out a real card of a memory table, and
 /// the samples of a search honour them.
 #[test]
 fn passed_up_kinds_hold_for_perfect_memory_and_samples_honour_them() {
@@ -942,17 +942,18 @@ fn passed_up_kinds_hold_for_perfect_memory_and_samples_honour_them() {
             for o in 0..g.players {
                 let cards = s.hands[o].cards();
                 for (i, &c) in cards.iter().enumerate() {
-                    assert_eq!(s.passed[o][i] >> c & 1, 0, "seat {o} passed up a {c} it held: [{}]", s.hands[o]);
+                    assert_eq!(s.hands[o].passed_up(i) >> c & 1, 0, "seat {o} passed up a {c} it held: [{}]", s.hands[o]);
                 }
-                assert!(s.passed[o][cards.len()..].iter().all(|&p| p == 0), "seat {o}: passed-up kinds of no card");
             }
             let ToMove::Seat(seat) = g.to_move(s) else { return };
             let out = out.get_or_insert_with(|| s.clone());
             g.determinize(s, seat, &mut rng, out);
             for o in (0..g.players).filter(|&o| o != seat) {
                 for (i, &c) in out.hands[o].cards().iter().enumerate() {
-                    beliefs += s.passed[o][i].count_ones().min(1);
-                    honoured += u32::from(s.passed[o][i] >> c & 1 == 0 && s.passed[o][i] != 0);
+                    let passed = s.hands[o].passed_up(i);
+                    assert_eq!(out.hands[o].passed_up(i), passed, "a sample keeps the passed-up kinds by position");
+                    beliefs += passed.count_ones().min(1);
+                    honoured += u32::from(passed >> c & 1 == 0 && passed != 0);
                 }
             }
         };
@@ -1071,7 +1072,14 @@ proptest! {
             } else {
                 let i = at % patch.len();
                 let expected = patch[i];
+                let mut plain = patch.clone();
                 prop_assert_eq!(patch.take(i), expected);
+                prop_assert_eq!(plain.take_plain(i), expected);
+                prop_assert_eq!(&plain, &patch);
+                prop_assert_eq!(format!("{plain:?}"), format!("{patch:?}"));
+            }
+            for card in 0..KINDS as Card {
+                prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
             }
             let mut counts = [0u8; KINDS];
             for slot in patch.iter() {
@@ -1088,6 +1096,66 @@ proptest! {
         prop_assert_eq!(&reused, &patch);
     }
 
+    /// A hand (its window in room to spare, passed-up kinds kept as differences, gaps closed
+    /// from either side) follows any series of additions, pile draws, removals and laid pairs
+    /// exactly as the plain list does: the same cards in order, the same counts and masks,
+    /// the same passed-up kinds per card, also after a determinization's re-deal.
+    #[test]
+    fn the_hand_is_the_plain_hand(
+        steps in proptest::collection::vec((0u8..5, 0..KINDS as Card, any::<u32>(), 0usize..64), 0..160),
+        cap in 1usize..=HAND_CAP,
+    ) {
+        let mut hand = Hand::EMPTY;
+        let mut plain = PlainHand::default();
+        for (op, card, shown, at) in steps {
+            let shown = shown & ((1 << KINDS) - 1);
+            match op {
+                0 | 1 if plain.cards.len() < cap => {
+                    hand.push(card);
+                    plain.push(card);
+                }
+                2 => {
+                    hand.pass_up(shown);
+                    plain.pass_up(shown);
+                }
+                3 if hand.pair_mask() != 0 => {
+                    let card = hand.pair_mask().trailing_zeros() as Card;
+                    hand.remove_pair(card);
+                    plain.remove(card);
+                    plain.remove(card);
+                }
+                _ if !plain.cards.is_empty() => {
+                    let card = plain.cards[at % plain.cards.len()];
+                    if op == 4 {
+                        hand.remove(card);
+                    } else {
+                        hand.remove_at(plain.cards.iter().position(|&c| c == card).unwrap());
+                    }
+                    plain.remove(card);
+                }
+                _ => {}
+            }
+            prop_assert_eq!(hand.cards(), &plain.cards[..]);
+            let passed: Vec<u32> = (0..hand.len()).map(|i| hand.passed_up(i)).collect();
+            prop_assert_eq!(&passed, &plain.passed);
+            let mut counts = [0u8; KINDS];
+            for &c in &plain.cards {
+                counts[c as usize] += 1;
+            }
+            let mask = |least: u8| (0..KINDS).filter(|&k| counts[k] >= least).fold(0u32, |m, k| m | 1 << k);
+            prop_assert_eq!(hand.counts(), &counts);
+            prop_assert_eq!(hand.kinds_mask(), mask(1));
+            prop_assert_eq!(hand.pair_mask(), mask(2));
+            let other: Vec<Card> = plain.cards.iter().map(|&c| (c + 7) % KINDS as Card).collect();
+            let redealt = hand.redealt(&other);
+            prop_assert_eq!(redealt.cards(), &other[..]);
+            prop_assert_eq!((0..redealt.len()).map(|i| redealt.passed_up(i)).collect::<Vec<_>>(), passed);
+        }
+        hand.clear();
+        prop_assert_eq!(hand, Hand::EMPTY);
+        prop_assert_eq!(format!("{hand:?}"), format!("{:?}", Hand::EMPTY));
+    }
+
     /// The perfect-memory choice from the patch's kinds is [`memory_choice`] with every slot
     /// remembered.
     #[test]
@@ -1099,8 +1167,11 @@ proptest! {
         prop_assume!(pile > 0 || !slots.is_empty());
         let hand = Hand::from_cards(&cards);
         let patch: Patch = slots.iter().enumerate().map(|(i, &card)| Slot { card, serial: i as u32 }).collect();
-        let fast = TableMemoryBot::choose_perfect(&hand, pile, &patch, patch.kinds());
+        let fast = TableMemoryBot::choose_perfect(&hand, pile, &patch);
         prop_assert_eq!(fast, memory_choice(&hand, pile, &slots));
+        for card in 0..KINDS as Card {
+            prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
+        }
     }
 }
 
