@@ -1,0 +1,59 @@
+//! The quick loop of Pig Farm ([`Game::play_out`]): a turn's usual sequence of decisions
+//! (the first draw or the sale, the second draw, the discard) played as straight-line code.
+//!
+//! The engine's plain loop (`engine::play_out_plain`) asks the bot, then applies the action,
+//! one decision at a time: every decision starts with a dispatch on the turn's phase, in the
+//! rules and in the bot, which the compiler turns into an indirect jump whose target changes
+//! every decision (a third of the play loop's mispredicted jumps and waits). Here each
+//! decision of the usual turn has its own copy of the bot's and the rules' code, in which the
+//! phase is known, so the dispatch folds away; the rest (butchers, empty piles, the end of a
+//! round) goes through the plain step. The same bots are asked the same questions in the
+//! same order with the same streams, and the same actions are applied: the same game
+//! (`play_out_is_the_plain_loop` compares the two on every state of random games).
+
+use super::rules::{Phase, State};
+use super::{Action, Event, PigFarm};
+use crate::engine::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Sampler};
+
+impl PigFarm {
+    /// `seat`'s decision in `s`, asked as the engine's loop asks it.
+    #[inline(always)]
+    fn ask<L: Lineup<PigFarm> + ?Sized>(&self, s: &State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> Action {
+        bots.decide(seat, self, &self.view(s, seat), &Sampler::new(s, seat), &mut seat_rngs[seat])
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded ([`Game::play_out`]): at the
+    /// start of a turn the turn's decisions follow one another without a dispatch on the
+    /// phase between them; any other phase (a butcher to roll for) is one plain step.
+    #[inline(always)]
+    pub(super) fn play_turns<L: Lineup<PigFarm> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Start => {
+                    let first = self.ask(s, seat, bots, seat_rngs);
+                    self.step::<false>(s, seat, first, rng, log);
+                    // Only a pig (or nothing) drawn by this seat leads to its second draw,
+                    // and only a second pig (or nothing, with pigs in hand) to its discard:
+                    // the seat is still `seat`.
+                    if matches!(s.phase, Phase::SecondDraw) {
+                        debug_assert_eq!(s.current as usize, seat);
+                        let second = self.ask(s, seat, bots, seat_rngs);
+                        self.step::<false>(s, seat, second, rng, log);
+                        if matches!(s.phase, Phase::Discard) {
+                            debug_assert_eq!(s.current as usize, seat);
+                            let discard = self.ask(s, seat, bots, seat_rngs);
+                            self.step::<false>(s, seat, discard, rng, log);
+                        }
+                    }
+                }
+                Phase::Over => return,
+                Phase::SecondDraw | Phase::Discard | Phase::Butcher { .. } => {
+                    let action = self.ask(s, seat, bots, seat_rngs);
+                    self.step::<false>(s, seat, action, rng, log);
+                }
+            }
+        }
+    }
+}
