@@ -12,7 +12,7 @@
 //! (`play_out_is_the_plain_loop` compares the two on every state of random games).
 
 use super::rules::{Phase, State};
-use super::{Action, Event, PigFarm};
+use super::{Action, BUTCHER, Event, PigFarm};
 use crate::engine::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Sampler};
 
 impl PigFarm {
@@ -20,6 +20,32 @@ impl PigFarm {
     #[inline(always)]
     fn ask<L: Lineup<PigFarm> + ?Sized>(&self, s: &State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> Action {
         bots.decide(seat, self, &self.view(s, seat), &Sampler::new(s, seat), &mut seat_rngs[seat])
+    }
+
+    /// [`Self::step`] (events compiled out) at a draw whose phase is known: a pig drawn or
+    /// taken sets the phase `next` (the second draw after the first, the discard after the
+    /// second) without reading the phase again; anything else (a sale, a butcher, nothing
+    /// to draw) is the plain step.
+    #[inline(always)]
+    fn quick_step(&self, s: &mut State, seat: usize, action: Action, next: Phase, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let card = match action {
+            Action::DrawPile => self.draw_card::<false>(s, rng, log),
+            Action::TakeDiscard => {
+                let card = s.discard.pop();
+                if let Some(c) = card {
+                    s.known[seat][c as usize] += 1;
+                }
+                card
+            }
+            _ => return self.step::<false>(s, seat, action, rng, log),
+        };
+        match card {
+            Some(pig) if pig != BUTCHER => {
+                s.hands[seat].add(pig);
+                s.phase = next;
+            }
+            _ => self.after_draw::<false>(s, seat, card, rng, log),
+        }
     }
 
     /// Plays the dealt game `s` to its end with nothing recorded ([`Game::play_out`]): at the
@@ -33,14 +59,14 @@ impl PigFarm {
             match s.phase {
                 Phase::Start => {
                     let first = self.ask(s, seat, bots, seat_rngs);
-                    self.step::<false>(s, seat, first, rng, log);
+                    self.quick_step(s, seat, first, Phase::SecondDraw, rng, log);
                     // Only a pig (or nothing) drawn by this seat leads to its second draw,
                     // and only a second pig (or nothing, with pigs in hand) to its discard:
                     // the seat is still `seat`.
                     if matches!(s.phase, Phase::SecondDraw) {
                         debug_assert_eq!(s.current as usize, seat);
                         let second = self.ask(s, seat, bots, seat_rngs);
-                        self.step::<false>(s, seat, second, rng, log);
+                        self.quick_step(s, seat, second, Phase::Discard, rng, log);
                         if matches!(s.phase, Phase::Discard) {
                             debug_assert_eq!(s.current as usize, seat);
                             let discard = self.ask(s, seat, bots, seat_rngs);

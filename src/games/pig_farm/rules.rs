@@ -197,6 +197,57 @@ pub enum Phase {
     Over = 4,
 }
 
+/// Moves every pig of the kinds in `mask` (a face's kinds) from seat `t`'s hand onto the
+/// discard pile, kind by kind in canonical order, and returns how many there were: no branch
+/// on what the hand holds (which kinds of the face, how many of each: coin flips for the
+/// branch predictor). Each kind is written as a block of 16 copies, of which the pile keeps
+/// as many as the hand held (a variant has at most 10 of a kind); `known` is cleared for
+/// every kind of the face (it never exceeds the hand: those not held are 0 already).
+/// [`cull_hand_plain`] is the same visiting only the kinds held, one push per pig.
+#[inline]
+pub(super) fn cull_hand(s: &mut State, t: usize, mask: u32) -> u8 {
+    const BLOCK: usize = 16;
+    const _: () = assert!(super::params::MAX_BASE_SETS as usize <= BLOCK);
+    let hand = &mut s.hands[t];
+    let known = &mut s.known[t];
+    let discard = &mut s.discard;
+    let mut bits = mask;
+    let mut lost = 0u8;
+    while bits != 0 {
+        let pig = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let c = std::mem::take(&mut hand.counts[pig]);
+        known[pig] = 0;
+        let len = discard.len();
+        discard.extend_from_slice(&[pig as Card; BLOCK]);
+        discard.truncate(len + c as usize);
+        lost += c;
+    }
+    hand.len -= u16::from(lost);
+    hand.held &= !mask;
+    hand.singles &= !mask;
+    lost
+}
+
+/// [`cull_hand`] as the rules say it: each kind of the face that the hand holds, in
+/// canonical order, one push per pig (kept to test it).
+#[cfg(test)]
+pub(super) fn cull_hand_plain(s: &mut State, t: usize, mask: u32) -> u8 {
+    let mut bits = mask & s.hands[t].held();
+    let mut lost = 0u8;
+    while bits != 0 {
+        let pig = bits.trailing_zeros() as Card;
+        bits &= bits - 1;
+        let c = s.hands[t].remove_all(pig);
+        s.known[t][pig as usize] = 0;
+        for _ in 0..c {
+            s.discard.push(pig);
+        }
+        lost += c;
+    }
+    lost
+}
+
 /// How one round ended, kept for metrics and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundRecord {
@@ -424,7 +475,7 @@ impl PigFarm {
     /// The top of the draw pile, reshuffling the discard pile into it when empty (if the
     /// variant allows); `None` when there is nothing to draw.
     #[inline]
-    fn draw_card<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+    pub(super) fn draw_card<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         // rand's shuffle (not the engine's), as Pig Farm has always drawn: same numbers.
         let reshuffled = |pile: &[Card]| emit::<LOG>(log, || Event::Reshuffled { order: pile.to_vec() });
         let shuffle = |cards: &mut [Card], rng: &mut GameRng| rand_shuffle(cards, rng, &self.divisors);
@@ -486,7 +537,7 @@ impl PigFarm {
     /// A card has come into `seat`'s hand (or nothing): a butcher stops the turn for a roll;
     /// otherwise the turn moves on to the second draw or the discard.
     #[inline(always)]
-    fn after_draw<const LOG: bool>(&self, s: &mut State, seat: usize, card: Option<Card>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn after_draw<const LOG: bool>(&self, s: &mut State, seat: usize, card: Option<Card>, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match card {
             Some(BUTCHER) => {
                 s.butchers_held[seat] += 1;
@@ -535,20 +586,7 @@ impl PigFarm {
             while hit != 0 {
                 let t = self.after(seat, hit.trailing_zeros() as usize);
                 hit &= hit - 1;
-                // Only kinds held can be lost (and `known` never exceeds the hand).
-                let mut bits = mask & s.hands[t].held();
-                let mut lost = 0u8;
-                while bits != 0 {
-                    let pig = bits.trailing_zeros() as Card;
-                    bits &= bits - 1;
-                    let c = s.hands[t].remove_all(pig);
-                    s.known[t][pig as usize] = 0;
-                    // One push per pig (a hand holds a few of a kind): no fill call.
-                    for _ in 0..c {
-                        s.discard.push(pig);
-                    }
-                    lost += c;
-                }
+                let lost = cull_hand(s, t, mask);
                 emit::<LOG>(log, || Event::Culled { seat: t as u8, die, face, pigs: lost as u16 });
                 lost_bytes |= u64::from(lost) << (8 * t);
             }
