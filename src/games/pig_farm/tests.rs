@@ -839,8 +839,9 @@ fn check_play_out<L: crate::engine::Lineup<PigFarm> + ?Sized>(g: &PigFarm, a: &m
     let mut log = EventLog::new(false);
     for _ in 0..steps {
         let ToMove::Seat(seat) = g.to_move(&s) else { break };
+        let mut stream = seat_rngs[seat].clone();
         let action = a.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
-        let again = b.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat].clone());
+        let again = b.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut stream);
         prop_assert_eq!(action, again);
         g.apply(&mut s, seat, action, &mut rng, &mut log);
     }
@@ -878,5 +879,42 @@ fn play_out_is_the_plain_loop_on_the_standard_table() {
     for seed in 0..2_000u64 {
         let uniform = || crate::engine::Uniform::new((0..g.players).map(|_| ThresholdBot::new(3)).collect());
         check_play_out(&g, &mut uniform(), &mut uniform(), seed, 0).expect("the same game");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// A butcher's cull without branches (`rules::cull_hand`: each kind of the face written
+    /// as a block, the pile keeping as many as were held) leaves the same hand, `known`,
+    /// discard pile (its order included) and loss as the plain cull (`cull_hand_plain`: the
+    /// kinds held, one push per pig), for any hand up to 10 of a kind (the most a variant
+    /// can deal), any face of either die, and discard piles at and below their capacity.
+    #[test]
+    fn cull_hand_matches_the_plain_cull(
+        counts in prop::collection::vec(0u8..=10, KINDS),
+        known in prop::collection::vec(0u8..=10, KINDS),
+        discard in prop::collection::vec(0u8..=25, 0..80),
+        colors in any::<bool>(),
+        face in 0u8..5,
+        t in 0usize..4,
+    ) {
+        let g = standard();
+        let mut s = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
+        let mut h = Hand::EMPTY;
+        for (k, &c) in counts.iter().enumerate() {
+            for _ in 0..c {
+                h.add(k as Card);
+            }
+            s.known[t][k] = known[k].min(c);
+        }
+        s.hands[t] = h;
+        s.discard = discard;
+        let mask = if colors { Die::Colors } else { Die::Shapes }.face_mask(face);
+        let mut plain = s.clone();
+        let lost = rules::cull_hand(&mut s, t, mask);
+        let plain_lost = rules::cull_hand_plain(&mut plain, t, mask);
+        prop_assert_eq!(lost, plain_lost);
+        prop_assert_eq!(format!("{s:?}"), format!("{plain:?}"));
     }
 }
