@@ -4,12 +4,14 @@
 //! The engine's plain loop (`engine::play_out_plain`) asks the bot, then applies the action,
 //! one decision at a time: every decision starts with a dispatch on the turn's phase, in the
 //! rules and in the bot, which the compiler turns into an indirect jump whose target changes
-//! every decision (a third of the play loop's mispredicted jumps and waits). Here each
+//! every decision (by callgrind's branch simulation, 91 of a game's 141 mispredicted
+//! branches with `threshold` on the standard table; 2 are left). Here each
 //! decision of the usual turn has its own copy of the bot's and the rules' code, in which the
 //! phase is known, so the dispatch folds away; the rest (butchers, empty piles, the end of a
 //! round) goes through the plain step. The same bots are asked the same questions in the
 //! same order with the same streams, and the same actions are applied: the same game
-//! (`play_out_is_the_plain_loop` compares the two on every state of random games).
+//! (`play_out_is_the_plain_loop` compares the two from the deal or any later decision of
+//! random games).
 
 use super::rules::{Phase, State};
 use super::{Action, BUTCHER, Event, PigFarm};
