@@ -371,6 +371,18 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool;
     /// Applies a legal action of `seat`.
     fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
+    /// Plays a dealt game to its end with nothing recorded: the quick loop's part after the
+    /// deal (`play_quick`). Every decision is asked of `bots` for the seat
+    /// [`Game::to_move`] names, with its view, its sampler and its stream `seat_rngs[seat]`,
+    /// and applied with the chance stream `rng` and a log that records nothing. The default
+    /// is that loop ([`play_out_plain`]); a game may override it with a loop of its own (a
+    /// turn's usual sequence of decisions as straight-line code) that asks the same bots the
+    /// same questions in the same order and applies the same actions, so that the game is
+    /// the same (the game tests the two against each other).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut Self::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        play_out_plain(self, state, bots, rng, seat_rngs);
+    }
     /// The result of a finished game.
     fn outcome(&self, state: &Self::State) -> Outcome;
     /// Checks the game's invariants (conservation and the like); `Err` names the broken one.
@@ -899,6 +911,18 @@ fn play_quick_into_bits<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, 
     play_quick_into(game, bots, seed, scratch)
 }
 
+/// [`Game::play_out`]'s default: a dealt game played to its end, decision by decision, with
+/// a log that records nothing (it is the quick loop's own: the compiler knows that it never
+/// records, and no deal saw it).
+#[inline(always)]
+pub fn play_out_plain<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+    let mut log = EventLog::new(false);
+    while let ToMove::Seat(seat) = game.to_move(state) {
+        let action = bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat]);
+        game.apply(state, seat, action, rng, &mut log);
+    }
+}
+
 /// [`play`] when nothing watches the game (no checks, metrics, trace or listening bot): the
 /// simulator's hot loop, the same game from the same streams with none of the per-decision
 /// tests of what to record.
@@ -907,13 +931,7 @@ fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64)
     quick_streams!(G, seed, bots, rng, seat_rngs);
     let mut state = game.deal(&mut rng, &mut EventLog::new(false));
     bots.new_game(game);
-    // A log of its own, which the deal does not see: the compiler can then know more often
-    // that it records nothing.
-    let mut log = EventLog::new(false);
-    while let ToMove::Seat(seat) = game.to_move(&state) {
-        let action = bots.decide(seat, game, &game.view(&state, seat), &Sampler::new(&state, seat), &mut seat_rngs[seat]);
-        game.apply(&mut state, seat, action, &mut rng, &mut log);
-    }
+    game.play_out(&mut state, bots, &mut rng, &mut seat_rngs);
     game.outcome(&state)
 }
 
@@ -929,11 +947,7 @@ fn play_quick_into<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed:
         None => scratch.insert(game.deal(&mut rng, &mut EventLog::new(false))),
     };
     bots.new_game(game);
-    let mut log = EventLog::new(false);
-    while let ToMove::Seat(seat) = game.to_move(state) {
-        let action = bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat]);
-        game.apply(state, seat, action, &mut rng, &mut log);
-    }
+    game.play_out(state, bots, &mut rng, &mut seat_rngs);
     game.outcome(state)
 }
 

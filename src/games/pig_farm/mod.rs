@@ -47,6 +47,7 @@ mod bots;
 mod determinize;
 mod metrics;
 pub mod params;
+mod quick;
 pub mod rules;
 pub mod scoring;
 #[cfg(test)]
@@ -55,7 +56,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::Invalid;
 
@@ -338,7 +339,13 @@ impl Game for PigFarm {
 
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.step(s, seat, action, rng, log);
+        self.apply_action(s, seat, action, rng, log);
+    }
+
+    /// The turn's usual decisions as straight-line code (`quick.rs`).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        self.play_turns(state, bots, rng, seat_rngs);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -12,6 +12,15 @@ use crate::engine::rng::rand_shuffle;
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{self, Card};
 
+/// Records the event built by `make` when `LOG` (and the log is enabled): with `LOG` false
+/// the event code is compiled out.
+#[inline(always)]
+fn emit<const LOG: bool>(log: &mut EventLog<Event>, make: impl FnOnce() -> Event) {
+    if LOG {
+        log.emit(make);
+    }
+}
+
 /// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date:
 /// a set is a kind held but not once, so the two bit sets give them without a count of
 /// their own to keep).
@@ -188,6 +197,57 @@ pub enum Phase {
     Over = 4,
 }
 
+/// Moves every pig of the kinds in `mask` (a face's kinds) from seat `t`'s hand onto the
+/// discard pile, kind by kind in canonical order, and returns how many there were: no branch
+/// on what the hand holds (which kinds of the face, how many of each: coin flips for the
+/// branch predictor). Each kind is written as a block of 16 copies, of which the pile keeps
+/// as many as the hand held (a variant has at most 10 of a kind); `known` is cleared for
+/// every kind of the face (it never exceeds the hand: those not held are 0 already).
+/// [`cull_hand_plain`] is the same visiting only the kinds held, one push per pig.
+#[inline]
+pub(super) fn cull_hand(s: &mut State, t: usize, mask: u32) -> u8 {
+    const BLOCK: usize = 16;
+    const _: () = assert!(super::params::MAX_BASE_SETS as usize <= BLOCK);
+    let hand = &mut s.hands[t];
+    let known = &mut s.known[t];
+    let discard = &mut s.discard;
+    let mut bits = mask;
+    let mut lost = 0u8;
+    while bits != 0 {
+        let pig = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let c = std::mem::take(&mut hand.counts[pig]);
+        known[pig] = 0;
+        let len = discard.len();
+        discard.extend_from_slice(&[pig as Card; BLOCK]);
+        discard.truncate(len + c as usize);
+        lost += c;
+    }
+    hand.len -= u16::from(lost);
+    hand.held &= !mask;
+    hand.singles &= !mask;
+    lost
+}
+
+/// [`cull_hand`] as the rules say it: each kind of the face that the hand holds, in
+/// canonical order, one push per pig (kept to test it).
+#[cfg(test)]
+pub(super) fn cull_hand_plain(s: &mut State, t: usize, mask: u32) -> u8 {
+    let mut bits = mask & s.hands[t].held();
+    let mut lost = 0u8;
+    while bits != 0 {
+        let pig = bits.trailing_zeros() as Card;
+        bits &= bits - 1;
+        let c = s.hands[t].remove_all(pig);
+        s.known[t][pig as usize] = 0;
+        for _ in 0..c {
+            s.discard.push(pig);
+        }
+        lost += c;
+    }
+    lost
+}
+
 /// How one round ended, kept for metrics and tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoundRecord {
@@ -308,7 +368,7 @@ impl PigFarm {
             last_roll: None,
             end_reason: END_SOLD,
         };
-        self.start_round(&mut s, rng, log);
+        self.deal_round(&mut s, rng, log);
         s
     }
 
@@ -330,7 +390,12 @@ impl PigFarm {
         s.rolls = 0;
         s.last_roll = None;
         s.end_reason = END_SOLD;
-        self.start_round(s, rng, log);
+        self.deal_round(s, rng, log);
+    }
+
+    /// [`Self::start_round`] recording its events when `log` does.
+    fn deal_round(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if log.enabled() { self.start_round::<true>(s, rng, log) } else { self.start_round::<false>(s, rng, log) }
     }
 
     /// The seat `k` places after `seat` in turn order.
@@ -346,7 +411,7 @@ impl PigFarm {
     /// butchers (or starts the first turn).
     #[cold]
     #[inline(never)]
-    fn start_round(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn start_round<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let n = self.players;
         s.first_seat = (s.round as usize % n) as u8;
         s.round_turns = 0;
@@ -357,7 +422,7 @@ impl PigFarm {
         s.hands = [Hand::EMPTY; MAX_PLAYERS];
         s.known = [[0; KINDS]; MAX_PLAYERS];
         s.butchers_held = [0; MAX_PLAYERS];
-        log.emit(|| Event::RoundStarts { round: s.round, first: s.first_seat });
+        emit::<LOG>(log, || Event::RoundStarts { round: s.round, first: s.first_seat });
         for k in 0..n {
             let seat = self.after(s.first_seat as usize, k);
             for _ in 0..self.params.hand_size {
@@ -368,102 +433,116 @@ impl PigFarm {
                     s.hands[seat].add(card);
                 }
             }
-            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat], butchers: s.butchers_held[seat] });
+            emit::<LOG>(log, || Event::Dealt { seat: seat as u8, hand: s.hands[seat], butchers: s.butchers_held[seat] });
         }
-        self.next_dealt_butcher(s, 0, rng, log);
+        self.next_dealt_butcher::<LOG>(s, 0, rng, log);
     }
 
     /// Asks the first seat from turn-order position `from` on that holds a dealt butcher
     /// to roll; with none left, starts the round's first turn.
-    fn next_dealt_butcher(&self, s: &mut State, from: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn next_dealt_butcher<const LOG: bool>(&self, s: &mut State, from: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         for k in from..self.players {
             let seat = self.after(s.first_seat as usize, k);
             if s.butchers_held[seat] > 0 {
                 s.current = seat as u8;
                 s.phase = Phase::Butcher { dealt: true };
-                log.emit(|| Event::Butcher { seat: seat as u8, dealt: true });
+                emit::<LOG>(log, || Event::Butcher { seat: seat as u8, dealt: true });
                 return;
             }
         }
-        self.begin_turn(s, s.first_seat as usize, rng, log);
+        self.begin_turn::<LOG>(s, s.first_seat as usize, rng, log);
     }
 
     /// Starts `seat`'s turn, or ends the round unsold at the turn cap.
-    fn begin_turn(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn begin_turn<const LOG: bool>(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if s.round_turns >= self.params.turn_cap {
-            self.end_round(s, None, rng, log);
+            self.end_round::<LOG>(s, None, rng, log);
             return;
         }
         s.round_turns += 1;
         s.turns += 1;
         s.current = seat as u8;
         s.phase = Phase::Start;
-        log.emit(|| Event::TurnStarts { turn: s.round_turns, seat: seat as u8 });
+        emit::<LOG>(log, || Event::TurnStarts { turn: s.round_turns, seat: seat as u8 });
     }
 
     #[inline]
-    fn end_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn end_turn<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let next = self.after(s.current as usize, 1);
-        self.begin_turn(s, next, rng, log);
+        self.begin_turn::<LOG>(s, next, rng, log);
     }
 
     /// The top of the draw pile, reshuffling the discard pile into it when empty (if the
     /// variant allows); `None` when there is nothing to draw.
     #[inline]
-    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+    pub(super) fn draw_card<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         // rand's shuffle (not the engine's), as Pig Farm has always drawn: same numbers.
-        let reshuffled = |pile: &[Card]| log.emit(|| Event::Reshuffled { order: pile.to_vec() });
+        let reshuffled = |pile: &[Card]| emit::<LOG>(log, || Event::Reshuffled { order: pile.to_vec() });
         let shuffle = |cards: &mut [Card], rng: &mut GameRng| rand_shuffle(cards, rng, &self.divisors);
         chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, shuffle, reshuffled)
     }
 
-    /// Applies one action of the deciding seat (inlined into the play loop: the rare
-    /// branches, rolls and round changes, are out of line).
+    /// Applies one action of the deciding seat, recording its events when `log` does
+    /// (the quick loop's log never does: it calls `step::<false>` itself).
     #[inline(always)]
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn apply_action(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if log.enabled() { self.step_logged(s, seat, action, rng, log) } else { self.step::<false>(s, seat, action, rng, log) }
+    }
+
+    /// [`Self::step`] recording its events (out of line: traces and listening bots only).
+    #[inline(never)]
+    fn step_logged(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        self.step::<true>(s, seat, action, rng, log);
+    }
+
+    /// Applies one action of the deciding seat (inlined into the play loop: the rare
+    /// branches, rolls and round changes, are out of line). `LOG`: whether events are
+    /// recorded (`false`: no event code is compiled in at all; `true`: `log` decides).
+    #[inline(always)]
+    pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::Sell => {
-                log.emit(|| Event::Sold { seat: seat as u8, sets: s.hands[seat].sets() as u8 });
-                self.end_round(s, Some(seat), rng, log);
+                emit::<LOG>(log, || Event::Sold { seat: seat as u8, sets: s.hands[seat].sets() as u8 });
+                self.end_round::<LOG>(s, Some(seat), rng, log);
             }
             Action::DrawPile => {
-                let card = self.draw_card(s, rng, log);
+                let card = self.draw_card::<LOG>(s, rng, log);
                 match card {
                     Some(BUTCHER) | None => {}
-                    Some(c) => log.emit(|| Event::Drew { seat: seat as u8, card: c }),
+                    Some(c) => emit::<LOG>(log, || Event::Drew { seat: seat as u8, card: c }),
                 }
-                self.after_draw(s, seat, card, rng, log);
+                self.after_draw::<LOG>(s, seat, card, rng, log);
             }
             Action::TakeDiscard => {
                 let card = s.discard.pop();
                 debug_assert!(card.is_some_and(|c| c != BUTCHER), "legal takes are pigs");
                 if let Some(c) = card {
                     s.known[seat][c as usize] += 1;
-                    log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
+                    emit::<LOG>(log, || Event::TookDiscard { seat: seat as u8, card: c });
                 }
-                self.after_draw(s, seat, card, rng, log);
+                self.after_draw::<LOG>(s, seat, card, rng, log);
             }
             Action::Discard(pig) => {
                 s.hands[seat].remove(pig);
                 let known = &mut s.known[seat][pig as usize];
                 *known = known.saturating_sub(1);
                 s.discard.push(pig);
-                log.emit(|| Event::Discarded { seat: seat as u8, card: pig });
-                self.end_turn(s, rng, log);
+                emit::<LOG>(log, || Event::Discarded { seat: seat as u8, card: pig });
+                self.end_turn::<LOG>(s, rng, log);
             }
-            Action::Roll(die) => self.roll(s, seat, die, rng, log),
+            Action::Roll(die) => self.roll::<LOG>(s, seat, die, rng, log),
         }
     }
 
     /// A card has come into `seat`'s hand (or nothing): a butcher stops the turn for a roll;
     /// otherwise the turn moves on to the second draw or the discard.
     #[inline(always)]
-    fn after_draw(&self, s: &mut State, seat: usize, card: Option<Card>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn after_draw<const LOG: bool>(&self, s: &mut State, seat: usize, card: Option<Card>, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match card {
             Some(BUTCHER) => {
                 s.butchers_held[seat] += 1;
                 s.phase = Phase::Butcher { dealt: false };
-                log.emit(|| Event::Butcher { seat: seat as u8, dealt: false });
+                emit::<LOG>(log, || Event::Butcher { seat: seat as u8, dealt: false });
                 return;
             }
             Some(pig) => {
@@ -472,12 +551,12 @@ impl PigFarm {
                 s.phase = if matches!(s.phase, Phase::Start) { Phase::SecondDraw } else { Phase::Discard };
                 return;
             }
-            None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
+            None => emit::<LOG>(log, || Event::DrewNothing { seat: seat as u8 }),
         }
         if matches!(s.phase, Phase::Start) {
             s.phase = Phase::SecondDraw;
         } else if s.hands[seat].is_empty() {
-            self.end_turn(s, rng, log);
+            self.end_turn::<LOG>(s, rng, log);
         } else {
             s.phase = Phase::Discard;
         }
@@ -487,11 +566,11 @@ impl PigFarm {
     /// it, the roller's first, then the others in turn order; the butcher goes on top.
     #[cold]
     #[inline(never)]
-    fn roll(&self, s: &mut State, seat: usize, die: Die, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn roll<const LOG: bool>(&self, s: &mut State, seat: usize, die: Die, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let dealt = matches!(s.phase, Phase::Butcher { dealt: true });
         s.butchers_held[seat] -= 1;
         let face: u8 = rng.random_range(0..FACES);
-        log.emit(|| Event::Rolled { seat: seat as u8, die, face });
+        emit::<LOG>(log, || Event::Rolled { seat: seat as u8, die, face });
         // Each seat's loss in its byte of one word, kept in a register: the record below then
         // stores it whole.
         let mut lost_bytes = 0u64;
@@ -507,21 +586,8 @@ impl PigFarm {
             while hit != 0 {
                 let t = self.after(seat, hit.trailing_zeros() as usize);
                 hit &= hit - 1;
-                // Only kinds held can be lost (and `known` never exceeds the hand).
-                let mut bits = mask & s.hands[t].held();
-                let mut lost = 0u8;
-                while bits != 0 {
-                    let pig = bits.trailing_zeros() as Card;
-                    bits &= bits - 1;
-                    let c = s.hands[t].remove_all(pig);
-                    s.known[t][pig as usize] = 0;
-                    // One push per pig (a hand holds a few of a kind): no fill call.
-                    for _ in 0..c {
-                        s.discard.push(pig);
-                    }
-                    lost += c;
-                }
-                log.emit(|| Event::Culled { seat: t as u8, die, face, pigs: lost as u16 });
+                let lost = cull_hand(s, t, mask);
+                emit::<LOG>(log, || Event::Culled { seat: t as u8, die, face, pigs: lost as u16 });
                 lost_bytes |= u64::from(lost) << (8 * t);
             }
         }
@@ -530,12 +596,12 @@ impl PigFarm {
         s.rolls += 1;
         s.last_roll = Some(RollRecord { seat: seat as u8, die, face, lost, dealt });
         if !dealt {
-            self.end_turn(s, rng, log);
+            self.end_turn::<LOG>(s, rng, log);
         } else if s.butchers_held[seat] > 0 {
-            log.emit(|| Event::Butcher { seat: seat as u8, dealt: true });
+            emit::<LOG>(log, || Event::Butcher { seat: seat as u8, dealt: true });
         } else {
             let pos = (seat + self.players - s.first_seat as usize) % self.players;
-            self.next_dealt_butcher(s, pos + 1, rng, log);
+            self.next_dealt_butcher::<LOG>(s, pos + 1, rng, log);
         }
     }
 
@@ -543,7 +609,7 @@ impl PigFarm {
     /// next round or ends the match.
     #[cold]
     #[inline(never)]
-    fn end_round(&self, s: &mut State, seller: Option<usize>, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn end_round<const LOG: bool>(&self, s: &mut State, seller: Option<usize>, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let mut points = [0i64; MAX_PLAYERS];
         match seller {
             Some(w) => {
@@ -551,11 +617,11 @@ impl PigFarm {
                     *p = if t == w { self.scoring.seller_points(&s.hands[t]) } else { self.scoring.other_points(&s.hands[t]) };
                     s.scores[t] += *p;
                 }
-                log.emit(|| Event::RoundScored { round: s.round, scores: points });
+                emit::<LOG>(log, || Event::RoundScored { round: s.round, scores: points });
             }
             None => {
                 s.rounds_capped += 1;
-                log.emit(|| Event::RoundCapped { round: s.round, turns: s.round_turns });
+                emit::<LOG>(log, || Event::RoundCapped { round: s.round, turns: s.round_turns });
             }
         }
         s.last_round = Some(RoundRecord {
@@ -569,11 +635,11 @@ impl PigFarm {
         s.rounds_done += 1;
         if s.round + 1 < self.params.rounds {
             s.round += 1;
-            self.start_round(s, rng, log);
+            self.start_round::<LOG>(s, rng, log);
         } else {
             s.phase = Phase::Over;
             s.end_reason = if s.rounds_capped > 0 { END_CAP } else { END_SOLD };
-            log.emit(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
+            emit::<LOG>(log, || Event::GameOver { reason: s.end_reason, turns: s.turns });
         }
     }
 

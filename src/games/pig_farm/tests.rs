@@ -821,3 +821,100 @@ fn threshold_never_draws() {
         }
     }
 }
+
+/// `n` seats' bots from (name, value) specs, boxed as a mixed table plays them.
+fn boxed_bots(specs: &[(&'static str, f64)], n: usize) -> Vec<Box<dyn Bot<PigFarm>>> {
+    specs[..n].iter().map(|(name, v)| if *name == "random" { bot(name, &[]) } else { bot(name, &[*v]) }).collect()
+}
+
+/// A dealt game from `seed`'s streams, played `steps` decisions on by the engine's plain
+/// loop, then to its end by `play_out` (the game's own quick loop) and by the plain loop
+/// from the same point: the same final state and the same streams afterwards.
+fn check_play_out<L: crate::engine::Lineup<PigFarm> + ?Sized>(g: &PigFarm, a: &mut L, b: &mut L, seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    use crate::engine::{MAX_SEATS, Sampler, play_out_plain, streams};
+    let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
+    let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+    a.new_game(g);
+    b.new_game(g);
+    let mut log = EventLog::new(false);
+    for _ in 0..steps {
+        let ToMove::Seat(seat) = g.to_move(&s) else { break };
+        let mut stream = seat_rngs[seat].clone();
+        let action = a.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
+        let again = b.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut stream);
+        prop_assert_eq!(action, again);
+        g.apply(&mut s, seat, action, &mut rng, &mut log);
+    }
+    let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
+    g.play_out(&mut s, a, &mut rng, &mut seat_rngs);
+    play_out_plain(g, &mut s2, b, &mut rng2, &mut seat_rngs2);
+    prop_assert!(matches!(s.phase, Phase::Over));
+    prop_assert_eq!(format!("{s:?}"), format!("{s2:?}"));
+    prop_assert_eq!(format!("{rng:?} {seat_rngs:?}"), format!("{rng2:?} {seat_rngs2:?}"));
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The quick loop (`quick.rs`: a turn's decisions as straight-line code) plays the same
+    /// game as the engine's plain loop, from the deal or from any later decision (a second
+    /// draw, a discard, a butcher to roll for), for mixed boxed tables (random, greedy,
+    /// threshold) and for a uniform threshold table (the bot inlined into the loop).
+    #[test]
+    fn play_out_is_the_plain_loop(params in arb_params(), bots in prop::collection::vec(arb_bot(), 8), seed in any::<u64>(), steps in 0usize..80, sell_at in 1u32..=6) {
+        let g = PigFarm::new(params).expect("valid");
+        let n = g.players;
+        check_play_out(&g, &mut boxed_bots(&bots, n), &mut boxed_bots(&bots, n), seed, steps)?;
+        let uniform = || crate::engine::Uniform::new((0..n).map(|_| ThresholdBot::new(sell_at)).collect());
+        check_play_out(&g, &mut uniform(), &mut uniform(), seed, steps)?;
+    }
+}
+
+/// The quick loop plays the bundled standard variant's games as the plain loop does, from
+/// the deal, for its bench table (`threshold` on every seat, inlined).
+#[test]
+fn play_out_is_the_plain_loop_on_the_standard_table() {
+    let g = standard();
+    for seed in 0..2_000u64 {
+        let uniform = || crate::engine::Uniform::new((0..g.players).map(|_| ThresholdBot::new(3)).collect());
+        check_play_out(&g, &mut uniform(), &mut uniform(), seed, 0).expect("the same game");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// A butcher's cull without branches (`rules::cull_hand`: each kind of the face written
+    /// as a block, the pile keeping as many as were held) leaves the same hand, `known`,
+    /// discard pile (its order included) and loss as the plain cull (`cull_hand_plain`: the
+    /// kinds held, one push per pig), for any hand up to 10 of a kind (the most a variant
+    /// can deal), any face of either die, and discard piles at and below their capacity.
+    #[test]
+    fn cull_hand_matches_the_plain_cull(
+        counts in prop::collection::vec(0u8..=10, KINDS),
+        known in prop::collection::vec(0u8..=10, KINDS),
+        discard in prop::collection::vec(0u8..=25, 0..80),
+        colors in any::<bool>(),
+        face in 0u8..5,
+        t in 0usize..4,
+    ) {
+        let g = standard();
+        let mut s = g.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
+        let mut h = Hand::EMPTY;
+        for (k, &c) in counts.iter().enumerate() {
+            for _ in 0..c {
+                h.add(k as Card);
+            }
+            s.known[t][k] = known[k].min(c);
+        }
+        s.hands[t] = h;
+        s.discard = discard;
+        let mask = if colors { Die::Colors } else { Die::Shapes }.face_mask(face);
+        let mut plain = s.clone();
+        let lost = rules::cull_hand(&mut s, t, mask);
+        let plain_lost = rules::cull_hand_plain(&mut plain, t, mask);
+        prop_assert_eq!(lost, plain_lost);
+        prop_assert_eq!(format!("{s:?}"), format!("{plain:?}"));
+    }
+}

@@ -1,0 +1,87 @@
+//! The quick loop of Pig Farm ([`Game::play_out`]): a turn's usual sequence of decisions
+//! (the first draw or the sale, the second draw, the discard) played as straight-line code.
+//!
+//! The engine's plain loop (`engine::play_out_plain`) asks the bot, then applies the action,
+//! one decision at a time: every decision starts with a dispatch on the turn's phase, in the
+//! rules and in the bot, which the compiler turns into an indirect jump whose target changes
+//! every decision (by callgrind's branch simulation, 91 of a game's 141 mispredicted
+//! branches with `threshold` on the standard table; 2 are left). Here each
+//! decision of the usual turn has its own copy of the bot's and the rules' code, in which the
+//! phase is known, so the dispatch folds away; the rest (butchers, empty piles, the end of a
+//! round) goes through the plain step. The same bots are asked the same questions in the
+//! same order with the same streams, and the same actions are applied: the same game
+//! (`play_out_is_the_plain_loop` compares the two from the deal or any later decision of
+//! random games).
+
+use super::rules::{Phase, State};
+use super::{Action, BUTCHER, Event, PigFarm};
+use crate::engine::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Sampler};
+
+impl PigFarm {
+    /// `seat`'s decision in `s`, asked as the engine's loop asks it.
+    #[inline(always)]
+    fn ask<L: Lineup<PigFarm> + ?Sized>(&self, s: &State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> Action {
+        bots.decide(seat, self, &self.view(s, seat), &Sampler::new(s, seat), &mut seat_rngs[seat])
+    }
+
+    /// [`Self::step`] (events compiled out) at a draw whose phase is known: a pig drawn or
+    /// taken sets the phase `next` (the second draw after the first, the discard after the
+    /// second) without reading the phase again; anything else (a sale, a butcher, nothing
+    /// to draw) is the plain step.
+    #[inline(always)]
+    fn quick_step(&self, s: &mut State, seat: usize, action: Action, next: Phase, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let card = match action {
+            Action::DrawPile => self.draw_card::<false>(s, rng, log),
+            Action::TakeDiscard => {
+                let card = s.discard.pop();
+                if let Some(c) = card {
+                    s.known[seat][c as usize] += 1;
+                }
+                card
+            }
+            _ => return self.step::<false>(s, seat, action, rng, log),
+        };
+        match card {
+            Some(pig) if pig != BUTCHER => {
+                s.hands[seat].add(pig);
+                s.phase = next;
+            }
+            _ => self.after_draw::<false>(s, seat, card, rng, log),
+        }
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded ([`Game::play_out`]): at the
+    /// start of a turn the turn's decisions follow one another without a dispatch on the
+    /// phase between them; any other phase (a butcher to roll for) is one plain step.
+    #[inline(always)]
+    pub(super) fn play_turns<L: Lineup<PigFarm> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Start => {
+                    let first = self.ask(s, seat, bots, seat_rngs);
+                    self.quick_step(s, seat, first, Phase::SecondDraw, rng, log);
+                    // Only a pig (or nothing) drawn by this seat leads to its second draw,
+                    // and only a second pig (or nothing, with pigs in hand) to its discard:
+                    // the seat is still `seat`.
+                    if matches!(s.phase, Phase::SecondDraw) {
+                        debug_assert_eq!(s.current as usize, seat);
+                        let second = self.ask(s, seat, bots, seat_rngs);
+                        self.quick_step(s, seat, second, Phase::Discard, rng, log);
+                        if matches!(s.phase, Phase::Discard) {
+                            debug_assert_eq!(s.current as usize, seat);
+                            let discard = self.ask(s, seat, bots, seat_rngs);
+                            self.step::<false>(s, seat, discard, rng, log);
+                        }
+                    }
+                }
+                Phase::Over => return,
+                Phase::SecondDraw | Phase::Discard | Phase::Butcher { .. } => {
+                    let action = self.ask(s, seat, bots, seat_rngs);
+                    self.step::<false>(s, seat, action, rng, log);
+                }
+            }
+        }
+    }
+}
