@@ -284,6 +284,16 @@ impl<E> EventLog<E> {
         }
     }
 
+    /// [`EventLog::emit`] in rules compiled twice, with and without events (`LOG`: whether
+    /// this copy records; the caller picks the copy once from [`EventLog::enabled`]): the
+    /// quiet copy holds no event code and no test of the flag.
+    #[inline(always)]
+    pub fn emit_if<const LOG: bool>(&mut self, make: impl FnOnce() -> E) {
+        if LOG {
+            self.emit(make);
+        }
+    }
+
     /// Takes the recorded events.
     pub fn drain(&mut self) -> std::vec::Drain<'_, E> {
         self.events.drain(..)

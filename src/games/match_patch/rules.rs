@@ -327,14 +327,6 @@ impl fmt::Display for Hand {
     }
 }
 
-/// Records the event built by `make` when `LOG` (the caller's `log` is then enabled).
-#[inline(always)]
-fn emit<const LOG: bool>(log: &mut EventLog<Event>, make: impl FnOnce() -> Event) {
-    if LOG {
-        log.emit(make);
-    }
-}
-
 /// Removes and returns `v[i]`, shifting the later items down: [`Vec::remove`] with a plain
 /// loop, cheaper than its `memmove` call for the short rows of this game.
 #[inline]
@@ -685,7 +677,7 @@ impl MatchPatch {
             for _ in 0..self.params.deal {
                 let card = s.pile.pop().expect("deck size checked against the deal");
                 s.hands[seat].push(card);
-                emit::<LOG>(log, || Event::Dealt { seat: seat as u8, card });
+                log.emit_if::<LOG>(|| Event::Dealt { seat: seat as u8, card });
             }
         }
         self.begin_turn::<LOG>(s, 0, log);
@@ -696,7 +688,7 @@ impl MatchPatch {
     fn begin_turn<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.turns += 1;
         s.current = seat as u8;
-        emit::<LOG>(log, || Event::TurnStarts { turn: s.turns, seat: seat as u8 });
+        log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns, seat: seat as u8 });
         if s.can_draw() {
             s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
@@ -725,7 +717,7 @@ impl MatchPatch {
                     Action::Take(i) => {
                         let slot = s.patch.take(i as usize);
                         s.patch_draws += 1;
-                        emit::<LOG>(log, || Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                        log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
                         s.known[seat][slot.card as usize] += 1;
                         s.excluded[seat] &= !(1 << slot.card);
                         slot.card
@@ -738,7 +730,7 @@ impl MatchPatch {
                         card
                     }
                 };
-                emit::<LOG>(log, || Event::Drew { seat: seat as u8, card, pile });
+                log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card, pile });
                 s.hands[seat].push(card);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
@@ -757,7 +749,7 @@ impl MatchPatch {
                 let serial = s.placed;
                 s.placed += 1;
                 s.patch.push(Slot { card, serial });
-                emit::<LOG>(log, || Event::Placed { seat: seat as u8, card, serial });
+                log.emit_if::<LOG>(|| Event::Placed { seat: seat as u8, card, serial });
                 self.end_turn::<LOG>(s, log);
             }
         }
@@ -775,7 +767,7 @@ impl MatchPatch {
             s.laid[card as usize] += 1;
             let known = &mut s.known[seat][card as usize];
             *known = known.saturating_sub(2);
-            emit::<LOG>(log, || Event::Laid { seat: seat as u8, card });
+            log.emit_if::<LOG>(|| Event::Laid { seat: seat as u8, card });
             if self.params.pair_draws > 0 && s.can_draw() {
                 s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
                 return;
@@ -784,7 +776,7 @@ impl MatchPatch {
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
-            emit::<LOG>(log, || Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
+            log.emit_if::<LOG>(|| Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
         } else if s.hands[seat].is_empty() {
             self.end_turn::<LOG>(s, log);
         } else {
@@ -798,7 +790,7 @@ impl MatchPatch {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
-            emit::<LOG>(log, || Event::GameOver { reason: END_CAP, turns: s.turns });
+            log.emit_if::<LOG>(|| Event::GameOver { reason: END_CAP, turns: s.turns });
             return;
         }
         let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };

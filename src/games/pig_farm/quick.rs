@@ -33,6 +33,8 @@ impl PigFarm {
         let card = match action {
             Action::DrawPile => self.draw_card::<false>(s, rng, log),
             Action::TakeDiscard => {
+                // The plain step's take, written out (a helper shared by both measured 4%
+                // slower on the clock: code placement), without its event.
                 let card = s.discard.pop();
                 if let Some(c) = card {
                     s.known[seat][c as usize] += 1;

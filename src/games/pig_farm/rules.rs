@@ -12,15 +12,6 @@ use crate::engine::rng::rand_shuffle;
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{self, Card};
 
-/// Records the event built by `make` when `LOG` (and the log is enabled): with `LOG` false
-/// the event code is compiled out.
-#[inline(always)]
-fn emit<const LOG: bool>(log: &mut EventLog<Event>, make: impl FnOnce() -> Event) {
-    if LOG {
-        log.emit(make);
-    }
-}
-
 /// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date:
 /// a set is a kind held but not once, so the two bit sets give them without a count of
 /// their own to keep).
@@ -422,7 +413,7 @@ impl PigFarm {
         s.hands = [Hand::EMPTY; MAX_PLAYERS];
         s.known = [[0; KINDS]; MAX_PLAYERS];
         s.butchers_held = [0; MAX_PLAYERS];
-        emit::<LOG>(log, || Event::RoundStarts { round: s.round, first: s.first_seat });
+        log.emit_if::<LOG>(|| Event::RoundStarts { round: s.round, first: s.first_seat });
         for k in 0..n {
             let seat = self.after(s.first_seat as usize, k);
             for _ in 0..self.params.hand_size {
@@ -433,7 +424,7 @@ impl PigFarm {
                     s.hands[seat].add(card);
                 }
             }
-            emit::<LOG>(log, || Event::Dealt { seat: seat as u8, hand: s.hands[seat], butchers: s.butchers_held[seat] });
+            log.emit_if::<LOG>(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat], butchers: s.butchers_held[seat] });
         }
         self.next_dealt_butcher::<LOG>(s, 0, rng, log);
     }
@@ -446,7 +437,7 @@ impl PigFarm {
             if s.butchers_held[seat] > 0 {
                 s.current = seat as u8;
                 s.phase = Phase::Butcher { dealt: true };
-                emit::<LOG>(log, || Event::Butcher { seat: seat as u8, dealt: true });
+                log.emit_if::<LOG>(|| Event::Butcher { seat: seat as u8, dealt: true });
                 return;
             }
         }
@@ -463,7 +454,7 @@ impl PigFarm {
         s.turns += 1;
         s.current = seat as u8;
         s.phase = Phase::Start;
-        emit::<LOG>(log, || Event::TurnStarts { turn: s.round_turns, seat: seat as u8 });
+        log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.round_turns, seat: seat as u8 });
     }
 
     #[inline]
@@ -477,7 +468,7 @@ impl PigFarm {
     #[inline]
     pub(super) fn draw_card<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         // rand's shuffle (not the engine's), as Pig Farm has always drawn: same numbers.
-        let reshuffled = |pile: &[Card]| emit::<LOG>(log, || Event::Reshuffled { order: pile.to_vec() });
+        let reshuffled = |pile: &[Card]| log.emit_if::<LOG>(|| Event::Reshuffled { order: pile.to_vec() });
         let shuffle = |cards: &mut [Card], rng: &mut GameRng| rand_shuffle(cards, rng, &self.divisors);
         chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, shuffle, reshuffled)
     }
@@ -502,14 +493,14 @@ impl PigFarm {
     pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::Sell => {
-                emit::<LOG>(log, || Event::Sold { seat: seat as u8, sets: s.hands[seat].sets() as u8 });
+                log.emit_if::<LOG>(|| Event::Sold { seat: seat as u8, sets: s.hands[seat].sets() as u8 });
                 self.end_round::<LOG>(s, Some(seat), rng, log);
             }
             Action::DrawPile => {
                 let card = self.draw_card::<LOG>(s, rng, log);
                 match card {
                     Some(BUTCHER) | None => {}
-                    Some(c) => emit::<LOG>(log, || Event::Drew { seat: seat as u8, card: c }),
+                    Some(c) => log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card: c }),
                 }
                 self.after_draw::<LOG>(s, seat, card, rng, log);
             }
@@ -518,7 +509,7 @@ impl PigFarm {
                 debug_assert!(card.is_some_and(|c| c != BUTCHER), "legal takes are pigs");
                 if let Some(c) = card {
                     s.known[seat][c as usize] += 1;
-                    emit::<LOG>(log, || Event::TookDiscard { seat: seat as u8, card: c });
+                    log.emit_if::<LOG>(|| Event::TookDiscard { seat: seat as u8, card: c });
                 }
                 self.after_draw::<LOG>(s, seat, card, rng, log);
             }
@@ -527,7 +518,7 @@ impl PigFarm {
                 let known = &mut s.known[seat][pig as usize];
                 *known = known.saturating_sub(1);
                 s.discard.push(pig);
-                emit::<LOG>(log, || Event::Discarded { seat: seat as u8, card: pig });
+                log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card: pig });
                 self.end_turn::<LOG>(s, rng, log);
             }
             Action::Roll(die) => self.roll::<LOG>(s, seat, die, rng, log),
@@ -542,7 +533,7 @@ impl PigFarm {
             Some(BUTCHER) => {
                 s.butchers_held[seat] += 1;
                 s.phase = Phase::Butcher { dealt: false };
-                emit::<LOG>(log, || Event::Butcher { seat: seat as u8, dealt: false });
+                log.emit_if::<LOG>(|| Event::Butcher { seat: seat as u8, dealt: false });
                 return;
             }
             Some(pig) => {
@@ -551,7 +542,7 @@ impl PigFarm {
                 s.phase = if matches!(s.phase, Phase::Start) { Phase::SecondDraw } else { Phase::Discard };
                 return;
             }
-            None => emit::<LOG>(log, || Event::DrewNothing { seat: seat as u8 }),
+            None => log.emit_if::<LOG>(|| Event::DrewNothing { seat: seat as u8 }),
         }
         if matches!(s.phase, Phase::Start) {
             s.phase = Phase::SecondDraw;
@@ -570,7 +561,7 @@ impl PigFarm {
         let dealt = matches!(s.phase, Phase::Butcher { dealt: true });
         s.butchers_held[seat] -= 1;
         let face: u8 = rng.random_range(0..FACES);
-        emit::<LOG>(log, || Event::Rolled { seat: seat as u8, die, face });
+        log.emit_if::<LOG>(|| Event::Rolled { seat: seat as u8, die, face });
         // Each seat's loss in its byte of one word, kept in a register: the record below then
         // stores it whole.
         let mut lost_bytes = 0u64;
@@ -587,7 +578,7 @@ impl PigFarm {
                 let t = self.after(seat, hit.trailing_zeros() as usize);
                 hit &= hit - 1;
                 let lost = cull_hand(s, t, mask);
-                emit::<LOG>(log, || Event::Culled { seat: t as u8, die, face, pigs: lost as u16 });
+                log.emit_if::<LOG>(|| Event::Culled { seat: t as u8, die, face, pigs: lost as u16 });
                 lost_bytes |= u64::from(lost) << (8 * t);
             }
         }
@@ -598,7 +589,7 @@ impl PigFarm {
         if !dealt {
             self.end_turn::<LOG>(s, rng, log);
         } else if s.butchers_held[seat] > 0 {
-            emit::<LOG>(log, || Event::Butcher { seat: seat as u8, dealt: true });
+            log.emit_if::<LOG>(|| Event::Butcher { seat: seat as u8, dealt: true });
         } else {
             let pos = (seat + self.players - s.first_seat as usize) % self.players;
             self.next_dealt_butcher::<LOG>(s, pos + 1, rng, log);
@@ -617,11 +608,11 @@ impl PigFarm {
                     *p = if t == w { self.scoring.seller_points(&s.hands[t]) } else { self.scoring.other_points(&s.hands[t]) };
                     s.scores[t] += *p;
                 }
-                emit::<LOG>(log, || Event::RoundScored { round: s.round, scores: points });
+                log.emit_if::<LOG>(|| Event::RoundScored { round: s.round, scores: points });
             }
             None => {
                 s.rounds_capped += 1;
-                emit::<LOG>(log, || Event::RoundCapped { round: s.round, turns: s.round_turns });
+                log.emit_if::<LOG>(|| Event::RoundCapped { round: s.round, turns: s.round_turns });
             }
         }
         s.last_round = Some(RoundRecord {
@@ -639,7 +630,7 @@ impl PigFarm {
         } else {
             s.phase = Phase::Over;
             s.end_reason = if s.rounds_capped > 0 { END_CAP } else { END_SOLD };
-            emit::<LOG>(log, || Event::GameOver { reason: s.end_reason, turns: s.turns });
+            log.emit_if::<LOG>(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
         }
     }
 
