@@ -602,6 +602,12 @@ pub trait Lineup<G: Game> {
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
     fn observe(&mut self, event: &G::Event);
+    /// The line-up as [`Any`](std::any::Any) when it is a [`Uniform`] table, so that a game's
+    /// [`Game::play_out`] can recognize a table of one of its own bots and play it with a
+    /// loop written for that bot. `None` for any other line-up.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
@@ -673,7 +679,7 @@ impl<B> Uniform<B> {
     }
 }
 
-impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
+impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {
     fn len(&self) -> usize {
         self.bots.len()
     }
@@ -701,6 +707,10 @@ impl<G: Game, B: Bot<G>> Lineup<G> for Uniform<B> {
                 bot.observe(seat, event);
             }
         }
+    }
+    #[inline(always)]
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 }
 
@@ -931,6 +941,43 @@ pub fn play_out_plain<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::S
         let action = bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat]);
         game.apply(state, seat, action, rng, &mut log);
     }
+}
+
+/// Test support for a game's own [`Game::play_out`]: a dealt game from `seed`'s streams,
+/// played `steps` decisions on by the plain loop (`a` and `b` asked the same questions, which
+/// must give the same answers), then to its end by `play_out` with `a` and by
+/// [`play_out_plain`] with `b` from the same point. `Err` names the first difference: the
+/// game not over, the final state, or any stream afterwards.
+#[cfg(test)]
+pub(crate) fn check_play_out<G: Game, L: Lineup<G> + ?Sized>(g: &G, a: &mut L, b: &mut L, seed: u64, steps: usize) -> Result<(), String> {
+    let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
+    let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+    a.new_game(g);
+    b.new_game(g);
+    let mut log = EventLog::new(false);
+    for _ in 0..steps {
+        let ToMove::Seat(seat) = g.to_move(&s) else { break };
+        let mut stream = seat_rngs[seat].clone();
+        let action = a.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
+        let again = b.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut stream);
+        if action != again {
+            return Err(format!("seed {seed}: two bots answered {action:?} and {again:?}"));
+        }
+        g.apply(&mut s, seat, action, &mut rng, &mut log);
+    }
+    let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
+    g.play_out(&mut s, a, &mut rng, &mut seat_rngs);
+    play_out_plain(g, &mut s2, b, &mut rng2, &mut seat_rngs2);
+    if !matches!(g.to_move(&s), ToMove::Over) {
+        return Err(format!("seed {seed}: play_out stopped before the end"));
+    }
+    if format!("{s:?}") != format!("{s2:?}") {
+        return Err(format!("seed {seed}: play_out left\n{s:?}\nthe plain loop\n{s2:?}"));
+    }
+    if format!("{rng:?} {seat_rngs:?}") != format!("{rng2:?} {seat_rngs2:?}") {
+        return Err(format!("seed {seed}: the streams differ after play_out"));
+    }
+    Ok(())
 }
 
 /// [`play`] when nothing watches the game (no checks, metrics, trace or listening bot): the

@@ -95,6 +95,11 @@ impl Bot<FlowerPower> for GreedyBot {
         "greedy"
     }
 
+    /// `greedy` is deterministic (`greedy_never_draws`): a table of it needs no seat streams.
+    fn draws(&self) -> bool {
+        false
+    }
+
     /// [`greedy_play`] with fast paths for the two common turns: nothing completes (the
     /// color with the least key (petals, then fewer held, then canonical order) among those
     /// held, its first card), and one color alone can complete ([`one_color_completion`]).
@@ -108,13 +113,21 @@ impl Bot<FlowerPower> for GreedyBot {
             (completing, view.hand.first_of(best))
         };
         if completing != 0 {
-            if let Some(mask) = one_color_completion(view.hand, completing, view.garden(), game.petals, game.max_play as u32) {
-                return Action(mask);
-            }
-            return pick(view.hand, greedy_play(view.hand.colors(), view.garden(), game.petals, game.max_play as u32));
+            return Action(completion_play(game, view.hand, view.garden(), completing));
         }
         Action(first)
     }
+}
+
+/// `greedy`'s play when some color can complete a flower (`completing`, bit c for color c,
+/// not 0): [`one_color_completion`] when one color alone can, else [`greedy_play`] picked
+/// from the hand. The positions played, as a mask.
+#[inline(always)]
+pub(super) fn completion_play(game: &FlowerPower, hand: &Hand, garden: &[u16; COLORS], completing: u32) -> u16 {
+    if let Some(mask) = one_color_completion(hand, completing, garden, game.petals, game.max_play as u32) {
+        return mask;
+    }
+    pick(hand, greedy_play(hand.colors(), garden, game.petals, game.max_play as u32)).0
 }
 
 /// [`greedy_play`] and [`pick`] when `completing` (the colors whose petals plus the cards
@@ -168,51 +181,87 @@ pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u
     (completing, best)
 }
 
+/// [`single_color_plain`] on the five colors at once, followed by the single-card play's
+/// position ([`greedy_turn_sse2`] without the play's color and garden): the colors that
+/// complete and the position (one bit) of the first card of the color a single-card play
+/// takes (0 when no color is held).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn single_card_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> (u32, u16) {
+    let turn = greedy_turn_sse2(held, garden, petals, slots);
+    (turn.completing, turn.first)
+}
+
+/// `greedy`'s turn as [`greedy_turn_sse2`] sees it.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+pub struct GreedyTurn {
+    /// The colors whose petals plus the cards held reach `petals` (bit c for color c).
+    pub completing: u32,
+    /// The position (one bit) of the first card of the single-card play's color (0 when no
+    /// color is held).
+    pub first: u16,
+    /// That color (7 when no color is held).
+    pub color: usize,
+    /// The garden's eight lanes after that card is laid (one more petal of its color),
+    /// computed in the vector registers: the next turn's garden, when nothing completes.
+    pub garden_after: std::arch::x86_64::__m128i,
+}
+
 /// [`single_color_plain`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
-/// is part of every x86-64 CPU), followed by the single-card play's position: returns the
-/// colors that complete and the position (one bit) of the first card of the color a
-/// single-card play takes (0 when no color is held). `held` is the hand's color counts as
-/// one word (byte c: color c, bytes 5..8 zero), `garden` the garden's eight lanes
+/// is part of every x86-64 CPU), followed by the single-card play. `held` is the hand's color
+/// counts as one word (byte c: color c, bytes 5..8 zero), `garden` the garden's eight lanes
 /// ([`super::rules::Garden`], lanes 5..8 zero), `slots` the hand's 16 slots
 /// ([`Hand::slots`]). A color's key is petals << 8 | (31 - held) << 3 | color, or 0xffff
 /// when it is not held: a flower has fewer than 200 petals (at most 40 base sets) and a hand
 /// holds at most 16 cards, so every key is a 16-bit number below 0xffff, and the least key
 /// is the color wanted, its number in the low 3 bits. SSE2's 16-bit minimum is signed, so
 /// the keys are compared with their top bit flipped. The color never leaves the vector
-/// registers: the cards of color c are 5c to 5c + 4, found by one range test of the slots.
+/// registers: the cards of color c are 5c to 5c + 4, found by one range test of the slots,
+/// and the lane holding the least key gains the petal. The garden's part of the key is one
+/// shift and one OR from the hand's part, so that a table's chain of turns through the
+/// garden is short.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn single_card_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> (u32, u16) {
+pub fn greedy_turn_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> GreedyTurn {
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
     // the two loads read the 16 bytes of `garden` and of `slots` (unaligned loads).
-    let (completing, in_color) = unsafe {
+    let (completing, in_color, color, garden_after) = unsafe {
         let g = _mm_loadu_si128(garden.as_ptr().cast());
         let h = _mm_unpacklo_epi8(_mm_cvtsi64_si128(held as i64), _mm_setzero_si128());
         let completing = _mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1));
         // One bit per color: the 16-bit lanes (0 or -1) packed to bytes.
         let completing = _mm_movemask_epi8(_mm_packs_epi16(completing, _mm_setzero_si128())) as u32;
+        // The hand's part of the key (below 0x100), top bit flipped: the garden's part (the
+        // petals << 8, low byte 0) joins it by one XOR. A color not held then takes the
+        // largest key, 0x7fff, by a maximum with a floor that leaves the held ones alone.
         let colors = _mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0);
-        let key = _mm_or_si128(_mm_or_si128(_mm_slli_epi16::<8>(g), _mm_slli_epi16::<3>(_mm_sub_epi16(_mm_set1_epi16(31), h))), colors);
         let absent = _mm_cmpeq_epi16(h, _mm_setzero_si128());
-        let mut m = _mm_xor_si128(_mm_or_si128(key, absent), _mm_set1_epi16(i16::MIN));
-        m = _mm_min_epi16(m, _mm_shuffle_epi32::<0b01_00_11_10>(m));
+        let hand_key = _mm_or_si128(_mm_slli_epi16::<3>(_mm_sub_epi16(_mm_set1_epi16(31), h)), colors);
+        let hand_key = _mm_xor_si128(hand_key, _mm_set1_epi16(i16::MIN));
+        let floor = _mm_xor_si128(absent, _mm_set1_epi16(i16::MIN));
+        let key = _mm_max_epi16(_mm_xor_si128(_mm_slli_epi16::<8>(g), hand_key), floor);
+        let mut m = _mm_min_epi16(key, _mm_shuffle_epi32::<0b01_00_11_10>(key));
         m = _mm_min_epi16(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
         m = _mm_min_epi16(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
-        // Lanes 0 and 1 hold the least key; every lane gets it, then its color c (the low 3
-        // bits, untouched by the flipped top bit) becomes 5c in every byte. No color held:
-        // c = 7, and no card is 35 to 39.
-        let c = _mm_and_si128(_mm_shuffle_epi32::<0>(m), _mm_set1_epi16(7));
+        // Lanes 0 and 1 hold the least key; every lane gets it. Keys differ by color, so
+        // exactly one lane equals it when a color is held: that lane gains the petal.
+        let least = _mm_shuffle_epi32::<0>(m);
+        let garden_after = _mm_sub_epi16(g, _mm_cmpeq_epi16(key, least));
+        // The color c (the low 3 bits, untouched by the flipped top bit) becomes 5c in every
+        // byte. No color held: c = 7, and no card is 35 to 39.
+        let c = _mm_and_si128(least, _mm_set1_epi16(7));
         let first_card = _mm_add_epi16(_mm_slli_epi16::<2>(c), c);
         let first_card = _mm_packus_epi16(first_card, first_card);
         // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
         let d = _mm_sub_epi8(_mm_loadu_si128(slots.as_ptr().cast()), first_card);
         let inside = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(4)), d);
-        (completing, _mm_movemask_epi8(inside) as u32)
+        (completing, _mm_movemask_epi8(inside) as u32, (_mm_cvtsi128_si32(m) & 7) as usize, garden_after)
     };
     // The slots past the length come after every card held, so the lowest slot of a held
     // color is a card held.
-    (completing, (in_color & in_color.wrapping_neg()) as u16)
+    GreedyTurn { completing, first: (in_color & in_color.wrapping_neg()) as u16, color, garden_after }
 }
 
 /// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a

@@ -293,27 +293,43 @@ impl Hand {
         let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
-        // aligned load and store cover exactly the slots); `color_of_slot` is 16 bytes,
-        // written unaligned; `i` < 16 indexes it.
+        // aligned load reads exactly the slots); `color_of_slot` is 16 bytes, written
+        // unaligned; `i` < 16 indexes it.
         let c = unsafe {
             use std::arch::x86_64::*;
             let cards = _mm_load_si128(self.cards.0.as_ptr().cast());
             let mut color_of_slot = [0u8; MAX_HAND];
             _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), slot_colors(cards));
-            let below = _mm_loadu_si128(BELOW_SLOTS[i].as_ptr().cast());
-            let cards = _mm_or_si128(_mm_and_si128(below, cards), _mm_andnot_si128(below, _mm_srli_si128::<1>(cards)));
-            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), cards);
             color_of_slot[i] as usize
         };
         #[cfg(not(target_arch = "x86_64"))]
-        let c = {
-            let c = color_of(self.cards.0[i]);
-            self.cards.0.copy_within(i + 1.., i);
-            c
-        };
-        self.colors = (u64::from_le_bytes(self.colors) - (1 << (8 * c))).to_le_bytes();
-        self.len -= 1;
+        let c = color_of(self.cards.0[i]);
+        self.take_one_of(mask, c);
         c
+    }
+
+    /// [`Hand::take_one`] when the card's color `c` is known (the caller checks both): the
+    /// card at the one position in `mask` leaves, the cards after it move down one slot.
+    #[inline(always)]
+    pub fn take_one_of(&mut self, mask: u16, c: usize) {
+        debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
+        debug_assert_eq!(color_of(self.cards.0[mask.trailing_zeros() as usize & (MAX_HAND - 1)]), c);
+        let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
+        // aligned load and store cover exactly the slots); each `BELOW_SLOTS` row is 16
+        // bytes, read unaligned; `i` < 16 indexes the rows.
+        unsafe {
+            use std::arch::x86_64::*;
+            let cards = _mm_load_si128(self.cards.0.as_ptr().cast());
+            let below = _mm_loadu_si128(BELOW_SLOTS[i].as_ptr().cast());
+            let cards = _mm_or_si128(_mm_and_si128(below, cards), _mm_andnot_si128(below, _mm_srli_si128::<1>(cards)));
+            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), cards);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        self.cards.0.copy_within(i + 1.., i);
+        self.colors = (u64::from_le_bytes(self.colors) - (1 << (8 * (c & 7)))).to_le_bytes();
+        self.len -= 1;
     }
 }
 
@@ -385,6 +401,16 @@ impl Garden {
         &self.0
     }
 
+    /// Sets the eight lanes at once (lanes 5..8 must be 0).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn set_lanes(&mut self, lanes: std::arch::x86_64::__m128i) {
+        // SAFETY: SSE2 is part of the x86-64 baseline. `Garden` is 16 bytes aligned to 16, so
+        // the aligned store covers exactly its lanes.
+        unsafe { std::arch::x86_64::_mm_store_si128(self.0.as_mut_ptr().cast(), lanes) };
+        debug_assert!(self.0[COLORS..].iter().all(|&k| k == 0));
+    }
+
     /// Sets color `c`'s petals to `k`, writing all 16 bytes at once.
     #[inline(always)]
     pub fn set(&mut self, c: usize, k: u16) {
@@ -436,7 +462,7 @@ impl fmt::Debug for Garden {
 }
 
 /// The whole table, hidden cards included. Bots never see this, only a [`super::View`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// Draw pile, top card last.
     pub pile: Vec<Card>,
@@ -593,7 +619,7 @@ impl FlowerPower {
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
     /// seats with no card while the pile is empty.
     #[inline(always)]
-    fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+    pub(super) fn after_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
         let n = self.players;
         if s.left == 0 {
             s.over = true;

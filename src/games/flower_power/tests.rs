@@ -602,6 +602,26 @@ fn same_seed_same_game() {
 }
 
 #[test]
+fn greedy_never_draws() {
+    // `greedy` says it does not draw, so a table of it gets no seat streams: it must never
+    // touch the stream it is handed.
+    let g = standard();
+    let mut greedy = bot("greedy");
+    assert!(!greedy.draws());
+    for seed in 0..200u64 {
+        let mut rng = GameRng::seed_from(seed);
+        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+        let mut stream = GameRng::seed_from(!seed);
+        while let ToMove::Seat(seat) = g.to_move(&s) {
+            let before = stream.clone();
+            let a = greedy.decide(&g, &g.view(&s, seat), &mut stream);
+            assert_eq!(stream, before, "seed {seed}: greedy drew from its stream");
+            g.apply(&mut s, seat, a, &mut rng, &mut EventLog::new(false));
+        }
+    }
+}
+
+#[test]
 fn uniform_tables_play_the_same_games_as_boxed_bots() {
     // The simulator's fast path (one bot kind, no dynamic dispatch, unchecked) against the
     // boxed bots in checked mode, for every bot with its defaults.
@@ -648,6 +668,40 @@ proptest! {
             if o.end_reason == END_CAP {
                 prop_assert_eq!(o.length, g.params.turn_cap);
             }
+        }
+    }
+}
+
+/// A table of `greedy` on every seat, as the simulator builds it (the quick loop's table).
+fn greedy_table(g: &FlowerPower) -> crate::engine::Uniform<GreedyBot> {
+    crate::engine::Uniform::new((0..g.players).map(|_| GreedyBot).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    /// The quick loop of a `greedy` table (`quick.rs`: a turn where nothing completes played
+    /// as one piece) plays the same game as the engine's plain loop, from the deal or from
+    /// any later turn, for any table (hand sizes, plays, petals, decks, caps).
+    #[test]
+    fn greedy_play_out_is_the_plain_loop(params in arb_params(), seed in any::<u64>(), steps in 0usize..40) {
+        let g = FlowerPower::new(params).expect("valid");
+        crate::engine::check_play_out(&g, &mut greedy_table(&g), &mut greedy_table(&g), seed, steps).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The quick loop plays the bundled variants' games as the plain loop does, from the deal.
+#[test]
+fn greedy_play_out_is_the_plain_loop_on_the_bundled_tables() {
+    for (name, f) in [
+        ("standard", (|_| {}) as fn(&mut Params)),
+        ("three sets", |p| p.deck.base_sets = 3),
+        ("max play two", |p| p.max_play = 2),
+        ("two players", |p| p.players = 2),
+    ] {
+        let g = game_with(f);
+        for seed in 0..2_000u64 {
+            crate::engine::check_play_out(&g, &mut greedy_table(&g), &mut greedy_table(&g), seed, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
     }
 }

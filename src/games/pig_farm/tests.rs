@@ -827,31 +827,10 @@ fn boxed_bots(specs: &[(&'static str, f64)], n: usize) -> Vec<Box<dyn Bot<PigFar
     specs[..n].iter().map(|(name, v)| if *name == "random" { bot(name, &[]) } else { bot(name, &[*v]) }).collect()
 }
 
-/// A dealt game from `seed`'s streams, played `steps` decisions on by the engine's plain
-/// loop, then to its end by `play_out` (the game's own quick loop) and by the plain loop
-/// from the same point: the same final state and the same streams afterwards.
+/// [`crate::engine::check_play_out`] (the quick loop against the plain one from the same
+/// point), as a proptest failure.
 fn check_play_out<L: crate::engine::Lineup<PigFarm> + ?Sized>(g: &PigFarm, a: &mut L, b: &mut L, seed: u64, steps: usize) -> Result<(), TestCaseError> {
-    use crate::engine::{MAX_SEATS, Sampler, play_out_plain, streams};
-    let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
-    let mut s = g.deal(&mut rng, &mut EventLog::new(false));
-    a.new_game(g);
-    b.new_game(g);
-    let mut log = EventLog::new(false);
-    for _ in 0..steps {
-        let ToMove::Seat(seat) = g.to_move(&s) else { break };
-        let mut stream = seat_rngs[seat].clone();
-        let action = a.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
-        let again = b.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut stream);
-        prop_assert_eq!(action, again);
-        g.apply(&mut s, seat, action, &mut rng, &mut log);
-    }
-    let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
-    g.play_out(&mut s, a, &mut rng, &mut seat_rngs);
-    play_out_plain(g, &mut s2, b, &mut rng2, &mut seat_rngs2);
-    prop_assert!(matches!(s.phase, Phase::Over));
-    prop_assert_eq!(format!("{s:?}"), format!("{s2:?}"));
-    prop_assert_eq!(format!("{rng:?} {seat_rngs:?}"), format!("{rng2:?} {seat_rngs2:?}"));
-    Ok(())
+    crate::engine::check_play_out(g, a, b, seed, steps).map_err(TestCaseError::fail)
 }
 
 proptest! {
