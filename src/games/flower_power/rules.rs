@@ -177,13 +177,16 @@ impl Hand {
     fn put(&mut self, at: usize, card: Card) {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16, so
-        // the aligned load and store cover exactly the slots.
+        // the aligned load and store cover exactly the slots; each `SLOT_AT` row is 16 bytes,
+        // read unaligned, and `at & 15` indexes the rows.
         unsafe {
             use std::arch::x86_64::*;
             let slots = _mm_load_si128(self.cards.0.as_ptr().cast());
-            let iota = _mm_set_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-            let here = _mm_cmpeq_epi8(iota, _mm_set1_epi8(at as i8));
-            let slots = _mm_or_si128(_mm_andnot_si128(here, slots), _mm_and_si128(here, _mm_set1_epi8(card as i8)));
+            // Slot `at`'s byte from a table (one load), the card in every byte by one
+            // multiplication (fewer instructions than two broadcasts and a compare).
+            let here = _mm_loadu_si128(SLOT_AT[at & (MAX_HAND - 1)].as_ptr().cast());
+            let card = _mm_set1_epi64x((card as u64).wrapping_mul(0x0101_0101_0101_0101) as i64);
+            let slots = _mm_or_si128(_mm_andnot_si128(here, slots), _mm_and_si128(here, card));
             _mm_store_si128(self.cards.0.as_mut_ptr().cast(), slots);
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -347,6 +350,17 @@ fn slot_colors(cards: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i 
         _mm_sub_epi8(_mm_setzero_si128(), minus_color)
     }
 }
+
+/// `SLOT_AT[i]`: the byte of slot i.
+static SLOT_AT: [[u8; 16]; MAX_HAND] = {
+    let mut t = [[0u8; 16]; MAX_HAND];
+    let mut i = 0;
+    while i < MAX_HAND {
+        t[i][i] = 0xff;
+        i += 1;
+    }
+    t
+};
 
 /// `BELOW_SLOTS[i]`: the bytes of slots 0..i (a removal at i keeps them, and moves the
 /// slots above i down one).
