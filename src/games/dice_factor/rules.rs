@@ -248,9 +248,7 @@ impl DiceFactor {
             // The top `size` cards, as `size` pops would take them (a hand is a multiset: the
             // order of its adds does not matter).
             let rest = s.draw.len().checked_sub(size).expect("deck size checked against the hands");
-            for &card in &s.draw[rest..] {
-                s.hands[seat].add(card);
-            }
+            s.hands[seat].add_all(&s.draw[rest..]);
             s.draw.truncate(rest);
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
@@ -299,7 +297,7 @@ impl DiceFactor {
 
     /// Draws one card into `seat`'s hand (or nothing).
     #[inline(always)]
-    fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match self.draw_card(s, rng, log) {
             Some(card) => {
                 s.hands[seat].add(card);
@@ -309,9 +307,22 @@ impl DiceFactor {
         }
     }
 
+    /// Option 2: `seat` takes the top of the discard pile into its hand (the phase is left
+    /// to the caller: the discard follows).
+    #[inline(always)]
+    pub(super) fn take_discard(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        let card = s.discard.pop().expect("taking needs a discard pile");
+        s.hands[seat].add(card);
+        s.known[seat][card as usize] += 1;
+        if is_action(card) {
+            s.taken = Some(card);
+        }
+        log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+    }
+
     /// Moves on to the discard, or ends the turn when the hand is empty.
     #[inline]
-    fn to_discard(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn to_discard(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if s.hands[s.current as usize].is_empty() {
             self.end_turn(s, rng, log);
         } else {
@@ -328,13 +339,7 @@ impl DiceFactor {
                 self.to_discard(s, rng, log);
             }
             Action::TakeDiscard => {
-                let card = s.discard.pop().expect("taking needs a discard pile");
-                s.hands[seat].add(card);
-                s.known[seat][card as usize] += 1;
-                if is_action(card) {
-                    s.taken = Some(card);
-                }
-                log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+                self.take_discard(s, seat, log);
                 s.phase = Phase::Discard;
             }
             Action::RollD8 => self.roll_d8(s, seat, rng, log),
@@ -570,7 +575,7 @@ impl DiceFactor {
 
     /// Ends the current turn: the win check, the cap, then the next seat's turn (skipped
     /// seats lose theirs).
-    fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         let active = s.current as usize;
         let win = self.find_winner(s);
         if let Some(r) = s.d8.take() {
