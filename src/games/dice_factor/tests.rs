@@ -1133,3 +1133,24 @@ proptest! {
         prop_assert_eq!(all.len(), start.len() + added.len());
     }
 }
+
+/// The deal's two-positions-a-round shuffle (`rules::shuffle_pile`) is the Chroma games'
+/// `shuffle_cards` (itself tested against the engine's): the same pile and the same stream
+/// after it, for every length up to 300 (odd and even, the loop's last single position
+/// included) and many seeds.
+#[test]
+fn shuffle_pile_is_shuffle_cards() {
+    use crate::games::chroma::shuffle_cards;
+    for len in 0..300usize {
+        for seed in 0..24u64 {
+            let seed = game_seed(seed, len as u64);
+            let (mut a, mut b) = (GameRng::seed_from(seed), GameRng::seed_from(seed));
+            let mut plain: Vec<Card> = (0..len).map(|i| (i % 251) as Card).collect();
+            let mut pile = plain.clone();
+            shuffle_cards(&mut plain, &mut a);
+            super::rules::shuffle_pile(&mut pile, &mut b);
+            assert_eq!(pile, plain, "len {len} seed {seed}");
+            assert_eq!(a, b, "the same draws for len {len}");
+        }
+    }
+}
