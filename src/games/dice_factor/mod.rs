@@ -72,6 +72,7 @@ mod determinize;
 mod hand;
 mod metrics;
 pub mod params;
+mod quick;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -80,7 +81,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove};
 use crate::games::chroma::{CARD_KINDS, COLORS, Card, SHAPES, card_name};
 use crate::variant::Invalid;
 
@@ -311,6 +312,12 @@ impl Game for DiceFactor {
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.step(s, seat, action, rng, log);
+    }
+
+    /// The turn's usual decisions as straight-line code (`quick.rs`).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        self.play_turns(state, bots, rng, seat_rngs);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -9,6 +9,37 @@ use crate::engine::rng::below;
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
+/// [`shuffle_cards`] two positions a round: the same draws and the same swaps, so the same
+/// pile (`shuffle_pile_is_shuffle_cards` compares the two on every length up to 300 with many
+/// seeds, the streams after them too), with half the loop's counting and tests per card.
+/// The deal shuffles the whole deck with it every game.
+#[inline]
+pub(super) fn shuffle_pile(cards: &mut [Card], rng: &mut GameRng) {
+    use rand::Rng;
+    let mut local = rng.clone();
+    let p = cards.as_mut_ptr();
+    // Positions i - 1 down to 1 are left; each takes a card from itself or below.
+    let mut i = cards.len();
+    while i >= 3 {
+        let j = ((local.next_u64() as u128 * i as u128) >> 64) as usize;
+        let k = ((local.next_u64() as u128 * (i - 1) as u128) >> 64) as usize;
+        debug_assert!(j < i && k < i - 1);
+        // SAFETY: i <= cards.len(), so positions i - 1 and i - 2 are in bounds; j =
+        // floor(r i / 2^64) < i and k = floor(r' (i - 1) / 2^64) < i - 1 for every 64-bit r,
+        // r', so both are in bounds too; `ptr::swap` allows a position with itself.
+        unsafe {
+            std::ptr::swap(p.add(i - 1), p.add(j));
+            std::ptr::swap(p.add(i - 2), p.add(k));
+        }
+        i -= 2;
+    }
+    if i == 2 {
+        let j = ((local.next_u64() as u128 * 2) >> 64) as usize;
+        cards.swap(1, j);
+    }
+    *rng = local;
+}
+
 /// Where the turn stands (what the current seat decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -156,7 +187,7 @@ impl DiceFactor {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut draw = Vec::with_capacity(self.deck.len());
         draw.extend_from_slice(&self.deck);
-        shuffle_cards(&mut draw, rng);
+        shuffle_pile(&mut draw, rng);
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
@@ -211,7 +242,7 @@ impl DiceFactor {
         } = s;
         draw.clear();
         draw.extend_from_slice(&self.deck);
-        shuffle_cards(draw, rng);
+        shuffle_pile(draw, rng);
         discard.clear();
         // Per-seat fields: only the table's seats. The seats past them are never written
         // (nobody sits there), so they are still as the first deal left them; clearing a
@@ -248,9 +279,7 @@ impl DiceFactor {
             // The top `size` cards, as `size` pops would take them (a hand is a multiset: the
             // order of its adds does not matter).
             let rest = s.draw.len().checked_sub(size).expect("deck size checked against the hands");
-            for &card in &s.draw[rest..] {
-                s.hands[seat].add(card);
-            }
+            s.hands[seat].add_all(&s.draw[rest..]);
             s.draw.truncate(rest);
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
@@ -299,7 +328,7 @@ impl DiceFactor {
 
     /// Draws one card into `seat`'s hand (or nothing).
     #[inline(always)]
-    fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match self.draw_card(s, rng, log) {
             Some(card) => {
                 s.hands[seat].add(card);
@@ -309,9 +338,22 @@ impl DiceFactor {
         }
     }
 
+    /// Option 2: `seat` takes the top of the discard pile into its hand (the phase is left
+    /// to the caller: the discard follows).
+    #[inline(always)]
+    pub(super) fn take_discard(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        let card = s.discard.pop().expect("taking needs a discard pile");
+        s.hands[seat].add(card);
+        s.known[seat][card as usize] += 1;
+        if is_action(card) {
+            s.taken = Some(card);
+        }
+        log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+    }
+
     /// Moves on to the discard, or ends the turn when the hand is empty.
     #[inline]
-    fn to_discard(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn to_discard(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if s.hands[s.current as usize].is_empty() {
             self.end_turn(s, rng, log);
         } else {
@@ -328,13 +370,7 @@ impl DiceFactor {
                 self.to_discard(s, rng, log);
             }
             Action::TakeDiscard => {
-                let card = s.discard.pop().expect("taking needs a discard pile");
-                s.hands[seat].add(card);
-                s.known[seat][card as usize] += 1;
-                if is_action(card) {
-                    s.taken = Some(card);
-                }
-                log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+                self.take_discard(s, seat, log);
                 s.phase = Phase::Discard;
             }
             Action::RollD8 => self.roll_d8(s, seat, rng, log),
@@ -570,7 +606,7 @@ impl DiceFactor {
 
     /// Ends the current turn: the win check, the cap, then the next seat's turn (skipped
     /// seats lose theirs).
-    fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         let active = s.current as usize;
         let win = self.find_winner(s);
         if let Some(r) = s.d8.take() {
