@@ -938,9 +938,16 @@ fn play_quick_into_bits<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, 
 pub fn play_out_plain<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
     let mut log = EventLog::new(false);
     while let ToMove::Seat(seat) = game.to_move(state) {
-        let action = bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat]);
+        let action = ask(game, state, seat, bots, seat_rngs);
         game.apply(state, seat, action, rng, &mut log);
     }
+}
+
+/// `seat`'s decision in `state`, asked as [`play_out_plain`] asks it (its view, a sampler of
+/// the table, its own stream): for a game's own [`Game::play_out`].
+#[inline(always)]
+pub fn ask<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &G::State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> G::Action {
+    bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat])
 }
 
 /// Test support for a game's own [`Game::play_out`]: a dealt game from `seed`'s streams,

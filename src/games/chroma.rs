@@ -571,20 +571,34 @@ impl std::fmt::Debug for Hand {
 }
 
 /// The engine's [`crate::engine::rng::shuffle`] for cards: the same draws and the same swaps,
-/// so the same permutation (`shuffle_cards_is_the_engine_shuffle` checks it), without the
-/// two bounds checks per card the compiler keeps there. Every Chroma game shuffles its deck
-/// with it at every deal.
+/// so the same permutation (`shuffle_cards_is_the_engine_shuffle` checks it on every length
+/// up to 600, odd and even), two positions a round and without the two bounds checks per card
+/// the compiler keeps there. Every Chroma game shuffles its deck with it at every deal.
 #[inline]
 pub fn shuffle_cards(cards: &mut [Card], rng: &mut crate::engine::GameRng) {
     use rand::Rng;
+    let mut local = rng.clone();
     let p = cards.as_mut_ptr();
-    for i in (1..cards.len()).rev() {
-        let j = ((rng.next_u64() as u128 * (i as u128 + 1)) >> 64) as usize;
-        debug_assert!(j <= i);
-        // SAFETY: i < cards.len(), and j = floor(r (i + 1) / 2^64) <= i for every 64-bit r,
-        // so both pointers are in bounds; `ptr::swap` allows i == j.
-        unsafe { std::ptr::swap(p.add(i), p.add(j)) };
+    // Positions i - 1 down to 1 are left; each takes a card from itself or below.
+    let mut i = cards.len();
+    while i >= 3 {
+        let j = ((local.next_u64() as u128 * i as u128) >> 64) as usize;
+        let k = ((local.next_u64() as u128 * (i - 1) as u128) >> 64) as usize;
+        debug_assert!(j < i && k < i - 1);
+        // SAFETY: i <= cards.len(), so positions i - 1 and i - 2 are in bounds; j =
+        // floor(r i / 2^64) < i and k = floor(r' (i - 1) / 2^64) < i - 1 for every 64-bit r,
+        // r', so both are in bounds too; `ptr::swap` allows a position with itself.
+        unsafe {
+            std::ptr::swap(p.add(i - 1), p.add(j));
+            std::ptr::swap(p.add(i - 2), p.add(k));
+        }
+        i -= 2;
     }
+    if i == 2 {
+        let j = ((local.next_u64() as u128 * 2) >> 64) as usize;
+        cards.swap(1, j);
+    }
+    *rng = local;
 }
 
 /// Draws the top card of `draw`; when `draw` is empty and `reshuffle` allows it, the

@@ -1,4 +1,4 @@
-//! The quick loop of Dice Factor ([`Game::play_out`]): a turn's usual pair of decisions (draw
+//! The quick loop of Dice Factor ([`crate::engine::Game::play_out`]): a turn's usual pair of decisions (draw
 //! or take the discard top, then discard) played as straight-line code.
 //!
 //! The engine's plain loop (`engine::play_out_plain`) asks the bot, then applies the action,
@@ -14,16 +14,10 @@
 
 use super::rules::{Phase, State};
 use super::{Action, DiceFactor, Event};
-use crate::engine::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Sampler};
+use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, ask};
 
 impl DiceFactor {
-    /// `seat`'s decision in `s`, asked as the engine's loop asks it.
-    #[inline(always)]
-    fn ask<L: Lineup<DiceFactor> + ?Sized>(&self, s: &State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> Action {
-        bots.decide(seat, self, &self.view(s, seat), &Sampler::new(s, seat), &mut seat_rngs[seat])
-    }
-
-    /// Plays the dealt game `s` to its end with nothing recorded ([`Game::play_out`]): at the
+    /// Plays the dealt game `s` to its end with nothing recorded ([`crate::engine::Game::play_out`]): at the
     /// start of a turn, a draw or a take is applied and the discard asked for without a
     /// dispatch on the phase between them; any other decision is one plain step.
     #[inline(always)]
@@ -33,7 +27,7 @@ impl DiceFactor {
             let seat = s.current as usize;
             match s.phase {
                 Phase::Start => {
-                    let first = self.ask(s, seat, bots, seat_rngs);
+                    let first = ask(self, s, seat, bots, seat_rngs);
                     match first {
                         Action::Draw => {
                             self.draw_into(s, seat, rng, log);
@@ -52,12 +46,12 @@ impl DiceFactor {
                     }
                     // The same seat discards.
                     s.phase = Phase::Discard;
-                    let discard = self.ask(s, seat, bots, seat_rngs);
+                    let discard = ask(self, s, seat, bots, seat_rngs);
                     self.step(s, seat, discard, rng, log);
                 }
                 Phase::Over => return,
                 _ => {
-                    let action = self.ask(s, seat, bots, seat_rngs);
+                    let action = ask(self, s, seat, bots, seat_rngs);
                     self.step(s, seat, action, rng, log);
                 }
             }

@@ -9,37 +9,6 @@ use crate::engine::rng::below;
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
-/// [`shuffle_cards`] two positions a round: the same draws and the same swaps, so the same
-/// pile (`shuffle_pile_is_shuffle_cards` compares the two on every length up to 300 with many
-/// seeds, the streams after them too), with half the loop's counting and tests per card.
-/// The deal shuffles the whole deck with it every game.
-#[inline]
-pub(super) fn shuffle_pile(cards: &mut [Card], rng: &mut GameRng) {
-    use rand::Rng;
-    let mut local = rng.clone();
-    let p = cards.as_mut_ptr();
-    // Positions i - 1 down to 1 are left; each takes a card from itself or below.
-    let mut i = cards.len();
-    while i >= 3 {
-        let j = ((local.next_u64() as u128 * i as u128) >> 64) as usize;
-        let k = ((local.next_u64() as u128 * (i - 1) as u128) >> 64) as usize;
-        debug_assert!(j < i && k < i - 1);
-        // SAFETY: i <= cards.len(), so positions i - 1 and i - 2 are in bounds; j =
-        // floor(r i / 2^64) < i and k = floor(r' (i - 1) / 2^64) < i - 1 for every 64-bit r,
-        // r', so both are in bounds too; `ptr::swap` allows a position with itself.
-        unsafe {
-            std::ptr::swap(p.add(i - 1), p.add(j));
-            std::ptr::swap(p.add(i - 2), p.add(k));
-        }
-        i -= 2;
-    }
-    if i == 2 {
-        let j = ((local.next_u64() as u128 * 2) >> 64) as usize;
-        cards.swap(1, j);
-    }
-    *rng = local;
-}
-
 /// Where the turn stands (what the current seat decides).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -187,7 +156,7 @@ impl DiceFactor {
     pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut draw = Vec::with_capacity(self.deck.len());
         draw.extend_from_slice(&self.deck);
-        shuffle_pile(&mut draw, rng);
+        shuffle_cards(&mut draw, rng);
         let mut s = State {
             draw,
             discard: Vec::with_capacity(self.deck.len()),
@@ -242,7 +211,7 @@ impl DiceFactor {
         } = s;
         draw.clear();
         draw.extend_from_slice(&self.deck);
-        shuffle_pile(draw, rng);
+        shuffle_cards(draw, rng);
         discard.clear();
         // Per-seat fields: only the table's seats. The seats past them are never written
         // (nobody sits there), so they are still as the first deal left them; clearing a

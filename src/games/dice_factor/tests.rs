@@ -1028,48 +1028,6 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // The quick loop (`quick.rs`) against the engine's plain loop
 
-/// A game of `g` from `seed`, its first `lead` decisions made by `lead_bots` (or fewer if it
-/// ends), then played to the end twice from the same state and streams: by `quick` through
-/// [`Game::play_out`] and by `plain` through the engine's `play_out_plain`. Returns an error
-/// naming what differs: the final state, the chance stream or a seat's stream.
-fn quick_against_plain<L: crate::engine::Lineup<DiceFactor> + ?Sized>(
-    g: &DiceFactor,
-    lead_bots: &mut L,
-    quick: &mut L,
-    plain: &mut L,
-    seed: u64,
-    lead: usize,
-) -> Result<(), String> {
-    use crate::engine::{MAX_SEATS, Sampler, play_out_plain, streams};
-    let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
-    let mut s = g.deal(&mut rng, &mut EventLog::new(false));
-    for bots in [&mut *lead_bots, &mut *quick, &mut *plain] {
-        bots.new_game(g);
-    }
-    let mut made = 0;
-    while let (true, ToMove::Seat(seat)) = (made < lead, g.to_move(&s)) {
-        let action = lead_bots.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
-        g.apply(&mut s, seat, action, &mut rng, &mut EventLog::new(false));
-        made += 1;
-    }
-    let mut twin = (s.clone(), rng.clone(), seat_rngs.clone());
-    g.play_out(&mut s, quick, &mut rng, &mut seat_rngs);
-    play_out_plain(g, &mut twin.0, plain, &mut twin.1, &mut twin.2);
-    if s.phase != Phase::Over {
-        return Err(format!("the quick loop stopped before the end: {s:?}"));
-    }
-    if format!("{s:?}") != format!("{:?}", twin.0) {
-        return Err(format!("final states differ after {made} lead decisions:\n{s:?}\n{:?}", twin.0));
-    }
-    if rng != twin.1 {
-        return Err("the chance streams differ".into());
-    }
-    match (0..MAX_SEATS).find(|&seat| seat_rngs[seat] != twin.2[seat]) {
-        Some(seat) => Err(format!("seat {seat}'s streams differ")),
-        None => Ok(()),
-    }
-}
-
 /// `n` boxed bots named by `picks` (indices into [`BOTS`]), seat by seat.
 fn boxed(picks: &[usize], n: usize) -> Vec<Box<dyn Bot<DiceFactor>>> {
     picks[..n].iter().map(|&i| bot(BOTS[i])).collect()
@@ -1091,9 +1049,9 @@ proptest! {
     fn play_out_is_the_plain_loop(params in arb_params(), picks in prop::collection::vec(0usize..3, 8), seed in any::<u64>(), lead in 0usize..60) {
         let g = DiceFactor::new(params).expect("valid");
         let n = g.players;
-        let mixed = quick_against_plain(&g, &mut boxed(&picks, n), &mut boxed(&picks, n), &mut boxed(&picks, n), seed, lead);
+        let mixed = crate::engine::check_play_out(&g, &mut boxed(&picks, n), &mut boxed(&picks, n), seed, lead);
         prop_assert!(mixed.is_ok(), "mixed table: {:?}", mixed.err());
-        let uniform = quick_against_plain(&g, &mut collectors(n), &mut collectors(n), &mut collectors(n), seed, lead);
+        let uniform = crate::engine::check_play_out(&g, &mut collectors(n), &mut collectors(n), seed, lead);
         prop_assert!(uniform.is_ok(), "collectors: {:?}", uniform.err());
     }
 }
@@ -1106,7 +1064,7 @@ fn play_out_is_the_plain_loop_on_the_bench_tables() {
         for index in 0..2_000u64 {
             let seed = game_seed(7, index);
             let n = g.players;
-            quick_against_plain(&g, &mut collectors(n), &mut collectors(n), &mut collectors(n), seed, 0).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            crate::engine::check_play_out(&g, &mut collectors(n), &mut collectors(n), seed, 0).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }
     }
 }
@@ -1134,23 +1092,3 @@ proptest! {
     }
 }
 
-/// The deal's two-positions-a-round shuffle (`rules::shuffle_pile`) is the Chroma games'
-/// `shuffle_cards` (itself tested against the engine's): the same pile and the same stream
-/// after it, for every length up to 300 (odd and even, the loop's last single position
-/// included) and many seeds.
-#[test]
-fn shuffle_pile_is_shuffle_cards() {
-    use crate::games::chroma::shuffle_cards;
-    for len in 0..300usize {
-        for seed in 0..24u64 {
-            let seed = game_seed(seed, len as u64);
-            let (mut a, mut b) = (GameRng::seed_from(seed), GameRng::seed_from(seed));
-            let mut plain: Vec<Card> = (0..len).map(|i| (i % 251) as Card).collect();
-            let mut pile = plain.clone();
-            shuffle_cards(&mut plain, &mut a);
-            super::rules::shuffle_pile(&mut pile, &mut b);
-            assert_eq!(pile, plain, "len {len} seed {seed}");
-            assert_eq!(a, b, "the same draws for len {len}");
-        }
-    }
-}

@@ -1,4 +1,4 @@
-//! The quick loop of Pig Farm ([`Game::play_out`]): a turn's usual sequence of decisions
+//! The quick loop of Pig Farm ([`crate::engine::Game::play_out`]): a turn's usual sequence of decisions
 //! (the first draw or the sale, the second draw, the discard) played as straight-line code.
 //!
 //! The engine's plain loop (`engine::play_out_plain`) asks the bot, then applies the action,
@@ -15,15 +15,9 @@
 
 use super::rules::{Phase, State};
 use super::{Action, BUTCHER, Event, PigFarm};
-use crate::engine::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Sampler};
+use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, ask};
 
 impl PigFarm {
-    /// `seat`'s decision in `s`, asked as the engine's loop asks it.
-    #[inline(always)]
-    fn ask<L: Lineup<PigFarm> + ?Sized>(&self, s: &State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> Action {
-        bots.decide(seat, self, &self.view(s, seat), &Sampler::new(s, seat), &mut seat_rngs[seat])
-    }
-
     /// [`Self::step`] (events compiled out) at a draw whose phase is known: a pig drawn or
     /// taken sets the phase `next` (the second draw after the first, the discard after the
     /// second) without reading the phase again; anything else (a sale, a butcher, nothing
@@ -52,7 +46,7 @@ impl PigFarm {
         }
     }
 
-    /// Plays the dealt game `s` to its end with nothing recorded ([`Game::play_out`]): at the
+    /// Plays the dealt game `s` to its end with nothing recorded ([`crate::engine::Game::play_out`]): at the
     /// start of a turn the turn's decisions follow one another without a dispatch on the
     /// phase between them; any other phase (a butcher to roll for) is one plain step.
     #[inline(always)]
@@ -62,25 +56,25 @@ impl PigFarm {
             let seat = s.current as usize;
             match s.phase {
                 Phase::Start => {
-                    let first = self.ask(s, seat, bots, seat_rngs);
+                    let first = ask(self, s, seat, bots, seat_rngs);
                     self.quick_step(s, seat, first, Phase::SecondDraw, rng, log);
                     // Only a pig (or nothing) drawn by this seat leads to its second draw,
                     // and only a second pig (or nothing, with pigs in hand) to its discard:
                     // the seat is still `seat`.
                     if matches!(s.phase, Phase::SecondDraw) {
                         debug_assert_eq!(s.current as usize, seat);
-                        let second = self.ask(s, seat, bots, seat_rngs);
+                        let second = ask(self, s, seat, bots, seat_rngs);
                         self.quick_step(s, seat, second, Phase::Discard, rng, log);
                         if matches!(s.phase, Phase::Discard) {
                             debug_assert_eq!(s.current as usize, seat);
-                            let discard = self.ask(s, seat, bots, seat_rngs);
+                            let discard = ask(self, s, seat, bots, seat_rngs);
                             self.step::<false>(s, seat, discard, rng, log);
                         }
                     }
                 }
                 Phase::Over => return,
                 Phase::SecondDraw | Phase::Discard | Phase::Butcher { .. } => {
-                    let action = self.ask(s, seat, bots, seat_rngs);
+                    let action = ask(self, s, seat, bots, seat_rngs);
                     self.step::<false>(s, seat, action, rng, log);
                 }
             }
