@@ -602,6 +602,13 @@ pub trait Lineup<G: Game> {
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
     fn observe(&mut self, event: &G::Event);
+    /// The line-up itself as [`Any`](std::any::Any), for a game whose own loop
+    /// ([`Game::play_out`]) knows a line-up type of its own bots and plays it without asking
+    /// it decision by decision (the same game: the game tests the two loops against each
+    /// other). Default: `None`, every decision is asked.
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        None
+    }
 }
 
 impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {

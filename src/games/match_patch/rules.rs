@@ -712,26 +712,7 @@ impl MatchPatch {
     pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
-                let pile = action == Action::Pile;
-                let card = match action {
-                    Action::Take(i) => {
-                        let slot = s.patch.take(i as usize);
-                        s.patch_draws += 1;
-                        log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
-                        s.known[seat][slot.card as usize] += 1;
-                        s.excluded[seat] &= !(1 << slot.card);
-                        slot.card
-                    }
-                    _ => {
-                        let card = s.pile.pop().expect("a legal pile draw has a card");
-                        s.pile_draws += 1;
-                        s.excluded[seat] = 0;
-                        s.hands[seat].pass_up(s.patch.kinds());
-                        card
-                    }
-                };
-                log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card, pile });
-                s.hands[seat].push(card);
+                self.draw::<LOG>(s, seat, action, log);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
                     && s.can_draw()
@@ -743,16 +724,23 @@ impl MatchPatch {
             }
             Action::Place(card) => {
                 s.hands[seat].remove(card);
-                let known = &mut s.known[seat][card as usize];
-                *known = known.saturating_sub(1);
-                s.excluded[seat] |= 1 << card;
-                let serial = s.placed;
-                s.placed += 1;
-                s.patch.push(Slot { card, serial });
-                log.emit_if::<LOG>(|| Event::Placed { seat: seat as u8, card, serial });
-                self.end_turn::<LOG>(s, log);
+                self.placed::<LOG>(s, seat, card, log);
             }
         }
+    }
+
+    /// The public record of `seat` placing `card` (already out of its hand) in a new slot,
+    /// then the turn's end.
+    #[inline(always)]
+    pub(super) fn placed<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
+        let known = &mut s.known[seat][card as usize];
+        *known = known.saturating_sub(1);
+        s.excluded[seat] |= 1 << card;
+        let serial = s.placed;
+        s.placed += 1;
+        s.patch.push(Slot { card, serial });
+        log.emit_if::<LOG>(|| Event::Placed { seat: seat as u8, card, serial });
+        self.end_turn::<LOG>(s, log);
     }
 
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
@@ -761,18 +749,58 @@ impl MatchPatch {
     #[inline(always)]
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
-            let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-            s.hands[seat].remove_pair(card);
-            s.pairs[seat] += 1;
-            s.laid[card as usize] += 1;
-            let known = &mut s.known[seat][card as usize];
-            *known = known.saturating_sub(2);
-            log.emit_if::<LOG>(|| Event::Laid { seat: seat as u8, card });
+            self.lay_pair::<LOG>(s, seat, log);
             if self.params.pair_draws > 0 && s.can_draw() {
                 s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
                 return;
             }
         }
+        self.end_check::<LOG>(s, seat, log);
+    }
+
+    /// One single draw of `seat` (`action` is [`Action::Pile`] or [`Action::Take`], legal):
+    /// the card joins its hand, the public record follows.
+    #[inline(always)]
+    pub(super) fn draw<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        let pile = action == Action::Pile;
+        let card = match action {
+            Action::Take(i) => {
+                let slot = s.patch.take(i as usize);
+                s.patch_draws += 1;
+                log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                s.known[seat][slot.card as usize] += 1;
+                s.excluded[seat] &= !(1 << slot.card);
+                slot.card
+            }
+            _ => {
+                let card = s.pile.pop().expect("a legal pile draw has a card");
+                s.pile_draws += 1;
+                s.excluded[seat] = 0;
+                s.hands[seat].pass_up(s.patch.kinds());
+                card
+            }
+        };
+        log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card, pile });
+        s.hands[seat].push(card);
+    }
+
+    /// `seat` lays its first pair in canonical order (it holds one): the two copies held
+    /// longest leave its hand, face up.
+    #[inline(always)]
+    pub(super) fn lay_pair<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
+        s.hands[seat].remove_pair(card);
+        s.pairs[seat] += 1;
+        s.laid[card as usize] += 1;
+        let known = &mut s.known[seat][card as usize];
+        *known = known.saturating_sub(2);
+        log.emit_if::<LOG>(|| Event::Laid { seat: seat as u8, card });
+    }
+
+    /// Step 3 (the end check) after `seat`'s draws and pairs, then step 4: ask for the
+    /// placement, or end the turn when the hand is empty.
+    #[inline(always)]
+    pub(super) fn end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
@@ -786,7 +814,7 @@ impl MatchPatch {
 
     /// Ends the current turn: the cap, or the next seat's turn.
     #[inline]
-    fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
+    pub(super) fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
