@@ -24,7 +24,9 @@ use crate::engine::EventLog;
 
 impl MatchPatch {
     /// Plays `s` to its end as a table of perfect-memory `memory` bots plays it, with
-    /// nothing recorded, from any decision (the usual start: a turn's first draw).
+    /// nothing recorded, from any decision (the usual start: a turn's first draw). Inlined
+    /// into the engine's quick loop, so that it is compiled with the bit instructions too.
+    #[inline(always)]
     pub(super) fn play_perfect_memory(&self, s: &mut State) {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
         loop {

@@ -32,15 +32,19 @@ pub struct Hand {
     start: u8,
     len: u8,
     counts: [u8; KINDS],
-    /// Bit k set when kind k is held.
-    held: u32,
-    /// Bit k set when kind k is held at least twice.
-    pairs: u32,
+    /// Bit k set when kind k is held (the kinds), bit 32 + k when it is held at least twice
+    /// (the pairs): one word, so that a card joining and a card leaving the hand each write
+    /// both masks with one store and read them with one load (two 4-byte masks were read as
+    /// one 8-byte word, which the processor cannot take from two pending 4-byte stores).
+    masks: u64,
 }
+
+/// The bit of [`Hand`]'s `masks` where its pairs start.
+const PAIRS: u32 = 32;
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], masks: 0 };
 
     /// A hand holding `cards` (each 0..25) in this order of arrival, with no passed-up kinds.
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -68,8 +72,7 @@ impl Hand {
         self.start = 0;
         self.len = 0;
         self.counts = [0; KINDS];
-        self.held = 0;
-        self.pairs = 0;
+        self.masks = 0;
     }
 
     /// The cards, held longest first.
@@ -93,7 +96,7 @@ impl Hand {
     /// Bit mask of the kinds held (bit k = kind k).
     #[inline]
     pub fn kinds_mask(&self) -> u32 {
-        self.held
+        self.masks as u32
     }
 
     /// Number of cards.
@@ -111,7 +114,7 @@ impl Hand {
     /// Bit mask of the kinds held twice or more.
     #[inline]
     pub fn pair_mask(&self) -> u32 {
-        self.pairs
+        (self.masks >> PAIRS) as u32
     }
 
     /// The kinds passed up while holding the card at position `i` (below the length): bit k
@@ -143,11 +146,10 @@ impl Hand {
         self.cards[at] = card;
         self.passed[at] = 0;
         self.len += 1;
-        self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
         *c += 1;
         // Without a branch: whether the card makes a pair is the game's chance.
-        self.pairs |= u32::from(*c >= 2) << card;
+        self.masks |= 1 << card | u64::from(*c >= 2) << (PAIRS + card as u32);
     }
 
     /// Moves the window to the start of the buffers (the newest card reached their end).
@@ -250,8 +252,7 @@ impl Hand {
         let c = &mut self.counts[card as usize];
         *c -= 1;
         // Without branches: which kinds pair up is the game's chance.
-        self.held &= !(u32::from(*c == 0) << card);
-        self.pairs &= !(u32::from(*c < 2) << card);
+        self.masks &= !(u64::from(*c == 0) << card | u64::from(*c < 2) << (PAIRS + card as u32));
     }
 }
 
@@ -261,8 +262,7 @@ impl PartialEq for Hand {
     fn eq(&self, other: &Hand) -> bool {
         self.cards() == other.cards()
             && self.counts == other.counts
-            && self.held == other.held
-            && self.pairs == other.pairs
+            && self.masks == other.masks
             && (0..self.len()).all(|i| self.passed_up(i) == other.passed_up(i))
     }
 }
@@ -277,8 +277,8 @@ impl fmt::Debug for Hand {
             .field("cards", &self.cards())
             .field("passed", &passed)
             .field("counts", &self.counts)
-            .field("held", &self.held)
-            .field("pairs", &self.pairs)
+            .field("held", &self.kinds_mask())
+            .field("pairs", &self.pair_mask())
             .finish()
     }
 }

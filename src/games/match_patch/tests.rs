@@ -1216,3 +1216,93 @@ fn the_quiet_step_is_the_recording_step() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The game's own loop for a perfect-memory table against the engine's plain loop
+
+/// Valid parameters of every kind: table sizes, deals up to the deck, redraws, decks and
+/// caps low enough to be reached.
+fn arb_game() -> impl Strategy<Value = Params> {
+    (2u32..=8, 0u32..=24, 0u32..=2, prop::sample::select(vec![2u32, 4, 6]), 1u32..=120).prop_map(|(players, deal, pair_draws, base_sets, turn_cap)| {
+        let mut p = Params { players, deal: deal.min(base_sets * KINDS as u32 / players), pair_draws, turn_cap, ..Params::default() };
+        p.deck.base_sets = base_sets;
+        p
+    })
+}
+
+/// A game of `g` from `seed`'s streams, played `steps` decisions on by `early` (any bots,
+/// so that the state need not be one that perfect memory reaches), then to its end twice
+/// from there with a perfect-memory [`MemoryTable`]: by [`Game::play_out`] (the game's own
+/// loop, `quick.rs`) and by the engine's plain loop, which asks the table decision by
+/// decision. The same final state and the same streams afterwards.
+fn check_perfect_play_out(g: &MatchPatch, early: &mut Vec<Box<dyn Bot<MatchPatch>>>, seed: u64, steps: usize) -> Result<(), TestCaseError> {
+    use crate::engine::{Lineup, MAX_SEATS, Sampler, play_out_plain, streams};
+    let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
+    let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+    early.new_game(g);
+    for _ in 0..steps {
+        let ToMove::Seat(seat) = g.to_move(&s) else { break };
+        let action = early.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
+        g.apply(&mut s, seat, action, &mut rng, &mut EventLog::new(false));
+    }
+    let mut quick = MemoryTable::new(vec![1.0; g.players]);
+    let mut plain = MemoryTable::new(vec![1.0; g.players]);
+    prop_assert!(quick.as_any_mut().and_then(|t| t.downcast_mut::<MemoryTable>()).is_some_and(|t| t.perfect()), "the table is known");
+    quick.new_game(g);
+    plain.new_game(g);
+    let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
+    g.play_out(&mut s, &mut quick, &mut rng, &mut seat_rngs);
+    play_out_plain(g, &mut s2, &mut plain, &mut rng2, &mut seat_rngs2);
+    prop_assert!(matches!(s.phase, Phase::Over));
+    prop_assert_eq!(format!("{s:?}"), format!("{s2:?}"));
+    prop_assert_eq!(format!("{rng:?} {seat_rngs:?}"), format!("{rng2:?} {seat_rngs2:?}"));
+    g.check_invariants(&s).map_err(TestCaseError::fail)?;
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// The game's own loop for a perfect-memory table plays the plain loop's game, from the
+    /// deal or from any later decision (a redraw after a pair, a placement), also from states
+    /// left by `random` or forgetful `memory` seats, on any parameters.
+    #[test]
+    fn play_out_is_the_plain_loop(params in arb_game(), early in prop::collection::vec(prop::sample::select(vec![-1.0, 0.0, 0.5, 1.0]), 8), seed in any::<u64>(), steps in 0usize..60) {
+        let g = MatchPatch::new(params).expect("valid");
+        let mut early: Vec<Box<dyn Bot<MatchPatch>>> =
+            early[..g.players].iter().map(|&recall| if recall < 0.0 { bot("random", &[]) } else { bot("memory", &[recall]) }).collect();
+        check_perfect_play_out(&g, &mut early, seed, steps)?;
+    }
+}
+
+/// The game's own loop plays the bundled standard variant's games as the plain loop does,
+/// from the deal (the bench's table).
+#[test]
+fn play_out_is_the_plain_loop_on_the_standard_table() {
+    let g = standard();
+    for seed in 0..3_000u64 {
+        let mut none: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players).map(|_| bot("memory", &[1.0])).collect();
+        check_perfect_play_out(&g, &mut none, seed, 0).expect("the same game");
+    }
+}
+
+/// A table with a forgetful seat is not played by the game's own loop (its recall draws
+/// need the bots): its games are the plain loop's, stream for stream.
+#[test]
+fn a_forgetful_table_is_asked_decision_by_decision() {
+    use crate::engine::{Lineup, MAX_SEATS, play_out_plain, streams};
+    let g = standard();
+    for seed in 0..200u64 {
+        let recalls = vec![1.0, 0.5, 1.0, 1.0];
+        let (mut table, mut again) = (MemoryTable::new(recalls.clone()), MemoryTable::new(recalls));
+        assert!(!table.perfect());
+        let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
+        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+        let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
+        table.new_game(&g);
+        again.new_game(&g);
+        g.play_out(&mut s, &mut table, &mut rng, &mut seat_rngs);
+        play_out_plain(&g, &mut s2, &mut again, &mut rng2, &mut seat_rngs2);
+        assert_eq!(format!("{s:?} {rng:?} {seat_rngs:?}"), format!("{s2:?} {rng2:?} {seat_rngs2:?}"));
+    }
+}
