@@ -188,12 +188,21 @@ impl Hand {
     /// they are held.
     #[inline(always)]
     pub fn remove_pair(&mut self, card: Card) {
-        let i = self.oldest(card);
-        let j = self.find(card, i + 1);
-        // The newer copy first, closing its gap from the newer side (usually no card moves:
-        // the newest card made the pair), then the older one from the older side.
-        self.remove_moving_newer(j);
-        self.remove_moving_older(i);
+        let newest = self.len as usize - 1;
+        // The newer copy first, closing its gap from the newer side, then the older one from
+        // the older side. Usually the newest card made the pair: with two copies held it is
+        // the newer copy and leaves without a search or a move (the older copy's place does
+        // not change).
+        if self.counts[card as usize] == 2 && self.cards[self.start as usize + newest] == card {
+            self.remove_moving_newer(newest);
+            let i = self.oldest(card);
+            self.remove_moving_older(i);
+        } else {
+            let i = self.oldest(card);
+            let j = self.find(card, i + 1);
+            self.remove_moving_newer(j);
+            self.remove_moving_older(i);
+        }
     }
 
     /// Removes the card at position `i` (below the length), with its passed-up kinds; the
