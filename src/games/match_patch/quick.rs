@@ -19,7 +19,7 @@
 
 use super::bots::{TableMemoryBot, memory_place};
 use super::rules::{Phase, State};
-use super::{Event, MatchPatch};
+use super::{Action, Event, MatchPatch};
 use crate::engine::EventLog;
 
 impl MatchPatch {
@@ -54,18 +54,28 @@ impl MatchPatch {
     #[inline(always)]
     fn perfect_draws(&self, s: &mut State, seat: usize, mut left: u8, log: &mut EventLog<Event>) {
         loop {
+            let mut laid = false;
             loop {
                 let action = TableMemoryBot::choose_perfect(&s.hands[seat], s.pile.len(), &s.patch);
-                self.draw::<false>(s, seat, action, log);
                 left -= 1;
+                if left == 0
+                    && let Action::Take(i) = action
+                    && self.take_pair(s, seat, i as usize)
+                {
+                    laid = true;
+                    break;
+                }
+                self.draw::<false>(s, seat, action, log);
                 if left == 0 || !s.can_draw() {
                     break;
                 }
             }
-            if s.hands[seat].pair_mask() == 0 {
-                break;
+            if !laid {
+                if s.hands[seat].pair_mask() == 0 {
+                    break;
+                }
+                self.lay_pair::<false>(s, seat, log);
             }
-            self.lay_pair::<false>(s, seat, log);
             if self.params.pair_draws > 0 && s.can_draw() {
                 left = self.params.pair_draws as u8;
                 continue;
@@ -77,5 +87,30 @@ impl MatchPatch {
             break;
         }
         self.end_check::<false>(s, seat, log);
+    }
+
+    /// The last draw of a batch taking the slot at position `i`, when the hand holds one
+    /// copy of its card and no pair (a perfect-memory take always pairs a card held): the
+    /// pair laid after the batch is that card's, so the two steps are one. The taken card
+    /// joins the hand and leaves it at once with the copy held longest, which is the plain
+    /// draw ([`MatchPatch::draw`]) then [`MatchPatch::lay_pair`]: the same hand (a card pushed
+    /// and removed again leaves no trace), the same public record. Returns false, having
+    /// changed nothing, otherwise.
+    #[inline(always)]
+    fn take_pair(&self, s: &mut State, seat: usize, i: usize) -> bool {
+        let card = s.patch[i].card;
+        let hand = &s.hands[seat];
+        if hand.pair_mask() != 0 || hand.count(card) != 1 {
+            return false;
+        }
+        s.patch.take(i);
+        s.patch_draws += 1;
+        s.excluded[seat] &= !(1 << card);
+        s.hands[seat].remove(card);
+        s.pairs[seat] += 1;
+        s.laid[card as usize] += 1;
+        let known = &mut s.known[seat][card as usize];
+        *known = (*known + 1).saturating_sub(2);
+        true
     }
 }
