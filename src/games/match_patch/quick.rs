@@ -58,10 +58,7 @@ impl MatchPatch {
             loop {
                 let action = TableMemoryBot::choose_perfect(&s.hands[seat], s.pile.len(), &s.patch);
                 left -= 1;
-                if left == 0
-                    && let Action::Take(i) = action
-                    && self.take_pair(s, seat, i as usize)
-                {
+                if left == 0 && self.draw_pair(s, seat, action) {
                     laid = true;
                     break;
                 }
@@ -89,28 +86,47 @@ impl MatchPatch {
         self.end_check::<false>(s, seat, log);
     }
 
-    /// The last draw of a batch taking the slot at position `i`, when the hand holds one
-    /// copy of its card and no pair (a perfect-memory take always pairs a card held): the
-    /// pair laid after the batch is that card's, so the two steps are one. The taken card
-    /// joins the hand and leaves it at once with the copy held longest, which is the plain
-    /// draw ([`MatchPatch::draw`]) then [`MatchPatch::lay_pair`]: the same hand (a card pushed
-    /// and removed again leaves no trace), the same public record. Returns false, having
-    /// changed nothing, otherwise.
+    /// The last draw of a batch (`action`, the perfect-memory choice), when its card pairs
+    /// the one copy of it that the hand holds and the hand holds no pair (a perfect-memory
+    /// take always does; a pile draw by chance): the pair laid after the batch is that
+    /// card's, so the two steps are one. The drawn card joins the hand and leaves it at once
+    /// with the copy held longest, which is the plain draw ([`MatchPatch::draw`]) then
+    /// [`MatchPatch::lay_pair`]: the same hand (a card pushed and removed again leaves no
+    /// trace), the same public record. Returns false, having changed nothing, otherwise.
     #[inline(always)]
-    fn take_pair(&self, s: &mut State, seat: usize, i: usize) -> bool {
-        let card = s.patch[i].card;
+    fn draw_pair(&self, s: &mut State, seat: usize, action: Action) -> bool {
+        let card = match action {
+            Action::Take(i) => s.patch[i as usize].card,
+            _ => match s.pile.last() {
+                Some(&card) => card,
+                None => return false,
+            },
+        };
         let hand = &s.hands[seat];
         if hand.pair_mask() != 0 || hand.count(card) != 1 {
             return false;
         }
-        s.patch.take(i);
-        s.patch_draws += 1;
-        s.excluded[seat] &= !(1 << card);
+        let took = match action {
+            Action::Take(i) => {
+                s.patch.take(i as usize);
+                s.patch_draws += 1;
+                s.excluded[seat] &= !(1 << card);
+                1
+            }
+            _ => {
+                s.pile.pop();
+                s.pile_draws += 1;
+                s.excluded[seat] = 0;
+                s.hands[seat].pass_up(s.patch.kinds());
+                0
+            }
+        };
         s.hands[seat].remove(card);
         s.pairs[seat] += 1;
         s.laid[card as usize] += 1;
+        // A take makes the card's identity known, the pair laid makes two copies public.
         let known = &mut s.known[seat][card as usize];
-        *known = (*known + 1).saturating_sub(2);
+        *known = (*known + took).saturating_sub(2);
         true
     }
 }
