@@ -1230,33 +1230,50 @@ fn arb_game() -> impl Strategy<Value = Params> {
     })
 }
 
+/// A dealt game's state with its chance stream and its seats' streams.
+type Start = (State, GameRng, [GameRng; crate::engine::MAX_SEATS]);
+
+/// `start` played to its end by a fresh [`MemoryTable`] of these `recalls`: by
+/// [`Game::play_out`] (`quick`: the game's own loop when every recall is 1) or by the engine's
+/// plain loop, which asks the table decision by decision. The final state and every stream
+/// afterwards, as text.
+fn finish_with_table(g: &MatchPatch, start: &Start, recalls: &[f64], quick: bool) -> String {
+    use crate::engine::{Lineup, play_out_plain};
+    let (mut s, mut rng, mut seat_rngs) = start.clone();
+    let mut table = MemoryTable::new(recalls.to_vec());
+    table.new_game(g);
+    if quick {
+        g.play_out(&mut s, &mut table, &mut rng, &mut seat_rngs);
+    } else {
+        play_out_plain(g, &mut s, &mut table, &mut rng, &mut seat_rngs);
+    }
+    assert!(matches!(s.phase, Phase::Over), "the game ended");
+    g.check_invariants(&s).expect("invariants hold");
+    format!("{s:?} {rng:?} {seat_rngs:?}")
+}
+
 /// A game of `g` from `seed`'s streams, played `steps` decisions on by `early` (any bots,
 /// so that the state need not be one that perfect memory reaches), then to its end twice
-/// from there with a perfect-memory [`MemoryTable`]: by [`Game::play_out`] (the game's own
-/// loop, `quick.rs`) and by the engine's plain loop, which asks the table decision by
-/// decision. The same final state and the same streams afterwards.
+/// from there with a perfect-memory [`MemoryTable`] ([`finish_with_table`]): by the game's own
+/// loop (`quick.rs`) and by the plain loop. The same final state and the same streams.
 fn check_perfect_play_out(g: &MatchPatch, early: &mut Vec<Box<dyn Bot<MatchPatch>>>, seed: u64, steps: usize) -> Result<(), TestCaseError> {
-    use crate::engine::{Lineup, MAX_SEATS, Sampler, play_out_plain, streams};
+    use crate::engine::{Lineup, MAX_SEATS, Sampler, streams};
     let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
     let mut s = g.deal(&mut rng, &mut EventLog::new(false));
     early.new_game(g);
-    for _ in 0..steps {
-        let ToMove::Seat(seat) = g.to_move(&s) else { break };
+    let mut taken = 0;
+    while let ToMove::Seat(seat) = g.to_move(&s)
+        && taken < steps
+    {
         let action = early.decide(seat, g, &g.view(&s, seat), &Sampler::new(&s, seat), &mut seat_rngs[seat]);
         g.apply(&mut s, seat, action, &mut rng, &mut EventLog::new(false));
+        taken += 1;
     }
-    let mut quick = MemoryTable::new(vec![1.0; g.players]);
-    let mut plain = MemoryTable::new(vec![1.0; g.players]);
-    prop_assert!(quick.as_any_mut().and_then(|t| t.downcast_mut::<MemoryTable>()).is_some_and(|t| t.perfect()), "the table is known");
-    quick.new_game(g);
-    plain.new_game(g);
-    let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
-    g.play_out(&mut s, &mut quick, &mut rng, &mut seat_rngs);
-    play_out_plain(g, &mut s2, &mut plain, &mut rng2, &mut seat_rngs2);
-    prop_assert!(matches!(s.phase, Phase::Over));
-    prop_assert_eq!(format!("{s:?}"), format!("{s2:?}"));
-    prop_assert_eq!(format!("{rng:?} {seat_rngs:?}"), format!("{rng2:?} {seat_rngs2:?}"));
-    g.check_invariants(&s).map_err(TestCaseError::fail)?;
+    let perfect = vec![1.0; g.players];
+    let mut known = MemoryTable::new(perfect.clone());
+    prop_assert!(known.as_any_mut().and_then(|t| t.downcast_mut::<MemoryTable>()).is_some_and(|t| t.perfect()), "the table is known");
+    let start = (s, rng, seat_rngs);
+    prop_assert_eq!(finish_with_table(g, &start, &perfect, true), finish_with_table(g, &start, &perfect, false));
     Ok(())
 }
 
@@ -1290,19 +1307,14 @@ fn play_out_is_the_plain_loop_on_the_standard_table() {
 /// need the bots): its games are the plain loop's, stream for stream.
 #[test]
 fn a_forgetful_table_is_asked_decision_by_decision() {
-    use crate::engine::{Lineup, MAX_SEATS, play_out_plain, streams};
+    use crate::engine::{MAX_SEATS, streams};
     let g = standard();
+    let recalls = [1.0, 0.5, 1.0, 1.0];
+    assert!(!MemoryTable::new(recalls.to_vec()).perfect());
     for seed in 0..200u64 {
-        let recalls = vec![1.0, 0.5, 1.0, 1.0];
-        let (mut table, mut again) = (MemoryTable::new(recalls.clone()), MemoryTable::new(recalls));
-        assert!(!table.perfect());
-        let (mut rng, mut seat_rngs) = streams(seed, MAX_SEATS);
-        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
-        let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
-        table.new_game(&g);
-        again.new_game(&g);
-        g.play_out(&mut s, &mut table, &mut rng, &mut seat_rngs);
-        play_out_plain(&g, &mut s2, &mut again, &mut rng2, &mut seat_rngs2);
-        assert_eq!(format!("{s:?} {rng:?} {seat_rngs:?}"), format!("{s2:?} {rng2:?} {seat_rngs2:?}"));
+        let (mut rng, seat_rngs) = streams(seed, MAX_SEATS);
+        let s = g.deal(&mut rng, &mut EventLog::new(false));
+        let start = (s, rng, seat_rngs);
+        assert_eq!(finish_with_table(&g, &start, &recalls, true), finish_with_table(&g, &start, &recalls, false), "seed {seed}");
     }
 }
