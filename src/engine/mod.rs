@@ -602,10 +602,12 @@ pub trait Lineup<G: Game> {
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
     fn observe(&mut self, event: &G::Event);
-    /// The line-up as [`Any`](std::any::Any) when it is a [`Uniform`] table, so that a game's
-    /// [`Game::play_out`] can recognize a table of one of its own bots and play it with a
-    /// loop written for that bot. `None` for any other line-up.
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
+    /// The line-up itself as [`Any`](std::any::Any), for a game whose own loop
+    /// ([`Game::play_out`]) knows a line-up type of its own bots (a [`Uniform`] table of one
+    /// of them, or a table type of the game's own) and plays it without asking it decision
+    /// by decision (the same game: the game tests the two loops against each other).
+    /// Default: `None`, every decision is asked.
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
         None
     }
 }
@@ -709,7 +711,7 @@ impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {
         }
     }
     #[inline(always)]
-    fn as_any(&self) -> Option<&dyn std::any::Any> {
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
         Some(self)
     }
 }

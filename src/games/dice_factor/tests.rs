@@ -1091,4 +1091,3 @@ proptest! {
         prop_assert_eq!(all.len(), start.len() + added.len());
     }
 }
-

@@ -22,7 +22,7 @@ impl FlowerPower {
     /// engine's plain loop for any other.
     #[inline(always)]
     pub(super) fn play_out_quick<L: Lineup<FlowerPower> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        if bots.as_any().is_some_and(|table| table.is::<Uniform<GreedyBot>>()) {
+        if bots.as_any_mut().is_some_and(|table| table.is::<Uniform<GreedyBot>>()) {
             self.play_greedy(s);
         } else {
             play_out_plain(self, s, bots, rng, seat_rngs);

@@ -8,7 +8,7 @@ use super::params::KINDS;
 use super::rules::{Hand, Patch, Slot, remove_at};
 use super::{Action, Decision, Event, MatchPatch, View};
 use crate::engine::rng::Chance;
-use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Lineup, Sampler, Uniform};
 use crate::games::chroma::Card;
 
 /// A patch slot the bot does not remember (in [`memory_choice`]'s `slots`).
@@ -83,7 +83,7 @@ pub fn memory_info() -> BotInfo<MatchPatch> {
         doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
         params: MEMORY_PARAMS,
         build: |_, v| Box::new(TableMemoryBot::new(v[0])),
-        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TableMemoryBot::new(v[0])).collect()))),
+        uniform: Some(|_, seats| Box::new(MemoryTable::new(seats.iter().map(|v| v[0]).collect()))),
     }
 }
 
@@ -322,5 +322,59 @@ impl Bot<MatchPatch> for TableMemoryBot {
             }
             Decision::Place => Action::Place(memory_place(view.hand)),
         }
+    }
+}
+
+/// A table of `memory` bots, one per seat ([`BotInfo::uniform`]): the [`Uniform`] line-up of
+/// [`TableMemoryBot`]s, which also tells [`MatchPatch`]'s own loop ([`Game::play_out`])
+/// whether every seat has perfect memory. Such a table decides with no draw and no memory of
+/// its own ([`TableMemoryBot::choose_perfect`] on the view), so that loop plays its
+/// decisions without asking it (`quick.rs`).
+///
+/// [`Game::play_out`]: crate::engine::Game::play_out
+pub struct MemoryTable {
+    seats: Uniform<TableMemoryBot>,
+    perfect: bool,
+}
+
+impl MemoryTable {
+    /// One `memory` bot per seat with these `recall` values, in seat order.
+    pub fn new(recalls: Vec<f64>) -> Self {
+        let perfect = recalls.iter().all(|&r| r >= 1.0);
+        MemoryTable { seats: Uniform::new(recalls.into_iter().map(TableMemoryBot::new).collect()), perfect }
+    }
+
+    /// Whether every seat has perfect memory (`recall` 1).
+    #[inline]
+    pub fn perfect(&self) -> bool {
+        self.perfect
+    }
+}
+
+impl Lineup<MatchPatch> for MemoryTable {
+    fn len(&self) -> usize {
+        self.seats.len()
+    }
+    fn listens(&self) -> bool {
+        <Uniform<TableMemoryBot> as Lineup<MatchPatch>>::listens(&self.seats)
+    }
+    fn draws(&self) -> bool {
+        <Uniform<TableMemoryBot> as Lineup<MatchPatch>>::draws(&self.seats)
+    }
+    fn new_game(&mut self, game: &MatchPatch) {
+        self.seats.new_game(game);
+    }
+    #[inline(always)]
+    fn decide(&mut self, seat: usize, game: &MatchPatch, view: &View<'_>, sampler: &Sampler<'_, MatchPatch>, rng: &mut GameRng) -> Action {
+        self.seats.decide(seat, game, view, sampler, rng)
+    }
+    fn name(&self, seat: usize) -> &str {
+        <Uniform<TableMemoryBot> as Lineup<MatchPatch>>::name(&self.seats, seat)
+    }
+    fn observe(&mut self, event: &Event) {
+        self.seats.observe(event);
+    }
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 }

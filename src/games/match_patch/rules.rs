@@ -32,15 +32,19 @@ pub struct Hand {
     start: u8,
     len: u8,
     counts: [u8; KINDS],
-    /// Bit k set when kind k is held.
-    held: u32,
-    /// Bit k set when kind k is held at least twice.
-    pairs: u32,
+    /// Bit k set when kind k is held (the kinds), bit 32 + k when it is held at least twice
+    /// (the pairs): one word, so that a card joining and a card leaving the hand each write
+    /// both masks with one store and read them with one load (two 4-byte masks were read as
+    /// one 8-byte word, which the processor cannot take from two pending 4-byte stores).
+    masks: u64,
 }
+
+/// The bit of [`Hand`]'s `masks` where its pairs start.
+const PAIRS: u32 = 32;
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], held: 0, pairs: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], masks: 0 };
 
     /// A hand holding `cards` (each 0..25) in this order of arrival, with no passed-up kinds.
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -68,8 +72,7 @@ impl Hand {
         self.start = 0;
         self.len = 0;
         self.counts = [0; KINDS];
-        self.held = 0;
-        self.pairs = 0;
+        self.masks = 0;
     }
 
     /// The cards, held longest first.
@@ -93,7 +96,7 @@ impl Hand {
     /// Bit mask of the kinds held (bit k = kind k).
     #[inline]
     pub fn kinds_mask(&self) -> u32 {
-        self.held
+        self.masks as u32
     }
 
     /// Number of cards.
@@ -111,7 +114,7 @@ impl Hand {
     /// Bit mask of the kinds held twice or more.
     #[inline]
     pub fn pair_mask(&self) -> u32 {
-        self.pairs
+        (self.masks >> PAIRS) as u32
     }
 
     /// The kinds passed up while holding the card at position `i` (below the length): bit k
@@ -143,11 +146,10 @@ impl Hand {
         self.cards[at] = card;
         self.passed[at] = 0;
         self.len += 1;
-        self.held |= 1 << card;
         let c = &mut self.counts[card as usize];
         *c += 1;
         // Without a branch: whether the card makes a pair is the game's chance.
-        self.pairs |= u32::from(*c >= 2) << card;
+        self.masks |= 1 << card | u64::from(*c >= 2) << (PAIRS + card as u32);
     }
 
     /// Moves the window to the start of the buffers (the newest card reached their end).
@@ -186,12 +188,21 @@ impl Hand {
     /// they are held.
     #[inline(always)]
     pub fn remove_pair(&mut self, card: Card) {
-        let i = self.oldest(card);
-        let j = self.find(card, i + 1);
-        // The newer copy first, closing its gap from the newer side (usually no card moves:
-        // the newest card made the pair), then the older one from the older side.
-        self.remove_moving_newer(j);
-        self.remove_moving_older(i);
+        let newest = self.len as usize - 1;
+        // The newer copy first, closing its gap from the newer side, then the older one from
+        // the older side. Usually the newest card made the pair: with two copies held it is
+        // the newer copy and leaves without a search or a move (the older copy's place does
+        // not change).
+        if self.counts[card as usize] == 2 && self.cards[self.start as usize + newest] == card {
+            self.remove_moving_newer(newest);
+            let i = self.oldest(card);
+            self.remove_moving_older(i);
+        } else {
+            let i = self.oldest(card);
+            let j = self.find(card, i + 1);
+            self.remove_moving_newer(j);
+            self.remove_moving_older(i);
+        }
     }
 
     /// Removes the card at position `i` (below the length), with its passed-up kinds; the
@@ -250,8 +261,7 @@ impl Hand {
         let c = &mut self.counts[card as usize];
         *c -= 1;
         // Without branches: which kinds pair up is the game's chance.
-        self.held &= !(u32::from(*c == 0) << card);
-        self.pairs &= !(u32::from(*c < 2) << card);
+        self.masks &= !(u64::from(*c == 0) << card | u64::from(*c < 2) << (PAIRS + card as u32));
     }
 }
 
@@ -261,8 +271,7 @@ impl PartialEq for Hand {
     fn eq(&self, other: &Hand) -> bool {
         self.cards() == other.cards()
             && self.counts == other.counts
-            && self.held == other.held
-            && self.pairs == other.pairs
+            && self.masks == other.masks
             && (0..self.len()).all(|i| self.passed_up(i) == other.passed_up(i))
     }
 }
@@ -277,8 +286,8 @@ impl fmt::Debug for Hand {
             .field("cards", &self.cards())
             .field("passed", &passed)
             .field("counts", &self.counts)
-            .field("held", &self.held)
-            .field("pairs", &self.pairs)
+            .field("held", &self.kinds_mask())
+            .field("pairs", &self.pair_mask())
             .finish()
     }
 }
@@ -712,26 +721,7 @@ impl MatchPatch {
     pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
-                let pile = action == Action::Pile;
-                let card = match action {
-                    Action::Take(i) => {
-                        let slot = s.patch.take(i as usize);
-                        s.patch_draws += 1;
-                        log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
-                        s.known[seat][slot.card as usize] += 1;
-                        s.excluded[seat] &= !(1 << slot.card);
-                        slot.card
-                    }
-                    _ => {
-                        let card = s.pile.pop().expect("a legal pile draw has a card");
-                        s.pile_draws += 1;
-                        s.excluded[seat] = 0;
-                        s.hands[seat].pass_up(s.patch.kinds());
-                        card
-                    }
-                };
-                log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card, pile });
-                s.hands[seat].push(card);
+                self.draw::<LOG>(s, seat, action, log);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
                     && s.can_draw()
@@ -743,16 +733,23 @@ impl MatchPatch {
             }
             Action::Place(card) => {
                 s.hands[seat].remove(card);
-                let known = &mut s.known[seat][card as usize];
-                *known = known.saturating_sub(1);
-                s.excluded[seat] |= 1 << card;
-                let serial = s.placed;
-                s.placed += 1;
-                s.patch.push(Slot { card, serial });
-                log.emit_if::<LOG>(|| Event::Placed { seat: seat as u8, card, serial });
-                self.end_turn::<LOG>(s, log);
+                self.placed::<LOG>(s, seat, card, log);
             }
         }
+    }
+
+    /// The public record of `seat` placing `card` (already out of its hand) in a new slot,
+    /// then the turn's end.
+    #[inline(always)]
+    pub(super) fn placed<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
+        let known = &mut s.known[seat][card as usize];
+        *known = known.saturating_sub(1);
+        s.excluded[seat] |= 1 << card;
+        let serial = s.placed;
+        s.placed += 1;
+        s.patch.push(Slot { card, serial });
+        log.emit_if::<LOG>(|| Event::Placed { seat: seat as u8, card, serial });
+        self.end_turn::<LOG>(s, log);
     }
 
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
@@ -761,18 +758,58 @@ impl MatchPatch {
     #[inline(always)]
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
-            let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-            s.hands[seat].remove_pair(card);
-            s.pairs[seat] += 1;
-            s.laid[card as usize] += 1;
-            let known = &mut s.known[seat][card as usize];
-            *known = known.saturating_sub(2);
-            log.emit_if::<LOG>(|| Event::Laid { seat: seat as u8, card });
+            self.lay_pair::<LOG>(s, seat, log);
             if self.params.pair_draws > 0 && s.can_draw() {
                 s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
                 return;
             }
         }
+        self.end_check::<LOG>(s, seat, log);
+    }
+
+    /// One single draw of `seat` (`action` is [`Action::Pile`] or [`Action::Take`], legal):
+    /// the card joins its hand, the public record follows.
+    #[inline(always)]
+    pub(super) fn draw<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+        let pile = action == Action::Pile;
+        let card = match action {
+            Action::Take(i) => {
+                let slot = s.patch.take(i as usize);
+                s.patch_draws += 1;
+                log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
+                s.known[seat][slot.card as usize] += 1;
+                s.excluded[seat] &= !(1 << slot.card);
+                slot.card
+            }
+            _ => {
+                let card = s.pile.pop().expect("a legal pile draw has a card");
+                s.pile_draws += 1;
+                s.excluded[seat] = 0;
+                s.hands[seat].pass_up(s.patch.kinds());
+                card
+            }
+        };
+        log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card, pile });
+        s.hands[seat].push(card);
+    }
+
+    /// `seat` lays its first pair in canonical order (it holds one): the two copies held
+    /// longest leave its hand, face up.
+    #[inline(always)]
+    pub(super) fn lay_pair<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
+        s.hands[seat].remove_pair(card);
+        s.pairs[seat] += 1;
+        s.laid[card as usize] += 1;
+        let known = &mut s.known[seat][card as usize];
+        *known = known.saturating_sub(2);
+        log.emit_if::<LOG>(|| Event::Laid { seat: seat as u8, card });
+    }
+
+    /// Step 3 (the end check) after `seat`'s draws and pairs, then step 4: ask for the
+    /// placement, or end the turn when the hand is empty.
+    #[inline(always)]
+    pub(super) fn end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
@@ -786,7 +823,7 @@ impl MatchPatch {
 
     /// Ends the current turn: the cap, or the next seat's turn.
     #[inline]
-    fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
+    pub(super) fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
