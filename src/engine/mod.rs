@@ -952,6 +952,33 @@ pub fn ask<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &G::State, seat: usi
     bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat])
 }
 
+/// Test support for a bot that says it never draws ([`Bot::draws`] false, so a table of it
+/// gets no seat streams): `bots` (one per seat) play `g`'s games from seeds `0..games`, and
+/// `Err` names the first decision after which the stream its bot was handed had moved.
+#[cfg(test)]
+pub(crate) fn check_never_draws<G: Game>(g: &G, bots: &mut [Box<dyn Bot<G>>], games: u64) -> Result<(), String> {
+    if let Some(bot) = bots.iter().find(|b| b.draws()) {
+        return Err(format!("{} says it draws", bot.name()));
+    }
+    for seed in 0..games {
+        let mut rng = GameRng::seed_from(seed);
+        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
+        for (seat, bot) in bots.iter_mut().enumerate() {
+            bot.new_game(g, seat);
+        }
+        let mut stream = GameRng::seed_from(!seed);
+        while let ToMove::Seat(seat) = g.to_move(&s) {
+            let before = stream.clone();
+            let action = bots[seat].decide(g, &g.view(&s, seat), &mut stream);
+            if stream != before {
+                return Err(format!("seed {seed}: {} drew from its stream", bots[seat].name()));
+            }
+            g.apply(&mut s, seat, action, &mut rng, &mut EventLog::new(false));
+        }
+    }
+    Ok(())
+}
+
 /// Test support for a game's own [`Game::play_out`]: a dealt game from `seed`'s streams,
 /// played `steps` decisions on by the plain loop (`a` and `b` asked the same questions, which
 /// must give the same answers), then to its end by `play_out` with `a` and by

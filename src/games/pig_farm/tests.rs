@@ -808,18 +808,7 @@ fn hand_bit_sets_and_fast_discard_match_the_counts() {
 fn threshold_never_draws() {
     let g = standard();
     let mut bots: Vec<Box<dyn Bot<PigFarm>>> = (0..4).map(|_| bot("threshold", &[])).collect();
-    assert!(bots.iter().all(|b| !b.draws()));
-    for seed in 0..200u64 {
-        let mut rng = GameRng::seed_from(seed);
-        let mut s = g.deal(&mut rng, &mut EventLog::new(false));
-        let mut stream = GameRng::seed_from(!seed);
-        while let ToMove::Seat(seat) = g.to_move(&s) {
-            let before = stream.clone();
-            let a = bots[seat].decide(&g, &g.view(&s, seat), &mut stream);
-            assert_eq!(stream, before, "seed {seed}: threshold drew from its stream");
-            g.apply(&mut s, seat, a, &mut rng, &mut EventLog::new(false));
-        }
-    }
+    crate::engine::check_never_draws(&g, &mut bots, 200).unwrap();
 }
 
 /// `n` seats' bots from (name, value) specs, boxed as a mixed table plays them.
