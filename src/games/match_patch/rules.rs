@@ -360,6 +360,11 @@ pub struct Slot {
 /// Slots a [`Patch`] moves, or compares, at a time.
 const BLOCK: usize = 4;
 
+/// Slots a [`Patch::take`] moves down at once, whatever lies in them, when no more than this
+/// many follow the one taken: places of [`NO_SLOT`] a [`Patch`] keeps after its last slot.
+const MOVE: usize = 16;
+const _: () = assert!(MOVE >= BLOCK, "the room after the slots serves the searches too");
+
 /// What a [`Patch`] holds past its last slot: a card of no kind, which no search matches.
 const NO_SLOT: Slot = Slot { card: Card::MAX, serial: 0 };
 
@@ -369,13 +374,14 @@ const NO_SLOT: Slot = Slot { card: Card::MAX, serial: 0 };
 /// slots; only [`Patch::push`], [`Patch::take`] and [`Patch::clear`] change it, and each
 /// keeps the counts in step with the slots.
 ///
-/// The slots are stored with at least [`BLOCK`] places of [`NO_SLOT`] after them, so that a
-/// take closes the gap and [`Patch::first_of`] searches [`BLOCK`] slots at a time, with a
+/// The slots are stored with at least [`MOVE`] places of [`NO_SLOT`] after them, so that a
+/// take closes the gap with one move of [`MOVE`] slots (a loop of [`BLOCK`] slots at a time
+/// past that) and [`Patch::first_of`] searches [`BLOCK`] slots at a time, with a
 /// loop that ends after a number of blocks rather than of slots (its end is a mispredicted
 /// branch less often). [`Patch::take_plain`] and [`Patch::first_of_plain`] are the plain
 /// versions they are tested against.
 pub struct Patch {
-    /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`BLOCK`] of them).
+    /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`MOVE`] of them).
     slots: Vec<Slot>,
     len: usize,
     counts: [u8; KINDS],
@@ -386,8 +392,8 @@ pub struct Patch {
 impl Patch {
     /// An empty patch with room for `capacity` slots.
     pub fn with_capacity(capacity: usize) -> Patch {
-        let mut slots = Vec::with_capacity(capacity + 2 * BLOCK);
-        slots.resize(BLOCK, NO_SLOT);
+        let mut slots = Vec::with_capacity(capacity + MOVE + 2 * BLOCK);
+        slots.resize(MOVE, NO_SLOT);
         Patch { slots, len: 0, counts: [0; KINDS], kinds: 0 }
     }
 
@@ -411,7 +417,7 @@ impl Patch {
     /// Adds `slot` as the newest slot.
     #[inline]
     pub fn push(&mut self, slot: Slot) {
-        if self.len + BLOCK + 1 > self.slots.len() {
+        if self.len + MOVE + 1 > self.slots.len() {
             self.grow();
         }
         self.slots[self.len] = slot;
@@ -429,15 +435,20 @@ impl Patch {
         self.slots.resize(room, NO_SLOT);
     }
 
-    /// Removes and returns the slot at position `i`; the later slots move down, [`BLOCK`]
+    /// Removes and returns the slot at position `i`; the later slots move down, [`MOVE`] at
+    /// once when no more follow (no loop whose end depends on how many do), else [`BLOCK`]
     /// at a time (the places after the last slot hold [`NO_SLOT`], and move down with them).
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Slot {
         let slot = self[i];
-        let mut at = i;
-        while at < self.len {
-            self.slots.copy_within(at + 1..at + 1 + BLOCK, at);
-            at += BLOCK;
+        if self.len - i <= MOVE {
+            self.slots.copy_within(i + 1..i + 1 + MOVE, i);
+        } else {
+            let mut at = i;
+            while at < self.len {
+                self.slots.copy_within(at + 1..at + 1 + BLOCK, at);
+                at += BLOCK;
+            }
         }
         self.len -= 1;
         let c = &mut self.counts[slot.card as usize];
@@ -523,7 +534,7 @@ impl Clone for Patch {
     /// patch at every search iteration.
     fn clone_from(&mut self, source: &Patch) {
         self.slots.clear();
-        self.slots.extend_from_slice(&source.slots[..source.len + BLOCK]);
+        self.slots.extend_from_slice(&source.slots[..source.len + MOVE]);
         self.len = source.len;
         self.counts = source.counts;
         self.kinds = source.kinds;
