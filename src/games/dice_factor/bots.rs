@@ -3,7 +3,7 @@
 //! plays the d8 when it pays and refuses to feed a player close to winning). `random` is
 //! the engine's.
 
-use super::hand::{DIE_FACES, Hand, TARGETS, TOWARD_MASK, allowed_targets};
+use super::hand::{DIE_FACES, Hand, Holding, TARGETS, TOWARD_MASK, allowed_targets};
 use super::params::MAX_PLAYERS;
 use super::{Action, DiceFactor, Die, Event, Phase, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -17,14 +17,24 @@ const ACTION_BITS: u64 = !((1u64 << FIRST_ACTION) - 1);
 /// toward its best target; if every card counts, the last card in canonical order.
 #[inline]
 pub fn collector_discard(hand: &Hand, allowed: u16) -> Card {
-    let held = hand.held();
-    let actions = held & ACTION_BITS;
-    if actions != 0 {
-        return actions.trailing_zeros() as Card;
+    match collector_discard_of(hand.holding(), allowed) {
+        Some(card) => card,
+        None => (hand.held() & ACTION_BITS).trailing_zeros() as Card,
+    }
+}
+
+/// [`collector_discard`] from a [`Holding`] (not empty) that holds no action card; `None`
+/// when it holds one (the collector discards its first action card). The quick loop asks
+/// it of the hand after a draw before the draw is added.
+#[inline(always)]
+pub fn collector_discard_of(hand: Holding, allowed: u16) -> Option<Card> {
+    let held = hand.held;
+    if held & ACTION_BITS != 0 {
+        return None;
     }
     let t = hand.best_target(allowed);
     let off = held & !TOWARD_MASK[t];
-    if off != 0 { off.trailing_zeros() as Card } else { (63 - held.leading_zeros()) as Card }
+    Some(if off != 0 { off.trailing_zeros() as Card } else { (63 - held.leading_zeros()) as Card })
 }
 
 /// The opponent holding the most cards; ties to the first in turn order from `seat` (the
@@ -89,6 +99,12 @@ pub fn collector_info() -> BotInfo<DiceFactor> {
 impl Bot<DiceFactor> for CollectorBot {
     fn name(&self) -> &str {
         "collector"
+    }
+
+    /// `collector` is deterministic (`collector_never_draws`): a table of it needs no seat
+    /// streams.
+    fn draws(&self) -> bool {
+        false
     }
 
     #[inline(always)]

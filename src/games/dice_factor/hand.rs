@@ -168,6 +168,68 @@ pub fn target_name(t: usize) -> &'static str {
     if t < 5 { COLORS[t] } else { SHAPES[t - 5] }
 }
 
+/// What the everyday choices read of a hand, in two words: which cards it holds and how
+/// many cards count toward each target. A [`Hand`] keeps it up to date card by card; the
+/// quick loop (`quick.rs`) computes the one after a draw in registers ([`Holding::plus`])
+/// to choose the discard before touching the hand's counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holding {
+    /// Bit k set when card k is held.
+    pub held: u64,
+    /// Cards counting toward each target, one [`FIELD`]-bit field per target.
+    toward: u64,
+}
+
+impl Holding {
+    /// This holding with one more `card`.
+    #[inline(always)]
+    pub fn plus(self, card: Card) -> Holding {
+        Holding { held: self.held | 1 << card, toward: self.toward + TOWARD_INC[card as usize] }
+    }
+
+    /// Cards counting toward target `t`.
+    #[inline(always)]
+    pub fn score(self, t: usize) -> u32 {
+        ((self.toward >> (FIELD * t as u32)) & FIELD_MASK) as u32
+    }
+
+    /// The best target in `allowed`: highest score, ties to colors before shapes, then
+    /// canonical order (the lowest index). `allowed` must not be empty. Two targets (the dice
+    /// show no logo) are read without a loop; the tests compare it with
+    /// [`Holding::best_target_plain`].
+    #[inline(always)]
+    pub fn best_target(self, allowed: u16) -> usize {
+        match pair(allowed) {
+            Some((a, b)) => {
+                if self.score(b) > self.score(a) {
+                    b
+                } else {
+                    a
+                }
+            }
+            None => self.best_target_plain(allowed),
+        }
+    }
+
+    /// [`Holding::best_target`] target by target.
+    #[inline]
+    pub fn best_target_plain(self, allowed: u16) -> usize {
+        let mut best = 0;
+        let mut pick = allowed.trailing_zeros() as usize;
+        let mut bits = allowed;
+        while bits != 0 {
+            let t = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let s = self.score(t);
+            if s > best {
+                best = s;
+                pick = t;
+            }
+        }
+        pick
+    }
+}
+
 /// A hand: copies per card, which cards are held, how many cards count toward each target,
 /// and the add_a_card cards lying in front of it (they move with the hand in a trade).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -363,40 +425,41 @@ impl Hand {
         best_counted > best
     }
 
-    /// The best target in `allowed`: highest score, ties to colors before shapes, then
-    /// canonical order (the lowest index). `allowed` must not be empty. Two targets (the dice
-    /// show no logo) are read without a loop; the tests compare it with
-    /// [`Hand::best_target_plain`].
+    /// The best target in `allowed` ([`Holding::best_target`]).
     #[inline]
     pub fn best_target(&self, allowed: u16) -> usize {
-        match pair(allowed) {
-            Some((a, b)) => {
-                if self.score(b) > self.score(a) {
-                    b
-                } else {
-                    a
-                }
-            }
-            None => self.best_target_plain(allowed),
-        }
+        self.holding().best_target(allowed)
     }
 
-    /// [`Hand::best_target`] target by target.
+    /// [`Hand::best_target`] target by target ([`Holding::best_target_plain`]).
     #[inline]
     pub fn best_target_plain(&self, allowed: u16) -> usize {
-        let mut best = 0;
-        let mut pick = allowed.trailing_zeros() as usize;
-        let mut bits = allowed;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let s = self.score(t);
-            if s > best {
-                best = s;
-                pick = t;
-            }
-        }
-        pick
+        self.holding().best_target_plain(allowed)
+    }
+
+    /// What the everyday choices read of this hand ([`Holding`]).
+    #[inline(always)]
+    pub fn holding(&self) -> Holding {
+        Holding { held: self.held, toward: self.toward }
+    }
+
+    /// [`Hand::add`] of `card`, then [`Hand::remove`] of `out` (held after the add): one
+    /// exchange with the length unchanged, and no count read back after its own write (the
+    /// tests compare it with the add and the remove).
+    #[inline(always)]
+    pub fn exchange(&mut self, card: Card, out: Card) {
+        let (i, o) = (card as usize, out as usize);
+        let (count_in, count_out) = (self.counts[i], self.counts[o]);
+        debug_assert!(o == i || count_out > 0, "exchanging out a card that is not held");
+        // After the add and the remove: `out`'s copies less one, or as many as before when
+        // `out` is `card` (then `count_out` is `count_in`). Arithmetic, not a select: the
+        // compiler made the select a branch, and whether the card drawn is the card
+        // discarded is a coin toss.
+        let out_after = count_out.wrapping_sub(u8::from(o != i));
+        self.counts[i] = count_in + 1;
+        self.counts[o] = out_after;
+        self.held = (self.held | 1 << card) & !(u64::from(out_after == 0) << out);
+        self.toward = self.toward + TOWARD_INC[i] - TOWARD_INC[o];
     }
 
     /// The cards in canonical order.

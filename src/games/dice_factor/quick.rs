@@ -12,9 +12,11 @@
 //! same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
 //! decision of random games).
 
+use super::bots::{CollectorBot, collector_discard_of};
+use super::hand::{Reach, allowed_targets};
 use super::rules::{Phase, State};
 use super::{Action, DiceFactor, Event};
-use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, ask};
+use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, Uniform, ask};
 
 impl DiceFactor {
     /// Plays the dealt game `s` to its end with nothing recorded ([`crate::engine::Game::play_out`]): at the
@@ -23,7 +25,11 @@ impl DiceFactor {
     #[inline(always)]
     pub(super) fn play_turns<L: Lineup<DiceFactor> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        let collectors = bots.as_any_mut().is_some_and(|table| table.is::<Uniform<CollectorBot>>());
         loop {
+            if collectors {
+                self.collector_turns(s, rng, log);
+            }
             let seat = s.current as usize;
             match s.phase {
                 Phase::Start => {
@@ -55,6 +61,68 @@ impl DiceFactor {
                     self.step(s, seat, action, rng, log);
                 }
             }
+        }
+    }
+}
+
+impl DiceFactor {
+    /// Everyday turns of a table of `collector`s, each played as one piece, from the start of
+    /// a turn until a turn that is not one: the seat takes the discard top when it raises its
+    /// highest score ([`super::hand::Hand::raised_by`]) or draws, chooses its discard from the
+    /// hand with the card added, held in registers ([`collector_discard_of`]), and the card
+    /// in and the card out change the hand in one exchange ([`super::hand::Hand::exchange`]).
+    /// Returns, leaving the state as the plain loop would, at a turn whose start is not
+    /// everyday (a d8 roll or a taken action card still pending, an unsettled table, an empty
+    /// draw pile) or whose discard is an action card (the hand holds the card, the phase is
+    /// the discard), or once a turn ended otherwise than quietly (a win, the cap, a skip:
+    /// [`DiceFactor::end_turn`]). No chance is drawn, and no seat's stream: `collector` draws
+    /// nothing.
+    #[inline(always)]
+    fn collector_turns(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if s.phase != Phase::Start || !s.settled || s.d8.is_some() || s.taken.is_some() {
+            return;
+        }
+        // No die is rolled in an everyday turn: the targets hold for the whole stretch.
+        let allowed = allowed_targets(s.dice);
+        let reach = Reach::new(allowed, self.params.goal);
+        loop {
+            let seat = s.current as usize;
+            let Some(&drawn) = s.draw.last() else { return };
+            let hand = s.hands[seat].holding();
+            // `collector` at the start: the discard top when it raises its highest score
+            // (never an action card: it counts toward no target), else the draw.
+            let top = s.discard.last().copied();
+            let take = top.is_some_and(|top| s.hands[seat].raised_by(top, allowed));
+            let card = if take {
+                s.discard.pop();
+                let top = top.expect("taken from a discard pile");
+                debug_assert!(!crate::games::chroma::is_action(top), "collector took an action card");
+                s.known[seat][top as usize] += 1;
+                top
+            } else {
+                s.draw.pop();
+                drawn
+            };
+            let Some(out) = collector_discard_of(hand.plus(card), allowed) else {
+                // Its discard is an action card: the draw or take done, the discard asked
+                // in the plain way.
+                s.hands[seat].add(card);
+                s.phase = Phase::Discard;
+                return;
+            };
+            s.hands[seat].exchange(card, out);
+            s.forget(seat, out);
+            s.last_discard[seat] = Some((out, s.dice));
+            s.discard.push(out);
+            // `end_plain_turn` (the state is settled, no d8 was rolled).
+            let next = self.next_seat(seat, s.reversed);
+            let quiet = (s.turns < self.params.turn_cap) & (s.skips[next] == 0) & !reach.hit(&s.hands[seat]);
+            if !quiet {
+                self.end_turn(s, rng, log);
+                return;
+            }
+            s.turns += 1;
+            s.current = next as u8;
         }
     }
 }

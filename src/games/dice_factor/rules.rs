@@ -144,7 +144,7 @@ fn action_index(a: ActionCard) -> usize {
 impl State {
     /// `seat` discarded or gave away a `card`: one publicly known copy fewer (if any).
     #[inline]
-    fn forget(&mut self, seat: usize, card: Card) {
+    pub(super) fn forget(&mut self, seat: usize, card: Card) {
         let known = &mut self.known[seat][card as usize];
         *known = known.saturating_sub(1);
     }

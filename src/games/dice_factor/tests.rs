@@ -1091,3 +1091,13 @@ proptest! {
         prop_assert_eq!(all.len(), start.len() + added.len());
     }
 }
+
+/// `collector` says it never draws from its stream (so a table of it gets no seat streams):
+/// its decisions leave the stream untouched, action cards' choices included.
+#[test]
+fn collector_never_draws() {
+    for g in [standard(), game_with(|p| p.deck.action_sets = 3)] {
+        let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = (0..g.players).map(|_| bot("collector")).collect();
+        crate::engine::check_never_draws(&g, &mut bots, 500).unwrap();
+    }
+}
