@@ -1101,3 +1101,31 @@ fn collector_never_draws() {
         crate::engine::check_never_draws(&g, &mut bots, 500).unwrap();
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+    /// [`Hand::exchange`] leaves the hand [`Hand::add`] then [`Hand::remove`] leave, for any
+    /// hand, any card in and any card out held after the add (the card in itself included),
+    /// and the collector's discard from [`Hand::holding`] plus the card is its discard from
+    /// the hand with the card added.
+    #[test]
+    fn exchange_is_add_then_remove(start in prop::collection::vec(0u8..CARD_KINDS as u8, 0..=12), card in 0u8..CARD_KINDS as u8, pick in any::<prop::sample::Index>(), dice in (0u8..6, 0u8..6)) {
+        let mut plain = Hand::from_cards(&start);
+        plain.add(card);
+        let held = plain.cards();
+        let out = held[pick.index(held.len())];
+        let mut exchanged = Hand::from_cards(&start);
+        let allowed = allowed_targets([dice.0, dice.1]);
+        let before = exchanged.holding().plus(card);
+        prop_assert_eq!(before, plain.holding());
+        if let Some(c) = bots::collector_discard_of(before, allowed) {
+            prop_assert_eq!(c, collector_discard(&plain, allowed));
+        }
+        plain.remove(out);
+        exchanged.exchange(card, out);
+        prop_assert!(exchanged == plain, "{exchanged:?} against {plain:?}");
+        prop_assert_eq!(exchanged.holding(), plain.holding());
+        prop_assert_eq!(exchanged.len(), plain.len());
+    }
+}
