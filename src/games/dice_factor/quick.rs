@@ -116,9 +116,17 @@ impl DiceFactor {
             s.discard.push(out);
             // `end_plain_turn` (the state is settled, no d8 was rolled).
             let next = self.next_seat(seat, s.reversed);
-            let quiet = (s.turns < self.params.turn_cap) & (s.skips[next] == 0) & !reach.hit(&s.hands[seat]);
+            let won = reach.hit(&s.hands[seat]);
+            let quiet = (s.turns < self.params.turn_cap) & (s.skips[next] == 0) & !won;
             if !quiet {
-                self.end_turn(s, rng, log);
+                if won {
+                    // `end_turn`'s win check, which finds this seat: the first in turn
+                    // order, and in a settled state the only hand that changed.
+                    let target = s.hands[seat].best_target(allowed);
+                    self.declare_winner(s, seat, target, log);
+                } else {
+                    self.end_turn(s, rng, log);
+                }
                 return;
             }
             s.turns += 1;

@@ -190,7 +190,8 @@ impl DiceFactor {
         let State {
             draw,
             discard,
-            hands,
+            // Written whole by the deal ([`Hand::deal`]).
+            hands: _,
             dice,
             current,
             reversed,
@@ -218,7 +219,6 @@ impl DiceFactor {
         // whole 1 KB of them per game was a memset call (the harness's `check_deal_in_place`
         // compares the result with a new deal).
         let n = self.players;
-        hands[..n].fill(Hand::EMPTY);
         *dice = [0; 2];
         *current = 0;
         *reversed = false;
@@ -248,7 +248,7 @@ impl DiceFactor {
             // The top `size` cards, as `size` pops would take them (a hand is a multiset: the
             // order of its adds does not matter).
             let rest = s.draw.len().checked_sub(size).expect("deck size checked against the hands");
-            s.hands[seat].add_all(&s.draw[rest..]);
+            s.hands[seat].deal(&s.draw[rest..]);
             s.draw.truncate(rest);
             log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
         }
@@ -590,12 +590,7 @@ impl DiceFactor {
         }
         s.taken = None;
         if let Some((w, target)) = win {
-            s.winner = Some(w as u8);
-            s.win_target = target as u8;
-            s.won_in_turn_of = active as u8;
-            s.end_reason = END_FIVE;
-            s.phase = Phase::Over;
-            log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
+            self.declare_winner(s, w, target, log);
             return;
         }
         // Every hand was just found short of the goal.
@@ -617,6 +612,18 @@ impl DiceFactor {
         s.current = next as u8;
         s.phase = Phase::Start;
         log.emit(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+    }
+
+    /// `w` won in the current seat's turn, completing `target`: the game is over (the end
+    /// of [`DiceFactor::end_turn`] with a winner; `taken` already cleared).
+    #[inline(always)]
+    pub(super) fn declare_winner(&self, s: &mut State, w: usize, target: usize, log: &mut EventLog<Event>) {
+        s.winner = Some(w as u8);
+        s.win_target = target as u8;
+        s.won_in_turn_of = s.current;
+        s.end_reason = END_FIVE;
+        s.phase = Phase::Over;
+        log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
     }
 
     /// Conservation and sanity: every card of the deck is in the draw pile, the discard pile,
