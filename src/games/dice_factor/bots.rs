@@ -3,7 +3,7 @@
 //! plays the d8 when it pays and refuses to feed a player close to winning). `random` is
 //! the engine's.
 
-use super::hand::{DIE_FACES, Hand, Holding, TARGETS, TOWARD_MASK, allowed_targets};
+use super::hand::{DIE_FACES, Hand, TARGETS, TOWARD_MASK, allowed_targets};
 use super::params::MAX_PLAYERS;
 use super::{Action, DiceFactor, Die, Event, Phase, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -17,24 +17,30 @@ const ACTION_BITS: u64 = !((1u64 << FIRST_ACTION) - 1);
 /// toward its best target; if every card counts, the last card in canonical order.
 #[inline]
 pub fn collector_discard(hand: &Hand, allowed: u16) -> Card {
-    match collector_discard_of(hand.holding(), allowed) {
-        Some(card) => card,
-        None => (hand.held() & ACTION_BITS).trailing_zeros() as Card,
+    let held = hand.held();
+    let actions = held & ACTION_BITS;
+    if actions != 0 {
+        return actions.trailing_zeros() as Card;
     }
+    first_off(held, hand.best_target(allowed))
 }
 
-/// [`collector_discard`] from a [`Holding`] (not empty) that holds no action card; `None`
-/// when it holds one (the collector discards its first action card). The quick loop asks
-/// it of the hand after a draw before the draw is added.
+/// [`collector_discard`] from a hand holding the cards of `held` (not empty), none of them an
+/// action card, whose best target is `t`: the first card in canonical order that does not
+/// count toward `t`; if every card counts, the last card in canonical order. The quick loop
+/// asks it of the hand after a draw, in registers, before the draw is added.
 #[inline(always)]
-pub fn collector_discard_of(hand: Holding, allowed: u16) -> Option<Card> {
-    let held = hand.held;
-    if held & ACTION_BITS != 0 {
-        return None;
-    }
-    let t = hand.best_target(allowed);
+pub fn first_off(held: u64, t: usize) -> Card {
+    debug_assert_eq!(held & ACTION_BITS, 0, "an action card is discarded first");
     let off = held & !TOWARD_MASK[t];
-    Some(if off != 0 { off.trailing_zeros() as Card } else { (63 - held.leading_zeros()) as Card })
+    if off != 0 { off.trailing_zeros() as Card } else { (63 - held.leading_zeros()) as Card }
+}
+
+/// Whether a hand holding the cards of `held` holds an action card (the collector discards
+/// the first one).
+#[inline(always)]
+pub fn holds_action(held: u64) -> bool {
+    held & ACTION_BITS != 0
 }
 
 /// The opponent holding the most cards; ties to the first in turn order from `seat` (the

@@ -158,7 +158,7 @@ const FACE_TARGETS: [u16; 256] = {
 /// The two targets of `allowed` (lower first) when it holds exactly two, as it does when
 /// neither die shows the logo; `None` otherwise.
 #[inline(always)]
-fn pair(allowed: u16) -> Option<(usize, usize)> {
+pub fn pair(allowed: u16) -> Option<(usize, usize)> {
     let rest = allowed & allowed.wrapping_sub(1);
     (rest != 0 && rest & (rest - 1) == 0).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
 }
@@ -200,15 +200,15 @@ impl Holding {
     #[inline(always)]
     pub fn best_target(self, allowed: u16) -> usize {
         match pair(allowed) {
-            Some((a, b)) => {
-                if self.score(b) > self.score(a) {
-                    b
-                } else {
-                    a
-                }
-            }
+            Some((a, b)) => self.best_of_two(a, b),
             None => self.best_target_plain(allowed),
         }
+    }
+
+    /// [`Holding::best_target`] when the dice allow exactly the targets `a` < `b`.
+    #[inline(always)]
+    pub fn best_of_two(self, a: usize, b: usize) -> usize {
+        if self.score(b) > self.score(a) { b } else { a }
     }
 
     /// [`Holding::best_target`] target by target.
@@ -398,9 +398,15 @@ impl Hand {
     /// instructions were not used in it.
     #[inline(always)]
     pub fn raised_by(&self, card: Card, allowed: u16) -> bool {
-        let Some((a, b)) = pair(allowed) else {
-            return self.raised_by_plain(card, allowed);
-        };
+        match pair(allowed) {
+            Some((a, b)) => self.raised_by_two(card, a, b),
+            None => self.raised_by_plain(card, allowed),
+        }
+    }
+
+    /// [`Hand::raised_by`] when the dice allow exactly the targets `a` and `b`.
+    #[inline(always)]
+    pub fn raised_by_two(&self, card: Card, a: usize, b: usize) -> bool {
         let inc = TOWARD_INC[card as usize];
         let (sa, sb) = (self.score(a), self.score(b));
         // The card raises the highest score when it counts toward a target holding it.

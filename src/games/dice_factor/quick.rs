@@ -12,11 +12,12 @@
 //! same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
 //! decision of random games).
 
-use super::bots::{CollectorBot, collector_discard_of};
-use super::hand::{Reach, allowed_targets};
+use super::bots::{CollectorBot, first_off, holds_action};
+use super::hand::{Hand, Holding, Reach, allowed_targets, pair};
 use super::rules::{Phase, State};
 use super::{Action, DiceFactor, Event};
 use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, Uniform, ask};
+use crate::games::chroma::Card;
 
 impl DiceFactor {
     /// Plays the dealt game `s` to its end with nothing recorded ([`crate::engine::Game::play_out`]): at the
@@ -67,23 +68,42 @@ impl DiceFactor {
 
 impl DiceFactor {
     /// Everyday turns of a table of `collector`s, each played as one piece, from the start of
-    /// a turn until a turn that is not one: the seat takes the discard top when it raises its
-    /// highest score ([`super::hand::Hand::raised_by`]) or draws, chooses its discard from the
-    /// hand with the card added, held in registers ([`collector_discard_of`]), and the card
-    /// in and the card out change the hand in one exchange ([`super::hand::Hand::exchange`]).
-    /// Returns, leaving the state as the plain loop would, at a turn whose start is not
-    /// everyday (a d8 roll or a taken action card still pending, an unsettled table, an empty
-    /// draw pile) or whose discard is an action card (the hand holds the card, the phase is
-    /// the discard), or once a turn ended otherwise than quietly (a win, the cap, a skip:
-    /// [`DiceFactor::end_turn`]). No chance is drawn, and no seat's stream: `collector` draws
-    /// nothing.
+    /// a turn until a turn that is not one ([`Self::collector_stretch`]). No die is rolled in
+    /// an everyday turn, so the targets hold for the whole stretch: two targets (no logo) are
+    /// read as two fields ([`Hand::raised_by_two`], [`Holding::best_of_two`]) without
+    /// asking, at each decision, how many targets there are.
     #[inline(always)]
     fn collector_turns(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if s.phase != Phase::Start || !s.settled || s.d8.is_some() || s.taken.is_some() {
             return;
         }
-        // No die is rolled in an everyday turn: the targets hold for the whole stretch.
         let allowed = allowed_targets(s.dice);
+        match pair(allowed) {
+            Some((a, b)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_two(card, a, b), |h| h.best_of_two(a, b)),
+            None => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_plain(card, allowed), |h| h.best_target_plain(allowed)),
+        }
+    }
+
+    /// [`Self::collector_turns`] under the targets `allowed`, with `raises` the collector's
+    /// test of the discard top ([`Hand::raised_by`]) and `best` its best target
+    /// ([`Holding::best_target`]) under them. The seat takes the discard top when it raises
+    /// its highest score or draws, chooses its discard from the hand with the card added,
+    /// held in registers ([`Holding::plus`], [`first_off`]), and the card in and the card out
+    /// change the hand in one exchange ([`Hand::exchange`]). Returns, leaving the state as
+    /// the plain loop would, at a turn that starts with an empty draw pile or whose discard
+    /// is an action card (the hand then holds the card and the phase is the discard), or
+    /// once a turn ended otherwise than quietly (a win, the cap, a skip). No chance is drawn,
+    /// and no seat's stream: `collector` draws nothing.
+    #[inline(always)]
+    fn collector_stretch(
+        &self,
+        s: &mut State,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+        allowed: u16,
+        raises: impl Fn(&Hand, Card) -> bool,
+        best: impl Fn(Holding) -> usize,
+    ) {
         let reach = Reach::new(allowed, self.params.goal);
         loop {
             let seat = s.current as usize;
@@ -92,7 +112,7 @@ impl DiceFactor {
             // `collector` at the start: the discard top when it raises its highest score
             // (never an action card: it counts toward no target), else the draw.
             let top = s.discard.last().copied();
-            let take = top.is_some_and(|top| s.hands[seat].raised_by(top, allowed));
+            let take = top.is_some_and(|top| raises(&s.hands[seat], top));
             let card = if take {
                 s.discard.pop();
                 let top = top.expect("taken from a discard pile");
@@ -103,13 +123,15 @@ impl DiceFactor {
                 s.draw.pop();
                 drawn
             };
-            let Some(out) = collector_discard_of(hand.plus(card), allowed) else {
+            let after = hand.plus(card);
+            if holds_action(after.held) {
                 // Its discard is an action card: the draw or take done, the discard asked
                 // in the plain way.
                 s.hands[seat].add(card);
                 s.phase = Phase::Discard;
                 return;
-            };
+            }
+            let out = first_off(after.held, best(after));
             s.hands[seat].exchange(card, out);
             s.forget(seat, out);
             s.last_discard[seat] = Some((out, s.dice));
@@ -122,8 +144,7 @@ impl DiceFactor {
                 if won {
                     // `end_turn`'s win check, which finds this seat: the first in turn
                     // order, and in a settled state the only hand that changed.
-                    let target = s.hands[seat].best_target(allowed);
-                    self.declare_winner(s, seat, target, log);
+                    self.declare_winner(s, seat, best(s.hands[seat].holding()), log);
                 } else {
                     self.end_turn(s, rng, log);
                 }

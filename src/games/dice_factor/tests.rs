@@ -1121,8 +1121,12 @@ proptest! {
         let allowed = allowed_targets([dice.0, dice.1]);
         let before = exchanged.holding().plus(card);
         prop_assert_eq!(before, plain.holding());
-        if let Some(c) = bots::collector_discard_of(before, allowed) {
-            prop_assert_eq!(c, collector_discard(&plain, allowed));
+        if !bots::holds_action(before.held) {
+            prop_assert_eq!(bots::first_off(before.held, before.best_target(allowed)), collector_discard(&plain, allowed));
+        }
+        if let Some((a, b)) = hand::pair(allowed) {
+            prop_assert_eq!(before.best_of_two(a, b), before.best_target_plain(allowed));
+            prop_assert_eq!(exchanged.raised_by_two(card, a, b), exchanged.raised_by_plain(card, allowed));
         }
         plain.remove(out);
         exchanged.exchange(card, out);
