@@ -1173,6 +1173,41 @@ proptest! {
             prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
         }
     }
+
+    /// [`Patch::first_of`] (by the bits of placement numbers while they are tracked) is
+    /// [`Patch::first_of_plain`] after any placements and takes, with placement numbers in
+    /// order (as the rules place them, past 64 too) or in any order, through clones too.
+    #[test]
+    fn first_of_is_the_plain_search_whatever_the_placement_numbers(
+        steps in proptest::collection::vec((0u8..4, 0..KINDS as Card, 0usize..64, 0u32..80), 0..120),
+        ordered in any::<bool>(),
+    ) {
+        let mut patch = Patch::with_capacity(2);
+        let mut serial = 0;
+        for (op, card, at, jump) in steps {
+            match op {
+                0 | 1 => {
+                    let next = if ordered { serial + jump % 3 } else { jump };
+                    patch.push(Slot { card, serial: next });
+                    serial = next + 1;
+                }
+                2 if !patch.is_empty() => {
+                    patch.take(at % patch.len());
+                }
+                _ => {
+                    let mut copy = Patch::with_capacity(0);
+                    copy.clone_from(&patch);
+                    patch = copy.clone();
+                }
+            }
+            for card in 0..KINDS as Card {
+                prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
+            }
+        }
+        patch.clear();
+        patch.push(Slot { card: 5, serial: 0 });
+        prop_assert_eq!(patch.first_of(5), Some(0));
+    }
 }
 
 /// The rules applied with a recording log and with a disabled one (the quick loop's
