@@ -292,6 +292,12 @@ impl Bot<MatchPatch> for TableMemoryBot {
         "memory"
     }
 
+    /// With perfect memory it decides from the table alone (`perfect_memory_never_draws`):
+    /// a table of it needs no seat streams.
+    fn draws(&self) -> bool {
+        !self.perfect
+    }
+
     fn new_game(&mut self, _game: &MatchPatch, _seat: usize) {
         self.slots.clear();
         self.serials.clear();

@@ -1330,6 +1330,16 @@ proptest! {
 /// The game's own loop plays the bundled standard variant's games as the plain loop does,
 /// from the deal (the bench's table).
 #[test]
+fn perfect_memory_never_draws() {
+    // The table's own bot with perfect memory says it never draws (its table gets no seat
+    // streams) and leaves the stream it is handed alone; with any forgetting it draws.
+    let g = standard();
+    let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players).map(|_| Box::new(TableMemoryBot::new(1.0)) as Box<dyn Bot<MatchPatch>>).collect();
+    crate::engine::check_never_draws(&g, &mut bots, 300).unwrap();
+    assert!(TableMemoryBot::new(0.99).draws());
+}
+
+#[test]
 fn play_out_is_the_plain_loop_on_the_standard_table() {
     let g = standard();
     for seed in 0..3_000u64 {
