@@ -19,7 +19,7 @@
 
 use super::bots::{TableMemoryBot, memory_place};
 use super::rules::{Phase, State};
-use super::{Action, Event, MatchPatch};
+use super::{Action, Card, Event, MatchPatch};
 use crate::engine::EventLog;
 
 impl MatchPatch {
@@ -56,9 +56,9 @@ impl MatchPatch {
         loop {
             let mut laid = false;
             loop {
-                let action = TableMemoryBot::choose_perfect(&s.hands[seat], s.pile.len(), &s.patch);
+                let (action, pairing) = TableMemoryBot::choose_perfect_pairing(&s.hands[seat], s.pile.len(), &s.patch);
                 left -= 1;
-                if left == 0 && self.draw_pair(s, seat, action) {
+                if left == 0 && self.draw_pair(s, seat, action, pairing) {
                     laid = true;
                     break;
                 }
@@ -93,10 +93,13 @@ impl MatchPatch {
     /// with the copy held longest, which is the plain draw ([`MatchPatch::draw`]) then
     /// [`MatchPatch::lay_pair`]: the same hand (a card pushed and removed again leaves no
     /// trace), the same public record. Returns false, having changed nothing, otherwise.
+    /// `pairing`: the kind a take of a pairing slot draws, when known
+    /// ([`TableMemoryBot::choose_perfect_pairing`]; the slot's card).
     #[inline(always)]
-    fn draw_pair(&self, s: &mut State, seat: usize, action: Action) -> bool {
-        let card = match action {
-            Action::Take(i) => s.patch[i as usize].card,
+    fn draw_pair(&self, s: &mut State, seat: usize, action: Action, pairing: Option<Card>) -> bool {
+        let card = match (action, pairing) {
+            (_, Some(card)) => card,
+            (Action::Take(i), None) => s.patch[i as usize].card,
             _ => match s.pile.last() {
                 Some(&card) => card,
                 None => return false,

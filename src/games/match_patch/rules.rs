@@ -380,6 +380,11 @@ const NO_SLOT: Slot = Slot { card: Card::MAX, serial: 0 };
 /// loop that ends after a number of blocks rather than of slots (its end is a mispredicted
 /// branch less often). [`Patch::take_plain`] and [`Patch::first_of_plain`] are the plain
 /// versions they are tested against.
+///
+/// While every slot was placed in placement order (as the rules place them), the slots
+/// placed as numbers below [`TRACKED`] are also kept as bits of placement numbers, all of
+/// them and per kind, so that [`Patch::first_of`] finds a kind's oldest slot among them by
+/// counting bits, with no loop (the usual game places fewer than [`TRACKED`] cards).
 pub struct Patch {
     /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`MOVE`] of them).
     slots: Vec<Slot>,
@@ -387,14 +392,25 @@ pub struct Patch {
     counts: [u8; KINDS],
     /// Bit k set when a slot holds kind k.
     kinds: u32,
+    /// Bit s set when the slot placed as number s (below [`TRACKED`]) is in the patch.
+    live: u64,
+    /// Per kind, bit s set when the slot placed as number s (below [`TRACKED`]) holds it.
+    by_kind: [u64; KINDS],
+    /// The least placement number a slot pushed next may have to be tracked (one more than
+    /// the last one pushed); `u32::MAX` once a push came out of placement order (nothing is
+    /// tracked then until [`Patch::clear`]).
+    next_serial: u32,
 }
+
+/// Placement numbers below this are tracked as bits ([`Patch`]'s `live` and `by_kind`).
+const TRACKED: u32 = 64;
 
 impl Patch {
     /// An empty patch with room for `capacity` slots.
     pub fn with_capacity(capacity: usize) -> Patch {
         let mut slots = Vec::with_capacity(capacity + MOVE + 2 * BLOCK);
         slots.resize(MOVE, NO_SLOT);
-        Patch { slots, len: 0, counts: [0; KINDS], kinds: 0 }
+        Patch { slots, len: 0, counts: [0; KINDS], kinds: 0, live: 0, by_kind: [0; KINDS], next_serial: 0 }
     }
 
     /// Bit mask of the kinds the patch holds (bit k = kind k).
@@ -424,6 +440,29 @@ impl Patch {
         self.len += 1;
         self.counts[slot.card as usize] += 1;
         self.kinds |= 1 << slot.card;
+        if slot.serial >= self.next_serial && slot.serial < TRACKED {
+            let bit = 1u64 << slot.serial;
+            self.live |= bit;
+            self.by_kind[slot.card as usize] |= bit;
+            self.next_serial = slot.serial + 1;
+        } else {
+            self.push_untracked(slot.serial);
+        }
+    }
+
+    /// [`Patch::push`] of a slot placed as `serial` that is not tracked as a bit: past
+    /// [`TRACKED`], or out of placement order (then nothing is tracked any more: the bits
+    /// are cleared, so that [`Patch::first_of`] searches the slots).
+    #[cold]
+    #[inline(never)]
+    fn push_untracked(&mut self, serial: u32) {
+        if serial < self.next_serial {
+            self.live = 0;
+            self.by_kind = [0; KINDS];
+            self.next_serial = u32::MAX;
+        } else {
+            self.next_serial = serial + 1;
+        }
     }
 
     /// Adds [`NO_SLOT`] places at the end of the storage (rarely: it starts with room for the
@@ -454,6 +493,10 @@ impl Patch {
         let c = &mut self.counts[slot.card as usize];
         *c -= 1;
         self.kinds &= !(u32::from(*c == 0) << slot.card);
+        // Not a bit when not tracked (clearing it then changes nothing).
+        let bit = if slot.serial < TRACKED { 1u64 << slot.serial } else { 0 };
+        self.live &= !bit;
+        self.by_kind[slot.card as usize] &= !bit;
         slot
     }
 
@@ -465,13 +508,29 @@ impl Patch {
         slot
     }
 
-    /// The position of the oldest slot holding `card`, if any: [`BLOCK`] slots compared at
-    /// once (the places after the last slot match no card).
+    /// The position of the oldest slot holding `card`, if any: when that slot is tracked as
+    /// a bit, the number of slots placed before it (its bit's lower bits in `live`); else
+    /// [`BLOCK`] slots compared at once (the places after the last slot match no card).
     #[inline(always)]
     pub fn first_of(&self, card: Card) -> Option<usize> {
         if self.kinds >> card & 1 == 0 {
             return None;
         }
+        // Tracked slots are in placement order and every slot placed before a tracked one
+        // is tracked, so the oldest of the kind is the least bit and the slots before it
+        // are the lower bits.
+        let placed = self.by_kind[card as usize];
+        if placed != 0 {
+            let oldest = placed & placed.wrapping_neg();
+            return Some((self.live & (oldest - 1)).count_ones() as usize);
+        }
+        self.first_of_searched(card)
+    }
+
+    /// [`Patch::first_of`] of a kind the patch shows but no tracked slot holds: the slots
+    /// searched [`BLOCK`] at a time.
+    #[inline(never)]
+    fn first_of_searched(&self, card: Card) -> Option<usize> {
         let mut at = 0;
         loop {
             let block = &self.slots[at..at + BLOCK];
@@ -497,6 +556,9 @@ impl Patch {
         self.len = 0;
         self.counts = [0; KINDS];
         self.kinds = 0;
+        self.live = 0;
+        self.by_kind = [0; KINDS];
+        self.next_serial = 0;
     }
 }
 
@@ -527,7 +589,8 @@ impl fmt::Debug for Patch {
 
 impl Clone for Patch {
     fn clone(&self) -> Patch {
-        Patch { slots: self.slots.clone(), len: self.len, counts: self.counts, kinds: self.kinds }
+        let Patch { ref slots, len, counts, kinds, live, by_kind, next_serial } = *self;
+        Patch { slots: slots.clone(), len, counts, kinds, live, by_kind, next_serial }
     }
 
     /// Reuses `self`'s slots (no allocation once they have room): determinizations copy the
@@ -538,6 +601,9 @@ impl Clone for Patch {
         self.len = source.len;
         self.counts = source.counts;
         self.kinds = source.kinds;
+        self.live = source.live;
+        self.by_kind = source.by_kind;
+        self.next_serial = source.next_serial;
     }
 }
 

@@ -1173,6 +1173,41 @@ proptest! {
             prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
         }
     }
+
+    /// [`Patch::first_of`] (by the bits of placement numbers while they are tracked) is
+    /// [`Patch::first_of_plain`] after any placements and takes, with placement numbers in
+    /// order (as the rules place them, past 64 too) or in any order, through clones too.
+    #[test]
+    fn first_of_is_the_plain_search_whatever_the_placement_numbers(
+        steps in proptest::collection::vec((0u8..4, 0..KINDS as Card, 0usize..64, 0u32..80), 0..120),
+        ordered in any::<bool>(),
+    ) {
+        let mut patch = Patch::with_capacity(2);
+        let mut serial = 0;
+        for (op, card, at, jump) in steps {
+            match op {
+                0 | 1 => {
+                    let next = if ordered { serial + jump % 3 } else { jump };
+                    patch.push(Slot { card, serial: next });
+                    serial = next + 1;
+                }
+                2 if !patch.is_empty() => {
+                    patch.take(at % patch.len());
+                }
+                _ => {
+                    let mut copy = Patch::with_capacity(0);
+                    copy.clone_from(&patch);
+                    patch = copy.clone();
+                }
+            }
+            for card in 0..KINDS as Card {
+                prop_assert_eq!(patch.first_of(card), patch.first_of_plain(card));
+            }
+        }
+        patch.clear();
+        patch.push(Slot { card: 5, serial: 0 });
+        prop_assert_eq!(patch.first_of(5), Some(0));
+    }
 }
 
 /// The rules applied with a recording log and with a disabled one (the quick loop's
@@ -1294,6 +1329,16 @@ proptest! {
 
 /// The game's own loop plays the bundled standard variant's games as the plain loop does,
 /// from the deal (the bench's table).
+#[test]
+fn perfect_memory_never_draws() {
+    // The table's own bot with perfect memory says it never draws (its table gets no seat
+    // streams) and leaves the stream it is handed alone; with any forgetting it draws.
+    let g = standard();
+    let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players).map(|_| Box::new(TableMemoryBot::new(1.0)) as Box<dyn Bot<MatchPatch>>).collect();
+    crate::engine::check_never_draws(&g, &mut bots, 300).unwrap();
+    assert!(TableMemoryBot::new(0.99).draws());
+}
+
 #[test]
 fn play_out_is_the_plain_loop_on_the_standard_table() {
     let g = standard();
