@@ -395,8 +395,16 @@ impl BasicBot {
 
     /// The turn decision of the specification in the issue, step by step, over the hand's
     /// fixed slots (`len` cards) so that no loop exit depends on the hand size. (Inlined
-    /// into the play loop it costs 10% more instructions a game: it stays a call.)
-    pub(super) fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
+    /// into the plain play loop it costs 10% more instructions a game: it stays a call.)
+    #[inline(never)]
+    fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
+        self.turn_inline(game, slots, len, rng)
+    }
+
+    /// [`Self::turn`] inlined into its caller: the game's own loop (`quick.rs`), where the
+    /// action it returns is taken apart at once.
+    #[inline(always)]
+    pub(super) fn turn_inline(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
         let max_claim = game.payout.max_claim();
         let held = (1u32 << len) - 1;
         if let Some((best, matching)) = best_set_in(slots, len, max_claim).filter(|(b, _)| b.size >= 2) {

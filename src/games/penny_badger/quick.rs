@@ -39,7 +39,7 @@ impl PennyBadger {
                 Phase::Main => {
                     let seat = s.current as usize;
                     let hand = &s.hands[seat];
-                    match bots[seat].turn(self, hand.slots(), hand.len(), &mut seat_rngs[seat]) {
+                    match bots[seat].turn_inline(self, hand.slots(), hand.len(), &mut seat_rngs[seat]) {
                         Action::Discard { cards, claim } => {
                             let answer = |a: usize| bots[a].challenges(&mut seat_rngs[a]);
                             self.claim_answered(s, seat, cards, claim, answer, rng, log);
