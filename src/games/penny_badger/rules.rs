@@ -655,6 +655,7 @@ impl PennyBadger {
     /// knows its opponents' answers in advance ([`super::quick`]). `answer(seat)` is asked
     /// for each opponent in the order the plain steps ask them, and only for a claim that
     /// can be challenged. The claim's answers stay in registers until they are settled.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn claim_answered(
         &self,
