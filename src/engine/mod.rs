@@ -679,6 +679,13 @@ impl<B> Uniform<B> {
     pub fn new(bots: Vec<B>) -> Self {
         Uniform { bots }
     }
+
+    /// The bots, in seat order: for a game's own loop ([`Game::play_out`]) that recognised
+    /// the table ([`Lineup::as_any_mut`]) and asks its bots directly.
+    #[inline(always)]
+    pub fn bots(&self) -> &[B] {
+        &self.bots
+    }
 }
 
 impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {

@@ -383,14 +383,28 @@ pub fn basic_info() -> BotInfo<PennyBadger> {
 
 impl BasicBot {
     /// A basic bot from its parameter values (`bluff`, `challenge`).
-    fn new(values: &[f64]) -> Self {
+    pub(super) fn new(values: &[f64]) -> Self {
         BasicBot { bluff: Chance::new(values[0]), challenge: Chance::new(values[1]) }
+    }
+
+    /// The answer to a claim of an opponent: a challenge with probability `challenge`.
+    #[inline(always)]
+    pub(super) fn challenges(&self, rng: &mut GameRng) -> bool {
+        self.challenge.hit(rng)
     }
 
     /// The turn decision of the specification in the issue, step by step, over the hand's
     /// fixed slots (`len` cards) so that no loop exit depends on the hand size. (Inlined
-    /// into the play loop it costs 10% more instructions a game: it stays a call.)
+    /// into the plain play loop it costs 10% more instructions a game: it stays a call.)
+    #[inline(never)]
     fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
+        self.turn_inline(game, slots, len, rng)
+    }
+
+    /// [`Self::turn`] inlined into its caller: the game's own loop (`quick.rs`), where the
+    /// action it returns is taken apart at once.
+    #[inline(always)]
+    pub(super) fn turn_inline(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
         let max_claim = game.payout.max_claim();
         let held = (1u32 << len) - 1;
         if let Some((best, matching)) = best_set_in(slots, len, max_claim).filter(|(b, _)| b.size >= 2) {
@@ -425,7 +439,7 @@ impl Bot<PennyBadger> for BasicBot {
     #[inline]
     fn decide(&mut self, game: &PennyBadger, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
-            Decision::Challenge { .. } => Action::Challenge(self.challenge.hit(rng)),
+            Decision::Challenge { .. } => Action::Challenge(self.challenges(rng)),
             Decision::Turn => self.turn(game, view.hand_slots(), view.hand.len(), rng),
         }
     }

@@ -23,6 +23,7 @@ mod determinize;
 mod metrics;
 pub mod params;
 mod piles;
+mod quick;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -31,7 +32,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove};
 use crate::games::chroma::{self, ActionCard, BADGER_ACTIONS, Card, Cell, card_name, cards_text, cell_name, is_action, is_wild, matches};
 use crate::variant::Invalid;
 
@@ -308,6 +309,13 @@ impl Game for PennyBadger {
     #[inline]
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.step(s, seat, action, rng, log);
+    }
+
+    /// A table of `basic` plays a turn, its answers and their settlement as one piece
+    /// (`quick.rs`); any other line-up decision by decision.
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        self.play_out_quick(state, bots, rng, seat_rngs);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -608,6 +608,22 @@ impl PennyBadger {
 
     #[inline]
     fn discard_and_claim(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let (count, truthful) = self.discard_face_down(s, seat, mask, claim, log);
+        if claim == Claim::Nothing {
+            return self.pay_for_nothing(s, seat, rng, log);
+        }
+        let (order, order_len) = self.challenge_order(s, seat);
+        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len });
+        s.phase = Phase::Challenge;
+        if order_len == 0 {
+            self.resolve_claim(s, None, rng, log);
+        }
+    }
+
+    /// The discard of a claim: the cards of `mask` leave `seat`'s hand for the discard pile
+    /// face down (seen by the claimer). Returns how many and whether they make `claim` true.
+    #[inline(always)]
+    fn discard_face_down(&self, s: &mut State, seat: usize, mask: u32, claim: Claim, log: &mut EventLog<Event>) -> (u8, bool) {
         let start = s.discard.len();
         if let Claim::Set(cell) = claim {
             debug_assert!(cell < 25, "a claim names one of the 25 cells");
@@ -630,15 +646,44 @@ impl PennyBadger {
         append_block(&mut s.discard_seen, &[1u16 << seat; BLOCK], n);
         let count = n as u8;
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
+        (count, truthful)
+    }
+
+    /// The current player's discard and claim, its opponents' answers and the claim's
+    /// settlement in one piece, with nothing recorded: the plain steps' game (the discard
+    /// and claim, then one answer per opponent, the last one settling), for a loop that
+    /// knows its opponents' answers in advance ([`super::quick`]). `answer(seat)` is asked
+    /// for each opponent in the order the plain steps ask them, and only for a claim that
+    /// can be challenged. The claim's answers stay in registers until they are settled.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn claim_answered(
+        &self,
+        s: &mut State,
+        seat: usize,
+        mask: u32,
+        claim: Claim,
+        mut answer: impl FnMut(usize) -> bool,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
+        debug_assert!(!log.enabled(), "the quick loop records nothing");
+        let (count, truthful) = self.discard_face_down(s, seat, mask, claim, log);
         if claim == Claim::Nothing {
             return self.pay_for_nothing(s, seat, rng, log);
         }
         let (order, order_len) = self.challenge_order(s, seat);
-        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len });
-        s.phase = Phase::Challenge;
-        if order_len == 0 {
-            self.resolve_claim(s, None, rng, log);
+        let mut challengers = 0u16;
+        for &a in &order[..usize::from(order_len).min(MAX_PLAYERS)] {
+            challengers |= u16::from(answer(usize::from(a))) << a;
         }
+        let c = ClaimOutcome { claimer: seat as u8, claim, count, truthful, challengers, order, order_len };
+        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers, asked: order_len, order, order_len });
+        if !self.settle_claim_fast(s, c, log) {
+            self.settle_claim(s, c, log);
+        }
+        s.phase = Phase::Main;
+        self.end_turn(s, seat, rng, log);
     }
 
     /// A claim of nothing: 1 penny to the bank, no challenge, and the turn ends.

@@ -583,3 +583,51 @@ proptest! {
         }
     }
 }
+
+/// A [`Uniform`](crate::engine::Uniform) table of `basic` with these (bluff, challenge)
+/// values per seat, recognised by the game's own loop (`quick.rs`).
+fn basic_table(values: &[(f64, f64)]) -> crate::engine::Uniform<super::bots::BasicBot> {
+    use crate::engine::Lineup;
+    let mut table = crate::engine::Uniform::new(values.iter().map(|&(b, c)| super::bots::BasicBot::new(&[b, c])).collect());
+    let known = Lineup::<PennyBadger>::as_any_mut(&mut table).is_some_and(|t| t.is::<crate::engine::Uniform<super::bots::BasicBot>>());
+    assert!(known, "the game's own loop knows the table");
+    table
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// The game's own loop for a table of `basic` plays the plain loop's game, from the deal
+    /// or from any later decision (a turn, or a claim with answers still to come), on any
+    /// parameters, with any bluff and challenge rates per seat (0 and 1 included: a rate of 0
+    /// draws nothing): the same final state and the same streams.
+    #[test]
+    fn play_out_is_the_plain_loop(
+        params in any_params(),
+        rates in proptest::collection::vec((prop::sample::select(vec![0.0, 0.3, 1.0]), 0.0f64..1.0, prop::sample::select(vec![0.0, 0.3, 1.0]), 0.0f64..1.0, any::<bool>()), 8),
+        seed in any::<u64>(),
+        steps in 0usize..200,
+    ) {
+        let g = PennyBadger::new(params).expect("generated parameters are valid");
+        let values: Vec<(f64, f64)> =
+            rates[..g.seats()].iter().map(|&(b, rb, c, rc, fixed)| if fixed { (b, c) } else { (rb, rc) }).collect();
+        let (mut a, mut b) = (basic_table(&values), basic_table(&values));
+        crate::engine::check_play_out(&g, &mut a, &mut b, seed, steps).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The game's own loop plays the bench's table (no action cards) and the standard one as
+/// the plain loop does, from the deal and from a few decisions in.
+#[test]
+fn play_out_is_the_plain_loop_on_the_bench_table() {
+    let mut bench = standard();
+    bench.params.deck.action_sets = 0;
+    let bench = PennyBadger::new(bench.params).expect("valid");
+    for g in [&bench, &standard()] {
+        let values = vec![(0.3, 0.3); g.seats()];
+        for seed in 0..2_000u64 {
+            let (mut a, mut b) = (basic_table(&values), basic_table(&values));
+            crate::engine::check_play_out(g, &mut a, &mut b, seed, (seed % 7) as usize).expect("the same game");
+        }
+    }
+}
