@@ -338,10 +338,10 @@ impl Hand {
         panic!("nth past the end of the hand");
     }
 
-    /// Cards counting toward target `t`.
+    /// Cards counting toward target `t` ([`Holding::score`]).
     #[inline]
     pub fn score(&self, t: usize) -> u32 {
-        ((self.toward >> (FIELD * t as u32)) & FIELD_MASK) as u32
+        self.holding().score(t)
     }
 
     /// The highest score over the targets in `allowed`. Two targets (the dice show no logo)
