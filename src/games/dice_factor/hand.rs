@@ -163,6 +163,30 @@ pub fn pair(allowed: u16) -> Option<(usize, usize)> {
     (rest != 0 && rest & (rest - 1) == 0).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
 }
 
+/// The targets `allowed` when exactly one die shows the logo, as `(die, other)`: `die` 0
+/// when the colors die shows it (every color and the shape `other` are allowed), 1 when the
+/// shapes die does (the color `other` and every shape); `None` otherwise.
+#[inline(always)]
+pub fn one_logo(allowed: u16) -> Option<(usize, usize)> {
+    let (colors, shapes) = (allowed & 31, allowed >> 5);
+    let single = |m: u16| m != 0 && m & (m - 1) == 0;
+    if colors == 31 && single(shapes) {
+        Some((0, 5 + shapes.trailing_zeros() as usize))
+    } else if shapes == 31 && single(colors) {
+        Some((1, colors.trailing_zeros() as usize))
+    } else {
+        None
+    }
+}
+
+/// The six targets of [`one_logo`] in canonical order: the five of the die showing the logo
+/// (`LOGO` 0 colors, 1 shapes) and `other`. Five of them are constants, so a loop over them
+/// reads fields at fixed places.
+#[inline(always)]
+const fn logo_targets<const LOGO: usize>(other: usize) -> [usize; 6] {
+    if LOGO == 0 { [0, 1, 2, 3, 4, other] } else { [other, 5, 6, 7, 8, 9] }
+}
+
 /// A target's name: `red`, `star`.
 pub fn target_name(t: usize) -> &'static str {
     if t < 5 { COLORS[t] } else { SHAPES[t - 5] }
@@ -199,10 +223,33 @@ impl Holding {
     /// [`Holding::best_target_plain`].
     #[inline(always)]
     pub fn best_target(self, allowed: u16) -> usize {
-        match pair(allowed) {
-            Some((a, b)) => self.best_of_two(a, b),
-            None => self.best_target_plain(allowed),
+        match (pair(allowed), one_logo(allowed)) {
+            (Some((a, b)), _) => self.best_of_two(a, b),
+            (None, Some((0, other))) => self.best_under_logo::<0>(other),
+            (None, Some((_, other))) => self.best_under_logo::<1>(other),
+            (None, None) => self.best_target_plain(allowed),
         }
+    }
+
+    /// [`Holding::best_target`] when one die shows the logo ([`one_logo`]).
+    #[inline(always)]
+    pub fn best_under_logo<const LOGO: usize>(self, other: usize) -> usize {
+        let targets = logo_targets::<LOGO>(other);
+        let (mut pick, mut best) = (targets[0], 0);
+        for t in targets {
+            let s = self.score(t);
+            if s > best {
+                best = s;
+                pick = t;
+            }
+        }
+        pick
+    }
+
+    /// The highest score when one die shows the logo ([`one_logo`]).
+    #[inline(always)]
+    pub fn highest_under_logo<const LOGO: usize>(self, other: usize) -> u32 {
+        logo_targets::<LOGO>(other).iter().fold(0, |best, &t| best.max(self.score(t)))
     }
 
     /// [`Holding::best_target`] when the dice allow exactly the targets `a` < `b`.
@@ -345,12 +392,15 @@ impl Hand {
     }
 
     /// The highest score over the targets in `allowed`. Two targets (the dice show no logo)
-    /// are read without a loop; the tests compare it with [`Hand::highest_plain`].
+    /// are read without a loop, six (one logo) with fields at fixed places; the tests
+    /// compare it with [`Hand::highest_plain`].
     #[inline]
     pub fn highest(&self, allowed: u16) -> u32 {
-        match pair(allowed) {
-            Some((a, b)) => self.score(a).max(self.score(b)),
-            None => self.highest_plain(allowed),
+        match (pair(allowed), one_logo(allowed)) {
+            (Some((a, b)), _) => self.score(a).max(self.score(b)),
+            (None, Some((0, other))) => self.holding().highest_under_logo::<0>(other),
+            (None, Some((_, other))) => self.holding().highest_under_logo::<1>(other),
+            (None, None) => self.highest_plain(allowed),
         }
     }
 
@@ -398,10 +448,21 @@ impl Hand {
     /// instructions were not used in it.
     #[inline(always)]
     pub fn raised_by(&self, card: Card, allowed: u16) -> bool {
-        match pair(allowed) {
-            Some((a, b)) => self.raised_by_two(card, a, b),
-            None => self.raised_by_plain(card, allowed),
+        match (pair(allowed), one_logo(allowed)) {
+            (Some((a, b)), _) => self.raised_by_two(card, a, b),
+            (None, Some((0, other))) => self.raised_under_logo::<0>(card, other),
+            (None, Some((_, other))) => self.raised_under_logo::<1>(card, other),
+            (None, None) => self.raised_by_plain(card, allowed),
         }
+    }
+
+    /// [`Hand::raised_by`] when one die shows the logo ([`one_logo`]): the highest score
+    /// with the card against the highest score without it, over six targets five of which
+    /// are constants.
+    #[inline(always)]
+    pub fn raised_under_logo<const LOGO: usize>(&self, card: Card, other: usize) -> bool {
+        let now = self.holding();
+        now.plus(card).highest_under_logo::<LOGO>(other) > now.highest_under_logo::<LOGO>(other)
     }
 
     /// [`Hand::raised_by`] when the dice allow exactly the targets `a` and `b`.

@@ -13,7 +13,7 @@
 //! decision of random games).
 
 use super::bots::{CollectorBot, first_off, holds_action};
-use super::hand::{Hand, Holding, Reach, allowed_targets, pair};
+use super::hand::{Hand, Holding, Reach, allowed_targets, one_logo, pair};
 use super::rules::{Phase, State};
 use super::{Action, DiceFactor, Event};
 use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, Uniform, ask};
@@ -80,7 +80,11 @@ impl DiceFactor {
         let allowed = allowed_targets(s.dice);
         match pair(allowed) {
             Some((a, b)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_two(card, a, b), |h| h.best_of_two(a, b)),
-            None => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_plain(card, allowed), |h| h.best_target_plain(allowed)),
+            None => match one_logo(allowed) {
+                Some((0, other)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<0>(card, other), |h| h.best_under_logo::<0>(other)),
+                Some((_, other)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<1>(card, other), |h| h.best_under_logo::<1>(other)),
+                None => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_plain(card, allowed), |h| h.best_target_plain(allowed)),
+            },
         }
     }
 

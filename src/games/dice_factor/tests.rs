@@ -1128,6 +1128,15 @@ proptest! {
             prop_assert_eq!(before.best_of_two(a, b), before.best_target_plain(allowed));
             prop_assert_eq!(exchanged.raised_by_two(card, a, b), exchanged.raised_by_plain(card, allowed));
         }
+        if let Some((die, other)) = hand::one_logo(allowed) {
+            let (best, raised) = if die == 0 {
+                (before.best_under_logo::<0>(other), exchanged.raised_under_logo::<0>(card, other))
+            } else {
+                (before.best_under_logo::<1>(other), exchanged.raised_under_logo::<1>(card, other))
+            };
+            prop_assert_eq!(best, before.best_target_plain(allowed));
+            prop_assert_eq!(raised, exchanged.raised_by_plain(card, allowed));
+        }
         plain.remove(out);
         exchanged.exchange(card, out);
         prop_assert!(exchanged == plain, "{exchanged:?} against {plain:?}");
