@@ -574,7 +574,7 @@ impl std::fmt::Debug for Hand {
 /// so the same permutation (`shuffle_cards_is_the_engine_shuffle` checks it on every length
 /// up to 600, odd and even), two positions a round and without the two bounds checks per card
 /// the compiler keeps there. Every Chroma game shuffles its deck with it at every deal.
-#[inline]
+#[inline(always)]
 pub fn shuffle_cards(cards: &mut [Card], rng: &mut crate::engine::GameRng) {
     use rand::Rng;
     let mut local = rng.clone();

@@ -404,6 +404,18 @@ impl Hand {
         }
     }
 
+    /// [`Hand::highest`] of each of `hands`, in order, handed to `each` with its index: the
+    /// targets' shape (two, one logo, more) is found once for all of them.
+    #[inline]
+    pub fn highest_each(hands: &[Hand], allowed: u16, mut each: impl FnMut(usize, u32)) {
+        match (pair(allowed), one_logo(allowed)) {
+            (Some((a, b)), _) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.score(a).max(h.score(b)))),
+            (None, Some((0, other))) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.holding().highest_under_logo::<0>(other))),
+            (None, Some((_, other))) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.holding().highest_under_logo::<1>(other))),
+            (None, None) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.highest_plain(allowed))),
+        }
+    }
+
     /// [`Hand::highest`] target by target.
     #[inline]
     pub fn highest_plain(&self, allowed: u16) -> u32 {

@@ -230,6 +230,7 @@ impl Game for DiceFactor {
 
     const DEALS_IN_PLACE: bool = true;
 
+    #[inline(always)]
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
     }
@@ -324,10 +325,7 @@ impl Game for DiceFactor {
         let mut o = Outcome::new();
         o.length = s.turns;
         o.end_reason = s.end_reason;
-        let allowed = allowed_targets(s.dice);
-        for seat in 0..self.players {
-            o.scores[seat] = s.hands[seat].highest(allowed) as i64;
-        }
+        Hand::highest_each(&s.hands[..self.players], allowed_targets(s.dice), |seat, highest| o.scores[seat] = highest as i64);
         o.winners = s.winner.map_or(0, |w| 1 << w);
         o
     }

@@ -185,6 +185,7 @@ impl DiceFactor {
 
     /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
     /// piles refilled in place (the same draws, the same events, the same state).
+    #[inline(always)]
     pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         // Every field named, so that a new one cannot be left out.
         let State {
@@ -241,7 +242,7 @@ impl DiceFactor {
 
     /// Deals `hand_size` cards to each seat off the shuffled draw pile (seat 0 first, one
     /// hand at a time), rolls both dice and starts seat 0's turn 1.
-    #[inline]
+    #[inline(always)]
     fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let size = self.params.hand_size as usize;
         for seat in 0..self.players {
@@ -255,7 +256,8 @@ impl DiceFactor {
         s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
         log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
         let allowed = allowed_targets(s.dice);
-        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.reaches(allowed, self.params.goal));
+        let reach = Reach::new(allowed, self.params.goal);
+        s.dealt_winning = s.hands[..self.players].iter().fold(false, |won, h| won | reach.hit(h));
         s.settled = !s.dealt_winning;
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
     }

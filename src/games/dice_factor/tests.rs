@@ -923,6 +923,11 @@ proptest! {
         prop_assert_eq!(h.highest(allowed), h.highest_plain(allowed));
         prop_assert_eq!(h.raised_by(card, allowed), h.raised_by_plain(card, allowed));
         prop_assert_eq!(h.best_target(allowed), h.best_target_plain(allowed));
+        let mut with = h;
+        with.add(card);
+        let mut each = Vec::new();
+        Hand::highest_each(&[h, with], allowed, |i, highest| each.push((i, highest)));
+        prop_assert_eq!(each, vec![(0, h.highest_plain(allowed)), (1, with.highest_plain(allowed))]);
     }
 }
 
