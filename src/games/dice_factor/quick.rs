@@ -78,35 +78,12 @@ impl DiceFactor {
             return;
         }
         let allowed = allowed_targets(s.dice);
-        let reach = Reach::new(allowed, self.params.goal);
-        let goal = self.params.goal;
         match pair(allowed) {
-            Some((a, b)) => self.collector_stretch(
-                s,
-                rng,
-                log,
-                |h, card| h.raised_by_two(card, a, b),
-                |h| h.best_of_two(a, b),
-                |h| (h.score(a) >= goal) | (h.score(b) >= goal),
-            ),
+            Some((a, b)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_two(card, a, b), |h| h.best_of_two(a, b)),
             None => match one_logo(allowed) {
-                Some((0, other)) => self.collector_stretch(
-                    s,
-                    rng,
-                    log,
-                    |h, card| h.raised_under_logo::<0>(card, other),
-                    |h| h.best_under_logo::<0>(other),
-                    |h| reach.hit(h),
-                ),
-                Some((_, other)) => self.collector_stretch(
-                    s,
-                    rng,
-                    log,
-                    |h, card| h.raised_under_logo::<1>(card, other),
-                    |h| h.best_under_logo::<1>(other),
-                    |h| reach.hit(h),
-                ),
-                None => self.collector_stretch(s, rng, log, |h, card| h.raised_by_plain(card, allowed), |h| h.best_target_plain(allowed), |h| reach.hit(h)),
+                Some((0, other)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<0>(card, other), |h| h.best_under_logo::<0>(other)),
+                Some((_, other)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<1>(card, other), |h| h.best_under_logo::<1>(other)),
+                None => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_plain(card, allowed), |h| h.best_target_plain(allowed)),
             },
         }
     }
@@ -127,10 +104,11 @@ impl DiceFactor {
         s: &mut State,
         rng: &mut GameRng,
         log: &mut EventLog<Event>,
+        allowed: u16,
         raises: impl Fn(&Hand, Card) -> bool,
         best: impl Fn(Holding) -> usize,
-        wins: impl Fn(&Hand) -> bool,
     ) {
+        let reach = Reach::new(allowed, self.params.goal);
         loop {
             let seat = s.current as usize;
             let Some(&drawn) = s.draw.last() else { return };
@@ -164,7 +142,7 @@ impl DiceFactor {
             s.discard.push(out);
             // `end_plain_turn` (the state is settled, no d8 was rolled).
             let next = self.next_seat(seat, s.reversed);
-            let won = wins(&s.hands[seat]);
+            let won = reach.hit(&s.hands[seat]);
             let quiet = (s.turns < self.params.turn_cap) & (s.skips[next] == 0) & !won;
             if !quiet {
                 if won {

@@ -242,7 +242,7 @@ impl DiceFactor {
 
     /// Deals `hand_size` cards to each seat off the shuffled draw pile (seat 0 first, one
     /// hand at a time), rolls both dice and starts seat 0's turn 1.
-    #[inline(always)]
+    #[inline]
     fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let size = self.params.hand_size as usize;
         for seat in 0..self.players {
@@ -256,8 +256,7 @@ impl DiceFactor {
         s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
         log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
         let allowed = allowed_targets(s.dice);
-        let reach = Reach::new(allowed, self.params.goal);
-        s.dealt_winning = s.hands[..self.players].iter().fold(false, |won, h| won | reach.hit(h));
+        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.reaches(allowed, self.params.goal));
         s.settled = !s.dealt_winning;
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
     }
