@@ -262,7 +262,7 @@ pub fn run_streaming<G: Game>(
             if outcome.is_err() {
                 break;
             }
-            let Ok((b, part)) = receive.recv() else { break };
+            let Ok((b, part)) = next_batch(&receive) else { break };
             ready.insert(b, part);
             while let Some(part) = ready.remove(&folded) {
                 if crate::interrupt::requested() {
@@ -283,6 +283,26 @@ pub fn run_streaming<G: Game>(
     result.seconds = started.elapsed().as_secs_f64();
     Ok(result)
 }
+
+/// The next batch to arrive from the workers, polled: the folding thread sleeps a short
+/// while between looks instead of waiting on the channel, so that a worker's send never has
+/// to wake it (a wake-up is a system call on the worker's core, once per batch: 7% of the
+/// worker's time in quick runs of about 200 ns a game). Batches are queued `window` ahead,
+/// so a fold that starts up to a poll later keeps the workers fed. `Err` when every sender
+/// is gone.
+fn next_batch<T>(receive: &std::sync::mpsc::Receiver<T>) -> Result<T, std::sync::mpsc::RecvError> {
+    use std::sync::mpsc::TryRecvError;
+    loop {
+        match receive.try_recv() {
+            Ok(item) => return Ok(item),
+            Err(TryRecvError::Disconnected) => return Err(std::sync::mpsc::RecvError),
+            Err(TryRecvError::Empty) => std::thread::sleep(POLL),
+        }
+    }
+}
+
+/// How long the folding thread sleeps between looks for a finished batch ([`next_batch`]).
+const POLL: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// Adds the next batch to `result`, its rows to `sink`.
 fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>, sink: Option<&mut RowSink<'_>>) -> Result<(), Error> {
