@@ -81,8 +81,12 @@ impl DiceFactor {
         match pair(allowed) {
             Some((a, b)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_two(card, a, b), |h| h.best_of_two(a, b)),
             None => match one_logo(allowed) {
-                Some((0, other)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<0>(card, other), |h| h.best_under_logo::<0>(other)),
-                Some((_, other)) => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<1>(card, other), |h| h.best_under_logo::<1>(other)),
+                Some((0, other)) => {
+                    self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<0>(card, other), |h| h.best_under_logo::<0>(other))
+                }
+                Some((_, other)) => {
+                    self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_under_logo::<1>(card, other), |h| h.best_under_logo::<1>(other))
+                }
                 None => self.collector_stretch(s, rng, log, allowed, |h, card| h.raised_by_plain(card, allowed), |h| h.best_target_plain(allowed)),
             },
         }
