@@ -27,6 +27,7 @@ mod exact;
 mod ladder;
 mod list;
 mod report;
+mod rules;
 mod scale;
 mod simulate;
 mod trace;
@@ -66,6 +67,8 @@ enum Command {
     Validate(ValidateArgs),
     /// List games, bots with their parameters, and bundled variants.
     List,
+    /// Print every variant key of a game with its default, allowed values and meaning.
+    Rules(rules::RulesArgs),
     /// Measure games per second on one thread and on all threads.
     Bench(BenchArgs),
     /// Rank bots on one scale: every bot against every other (rotated), ratings with CIs, and the skill curve.
@@ -144,6 +147,7 @@ pub fn main() -> Result<(), Error> {
         }
         Command::Validate(a) => validate(&a),
         Command::List => list(),
+        Command::Rules(a) => rules::rules(&a),
         Command::Bench(a) => bench(a),
         Command::Ladder(a) => ladder::ladder(&a),
         Command::Exact(a) => exact(&a),

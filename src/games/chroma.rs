@@ -1,7 +1,7 @@
 //! The Chroma Cards deck shared by Penny Badger and the Chroma games: 25 base cards
 //! (5 colors x 5 shapes), color and shape wilds, the two all-wilds and the action cards.
 //!
-//! A card is a `u8` whose numeric order is the canonical order of RULES.md: base cards by
+//! A card is a `u8` whose numeric order is the canonical order of docs/games/chroma-cards.md: base cards by
 //! color then shape, color wilds, shape wilds, all-colors, all-shapes, then action cards.
 
 use serde::Deserialize;
@@ -604,7 +604,7 @@ pub fn shuffle_cards(cards: &mut [Card], rng: &mut crate::engine::GameRng) {
 /// Draws the top card of `draw`; when `draw` is empty and `reshuffle` allows it, the
 /// discard pile first becomes the new draw pile, shuffled by `shuffle` (`on_reshuffle` gets
 /// the new pile, bottom first, for the game's event). `None` when there is nothing to draw.
-/// The general rule of the Chroma games (RULES.md, "Draw pile empty").
+/// The general rule of the Chroma games (docs/games/chroma-cards.md).
 #[inline(always)]
 pub fn draw_card(
     draw: &mut Vec<Card>,

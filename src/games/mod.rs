@@ -7,6 +7,7 @@
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.
 
 pub mod chroma;
+pub mod key_table;
 
 use crate::engine::harness::{self, HarnessFailure, HarnessPlan};
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
@@ -53,6 +54,9 @@ pub trait Registered: Game {
     const ID: &'static str;
     /// Deserialises and checks the game's own keys.
     fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
+    /// Every key of the game's variant files with its default, range and meaning (`playtest
+    /// rules`, `docs/games/<game>.md`); tied to `from_variant`'s loader by the game's tests.
+    const KEYS: &'static [key_table::VariantKey] = &[];
     /// The benchmark line-up of `playtest bench` for this game: bot spec and `--set`
     /// overrides used when the command line gives none. Default: the default bot, no overrides.
     fn bench_lineup() -> BenchLineup {
@@ -171,6 +175,18 @@ pub fn exact(variant: &Variant, labels: &[String], max_states: u64) -> Result<Ex
             Err(Error::Usage(format!("`{}` has no exact solver; games with one: {}", variant.game, with.join(", "))))
         }
     }
+}
+
+/// The variant keys of game `id` (see [`Registered::KEYS`]); `None` for an unknown id.
+pub fn variant_keys(id: &str) -> Option<&'static [key_table::VariantKey]> {
+    struct Keys;
+    impl GameVisitor for Keys {
+        type Output = &'static [key_table::VariantKey];
+        fn visit<G: Registered>(self) -> Self::Output {
+            G::KEYS
+        }
+    }
+    visit(id, Keys)
 }
 
 /// The bot every seat plays when a variant of game `id` names none (`None`: unknown game).

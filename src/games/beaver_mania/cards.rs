@@ -2,7 +2,7 @@
 //! action cards, numbered in canonical order, and a hand kept as counts per kind.
 //!
 //! Card `n - 1` is the number card `n` (1..=20), [`JOKER`] = 20, then the action cards in
-//! RULES.md order: superbeaver, thief, fairy, partybeaver, hippie, bad_guy, bodyguard, king.
+//! docs/games/beaver-mania.md order: superbeaver, thief, fairy, partybeaver, hippie, bad_guy, bodyguard, king.
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! Beaver Mania: stab, steal and shed your hand onto your own pile (RULES.md, "Beaver
+//! Beaver Mania: stab, steal and shed your hand onto your own pile (docs/games/beaver-mania.md, "Beaver
 //! Mania"; rulebook `seeds/003_144afd9135c0f2ba.txt`).
 //!
 //! Cards are the game's own ([`cards`]): numbers 1..`numbers`, the joker, and the eight
@@ -10,7 +10,7 @@
 //! guy's victim and each of the victim's two cards (draw pile or a stock card); then each
 //! victim's draws, one card at a time, decided by the victim.
 //!
-//! Readings fixed here where RULES.md is silent (what a player at the table would expect):
+//! Readings fixed here where the rulebook is silent (also in docs/games/beaver-mania.md; what a player at the table would expect):
 //! - A decision with exactly one option is made at once by the rules (the only number the
 //!   display offers, the only steal, the only victim with two players, a draw when the stock
 //!   is empty); the play itself is always asked.
@@ -32,7 +32,7 @@
 //! - A drawer (or the Bad guy's victim's chooser) taking from the stock picks the card:
 //!   the stock lies face up.
 //! - The active player's hand emptied by its play ends the round at once, before any stab
-//!   or action (so a plain run is legal as the last cards, as RULES.md says).
+//!   or action (so a plain run is legal as the last cards, as docs/games/beaver-mania.md says).
 //! - `turn_cap` counts turns per round; a round that completes `turn_cap` turns ends with
 //!   end reason `cap` and is scored as usual.
 //! - A match ("collecting points", `match_target` > 0): every round is dealt from the whole
@@ -59,6 +59,7 @@ mod audit;
 pub mod bots;
 pub mod cards;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 pub mod plays;
@@ -566,6 +567,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for BeaverMania {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,4 +1,4 @@
-//! Beaver Mania's variant parameters: the TOML reference of every key with its RULES.md
+//! Beaver Mania's variant parameters: the TOML reference of every key with its docs/games/beaver-mania.md
 //! default and allowed range, and the checks that reject impossible set-ups (a deck too small
 //! to deal the hands, the display and the stock; counts so large a game could take long).
 
@@ -29,7 +29,7 @@ pub const MAX_ROUNDS: u32 = 1_000;
 pub const MAX_TARGET: u32 = 100_000;
 
 /// Beaver Mania's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/beaver-mania.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {
@@ -51,7 +51,7 @@ pub struct Params {
     /// 1000. Default 200.
     pub max_rounds: u32,
     /// Turns after which a round stops (end reason `cap`; it is scored as usual), 1 to
-    /// 10000. Default 1000 (a round ends by the rules well before: see RULES.md).
+    /// 10000. Default 1000 (a round ends by the rules well before: see docs/games/beaver-mania.md).
     pub turn_cap: u32,
     /// Deck composition.
     pub deck: DeckParams,

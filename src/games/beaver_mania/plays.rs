@@ -1,4 +1,4 @@
-//! What a play is: the legal forms of RULES.md ([`Play`]), how a pile's top play is judged
+//! What a play is: the legal forms of docs/games/beaver-mania.md ([`Play`]), how a pile's top play is judged
 //! ([`judge`], also for what steals leave of it), which form stabs which ([`stabs`]), and
 //! the enumeration of every legal play of a hand in canonical play order ([`for_each_play`]).
 
@@ -52,7 +52,7 @@ pub struct Judged {
     pub guard: bool,
 }
 
-/// Whether a play of form `stabber` stabs a top play judged `target` (RULES.md, stabbing 2).
+/// Whether a play of form `stabber` stabs a top play judged `target` (docs/games/beaver-mania.md, stabbing 2).
 #[inline]
 pub fn stabs(stabber: Form, target: Judged) -> bool {
     if target.guard {
@@ -68,7 +68,7 @@ pub fn stabs(stabber: Form, target: Judged) -> bool {
 
 /// Judges a multiset of cards lying as one play. `decl` is the number the Hippie was
 /// declared to stand for ([`NO_CARD`] when none); `original` is false for what steals left
-/// of a play, where a lone action card forms no play (RULES.md).
+/// of a play, where a lone action card forms no play (docs/games/beaver-mania.md).
 pub fn judge(cards: &Hand, decl: Card, original: bool) -> Judged {
     let guard = cards.has(BODYGUARD);
     let form = judge_form(cards, decl, original);

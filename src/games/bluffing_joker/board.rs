@@ -381,7 +381,7 @@ impl Geometry {
     }
 
     /// Where a forward move of `v` takes `color`'s peg at `from` (track or home), or `None`
-    /// when it passes or lands on an own peg or overshoots the home: RULES.md's home rule
+    /// when it passes or lands on an own peg or overshoots the home: docs/games/bluffing-joker.md's home rule
     /// (enter home at depth v − d when the peg is d <= v − 1 holes before its in-spot, that
     /// hole exists and no own home peg is at or before it; otherwise go on around).
     #[inline]
@@ -428,7 +428,7 @@ impl Geometry {
 
     /// The pegs displaced when `color`'s peg `index` leaves `from` and lands on track hole
     /// `x`; `false` when some peg would land on a peg of its own color (the move is
-    /// illegal). RULES.md: an opponent's peg goes to its start; a teammate's to its
+    /// illegal). docs/games/bluffing-joker.md: an opponent's peg goes to its start; a teammate's to its
     /// in-spot, displacing whatever stands there the same way.
     pub fn landing(&self, b: &Board, color: usize, index: usize, from: Pos, x: Pos, chain: &mut Chain) -> bool {
         chain.len = 0;

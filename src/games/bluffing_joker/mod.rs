@@ -1,5 +1,5 @@
 //! Bluffing Joker: a team peg race on a board of `players` sides, driven by cards played
-//! face down with a declared value that opponents may doubt (RULES.md, "Bluffing Joker";
+//! face down with a declared value that opponents may doubt (docs/games/bluffing-joker.md;
 //! rulebook: `seeds/004_5fe649d24a3874a4.txt`).
 //!
 //! Cards are standard 52-card decks plus jokers, this game's own card type
@@ -17,7 +17,7 @@
 //!    the choosing seat plays [`Action::SendBack`] (with one peg on the track there is no
 //!    choice and it goes at once).
 //!
-//! Readings fixed here where RULES.md and the rulebook are silent (what players at the
+//! Readings fixed here where the rulebook is silent (also in docs/games/bluffing-joker.md; what players at the
 //! table would expect):
 //! - A played card is identified by its rank; the physical card taken from the hand is the
 //!   first of that rank in canonical order (suits only name cards).
@@ -25,7 +25,7 @@
 //!   to its start, a teammate's to its in-spot); an own peg there makes the come-out
 //!   illegal.
 //! - A home entry that is possible is made: a forward move cannot choose to go on around
-//!   instead of entering (RULES.md's rule reads as deterministic).
+//!   instead of entering (docs/games/bluffing-joker.md's rule reads as deterministic).
 //! - The 8 backward obeys the passing rule like every move (no passing or landing on an own
 //!   peg); only track pegs move backward.
 //! - The joker may target a peg of any other player on the track, teammates included, but
@@ -53,19 +53,19 @@
 //! - What a seat sees ([`View`]): its hand, the whole board, the declaration and move
 //!   being doubted (never the card), the revealed counts, the pile sizes.
 //!
-//! Length under random play. RULES.md says random bots need about 800 turns (4 players);
+//! Length under random play. docs/games/bluffing-joker.md says random bots need about 800 turns (4 players);
 //! the engine's `random` (uniform over every legal (card, declaration, move) triple and the
 //! discards, and Pass or Doubt with probability 1/2 each when asked) hits the 5000-turn cap
 //! in nearly every standard game: with two opponents asked, 3 declarations in 4 are
 //! doubted, a random declaration is false 13 times in 14, so most turns end with the liar
 //! losing a peg or granting an extra turn. Re-reading the rules against this module found
 //! no rule bug (doubt penalties, extra turns, home entry, the 8, the forced play and the
-//! teammate's help as RULES.md states them). Measured on the standard variant (60 games
+//! teammate's help as docs/games/bluffing-joker.md states them). Measured on the standard variant (60 games
 //! each, turns): uniform triples 5000 (capped) with doubt answers at 1/2, 1128 doubting
 //! 1 time in 10, 630 never doubting; choosing the card, then the declared value, then the
 //! move uniformly: 5000, 1639 and 863; with `doubt.bluffing = false` the uniform random bot
-//! averages about 990. The ~800 of RULES.md therefore matches random bots that (almost)
-//! never doubt, not uniform doubt answers; the rules are left as RULES.md states them.
+//! averages about 990. The ~800 of docs/games/bluffing-joker.md therefore matches random bots that (almost)
+//! never doubt, not uniform doubt answers; the rules are left as docs/games/bluffing-joker.md states them.
 //! - Determinization (search bots): see `determinize.rs`. Hidden and re-dealt: the other
 //!   hands, the draw pile, the face-down discards and a pending card not one's own; kept:
 //!   the board, declarations and the cards shown by doubts. The seat forgets which
@@ -76,6 +76,7 @@ pub mod board;
 mod bots;
 pub mod cards;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -611,6 +612,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for BluffingJoker {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,4 +1,4 @@
-//! Bluffing Joker's variant parameters: the TOML reference of every key with its RULES.md
+//! Bluffing Joker's variant parameters: the TOML reference of every key with its docs/games/bluffing-joker.md
 //! default and allowed range, and the checks that reject impossible or too costly set-ups
 //! (every count is bounded so that no accepted variant makes one game slow or huge).
 
@@ -29,14 +29,14 @@ pub const MAX_TURN_CAP: u32 = 50_000;
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum SevenSplit {
-    /// Parts a and 7 − a, 1 <= a <= 6 (RULES.md default).
+    /// Parts a and 7 − a, 1 <= a <= 6 (docs/games/bluffing-joker.md default).
     Exact,
     /// Parts a, b >= 1 with a + b <= 7 (the rulebook's "up to a cumulative 7").
     UpTo,
 }
 
 /// Bluffing Joker's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/bluffing-joker.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {

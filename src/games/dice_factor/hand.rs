@@ -18,7 +18,7 @@ pub const LOGO: u8 = 5;
 /// Faces of either die.
 pub const DIE_FACES: u32 = 6;
 
-/// Whether card `card` counts toward target `t` (RULES.md: a color counts its base cards, its
+/// Whether card `card` counts toward target `t` (docs/games/dice-factor.md: a color counts its base cards, its
 /// color wild, every shape wild and the all-wilds; a shape likewise).
 pub const fn counts_toward(card: usize, t: usize) -> bool {
     if t < 5 {

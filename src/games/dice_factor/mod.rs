@@ -1,5 +1,5 @@
 //! Dice Factor: be the first to hold 5 cards of the color or the shape the dice show, while
-//! the d8, trades and action cards shake every hand (RULES.md, "Dice Factor"; rulebook: the
+//! the d8, trades and action cards shake every hand (docs/games/dice-factor.md; rulebook: the
 //! Dice Factor part of the Chroma Cards rules).
 //!
 //! Cards use the Chroma numbering of [`crate::games::chroma`] (canonical order). A hand keeps
@@ -11,11 +11,11 @@
 //! for its choice (a player, a card and a player, a die); a d8 swap, trade or reroll asks for
 //! its choice or [`Action::Decline`]. After the turn every hand is checked for a win.
 //!
-//! Readings fixed here where RULES.md is silent (what a player at the table would expect):
+//! Readings fixed here where the rulebook is silent (also in docs/games/dice-factor.md; what a player at the table would expect):
 //! - Dealing gives each seat its `hand_size` cards in seat order (one hand at a time), then
 //!   the dice are rolled; seat 0 plays turn 1.
 //! - The skip, reverse, trade_hands and trade_one_card cards must be resolved when discarded
-//!   (only the dice card and the d8's 6, 7 and 8 "may" be declined, as RULES.md says).
+//!   (only the dice card and the d8's 6, 7 and 8 "may" be declined, as docs/games/dice-factor.md says).
 //! - trade_one_card and the d8 swap: the card taken is drawn at random from the target's
 //!   hand as it was before the given card joined it. trade_one_card may target a player with
 //!   an empty hand (the giver then takes nothing); with no card left to give it has no
@@ -49,7 +49,7 @@
 //!   discards, d8 rolls, rerolls, trades) and, to the two players involved, the cards of a
 //!   swap.
 //!
-//! Determinization (search bots, `determinize.rs`), with perfect memory (RULES.md): the
+//! Determinization (search bots, `determinize.rs`), with perfect memory (docs/games/dice-factor.md): the
 //! deciding seat knows its hand, the dice, the whole discard pile, every hand's size and
 //! add_a_card cards, the draw pile's size, and of each other hand the cards it took from the
 //! discard pile and has not discarded or given away since (the state keeps that public
@@ -70,6 +70,7 @@ mod audit;
 mod bots;
 mod determinize;
 mod hand;
+pub mod keys;
 mod metrics;
 pub mod params;
 mod quick;
@@ -580,6 +581,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for DiceFactor {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,4 +1,4 @@
-//! Dice Factor's variant parameters: the TOML reference of every key with its RULES.md
+//! Dice Factor's variant parameters: the TOML reference of every key with its docs/games/dice-factor.md
 //! default and allowed range, and the checks that reject impossible set-ups (a deck too
 //! small to deal, an action card Dice Factor does not have, an empty d8).
 
@@ -53,7 +53,7 @@ impl D8Face {
 }
 
 /// Dice Factor's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/dice-factor.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {

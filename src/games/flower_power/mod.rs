@@ -1,5 +1,5 @@
 //! Flower Power: grow flowers of one color in a shared garden; whoever lays a flower's last
-//! petal takes it (RULES.md, "Flower Power"; rulebook: the Flower Power part of the Chroma
+//! petal takes it (docs/games/flower-power.md; rulebook: the Flower Power part of the Chroma
 //! Cards rules).
 //!
 //! Cards are Chroma base cards (`color * 5 + shape`, canonical order); only the color
@@ -8,7 +8,7 @@
 //! positions. The draw to the hand size happens when the turn starts, before the decision;
 //! nobody is dealt, so seat 0 starts by drawing.
 //!
-//! Readings fixed here where RULES.md and the rulebook are silent (what a player at the
+//! Readings fixed here where the rulebook is silent (also in docs/games/flower-power.md; what a player at the
 //! table would expect):
 //! - A hand keeps its cards in the order they came into it (drawn cards at the end, the
 //!   rest in place after a play); plays name positions in it, so `random` is uniform over
@@ -40,6 +40,7 @@
 mod audit;
 mod bots;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 #[cfg(target_arch = "x86_64")]
@@ -375,6 +376,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for FlowerPower {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,4 +1,4 @@
-//! Flower Power's variant parameters: the TOML reference of every key with its RULES.md
+//! Flower Power's variant parameters: the TOML reference of every key with its docs/games/flower-power.md
 //! default and allowed range, and the checks that reject what the game cannot play (wilds
 //! or action cards in the deck, a flower bigger than a color's cards, counts past a bound).
 
@@ -19,7 +19,7 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 pub const COLORS: usize = 5;
 
 /// Flower Power's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/flower-power.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {

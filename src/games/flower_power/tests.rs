@@ -1,5 +1,5 @@
 //! Flower Power tests: the rulebook's examples (a completed flower, one flower per color),
-//! the RULES.md arithmetic of k petals plus m cards, drawing to the hand size, the play
+//! the docs/games/flower-power.md arithmetic of k petals plus m cards, drawing to the hand size, the play
 //! limits, passing over, the end, the cap and shared wins, parameter checks, the exact
 //! `greedy` definition, `cautious`, the `random` sampler against `legal_actions`, hidden
 //! information, and many checked games of every bot (cards conserved, legal choices, the
@@ -162,7 +162,7 @@ fn colors_of(hand: &Hand, mask: Action) -> [u8; COLORS] {
 }
 
 // ---------------------------------------------------------------------------------------
-// Rulebook examples and RULES.md
+// Rulebook examples and docs/games/flower-power.md
 
 #[test]
 fn rulebook_completed_flower_five_petals_of_one_color_score_one_point() {
@@ -198,7 +198,7 @@ fn rulebook_shapes_do_not_matter_and_one_flower_per_color() {
 
 #[test]
 fn k_petals_plus_m_cards_give_floor_flowers_and_leave_the_remainder() {
-    // RULES.md: k petals plus m cards of one color give floor((k+m)/5) flowers and leave
+    // docs/games/flower-power.md: k petals plus m cards of one color give floor((k+m)/5) flowers and leave
     // (k+m) mod 5 petals.
     for (k, m, flowers, left) in
         [(3u16, 7usize, 2i64, 0u16), (4, 3, 1, 2), (0, 5, 1, 0), (2, 2, 0, 4), (4, 6, 2, 0), (1, 9, 2, 0), (0, 10, 2, 0), (3, 1, 0, 4), (4, 11, 3, 0)]
@@ -327,7 +327,7 @@ fn ties_share_the_win_and_petals_left_score_nothing() {
         assert_eq!(s.garden, [2; COLORS]);
         assert_eq!(g.outcome(&s).scores.iter().sum::<i64>(), 10);
     }
-    // With 5 petals (RULES.md) every card is played, so every color makes exactly 2 flowers.
+    // With 5 petals (docs/games/flower-power.md) every card is played, so every color makes exactly 2 flowers.
     let g = standard();
     let mut bots: Vec<Box<dyn Bot<FlowerPower>>> = (0..4).map(|_| bot("random")).collect();
     for seed in 0..20 {

@@ -1,5 +1,5 @@
 //! Match Patch: collect identical pairs, drawing from the pile or from a patch of face-down
-//! cards whose identities were announced when they were placed (RULES.md, "Match Patch";
+//! cards whose identities were announced when they were placed (docs/games/match-patch.md;
 //! rulebook: the Match Patch part of the Chroma Cards rules).
 //!
 //! Cards reuse the Chroma numbering: base card `color * 5 + shape`, 0..25 (canonical order:
@@ -10,9 +10,9 @@
 //! per single draw (the turn's first draw, then each of the up to `pair_draws` draws after
 //! a pair), then one [`Action::Place`]. Laying pairs and the end check are automatic.
 //!
-//! Readings fixed here where RULES.md and the rulebook are silent (what a player at the
+//! Readings fixed here where the rulebook is silent (also in docs/games/match-patch.md; what a player at the
 //! table would expect):
-//! - Seat 0 moves first (the rulebook's mini-pip rule is replaced by RULES.md's seat
+//! - Seat 0 moves first (the rulebook's mini-pip rule is replaced by docs/games/match-patch.md's seat
 //!   order). The deal gives each seat `deal` cards from the top of the shuffled deck, seat 0
 //!   first; a hand keeps its cards in the order they came in (dealt cards in deal order).
 //! - A pair dealt in a starting hand is laid in its holder's first turn, after the first
@@ -44,10 +44,10 @@
 //!   win as usual; a turn ended by the end check in step 3 ends with `patch_empty` even on
 //!   the last allowed turn.
 //! - Cards left in hands count nothing; ties share the win.
-//! - `pair_draws` (default 2) is the number of cards drawn after each pair, a RULES.md
+//! - `pair_draws` (default 2) is the number of cards drawn after each pair, a docs/games/match-patch.md
 //!   number designers may change (0 to 2; more would let a hand grow without bound).
 //!
-//! Determinization (search bots, `determinize.rs`), with perfect memory (RULES.md): the
+//! Determinization (search bots, `determinize.rs`), with perfect memory (docs/games/match-patch.md): the
 //! deciding seat knows its hand, the pile's size, the patch slot by slot (every card placed
 //! was announced), the pairs laid, and of each other hand the cards it took from the patch
 //! and has not placed or laid since, and the kinds it cannot hold (a kind it placed from its
@@ -65,6 +65,7 @@
 mod audit;
 mod bots;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 mod quick;
@@ -134,7 +135,7 @@ impl<'a> View<'a> {
     }
 
     /// The patch's slots, oldest first: each slot's placement number and the card announced
-    /// when it was placed. Public: every seat heard the announcement (RULES.md, "Match
+    /// when it was placed. Public: every seat heard the announcement (docs/games/match-patch.md, "Match
     /// Patch": its identity is public to whoever remembers it); a bot that forgets, as
     /// `memory` with `recall` below 1, forgets on its own.
     #[inline]
@@ -483,6 +484,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for MatchPatch {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
 
     fn from_variant(variant: &Variant) -> Result<Self, crate::error::VariantError> {

@@ -1,4 +1,4 @@
-//! Match Patch's variant parameters: the TOML reference of every key with its RULES.md
+//! Match Patch's variant parameters: the TOML reference of every key with its docs/games/match-patch.md
 //! default and allowed range, and the checks that reject impossible set-ups with a message
 //! naming the key and what is allowed.
 
@@ -23,7 +23,7 @@ pub const MAX_PAIR_DRAWS: u32 = 2;
 pub const MAX_TURN_CAP: u32 = 100_000;
 
 /// Match Patch's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/match-patch.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {

@@ -1,5 +1,5 @@
 //! Match Patch tests: every worked example and general note of the rulebook, every rule of
-//! RULES.md (the deal, the draw sources, the pair loop with its redraws, canonical order and
+//! docs/games/match-patch.md (the deal, the draw sources, the pair loop with its redraws, canonical order and
 //! the copies held longest, the end check, the placement, the cap, shared wins), parameter
 //! checks, what events show to whom, the exactly defined `memory` bot step by step, the
 //! `random` sampler, and many checked games of every bot (cards conserved, every choice
@@ -261,7 +261,7 @@ fn a_pair_made_by_the_first_redraw_is_laid_after_the_second() {
     assert_eq!(decision(&g, &s), Some(Decision::Draw { after_pair: true }));
 }
 
-/// RULES.md: with several pairs in hand the first in canonical order is laid first; with
+/// docs/games/match-patch.md: with several pairs in hand the first in canonical order is laid first; with
 /// three copies of a card the two held longest are laid.
 #[test]
 fn several_pairs_go_in_canonical_order_and_three_copies_lose_the_two_held_longest() {
@@ -308,7 +308,7 @@ fn a_dealt_pair_is_laid_after_the_first_draw() {
 
 /// Rulebook, "Ending the Game": once the draw pile is empty the players go on with cards
 /// from the patch; the game is over when the patch is empty (cards usually remain in
-/// hands). RULES.md: the end is checked after the player's draws (redraws included), and
+/// hands). docs/games/match-patch.md: the end is checked after the player's draws (redraws included), and
 /// the player places nothing.
 #[test]
 fn rulebook_the_game_ends_when_pile_and_patch_are_empty_after_the_draws() {

@@ -1,6 +1,6 @@
-//! Penny Badger: a bluffing game of claims on a shared bank (RULES.md, "Penny Badger").
+//! Penny Badger: a bluffing game of claims on a shared bank (docs/games/penny-badger.md).
 //!
-//! Readings fixed here where RULES.md is silent (a player at the table would expect them):
+//! Readings fixed here where the rulebook is silent (also in docs/games/penny-badger.md; a player at the table would expect them):
 //! - "Clockwise" for odd pennies means increasing seat number, whatever the direction of
 //!   play; challengers are asked in the current direction of play from the claimer's next
 //!   seat.
@@ -20,6 +20,7 @@
 mod audit;
 mod bots;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 mod piles;
@@ -564,6 +565,7 @@ pub fn is_dead_weight(card: Card) -> bool {
 }
 
 impl crate::games::Registered for PennyBadger {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,5 +1,5 @@
 //! Penny Badger's variant parameters: the TOML reference of every key, with defaults from
-//! RULES.md, and the checks that reject impossible set-ups.
+//! docs/games/penny-badger.md, and the checks that reject impossible set-ups.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -373,7 +373,7 @@ fn hypergeometric_tail_matches_direct_sums() {
 
 #[test]
 fn the_default_deck_lets_at_most_ten_cards_match_one_cell() {
-    // RULES.md's note says 6; with Deck A + Deck B each cell has 2 base cards, 2 color wilds,
+    // docs/games/penny-badger.md's note says 6; with Deck A + Deck B each cell has 2 base cards, 2 color wilds,
     // 2 shape wilds, 2 all-colors and 2 all-shapes.
     assert_eq!(standard().max_matching(), 10);
 }

@@ -1,5 +1,5 @@
 //! Pig Farm: collect sets of identical pigs, dodge the butcher, and sell the farm before
-//! the others do (RULES.md, "Pig Farm"; rulebook: the Pig Farm part of the Chroma Cards
+//! the others do (docs/games/pig-farm.md; rulebook: the Pig Farm part of the Chroma Cards
 //! rules).
 //!
 //! Cards reuse the Chroma numbering: pig `color * 5 + shape` for 0..25 (canonical order:
@@ -11,7 +11,7 @@
 //! second draw; then [`Action::Discard`] of one pig. A butcher drawn at any point asks for
 //! [`Action::Roll`] of one die and ends the turn.
 //!
-//! Readings fixed here where RULES.md is silent (what a player at the table would expect):
+//! Readings fixed here where the rulebook is silent (also in docs/games/pig-farm.md; what a player at the table would expect):
 //! - Both draws may come from the discard pile (the second takes the new top), or one from
 //!   each pile; the player may discard the pig just taken.
 //! - Selling is the turn's option B: only at the start of a turn, before drawing.
@@ -45,6 +45,7 @@
 mod audit;
 mod bots;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 mod quick;
@@ -569,6 +570,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for PigFarm {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,4 +1,4 @@
-//! Pig Farm's variant parameters: the TOML reference of every key with its RULES.md
+//! Pig Farm's variant parameters: the TOML reference of every key with its docs/games/pig-farm.md
 //! default, and the checks that turn the scoring tables into lookup arrays and reject
 //! impossible set-ups (a table with a gap, a negative set count, a deck too small to deal).
 
@@ -26,7 +26,7 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 pub const MAX_POINTS: i64 = 1_000_000;
 
 /// Pig Farm's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/pig-farm.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {

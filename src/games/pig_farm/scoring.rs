@@ -1,5 +1,5 @@
 //! Pig Farm's scoring applied to a hand: the seller's table, set-size bonuses and the
-//! all-pigs bonus, and the non-sellers' table (RULES.md "Scoring when a player sells").
+//! all-pigs bonus, and the non-sellers' table (docs/games/pig-farm.md).
 
 use super::params::{KINDS, MAX_BASE_SETS, Scoring};
 use super::rules::Hand;

@@ -1,6 +1,6 @@
 //! Rainbow Rush: build a rainbow (five cards of one shape covering the five colors) in the
 //! row in front of you, with wilds standing in, and spend wilds to break the rows of the
-//! others (RULES.md, "Rainbow Rush"; rulebook: the Rainbow Rush part of the Chroma Cards
+//! others (docs/games/rainbow-rush.md; rulebook: the Rainbow Rush part of the Chroma Cards
 //! rules).
 //!
 //! Cards are the Chroma numbering of [`crate::games::chroma`]: base cards 0..25, color
@@ -9,7 +9,7 @@
 //! [`Action::TakeDiscard`]), then one of [`Action::Add`] (or [`Action::Replace`] when the
 //! row is full), [`Action::Discard`] or [`Action::Sabotage`].
 //!
-//! Readings fixed here where RULES.md is silent (what a player at the table would expect):
+//! Readings fixed here where the rulebook is silent (also in docs/games/rainbow-rush.md; what a player at the table would expect):
 //! - The deal goes one card at a time round the table from seat 0, `deal` rounds.
 //! - Turns are numbered from 1 and every seat's turn counts, a pass included. A card
 //!   replaced by a wild in turn t is locked until turn t + `lock_turns` (it cannot be taken
@@ -23,7 +23,7 @@
 //! - A wild played onto an opponent's row may replace any card of that row, a wild
 //!   included; the replaced card goes onto the discard pile, locked. With `sabotage =
 //!   false` the option does not exist.
-//! - The win check looks at the rows in RULES.md's order; only the active row and a
+//! - The win check looks at the rows in docs/games/rainbow-rush.md's order; only the active row and a
 //!   sabotaged one can change in a turn, so a sabotage that hands the victim a rainbow (the
 //!   wild completes it) makes the victim win on the saboteur's turn, unless the saboteur's
 //!   own row is a rainbow. A row longer than 5 wins when any 5 of its cards form a rainbow.
@@ -38,7 +38,7 @@
 //! - `random` picks uniformly among the legal actions, copies of one card being one action:
 //!   a replace names the row slot moved out, a sabotage the wild, the opponent and the slot.
 //!
-//! Determinization (search bots, `determinize.rs`), with perfect memory (RULES.md): the
+//! Determinization (search bots, `determinize.rs`), with perfect memory (docs/games/rainbow-rush.md): the
 //! deciding seat knows its hand, every row, the whole discard pile with its locks, the
 //! sizes of the draw pile and of every hand, and of each other hand the cards it took from
 //! the discard pile and has not played since (the state keeps that public record,
@@ -51,6 +51,7 @@ mod audit;
 mod bots;
 pub mod cover;
 mod determinize;
+pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -463,6 +464,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for RainbowRush {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -1,4 +1,4 @@
-//! Rainbow Rush's variant parameters: the TOML reference of every key with its RULES.md
+//! Rainbow Rush's variant parameters: the TOML reference of every key with its docs/games/rainbow-rush.md
 //! default and allowed range, and the checks that reject impossible or absurd set-ups
 //! (a deck too small to deal, action cards the game has no rule for, counts without bound).
 
@@ -29,7 +29,7 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 pub const MAX_LOCK_TURNS: u32 = 1_000;
 
 /// Rainbow Rush's parameters as they appear in a variant file; every key is optional and
-/// defaults to RULES.md.
+/// defaults to docs/games/rainbow-rush.md.
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Params {

@@ -1,19 +1,19 @@
-//! Take a Penny: simultaneous secret choices around a shared pot (RULES.md, "Take a Penny").
+//! Take a Penny: simultaneous secret choices around a shared pot (docs/games/take-a-penny.md).
 //!
 //! Every round each player secretly picks a spot of the action card; the engine asks the
 //! players one after the other (`to_move` returns each seat in turn), buffers the choices in
 //! the state, and no view shows a choice of the round in progress. The last choice resolves
-//! the round in the six steps of RULES.md (see [`rules::resolve`]).
+//! the round in the six steps of docs/games/take-a-penny.md (see [`rules::resolve`]).
 //!
 //! Seats: one per bank card. With 2 or 3 players the next color is the dummy bank card: a
 //! scored seat (`seats()`) that never acts (`acting_seats()` = players). Scores are the
 //! pennies on each bank card; the length unit is rounds; end reasons `pot_empty`, `cap`.
 //!
-//! Readings fixed here where RULES.md is silent (a player at the table would expect them):
+//! Readings fixed here where the rulebook is silent (also in docs/games/take-a-penny.md; a player at the table would expect them):
 //! - Colors in seat order: red, blue, green, yellow. Players take the first colors; the
 //!   dummy is the next one (2 players: red, blue + green dummy; 3 players: yellow dummy).
 //! - `total_pennies` defaults to 15, and to 14 with 2 players (the rulebook removes a penny),
-//!   so `players = 2` alone gives the RULES.md 2-player set-up. `dummy_start` is ignored with
+//!   so `players = 2` alone gives the docs/games/take-a-penny.md 2-player set-up. `dummy_start` is ignored with
 //!   4 players (no dummy).
 //! - `take1_block` chosen by one player blocks `take2` and `return1` of everyone else; chosen
 //!   by two or more, nobody takes and the pot is blocked for all (their own `take2`/`return1`
@@ -45,6 +45,7 @@
 mod audit;
 mod bots;
 pub mod exact;
+pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -542,6 +543,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for TakeAPenny {
+    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

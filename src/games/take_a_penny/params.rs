@@ -1,5 +1,5 @@
 //! Take a Penny's variant parameters: the TOML reference of every key, with the defaults of
-//! RULES.md, and the checks that reject impossible set-ups (more pennies on the bank cards
+//! docs/games/take-a-penny.md, and the checks that reject impossible set-ups (more pennies on the bank cards
 //! than exist, an empty pot).
 
 use serde::Deserialize;
@@ -36,7 +36,7 @@ fn default_turn_cap() -> u32 {
 }
 
 /// Take a Penny's parameters as they appear in a variant file. Every key may be left out;
-/// the default is then the RULES.md set-up for the number of players.
+/// the default is then the docs/games/take-a-penny.md set-up for the number of players.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq, Hash)]
 #[serde(deny_unknown_fields)]
 pub struct Params {

@@ -388,7 +388,7 @@ pub fn draw_ranked(mask: u16, rng: &mut GameRng) -> Choice {
 /// What each action of a round did, and the pennies it moved.
 pub type Resolution = ([Effect; MAX_CARDS], [u32; MAX_CARDS]);
 
-/// Resolves one round: the six steps of RULES.md in order, each simultaneous. `actions`
+/// Resolves one round: the six steps of docs/games/take-a-penny.md in order, each simultaneous. `actions`
 /// holds the choices of seats `0..players` (all legal at selection). Returns what each
 /// action did and how many pennies it moved; `pennies` and `pot` are updated in place.
 #[inline]
@@ -455,7 +455,7 @@ fn totals_by_lane(totals: u64) -> u64 {
 
 /// The resolution of one round on lanes: the bank cards `table`, the pot and every seat's
 /// choice `chosen` (bit [`Action::code`] of its lane; seats without a choice do nothing) give
-/// the bank cards and pot after the six steps of RULES.md. No data-dependent branches (random
+/// the bank cards and pot after the six steps of docs/games/take-a-penny.md. No data-dependent branches (random
 /// choices make them unpredictable): every step treats all seats at once.
 #[inline(always)]
 pub fn resolve_lanes(table: u64, pot: u32, chosen: u64) -> (u64, u32) {
