@@ -172,7 +172,7 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
         charts,
         command: command_line("report", &a.variant, &run, &extra),
         variant_toml: variant.as_played(),
-        description: variant.description.clone(),
+        description: crate::designer::bot_keys::with_score_note(&variant.description, &variant.game, &labels),
         partial: stopped_at,
         tables,
         replay,

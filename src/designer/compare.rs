@@ -173,6 +173,11 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
             println!("{}", p.banner());
         }
         print!("{}", table(&result));
+        for note in
+            super::bot_keys::notes(&va.game, &[result.a.bots.clone(), result.b.bots.clone()].concat(), &super::bot_keys::changed_keys(&va.table, &vb.table))
+        {
+            println!("note: {note}");
+        }
     }
     if let Some(p) = &stopped {
         let Some(out) = out else { return Err(Error::Interrupted(format!("interrupted after {} games each (partial result above)", p.played))) };

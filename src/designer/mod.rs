@@ -7,6 +7,7 @@
 //! are played by [`runner`] in the simulator's deterministic batches.
 
 pub mod audit;
+pub mod bot_keys;
 pub mod check;
 pub mod compare;
 pub mod metrics;

@@ -292,6 +292,11 @@ impl GameCommand for Sweep<'_> {
             println!("{} (all values together)", p.banner());
         }
         print!("{}", table(game_id, &self.base.name, axes, &results, &selected, o));
+        let labels: Vec<String> = points[0].plans.iter().map(|p| p.label.clone()).collect();
+        let keys: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
+        for note in super::bot_keys::notes(game_id, &labels, &keys) {
+            println!("note: {note}");
+        }
         if stopped.is_some() && !o.keep_partial {
             return Ok(stopped);
         }

@@ -476,6 +476,10 @@ pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
         crate::output::print_json(&result)?;
     } else {
         print!("{}", text(&result));
+        let keys: Vec<String> = knobs.iter().map(|k| k.key.clone()).collect();
+        for note in super::bot_keys::notes(&base.game, &super::bot_keys::lineup_labels(&base, o.bots.as_deref()), &keys) {
+            println!("note: {note}");
+        }
     }
     out.commit()?;
     // The committed file loads as the variant it describes (its `extends` resolves).
@@ -749,6 +753,42 @@ impl GameCommand for Tune<'_> {
         let winner = pick(&pool_last, &rank, &|c| !fails_at(c), &obj_at);
         let found = !fails_at(winner);
         let _ = objective;
+        // A winner that changes keys must move some bounded figure: played on the race's games,
+        // the variant as written gives the same figures batch by batch otherwise (a key no bot
+        // at the table reads, under a bound on how the game is played), and no tuned variant
+        // is written.
+        let changes = changes_of(knobs, &cands[winner]);
+        if !changes.is_empty() {
+            let base_plans = plans(&base_game, self.base, o.bots.as_deref(), "--bots")?;
+            let base_arm =
+                Arm { game: &base_game, plans: &base_plans, variant: self.base.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &o.sets) };
+            let base_pos: Vec<Option<usize>> = expect.iter().map(|e| cat0.position(&e.metric)).collect();
+            let jobs: Vec<u64> = batches(0, done, crate::sim::BATCH).collect();
+            let mut base_batches: Vec<Vec<f64>> = Vec::new();
+            let task = |&b: &u64| -> Result<Vec<f64>, Error> {
+                let mut one = ArmStats::<G>::default();
+                one.add(arm_batch(&base_arm, &cat0, &plan, b, done)?);
+                let summary = one.summary(&base_arm, o.run.seed, detailed, 0.0);
+                let est = one.estimates(&cat0, &summary);
+                Ok(base_pos.iter().map(|i| i.map_or(f64::NAN, |i| est[i].value)).collect())
+            };
+            pool.run(&jobs, task, |_, v| base_batches.push(v), &mut |_| {})?;
+            let winner_batches: Vec<&Vec<f64>> = racers[winner].batches.iter().map(|(_, v)| v).collect();
+            if base_batches.len() == winner_batches.len() && base_batches.iter().zip(&winner_batches).all(|(a, b)| a == *b) {
+                let labels: Vec<String> = base_plans.iter().map(|p| p.label.clone()).collect();
+                let keys: Vec<String> = knobs.iter().map(|k| k.key.clone()).collect();
+                let mut why = super::bot_keys::notes(&self.base.game, &labels, &keys).join("; ");
+                if why.is_empty() {
+                    why = "the tuned keys made no difference to these figures on these games".into();
+                }
+                return Err(Error::Usage(format!(
+                    "tune: no tuned variant written: the pick ({}) moves none of the bounded figures ({}); on the same {} games the variant as written gives the very same values. {why}. Tune keys that can move these figures, or bound figures these keys can move",
+                    changes.join(" "),
+                    expect.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>().join(", "),
+                    thousands(done)
+                )));
+            }
+        }
         // The confirmation run: the winner on its own seed, with the invariant checks on.
         let confirm_seed = game_seed(o.run.seed, u64::MAX);
         let confirm_games = o.run.games.max(done);
@@ -807,7 +847,7 @@ impl GameCommand for Tune<'_> {
             grid: cands.len(),
             found,
             winner,
-            changes: changes_of(knobs, &cands[winner]),
+            changes,
             spent,
             final_games_each: done,
             full_grid_games: cands.len() as u64 * done,

@@ -68,6 +68,27 @@ pub struct BotInfo<G: Game> {
     /// driver calls it without dynamic dispatch: the simulator's fast path for the common
     /// line-up of one bot kind. `None`: such line-ups are played as boxed bots.
     pub uniform: Option<TableFn<G>>,
+    /// The variant keys its decisions read, as patterns: a dotted key (`min_sets_to_sell`),
+    /// a table and everything in it (`scoring.*`), or `*` for every key (a search that plans
+    /// with the rules). Empty: its choices depend on the legal actions and its view alone. A
+    /// key it does not list can change who wins but not its choice at any state where the
+    /// legal actions stay the same (each game's tests check this on sampled states); the
+    /// designer commands say so when a changed key is read by no bot at the table.
+    pub reads: &'static [&'static str],
+}
+
+impl<G: Game> BotInfo<G> {
+    /// Whether the bot's decisions read the variant key `key` (see [`BotInfo::reads`]).
+    pub fn reads_key(&self, key: &str) -> bool {
+        self.reads.iter().any(|p| key_matches(p, key))
+    }
+}
+
+/// Whether the dotted variant key `key` falls under `pattern`: the same key, a key inside the
+/// table `pattern` names (`scoring` or `scoring.*` covers `scoring.seller.3`), or `*`.
+pub fn key_matches(pattern: &str, key: &str) -> bool {
+    let table = pattern.strip_suffix(".*").unwrap_or(pattern);
+    pattern == "*" || key == table || key.strip_prefix(table).is_some_and(|rest| rest.starts_with('.'))
 }
 
 /// Builds a [`Table`] of one bot kind from each seat's parameter values.
@@ -219,6 +240,7 @@ impl<G: Game> RandomBot<G> {
             params: &[],
             build: |_, _| Box::new(RandomBot::<G>::new()),
             uniform: Some(|_, seats| Box::new(super::Uniform::new((0..seats.len()).map(|_| RandomBot::<G>::new()).collect()))),
+            reads: &[],
         }
     }
 }

@@ -192,6 +192,8 @@ impl<G: Game> Ismcts<G> {
             params: Self::PARAMS,
             build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5], p[6] as u32)),
             uniform: None,
+            // It plans with the rules and scores with the game's standing: every key.
+            reads: &["*"],
         }
     }
 

@@ -11,6 +11,8 @@ pub mod bots;
 pub mod cpu;
 pub mod harness;
 pub mod ismcts;
+#[cfg(test)]
+pub(crate) mod reads;
 pub mod rng;
 pub mod standing;
 pub mod trace;

@@ -8,6 +8,7 @@
 
 pub mod chroma;
 pub mod key_table;
+pub mod keys;
 
 use crate::engine::harness::{self, HarnessFailure, HarnessPlan};
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
@@ -66,6 +67,13 @@ pub trait Registered: Game {
     /// played by the harness on variants whose line-up seats it): for bots whose set-up alone
     /// takes seconds, such as an exact best response.
     const HARNESS_SKIPS: &'static [&'static str] = &[];
+    /// Variant keys the rules read only to score (patterns as [`BotInfo::reads`]): changing
+    /// one changes no legal action and no turn order, so with bots that do not read it the
+    /// same games are played and only who wins can move (tested in [`keys`]). Default: none.
+    const SCORE_KEYS: &'static [&'static str] = &[];
+    /// Variant keys that set the table's shape rather than tune the rules (players, rounds of
+    /// a match): the audit steps them apart from the tuning keys. Default: `players`.
+    const STRUCTURAL_KEYS: &'static [&'static str] = &["players"];
     /// Whether [`Registered::exact`] is implemented (listed by `playtest list`).
     const HAS_EXACT_SOLVER: bool = false;
     /// The exact solution of this game (`playtest exact`, the exact chart of `report`), for

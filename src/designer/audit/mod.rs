@@ -150,7 +150,7 @@ pub struct Figure {
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
     /// stall, dead rule, no real choice, decided early, exploit, impossible claim, certain
-    /// claim, no effect.
+    /// claim, no effect, unread key (changed keys no bot at the table reads).
     pub kind: &'static str,
     /// How much it matters.
     pub severity: Severity,
@@ -418,31 +418,20 @@ impl GameCommand for AuditCommand<'_> {
         }
         if let Some(s) = &sens {
             for key in &s.no_effect {
-                let games = s.steps.iter().filter(|r| &r.key == key).map(|r| r.games).max().unwrap_or(0);
-                findings.push(Finding {
-                    kind: "no effect",
-                    severity: Severity::Low,
-                    sentence: format!(
-                        "changing `{key}` one step down or up moved none of {} significantly: a hint that the rule it sets may be dead",
-                        metric_list(s)
-                    ),
-                    figure: Figure { name: "largest |change| found".into(), value: 0.0, ci95: [0.0, 0.0], games, decisions: None },
-                    keys: vec![key.clone()],
-                    lineup: specs[1].clone(),
-                    seeds: Vec::new(),
-                    replay: Vec::new(),
-                });
-                let f = findings.last_mut().expect("just pushed");
-                let (value, lo, hi) = s
-                    .steps
-                    .iter()
-                    .filter(|r| &r.key == key)
-                    .flat_map(|r| r.effects.iter())
-                    .filter(|e| e.metric == "first_player_advantage")
-                    .map(|e| (e.diff, e.ci95.map_or(e.diff, |c| c[0]), e.ci95.map_or(e.diff, |c| c[1])))
-                    .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()))
-                    .unwrap_or((0.0, 0.0, 0.0));
-                f.figure = Figure { name: "change in first-player advantage (largest of the two steps)".into(), value, ci95: [lo, hi], games, decisions: None };
+                let of_key: Vec<&sensitivity::StepRow> = s.steps.iter().filter(|r| &r.key == key).collect();
+                let values: Vec<String> = of_key.iter().map(|r| write::num(r.to)).collect();
+                let sentence = format!(
+                    "changing `{key}` from {} to {} (a full step each way) moved none of {} significantly: a hint that the rule it sets may be dead",
+                    of_key.first().map_or(String::new(), |r| write::num(r.from)),
+                    values.join(" or "),
+                    metric_list(s)
+                );
+                findings.push(sensitivity_finding("no effect", sentence, vec![key.clone()], s, &specs[1]));
+            }
+            let labels: Vec<String> = lineups[1].plans.iter().map(|p| p.label.clone()).collect();
+            let unread = games::keys::unread_by::<G>(&labels, &s.unread);
+            for (sentence, keys) in super::bot_keys::grouped(&unread) {
+                findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
             }
         }
         findings.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.kind.cmp(b.kind)));
@@ -538,6 +527,29 @@ fn watch_lineups<G: Game>(
 
 fn interrupted() -> Result<(), Error> {
     if crate::interrupt::requested() { Err(Error::Interrupted("audit interrupted: nothing written, the folder is left as it was".into())) } else { Ok(()) }
+}
+
+/// A low-severity finding about some keys of the sensitivity analysis, its figure the largest
+/// change in first-player advantage any of their steps made.
+fn sensitivity_finding(kind: &'static str, sentence: String, keys: Vec<String>, s: &sensitivity::Sensitivity, lineup: &str) -> Finding {
+    let of_keys = || s.steps.iter().filter(|r| keys.contains(&r.key));
+    let games = of_keys().map(|r| r.games).max().unwrap_or(0);
+    let (value, lo, hi) = of_keys()
+        .flat_map(|r| r.effects.iter())
+        .filter(|e| e.metric == "first_player_advantage")
+        .map(|e| (e.diff, e.ci95.map_or(e.diff, |c| c[0]), e.ci95.map_or(e.diff, |c| c[1])))
+        .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()))
+        .unwrap_or((0.0, 0.0, 0.0));
+    Finding {
+        kind,
+        severity: Severity::Low,
+        sentence,
+        figure: Figure { name: "change in first-player advantage (largest of the steps)".into(), value, ci95: [lo, hi], games, decisions: None },
+        keys,
+        lineup: lineup.to_string(),
+        seeds: Vec::new(),
+        replay: Vec::new(),
+    }
 }
 
 fn metric_list(s: &sensitivity::Sensitivity) -> String {

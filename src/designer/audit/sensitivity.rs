@@ -1,19 +1,24 @@
-//! The audit's sensitivity analysis: every numeric key of the variant one natural step down
-//! and one up (1 for whole numbers, 10% otherwise), each step played on common random numbers
-//! against the variant as written (game i of both from the same seed), with the paired 95%
-//! interval of the change in first-player advantage, mean length, cap share and every
-//! `[expect]` metric.
+//! The audit's sensitivity analysis: every numeric key of the variant one meaningful step down
+//! and one up ([`step_size`]: 10% of the value, at least one unit for whole numbers, and for a
+//! row of a numeric table such as `scoring.seller` at least half the spacing to its
+//! neighbouring rows), each step played on common random numbers against the variant as
+//! written (game i of both from the same seed), with the paired 95% interval of the change in
+//! first-player advantage, mean length, cap share and every `[expect]` metric.
 //!
 //! A step outside the key's allowed range is found by the variant loader and the game's own
-//! checks (exactly as `--set` would be refused) and listed as skipped with the reason. Steps
-//! play in rounds (1,024 games, then doubling up to the budget); a step stops early once every
-//! metric's interval excludes 0 or is narrower than the metric's threshold ([`threshold`]).
+//! checks (exactly as `--set` would be refused); the step is then halved down to one unit, and
+//! listed as skipped with the reason when even that is refused. Steps play in rounds (1,024
+//! games, then doubling up to the budget); a step stops early once every metric's interval
+//! excludes 0 or is narrower than the metric's threshold ([`threshold`]). The game's
+//! structural keys (players, rounds of a match) are stepped too but kept apart from the
+//! tuning keys.
 
 use std::path::Path;
 
 use serde::Serialize;
 
 use crate::engine::Game;
+use crate::engine::bots::key_matches;
 use crate::error::Error;
 use crate::games::Registered;
 use crate::sim::{BATCH, SeatPlan};
@@ -34,26 +39,63 @@ pub struct NumericKey {
     pub key: String,
     /// Its value in the variant as written.
     pub value: f64,
-    /// Whether it is a whole number (stepped by 1) or not (stepped by 10%).
+    /// Whether it is a whole number (steps of whole units) or not.
     pub integer: bool,
+    /// For a row of a numeric table or list (`scoring.seller.3`, `payout.0`): the smallest
+    /// distance to a neighbouring row's value (none when every neighbour is equal).
+    pub spacing: Option<f64>,
 }
 
 /// Every numeric key of a variant table: numbers, numbers in lists, nested tables; not the
 /// `[expect]` bounds, the seats' bot parameters or the common keys.
 pub fn numeric_keys(table: &toml::Table) -> Vec<NumericKey> {
+    fn number(v: &toml::Value) -> Option<(f64, bool)> {
+        match v {
+            toml::Value::Integer(i) => Some((*i as f64, true)),
+            toml::Value::Float(x) => Some((*x, false)),
+            _ => None,
+        }
+    }
+    /// The smallest nonzero distance from row `i` of `rows` (numbers in row order) to its neighbours.
+    fn spacing(rows: &[f64], i: usize) -> Option<f64> {
+        let mut d: Option<f64> = None;
+        for j in [i.wrapping_sub(1), i + 1] {
+            if let Some(&other) = rows.get(j) {
+                let gap = (rows[i] - other).abs();
+                if gap > 0.0 {
+                    d = Some(d.map_or(gap, |x: f64| x.min(gap)));
+                }
+            }
+        }
+        d
+    }
     fn walk(value: &toml::Value, key: String, out: &mut Vec<NumericKey>) {
         match value {
-            toml::Value::Integer(i) => out.push(NumericKey { key, value: *i as f64, integer: true }),
-            toml::Value::Float(x) => out.push(NumericKey { key, value: *x, integer: false }),
+            toml::Value::Integer(_) | toml::Value::Float(_) => {
+                let (value, integer) = number(value).expect("a number");
+                out.push(NumericKey { key, value, integer, spacing: None });
+            }
             toml::Value::Table(t) => {
+                // A table of numbered rows (`3 = 30`, `4 = 50`): rows in number order.
+                let mut rows: Vec<(i64, f64)> = t.iter().filter_map(|(k, v)| Some((k.parse::<i64>().ok()?, number(v)?.0))).collect();
+                rows.sort_by_key(|r| r.0);
+                let values: Vec<f64> = rows.iter().map(|r| r.1).collect();
+                let numbered = rows.len() == t.len() && rows.len() > 1;
                 for (k, v) in t {
+                    let at = if numbered { k.parse::<i64>().ok().and_then(|n| rows.iter().position(|r| r.0 == n)) } else { None };
+                    let before = out.len();
                     walk(v, format!("{key}.{k}"), out);
+                    if let (Some(i), Some(last)) = (at, out.get_mut(before)) {
+                        last.spacing = spacing(&values, i);
+                    }
                 }
             }
             toml::Value::Array(items) => {
+                let values: Vec<f64> = items.iter().filter_map(|v| number(v).map(|n| n.0)).collect();
+                let all = values.len() == items.len() && values.len() > 1;
                 for (i, v) in items.iter().enumerate() {
-                    if matches!(v, toml::Value::Integer(_) | toml::Value::Float(_)) {
-                        walk(v, format!("{key}.{i}"), out);
+                    if let Some((value, integer)) = number(v) {
+                        out.push(NumericKey { key: format!("{key}.{i}"), value, integer, spacing: if all { spacing(&values, i) } else { None } });
                     }
                 }
             }
@@ -80,15 +122,42 @@ fn number_text(x: f64, integer: bool) -> String {
     }
 }
 
-/// The two steps of a key: (direction -1 or +1, new value).
-pub fn step_values(k: &NumericKey) -> [(i8, f64); 2] {
+/// The meaningful step of a key: 10% of its value; for a whole number at least one unit; for
+/// a row of a numeric table at least half the distance to its nearest neighbouring row (so a
+/// scoring row of 50 between rows of 30 and 70 moves by 10, not by 1); for a non-whole zero,
+/// 0.1.
+pub fn step_size(k: &NumericKey) -> f64 {
+    let tenth = 0.1 * k.value.abs();
+    let half_spacing = k.spacing.map_or(0.0, |s| s / 2.0);
     if k.integer {
-        [(-1, k.value - 1.0), (1, k.value + 1.0)]
-    } else if k.value == 0.0 {
-        [(-1, -0.1), (1, 0.1)]
+        tenth.round().max(half_spacing.round()).max(1.0)
+    } else if k.value == 0.0 && half_spacing == 0.0 {
+        0.1
     } else {
-        [(-1, k.value * 0.9), (1, k.value * 1.1)]
+        tenth.max(half_spacing)
     }
+}
+
+/// The two steps of a key at full size: (direction -1 or +1, new value).
+pub fn step_values(k: &NumericKey) -> [(i8, f64); 2] {
+    let s = step_size(k);
+    [(-1, k.value - s), (1, k.value + s)]
+}
+
+/// The sizes tried for one step, largest first: the meaningful step, then halved (whole units
+/// for whole numbers) down to one unit (a hundredth of the step otherwise), for a key whose
+/// allowed range is narrower than the step.
+fn tried_sizes(k: &NumericKey) -> Vec<f64> {
+    let mut out = vec![step_size(k)];
+    loop {
+        let last = *out.last().expect("one");
+        let next = if k.integer { (last / 2.0).floor() } else { last / 2.0 };
+        if (k.integer && next < 1.0) || (!k.integer && next < step_size(k) / 100.0) || next == last {
+            break;
+        }
+        out.push(next);
+    }
+    out
 }
 
 /// A step that could not be played, with the loader's or the game's reason.
@@ -112,30 +181,47 @@ pub struct Step<G: Game> {
     pub from: f64,
     /// Value of the step.
     pub to: f64,
+    /// Whether it is the key's full meaningful step ([`step_size`]), not a smaller one the
+    /// key's allowed range forced.
+    pub full: bool,
     game: G,
     plans: Vec<SeatPlan<G>>,
     name: String,
 }
 
-/// Builds every step of every numeric key of `variant` (loaded from `path` with `sets`);
-/// steps the loader or the game refuse are returned as skipped.
+/// Builds every step of every numeric key of `variant` (loaded from `path` with `sets`); a
+/// step the loader or the game refuse is tried smaller ([`tried_sizes`]), and returned as
+/// skipped when even one unit is refused.
 pub fn build_steps<G: Registered>(path: &Path, sets: &[String], variant: &Variant, bots: Option<&str>) -> (Vec<Step<G>>, Vec<Skipped>) {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
     for k in numeric_keys(&variant.table) {
-        for (dir, to) in step_values(&k) {
-            let set = format!("{}={}", k.key, number_text(to, k.integer));
-            let mut all = sets.to_vec();
-            all.push(set.clone());
-            let built = Variant::load(path, &all).map_err(Error::from).and_then(|v| {
-                let game = G::from_variant(&v)?;
-                let p = plans(&game, &v, bots, "--bots")?;
-                Ok((game, p, v.name.clone()))
-            });
-            match built {
-                Ok((game, plans, name)) => steps.push(Step { key: k.key.clone(), set, dir, from: k.value, to, game, plans, name }),
-                Err(e) => skipped.push(Skipped { set, reason: e.to_string().lines().next().unwrap_or("").to_string() }),
+        for dir in [-1i8, 1] {
+            let mut refused: Option<Skipped> = None;
+            for (i, size) in tried_sizes(&k).into_iter().enumerate() {
+                let to = k.value + f64::from(dir) * size;
+                let set = format!("{}={}", k.key, number_text(to, k.integer));
+                let mut all = sets.to_vec();
+                all.push(set.clone());
+                let built = Variant::load(path, &all).map_err(Error::from).and_then(|v| {
+                    let game = G::from_variant(&v)?;
+                    let p = plans(&game, &v, bots, "--bots")?;
+                    Ok((game, p, v.name.clone()))
+                });
+                match built {
+                    Ok((game, plans, name)) => {
+                        steps.push(Step { key: k.key.clone(), set, dir, from: k.value, to, full: i == 0, game, plans, name });
+                        refused = None;
+                        break;
+                    }
+                    Err(e) => {
+                        if refused.is_none() {
+                            refused = Some(Skipped { set, reason: e.to_string().lines().next().unwrap_or("").to_string() });
+                        }
+                    }
+                }
             }
+            skipped.extend(refused);
         }
     }
     (steps, skipped)
@@ -180,6 +266,12 @@ pub struct StepRow {
     pub from: f64,
     /// Value played.
     pub to: f64,
+    /// Whether it is the key's full meaningful step (else a smaller one its range allowed).
+    pub full: bool,
+    /// Whether the key is one of the game's structural keys (players, rounds of a match).
+    pub structural: bool,
+    /// Whether no bot at the table reads the key ([`crate::engine::BotInfo::reads`]).
+    pub unread: bool,
     /// Games played (paired).
     pub games: u64,
     /// One effect per metric, in the metric order of the analysis.
@@ -195,8 +287,13 @@ pub struct Sensitivity {
     pub metrics: Vec<MetricInfo>,
     /// Every playable step, ranked by [`StepRow::score`] (largest first).
     pub steps: Vec<StepRow>,
-    /// Keys neither of whose steps changed any metric significantly.
+    /// Keys neither of whose full steps changed any metric significantly (not structural,
+    /// and read by some bot at the table): rules that may be dead.
     pub no_effect: Vec<String>,
+    /// Keys no bot at the table reads (their changes can move play only through the rules).
+    pub unread: Vec<String>,
+    /// The game's structural keys that were stepped (apart from the tuning keys).
+    pub structural: Vec<String>,
     /// Steps outside the allowed range.
     pub skipped: Vec<Skipped>,
     /// Most games a step could play.
@@ -269,8 +366,12 @@ pub struct Setup<'a, G: Game> {
 }
 
 /// Runs the analysis over `steps`; `progress(games played so far, most games)` after each round.
-pub fn run<G: Game>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<Skipped>, progress: &mut dyn FnMut(u64, u64)) -> Result<Sensitivity, Error> {
+pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<Skipped>, progress: &mut dyn FnMut(u64, u64)) -> Result<Sensitivity, Error> {
     let base_cat = Catalogue::new(setup.game);
+    let labels: Vec<String> = setup.plans.iter().map(|p| p.label.clone()).collect();
+    let mut stepped: Vec<String> = steps.iter().map(|s| s.key.clone()).collect();
+    stepped.dedup();
+    let unread: Vec<String> = crate::games::keys::unread_by::<G>(&labels, &stepped).into_iter().map(|u| u.key).collect();
     let mut names: Vec<(String, &'static str)> = vec![("first_player_advantage".into(), "balance"), ("mean_length".into(), "balance")];
     if base_cat.position("cap_share").is_some() {
         names.push(("cap_share".into(), "balance"));
@@ -421,7 +522,19 @@ pub fn run<G: Game>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<Skippe
                     Effect { metric: names[j].0.clone(), base, diff, ci95: half.map(|h| [diff - h, diff + h]), significant }
                 })
                 .collect();
-            StepRow { key: s.key.clone(), set: s.set.clone(), dir: s.dir, from: s.from, to: s.to, games: a.games, effects, score }
+            StepRow {
+                key: s.key.clone(),
+                set: s.set.clone(),
+                dir: s.dir,
+                from: s.from,
+                to: s.to,
+                full: s.full,
+                structural: G::STRUCTURAL_KEYS.iter().any(|p| key_matches(p, &s.key)),
+                unread: unread.contains(&s.key),
+                games: a.games,
+                effects,
+                score,
+            }
         })
         .collect();
     let mut keys: Vec<String> = Vec::new();
@@ -430,7 +543,17 @@ pub fn run<G: Game>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<Skippe
             keys.push(r.key.clone());
         }
     }
-    let no_effect: Vec<String> = keys.into_iter().filter(|k| rows.iter().filter(|r| &r.key == k).all(|r| r.effects.iter().all(|e| !e.significant))).collect();
+    // "May be dead" only when a full step moved nothing, and never for a structural key or
+    // one no bot at the table reads (the audit says that instead).
+    let no_effect: Vec<String> = keys
+        .iter()
+        .filter(|k| {
+            let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == *k).collect();
+            of_key.iter().any(|r| r.full && !r.structural && !r.unread) && of_key.iter().all(|r| r.effects.iter().all(|e| !e.significant))
+        })
+        .cloned()
+        .collect();
+    let structural: Vec<String> = keys.iter().filter(|k| rows.iter().any(|r| &r.key == *k && r.structural)).cloned().collect();
     rows.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)).then(a.dir.cmp(&b.dir)));
     let thresholds = names
         .iter()
@@ -440,7 +563,7 @@ pub fn run<G: Game>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<Skippe
             (n.clone(), threshold(n, base_cat.defs[w.def].unit, base))
         })
         .collect();
-    Ok(Sensitivity { metrics: metrics_info, steps: rows, no_effect, skipped, max_games: max, thresholds })
+    Ok(Sensitivity { metrics: metrics_info, steps: rows, no_effect, unread, structural, skipped, max_games: max, thresholds })
 }
 
 /// (base value, mean change, half-width of its paired 95% interval) of metric `j` of a step.
@@ -476,13 +599,29 @@ mod tests {
     }
 
     #[test]
-    fn steps_are_one_for_whole_numbers_and_ten_percent_otherwise() {
-        let k = NumericKey { key: "a".into(), value: 5.0, integer: true };
-        assert_eq!(step_values(&k), [(-1, 4.0), (1, 6.0)]);
-        let k = NumericKey { key: "a".into(), value: 0.5, integer: false };
-        let [(_, lo), (_, hi)] = step_values(&k);
+    fn steps_are_sized_to_the_key() {
+        let k = |value: f64, integer: bool, spacing: Option<f64>| NumericKey { key: "a".into(), value, integer, spacing };
+        // Small whole numbers: one unit.
+        assert_eq!(step_values(&k(5.0, true, None)), [(-1, 4.0), (1, 6.0)]);
+        // Large whole numbers: 10% of the value.
+        assert_eq!(step_values(&k(250.0, true, None)), [(-1, 225.0), (1, 275.0)]);
+        // A table row: at least half the spacing to its neighbours (rows 30, 50, 70: 10).
+        assert_eq!(step_values(&k(50.0, true, Some(20.0))), [(-1, 40.0), (1, 60.0)]);
+        assert_eq!(step_values(&k(0.0, true, Some(30.0))), [(-1, -15.0), (1, 15.0)]);
+        let [(_, lo), (_, hi)] = step_values(&k(0.5, false, None));
         assert!((lo - 0.45).abs() < 1e-12 && (hi - 0.55).abs() < 1e-12);
+        assert_eq!(tried_sizes(&k(250.0, true, None)), [25.0, 12.0, 6.0, 3.0, 1.0]);
         assert_eq!(number_text(0.55, false), "0.55");
         assert_eq!(number_text(6.0, true), "6");
+    }
+
+    #[test]
+    fn table_rows_know_their_spacing() {
+        let t: toml::Table = toml::from_str("[scoring.seller]\n3 = 30\n4 = 50\n5 = 70\n6 = 100\n[deck]\nbase_sets = 3\nbutchers = 3\n").unwrap();
+        let keys = numeric_keys(&t);
+        let spacing = |key: &str| keys.iter().find(|k| k.key == key).and_then(|k| k.spacing);
+        assert_eq!(spacing("scoring.seller.3"), Some(20.0));
+        assert_eq!(spacing("scoring.seller.6"), Some(30.0));
+        assert_eq!(spacing("deck.butchers"), None);
     }
 }

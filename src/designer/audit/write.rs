@@ -58,7 +58,7 @@ pub fn summary_text(a: &Audit) -> String {
         let _ = writeln!(s, "  ({low} low-severity hint(s) in audit.md)");
     }
     if let Some(sens) = &a.sensitivity {
-        let top: Vec<String> = sens.steps.iter().filter(|r| r.score > 0.0).take(5).map(|r| step_line(r, sens)).collect();
+        let top: Vec<String> = sens.steps.iter().filter(|r| r.score > 0.0 && !r.structural).take(5).map(|r| step_line(r, sens)).collect();
         if !top.is_empty() {
             let _ = writeln!(s, "keys that move the balance most:");
             for t in top {
@@ -86,7 +86,8 @@ fn step_line(r: &StepRow, sens: &Sensitivity) -> String {
     format!("{} {} -> {}: {}", r.key, num(r.from), num(r.to), if parts.is_empty() { "no significant change".into() } else { parts.join("; ") })
 }
 
-fn num(x: f64) -> String {
+/// A key's value as the audit prints it (whole numbers without a fraction).
+pub fn num(x: f64) -> String {
     let r = (x * 1e6).round() / 1e6;
     if r.fract() == 0.0 { format!("{}", r as i64) } else { format!("{r}") }
 }
@@ -201,13 +202,14 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
         let _ = writeln!(md, "{heading}# Sensitivity: which key moves the balance\n");
         let _ = writeln!(
             md,
-            "Every numeric key one step down and up (1 for whole numbers, 10% otherwise), on the same seeds as the variant as written; paired 95% CIs; up to {} games a step, stopping early once every interval excludes 0 or is narrower than its threshold ({}). Ranked by the largest significant change over its threshold.\n",
+            "Every numeric key one meaningful step down and up (10% of its value, at least one unit for whole numbers, and for a row of a numeric table at least half the spacing to its neighbouring rows; a smaller step where the key's allowed range forces it, marked *), on the same seeds as the variant as written; paired 95% CIs; up to {} games a step, stopping early once every interval excludes 0 or is narrower than its threshold ({}). Ranked by the largest significant change over its threshold; the structural keys (table size, match length) are listed apart, after the tuning keys.\n",
             s.max_games,
             s.thresholds.iter().map(|(m, t)| format!("{m} {t:.4}")).collect::<Vec<_>>().join(", ")
         );
         let _ = writeln!(md, "| step | games | {} |", s.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" | "));
         let _ = writeln!(md, "|---|---:|{}", "---|".repeat(s.metrics.len()));
-        for r in &s.steps {
+        let ordered = s.steps.iter().filter(|r| !r.structural).chain(s.steps.iter().filter(|r| r.structural));
+        for r in ordered {
             let cells: Vec<String> = r
                 .effects
                 .iter()
@@ -218,14 +220,19 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
                     if e.significant { format!("**{text}**") } else { text }
                 })
                 .collect();
-            let _ = writeln!(md, "| `{}` {} → {} | {} | {} |", r.key, num(r.from), num(r.to), r.games, cells.join(" | "));
+            let mark = format!(
+                "{}{}{}",
+                if r.full { "" } else { "*" },
+                if r.structural { " (structural)" } else { "" },
+                if r.unread { " (no bot reads it)" } else { "" }
+            );
+            let _ = writeln!(md, "| `{}` {} → {}{mark} | {} | {} |", r.key, num(r.from), num(r.to), r.games, cells.join(" | "));
         }
         let _ = writeln!(md);
-        let _ = writeln!(
-            md,
-            "No effect (neither step changed anything significantly): {}\n",
-            if s.no_effect.is_empty() { "none".into() } else { s.no_effect.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") }
-        );
+        let list = |keys: &[String]| if keys.is_empty() { "none".to_string() } else { keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") };
+        let _ = writeln!(md, "No effect (neither full step changed anything significantly; a rule that may be dead): {}\n", list(&s.no_effect));
+        let _ = writeln!(md, "Read by no bot at the table (see the \"unread key\" findings): {}\n", list(&s.unread));
+        let _ = writeln!(md, "Structural keys (listed apart): {}\n", list(&s.structural));
         if !s.skipped.is_empty() {
             let _ = writeln!(md, "Steps outside the allowed range (not played):\n");
             for k in &s.skipped {
@@ -273,7 +280,13 @@ fn tornados(a: &Audit, dir: &Path) -> Result<Vec<(String, String)>, Error> {
             })
             .collect();
         rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let rows: Vec<TornadoRow> = rows.into_iter().map(|(_, r)| r).take(30).collect();
+        // The tuning keys first (at most 30), then the structural keys under a heading row.
+        let (structural, tuning): (Vec<_>, Vec<_>) = rows.into_iter().partition(|(_, r)| s.structural.iter().any(|k| r.label.starts_with(&format!("{k} = "))));
+        let mut rows: Vec<TornadoRow> = tuning.into_iter().map(|(_, r)| r).take(30).collect();
+        if !structural.is_empty() {
+            rows.push(TornadoRow { label: "structural keys:".into(), down: None, up: None });
+            rows.extend(structural.into_iter().map(|(_, r)| r));
+        }
         let unit = if m.unit == "share" {
             "points".to_string()
         } else if m.unit == "length" {
@@ -343,7 +356,13 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
         for r in s.steps.iter().take(10) {
             let _ = writeln!(h, "<li>{}</li>", escape(&step_line(r, s)));
         }
-        let _ = writeln!(h, "</ul><p>No effect: {}</p>", escape(&s.no_effect.join(", ")));
+        let _ = writeln!(h, "</ul><p>No effect (a rule that may be dead): {}</p>", escape(&s.no_effect.join(", ")));
+        if !s.unread.is_empty() {
+            let _ = writeln!(h, "<p>Read by no bot at the table: {}</p>", escape(&s.unread.join(", ")));
+        }
+        if !s.structural.is_empty() {
+            let _ = writeln!(h, "<p>Structural keys (apart in the charts): {}</p>", escape(&s.structural.join(", ")));
+        }
         for m in &s.metrics {
             let _ = writeln!(
                 h,

@@ -132,6 +132,8 @@ pub struct GreedyBot;
 pub fn greedy_info() -> BotInfo<BeaverMania> {
     BotInfo {
         name: "greedy",
+        // Reads the deck's numbers and card kinds (plays it can make, the Fairy's wish).
+        reads: &["deck.*"],
         aliases: &[],
         doc: "plays the play that stabs most piles, then the largest; takes stabbed cards that extend its groups; actions on the leader",
         params: &[],
@@ -415,6 +417,8 @@ pub const TACTICIAN_PARAMS: &[BotParamInfo] = &[
 pub fn tactician_info() -> BotInfo<BeaverMania> {
     BotInfo {
         name: "tactician",
+        // Reads the deck's numbers and copies (the risk that a play is beaten).
+        reads: &["deck.*"],
         aliases: &[],
         doc: "scores plays by cards shed, piles stabbed, forced display stabs, actions and jokers spent; keeps the Partybeaver for the end game",
         params: TACTICIAN_PARAMS,

@@ -569,6 +569,7 @@ impl fmt::Display for Event {
 impl crate::games::Registered for BeaverMania {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
+    const STRUCTURAL_KEYS: &'static [&'static str] = &["players", "match_target", "max_rounds"];
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         BeaverMania::new(params).map_err(|p| variant.invalid(p))

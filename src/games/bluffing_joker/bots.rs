@@ -208,6 +208,8 @@ const HONEST_PARAMS: &[BotParamInfo] =
 pub fn honest_info() -> BotInfo<BluffingJoker> {
     BotInfo {
         name: "honest",
+        // Reads the board's geometry (which move is best).
+        reads: &["track_per_side", "come_out", "in_spot", "home_size", "pegs", "seven_split"],
         aliases: &[],
         doc: "plays the true card that advances its team most, declared truthfully; doubts with probability `doubt`",
         params: HONEST_PARAMS,
@@ -272,6 +274,8 @@ const BLUFFER_PARAMS: &[BotParamInfo] = &[
 pub fn bluffer_info() -> BotInfo<BluffingJoker> {
     BotInfo {
         name: "bluffer",
+        // Reads the board, the copies of each rank (how scarce a declared rank is) and whether bluffing is allowed.
+        reads: &["track_per_side", "come_out", "in_spot", "home_size", "pegs", "seven_split", "decks", "jokers", "doubt.*"],
         aliases: &[],
         doc: "declares a better value with probability `bluff` when its true cards move badly; doubts more when the declared rank is scarce",
         params: BLUFFER_PARAMS,

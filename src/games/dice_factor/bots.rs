@@ -94,6 +94,8 @@ pub struct CollectorBot;
 pub fn collector_info() -> BotInfo<DiceFactor> {
     BotInfo {
         name: "collector",
+        // Reads nothing: its hand, the discard top and the targets the dice allow.
+        reads: &[],
         aliases: &[],
         doc: "takes the discard top when it raises its highest score, else draws; never rolls the d8; discards action cards first, then the first card off its best target",
         params: &[],
@@ -185,6 +187,8 @@ const GAMBLER_PARAMS: &[BotParamInfo] = &[
 pub fn gambler_info() -> BotInfo<DiceFactor> {
     BotInfo {
         name: "gambler",
+        // Reads the goal, the d8's faces and the deck's copies (cards it has not seen).
+        reads: &["goal", "d8", "deck.*"],
         aliases: &[],
         doc: "counts cards, reads opponents' takes from the discard pile, rolls the d8 when a trade or reroll pays, never feeds a player close to winning",
         params: GAMBLER_PARAMS,

@@ -82,6 +82,8 @@ pub struct GreedyBot;
 pub fn greedy_info() -> BotInfo<FlowerPower> {
     BotInfo {
         name: "greedy",
+        // Reads the petals a flower needs and the most cards one play may hold.
+        reads: &["petals", "max_play"],
         aliases: &[],
         doc: "completes flowers in canonical color order within max_play cards; otherwise plays one card of the held color with the fewest petals (ties: most held, then canonical order)",
         params: &[],
@@ -300,6 +302,8 @@ const CAUTIOUS_PARAMS: &[BotParamInfo] = &[BotParamInfo {
 pub fn cautious_info() -> BotInfo<FlowerPower> {
     BotInfo {
         name: "cautious",
+        // Reads as `greedy`, plus the hand size and the deck's copies (cards left for the next player).
+        reads: &["petals", "max_play", "hand_size", "deck.*"],
         aliases: &[],
         doc: "completes as many flowers as max_play allows; otherwise lays the one petal least likely to let the next seats take a flower (hands estimated from the unseen cards and what their plays revealed)",
         params: CAUTIOUS_PARAMS,

@@ -79,6 +79,8 @@ const MEMORY_PARAMS: &[BotParamInfo] =
 pub fn memory_info() -> BotInfo<MatchPatch> {
     BotInfo {
         name: "memory",
+        // Reads nothing: the cards it has seen.
+        reads: &[],
         aliases: &[],
         doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
         params: MEMORY_PARAMS,

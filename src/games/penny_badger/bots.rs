@@ -373,6 +373,8 @@ const BASIC_PARAMS: &[BotParamInfo] = &[
 pub fn basic_info() -> BotInfo<PennyBadger> {
     BotInfo {
         name: "basic",
+        // Reads the payout table (the largest claim, what a claim or a challenge pays).
+        reads: &["payout.*"],
         aliases: &[("honest", &[("bluff", 0.0), ("challenge", 0.0)])],
         doc: "claims its largest set, bluffs one card more with probability `bluff`, challenges with probability `challenge`",
         params: BASIC_PARAMS,
@@ -467,6 +469,8 @@ pub struct CounterBot {
 pub fn counter_info() -> BotInfo<PennyBadger> {
     BotInfo {
         name: "counter",
+        // Reads the payout table and the deck's copies (cards it has not seen).
+        reads: &["payout.*", "deck.*"],
         aliases: &[],
         doc: "counts cards: challenges when the expected gain is positive, bluffs when the observed challenge rates make it pay, plays action cards",
         params: &[BotParamInfo {

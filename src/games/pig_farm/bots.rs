@@ -78,6 +78,8 @@ const THRESHOLD_PARAMS: &[BotParamInfo] =
 pub fn threshold_info() -> BotInfo<PigFarm> {
     BotInfo {
         name: "threshold",
+        // Reads only the sets needed to sell: never the scoring tables.
+        reads: &["min_sets_to_sell"],
         aliases: &[],
         doc: "sells with max(sell_at, min_sets_to_sell) sets; takes the discard top only to match a pig; discards the first unmatched pig",
         params: THRESHOLD_PARAMS,
@@ -149,6 +151,8 @@ const GREEDY_PARAMS: &[BotParamInfo] = &[BotParamInfo {
 pub fn greedy_info() -> BotInfo<PigFarm> {
     BotInfo {
         name: "greedy",
+        // Reads the scoring tables, the sets to sell, the last round, the reshuffle and the deck's copies.
+        reads: &["scoring.*", "min_sets_to_sell", "rounds", "reshuffle_discard", "deck.*"],
         aliases: &[],
         doc: "sells when selling now beats its estimate of waiting a turn, judged from the discard pile, takes and culls it has seen",
         params: GREEDY_PARAMS,

@@ -572,6 +572,9 @@ impl fmt::Display for Event {
 impl crate::games::Registered for PigFarm {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
     const ID: &'static str = ID;
+    // The scoring tables are read only when a round is sold.
+    const SCORE_KEYS: &'static [&'static str] = &["scoring.*"];
+    const STRUCTURAL_KEYS: &'static [&'static str] = &["players", "rounds"];
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         PigFarm::new(params).map_err(|p| variant.invalid(p))

@@ -124,6 +124,8 @@ pub struct BuilderBot;
 pub fn builder_info() -> BotInfo<RainbowRush> {
     BotInfo {
         name: "builder",
+        // Reads the row's length.
+        reads: &["row_size"],
         aliases: &[],
         doc: "aims at the shape its row covers best; takes the discard top only when it raises that coverage; adds the first card that raises it (replacing the first row card that allows it), else discards the first card it does not need",
         params: &[],
@@ -184,6 +186,8 @@ const SABOTEUR_PARAMS: &[BotParamInfo] = &[
 pub fn saboteur_info() -> BotInfo<RainbowRush> {
     BotInfo {
         name: "saboteur",
+        // Reads the row's length and whether wilds may be played on an opponent's row.
+        reads: &["row_size", "sabotage"],
         aliases: &[],
         doc: "a builder that plays a wild it holds onto the row of the opponent closest to a rainbow (needing at most `threshold` cards), replacing the card that sets it back most; `hoard=1` keeps its wilds for that",
         params: SABOTEUR_PARAMS,

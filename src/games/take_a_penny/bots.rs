@@ -25,6 +25,8 @@ const GREEDY_PARAMS: &[BotParamInfo] = &[BotParamInfo {
 pub fn greedy_info() -> BotInfo<TakeAPenny> {
     BotInfo {
         name: "greedy",
+        // Reads nothing: the pennies on the table.
+        reads: &[],
         aliases: &[],
         doc: "deterministic: spoils a lone zero near the end, plays for the only-zero win when at `zero_at` or below, \
               guards a lead near the end, else takes (take2, take1_block, take_from the richest)",
@@ -137,6 +139,8 @@ const BEST_PARAMS: &[BotParamInfo] = &[BotParamInfo {
 pub fn best_response_info() -> BotInfo<TakeAPenny> {
     BotInfo {
         name: "best-response",
+        // Reads every key: it solves the variant exactly.
+        reads: &["*"],
         aliases: &[],
         doc: "the exact policy maximising its expected win share against opponents that all play random (vs=0) or all greedy (vs=1), \
               by value iteration over (pennies, pot, last spots); only for variants of at most 5,000,000 states (2 and 3 players)",
