@@ -80,10 +80,24 @@ pub fn write_summary(dir: &Path, summary: &crate::stats::summary::Summary) -> Re
 /// As [`write_summary`], marked partial (`"partial": true` and the game counts) when
 /// `partial` is given.
 pub fn write_summary_marked(dir: &Path, summary: &crate::stats::summary::Summary, partial: Option<&Partial>) -> Result<std::path::PathBuf, Error> {
+    write_summary_described(dir, summary, partial, serde_json::Map::new())
+}
+
+/// As [`write_summary_marked`], with `figures` (what each figure of the report means: its
+/// description and unit, by name) under the key `figures` when it is not empty.
+pub fn write_summary_described(
+    dir: &Path,
+    summary: &crate::stats::summary::Summary,
+    partial: Option<&Partial>,
+    figures: serde_json::Map<String, serde_json::Value>,
+) -> Result<std::path::PathBuf, Error> {
     let path = dir.join("summary.json");
     let mut value = serde_json::to_value(summary).map_err(|e| Error::output(&path, e))?;
     if let Some(map) = value.as_object_mut() {
         map.shift_remove("games_per_second");
+        if !figures.is_empty() {
+            map.insert("figures".into(), serde_json::Value::Object(figures));
+        }
     }
     if let Some(p) = partial {
         p.mark(&mut value);

@@ -318,3 +318,57 @@ fn a_gzip_trace_file_holds_what_json_prints_and_replays_and_a_cut_or_edited_one_
     assert!(!err.contains("panicked"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn beaver_mania_records_the_refill_that_deals_the_last_card_of_the_draw_pile() {
+    // `trace variants/beaver-mania/standard.toml --seed 78 --game 108 --bots random` with a
+    // one-card stock and a big display: the stock is already empty when the display's refill
+    // takes the draw pile's last card, which ends the round. The refill must be recorded (a
+    // `refill` chance line before the end), and the trace must replay.
+    let sets: Vec<String> = ["stock_size=1", "display_size=12", "deck.bad_guy=8", "deck.superbeaver=8", "deck.thief=8"].map(String::from).to_vec();
+    let v = Variant::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("variants/beaver-mania/standard.toml"), &sets).expect("loads");
+    let (text, broken) = json_trace_of(&v, Some("random"), playtest::engine::game_seed(78, 108)).expect("traces");
+    assert!(broken.is_none(), "{broken:?}");
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let end = lines.iter().rposition(|l| l["type"] == "state").expect("a last state");
+    let last = &lines[end]["state"];
+    assert_eq!(last["end_reason"], "supply_empty", "the seed still reaches the case: {last}");
+    assert!(last["draw"].as_array().unwrap().is_empty() && last["stock"].as_array().unwrap().is_empty());
+    // The last decision's chance lines: a refill of the display that emptied the draw pile.
+    let decision = lines[..end].iter().rposition(|l| l["type"] == "decision").expect("a decision");
+    let refills: Vec<&Value> = lines[decision..end].iter().filter(|l| l["type"] == "chance" && l["event"].get("refill").is_some()).collect();
+    assert_eq!(refills.len(), 1, "{:?}", &lines[decision..=end]);
+    let added = refills[0]["event"]["refill"]["display"].as_u64().expect("cards to the display");
+    let before = lines[..decision].iter().rposition(|l| l["type"] == "state" || l["type"] == "start").expect("a state before");
+    assert_eq!(lines[before]["state"]["draw"].as_array().unwrap().len() as u64, added, "the refill took the whole draw pile");
+    let said = replay(&lines).expect("replays");
+    assert!(said.contains("agree"), "{said}");
+}
+
+#[test]
+fn a_beaver_mania_match_that_reaches_its_target_after_a_capped_round_ends_by_its_target() {
+    // `trace variants/beaver-mania/match-250.toml --seed 41 --game 12 --set turn_cap=40 --set
+    // match_target=60`: an early round stops at the turn cap, a later one takes a total to the
+    // target; the match ends by that round's reason, not `cap`.
+    let sets: Vec<String> = ["turn_cap=40", "match_target=60"].map(String::from).to_vec();
+    let v = Variant::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("variants/beaver-mania/match-250.toml"), &sets).expect("loads");
+    let (text, broken) = json_trace_of(&v, None, playtest::engine::game_seed(41, 12)).expect("traces");
+    assert!(broken.is_none(), "{broken:?}");
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    let last = &lines[lines.iter().rposition(|l| l["type"] == "state").expect("a last state")]["state"];
+    let totals: Vec<i64> = last["players"].as_array().unwrap().iter().map(|p| p["total"].as_i64().unwrap()).collect();
+    assert!(totals.iter().any(|&t| t >= 60), "the target is reached: {totals:?}");
+    assert!(last["round"].as_u64().unwrap() > 0, "more than one round");
+    assert_ne!(last["end_reason"], "cap", "{last}");
+    // Some earlier round did stop at the cap: it reached its 40th turn and the next round
+    // began.
+    let capped_round = lines
+        .iter()
+        .filter(|l| l["type"] == "state" && l["state"]["round_turns"] == 40)
+        .map(|l| l["state"]["round"].as_u64().unwrap())
+        .next()
+        .expect("a round reached the turn cap");
+    assert!(capped_round < last["round"].as_u64().unwrap(), "the capped round came before the last one");
+    let said = replay(&lines).expect("replays");
+    assert!(said.contains("agree"), "{said}");
+}

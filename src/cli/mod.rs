@@ -224,7 +224,8 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
             extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
         },
     )
-    .with_rotation(result.rotation.as_ref().map(|r| r.summary()));
+    .with_rotation(result.rotation.as_ref().map(|r| r.summary()))
+    .with_teams(&game.teams(), &result.tally);
     if cfg.detailed {
         summary.standing = Some(result.standing.summary(game.standing_unit()));
     }
@@ -250,6 +251,7 @@ fn report_tables<G: Game>(
     Ok(crate::report::Tables {
         figures: figure_rows(&cat, &est, unit),
         seats: seat_rows(&cat, &est, &bots),
+        seat_note: crate::report::tables::seat_note(summary),
         expectations: expect_rows(&cat, &est, &expect, unit),
         sections: Vec::new(),
     })

@@ -148,7 +148,9 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
     let run = RunArgs { games: result.tally.games, ..a.run.clone() };
     let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
     charts.extend(crate::report::standing_charts(&result.standing, &summary));
-    charts.extend(result.metrics.charts(result.tally.games));
+    let own = result.metrics.charts(result.tally.games);
+    let key_chart = crate::report::key_chart::<G>(&own);
+    charts.extend(own);
     charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
     let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
     add_exact(variant, &labels, &mut summary, &mut charts);
@@ -176,6 +178,7 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
         partial: stopped_at,
         tables,
         replay,
+        key_chart,
     })?;
     Ok(Written::Done { summary, files, partial: stopped_at })
 }

@@ -66,6 +66,7 @@ fn summary_of<G: Game>(game: &G, variant_name: &str, bots: Vec<String>, seed: u6
             extra: metrics.map(|m| m.summary(tally.games)).unwrap_or_default(),
         },
     )
+    .with_teams(&game.teams(), tally)
 }
 
 fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: ShardRun<'_>) -> Result<(ShardState, RunResult<G>), Error> {
@@ -263,7 +264,9 @@ impl GameCommand for Merge<'_> {
             summary.standing = Some(standing.summary(game.standing_unit()));
             let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
             charts.extend(report::standing_charts(&standing, &summary));
-            charts.extend(metrics.charts(tally.games));
+            let own = metrics.charts(tally.games);
+            let key_chart = report::key_chart::<G>(&own);
+            charts.extend(own);
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());
             super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
@@ -278,6 +281,7 @@ impl GameCommand for Merge<'_> {
                 partial: None,
                 tables,
                 replay: None,
+                key_chart,
             })?;
         } else {
             crate::output::write_summary(out.path(), &summary)?;

@@ -313,6 +313,15 @@ impl GameCommand for Check<'_> {
                     failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
                 }
             }
+            // A game's own figure says what it is (a share is a fraction of 1 here).
+            if Catalogue::is_extra(def) {
+                let unit = if def.unit == Unit::Share { "a share, as a fraction of 1".to_string() } else { def.own_unit.clone() };
+                if unit.is_empty() {
+                    println!("        ({})", def.about);
+                } else {
+                    println!("        ({}; {unit})", def.about);
+                }
+            }
         }
         Ok((expect.len(), failed))
     }

@@ -78,6 +78,13 @@ pub struct MetricComparison {
     pub about: String,
     /// "share" (a fraction), "length" or "plain".
     pub unit: &'static str,
+    /// The unit of one of the game's own figures in its words ("pegs per game"; empty for
+    /// a share and for the common figures).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub own_unit: String,
+    /// Whether it is one of the game's own figures (the table then says what it is).
+    #[serde(skip)]
+    pub own: bool,
     /// Value of A (null when A has no such metric).
     pub a: f64,
     /// 95% interval of A.
@@ -412,6 +419,8 @@ fn row(d: &metrics::MetricDef, a: Estimate, b: Estimate, diff: f64, paired: Opti
         name: d.name.clone(),
         about: d.about.clone(),
         unit: unit_name(d.unit),
+        own_unit: d.own_unit.clone(),
+        own: metrics::Catalogue::extra_index(d).is_some(),
         a: a.value,
         a_ci: [a.lo, a.hi],
         b: b.value,
@@ -477,6 +486,18 @@ pub fn table(c: &Comparison) -> String {
                 None => "-",
             }
         );
+    }
+    let own: Vec<String> = c
+        .metrics
+        .iter()
+        .filter(|m| m.own)
+        .map(|m| {
+            let unit = if m.unit == "share" { "%".to_string() } else { m.own_unit.clone() };
+            if unit.is_empty() { format!("- {}: {}", m.name, m.about) } else { format!("- {}: {} ({unit})", m.name, m.about) }
+        })
+        .collect();
+    if !own.is_empty() {
+        let _ = writeln!(out, "\nWhat the game's own and the standing figures are:\n{}", own.join("\n"));
     }
     if !ratios.is_empty() {
         ratios.sort_by(f64::total_cmp);

@@ -58,6 +58,12 @@ enum Field {
     /// A rotated run: the win share of line-up position `k` (the bot listed for seat k),
     /// wherever it sits.
     BotWin(usize),
+    /// A team game: the win share of team `t` (its seats' shares summed).
+    TeamWin(usize),
+    /// A team game: the first mover's team's win share minus 1/teams.
+    FirstTeamAdvantage,
+    /// A team game: chi-square p-value that every team wins equally often.
+    TeamFairness,
     Extra(usize),
     /// Standing figure `k` of [`STANDING_METRICS`], at `batch` in the per-batch values.
     Standing {
@@ -99,6 +105,13 @@ pub struct MetricDef {
     pub unit: Unit,
     /// Index into the per-game vector, for metrics that are a mean of per-game values.
     pub per_game: Option<usize>,
+    /// Whether the figure can be anything but 0 in this game (the elimination figures of a
+    /// game where nothing is eliminated cannot): tables show only figures that apply;
+    /// `check`, `compare` and `sweep` still read every name.
+    pub applies: bool,
+    /// The unit of one of the game's own figures, in its words (from its
+    /// [`crate::engine::Meaning`]; empty for the common figures, whose unit follows `unit`).
+    pub own_unit: String,
     field: Field,
 }
 
@@ -109,7 +122,8 @@ impl MetricDef {
         match (self.unit, self.field) {
             (Unit::Share, _) => "%".into(),
             (Unit::Length, _) => length_unit.into(),
-            (_, Field::SeatFairness) => "p-value".into(),
+            (_, Field::SeatFairness | Field::TeamFairness) => "p-value".into(),
+            (_, Field::Extra(_)) => self.own_unit.clone(),
             (_, Field::SeatScore(_)) => "score".into(),
             (_, Field::Standing { k: 0, .. }) => "changes per game".into(),
             (_, Field::Standing { k: 1, .. }) => format!("changes per 10 {length_unit}"),
@@ -248,6 +262,8 @@ pub struct Catalogue {
     pub per_game_len: usize,
     seats: usize,
     players: usize,
+    /// Each team's seats (empty when every seat plays for itself).
+    teams: Vec<Vec<usize>>,
     has_elimination: bool,
     length_unit: String,
     /// Seat rotation: games per block (0 without rotation).
@@ -259,6 +275,8 @@ impl Catalogue {
     pub fn new<G: Game>(game: &G) -> Catalogue {
         let seats = game.seats();
         let unit = game.length_unit();
+        let teams = game.teams();
+        let eliminates = game.has_elimination();
         let mut defs = Vec::new();
         let mut per_game = 0;
         let mut add = |name: String, about: String, unit: Unit, field: Field, paired: bool| {
@@ -266,7 +284,8 @@ impl Catalogue {
                 per_game += 1;
                 per_game - 1
             });
-            defs.push(MetricDef { name, about, unit, per_game: index, field });
+            let applies = eliminates || !matches!(field, Field::Elimination | Field::GamesWithElimination | Field::SeatEliminated(_));
+            defs.push(MetricDef { name, about, unit, per_game: index, applies, own_unit: String::new(), field });
         };
         add("mean_length".into(), format!("mean game length ({unit})"), Unit::Length, Field::MeanLength, true);
         for (name, q) in [("median_length", 0.5), ("p5_length", 0.05), ("p95_length", 0.95)] {
@@ -287,9 +306,40 @@ impl Catalogue {
             true,
         );
         add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
+        if teams.len() >= 2 {
+            let first = teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
+            for (t, members) in teams.iter().enumerate() {
+                let list: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+                add(
+                    format!("team{t}_win_share"),
+                    format!("team {t}'s win share (seats {}; its seats' shares summed)", list.join(", ")),
+                    Unit::Share,
+                    Field::TeamWin(t),
+                    true,
+                );
+            }
+            add(
+                "first_team_advantage".into(),
+                format!("win share of team {first} (seat 0 moves first) minus the fair share 1/{}", teams.len()),
+                Unit::Share,
+                Field::FirstTeamAdvantage,
+                true,
+            );
+            add("team_fairness_p".into(), "chi-square p-value that every team wins equally often".into(), Unit::Plain, Field::TeamFairness, false);
+        }
         add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
         add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);
-        add("shared_win_rate".into(), "share of games won by several tied seats".into(), Unit::Share, Field::SharedWin, true);
+        add(
+            "shared_win_rate".into(),
+            if teams.len() >= 2 {
+                "share of games whose win several seats share (a team's win is always shared by its seats)".into()
+            } else {
+                "share of games won by several tied seats".into()
+            },
+            Unit::Share,
+            Field::SharedWin,
+            true,
+        );
         for s in 0..seats {
             add(format!("seat{s}_win_share"), format!("seat {s}'s win share (ties shared)"), Unit::Share, Field::SeatWin(s), true);
         }
@@ -299,14 +349,25 @@ impl Catalogue {
         for s in 0..seats {
             add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
         }
-        let extras: Vec<String> = <G::Metrics as Default>::default().summary(0).into_iter().map(|(k, _)| k).collect();
+        let own = <G::Metrics as Default>::default();
+        let extras: Vec<String> = own.summary(0).into_iter().map(|(k, _)| k).collect();
         let game_extras = extras.len();
         for (k, (name, unit_of, about)) in STANDING_METRICS.iter().enumerate() {
             let about = about.replace("{unit}", game.standing_unit()).replace("{length}", unit);
             add(name.to_string(), about, *unit_of, Field::Standing { k, batch: game_extras + k }, false);
         }
         for (j, name) in extras.into_iter().enumerate() {
-            add(name, format!("{}'s own figure", game.id()), Unit::Plain, Field::Extra(j), false);
+            let meaning = own.meaning(&name);
+            let (about, unit_of) = match &meaning {
+                Some(m) => (m.about.clone(), if m.is_share() { Unit::Share } else { Unit::Plain }),
+                None => (format!("{}'s own figure", game.id()), Unit::Plain),
+            };
+            add(name, about, unit_of, Field::Extra(j), false);
+        }
+        for d in defs.iter_mut().filter(|d| matches!(d.field, Field::Extra(_))) {
+            if let Some(m) = own.meaning(&d.name).filter(|m| !m.is_share()) {
+                d.own_unit = m.unit;
+            }
         }
         // A game's figure named like a common metric would be ambiguous: the common one wins.
         let mut seen = std::collections::HashSet::new();
@@ -316,6 +377,7 @@ impl Catalogue {
             per_game_len: per_game,
             seats,
             players: game.acting_seats(),
+            teams,
             has_elimination: game.has_elimination(),
             length_unit: unit.into(),
             rotation: 0,
@@ -339,6 +401,8 @@ impl Catalogue {
                 about: format!("win share of the bot listed for seat {k}, wherever rotation seats it (ties shared)"),
                 unit: Unit::Share,
                 per_game: Some(self.per_game_len),
+                applies: true,
+                own_unit: String::new(),
                 field: Field::BotWin(k),
             };
             self.per_game_len += 1;
@@ -423,7 +487,12 @@ impl Catalogue {
                 Field::SeatScore(s) => o.scores[s] as f64,
                 Field::SeatEliminated(s) => f64::from(u8::from(o.eliminated_at[s] > 0)),
                 Field::BotWin(k) => o.win_share((k + turn) % self.rotation.max(1)),
-                Field::LengthQuantile(_) | Field::SeatFairness | Field::Extra(_) | Field::Standing { .. } => 0.0,
+                Field::TeamWin(t) => self.teams[t].iter().map(|&s| o.win_share(s)).sum(),
+                Field::FirstTeamAdvantage => {
+                    let first = self.teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
+                    self.teams[first].iter().map(|&s| o.win_share(s)).sum::<f64>() - 1.0 / self.teams.len().max(1) as f64
+                }
+                Field::LengthQuantile(_) | Field::SeatFairness | Field::TeamFairness | Field::Extra(_) | Field::Standing { .. } => 0.0,
             };
             if let Some(i) = d.per_game {
                 out[i] = v;
@@ -495,6 +564,18 @@ impl Catalogue {
                 Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval: Interval::Wilson }
             }
             Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
+            Field::TeamWin(team) => match s.teams.as_ref().and_then(|t| t.teams.get(team)) {
+                Some(x) => Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval: Interval::Wilson },
+                None => Estimate::point(f64::NAN),
+            },
+            Field::FirstTeamAdvantage => match &s.teams {
+                Some(t) => {
+                    let f = &t.first_team_advantage;
+                    Estimate { value: f.value, lo: f.ci95[0], hi: f.ci95[1], interval: Interval::Wilson }
+                }
+                None => Estimate::point(f64::NAN),
+            },
+            Field::TeamFairness => Estimate::point(s.teams.as_ref().map_or(f64::NAN, |t| t.team_fairness_p)),
             Field::SeatEliminated(seat) => share(s.seats[seat].eliminated, t.eliminated[seat] as f64),
             Field::BotWin(_) => {
                 let i = d.per_game.unwrap_or(0);

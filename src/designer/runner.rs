@@ -271,7 +271,8 @@ impl<G: Game> ArmStats<G> {
                 seconds,
                 extra: if detailed { self.metrics.summary(self.tally.games) } else { Vec::new() },
             },
-        );
+        )
+        .with_teams(&game.teams(), &self.tally);
         if detailed {
             summary.standing = Some(self.standing.summary(game.standing_unit()));
         }

@@ -23,7 +23,7 @@ pub fn show(unit: Unit, v: f64) -> String {
 
 fn interval(def: &MetricDef, e: &Estimate) -> String {
     match e.interval {
-        Interval::None if def.name == "seat_fairness_p" => "- (a p-value)".into(),
+        Interval::None if def.name.ends_with("_fairness_p") => "- (a p-value)".into(),
         Interval::None => "- (a ratio over the whole run)".into(),
         _ => format!("{} to {}", show(def.unit, e.lo), show(def.unit, e.hi)),
     }
@@ -34,12 +34,13 @@ fn per_seat(name: &str) -> bool {
     name.starts_with("seat") && name.as_bytes().get(4).is_some_and(u8::is_ascii_digit)
 }
 
-/// The figures table: every metric of the catalogue but the per-seat ones.
+/// The figures table: every metric of the catalogue that applies to the game, but the
+/// per-seat ones.
 pub fn figure_rows(cat: &Catalogue, est: &[Estimate], standing_unit: &str) -> Vec<FigureRow> {
     cat.defs
         .iter()
         .zip(est)
-        .filter(|(d, _)| !per_seat(&d.name))
+        .filter(|(d, _)| d.applies && !per_seat(&d.name))
         .map(|(d, e)| FigureRow {
             name: d.name.clone(),
             about: d.about.clone(),
@@ -50,7 +51,8 @@ pub fn figure_rows(cat: &Catalogue, est: &[Estimate], standing_unit: &str) -> Ve
         .collect()
 }
 
-/// The seat table: win share, eliminations and mean score of every seat with their intervals.
+/// The seat table: win share, eliminations (where seats can be eliminated) and mean score of
+/// every seat with their intervals.
 pub fn seat_rows(cat: &Catalogue, est: &[Estimate], bots: &[String]) -> Vec<SeatRow> {
     let get = |name: String| cat.position(&name).map(|i| (&cat.defs[i], est[i]));
     let cell = |name: String| get(name).map(|(d, e)| (show(d.unit, e.value), interval(d, &e))).unwrap_or(("-".into(), "-".into()));
@@ -60,7 +62,7 @@ pub fn seat_rows(cat: &Catalogue, est: &[Estimate], bots: &[String]) -> Vec<Seat
             seat: s,
             bot: bot.clone(),
             win_share: cell(format!("seat{s}_win_share")),
-            eliminated: cell(format!("seat{s}_eliminated")),
+            eliminated: get(format!("seat{s}_eliminated")).filter(|(d, _)| d.applies).map(|(d, e)| (show(d.unit, e.value), interval(d, &e))),
             mean_score: cell(format!("seat{s}_mean_score")),
         })
         .collect()

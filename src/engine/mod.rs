@@ -204,6 +204,10 @@ pub struct LineSeries {
 /// Game-specific metrics gathered while games are played in detail (for reports).
 /// They merge in game-index order, so results do not depend on the thread count.
 pub trait Metrics<G: Game>: Default + Send {
+    /// The file stem of the game's key chart, the one the report's one-picture summary
+    /// (`summary.png`) shows beside the win shares and the length ("": the first of
+    /// [`Metrics::charts`]).
+    const KEY_CHART: &'static str = "";
     /// Called after every applied action.
     fn after_action(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action);
     /// Called once when the game is over.
@@ -214,6 +218,12 @@ pub trait Metrics<G: Game>: Default + Send {
     fn charts(&self, games: u64) -> Vec<ChartSpec>;
     /// Extra summary numbers for `summary.json` and the report table.
     fn summary(&self, games: u64) -> Vec<(String, f64)>;
+    /// What the figure `name` of [`Metrics::summary`] means: one line in the designer's words
+    /// and its unit, shown beside it in every table (`None` for a name the game does not
+    /// know; each bundled game describes all of its figures, a test checks it).
+    fn meaning(&self, _name: &str) -> Option<Meaning> {
+        None
+    }
     /// The accumulated state as JSON, saved by a sharded run (`--shard K/N`) so `playtest
     /// merge` can combine shards; `None` (the default) when the game cannot save it. Merged
     /// shards equal one unsharded run only if `merge` is exact (integer sums, no `f64` sums of
@@ -224,6 +234,36 @@ pub trait Metrics<G: Game>: Default + Send {
     /// Rebuilds an accumulator saved by [`Metrics::save_state`]; `Err` says why it cannot.
     fn load_state(_state: &serde_json::Value) -> Result<Self, String> {
         Err("this game's report metrics cannot be saved by a sharded run".into())
+    }
+}
+
+/// What one of a game's own figures means ([`Metrics::meaning`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Meaning {
+    /// One line: what is counted, over what.
+    pub about: String,
+    /// Its unit: [`Meaning::SHARE`] for a share kept as a fraction (shown in %), else the
+    /// unit's words ("cards per round", "turns", "win share points").
+    pub unit: String,
+}
+
+impl Meaning {
+    /// The unit of a share (a fraction, shown in %).
+    pub const SHARE: &'static str = "%";
+
+    /// A figure described by `about`, in `unit`.
+    pub fn new(about: impl Into<String>, unit: impl Into<String>) -> Meaning {
+        Meaning { about: about.into(), unit: unit.into() }
+    }
+
+    /// A share (a fraction of 1, shown in %) described by `about`.
+    pub fn share(about: impl Into<String>) -> Meaning {
+        Meaning::new(about, Meaning::SHARE)
+    }
+
+    /// Whether the figure is a share.
+    pub fn is_share(&self) -> bool {
+        self.unit == Meaning::SHARE
     }
 }
 
@@ -336,9 +376,17 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn end_reasons(&self) -> &'static [&'static str];
     /// Unit of [`Outcome::length`] ("turns", "rounds").
     fn length_unit(&self) -> &'static str;
-    /// Whether seats can be eliminated (adds survival statistics).
+    /// Whether seats can be eliminated (adds survival statistics; without it the report
+    /// shows no elimination figures, which could only read 0).
     fn has_elimination(&self) -> bool {
         false
+    }
+    /// The teams, when seats play in teams: each team's seats in seat order, teams numbered
+    /// by their place here (default: none, every seat plays for itself). A team's win puts
+    /// all its seats among [`Outcome::winners`]; reports then judge the verdict, fairness,
+    /// the first mover and the leader by team, and still show the seats.
+    fn teams(&self) -> Vec<Vec<usize>> {
+        Vec::new()
     }
     /// The game's turn cap, for charts.
     fn turn_cap(&self) -> u32;

@@ -49,19 +49,22 @@ pub fn render(spec: &ChartSpec, dir: &Path) -> Result<std::path::PathBuf, Error>
     {
         let root = TextBackend::new(BitMapBackend::new(&path, SIZE)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| fail(&e))?;
-        match spec {
-            ChartSpec::Bars { title, x_label, y_label, categories, series, reference, .. } => {
-                bars(&root, title, x_label, y_label, categories, series, reference.as_ref()).map_err(|e| fail(&e))?
-            }
-            ChartSpec::Lines { title, x_label, y_label, series, .. } => lines(&root, title, x_label, y_label, series).map_err(|e| fail(&e))?,
-            ChartSpec::Histogram { title, x_label, y_label, series, markers, .. } => {
-                histogram(&root, title, x_label, y_label, series, markers).map_err(|e| fail(&e))?
-            }
-            ChartSpec::Heatmap { .. } => super::heatmap::draw(&root, spec).map_err(|e| fail(&e))?,
-        }
+        draw(spec, &root).map_err(|e| fail(&e))?;
         root.present().map_err(|e| fail(&e))?;
     }
     Ok(path)
+}
+
+/// Draws `spec` onto `area` (a whole chart file, or one panel of the summary picture).
+pub(crate) fn draw(spec: &ChartSpec, area: &Area) -> DrawResult {
+    match spec {
+        ChartSpec::Bars { title, x_label, y_label, categories, series, reference, .. } => {
+            bars(area, title, x_label, y_label, categories, series, reference.as_ref())
+        }
+        ChartSpec::Lines { title, x_label, y_label, series, .. } => lines(area, title, x_label, y_label, series),
+        ChartSpec::Histogram { title, x_label, y_label, series, markers, .. } => histogram(area, title, x_label, y_label, series, markers),
+        ChartSpec::Heatmap { .. } => super::heatmap::draw(area, spec),
+    }
 }
 
 /// The drawing area every renderer draws on.

@@ -125,6 +125,12 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
         let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(notice));
     }
     let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(page.verdict));
+    if page.dir.join("summary.png").exists() {
+        let _ = writeln!(
+            h,
+            "<p><a href=\"summary.png\">summary.png</a>: the report on one picture (verdict, win shares, length, the game's key chart), to paste into a design document.</p>\n<figure><a href=\"summary.png\"><img src=\"summary.png\" alt=\"the report on one picture\" width=\"900\" height=\"640\"></a></figure>"
+        );
+    }
     if !page.description.is_empty() {
         let _ = writeln!(h, "<p>{}</p>", escape(page.description));
     }

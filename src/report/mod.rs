@@ -8,6 +8,7 @@ pub mod html;
 mod legend;
 pub mod replay_page;
 mod standing;
+pub mod summary_png;
 pub mod tables;
 pub mod text;
 pub mod tornado;
@@ -27,6 +28,9 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
     let games = tally.games;
     let unit = &summary.length.unit;
     let mut charts = vec![length_histogram(tally, summary)];
+    if let Some(t) = &summary.teams {
+        charts.push(team_shares(t, games));
+    }
     let fair = 100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players);
     match &summary.rotation {
         // Rotated: the seat order's effect (bots averaged out) and each bot's strength (seats
@@ -58,7 +62,11 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
         }
         None => charts.push(ChartSpec::Bars {
             file: "seat_win_shares".into(),
-            title: format!("Win share by seat, ties shared ({games} games)"),
+            title: if summary.teams.is_some() {
+                format!("Win share by seat: each seat of a winning team gets an equal part ({games} games)")
+            } else {
+                format!("Win share by seat, ties shared ({games} games)")
+            },
             x_label: "seat (turn order) and bot".into(),
             y_label: "win share (%)".into(),
             categories: summary.seats.iter().map(|s| format!("seat {} ({})", s.seat, s.bot)).collect(),
@@ -107,6 +115,27 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
         reference: None,
     });
     charts
+}
+
+/// A team game's win share per team, with the fair share 1/teams.
+fn team_shares(t: &crate::stats::teams::TeamsSummary, games: u64) -> ChartSpec {
+    let fair = t.fair_share() * 100.0;
+    ChartSpec::Bars {
+        file: "team_win_shares".into(),
+        title: match 1.0 - t.teams.iter().map(|x| x.win_share).sum::<f64>() {
+            none if none > 5e-4 => format!("Win share by team ({games} games, {:.1}% with no winner)", none * 100.0),
+            _ => format!("Win share by team ({games} games)"),
+        },
+        x_label: format!("team (its seats; seat 0 moves first, in team {})", t.first_team),
+        y_label: "win share (%)".into(),
+        categories: (0..t.teams.len()).map(|i| t.name(i)).collect(),
+        series: vec![BarSeries {
+            name: "win share".into(),
+            values: t.teams.iter().map(|x| x.win_share * 100.0).collect(),
+            ci: Some(t.teams.iter().map(|x| (x.ci95[0] * 100.0, x.ci95[1] * 100.0)).collect()),
+        }],
+        reference: Some((fair, format!("fair share {fair:.1}%"))),
+    }
 }
 
 fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
@@ -158,6 +187,16 @@ pub struct ReportInput<'a> {
     /// The replay page of a typical game written beside the report (`replay.html`), with the
     /// sentence saying which game it is; `None` when there is none.
     pub replay: Option<String>,
+    /// The file stem of the game's key chart among `charts` ([`key_chart`]), shown in
+    /// `summary.png`; `None` when the game draws none.
+    pub key_chart: Option<String>,
+}
+
+/// The game's key chart among its own charts: the one its metrics name
+/// ([`Metrics::KEY_CHART`](crate::engine::Metrics::KEY_CHART)), else the first.
+pub fn key_chart<G: crate::engine::Game>(own: &[ChartSpec]) -> Option<String> {
+    let named = <G::Metrics as crate::engine::Metrics<G>>::KEY_CHART;
+    own.iter().find(|c| c.file() == named).or(own.first()).map(|c| c.file().to_string())
 }
 
 /// The run's header line and notes (dummy seats, mixed line-ups), as plain sentences.
@@ -168,6 +207,14 @@ fn run_notes(s: &Summary) -> Vec<String> {
             "{} dummy seat(s) (not players) are left out of the fair share ({:.2}%), the first-player advantage and the fairness test.",
             s.seats.len() - s.players,
             crate::stats::summary::fair_share(&s.seats, s.players) * 100.0
+        ));
+    }
+    if let Some(t) = &s.teams {
+        let names: Vec<String> = (0..t.teams.len()).map(|i| t.name(i)).collect();
+        notes.push(format!(
+            "Seats play in teams: {}. A team's win is shared equally by its seats, so a seat's win share is its team's divided by its size, and every team win counts as a shared win in `shared_win_rate`. The verdict, `first_team_advantage`, `team_fairness_p` and the leader chart judge the teams against a fair {:.1}%; the seat table still shows the seats.",
+            names.join(", "),
+            t.fair_share() * 100.0
         ));
     }
     if let Some(r) = &s.rotation {
@@ -181,26 +228,69 @@ fn run_notes(s: &Summary) -> Vec<String> {
     notes
 }
 
+/// Draws `summary.png` (verdict, win shares, length, key chart: [`summary_png`]) from the
+/// report's charts; `None` when the run has no win-share or length chart to show.
+fn summary_picture(input: &ReportInput<'_>, verdict: &str) -> Result<Option<PathBuf>, Error> {
+    let find = |file: &str| input.charts.iter().find(|c| c.file() == file);
+    let shares = find("team_win_shares").or_else(|| find("seat_win_shares"));
+    let (Some(shares), Some(length)) = (shares, find("game_length")) else { return Ok(None) };
+    let s = input.summary;
+    let heading = format!("{} — {}", s.game, s.variant);
+    let bots = if s.bots.iter().all(|b| *b == s.bots[0]) {
+        format!("every seat {}", s.bots.first().map_or("", |b| b.as_str()))
+    } else {
+        format!("bots {}", s.bots.join(", "))
+    };
+    let mut run = format!("{} games, seed {}, {} players, {bots}", s.games, s.seed, s.players);
+    if let Some(p) = &input.partial {
+        run = format!("{} — {run}", p.banner());
+    }
+    // Every seat playing one bot (the run line says which): the seats need no bot label.
+    let mut shares = shares.clone();
+    if let ChartSpec::Bars { file, categories, .. } = &mut shares
+        && file == "seat_win_shares"
+        && categories.len() == s.bots.len()
+        && s.rotation.is_none()
+        && s.bots.iter().all(|b| *b == s.bots[0])
+    {
+        for (i, c) in categories.iter_mut().enumerate() {
+            *c = format!("seat {i}");
+        }
+    }
+    let picture =
+        summary_png::SummaryPicture { heading: &heading, run: &run, verdict, shares: &shares, length, key: input.key_chart.as_deref().and_then(find) };
+    summary_png::render(&picture, input.dir).map(Some)
+}
+
 /// Writes every chart, `summary.json` and `report.md`; returns the files written.
 pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
     std::fs::create_dir_all(input.dir).map_err(|e| Error::output(input.dir, e))?;
     let mut written = Vec::new();
     let mut images = Vec::new();
+    let s = input.summary;
+    let verdict = tables::verdict(s);
+    if let Some(path) = summary_picture(&input, &verdict)? {
+        written.push(path);
+    }
     for chart in &input.charts {
         let path = charts::render(chart, input.dir)?;
         images.push((chart.title().to_string(), path.file_name().unwrap_or_default().to_string_lossy().into_owned()));
         written.push(path);
     }
-    written.push(crate::output::write_summary_marked(input.dir, input.summary, input.partial.as_ref())?);
+    // What every figure of the tables means, beside its number in summary.json.
+    let meanings: serde_json::Map<String, serde_json::Value> =
+        input.tables.figures.iter().map(|f| (f.name.clone(), serde_json::json!({ "about": f.about, "unit": f.unit }))).collect();
+    written.push(crate::output::write_summary_described(input.dir, input.summary, input.partial.as_ref(), meanings)?);
     let banner = input.partial.map(|p| p.banner());
-    let s = input.summary;
     let mut md = String::new();
     let _ = writeln!(md, "# {} — {}\n", s.game, s.variant);
     if let Some(b) = &banner {
         let _ = writeln!(md, "**{b}**\n");
     }
-    let verdict = tables::verdict(s);
     let _ = writeln!(md, "**{verdict}**\n");
+    if input.dir.join("summary.png").exists() {
+        let _ = writeln!(md, "[The report on one picture (`summary.png`)](summary.png)\n");
+    }
     if !input.description.is_empty() {
         let _ = writeln!(md, "{}\n", input.description);
     }

@@ -18,8 +18,9 @@ pub fn standing_charts(tally: &StandingTally, summary: &Summary) -> Vec<ChartSpe
         .iter()
         .map(|s| {
             let points = tally.mean_by_turn(s.seat, horizon);
+            let team = summary.teams.as_ref().and_then(|t| t.team_of(s.seat)).map(|t| format!(", team {t}")).unwrap_or_default();
             LineSeries {
-                name: format!("seat {} ({})", s.seat, s.bot),
+                name: format!("seat {} ({}{team})", s.seat, s.bot),
                 band: Some(points.iter().map(|p| p.2).collect()),
                 points: points.iter().map(|p| (p.0, p.1)).collect(),
             }
@@ -35,10 +36,16 @@ pub fn standing_charts(tally: &StandingTally, summary: &Summary) -> Vec<ChartSpe
     let decided = tally.decided();
     if decided > 0 {
         let curve = tally.leader_curve();
-        let chance = 100.0 / summary.players.max(1) as f64;
+        // In a team game the leaders are a team's seats (they share its standing) and a team
+        // wins: chance is 1 in teams.
+        let (sides, leader) = match &summary.teams {
+            Some(t) => (t.teams.len(), "leading team"),
+            None => (summary.players, "leader"),
+        };
+        let chance = 100.0 / sides.max(1) as f64;
         charts.push(ChartSpec::Lines {
             file: "leader_wins".into(),
-            title: format!("P(the current leader wins), 95% CI ({decided} games with a winner)"),
+            title: format!("P(the current {leader} wins), 95% CI ({decided} games with a winner)"),
             x_label: "share of the game played (%)".into(),
             y_label: "leader goes on to win (%)".into(),
             series: vec![
@@ -47,7 +54,11 @@ pub fn standing_charts(tally: &StandingTally, summary: &Summary) -> Vec<ChartSpe
                     points: curve.iter().map(|(x, p, _)| (x * 100.0, p * 100.0)).collect(),
                     band: Some(curve.iter().map(|(_, _, (lo, hi))| (lo * 100.0, hi * 100.0)).collect()),
                 },
-                LineSeries { name: format!("chance (1 in {})", summary.players), points: vec![(5.0, chance), (100.0, chance)], band: None },
+                LineSeries {
+                    name: format!("chance (1 in {sides}{})", if summary.teams.is_some() { " teams" } else { "" }),
+                    points: vec![(5.0, chance), (100.0, chance)],
+                    band: None,
+                },
             ],
         });
         charts.push(margin_histogram(tally, summary, decided));

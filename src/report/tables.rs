@@ -33,8 +33,8 @@ pub struct SeatRow {
     pub bot: String,
     /// Win share (ties shared).
     pub win_share: (String, String),
-    /// Share of games it was eliminated in.
-    pub eliminated: (String, String),
+    /// Share of games it was eliminated in (`None` in a game where nothing is eliminated).
+    pub eliminated: Option<(String, String)>,
     /// Mean final score.
     pub mean_score: (String, String),
 }
@@ -62,6 +62,9 @@ pub struct Tables {
     pub figures: Vec<FigureRow>,
     /// One row per seat.
     pub seats: Vec<SeatRow>,
+    /// How the seats share a win, said under the seat table (a team game: each seat of a
+    /// winning team gets an equal part); empty when there is nothing to say.
+    pub seat_note: String,
     /// The variant's `[expect]` bounds.
     pub expectations: Vec<ExpectRow>,
     /// Further tables a command adds after these (e.g. `report --ladder`'s skill curve).
@@ -86,8 +89,16 @@ pub struct Section {
 /// and how big the difference is, the median length and, when measured, how often the lead
 /// changes and how often the winner came from behind.
 pub fn verdict(s: &Summary) -> String {
-    let fair = fair_share(&s.seats, s.players);
-    let f = &s.first_player_advantage;
+    // A team game is judged by the team of seat 0 (the first mover) against 1/teams.
+    let (fair, f, who, mover) = match &s.teams {
+        Some(t) => (
+            t.fair_share(),
+            &t.first_team_advantage,
+            format!("{} wins {:.1}%", capitalise(&t.name(t.first_team)), t.teams[t.first_team].win_share * 100.0),
+            "first-mover",
+        ),
+        None => (fair_share(&s.seats, s.players), &s.first_player_advantage, format!("Seat 0 wins {:.1}%", s.seats[0].win_share * 100.0), "first-player"),
+    };
     // Points rounded to the tenth printed, so a tiny negative value reads +0.0, not -0.0.
     let tenth = |x: f64| {
         let y = (x * 1000.0).round() / 10.0;
@@ -97,13 +108,13 @@ pub fn verdict(s: &Summary) -> String {
     let size = value.abs();
     let side = if value > 0.0 { "advantage" } else { "disadvantage" };
     let judgement = if lo <= 0.0 && hi >= 0.0 {
-        if hi - lo <= 4.0 { "no first-player advantage to speak of".to_string() } else { "no first-player advantage shown (more games would tell)".to_string() }
+        if hi - lo <= 4.0 { format!("no {mover} advantage to speak of") } else { format!("no {mover} advantage shown (more games would tell)") }
     } else if size < 2.0 {
-        format!("a small but real first-player {side}")
+        format!("a small but real {mover} {side}")
     } else if size < 5.0 {
-        format!("a clear first-player {side}")
+        format!("a clear {mover} {side}")
     } else {
-        format!("a large first-player {side}")
+        format!("a large {mover} {side}")
     };
     let strongest = s.rotation.as_ref().and_then(|r| r.bots.iter().max_by(|a, b| a.win_share.total_cmp(&b.win_share)));
     let mixed = match strongest {
@@ -116,8 +127,7 @@ pub fn verdict(s: &Summary) -> String {
         None => String::new(),
     };
     let mut line = format!(
-        "Seat 0 wins {:.1}% of games against a fair {:.1}% ({value:+.1} pts, 95% CI {lo:+.1} to {hi:+.1}): {judgement}{mixed}; games last {} {} (median)",
-        s.seats[0].win_share * 100.0,
+        "{who} of games against a fair {:.1}% ({value:+.1} pts, 95% CI {lo:+.1} to {hi:+.1}): {judgement}{mixed}; games last {} {} (median)",
         fair * 100.0,
         s.length.median,
         s.length.unit
@@ -127,13 +137,33 @@ pub fn verdict(s: &Summary) -> String {
     {
         let _ = write!(
             line,
-            "; the lead changes {:.1} times a game and {:.0}% of games are won by a seat that trailed at halfway",
+            "; the lead changes {:.1} times a game and {:.0}% of games are won by a {} that trailed at halfway",
             st.lead_changes.value,
-            st.comeback_rate.value * 100.0
+            st.comeback_rate.value * 100.0,
+            if s.teams.is_some() { "team" } else { "seat" }
         );
     }
     line.push('.');
     line
+}
+
+/// How the seats share a win, for the line under the seat table: in a team game each seat of
+/// the winning team gets an equal part, so a seat's share is its team's divided by the
+/// team's size (empty for a game of single seats, where ties are shared as the table says).
+pub fn seat_note(s: &Summary) -> String {
+    let Some(t) = &s.teams else { return String::new() };
+    let parts: Vec<String> = (0..t.teams.len()).map(|i| format!("{} wins {:.2}%", t.name(i), t.teams[i].win_share * 100.0)).collect();
+    format!(
+        "Seats play in teams and a team's win is shared equally by its seats: each seat's win share is its team's divided by the team's size, against a fair {:.1}% per seat ({}).",
+        fair_share(&s.seats, s.players) * 100.0,
+        parts.join("; ")
+    )
+}
+
+/// `text` with its first letter upper-case.
+fn capitalise(text: &str) -> String {
+    let mut c = text.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
 }
 
 /// Escapes `|` so a cell does not split a Markdown table row.
@@ -148,20 +178,18 @@ pub fn markdown(t: &Tables) -> String {
     for r in &t.figures {
         let _ = writeln!(md, "| `{}` | {} | {} | {} | {} |", r.name, cell(&r.value), cell(&r.ci), cell(&r.unit), cell(&r.about));
     }
-    let _ = writeln!(md, "\n| seat | bot | win share | 95% CI | eliminated | 95% CI | mean score | 95% CI |\n|---:|---|---:|---|---:|---|---:|---|");
+    let eliminates = t.seats.iter().any(|r| r.eliminated.is_some());
+    if eliminates {
+        let _ = writeln!(md, "\n| seat | bot | win share | 95% CI | eliminated | 95% CI | mean score | 95% CI |\n|---:|---|---:|---|---:|---|---:|---|");
+    } else {
+        let _ = writeln!(md, "\n| seat | bot | win share | 95% CI | mean score | 95% CI |\n|---:|---|---:|---|---:|---|");
+    }
     for r in &t.seats {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.seat,
-            cell(&r.bot),
-            r.win_share.0,
-            r.win_share.1,
-            r.eliminated.0,
-            r.eliminated.1,
-            r.mean_score.0,
-            r.mean_score.1
-        );
+        let elim = r.eliminated.as_ref().map(|e| format!(" {} | {} |", e.0, e.1)).unwrap_or_default();
+        let _ = writeln!(md, "| {} | {} | {} | {} |{elim} {} | {} |", r.seat, cell(&r.bot), r.win_share.0, r.win_share.1, r.mean_score.0, r.mean_score.1);
+    }
+    if !t.seat_note.is_empty() {
+        let _ = writeln!(md, "\n{}", t.seat_note);
     }
     if !t.expectations.is_empty() {
         let _ = writeln!(
@@ -198,25 +226,29 @@ pub fn html(t: &Tables) -> String {
         );
     }
     let _ = writeln!(h, "</table>");
+    let eliminates = t.seats.iter().any(|r| r.eliminated.is_some());
     let _ = writeln!(
         h,
-        "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th class=l>95% CI</th><th>eliminated</th><th class=l>95% CI</th><th>mean score</th><th class=l>95% CI</th></tr>"
+        "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th class=l>95% CI</th>{}<th>mean score</th><th class=l>95% CI</th></tr>",
+        if eliminates { "<th>eliminated</th><th class=l>95% CI</th>" } else { "" }
     );
     for r in &t.seats {
+        let elim = r.eliminated.as_ref().map(|e| format!("<td>{}</td><td class=l>{}</td>", escape(&e.0), escape(&e.1))).unwrap_or_default();
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td></tr>",
+            "<tr><td>{}</td><td class=l>{}</td><td>{}</td><td class=l>{}</td>{elim}<td>{}</td><td class=l>{}</td></tr>",
             r.seat,
             escape(&r.bot),
             escape(&r.win_share.0),
             escape(&r.win_share.1),
-            escape(&r.eliminated.0),
-            escape(&r.eliminated.1),
             escape(&r.mean_score.0),
             escape(&r.mean_score.1)
         );
     }
     let _ = writeln!(h, "</table>");
+    if !t.seat_note.is_empty() {
+        let _ = writeln!(h, "<p>{}</p>", escape(&t.seat_note));
+    }
     if !t.expectations.is_empty() {
         let _ = writeln!(
             h,
@@ -278,6 +310,7 @@ mod tests {
             extra: serde_json::Map::new(),
             standing: None,
             rotation: None,
+            teams: None,
         }
     }
 
@@ -289,5 +322,25 @@ mod tests {
         );
         assert!(verdict(&summary(0.2498, [-0.006, 0.005])).contains("(+0.0 pts, 95% CI -0.6 to +0.5): no first-player advantage to speak of"));
         assert!(verdict(&summary(0.19, [-0.07, -0.05])).contains("a large first-player disadvantage"));
+    }
+
+    #[test]
+    fn a_team_game_is_judged_by_the_first_movers_team_against_one_in_teams() {
+        use crate::engine::Outcome;
+        use crate::stats::Tally;
+        let mut tally = Tally::default();
+        let mut o = Outcome::new();
+        for g in 0..1000 {
+            o.winners = if g < 487 { 0b0101 } else { 0b1010 };
+            tally.add(&o, 4, 1);
+        }
+        let mut s = summary(0.2435, [-0.02, 0.01]).with_teams(&[vec![0, 2], vec![1, 3]], &tally);
+        s.seats[0].win_share = 0.2435;
+        let v = verdict(&s);
+        assert!(v.starts_with("Team 0 (seats 0 and 2) wins 48.7% of games against a fair 50.0% (-1.3 pts, 95% CI"), "{v}");
+        assert!(v.contains("first-mover"), "{v}");
+        let note = seat_note(&s);
+        assert!(note.contains("shared equally by its seats") && note.contains("team 1 (seats 1 and 3) wins 51.30%"), "{note}");
+        assert_eq!(seat_note(&summary(0.25, [-0.01, 0.01])), "");
     }
 }

@@ -11,6 +11,7 @@ pub mod ratings;
 pub mod rotation;
 pub mod standing;
 pub mod summary;
+pub mod teams;
 
 use serde::{Deserialize, Serialize};
 

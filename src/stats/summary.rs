@@ -96,6 +96,9 @@ pub struct Summary {
     /// Lead changes, drama, decisiveness, comebacks and margin (runs that gather them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub standing: Option<super::StandingSummary>,
+    /// A team game's team figures (absent when every seat plays for itself).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<super::teams::TeamsSummary>,
 }
 
 /// What the summary needs to know about the game and the run besides the tally.
@@ -214,7 +217,15 @@ impl Summary {
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
             rotation: None,
             standing: None,
+            teams: None,
         }
+    }
+
+    /// The summary with the team figures of a team game (`teams`: each team's seats; none
+    /// leaves it as it is).
+    pub fn with_teams(mut self, teams: &[Vec<usize>], tally: &Tally) -> Summary {
+        self.teams = super::teams::TeamsSummary::new(teams, tally);
+        self
     }
 
     /// The summary with a rotated run's per-seat and per-bot figures.

@@ -37,6 +37,7 @@ impl BeaverMania {
             totals,
             end_reason,
             capped,
+            capped_rounds,
             winners,
             round_end,
             dealt_actions,
@@ -66,6 +67,7 @@ impl BeaverMania {
         out.totals = *totals;
         out.end_reason = *end_reason;
         out.capped = *capped;
+        out.capped_rounds = *capped_rounds;
         out.winners = *winners;
         out.round_end = *round_end;
         out.stats = *stats;
@@ -105,7 +107,7 @@ impl BeaverMania {
         let mut t = String::new();
         let _ = write!(
             t,
-            "seat {seat}; current {}; step {:?}; play {:?}; to stab {:#x}; owed {:?}; turns {} / {} round {} first {} done {}; totals {:?}; end {} {} {:#x} {:?}; draw {}; display {}; stock {}; put away {}",
+            "seat {seat}; current {}; step {:?}; play {:?}; to stab {:#x}; owed {:?}; turns {} / {} round {} first {} done {}; totals {:?}; end {} {} {} {:#x} {:?}; draw {}; display {}; stock {}; put away {}",
             s.current,
             s.step,
             s.play,
@@ -119,6 +121,7 @@ impl BeaverMania {
             &s.totals[..n],
             s.end_reason,
             s.capped,
+            s.capped_rounds,
             s.winners,
             s.round_end,
             s.draw.len(),

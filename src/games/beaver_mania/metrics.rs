@@ -12,7 +12,7 @@ use super::cards::ACTION_KEYS;
 use super::params::MAX_PLAYERS;
 use super::rules::{END_REASONS, RoundRecord, State};
 use super::{Action, BeaverMania};
-use crate::engine::{BarSeries, ChartSpec, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{WIN_UNIT, wilson};
 
 /// Longest round (in turns) the score-over-turns chart follows.
@@ -31,6 +31,10 @@ pub struct BeaverMetrics {
     rounds: u64,
     /// Rounds by end reason.
     reasons: [u64; 3],
+    /// Games (matches) in which at least one round reached the turn cap: the game's own end
+    /// reason then says how it ended (a match's target), so capped rounds are counted here.
+    #[serde(default)]
+    games_with_capped_round: u64,
     /// Turns of all rounds, and their squares.
     round_turns: u64,
     round_turns_sq: u64,
@@ -125,6 +129,8 @@ fn add_vec<T: Copy + std::ops::AddAssign, const N: usize>(a: &mut Vec<[T; N]>, b
 }
 
 impl Metrics<BeaverMania> for BeaverMetrics {
+    const KEY_CHART: &'static str = "action_card_value";
+
     fn after_action(&mut self, game: &BeaverMania, s: &State, _seat: usize, _action: &Action) {
         let n = game.players;
         self.players = n;
@@ -151,7 +157,8 @@ impl Metrics<BeaverMania> for BeaverMetrics {
         }
     }
 
-    fn finish(&mut self, _game: &BeaverMania, _s: &State, _outcome: &Outcome) {
+    fn finish(&mut self, _game: &BeaverMania, s: &State, _outcome: &Outcome) {
+        self.games_with_capped_round += u64::from(s.capped_rounds > 0);
         self.seen_rounds = 0;
         self.seen_turn = (0, 0);
     }
@@ -162,6 +169,7 @@ impl Metrics<BeaverMania> for BeaverMetrics {
         for (a, b) in self.reasons.iter_mut().zip(other.reasons) {
             *a += b;
         }
+        self.games_with_capped_round += other.games_with_capped_round;
         self.round_turns += other.round_turns;
         self.round_turns_sq += other.round_turns_sq;
         for (a, b) in self.counters.iter_mut().zip(other.counters) {
@@ -293,6 +301,7 @@ impl Metrics<BeaverMania> for BeaverMetrics {
         for (i, name) in END_REASONS.iter().enumerate() {
             out.push((format!("round_end_{name}_share"), ratio(self.reasons[i] as f64, r)));
         }
+        out.push(("games_with_capped_round_share".into(), ratio(self.games_with_capped_round as f64, games as f64)));
         for (name, c) in ["display_stabbed", "pile_taken", "pile_put_away", "stolen"].iter().zip(&self.counters) {
             out.push((format!("{name}_per_round"), ratio(c[0] as f64, r)));
         }
@@ -303,6 +312,29 @@ impl Metrics<BeaverMania> for BeaverMetrics {
             ));
         }
         out
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        let per_round = |what: &str| Meaning::new(format!("{what} per round (mean over rounds)"), "cards per round");
+        Some(match name {
+            "rounds_per_game" => Meaning::new("rounds played per game (1 unless a \"collecting points\" match)", "rounds per game"),
+            "mean_turns_per_round" => Meaning::new("turns a round lasts (mean over rounds)", "turns per round"),
+            "round_end_hand_empty_share" => Meaning::share("share of rounds that end when a player's hand is empty"),
+            "round_end_supply_empty_share" => Meaning::share("share of rounds that end when the draw pile and the stock are both empty"),
+            "round_end_cap_share" => Meaning::share("share of rounds stopped by the turn cap (scored as usual; a bug if it happens)"),
+            "games_with_capped_round_share" => Meaning::share("share of games in which some round was stopped by the turn cap"),
+            "display_stabbed_per_round" => per_round("number cards stabbed from the display and taken"),
+            "pile_taken_per_round" => per_round("cards of stabbed top plays taken into the hand"),
+            "pile_put_away_per_round" => per_round("cards of stabbed top plays put away (out of the game)"),
+            "stolen_per_round" => per_round("cards stolen by a thief or a superbeaver"),
+            _ => {
+                let card = name.strip_suffix("_held_win_share_gain")?;
+                Meaning::new(
+                    format!("round win share of a seat dealt a {} minus that of a seat not dealt one", card.replace('_', " ")),
+                    "win share (fraction of 1)",
+                )
+            }
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -38,8 +38,11 @@
 //! - A match ("collecting points", `match_target` > 0): every round is dealt from the whole
 //!   reshuffled deck and round r starts with seat r mod players; each round's winners add
 //!   their round score (negative scores too). `Outcome.scores` are the match totals,
-//!   `Outcome.length` the turns of all rounds; the end reason is `cap` when a round reached
-//!   the turn cap or the match reached `max_rounds`, else the last round's reason.
+//!   `Outcome.length` the turns of all rounds; the end reason is `cap` when the match
+//!   reached `max_rounds` with no total at the target, else the reason of the round that
+//!   ended it (a match that reaches its target after an earlier round hit the turn cap ends
+//!   by its target; the report counts games with a capped round apart,
+//!   `games_with_capped_round_share`).
 //! - What a bot sees ([`View`]): its own hand, the display, the stock, every pile whole
 //!   (every card in it was laid face up), every hand's size, the draw pile's size, the
 //!   scores; events show every public move (a card drawn from the draw pile is seen only by

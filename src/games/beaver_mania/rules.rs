@@ -269,8 +269,10 @@ pub struct State {
     pub totals: [i64; MAX_PLAYERS],
     /// End reason of the game (set when over).
     pub end_reason: u8,
-    /// Whether any round reached the turn cap or the match reached `max_rounds`.
+    /// Whether the match reached `max_rounds` with no total at its target (end reason `cap`).
     pub capped: bool,
+    /// Rounds of this game that reached the turn cap (each is scored as usual).
+    pub capped_rounds: u32,
     /// Winners of the game (set when over).
     pub winners: u16,
     /// Set when the round has just ended (hand or supply), before it is scored.
@@ -326,6 +328,7 @@ impl BeaverMania {
             totals: [0; MAX_PLAYERS],
             end_reason: 0,
             capped: false,
+            capped_rounds: 0,
             winners: 0,
             round_end: None,
             dealt_actions: [0; MAX_PLAYERS],
@@ -737,7 +740,8 @@ impl BeaverMania {
             added += 1;
             self.check_supply(s);
             if s.round_end.is_some() {
-                return;
+                // The round ends with this card, but it was dealt: the record says so.
+                break;
             }
         }
         if added > 0 {
@@ -796,7 +800,11 @@ impl BeaverMania {
         });
         s.rounds_done += 1;
         s.round_end = None;
-        s.capped |= reason == END_CAP;
+        s.capped_rounds += u32::from(reason == END_CAP);
+        // The game's end reason: the last round's, unless a match ran out of rounds before
+        // any total reached the target (then `cap`). A match that reaches its target ends by
+        // the reason of the round that reached it, even when an earlier round hit the turn
+        // cap (those rounds are counted in `capped_rounds`).
         let over = if self.params.is_match() {
             for (t, total) in s.totals.iter_mut().enumerate().take(n) {
                 if winners & (1 << t) != 0 {

@@ -1,5 +1,6 @@
-//! Bluffing Joker's own report metrics: the win share by team (with 95% intervals, the fair
-//! line at 1/teams and the first team's advantage), length in rounds, pegs sent to start
+//! Bluffing Joker's own report metrics: the win share by team and the first team's
+//! advantage as figures (the team chart is the report's own, for every team game), length
+//! in rounds, pegs sent to start
 //! per game by cause, doubts and bluffs per game (how many doubts were right, how many
 //! bluffs were caught), and the progress of each team's pegs over the turns.
 //!
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::State;
 use super::{Action, BluffingJoker};
-use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{Z95, wilson};
 
 /// Turns between two samples of the teams' progress.
@@ -99,36 +100,6 @@ impl JokerMetrics {
         (mean, Z95 * (var / n.max(1.0)).sqrt())
     }
 
-    fn team_win_chart(&self) -> ChartSpec {
-        let n = self.games;
-        let capped = n - self.team_wins[0] - self.team_wins[1];
-        ChartSpec::Bars {
-            file: "team_win_share".into(),
-            title: format!("Win share by team ({n} games, {:.1}% capped with no winner)", ratio(capped as f64, n as f64) * 100.0),
-            x_label: "team (team 0 holds seat 0, which moves first)".into(),
-            y_label: "share of games won (%, 95% CI)".into(),
-            categories: (0..2)
-                .map(|t| {
-                    let seats: Vec<String> = (t..self.players.max(2)).step_by(2).map(|s| s.to_string()).collect();
-                    format!("team {t} (seats {})", seats.join(", "))
-                })
-                .collect(),
-            series: vec![BarSeries {
-                name: "team win share".into(),
-                values: (0..2).map(|t| ratio(self.team_wins[t] as f64, n as f64) * 100.0).collect(),
-                ci: Some(
-                    (0..2)
-                        .map(|t| {
-                            let (lo, hi) = wilson(self.team_wins[t] as f64, n);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
-            }],
-            reference: Some((50.0, "fair share 1/2 teams = 50%".into())),
-        }
-    }
-
     fn counts_chart(&self, file: &str, title: String, ks: &[usize]) -> ChartSpec {
         ChartSpec::Bars {
             file: file.into(),
@@ -154,6 +125,8 @@ impl JokerMetrics {
 }
 
 impl Metrics<BluffingJoker> for JokerMetrics {
+    const KEY_CHART: &'static str = "doubts_and_bluffs";
+
     fn after_action(&mut self, game: &BluffingJoker, s: &State, _seat: usize, _action: &Action) {
         if self.next_sample == 0 {
             self.players = game.players;
@@ -198,7 +171,8 @@ impl Metrics<BluffingJoker> for JokerMetrics {
     }
 
     fn charts(&self, games: u64) -> Vec<ChartSpec> {
-        let mut charts = vec![self.team_win_chart()];
+        // The win share by team is a common chart of every team game (the report layer's).
+        let mut charts = Vec::new();
         let total = self.games.max(1) as f64;
         let width = ((self.rounds.len() as f64 / 60.0).ceil()).max(1.0);
         let mut bins: Vec<Bin> = Vec::new();
@@ -289,6 +263,27 @@ impl Metrics<BluffingJoker> for JokerMetrics {
         out.push(("right_doubt_share".into(), ratio(self.sums[4] as f64, self.sums[3] as f64)));
         out.push(("bluffs_caught_share".into(), ratio(self.sums[4] as f64, self.sums[5] as f64)));
         out
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        let per_game = |what: &str, unit: &str| Meaning::new(format!("{what} per game (mean over games)"), format!("{unit} per game"));
+        Some(match name {
+            "team0_win_share" => Meaning::share("share of games won by team 0 (seats 0, 2, ...)"),
+            "team1_win_share" => Meaning::share("share of games won by team 1 (seats 1, 3, ...)"),
+            "first_team_advantage" => Meaning::share("team 0's share of the games a team won, minus 50%"),
+            "mean_rounds" => Meaning::new("rounds begun per game (a round: one turn of each seat, extra turns aside)", "rounds per game"),
+            "sent_by_landing_per_game" => per_game("pegs sent to start by landing", "pegs"),
+            "sent_by_doubt_per_game" => per_game("pegs sent to start by a doubt's penalty", "pegs"),
+            "sent_to_in_spot_per_game" => per_game("teammates' pegs sent to their in-spot", "pegs"),
+            "doubts_per_game" => per_game("doubts", "doubts"),
+            "right_doubts_per_game" => per_game("right doubts (the card was not the declared value)", "doubts"),
+            "bluffs_per_game" => per_game("bluffs (cards played as another value)", "bluffs"),
+            "discards_per_game" => per_game("discards (no legal move)", "discards"),
+            "extra_turns_per_game" => per_game("extra turns granted", "turns"),
+            "right_doubt_share" => Meaning::share("share of doubts that were right"),
+            "bluffs_caught_share" => Meaning::share("share of bluffs caught by a right doubt"),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

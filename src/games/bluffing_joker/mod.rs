@@ -249,6 +249,11 @@ impl Game for BluffingJoker {
         "turns"
     }
 
+    /// Two teams seated alternately: team t holds seats t, t + 2, ...
+    fn teams(&self) -> Vec<Vec<usize>> {
+        (0..2).map(|t| (t..self.players).step_by(2).collect()).collect()
+    }
+
     fn turn_cap(&self) -> u32 {
         self.params.turn_cap
     }

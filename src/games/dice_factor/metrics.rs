@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::hand::LOGO;
 use super::rules::State;
 use super::{Action, DiceFactor};
-use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::wilson;
 
 /// Win kinds in report order.
@@ -256,6 +256,24 @@ impl Metrics<DiceFactor> for DiceMetrics {
             out.push((format!("d8_{name}_mean_gain"), ratio(self.d8_gain[i] as f64, self.d8_rolls[i] as f64)));
         }
         out
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        Some(match name {
+            "dealt_win_share" => Meaning::share("share of games in which some hand held a win as dealt"),
+            "won_on_other_turn_share" => Meaning::share("share of won games the winner completed on another player's turn"),
+            "win_color_share" => Meaning::share("share of won games won on a color the colors die shows"),
+            "win_shape_share" => Meaning::share("share of won games won on a shape the shapes die shows"),
+            "win_logo_share" => Meaning::share("share of won games won on any color or shape under a logo"),
+            "d8_rolls_per_game" => Meaning::new("d8 rolls per game", "rolls per game"),
+            "rerolls_per_game" => Meaning::new("dice rerolls per game", "rerolls per game"),
+            "skipped_turns_per_game" => Meaning::new("turns skipped per game", "turns per game"),
+            "reshuffles_per_game" => Meaning::new("reshuffles of the discard pile into the draw pile per game", "reshuffles per game"),
+            _ => {
+                let outcome = name.strip_prefix("d8_")?.strip_suffix("_mean_gain")?;
+                Meaning::new(format!("mean change of the roller's highest score after a d8 roll of \"{outcome}\""), "cards")
+            }
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::State;
 use super::{Action, FlowerPower};
-use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::wilson;
 
 /// Games by a whole-number value (flowers, petals): value -> games.
@@ -160,6 +160,16 @@ impl Metrics<FlowerPower> for FlowerMetrics {
             ("mean_petals_left".into(), mean(&self.petals_left)),
             ("mean_winning_flowers".into(), mean(&self.winning_flowers)),
         ]
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        Some(match name {
+            "mean_flowers_per_game" => Meaning::new("flowers taken per game (all players)", "flowers per game"),
+            "finished_by_other_share" => Meaning::share("share of flowers taken by a player who did not lay their first petal"),
+            "mean_petals_left" => Meaning::new("petals left in the garden at the end of a game", "petals"),
+            "mean_winning_flowers" => Meaning::new("flowers of the winner at the end", "flowers"),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rules::State;
 use super::{Action, MatchPatch, Phase};
-use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::wilson;
 
 /// Accumulated over many games; merged in any order with the same result.
@@ -178,6 +178,17 @@ impl Metrics<MatchPatch> for MatchMetrics {
             ("draws_per_game".into(), percent(draws, self.games) / 100.0),
             ("mean_cards_left_in_hands".into(), self.cards_left.mean()),
         ]
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        Some(match name {
+            "mean_pairs_per_game" => Meaning::new("pairs laid per game (all seats together)", "pairs per game"),
+            "mean_winner_pairs" => Meaning::new("pairs of a winner at the end", "pairs"),
+            "patch_draw_share" => Meaning::share("share of draws taken from the patch (the rest from the pile)"),
+            "draws_per_game" => Meaning::new("cards drawn per game (all seats together)", "draws per game"),
+            "mean_cards_left_in_hands" => Meaning::new("cards left in a player's hand at the end", "cards"),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -8,7 +8,7 @@ use super::rules::{Phase, State};
 use super::{Action, Claim, PennyBadger};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{WIN_UNIT, wilson};
 
 /// Turns followed by the by-turn curves.
@@ -227,6 +227,16 @@ impl Metrics<PennyBadger> for BadgerMetrics {
             ("challenge_share".into(), ratio(challenged, claims)),
             ("challenge_success".into(), ratio(caught, challenged)),
         ]
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        Some(match name {
+            "claims_per_game" => Meaning::new("claims made per game (all players, \"nothing\" included)", "claims per game"),
+            "bluff_share" => Meaning::share("share of claims of a set or a wild that were bluffs"),
+            "challenge_share" => Meaning::share("share of claims of a set or a wild that were challenged"),
+            "challenge_success" => Meaning::share("share of challenges that caught a bluff"),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -12,7 +12,7 @@ use super::rules::{RollRecord, RoundRecord, State};
 use super::{Action, Die, LOGO, PigFarm};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{BarSeries, Bin, ChartSpec, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{WIN_UNIT, wilson};
 
 /// Accumulated over many games; merged in any order with the same result.
@@ -339,6 +339,20 @@ impl Metrics<PigFarm> for PigMetrics {
             ("pigs_lost_per_roll".into(), ratio(self.lost_per_roll.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), rolls)),
             ("round_first_seat_win_share".into(), ratio(self.round_wins(0), self.scored_rounds as f64)),
         ]
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        Some(match name {
+            "round_cap_share" => Meaning::share("share of rounds stopped by the turn cap"),
+            "mean_turns_per_round" => Meaning::new("turns a round lasts", "turns per round"),
+            "mean_sets_at_sale" => Meaning::new("sets the seller holds when selling", "sets"),
+            "mean_seller_points" => Meaning::new("points the seller scores in a round", "points"),
+            "mean_non_seller_points" => Meaning::new("points each other player scores in a round", "points"),
+            "butcher_rolls_per_round" => Meaning::new("butcher rolls per round", "rolls per round"),
+            "pigs_lost_per_roll" => Meaning::new("pigs the butcher takes per roll", "pigs per roll"),
+            "round_first_seat_win_share" => Meaning::share("share of scored rounds won by the seat that moved first in the round"),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::params::{MAX_PLAYERS, MAX_ROW};
 use super::rules::{Phase, SabotageRecord, State};
 use super::{Action, RainbowRush};
-use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::games::chroma::{SHAPES, is_wild};
 use crate::stats::{Z95, wilson};
 
@@ -322,6 +322,21 @@ impl Metrics<RainbowRush> for RushMetrics {
             ("mean_wilds_in_winning_row".into(), mean_index(&self.win_wilds)),
             ("discard_takes_per_game".into(), ratio(self.discard_takes as f64, games)),
         ]
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        Some(match name {
+            "sabotage_per_game" => Meaning::new("sabotage plays per game", "sabotages per game"),
+            "sabotage_one_card_share" => Meaning::share("share of sabotages aimed at a victim one card from winning"),
+            "sabotage_delay_share" => Meaning::share("share of those sabotages that set the victim back (a delayed win)"),
+            "wins_delayed_per_game" => Meaning::new("wins delayed by a sabotage per game", "delayed wins per game"),
+            "one_card_victim_won_share" => Meaning::share("share of victims one card from winning who still won the game"),
+            "sabotage_setback_share" => Meaning::share("share of sabotages that raised the cards the victim needs"),
+            "win_on_other_turn_share" => Meaning::share("share of wins completed on another player's turn"),
+            "mean_wilds_in_winning_row" => Meaning::new("wilds in the winning row", "wilds"),
+            "discard_takes_per_game" => Meaning::new("cards taken from the discard pile per game", "takes per game"),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -6,7 +6,7 @@ use super::rules::{Effect, SPOT_GIVE, SPOT_TAKE_FROM, SPOTS, State, spot};
 use super::{Choice, TakeAPenny, color};
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Metrics, Outcome, load_serde, save_serde};
+use crate::engine::{BarSeries, ChartSpec, Game, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 
 /// Rounds followed by the pot curve.
 const HORIZON: usize = 200;
@@ -181,6 +181,24 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             out.push((format!("{name}_success"), ratio(done, chosen)));
         }
         out
+    }
+
+    fn meaning(&self, name: &str) -> Option<Meaning> {
+        let (spot, what) = name.rsplit_once('_')?;
+        let spot = match spot {
+            "take1_block" => "take 1 (block)",
+            "take2" => "take 2",
+            "return1" => "return 1",
+            "block_self" => "block self",
+            "take_from" => "take from another color",
+            "give" => "give",
+            _ => return None,
+        };
+        Some(match what {
+            "chosen" => Meaning::share(format!("share of all choices that were the spot \"{spot}\"")),
+            "success" => Meaning::share(format!("share of choices of \"{spot}\" that did what the spot says (in full or in half)")),
+            _ => return None,
+        })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {
