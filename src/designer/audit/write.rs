@@ -275,7 +275,8 @@ fn tornados(a: &Audit, dir: &Path) -> Result<Vec<(String, String)>, Error> {
                 let up = s.steps.iter().find(|r| &r.key == k && r.dir > 0);
                 let size = [down, up].into_iter().flatten().map(|r| r.effects[j].diff.abs()).fold(0.0, f64::max);
                 let from = down.or(up).map_or(0.0, |r| r.from);
-                let label = format!("{k} = {} ({} / {})", num(from), down.map_or("-".into(), |r| num(r.to)), up.map_or("-".into(), |r| num(r.to)));
+                let unread = if s.unread.contains(k) { ", read by no bot" } else { "" };
+                let label = format!("{k} = {} ({} / {}{unread})", num(from), down.map_or("-".into(), |r| num(r.to)), up.map_or("-".into(), |r| num(r.to)));
                 (size, TornadoRow { label, down: down.map(bar), up: up.map(bar) })
             })
             .collect();
@@ -284,7 +285,7 @@ fn tornados(a: &Audit, dir: &Path) -> Result<Vec<(String, String)>, Error> {
         let (structural, tuning): (Vec<_>, Vec<_>) = rows.into_iter().partition(|(_, r)| s.structural.iter().any(|k| r.label.starts_with(&format!("{k} = "))));
         let mut rows: Vec<TornadoRow> = tuning.into_iter().map(|(_, r)| r).take(30).collect();
         if !structural.is_empty() {
-            rows.push(TornadoRow { label: "structural keys:".into(), down: None, up: None });
+            rows.push(TornadoRow { label: "structural keys (table size, match length):".into(), down: None, up: None });
             rows.extend(structural.into_iter().map(|(_, r)| r));
         }
         let unit = if m.unit == "share" {
