@@ -111,7 +111,8 @@ fn every_relative_link_in_the_docs_points_to_something_that_exists() {
 fn the_link_finder_reads_links_and_skips_code() {
     let text = "see [a](docs/a.md) and ![b](b.png)\n`[c](c.md)` is code\n```\n[d](d.md)\n```\n";
     assert_eq!(links(text), ["docs/a.md", "b.png"]);
-    assert_eq!(anchor("## Standing over time (every game)"), "standing-over-time-every-game");
+    assert_eq!(anchor(" Standing over time (every game)"), "standing-over-time-every-game");
+    assert!(anchors("# Page\n## Seat rotation\n").contains("seat-rotation"));
 }
 
 #[test]

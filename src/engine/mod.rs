@@ -478,7 +478,7 @@ pub trait Game: Sized + Send + Sync + 'static {
 
     /// The `ismcts` bot's default `depth`: actions per search iteration before it is cut off
     /// and scored by [`Game::standing`] (0: play every iteration to the end). 20 measured
-    /// best across the games (README, "ismcts"); a game whose standing misleads in mid-game
+    /// best across the games (docs/skill.md); a game whose standing misleads in mid-game
     /// sets its own.
     const SEARCH_DEPTH: u32 = 20;
     /// The `ismcts` bot's default `rollout` policy (0: uniformly random, 1: the game's
@@ -486,13 +486,13 @@ pub trait Game: Sized + Send + Sync + 'static {
     const SEARCH_ROLLOUT: u32 = 0;
     /// The `ismcts` bot's default `opponents` (0: searched in the tree, each maximising its
     /// own share; 1: played by the game's default bot, an opponent model), set by a game
-    /// where modelling the table measured stronger (README, "Skill").
+    /// where modelling the table measured stronger (docs/skill.md).
     const SEARCH_OPPONENTS: u32 = 0;
     /// The bot that plays the `ismcts` seat's own part of a search with `policy=1` (its
     /// default): the root's first try, the choice the search trusts (`trust`) and the seat's
     /// own moves in default-bot rollouts. The opponents stay [`Game::DEFAULT_BOT`] (the model
     /// of the table). A game names a stronger hand-written bot here when its default is
-    /// a simple, exactly defined one (README, "Skill").
+    /// a simple, exactly defined one (docs/skill.md).
     const SEARCH_POLICY: &'static str = Self::DEFAULT_BOT;
 
     /// `seat`'s standing now, higher is better (savings, points so far, ...), in

@@ -39,7 +39,7 @@ use watch::{WatchPlan, Watched};
 /// search's own finding, not the heuristic's habit.
 pub const SEARCH_BOT: &str = "ismcts:iterations=24:depth=30:trust=0";
 
-/// The severity rule, as the README and `audit.md` state it.
+/// The severity rule, as docs/commands/audit.md and `audit.md` state it.
 pub const SEVERITY_RULE: &str = "high: a stall (cap or no progress) in at least 1% of the table's games; a dealt win in at least 5% of decided games; \
 an exploit whose win share's 95% CI lies above twice the fair share; a claim no card can make true. \
 medium: a stall in at least 0.1% of the table's games; a dead rule (never legal, or chosen in under 0.1% of the decisions where it is legal, by every line-up, \

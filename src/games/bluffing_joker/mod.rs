@@ -229,7 +229,7 @@ impl Game for BluffingJoker {
     type Metrics = JokerMetrics;
     const DEFAULT_BOT: &'static str = "honest";
     /// `ismcts` models the table with `honest` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
 

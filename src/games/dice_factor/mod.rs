@@ -195,7 +195,7 @@ impl Game for DiceFactor {
     type Metrics = DiceMetrics;
     const DEFAULT_BOT: &'static str = "collector";
     /// `ismcts` models the table with `collector` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
     /// Rollouts with `collector` to the end measured stronger than a cut-off (the

@@ -153,7 +153,7 @@ impl Game for FlowerPower {
     type Metrics = FlowerMetrics;
     const DEFAULT_BOT: &'static str = "greedy";
     /// `ismcts` models the table with `greedy` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
 

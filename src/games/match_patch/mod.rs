@@ -229,7 +229,7 @@ impl Game for MatchPatch {
     type Metrics = MatchMetrics;
     const DEFAULT_BOT: &'static str = "memory";
     /// `ismcts` models the table with `memory` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
     /// Rollouts with `memory` to the end measured stronger than a cut-off.

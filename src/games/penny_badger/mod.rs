@@ -169,11 +169,11 @@ impl Game for PennyBadger {
     type Metrics = BadgerMetrics;
     const DEFAULT_BOT: &'static str = "basic";
     /// `ismcts` models the table with `basic` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
     /// Savings mid-game mislead the search (a cut-off at 20 or 60 actions wins less often
-    /// than playing to the end: README, "ismcts"), so iterations play to the end.
+    /// than playing to the end: docs/skill.md), so iterations play to the end.
     const SEARCH_DEPTH: u32 = 0;
 
     fn id(&self) -> &'static str {

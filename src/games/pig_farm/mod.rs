@@ -254,7 +254,7 @@ impl Game for PigFarm {
     type Metrics = PigMetrics;
     const DEFAULT_BOT: &'static str = "threshold";
     /// `ismcts` models the table with `threshold` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
 

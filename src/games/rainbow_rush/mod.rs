@@ -166,7 +166,7 @@ impl Game for RainbowRush {
     type Metrics = RushMetrics;
     const DEFAULT_BOT: &'static str = "builder";
     /// `ismcts` models the table with `builder` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
+    /// than searching the opponents' choices (docs/skill.md).
     const SEARCH_ROLLOUT: u32 = 1;
     const SEARCH_OPPONENTS: u32 = 1;
 
