@@ -81,6 +81,9 @@ pub(super) struct CheckArgs {
     /// Write the JSON trace of every game that breaks an invariant or ends at the cap (at most 20) into DIR, gzip-compressed (.jsonl.gz).
     #[arg(long, value_name = "DIR")]
     pub(super) traces: Option<PathBuf>,
+    /// Fail (exit 1) on an undecided bound too, not only on a failed one.
+    #[arg(long)]
+    pub(super) strict: bool,
 }
 
 pub(super) fn run_options(r: &RunArgs) -> RunOptions {

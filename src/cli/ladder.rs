@@ -50,7 +50,17 @@ struct Cell {
     win_share: f64,
     ci95: [f64; 2],
     games: u64,
+    /// Share of the pairing's games that ended with no winner (a deadlocked pairing, at
+    /// [`DEADLOCK`] or more of these or of `cap_share`, is flagged: its shares measure
+    /// nobody's strength).
+    no_winner_share: f64,
+    /// Share of the pairing's games that ended at the cap.
+    cap_share: f64,
 }
+
+/// Share of a pairing's games with no winner, or at the cap, from which the pairing is
+/// flagged as deadlocked.
+const DEADLOCK: f64 = 0.5;
 
 /// One bot's line of the skill curve.
 #[derive(Clone, Debug, Serialize)]
@@ -63,6 +73,14 @@ struct Level {
     first_player_advantage: Estimate,
     /// With every seat playing this bot: mean length and its 95% interval.
     mean_length: Estimate,
+    /// With every seat playing this bot: the fair share (the seats' mean win share, lower
+    /// than 1/seats when games end with no winner) and the share of games with no winner.
+    self_play_fair_share: f64,
+    /// See `self_play_fair_share`.
+    self_play_no_winner_share: f64,
+    /// The self-play run's warning when many of its games end at the cap or with no winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    self_play_warning: Option<String>,
 }
 
 /// A whole ladder: the matrix, the skill curve and the skill-vs-luck figure.
@@ -154,13 +172,22 @@ pub(super) fn measure<G: Registered>(
             let b_wins = theirs.win_share * games as f64 * (seats - 1) as f64;
             pairings.push(Pairing { a: i, b: j, copies: (seats - 1) as u32, games: games as f64, a_wins, b_wins });
             share[i][j] = Some(Estimate { value: mine.win_share, ci95: mine.ci95 });
-            matrix.push(Cell { row: row.clone(), column: column.clone(), win_share: mine.win_share, ci95: mine.ci95, games });
+            let won: f64 = r.tally.wins[..game.seats()].iter().sum();
+            let no_winner_share = (1.0 - won / r.tally.games.max(1) as f64).max(0.0);
+            let cap = game.end_reasons().iter().position(|x| *x == "cap").and_then(|i| r.tally.end_reasons.get(i)).copied().unwrap_or(0);
+            let cap_share = cap as f64 / r.tally.games.max(1) as f64;
+            matrix.push(Cell { row: row.clone(), column: column.clone(), win_share: mine.win_share, ci95: mine.ci95, games, no_winner_share, cap_share });
             if !quiet {
                 eprintln!(
-                    "ladder: {row} against {column}: {:.1}% (95% CI {:.1} to {:.1}), {games} games",
+                    "ladder: {row} against {column}: {:.1}% (95% CI {:.1} to {:.1}), {games} games{}",
                     100.0 * mine.win_share,
                     100.0 * mine.ci95[0],
-                    100.0 * mine.ci95[1]
+                    100.0 * mine.ci95[1],
+                    if no_winner_share.max(cap_share) >= DEADLOCK {
+                        format!("; DEADLOCK: {:.0}% of games at the cap, {:.0}% with no winner", 100.0 * cap_share, 100.0 * no_winner_share)
+                    } else {
+                        String::new()
+                    }
                 );
             }
         }
@@ -181,6 +208,9 @@ pub(super) fn measure<G: Registered>(
             vs_first: share[i][0].clone(),
             first_player_advantage: summary.first_player_advantage.clone(),
             mean_length: Estimate { value: mean, ci95: [mean - half, mean + half] },
+            self_play_fair_share: crate::stats::summary::fair_share(&summary.seats, summary.players),
+            self_play_no_winner_share: crate::stats::summary::no_winner_share(&summary.seats),
+            self_play_warning: summary.deadlock_warning(),
         });
     }
     let strongest = (0..bots.len()).max_by(|&x, &y| rated[x].elo.total_cmp(&rated[y].elo)).unwrap_or(0);
@@ -217,7 +247,7 @@ pub(super) fn section(r: &LadderResult) -> crate::report::Section {
             100.0 * s.value,
             100.0 * s.ci95[0],
             100.0 * s.ci95[1]
-        ),
+        ) + &deadlocks(r),
         header: vec![
             "bot".into(),
             "rating (Elo, 95% CI)".into(),
@@ -255,6 +285,26 @@ fn stop_if_interrupted() -> Result<(), Error> {
     Ok(())
 }
 
+/// The deadlocked pairings and self-play runs of a ladder, as sentences (empty when none).
+fn deadlocks(r: &LadderResult) -> String {
+    let mut out = String::new();
+    for m in r.matrix.iter().filter(|m| m.no_winner_share.max(m.cap_share) >= DEADLOCK) {
+        out.push_str(&format!(
+            " Deadlock: {} against {} ends at the cap in {:.0}% of games ({:.0}% with no winner), so its win share measures no strength.",
+            m.row,
+            m.column,
+            100.0 * m.cap_share,
+            100.0 * m.no_winner_share
+        ));
+    }
+    for l in &r.levels {
+        if let Some(w) = &l.self_play_warning {
+            out.push_str(&format!(" {} in self-play: {w}.", l.bot));
+        }
+    }
+    out
+}
+
 fn pct(e: &Estimate) -> String {
     format!("{:.1}% [{:.1}, {:.1}]", 100.0 * e.value, 100.0 * e.ci95[0], 100.0 * e.ci95[1])
 }
@@ -280,6 +330,23 @@ fn text(r: &LadderResult) -> String {
             .map(|c| r.matrix.iter().find(|m| m.row == *row && m.column == *c).map_or("-".to_string(), |m| format!("{:.1}%", 100.0 * m.win_share)))
             .collect();
         let _ = writeln!(o, "  {row:<32} {}", cells.join("  "));
+    }
+    // Deadlocked pairings and self-play: their shares measure nobody's strength or seat.
+    for m in r.matrix.iter().filter(|m| m.no_winner_share.max(m.cap_share) >= DEADLOCK) {
+        let _ = writeln!(
+            o,
+            "  warning: {} against {}: deadlock ({:.0}% of games at the cap, {:.0}% with no winner): its {:.1}% is not a measure of strength",
+            m.row,
+            m.column,
+            100.0 * m.cap_share,
+            100.0 * m.no_winner_share,
+            100.0 * m.win_share
+        );
+    }
+    for l in &r.levels {
+        if let Some(w) = &l.self_play_warning {
+            let _ = writeln!(o, "  {} in self-play: {w}", l.bot);
+        }
     }
     let _ = writeln!(o, "\n| bot | rating (Elo, first = 0) | vs {} | first-player advantage (self-play) | mean length |", r.bots[0]);
     let _ = writeln!(o, "|---|---|---|---|---|");
@@ -397,11 +464,16 @@ pub(super) fn charts(r: &LadderResult) -> [ChartSpec; 2] {
                 },
                 BarSeries {
                     name: "seat 0 win share in self-play (%)".into(),
-                    values: r.levels.iter().map(|l| 100.0 * (l.first_player_advantage.value + r.fair_share)).collect(),
+                    values: r.levels.iter().map(|l| 100.0 * (l.first_player_advantage.value + l.self_play_fair_share)).collect(),
                     ci: Some(
                         r.levels
                             .iter()
-                            .map(|l| (100.0 * (l.first_player_advantage.ci95[0] + r.fair_share), 100.0 * (l.first_player_advantage.ci95[1] + r.fair_share)))
+                            .map(|l| {
+                                (
+                                    100.0 * (l.first_player_advantage.ci95[0] + l.self_play_fair_share),
+                                    100.0 * (l.first_player_advantage.ci95[1] + l.self_play_fair_share),
+                                )
+                            })
                             .collect(),
                     ),
                 },

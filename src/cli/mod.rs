@@ -79,7 +79,9 @@ enum Command {
     Compare(CompareArgs),
     /// Play a variant at several values of one or two keys; CSV and charts of every metric.
     Sweep(SweepArgs),
-    /// Check invariants and the variants' [expect] bounds: exit 0 when all hold, 1 when one fails.
+    /// Check invariants and the variants' [expect] bounds: exit 0 unless one fails (with --strict, unless all hold), 1 when one fails.
+    ///
+    /// A bound holds when the figure's whole 95% CI lies inside it, fails when the whole CI lies outside, and is undecided otherwise; at a share's edge ([0, x]) the one-sided 95% bound decides. Shares and their differences are fractions in [expect] (0.03 is 3%; ±1 point is [-0.01, 0.01]), percent and points in the output.
     Check(CheckArgs),
     /// Combine the shards of a `--shard K/N` run into the unsharded run's summary and report.
     Merge(scale::MergeArgs),
@@ -184,6 +186,7 @@ pub fn main() -> Result<(), Error> {
             sets: a.sets,
             run: run_options(&a.run),
             precision: a.precision,
+            strict: a.strict,
             traces: a.traces,
         }),
         Command::Merge(a) => scale::merge(&a),
@@ -234,17 +237,18 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
 
 /// Every figure with its interval, the seats and the variant's `[expect]` bounds for a report,
 /// from the metric catalogue (`moments`: sums of the per-game values of the run's games, per
-/// block of `rotation` games when the seats were rotated, else 0).
+/// block of `rotation` games when the seats were rotated, else 0; `extras`: the game's own
+/// figures per sub-batch, for their batch-means intervals).
 fn report_tables<G: Game>(
     game: &G,
     variant: &Variant,
     summary: &Summary,
     tally: &crate::stats::Tally,
-    (moments, rotation): (&Moments, usize),
+    (moments, rotation, extras): (&Moments, usize, &[crate::designer::metrics::BatchValues]),
 ) -> Result<crate::report::Tables, Error> {
     use crate::designer::tables::{expect_rows, figure_rows, seat_rows};
     let cat = Catalogue::new(game).rotated(rotation > 0, rotation);
-    let est = cat.estimates(&ArmData { summary, tally, moments, extras: &[] });
+    let est = cat.estimates(&ArmData { summary, tally, moments, extras });
     let expect = crate::designer::check::expectations(variant, &cat)?;
     let unit = game.standing_unit();
     let bots: Vec<String> = summary.seats.iter().map(|s| if summary.rotation.is_some() { "every bot, rotated".to_string() } else { s.bot.clone() }).collect();

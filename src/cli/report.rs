@@ -155,7 +155,7 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
     let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
     add_exact(variant, &labels, &mut summary, &mut charts);
     let rotation = if cfg.rotate { plans.len() } else { 0 };
-    let mut tables = report_tables(game, variant, &summary, &result.tally, (&row_moments(game, &result.rows, rotation), rotation))?;
+    let mut tables = report_tables(game, variant, &summary, &result.tally, (&row_moments(game, &result.rows, rotation), rotation, &result.extras))?;
     if let Some(ladder) = ladder_labels(game, variant, a)? {
         let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
         super::ladder::write_data(dir, &r)?;

@@ -270,7 +270,7 @@ impl GameCommand for Merge<'_> {
             // The exact figures an unsharded `report` adds (games with a solver).
             let acting = first.bots.len().min(game.acting_seats());
             super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
-            let tables = super::report_tables(&game, variant, &summary, &tally, (&moments, 0))?;
+            let tables = super::report_tables(&game, variant, &summary, &tally, (&moments, 0, &[]))?;
             report::write(ReportInput {
                 dir: out.path(),
                 summary: &summary,

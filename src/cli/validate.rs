@@ -1,4 +1,6 @@
-//! `playtest validate`: check variant files without playing.
+//! `playtest validate`: check variant files without playing: `check`'s loading (the
+//! variant, its bots and its `[expect]` bounds, every bad bound of a file at once) without
+//! the play, so a file that validates is one `check` accepts.
 
 use super::*;
 
@@ -18,7 +20,14 @@ pub(super) fn validate(a: &ValidateArgs) -> Result<(), Error> {
         type Output = String;
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<String, Error> {
             let plans = seat_plans_any(&game, variant, None)?;
-            Ok(format!("{} players, bots: {}", game.acting_seats(), seat_labels(&game, &plans).join(", ")))
+            let cat = crate::designer::metrics::Catalogue::new(&game).rotated(variant.rotate, plans.len());
+            let bounds = crate::designer::check::expectations(variant, &cat)?;
+            Ok(format!(
+                "{} players, bots: {}{}",
+                game.acting_seats(),
+                seat_labels(&game, &plans).join(", "),
+                if bounds.is_empty() { String::new() } else { format!("; {} [expect] bound(s)", bounds.len()) }
+            ))
         }
     }
     let mut failed = None;

@@ -8,11 +8,25 @@
 //! mean_length = [30, 60]                   # in the game's unit (turns, rounds)
 //! ```
 //!
-//! Any metric of the catalogue can be bounded. An expectation fails only when its whole 95%
-//! interval lies outside the bounds, so a gate does not flip on noise; an interval that
-//! overlaps a bound is reported as undecided, not failed. Exit 0 when everything holds, 1 when
-//! an expectation or an invariant fails (with the game seed and the `playtest trace` command
-//! that replays it), 2 for a bad variant or an unknown metric name.
+//! Any metric with an interval can be bounded. A bound **holds** when the figure's whole 95%
+//! interval lies inside it, **fails** when the whole interval lies outside it (so a gate does
+//! not flip on noise), and is **undecided** otherwise (more games would decide). A bound at
+//! the edge of a share (`[0, x]`, `[x, 1]`) is judged by the one-sided 95% bound
+//! (Clopper-Pearson), so it can be decided: `cap_share = [0, 0]` holds when no game of the run
+//! was capped ("none in 20,000 games; below 0.015% at 95%") and fails as soon as one was. A
+//! figure with no interval (a game's own figure over fewer than 128 games) is undecided and
+//! says why; a p-value (`seat_fairness_p`) cannot be bounded at all.
+//!
+//! Units, the same everywhere: shares and their differences are **fractions** in `[expect]`,
+//! `--precision` and JSON (0.03 is 3%, and a first-player advantage of ±1 point is
+//! `[-0.01, 0.01]`), and percent / percentage points ("pts") in text. A bound outside a
+//! figure's possible values (a share bound of 5, a negative length), or one that can never
+//! fail (`[-1, 1]` on a difference of shares, as if written in points), is refused with the
+//! fix, before any game is played; `validate` reports the same errors, all of a file's at once.
+//!
+//! The last line counts held, undecided and failed bounds. Exit 0 when nothing failed (with
+//! `--strict`, when every bound held), 1 when a bound or an invariant fails (with the game
+//! seed and the `playtest trace` command that replays it), 2 for a bad variant or bound.
 
 use std::path::PathBuf;
 
@@ -41,6 +55,8 @@ pub struct CheckOptions {
     pub run: RunOptions,
     /// Adaptive game count.
     pub precision: PrecisionArgs,
+    /// `--strict`: an undecided bound fails the gate too (exit 1).
+    pub strict: bool,
     /// `--traces DIR`: write the JSON trace of every game that breaks an invariant or ends at
     /// the cap (at most [`MAX_TRACES`] per run) into this folder, gzip-compressed
     /// (`.jsonl.gz`).
@@ -63,7 +79,9 @@ pub struct Expectation {
     pub at: String,
 }
 
-/// Reads and checks the `[expect]` table of `variant` against the metrics of `cat`.
+/// Reads and checks the `[expect]` table of `variant` against the metrics of `cat`; every
+/// bad bound of the table is reported at once (unknown metric, not two numbers, reversed,
+/// outside the figure's range, a p-value, or a bound that can never fail).
 pub fn expectations(variant: &Variant, cat: &Catalogue) -> Result<Vec<Expectation>, Error> {
     let Some(table) = variant.table.get("expect") else {
         return Ok(Vec::new());
@@ -72,50 +90,160 @@ pub fn expectations(variant: &Variant, cat: &Catalogue) -> Result<Vec<Expectatio
         return Err(variant.provenance.invalid("expect", "expected a table: [expect] with lines such as mean_length = [30, 60]").into());
     };
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for (name, value) in table {
         let key = format!("expect.{name}");
-        if cat.get(name).is_none() {
-            return Err(variant.provenance.invalid(&key, format!("unknown metric `{name}`; allowed: {}", cat.names())).into());
+        match expectation(cat, name, value) {
+            Ok((lo, hi)) => out.push(Expectation { metric: name.clone(), lo, hi, at: variant.provenance.locate(&key).to_string() }),
+            Err(message) => errors.push(variant.provenance.invalid(&key, message)),
         }
-        let bad = || variant.provenance.invalid(&key, "expected [low, high]: two numbers, low <= high (shares are fractions: 0.03 is 3%)");
-        let toml::Value::Array(items) = value else {
-            return Err(bad().into());
-        };
-        let nums: Vec<f64> = items
-            .iter()
-            .filter_map(|v| match v {
-                toml::Value::Integer(i) => Some(*i as f64),
-                toml::Value::Float(x) if x.is_finite() => Some(*x),
-                _ => None,
-            })
-            .collect();
-        if items.len() != 2 || nums.len() != 2 || nums[0] > nums[1] {
-            return Err(bad().into());
-        }
-        out.push(Expectation { metric: name.clone(), lo: nums[0], hi: nums[1], at: variant.provenance.locate(&key).to_string() });
     }
-    Ok(out)
+    match errors.len() {
+        0 => Ok(out),
+        1 => Err(errors.remove(0).into()),
+        _ => Err(crate::error::VariantError::Many(errors).into()),
+    }
+}
+
+/// Reads one bound `name = value`: `(low, high)` or what is wrong with it and the fix.
+fn expectation(cat: &Catalogue, name: &str, value: &toml::Value) -> Result<(f64, f64), String> {
+    let Some(def) = cat.get(name) else {
+        return Err(format!("unknown metric `{name}`; allowed: {}", cat.names()));
+    };
+    if def.is_p_value() {
+        return Err(format!(
+            "no interval: a p-value is not an estimate with a margin, so bound `{name}` is refused; bound a share or a difference instead (e.g. first_player_advantage = [-0.02, 0.02])"
+        ));
+    }
+    let share = def.unit == Unit::Share;
+    let bad = || format!("expected [low, high]: two numbers, low <= high{}", if share { " (shares are fractions: 0.03 is 3%)" } else { "" });
+    let toml::Value::Array(items) = value else {
+        return Err(bad());
+    };
+    let nums: Vec<f64> = items
+        .iter()
+        .filter_map(|v| match v {
+            toml::Value::Integer(i) => Some(*i as f64),
+            toml::Value::Float(x) if x.is_finite() => Some(*x),
+            _ => None,
+        })
+        .collect();
+    if items.len() != 2 || nums.len() != 2 {
+        return Err(bad());
+    }
+    let (lo, hi) = (nums[0], nums[1]);
+    if lo > hi {
+        return Err(format!("the bounds are reversed: [{lo}, {hi}]; write [{hi}, {lo}] (low first)"));
+    }
+    let (min, max) = def.range();
+    if lo < min || hi > max {
+        let fix = if share && !def.is_share_difference() {
+            format!("a share is a fraction from 0 to 1: write [{}, {}] for {lo}% to {hi}%", trim(lo.max(0.0) / 100.0), trim(hi.min(100.0) / 100.0))
+        } else if def.is_share_difference() {
+            format!("a difference of shares is a fraction from -1 to 1: write [{}, {}] for {lo} to {hi} points", trim(lo / 100.0), trim(hi / 100.0))
+        } else {
+            format!("`{name}` is never below {min}")
+        };
+        return Err(format!("[{lo}, {hi}] is outside the values `{name}` can take; {fix}"));
+    }
+    if share && lo <= min && hi >= max {
+        let fix = if def.is_share_difference() {
+            let m = lo.abs().max(hi.abs());
+            format!("differences of shares are fractions: for ±{} point(s) write [{}, {}]", trim(m), trim(-m / 100.0), trim(m / 100.0))
+        } else {
+            "write the share you expect as fractions, e.g. [0, 0.05] for at most 5%".to_string()
+        };
+        return Err(format!("[{lo}, {hi}] covers every value `{name}` can take, so it can never fail; {fix}"));
+    }
+    Ok((lo, hi))
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
 }
 
 /// How one expectation came out.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Verdict {
-    /// The whole interval lies inside the bounds.
+    /// The whole interval lies inside the bounds (or the one-sided bound does, at a share's
+    /// edge).
     Holds,
-    /// The interval overlaps a bound: not a failure (more games would decide).
+    /// The interval overlaps a bound, or the figure has no interval: not decided (more games
+    /// would decide).
     Undecided,
     /// The whole interval lies outside the bounds.
     Fails,
 }
 
-/// Judges a measured value against `[lo, hi]`: it fails only when its whole interval is outside.
+/// Judges a measured value against `[lo, hi]`: it holds when its whole interval is inside,
+/// fails when its whole interval is outside, and is undecided otherwise or without an
+/// interval. A share counted over independent games ([`Interval::Share`]) with a bound at
+/// its edge (`lo <= 0` or `hi >= 1`) is judged on that side by the one-sided 95% bound
+/// ([`crate::stats::interval::upper_one_sided`]); `[0, 0]` holds when nothing was counted and
+/// fails when anything was.
 pub fn verdict(e: &Estimate, lo: f64, hi: f64) -> Verdict {
-    if !e.value.is_finite() || e.hi < lo || e.lo > hi {
-        Verdict::Fails
+    judge(e, lo, hi).0
+}
+
+/// [`verdict`] and the measured figure's description for `check` (value and the interval
+/// or one-sided bound it was judged by).
+pub fn judge(e: &Estimate, lo: f64, hi: f64) -> (Verdict, Option<String>) {
+    use crate::stats::interval::{lower_one_sided, upper_one_sided};
+    if !e.value.is_finite() || e.interval == Interval::None {
+        return (Verdict::Undecided, None);
+    }
+    if let Interval::Share { games } = e.interval {
+        let k = (e.value * games as f64 * 1e9).round() / 1e9;
+        let n = thousands(games);
+        if lo <= 0.0 && hi >= 1.0 {
+            return (Verdict::Holds, None);
+        }
+        if lo <= 0.0 {
+            if hi <= 0.0 {
+                return if k == 0.0 {
+                    (Verdict::Holds, Some(format!("none in {n} games; below {:.3}% at 95%", 100.0 * upper_one_sided(0.0, games))))
+                } else {
+                    (Verdict::Fails, Some(format!("{} of {n} games: above 0 for certain", trim(k))))
+                };
+            }
+            let up = upper_one_sided(k, games);
+            let said = Some(format!("{} of {n} games; below {:.3}% at 95% (one-sided)", trim(k), 100.0 * up));
+            return if up <= hi {
+                (Verdict::Holds, said)
+            } else if e.lo > hi {
+                (Verdict::Fails, None)
+            } else {
+                (Verdict::Undecided, said)
+            };
+        }
+        if hi >= 1.0 {
+            let games_f = games as f64;
+            if lo >= 1.0 {
+                return if k == games_f {
+                    (Verdict::Holds, Some(format!("all {n} games; above {:.3}% at 95%", 100.0 * lower_one_sided(games_f, games))))
+                } else {
+                    (Verdict::Fails, Some(format!("{} of {n} games: below 100% for certain", trim(k))))
+                };
+            }
+            let down = lower_one_sided(k, games);
+            let said = Some(format!("{} of {n} games; above {:.3}% at 95% (one-sided)", trim(k), 100.0 * down));
+            return if down >= lo {
+                (Verdict::Holds, said)
+            } else if e.hi < lo {
+                (Verdict::Fails, None)
+            } else {
+                (Verdict::Undecided, said)
+            };
+        }
+    }
+    if e.hi < lo || e.lo > hi {
+        (Verdict::Fails, None)
     } else if e.lo >= lo && e.hi <= hi {
-        Verdict::Holds
+        (Verdict::Holds, None)
     } else {
-        Verdict::Undecided
+        (Verdict::Undecided, None)
     }
 }
 
@@ -124,6 +252,14 @@ fn raw(unit: Unit, x: f64) -> String {
         Unit::Length => format!("{x:.2}"),
         _ => format!("{x:.4}"),
     }
+}
+
+/// What `check` found over every variant: bounds held, undecided and failed.
+#[derive(Debug, Default)]
+struct Counts {
+    held: usize,
+    undecided: Vec<String>,
+    failed: Vec<String>,
 }
 
 /// Runs `check` on every variant; `Err(CheckFailed)` when anything failed.
@@ -138,12 +274,14 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
     // The traces folder is taken (locked, probed) before any game is played.
     let out = o.traces.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;
     let mut traces = Traces { dir: out.as_ref().map(|o| o.path().to_path_buf()).unwrap_or_default(), ..Traces::default() };
-    let (mut failed, mut total) = (Vec::new(), 0);
+    let mut counts = Counts::default();
+    let mut failed = Vec::new();
     for (path, v) in &loaded {
         match games::dispatch(v, Check { o, path, play: true, traces: out.as_ref().map(|_| &mut traces) }) {
-            Ok((n, fails)) => {
-                total += n;
-                failed.extend(fails.into_iter().map(|m| format!("{}: {m}", path.display())));
+            Ok(c) => {
+                counts.held += c.held;
+                counts.undecided.extend(c.undecided.into_iter().map(|m| format!("{}: {m}", path.display())));
+                failed.extend(c.failed.into_iter().map(|m| format!("{}: {m}", path.display())));
             }
             Err(Error::Invariant(message)) => {
                 println!("FAIL  invariant: {message}");
@@ -168,15 +306,35 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
             ),
         }
     }
+    let bounds_failed = failed.iter().filter(|f| !f.ends_with("an invariant failed")).count();
+    let total = counts.held + counts.undecided.len() + bounds_failed;
+    let tally = format!(
+        "{} variant(s), {total} bound(s): {} held, {} undecided, {} failed{}",
+        loaded.len(),
+        counts.held,
+        counts.undecided.len(),
+        bounds_failed,
+        if failed.len() > bounds_failed { format!(", {} invariant failure(s)", failed.len() - bounds_failed) } else { String::new() }
+    );
+    if o.strict {
+        failed.extend(counts.undecided.iter().map(|u| format!("{u} (undecided; --strict)")));
+    }
     if failed.is_empty() {
-        println!("check: {} variant(s), {total} expectation(s): all hold", loaded.len());
+        let note = if counts.undecided.is_empty() {
+            String::new()
+        } else {
+            " (undecided bounds do not fail the gate; more games would decide them, --strict fails on them)".to_string()
+        };
+        println!("check: {tally}{note}");
         Ok(())
     } else {
         Err(Error::CheckFailed(format!(
-            "check failed ({} of {} variant(s)): {}\n(an expectation fails only when its whole 95% CI lies outside its bounds)",
+            "check failed ({} of {} variant(s)): {}\ncheck: {tally}{}\n(a bound fails when its whole 95% CI lies outside it{})",
             failed.iter().map(|f| f.split(':').next().unwrap_or_default()).collect::<std::collections::BTreeSet<_>>().len(),
             loaded.len(),
-            failed.join("; ")
+            failed.join("; "),
+            if o.strict { "; --strict: undecided fails" } else { "" },
+            if o.strict { ", or, with --strict, when it is undecided" } else { "" }
         )))
     }
 }
@@ -244,16 +402,16 @@ impl GameCommand for TraceBroken<'_> {
 }
 
 impl GameCommand for Check<'_> {
-    /// (expectations checked, the failed ones).
-    type Output = (usize, Vec<String>);
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(usize, Vec<String>), Error> {
+    /// The bounds held, undecided and failed.
+    type Output = Counts;
+    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Counts, Error> {
         let o = self.o;
         let plans = plans(&game, variant, o.bots.as_deref(), "--bots")?;
         let rotate = o.run.rotate || variant.rotate;
         let cat = Catalogue::new(&game).rotated(rotate, plans.len());
         let expect = expectations(variant, &cat)?;
         if !self.play {
-            return Ok((expect.len(), Vec::new()));
+            return Ok(Counts::default());
         }
         let detailed =
             expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
@@ -291,26 +449,44 @@ impl GameCommand for Check<'_> {
         if expect.is_empty() {
             println!("  no [expect] table: only the invariants were checked");
         }
-        let mut failed = Vec::new();
+        if let Some(w) = summary.deadlock_warning() {
+            println!("  {w}");
+        }
+        let mut counts = Counts::default();
+        let estimates = stats.estimates(&cat, &summary);
         for e in &expect {
             let Some(def) = cat.get(&e.metric) else {
                 continue;
             };
-            let est = stats.estimates(&cat, &summary)[cat.position(&e.metric).unwrap_or(0)];
-            let measured = if est.interval == Interval::None {
-                format!("{} (no CI: compared as a point)", raw(def.unit, est.value))
+            let est = estimates[cat.position(&e.metric).unwrap_or(0)];
+            let (verdict, said) = judge(&est, e.lo, e.hi);
+            let measured = if !est.value.is_finite() {
+                "not measured in this run".to_string()
+            } else if est.interval == Interval::None {
+                format!("{} ({})", raw(def.unit, est.value), crate::stats::interval::no_interval_reason(def.is_p_value(), stats.tally.games))
             } else {
-                format!("{} (95% CI {} to {})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
+                let how = said.map(|s| format!("; {s}")).unwrap_or_default();
+                format!("{} (95% CI {} to {}{how})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
             };
             let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
-            match verdict(&est, e.lo, e.hi) {
-                Verdict::Holds => println!("  ok    {} = {measured} within {bounds}", e.metric),
+            match verdict {
+                Verdict::Holds => {
+                    println!("  ok    {} = {measured} within {bounds}", e.metric);
+                    counts.held += 1;
+                }
                 Verdict::Undecided => {
-                    println!("  ok?   {} = {measured}: the CI overlaps a bound of {bounds}; not a failure (more games would decide)", e.metric)
+                    let why = if est.interval == Interval::None || !est.value.is_finite() {
+                        "not judged without an interval".to_string()
+                    } else {
+                        format!("the CI overlaps a bound of {bounds}; more games would decide")
+                    };
+                    println!("  ??    {} = {measured}: undecided: {why}", e.metric);
+                    counts.undecided.push(format!("{} undecided", e.metric));
                 }
                 Verdict::Fails => {
-                    println!("  FAIL  {} = {measured} outside {bounds}: the whole 95% CI lies outside the bounds", e.metric);
-                    failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
+                    let why = if est.lo <= e.hi && est.hi >= e.lo { "the share is outside for certain" } else { "the whole 95% CI lies outside the bounds" };
+                    println!("  FAIL  {} = {measured} outside {bounds}: {why}", e.metric);
+                    counts.failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
                 }
             }
             // A game's own figure says what it is (a share is a fraction of 1 here).
@@ -323,7 +499,7 @@ impl GameCommand for Check<'_> {
                 }
             }
         }
-        Ok((expect.len(), failed))
+        Ok(counts)
     }
 }
 

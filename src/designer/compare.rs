@@ -236,12 +236,11 @@ struct Acc<G: Game> {
 
 impl<G: Game> Acc<G> {
     fn add(&mut self, p: PairedBatch<G>) {
-        let games = p.a.games() as f64;
         self.a.add(p.a);
         self.b.add(p.b);
         self.diffs.merge(&p.diffs);
         for (values, x) in self.extra_diffs.iter_mut().zip(p.extra_diffs) {
-            values.push((games, x));
+            values.extend(x);
         }
     }
 }
@@ -251,7 +250,8 @@ struct PairedBatch<G: Game> {
     a: ArmBatch<G>,
     b: ArmBatch<G>,
     diffs: Moments,
-    extra_diffs: Vec<f64>,
+    /// Per sub-batch (games, B - A) of each common figure gathered over whole batches.
+    extra_diffs: Vec<Vec<(f64, f64)>>,
 }
 
 impl GameCommand for Compare<'_> {
@@ -305,6 +305,7 @@ impl GameCommand for Compare<'_> {
                     .iter()
                     .position(|c| cat_a.defs[c.a].name == name)
                     .ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names())))?;
+                super::precision::check_target(&cat_a.defs[common[k].a], o.precision.precision.unwrap_or(0.0))?;
                 if common[k].per_game.is_none() && common[k].extra.is_none() {
                     return Err(Error::Usage(format!("--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure")));
                 }
@@ -328,7 +329,15 @@ impl GameCommand for Compare<'_> {
                     d.add(&row);
                     k += 1;
                 })?;
-                let extra_diffs = common.iter().map(|c| c.extra.map_or(f64::NAN, |(ia, ib)| b.extras()[ib] - a.extras()[ia])).collect();
+                // Paired by sub-batch (the same games' seeds on both sides): the units of the
+                // batch-means interval, as for one arm's own figures.
+                let extra_diffs = common
+                    .iter()
+                    .map(|c| match c.extra {
+                        Some((ia, ib)) => a.sub_batches().iter().zip(b.sub_batches()).map(|((g, xa), (_, xb))| (*g, xb[ib] - xa[ia])).collect(),
+                        None => Vec::new(),
+                    })
+                    .collect();
                 Ok(PairedBatch { a, b, diffs: d, extra_diffs })
             };
             pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * size).min(n)))
@@ -369,6 +378,10 @@ impl GameCommand for Compare<'_> {
                     let indep = (ea.interval != metrics::Interval::None && eb.interval != metrics::Interval::None)
                         .then(|| (ea.half_width().powi(2) + eb.half_width().powi(2)).sqrt());
                     (paired, indep.filter(|_| paired.is_some()))
+                }
+                // A length quantile: no per-game values to pair, but both arms' intervals.
+                _ if ea.interval != metrics::Interval::None && eb.interval != metrics::Interval::None => {
+                    (None, Some((ea.half_width().powi(2) + eb.half_width().powi(2)).sqrt()))
                 }
                 _ => (None, None),
             };
@@ -498,6 +511,16 @@ pub fn table(c: &Comparison) -> String {
         .collect();
     if !own.is_empty() {
         let _ = writeln!(out, "\nWhat the game's own and the standing figures are:\n{}", own.join("\n"));
+    }
+    let unpaired: Vec<&str> = c.metrics.iter().filter(|m| m.paired_ci.is_none()).map(|m| m.name.as_str()).collect();
+    if !unpaired.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n-: no paired CI for {}: a p-value has no interval; a length quantile is not a mean of per-game values (its independent-runs CI is shown); a game's own figure needs at least {} games (two batches of {}); a figure measured in one variant only has no difference.",
+            unpaired.join(", "),
+            2 * crate::stats::interval::SUB_BATCH,
+            crate::stats::interval::SUB_BATCH
+        );
     }
     if !ratios.is_empty() {
         ratios.sort_by(f64::total_cmp);

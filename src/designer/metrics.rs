@@ -4,29 +4,43 @@
 //! read metrics from here, so a name means the same number everywhere and equals the summary
 //! of `simulate` for the same games.
 //!
-//! Intervals: shares use Wilson's interval (as the summary does); means use value ± z·sd/√n
-//! over the per-game values; length quantiles use the distribution-free order-statistic
-//! interval; the game's own figures (ratios gathered over a whole run) use batch means over
-//! the 512-game batches; `seat_fairness_p` is a p-value and has no interval. The standing
-//! figures (`lead_changes`, `drama`, `decisiveness`, `comeback_rate`, `margin`, ...) carry the
-//! intervals of [`crate::stats::standing`] (normal over per-game values; Wilson for
-//! `comeback_rate`); a comparison pairs them by batch means, like the game's own figures.
+//! Intervals (the methods live in [`crate::stats::interval`]): shares use Wilson's interval
+//! (as the summary does; the share of players eliminated, a per-game mean, uses Wilson at the
+//! design-effect sample size); means use value ± z·sd/√n over the per-game values; length
+//! quantiles use the distribution-free order-statistic interval; the game's own figures
+//! (ratios gathered over a whole run) use batch means over batches of
+//! [`crate::stats::interval::SUB_BATCH`] games with Student's t, so any run of 128 games or
+//! more has one; `seat_fairness_p` is a p-value and has no interval (and cannot be bounded).
+//! Under seat rotation the block is the unit of every per-game figure's interval (Wilson at
+//! the design-effect sample size for shares). The standing figures (`lead_changes`, `drama`,
+//! `decisiveness`, `comeback_rate`, `margin`, ...) carry the intervals of
+//! [`crate::stats::standing`] (normal over per-game values; Wilson for `comeback_rate`); a
+//! comparison pairs them by batch means, like the game's own figures.
 
 use crate::engine::{Game, Metrics, Outcome};
-use crate::stats::{StandingSummary, Summary, Tally, Z95, wilson};
+use crate::stats::interval::wilson_clustered;
+use crate::stats::{StandingSummary, Summary, Tally, WIN_UNIT, Z95, wilson};
+
+pub use crate::stats::interval::batch_half_width;
 
 /// How a metric's interval is computed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Interval {
     /// Wilson score interval of a share.
     Wilson,
+    /// Wilson score interval of a share counted over `games` independent games (so a bound
+    /// at the share's edge can be judged by the exact one-sided bound).
+    Share {
+        /// Games counted.
+        games: u64,
+    },
     /// value ± z·sd/√n over per-game values.
     Normal,
     /// Order statistics of the length histogram.
     Rank,
-    /// Batch means over 512-game batches.
+    /// Batch means over batches of 64 games, Student's t.
     BatchMeans,
-    /// No interval (a p-value, or too few batches).
+    /// No interval (a p-value, or fewer than two batches).
     None,
 }
 
@@ -52,6 +66,7 @@ enum Field {
     Elimination,
     GamesWithElimination,
     SharedWin,
+    NoWinner,
     SeatWin(usize),
     SeatScore(usize),
     SeatEliminated(usize),
@@ -116,6 +131,27 @@ pub struct MetricDef {
 }
 
 impl MetricDef {
+    /// Whether this is a p-value (no interval, never bounded by `check`).
+    pub fn is_p_value(&self) -> bool {
+        matches!(self.field, Field::SeatFairness | Field::TeamFairness)
+    }
+
+    /// Whether this is a difference of shares (the first-player advantage), in [-1, 1].
+    pub fn is_share_difference(&self) -> bool {
+        matches!(self.field, Field::FirstPlayerAdvantage | Field::FirstTeamAdvantage)
+    }
+
+    /// The values the figure can take: `[0, 1]` for shares and p-values, `[-1, 1]` for a
+    /// difference of shares, `[0, inf)` for lengths, anything otherwise.
+    pub fn range(&self) -> (f64, f64) {
+        match (self.unit, self.field) {
+            (_, Field::FirstPlayerAdvantage | Field::FirstTeamAdvantage) => (-1.0, 1.0),
+            (Unit::Share, _) | (_, Field::SeatFairness | Field::TeamFairness) => (0.0, 1.0),
+            (Unit::Length, _) => (0.0, f64::INFINITY),
+            _ => (f64::NEG_INFINITY, f64::INFINITY),
+        }
+    }
+
     /// The unit a designer reads the value in: `%` for shares, the game's length unit, the
     /// standing unit, `changes`, `p-value`, ... ("" when unknown, as for the game's own figures).
     pub fn unit_label(&self, length_unit: &str, standing_unit: &str) -> String {
@@ -191,25 +227,8 @@ impl Moments {
 /// Per-batch values of a figure gathered over whole batches: (games in the batch, value).
 pub type BatchValues = Vec<(f64, f64)>;
 
-/// Fewest batches for a batch-means interval.
+/// Fewest 512-game batches `tune` races on before judging a difference by batch means.
 pub const MIN_BATCHES: usize = 10;
-
-/// Half-width of the batch-means 95% interval of a weighted mean of per-batch values
-/// (`None` with fewer than [`MIN_BATCHES`] batches).
-pub fn batch_half_width(values: &[(f64, f64)]) -> Option<f64> {
-    let k = values.len();
-    if k < MIN_BATCHES {
-        return None;
-    }
-    let w: f64 = values.iter().map(|(w, _)| w).sum();
-    if w <= 0.0 {
-        return None;
-    }
-    let mean = values.iter().map(|(w, x)| w * x).sum::<f64>() / w;
-    let spread: f64 = values.iter().map(|(wi, x)| (wi * (x - mean)).powi(2)).sum();
-    let var = spread / (w * w) * k as f64 / (k as f64 - 1.0);
-    Some(Z95 * var.sqrt())
-}
 
 /// A value with its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -299,7 +318,7 @@ impl Catalogue {
             if game.acting_seats() < seats {
                 format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats())
             } else {
-                format!("seat 0's win share minus the fair share 1/{seats}")
+                format!("seat 0's win share minus the fair share (1 - no-winner share)/{seats}, i.e. the seats' mean win share")
             },
             Unit::Share,
             Field::FirstPlayerAdvantage,
@@ -340,6 +359,7 @@ impl Catalogue {
             Field::SharedWin,
             true,
         );
+        add("no_winner_share".into(), "share of games that ended with no winner (at the cap, say)".into(), Unit::Share, Field::NoWinner, true);
         for s in 0..seats {
             add(format!("seat{s}_win_share"), format!("seat {s}'s win share (ties shared)"), Unit::Share, Field::SeatWin(s), true);
         }
@@ -360,7 +380,8 @@ impl Catalogue {
             let meaning = own.meaning(&name);
             let (about, unit_of) = match &meaning {
                 Some(m) => (m.about.clone(), if m.is_share() { Unit::Share } else { Unit::Plain }),
-                None => (format!("{}'s own figure", game.id()), Unit::Plain),
+                // A game's own `*_share` figure is a share (in %, bounded by [0, 1]).
+                None => (format!("{}'s own figure", game.id()), if name.ends_with("_share") { Unit::Share } else { Unit::Plain }),
             };
             add(name, about, unit_of, Field::Extra(j), false);
         }
@@ -477,9 +498,10 @@ impl Catalogue {
             let v = match d.field {
                 Field::MeanLength => o.length as f64,
                 Field::Reason(i) => f64::from(u8::from(o.end_reason as usize == i)),
-                // Over the acting seats: with dummy seats, seat 0 against the acting seats' mean.
-                Field::FirstPlayerAdvantage if self.players < self.seats => o.win_share(0) - (0..self.players).map(|s| o.win_share(s)).sum::<f64>() / players,
-                Field::FirstPlayerAdvantage => o.win_share(0) - 1.0 / self.seats.max(1) as f64,
+                // Over the acting seats: seat 0 against the acting seats' mean (a dummy seat's
+                // wins and games with no winner are nobody's advantage).
+                Field::FirstPlayerAdvantage => o.win_share(0) - (0..self.players).map(|s| o.win_share(s)).sum::<f64>() / players,
+                Field::NoWinner => f64::from(u8::from(o.winner_count() == 0)),
                 Field::Elimination => eliminated as f64 / players,
                 Field::GamesWithElimination => f64::from(u8::from(eliminated > 0)),
                 Field::SharedWin => f64::from(u8::from(o.winner_count() > 1)),
@@ -516,8 +538,39 @@ impl Catalogue {
         let e = self.run_estimate(d, arm);
         match d.per_game {
             // Rotated: the block is the unit of every per-game metric's interval.
-            Some(i) if self.is_rotated() => Estimate::around(e.value, arm.moments.half_width(i), Interval::Normal),
+            Some(i) if self.is_rotated() => self.block_estimate(d, i, e.value, arm),
             _ => e,
+        }
+    }
+
+    /// A rotated run's interval of a per-game metric, the block as the unit: Wilson at the
+    /// design-effect sample size for shares, the normal one for other means; the first-player
+    /// advantage against the constant 1/seats is seat 0's share interval shifted (as the
+    /// summary's `with_rotation` does).
+    fn block_estimate(&self, d: &MetricDef, i: usize, value: f64, arm: &ArmData<'_>) -> Estimate {
+        let m = arm.moments;
+        let games = arm.tally.games;
+        let clustered = |value: f64, i: usize, per_game: u64| {
+            let var_of_mean = if m.n == 0 { 0.0 } else { m.variance(i) / m.n as f64 };
+            let (lo, hi) = wilson_clustered(value, var_of_mean, m.n, games * per_game);
+            Estimate { value, lo, hi, interval: Interval::Wilson }
+        };
+        match d.field {
+            Field::FirstPlayerAdvantage => {
+                let seat0 = self.defs.iter().find(|x| x.field == Field::SeatWin(0)).and_then(|x| x.per_game);
+                let s = &arm.summary.seats;
+                let fair = crate::stats::summary::fair_share(s, self.players);
+                match seat0 {
+                    Some(j) if self.players >= self.seats && fair == 1.0 / self.seats.max(1) as f64 => {
+                        let e = clustered(s[0].win_share, j, 1);
+                        Estimate { value, lo: e.lo - fair, hi: e.hi - fair, interval: Interval::Wilson }
+                    }
+                    _ => Estimate::around(value, m.half_width(i), Interval::Normal),
+                }
+            }
+            Field::Elimination => clustered(value, i, self.players as u64),
+            _ if d.unit == Unit::Share => clustered(value, i, 1),
+            _ => Estimate::around(value, m.half_width(i), Interval::Normal),
         }
     }
 
@@ -528,7 +581,7 @@ impl Catalogue {
         let normal = |value: f64| Estimate::around(value, d.per_game.map_or(f64::INFINITY, |i| arm.moments.half_width(i)), Interval::Normal);
         let share = |value: f64, count: f64| {
             let (lo, hi) = wilson(count, n);
-            Estimate { value, lo, hi, interval: Interval::Wilson }
+            Estimate { value, lo, hi, interval: Interval::Share { games: n } }
         };
         match d.field {
             Field::MeanLength => {
@@ -556,12 +609,26 @@ impl Catalogue {
                 Estimate { value: f.value, lo: f.ci95[0], hi: f.ci95[1], interval: Interval::Wilson }
             }
             Field::SeatFairness => Estimate::point(s.seat_fairness_p),
-            Field::Elimination => normal(s.elimination_rate),
+            // A per-game mean of a share (players eliminated / players): Wilson at the
+            // design-effect sample size, between the games and the player-games.
+            Field::Elimination => {
+                let i = d.per_game.unwrap_or(0);
+                let m = arm.moments;
+                let var_of_mean = if m.n == 0 { 0.0 } else { m.variance(i) / m.n as f64 };
+                let (lo, hi) = wilson_clustered(s.elimination_rate, var_of_mean, n, n * self.players as u64);
+                Estimate { value: s.elimination_rate, lo, hi, interval: Interval::Wilson }
+            }
+            Field::NoWinner => {
+                let won: u64 = (0..self.seats).map(|seat| t.win_units(seat)).sum();
+                let none = n.saturating_sub(won / WIN_UNIT);
+                share(crate::stats::summary::no_winner_share(&s.seats), none as f64)
+            }
             Field::GamesWithElimination => share(s.games_with_elimination, t.games_with_elimination as f64),
             Field::SharedWin => share(s.shared_win_rate, t.shared_wins as f64),
             Field::SeatWin(seat) => {
                 let x = &s.seats[seat];
-                Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval: Interval::Wilson }
+                let interval = if s.rotation.is_some() { Interval::Wilson } else { Interval::Share { games: n } };
+                Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval }
             }
             Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
             Field::TeamWin(team) => match s.teams.as_ref().and_then(|t| t.teams.get(team)) {
@@ -592,8 +659,20 @@ impl Catalogue {
             },
             Field::Extra(j) => {
                 let value = s.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
-                match arm.extras.get(j).and_then(|b| batch_half_width(b)) {
-                    Some(half) => Estimate::around(value, half, Interval::BatchMeans),
+                let batch = arm.extras.get(j).and_then(|b| batch_half_width(b)).map(|half| Estimate::around(value, half, Interval::BatchMeans));
+                match batch {
+                    // A share: never narrower than Wilson's interval over the games (so a
+                    // share seen in no batch still has width), judged as one when Wilson's is
+                    // the wider.
+                    Some(e) if d.unit == Unit::Share && value.is_finite() => {
+                        let (lo, hi) = wilson(value.clamp(0.0, 1.0) * n as f64, n);
+                        if lo <= e.lo && hi >= e.hi {
+                            Estimate { value, lo, hi, interval: Interval::Share { games: n } }
+                        } else {
+                            Estimate { value, lo: e.lo.min(lo).max(0.0), hi: e.hi.max(hi).min(1.0), interval: Interval::BatchMeans }
+                        }
+                    }
+                    Some(e) => e,
                     None => Estimate::point(value),
                 }
             }
@@ -691,15 +770,5 @@ mod tests {
             assert_eq!((e.value, e.lo), (0.0, 0.0), "after {n} games");
             assert!(e.hi > 0.0);
         }
-    }
-
-    #[test]
-    fn batch_means_need_enough_batches_and_see_spread() {
-        assert_eq!(batch_half_width(&[(512.0, 0.5); 5]), None);
-        assert_eq!(batch_half_width(&[(512.0, 0.5); 20]), Some(0.0));
-        let values: Vec<(f64, f64)> = (0..20).map(|i| (512.0, if i % 2 == 0 { 0.4 } else { 0.6 })).collect();
-        // sd of the batch values ~ 0.1026, over sqrt(20) batches, times z.
-        let h = batch_half_width(&values).unwrap();
-        assert!((h - Z95 * (0.01 * 20.0 / 19.0 / 20.0_f64).sqrt()).abs() < 1e-12, "{h}");
     }
 }

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::progress::Progress;
 use crate::sim::{self, RunConfig, SeatPlan};
 
-use super::metrics::{ArmData, Catalogue};
+use super::metrics::{ArmData, Catalogue, Interval, MetricDef, Unit};
 use super::runner::{Arm, ArmStats, PlayPlan, Pool, batches};
 use super::thousands;
 
@@ -23,10 +23,10 @@ pub const FIRST_CHECK: u64 = 10_240;
 /// The `--precision` flags of simulate, report, compare and check.
 #[derive(Args, Debug, Clone, Default)]
 pub struct PrecisionArgs {
-    /// Play until the 95% CI half-width of the first-player advantage (or --precision-metric) is at most this, e.g. 0.005 (shares are fractions); replaces --games.
+    /// Play until the 95% CI half-width of the first-player advantage (or --precision-metric) is at most this, e.g. 0.005 (shares and their differences are fractions: 0.005 is ±0.5 points); replaces --games.
     #[arg(long, value_name = "HALF_WIDTH", conflicts_with = "games", value_parser = parse_precision)]
     pub precision: Option<f64>,
-    /// The metric --precision applies to (default first_player_advantage; for compare, its difference B - A).
+    /// The metric --precision applies to (default first_player_advantage; for compare, its difference B - A); a figure with an interval, not a p-value.
     #[arg(long, value_name = "NAME", requires = "precision")]
     pub precision_metric: Option<String>,
     /// Most games --precision may play.
@@ -46,6 +46,26 @@ impl PrecisionArgs {
     pub fn metric(&self) -> &str {
         self.precision_metric.as_deref().unwrap_or("first_player_advantage")
     }
+}
+
+/// A usage error unless `--precision target` can apply to `def`: the figure must have an
+/// interval (not a p-value), and a share's or a share difference's half-width is a fraction
+/// below 1 (`--precision 5` on a share was meant as 5 points, or 0.05).
+pub fn check_target(def: &MetricDef, target: f64) -> Result<(), Error> {
+    if def.is_p_value() {
+        return Err(Error::Usage(format!(
+            "--precision-metric: `{}` has no interval (a p-value is not an estimate with a margin); pick a share, a mean or a difference, e.g. first_player_advantage",
+            def.name
+        )));
+    }
+    if def.unit == Unit::Share && target >= 1.0 {
+        return Err(Error::Usage(format!(
+            "--precision {target}: `{}` is a share, and a share's precision is a fraction, e.g. 0.005 for ±0.5 points (--precision {} for ±{target} points)",
+            def.name,
+            target / 100.0
+        )));
+    }
+    Ok(())
 }
 
 /// The game counts at which an adaptive run looks at its interval.
@@ -161,6 +181,7 @@ pub fn run_arm<G: Game>(
     };
     let name = precision.metric();
     let def = cat.get(name).ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat.names())))?.clone();
+    check_target(&def, target)?;
     if Catalogue::is_extra(&def) && !plan.detailed {
         return Err(Error::Usage(format!("--precision-metric: `{name}` needs the game's own metrics, which this command does not gather")));
     }
@@ -168,7 +189,8 @@ pub fn run_arm<G: Game>(
         play(done, n, progress, &mut stats)?;
         let summary = stats.summary(arm, plan.seed, plan.detailed, 0.0);
         let e = cat.estimate(&def, &ArmData { summary: &summary, tally: &stats.tally, moments: &stats.moments, extras: &stats.extras });
-        Ok(e.half_width())
+        // No interval yet is not a precise one.
+        Ok(if e.interval == Interval::None { f64::INFINITY } else { e.half_width() })
     })?;
     progress.finish();
     Ok((stats, Some(reached)))
@@ -198,8 +220,8 @@ pub fn run_sim<G: Game>(
     let arm = Arm { game, plans, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
-    let ArmStats { tally, metrics, standing, rows, .. } = stats;
-    Ok((sim::RunResult { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None }, reached))
+    let ArmStats { tally, metrics, standing, rows, extras, .. } = stats;
+    Ok((sim::RunResult { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras }, reached))
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@
 //!
 //! Unlike [`crate::sim::run`] it runs any list of jobs (several arms, several sweep values, a
 //! range of batches that an adaptive run extends) and keeps the extra sums the designer's
-//! commands need: per-game moments of every metric and per-batch values of the game's own
-//! figures (for batch-means intervals).
+//! commands need: per-game moments of every metric and per-sub-batch values of the game's own
+//! figures (for batch-means intervals over batches of 64 games).
 
 use crate::engine::{Game, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
 use crate::error::Error;
 use crate::sim::{BATCH, GameRow, SeatPlan};
+use crate::stats::interval::SUB_BATCH;
 use crate::stats::summary::SummaryContext;
 use crate::stats::{StandingTally, Summary, Tally};
 
@@ -76,16 +77,28 @@ pub fn check_blocks(plan: &PlayPlan, acting: usize, games: u64) -> Result<(), Er
     Ok(())
 }
 
+/// The per-sub-batch values of the game's own figures, then of the standing figures:
+/// (games in the sub-batch, one value per figure), in game order.
+pub type SubBatchValues = Vec<(f64, Vec<f64>)>;
+
+/// Games per sub-batch of the batch-means interval ([`SUB_BATCH`], cut down to whole rotation
+/// blocks of `block` games).
+pub fn sub_batch_size(block: u64) -> u64 {
+    (SUB_BATCH - SUB_BATCH % block.max(1)).max(block.max(1))
+}
+
 /// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
 /// rotation, outcome)` in index order; returns the game's metrics and the standing figures of
-/// the batch (empty unless detailed).
+/// the batch (empty unless detailed), and, when detailed, their values over each sub-batch of
+/// [`sub_batch_size`] games (the units of the batch-means interval, so that a short run has
+/// one too; the batch's metrics are the exact sum of its sub-batches').
 pub fn play_batch<G: Game>(
     arm: &Arm<'_, G>,
     plan: &PlayPlan,
     batch: u64,
     games: u64,
     each: &mut dyn FnMut(u64, u64, usize, &Outcome),
-) -> Result<(G::Metrics, StandingTally), Error> {
+) -> Result<(G::Metrics, StandingTally, SubBatchValues), Error> {
     let turns = plan.block(arm.plans.len());
     let mut tables: Vec<_> = if plan.rotate {
         (0..turns as usize).map(|turn| crate::sim::table(arm.game, &crate::sim::rotated(arm.plans, turn))).collect()
@@ -94,14 +107,32 @@ pub fn play_batch<G: Game>(
     };
     let mut metrics = G::Metrics::default();
     let mut standing = StandingTally::default();
+    let (mut sub_metrics, mut sub_standing, mut sub_games) = (G::Metrics::default(), StandingTally::default(), 0u64);
+    let mut subs = Vec::new();
+    let sub_size = sub_batch_size(turns);
+    let mut flush = |sub_metrics: &mut G::Metrics, sub_standing: &mut StandingTally, sub_games: &mut u64| {
+        if *sub_games == 0 {
+            return;
+        }
+        let mut values: Vec<f64> = sub_metrics.summary(*sub_games).into_iter().map(|(_, v)| v).collect();
+        values.extend(super::metrics::standing_values(&sub_standing.summary(arm.game.standing_unit())));
+        subs.push((*sub_games as f64, values));
+        Metrics::merge(&mut metrics, std::mem::take(sub_metrics));
+        standing.merge(sub_standing);
+        *sub_standing = StandingTally::default();
+        *sub_games = 0;
+    };
     let mut trace = StandingTrace::new(arm.game.seats());
     let options = PlayOptions { checked: plan.checked };
     let size = plan.batch_size(arm.plans.len());
     for index in batch * size..((batch + 1) * size).min(games) {
         let (seed, turn) = if plan.rotate { (game_seed(plan.seed, index / turns), (index % turns) as usize) } else { (game_seed(plan.seed, index), 0) };
         let bots = &mut tables[turn];
-        let played =
-            if plan.detailed { bots.play_watched(arm.game, seed, options, &mut metrics, &mut trace) } else { bots.play(arm.game, seed, options, None, None) };
+        let played = if plan.detailed {
+            bots.play_watched(arm.game, seed, options, &mut sub_metrics, &mut trace)
+        } else {
+            bots.play(arm.game, seed, options, None, None)
+        };
         let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "{}: game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: {} --game-seed {seed}",
@@ -109,11 +140,16 @@ pub fn play_batch<G: Game>(
             ))
         })?;
         if plan.detailed {
-            standing.record(&trace, outcome.winners);
+            sub_standing.record(&trace, outcome.winners);
+            sub_games += 1;
+            if sub_games == sub_size {
+                flush(&mut sub_metrics, &mut sub_standing, &mut sub_games);
+            }
         }
         each(index, seed, turn, &outcome);
     }
-    Ok((metrics, standing))
+    flush(&mut sub_metrics, &mut sub_standing, &mut sub_games);
+    Ok((metrics, standing, subs))
 }
 
 /// What one batch of one arm measured.
@@ -123,10 +159,17 @@ pub struct ArmBatch<G: Game> {
     metrics: G::Metrics,
     standing: StandingTally,
     extras: Vec<f64>,
+    subs: SubBatchValues,
     rows: Vec<GameRow>,
 }
 
 impl<G: Game> ArmBatch<G> {
+    /// The values of the game's own figures and the standing figures over each sub-batch of
+    /// [`sub_batch_size`] games (empty unless detailed).
+    pub fn sub_batches(&self) -> &SubBatchValues {
+        &self.subs
+    }
+
     /// Games in the batch.
     pub fn games(&self) -> u64 {
         self.tally.games
@@ -160,7 +203,7 @@ pub fn arm_batch_with<G: Game>(
     let block = plan.block(arm.plans.len());
     let mut block_sum = vec![0.0; cat.per_game_len];
     let (seats, reasons) = (arm.game.seats(), arm.game.end_reasons().len());
-    let (metrics, standing) = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
+    let (metrics, standing, subs) = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
         tally.add(outcome, seats, reasons);
         cat.per_game(outcome, turn, &mut values);
         if block == 1 {
@@ -189,7 +232,7 @@ pub fn arm_batch_with<G: Game>(
     } else {
         Vec::new()
     };
-    Ok(ArmBatch { tally, moments, metrics, standing, extras, rows })
+    Ok(ArmBatch { tally, moments, metrics, standing, extras, subs, rows })
 }
 
 /// Everything one arm measured so far, folded batch by batch in index order.
@@ -202,7 +245,8 @@ pub struct ArmStats<G: Game> {
     pub metrics: G::Metrics,
     /// The standing figures (empty unless detailed).
     pub standing: StandingTally,
-    /// Per-batch values of each of the game's own figures, then of the standing figures.
+    /// Per-sub-batch values (batches of [`sub_batch_size`] games) of each of the game's own
+    /// figures, then of the standing figures: the units of their batch-means intervals.
     pub extras: Vec<BatchValues>,
     /// Per-game rows (empty unless kept).
     pub rows: Vec<GameRow>,
@@ -224,16 +268,17 @@ impl<G: Game> Default for ArmStats<G> {
 impl<G: Game> ArmStats<G> {
     /// Folds the next batch in.
     pub fn add(&mut self, b: ArmBatch<G>) {
-        let games = b.tally.games as f64;
         self.tally.merge(&b.tally);
         self.moments.merge(&b.moments);
         Metrics::merge(&mut self.metrics, b.metrics);
         self.standing.merge(&b.standing);
-        if self.extras.len() < b.extras.len() {
-            self.extras.resize(b.extras.len(), Vec::new());
-        }
-        for (values, x) in self.extras.iter_mut().zip(b.extras) {
-            values.push((games, x));
+        for (games, sub) in b.subs {
+            if self.extras.len() < sub.len() {
+                self.extras.resize(sub.len(), Vec::new());
+            }
+            for (values, x) in self.extras.iter_mut().zip(sub) {
+                values.push((games, x));
+            }
         }
         self.rows.extend(b.rows);
     }

@@ -23,8 +23,9 @@ pub fn show(unit: Unit, v: f64) -> String {
 
 fn interval(def: &MetricDef, e: &Estimate) -> String {
     match e.interval {
-        Interval::None if def.name.ends_with("_fairness_p") => "- (a p-value)".into(),
-        Interval::None => "- (a ratio over the whole run)".into(),
+        Interval::None if def.is_p_value() => "- (a p-value has no interval)".into(),
+        Interval::None if !e.value.is_finite() => "- (not measured)".into(),
+        Interval::None => "- (over the whole run: no batches to spread over; `check` and `compare` give one)".into(),
         _ => format!("{} to {}", show(def.unit, e.lo), show(def.unit, e.hi)),
     }
 }

@@ -1316,6 +1316,7 @@ mod tests {
             sets: Vec::new(),
             run: RunOptions { games: 2_048, seed: 9, threads: 0, checked: true, quiet: true, rotate: false },
             precision: PrecisionArgs::default(),
+            strict: false,
             traces: None,
         };
         super::super::check::main(&check).unwrap();

@@ -217,6 +217,8 @@ fn run_notes(s: &Summary) -> Vec<String> {
             t.fair_share() * 100.0
         ));
     }
+    // Many games at the cap or with no winner: said before any figure is read.
+    notes.extend(s.deadlock_warning());
     if let Some(r) = &s.rotation {
         notes.push(format!(
             "Seats rotated: {} blocks of {} games, every bot in every seat on the same deals; the seat figures average the bots out (the seat order's own effect) and the `bot<k>_win_share` figures average the seats out (bot strength).",

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, StandingTrace, Table, game_seed, play};
 use crate::error::Error;
+use crate::stats::interval::SUB_BATCH;
 use crate::stats::rotation::RotationTally;
 use crate::stats::{StandingTally, Tally};
 
@@ -97,6 +98,10 @@ pub struct RunResult<G: Game> {
     pub seconds: f64,
     /// Per-seat and per-bot sums of a rotated run (`None` unless `rotate`).
     pub rotation: Option<RotationTally>,
+    /// Per figure of the game's own (`Metrics::summary` order), its value over each
+    /// sub-batch of [`SUB_BATCH`] games, with the games: the units of its batch-means
+    /// interval (empty unless `detailed`).
+    pub extras: Vec<Vec<(f64, f64)>>,
 }
 
 struct BatchResult<G: Game> {
@@ -106,6 +111,8 @@ struct BatchResult<G: Game> {
     rows: Vec<GameRow>,
     /// Rotated runs: (rotation, outcome) of every game, in order.
     rotated: Vec<(u8, Outcome)>,
+    /// Detailed runs: (games, the game's own figures) of every sub-batch, in order.
+    subs: Vec<(f64, Vec<f64>)>,
 }
 
 /// The bots of `seats` as one [`Table`]: when every seat plays the same bot kind and that
@@ -150,6 +157,17 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     let mut trace = StandingTrace::new(game.seats());
     let mut rows = Vec::new();
     let mut rotated = Vec::new();
+    // Detailed: the game's metrics gathered per sub-batch (whole rotation blocks), each
+    // summarised for the batch-means interval and merged (exactly) into the batch's.
+    let (mut sub, mut sub_games, mut subs) = (G::Metrics::default(), 0u64, Vec::new());
+    let sub_size = (SUB_BATCH - SUB_BATCH % tables.len().max(1) as u64).max(tables.len().max(1) as u64);
+    let mut flush = |sub: &mut G::Metrics, sub_games: &mut u64| {
+        if *sub_games > 0 {
+            subs.push((*sub_games as f64, sub.summary(*sub_games).into_iter().map(|(_, v)| v).collect::<Vec<f64>>()));
+            Metrics::merge(&mut metrics, std::mem::take(sub));
+            *sub_games = 0;
+        }
+    };
     // One state for the batch's games, dealt into game after game (`Game::deal_into`).
     let mut scratch: Option<G::State> = None;
     let turns = tables.len() as u64;
@@ -163,7 +181,7 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
         let (seed, turn) = if cfg.rotate { (game_seed(cfg.seed, index / turns), index % turns) } else { (game_seed(cfg.seed, index), 0) };
         let bots = &mut tables[turn as usize];
         let played =
-            if cfg.detailed { bots.play_watched(game, seed, options, &mut metrics, &mut trace) } else { bots.play_reusing(game, seed, options, &mut scratch) };
+            if cfg.detailed { bots.play_watched(game, seed, options, &mut sub, &mut trace) } else { bots.play_reusing(game, seed, options, &mut scratch) };
         let outcome = played.map_err(|v| {
             Error::Invariant(format!(
                 "game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: playtest trace VARIANT --game-seed {seed}",
@@ -176,13 +194,18 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
         }
         if cfg.detailed {
             standing.record(&trace, outcome.winners);
+            sub_games += 1;
+            if sub_games == sub_size {
+                flush(&mut sub, &mut sub_games);
+            }
         }
         if cfg.keep_rows {
             rows.push(GameRow { index, seed, outcome });
         }
     }
+    flush(&mut sub, &mut sub_games);
     tally.refresh_views();
-    Ok(BatchResult { tally, metrics, standing, rows, rotated })
+    Ok(BatchResult { tally, metrics, standing, rows, rotated, subs })
 }
 
 /// Plays the run and folds the results in game order.
@@ -225,8 +248,15 @@ pub fn run_streaming<G: Game>(
         return Err(Error::Usage(format!("--rotate plays whole blocks of {} games (one per seat) and no shards; got {} games", seats.len(), cfg.games)));
     }
     let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()));
-    let mut result =
-        RunResult { tally: Tally::default(), metrics: G::Metrics::default(), rows: Vec::new(), standing: StandingTally::default(), seconds: 0.0, rotation };
+    let mut result = RunResult {
+        tally: Tally::default(),
+        metrics: G::Metrics::default(),
+        rows: Vec::new(),
+        standing: StandingTally::default(),
+        seconds: 0.0,
+        rotation,
+        extras: Vec::new(),
+    };
     // No barrier between windows: batches are queued on the pool as long as fewer than
     // `window` are played but not yet folded; this thread folds them in game order as they
     // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
@@ -315,6 +345,14 @@ fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>,
     }
     Metrics::merge(&mut result.metrics, part.metrics);
     result.standing.merge(&part.standing);
+    for (games, values) in part.subs {
+        if result.extras.len() < values.len() {
+            result.extras.resize(values.len(), Vec::new());
+        }
+        for (figure, x) in result.extras.iter_mut().zip(values) {
+            figure.push((games, x));
+        }
+    }
     if let Some(sink) = sink {
         sink(&part.rows)?;
     }

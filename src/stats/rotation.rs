@@ -9,6 +9,8 @@
 use serde::Serialize;
 
 use super::WIN_UNIT;
+use super::interval::{Z95, wilson_clustered};
+use super::summary::Estimate;
 use crate::engine::{MAX_SEATS, Outcome};
 
 /// Running sums of a rotated run, fed one game at a time in game order.
@@ -32,6 +34,9 @@ pub struct RotationTally {
     seat_sq: [u128; MAX_SEATS],
     bot_sum: Vec<u64>,
     bot_sq: Vec<u128>,
+    /// Per block, seat 0's win credit minus the acting seats' mean, times acting (exact).
+    fpa_sum: i64,
+    fpa_sq: u128,
 }
 
 /// Which bot sits at `seat` in the game of rotation `turn`: the line-up position whose bot
@@ -73,6 +78,8 @@ impl RotationTally {
             seat_sq: [0; MAX_SEATS],
             bot_sum: vec![0; n],
             bot_sq: vec![0; n],
+            fpa_sum: 0,
+            fpa_sq: 0,
         }
     }
 
@@ -90,6 +97,10 @@ impl RotationTally {
         }
         self.in_block += 1;
         if self.in_block == self.acting {
+            let acting: u64 = self.block_seat[..self.acting].iter().sum();
+            let d = self.acting as i64 * self.block_seat[0] as i64 - acting as i64;
+            self.fpa_sum += d;
+            self.fpa_sq += d.unsigned_abs() as u128 * d.unsigned_abs() as u128;
             for seat in 0..self.scored {
                 let v = std::mem::take(&mut self.block_seat[seat]);
                 self.seat_sum[seat] += v;
@@ -115,27 +126,58 @@ impl RotationTally {
         // A block value is a mean share: units / (games in the block x WIN_UNIT), and for a
         // bot also / its copies in the line-up.
         let per_block = (self.acting as u64 * WIN_UNIT) as f64;
-        let seats = (0..self.scored).map(|seat| estimate(&format!("seat {seat}"), self.seat_sum[seat], self.seat_sq[seat], self.blocks, per_block)).collect();
+        let games = self.blocks * self.acting as u64;
+        let seats: Vec<RotatedShare> =
+            (0..self.scored).map(|seat| estimate(&format!("seat {seat}"), (self.seat_sum[seat], self.seat_sq[seat]), self.blocks, per_block, games)).collect();
         let bots = (0..self.labels.len())
-            .map(|i| estimate(&self.labels[i], self.bot_sum[i], self.bot_sq[i], self.blocks, per_block * self.copies[i] as f64))
+            .map(|i| estimate(&self.labels[i], (self.bot_sum[i], self.bot_sq[i]), self.blocks, per_block * self.copies[i] as f64, games * self.copies[i]))
             .collect();
-        RotationSummary { blocks: self.blocks, games_per_block: self.acting as u64, seats, bots }
+        // Seat 0 minus the acting seats' mean, per block: mean +- z sd / sqrt(blocks).
+        let scale = per_block * self.acting as f64;
+        let first_player_advantage = if self.blocks == 0 {
+            Estimate { value: f64::NAN, ci95: [f64::NAN, f64::NAN] }
+        } else {
+            let n = self.blocks as f64;
+            let mean = self.fpa_sum as f64 / n;
+            let var = if self.blocks > 1 { ((self.fpa_sq as f64 - self.fpa_sum as f64 * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
+            let half = Z95 * (var / n).sqrt();
+            Estimate { value: mean / scale, ci95: [(mean - half) / scale, (mean + half) / scale] }
+        };
+        // Rao-Scott: the mean design effect of the acting seats' shares.
+        let effects: Vec<f64> = (0..self.acting)
+            .filter_map(|seat| {
+                let p = seats[seat].win_share;
+                let var = block_variance((self.seat_sum[seat], self.seat_sq[seat]), self.blocks) / (per_block * per_block) / self.blocks as f64;
+                (p > 0.0 && p < 1.0 && games > 0).then(|| var / (p * (1.0 - p) / games as f64))
+            })
+            .collect();
+        let design_effect = if effects.is_empty() { 1.0 } else { effects.iter().sum::<f64>() / effects.len() as f64 };
+        RotationSummary { blocks: self.blocks, games_per_block: self.acting as u64, seats, bots, first_player_advantage, design_effect }
     }
 }
 
-/// Mean of the block values sum/scale with a normal 95% interval over blocks, kept within
-/// [0, 1].
-fn estimate(name: &str, sum: u64, sq: u128, blocks: u64, scale: f64) -> RotatedShare {
+/// Sample variance of the block values with `(sum, sum of squares)` over `blocks`.
+fn block_variance((sum, sq): (u64, u128), blocks: u64) -> f64 {
+    if blocks < 2 {
+        return 0.0;
+    }
+    let n = blocks as f64;
+    let mean = sum as f64 / n;
+    ((sq as f64 - sum as f64 * mean) / (n - 1.0)).max(0.0)
+}
+
+/// Mean of the block values sum/scale with Wilson's interval at the design-effect sample
+/// size ([`wilson_clustered`]): the blocks are the unit, and a share of 0% or 100% still has
+/// an interval of some width.
+fn estimate(name: &str, (sum, sq): (u64, u128), blocks: u64, scale: f64, games: u64) -> RotatedShare {
     if blocks == 0 {
         return RotatedShare { name: name.to_string(), win_share: f64::NAN, ci95: [f64::NAN, f64::NAN] };
     }
     let n = blocks as f64;
-    let mean = sum as f64 / n;
-    let var = if blocks > 1 { ((sq as f64 - sum as f64 * mean) / (n - 1.0)).max(0.0) } else { 0.0 };
-    let half = 1.96 * (var / n).sqrt();
-    // A share lies in [0, 1]: a few blocks must not give an interval past its ends.
-    let ci95 = [((mean - half) / scale).max(0.0), ((mean + half) / scale).min(1.0)];
-    RotatedShare { name: name.to_string(), win_share: mean / scale, ci95 }
+    let share = sum as f64 / n / scale;
+    let var_of_mean = block_variance((sum, sq), blocks) / (scale * scale) / n;
+    let (lo, hi) = wilson_clustered(share, var_of_mean, blocks, games);
+    RotatedShare { name: name.to_string(), win_share: share, ci95: [lo, hi] }
 }
 
 /// One figure of a rotated run.
@@ -160,6 +202,12 @@ pub struct RotationSummary {
     pub seats: Vec<RotatedShare>,
     /// Per bot (distinct spec, copies pooled), seats averaged out: bot strength.
     pub bots: Vec<RotatedShare>,
+    /// Seat 0's win share minus the acting seats' mean, with the normal 95% interval over
+    /// blocks (used when the fair share is estimated; see `Summary::with_rotation`).
+    pub first_player_advantage: Estimate,
+    /// The acting seats' mean design effect (variance over blocks / variance over independent
+    /// games): the seat-fairness chi-square of a rotated run is divided by it (Rao-Scott).
+    pub design_effect: f64,
 }
 
 impl RotationSummary {
@@ -234,7 +282,17 @@ mod tests {
         for f in s.bots.iter().chain(&s.seats) {
             assert!(0.0 <= f.ci95[0] && f.ci95[0] <= f.win_share && f.win_share <= f.ci95[1] && f.ci95[1] <= 1.0, "{f:?}");
         }
-        assert_eq!(s.bots[0].ci95[1], 1.0, "{:?}", s.bots[0]);
+        // Wilson at the design-effect sample size: width at the ends too.
+        let one = RotationTally::new(&labels, 2);
+        let mut one = one;
+        for _ in 0..3 {
+            for turn in 0..2 {
+                one.record(&won_by((0..2).find(|&s| bot_at(s, turn, 2) == 0).unwrap()), turn);
+            }
+        }
+        let s = one.summary();
+        assert_eq!(s.bots[0].win_share, 1.0);
+        assert!(s.bots[0].ci95[0] < 1.0 && s.bots[1].ci95[1] > 0.0, "{:?}", s.bots);
     }
 
     #[test]

@@ -125,34 +125,84 @@ pub struct SummaryContext<'a> {
     pub extra: Vec<(String, f64)>,
 }
 
-/// The fair share of one acting seat: 1/seats when every seat acts; with dummy seats, the
-/// acting seats' mean win share (what they win between them, split evenly), so a dummy's
-/// wins do not count as an advantage of seat 0.
+/// The fair share of one acting seat: the acting seats' mean win share, i.e. what the
+/// players win between them, split evenly. With every seat acting and a winner in every game
+/// it is exactly 1/seats; games that end with no winner (at the cap, say) lower it to
+/// (1 - no-winner share)/seats, and a dummy seat's wins (Take a Penny's bank card) are left
+/// out, so neither counts as an advantage or a disadvantage of seat 0.
 pub fn fair_share(seats: &[SeatSummary], players: usize) -> f64 {
     let players = players.clamp(1, seats.len().max(1));
-    if players >= seats.len() {
-        return 1.0 / seats.len().max(1) as f64;
-    }
-    seats[..players].iter().map(|s| s.win_share).sum::<f64>() / players as f64
+    let mean = seats[..players].iter().map(|s| s.win_share).sum::<f64>() / players as f64;
+    let even = 1.0 / seats.len().max(1) as f64;
+    // Every game won by an acting seat: the exact 1/seats, not its rounded sum.
+    if players >= seats.len() && (mean - even).abs() < 1e-12 { even } else { mean }
 }
 
-/// Seat 0's win share minus the fair share ([`fair_share`]). With every seat acting, the
-/// interval is seat 0's Wilson interval shifted by the constant fair share. With dummy seats
-/// the fair share is itself estimated: the per-game difference d = w0 - mean(acting w) has,
-/// when one seat wins a game, E[d^2] = (1 - 1/n)^2 p0 + (1/n^2) sum of the other acting seats'
-/// p; the interval is the normal one from that variance.
+/// Whether the fair share is a constant (1/seats: every seat acts and every game has a
+/// winner), rather than estimated from the run.
+fn fair_share_is_constant(seats: &[SeatSummary], players: usize) -> bool {
+    players >= seats.len() && fair_share(seats, players) == 1.0 / seats.len().max(1) as f64
+}
+
+/// Share of games that ended with no winner at all (1 - the seats' total win share).
+pub fn no_winner_share(seats: &[SeatSummary]) -> f64 {
+    let won: f64 = seats.iter().map(|s| s.win_share).sum();
+    let q = 1.0 - won;
+    if q.abs() < 1e-12 { 0.0 } else { q.clamp(0.0, 1.0) }
+}
+
+/// Seat 0's win share minus the fair share ([`fair_share`]). When the fair share is the
+/// constant 1/seats, the interval is seat 0's Wilson interval shifted by it. Otherwise (dummy
+/// seats, or games with no winner) the fair share is itself estimated: the per-game
+/// difference d = w0 - mean(acting w) has, when at most one seat wins a game, E[d^2] =
+/// (1 - 1/n)^2 p0 + (1/n^2) sum of the other acting seats' p (ties only lower it); the
+/// interval is the normal one from that variance, with the shares taken at their Wilson
+/// centres (as Agresti and Caffo do for a difference), so a run in which nobody ever wins
+/// still gets an interval of some width.
 fn first_player_advantage(seats: &[SeatSummary], players: usize, games: u64) -> Estimate {
     let fair = fair_share(seats, players);
     let p0 = seats[0].win_share;
-    if players >= seats.len() {
+    if fair_share_is_constant(seats, players) {
         return Estimate { value: p0 - fair, ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair] };
     }
-    let n = players.max(1) as f64;
+    let n = players.clamp(1, seats.len().max(1)) as f64;
     let value = p0 - fair;
-    let others: f64 = seats[1..players].iter().map(|s| s.win_share).sum();
-    let second = (1.0 - 1.0 / n).powi(2) * p0 + others / (n * n);
-    let half = 1.959964 * ((second - value * value).max(0.0) / games.max(1) as f64).sqrt();
+    let m = games.max(1) as f64;
+    let z2 = super::Z95 * super::Z95;
+    let centre = |p: f64| (p + z2 / (2.0 * m)) / (1.0 + z2 / m);
+    let others: f64 = seats[1..n as usize].iter().map(|s| centre(s.win_share)).sum();
+    let second = (1.0 - 1.0 / n).powi(2) * centre(p0) + others / (n * n);
+    let half = super::Z95 * ((second - value * value).max(0.0) / m).sqrt();
     Estimate { value, ci95: [value - half, value + half] }
+}
+
+/// Share of games ending at the cap or with no winner above which a run is warned about.
+pub const DEADLOCK_WARNING: f64 = 0.10;
+
+/// The warning a run deserves when many of its games end at the cap (an end reason named
+/// `cap`) or with no winner (at least [`DEADLOCK_WARNING`]): its win shares then describe
+/// the few games that ended, and a "fair" seat table may only mean that nobody wins.
+pub fn deadlock_warning(end_reasons: &serde_json::Map<String, serde_json::Value>, seats: &[SeatSummary]) -> Option<String> {
+    let cap = end_reasons.get("cap").and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let none = no_winner_share(seats);
+    if cap < DEADLOCK_WARNING && none < DEADLOCK_WARNING {
+        return None;
+    }
+    let seats_n = seats.len().max(1) as f64;
+    Some(if none >= DEADLOCK_WARNING {
+        format!(
+            "warning: {:.1}% of games ended at the cap and {:.1}% with no winner: the win shares describe only the games someone won, the fair share is {:.2}% (not {:.2}%), and a table that looks fair may only mean that nobody wins; raise the cap or try stronger bots",
+            cap * 100.0,
+            none * 100.0,
+            100.0 * (1.0 - none) / seats_n,
+            100.0 / seats_n
+        )
+    } else {
+        format!(
+            "warning: {:.1}% of games ended at the cap: the cap, not the play, decided them, and a table that looks fair may only mean a deadlock; raise the cap or try stronger bots",
+            cap * 100.0
+        )
+    })
 }
 
 fn num(x: f64) -> serde_json::Value {
@@ -228,10 +278,36 @@ impl Summary {
         self
     }
 
-    /// The summary with a rotated run's per-seat and per-bot figures.
+    /// The summary with a rotated run's per-seat and per-bot figures. Under rotation the block
+    /// is the unit of every interval, so the seat table, the first-player advantage and the
+    /// fairness test take the block-level figures: one interval per number, wherever shown.
     pub fn with_rotation(mut self, rotation: Option<super::rotation::RotationSummary>) -> Summary {
+        if let Some(r) = &rotation {
+            for (seat, rotated) in self.seats.iter_mut().zip(&r.seats) {
+                if rotated.ci95.iter().all(|x| x.is_finite()) {
+                    seat.ci95 = rotated.ci95;
+                }
+            }
+            let fair = fair_share(&self.seats, self.players);
+            let f = &mut self.first_player_advantage;
+            if fair_share_is_constant(&self.seats, self.players) {
+                f.ci95 = [self.seats[0].ci95[0] - fair, self.seats[0].ci95[1] - fair];
+            } else if r.first_player_advantage.ci95.iter().all(|x| x.is_finite()) {
+                let half = (r.first_player_advantage.ci95[1] - r.first_player_advantage.ci95[0]) / 2.0;
+                f.ci95 = [f.value - half, f.value + half];
+            }
+            let players = self.players.min(self.seats.len());
+            let wins: Vec<f64> = self.seats[..players].iter().map(|s| s.win_share * self.games as f64).collect();
+            self.seat_fairness_p = super::seat_fairness_p_blocked(&wins, r.design_effect);
+        }
         self.rotation = rotation;
         self
+    }
+
+    /// The warning this run deserves when many games end at the cap or with no winner
+    /// ([`deadlock_warning`]).
+    pub fn deadlock_warning(&self) -> Option<String> {
+        deadlock_warning(&self.end_reasons, &self.seats)
     }
 
     /// The summary as a readable table for the terminal: [`Summary::figures`] and the rate.
@@ -278,6 +354,13 @@ impl Summary {
                 self.seats.len() - self.players,
                 fair_share(&self.seats, self.players) * 100.0
             );
+        } else if !fair_share_is_constant(&self.seats, self.players) {
+            let _ = writeln!(
+                out,
+                "\n{:.2}% of games had no winner: the fair share is the seats' mean win share, {:.2}%, and the first-player advantage is seat 0 against it.",
+                no_winner_share(&self.seats) * 100.0,
+                fair_share(&self.seats, self.players) * 100.0
+            );
         }
         if let Some(r) = &self.rotation {
             let _ = write!(out, "\n{}", r.table());
@@ -303,6 +386,9 @@ impl Summary {
             self.games_with_elimination * 100.0,
             self.shared_win_rate * 100.0
         );
+        if let Some(w) = self.deadlock_warning() {
+            let _ = writeln!(out, "{w}");
+        }
         if !self.extra.is_empty() {
             let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
             let _ = writeln!(out, "{}", extra.join(", "));
