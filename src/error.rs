@@ -80,6 +80,21 @@ pub enum VariantError {
         /// What is wrong and what is allowed.
         message: String,
     },
+    /// A key whose value has the wrong type or sign (`players = "four"`, `bank = -5`).
+    #[error("{at}: key `{key}`: {problem}; expected {expected}")]
+    WrongType {
+        /// Where it was written.
+        at: Location,
+        /// Dotted key.
+        key: String,
+        /// What was given, in words (`"four" is text`, `-5 is negative`).
+        problem: String,
+        /// What is allowed, in words (`a whole number from 2 to 8`).
+        expected: String,
+        /// A value of the right type the game's check is asked about to learn the range it
+        /// allows (see `Variant::explain`); `None` once asked, or for keys with no range.
+        probe: Option<toml::Value>,
+    },
     /// Several problems at once.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     Many(Vec<VariantError>),

@@ -15,7 +15,7 @@ pub(super) struct AuditArgs {
     /// Games of each watched line-up (random bots and the table; the search bot plays a
     /// fiftieth, fewer for long games, at least 2); sensitivity steps play up to twice this
     /// (fewer for long games), exploit candidates half.
-    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2000, value_parser = super::game_count, allow_hyphen_values = true)]
     games: u64,
     /// Master seed: game i is played from a seed derived from (seed, i).
     #[arg(long, default_value_t = 1)]

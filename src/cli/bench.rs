@@ -15,7 +15,7 @@ pub(super) struct BenchArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub(super) sets: Vec<String>,
     /// Games per measurement.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = super::game_count, allow_hyphen_values = true)]
     pub(super) games: u64,
 }
 

@@ -26,7 +26,7 @@ pub(super) struct LadderArgs {
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub(super) sets: Vec<String>,
     /// Games per pairing and per self-play run (rounded up to whole rotation blocks).
-    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2_000, value_parser = super::game_count, allow_hyphen_values = true)]
     pub(super) games: u64,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
@@ -105,9 +105,7 @@ pub(super) struct LadderResult {
 pub(super) fn ladder(a: &LadderArgs) -> Result<(), Error> {
     let v = Variant::load(&a.variant, &a.sets)?;
     let specs = parse_bots(Some(&a.bots))?.unwrap_or_default();
-    if specs.len() < 2 {
-        return Err(Error::Usage(format!("--bots: a ladder needs at least two bots, got {}", specs.len())));
-    }
+    let labels = distinct_bots("--bots", &specs)?;
     struct Ladder<'a>(&'a LadderArgs, Vec<String>);
     impl GameCommand for Ladder<'_> {
         type Output = ();
@@ -115,8 +113,24 @@ pub(super) fn ladder(a: &LadderArgs) -> Result<(), Error> {
             run_ladder(&game, variant, self.0, &self.1)
         }
     }
-    let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
     games::dispatch(&v, Ladder(a, labels))
+}
+
+/// The labels of a ladder's bots: at least two, each once (a bot against copies of itself is
+/// not a pairing, and two copies would split one rating in two). `flag` names the flag.
+pub(super) fn distinct_bots(flag: &str, specs: &[BotSpec]) -> Result<Vec<String>, Error> {
+    if specs.len() < 2 {
+        return Err(Error::Usage(format!("{flag}: a ladder needs at least two bots, got {}", specs.len())));
+    }
+    let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
+    for (i, l) in labels.iter().enumerate() {
+        if labels[..i].contains(l) {
+            return Err(Error::Usage(format!(
+                "{flag}: `{l}` is listed twice; a ladder ranks different bots, each once (a bot with other parameters is another bot, e.g. `{l}` and `{l}:PARAM=VALUE`)"
+            )));
+        }
+    }
+    Ok(labels)
 }
 
 fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: &[String]) -> Result<(), Error> {
@@ -322,14 +336,25 @@ fn text(r: &LadderResult) -> String {
         r.games_per_pairing,
         r.seed
     );
-    let _ = writeln!(o, "\nwin share of the row bot against copies of the column bot (95% CI):");
+    let _ = writeln!(
+        o,
+        "\nwin share of the row bot (one seat) against copies of the column bot (the other seats), 95% CI; fair share {:.1}%:\n",
+        100.0 * r.fair_share
+    );
+    let _ = writeln!(o, "| row bot \\ column bot | {} |", r.bots.join(" | "));
+    let _ = writeln!(o, "|---|{}", "---|".repeat(r.bots.len()));
     for row in &r.bots {
         let cells: Vec<String> = r
             .bots
             .iter()
-            .map(|c| r.matrix.iter().find(|m| m.row == *row && m.column == *c).map_or("-".to_string(), |m| format!("{:.1}%", 100.0 * m.win_share)))
+            .map(|c| {
+                if c == row {
+                    return "(itself)".to_string();
+                }
+                r.matrix.iter().find(|m| m.row == *row && m.column == *c).map_or("-".to_string(), |m| pct(&Estimate { value: m.win_share, ci95: m.ci95 }))
+            })
             .collect();
-        let _ = writeln!(o, "  {row:<32} {}", cells.join("  "));
+        let _ = writeln!(o, "| {row} | {} |", cells.join(" | "));
     }
     // Deadlocked pairings and self-play: their shares measure nobody's strength or seat.
     for m in r.matrix.iter().filter(|m| m.no_winner_share.max(m.cap_share) >= DEADLOCK) {
@@ -459,8 +484,9 @@ pub(super) fn charts(r: &LadderResult) -> [ChartSpec; 2] {
             series: vec![
                 BarSeries {
                     name: format!("win share against {} (%)", r.bots[0]),
-                    values: r.levels.iter().map(|l| l.vs_first.as_ref().map_or(0.0, |e| 100.0 * e.value)).collect(),
-                    ci: Some(r.levels.iter().map(|l| l.vs_first.as_ref().map_or((0.0, 0.0), |e| (100.0 * e.ci95[0], 100.0 * e.ci95[1]))).collect()),
+                    // No bar for the first bot against itself (not a pairing).
+                    values: r.levels.iter().map(|l| l.vs_first.as_ref().map_or(f64::NAN, |e| 100.0 * e.value)).collect(),
+                    ci: Some(r.levels.iter().map(|l| l.vs_first.as_ref().map_or((f64::NAN, f64::NAN), |e| (100.0 * e.ci95[0], 100.0 * e.ci95[1]))).collect()),
                 },
                 BarSeries {
                     name: "seat 0 win share in self-play (%)".into(),

@@ -109,7 +109,7 @@ struct VariantArgs {
 #[derive(Args, Debug, Clone)]
 struct RunArgs {
     /// Number of games.
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000, value_parser = game_count, allow_hyphen_values = true)]
     games: u64,
     /// Master seed: game i is played from a seed derived from (seed, i).
     #[arg(long, default_value_t = 1)]
@@ -128,6 +128,20 @@ struct RunArgs {
     /// out). `--games` must be a multiple of the seats. Not with sweep or --precision.
     #[arg(long)]
     rotate: bool,
+}
+
+/// Parses a number of games (`--games`, `--ladder-games`, `--max-games`): a whole number of
+/// 1 or more written with digits only, so `-5` and `10,000` get a plain message (exit 2).
+fn game_count(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let plain = t.replace(['_', ',', '\'', ' '], "");
+    match t.parse::<u64>() {
+        Ok(0) => Err("a whole number of games of 1 or more is expected, e.g. 10000".into()),
+        Ok(n) => Ok(n),
+        Err(_) if t.starts_with('-') => Err("a number of games cannot be negative: a whole number of 1 or more is expected, e.g. 10000".into()),
+        Err(_) if plain != t && plain.parse::<u64>().is_ok() => Err(format!("a whole number of games is expected, written with digits only: {plain}, not {t}")),
+        Err(_) => Err("a whole number of games is expected, e.g. 10000".into()),
+    }
 }
 
 /// Parses the command line and runs the command.

@@ -26,12 +26,18 @@ pub(super) struct ReportArgs {
     #[arg(long, value_name = "SPEC[,SPEC...]")]
     pub(super) ladder: Option<String>,
     /// Games per pairing of `--ladder` (rounded up to whole rotation blocks).
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 400, value_parser = super::game_count, allow_hyphen_values = true)]
     pub(super) ladder_games: u64,
     /// Also audit the rules (`playtest audit` with its defaults, same seed and threads) into
     /// the report's audit/ folder and add its section to report.md and index.html.
     #[arg(long)]
     pub(super) audit: bool,
+    /// Compare this variant (B, with its --set) with OTHER (A, a variant file of the same
+    /// game) on the same seeds and bots, as `playtest compare OTHER VARIANT` does: the verdict
+    /// and every figure's move join report.md and index.html, and the comparison's own page,
+    /// JSON, CSV and charts go into the report's baseline/ folder.
+    #[arg(long, value_name = "OTHER")]
+    pub(super) baseline: Option<PathBuf>,
 }
 
 pub(super) struct Report<'a> {
@@ -43,12 +49,20 @@ impl GameCommand for Report<'_> {
     fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
         let a = self.args;
         let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
-        let dir = a.out.clone().unwrap_or_else(|| Path::new("reports").join(game.id()).join(&variant.name));
+        let dir = match &a.out {
+            Some(dir) => dir.clone(),
+            None => {
+                let dir = Path::new("reports").join(game.id()).join(&variant.name);
+                refuse_another_source(&dir, &a.variant)?;
+                dir
+            }
+        };
         if let Some(text) = &a.shard {
             return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
         }
-        // The ladder's bots are checked before anything is played.
+        // The ladder's bots and the baseline are checked before anything is played.
         ladder_labels(&game, variant, a)?;
+        check_baseline(variant, a)?;
         // Before the long run: the folder's lock and a writable temporary folder.
         let out = open_out(&dir)?;
         let (summary, written, stopped_at) = match write_report(&game, variant, &plans, a, out.path())? {
@@ -84,6 +98,71 @@ impl GameCommand for Report<'_> {
     }
 }
 
+/// The variant file, `--bots` and `--set` overrides a report was made from, as the command
+/// its `report.md` records ("Reproduce with: playtest report FILE ... --set K=V").
+#[derive(Debug, PartialEq)]
+struct Source {
+    file: PathBuf,
+    bots: Option<String>,
+    sets: Vec<String>,
+}
+
+impl Source {
+    fn of(v: &VariantArgs) -> Source {
+        Source { file: v.variant.clone(), bots: v.bots.clone(), sets: v.sets.clone() }
+    }
+
+    /// The source recorded by the report in `dir` (`None`: the folder holds no report).
+    fn recorded(dir: &Path) -> Option<Source> {
+        let md = std::fs::read_to_string(dir.join("report.md")).ok()?;
+        let (_, after) = md.split_once("Reproduce with:")?;
+        let command = after.lines().map(str::trim).find(|l| l.starts_with("playtest "))?;
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let file = PathBuf::from(words.get(2)?);
+        let value_of = |flag: &str| words.windows(2).filter(|w| w[0] == flag).map(|w| w[1].to_string()).collect::<Vec<_>>();
+        Some(Source { file, bots: value_of("--bots").pop(), sets: value_of("--set") })
+    }
+
+    /// Whether `other` names the same file (the same file on disk, else the same path) with
+    /// the same bots and overrides.
+    fn same(&self, other: &Source) -> bool {
+        let same_file = match (self.file.canonicalize(), other.file.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => self.file == other.file,
+        };
+        same_file && self.bots == other.bots && self.sets == other.sets
+    }
+
+    fn describe(&self) -> String {
+        let mut d = self.file.display().to_string();
+        if let Some(b) = &self.bots {
+            d.push_str(&format!(" --bots {b}"));
+        }
+        for s in &self.sets {
+            d.push_str(&format!(" --set {s}"));
+        }
+        d
+    }
+}
+
+/// Refuses to write a default output folder (`reports/<game>/<name>/`, keyed by the variant's
+/// name) that holds the report of another variant file, or of the same file with other bots
+/// or overrides: an edited copy of a variant keeps its `name` and must not replace the
+/// report of the original. The message names both and the fix (`--out DIR`).
+pub(super) fn refuse_another_source(dir: &Path, v: &VariantArgs) -> Result<(), Error> {
+    let Some(recorded) = Source::recorded(dir) else { return Ok(()) };
+    let mine = Source::of(v);
+    if recorded.same(&mine) {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{}/ holds the report of {}; this run is {}: pass --out DIR to write its report elsewhere (or delete that folder to replace it)",
+        dir.display(),
+        recorded.describe(),
+        mine.describe()
+    )))
+}
+
 /// What [`write_report`] did.
 pub(super) enum Written {
     /// A Ctrl-C stopped the run and `--keep-partial` was not given: nothing was written.
@@ -104,14 +183,47 @@ pub(super) enum Written {
 fn ladder_labels<G: Registered>(game: &G, variant: &Variant, a: &ReportArgs) -> Result<Option<Vec<String>>, Error> {
     let Some(text) = &a.ladder else { return Ok(None) };
     let specs = parse_bots(Some(text))?.unwrap_or_default();
-    if specs.len() < 2 {
-        return Err(Error::Usage(format!("--ladder: a ladder needs at least two bots, got {}", specs.len())));
-    }
-    let labels: Vec<String> = specs.iter().map(|s| s.label()).collect();
+    let labels = super::ladder::distinct_bots("--ladder", &specs)?;
     for l in &labels {
         seat_plans_any(game, variant, Some(l)).map_err(|e| Error::Usage(format!("--ladder: {e}")))?;
     }
     Ok(Some(labels))
+}
+
+/// A usage error when `--baseline` names a file that does not load or holds another game.
+fn check_baseline(variant: &Variant, a: &ReportArgs) -> Result<(), Error> {
+    let Some(path) = &a.baseline else { return Ok(()) };
+    let base = Variant::load(path, &[])?;
+    if base.game != variant.game {
+        return Err(Error::Usage(format!(
+            "--baseline: {} is a `{}` variant but {} is `{}`; compare variants of one game",
+            path.display(),
+            base.game,
+            variant.path.display(),
+            variant.game
+        )));
+    }
+    Ok(())
+}
+
+/// The comparison of `--baseline` (A) with the report's variant and overrides (B), `games`
+/// games each on the report's seed and bots.
+fn baseline(a: &ReportArgs, games: u64) -> Result<crate::designer::compare::Comparison, Error> {
+    let Some(path) = &a.baseline else { return Err(Error::Usage("--baseline: no file given".into())) };
+    crate::designer::compare::measure(&CompareOptions {
+        a: path.clone(),
+        b: Some(a.variant.variant.clone()),
+        bots: a.variant.bots.clone(),
+        bots_b: None,
+        sets: Vec::new(),
+        sets_b: a.variant.sets.clone(),
+        run: run_options(&RunArgs { games, ..a.run.clone() }),
+        seed_b: None,
+        precision: PrecisionArgs::default(),
+        json: false,
+        out: None,
+        keep_partial: false,
+    })
 }
 
 /// Plays the games of a report and writes every file of it into `dir` (an output's
@@ -162,7 +274,15 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
         charts.extend(super::ladder::charts(&r));
         tables.sections.push(super::ladder::section(&r));
     }
+    if let (Some(_), None) = (&a.baseline, &stopped_at) {
+        let c = baseline(a, result.tally.games)?;
+        crate::designer::compare::write_into(&c, &dir.join("baseline"))?;
+        tables.sections.push(crate::designer::compare::section(&c));
+    }
     let mut extra = a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default();
+    if let Some(b) = &a.baseline {
+        extra.push_str(&format!(" --baseline {}", b.display()));
+    }
     if let Some(l) = &a.ladder {
         extra.push_str(&format!(" --ladder {l} --ladder-games {}", a.ladder_games));
     }

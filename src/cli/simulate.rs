@@ -78,13 +78,19 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
         crate::output::write_summary_marked(out.path(), &summary, stopped_at.as_ref())?;
     }
     if a.json {
-        match &stopped_at {
-            Some(p) => crate::output::print_json(&crate::output::marked(&summary, Some(p))?)?,
-            None => crate::output::print_json(&summary)?,
+        let mut value = crate::output::marked(&summary, stopped_at.as_ref())?;
+        // The overrides played, as given (only when there are some: a run without `--set`
+        // prints the summary as it is).
+        if let (false, Some(map)) = (a.variant.sets.is_empty(), value.as_object_mut()) {
+            map.insert("overrides".into(), a.variant.sets.clone().into());
         }
+        crate::output::print_json(&value)?;
     } else {
         if let Some(p) = &stopped_at {
             println!("{}", p.banner());
+        }
+        if let Some(line) = overrides_line(&a.variant.sets) {
+            println!("{line}");
         }
         print!("{}", summary.table());
     }
@@ -98,6 +104,11 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
         }
     }
     Ok(())
+}
+
+/// The overrides played, echoed above the figures ("overrides: --set a=1, --set b=2").
+pub(super) fn overrides_line(sets: &[String]) -> Option<String> {
+    (!sets.is_empty()).then(|| format!("overrides: {}", sets.iter().map(|s| format!("--set {s}")).collect::<Vec<_>>().join(", ")))
 }
 
 fn out_dir(a: &SimulateArgs) -> &Path {

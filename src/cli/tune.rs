@@ -11,10 +11,10 @@ pub(super) struct TuneArgs {
     #[arg(long = "param", value_name = "KEY=LO..HI[:STEP]", allow_hyphen_values = true)]
     pub(super) params: Vec<String>,
     /// Most games the race may spend (the confirmation run comes on top).
-    #[arg(long, value_name = "GAMES", default_value_t = crate::designer::tune::DEFAULT_BUDGET, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "GAMES", default_value_t = crate::designer::tune::DEFAULT_BUDGET, value_parser = super::game_count, allow_hyphen_values = true)]
     pub(super) budget: u64,
     /// Games of the confirmation run of the winner (at least those it raced).
-    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 10_000, value_parser = super::game_count, allow_hyphen_values = true)]
     pub(super) games: u64,
     /// Master seed: candidates race on games seeded from it; the confirmation has its own seed.
     #[arg(long, default_value_t = 1)]

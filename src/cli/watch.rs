@@ -33,7 +33,7 @@ pub(super) struct WatchArgs {
     #[command(flatten)]
     pub(super) variant: VariantArgs,
     /// Games per report (and per side of the comparison with the previous save).
-    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 5_000, value_parser = super::game_count, allow_hyphen_values = true)]
     pub(super) games: u64,
     #[command(flatten)]
     pub(super) precision: PrecisionArgs,
@@ -77,7 +77,9 @@ pub(super) fn watch(a: WatchArgs) -> Result<(), Error> {
         Some(d) => d.clone(),
         None => {
             let v = load(&a.variant)?;
-            Path::new("reports").join(&v.game).join(&v.name).join("watch")
+            let dir = Path::new("reports").join(&v.game).join(&v.name).join("watch");
+            super::report::refuse_another_source(&dir, &a.variant)?;
+            dir
         }
     };
     let scratch = std::env::temp_dir().join(format!("playtest-watch-{}", std::process::id()));
@@ -189,6 +191,7 @@ fn good_report(a: &WatchArgs, dir: &Path, state: &mut State) -> Result<Option<St
         ladder: None,
         ladder_games: 400,
         audit: false,
+        baseline: None,
     };
     let summary = match games::dispatch(&variant, WatchReport { args: &report, dir: out.path() })? {
         Written::Stopped(..) => return Ok(None),

@@ -65,8 +65,43 @@ pub struct Side {
     pub variant: String,
     /// Bot per acting seat.
     pub bots: Vec<String>,
+    /// The `--set` overrides this side played, as given (for B: `--set` then `--set-b`).
+    pub sets: Vec<String>,
     /// Master seed.
     pub seed: u64,
+}
+
+impl Side {
+    /// The side in one line: the variant, its file with the overrides, and the bots
+    /// (`standard (variants/pig-farm/standard.toml --set scoring.seller.3=15), bots threshold x4`).
+    pub fn describe(&self) -> String {
+        let mut file = self.path.clone();
+        for s in &self.sets {
+            file.push_str(&format!(" --set {s}"));
+        }
+        format!("{} ({file}), bots {}", self.variant, bots_text(&self.bots))
+    }
+
+    /// The side as a chart names it: the variant's name and its overrides.
+    pub fn short(&self) -> String {
+        let mut s = self.variant.clone();
+        for set in &self.sets {
+            s.push_str(&format!(" {set}"));
+        }
+        s
+    }
+}
+
+/// Bots per seat, runs of one bot written once with a count (`threshold x4`, `random, greedy x3`).
+fn bots_text(bots: &[String]) -> String {
+    let mut runs: Vec<(&str, usize)> = Vec::new();
+    for b in bots {
+        match runs.last_mut() {
+            Some((name, n)) if *name == b.as_str() => *n += 1,
+            _ => runs.push((b, 1)),
+        }
+    }
+    runs.iter().map(|(b, n)| if *n > 1 { format!("{b} x{n}") } else { b.to_string() }).collect::<Vec<_>>().join(", ")
 }
 
 /// One metric of a comparison.
@@ -397,16 +432,17 @@ impl GameCommand for Compare<'_> {
                 rows.push(row(d, est_a[ia], Estimate::point(f64::NAN), f64::NAN, None, None));
             }
         }
-        let side = |path: &Path, v: &Variant, arm: &Arm<'_, G>, seed: u64| Side {
+        let side = |path: &Path, v: &Variant, arm: &Arm<'_, G>, sets: &[String], seed: u64| Side {
             path: path.display().to_string(),
             variant: v.name.clone(),
             bots: arm.plans.iter().map(|p| p.label.clone()).collect(),
+            sets: sets.to_vec(),
             seed,
         };
         Ok(Comparison {
             game: game_a.id().to_string(),
-            a: side(&o.a, va, &arm_a, o.run.seed),
-            b: side(self.b_path, self.vb, &arm_b, seed_b),
+            a: side(&o.a, va, &arm_a, &o.sets, o.run.seed),
+            b: side(self.b_path, self.vb, &arm_b, self.b_sets, seed_b),
             games: sa.tally.games,
             rotation_block: rotate.then_some(plans_a.len() as u64),
             common_random_numbers: seed_b == o.run.seed,
@@ -457,8 +493,7 @@ fn unit_of(m: &MetricComparison) -> Unit {
 pub fn table(c: &Comparison) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    let _ = writeln!(out, "compare ({}): A = {} ({}), B = {} ({})", c.game, c.a.variant, c.a.path, c.b.variant, c.b.path);
-    let _ = writeln!(out, "A bots: {}\nB bots: {}", c.a.bots.join(", "), c.b.bots.join(", "));
+    let _ = writeln!(out, "compare ({}):\n  A = {}\n  B = {}", c.game, c.a.describe(), c.b.describe());
     if c.common_random_numbers {
         let _ = writeln!(out, "{} games each, seed {}: common random numbers (game i of A and of B start from the same seed)", thousands(c.games), c.a.seed);
     } else {
@@ -531,7 +566,175 @@ pub fn table(c: &Comparison) -> String {
             ratios.len()
         );
     }
+    let _ = writeln!(out, "\nverdict (B against A): {}", verdict(c));
     out
+}
+
+/// A figure's name in words for a verdict.
+fn label(name: &str) -> String {
+    match name {
+        "first_player_advantage" => "first-player advantage".into(),
+        "mean_length" => "game length".into(),
+        _ => name.replace('_', " "),
+    }
+}
+
+/// A difference as a verdict says it: shares in points with one decimal, lengths in their unit.
+fn said(m: &MetricComparison, length_unit: &str) -> String {
+    match unit_of(m) {
+        Unit::Share => format!("{:+.1} pts", 100.0 * m.diff),
+        Unit::Length => format!("{:+.1} {length_unit}", m.diff),
+        Unit::Plain => format!("{:+.3}", m.diff),
+    }
+}
+
+/// The figures whose paired 95% interval excludes 0 (moved), includes it (did not move), and
+/// those with no paired interval (not judged), in the comparison's order.
+pub fn partition(c: &Comparison) -> (Vec<&MetricComparison>, Vec<&MetricComparison>, Vec<&MetricComparison>) {
+    let mut moved = Vec::new();
+    let mut still = Vec::new();
+    let mut unjudged = Vec::new();
+    for m in &c.metrics {
+        match m.significant {
+            Some(true) => moved.push(m),
+            Some(false) => still.push(m),
+            None => unjudged.push(m),
+        }
+    }
+    (moved, still, unjudged)
+}
+
+/// The comparison in one line: the first-player advantage and the game length (moved, with
+/// the difference, or unchanged), then how many other figures moved and which
+/// ("first-player advantage -1.8 pts (significant); game length unchanged; no other figure moved").
+pub fn verdict(c: &Comparison) -> String {
+    const HEADLINE: [&str; 2] = ["first_player_advantage", "mean_length"];
+    let mut parts = Vec::new();
+    for name in HEADLINE {
+        let Some(m) = c.metrics.iter().find(|m| m.name == name) else { continue };
+        parts.push(match m.significant {
+            Some(true) => format!("{} {} (significant)", label(name), said(m, &c.length_unit)),
+            Some(false) => format!("{} unchanged", label(name)),
+            None => format!("{} not judged (no paired interval)", label(name)),
+        });
+    }
+    let (moved, _, _) = partition(c);
+    let others: Vec<&&MetricComparison> = moved.iter().filter(|m| !HEADLINE.contains(&m.name.as_str())).collect();
+    const LISTED: usize = 4;
+    parts.push(match others.len() {
+        0 => "no other figure moved".into(),
+        n => {
+            let listed: Vec<String> = others.iter().take(LISTED).map(|m| format!("{} {}", label(&m.name), said(m, &c.length_unit))).collect();
+            let more = if n > LISTED { format!(" and {} more", n - LISTED) } else { String::new() };
+            format!("{n} other figure{} moved: {}{more}", if n == 1 { "" } else { "s" }, listed.join(", "))
+        }
+    });
+    parts.join("; ")
+}
+
+/// The comparison as a report section (`report --baseline`): the verdict and who was compared
+/// above a table of every figure with the difference and its paired interval.
+pub fn section(c: &Comparison) -> crate::report::Section {
+    let ci = |m: &MetricComparison| {
+        let u = unit_of(m);
+        m.paired_ci.map_or("-".to_string(), |[lo, hi]| format!("{} to {}", metrics::format_diff(u, lo), metrics::format_diff(u, hi)))
+    };
+    crate::report::Section {
+        title: format!("Compared with the baseline ({} games each, common random numbers)", thousands(c.games)),
+        lead: format!(
+            "Verdict (this variant against the baseline): {}. Baseline (A) = {}; this variant (B) = {}. A figure moved when its paired 95% CI of B - A excludes 0 (no correction for testing many figures).",
+            verdict(c),
+            c.a.describe(),
+            c.b.describe()
+        ),
+        header: vec!["figure".into(), "baseline (A)".into(), "this variant (B)".into(), "B - A".into(), "95% CI paired".into(), "moved".into()],
+        rows: c
+            .metrics
+            .iter()
+            .map(|m| {
+                let u = unit_of(m);
+                vec![
+                    m.name.clone(),
+                    metrics::format_value(u, m.a),
+                    metrics::format_value(u, m.b),
+                    metrics::format_diff(u, m.diff),
+                    ci(m),
+                    match m.significant {
+                        Some(true) => "yes".into(),
+                        Some(false) => "no".into(),
+                        None => "not judged".into(),
+                    },
+                ]
+            })
+            .collect(),
+    }
+}
+
+/// `index.html` of a comparison: the verdict, who was compared, the figures that moved, those
+/// that did not, the charts and the data files; one self-contained page with relative links.
+fn page(c: &Comparison, charts: &[(String, String)], partial: Option<&Partial>) -> String {
+    use crate::report::html::escape;
+    use std::fmt::Write;
+    let mut h = String::new();
+    let title = format!("{}: {} against {}", c.game, c.b.variant, c.a.variant);
+    let _ = writeln!(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>", escape(&title));
+    let _ = writeln!(
+        h,
+        "<style>body{{font-family:system-ui,sans-serif;max-width:1180px;margin:2em auto;padding:0 1em;color:#222}}table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:4px 10px;text-align:right}}th{{background:#f3f3f3}}td.l,th.l{{text-align:left}}img{{max-width:100%;height:auto;border:1px solid #ddd}}</style>\n</head>\n<body>"
+    );
+    let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
+    if let Some(p) = partial {
+        let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(&p.banner()));
+    }
+    let _ = writeln!(h, "<p><strong>Verdict (B against A): {}.</strong></p>", escape(&verdict(c)));
+    let _ = writeln!(h, "<ul><li>A = {}</li><li>B = {}</li></ul>", escape(&c.a.describe()), escape(&c.b.describe()));
+    let how = if c.common_random_numbers {
+        format!("{} games each, seed {}: common random numbers (game i of A and of B start from the same seed).", thousands(c.games), c.a.seed)
+    } else {
+        format!("{} games each, seeds {} and {}: independent runs.", thousands(c.games), c.a.seed, c.b.seed)
+    };
+    let _ = writeln!(h, "<p>{} A figure moved when the paired 95% CI of B - A excludes 0 (no correction for testing many figures).</p>", escape(&how));
+    let (moved, still, unjudged) = partition(c);
+    let table = |h: &mut String, rows: &[&MetricComparison]| {
+        let _ =
+            writeln!(h, "<table><tr><th class=l>figure</th><th>A</th><th>B</th><th>B - A</th><th class=l>95% CI paired</th><th class=l>what it is</th></tr>");
+        for m in rows {
+            let u = unit_of(m);
+            let ci = m.paired_ci.map_or("-".to_string(), |[lo, hi]| format!("{} to {}", metrics::format_diff(u, lo), metrics::format_diff(u, hi)));
+            let _ = writeln!(
+                h,
+                "<tr><td class=l><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=l>{}</td><td class=l>{}</td></tr>",
+                escape(&m.name),
+                escape(&metrics::format_value(u, m.a)),
+                escape(&metrics::format_value(u, m.b)),
+                escape(&metrics::format_diff(u, m.diff)),
+                escape(&ci),
+                escape(&m.about)
+            );
+        }
+        let _ = writeln!(h, "</table>");
+    };
+    let _ = writeln!(h, "<h2>Figures that moved ({})</h2>", moved.len());
+    if moved.is_empty() {
+        let _ = writeln!(h, "<p>None: every paired 95% CI includes 0.</p>");
+    } else {
+        table(&mut h, &moved);
+    }
+    let _ = writeln!(h, "<h2>Figures that did not move ({})</h2>", still.len());
+    table(&mut h, &still);
+    if !unjudged.is_empty() {
+        let _ = writeln!(h, "<h2>Figures not judged ({}): no paired interval</h2>", unjudged.len());
+        table(&mut h, &unjudged);
+    }
+    let _ = writeln!(h, "<h2>Charts</h2>");
+    for (title, file) in charts {
+        let _ = writeln!(h, "<figure><img src=\"{}\" alt=\"{}\"><figcaption>{}</figcaption></figure>", escape(file), escape(title), escape(title));
+    }
+    let _ = writeln!(
+        h,
+        "<h2>Data</h2>\n<ul><li><a href=\"compare.json\">compare.json</a>: the comparison (JSON)</li><li><a href=\"compare.csv\">compare.csv</a>: one row per figure</li></ul>\n</body>\n</html>"
+    );
+    h
 }
 
 /// Short chart labels of the share metrics charted.
@@ -552,7 +755,14 @@ fn chart_label(name: &str) -> Option<String> {
     None
 }
 
-/// Writes compare.json, compare.csv and the charts; returns the file names.
+/// Writes the comparison's files (compare.json, compare.csv, the charts and index.html) into
+/// `dir`, created if missing (`report --baseline` writes them into the report's baseline/).
+pub fn write_into(c: &Comparison, dir: &Path) -> Result<Vec<String>, Error> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::output(dir, e))?;
+    write_outputs(c, dir, None)
+}
+
+/// Writes compare.json, compare.csv, the charts and index.html; returns the file names.
 fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Result<Vec<String>, Error> {
     let mut written = Vec::new();
     match partial {
@@ -591,8 +801,8 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
         .filter_map(|m| chart_label(&m.name).map(|l| (m, l)))
         .collect();
     let pct = |x: f64| x * 100.0;
-    let who = format!("A = {}, B = {}; {} games each", c.a.variant, c.b.variant, thousands(c.games));
-    let (name_a, name_b) = (format!("A: {}", c.a.variant), format!("B: {}", c.b.variant));
+    let who = format!("A = {}, B = {}; {} games each", c.a.short(), c.b.short(), thousands(c.games));
+    let (name_a, name_b) = (format!("A: {}", c.a.short()), format!("B: {}", c.b.short()));
     let charts = vec![
         ChartSpec::Bars {
             file: "compare_shares".into(),
@@ -647,9 +857,13 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
             reference: None,
         });
     }
+    let mut images = Vec::new();
     for chart in &charts {
         crate::report::charts::render(chart, dir)?;
         written.push(format!("{}.png", chart.file()));
+        images.push((chart.title().to_string(), format!("{}.png", chart.file())));
     }
+    write_file(&dir.join("index.html"), &page(c, &images, partial))?;
+    written.push("index.html".to_string());
     Ok(written)
 }

@@ -212,7 +212,7 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
     impl<C: GameCommand> GameVisitor for Build<'_, C> {
         type Output = Result<C::Output, Error>;
         fn visit<G: Registered>(self) -> Self::Output {
-            let game = G::from_variant(self.variant)?;
+            let game = G::from_variant(self.variant).map_err(|e| self.variant.explain(e, |v| G::from_variant(v).map(drop)))?;
             self.command.run(game, self.variant)
         }
     }

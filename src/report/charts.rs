@@ -172,12 +172,17 @@ fn bars(
     for (j, s) in series.iter().enumerate() {
         let c = color(j);
         let x0 = |i: usize| i as f64 - 0.4 + j as f64 * width;
+        // A value that is not a number (NaN: no such figure, e.g. a bot against itself) gets no bar.
         chart.draw_series(
-            s.values.iter().enumerate().map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
+            s.values
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.is_finite())
+                .map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
         )?;
         if let Some(ci) = &s.ci {
             let cap = width * 0.15;
-            chart.draw_series(ci.iter().enumerate().flat_map(|(i, &(lo, hi))| {
+            chart.draw_series(ci.iter().enumerate().filter(|(_, (lo, hi))| lo.is_finite() && hi.is_finite()).flat_map(|(i, &(lo, hi))| {
                 let x = x0(i) + width / 2.0;
                 [
                     PathElement::new(vec![(x, lo), (x, hi)], BLACK.stroke_width(2)),
@@ -191,7 +196,7 @@ fn bars(
                 .into_font()
                 .color(&BLACK)
                 .pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Center, plotters::style::text_anchor::VPos::Bottom));
-            chart.draw_series(s.values.iter().enumerate().map(|(i, &v)| {
+            chart.draw_series(s.values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
                 let above = s.ci.as_ref().map_or(v, |ci| ci[i].1.max(v)).max(0.0);
                 EmptyElement::at((x0(i) + width / 2.0, above)) + Text::new(value_label(v, percent), (0, -4), style.clone())
             }))?;

@@ -72,10 +72,18 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
     let body = root.titled(title, title_font())?;
     let (main, bar) = body.split_horizontally(width.saturating_sub(170));
     let (nc, nr) = (columns.len().max(1), rows.len().max(1));
+    // Labels fit: the row labels' area grows with the longest (up to a third of the width),
+    // and a font shrinks (to 9 px at least) until its longest label fits its room.
+    const EM: f64 = 0.55; // width of a character of the sans-serif font, in font sizes
+    let longest = |labels: &[String]| labels.iter().map(|l| l.chars().count()).max().unwrap_or(1).max(1) as f64;
+    let y_area = ((longest(rows) * 16.0 * EM) as u32 + 30).clamp(90, (width / 3).max(90));
+    let y_size = (((y_area - 30) as f64 / (longest(rows) * EM)).floor() as u32).clamp(9, 16);
+    let column_px = width.saturating_sub(170 + y_area + 40) as f64 / nc as f64;
+    let x_size = ((column_px * 0.95 / (longest(columns) * EM)).floor() as u32).clamp(9, 16);
     let mut chart = ChartBuilder::on(&main)
         .margin(20)
         .x_label_area_size(60)
-        .y_label_area_size(90)
+        .y_label_area_size(y_area)
         .build_cartesian_2d(-0.5f64..(nc as f64 - 0.5), -0.5f64..(nr as f64 - 0.5))?;
     let (cols, rws) = (columns.clone(), rows.clone());
     let at = |labels: &[String], v: f64| {
@@ -91,10 +99,11 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
         .y_label_formatter(&|y| at(&rws, *y))
         .x_desc(x_label)
         .y_desc(y_label)
-        .label_style(("sans-serif", 16))
+        .x_label_style(("sans-serif", x_size))
+        .y_label_style(("sans-serif", y_size))
         .axis_desc_style(("sans-serif", 18))
         .draw()?;
-    let cell_px = ((width.saturating_sub(170 + 130)) as f64 / nc as f64, (height.saturating_sub(150)) as f64 / nr as f64);
+    let cell_px = ((width.saturating_sub(170 + y_area + 40)) as f64 / nc as f64, (height.saturating_sub(150)) as f64 / nr as f64);
     for (r, row) in cells.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
             let fill = scale.color(v);

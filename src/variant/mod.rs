@@ -5,6 +5,7 @@
 //! merge them and the `--set` overrides into one table while remembering where each key was
 //! written, then hand the game its own keys to deserialise and check.
 
+mod explain;
 mod provenance;
 
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use serde::de::DeserializeOwned;
 
 use crate::engine::BotSpec;
 use crate::error::{Location, VariantError};
+pub use explain::nearest;
 pub use provenance::Provenance;
 
 /// Keys every variant may have whatever its game; all other keys belong to the game.
@@ -134,10 +136,28 @@ impl Variant {
         }
         serde_path_to_error::deserialize::<_, P>(toml::Value::Table(own)).map_err(|e| {
             let key = path_text(e.path());
-            let message = friendly(&e.inner().to_string());
             let key = if key == "." { String::new() } else { key };
-            self.provenance.invalid(&key, message)
+            explain::rejection(&self.provenance, &key, &e.inner().to_string())
         })
+    }
+
+    /// Completes an error of building the game from this variant: a key of the wrong type is
+    /// told the range the game allows for it ("a whole number from 2 to 8"), learnt by
+    /// building the game again (`rebuild`) with a value of the right type far out of range
+    /// and reading the game's own check of that key. Other errors are returned as they are.
+    pub fn explain(&self, error: VariantError, rebuild: impl Fn(&Variant) -> Result<(), VariantError>) -> VariantError {
+        let VariantError::WrongType { at, key, problem, mut expected, probe: Some(probe) } = error else {
+            return error;
+        };
+        let mut probed = self.clone();
+        if set_path(&mut probed.table, &key, probe)
+            && let Err(e) = rebuild(&probed)
+            && let Some((lo, hi)) = explain::allowed_range(&e, &key)
+        {
+            let kind = if expected.starts_with("a whole number") { "a whole number" } else { "a number" };
+            expected = format!("{kind} from {lo} to {hi}");
+        }
+        VariantError::WrongType { at, key, problem, expected, probe: None }
     }
 
     /// Turns a game's list of problems into one error naming each key's location.
@@ -154,25 +174,6 @@ impl Variant {
 
 fn type_name(v: &toml::Value) -> &'static str {
     v.type_str()
-}
-
-/// serde's messages in the designer's words.
-fn friendly(message: &str) -> String {
-    let m = message
-        .replace("expected u32", "expected a whole number >= 0")
-        .replace("expected u64", "expected a whole number >= 0")
-        .replace("expected f64", "expected a number")
-        .replace("expected a boolean", "expected true or false");
-    if let Some(rest) = m.strip_prefix("invalid value: integer `")
-        && let Some((n, _)) = rest.split_once('`')
-        && n.starts_with('-')
-    {
-        return format!("{n} is negative; expected a whole number >= 0");
-    }
-    if let Some(rest) = m.strip_prefix("unknown field ") {
-        return format!("unknown key {}", rest.replace("expected one of", "allowed:").replace("expected", "allowed:"));
-    }
-    m
 }
 
 fn path_text(path: &serde_path_to_error::Path) -> String {
@@ -371,6 +372,25 @@ fn set_in(table: &mut toml::Table, rest: &[&str], value: toml::Value, key: &str,
     current.insert(rest[rest.len() - 1].to_string(), value);
     provenance.record_command_line(key, set);
     Ok(())
+}
+
+/// Sets the value at a dotted key that is already in `table` (numeric segments index
+/// lists); false when the key is not there.
+fn set_path(table: &mut toml::Table, key: &str, value: toml::Value) -> bool {
+    let mut segments = key.split('.');
+    let Some(first) = segments.next() else { return false };
+    let Some(mut at) = table.get_mut(first) else { return false };
+    for seg in segments {
+        let next = match at {
+            toml::Value::Table(t) => t.get_mut(seg),
+            toml::Value::Array(items) => seg.parse::<usize>().ok().and_then(|i| items.get_mut(i)),
+            _ => None,
+        };
+        let Some(next) = next else { return false };
+        at = next;
+    }
+    *at = value;
+    true
 }
 
 #[cfg(test)]

@@ -37,8 +37,22 @@ impl Provenance {
         }
     }
 
-    /// Where `key` (or its nearest written parent) was written.
+    /// Where `key` was written; for a table written only through its keys (`--set
+    /// scoring.selller.3=10` writes `scoring.selller`), where the first of them was written
+    /// (a `--set` flag first); else where its nearest written parent was.
     pub fn locate(&self, key: &str) -> Location {
+        if !self.places.contains_key(key) {
+            let prefix = format!("{key}.");
+            let below = self.places.iter().filter(|(k, _)| k.starts_with(&prefix)).map(|(_, at)| at);
+            let first = below.min_by_key(|at| match at {
+                Location::CommandLine(arg) => (0, 0, 0, arg.clone()),
+                Location::File { line, column, path } => (1, *line, *column, path.display().to_string()),
+                Location::Unknown => (2, 0, 0, String::new()),
+            });
+            if let Some(at) = first {
+                return at.clone();
+            }
+        }
         let mut k = key;
         loop {
             if let Some(at) = self.places.get(k) {

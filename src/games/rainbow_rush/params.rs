@@ -57,8 +57,45 @@ pub struct Params {
     /// `action_sets` (must be 0: Rainbow Rush has no action cards) and `[deck.counts]`
     /// overrides of the copies of each card of a kind (`base`, `color_wild`, `shape_wild`,
     /// `all_colors`, `all_shapes`; 0 to 20). Default 3 base sets, 1 colors set, 1 shapes
-    /// set (87 cards). A `[deck]` table given in a variant lists the four set counts.
-    pub deck: DeckSpec,
+    /// set (87 cards). A key left out of a `[deck]` table keeps its default.
+    pub deck: DeckParams,
+}
+
+/// The `[deck]` table, read as the shared Chroma [`DeckSpec`] with Rainbow Rush's defaults
+/// for the keys left out (`action_sets` is 0: the game has no action cards, so a variant need
+/// not write it).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeckParams {
+    /// Base sets (25 cards each, one per color and shape), 0 to 10. Default 3.
+    pub base_sets: u32,
+    /// Colors sets (5 color wilds + 1 all-colors each), 0 to 10. Default 1.
+    pub colors_sets: u32,
+    /// Shapes sets (5 shape wilds + 1 all-shapes each), 0 to 10. Default 1.
+    pub shapes_sets: u32,
+    /// Action sets: must be 0 (Rainbow Rush has no action cards). Default 0.
+    pub action_sets: u32,
+    /// Per-kind overrides of the copies of each card (0 to 20); action cards must be 0.
+    pub counts: DeckCounts,
+}
+
+impl Default for DeckParams {
+    fn default() -> Self {
+        DeckParams { base_sets: 3, colors_sets: 1, shapes_sets: 1, action_sets: 0, counts: DeckCounts::default() }
+    }
+}
+
+impl DeckParams {
+    /// The shared kit's deck description of this `[deck]` table.
+    pub fn spec(&self) -> DeckSpec {
+        DeckSpec {
+            base_sets: self.base_sets,
+            colors_sets: self.colors_sets,
+            shapes_sets: self.shapes_sets,
+            action_sets: self.action_sets,
+            counts: self.counts.clone(),
+        }
+    }
 }
 
 impl Default for Params {
@@ -71,7 +108,7 @@ impl Default for Params {
             turn_cap: 1000,
             reshuffle_discard: true,
             sabotage: true,
-            deck: DeckSpec { base_sets: 3, colors_sets: 1, shapes_sets: 1, action_sets: 0, counts: DeckCounts::default() },
+            deck: DeckParams::default(),
         }
     }
 }
@@ -79,7 +116,7 @@ impl Default for Params {
 impl Params {
     /// Copies of each card kind the deck holds (action cards excluded: they are rejected).
     pub fn copies(&self) -> [u32; KINDS] {
-        let all = self.deck.copies(&[]);
+        let all = self.deck.spec().copies(&[]);
         let mut out = [0u32; KINDS];
         out.copy_from_slice(&all[..KINDS]);
         out
