@@ -517,8 +517,18 @@ mod tests {
         assert_eq!(verdict(&est(0.05, 0.02, 0.08), 0.0, 0.04), Verdict::Undecided);
         assert_eq!(verdict(&est(0.06, 0.05, 0.07), 0.0, 0.04), Verdict::Fails);
         assert_eq!(verdict(&est(-0.06, -0.07, -0.05), -0.04, 0.04), Verdict::Fails);
-        assert_eq!(verdict(&Estimate::point(0.0), 0.0, 0.0), Verdict::Holds);
-        assert_eq!(verdict(&Estimate::point(f64::NAN), 0.0, 1.0), Verdict::Fails);
+        // No interval, or nothing measured: never judged.
+        assert_eq!(verdict(&Estimate::point(0.0), 0.0, 0.0), Verdict::Undecided);
+        assert_eq!(verdict(&Estimate::point(f64::NAN), 0.0, 1.0), Verdict::Undecided);
+        // At a share's edge: [0, 0] holds with nothing counted, fails with anything counted.
+        let share = |value: f64, games: u64| {
+            let (lo, hi) = crate::stats::wilson(value * games as f64, games);
+            Estimate { value, lo, hi, interval: Interval::Share { games } }
+        };
+        assert_eq!(verdict(&share(0.0, 20_000), 0.0, 0.0), Verdict::Holds);
+        assert_eq!(verdict(&share(1.0 / 20_000.0, 20_000), 0.0, 0.0), Verdict::Fails);
+        assert_eq!(verdict(&share(0.0, 300), 0.0, 0.01), Verdict::Holds);
+        assert_eq!(verdict(&share(0.0, 100), 0.0, 0.01), Verdict::Undecided);
     }
 
     #[test]
@@ -537,7 +547,7 @@ mod tests {
         let msg = expectations(&unknown, &cat).unwrap_err().to_string();
         assert!(msg.contains("x.toml:3:1") && msg.contains("unknown metric `fun`") && msg.contains("first_player_advantage"), "{msg}");
         let reversed = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = [5, 1]\n").unwrap();
-        assert!(expectations(&reversed, &cat).unwrap_err().to_string().contains("low <= high"));
+        assert!(expectations(&reversed, &cat).unwrap_err().to_string().contains("reversed"));
         let text = Variant::from_toml_str(path, "game = \"pig-farm\"\n[expect]\nmean_length = \"short\"\n").unwrap();
         assert_eq!(expectations(&text, &cat).unwrap_err().exit_code(), 2);
     }
