@@ -81,20 +81,8 @@ pub enum VariantError {
         message: String,
     },
     /// A key whose value has the wrong type or sign (`players = "four"`, `bank = -5`).
-    #[error("{at}: key `{key}`: {problem}; expected {expected}")]
-    WrongType {
-        /// Where it was written.
-        at: Location,
-        /// Dotted key.
-        key: String,
-        /// What was given, in words (`"four" is text`, `-5 is negative`).
-        problem: String,
-        /// What is allowed, in words (`a whole number from 2 to 8`).
-        expected: String,
-        /// A value of the right type the game's check is asked about to learn the range it
-        /// allows (see `Variant::explain`); `None` once asked, or for keys with no range.
-        probe: Option<toml::Value>,
-    },
+    #[error("{0}")]
+    WrongType(Box<WrongType>),
     /// Several problems at once.
     #[error("{}", .0.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n"))]
     Many(Vec<VariantError>),
@@ -112,6 +100,23 @@ pub enum VariantError {
         /// Why.
         message: String,
     },
+}
+
+/// A key whose value has the wrong type or sign, with what is allowed in words.
+#[derive(Debug, Error)]
+#[error("{at}: key `{key}`: {problem}; expected {expected}")]
+pub struct WrongType {
+    /// Where it was written.
+    pub at: Location,
+    /// Dotted key.
+    pub key: String,
+    /// What was given, in words (`"four" is text`, `-5 is negative`).
+    pub problem: String,
+    /// What is allowed, in words (`a whole number from 2 to 8`).
+    pub expected: String,
+    /// A value of the right type the game's check is asked about to learn the range it
+    /// allows (see `Variant::explain`); `None` once asked, or for keys with no range.
+    pub probe: Option<toml::Value>,
 }
 
 /// Shards that cannot be merged into one run (a usage error: exit code 2).

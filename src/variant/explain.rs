@@ -51,7 +51,13 @@ pub(super) fn rejection(provenance: &Provenance, key: &str, message: &str) -> Va
 }
 
 fn wrong(provenance: &Provenance, key: &str, problem: String, kind: Expected, expected: &str) -> VariantError {
-    VariantError::WrongType { at: provenance.locate(key), key: key.to_string(), problem, expected: kind.words(expected), probe: kind.probe() }
+    VariantError::WrongType(Box::new(crate::error::WrongType {
+        at: provenance.locate(key),
+        key: key.to_string(),
+        problem,
+        expected: kind.words(expected),
+        probe: kind.probe(),
+    }))
 }
 
 /// The kind of value serde expected.
@@ -154,8 +160,8 @@ fn distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, x) in d[0].iter_mut().enumerate() {
+        *x = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {

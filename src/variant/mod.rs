@@ -146,18 +146,21 @@ impl Variant {
     /// building the game again (`rebuild`) with a value of the right type far out of range
     /// and reading the game's own check of that key. Other errors are returned as they are.
     pub fn explain(&self, error: VariantError, rebuild: impl Fn(&Variant) -> Result<(), VariantError>) -> VariantError {
-        let VariantError::WrongType { at, key, problem, mut expected, probe: Some(probe) } = error else {
+        let VariantError::WrongType(mut wrong) = error else {
             return error;
         };
+        let Some(probe) = wrong.probe.take() else {
+            return VariantError::WrongType(wrong);
+        };
         let mut probed = self.clone();
-        if set_path(&mut probed.table, &key, probe)
+        if set_path(&mut probed.table, &wrong.key, probe)
             && let Err(e) = rebuild(&probed)
-            && let Some((lo, hi)) = explain::allowed_range(&e, &key)
+            && let Some((lo, hi)) = explain::allowed_range(&e, &wrong.key)
         {
-            let kind = if expected.starts_with("a whole number") { "a whole number" } else { "a number" };
-            expected = format!("{kind} from {lo} to {hi}");
+            let kind = if wrong.expected.starts_with("a whole number") { "a whole number" } else { "a number" };
+            wrong.expected = format!("{kind} from {lo} to {hi}");
         }
-        VariantError::WrongType { at, key, problem, expected, probe: None }
+        VariantError::WrongType(wrong)
     }
 
     /// Turns a game's list of problems into one error naming each key's location.

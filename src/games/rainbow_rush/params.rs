@@ -100,16 +100,7 @@ impl DeckParams {
 
 impl Default for Params {
     fn default() -> Self {
-        Params {
-            players: 4,
-            deal: 3,
-            row_size: 5,
-            lock_turns: 1,
-            turn_cap: 1000,
-            reshuffle_discard: true,
-            sabotage: true,
-            deck: DeckParams::default(),
-        }
+        Params { players: 4, deal: 3, row_size: 5, lock_turns: 1, turn_cap: 1000, reshuffle_discard: true, sabotage: true, deck: DeckParams::default() }
     }
 }
 
