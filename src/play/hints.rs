@@ -76,7 +76,12 @@ pub fn hints<G: Game>(game: &G, state: &G::State, seat: usize, iterations: u32, 
             let action = serde_json::to_value(a).expect("actions serialise");
             let found = stats.iter().find(|(b, _, _)| b == a);
             let (visits, win, interval) = match found {
-                Some(&(_, n, reward)) if n > 0 => (n, Some(reward / n as f64), Some(crate::stats::wilson(reward, n as u64))),
+                Some(&(_, n, reward)) if n > 0 => {
+                    let win = reward / n as f64;
+                    // The interval holds the estimate even where rounding puts a bound a hair past it.
+                    let (lo, hi) = crate::stats::wilson(reward, n as u64);
+                    (n, Some(win), Some((lo.min(win), hi.max(win))))
+                }
                 _ => (0, None, None),
             };
             Hint { label: label(&action), action, iterations: visits, win, interval }

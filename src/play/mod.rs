@@ -45,6 +45,8 @@ pub trait PlayTable: Send {
     fn hints(&self, iterations: u32) -> Result<(Value, f64), Refusal>;
     /// The game so far as JSON Lines trace text.
     fn trace_text(&self) -> String;
+    /// The trace lines from line `from` on, and the number of lines so far.
+    fn trace_from(&self, from: usize) -> (String, usize);
     /// Decisions recorded so far.
     fn decisions(&self) -> u64;
     /// Whether the game is over.
@@ -102,6 +104,9 @@ impl<G: Game> PlayTable for Named<G> {
     }
     fn trace_text(&self) -> String {
         self.session.trace_text()
+    }
+    fn trace_from(&self, from: usize) -> (String, usize) {
+        self.session.trace_from(from)
     }
     fn decisions(&self) -> u64 {
         self.session.decisions()

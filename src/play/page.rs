@@ -195,11 +195,12 @@ async function hint() {
     const rows = h.actions.slice().sort((x, y) => (y.win ?? -1) - (x.win ?? -1));
     const pct = x => (100 * x).toFixed(1) + '%';
     let html = `<div class="panel" style="display:block"><h3>advice: the search bot's estimate of your win chance after each action</h3>` +
-      `<div class="muted">${h.iterations} iterations in ${h.millis} ms, each on a sample of what you cannot see (never the real hidden cards); 95% intervals over each action's iterations. The search bot would play: <b>${esc(actionText(h.choice))}</b></div><table><tr><th>action</th><th>win chance</th><th>95% interval</th><th>iterations</th></tr>`;
-    for (const r of rows) {
+      `<div class="muted">${h.iterations} iterations in ${h.millis} ms, each on a sample of what you cannot see (never the real hidden cards); 95% intervals over each action's iterations. The search bot would play: <b>${esc((h.actions.find(x => JSON.stringify(x.action) === JSON.stringify(h.choice)) || { label: actionText(h.choice) }).label)}</b></div><table><tr><th>action</th><th>win chance</th><th>95% interval</th><th>iterations</th></tr>`;
+    for (const r of rows.slice(0, 12)) {
       const bar = r.win === null ? '' : `<span class="bar" style="width:${Math.round(120 * r.win)}px"></span>`;
       html += `<tr><td>${esc(r.label)}</td><td>${r.win === null ? '<span class="muted">not tried</span>' : pct(r.win)} ${bar}</td><td>${r.interval ? pct(r.interval[0]) + ' – ' + pct(r.interval[1]) : ''}</td><td>${r.iterations}</td></tr>`;
     }
+    if (rows.length > 12) html += `<tr><td colspan="4" class="muted">and ${rows.length - 12} more actions, each at most ${pct(rows[12].win ?? 0)}</td></tr>`;
     if (h.iterations === 0) html += '<tr><td colspan="4" class="muted">your only legal action: nothing to weigh</td></tr>';
     $('advice').innerHTML = html + '</table></div>';
     $('advice').dataset.step = String(status.step);

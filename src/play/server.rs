@@ -18,8 +18,9 @@
 //! - `GET /api/events?since=N`: what the seat saw happen from narration entry N on;
 //! - `POST /api/hints?iterations=N`: the search bot's advice ([`super::hints`]).
 //!
-//! After every action the game so far is written to the save file (a temporary file renamed
-//! over it), so whatever stops the server, the trace of what was played is kept.
+//! The save file is written when the server starts and the lines of every action are
+//! appended to it as they happen, so whatever stops the server, the trace of what was played
+//! is kept.
 
 use std::io::Read;
 use std::net::SocketAddr;
@@ -116,7 +117,7 @@ pub fn start(table: Box<dyn PlayTable>, options: ServerOptions) -> Result<Runnin
     let addr = server.server_addr().to_ip().ok_or_else(|| Error::Usage("the server has no IP address".into()))?;
     let token = new_token();
     let stop = Arc::new(AtomicBool::new(false));
-    let mut state = Serving { table, token: token.clone(), port: addr.port(), options };
+    let mut state = Serving { table, token: token.clone(), port: addr.port(), options, written: 0 };
     state.save()?;
     let flag = stop.clone();
     let thread = std::thread::Builder::new()
@@ -141,6 +142,8 @@ struct Serving {
     token: String,
     port: u16,
     options: ServerOptions,
+    /// Trace lines already in the save file.
+    written: usize,
 }
 
 /// The parts of a request the admission looks at.
@@ -280,10 +283,20 @@ impl Serving {
         }
     }
 
-    /// Writes the game so far into the save file (a temporary file renamed over it).
-    fn save(&self) -> Result<(), Error> {
+    /// Brings the save file up to date: written whole the first time, then the new lines
+    /// appended (a long game's trace is never rewritten).
+    fn save(&mut self) -> Result<(), Error> {
         let Some(file) = &self.options.save else { return Ok(()) };
-        save_trace(file, &self.table.trace_text())
+        let (text, lines) = self.table.trace_from(self.written);
+        if self.written == 0 {
+            save_trace(file, &text)?;
+        } else if !text.is_empty() {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new().append(true).open(file).map_err(|e| Error::output(file, e))?;
+            f.write_all(text.as_bytes()).map_err(|e| Error::output(file, e))?;
+        }
+        self.written = lines;
+        Ok(())
     }
 }
 

@@ -229,6 +229,17 @@ impl<G: Game> Session<G> {
         text
     }
 
+    /// The trace lines from line `from` on (0: the `start` line) as JSON Lines text, and the
+    /// number of lines so far: the server appends them to the save file after every action.
+    pub fn trace_from(&self, from: usize) -> (String, usize) {
+        let mut text = String::new();
+        for line in &self.lines[from.min(self.lines.len())..] {
+            text.push_str(&line.to_json());
+            text.push('\n');
+        }
+        (text, self.lines.len())
+    }
+
     /// Decisions recorded so far.
     pub fn decisions(&self) -> u64 {
         self.lines.iter().filter(|l| matches!(l, Line::Decision(_))).count() as u64
