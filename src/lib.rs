@@ -14,6 +14,7 @@ pub mod error;
 pub mod games;
 pub mod interrupt;
 pub mod output;
+pub mod play;
 pub mod progress;
 pub mod report;
 pub mod sim;

@@ -26,6 +26,7 @@ mod designer;
 mod exact;
 mod ladder;
 mod list;
+mod play;
 mod report;
 mod rules;
 mod scale;
@@ -91,6 +92,8 @@ enum Command {
     Watch(watch::WatchArgs),
     /// Find the holes in a rule set (stalls, dead rules, dominant moves, exploits) and the keys that move the balance.
     Audit(audit::AuditArgs),
+    /// Play one seat yourself in the browser against the bots (a loopback page), with the search bot's advice.
+    Play(play::PlayArgs),
 }
 
 /// Flags every command that plays a variant takes.
@@ -207,6 +210,7 @@ pub fn main() -> Result<(), Error> {
         Command::Tune(a) => tune::tune(a),
         Command::Watch(a) => watch::watch(a),
         Command::Audit(a) => audit::audit(&a),
+        Command::Play(a) => play::play(&a),
     }
 }
 

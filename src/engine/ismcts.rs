@@ -197,6 +197,26 @@ impl<G: Game> Ismcts<G> {
         }
     }
 
+    /// The root of the last search (`decide_with`): every legal action of the deciding seat
+    /// that the search tried, with its visits and its summed win share for that seat (ties
+    /// shared; cut-off iterations scored by the standing, see the module doc). Empty when the
+    /// last decision had a single legal action (no search ran). Read by `playtest play`'s
+    /// hints; the search itself never reads it.
+    pub fn root_statistics(&self) -> Vec<(G::Action, u32, f64)> {
+        if self.root_children.len() != self.root_actions.len() {
+            return Vec::new();
+        }
+        self.root_actions
+            .iter()
+            .zip(&self.root_children)
+            .filter(|(_, c)| **c != NONE)
+            .map(|(a, &c)| {
+                let n = &self.nodes[c as usize];
+                (*a, n.visits, n.reward)
+            })
+            .collect()
+    }
+
     /// Runs the search from the decision described by `view` and `sampler` and returns the
     /// most visited action at the root.
     /// [`Ismcts::search`] compiled with the bit-manipulation instructions (as the simulator's

@@ -93,7 +93,8 @@ const TEMPLATE: &str = r###"<!DOCTYPE html>
 </html>
 "###;
 
-const STYLE: &str = r###"
+/// The page's style sheet (also the `play` page's, which draws the table the same way).
+pub const STYLE: &str = r###"
 body { font-family: system-ui, sans-serif; margin: 0; color: #222; background: #f6f5f1; }
 header { position: sticky; top: 0; background: #fff; border-bottom: 1px solid #ccc; padding: 6px 12px; z-index: 2; }
 h1 { font-size: 16px; margin: 2px 0 6px; }
@@ -119,7 +120,10 @@ section { margin-bottom: 12px; }
 .muted { color: #777; font-size: 12px; }
 "###;
 
-const SCRIPT: &str = r###"
+/// The page's script: the drawing of a state (`renderTable`, `valueHtml`, `cardHtml`, ...)
+/// and, on a page holding a trace, its start-up. The `play` page includes it for the drawing
+/// (it has no trace element, so the start-up is skipped).
+pub const SCRIPT: &str = r###"
 'use strict';
 // The trace, unpacked: base64, then gzip through the browser's own DecompressionStream.
 async function readTrace() {
@@ -364,11 +368,13 @@ function wire() {
     if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
   });
 }
+if (document.getElementById('trace')) {
 document.getElementById('table').innerHTML = '<div class="muted">unpacking the trace...</div>';
 window.replayReady = readTrace().then(lines => { load(lines); wire(); show(0); }, e => {
   document.getElementById('table').innerHTML = `<div class="panel"><h3>cannot show the game</h3>${esc(e && e.message ? e.message : e)}</div>`;
   throw e;
 });
+}
 "###;
 
 #[cfg(test)]
