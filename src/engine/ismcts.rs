@@ -36,9 +36,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::bots::{Bot, BotInfo, BotParamInfo};
+use super::bots::{Bot, BotInfo, BotParamInfo, RandomBot};
 use super::rng::below;
-use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove, all_bots};
+use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
 
 /// Name of the bot in specs.
 pub const ISMCTS: &str = "ismcts";
@@ -459,7 +459,8 @@ impl<G: Game> Ismcts<G> {
 /// The game's bot `name` with its default parameters (the default bot or the search
 /// policy, both checked to be among the game's bots by the registry's tests).
 fn named_bot<G: Game>(game: &G, name: &str) -> Box<dyn Bot<G>> {
-    let infos = all_bots::<G>();
+    // The game's roster ([`super::all_bots`]) without naming it: the roster lists this bot.
+    let infos: Vec<BotInfo<G>> = [RandomBot::info(), Ismcts::info()].into_iter().chain(G::bots()).collect();
     let info = infos.iter().find(|b| b.name == name).expect("a game's default bot and search policy are among its bots");
     let params: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(game, &params)

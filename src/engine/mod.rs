@@ -9,16 +9,18 @@
 
 pub mod bots;
 pub mod cpu;
-pub mod harness;
+pub mod exact;
 pub mod ismcts;
 pub mod rng;
+pub mod roster;
 pub mod standing;
 pub mod trace;
 
 use std::fmt::{Debug, Display};
 
-pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn, all_bots};
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
+pub use roster::all_bots;
 pub use standing::StandingTrace;
 
 /// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.

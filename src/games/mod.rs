@@ -7,12 +7,14 @@
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.
 
 pub mod chroma;
+pub mod seat_sweep;
 
-use crate::engine::harness::{self, HarnessFailure, HarnessPlan};
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
-use crate::error::{Error, VariantError};
+use crate::error::{Error, Location, VariantError};
 use crate::sim::SeatPlan;
+use crate::sim::harness::{self, HarnessFailure, HarnessPlan};
 use crate::variant::{SeatBots, Variant};
+pub use seat_sweep::SeatSweep;
 
 /// The one list of games. Each line names a game's module and its [`Registered`] type; the
 /// module is declared here, and every per-game lookup (`dispatch`, ids, default bots, bot
@@ -70,11 +72,13 @@ pub trait Registered: Game {
     fn exact(&self, _variant: &Variant, _labels: &[String], _max_states: u64) -> Option<Result<ExactReport, Error>> {
         None
     }
-    /// Charts that need simulations of their own beyond the report's run (a sweep of a bot
-    /// parameter, say), appended to the game's charts by `report`: `games` games per point,
-    /// from `seed`, on `threads` threads. Default: none.
-    fn extra_charts(&self, _variant: &Variant, _games: u64, _seed: u64, _threads: usize) -> Result<Vec<crate::engine::ChartSpec>, Error> {
-        Ok(Vec::new())
+    /// Charts of one seat's bot parameter swept against fixed opponents, which need
+    /// simulations of their own beyond the report's run (see [`seat_sweep`]). Default: none.
+    const SEAT_SWEEPS: &'static [SeatSweep] = &[];
+    /// The charts of [`Registered::SEAT_SWEEPS`], appended to the game's charts by `report`:
+    /// `games` games per point, from `seed`, on `threads` threads.
+    fn extra_charts(&self, _variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<crate::engine::ChartSpec>, Error> {
+        Self::SEAT_SWEEPS.iter().map(|sweep| seat_sweep::chart(self, sweep, games, seed, threads)).collect()
     }
 }
 
@@ -149,7 +153,7 @@ fn bot_docs<G: Game>(bots: Vec<BotInfo<G>>) -> Vec<(String, String, Vec<BotParam
 }
 
 /// The exact report of a variant (`playtest exact`), for the games that have a solver.
-pub use take_a_penny::exact::ExactReport;
+pub use crate::engine::exact::ExactReport;
 
 /// Solves the variant exactly with one bot label per acting seat (`random`, ...), for the
 /// games that have an exact solver; `max_states` bounds the state space.
@@ -192,6 +196,10 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
             self.command.run(game, self.variant)
         }
     }
+    if variant.game.is_empty() {
+        let message = format!("missing key `game`; allowed: {}", GAME_IDS.join(", "));
+        return Err(VariantError::Invalid { at: Location::file(&variant.path), key: "game".into(), message }.into());
+    }
     visit(&variant.game, Build { variant, command })
         .unwrap_or_else(|| Err(variant.provenance.invalid("game", format!("unknown game `{}`; allowed: {}", variant.game, GAME_IDS.join(", "))).into()))
 }
@@ -203,7 +211,7 @@ pub const TRACE_CHECK_DECISIONS: u64 = 200;
 /// Deals into a used state the harness compares with new deals, per variant.
 pub const DEAL_IN_PLACE_CHECKS: u64 = 40;
 
-/// Runs the invariant harness ([`crate::engine::harness`]) on the variant's game with every
+/// Runs the invariant harness ([`crate::sim::harness`]) on the variant's game with every
 /// bot it offers, its deal in place matches a new deal, and a JSON trace of the variant's own
 /// line-up round-trips through `replay`:
 /// `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant

@@ -9,6 +9,7 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
+use super::area::{Area, DrawResult, title_font};
 use super::axis::{int_tick, span, tick, value_label};
 use super::legend::{Key, Legend};
 use super::text::TextBackend;
@@ -62,16 +63,6 @@ pub fn render(spec: &ChartSpec, dir: &Path) -> Result<std::path::PathBuf, Error>
         root.present().map_err(|e| fail(&e))?;
     }
     Ok(path)
-}
-
-/// The drawing area every renderer draws on.
-pub(crate) type Area<'a> = DrawingArea<TextBackend<'a>, plotters::coord::Shift>;
-/// What a renderer returns.
-pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
-
-/// The font of every chart title.
-pub(crate) fn title_font() -> FontDesc<'static> {
-    ("sans-serif", 24, FontStyle::Bold).into_font()
 }
 
 /// Major grid lines light, minor ones barely there and few.

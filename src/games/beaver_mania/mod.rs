@@ -116,7 +116,7 @@ pub enum Action {
     /// The active player's play.
     Play(Play),
     /// Stab the display's cards of this number.
-    StabDisplay(#[serde(with = "trace::by_name")] Card),
+    StabDisplay(#[serde(with = "plays::by_name")] Card),
     /// The stabbed top play: `true` takes it into the hand, `false` puts it away.
     Take(bool),
     /// Steal `card` from `from` (`seat`: the victim for [`Source::Pile`], else the thief).
@@ -126,7 +126,7 @@ pub enum Action {
         /// Whose top play (for [`Source::Pile`]); otherwise the stealing seat.
         seat: u8,
         /// The card.
-        #[serde(with = "trace::by_name")]
+        #[serde(with = "plays::by_name")]
         card: Card,
     },
     /// The Fairy wishes `card` from `seat`'s hand.
@@ -134,7 +134,7 @@ pub enum Action {
         /// The other player.
         seat: u8,
         /// The card named.
-        #[serde(with = "trace::by_name")]
+        #[serde(with = "plays::by_name")]
         card: Card,
     },
     /// The Bad guy's victim.
@@ -147,7 +147,7 @@ pub enum Action {
         /// [`Source::DrawPile`] or [`Source::Stock`].
         from: Source,
         /// The stock card taken.
-        #[serde(with = "trace::by_name")]
+        #[serde(with = "plays::by_name")]
         card: Card,
     },
 }

@@ -128,7 +128,7 @@ pub enum Action {
     /// Send the victim's peg on track hole `hole` to its start.
     SendBack {
         /// The hole.
-        #[serde(with = "trace::by_pos")]
+        #[serde(with = "board::by_pos")]
         hole: Pos,
     },
 }

@@ -75,8 +75,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, ChartSpec, EventLog, Game, GameEvent, GameRng, LineSeries, Lineup, MAX_SEATS, Outcome, ToMove, play_out_plain, rng};
-use crate::error::Error;
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove, play_out_plain, rng};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
@@ -496,83 +495,17 @@ impl crate::games::Registered for MatchPatch {
 
     /// Win share against recall: one `memory` seat's win share as its `recall` goes 0,
     /// 0.25, 0.5, 0.75, 1 against `memory:recall=1` opponents.
-    fn extra_charts(&self, _variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error> {
-        Ok(vec![self.recall_chart(games, seed, threads)?])
-    }
+    const SEAT_SWEEPS: &'static [crate::games::SeatSweep] = &[crate::games::SeatSweep {
+        bot: "memory",
+        param: "recall",
+        values: &RECALLS,
+        opponents: 1.0,
+        file: "win_share_vs_recall",
+        title: "Win share by recall, one memory seat vs perfect memory",
+        x_label: "recall of the tested seat (chance of remembering a placed card)",
+        series: "tested memory seat (every position in turn)",
+    }];
 }
 
 /// The recall values of the win-share-against-recall chart.
 pub const RECALLS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
-
-/// One point of the win-share-against-recall chart.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RecallPoint {
-    /// The tested seat's recall.
-    pub recall: f64,
-    /// Games played (over every position of the tested seat).
-    pub games: u64,
-    /// Its win credit (ties shared).
-    pub wins: f64,
-}
-
-impl MatchPatch {
-    /// The tested seat's win credit at each of [`RECALLS`] against perfect-memory
-    /// opponents. The tested seat sits at every position in turn (`games / players` games
-    /// each, rounded up), so the first-player advantage cancels out; every recall value
-    /// plays the same seeds (common random numbers).
-    pub fn recall_sweep(&self, games: u64, seed: u64, threads: usize) -> Result<Vec<RecallPoint>, Error> {
-        use crate::engine::{BotSpec, all_bots};
-        use crate::sim::{RunConfig, SeatPlan};
-        let infos = all_bots::<MatchPatch>();
-        let plan = |recall: f64| -> Result<SeatPlan<MatchPatch>, Error> {
-            let label = format!("memory:recall={recall}");
-            let spec = BotSpec::parse(&label).map_err(|e| Error::Usage(e.to_string()))?;
-            let (info, values) = spec.resolve(&infos).map_err(|e| Error::Usage(e.to_string()))?;
-            Ok(SeatPlan { label, values, build: info.build })
-        };
-        let n = self.players;
-        let per_seat = games.div_ceil(n as u64).max(1);
-        let mut points = Vec::with_capacity(RECALLS.len());
-        for &recall in &RECALLS {
-            let mut point = RecallPoint { recall, games: 0, wins: 0.0 };
-            for tested in 0..n {
-                let seats: Vec<SeatPlan<MatchPatch>> = (0..n).map(|s| plan(if s == tested { recall } else { 1.0 })).collect::<Result<_, _>>()?;
-                let cfg = RunConfig { threads, ..RunConfig::new(per_seat, seed.wrapping_add(tested as u64)) };
-                let r = crate::sim::run(self, &seats, cfg)?;
-                point.games += r.tally.games;
-                point.wins += r.tally.wins[tested];
-            }
-            points.push(point);
-        }
-        Ok(points)
-    }
-
-    /// The win-share-against-recall chart of [`MatchPatch::recall_sweep`].
-    pub fn recall_chart(&self, games: u64, seed: u64, threads: usize) -> Result<ChartSpec, Error> {
-        let points = self.recall_sweep(games, seed, threads)?;
-        let fair = 100.0 / self.players as f64;
-        let total = points.first().map_or(0, |p| p.games);
-        Ok(ChartSpec::Lines {
-            file: "win_share_vs_recall".into(),
-            title: format!("Win share by recall, one memory seat vs perfect memory ({total} games per point)"),
-            x_label: "recall of the tested seat (chance of remembering a placed card)".into(),
-            y_label: "win share of the tested seat, ties shared (%, 95% CI)".into(),
-            series: vec![
-                LineSeries {
-                    name: "tested memory seat (every position in turn)".into(),
-                    points: points.iter().map(|p| (p.recall, p.wins / p.games.max(1) as f64 * 100.0)).collect(),
-                    band: Some(
-                        points
-                            .iter()
-                            .map(|p| {
-                                let (lo, hi) = crate::stats::wilson(p.wins, p.games);
-                                (lo * 100.0, hi * 100.0)
-                            })
-                            .collect(),
-                    ),
-                },
-                LineSeries { name: format!("fair share {fair:.1}%"), points: vec![(0.0, fair), (1.0, fair)], band: None },
-            ],
-        })
-    }
-}
