@@ -4,7 +4,7 @@
 //!
 //! The library is stacked in layers, each importing only from the layers below it (no
 //! circles; `tests/layers.rs` checks both, ARCHITECTURE.md is the map): base ([`error`],
-//! [`interrupt`], [`progress`]) < [`engine`] (the `Game` trait, the `Bot`
+//! [`interrupt`], [`progress`]) < [`engine`] (the `Game` trait and `GameInfo`, the `Bot`
 //! trait and the generic bots, one game's driver, traces) < [`stats`] (accumulators,
 //! intervals, tests) < [`variant`] (files, `extends`, `--set`) < [`sim`] (parallel,
 //! deterministic runs, shards, the invariant harness) < [`games`] (the registry, the one

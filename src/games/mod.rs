@@ -24,11 +24,11 @@ macro_rules! registry {
         $(pub mod $module;)+
 
         /// Every game id a variant may name, in registry order.
-        pub const GAME_IDS: &[&str] = &[$(<$module::$game as Registered>::ID),+];
+        pub const GAME_IDS: &[&str] = &[$(<$module::$game as Game>::INFO.id),+];
 
         /// Runs `visitor` on the game type registered under `id`; `None` for an unknown id.
         pub fn visit<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
-            $(if id == <$module::$game as Registered>::ID {
+            $(if id == <$module::$game as Game>::INFO.id {
                 return Some(visitor.visit::<$module::$game>());
             })+
             None
@@ -51,14 +51,12 @@ registry! {
 /// A game in the registry: how it is built from a variant and what optional capabilities it
 /// offers (each has a default, so a game provides only what it has).
 pub trait Registered: Game {
-    /// Game id used in variant files (`game = "..."`) and in `variants/<id>/`.
-    const ID: &'static str;
     /// Deserialises and checks the game's own keys.
     fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
     /// The benchmark line-up of `playtest bench` for this game: bot spec and `--set`
     /// overrides used when the command line gives none. Default: the default bot, no overrides.
     fn bench_lineup() -> BenchLineup {
-        BenchLineup { bots: Self::DEFAULT_BOT, sets: &[] }
+        BenchLineup { bots: Self::INFO.default_bot, sets: &[] }
     }
     /// Bots the invariant harness does not play with every variant (each named bot is still
     /// played by the harness on variants whose line-up seats it): for bots whose set-up alone
@@ -134,7 +132,13 @@ pub fn entry(id: &str) -> Option<GameEntry> {
     impl GameVisitor for Describe {
         type Output = GameEntry;
         fn visit<G: Registered>(self) -> GameEntry {
-            GameEntry { id: G::ID, default_bot: G::DEFAULT_BOT, bots: bot_docs::<G>(all_bots::<G>()), has_exact: G::HAS_EXACT_SOLVER, bench: G::bench_lineup() }
+            GameEntry {
+                id: G::INFO.id,
+                default_bot: G::INFO.default_bot,
+                bots: bot_docs::<G>(all_bots::<G>()),
+                has_exact: G::HAS_EXACT_SOLVER,
+                bench: G::bench_lineup(),
+            }
         }
     }
     visit(id, Describe)
@@ -230,7 +234,7 @@ pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, H
                 return Ok(Err(failure));
             }
             // And the variant's own line-up, as `simulate` would seat it.
-            let plans = seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
+            let plans = seat_plans(&game, variant, None, G::INFO.default_bot)?;
             let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");
             let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
             let checked = match harness::check_bots(&game, &label, &mut bots, self.0) {
@@ -317,6 +321,30 @@ mod tests {
                 assert_eq!(a, c, "{} bot {} game {index} (quick loop)", game.id(), info.name);
                 assert_eq!(a, d, "{} bot {} game {index} (quick loop dealing into a used state)", game.id(), info.name);
             }
+        }
+    }
+
+    /// Every game's static facts hold for its rulebook's game: a unique id with a folder of
+    /// variants, a name, end reasons, and the default cap that `standard.toml` plays.
+    #[test]
+    fn every_game_info_matches_its_standard_variant() {
+        struct Info;
+        impl GameCommand for Info {
+            type Output = ();
+            fn run<G: Registered>(self, game: G, _: &Variant) -> Result<(), Error> {
+                let info = G::INFO;
+                assert!(!info.name.is_empty() && !info.end_reasons.is_empty(), "{}: name and end reasons", info.id);
+                assert_eq!(game.turn_cap(), info.default_cap, "{}: standard.toml plays the default cap", info.id);
+                assert!(all_bots::<G>().iter().any(|b| b.name == info.default_bot), "{}: default bot", info.id);
+                assert!(all_bots::<G>().iter().any(|b| b.name == info.search_policy()), "{}: search policy", info.id);
+                Ok(())
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for id in GAME_IDS {
+            assert!(seen.insert(*id), "{id}: registered twice");
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id).join("standard.toml");
+            dispatch(&Variant::load(&file, &[]).expect("loads"), Info).expect("builds");
         }
     }
 

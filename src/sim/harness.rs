@@ -99,7 +99,7 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
         if info.name == ISMCTS {
             // One searching seat among the game's default bots: games as long as the
             // default table's, not a search-against-search marathon.
-            if let Some(default) = all_bots::<G>().into_iter().find(|b| b.name == G::DEFAULT_BOT) {
+            if let Some(default) = all_bots::<G>().into_iter().find(|b| b.name == G::INFO.default_bot) {
                 let values: Vec<f64> = default.params.iter().map(|p| p.default).collect();
                 for bot in bots.iter_mut().skip(1) {
                     *bot = (default.build)(game, &values);
@@ -116,7 +116,7 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
 /// every field (as `Debug` prints it), the same draws and the same events, checked on `deals`
 /// seeds, each after the used state was played to its end with random moves.
 pub fn check_deal_in_place<G: Game>(game: &G, seed: u64, deals: u64) -> Result<(), HarnessFailure> {
-    if !G::DEALS_IN_PLACE {
+    if !G::INFO.deals_in_place {
         return Ok(());
     }
     let mut used = game.deal(&mut GameRng::seed_from(seed), &mut EventLog::new(false));
@@ -170,7 +170,7 @@ pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], 
         varied |= first.samples_varied;
         sampled += first.steps / 7;
     }
-    if G::HIDDEN_STATE && !varied && sampled >= 16 {
+    if G::INFO.hidden_state && !varied && sampled >= 16 {
         let seed = game_seed(plan.seed, 0);
         return Err(HarnessFailure {
             game: game.id(),

@@ -70,7 +70,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::variant::Invalid;
 
 pub use bots::{GreedyBot, TacticianBot};
@@ -80,9 +80,6 @@ pub use params::{MAX_PLAYERS, Params};
 use plays::{NO_CARD, Play, is_legal_play};
 pub use rules::{END_CAP, END_HAND, END_REASONS, END_SUPPLY, Pile, RoundRecord, State, Step};
 pub use view::View;
-
-/// Game id in variant files.
-pub const ID: &str = "beaver-mania";
 
 /// Where a card is taken from (`draw_pile`, `stock`, `display`, `pile` in traces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -200,26 +197,26 @@ impl Game for BeaverMania {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = BeaverMetrics;
-    const DEFAULT_BOT: &'static str = "greedy";
-    /// `ismcts` models the table with `greedy` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "beaver-mania",
+        name: "Beaver Mania",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "points",
+        default_cap: 1000,
+        default_bot: "greedy",
+        search: SearchDefaults {
+            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
+            // than searching the opponents' choices (README, "Skill").
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     /// The longest possible game: `turn_cap` turns in each round of the match.
@@ -353,10 +350,6 @@ impl Game for BeaverMania {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         if matches!(s.step, Step::Over) { s.totals[seat] } else { s.totals[seat] + s.score(seat) }
     }
-    fn standing_unit(&self) -> &'static str {
-        "points"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -566,7 +559,6 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for BeaverMania {
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         BeaverMania::new(params).map_err(|p| variant.invalid(p))

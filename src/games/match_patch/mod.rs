@@ -75,7 +75,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove, play_out_plain, rng};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, play_out_plain, rng};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
@@ -83,9 +83,6 @@ pub use bots::{MemoryBot, MemoryTable, TableMemoryBot, memory_choice, memory_pla
 pub use metrics::MatchMetrics;
 pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
 pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, PlainHand, Slot, State};
-
-/// Game id in variant files.
-pub const ID: &str = "match-patch";
 
 /// One decision of a Match Patch seat (trace notation: [`trace`]'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -225,28 +222,29 @@ impl Game for MatchPatch {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = MatchMetrics;
-    const DEFAULT_BOT: &'static str = "memory";
-    /// `ismcts` models the table with `memory` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (README, "Skill").
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-    /// Rollouts with `memory` to the end measured stronger than a cut-off.
-    const SEARCH_DEPTH: u32 = 0;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "match-patch",
+        name: "Match Patch",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "pairs",
+        default_cap: 1000,
+        default_bot: "memory",
+        search: SearchDefaults {
+            // Rollouts with `memory` to the end measured stronger than a cut-off.
+            depth: 0,
+            // `ismcts` models the table with `memory` and rolls out with it: measured stronger
+            // than searching the opponents' choices (README, "Skill").
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     fn turn_cap(&self) -> u32 {
@@ -256,8 +254,6 @@ impl Game for MatchPatch {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
@@ -368,10 +364,6 @@ impl Game for MatchPatch {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.pairs[seat] as i64
     }
-    fn standing_unit(&self) -> &'static str {
-        "pairs"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -482,8 +474,6 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for MatchPatch {
-    const ID: &'static str = ID;
-
     fn from_variant(variant: &Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         MatchPatch::new(params).map_err(|p| variant.invalid(p))

@@ -568,13 +568,13 @@ fn unknown_keys_in_toml_name_the_key() {
 
 #[test]
 fn the_bundled_variants_load() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(ID);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(MatchPatch::INFO.id);
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("variants/match-patch exists") {
         let path = entry.expect("entry").path();
         let v = crate::variant::Variant::load(&path, &[]).expect("loads");
         let g = MatchPatch::from_variant(&v).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        crate::games::seat_plans(&g, &v, None, MatchPatch::DEFAULT_BOT).expect("bots resolve");
+        crate::games::seat_plans(&g, &v, None, MatchPatch::INFO.default_bot).expect("bots resolve");
         n += 1;
     }
     assert!(n >= 3, "standard and at least two designer variants");

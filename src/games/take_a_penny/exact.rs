@@ -20,7 +20,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-
 pub use crate::engine::exact::{ExactReport, ExactSeat, Headroom};
 
 use super::params::{MAX_CARDS, Setup};
