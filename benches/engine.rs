@@ -13,7 +13,7 @@ use std::fmt;
 use std::time::Instant;
 
 use playtest::engine::rng::below;
-use playtest::engine::{Bot, BotInfo, EventLog, Game, GameEvent, GameRng, Metrics, Outcome, PlayOptions, ToMove, Uniform, play, play_watched};
+use playtest::engine::{Bot, EventLog, Game, GameEvent, GameInfo, GameRng, Metrics, Outcome, PlayOptions, ToMove, Uniform, play, play_watched};
 use playtest::engine::{StandingTrace, game_seed};
 use playtest::sim::{RunConfig, SeatPlan, run};
 
@@ -91,23 +91,20 @@ impl Game for CoinRace {
     type View<'a> = RaceView<'a>;
     type Event = Landed;
     type Metrics = HeadCount;
-    const DEFAULT_BOT: &'static str = "random";
-    const HIDDEN_STATE: bool = false;
+    const INFO: GameInfo = GameInfo {
+        id: "coin-race",
+        name: "Coin race",
+        end_reasons: &["goal", "cap"],
+        length_unit: "turns",
+        standing_unit: "steps",
+        default_cap: 10_000,
+        default_bot: "random",
+        hidden_state: false,
+        ..GameInfo::DEFAULTS
+    };
 
-    fn id(&self) -> &'static str {
-        "coin-race"
-    }
     fn seats(&self) -> usize {
         SEATS
-    }
-    fn end_reasons(&self) -> &'static [&'static str] {
-        &["goal", "cap"]
-    }
-    fn length_unit(&self) -> &'static str {
-        "turns"
-    }
-    fn turn_cap(&self) -> u32 {
-        10_000
     }
     fn deal(&self, _: &mut GameRng, _: &mut EventLog<Landed>) -> Race {
         Race { steps: [0; SEATS], current: 0, turns: 0, winner: None }
@@ -122,9 +119,6 @@ impl Game for CoinRace {
     }
     fn legal_actions(&self, _: &RaceView, out: &mut Vec<Flip>) {
         out.extend([Flip(1), Flip(2)]);
-    }
-    fn is_legal(&self, _: &RaceView, a: &Flip) -> bool {
-        (1..=2).contains(&a.0)
     }
     #[inline]
     fn apply(&self, s: &mut Race, seat: usize, a: Flip, rng: &mut GameRng, log: &mut EventLog<Landed>) {
@@ -149,26 +143,11 @@ impl Game for CoinRace {
     fn check_invariants(&self, s: &Race) -> Result<(), String> {
         if s.steps.iter().filter(|&&x| x >= GOAL).count() > 1 { Err("two seats at the goal".into()) } else { Ok(()) }
     }
-    fn seat_active(&self, _: &Race, _: usize) -> bool {
-        true
-    }
-    fn bots() -> Vec<BotInfo<Self>> {
-        Vec::new()
-    }
-    fn describe(&self, s: &Race) -> String {
-        format!("{:?}", s.steps)
-    }
-    fn determinize(&self, s: &Race, _: usize, _: &mut GameRng, out: &mut Race) {
-        out.clone_from(s);
-    }
     fn observation(&self, s: &Race, _: usize) -> String {
         self.describe(s)
     }
     fn standing(&self, s: &Race, seat: usize) -> i64 {
         i64::from(s.steps[seat])
-    }
-    fn standing_unit(&self) -> &'static str {
-        "steps"
     }
     fn trace_state(&self, s: &Race) -> serde_json::Value {
         serde_json::json!({ "steps": s.steps })

@@ -213,7 +213,7 @@ impl Error {
     /// An output error for `path`. A file of an output being written is named by its place in
     /// the output folder, and the message says that the previous result is left as it was.
     pub fn output(path: &Path, e: impl fmt::Display) -> Error {
-        match crate::output::atomic::shown_path(path) {
+        match crate::output::shown::shown_path(path) {
             Some(shown) => Error::Output { path: shown, message: format!("{e} (nothing written: the folder keeps its previous result)") },
             None => Error::Output { path: path.to_path_buf(), message: e.to_string() },
         }

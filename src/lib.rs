@@ -2,10 +2,15 @@
 //! turned into a game, played many times by bots in parallel, and summarised with honest
 //! statistics and charts.
 //!
-//! Layers, each knowing no game by name: [`variant`] (files, `extends`, `--set`),
-//! [`engine`] (the `Game` and `Bot` traits, one game's driver), [`sim`] (parallel,
-//! deterministic runs), [`stats`] (aggregation, intervals, tests), [`report`] (charts and
-//! files). [`games`] holds one folder per game and the one `match` over game ids.
+//! The library is stacked in layers, each importing only from the layers below it (no
+//! circles; `tests/layers.rs` checks both, ARCHITECTURE.md is the map): base ([`error`],
+//! [`interrupt`], [`progress`]) < [`engine`] (the `Game` trait and `GameInfo`, the `Bot`
+//! trait and the generic bots, one game's driver, traces) < [`stats`] (accumulators,
+//! intervals, tests) < [`variant`] (files, `extends`, `--set`) < [`sim`] (parallel,
+//! deterministic runs, shards, the invariant harness) < [`games`] (the registry, the one
+//! place naming every game, and one folder per game) < [`output`] (files, written
+//! atomically) < [`report`] (charts and pages) < [`designer`] (compare, sweep, check, tune,
+//! audit) < [`cli`]. Only [`games`] knows a game by name.
 
 pub mod cli;
 pub mod designer;

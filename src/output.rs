@@ -5,6 +5,7 @@
 //! writes and reads JSON trace files, gzip-compressed or plain.
 
 pub mod atomic;
+pub mod shown;
 pub mod stream;
 pub mod trace_file;
 

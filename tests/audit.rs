@@ -51,7 +51,7 @@ fn replay(path: &Path, bots: &str, seed: u64) -> (String, u16) {
         type Output = (String, u16);
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(String, u16), playtest::Error> {
             let specs: Vec<BotSpec> = self.0.split(',').map(|s| BotSpec::parse(s).expect("spec")).collect();
-            let plans = games::seat_plans(&game, variant, Some(&specs), G::DEFAULT_BOT)?;
+            let plans = games::seat_plans(&game, variant, Some(&specs), G::INFO.default_bot)?;
             let mut table = playtest::sim::table(&game, &plans);
             let o = table.play(&game, self.1, PlayOptions { checked: true }, None, None).expect("legal");
             Ok((game.end_reasons()[o.end_reason as usize].to_string(), o.winners))

@@ -38,7 +38,7 @@ struct Play;
 impl GameCommand for Play {
     type Output = Duration;
     fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Duration, playtest::Error> {
-        let plans = games::seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
+        let plans = games::seat_plans(&game, variant, None, G::INFO.default_bot)?;
         let mut table = sim::table(&game, &plans);
         let mut slowest = Duration::ZERO;
         for i in 0..3 {

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use playtest::engine::harness::HarnessPlan;
 use playtest::games;
+use playtest::sim::harness::HarnessPlan;
 use playtest::variant::Variant;
 
 fn root() -> PathBuf {

@@ -275,7 +275,7 @@ type Advice = (Value, Value, bool);
 impl GameCommand for SameView {
     type Output = Option<Advice>;
     fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
-        let plans = seat_plans(&game, variant, Some(&[playtest::engine::BotSpec::named("random")]), G::DEFAULT_BOT)?;
+        let plans = seat_plans(&game, variant, Some(&[playtest::engine::BotSpec::named("random")]), G::INFO.default_bot)?;
         let header = playtest::sim::trace_header(variant, &plans);
         let bots: Vec<Box<dyn Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
         let mut s = Session::new(game, self.seat, bots, 4, &header).map_err(Error::Usage)?;

@@ -339,7 +339,7 @@ fn shard_accumulators_merge_exactly_for_every_game() {
     impl GameCommand for Check {
         type Output = ();
         fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), playtest::Error> {
-            let plans = games::seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
+            let plans = games::seat_plans(&game, variant, None, G::INFO.default_bot)?;
             let cfg = RunConfig { threads: 1, detailed: true, ..RunConfig::new(3000, 21) };
             let whole = sim::run(&game, &plans, cfg)?;
             let mut tally = playtest::stats::Tally::default();

@@ -377,5 +377,5 @@ fn progress_bar(total: u64, quiet: bool) -> crate::progress::Progress {
 /// Seat plans for any game (the default bot comes from the game's registry entry).
 fn seat_plans_any<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>) -> Result<Vec<SeatPlan<G>>, Error> {
     let cli = parse_bots(bots)?;
-    seat_plans(game, variant, cli.as_deref(), G::DEFAULT_BOT)
+    seat_plans(game, variant, cli.as_deref(), G::INFO.default_bot)
 }

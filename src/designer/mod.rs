@@ -50,7 +50,7 @@ pub fn parse_bots(text: Option<&str>, flag: &str) -> Result<Option<Vec<BotSpec>>
 /// The seat plans of `variant` with `bots` (a `--bots` value) overriding the variant's bots.
 pub fn plans<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>, flag: &str) -> Result<Vec<SeatPlan<G>>, Error> {
     let specs = parse_bots(bots, flag)?;
-    seat_plans(game, variant, specs.as_deref(), G::DEFAULT_BOT).map_err(|e| match e {
+    seat_plans(game, variant, specs.as_deref(), G::INFO.default_bot).map_err(|e| match e {
         Error::Usage(m) if flag != "--bots" => Error::Usage(m.replace("--bots", flag)),
         e => e,
     })

@@ -434,7 +434,7 @@ mod tests {
         let variant = crate::variant::Variant::load(std::path::Path::new("variants/take-a-penny/three-players.toml"), &[]).unwrap();
         let game = TakeAPenny::from_variant(&variant).unwrap();
         let specs: Vec<crate::engine::BotSpec> = ["greedy", "random", "random"].iter().map(|s| crate::engine::BotSpec::parse(s).unwrap()).collect();
-        let plans = crate::games::seat_plans(&game, &variant, Some(&specs), TakeAPenny::DEFAULT_BOT).unwrap();
+        let plans = crate::games::seat_plans(&game, &variant, Some(&specs), <TakeAPenny as crate::engine::Game>::INFO.default_bot).unwrap();
         let games = 1_200;
         let plan = PlayPlan { seed: 11, checked: false, detailed: false, keep_rows: false, rotate: true };
         assert_eq!(plan.batch_size(3), 510);

@@ -208,14 +208,6 @@ impl BotSpec {
     }
 }
 
-/// Every bot of game `G`: the generic bots the engine offers for every game (`random`), then
-/// the game's own ([`super::Game::bots`]). Games never list the generic bots themselves.
-pub fn all_bots<G: Game>() -> Vec<BotInfo<G>> {
-    let mut bots = vec![RandomBot::info(), super::ismcts::Ismcts::info()];
-    bots.extend(G::bots());
-    bots
-}
-
 /// The name of the engine's [`RandomBot`]; every game offers it under this name (the
 /// simulator relies on it to play an all-random line-up without dynamic dispatch).
 pub const RANDOM: &str = "random";

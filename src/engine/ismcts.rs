@@ -36,9 +36,9 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::bots::{Bot, BotInfo, BotParamInfo};
+use super::bots::{Bot, BotInfo, BotParamInfo, RandomBot};
 use super::rng::below;
-use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove, all_bots};
+use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
 
 /// Name of the bot in specs.
 pub const ISMCTS: &str = "ismcts";
@@ -117,8 +117,8 @@ impl<G: Game> Ismcts<G> {
         let rollout = if rollout == 0 { Rollout::Random } else { Rollout::DefaultBot };
         let model_opponents = opponents != 0;
         let with_bots = rollout == Rollout::DefaultBot || model_opponents;
-        let rollout_bots = if with_bots { (0..game.acting_seats()).map(|_| named_bot(game, G::DEFAULT_BOT)).collect() } else { Vec::new() };
-        let own_policy = (with_bots && policy != 0 && G::SEARCH_POLICY != G::DEFAULT_BOT).then(|| named_bot(game, G::SEARCH_POLICY));
+        let rollout_bots = if with_bots { (0..game.acting_seats()).map(|_| named_bot(game, G::INFO.default_bot)).collect() } else { Vec::new() };
+        let own_policy = (with_bots && policy != 0 && G::INFO.search_policy() != G::INFO.default_bot).then(|| named_bot(game, G::INFO.search_policy()));
         Ismcts {
             iterations: iterations.max(1),
             exploration,
@@ -148,21 +148,21 @@ impl<G: Game> Ismcts<G> {
         BotParamInfo { name: "c", default: 0.7, min: 0.0, max: 100.0, doc: "UCB1 exploration constant" },
         BotParamInfo {
             name: "rollout",
-            default: G::SEARCH_ROLLOUT as f64,
+            default: G::INFO.search.rollout as f64,
             min: 0.0,
             max: 1.0,
             doc: "rollout policy: 0 uniformly random, 1 the game's default bot (default: the game's own)",
         },
         BotParamInfo {
             name: "depth",
-            default: G::SEARCH_DEPTH as f64,
+            default: G::INFO.search.depth as f64,
             min: 0.0,
             max: 1_000_000.0,
             doc: "actions per iteration before it is cut off and scored by the standing (leaders win; 0: play to the end; default: the game's own)",
         },
         BotParamInfo {
             name: "opponents",
-            default: G::SEARCH_OPPONENTS as f64,
+            default: G::INFO.search.opponents as f64,
             min: 0.0,
             max: 1.0,
             doc: "opponents in the tree: 0 searched like its own choices (each maximises its own share), 1 played by the game's default bot (an opponent model); default: the game's own",
@@ -481,7 +481,8 @@ impl<G: Game> Ismcts<G> {
 /// The game's bot `name` with its default parameters (the default bot or the search
 /// policy, both checked to be among the game's bots by the registry's tests).
 fn named_bot<G: Game>(game: &G, name: &str) -> Box<dyn Bot<G>> {
-    let infos = all_bots::<G>();
+    // The game's roster ([`super::all_bots`]) without naming it: the roster lists this bot.
+    let infos: Vec<BotInfo<G>> = [RandomBot::info(), Ismcts::info()].into_iter().chain(G::bots()).collect();
     let info = infos.iter().find(|b| b.name == name).expect("a game's default bot and search policy are among its bots");
     let params: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(game, &params)

@@ -9,22 +9,27 @@
 
 pub mod bots;
 pub mod cpu;
-pub mod harness;
+pub mod exact;
 pub mod ismcts;
 #[cfg(test)]
 pub(crate) mod reads;
 pub mod rng;
+pub mod roster;
 pub mod standing;
 pub mod trace;
 
 use std::fmt::{Debug, Display};
 
-pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn, all_bots};
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
+pub use roster::all_bots;
 pub use standing::StandingTrace;
 
 /// Most seats any game supports (dummy seats included); outcomes use fixed arrays of this size.
 pub const MAX_SEATS: usize = 8;
+
+/// Every seat's own random stream during one game (the bots' decisions draw from these).
+pub type SeatRngs = [GameRng; MAX_SEATS];
 
 /// Who acts next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,7 +353,112 @@ pub trait GameEvent: Display {
     fn visible_to(&self, seat: usize) -> bool;
 }
 
+/// A game's static facts, one `const` value per game ([`Game::INFO`]): what it is called,
+/// how its games end and are counted, how its bots and the search start, and what the
+/// engine may assume of its rules. Read by the registry, reports, the search and the
+/// simulator, never changed by a variant (facts a variant can change are methods).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameInfo {
+    /// Game id used in variant files (`game = "..."`) and in `variants/<id>/`; written here
+    /// only.
+    pub id: &'static str,
+    /// The game's name as its rulebook writes it ("Pig Farm").
+    pub name: &'static str,
+    /// End-reason names, indexed by [`Outcome::end_reason`].
+    pub end_reasons: &'static [&'static str],
+    /// Unit of [`Outcome::length`] ("turns", "rounds").
+    pub length_unit: &'static str,
+    /// Unit of [`Game::standing`] ("pennies", "points").
+    pub standing_unit: &'static str,
+    /// The turn cap of the rulebook's game (a variant may set another: [`Game::turn_cap`]).
+    pub default_cap: u32,
+    /// The bot every seat plays when the variant names none (also the `ismcts` rollout
+    /// policy with `rollout=1`).
+    pub default_bot: &'static str,
+    /// The `ismcts` bot's defaults for this game.
+    pub search: SearchDefaults,
+    /// Whether a determinization can differ from the real state at all (false for a game
+    /// whose only secret is future chance); the harness then expects samples to vary.
+    pub hidden_state: bool,
+    /// Whether seats can be eliminated (adds survival statistics).
+    pub has_elimination: bool,
+    /// Whether [`Game::deal_into`] resets a used state in place (set by games whose state
+    /// owns buffers or is large: the simulator then keeps one state per batch of games and
+    /// deals into it, with no allocation or copy of a fresh state per game).
+    pub deals_in_place: bool,
+    /// Whether the rules ever draw from the chance stream they are handed (`deal`,
+    /// `apply`). A game without chance says `false`, and the simulator's quick games then do
+    /// not seed that stream (the same games, since nothing is drawn from it; the tests
+    /// compare quick games with checked ones, which seed every stream).
+    pub draws_chance: bool,
+}
+
+impl GameInfo {
+    /// The facts a game usually leaves as they are, for `..GameInfo::DEFAULTS` after the
+    /// ones it must write (id, name, end reasons, units, cap, default bot): the engine's
+    /// search defaults, hidden state, no elimination, a fresh state per deal, chance drawn.
+    pub const DEFAULTS: GameInfo = GameInfo {
+        id: "",
+        name: "",
+        end_reasons: &[],
+        length_unit: "turns",
+        standing_unit: "points",
+        default_cap: 0,
+        default_bot: bots::RANDOM,
+        search: SearchDefaults::ENGINE,
+        hidden_state: true,
+        has_elimination: false,
+        deals_in_place: false,
+        draws_chance: true,
+    };
+
+    /// The bot of the `ismcts` seat's own part of a search ([`SearchDefaults::policy`],
+    /// else the default bot).
+    pub const fn search_policy(&self) -> &'static str {
+        match self.search.policy {
+            Some(bot) => bot,
+            None => self.default_bot,
+        }
+    }
+}
+
+/// The `ismcts` bot's defaults for one game (each is also a bot parameter a seat can set).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchDefaults {
+    /// Default `depth`: actions per search iteration before it is cut off and scored by
+    /// [`Game::standing`] (0: play every iteration to the end). 20 measured best across the
+    /// games (docs/skill.md); a game whose standing misleads in mid-game sets its own.
+    pub depth: u32,
+    /// Default `rollout` policy (0: uniformly random, 1: the game's default bot), set by a
+    /// game whose default bot plays rollouts measurably better.
+    pub rollout: u32,
+    /// Default `opponents` (0: searched in the tree, each maximising its own share; 1:
+    /// played by the game's default bot, an opponent model), set by a game where modelling
+    /// the table measured stronger (docs/skill.md).
+    pub opponents: u32,
+    /// The bot that plays the `ismcts` seat's own part of a search with `policy=1` (its
+    /// default): the root's first try, the choice the search trusts (`trust`) and the seat's
+    /// own moves in default-bot rollouts; `None`: the default bot. The opponents stay the
+    /// default bot (the model of the table). A game names a stronger hand-written bot here
+    /// when its default is a simple, exactly defined one (docs/skill.md).
+    pub policy: Option<&'static str>,
+}
+
+impl SearchDefaults {
+    /// The engine's defaults: depth 20, random rollouts, opponents searched, the default
+    /// bot as the policy.
+    pub const ENGINE: SearchDefaults = SearchDefaults { depth: 20, rollout: 0, opponents: 0, policy: None };
+    /// What most games measured best: depth 20, rollouts and opponents played by the
+    /// default bot.
+    pub const MODELLED: SearchDefaults = SearchDefaults { depth: 20, rollout: 1, opponents: 1, policy: None };
+}
+
 /// The rules of one game. Implementors live in `src/games/<game>/`.
+///
+/// A game writes 14 items: its types, its static facts ([`Game::INFO`]) and the eight
+/// methods of play below them. Everything after those has a default, and a game writes it
+/// only when it has something to say: faster or stricter rules checks, invariants, its own
+/// bots, the standing series, traces, audit hooks, a deal in place or a play-out loop.
 pub trait Game: Sized + Send + Sync + 'static {
     /// Full table state, hidden information included.
     type State: Clone + Send + Debug;
@@ -358,29 +468,14 @@ pub trait Game: Sized + Send + Sync + 'static {
     type View<'a>;
     /// What happened, for traces and listening bots.
     type Event: GameEvent + Send;
-    /// The game's own report metrics.
+    /// The game's own report metrics ([`NoMetrics`] for a game with none).
     type Metrics: Metrics<Self>;
-    /// The bot every seat plays when the variant names none (also the `ismcts` rollout
-    /// policy with `rollout=1`).
-    const DEFAULT_BOT: &'static str;
+    /// The game's static facts: id, name, end reasons, units, default bot, search defaults,
+    /// speed hints.
+    const INFO: GameInfo;
 
-    /// Game id used in variant files (`game = "..."`).
-    fn id(&self) -> &'static str;
     /// Number of scored seats, dummy seats included.
     fn seats(&self) -> usize;
-    /// Number of seats that take decisions (seats `0..acting_seats()`); the rest are dummies.
-    fn acting_seats(&self) -> usize {
-        self.seats()
-    }
-    /// End-reason names, indexed by [`Outcome::end_reason`].
-    fn end_reasons(&self) -> &'static [&'static str];
-    /// Unit of [`Outcome::length`] ("turns", "rounds").
-    fn length_unit(&self) -> &'static str;
-    /// Whether seats can be eliminated (adds survival statistics; without it the report
-    /// shows no elimination figures, which could only read 0).
-    fn has_elimination(&self) -> bool {
-        false
-    }
     /// The teams, when seats play in teams: each team's seats in seat order, teams numbered
     /// by their place here (default: none, every seat plays for itself). A team's win puts
     /// all its seats among [`Outcome::winners`]; reports then judge the verdict, fairness,
@@ -388,34 +483,58 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn teams(&self) -> Vec<Vec<usize>> {
         Vec::new()
     }
-    /// The game's turn cap, for charts.
-    fn turn_cap(&self) -> u32;
 
     /// Sets up a new game (shuffle, deal) from the game's RNG.
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Self::Event>) -> Self::State;
-    /// Whether [`Game::deal_into`] resets a used state in place (set by games whose state
-    /// owns buffers or is large: the simulator then keeps one state per batch of games and
-    /// deals into it, with no allocation or copy of a fresh state per game). Default: no.
-    const DEALS_IN_PLACE: bool = false;
-    /// Whether the rules ever draw from the chance stream they are handed (`deal`, `apply`;
-    /// default: yes). A game without chance says `false`, and the simulator's quick games
-    /// then do not seed that stream (the same games, since nothing is drawn from it; the
-    /// tests compare quick games with checked ones, which seed every stream).
-    const DRAWS_CHANCE: bool = true;
-    /// [`Game::deal`] into `state`, a state of an earlier game of this same game: afterwards
-    /// `state` must be exactly what `deal` would return from the same stream (every field,
-    /// the buffers' contents; only their capacity may differ), with the same draws taken and
-    /// the same events emitted. A game overriding it sets [`Game::DEALS_IN_PLACE`] and tests
-    /// the two against each other.
-    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Self::Event>, state: &mut Self::State) {
-        *state = self.deal(rng, log);
-    }
     /// Who must decide next.
     fn to_move(&self, state: &Self::State) -> ToMove;
     /// What `seat` may see now.
     fn view<'a>(&self, state: &'a Self::State, seat: usize) -> Self::View<'a>;
     /// Every legal action of the deciding seat, from its view alone, appended to `out`.
     fn legal_actions(&self, view: &Self::View<'_>, out: &mut Vec<Self::Action>);
+    /// Applies a legal action of `seat`.
+    fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
+    /// The result of a finished game.
+    fn outcome(&self, state: &Self::State) -> Outcome;
+    /// Everything `seat` can see in `state`, as canonical text: states with the same text are
+    /// the same to that seat. The harness checks every determinization against it.
+    fn observation(&self, state: &Self::State, seat: usize) -> String;
+
+    // ---- Provided: static facts as methods, and the rules' optional parts. ----
+
+    /// Game id used in variant files ([`GameInfo::id`]).
+    fn id(&self) -> &'static str {
+        Self::INFO.id
+    }
+    /// Number of seats that take decisions (seats `0..acting_seats()`); the rest are dummies.
+    fn acting_seats(&self) -> usize {
+        self.seats()
+    }
+    /// End-reason names, indexed by [`Outcome::end_reason`] ([`GameInfo::end_reasons`]).
+    fn end_reasons(&self) -> &'static [&'static str] {
+        Self::INFO.end_reasons
+    }
+    /// Unit of [`Outcome::length`] ([`GameInfo::length_unit`]).
+    fn length_unit(&self) -> &'static str {
+        Self::INFO.length_unit
+    }
+    /// Whether seats can be eliminated ([`GameInfo::has_elimination`]).
+    fn has_elimination(&self) -> bool {
+        Self::INFO.has_elimination
+    }
+    /// This variant's turn cap, for charts. Default: [`GameInfo::default_cap`]; a game whose
+    /// cap is a variant key returns the variant's.
+    fn turn_cap(&self) -> u32 {
+        Self::INFO.default_cap
+    }
+    /// [`Game::deal`] into `state`, a state of an earlier game of this same game: afterwards
+    /// `state` must be exactly what `deal` would return from the same stream (every field,
+    /// the buffers' contents; only their capacity may differ), with the same draws taken and
+    /// the same events emitted. A game overriding it sets [`GameInfo::deals_in_place`] and
+    /// tests the two against each other.
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Self::Event>, state: &mut Self::State) {
+        *state = self.deal(rng, log);
+    }
     /// One legal action of the deciding seat drawn uniformly at random (the `random` bot).
     /// The default lists them into `scratch` and picks one; a game may override it with a
     /// sampler that skips the list, as long as it draws the same distribution (each game
@@ -427,10 +546,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
         scratch[rng::below(scratch.len() as u32, rng) as usize]
     }
-    /// Whether `action` is legal for the deciding seat.
-    fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool;
-    /// Applies a legal action of `seat`.
-    fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
+    /// Whether `action` is legal for the deciding seat. The default looks it up in
+    /// [`Game::legal_actions`]; a game may answer without the list.
+    fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool {
+        let mut legal = Vec::new();
+        self.legal_actions(view, &mut legal);
+        legal.contains(action)
+    }
     /// Plays a dealt game to its end with nothing recorded: the quick loop's part after the
     /// deal (`play_quick`). Every decision is asked of `bots` for the seat
     /// [`Game::to_move`] names, with its view, its sampler and its stream `seat_rngs[seat]`,
@@ -440,26 +562,33 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// same questions in the same order and applies the same actions, so that the game is
     /// the same (the game tests the two against each other).
     #[inline(always)]
-    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut Self::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut Self::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut SeatRngs) {
         play_out_plain(self, state, bots, rng, seat_rngs);
     }
-    /// The result of a finished game.
-    fn outcome(&self, state: &Self::State) -> Outcome;
     /// Checks the game's invariants (conservation and the like); `Err` names the broken one.
-    fn check_invariants(&self, state: &Self::State) -> Result<(), String>;
-    /// Whether `seat` may act at all now (false for eliminated seats); checked in checked mode.
-    fn seat_active(&self, state: &Self::State, seat: usize) -> bool;
-    /// The game's own bots; the engine adds the generic ones (`random`) for every game, see
-    /// [`all_bots`]. Always look bots up through [`all_bots`].
-    fn bots() -> Vec<BotInfo<Self>>;
+    /// Default: none.
+    fn check_invariants(&self, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
+    /// Whether `seat` may act at all now (false for eliminated seats); checked in checked
+    /// mode. Default: always.
+    fn seat_active(&self, _state: &Self::State, _seat: usize) -> bool {
+        true
+    }
+    /// The game's own bots; the engine adds the generic ones (`random`, `ismcts`) for every
+    /// game, see [`all_bots`]. Always look bots up through [`all_bots`]. Default: none.
+    fn bots() -> Vec<BotInfo<Self>> {
+        Vec::new()
+    }
     /// Checks a line-up (one canonical bot spec per acting seat) before play; `Err` says why
     /// it cannot be played (e.g. a bot whose precomputation would be too big). Default: any.
     fn check_bots(&self, _bots: &[String]) -> Result<(), String> {
         Ok(())
     }
-    /// A readable dump of the full state for traces.
-    fn describe(&self, state: &Self::State) -> String;
-
+    /// A readable dump of the full state for traces. Default: the state's `Debug`.
+    fn describe(&self, state: &Self::State) -> String {
+        format!("{state:?}")
+    }
     /// Writes into `out` a complete state consistent with everything `seat` has seen in
     /// `state` (its view and every event visible to it so far): what `seat` cannot know
     /// (other hands, the draw pile's order, face-down cards, secret choices not yet
@@ -467,40 +596,26 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// and never on the real deal. `out` holds an earlier sample (or a clone of `state`):
     /// reuse its buffers (`clone_from`) so a search allocates nothing per sample. Future
     /// chance (dice, the next draws) needs no work: the sample is played with the searcher's
-    /// own random stream.
-    fn determinize(&self, state: &Self::State, seat: usize, rng: &mut GameRng, out: &mut Self::State);
-    /// Everything `seat` can see in `state`, as canonical text: states with the same text are
-    /// the same to that seat. The harness checks every determinization against it.
-    fn observation(&self, state: &Self::State, seat: usize) -> String;
-    /// Whether a determinization can differ from the real state at all (false for a game whose
-    /// only secret is future chance); the harness then expects samples to vary.
-    const HIDDEN_STATE: bool = true;
+    /// own random stream. The default copies the state, right only for a game whose only
+    /// secret is future chance ([`GameInfo::hidden_state`] false; the harness fails a game
+    /// with hidden state whose samples never vary).
+    fn determinize(&self, state: &Self::State, _seat: usize, _rng: &mut GameRng, out: &mut Self::State) {
+        out.clone_from(state);
+    }
 
-    /// The `ismcts` bot's default `depth`: actions per search iteration before it is cut off
-    /// and scored by [`Game::standing`] (0: play every iteration to the end). 20 measured
-    /// best across the games (docs/skill.md); a game whose standing misleads in mid-game
-    /// sets its own.
-    const SEARCH_DEPTH: u32 = 20;
-    /// The `ismcts` bot's default `rollout` policy (0: uniformly random, 1: the game's
-    /// default bot), set by a game whose default bot plays rollouts measurably better.
-    const SEARCH_ROLLOUT: u32 = 0;
-    /// The `ismcts` bot's default `opponents` (0: searched in the tree, each maximising its
-    /// own share; 1: played by the game's default bot, an opponent model), set by a game
-    /// where modelling the table measured stronger (docs/skill.md).
-    const SEARCH_OPPONENTS: u32 = 0;
-    /// The bot that plays the `ismcts` seat's own part of a search with `policy=1` (its
-    /// default): the root's first try, the choice the search trusts (`trust`) and the seat's
-    /// own moves in default-bot rollouts. The opponents stay [`Game::DEFAULT_BOT`] (the model
-    /// of the table). A game names a stronger hand-written bot here when its default is
-    /// a simple, exactly defined one (docs/skill.md).
-    const SEARCH_POLICY: &'static str = Self::DEFAULT_BOT;
+    // ---- Standing (report metrics and the search's cut-off score). ----
 
     /// `seat`'s standing now, higher is better (savings, points so far, ...), in
-    /// [`Game::standing_unit`]: the series behind the report's lead changes, drama,
-    /// decisiveness, comebacks and margin. Read only where report metrics are gathered.
-    fn standing(&self, state: &Self::State, seat: usize) -> i64;
-    /// Unit of [`Game::standing`] ("pennies", "points").
-    fn standing_unit(&self) -> &'static str;
+    /// [`GameInfo::standing_unit`]: the series behind the report's lead changes, drama,
+    /// decisiveness, comebacks and margin, and the score of a search cut off at its depth.
+    /// Default: 0 for every seat (no standing: those figures are flat, a cut-off is a tie).
+    fn standing(&self, _state: &Self::State, _seat: usize) -> i64 {
+        0
+    }
+    /// Unit of [`Game::standing`] ([`GameInfo::standing_unit`]).
+    fn standing_unit(&self) -> &'static str {
+        Self::INFO.standing_unit
+    }
     /// Turns played so far, in [`Game::length_unit`] (the default reads [`Game::outcome`]).
     fn turns_played(&self, state: &Self::State) -> u32 {
         self.outcome(state).length
@@ -511,8 +626,11 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// The complete table as a trace records it: every hand, every pile in order (top first),
     /// the display, dice, board, scores, whose turn. A serde-derived type of the game's own,
     /// with card names as the rulebook says them; documented in the game's module doc or
-    /// `TRACE.md`. Read only by the tracer and `replay`, never while simulating.
-    fn trace_state(&self, state: &Self::State) -> serde_json::Value;
+    /// `TRACE.md`. Read only by the tracer and `replay`, never while simulating. Default:
+    /// `null` (traces then hold the actions and events only).
+    fn trace_state(&self, _state: &Self::State) -> serde_json::Value {
+        serde_json::Value::Null
+    }
     /// Paths into [`Game::trace_state`] that not every seat sees, `/`-separated; `*` stands
     /// for a seat number (seat k sees the k-th element), `[]` for every element of a list
     /// (`players/*/hand`, `draw`). A decision's view is the state with these hidden.
@@ -814,7 +932,7 @@ impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
         play(game, self, seed, options, metrics, trace)
     }
     fn play_reusing(&mut self, game: &G, seed: u64, options: PlayOptions, scratch: &mut Option<G::State>) -> Result<Outcome, Violation> {
-        if G::DEALS_IN_PLACE && !options.checked && !self.listens() {
+        if G::INFO.deals_in_place && !options.checked && !self.listens() {
             #[cfg(target_arch = "x86_64")]
             if cpu::has_bit_instructions() {
                 // SAFETY: the processor has every feature `play_quick_into_bits` is compiled
@@ -956,13 +1074,13 @@ macro_rules! quick_streams {
     ($game:ty, $seed:expr, $bots:expr, $rng:ident, $seat_rngs:ident) => {
         let seed = $seed;
         let draws = $bots.draws();
-        let mut $rng = if <$game>::DRAWS_CHANCE || !draws { GameRng::seed_from(seed) } else { seat_rng(seed, 0) };
+        let mut $rng = if <$game>::INFO.draws_chance || !draws { GameRng::seed_from(seed) } else { seat_rng(seed, 0) };
         let mut $seat_rngs: [GameRng; MAX_SEATS] =
             [$rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone(), $rng.clone()];
         if draws {
             // A plain count (no iterator adapters): this runs for every seat of every game.
             let seats = $bots.len().min(MAX_SEATS);
-            let mut seat = usize::from(!<$game>::DRAWS_CHANCE);
+            let mut seat = usize::from(!<$game>::INFO.draws_chance);
             while seat < seats {
                 $seat_rngs[seat] = seat_rng(seed, seat);
                 seat += 1;

@@ -9,12 +9,14 @@
 pub mod chroma;
 pub mod key_table;
 pub mod keys;
+pub mod seat_sweep;
 
-use crate::engine::harness::{self, HarnessFailure, HarnessPlan};
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
-use crate::error::{Error, VariantError};
+use crate::error::{Error, Location, VariantError};
 use crate::sim::SeatPlan;
+use crate::sim::harness::{self, HarnessFailure, HarnessPlan};
 use crate::variant::{SeatBots, Variant};
+pub use seat_sweep::SeatSweep;
 
 /// The one list of games. Each line names a game's module and its [`Registered`] type; the
 /// module is declared here, and every per-game lookup (`dispatch`, ids, default bots, bot
@@ -24,11 +26,11 @@ macro_rules! registry {
         $(pub mod $module;)+
 
         /// Every game id a variant may name, in registry order.
-        pub const GAME_IDS: &[&str] = &[$(<$module::$game as Registered>::ID),+];
+        pub const GAME_IDS: &[&str] = &[$(<$module::$game as Game>::INFO.id),+];
 
         /// Runs `visitor` on the game type registered under `id`; `None` for an unknown id.
         pub fn visit<V: GameVisitor>(id: &str, visitor: V) -> Option<V::Output> {
-            $(if id == <$module::$game as Registered>::ID {
+            $(if id == <$module::$game as Game>::INFO.id {
                 return Some(visitor.visit::<$module::$game>());
             })+
             None
@@ -51,8 +53,6 @@ registry! {
 /// A game in the registry: how it is built from a variant and what optional capabilities it
 /// offers (each has a default, so a game provides only what it has).
 pub trait Registered: Game {
-    /// Game id used in variant files (`game = "..."`) and in `variants/<id>/`.
-    const ID: &'static str;
     /// Deserialises and checks the game's own keys.
     fn from_variant(variant: &Variant) -> Result<Self, VariantError>;
     /// Every key of the game's variant files with its default, range and meaning (`playtest
@@ -61,7 +61,7 @@ pub trait Registered: Game {
     /// The benchmark line-up of `playtest bench` for this game: bot spec and `--set`
     /// overrides used when the command line gives none. Default: the default bot, no overrides.
     fn bench_lineup() -> BenchLineup {
-        BenchLineup { bots: Self::DEFAULT_BOT, sets: &[] }
+        BenchLineup { bots: Self::INFO.default_bot, sets: &[] }
     }
     /// Bots the invariant harness does not play with every variant (each named bot is still
     /// played by the harness on variants whose line-up seats it): for bots whose set-up alone
@@ -82,11 +82,13 @@ pub trait Registered: Game {
     fn exact(&self, _variant: &Variant, _labels: &[String], _max_states: u64) -> Option<Result<ExactReport, Error>> {
         None
     }
-    /// Charts that need simulations of their own beyond the report's run (a sweep of a bot
-    /// parameter, say), appended to the game's charts by `report`: `games` games per point,
-    /// from `seed`, on `threads` threads. Default: none.
-    fn extra_charts(&self, _variant: &Variant, _games: u64, _seed: u64, _threads: usize) -> Result<Vec<crate::engine::ChartSpec>, Error> {
-        Ok(Vec::new())
+    /// Charts of one seat's bot parameter swept against fixed opponents, which need
+    /// simulations of their own beyond the report's run (see [`seat_sweep`]). Default: none.
+    const SEAT_SWEEPS: &'static [SeatSweep] = &[];
+    /// The charts of [`Registered::SEAT_SWEEPS`], appended to the game's charts by `report`:
+    /// `games` games per point, from `seed`, on `threads` threads.
+    fn extra_charts(&self, _variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<crate::engine::ChartSpec>, Error> {
+        Self::SEAT_SWEEPS.iter().map(|sweep| seat_sweep::chart(self, sweep, games, seed, threads)).collect()
     }
 }
 
@@ -142,7 +144,13 @@ pub fn entry(id: &str) -> Option<GameEntry> {
     impl GameVisitor for Describe {
         type Output = GameEntry;
         fn visit<G: Registered>(self) -> GameEntry {
-            GameEntry { id: G::ID, default_bot: G::DEFAULT_BOT, bots: bot_docs::<G>(all_bots::<G>()), has_exact: G::HAS_EXACT_SOLVER, bench: G::bench_lineup() }
+            GameEntry {
+                id: G::INFO.id,
+                default_bot: G::INFO.default_bot,
+                bots: bot_docs::<G>(all_bots::<G>()),
+                has_exact: G::HAS_EXACT_SOLVER,
+                bench: G::bench_lineup(),
+            }
         }
     }
     visit(id, Describe)
@@ -161,7 +169,7 @@ fn bot_docs<G: Game>(bots: Vec<BotInfo<G>>) -> Vec<(String, String, Vec<BotParam
 }
 
 /// The exact report of a variant (`playtest exact`), for the games that have a solver.
-pub use take_a_penny::exact::ExactReport;
+pub use crate::engine::exact::ExactReport;
 
 /// Solves the variant exactly with one bot label per acting seat (`random`, ...), for the
 /// games that have an exact solver; `max_states` bounds the state space.
@@ -216,6 +224,10 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
             self.command.run(game, self.variant)
         }
     }
+    if variant.game.is_empty() {
+        let message = format!("missing key `game`; allowed: {}", GAME_IDS.join(", "));
+        return Err(VariantError::Invalid { at: Location::file(&variant.path), key: "game".into(), message }.into());
+    }
     visit(&variant.game, Build { variant, command })
         .unwrap_or_else(|| Err(variant.provenance.invalid("game", format!("unknown game `{}`; allowed: {}", variant.game, GAME_IDS.join(", "))).into()))
 }
@@ -227,7 +239,7 @@ pub const TRACE_CHECK_DECISIONS: u64 = 200;
 /// Deals into a used state the harness compares with new deals, per variant.
 pub const DEAL_IN_PLACE_CHECKS: u64 = 40;
 
-/// Runs the invariant harness ([`crate::engine::harness`]) on the variant's game with every
+/// Runs the invariant harness ([`crate::sim::harness`]) on the variant's game with every
 /// bot it offers, its deal in place matches a new deal, and a JSON trace of the variant's own
 /// line-up round-trips through `replay`:
 /// `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant
@@ -246,7 +258,7 @@ pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, H
                 return Ok(Err(failure));
             }
             // And the variant's own line-up, as `simulate` would seat it.
-            let plans = seat_plans(&game, variant, None, G::DEFAULT_BOT)?;
+            let plans = seat_plans(&game, variant, None, G::INFO.default_bot)?;
             let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");
             let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
             let checked = match harness::check_bots(&game, &label, &mut bots, self.0) {
@@ -333,6 +345,30 @@ mod tests {
                 assert_eq!(a, c, "{} bot {} game {index} (quick loop)", game.id(), info.name);
                 assert_eq!(a, d, "{} bot {} game {index} (quick loop dealing into a used state)", game.id(), info.name);
             }
+        }
+    }
+
+    /// Every game's static facts hold for its rulebook's game: a unique id with a folder of
+    /// variants, a name, end reasons, and the default cap that `standard.toml` plays.
+    #[test]
+    fn every_game_info_matches_its_standard_variant() {
+        struct Info;
+        impl GameCommand for Info {
+            type Output = ();
+            fn run<G: Registered>(self, game: G, _: &Variant) -> Result<(), Error> {
+                let info = G::INFO;
+                assert!(!info.name.is_empty() && !info.end_reasons.is_empty(), "{}: name and end reasons", info.id);
+                assert_eq!(game.turn_cap(), info.default_cap, "{}: standard.toml plays the default cap", info.id);
+                assert!(all_bots::<G>().iter().any(|b| b.name == info.default_bot), "{}: default bot", info.id);
+                assert!(all_bots::<G>().iter().any(|b| b.name == info.search_policy()), "{}: search policy", info.id);
+                Ok(())
+            }
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for id in GAME_IDS {
+            assert!(seen.insert(*id), "{id}: registered twice");
+            let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id).join("standard.toml");
+            dispatch(&Variant::load(&file, &[]).expect("loads"), Info).expect("builds");
         }
     }
 

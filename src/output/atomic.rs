@@ -50,6 +50,7 @@ use std::ffi::OsString;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
+use super::shown::writing;
 use crate::error::Error;
 use crate::interrupt;
 
@@ -131,19 +132,6 @@ fn alive(pid: u32) -> bool {
     {
         true
     }
-}
-
-/// (temporary folder, output folder as named) of every output being written.
-fn writing() -> std::sync::MutexGuard<'static, Vec<(PathBuf, PathBuf)>> {
-    static WRITING: std::sync::Mutex<Vec<(PathBuf, PathBuf)>> = std::sync::Mutex::new(Vec::new());
-    WRITING.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// The path a user knows for `path`: a file in the temporary folder of an output being
-/// written is named by its place in the output folder (`runs/x/games.csv`, not
-/// `runs/.x.tmp-42/games.csv`); `None` for any other path.
-pub fn shown_path(path: &Path) -> Option<PathBuf> {
-    writing().iter().find_map(|(work, target)| path.strip_prefix(work).ok().map(|rest| target.join(rest)))
 }
 
 /// The locks this process holds (a lock naming this process is live only if listed here).
@@ -381,7 +369,7 @@ impl OutputDir {
         Ok(())
     }
 
-    /// Stops naming the work folder's files by the target's (see [`shown_path`]).
+    /// Stops naming the work folder's files by the target's (see [`super::shown::shown_path`]).
     fn forget(&self) {
         writing().retain(|(w, _)| w != &self.work);
     }

@@ -147,7 +147,7 @@ pub fn open(variant: &Variant, seating: &Seating) -> Result<Box<dyn PlayTable>, 
                 }
                 None => None,
             };
-            let plans = seat_plans(&game, variant, specs.as_deref(), G::DEFAULT_BOT)?;
+            let plans = seat_plans(&game, variant, specs.as_deref(), G::INFO.default_bot)?;
             let header = crate::sim::trace_header(variant, &plans);
             let bots: Vec<Box<dyn Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
             let session = Session::new(game, self.0.seat, bots, self.0.seed, &header).map_err(Error::Usage)?;

@@ -9,6 +9,7 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
+use super::area::{Area, DrawResult, title_font};
 use super::axis::{int_tick, span, tick, value_label};
 use super::legend::{Key, Legend};
 use super::text::TextBackend;
@@ -65,16 +66,6 @@ pub(crate) fn draw(spec: &ChartSpec, area: &Area) -> DrawResult {
         ChartSpec::Histogram { title, x_label, y_label, series, markers, .. } => histogram(area, title, x_label, y_label, series, markers),
         ChartSpec::Heatmap { .. } => super::heatmap::draw(area, spec),
     }
-}
-
-/// The drawing area every renderer draws on.
-pub(crate) type Area<'a> = DrawingArea<TextBackend<'a>, plotters::coord::Shift>;
-/// What a renderer returns.
-pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
-
-/// The font of every chart title.
-pub(crate) fn title_font() -> FontDesc<'static> {
-    ("sans-serif", 24, FontStyle::Bold).into_font()
 }
 
 /// Major grid lines light, minor ones barely there and few.

@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::charts::{Area, DrawResult, title_font};
+use super::area::{Area, DrawResult, title_font};
 use crate::engine::ChartSpec;
 
 const VIRIDIS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];

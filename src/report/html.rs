@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+pub use super::escape::escape;
 use crate::error::Error;
 use crate::stats::Summary;
 
@@ -43,22 +44,6 @@ const DATA_FILES: &[(&str, &str)] = &[
     ("summary.json", "the summary (JSON)"),
     ("report.md", "this report as Markdown"),
 ];
-
-/// Escapes text for HTML element content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:1180px;margin:2em auto;padding:0 1em;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}\
@@ -174,14 +159,4 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     let path = page.dir.join("index.html");
     std::fs::write(&path, h).map_err(|e| Error::output(&path, e))?;
     Ok(path)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::escape;
-
-    #[test]
-    fn escape_covers_markup_characters() {
-        assert_eq!(escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
-    }
 }

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::charts::{Area, DrawResult};
+use super::area::{Area, DrawResult};
 use super::text::layout;
 
 /// Font size of legend labels.

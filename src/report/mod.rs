@@ -1,8 +1,10 @@
 //! The balance report: common charts every game gets (length, seat shares with the fair
 //! line, survival, end reasons), the game's own charts, `report.md`, `index.html` and `summary.json`.
 
+mod area;
 mod axis;
 pub mod charts;
+pub mod escape;
 mod heatmap;
 pub mod html;
 mod legend;

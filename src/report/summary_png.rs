@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use super::charts::{Area, DrawResult, draw, register_fonts};
+use super::area::{Area, DrawResult};
+use super::charts::{draw, register_fonts};
 use super::text::{TextBackend, layout};
 use crate::engine::ChartSpec;
 use crate::error::Error;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::html::escape;
+use super::escape::escape;
 use crate::stats::Summary;
 use crate::stats::summary::fair_share;
 

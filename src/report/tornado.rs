@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
+use super::area::{Area, DrawResult, title_font};
 use super::axis::tick;
-use super::charts::{Area, DrawResult, register_fonts, title_font};
+use super::charts::register_fonts;
 use super::legend::{Key, Legend};
 use super::text::TextBackend;
 use crate::error::Error;

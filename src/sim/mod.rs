@@ -8,6 +8,7 @@
 //! folded batches: its result is then exactly that of a shorter run (`tally.games` tells how
 //! many games), and the caller decides what to write.
 
+pub mod harness;
 pub mod shard;
 
 use std::collections::BTreeMap;

@@ -124,7 +124,7 @@ pub struct ShardState {
     pub standing: Option<crate::stats::StandingTally>,
     /// Sums of the per-game metric values (`report` shards), for the report's intervals.
     #[serde(default)]
-    pub moments: Option<crate::designer::metrics::Moments>,
+    pub moments: Option<crate::stats::moments::Moments>,
 }
 
 impl ShardState {

@@ -9,6 +9,7 @@
 //! into exactly the figures of one unsharded run.
 
 pub mod interval;
+pub mod moments;
 pub mod ratings;
 pub mod rotation;
 pub mod standing;

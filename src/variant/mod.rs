@@ -52,7 +52,7 @@ pub enum SeatBots {
 pub struct Variant {
     /// The file given on the command line.
     pub path: PathBuf,
-    /// Game id (`penny-badger`).
+    /// Game id (`penny-badger`); empty when the file names none (the registry reports it).
     pub game: String,
     /// Variant name (the `name` key, else the file stem).
     pub name: String,
@@ -97,13 +97,9 @@ impl Variant {
             Some(other) => {
                 return Err(provenance.invalid("game", format!("expected a game name (a string), got {}", type_name(other))));
             }
-            None => {
-                return Err(VariantError::Invalid {
-                    at: Location::file(path),
-                    key: "game".into(),
-                    message: format!("missing key `game`; allowed: {}", crate::games::GAME_IDS.join(", ")),
-                });
-            }
+            // Left empty: the registry ([`crate::games::dispatch`]), which knows the game ids,
+            // reports the missing key with the ids allowed.
+            None => String::new(),
         };
         let name = match table.get("name") {
             Some(toml::Value::String(n)) => n.clone(),

@@ -74,7 +74,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::variant::Invalid;
 
 pub use bots::{GreedyBot, TacticianBot};
@@ -84,9 +84,6 @@ pub use params::{MAX_PLAYERS, Params};
 use plays::{NO_CARD, Play, is_legal_play};
 pub use rules::{END_CAP, END_HAND, END_REASONS, END_SUPPLY, Pile, RoundRecord, State, Step};
 pub use view::View;
-
-/// Game id in variant files.
-pub const ID: &str = "beaver-mania";
 
 /// Where a card is taken from (`draw_pile`, `stock`, `display`, `pile` in traces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -120,7 +117,7 @@ pub enum Action {
     /// The active player's play.
     Play(Play),
     /// Stab the display's cards of this number.
-    StabDisplay(#[serde(with = "trace::by_name")] Card),
+    StabDisplay(#[serde(with = "plays::by_name")] Card),
     /// The stabbed top play: `true` takes it into the hand, `false` puts it away.
     Take(bool),
     /// Steal `card` from `from` (`seat`: the victim for [`Source::Pile`], else the thief).
@@ -130,7 +127,7 @@ pub enum Action {
         /// Whose top play (for [`Source::Pile`]); otherwise the stealing seat.
         seat: u8,
         /// The card.
-        #[serde(with = "trace::by_name")]
+        #[serde(with = "plays::by_name")]
         card: Card,
     },
     /// The Fairy wishes `card` from `seat`'s hand.
@@ -138,7 +135,7 @@ pub enum Action {
         /// The other player.
         seat: u8,
         /// The card named.
-        #[serde(with = "trace::by_name")]
+        #[serde(with = "plays::by_name")]
         card: Card,
     },
     /// The Bad guy's victim.
@@ -151,7 +148,7 @@ pub enum Action {
         /// [`Source::DrawPile`] or [`Source::Stock`].
         from: Source,
         /// The stock card taken.
-        #[serde(with = "trace::by_name")]
+        #[serde(with = "plays::by_name")]
         card: Card,
     },
 }
@@ -204,26 +201,26 @@ impl Game for BeaverMania {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = BeaverMetrics;
-    const DEFAULT_BOT: &'static str = "greedy";
-    /// `ismcts` models the table with `greedy` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "beaver-mania",
+        name: "Beaver Mania",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "points",
+        default_cap: 1000,
+        default_bot: "greedy",
+        search: SearchDefaults {
+            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     /// The longest possible game: `turn_cap` turns in each round of the match.
@@ -357,10 +354,6 @@ impl Game for BeaverMania {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         if matches!(s.step, Step::Over) { s.totals[seat] } else { s.totals[seat] + s.score(seat) }
     }
-    fn standing_unit(&self) -> &'static str {
-        "points"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -571,7 +564,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for BeaverMania {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     const STRUCTURAL_KEYS: &'static [&'static str] = &["players", "match_target", "max_rounds"];
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

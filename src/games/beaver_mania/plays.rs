@@ -4,7 +4,33 @@
 
 use std::fmt;
 
-use super::cards::{BODYGUARD, Card, HIPPIE, Hand, JOKER, NUMBER_BITS, PARTYBEAVER, card_name, is_action};
+use super::cards::{BODYGUARD, Card, HIPPIE, Hand, JOKER, KINDS, NUMBER_BITS, PARTYBEAVER, card_name, is_action};
+
+/// The name of `card` in traces (see the `trace` module doc); `none` for no card.
+pub fn name(card: Card) -> String {
+    if card == NO_CARD { "none".into() } else { card_name(card) }
+}
+
+/// serde of a Beaver Mania card by name: `#[serde(with = "by_name")]`.
+pub mod by_name {
+    use super::{Card, KINDS, NO_CARD, name};
+
+    /// Writes the name.
+    pub fn serialize<S: serde::Serializer>(card: &Card, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&name(*card))
+    }
+
+    /// Reads a name.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
+        let n = <String as serde::Deserialize>::deserialize(d)?;
+        if n == "none" {
+            return Ok(NO_CARD);
+        }
+        (0..KINDS as Card)
+            .find(|&c| name(c) == n)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown card `{n}`; cards are `1` to `20`, `joker`, `thief`, `bad guy`, ... or `none`")))
+    }
+}
 
 /// The value of jokers alone: above every number.
 pub const JOKERS_VALUE: u8 = 100;
@@ -138,14 +164,14 @@ pub enum Play {
     /// `count` cards of one number plus `jokers` jokers or one `action` card (never both).
     Group {
         /// The number's card.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         number: Card,
         /// Copies of it, at least 1.
         count: u8,
         /// Jokers added.
         jokers: u8,
         /// The action card added, or [`NO_CARD`].
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         action: Card,
     },
     /// Jokers alone.
@@ -156,19 +182,19 @@ pub enum Play {
     /// The Hippie with numbers forming the run `low..low + len`, standing for `hippie`.
     HippieRun {
         /// Card of the lowest number.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         low: Card,
         /// Length, 3 to 7.
         len: u8,
         /// The number the Hippie stands for.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         hippie: Card,
     },
     /// A run of number cards alone (legal only when it stabs a Hippie run, or as the last
     /// cards of the hand).
     PlainRun {
         /// Card of the lowest number.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         low: Card,
         /// Length, 3 to 7.
         len: u8,
@@ -176,19 +202,19 @@ pub enum Play {
     /// The Partybeaver with three unrelated numbers `a < b < c`.
     Party {
         /// Lowest number.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         a: Card,
         /// Middle number.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         b: Card,
         /// Highest number.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         c: Card,
     },
     /// One action card alone.
     Lone {
         /// The card.
-        #[serde(with = "super::trace::by_name")]
+        #[serde(with = "by_name")]
         card: Card,
     },
 }

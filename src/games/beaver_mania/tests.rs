@@ -932,7 +932,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-use crate::engine::harness::check_determinizations;
+use crate::sim::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
@@ -948,8 +948,8 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_cards_taken_face_up() {
-    use crate::engine::harness::play_checked;
     use crate::engine::{all_bots, game_seed};
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(4);
     let mut known_kept = 0;

@@ -32,39 +32,14 @@
 
 use serde::Serialize;
 
-use super::cards::{Card, Hand, KINDS};
+use super::cards::Hand;
+use super::plays::name;
 use super::rules::{END_REASONS, State, Step};
 use super::{BeaverMania, Event, Source};
 use crate::engine::Game;
 
-/// The name of `card` (module doc).
-pub fn name(card: Card) -> String {
-    if card == super::plays::NO_CARD { "none".into() } else { super::cards::card_name(card) }
-}
-
 fn cards_of(hand: &Hand) -> Vec<String> {
     hand.kinds().flat_map(|c| std::iter::repeat_n(name(c), hand.count(c) as usize)).collect()
-}
-
-/// serde of a Beaver Mania card by name: `#[serde(with = "by_name")]`.
-pub mod by_name {
-    use super::{Card, KINDS, name};
-
-    /// Writes the name.
-    pub fn serialize<S: serde::Serializer>(card: &Card, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&name(*card))
-    }
-
-    /// Reads a name.
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Card, D::Error> {
-        let n = <String as serde::Deserialize>::deserialize(d)?;
-        if n == "none" {
-            return Ok(super::super::plays::NO_CARD);
-        }
-        (0..KINDS as Card)
-            .find(|&c| name(c) == n)
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown card `{n}`; cards are `1` to `20`, `joker`, `thief`, `bad guy`, ... or `none`")))
-    }
 }
 
 /// One play on a pile.

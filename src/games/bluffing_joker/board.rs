@@ -46,6 +46,35 @@ pub fn pos_name(p: Pos) -> String {
     }
 }
 
+/// serde of a board position by name: `#[serde(with = "by_pos")]`.
+pub mod by_pos {
+    use super::{HOME, NONE, Pos, START, pos_name};
+
+    /// Writes the position's name.
+    pub fn serialize<S: serde::Serializer>(p: &Pos, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&pos_name(*p))
+    }
+
+    /// Reads a position's name.
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Pos, D::Error> {
+        let n = <String as serde::Deserialize>::deserialize(d)?;
+        let bad = || serde::de::Error::custom(format!("unknown position `{n}`; positions are `start`, `hole N`, `home N` or `none`"));
+        match n.as_str() {
+            "start" => Ok(START),
+            "none" => Ok(NONE),
+            _ => {
+                if let Some(h) = n.strip_prefix("hole ") {
+                    h.parse::<u8>().ok().filter(|&h| h < HOME).ok_or_else(bad)
+                } else if let Some(d) = n.strip_prefix("home ") {
+                    d.parse::<u8>().ok().filter(|&d| d > 0 && d < NONE - HOME).map(|d| HOME + d).ok_or_else(bad)
+                } else {
+                    Err(bad())
+                }
+            }
+        }
+    }
+}
+
 /// One move for a declared value; pegs are named by their position before the move
 /// (trace notation: the `trace` module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -56,7 +85,7 @@ pub enum Move {
     /// One peg forward by `steps` (the whole value).
     Forward {
         /// The peg's position.
-        #[serde(with = "super::trace::by_pos")]
+        #[serde(with = "by_pos")]
         from: Pos,
         /// Holes moved.
         steps: u8,
@@ -64,7 +93,7 @@ pub enum Move {
     /// One peg 8 holes backward along the track.
     Back {
         /// The peg's track hole.
-        #[serde(with = "super::trace::by_pos")]
+        #[serde(with = "by_pos")]
         from: Pos,
     },
     /// A 7 split over two different pegs, the first part made first; the second peg is one
@@ -72,12 +101,12 @@ pub enum Move {
     /// brought its last peg home); `second` is [`NONE`] when the first part ended the game.
     Split {
         /// The first peg's position.
-        #[serde(with = "super::trace::by_pos")]
+        #[serde(with = "by_pos")]
         first: Pos,
         /// Its holes.
         a: u8,
         /// The second peg's position (before the first part), or [`NONE`].
-        #[serde(with = "super::trace::by_pos")]
+        #[serde(with = "by_pos")]
         second: Pos,
         /// Its holes.
         b: u8,
@@ -86,10 +115,10 @@ pub enum Move {
     /// another player's peg.
     Jump {
         /// The peg's position (start or track).
-        #[serde(with = "super::trace::by_pos")]
+        #[serde(with = "by_pos")]
         from: Pos,
         /// The target hole.
-        #[serde(with = "super::trace::by_pos")]
+        #[serde(with = "by_pos")]
         to: Pos,
     },
 }

@@ -61,6 +61,9 @@ pub const KEYS: &[VariantKey] = &[
 mod tests {
     #[test]
     fn the_key_table_is_the_loaders() {
-        crate::games::key_table::check_against_loader::<super::super::params::Params>(super::super::ID, super::KEYS);
+        crate::games::key_table::check_against_loader::<super::super::params::Params>(
+            <super::super::BluffingJoker as crate::engine::Game>::INFO.id,
+            super::KEYS,
+        );
     }
 }

@@ -86,7 +86,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::variant::Invalid;
 
 pub use board::{Board, Geometry, HOME, Move, NONE, Pos, START, pos_name};
@@ -95,9 +95,6 @@ pub use cards::{CardId, Hand, JOKER, RANKS, Rank, card_name, rank_name, rank_of}
 pub use metrics::JokerMetrics;
 pub use params::{MAX_PLAYERS, Params, SevenSplit};
 pub use rules::{Cause, Counters, END_CAP, END_HOME, END_REASONS, Pending, Phase, State};
-
-/// Game id in variant files.
-pub const ID: &str = "bluffing-joker";
 
 /// One decision of a Bluffing Joker seat (trace notation: [`trace`]'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -129,7 +126,7 @@ pub enum Action {
     /// Send the victim's peg on track hole `hole` to its start.
     SendBack {
         /// The hole.
-        #[serde(with = "trace::by_pos")]
+        #[serde(with = "board::by_pos")]
         hole: Pos,
     },
 }
@@ -227,26 +224,26 @@ impl Game for BluffingJoker {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = JokerMetrics;
-    const DEFAULT_BOT: &'static str = "honest";
-    /// `ismcts` models the table with `honest` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "bluffing-joker",
+        name: "Bluffing Joker",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "holes of progress",
+        default_cap: 5000,
+        default_bot: "honest",
+        search: SearchDefaults {
+            // `ismcts` models the table with `honest` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     /// Two teams seated alternately: team t holds seats t, t + 2, ...
@@ -414,10 +411,6 @@ impl Game for BluffingJoker {
             .map(|color| s.board.pegs[color][..self.geo.pegs].iter().map(|&p| i64::from(self.geo.progress(color, p))).sum::<i64>())
             .sum()
     }
-    fn standing_unit(&self) -> &'static str {
-        "holes of progress"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -618,7 +611,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for BluffingJoker {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         BluffingJoker::new(params).map_err(|p| variant.invalid(p))

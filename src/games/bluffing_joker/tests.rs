@@ -1104,7 +1104,7 @@ fn progress_table_and_path_check_match_their_plain_versions() {
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-use crate::engine::harness::check_determinizations;
+use crate::sim::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
@@ -1117,8 +1117,8 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn a_doubter_samples_the_pending_card_and_keeps_the_shown_ones() {
-    use crate::engine::harness::play_checked;
     use crate::engine::{all_bots, game_seed};
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(6);
     let (mut doubts, mut other_card, mut shown_kept) = (0, 0, 0);

@@ -37,36 +37,6 @@ use super::cards::{RANK_NAMES, RANKS, card_name, rank_name};
 use super::rules::{Cause, END_REASONS, Phase, State};
 use super::{BluffingJoker, Event, Move, Pos, pos_name};
 
-/// serde of a board position by name: `#[serde(with = "by_pos")]`.
-pub mod by_pos {
-    use super::{Pos, pos_name};
-    use crate::games::bluffing_joker::{HOME, NONE, START};
-
-    /// Writes the position's name.
-    pub fn serialize<S: serde::Serializer>(p: &Pos, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&pos_name(*p))
-    }
-
-    /// Reads a position's name.
-    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Pos, D::Error> {
-        let n = <String as serde::Deserialize>::deserialize(d)?;
-        let bad = || serde::de::Error::custom(format!("unknown position `{n}`; positions are `start`, `hole N`, `home N` or `none`"));
-        match n.as_str() {
-            "start" => Ok(START),
-            "none" => Ok(NONE),
-            _ => {
-                if let Some(h) = n.strip_prefix("hole ") {
-                    h.parse::<u8>().ok().filter(|&h| h < HOME).ok_or_else(bad)
-                } else if let Some(d) = n.strip_prefix("home ") {
-                    d.parse::<u8>().ok().filter(|&d| d > 0 && d < NONE - HOME).map(|d| HOME + d).ok_or_else(bad)
-                } else {
-                    Err(bad())
-                }
-            }
-        }
-    }
-}
-
 /// serde of a rank or declared value by its short name: `#[serde(with = "by_rank")]`.
 pub mod by_rank {
     use super::{RANK_NAMES, rank_name};

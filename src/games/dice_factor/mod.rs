@@ -82,7 +82,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{CARD_KINDS, COLORS, Card, SHAPES, card_name};
 use crate::variant::Invalid;
 
@@ -92,9 +92,6 @@ pub use metrics::DiceMetrics;
 pub use params::{D8Face, DICE_FACTOR_ACTIONS, MAX_PLAYERS, Params};
 pub use rules::{END_CAP, END_FIVE, END_REASONS, Phase, State, Tally};
 pub use view::View;
-
-/// Game id in variant files.
-pub const ID: &str = "dice-factor";
 
 /// The two six-sided dice (`colors`, `shapes` in traces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -193,32 +190,32 @@ impl Game for DiceFactor {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = DiceMetrics;
-    const DEFAULT_BOT: &'static str = "collector";
-    /// `ismcts` models the table with `collector` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-    /// Rollouts with `collector` to the end measured stronger than a cut-off (the
-    /// standing, the highest count toward a target, says little about who completes one).
-    const SEARCH_DEPTH: u32 = 0;
-    /// The search's own moves start from `gambler`'s (it beats three `collector`s, 28%):
-    /// with `collector` as its prior the search played level with the table.
-    const SEARCH_POLICY: &'static str = "gambler";
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "dice-factor",
+        name: "Dice Factor",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "cards toward a target",
+        default_cap: 1000,
+        default_bot: "collector",
+        search: SearchDefaults {
+            // Rollouts with `collector` to the end measured stronger than a cut-off (the
+            // standing, the highest count toward a target, says little about who completes one).
+            depth: 0,
+            // `ismcts` models the table with `collector` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            // The search's own moves start from `gambler`'s (it beats three `collector`s, 28%):
+            // with `collector` as its prior the search played level with the table.
+            policy: Some("gambler"),
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     fn turn_cap(&self) -> u32 {
@@ -228,8 +225,6 @@ impl Game for DiceFactor {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     #[inline(always)]
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
@@ -356,10 +351,6 @@ impl Game for DiceFactor {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.hands[seat].highest(allowed_targets(s.dice)) as i64
     }
-    fn standing_unit(&self) -> &'static str {
-        "cards toward a target"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -582,7 +573,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for DiceFactor {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         DiceFactor::new(params).map_err(|p| variant.invalid(p))

@@ -846,7 +846,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-use crate::engine::harness::check_determinizations;
+use crate::sim::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
@@ -859,7 +859,7 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_cards_taken_from_the_discard_pile() {
-    use crate::engine::harness::play_checked;
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(4);
     let mut known_kept = 0;
@@ -935,7 +935,7 @@ proptest! {
 /// the model it assumes), and the search's samples honour them almost always.
 #[test]
 fn last_discards_hold_for_collectors_and_samples_honour_them() {
-    use crate::engine::harness::play_checked;
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(5);
     let (mut beliefs, mut honoured) = (0u32, 0u32);

@@ -53,7 +53,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove, rng};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, cards_text};
 use crate::variant::Invalid;
 
@@ -62,9 +62,6 @@ pub use metrics::FlowerMetrics;
 pub use params::{COLORS, DeckParams, MAX_HAND, MAX_PLAYERS, Params};
 pub use rules::{END_ALL_PLAYED, END_CAP, END_REASONS, Hand, State, color_of};
 pub use view::View;
-
-/// Game id in variant files.
-pub const ID: &str = "flower-power";
 
 /// One play: bit i of the mask set when the card at hand position i is played. In traces
 /// the list of positions played (`[0, 2]`); the bare mask (`5`) of older traces reads the same.
@@ -151,26 +148,27 @@ impl Game for FlowerPower {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = FlowerMetrics;
-    const DEFAULT_BOT: &'static str = "greedy";
-    /// `ismcts` models the table with `greedy` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "flower-power",
+        name: "Flower Power",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "flowers",
+        default_cap: 1000,
+        default_bot: "greedy",
+        search: SearchDefaults {
+            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     fn turn_cap(&self) -> u32 {
@@ -180,8 +178,6 @@ impl Game for FlowerPower {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
@@ -265,10 +261,6 @@ impl Game for FlowerPower {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.flowers[seat]
     }
-    fn standing_unit(&self) -> &'static str {
-        "flowers"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -377,7 +369,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for FlowerPower {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         FlowerPower::new(params).map_err(|p| variant.invalid(p))

@@ -888,7 +888,7 @@ fn a_play_is_written_as_its_hand_positions_and_read_from_them_or_from_its_mask()
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-use crate::engine::harness::check_determinizations;
+use crate::sim::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {

@@ -31,6 +31,6 @@ pub const KEYS: &[VariantKey] = &[
 mod tests {
     #[test]
     fn the_key_table_is_the_loaders() {
-        crate::games::key_table::check_against_loader::<super::super::params::Params>(super::super::ID, super::KEYS);
+        crate::games::key_table::check_against_loader::<super::super::params::Params>(<super::super::MatchPatch as crate::engine::Game>::INFO.id, super::KEYS);
     }
 }

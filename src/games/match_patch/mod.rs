@@ -76,8 +76,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, ChartSpec, EventLog, Game, GameEvent, GameRng, LineSeries, Lineup, MAX_SEATS, Outcome, ToMove, play_out_plain, rng};
-use crate::error::Error;
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, play_out_plain, rng};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
@@ -85,9 +84,6 @@ pub use bots::{MemoryBot, MemoryTable, TableMemoryBot, memory_choice, memory_pla
 pub use metrics::MatchMetrics;
 pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
 pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, PlainHand, Slot, State};
-
-/// Game id in variant files.
-pub const ID: &str = "match-patch";
 
 /// One decision of a Match Patch seat (trace notation: [`trace`]'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -227,28 +223,29 @@ impl Game for MatchPatch {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = MatchMetrics;
-    const DEFAULT_BOT: &'static str = "memory";
-    /// `ismcts` models the table with `memory` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-    /// Rollouts with `memory` to the end measured stronger than a cut-off.
-    const SEARCH_DEPTH: u32 = 0;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "match-patch",
+        name: "Match Patch",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "pairs",
+        default_cap: 1000,
+        default_bot: "memory",
+        search: SearchDefaults {
+            // Rollouts with `memory` to the end measured stronger than a cut-off.
+            depth: 0,
+            // `ismcts` models the table with `memory` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     fn turn_cap(&self) -> u32 {
@@ -258,8 +255,6 @@ impl Game for MatchPatch {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
@@ -370,10 +365,6 @@ impl Game for MatchPatch {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.pairs[seat] as i64
     }
-    fn standing_unit(&self) -> &'static str {
-        "pairs"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -485,7 +476,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for MatchPatch {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
 
     fn from_variant(variant: &Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
@@ -498,83 +488,17 @@ impl crate::games::Registered for MatchPatch {
 
     /// Win share against recall: one `memory` seat's win share as its `recall` goes 0,
     /// 0.25, 0.5, 0.75, 1 against `memory:recall=1` opponents.
-    fn extra_charts(&self, _variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error> {
-        Ok(vec![self.recall_chart(games, seed, threads)?])
-    }
+    const SEAT_SWEEPS: &'static [crate::games::SeatSweep] = &[crate::games::SeatSweep {
+        bot: "memory",
+        param: "recall",
+        values: &RECALLS,
+        opponents: 1.0,
+        file: "win_share_vs_recall",
+        title: "Win share by recall, one memory seat vs perfect memory",
+        x_label: "recall of the tested seat (chance of remembering a placed card)",
+        series: "tested memory seat (every position in turn)",
+    }];
 }
 
 /// The recall values of the win-share-against-recall chart.
 pub const RECALLS: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
-
-/// One point of the win-share-against-recall chart.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RecallPoint {
-    /// The tested seat's recall.
-    pub recall: f64,
-    /// Games played (over every position of the tested seat).
-    pub games: u64,
-    /// Its win credit (ties shared).
-    pub wins: f64,
-}
-
-impl MatchPatch {
-    /// The tested seat's win credit at each of [`RECALLS`] against perfect-memory
-    /// opponents. The tested seat sits at every position in turn (`games / players` games
-    /// each, rounded up), so the first-player advantage cancels out; every recall value
-    /// plays the same seeds (common random numbers).
-    pub fn recall_sweep(&self, games: u64, seed: u64, threads: usize) -> Result<Vec<RecallPoint>, Error> {
-        use crate::engine::{BotSpec, all_bots};
-        use crate::sim::{RunConfig, SeatPlan};
-        let infos = all_bots::<MatchPatch>();
-        let plan = |recall: f64| -> Result<SeatPlan<MatchPatch>, Error> {
-            let label = format!("memory:recall={recall}");
-            let spec = BotSpec::parse(&label).map_err(|e| Error::Usage(e.to_string()))?;
-            let (info, values) = spec.resolve(&infos).map_err(|e| Error::Usage(e.to_string()))?;
-            Ok(SeatPlan { label, values, build: info.build })
-        };
-        let n = self.players;
-        let per_seat = games.div_ceil(n as u64).max(1);
-        let mut points = Vec::with_capacity(RECALLS.len());
-        for &recall in &RECALLS {
-            let mut point = RecallPoint { recall, games: 0, wins: 0.0 };
-            for tested in 0..n {
-                let seats: Vec<SeatPlan<MatchPatch>> = (0..n).map(|s| plan(if s == tested { recall } else { 1.0 })).collect::<Result<_, _>>()?;
-                let cfg = RunConfig { threads, ..RunConfig::new(per_seat, seed.wrapping_add(tested as u64)) };
-                let r = crate::sim::run(self, &seats, cfg)?;
-                point.games += r.tally.games;
-                point.wins += r.tally.wins[tested];
-            }
-            points.push(point);
-        }
-        Ok(points)
-    }
-
-    /// The win-share-against-recall chart of [`MatchPatch::recall_sweep`].
-    pub fn recall_chart(&self, games: u64, seed: u64, threads: usize) -> Result<ChartSpec, Error> {
-        let points = self.recall_sweep(games, seed, threads)?;
-        let fair = 100.0 / self.players as f64;
-        let total = points.first().map_or(0, |p| p.games);
-        Ok(ChartSpec::Lines {
-            file: "win_share_vs_recall".into(),
-            title: format!("Win share by recall, one memory seat vs perfect memory ({total} games per point)"),
-            x_label: "recall of the tested seat (chance of remembering a placed card)".into(),
-            y_label: "win share of the tested seat, ties shared (%, 95% CI)".into(),
-            series: vec![
-                LineSeries {
-                    name: "tested memory seat (every position in turn)".into(),
-                    points: points.iter().map(|p| (p.recall, p.wins / p.games.max(1) as f64 * 100.0)).collect(),
-                    band: Some(
-                        points
-                            .iter()
-                            .map(|p| {
-                                let (lo, hi) = crate::stats::wilson(p.wins, p.games);
-                                (lo * 100.0, hi * 100.0)
-                            })
-                            .collect(),
-                    ),
-                },
-                LineSeries { name: format!("fair share {fair:.1}%"), points: vec![(0.0, fair), (1.0, fair)], band: None },
-            ],
-        })
-    }
-}

@@ -568,13 +568,13 @@ fn unknown_keys_in_toml_name_the_key() {
 
 #[test]
 fn the_bundled_variants_load() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(ID);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(MatchPatch::INFO.id);
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).expect("variants/match-patch exists") {
         let path = entry.expect("entry").path();
         let v = crate::variant::Variant::load(&path, &[]).expect("loads");
         let g = MatchPatch::from_variant(&v).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        crate::games::seat_plans(&g, &v, None, MatchPatch::DEFAULT_BOT).expect("bots resolve");
+        crate::games::seat_plans(&g, &v, None, MatchPatch::INFO.default_bot).expect("bots resolve");
         n += 1;
     }
     assert!(n >= 3, "standard and at least two designer variants");
@@ -833,7 +833,8 @@ fn metrics_merge_exactly_and_survive_a_save() {
 #[test]
 fn the_recall_sweep_has_one_point_per_recall_over_every_seat() {
     let g = game_with(|p| p.players = 3);
-    let points = g.recall_sweep(300, 5, 1).expect("runs");
+    let sweep = &<MatchPatch as crate::games::Registered>::SEAT_SWEEPS[0];
+    let points = crate::games::seat_sweep::run(&g, sweep, 300, 5, 1).expect("runs");
     assert_eq!(points.len(), RECALLS.len());
     for p in &points {
         assert_eq!(p.games, 300);
@@ -842,7 +843,7 @@ fn the_recall_sweep_has_one_point_per_recall_over_every_seat() {
     // At recall 1 every seat is the same bot: about a fair share.
     let last = points.last().expect("recall 1");
     assert!((last.wins / last.games as f64 - 1.0 / 3.0).abs() < 0.1);
-    let chart = g.recall_chart(300, 5, 1).expect("chart");
+    let chart = crate::games::seat_sweep::chart(&g, sweep, 300, 5, 1).expect("chart");
     assert_eq!(chart.file(), "win_share_vs_recall");
 }
 
@@ -877,7 +878,7 @@ proptest! {
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-use crate::engine::harness::check_determinizations;
+use crate::sim::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
@@ -893,7 +894,7 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_public_cards_and_pair_free_hands() {
-    use crate::engine::harness::play_checked;
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(3);
     let mut known_kept = 0;
@@ -930,7 +931,7 @@ fn determinizations_keep_public_cards_and_pair_free_hands() {
 /// the samples of a search honour them.
 #[test]
 fn passed_up_kinds_hold_for_perfect_memory_and_samples_honour_them() {
-    use crate::engine::harness::play_checked;
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(5);
     let (mut beliefs, mut honoured) = (0u32, 0u32);

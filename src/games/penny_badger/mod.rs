@@ -33,7 +33,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{self, ActionCard, BADGER_ACTIONS, Card, Cell, card_name, cards_text, cell_name, is_action, is_wild, matches};
 use crate::variant::Invalid;
 
@@ -42,9 +42,6 @@ pub use params::{Amount, Params, Payout};
 use params::{HAND_CAP, MAX_PLAYERS};
 pub use rules::{END_REASONS, Hand, Phase, State};
 pub use view::View;
-
-/// Game id in variant files.
-pub const ID: &str = "penny-badger";
 
 /// What a discard claims; in traces `nothing`, `wild` or a card such as `blue star`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -167,33 +164,31 @@ impl Game for PennyBadger {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = BadgerMetrics;
-    const DEFAULT_BOT: &'static str = "basic";
-    /// `ismcts` models the table with `basic` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-    /// Savings mid-game mislead the search (a cut-off at 20 or 60 actions wins less often
-    /// than playing to the end: docs/skill.md), so iterations play to the end.
-    const SEARCH_DEPTH: u32 = 0;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "penny-badger",
+        name: "Penny Badger",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "pennies",
+        default_cap: 1000,
+        default_bot: "basic",
+        search: SearchDefaults {
+            // Savings mid-game mislead the search (a cut-off at 20 or 60 actions wins less often
+            // than playing to the end: README, "ismcts"), so iterations play to the end.
+            depth: 0,
+            // `ismcts` models the table with `basic` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        has_elimination: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.params.players as usize
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
-    }
-
-    fn has_elimination(&self) -> bool {
-        true
     }
 
     fn turn_cap(&self) -> u32 {
@@ -203,8 +198,6 @@ impl Game for PennyBadger {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
@@ -396,10 +389,6 @@ impl Game for PennyBadger {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.savings[seat] as i64
     }
-    fn standing_unit(&self) -> &'static str {
-        "pennies"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -566,7 +555,6 @@ pub fn is_dead_weight(card: Card) -> bool {
 
 impl crate::games::Registered for PennyBadger {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         PennyBadger::new(params).map_err(|p| variant.invalid(p))

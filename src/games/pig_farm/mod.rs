@@ -57,7 +57,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Lineup, MAX_SEATS, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::Invalid;
 
@@ -65,9 +65,6 @@ pub use bots::{GreedyBot, ThresholdBot, threshold_die, threshold_discard};
 pub use metrics::PigMetrics;
 pub use params::{KINDS, MAX_PLAYERS, Params, Scoring};
 pub use rules::{END_CAP, END_REASONS, END_SOLD, Hand, Phase, RollRecord, RoundRecord, State};
-
-/// Game id in variant files.
-pub const ID: &str = "pig-farm";
 
 /// The butcher card (Pig Farm's own card; pigs are 0..25).
 pub const BUTCHER: Card = 25;
@@ -252,26 +249,27 @@ impl Game for PigFarm {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = PigMetrics;
-    const DEFAULT_BOT: &'static str = "threshold";
-    /// `ismcts` models the table with `threshold` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "pig-farm",
+        name: "Pig Farm",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "points",
+        default_cap: 500,
+        default_bot: "threshold",
+        search: SearchDefaults {
+            // `ismcts` models the table with `threshold` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     /// The longest possible match: `turn_cap` turns in each round.
@@ -282,8 +280,6 @@ impl Game for PigFarm {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
@@ -383,10 +379,6 @@ impl Game for PigFarm {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         if s.phase == Phase::Over { s.scores[seat] } else { s.scores[seat] + self.scoring.other_points(&s.hands[seat]) }
     }
-    fn standing_unit(&self) -> &'static str {
-        "points"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -571,7 +563,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for PigFarm {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     // The scoring tables are read only when a round is sold.
     const SCORE_KEYS: &'static [&'static str] = &["scoring.*"];
     const STRUCTURAL_KEYS: &'static [&'static str] = &["players", "rounds"];

@@ -151,7 +151,7 @@ fn drive(g: &PigFarm, bots: &mut [Box<dyn Bot<PigFarm>>], seed: u64) -> Played {
         (rounds_done, rolls_done) = (s.rounds_done, s.rolls);
     };
     let bound = (g.params.turn_cap as u64 + 2) * g.params.rounds as u64 * 4 + 100;
-    let game = crate::engine::harness::play_checked(g, bots, seed, bound, &mut 0, &mut record).unwrap_or_else(|(step, e)| panic!("step {step}: {e}"));
+    let game = crate::sim::harness::play_checked(g, bots, seed, bound, &mut 0, &mut record).unwrap_or_else(|(step, e)| panic!("step {step}: {e}"));
     Played { outcome: game.outcome, rounds, rolls, events: game.events }
 }
 

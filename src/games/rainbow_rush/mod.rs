@@ -62,7 +62,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{Card, card_name, is_wild};
 use crate::variant::Invalid;
 
@@ -72,9 +72,6 @@ pub use metrics::RushMetrics;
 pub use params::{KINDS, MAX_PLAYERS, MAX_ROW, Params};
 pub use rules::{END_CAP, END_RAINBOW, END_REASONS, Hand, Phase, Row, SabotageRecord, State};
 pub use view::View;
-
-/// Game id in variant files.
-pub const ID: &str = "rainbow-rush";
 
 /// One decision of a Rainbow Rush seat (trace notation: [`trace`]'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -164,26 +161,27 @@ impl Game for RainbowRush {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = RushMetrics;
-    const DEFAULT_BOT: &'static str = "builder";
-    /// `ismcts` models the table with `builder` and rolls out with it: measured stronger
-    /// than searching the opponents' choices (docs/skill.md).
-    const SEARCH_ROLLOUT: u32 = 1;
-    const SEARCH_OPPONENTS: u32 = 1;
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "rainbow-rush",
+        name: "Rainbow Rush",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "colors covered",
+        default_cap: 1000,
+        default_bot: "builder",
+        search: SearchDefaults {
+            // `ismcts` models the table with `builder` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.players
-    }
-
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "turns"
     }
 
     fn turn_cap(&self) -> u32 {
@@ -193,8 +191,6 @@ impl Game for RainbowRush {
     fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         self.new_state(rng, log)
     }
-
-    const DEALS_IN_PLACE: bool = true;
 
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
         self.reset_state(state, rng, log);
@@ -306,10 +302,6 @@ impl Game for RainbowRush {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.rows[seat].cover().best() as i64
     }
-    fn standing_unit(&self) -> &'static str {
-        "colors covered"
-    }
-
     crate::trace_methods!();
 
     fn describe(&self, s: &State) -> String {
@@ -465,7 +457,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for RainbowRush {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         RainbowRush::new(params).map_err(|p| variant.invalid(p))

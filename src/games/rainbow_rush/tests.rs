@@ -829,7 +829,7 @@ fn many_checked_games_for_every_bot() {
 // ---------------------------------------------------------------------------------------
 // Determinization (search bots)
 
-use crate::engine::harness::check_determinizations;
+use crate::sim::harness::check_determinizations;
 
 #[test]
 fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
@@ -842,7 +842,7 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_cards_taken_from_the_discard_pile() {
-    use crate::engine::harness::play_checked;
+    use crate::sim::harness::play_checked;
     let g = standard();
     let mut rng = GameRng::seed_from(4);
     let mut known_kept = 0;

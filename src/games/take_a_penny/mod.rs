@@ -55,16 +55,13 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameRng, Outcome, ToMove};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, ToMove};
 use crate::variant::Invalid;
 
 pub use bots::{GREEDY_DEFAULT_ZERO_AT, GreedyBot, best_response_info, greedy_choice, greedy_info};
 pub use metrics::PennyMetrics;
 pub use params::{COLORS, MAX_CARDS, Params, Setup};
 pub use rules::{END_REASONS, Effect, State};
-
-/// Game id in variant files.
-pub const ID: &str = "take-a-penny";
 
 /// One spot of the action card, with its target color where it has one (trace notation:
 /// [`trace`]'s module doc).
@@ -265,11 +262,18 @@ impl Game for TakeAPenny {
     type View<'a> = View<'a>;
     type Event = Event;
     type Metrics = PennyMetrics;
-    const DEFAULT_BOT: &'static str = "random";
-
-    fn id(&self) -> &'static str {
-        ID
-    }
+    const INFO: GameInfo = GameInfo {
+        id: "take-a-penny",
+        name: "Take a Penny",
+        end_reasons: END_REASONS,
+        length_unit: "rounds",
+        standing_unit: "pennies",
+        default_cap: 1000,
+        default_bot: "random",
+        // Take a Penny has no chance: the choices are the bots' own.
+        draws_chance: false,
+        ..GameInfo::DEFAULTS
+    };
 
     fn seats(&self) -> usize {
         self.setup.cards
@@ -279,20 +283,9 @@ impl Game for TakeAPenny {
         self.setup.players
     }
 
-    fn end_reasons(&self) -> &'static [&'static str] {
-        END_REASONS
-    }
-
-    fn length_unit(&self) -> &'static str {
-        "rounds"
-    }
-
     fn turn_cap(&self) -> u32 {
         self.setup.turn_cap
     }
-
-    /// Take a Penny has no chance: the choices are the bots' own.
-    const DRAWS_CHANCE: bool = false;
 
     #[inline]
     fn deal(&self, _rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
@@ -417,10 +410,6 @@ impl Game for TakeAPenny {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.pennies()[seat] as i64
     }
-    fn standing_unit(&self) -> &'static str {
-        "pennies"
-    }
-
     crate::trace_methods!(no_chance);
 
     fn describe(&self, s: &State) -> String {
@@ -544,7 +533,6 @@ impl fmt::Display for Event {
 
 impl crate::games::Registered for TakeAPenny {
     const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
-    const ID: &'static str = ID;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         TakeAPenny::new(params).map_err(|p| variant.invalid(p))
@@ -554,6 +542,6 @@ impl crate::games::Registered for TakeAPenny {
     /// on large ones): the harness plays it only where a variant seats it.
     const HARNESS_SKIPS: &'static [&'static str] = &["best-response"];
     fn exact(&self, variant: &crate::variant::Variant, labels: &[String], max_states: u64) -> Option<Result<exact::ExactReport, crate::error::Error>> {
-        Some(exact::report(ID, &variant.name, &self.setup, labels, max_states).map_err(crate::error::Error::Usage))
+        Some(exact::report(<TakeAPenny as Game>::INFO.id, &variant.name, &self.setup, labels, max_states).map_err(crate::error::Error::Usage))
     }
 }

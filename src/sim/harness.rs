@@ -28,8 +28,8 @@
 //! - the `ismcts` search bot plays within the rules (a short search in one seat among the
 //!   game's default bots, so every game is searched without a per-game exception).
 
-use super::ismcts::ISMCTS;
-use super::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, all_bots, game_seed, seat_rng};
+use crate::engine::ismcts::ISMCTS;
+use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, all_bots, game_seed, seat_rng};
 
 /// The `ismcts` settings the harness plays with: a short search with short rollouts, so a
 /// game with thousands of decisions is still checked in seconds.
@@ -99,7 +99,7 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
         if info.name == ISMCTS {
             // One searching seat among the game's default bots: games as long as the
             // default table's, not a search-against-search marathon.
-            if let Some(default) = all_bots::<G>().into_iter().find(|b| b.name == G::DEFAULT_BOT) {
+            if let Some(default) = all_bots::<G>().into_iter().find(|b| b.name == G::INFO.default_bot) {
                 let values: Vec<f64> = default.params.iter().map(|p| p.default).collect();
                 for bot in bots.iter_mut().skip(1) {
                     *bot = (default.build)(game, &values);
@@ -116,7 +116,7 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
 /// every field (as `Debug` prints it), the same draws and the same events, checked on `deals`
 /// seeds, each after the used state was played to its end with random moves.
 pub fn check_deal_in_place<G: Game>(game: &G, seed: u64, deals: u64) -> Result<(), HarnessFailure> {
-    if !G::DEALS_IN_PLACE {
+    if !G::INFO.deals_in_place {
         return Ok(());
     }
     let mut used = game.deal(&mut GameRng::seed_from(seed), &mut EventLog::new(false));
@@ -170,7 +170,7 @@ pub fn check_bots<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], 
         varied |= first.samples_varied;
         sampled += first.steps / 7;
     }
-    if G::HIDDEN_STATE && !varied && sampled >= 16 {
+    if G::INFO.hidden_state && !varied && sampled >= 16 {
         let seed = game_seed(plan.seed, 0);
         return Err(HarnessFailure {
             game: game.id(),
@@ -202,7 +202,7 @@ pub struct CheckedGame<E> {
 }
 
 /// Plays one game from `seed` with the engine's streams (chance and one per seat, as in
-/// [`super::play`]), checking every invariant of the module doc at every step (`each` sees
+/// [`crate::engine::play`]), checking every invariant of the module doc at every step (`each` sees
 /// the state after every action), and returns its outcome and events. `Err` is (step, what broke).
 /// Games' own tests use it instead of a play loop of their own.
 pub fn play_checked<G: Game>(
@@ -267,7 +267,7 @@ pub fn play_checked<G: Game>(
                 *frequency_checks -= 1;
                 uniform_sample(game, &view, &legal, seed ^ step).map_err(|what| (step, what))?;
             }
-            let action = bots[seat].decide_with(game, &view, &super::Sampler::new(&state, seat), &mut seat_rngs[seat]);
+            let action = bots[seat].decide_with(game, &view, &crate::engine::Sampler::new(&state, seat), &mut seat_rngs[seat]);
             if !legal.contains(&action) || !game.is_legal(&view, &action) {
                 return Err((step, format!("seat {seat} ({}) chose {action:?}, not legal; legal: {legal:?}", bots[seat].name())));
             }
@@ -432,16 +432,16 @@ pub fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64,
 /// Traces one game of `bots` as JSON Lines (the shortest of the first four games of `seed`),
 /// then checks: the traced outcome is the one the engine's `play` gives; every line parses;
 /// every listed legal action (serde JSON) reads back as an action that writes the same JSON;
-/// and [`super::trace::replay`] re-applies the trace with every legal set, view, chance
+/// and [`crate::engine::trace::replay`] re-applies the trace with every legal set, view, chance
 /// result and state agreeing. A game longer than `max_decisions` decisions is traced and
 /// replayed up to there (the replay must then stop exactly where the trace does), so long
 /// games stay cheap to check. Returns the number of decisions checked.
 pub fn check_trace_round_trip<G: Game>(game: &G, label: &str, bots: &mut [Box<dyn Bot<G>>], seed: u64, max_decisions: u64) -> Result<u64, HarnessFailure> {
-    use super::trace::{Line, TraceHeader, parse, replay, trace_text};
+    use crate::engine::trace::{Line, TraceHeader, parse, replay, trace_text};
     let seeds: Vec<u64> = (0..4).map(|i| game_seed(seed, i)).collect();
     let mut shortest = None;
     for &s in &seeds {
-        let o = super::play(game, bots, s, super::PlayOptions::default(), None, None).map_err(|v| HarnessFailure {
+        let o = crate::engine::play(game, bots, s, crate::engine::PlayOptions::default(), None, None).map_err(|v| HarnessFailure {
             game: game.id(),
             bot: label.to_string(),
             game_seed: s,
@@ -454,7 +454,7 @@ pub fn check_trace_round_trip<G: Game>(game: &G, label: &str, bots: &mut [Box<dy
     }
     let (seed, _) = shortest.expect("four games");
     let fail = |step: u64, what: String| HarnessFailure { game: game.id(), bot: label.to_string(), game_seed: seed, step, what };
-    let played = super::play(game, bots, seed, super::PlayOptions::default(), None, None).map_err(|v| fail(v.step, v.what))?;
+    let played = crate::engine::play(game, bots, seed, crate::engine::PlayOptions::default(), None, None).map_err(|v| fail(v.step, v.what))?;
     let header = TraceHeader { variant_name: "harness".into(), variant: serde_json::Value::Null, bots: vec![label.to_string(); bots.len()] };
     let (text, traced) = trace_text(game, bots, seed, &header, true, max_decisions);
     let cut = match traced {
