@@ -20,7 +20,7 @@ use serde_json::Value;
 use crate::engine::ismcts::Ismcts;
 use crate::engine::{Bot, Game, GameRng, Sampler, SeedFrom};
 
-use super::session::label;
+use super::label::label;
 
 /// One legal action with the search's estimate.
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -11,6 +11,7 @@
 //! actions are the game's trace notation.
 
 pub mod hints;
+pub mod label;
 pub mod page;
 pub mod server;
 pub mod session;

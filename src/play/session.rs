@@ -19,6 +19,7 @@ use crate::engine::trace::{self, ChanceLine, DecisionLine, EndLine, Line, StartL
 use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, seat_rng};
 
 use super::hints::{Hints, hints};
+pub use super::label::label;
 
 /// Decisions after which a session stops a game that never ends (as `trace` does).
 pub const MAX_DECISIONS: u64 = crate::sim::MAX_TRACE_STEPS;
@@ -420,25 +421,6 @@ fn unordered(mut record: Value) -> Value {
         }
     }
     record
-}
-
-/// An action of the trace notation in words: `"pass"` reads `pass`, `{"discard": "blue
-/// star"}` reads `discard blue star`, fields as `name value`, lists joined by commas.
-pub fn label(action: &Value) -> String {
-    match action {
-        Value::String(s) => s.replace('_', " "),
-        Value::Object(map) if map.len() == 1 => {
-            let (k, v) = map.iter().next().expect("one entry");
-            match v {
-                Value::Null => k.replace('_', " "),
-                _ => format!("{} {}", k.replace('_', " "), label(v)),
-            }
-        }
-        Value::Object(map) => map.iter().map(|(k, v)| format!("{} {}", k.replace('_', " "), label(v))).collect::<Vec<_>>().join(", "),
-        Value::Array(items) => items.iter().map(label).collect::<Vec<_>>().join(" + "),
-        Value::Null => "-".into(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::WIN_UNIT;
 use super::interval::{Z95, wilson_clustered};
-use super::summary::Estimate;
+use super::estimate::Estimate;
 use crate::engine::{MAX_SEATS, Outcome};
 
 /// Running sums of a rotated run, fed one game at a time in game order.

@@ -43,14 +43,7 @@ pub struct SeatSummary {
     pub mean_score: f64,
 }
 
-/// A value with its 95% interval.
-#[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct Estimate {
-    /// Point estimate.
-    pub value: f64,
-    /// 95% interval.
-    pub ci95: [f64; 2],
-}
+pub use super::estimate::Estimate;
 
 /// The summary of a run, as emitted by `simulate --json`.
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use super::summary::Estimate;
+use super::estimate::Estimate;
 use super::{Tally, seat_fairness_p, wilson};
 
 /// One team's figures.
