@@ -299,7 +299,7 @@ mod tests {
             bots: vec!["b".into(); 4],
             length: LengthSummary { unit: "turns".into(), mean: 113.0, sd: 1.0, median: 113.0, p5: 1.0, p95: 2.0, min: 1.0, max: 2.0 },
             end_reasons: serde_json::Map::new(),
-            seats: vec![seat(0, p0), seat(1, 0.25), seat(2, 0.25), seat(3, 0.25)],
+            seats: vec![seat(0, p0), seat(1, (1.0 - p0) / 3.0), seat(2, (1.0 - p0) / 3.0), seat(3, (1.0 - p0) / 3.0)],
             first_player_advantage: Estimate { value: p0 - 0.25, ci95: ci },
             seat_fairness_p: 0.5,
             elimination_rate: 0.0,
