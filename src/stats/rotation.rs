@@ -9,8 +9,8 @@
 use serde::Serialize;
 
 use super::WIN_UNIT;
-use super::interval::{Z95, wilson_clustered};
 use super::estimate::Estimate;
+use super::interval::{Z95, wilson_clustered};
 use crate::engine::{MAX_SEATS, Outcome};
 
 /// Running sums of a rotated run, fed one game at a time in game order.
