@@ -3,7 +3,7 @@
 //! the same layer or one below it, and no files import each other in a circle.
 //!
 //! Layers, bottom to top: base (`error`, `interrupt`, `progress`, `output/shown`) < engine <
-//! stats < variant < sim < games < output < report < designer < cli (and `lib.rs`,
+//! stats < variant < sim < games < output < report < designer < play < cli (and `lib.rs`,
 //! `main.rs` on top). A path is resolved to the longest module prefix that is a file, as the
 //! compiler would find it; names brought in by a glob (`use super::*`) or a macro are not
 //! seen, so this is a floor, not a proof.
@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The layers, bottom first.
-const LAYERS: &[&str] = &["base", "engine", "stats", "variant", "sim", "games", "output", "report", "designer", "cli", "top"];
+const LAYERS: &[&str] = &["base", "engine", "stats", "variant", "sim", "games", "output", "report", "designer", "play", "cli", "top"];
 
 /// The layer of a file, by its path under `src/` (`engine/ismcts.rs`).
 fn layer_of(rel: &str) -> usize {
