@@ -79,6 +79,11 @@ impl GameCommand for Trace<'_> {
                 let title = format!("{} / {}: game seed {seed}", game.id(), variant.name);
                 crate::report::replay_page::write(page_out.path(), &title, &text)?;
                 page_out.commit()?;
+                if let Some(page) = &a.html {
+                    let said = format!("wrote {}: the replay page of game seed {seed} ({} lines of trace inside)", page.display(), text.lines().count());
+                    // Beside `--json` on standard output, the note goes to standard error.
+                    if a.json && a.out.is_none() { eprintln!("{said}") } else { println!("{said}") }
+                }
                 if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
                     let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
                     writer.text(&text);

@@ -671,6 +671,8 @@ pub fn unreadable_action(value: &Value, e: &serde_json::Error) -> String {
         None => (rest.trim_matches('`'), ""),
     };
     let what = if action_kind(value) == name { "action" } else { "value" };
+    // serde lists two as "`a` or `b`", more as "one of `a`, `b`, `c`".
+    let allowed = allowed.replace("` or `", "`, `");
     let allowed: Vec<&str> = allowed.split(", ").map(|a| a.trim_matches('`')).filter(|a| !a.is_empty()).collect();
     if allowed.is_empty() { format!("unknown {what} `{name}`") } else { format!("unknown {what} `{name}`; allowed: {}", allowed.join(", ")) }
 }
