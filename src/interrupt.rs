@@ -31,6 +31,12 @@ pub fn requested() -> bool {
 /// Installs the handler of SIGINT and SIGTERM (once per process; later calls do nothing).
 /// A failure to install is not fatal: the signals then keep their default action.
 pub fn install() {
+    install_saying("stopping at the next batch of games (press Ctrl-C again to stop at once)");
+}
+
+/// [`install`], with the message the first Ctrl-C prints (what the command does when asked
+/// to stop, e.g. `play` ends the game and keeps its trace).
+pub fn install_saying(first: &'static str) {
     if INSTALLED.swap(true, Ordering::SeqCst) {
         return;
     }
@@ -49,7 +55,7 @@ pub fn install() {
                     clean_up();
                     std::process::exit(EXIT_CODE);
                 }
-                eprintln!("\nstopping at the next batch of games (press Ctrl-C again to stop at once)");
+                eprintln!("\n{first}");
             }
         });
         drop(spawned);

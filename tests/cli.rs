@@ -178,3 +178,19 @@ fn out_writes_one_row_per_game() {
     assert!(csv.lines().next().unwrap().starts_with("game,seed,length,end_reason,winners,seat0_bot"));
     assert!(std::fs::metadata(dir.join("games.parquet")).unwrap().len() > 100);
 }
+
+#[test]
+fn trace_html_says_what_it_wrote() {
+    let dir = temp("said");
+    let page = dir.join("page.html");
+    let page_arg = page.to_str().unwrap();
+    let o = playtest(&["trace", "variants/rainbow-rush/builders-vs-saboteurs.toml", "--seed", "2", "--game", "5", "--html", page_arg]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with(&format!("wrote {page_arg}: the replay page of game seed ")), "{}", stdout(&o));
+    // Beside --json, standard output holds the JSON Lines only; the note goes to standard error.
+    let o = playtest(&["trace", "variants/rainbow-rush/builders-vs-saboteurs.toml", "--seed", "2", "--game", "5", "--html", page_arg, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).lines().all(|l| l.starts_with('{')), "{}", stdout(&o));
+    assert!(stderr(&o).contains(&format!("wrote {page_arg}")), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -60,7 +60,7 @@ function probe(failed) {
     for (let i = 0; i <= Number(slider.max); i++) {
       slider.value = i; slider.dispatchEvent(new Event('input'));
       for (const c of document.querySelectorAll('.chance')) {
-        const ev = JSON.parse(c.textContent);
+        const ev = JSON.parse(c.dataset.event);
         for (const body of Object.values(ev)) {
           if (body && body.seat !== undefined && body.seat !== 1 && (body.card || body.hand) && body.card !== 'hidden' && body.hand !== 'hidden') leaks++;
           if (body && body.order !== undefined) { reshuffles++; if (Array.isArray(body.order)) leaks++; }
@@ -70,6 +70,36 @@ function probe(failed) {
     out.push('chance_leaks=' + leaks);
     out.push('reshuffles=' + reshuffles);
     out.push('board=' + document.querySelectorAll('svg.board circle').length);
+    out.push('view_names=' + JSON.stringify([...seat.options].map(o => o.textContent)));
+    // Every step in words: no JSON braces in the decision, chance and end panels; the turn
+    // in the decision's heading is the table's, or the heading says which turn begins; the
+    // other seats' public plays shown in seat 1's view, their secret ones not.
+    let json = 0, turns = 0, shown = 0, secret = 0, piles = 0, tall = 0, legends = 0;
+    for (const view of ['all', '1']) {
+      seat.value = view; seat.dispatchEvent(new Event('change'));
+      for (let i = 1; i <= Number(slider.max); i++) {
+        slider.value = i; slider.dispatchEvent(new Event('input'));
+        const text = document.getElementById('decision').textContent;
+        if (/[{}]|"|winners:/.test(text)) { json++; if (json === 1) out.push('json_at=' + text.slice(0, 300)); }
+        const h = document.querySelector('#decision h3');
+        const turn = [...document.querySelectorAll('#table .kv')].find(k => k.textContent.startsWith('turn: '));
+        if (h && turn) {
+          const t = turn.textContent.slice(6), m = /turn (\d+)(; turn (\d+) begins)?/.exec(h.textContent);
+          if (!m || (m[3] || m[1]) !== t) { turns++; if (turns === 1) out.push('turn_at=' + h.textContent + ' / ' + t); }
+        }
+        if (view === '1' && !/^step \d+ \(turn \d+.*\): seat 1 /.test(h ? h.textContent : '')) {
+          if (document.querySelector('#decision .chip.chosen')) shown++; else if (h && h.textContent.startsWith('step')) secret++;
+        }
+        const pile = document.querySelector('#table [data-key="discard"]');
+        if (pile) { piles++; if (pile.querySelectorAll('.kv').length > 0) tall++; }
+        if (document.querySelector('#table .legend')) legends++;
+      }
+    }
+    out.push('json=' + json); out.push('turns=' + turns); out.push('others_shown=' + shown); out.push('others_secret=' + secret);
+    out.push('piles=' + piles); out.push('tall_piles=' + tall); out.push('legends=' + legends);
+    slider.value = slider.max; slider.dispatchEvent(new Event('input'));
+    const end = document.querySelector('#decision .end');
+    out.push('end=' + (end ? end.textContent : ''));
   } catch (e) { window.__errors.push(String(e)); }
   out.push('errors=' + JSON.stringify(window.__errors));
   const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = out.join('\n');
@@ -129,6 +159,23 @@ fn the_replay_page_steps_through_the_game_and_hides_other_hands_in_chromium() {
     assert_eq!(r["errors"], "[]", "{r:?}");
     assert!(r["reshuffles"].parse::<usize>().unwrap() >= 1, "{r:?}");
     assert_eq!(r["chance_leaks"], "0", "{r:?}");
+
+    // The issue's game: every step in words, a compact discard pile, a legend for the wilds,
+    // one turn number, views named for what they show, public plays seen by every seat.
+    let r = probe(&browser, "variants/rainbow-rush/builders-vs-saboteurs.toml", playtest::engine::game_seed(2, 5));
+    assert_eq!(r["errors"], "[]", "{r:?}");
+    assert_eq!(r["json"], "0", "no raw JSON in the panels: {r:?}");
+    assert_eq!(r["turns"], "0", "one turn number in the panels: {r:?}");
+    assert!(r["view_names"].starts_with("[\"every secret shown\",\"seat 0's view"), "{r:?}");
+    assert!(r["others_shown"].parse::<usize>().unwrap() > 10, "other seats' public plays are shown to seat 1: {r:?}");
+    assert!(r["piles"].parse::<usize>().unwrap() > 0 && r["tall_piles"] == "0", "the discard pile as one row of cards: {r:?}");
+    assert!(r["legends"].parse::<usize>().unwrap() > 0, "a legend for the wilds: {r:?}");
+    assert!(r["end"].contains("The game ends by rainbow after 17 turns (34 decisions): seat 0 wins. Scores: seat 0 5"), "{r:?}");
+    // Take a Penny's choices are secret until the round is revealed.
+    let r = probe(&browser, "variants/take-a-penny/standard.toml", 3);
+    assert_eq!(r["errors"], "[]", "{r:?}");
+    assert_eq!(r["json"], "0", "{r:?}");
+    assert!(r["others_secret"].parse::<usize>().unwrap() > 0, "another seat's secret choice is hidden from seat 1: {r:?}");
 
     let r = probe(&browser, "variants/bluffing-joker/no-bluffing.toml", 3);
     assert_eq!(r["errors"], "[]", "{r:?}");

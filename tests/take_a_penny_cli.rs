@@ -75,3 +75,28 @@ fn impossible_set_ups_exit_2_naming_the_key() {
     assert_eq!(code, 2);
     assert!(err.contains("best-response") && err.contains("too big"), "{err}");
 }
+
+#[test]
+fn a_round_of_the_text_trace_lists_its_actions_in_the_order_the_rules_resolve_them() {
+    let (code, out, err) = playtest(&["trace", "variants/take-a-penny/three-players.toml", "--bots", "greedy,random,random", "--seed", "3", "--game", "2"]);
+    assert_eq!(code, 0, "{err}");
+    // Round 2: red take2, blue give(green), green take_from(blue); the take_from (step 5)
+    // that empties blue resolves before blue's give (step 6), which finds no penny.
+    let round: Vec<&str> = out.lines().skip_while(|l| !l.starts_with("-- round 2:")).skip(1).take(3).collect();
+    assert_eq!(round, ["  red take2: moved 2", "  green take_from(blue): moved 1", "  blue give(green): not enough pennies: moved 0"], "{out}");
+    // Every round: the steps of the resolution never go back.
+    let step = |l: &str| ["take1_block", "take2", "return1", "block_self", "take_from", "give"].iter().position(|a| l.split(':').next().unwrap().contains(a));
+    let mut last = 0;
+    for l in out.lines() {
+        if l.starts_with("-- round") {
+            last = 0;
+        } else if l.starts_with("  ")
+            && !l.contains("secretly")
+            && !l.contains("after round")
+            && let Some(s) = step(l)
+        {
+            assert!(s >= last, "{l} after a later step: {out}");
+            last = s;
+        }
+    }
+}

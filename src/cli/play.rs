@@ -52,7 +52,7 @@ pub(super) fn play(a: &PlayArgs) -> Result<(), Error> {
         Some(file) => file.clone(),
         None => default_save(&a.variant, seed),
     };
-    crate::interrupt::install();
+    crate::interrupt::install_saying("stopping the game; the trace so far is kept (press Ctrl-C again to stop at once)");
     let title = table.title();
     let running = server::start(table, ServerOptions { port: a.port, save: Some(save.clone()), hints: a.hints, page_extra: String::new() })?;
     println!("playtest play: {title}, you in seat {}, game seed {seed} (--seed {seed} deals it again)", a.seat);
@@ -60,9 +60,10 @@ pub(super) fn play(a: &PlayArgs) -> Result<(), Error> {
     println!("the game is saved as it goes to {} (`playtest replay` reads it); press Ctrl-C to stop", save.display());
     let finished = running.wait()?;
     println!(
-        "stopped: {} decisions{}; the game is in {}",
+        "stopped: {} decisions{}; the game is in {} (`playtest replay {} --html FILE` draws it)",
         finished.decisions,
         if finished.over { ", the game is over" } else { ", the game was not finished" },
+        save.display(),
         save.display()
     );
     Ok(())

@@ -39,6 +39,10 @@ pub(super) struct ReplayArgs {
     /// A JSON Lines trace written by `playtest trace --json` or `--out FILE`, plain or
     /// gzip-compressed (told by its first bytes, not its name).
     pub(super) trace: PathBuf,
+    /// Also write the replayed game as one self-contained HTML replay page into FILE (a game
+    /// `play` saved, finished or abandoned, as `trace --html` draws one).
+    #[arg(long, value_name = "FILE")]
+    pub(super) html: Option<PathBuf>,
 }
 
 pub(super) struct Trace<'a> {
@@ -75,6 +79,11 @@ impl GameCommand for Trace<'_> {
                 let title = format!("{} / {}: game seed {seed}", game.id(), variant.name);
                 crate::report::replay_page::write(page_out.path(), &title, &text)?;
                 page_out.commit()?;
+                if let Some(page) = &a.html {
+                    let said = format!("wrote {}: the replay page of game seed {seed} ({} lines of trace inside)", page.display(), text.lines().count());
+                    // Beside `--json` on standard output, the note goes to standard error.
+                    if a.json && a.out.is_none() { eprintln!("{said}") } else { println!("{said}") }
+                }
                 if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
                     let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
                     writer.text(&text);
@@ -115,6 +124,10 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
     let path = &a.trace;
     let text = trace_file::read(path)?;
     println!("{}", replay_text(path, &text)?);
+    if let Some(page) = &a.html {
+        crate::report::replay_page::write_trace(page, path, &text)?;
+        println!("wrote {}: the replay page", page.display());
+    }
     Ok(())
 }
 
@@ -143,8 +156,13 @@ pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
     impl GameCommand for Replay<'_> {
         type Output = String;
         fn run<G: Registered>(self, game: G, _: &Variant) -> Result<String, Error> {
-            match tracing::replay(&game, self.lines, MAX_TRACE_STEPS) {
-                Ok(outcome) => {
+            match tracing::replay_to_stop(&game, self.lines, MAX_TRACE_STEPS) {
+                Ok(tracing::Replayed::Abandoned { decisions }) => Ok(format!(
+                    "{}: replays: {} lines, every legal set, chance result and state agree; abandoned after {decisions} decisions; the game was not finished",
+                    self.path.display(),
+                    self.lines.len()
+                )),
+                Ok(tracing::Replayed::Finished(outcome)) => {
                     let decisions = self.lines.iter().filter(|(_, l)| matches!(l, tracing::Line::Decision(_))).count();
                     Ok(format!(
                         "{}: replays: {} lines, {decisions} decisions, every legal set, chance result and state agree; ended `{}` after {} {}",

@@ -282,6 +282,9 @@ pub enum Stop {
     Violation(u64, String),
     /// A replayed trace differs from the engine at this (1-based) line.
     Differs(usize, String),
+    /// A replayed trace ends where a seat must decide, after this many decisions: a game
+    /// abandoned part-way (`playtest play` stopped before its end).
+    Abandoned(u64),
 }
 
 /// Who takes the decisions and where the lines go while [`drive`] plays a game.
@@ -434,7 +437,7 @@ pub fn play_traced<G: Game, L: Lineup<G> + ?Sized>(
             (tracer.sink)(Line::Violation(ViolationLine { step, what: what.clone() }));
             Err((step, what))
         }
-        Err(Stop::Differs(..)) => unreachable!("a tracer never compares"),
+        Err(Stop::Differs(..) | Stop::Abandoned(_)) => unreachable!("a tracer never compares"),
     }
 }
 
@@ -494,6 +497,10 @@ fn as_written<G: Game>(recorded: &Value) -> Value {
 
 impl<G: Game> Driver<G> for Replayer<'_, G> {
     fn decide(&mut self, game: &G, _: &G::State, view: &G::View<'_>, legal: &[G::Action], replayed: &DecisionLine) -> Result<G::Action, Stop> {
+        // The trace ends between two actions, where a seat must decide: an abandoned game.
+        if self.next == self.lines.len() {
+            return Err(Stop::Abandoned(replayed.step));
+        }
         let (n, line) = self.current()?;
         let n = *n;
         let recorded = match line {
@@ -517,7 +524,7 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
             return Err(header(d));
         }
         let action: G::Action = serde_json::from_value(recorded.action.clone())
-            .map_err(|e| header(format!("the action {} is not an action of {}: {e}", recorded.action, game.id())))?;
+            .map_err(|e| header(format!("the action {} is not an action of {}: {}", recorded.action, game.id(), unreadable_action(&recorded.action, &e))))?;
         if !legal.contains(&action) || !game.is_legal(view, &action) {
             return Err(header(format!("illegal action {} of seat {}: {}", recorded.action, recorded.seat, game.why_illegal(view, &action))));
         }
@@ -574,10 +581,33 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
     }
 }
 
+/// How a replayed trace ends ([`replay_to_stop`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replayed {
+    /// The game ends as the trace's `end` line says.
+    Finished(Outcome),
+    /// The trace stops where a seat must decide, after `decisions` decisions, with no `end`
+    /// line: a game abandoned part-way (`playtest play` stopped by Ctrl-C or left).
+    Abandoned {
+        /// Decisions replayed.
+        decisions: u64,
+    },
+}
+
 /// Replays `lines` (numbered from 1, the first one `start`) on `game`: re-deals from the
 /// recorded seed and re-applies every recorded action, checking every line (module doc) and
-/// every invariant. `Err((line, what))` names the first line that differs or the illegal action.
+/// every invariant. `Err((line, what))` names the first line that differs or the illegal action;
+/// a trace that stops before the game's end is an error too ([`replay_to_stop`] accepts it).
 pub fn replay<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Result<Outcome, (usize, String)> {
+    match replay_to_stop(game, lines, max_steps)? {
+        Replayed::Finished(outcome) => Ok(outcome),
+        Replayed::Abandoned { .. } => Err((lines.last().map_or(0, |(n, _)| *n) + 1, "the trace ends here, but the game goes on".into())),
+    }
+}
+
+/// [`replay`], accepting a trace that stops cleanly between two actions where a seat must
+/// decide (an abandoned game): it replays to where it stops and says so.
+pub fn replay_to_stop<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Result<Replayed, (usize, String)> {
     let Some((first, Line::Start(start))) = lines.first() else {
         return Err((lines.first().map_or(1, |(n, _)| *n), "a trace starts with a `start` line".into()));
     };
@@ -589,8 +619,9 @@ pub fn replay<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Res
     match result {
         Ok(outcome) => match lines.get(replayer.next) {
             Some((n, line)) => Err((*n, format!("the game is over, but the trace goes on with a `{}` line", kind(line)))),
-            None => Ok(outcome),
+            None => Ok(Replayed::Finished(outcome)),
         },
+        Err(Stop::Abandoned(decisions)) => Ok(Replayed::Abandoned { decisions }),
         Err(Stop::Differs(n, what)) => Err((n, what)),
         Err(Stop::Violation(step, what)) => Err((at, format!("after step {step} a rule invariant breaks: {what}"))),
     }
@@ -604,10 +635,20 @@ pub fn parse(text: &str) -> Result<Vec<(usize, Line)>, (usize, usize, String)> {
         if raw.trim().is_empty() {
             continue;
         }
-        let line: Line = serde_json::from_str(raw).map_err(|e| (i + 1, e.column().max(1), message_of(&e)))?;
+        let line: Line = serde_json::from_str(raw).map_err(|e| (i + 1, e.column().max(1), line_error(&e)))?;
         lines.push((i + 1, line));
     }
     Ok(lines)
+}
+
+/// Why a line is no trace line: serde's "unknown variant" of the `type` tag as "unknown line
+/// type `x`; allowed: start, ...".
+fn line_error(e: &serde_json::Error) -> String {
+    let message = message_of(e);
+    match message.strip_prefix("unknown variant ").and_then(|r| r.split_once(", expected one of ")) {
+        Some((name, allowed)) => format!("unknown line type {name}; allowed: {}", allowed.replace('`', "")),
+        None => message,
+    }
 }
 
 /// serde_json's message without its own "at line 1 column N" (the caller names the place).
@@ -617,6 +658,23 @@ fn message_of(e: &serde_json::Error) -> String {
         Some(i) => s[..i].to_string(),
         None => s,
     }
+}
+
+/// Why `value` does not read as an action, in the tool's words: serde's "unknown variant `x`,
+/// expected one of `a`, `b`" becomes "unknown action `x`; allowed: a, b" (or "unknown value"
+/// for a part of the action, such as a card), without serde's place in the text.
+pub fn unreadable_action(value: &Value, e: &serde_json::Error) -> String {
+    let message = message_of(e);
+    let Some(rest) = message.strip_prefix("unknown variant ") else { return message };
+    let (name, allowed) = match rest.split_once(", expected ") {
+        Some((name, allowed)) => (name.trim_matches('`'), allowed.trim_start_matches("one of ")),
+        None => (rest.trim_matches('`'), ""),
+    };
+    let what = if action_kind(value) == name { "action" } else { "value" };
+    // serde lists two as "`a` or `b`", more as "one of `a`, `b`, `c`".
+    let allowed = allowed.replace("` or `", "`, `");
+    let allowed: Vec<&str> = allowed.split(", ").map(|a| a.trim_matches('`')).filter(|a| !a.is_empty()).collect();
+    if allowed.is_empty() { format!("unknown {what} `{name}`") } else { format!("unknown {what} `{name}`; allowed: {}", allowed.join(", ")) }
 }
 
 /// The kind of a serialised action: its tag (`discard` of `{"discard": "blue star"}`, `pass`
@@ -681,4 +739,39 @@ macro_rules! trace_methods {
             self.why(view, action).unwrap_or_else(|| $crate::engine::trace::generic_why(self, view, action))
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    #[allow(dead_code)]
+    enum Act {
+        Pass,
+        Discard(Color),
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Color {
+        Red,
+        Blue,
+    }
+
+    #[test]
+    fn unreadable_actions_and_lines_are_named_in_the_tools_words() {
+        let fly = serde_json::json!({"fly": 3});
+        let e = serde_json::from_value::<Act>(fly.clone()).unwrap_err();
+        assert_eq!(unreadable_action(&fly, &e), "unknown action `fly`; allowed: pass, discard");
+        let purple = serde_json::json!({"discard": "purple"});
+        let e = serde_json::from_value::<Act>(purple.clone()).unwrap_err();
+        assert_eq!(unreadable_action(&purple, &e), "unknown value `purple`; allowed: red, blue");
+        let (line, _, what) = parse("{\"type\":\"start\"\n\n{\"type\":\"finish\"}\n").unwrap_err();
+        assert_eq!(line, 1);
+        assert!(!what.contains("variant"), "{what}");
+        let (line, _, what) = parse("{\"type\":\"finish\"}\n").unwrap_err();
+        assert_eq!((line, what.as_str()), (1, "unknown line type `finish`; allowed: start, decision, chance, state, end, violation"));
+    }
 }

@@ -257,8 +257,8 @@ impl<G: Game> Session<G> {
         {
             return Err(Refusal::new(409, format!("the action was chosen at step {step}, but the table has moved on to step {}: look again", self.step)));
         }
-        let parsed: G::Action =
-            serde_json::from_value(action.clone()).map_err(|e| Refusal::new(400, format!("{action} is not an action of {}: {e}", self.game.id())))?;
+        let parsed: G::Action = serde_json::from_value(action.clone())
+            .map_err(|e| Refusal::new(400, format!("{action} is not an action of {}: {}", self.game.id(), trace::unreadable_action(action, &e))))?;
         {
             let view = self.game.view(&self.state, self.seat);
             let mut legal = Vec::new();

@@ -15,10 +15,14 @@
 //! numbers and suits), `dice` as dice and a `board` with `pegs`, `track` and `come_out` as a
 //! board drawing (Bluffing Joker). Back / forward buttons, the arrow keys and a slider step
 //! through the events; each step shows the decision with its legal alternatives beside the
-//! chosen one and the chance events; "seen by seat k" hides what seat k cannot see (the
-//! trace's `secrets`, as `replay` and the decisions' views hide them), the other seats'
-//! choices, the cards other seats draw or are dealt in the chance events, and the new order
-//! of a reshuffled pile.
+//! chosen one, the chance events and the end, in words (actions and chance results in the
+//! game's trace notation written out, cards drawn as cards, a legend for the icons drawn).
+//! The view "every secret shown" shows the whole table; "seat k's view" hides what seat k
+//! cannot see (the trace's `secrets`, as `replay` and the decisions' views hide them), the
+//! other seats' alternatives, their choices unless public (what they name comes into view or
+//! leaves it), the cards other seats draw or are dealt in the chance events, and the new
+//! order of a reshuffled pile. A trace that stops before the game's end (a game `play` saved
+//! part-way) ends with a step saying it was abandoned.
 //!
 //! The page's script sets `window.replayReady`, a promise settled once the trace is unpacked
 //! and the first step shown (rejected when it cannot be), for scripts that drive the page
@@ -36,6 +40,19 @@ use crate::error::Error;
 /// Writes the replay page of the JSON Lines trace `trace` into `file`, titled `title`.
 pub fn write(file: &Path, title: &str, trace: &str) -> Result<(), Error> {
     std::fs::write(file, page(title, trace)).map_err(|e| Error::output(file, e))
+}
+
+/// Writes the replay page of the JSON Lines trace `trace` read from `source` into `file`
+/// (`replay --html`), titled from its `start` line as `trace --html` titles one.
+pub fn write_trace(file: &Path, source: &Path, trace: &str) -> Result<(), Error> {
+    let start = trace.lines().find(|l| !l.trim().is_empty()).and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+    let title = match start {
+        Some(s) if s["type"] == "start" => {
+            format!("{} / {}: game seed {}", s["game"].as_str().unwrap_or("?"), s["variant_name"].as_str().unwrap_or("?"), s["game_seed"])
+        }
+        _ => source.display().to_string(),
+    };
+    write(file, &title, trace)
 }
 
 /// The page's HTML text (see the module doc).
@@ -80,7 +97,7 @@ const TEMPLATE: &str = r###"<!DOCTYPE html>
     <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
     <button id="forward" title="forward (right arrow)">forward &#9654;</button>
     <span id="position"></span>
-    <label>seen by <select id="seat"><option value="all">everyone (the whole table)</option></select></label>
+    <label>view <select id="seat"><option value="all">every secret shown</option></select></label>
   </div>
 </header>
 <main>
@@ -118,6 +135,10 @@ section { margin-bottom: 12px; }
 .die { display: inline-block; border: 2px solid #444; border-radius: 5px; padding: 3px 6px; margin: 2px; background: #fff; font-size: 12px; }
 #decision .legal { max-height: 160px; overflow: auto; }
 .muted { color: #777; font-size: 12px; }
+.tagged { display: inline-flex; flex-direction: column; align-items: center; }
+.tagged small { font-size: 9px; color: #a40; }
+.sentence { font-size: 13px; margin: 2px 0; }
+.legend .kv { display: flex; gap: 6px; align-items: center; }
 "###;
 
 /// The page's script: the drawing of a state (`renderTable`, `valueHtml`, `cardHtml`, ...)
@@ -152,6 +173,8 @@ function load(lines) {
       pendingDecision = null; pendingChance = [];
     } else if (l.type === 'end' || l.type === 'violation') { steps[steps.length - 1].end = l; }
   }
+  // A trace that stops between two actions with no end (a game `play` saved before its end).
+  if (!steps[steps.length - 1].end && !pendingDecision) steps[steps.length - 1].end = { type: 'abandoned', decisions: lines.filter(l => l.type === 'decision').length };
 }
 let current = 0;
 let seat = 'all';
@@ -199,20 +222,29 @@ function shapeSvg(shape, fill) {
 }
 function esc(t) { return String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'); }
 // A card name as a small drawing, or null when the string is no card.
+// The icons drawn since the last `renderTable`, for its legend.
+const used = new Set();
+const LEGEND = {
+  'color wild': ['yellow wild', 'a color wild: stands for any shape of its color'],
+  'shape wild': ['pentagon wild', 'a shape wild: stands for its shape in any color'],
+  'all-colors': ['all-colors', 'all-colors (AC): a wild that stands for any card'],
+  'all-shapes': ['all-shapes', 'all-shapes (AS): a wild that stands for any card'],
+  'joker': ['joker', 'JK: the joker'],
+};
 function cardHtml(name) {
   if (typeof name !== 'string') return null;
   const w = name.split(' ');
   if (w.length === 2 && COLORS[w[0]] && SHAPES.includes(w[1])) return `<span class="card" title="${esc(name)}">${shapeSvg(w[1], COLORS[w[0]])}</span>`;
-  if (w.length === 2 && w[1] === 'wild' && COLORS[w[0]]) return `<span class="card" title="${esc(name)}" style="background:${COLORS[w[0]]};color:#fff">W</span>`;
-  if (w.length === 2 && w[1] === 'wild' && SHAPES.includes(w[0])) return `<span class="card" title="${esc(name)}">${shapeSvg(w[0], '#777')}W</span>`;
-  if (name === 'all-colors' || name === 'all-shapes') return `<span class="card" title="${esc(name)}" style="background:linear-gradient(90deg,#d32f2f,#f57c00,#e6c200,#388e3c,#1565c0);color:#fff">${name === 'all-colors' ? 'AC' : 'AS'}</span>`;
+  if (w.length === 2 && w[1] === 'wild' && COLORS[w[0]]) { used.add('color wild'); return `<span class="card" title="${esc(name)}" style="background:${COLORS[w[0]]};color:#fff">W</span>`; }
+  if (w.length === 2 && w[1] === 'wild' && SHAPES.includes(w[0])) { used.add('shape wild'); return `<span class="card" title="${esc(name)}">${shapeSvg(w[0], '#777')}W</span>`; }
+  if (name === 'all-colors' || name === 'all-shapes') { used.add(name); return `<span class="card" title="${esc(name)}" style="background:linear-gradient(90deg,#d32f2f,#f57c00,#e6c200,#388e3c,#1565c0);color:#fff">${name === 'all-colors' ? 'AC' : 'AS'}</span>`; }
   const m = name.match(/^(ace|[2-9]|10|jack|queen|king) of (clubs|diamonds|hearts|spades)$/);
   if (m) {
     const rank = { ace: 'A', jack: 'J', queen: 'Q', king: 'K' }[m[1]] || m[1];
     const red = m[2] === 'hearts' || m[2] === 'diamonds';
     return `<span class="card${red ? ' red' : ''}" title="${esc(name)}">${rank}${SUITS[m[2]]}</span>`;
   }
-  if (name === 'joker') return `<span class="card" title="joker" style="color:#6a1b9a">JK</span>`;
+  if (name === 'joker') { used.add('joker'); return `<span class="card" title="joker" style="color:#6a1b9a">JK</span>`; }
   if (/^(1?[0-9]|20)$/.test(name)) return `<span class="card" title="${esc(name)}"><b>${name}</b></span>`;
   if (['skip', 'reverse', 'trade-one-card', 'trade-hands', 'add-a-card', 'add-two-cards', 'remove-a-card', 'remove-two-cards', 'dice',
        'butcher', 'superbeaver', 'thief', 'fairy', 'partybeaver', 'hippie', 'bad guy', 'bodyguard', 'king'].includes(name))
@@ -224,6 +256,16 @@ function cardsHtml(list) {
   const shown = list.slice(0, 60).map(cardHtml).join('');
   return `<span class="cards">${shown}${list.length > 60 ? `<span class="muted">+${list.length - 60} more</span>` : ''}</span>`;
 }
+// A list of objects that each hold a `card` (a discard pile of cards with locks): drawn as one
+// row of cards, each other field that is set written small under its card.
+function isTaggedCardList(v) { return Array.isArray(v) && v.length > 0 && v.every(x => x && typeof x === 'object' && !Array.isArray(x) && cardHtml(x.card) !== null); }
+function taggedCardsHtml(list) {
+  const one = x => {
+    const extra = Object.keys(x).filter(k => k !== 'card' && x[k] !== null && x[k] !== 0 && x[k] !== false).map(k => `${nameText(k)} ${esc(x[k])}`).join(', ');
+    return extra ? `<span class="tagged">${cardHtml(x.card)}<small>${extra}</small></span>` : cardHtml(x.card);
+  };
+  return `<span class="cards">${list.map(one).join('')}</span>`;
+}
 function hiddenHtml(v) { return `<span class="hidden">hidden${typeof v.hidden === 'number' ? ' (' + v.hidden + ')' : ''}</span>`; }
 function valueHtml(v) {
   if (v === 'hidden') return hiddenHtml({});
@@ -231,6 +273,7 @@ function valueHtml(v) {
   const c = cardHtml(v);
   if (c !== null && typeof v === 'string' && v.includes(' ') ) return c;
   if (isCardList(v)) return cardsHtml(v);
+  if (isTaggedCardList(v)) return taggedCardsHtml(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return '<span class="muted">none</span>';
     if (v.every(x => x === null || typeof x !== 'object')) return esc(v.map(x => x === null ? '-' : x).join(', '));
@@ -272,11 +315,71 @@ function boardSvg(b) {
   return svg + '</svg>';
 }
 function diceHtml(d) { return (Array.isArray(d) ? d : [d]).map(f => `<span class="die">${esc(f)}</span>`).join(''); }
-function actionText(a) { return typeof a === 'string' ? a : JSON.stringify(a); }
+function nameText(k) { return esc(String(k).replace(/_/g, ' ')); }
+// A value of the trace notation (an action, a chance result) in words, the play page's way
+// (`discard` + a card drawn as a card, fields as `name value`, lists joined by commas).
+function words(v) {
+  if (v === 'hidden') return hiddenHtml({});
+  if (typeof v === 'string') return (v.includes(' ') || v.includes('-')) && cardHtml(v) !== null ? cardHtml(v) : nameText(v);
+  if (Array.isArray(v)) return v.length === 0 ? 'none' : isCardList(v) ? cardsHtml(v) : v.map(words).join(', ');
+  if (v && typeof v === 'object') {
+    if ('hidden' in v && Object.keys(v).length === 1) return hiddenHtml(v);
+    const ks = Object.keys(v);
+    if (ks.length === 1) return v[ks[0]] === null ? nameText(ks[0]) : `${nameText(ks[0])} ${words(v[ks[0]])}`;
+    return ks.map(k => `${nameText(k)} ${words(v[k])}`).join(', ');
+  }
+  return v === null ? '-' : esc(v);
+}
+// A chance result as a sentence: the seat it concerns first (`seat 0: draw card ...`).
+function chanceWords(ev) {
+  if (!ev || typeof ev !== 'object') return words(ev);
+  return Object.entries(ev).map(([kind, body]) => {
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.seat === 'number') {
+      const rest = Object.assign({}, body); delete rest.seat;
+      return `seat ${body.seat}: ${nameText(kind)}${Object.keys(rest).length ? ' ' + words(rest) : ''}`;
+    }
+    return body === null ? nameText(kind) : `${nameText(kind)}: ${words(body)}`;
+  }).join('; ');
+}
+// A value of the trace notation in plain words (no drawing), for text (the play page's log).
+function plain(v) {
+  if (typeof v === 'string') return v.replace(/_/g, ' ');
+  if (Array.isArray(v)) return v.length === 0 ? 'none' : v.map(plain).join(', ');
+  if (v && typeof v === 'object') {
+    if ('hidden' in v && Object.keys(v).length === 1) return `hidden (${v.hidden})`;
+    const ks = Object.keys(v);
+    if (ks.length === 1) return v[ks[0]] === null ? plain(ks[0]) : `${plain(ks[0])} ${plain(v[ks[0]])}`;
+    return ks.map(k => `${plain(k)} ${plain(v[k])}`).join(', ');
+  }
+  return v === null ? '-' : String(v);
+}
+// A chance result (or an action) in plain words, the seat it concerns first.
+function actionText(ev) {
+  if (!ev || typeof ev !== 'object' || Array.isArray(ev)) return plain(ev);
+  return Object.entries(ev).map(([kind, body]) => {
+    if (body && typeof body === 'object' && !Array.isArray(body) && typeof body.seat === 'number') {
+      const rest = Object.assign({}, body); delete rest.seat;
+      return `seat ${body.seat}: ${plain(kind)}${Object.keys(rest).length ? ' ' + plain(rest) : ''}`;
+    }
+    return body === null ? plain(kind) : `${plain(kind)}: ${plain(body)}`;
+  }).join('; ');
+}
+function seatsText(list) { return list.length < 2 ? String(list[0]) : list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1]; }
+// The end of the game (or why it stopped) as a sentence.
+function endWords(e) {
+  if (e.type === 'violation') return `A rule broke after step ${e.step}: ${esc(e.what)}.`;
+  if (e.type === 'abandoned') return `Abandoned after ${e.decisions} decisions; the game was not finished.`;
+  const w = e.winners || [];
+  const who = w.length === 0 ? 'nobody wins' : w.length === 1 ? `seat ${w[0].seat} wins`
+    : `seats ${seatsText(w.map(x => x.seat))} share the win${w.every(x => x.share === w[0].share) ? ` (1/${w.length} each)` : ''}`;
+  const scores = (e.scores || []).map((s, i) => `seat ${i} ${s}`).join(', ');
+  return `The game ends by <b>${nameText(e.reason)}</b> after ${e.length} ${esc(start.length_unit || 'turns')} (${e.decisions} decisions): ${who}. Scores: ${scores}.`;
+}
 
-function renderTable(state, active) {
+function renderTable(state, active, title) {
   const s = seenBy(state);
-  let html = '<div class="panel"><h3>table</h3>';
+  used.clear();
+  let html = `<div class="panel"><h3>${esc(title || 'table')}</h3>`;
   const big = [];
   for (const k of Object.keys(s)) {
     const v = s[k];
@@ -301,7 +404,14 @@ function renderTable(state, active) {
     });
     html += '</div>';
   }
-  return html;
+  return html + legendHtml();
+}
+// What the icons drawn on the table stand for (only those drawn).
+function legendHtml() {
+  const keys = Object.keys(LEGEND).filter(k => used.has(k));
+  if (!keys.length) return '';
+  const rows = keys.map(k => `<div class="kv">${cardHtml(LEGEND[k][0])}<span>${esc(LEGEND[k][1])}</span></div>`).join('');
+  return `<div class="panel legend"><h3>legend</h3>${rows}</div>`;
 }
 
 // A chance event as seat k sees it: the cards another seat drew or was dealt are hidden
@@ -321,23 +431,51 @@ function chanceSeen(ev) {
   }
   return out;
 }
-function renderDecision(step) {
+// How often the text `name` is a value in `v` (a card in a hand, a row, a pile).
+function occurrences(v, name) {
+  if (typeof v === 'string') return v === name ? 1 : 0;
+  if (v && typeof v === 'object') return Object.values(v).reduce((n, x) => n + occurrences(x, name), 0);
+  return 0;
+}
+function textLeaves(v, out) {
+  if (typeof v === 'string') out.push(v);
+  else if (v && typeof v === 'object') Object.values(v).forEach(x => textLeaves(x, out));
+  return out;
+}
+// Whether the action `d` of another seat is public to the seat viewing: every card (or
+// other value) it names that lies somewhere on the table comes into view or leaves it with
+// the action (a card played face up, a card taken from the discard pile). A card moved from
+// one hidden place to another (face down, a secret choice) keeps the action hidden.
+function publicAction(d, before, after) {
+  return textLeaves(d.action, []).every(name => {
+    const onTable = occurrences(before, name) + occurrences(after, name) > 0;
+    return !onTable || occurrences(seenBy(before), name) !== occurrences(seenBy(after), name);
+  });
+}
+function renderDecision(step, before) {
   let html = '';
   const d = step.decision;
   if (d) {
+    const who = `seat ${d.seat} <span class="muted">${esc((start.seats[d.seat] || {}).bot || '')}</span>`;
     const mine = seat === 'all' || Number(seat) === d.seat;
-    html += `<div class="panel"><h3>seat ${d.seat} chose (turn ${d.turn}, step ${d.step}), leading to the table below</h3>`;
+    const turnAfter = step.state && typeof step.state.turn === 'number' && step.state.turn !== d.turn ? `; turn ${step.state.turn} begins after it` : '';
+    html += `<div class="panel"><h3>step ${d.step + 1} (turn ${d.turn}${turnAfter}): ${who}</h3>`;
+    if (mine || publicAction(d, before, step.state)) {
+      html += `<div class="sentence">seat ${d.seat} chose <span class="chip chosen">${words(d.action)}</span></div>`;
+    } else {
+      const kind = typeof d.action === 'string' ? '' : ' ' + nameText(Object.keys(d.action)[0] || '');
+      html += `<div class="sentence">seat ${d.seat} chose${kind ? ' to' + kind : ''} <span class="muted">(what it chose is hidden from seat ${esc(seat)})</span></div>`;
+    }
     if (mine) {
-      html += `<div class="kv"><b>chosen</b>: <span class="chip chosen">${esc(actionText(d.action))}</span></div>`;
       const others = d.legal.filter(a => JSON.stringify(a) !== JSON.stringify(d.action));
-      html += `<div class="kv"><b>legal alternatives</b> (${others.length}):</div><div class="legal">` +
-        others.slice(0, 300).map(a => `<span class="chip">${esc(actionText(a))}</span>`).join('') +
+      html += `<div class="kv"><b>it could instead</b> (${others.length}):</div><div class="legal">` +
+        others.slice(0, 300).map(a => `<span class="chip">${words(a)}</span>`).join('') +
         (others.length > 300 ? `<span class="muted"> and ${others.length - 300} more</span>` : '') + '</div>';
-    } else html += `<div class="muted">seat ${seat} does not see seat ${d.seat}'s choices</div>`;
+    } else html += `<div class="muted">seat ${esc(seat)} does not see seat ${d.seat}'s alternatives</div>`;
     html += '</div>';
   } else html += `<div class="panel"><h3>${esc(step.label)}</h3><div class="muted">${esc(start.game)} / ${esc(start.variant_name)}: the table after set-up</div></div>`;
-  if (step.chance.length) html += '<div class="panel"><h3>chance</h3>' + step.chance.map(c => `<div class="chance">${esc(actionText(chanceSeen(c.event)))}</div>`).join('') + '</div>';
-  if (step.end) html += `<div class="panel"><h3>${step.end.type === 'end' ? 'end' : 'violation'}</h3>${valueHtml(Object.fromEntries(Object.entries(step.end).filter(([k]) => k !== 'type')))}</div>`;
+  if (step.chance.length) html += '<div class="panel"><h3>chance</h3>' + step.chance.map(c => { const ev = chanceSeen(c.event); return `<div class="chance sentence" data-event="${esc(JSON.stringify(ev)).replace(/"/g, '&quot;')}">${chanceWords(ev)}</div>`; }).join('') + '</div>';
+  if (step.end) html += `<div class="panel end"><h3>${{ end: 'end', violation: 'a broken rule', abandoned: 'abandoned' }[step.end.type]}</h3><div class="sentence">${endWords(step.end)}</div></div>`;
   return html;
 }
 
@@ -350,14 +488,15 @@ function activeSeat(i) {
 function show(i) {
   current = Math.max(0, Math.min(steps.length - 1, i));
   const step = steps[current];
-  document.getElementById('decision').innerHTML = renderDecision(step);
-  document.getElementById('table').innerHTML = renderTable(step.state, activeSeat(current));
+  document.getElementById('decision').innerHTML = renderDecision(step, current > 0 ? steps[current - 1].state : step.state);
+  const title = current === 0 ? 'the table after set-up' : `the table after step ${current}`;
+  document.getElementById('table').innerHTML = renderTable(step.state, activeSeat(current), title);
   document.getElementById('slider').value = current;
   document.getElementById('position').textContent = `${current} / ${steps.length - 1}`;
 }
 function wire() {
   const seatSelect = document.getElementById('seat');
-  start.seats.forEach(s => { const o = document.createElement('option'); o.value = s.seat; o.textContent = `seat ${s.seat} (${s.bot})`; seatSelect.appendChild(o); });
+  start.seats.forEach(s => { const o = document.createElement('option'); o.value = s.seat; o.textContent = `seat ${s.seat}'s view (${s.bot})`; seatSelect.appendChild(o); });
   seatSelect.addEventListener('change', () => { seat = seatSelect.value; show(current); });
   document.getElementById('slider').max = steps.length - 1;
   document.getElementById('slider').addEventListener('input', e => show(Number(e.target.value)));

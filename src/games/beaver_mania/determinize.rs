@@ -89,6 +89,9 @@ impl BeaverMania {
                 out.draw.extend(std::iter::repeat_n(c, hidden as usize));
             }
         }
+        // In a canonical order first: the draw pile's real order is hidden, and a sample must
+        // depend on the seat's view and the stream only.
+        out.draw.sort_unstable();
         rng::shuffle(&mut out.draw, rng);
         for o in others {
             let mut hand = known[o];

@@ -67,6 +67,9 @@ impl BluffingJoker {
         if let Some(p) = hidden_pending {
             out.draw.push(p.card);
         }
+        // In a canonical order first: the pool's real order (draw pile, hands, face-down
+        // discards) is hidden, and a sample must depend on the seat's view and the stream only.
+        out.draw.sort_unstable();
         rng::shuffle(&mut out.draw, rng);
         // Dealt back from the pool's end; what stays is the draw pile.
         let take = |draw: &mut Vec<CardId>| draw.pop().expect("the pool holds every hidden card");

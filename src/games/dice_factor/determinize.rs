@@ -73,6 +73,9 @@ impl DiceFactor {
                 out.draw.extend(std::iter::repeat_n(k as Card, hidden as usize));
             }
         }
+        // In a canonical order first: the draw pile's real order is hidden, and a sample must
+        // depend on the seat's view and the stream only.
+        out.draw.sort_unstable();
         rng::shuffle(&mut out.draw, rng);
         for o in others {
             let mut hand = Hand::EMPTY;

@@ -36,6 +36,9 @@ impl FlowerPower {
         for o in others.clone() {
             out.pile.extend_from_slice(hands[o].cards());
         }
+        // In a canonical order first: the pile's real order is hidden, and a sample must
+        // depend on the seat's view and the stream only.
+        out.pile.sort_unstable();
         rng::shuffle(&mut out.pile, rng);
         for o in others {
             let start = out.pile.len() - hands[o].len();

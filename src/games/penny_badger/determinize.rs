@@ -46,6 +46,9 @@ pub(super) fn determinize(game: &PennyBadger, state: &State, seat: usize, rng: &
         }
     }
     let pool = &mut pool[..n];
+    // In a canonical order first: the real order of the hidden cards is hidden, and a sample
+    // must depend on the seat's view and the stream only.
+    pool.sort_unstable();
     shuffle(pool, rng);
     let mut dealt = 0;
     for (other, hand) in out.hands[..players].iter_mut().enumerate() {

@@ -30,6 +30,9 @@ pub(super) fn determinize(game: &PigFarm, state: &State, seat: usize, rng: &mut 
             draw.extend(std::iter::repeat_n(pig as Card, unknown as usize));
         }
     }
+    // In a canonical order first: the draw pile's real order is hidden, and a sample must
+    // depend on the seat's view and the stream only.
+    draw.sort_unstable();
     shuffle(draw, rng);
     for other in (0..players).filter(|&o| o != seat) {
         let mut hand = Hand::EMPTY;

@@ -176,6 +176,19 @@ impl State {
     }
 }
 
+/// The step of the round's resolution (1 to 6, docs/games/take-a-penny.md) at which `action`
+/// takes effect.
+fn resolution_step(action: Action) -> u8 {
+    match action {
+        Action::Take1Block => 1,
+        Action::Take2 => 2,
+        Action::Return1 => 3,
+        Action::BlockSelf => 4,
+        Action::TakeFrom(_) => 5,
+        Action::Give(_) => 6,
+    }
+}
+
 /// Lane `index` (16 bits) of `lanes`.
 #[inline(always)]
 fn lane(lanes: u64, index: usize) -> u64 {
@@ -782,7 +795,11 @@ impl TakeAPenny {
         let mut pennies = s.pennies();
         let (effects, moved) = resolve(n, &mut pennies, &mut s.pot, &actions);
         s.table = pack(pennies);
-        for seat in 0..n {
+        // In the order the rules resolve them (the six steps: take1_block, take2, return1,
+        // block_self, take_from, give), seat by seat within a step.
+        let mut order: [usize; MAX_CARDS] = std::array::from_fn(|seat| seat);
+        order[..n].sort_by_key(|&seat| (resolution_step(actions[seat]), seat));
+        for &seat in &order[..n] {
             log.emit(|| Event::Resolved { seat: seat as u8, action: actions[seat], effect: effects[seat], moved: moved[seat] });
         }
         log.emit(|| Event::RoundEnds { round: s.round + 1, pot: s.pot, pennies, cards: self.setup.cards as u8 });
