@@ -557,13 +557,14 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// deal (`play_quick`). Every decision is asked of `bots` for the seat
     /// [`Game::to_move`] names, with its view, its sampler and its stream `seat_rngs[seat]`,
     /// and applied with the chance stream `rng` and a log that records nothing. The default
-    /// is that loop ([`play_out_plain`]); a game may override it with a loop of its own (a
+    /// is that loop ([`play_decisions`]); a game may override it with a loop of its own (a
     /// turn's usual sequence of decisions as straight-line code) that asks the same bots the
     /// same questions in the same order and applies the same actions, so that the game is
-    /// the same (the game tests the two against each other).
+    /// the same (the game tests the two against each other). Such a loop serves every
+    /// line-up alike: it never asks which bots sit at the table.
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut Self::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut SeatRngs) {
-        play_out_plain(self, state, bots, rng, seat_rngs);
+        play_decisions(self, state, bots, rng, seat_rngs);
     }
     /// Checks the game's invariants (conservation and the like); `Err` names the broken one.
     /// Default: none.
@@ -770,14 +771,6 @@ pub trait Lineup<G: Game> {
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
     fn observe(&mut self, event: &G::Event);
-    /// The line-up itself as [`Any`](std::any::Any), for a game whose own loop
-    /// ([`Game::play_out`]) knows a line-up type of its own bots (a [`Uniform`] table of one
-    /// of them, or a table type of the game's own) and plays it without asking it decision
-    /// by decision (the same game: the game tests the two loops against each other).
-    /// Default: `None`, every decision is asked.
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        None
-    }
 }
 
 impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
@@ -847,13 +840,6 @@ impl<B> Uniform<B> {
     pub fn new(bots: Vec<B>) -> Self {
         Uniform { bots }
     }
-
-    /// The bots, in seat order: for a game's own loop ([`Game::play_out`]) that recognised
-    /// the table ([`Lineup::as_any_mut`]) and asks its bots directly.
-    #[inline(always)]
-    pub fn bots(&self) -> &[B] {
-        &self.bots
-    }
 }
 
 impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {
@@ -884,10 +870,6 @@ impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {
                 bot.observe(seat, event);
             }
         }
-    }
-    #[inline(always)]
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
     }
 }
 
@@ -1112,7 +1094,7 @@ fn play_quick_into_bits<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, 
 /// a log that records nothing (it is the quick loop's own: the compiler knows that it never
 /// records, and no deal saw it).
 #[inline(always)]
-pub fn play_out_plain<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+pub fn play_decisions<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
     let mut log = EventLog::new(false);
     while let ToMove::Seat(seat) = game.to_move(state) {
         let action = ask(game, state, seat, bots, seat_rngs);
@@ -1120,7 +1102,7 @@ pub fn play_out_plain<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::S
     }
 }
 
-/// `seat`'s decision in `state`, asked as [`play_out_plain`] asks it (its view, a sampler of
+/// `seat`'s decision in `state`, asked as [`play_decisions`] asks it (its view, a sampler of
 /// the table, its own stream): for a game's own [`Game::play_out`].
 #[inline(always)]
 pub fn ask<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &G::State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> G::Action {
@@ -1157,7 +1139,7 @@ pub(crate) fn check_never_draws<G: Game>(g: &G, bots: &mut [Box<dyn Bot<G>>], ga
 /// Test support for a game's own [`Game::play_out`]: a dealt game from `seed`'s streams,
 /// played `steps` decisions on by the plain loop (`a` and `b` asked the same questions, which
 /// must give the same answers), then to its end by `play_out` with `a` and by
-/// [`play_out_plain`] with `b` from the same point. `Err` names the first difference: the
+/// [`play_decisions`] with `b` from the same point. `Err` names the first difference: the
 /// game not over, the final state, or any stream afterwards.
 #[cfg(test)]
 pub(crate) fn check_play_out<G: Game, L: Lineup<G> + ?Sized>(g: &G, a: &mut L, b: &mut L, seed: u64, steps: usize) -> Result<(), String> {
@@ -1178,7 +1160,7 @@ pub(crate) fn check_play_out<G: Game, L: Lineup<G> + ?Sized>(g: &G, a: &mut L, b
     }
     let (mut s2, mut rng2, mut seat_rngs2) = (s.clone(), rng.clone(), seat_rngs.clone());
     g.play_out(&mut s, a, &mut rng, &mut seat_rngs);
-    play_out_plain(g, &mut s2, b, &mut rng2, &mut seat_rngs2);
+    play_decisions(g, &mut s2, b, &mut rng2, &mut seat_rngs2);
     if !matches!(g.to_move(&s), ToMove::Over) {
         return Err(format!("seed {seed}: play_out stopped before the end"));
     }

@@ -269,7 +269,7 @@ impl Geometry {
             for (p, x) in row.iter_mut().enumerate() {
                 let p = p as Pos;
                 if p == START || (p as usize) < g.track || (in_home(p) && p - HOME <= home) {
-                    *x = g.progress_plain(color, p) as i16;
+                    *x = g.progress_by_rule(color, p) as i16;
                 }
             }
         }
@@ -298,8 +298,9 @@ impl Geometry {
         self.prog[color][p as usize] as i32
     }
 
-    /// [`Geometry::progress`] computed (the table's source, tested against it).
-    pub fn progress_plain(&self, color: usize, p: Pos) -> i32 {
+    /// [`Geometry::progress`] by the rule itself: the one definition, from which the table
+    /// [`Geometry::progress`] reads is built once per variant.
+    pub fn progress_by_rule(&self, color: usize, p: Pos) -> i32 {
         if p == START {
             0
         } else if in_home(p) {

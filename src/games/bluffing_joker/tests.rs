@@ -1078,7 +1078,7 @@ fn progress_table_and_path_check_match_their_plain_versions() {
         positions.push(START);
         for c in 0..g.players {
             for &p in &positions {
-                assert_eq!(g.geo.progress(c, p), g.geo.progress_plain(c, p), "color {c} at {p}");
+                assert_eq!(g.geo.progress(c, p), g.geo.progress_by_rule(c, p), "color {c} at {p}");
             }
         }
         let mut rng = GameRng::seed_from(players as u64);

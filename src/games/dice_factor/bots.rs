@@ -27,8 +27,7 @@ pub fn collector_discard(hand: &Hand, allowed: u16) -> Card {
 
 /// [`collector_discard`] from a hand holding the cards of `held` (not empty), none of them an
 /// action card, whose best target is `t`: the first card in canonical order that does not
-/// count toward `t`; if every card counts, the last card in canonical order. The quick loop
-/// asks it of the hand after a draw, in registers, before the draw is added.
+/// count toward `t`; if every card counts, the last card in canonical order.
 #[inline(always)]
 pub fn first_off(held: u64, t: usize) -> Card {
     debug_assert_eq!(held & ACTION_BITS, 0, "an action card is discarded first");
@@ -37,8 +36,8 @@ pub fn first_off(held: u64, t: usize) -> Card {
 }
 
 /// Whether a hand holding the cards of `held` holds an action card (the collector discards
-/// the first one).
-#[inline(always)]
+/// the first one; the tests' check of [`first_off`]).
+#[cfg(test)]
 pub fn holds_action(held: u64) -> bool {
     held & ACTION_BITS != 0
 }

@@ -73,10 +73,10 @@ mod hand;
 pub mod keys;
 mod metrics;
 pub mod params;
-mod quick;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod turns;
 mod trace;
 mod view;
 
@@ -311,7 +311,7 @@ impl Game for DiceFactor {
         self.step(s, seat, action, rng, log);
     }
 
-    /// The turn's usual decisions as straight-line code (`quick.rs`).
+    /// The turn's usual decisions as straight-line code (`turns.rs`).
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         self.play_turns(state, bots, rng, seat_rngs);

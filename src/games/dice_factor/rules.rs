@@ -530,7 +530,7 @@ impl DiceFactor {
     }
 
     /// [`DiceFactor::find_winner`] seat by seat in turn order, as the rule reads.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub fn find_winner_plain(&self, s: &State) -> Option<(usize, usize)> {
         let allowed = allowed_targets(s.dice);
         let reach = Reach::new(allowed, self.params.goal);

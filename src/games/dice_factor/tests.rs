@@ -1031,7 +1031,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------
-// The quick loop (`quick.rs`) against the engine's plain loop
+// The game's own loop (`turns.rs`) against the engine's plain loop
 
 /// `n` boxed bots named by `picks` (indices into [`BOTS`]), seat by seat.
 fn boxed(picks: &[usize], n: usize) -> Vec<Box<dyn Bot<DiceFactor>>> {

@@ -203,11 +203,6 @@ pub struct GreedyTurn {
     /// The position (one bit) of the first card of the single-card play's color (0 when no
     /// color is held).
     pub first: u16,
-    /// That color (7 when no color is held).
-    pub color: usize,
-    /// The garden's eight lanes after that card is laid (one more petal of its color),
-    /// computed in the vector registers: the next turn's garden, when nothing completes.
-    pub garden_after: std::arch::x86_64::__m128i,
 }
 
 /// [`single_color_plain`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
@@ -229,7 +224,7 @@ pub fn greedy_turn_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card
     use std::arch::x86_64::*;
     // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
     // the two loads read the 16 bytes of `garden` and of `slots` (unaligned loads).
-    let (completing, in_color, color, garden_after) = unsafe {
+    let (completing, in_color) = unsafe {
         let g = _mm_loadu_si128(garden.as_ptr().cast());
         let h = _mm_unpacklo_epi8(_mm_cvtsi64_si128(held as i64), _mm_setzero_si128());
         let completing = _mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1));
@@ -250,7 +245,6 @@ pub fn greedy_turn_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card
         // Lanes 0 and 1 hold the least key; every lane gets it. Keys differ by color, so
         // exactly one lane equals it when a color is held: that lane gains the petal.
         let least = _mm_shuffle_epi32::<0>(m);
-        let garden_after = _mm_sub_epi16(g, _mm_cmpeq_epi16(key, least));
         // The color c (the low 3 bits, untouched by the flipped top bit) becomes 5c in every
         // byte. No color held: c = 7, and no card is 35 to 39.
         let c = _mm_and_si128(least, _mm_set1_epi16(7));
@@ -259,11 +253,11 @@ pub fn greedy_turn_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card
         // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
         let d = _mm_sub_epi8(_mm_loadu_si128(slots.as_ptr().cast()), first_card);
         let inside = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(4)), d);
-        (completing, _mm_movemask_epi8(inside) as u32, (_mm_cvtsi128_si32(m) & 7) as usize, garden_after)
+        (completing, _mm_movemask_epi8(inside) as u32)
     };
     // The slots past the length come after every card held, so the lowest slot of a held
     // color is a card held.
-    GreedyTurn { completing, first: (in_color & in_color.wrapping_neg()) as u16, color, garden_after }
+    GreedyTurn { completing, first: (in_color & in_color.wrapping_neg()) as u16 }
 }
 
 /// `cautious`: (1) completes as many flowers as `max_play` allows, cheapest first (a

@@ -44,7 +44,6 @@ pub mod keys;
 mod metrics;
 pub mod params;
 #[cfg(target_arch = "x86_64")]
-mod quick;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -53,7 +52,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, rng};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, cards_text};
 use crate::variant::Invalid;
 
@@ -219,13 +218,6 @@ impl Game for FlowerPower {
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.play(s, seat, action.0, log);
-    }
-
-    /// A table of `greedy` plays its usual turns as one piece (`quick.rs`).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        self.play_out_quick(state, bots, rng, seat_rngs);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

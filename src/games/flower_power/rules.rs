@@ -128,6 +128,7 @@ impl Hand {
     }
 
     /// [`Hand::positions_of`] card by card, the plain version (the tests compare the two).
+    #[cfg(test)]
     pub fn positions_of_plain(&self, c: usize) -> u16 {
         self.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i)
     }
@@ -415,16 +416,6 @@ impl Garden {
         &self.0
     }
 
-    /// Sets the eight lanes at once (lanes 5..8 must be 0).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub fn set_lanes(&mut self, lanes: std::arch::x86_64::__m128i) {
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Garden` is 16 bytes aligned to 16, so
-        // the aligned store covers exactly its lanes.
-        unsafe { std::arch::x86_64::_mm_store_si128(self.0.as_mut_ptr().cast(), lanes) };
-        debug_assert!(self.0[COLORS..].iter().all(|&k| k == 0));
-    }
-
     /// Sets color `c`'s petals to `k`, writing all 16 bytes at once.
     #[inline(always)]
     pub fn set(&mut self, c: usize, k: u16) {
@@ -691,7 +682,8 @@ impl FlowerPower {
                 colors[color_of(c)] += 1;
             }
             for (c, name) in COLOR_NAMES.iter().enumerate() {
-                if h.positions_of(c) != h.positions_of_plain(c) {
+                let held = h.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i);
+                if h.positions_of(c) != held {
                     return Err(format!("seat {seat}'s {name} positions are off"));
                 }
             }

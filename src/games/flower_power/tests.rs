@@ -661,40 +661,6 @@ proptest! {
     }
 }
 
-/// A table of `greedy` on every seat, as the simulator builds it (the quick loop's table).
-fn greedy_table(g: &FlowerPower) -> crate::engine::Uniform<GreedyBot> {
-    crate::engine::Uniform::new((0..g.players).map(|_| GreedyBot).collect())
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
-
-    /// The quick loop of a `greedy` table (`quick.rs`: a turn where nothing completes played
-    /// as one piece) plays the same game as the engine's plain loop, from the deal or from
-    /// any later turn, for any table (hand sizes, plays, petals, decks, caps).
-    #[test]
-    fn greedy_play_out_is_the_plain_loop(params in arb_params(), seed in any::<u64>(), steps in 0usize..40) {
-        let g = FlowerPower::new(params).expect("valid");
-        crate::engine::check_play_out(&g, &mut greedy_table(&g), &mut greedy_table(&g), seed, steps).map_err(TestCaseError::fail)?;
-    }
-}
-
-/// The quick loop plays the bundled variants' games as the plain loop does, from the deal.
-#[test]
-fn greedy_play_out_is_the_plain_loop_on_the_bundled_tables() {
-    for (name, f) in [
-        ("standard", (|_| {}) as fn(&mut Params)),
-        ("three sets", |p| p.deck.base_sets = 3),
-        ("max play two", |p| p.max_play = 2),
-        ("two players", |p| p.players = 2),
-    ] {
-        let g = game_with(f);
-        for seed in 0..2_000u64 {
-            crate::engine::check_play_out(&g, &mut greedy_table(&g), &mut greedy_table(&g), seed, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
-}
-
 #[test]
 fn many_standard_games_for_every_bot_and_table_size() {
     for players in [2u32, 3, 4, 8] {

@@ -5,10 +5,10 @@
 //! [`Game::random_action`]: crate::engine::Game::random_action
 
 use super::params::KINDS;
-use super::rules::{Hand, Patch, Slot, remove_at};
+use super::rules::{Hand, Patch, remove_at};
 use super::{Action, Decision, Event, MatchPatch, View};
 use crate::engine::rng::Chance;
-use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Lineup, Sampler, Uniform};
+use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
 
 /// A patch slot the bot does not remember (in [`memory_choice`]'s `slots`).
@@ -85,7 +85,7 @@ pub fn memory_info() -> BotInfo<MatchPatch> {
         doc: "remembers each announced placement with chance `recall`; takes a remembered slot that pairs a card in hand (first card in canonical order, then the oldest slot), else the pile, else the oldest slot it does not remember (else the oldest); places the card held longest",
         params: MEMORY_PARAMS,
         build: |_, v| Box::new(TableMemoryBot::new(v[0])),
-        uniform: Some(|_, seats| Box::new(MemoryTable::new(seats.iter().map(|v| v[0]).collect()))),
+        uniform: Some(|_, seats| Box::new(Uniform::new(seats.iter().map(|v| TableMemoryBot::new(v[0])).collect()))),
     }
 }
 
@@ -195,105 +195,132 @@ pub fn memory_place(hand: &Hand) -> Card {
 /// compare the two on whole games.
 ///
 /// With perfect memory (`recall` 1) every slot is remembered and no draw is made: the
-/// choice is [`memory_choice`] on the patch as announced. Otherwise it keeps the same
-/// mirror as [`MemoryBot`] and brings it up to date at each draw decision: slots no longer
-/// in the patch were taken (forgotten with them), and the slots placed since the last
-/// decision (placement numbers above every one seen) get their recall draws, oldest first:
-/// exactly the draws [`MemoryBot`] makes for the slots still in the patch.
+/// choice is [`memory_choice`] on the patch as announced. Otherwise it remembers slots by
+/// their placement numbers and, at each draw decision, makes the recall draws of the slots
+/// placed since its last decision that are still in the patch, oldest first: exactly the
+/// draws [`MemoryBot`] makes (a slot taken before the bot decides again never matters to
+/// it). While the patch keeps its slots as bits of placement numbers
+/// ([`Patch::placement_bits`]) the draws and the choice are bit operations; else a scan of
+/// the slots.
 pub struct TableMemoryBot {
     recall: Chance,
     perfect: bool,
-    /// Mirror of the patch as of the last draw decision, oldest slot first: a remembered
-    /// card or [`FORGOTTEN`] (`recall` below 1 only).
-    slots: Vec<u8>,
-    /// The placement number of each mirrored slot.
-    serials: Vec<u32>,
-    /// Placement numbers below this have been seen.
+    /// Bit s of word s / 64 set when the bot remembers the slot placed as number s (`recall`
+    /// below 1 only; the bit of a slot no longer in the patch is never read again).
+    remembered: Vec<u64>,
+    /// Placement numbers below this have had their recall draw (or left the patch before).
     seen: u32,
-    /// Remembered slots per kind.
-    remembered: [u8; KINDS],
-    /// Bit k set when a remembered slot holds kind k.
-    known: u32,
 }
 
 impl TableMemoryBot {
     /// A memory bot remembering each placement with probability `recall`.
     pub fn new(recall: f64) -> Self {
-        TableMemoryBot {
-            recall: Chance::new(recall),
-            perfect: recall >= 1.0,
-            slots: Vec::new(),
-            serials: Vec::new(),
-            seen: 0,
-            remembered: [0; KINDS],
-            known: 0,
-        }
+        TableMemoryBot { recall: Chance::new(recall), perfect: recall >= 1.0, remembered: vec![0], seen: 0 }
     }
 
     /// [`memory_choice`] with every slot of `patch` remembered: only a kind both shown
-    /// ([`Patch::kinds`]) and held needs a look at the slots ([`Patch::first_of`]). Always
-    /// inlined: the quick loop compiles it with the bit instructions (`popcnt`).
+    /// ([`Patch::kinds`]) and held needs a look at the slots ([`Patch::first_of`]).
     #[inline(always)]
     pub fn choose_perfect(hand: &Hand, pile: usize, patch: &Patch) -> Action {
-        Self::choose_perfect_pairing(hand, pile, patch).0
-    }
-
-    /// [`TableMemoryBot::choose_perfect`] with the kind a take of a pairing slot draws (the
-    /// held kind it pairs, known before the slot is found), `None` for any other draw: the
-    /// quick loop's checks of the drawn card need not wait for the slot's search.
-    #[inline(always)]
-    pub fn choose_perfect_pairing(hand: &Hand, pile: usize, patch: &Patch) -> (Action, Option<Card>) {
         let both = patch.kinds() & hand.kinds_mask();
         if both != 0 {
             let card = both.trailing_zeros() as u8;
-            let i = patch.first_of(card).unwrap_or(0);
-            return (Action::Take(i as u16), Some(card));
+            return Action::Take(patch.first_of(card).unwrap_or(0) as u16);
         }
-        (if pile > 0 { Action::Pile } else { Action::Take(0) }, None)
+        if pile > 0 { Action::Pile } else { Action::Take(0) }
     }
 
-    /// A mirrored slot left the patch.
+    /// Whether the bot remembers the slot placed as number `serial`.
     #[inline]
-    fn drop_slot(&mut self, v: u8) {
-        if v != FORGOTTEN {
-            let r = &mut self.remembered[v as usize];
-            *r -= 1;
-            if *r == 0 {
-                self.known &= !(1 << v);
+    fn remembers(&self, serial: u32) -> bool {
+        self.remembered.get(serial as usize / 64).is_some_and(|w| w >> (serial % 64) & 1 != 0)
+    }
+
+    /// Remembers the slot placed as number `serial`.
+    #[inline]
+    fn remember(&mut self, serial: u32) {
+        let word = serial as usize / 64;
+        if word >= self.remembered.len() {
+            self.remembered.resize(word + 1, 0);
+        }
+        self.remembered[word] |= 1 << (serial % 64);
+    }
+
+    /// A forgetful bot's draw (`recall` below 1): the recall draws of the slots placed since
+    /// its last decision, then [`memory_choice`] on the slots it remembers.
+    #[inline]
+    fn choose_forgetful(&mut self, hand: &Hand, pile: usize, patch: &Patch, rng: &mut GameRng) -> Action {
+        let action = match patch.placement_bits() {
+            Some((live, by_kind)) => self.choose_by_bits(hand, pile, patch.kinds(), live, by_kind, rng),
+            None => self.choose_by_slots(hand, pile, patch, rng),
+        };
+        debug_assert_eq!(action, memory_choice(hand, pile, &self.mirror(patch)), "the bits' choice is memory_choice");
+        action
+    }
+
+    /// [`TableMemoryBot::choose_forgetful`] on the patch's placement bits (`live`: the slots
+    /// in the patch; `by_kind`: the slots of each kind; `kinds`: the kinds shown): the fresh
+    /// slots' draws in placement order, then a slot remembered of the first held kind in
+    /// canonical order (its oldest), else the pile, else the oldest slot not remembered
+    /// (else the oldest).
+    #[inline(always)]
+    fn choose_by_bits(&mut self, hand: &Hand, pile: usize, kinds: u32, live: u64, by_kind: &[u64; KINDS], rng: &mut GameRng) -> Action {
+        // Tracked placement numbers are below 64, so `seen` is at most 64.
+        let mut fresh = if self.seen >= 64 { 0 } else { live & (u64::MAX << self.seen) };
+        let mut memory = self.remembered[0];
+        while fresh != 0 {
+            let bit = fresh & fresh.wrapping_neg();
+            if self.recall.hit(rng) {
+                memory |= bit;
             }
+            self.seen = bit.trailing_zeros() + 1;
+            fresh &= fresh - 1;
+        }
+        self.remembered[0] = memory;
+        let memory = memory & live;
+        let position = |slot: u64| Action::Take((live & (slot - 1)).count_ones() as u16);
+        let mut both = kinds & hand.kinds_mask();
+        while both != 0 {
+            let slots = by_kind[both.trailing_zeros() as usize] & memory;
+            if slots != 0 {
+                return position(slots & slots.wrapping_neg());
+            }
+            both &= both - 1;
+        }
+        if pile > 0 {
+            return Action::Pile;
+        }
+        let forgotten = live & !memory;
+        if forgotten == 0 { Action::Take(0) } else { position(forgotten & forgotten.wrapping_neg()) }
+    }
+
+    /// [`TableMemoryBot::choose_forgetful`] slot by slot (a patch not kept as bits).
+    fn choose_by_slots(&mut self, hand: &Hand, pile: usize, patch: &Patch, rng: &mut GameRng) -> Action {
+        let mut best: Option<(Card, usize)> = None;
+        let mut forgotten = None;
+        for (i, slot) in patch.iter().enumerate() {
+            if slot.serial >= self.seen && self.recall.hit(rng) {
+                self.remember(slot.serial);
+            }
+            if !self.remembers(slot.serial) {
+                forgotten = forgotten.or(Some(i));
+            } else if hand.count(slot.card) > 0 && best.is_none_or(|(card, _)| slot.card < card) {
+                best = Some((slot.card, i));
+            }
+        }
+        if let Some(last) = patch.last() {
+            self.seen = self.seen.max(last.serial + 1);
+        }
+        match best {
+            Some((_, i)) => Action::Take(i as u16),
+            None if pile > 0 => Action::Pile,
+            None => Action::Take(forgotten.unwrap_or(0) as u16),
         }
     }
 
-    /// Brings the mirror up to date with the patch `now` (see the type's doc).
-    fn sync(&mut self, now: &[Slot], rng: &mut GameRng) {
-        let old = now.partition_point(|slot| slot.serial < self.seen);
-        let mut j = 0;
-        for (w, slot) in now[..old].iter().enumerate() {
-            while self.serials[j] != slot.serial {
-                self.drop_slot(self.slots[j]);
-                j += 1;
-            }
-            self.serials[w] = slot.serial;
-            self.slots[w] = self.slots[j];
-            j += 1;
-        }
-        for k in j..self.slots.len() {
-            self.drop_slot(self.slots[k]);
-        }
-        self.slots.truncate(old);
-        self.serials.truncate(old);
-        for slot in &now[old..] {
-            let v = if self.recall.hit(rng) {
-                self.remembered[slot.card as usize] += 1;
-                self.known |= 1 << slot.card;
-                slot.card
-            } else {
-                FORGOTTEN
-            };
-            self.slots.push(v);
-            self.serials.push(slot.serial);
-            self.seen = slot.serial + 1;
-        }
+    /// What the bot remembers of `patch`, as [`memory_choice`] reads it (debug checks).
+    fn mirror(&self, patch: &Patch) -> Vec<u8> {
+        patch.iter().map(|slot| if self.remembers(slot.serial) { slot.card } else { FORGOTTEN }).collect()
     }
 }
 
@@ -309,89 +336,17 @@ impl Bot<MatchPatch> for TableMemoryBot {
     }
 
     fn new_game(&mut self, _game: &MatchPatch, _seat: usize) {
-        self.slots.clear();
-        self.serials.clear();
+        self.remembered.clear();
+        self.remembered.push(0);
         self.seen = 0;
-        self.remembered = [0; KINDS];
-        self.known = 0;
     }
 
     #[inline(always)]
     fn decide(&mut self, _game: &MatchPatch, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
             Decision::Draw { .. } if self.perfect => Self::choose_perfect(view.hand, view.pile(), view.patch()),
-            Decision::Draw { .. } => {
-                self.sync(view.slots(), rng);
-                let hand = view.hand;
-                let both = self.known & hand.kinds_mask();
-                let action = if both != 0 {
-                    let card = both.trailing_zeros() as u8;
-                    let i = self.slots.iter().position(|&v| v == card).unwrap_or(0);
-                    Action::Take(i as u16)
-                } else if view.pile() > 0 {
-                    Action::Pile
-                } else {
-                    let i = self.slots.iter().position(|&v| v == FORGOTTEN).unwrap_or(0);
-                    Action::Take(i as u16)
-                };
-                debug_assert_eq!(action, memory_choice(hand, view.pile(), &self.slots));
-                action
-            }
+            Decision::Draw { .. } => self.choose_forgetful(view.hand, view.pile(), view.patch(), rng),
             Decision::Place => Action::Place(memory_place(view.hand)),
         }
-    }
-}
-
-/// A table of `memory` bots, one per seat ([`BotInfo::uniform`]): the [`Uniform`] line-up of
-/// [`TableMemoryBot`]s, which also tells [`MatchPatch`]'s own loop ([`Game::play_out`])
-/// whether every seat has perfect memory. Such a table decides with no draw and no memory of
-/// its own ([`TableMemoryBot::choose_perfect`] on the view), so that loop plays its
-/// decisions without asking it (`quick.rs`).
-///
-/// [`Game::play_out`]: crate::engine::Game::play_out
-pub struct MemoryTable {
-    seats: Uniform<TableMemoryBot>,
-    perfect: bool,
-}
-
-impl MemoryTable {
-    /// One `memory` bot per seat with these `recall` values, in seat order.
-    pub fn new(recalls: Vec<f64>) -> Self {
-        let perfect = recalls.iter().all(|&r| r >= 1.0);
-        MemoryTable { seats: Uniform::new(recalls.into_iter().map(TableMemoryBot::new).collect()), perfect }
-    }
-
-    /// Whether every seat has perfect memory (`recall` 1).
-    #[inline]
-    pub fn perfect(&self) -> bool {
-        self.perfect
-    }
-}
-
-impl Lineup<MatchPatch> for MemoryTable {
-    fn len(&self) -> usize {
-        self.seats.len()
-    }
-    fn listens(&self) -> bool {
-        <Uniform<TableMemoryBot> as Lineup<MatchPatch>>::listens(&self.seats)
-    }
-    fn draws(&self) -> bool {
-        <Uniform<TableMemoryBot> as Lineup<MatchPatch>>::draws(&self.seats)
-    }
-    fn new_game(&mut self, game: &MatchPatch) {
-        self.seats.new_game(game);
-    }
-    #[inline(always)]
-    fn decide(&mut self, seat: usize, game: &MatchPatch, view: &View<'_>, sampler: &Sampler<'_, MatchPatch>, rng: &mut GameRng) -> Action {
-        self.seats.decide(seat, game, view, sampler, rng)
-    }
-    fn name(&self, seat: usize) -> &str {
-        <Uniform<TableMemoryBot> as Lineup<MatchPatch>>::name(&self.seats, seat)
-    }
-    fn observe(&mut self, event: &Event) {
-        self.seats.observe(event);
-    }
-    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
-        Some(self)
     }
 }

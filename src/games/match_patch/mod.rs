@@ -68,7 +68,6 @@ mod determinize;
 pub mod keys;
 mod metrics;
 pub mod params;
-mod quick;
 pub mod rules;
 #[cfg(test)]
 mod tests;
@@ -76,14 +75,16 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, play_out_plain, rng};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
-pub use bots::{MemoryBot, MemoryTable, TableMemoryBot, memory_choice, memory_place};
+pub use bots::{MemoryBot, TableMemoryBot, memory_choice, memory_place};
 pub use metrics::MatchMetrics;
 pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
-pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, PlainHand, Slot, State};
+#[cfg(test)]
+pub use rules::PlainHand;
+pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, Slot, State};
 
 /// One decision of a Match Patch seat (trace notation: [`trace`]'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -316,18 +317,6 @@ impl Game for MatchPatch {
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         self.apply_action(s, seat, action, log);
-    }
-
-    /// A table of perfect-memory `memory` bots ([`MemoryTable`]) is played by the game's
-    /// own loop, its decisions fused with the rules (`quick.rs`); any other line-up decision
-    /// by decision.
-    #[inline(always)]
-    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        if bots.as_any_mut().and_then(|table| table.downcast_mut::<MemoryTable>()).is_some_and(|table| table.perfect()) {
-            self.play_perfect_memory(state);
-        } else {
-            play_out_plain(self, state, bots, rng, seat_rngs);
-        }
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -294,6 +294,7 @@ impl fmt::Debug for Hand {
 
 /// [`Hand`] as a plain list, the reference it is tested against: the cards in arrival order
 /// and each card's passed-up kinds stored whole; every removal moves the newer cards down.
+#[cfg(test)]
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlainHand {
     /// The cards, held longest first.
@@ -302,6 +303,7 @@ pub struct PlainHand {
     pub passed: Vec<u32>,
 }
 
+#[cfg(test)]
 impl PlainHand {
     /// Adds `card` as the newest card, with no passed-up kinds.
     pub fn push(&mut self, card: Card) {
@@ -419,7 +421,8 @@ impl Patch {
         self.kinds
     }
 
-    /// [`Patch::kinds`] from the slots one by one, the reference it is checked against.
+    /// [`Patch::kinds`] from the slots one by one, the reference it is tested against.
+    #[cfg(test)]
     pub fn kinds_plain(&self) -> u32 {
         self.iter().fold(0, |m, slot| m | 1 << slot.card)
     }
@@ -501,6 +504,7 @@ impl Patch {
     }
 
     /// [`Patch::take`] slot by slot, the reference it is tested against.
+    #[cfg(test)]
     pub fn take_plain(&mut self, i: usize) -> Slot {
         let mut slots: Vec<Slot> = self.iter().copied().collect();
         let slot = slots.remove(i);
@@ -546,8 +550,18 @@ impl Patch {
     }
 
     /// [`Patch::first_of`] slot by slot, the reference it is tested against.
+    #[cfg(test)]
     pub fn first_of_plain(&self, card: Card) -> Option<usize> {
         self.iter().position(|slot| slot.card == card)
+    }
+
+    /// The slots as bits of their placement numbers, when every slot is tracked
+    /// ([`TRACKED`]): the live slots, then per kind the slots holding it (bit s: the slot
+    /// placed as number s). A slot's position is the number of live bits below its own.
+    /// `None` once a slot was placed as [`TRACKED`] or later, or out of placement order.
+    #[inline(always)]
+    pub fn placement_bits(&self) -> Option<(u64, &[u64; KINDS])> {
+        (self.next_serial <= TRACKED).then_some((self.live, &self.by_kind))
     }
 
     /// Removes every slot.
@@ -970,7 +984,8 @@ impl MatchPatch {
         for slot in s.patch.iter() {
             in_patch[slot.card as usize] += 1;
         }
-        if &in_patch != s.patch.counts() || s.patch.kinds() != s.patch.kinds_plain() {
+        let shown = (0..KINDS).filter(|&k| in_patch[k] > 0).fold(0u32, |m, k| m | 1 << k);
+        if &in_patch != s.patch.counts() || s.patch.kinds() != shown {
             return Err(format!("the patch's counts per kind {:?} (kinds {:#x}) do not fit its slots", s.patch.counts(), s.patch.kinds()));
         }
         if s.patch.windows(2).any(|w| w[0].serial >= w[1].serial) || s.patch.last().is_some_and(|slot| slot.serial >= s.placed) {

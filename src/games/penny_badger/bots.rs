@@ -403,8 +403,7 @@ impl BasicBot {
         self.turn_inline(game, slots, len, rng)
     }
 
-    /// [`Self::turn`] inlined into its caller: the game's own loop (`quick.rs`), where the
-    /// action it returns is taken apart at once.
+    /// [`Self::turn`]'s body, inlined into that call.
     #[inline(always)]
     pub(super) fn turn_inline(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
         let max_claim = game.payout.max_claim();

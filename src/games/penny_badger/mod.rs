@@ -24,10 +24,10 @@ pub mod keys;
 mod metrics;
 pub mod params;
 mod piles;
-mod quick;
 pub mod rules;
 #[cfg(test)]
 mod tests;
+mod turns;
 mod trace;
 mod view;
 
@@ -305,11 +305,11 @@ impl Game for PennyBadger {
         self.step(s, seat, action, rng, log);
     }
 
-    /// A table of `basic` plays a turn, its answers and their settlement as one piece
-    /// (`quick.rs`); any other line-up decision by decision.
+    /// A turn, its claim's answers and their settlement as one piece, for any line-up
+    /// (`turns.rs`).
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        self.play_out_quick(state, bots, rng, seat_rngs);
+        self.play_turns(state, bots, rng, seat_rngs);
     }
 
     fn outcome(&self, s: &State) -> Outcome {

@@ -10,7 +10,7 @@ pub(super) const BLOCK: usize = 16;
 const _: () = assert!(super::params::HAND_CAP <= BLOCK, "a discard fits one block");
 
 /// Appends the first `n` entries of `block` to `pile` (`n <= BLOCK`), as
-/// [`append_block_plain`] does. When the pile has room for a whole block past its end (the
+/// `extend_from_slice` does. When the pile has room for a whole block past its end (the
 /// deal reserves it), the block is one store and the length grows by `n`; otherwise the
 /// plain append.
 #[inline(always)]
@@ -28,17 +28,11 @@ pub(super) fn append_block<T: Copy>(pile: &mut Vec<T>, block: &[T; BLOCK], n: us
             pile.set_len(len + n);
         }
     } else {
-        append_block_plain(pile, block, n);
+        pile.extend_from_slice(&block[..n]);
     }
 }
 
-/// [`append_block`] the plain way: the first `n` entries of `block`, pushed in order.
-#[inline(never)]
-pub(super) fn append_block_plain<T: Copy>(pile: &mut Vec<T>, block: &[T; BLOCK], n: usize) {
-    pile.extend_from_slice(&block[..n]);
-}
-
-/// Sets the last `n` entries of `pile` to `value` (`n <= pile.len()`), as [`fill_top_plain`]
+/// Sets the last `n` entries of `pile` to `value` (`n <= pile.len()`), as a plain fill
 /// does. With room for a whole block from the first of them, one store of `BLOCK` copies of
 /// `value`: the copies past the pile's end land in its spare capacity, outside its length.
 #[inline(always)]
@@ -53,13 +47,6 @@ pub(super) fn fill_top<T: Copy>(pile: &mut Vec<T>, n: usize, value: T) {
         // `fill_top_is_the_plain_fill` checks the result.
         unsafe { pile.as_mut_ptr().add(start).cast::<[T; BLOCK]>().write([value; BLOCK]) };
     } else {
-        fill_top_plain(pile, n, value);
+        pile[start..].fill(value);
     }
-}
-
-/// [`fill_top`] the plain way: the last `n` entries set one by one.
-#[inline(never)]
-pub(super) fn fill_top_plain<T: Copy>(pile: &mut [T], n: usize, value: T) {
-    let start = pile.len() - n;
-    pile[start..].fill(value);
 }

@@ -651,10 +651,11 @@ impl PennyBadger {
 
     /// The current player's discard and claim, its opponents' answers and the claim's
     /// settlement in one piece, with nothing recorded: the plain steps' game (the discard
-    /// and claim, then one answer per opponent, the last one settling), for a loop that
-    /// knows its opponents' answers in advance ([`super::quick`]). `answer(seat)` is asked
-    /// for each opponent in the order the plain steps ask them, and only for a claim that
-    /// can be challenged. The claim's answers stay in registers until they are settled.
+    /// and claim, then one answer per opponent, the last one settling), for a loop that asks
+    /// the answers in a row ([`super::turns`]). `answer(state, seat)` is asked for each
+    /// opponent in the order the plain steps ask them, with the claim and the answers so far
+    /// on the table as each answer's view shows them, and only for a claim that can be
+    /// challenged.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn claim_answered(
@@ -663,7 +664,7 @@ impl PennyBadger {
         seat: usize,
         mask: u32,
         claim: Claim,
-        mut answer: impl FnMut(usize) -> bool,
+        mut answer: impl FnMut(&State, usize) -> bool,
         rng: &mut GameRng,
         log: &mut EventLog<Event>,
     ) {
@@ -673,12 +674,14 @@ impl PennyBadger {
             return self.pay_for_nothing(s, seat, rng, log);
         }
         let (order, order_len) = self.challenge_order(s, seat);
+        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers: 0, asked: 0, order, order_len });
+        s.phase = Phase::Challenge;
         let mut challengers = 0u16;
-        for &a in &order[..usize::from(order_len).min(MAX_PLAYERS)] {
-            challengers |= u16::from(answer(usize::from(a))) << a;
+        for (asked, &a) in order[..usize::from(order_len).min(MAX_PLAYERS)].iter().enumerate() {
+            challengers |= u16::from(answer(s, usize::from(a))) << a;
+            s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers, asked: asked as u8 + 1, order, order_len });
         }
         let c = ClaimOutcome { claimer: seat as u8, claim, count, truthful, challengers, order, order_len };
-        s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers, asked: order_len, order, order_len });
         if !self.settle_claim_fast(s, c, log) {
             self.settle_claim(s, c, log);
         }

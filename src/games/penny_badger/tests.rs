@@ -482,12 +482,12 @@ proptest! {
         let (mut fast, mut plain) = (start.clone(), start.clone());
         fast.reserve_exact(room);
         super::piles::append_block(&mut fast, &block, n);
-        super::piles::append_block_plain(&mut plain, &block, n);
+        plain.extend_from_slice(&block[..n]);
         prop_assert_eq!(&fast, &plain);
         let (mut fast, mut plain): (Vec<u8>, Vec<u8>) = (start.iter().map(|&x| x as u8).collect(), start.iter().map(|&x| x as u8).collect());
         fast.reserve_exact(room);
         super::piles::append_block(&mut fast, &bytes, n);
-        super::piles::append_block_plain(&mut plain, &bytes, n);
+        plain.extend_from_slice(&bytes[..n]);
         prop_assert_eq!(&fast, &plain);
     }
 
@@ -499,7 +499,8 @@ proptest! {
         fast.shrink_to_fit();
         fast.reserve_exact(room);
         super::piles::fill_top(&mut fast, n, value);
-        super::piles::fill_top_plain(&mut plain, n, value);
+        let top = plain.len() - n;
+        plain[top..].fill(value);
         prop_assert_eq!(&fast, &plain);
         // What a later append sees past the end is what it writes, not the fill's copies.
         fast.push(7);
@@ -585,13 +586,9 @@ proptest! {
 }
 
 /// A [`Uniform`](crate::engine::Uniform) table of `basic` with these (bluff, challenge)
-/// values per seat, recognised by the game's own loop (`quick.rs`).
+/// values per seat.
 fn basic_table(values: &[(f64, f64)]) -> crate::engine::Uniform<super::bots::BasicBot> {
-    use crate::engine::Lineup;
-    let mut table = crate::engine::Uniform::new(values.iter().map(|&(b, c)| super::bots::BasicBot::new(&[b, c])).collect());
-    let known = Lineup::<PennyBadger>::as_any_mut(&mut table).is_some_and(|t| t.is::<crate::engine::Uniform<super::bots::BasicBot>>());
-    assert!(known, "the game's own loop knows the table");
-    table
+    crate::engine::Uniform::new(values.iter().map(|&(b, c)| super::bots::BasicBot::new(&[b, c])).collect())
 }
 
 proptest! {

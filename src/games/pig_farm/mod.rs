@@ -48,7 +48,7 @@ mod determinize;
 pub mod keys;
 mod metrics;
 pub mod params;
-mod quick;
+mod turns;
 pub mod rules;
 pub mod scoring;
 #[cfg(test)]
@@ -339,7 +339,7 @@ impl Game for PigFarm {
         self.apply_action(s, seat, action, rng, log);
     }
 
-    /// The turn's usual decisions as straight-line code (`quick.rs`).
+    /// The turn's usual decisions as straight-line code (`turns.rs`).
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         self.play_turns(state, bots, rng, seat_rngs);

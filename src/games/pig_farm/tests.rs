@@ -825,7 +825,7 @@ fn check_play_out<L: crate::engine::Lineup<PigFarm> + ?Sized>(g: &PigFarm, a: &m
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
-    /// The quick loop (`quick.rs`: a turn's decisions as straight-line code) plays the same
+    /// The game's own loop (`turns.rs`: a turn's decisions as straight-line code) plays the same
     /// game as the engine's plain loop, from the deal or from any later decision (a second
     /// draw, a discard, a butcher to roll for), for mixed boxed tables (random, greedy,
     /// threshold) and for a uniform threshold table (the bot inlined into the loop).

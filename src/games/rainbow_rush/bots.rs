@@ -2,7 +2,7 @@
 //! allocation per decision) and `saboteur` (a builder that keeps its wilds to break the
 //! opponent closest to a rainbow). `random` is the engine's.
 
-use super::cover::{Cover, first_max};
+use super::cover::Cover;
 use super::rules::{Hand, Row};
 use super::{Action, Decision, RainbowRush, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
@@ -17,15 +17,9 @@ const WILD_KINDS: u64 = ((1u64 << 37) - 1) & !((1u64 << COLOR_WILD) - 1);
 pub fn target_shape(row: Cover, row_and_hand: Cover) -> usize {
     #[cfg(target_arch = "x86_64")]
     return Cover::first_best_sse2(row, row_and_hand);
-    #[cfg(not(target_arch = "x86_64"))]
-    return target_shape_plain(row, row_and_hand);
-}
-
-/// [`target_shape`] lane by lane, the plain version the tests compare the SSE2 one with.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
-pub fn target_shape_plain(row: Cover, row_and_hand: Cover) -> usize {
     // Both coverages are at most 5: row * 8 + all orders shapes by row, then by all.
-    first_max((row.lanes() << 3) | row_and_hand.lanes()).0
+    #[cfg(not(target_arch = "x86_64"))]
+    return super::cover::first_max((row.lanes() << 3) | row_and_hand.lanes()).0;
 }
 
 /// The builder's draw: the discard top when it may be taken and coverage(S*, row + hand +
@@ -74,13 +68,13 @@ pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
         }
     }
     let x = first_spare(row, hand, all, s);
-    debug_assert_eq!(x, first_spare_plain(hand, row_cover, all, s));
     Action::Discard(x.unwrap_or_else(|| 63 - hand.kind_mask().leading_zeros() as Card))
 }
 
 /// The builder's discard candidate: the first hand card x (canonical order) with
 /// coverage(`s`, row + hand − x) = coverage(`s`, row + hand); `all` is the cover of row +
 /// hand. The plain version of [`first_spare`].
+#[cfg(test)]
 pub fn first_spare_plain(hand: &Hand, row_cover: Cover, all: Cover, s: usize) -> Option<Card> {
     let full = all.get(s);
     hand.kinds().find(|&x| hand.add_to_except(row_cover, x).get(s) == full)

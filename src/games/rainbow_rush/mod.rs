@@ -66,7 +66,9 @@ use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outco
 use crate::games::chroma::{Card, card_name, is_wild};
 use crate::variant::Invalid;
 
-pub use bots::{BuilderBot, SaboteurBot, builder_choice, builder_draw, first_spare, first_spare_plain, target_shape};
+#[cfg(test)]
+pub use bots::first_spare_plain;
+pub use bots::{BuilderBot, SaboteurBot, builder_choice, builder_draw, first_spare, target_shape};
 pub use cover::{Cover, need};
 pub use metrics::RushMetrics;
 pub use params::{KINDS, MAX_PLAYERS, MAX_ROW, Params};

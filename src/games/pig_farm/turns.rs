@@ -1,7 +1,7 @@
-//! The quick loop of Pig Farm ([`crate::engine::Game::play_out`]): a turn's usual sequence of decisions
+//! Pig Farm played to its end with nothing recorded, for any line-up ([`crate::engine::Game::play_out`]): a turn's usual sequence of decisions
 //! (the first draw or the sale, the second draw, the discard) played as straight-line code.
 //!
-//! The engine's plain loop (`engine::play_out_plain`) asks the bot, then applies the action,
+//! The engine's plain loop (`engine::play_decisions`) asks the bot, then applies the action,
 //! one decision at a time: every decision starts with a dispatch on the turn's phase, in the
 //! rules and in the bot, which the compiler turns into an indirect jump whose target changes
 //! every decision (by callgrind's branch simulation, 91 of a game's 141 mispredicted
