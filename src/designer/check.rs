@@ -417,7 +417,8 @@ impl GameCommand for Check<'_> {
             expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
         // With --traces every game's row is kept, to find the games that reached the cap.
         let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: self.traces.is_some(), rotate };
-        let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
+        let seated = crate::games::handle::seated(&game, &plans);
+        let arm = Arm { seated: &seated, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
         let mut progress = Progress::new(o.run.games, o.run.quiet);
         let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
         let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);

@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::engine::{BarSeries, ChartSpec, Game};
+use crate::engine::{BarSeries, ChartSpec};
 use crate::error::Error;
+use crate::games::handle::seated;
 use crate::games::{self, GameCommand, Registered};
 use crate::output::Partial;
 use crate::output::atomic::OutputDir;
@@ -262,15 +263,15 @@ struct Common {
 }
 
 /// Everything a paired run measured so far.
-struct Acc<G: Game> {
-    a: ArmStats<G>,
-    b: ArmStats<G>,
+struct Acc {
+    a: ArmStats,
+    b: ArmStats,
     diffs: Moments,
     extra_diffs: Vec<Vec<(f64, f64)>>,
 }
 
-impl<G: Game> Acc<G> {
-    fn add(&mut self, p: PairedBatch<G>) {
+impl Acc {
+    fn add(&mut self, p: PairedBatch) {
         self.a.add(p.a);
         self.b.add(p.b);
         self.diffs.merge(&p.diffs);
@@ -281,9 +282,9 @@ impl<G: Game> Acc<G> {
 }
 
 /// What one batch of a paired run measured.
-struct PairedBatch<G: Game> {
-    a: ArmBatch<G>,
-    b: ArmBatch<G>,
+struct PairedBatch {
+    a: ArmBatch,
+    b: ArmBatch,
     diffs: Moments,
     /// Per sub-batch (games, B - A) of each common figure gathered over whole batches.
     extra_diffs: Vec<Vec<(f64, f64)>>,
@@ -297,8 +298,9 @@ impl GameCommand for Compare<'_> {
         let plans_a = plans(&game_a, va, o.bots.as_deref(), "--bots")?;
         let bots_b = o.bots_b.as_deref().or(o.bots.as_deref());
         let plans_b = plans(&game_b, self.vb, bots_b, if o.bots_b.is_some() { "--bots-b" } else { "--bots" })?;
-        let arm_a = Arm { game: &game_a, plans: &plans_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
-        let arm_b = Arm { game: &game_b, plans: &plans_b, variant: self.vb.name.clone(), replay: replay_command(self.b_path, bots_b, self.b_sets) };
+        let (seated_a, seated_b) = (seated(&game_a, &plans_a), seated(&game_b, &plans_b));
+        let arm_a = Arm { seated: &seated_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
+        let arm_b = Arm { seated: &seated_b, variant: self.vb.name.clone(), replay: replay_command(self.b_path, bots_b, self.b_sets) };
         let rotate = o.run.rotate || va.rotate || self.vb.rotate;
         let (cat_a, cat_b) = (Catalogue::new(&game_a).rotated(rotate, plans_a.len()), Catalogue::new(&game_b).rotated(rotate, plans_b.len()));
         let common: Vec<Common> = cat_a
@@ -330,8 +332,7 @@ impl GameCommand for Compare<'_> {
         let plan_b = PlayPlan { seed: seed_b, ..plan_a };
         let pool = Pool::new(o.run.threads)?;
         let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
-        let mut acc =
-            Acc::<G> { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
+        let mut acc = Acc { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
         let precision_index = match o.precision.precision {
             None => None,
             Some(_) => {
@@ -347,10 +348,10 @@ impl GameCommand for Compare<'_> {
                 Some(k)
             }
         };
-        let play = |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc<G>| -> Result<(), Error> {
+        let play = |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc| -> Result<(), Error> {
             let jobs: Vec<u64> = batches(done, n, size).collect();
             let first = jobs.first().copied().unwrap_or(0);
-            let task = |&batch: &u64| -> Result<PairedBatch<G>, Error> {
+            let task = |&batch: &u64| -> Result<PairedBatch, Error> {
                 let mut a_values: Vec<f64> = Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
                 let a = arm_batch_with(&arm_a, &cat_a, &plan_a, batch, n, &mut |v| a_values.extend_from_slice(v))?;
                 let mut d = Moments::new(common.len());
@@ -432,10 +433,10 @@ impl GameCommand for Compare<'_> {
                 rows.push(row(d, est_a[ia], Estimate::point(f64::NAN), f64::NAN, None, None));
             }
         }
-        let side = |path: &Path, v: &Variant, arm: &Arm<'_, G>, sets: &[String], seed: u64| Side {
+        let side = |path: &Path, v: &Variant, arm: &Arm<'_>, sets: &[String], seed: u64| Side {
             path: path.display().to_string(),
             variant: v.name.clone(),
-            bots: arm.plans.iter().map(|p| p.label.clone()).collect(),
+            bots: arm.seated.labels(),
             sets: sets.to_vec(),
             seed,
         };

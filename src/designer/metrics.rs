@@ -17,7 +17,7 @@
 //! [`crate::stats::standing`] (normal over per-game values; Wilson for `comeback_rate`); a
 //! comparison pairs them by batch means, like the game's own figures.
 
-use crate::engine::{Game, Metrics, Outcome};
+use crate::engine::{Game, Outcome};
 pub use crate::stats::interval::batch_half_width;
 use crate::stats::interval::wilson_clustered;
 pub use crate::stats::moments::Moments;
@@ -101,13 +101,11 @@ pub const STANDING_METRICS: [(&str, Unit, &str); 7] = [
 
 /// The standing figures of a summary in [`STANDING_METRICS`] order, with their intervals.
 pub fn standing_estimates(s: &StandingSummary) -> [(f64, [f64; 2]); 7] {
-    [&s.lead_changes, &s.lead_changes_per_10_turns, &s.drama, &s.drama_share, &s.decisiveness, &s.comeback_rate, &s.margin].map(|e| (e.value, e.ci95))
+    s.estimates().map(|e| (e.value, e.ci95))
 }
 
 /// The standing figures' values in [`STANDING_METRICS`] order (per-batch values).
-pub fn standing_values(s: &StandingSummary) -> Vec<f64> {
-    standing_estimates(s).iter().map(|(v, _)| *v).collect()
-}
+pub use crate::games::handle::standing_values;
 
 /// One named metric.
 #[derive(Clone, Debug)]
@@ -237,10 +235,15 @@ pub struct Catalogue {
 impl Catalogue {
     /// The catalogue of `game`.
     pub fn new<G: Game>(game: &G) -> Catalogue {
-        let seats = game.seats();
-        let unit = game.length_unit();
-        let teams = game.teams();
-        let eliminates = game.has_elimination();
+        Catalogue::of(&crate::games::handle::GameFacts::of(game))
+    }
+
+    /// The catalogue of a game with these facts.
+    pub fn of(game: &crate::games::handle::GameFacts) -> Catalogue {
+        let seats = game.seats;
+        let unit = game.length_unit;
+        let teams = game.teams.clone();
+        let eliminates = game.has_elimination;
         let mut defs = Vec::new();
         let mut per_game = 0;
         let mut add = |name: String, about: String, unit: Unit, field: Field, paired: bool| {
@@ -255,13 +258,13 @@ impl Catalogue {
         for (name, q) in [("median_length", 0.5), ("p5_length", 0.05), ("p95_length", 0.95)] {
             add(name.into(), format!("{:.0}th percentile of game length ({unit})", q * 100.0), Unit::Length, Field::LengthQuantile(q), false);
         }
-        for (i, reason) in game.end_reasons().iter().enumerate() {
+        for (i, reason) in game.end_reasons.iter().enumerate() {
             add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
         }
         add(
             "first_player_advantage".into(),
-            if game.acting_seats() < seats {
-                format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats())
+            if game.acting_seats < seats {
+                format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats)
             } else {
                 format!("seat 0's win share minus the fair share (1 - no-winner share)/{seats}, i.e. the seats' mean win share")
             },
@@ -314,24 +317,24 @@ impl Catalogue {
         for s in 0..seats {
             add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
         }
-        let own = <G::Metrics as Default>::default();
-        let extras: Vec<String> = own.summary(0).into_iter().map(|(k, _)| k).collect();
+        let own = |name: &str| game.own_figures.iter().find(|(n, _)| n == name).and_then(|(_, m)| m.clone());
+        let extras: Vec<String> = game.own_figures.iter().map(|(k, _)| k.clone()).collect();
         let game_extras = extras.len();
         for (k, (name, unit_of, about)) in STANDING_METRICS.iter().enumerate() {
-            let about = about.replace("{unit}", game.standing_unit()).replace("{length}", unit);
+            let about = about.replace("{unit}", game.standing_unit).replace("{length}", unit);
             add(name.to_string(), about, *unit_of, Field::Standing { k, batch: game_extras + k }, false);
         }
         for (j, name) in extras.into_iter().enumerate() {
-            let meaning = own.meaning(&name);
+            let meaning = own(&name);
             let (about, unit_of) = match &meaning {
                 Some(m) => (m.about.clone(), if m.is_share() { Unit::Share } else { Unit::Plain }),
                 // A game's own `*_share` figure is a share (in %, bounded by [0, 1]).
-                None => (format!("{}'s own figure", game.id()), if name.ends_with("_share") { Unit::Share } else { Unit::Plain }),
+                None => (format!("{}'s own figure", game.id), if name.ends_with("_share") { Unit::Share } else { Unit::Plain }),
             };
             add(name, about, unit_of, Field::Extra(j), false);
         }
         for d in defs.iter_mut().filter(|d| matches!(d.field, Field::Extra(_))) {
-            if let Some(m) = own.meaning(&d.name).filter(|m| !m.is_share()) {
+            if let Some(m) = own(&d.name).filter(|m| !m.is_share()) {
                 d.own_unit = m.unit;
             }
         }
@@ -342,9 +345,9 @@ impl Catalogue {
             defs,
             per_game_len: per_game,
             seats,
-            players: game.acting_seats(),
+            players: game.acting_seats,
             teams,
-            has_elimination: game.has_elimination(),
+            has_elimination: game.has_elimination,
             length_unit: unit.into(),
             rotation: 0,
         }
