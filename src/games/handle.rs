@@ -6,6 +6,7 @@
 
 use std::any::Any;
 
+use crate::engine::trace::Line;
 use crate::engine::{BotSpec, ChartSpec, Game, Meaning, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
 use crate::error::{Error, Location, VariantError};
 use crate::sim::SeatPlan;
@@ -180,6 +181,10 @@ pub trait SeatedGame: Sync {
         names: (&str, &str),
         each: &mut dyn FnMut(u64, u64, usize, &Outcome),
     ) -> Result<PlayedBatch, Error>;
+    /// Plays the game of `seed` with invariant checks, handing every line of its trace to
+    /// `sink` (at most [`crate::sim::MAX_TRACE_STEPS`] steps); `turn` turns the line-up as
+    /// a rotated game's place in its block does. `Err` is (step, what) of a broken rule.
+    fn trace(&self, variant: &Variant, seed: u64, turn: Option<usize>, sink: &mut dyn FnMut(Line)) -> Result<Outcome, (u64, String)>;
 }
 
 /// Game `G` with its seat plans, borrowed or owned by a handle.
@@ -216,6 +221,15 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
     ) -> Result<PlayedBatch, Error> {
         let (metrics, standing, subs) = play_batch(self.game, &self.plans, plan, (batch, games), names, each)?;
         Ok(PlayedBatch { metrics: Box::new(MetricsOf::<G>(metrics)), standing, subs })
+    }
+    fn trace(&self, variant: &Variant, seed: u64, turn: Option<usize>, sink: &mut dyn FnMut(Line)) -> Result<Outcome, (u64, String)> {
+        let plans = match turn {
+            Some(turn) => crate::sim::rotated(&self.plans, turn),
+            None => self.plans.clone(),
+        };
+        let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(self.game, &p.values)).collect();
+        let header = crate::sim::trace_header(variant, &plans);
+        crate::engine::trace::play_traced(self.game, &mut bots, seed, &header, true, crate::sim::MAX_TRACE_STEPS, sink)
     }
 }
 
