@@ -812,6 +812,21 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
         None => crate::output::write_json(&dir.join("compare.json"), c)?,
     }
     written.push("compare.json".to_string());
+    write_file(&dir.join("compare.csv"), &compare_csv(c))?;
+    written.push("compare.csv".to_string());
+    let mut images = Vec::new();
+    for chart in &compare_charts(c) {
+        crate::report::charts::render(chart, dir)?;
+        written.push(format!("{}.png", chart.file()));
+        images.push((chart.title().to_string(), format!("{}.png", chart.file())));
+    }
+    write_file(&dir.join("index.html"), &page(c, &images, partial))?;
+    written.push("index.html".to_string());
+    Ok(written)
+}
+
+/// `compare.csv`: every metric, both sides and the difference with its intervals.
+fn compare_csv(c: &Comparison) -> String {
     let mut csv = String::from("metric,unit,a,a_lo,a_hi,b,b_lo,b_hi,diff,paired_lo,paired_hi,independent_lo,independent_hi,significant\n");
     let f = |x: f64| {
         if x.is_finite() { x.to_string() } else { String::new() }
@@ -834,8 +849,11 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
             m.significant.map_or(String::new(), |s| s.to_string())
         ));
     }
-    write_file(&dir.join("compare.csv"), &csv)?;
-    written.push("compare.csv".to_string());
+    csv
+}
+
+/// The charts of a comparison: shares side by side, their differences, the mean length.
+fn compare_charts(c: &Comparison) -> Vec<ChartSpec> {
     let charted: Vec<(&MetricComparison, String)> = c
         .metrics
         .iter()
@@ -899,13 +917,5 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
             reference: None,
         });
     }
-    let mut images = Vec::new();
-    for chart in &charts {
-        crate::report::charts::render(chart, dir)?;
-        written.push(format!("{}.png", chart.file()));
-        images.push((chart.title().to_string(), format!("{}.png", chart.file())));
-    }
-    write_file(&dir.join("index.html"), &page(c, &images, partial))?;
-    written.push("index.html".to_string());
-    Ok(written)
+    charts
 }
