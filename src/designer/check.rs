@@ -31,14 +31,14 @@
 use std::path::PathBuf;
 
 use crate::error::Error;
-use crate::games::{self, GameCommand, Registered};
+use crate::games::{self, GameHandle, SeatedGame};
 use crate::progress::Progress;
 use crate::variant::Variant;
 
 use super::metrics::{Catalogue, Estimate, Interval, Unit};
 use super::precision::{PrecisionArgs, run_arm};
 use super::runner::{Arm, PlayPlan, replay_command};
-use super::{RunOptions, plans, thousands};
+use super::{RunOptions, seat, thousands};
 use crate::output::atomic::OutputDir;
 use crate::output::trace_file::TraceWriter;
 
@@ -268,16 +268,17 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
     let mut loaded = Vec::new();
     for path in &o.variants {
         let v = Variant::load(path, &o.sets)?;
-        games::dispatch(&v, Check { o, path, play: false, traces: None })?;
-        loaded.push((path, v));
+        let game = games::handle(&v)?;
+        check(&*game, &v, Check { o, path, play: false, traces: None })?;
+        loaded.push((path, v, game));
     }
     // The traces folder is taken (locked, probed) before any game is played.
     let out = o.traces.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;
     let mut traces = Traces { dir: out.as_ref().map(|o| o.path().to_path_buf()).unwrap_or_default(), ..Traces::default() };
     let mut counts = Counts::default();
     let mut failed = Vec::new();
-    for (path, v) in &loaded {
-        match games::dispatch(v, Check { o, path, play: true, traces: out.as_ref().map(|_| &mut traces) }) {
+    for (path, v, game) in &loaded {
+        match check(&**game, v, Check { o, path, play: true, traces: out.as_ref().map(|_| &mut traces) }) {
             Ok(c) => {
                 counts.held += c.held;
                 counts.undecided.extend(c.undecided.into_iter().map(|m| format!("{}: {m}", path.display())));
@@ -287,7 +288,7 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
                 println!("FAIL  invariant: {message}");
                 if out.is_some() {
                     // The failing game, traced up to the broken rule.
-                    games::dispatch(v, TraceBroken { o, message: &message, traces: &mut traces })?;
+                    trace_broken(&**game, v, o, &message, &mut traces)?;
                 }
                 failed.push(format!("{}: an invariant failed", path.display()));
             }
@@ -357,20 +358,19 @@ struct Traces {
 }
 
 impl Traces {
-    /// Traces game `index` (seed `seed`) of `variant` unless [`MAX_TRACES`] are written.
-    fn add<G: Registered>(&mut self, game: &G, variant: &Variant, plans: &[crate::sim::SeatPlan<G>], index: u64, seed: u64, why: &str) -> Result<(), Error> {
+    /// Traces game `index` (seed `seed`, line-up turned by `turn`) of `variant` unless
+    /// [`MAX_TRACES`] are written.
+    fn add(&mut self, seated: &dyn SeatedGame, variant: &Variant, (index, seed, turn): (u64, u64, Option<usize>), why: &str) -> Result<(), Error> {
         if self.files.len() >= MAX_TRACES {
             self.more += 1;
             return Ok(());
         }
         // Gzip-compressed: the games traced are the longest (capped) or broken ones, whose
         // plain traces can pass 100 MB each.
-        let name = format!("{}-{}-game-{index:06}-seed-{seed}-{why}.jsonl.gz", game.id(), variant.name);
+        let name = format!("{}-{}-game-{index:06}-seed-{seed}-{why}.jsonl.gz", seated.facts().id, variant.name);
         let path = self.dir.join(&name);
         let mut writer = TraceWriter::create(&path, true)?;
-        let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(game, &p.values)).collect();
-        let header = crate::sim::trace_header(variant, plans);
-        let _ = crate::engine::trace::play_traced(game, &mut bots, seed, &header, true, crate::sim::MAX_TRACE_STEPS, &mut |line| writer.line(&line));
+        let _ = seated.trace(variant, seed, turn, &mut |line| writer.line(&line));
         writer.finish()?;
         self.files.push(name);
         Ok(())
@@ -378,134 +378,127 @@ impl Traces {
 }
 
 /// Traces the game named by an invariant failure of the runner (`game I (seed S)`).
-struct TraceBroken<'a> {
-    o: &'a CheckOptions,
-    message: &'a str,
-    traces: &'a mut Traces,
-}
-
-impl GameCommand for TraceBroken<'_> {
-    type Output = ();
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-        let plans = plans(&game, variant, self.o.bots.as_deref(), "--bots")?;
-        // The runner names the game as `game {index} (seed {seed})`.
-        let found = self.message.split_once("game ").and_then(|(_, rest)| {
-            let (index, rest) = rest.split_once(" (seed ")?;
-            let (seed, _) = rest.split_once(')')?;
-            Some((index.parse::<u64>().ok()?, seed.parse::<u64>().ok()?))
-        });
-        if let Some((index, seed)) = found {
-            self.traces.add(&game, variant, &plans, index, seed, "invariant")?;
-        }
-        Ok(())
+fn trace_broken(game: &dyn GameHandle, variant: &Variant, o: &CheckOptions, message: &str, traces: &mut Traces) -> Result<(), Error> {
+    let seated = seat(game, variant, o.bots.as_deref(), "--bots")?;
+    // The runner names the game as `game {index} (seed {seed})`.
+    let found = message.split_once("game ").and_then(|(_, rest)| {
+        let (index, rest) = rest.split_once(" (seed ")?;
+        let (seed, _) = rest.split_once(')')?;
+        Some((index.parse::<u64>().ok()?, seed.parse::<u64>().ok()?))
+    });
+    if let Some((index, seed)) = found {
+        traces.add(&*seated, variant, (index, seed, None), "invariant")?;
     }
+    Ok(())
 }
 
-impl GameCommand for Check<'_> {
-    /// The bounds held, undecided and failed.
-    type Output = Counts;
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Counts, Error> {
-        let o = self.o;
-        let plans = plans(&game, variant, o.bots.as_deref(), "--bots")?;
-        let rotate = o.run.rotate || variant.rotate;
-        let cat = Catalogue::new(&game).rotated(rotate, plans.len());
-        let expect = expectations(variant, &cat)?;
-        if !self.play {
-            return Ok(Counts::default());
+/// Checks one variant: its `[expect]` table, then (with `play`) its games with the invariant
+/// checks on and every bound judged. Returns the bounds held, undecided and failed.
+fn check(game: &dyn GameHandle, variant: &Variant, c: Check<'_>) -> Result<Counts, Error> {
+    let o = c.o;
+    let seated = seat(game, variant, o.bots.as_deref(), "--bots")?;
+    let rotate = o.run.rotate || variant.rotate;
+    let cat = Catalogue::of(game.facts()).rotated(rotate, seated.acting());
+    let expect = expectations(variant, &cat)?;
+    if !c.play {
+        return Ok(Counts::default());
+    }
+    let detailed = expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
+    // With --traces every game's row is kept, to find the games that reached the cap.
+    let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: c.traces.is_some(), rotate };
+    let arm = Arm { seated: &*seated, variant: variant.name.clone(), replay: replay_command(c.path, o.bots.as_deref(), &o.sets) };
+    let mut progress = Progress::new(o.run.games, o.run.quiet);
+    let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
+    let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);
+    println!(
+        "check {} ({} / {}): {} games, seed {}; invariants and legality checked after every action: ok",
+        c.path.display(),
+        game.facts().id,
+        variant.name,
+        thousands(stats.tally.games),
+        o.run.seed
+    );
+    if let Some(r) = reached {
+        println!("  {}", r.describe());
+    }
+    let acting = seated.acting();
+    if rotate {
+        println!("  seats rotated: blocks of {acting} games on one deal; seat figures average the bots out, bot<k>_win_share the seats; intervals over blocks");
+    }
+    if let Some(traces) = c.traces {
+        let cap = game.facts().end_reasons.iter().position(|r| *r == "cap");
+        for row in stats.rows.iter().filter(|r| cap.is_some_and(|c| r.outcome.end_reason as usize == c)) {
+            // A rotated game was played by the line-up turned by its place in the block.
+            let turn = rotate.then_some((row.index % acting as u64) as usize);
+            traces.add(&*seated, variant, (row.index, row.seed, turn), "cap")?;
         }
-        let detailed =
-            expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
-        // With --traces every game's row is kept, to find the games that reached the cap.
-        let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: self.traces.is_some(), rotate };
-        let arm = Arm { game: &game, plans: &plans, variant: variant.name.clone(), replay: replay_command(self.path, o.bots.as_deref(), &o.sets) };
-        let mut progress = Progress::new(o.run.games, o.run.quiet);
-        let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
-        let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);
-        println!(
-            "check {} ({} / {}): {} games, seed {}; invariants and legality checked after every action: ok",
-            self.path.display(),
-            game.id(),
-            variant.name,
-            thousands(stats.tally.games),
-            o.run.seed
-        );
-        if let Some(r) = reached {
-            println!("  {}", r.describe());
-        }
-        if rotate {
-            println!(
-                "  seats rotated: blocks of {} games on one deal; seat figures average the bots out, bot<k>_win_share the seats; intervals over blocks",
-                plans.len()
-            );
-        }
-        if let Some(traces) = self.traces {
-            let cap = game.end_reasons().iter().position(|r| *r == "cap");
-            for row in stats.rows.iter().filter(|r| cap.is_some_and(|c| r.outcome.end_reason as usize == c)) {
-                // A rotated game was played by the line-up turned by its place in the block.
-                let seated = if rotate { crate::sim::rotated(&plans, (row.index % plans.len() as u64) as usize) } else { plans.clone() };
-                traces.add(&game, variant, &seated, row.index, row.seed, "cap")?;
+    }
+    if expect.is_empty() {
+        println!("  no [expect] table: only the invariants were checked");
+    }
+    if let Some(w) = summary.deadlock_warning() {
+        println!("  {w}");
+    }
+    let estimates = stats.estimates(&cat, &summary);
+    Ok(judge_bounds(&cat, &estimates, &expect, stats.tally.games))
+}
+
+/// Judges and prints every bound of `expect` (`games`: games played, for the reason a figure
+/// has no interval).
+fn judge_bounds(cat: &Catalogue, estimates: &[Estimate], expect: &[Expectation], games: u64) -> Counts {
+    let mut counts = Counts::default();
+    for e in expect {
+        let Some(def) = cat.get(&e.metric) else {
+            continue;
+        };
+        let est = estimates[cat.position(&e.metric).unwrap_or(0)];
+        let (verdict, said) = judge(&est, e.lo, e.hi);
+        let measured = if !est.value.is_finite() {
+            "not measured in this run".to_string()
+        } else if est.interval == Interval::None {
+            format!("{} ({})", raw(def.unit, est.value), crate::stats::interval::no_interval_reason(def.is_p_value(), games))
+        } else {
+            let how = said.map(|s| format!("; {s}")).unwrap_or_default();
+            format!("{} (95% CI {} to {}{how})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
+        };
+        let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
+        match verdict {
+            Verdict::Holds => {
+                println!("  ok    {} = {measured} within {bounds}", e.metric);
+                counts.held += 1;
             }
-        }
-        if expect.is_empty() {
-            println!("  no [expect] table: only the invariants were checked");
-        }
-        if let Some(w) = summary.deadlock_warning() {
-            println!("  {w}");
-        }
-        let mut counts = Counts::default();
-        let estimates = stats.estimates(&cat, &summary);
-        for e in &expect {
-            let Some(def) = cat.get(&e.metric) else {
-                continue;
-            };
-            let est = estimates[cat.position(&e.metric).unwrap_or(0)];
-            let (verdict, said) = judge(&est, e.lo, e.hi);
-            let measured = if !est.value.is_finite() {
-                "not measured in this run".to_string()
-            } else if est.interval == Interval::None {
-                format!("{} ({})", raw(def.unit, est.value), crate::stats::interval::no_interval_reason(def.is_p_value(), stats.tally.games))
-            } else {
-                let how = said.map(|s| format!("; {s}")).unwrap_or_default();
-                format!("{} (95% CI {} to {}{how})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
-            };
-            let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
-            match verdict {
-                Verdict::Holds => {
-                    println!("  ok    {} = {measured} within {bounds}", e.metric);
-                    counts.held += 1;
-                }
-                Verdict::Undecided => {
-                    let why = if est.interval == Interval::None || !est.value.is_finite() {
-                        "not judged without an interval".to_string()
-                    } else {
-                        format!("the CI overlaps a bound of {bounds}; more games would decide")
-                    };
-                    println!("  ??    {} = {measured}: undecided: {why}", e.metric);
-                    counts.undecided.push(format!("{} undecided", e.metric));
-                }
-                Verdict::Fails => {
-                    let why = if est.lo <= e.hi && est.hi >= e.lo { "the share is outside for certain" } else { "the whole 95% CI lies outside the bounds" };
-                    println!("  FAIL  {} = {measured} outside {bounds}: {why}", e.metric);
-                    counts.failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
-                }
-            }
-            // A game's own figure says what it is (a share is a fraction of 1 here).
-            if Catalogue::is_extra(def) {
-                let unit = if def.unit == Unit::Share { "a share, as a fraction of 1".to_string() } else { def.own_unit.clone() };
-                if unit.is_empty() {
-                    println!("        ({})", def.about);
+            Verdict::Undecided => {
+                let why = if est.interval == Interval::None || !est.value.is_finite() {
+                    "not judged without an interval".to_string()
                 } else {
-                    println!("        ({}; {unit})", def.about);
-                }
+                    format!("the CI overlaps a bound of {bounds}; more games would decide")
+                };
+                println!("  ??    {} = {measured}: undecided: {why}", e.metric);
+                counts.undecided.push(format!("{} undecided", e.metric));
+            }
+            Verdict::Fails => {
+                let why = if est.lo <= e.hi && est.hi >= e.lo { "the share is outside for certain" } else { "the whole 95% CI lies outside the bounds" };
+                println!("  FAIL  {} = {measured} outside {bounds}: {why}", e.metric);
+                counts.failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
             }
         }
-        Ok(counts)
+        // A game's own figure says what it is (a share is a fraction of 1 here).
+        if Catalogue::is_extra(def) {
+            let unit = if def.unit == Unit::Share { "a share, as a fraction of 1".to_string() } else { def.own_unit.clone() };
+            if unit.is_empty() {
+                println!("        ({})", def.about);
+            } else {
+                println!("        ({}; {unit})", def.about);
+            }
+        }
     }
+    counts
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Registered;
 
     fn est(value: f64, lo: f64, hi: f64) -> Estimate {
         Estimate { value, lo, hi, interval: Interval::Wilson }

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::engine::{BarSeries, ChartSpec, Game};
+use crate::engine::{BarSeries, ChartSpec};
 use crate::error::Error;
-use crate::games::{self, GameCommand, Registered};
+use crate::games::{self, GameHandle, SeatedGame};
 use crate::output::Partial;
 use crate::output::atomic::OutputDir;
 use crate::progress::Progress;
@@ -25,7 +25,7 @@ use crate::variant::Variant;
 use super::metrics::{self, Catalogue, Estimate, Moments, Unit};
 use super::precision::{PrecisionArgs, Reached, adaptive};
 use super::runner::{Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, check_blocks, replay_command};
-use super::{RunOptions, plans, thousands, write_file};
+use super::{RunOptions, seat, thousands, write_file};
 
 /// What `compare` was asked.
 #[derive(Clone, Debug)]
@@ -175,7 +175,7 @@ pub struct Comparison {
 /// moved between two saves of a variant with it).
 pub fn measure(o: &CompareOptions) -> Result<Comparison, Error> {
     let (va, vb, b_path, b_sets) = load(o)?;
-    games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })
+    compare(&*games::handle(&va)?, &va, &Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })
 }
 
 /// Variant A, variant B, B's path and B's overrides; both of one game.
@@ -203,7 +203,7 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
     crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = o.out.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;
-    let result = games::dispatch(&va, Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
+    let result = compare(&*games::handle(&va)?, &va, &Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
     let stopped = crate::interrupt::requested().then_some(Partial { played: result.games, asked: o.precision.precision.is_none().then_some(o.run.games) });
     if o.json {
         match &stopped {
@@ -262,15 +262,15 @@ struct Common {
 }
 
 /// Everything a paired run measured so far.
-struct Acc<G: Game> {
-    a: ArmStats<G>,
-    b: ArmStats<G>,
+struct Acc {
+    a: ArmStats,
+    b: ArmStats,
     diffs: Moments,
     extra_diffs: Vec<Vec<(f64, f64)>>,
 }
 
-impl<G: Game> Acc<G> {
-    fn add(&mut self, p: PairedBatch<G>) {
+impl Acc {
+    fn add(&mut self, p: PairedBatch) {
         self.a.add(p.a);
         self.b.add(p.b);
         self.diffs.merge(&p.diffs);
@@ -281,125 +281,75 @@ impl<G: Game> Acc<G> {
 }
 
 /// What one batch of a paired run measured.
-struct PairedBatch<G: Game> {
-    a: ArmBatch<G>,
-    b: ArmBatch<G>,
+struct PairedBatch {
+    a: ArmBatch,
+    b: ArmBatch,
     diffs: Moments,
     /// Per sub-batch (games, B - A) of each common figure gathered over whole batches.
     extra_diffs: Vec<Vec<(f64, f64)>>,
 }
 
-impl GameCommand for Compare<'_> {
-    type Output = Comparison;
-    fn run<G: Registered>(self, game_a: G, va: &Variant) -> Result<Comparison, Error> {
-        let o = self.o;
-        let game_b = G::from_variant(self.vb)?;
-        let plans_a = plans(&game_a, va, o.bots.as_deref(), "--bots")?;
-        let bots_b = o.bots_b.as_deref().or(o.bots.as_deref());
-        let plans_b = plans(&game_b, self.vb, bots_b, if o.bots_b.is_some() { "--bots-b" } else { "--bots" })?;
-        let arm_a = Arm { game: &game_a, plans: &plans_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
-        let arm_b = Arm { game: &game_b, plans: &plans_b, variant: self.vb.name.clone(), replay: replay_command(self.b_path, bots_b, self.b_sets) };
-        let rotate = o.run.rotate || va.rotate || self.vb.rotate;
-        let (cat_a, cat_b) = (Catalogue::new(&game_a).rotated(rotate, plans_a.len()), Catalogue::new(&game_b).rotated(rotate, plans_b.len()));
-        let common: Vec<Common> = cat_a
-            .defs
+/// Both arms of a paired run: their catalogues, how each plays, the metrics they share.
+struct PairedArms<'a> {
+    a: Arm<'a>,
+    b: Arm<'a>,
+    cat_a: Catalogue,
+    cat_b: Catalogue,
+    plan_a: PlayPlan,
+    plan_b: PlayPlan,
+    common: Vec<Common>,
+    /// Games per batch.
+    size: u64,
+}
+
+impl PairedArms<'_> {
+    /// Plays batch `batch` of a run of `n` games on both sides and pairs the values game by
+    /// game (block by block when rotated) and sub-batch by sub-batch.
+    fn batch(&self, batch: u64, n: u64) -> Result<PairedBatch, Error> {
+        let (cat_a, common) = (&self.cat_a, &self.common);
+        let mut a_values: Vec<f64> = Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
+        let a = arm_batch_with(&self.a, cat_a, &self.plan_a, batch, n, &mut |v| a_values.extend_from_slice(v))?;
+        let mut d = Moments::new(common.len());
+        let mut row = vec![0.0; common.len()];
+        let mut k = 0;
+        let b = arm_batch_with(&self.b, &self.cat_b, &self.plan_b, batch, n, &mut |v| {
+            let va = &a_values[k * cat_a.per_game_len..(k + 1) * cat_a.per_game_len];
+            for (x, c) in row.iter_mut().zip(common) {
+                *x = c.per_game.map_or(0.0, |(ia, ib)| v[ib] - va[ia]);
+            }
+            d.add(&row);
+            k += 1;
+        })?;
+        // Paired by sub-batch (the same games' seeds on both sides): the units of the
+        // batch-means interval, as for one arm's own figures.
+        let extra_diffs = common
             .iter()
-            .enumerate()
-            .filter_map(|(ia, d)| {
-                let ib = cat_b.position(&d.name)?;
-                let db = &cat_b.defs[ib];
-                let per_game = d.per_game.zip(db.per_game);
-                let extra = Catalogue::extra_index(d).zip(Catalogue::extra_index(db));
-                Some(Common { a: ia, b: ib, per_game, extra })
+            .map(|c| match c.extra {
+                Some((ia, ib)) => a.sub_batches().iter().zip(b.sub_batches()).map(|((g, xa), (_, xb))| (*g, xb[ib] - xa[ia])).collect(),
+                None => Vec::new(),
             })
             .collect();
-        let seed_b = o.seed_b.unwrap_or(o.run.seed);
-        if rotate && plans_a.len() != plans_b.len() {
-            return Err(Error::Usage(format!(
-                "seat rotation compares blocks of one game per seat: both sides need the same number of bots (A has {}, B has {})",
-                plans_a.len(),
-                plans_b.len()
-            )));
-        }
-        let plan_a = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false, rotate };
-        if rotate && o.precision.precision.is_some() {
-            return Err(Error::Usage("seat rotation cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
-        }
-        check_blocks(&plan_a, plans_a.len(), o.run.games)?;
-        let size = plan_a.batch_size(plans_a.len());
-        let plan_b = PlayPlan { seed: seed_b, ..plan_a };
-        let pool = Pool::new(o.run.threads)?;
-        let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
-        let mut acc =
-            Acc::<G> { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(common.len()), extra_diffs: vec![Vec::new(); common.len()] };
-        let precision_index = match o.precision.precision {
-            None => None,
-            Some(_) => {
-                let name = o.precision.metric();
-                let k = common
-                    .iter()
-                    .position(|c| cat_a.defs[c.a].name == name)
-                    .ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names())))?;
-                super::precision::check_target(&cat_a.defs[common[k].a], o.precision.precision.unwrap_or(0.0))?;
-                if common[k].per_game.is_none() && common[k].extra.is_none() {
-                    return Err(Error::Usage(format!("--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure")));
-                }
-                Some(k)
-            }
-        };
-        let play = |done: u64, n: u64, progress: &mut Progress, acc: &mut Acc<G>| -> Result<(), Error> {
-            let jobs: Vec<u64> = batches(done, n, size).collect();
-            let first = jobs.first().copied().unwrap_or(0);
-            let task = |&batch: &u64| -> Result<PairedBatch<G>, Error> {
-                let mut a_values: Vec<f64> = Vec::with_capacity(BATCH as usize * cat_a.per_game_len);
-                let a = arm_batch_with(&arm_a, &cat_a, &plan_a, batch, n, &mut |v| a_values.extend_from_slice(v))?;
-                let mut d = Moments::new(common.len());
-                let mut row = vec![0.0; common.len()];
-                let mut k = 0;
-                let b = arm_batch_with(&arm_b, &cat_b, &plan_b, batch, n, &mut |v| {
-                    let va = &a_values[k * cat_a.per_game_len..(k + 1) * cat_a.per_game_len];
-                    for (x, c) in row.iter_mut().zip(&common) {
-                        *x = c.per_game.map_or(0.0, |(ia, ib)| v[ib] - va[ia]);
-                    }
-                    d.add(&row);
-                    k += 1;
-                })?;
-                // Paired by sub-batch (the same games' seeds on both sides): the units of the
-                // batch-means interval, as for one arm's own figures.
-                let extra_diffs = common
-                    .iter()
-                    .map(|c| match c.extra {
-                        Some((ia, ib)) => a.sub_batches().iter().zip(b.sub_batches()).map(|((g, xa), (_, xb))| (*g, xb[ib] - xa[ia])).collect(),
-                        None => Vec::new(),
-                    })
-                    .collect();
-                Ok(PairedBatch { a, b, diffs: d, extra_diffs })
-            };
-            pool.run(&jobs, task, |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * size).min(n)))
-        };
-        let started = std::time::Instant::now();
-        let reached = match (o.precision.precision, precision_index) {
-            (Some(target), Some(k)) => Some(adaptive(target, o.precision.metric(), o.precision.max_games, &mut progress, |done, n, progress| {
-                play(done, n, progress, &mut acc)?;
-                Ok(match common[k].per_game {
-                    Some(_) => acc.diffs.half_width(k),
-                    None => metrics::batch_half_width(&acc.extra_diffs[k]).unwrap_or(f64::INFINITY),
-                })
-            })?),
-            _ => {
-                play(0, o.run.games, &mut progress, &mut acc)?;
-                None
-            }
-        };
+        Ok(PairedBatch { a, b, diffs: d, extra_diffs })
+    }
+
+    /// Plays the batches that take both sides from `done` to `n` games into `acc`.
+    fn play(&self, pool: &Pool, (done, n): (u64, u64), progress: &mut Progress, acc: &mut Acc) -> Result<(), Error> {
+        let jobs: Vec<u64> = batches(done, n, self.size).collect();
+        let first = jobs.first().copied().unwrap_or(0);
+        pool.run(&jobs, |&batch| self.batch(batch, n), |_, p| acc.add(p), &mut |k| progress.update(((first + k as u64) * self.size).min(n)))
+    }
+
+    /// Every metric's row: both sides' estimates and the difference B - A with its paired
+    /// interval (and the interval of independent runs, for comparison).
+    fn rows(&self, acc: &Acc, seconds: f64) -> Vec<MetricComparison> {
+        let (cat_a, cat_b) = (&self.cat_a, &self.cat_b);
         let Acc { a: sa, b: sb, diffs, extra_diffs } = acc;
-        progress.finish();
-        let seconds = started.elapsed().as_secs_f64();
-        let (sum_a, sum_b) = (sa.summary(&arm_a, o.run.seed, true, seconds), sb.summary(&arm_b, seed_b, true, seconds));
-        let (est_a, est_b) = (sa.estimates(&cat_a, &sum_a), sb.estimates(&cat_b, &sum_b));
+        let (sum_a, sum_b) = (sa.summary(&self.a, self.plan_a.seed, true, seconds), sb.summary(&self.b, self.plan_b.seed, true, seconds));
+        let (est_a, est_b) = (sa.estimates(cat_a, &sum_a), sb.estimates(cat_b, &sum_b));
         // Per-game values (per block when rotated) counted, for the independent-runs interval.
         let n = sa.moments.n;
         let mut rows = Vec::new();
-        for (k, c) in common.iter().enumerate() {
+        for (k, c) in self.common.iter().enumerate() {
             let d = &cat_a.defs[c.a];
             let (ea, eb) = (est_a[c.a], est_b[c.b]);
             let diff = eb.value - ea.value;
@@ -432,25 +382,117 @@ impl GameCommand for Compare<'_> {
                 rows.push(row(d, est_a[ia], Estimate::point(f64::NAN), f64::NAN, None, None));
             }
         }
-        let side = |path: &Path, v: &Variant, arm: &Arm<'_, G>, sets: &[String], seed: u64| Side {
-            path: path.display().to_string(),
-            variant: v.name.clone(),
-            bots: arm.plans.iter().map(|p| p.label.clone()).collect(),
-            sets: sets.to_vec(),
-            seed,
-        };
-        Ok(Comparison {
-            game: game_a.id().to_string(),
-            a: side(&o.a, va, &arm_a, &o.sets, o.run.seed),
-            b: side(self.b_path, self.vb, &arm_b, self.b_sets, seed_b),
-            games: sa.tally.games,
-            rotation_block: rotate.then_some(plans_a.len() as u64),
-            common_random_numbers: seed_b == o.run.seed,
-            length_unit: game_a.length_unit().to_string(),
-            precision: reached,
-            metrics: rows,
-        })
+        rows
     }
+}
+
+/// The metrics both catalogues have, with their places in each.
+fn common_metrics(cat_a: &Catalogue, cat_b: &Catalogue) -> Vec<Common> {
+    cat_a
+        .defs
+        .iter()
+        .enumerate()
+        .filter_map(|(ia, d)| {
+            let ib = cat_b.position(&d.name)?;
+            let db = &cat_b.defs[ib];
+            let per_game = d.per_game.zip(db.per_game);
+            let extra = Catalogue::extra_index(d).zip(Catalogue::extra_index(db));
+            Some(Common { a: ia, b: ib, per_game, extra })
+        })
+        .collect()
+}
+
+/// The common metric `--precision` plays until narrow enough (`None` without `--precision`).
+fn precision_index(o: &CompareOptions, common: &[Common], cat_a: &Catalogue) -> Result<Option<usize>, Error> {
+    if o.precision.precision.is_none() {
+        return Ok(None);
+    }
+    let name = o.precision.metric();
+    let k = common
+        .iter()
+        .position(|c| cat_a.defs[c.a].name == name)
+        .ok_or_else(|| Error::Usage(format!("--precision-metric: unknown metric `{name}`; allowed: {}", cat_a.names())))?;
+    super::precision::check_target(&cat_a.defs[common[k].a], o.precision.precision.unwrap_or(0.0))?;
+    if common[k].per_game.is_none() && common[k].extra.is_none() {
+        return Err(Error::Usage(format!("--precision-metric: `{name}` has no paired interval; pick a share, a mean or the game's own figure")));
+    }
+    Ok(Some(k))
+}
+
+/// Both sides seated, checked for a rotated comparison, with their catalogues and plans.
+fn paired_arms<'a>(cmp: &Compare<'_>, va: &Variant, (seated_a, seated_b): (&'a dyn SeatedGame, &'a dyn SeatedGame)) -> Result<PairedArms<'a>, Error> {
+    let o = cmp.o;
+    let bots_b = o.bots_b.as_deref().or(o.bots.as_deref());
+    let a = Arm { seated: seated_a, variant: va.name.clone(), replay: replay_command(&o.a, o.bots.as_deref(), &o.sets) };
+    let b = Arm { seated: seated_b, variant: cmp.vb.name.clone(), replay: replay_command(cmp.b_path, bots_b, cmp.b_sets) };
+    let rotate = o.run.rotate || va.rotate || cmp.vb.rotate;
+    let (acting_a, acting_b) = (seated_a.acting(), seated_b.acting());
+    let (cat_a, cat_b) = (Catalogue::of(seated_a.facts()).rotated(rotate, acting_a), Catalogue::of(seated_b.facts()).rotated(rotate, acting_b));
+    let common = common_metrics(&cat_a, &cat_b);
+    let seed_b = o.seed_b.unwrap_or(o.run.seed);
+    if rotate && acting_a != acting_b {
+        return Err(Error::Usage(format!(
+            "seat rotation compares blocks of one game per seat: both sides need the same number of bots (A has {acting_a}, B has {acting_b})"
+        )));
+    }
+    let plan_a = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false, rotate };
+    if rotate && o.precision.precision.is_some() {
+        return Err(Error::Usage("seat rotation cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
+    }
+    check_blocks(&plan_a, acting_a, o.run.games)?;
+    let size = plan_a.batch_size(acting_a);
+    let plan_b = PlayPlan { seed: seed_b, ..plan_a };
+    Ok(PairedArms { a, b, cat_a, cat_b, plan_a, plan_b, common, size })
+}
+
+/// Plays A (`game_a`, from `va`) and B on common random numbers and measures every metric's
+/// difference.
+fn compare(game_a: &dyn GameHandle, va: &Variant, cmp: &Compare<'_>) -> Result<Comparison, Error> {
+    let o = cmp.o;
+    let game_b = game_a.with_variant(cmp.vb)?;
+    let seated_a = seat(game_a, va, o.bots.as_deref(), "--bots")?;
+    let bots_b = o.bots_b.as_deref().or(o.bots.as_deref());
+    let seated_b = seat(&*game_b, cmp.vb, bots_b, if o.bots_b.is_some() { "--bots-b" } else { "--bots" })?;
+    let p = paired_arms(cmp, va, (&*seated_a, &*seated_b))?;
+    let pool = Pool::new(o.run.threads)?;
+    let mut progress = Progress::new(o.run.games, o.json || o.run.quiet);
+    let mut acc = Acc { a: ArmStats::default(), b: ArmStats::default(), diffs: Moments::new(p.common.len()), extra_diffs: vec![Vec::new(); p.common.len()] };
+    let precision_index = precision_index(o, &p.common, &p.cat_a)?;
+    let started = std::time::Instant::now();
+    let reached = match (o.precision.precision, precision_index) {
+        (Some(target), Some(k)) => Some(adaptive(target, o.precision.metric(), o.precision.max_games, &mut progress, |done, n, progress| {
+            p.play(&pool, (done, n), progress, &mut acc)?;
+            Ok(match p.common[k].per_game {
+                Some(_) => acc.diffs.half_width(k),
+                None => metrics::batch_half_width(&acc.extra_diffs[k]).unwrap_or(f64::INFINITY),
+            })
+        })?),
+        _ => {
+            p.play(&pool, (0, o.run.games), &mut progress, &mut acc)?;
+            None
+        }
+    };
+    progress.finish();
+    let rows = p.rows(&acc, started.elapsed().as_secs_f64());
+    let side = |path: &Path, v: &Variant, arm: &Arm<'_>, sets: &[String], seed: u64| Side {
+        path: path.display().to_string(),
+        variant: v.name.clone(),
+        bots: arm.seated.labels(),
+        sets: sets.to_vec(),
+        seed,
+    };
+    let facts = game_a.facts();
+    Ok(Comparison {
+        game: facts.id.to_string(),
+        a: side(&o.a, va, &p.a, &o.sets, o.run.seed),
+        b: side(cmp.b_path, cmp.vb, &p.b, cmp.b_sets, p.plan_b.seed),
+        games: acc.a.tally.games,
+        rotation_block: p.plan_a.rotate.then_some(p.a.acting() as u64),
+        common_random_numbers: p.plan_b.seed == o.run.seed,
+        length_unit: facts.length_unit.to_string(),
+        precision: reached,
+        metrics: rows,
+    })
 }
 
 fn unit_name(u: Unit) -> &'static str {
@@ -770,6 +812,21 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
         None => crate::output::write_json(&dir.join("compare.json"), c)?,
     }
     written.push("compare.json".to_string());
+    write_file(&dir.join("compare.csv"), &compare_csv(c))?;
+    written.push("compare.csv".to_string());
+    let mut images = Vec::new();
+    for chart in &compare_charts(c) {
+        crate::report::charts::render(chart, dir)?;
+        written.push(format!("{}.png", chart.file()));
+        images.push((chart.title().to_string(), format!("{}.png", chart.file())));
+    }
+    write_file(&dir.join("index.html"), &page(c, &images, partial))?;
+    written.push("index.html".to_string());
+    Ok(written)
+}
+
+/// `compare.csv`: every metric, both sides and the difference with its intervals.
+fn compare_csv(c: &Comparison) -> String {
     let mut csv = String::from("metric,unit,a,a_lo,a_hi,b,b_lo,b_hi,diff,paired_lo,paired_hi,independent_lo,independent_hi,significant\n");
     let f = |x: f64| {
         if x.is_finite() { x.to_string() } else { String::new() }
@@ -792,8 +849,11 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
             m.significant.map_or(String::new(), |s| s.to_string())
         ));
     }
-    write_file(&dir.join("compare.csv"), &csv)?;
-    written.push("compare.csv".to_string());
+    csv
+}
+
+/// The charts of a comparison: shares side by side, their differences, the mean length.
+fn compare_charts(c: &Comparison) -> Vec<ChartSpec> {
     let charted: Vec<(&MetricComparison, String)> = c
         .metrics
         .iter()
@@ -857,13 +917,5 @@ fn write_outputs(c: &Comparison, dir: &Path, partial: Option<&Partial>) -> Resul
             reference: None,
         });
     }
-    let mut images = Vec::new();
-    for chart in &charts {
-        crate::report::charts::render(chart, dir)?;
-        written.push(format!("{}.png", chart.file()));
-        images.push((chart.title().to_string(), format!("{}.png", chart.file())));
-    }
-    write_file(&dir.join("index.html"), &page(c, &images, partial))?;
-    written.push("index.html".to_string());
-    Ok(written)
+    charts
 }

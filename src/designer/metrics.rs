@@ -17,7 +17,7 @@
 //! [`crate::stats::standing`] (normal over per-game values; Wilson for `comeback_rate`); a
 //! comparison pairs them by batch means, like the game's own figures.
 
-use crate::engine::{Game, Metrics, Outcome};
+use crate::engine::{Game, Outcome};
 pub use crate::stats::interval::batch_half_width;
 use crate::stats::interval::wilson_clustered;
 pub use crate::stats::moments::Moments;
@@ -101,13 +101,11 @@ pub const STANDING_METRICS: [(&str, Unit, &str); 7] = [
 
 /// The standing figures of a summary in [`STANDING_METRICS`] order, with their intervals.
 pub fn standing_estimates(s: &StandingSummary) -> [(f64, [f64; 2]); 7] {
-    [&s.lead_changes, &s.lead_changes_per_10_turns, &s.drama, &s.drama_share, &s.decisiveness, &s.comeback_rate, &s.margin].map(|e| (e.value, e.ci95))
+    s.estimates().map(|e| (e.value, e.ci95))
 }
 
 /// The standing figures' values in [`STANDING_METRICS`] order (per-batch values).
-pub fn standing_values(s: &StandingSummary) -> Vec<f64> {
-    standing_estimates(s).iter().map(|(v, _)| *v).collect()
-}
+pub use crate::games::handle::standing_values;
 
 /// One named metric.
 #[derive(Clone, Debug)]
@@ -234,34 +232,40 @@ pub struct Catalogue {
     rotation: usize,
 }
 
-impl Catalogue {
-    /// The catalogue of `game`.
-    pub fn new<G: Game>(game: &G) -> Catalogue {
-        let seats = game.seats();
-        let unit = game.length_unit();
-        let teams = game.teams();
-        let eliminates = game.has_elimination();
-        let mut defs = Vec::new();
-        let mut per_game = 0;
-        let mut add = |name: String, about: String, unit: Unit, field: Field, paired: bool| {
-            let index = paired.then(|| {
-                per_game += 1;
-                per_game - 1
-            });
-            let applies = eliminates || !matches!(field, Field::Elimination | Field::GamesWithElimination | Field::SeatEliminated(_));
-            defs.push(MetricDef { name, about, unit, per_game: index, applies, own_unit: String::new(), field });
-        };
-        add("mean_length".into(), format!("mean game length ({unit})"), Unit::Length, Field::MeanLength, true);
+/// The metric definitions of a catalogue being built, in display order.
+struct Defs {
+    defs: Vec<MetricDef>,
+    /// Places taken in the per-game vector.
+    per_game: usize,
+    /// Whether the game can eliminate a seat (else the elimination figures do not apply).
+    eliminates: bool,
+}
+
+impl Defs {
+    /// Adds a metric; `paired`: a mean of per-game values (given a place in the vector).
+    fn add(&mut self, name: String, about: String, unit: Unit, field: Field, paired: bool) {
+        let index = paired.then(|| {
+            self.per_game += 1;
+            self.per_game - 1
+        });
+        let applies = self.eliminates || !matches!(field, Field::Elimination | Field::GamesWithElimination | Field::SeatEliminated(_));
+        self.defs.push(MetricDef { name, about, unit, per_game: index, applies, own_unit: String::new(), field });
+    }
+
+    /// Length, end reasons, the first player's advantage, seat fairness and the teams'.
+    fn outcome_metrics(&mut self, game: &crate::games::handle::GameFacts) {
+        let (seats, unit, teams) = (game.seats, game.length_unit, &game.teams);
+        self.add("mean_length".into(), format!("mean game length ({unit})"), Unit::Length, Field::MeanLength, true);
         for (name, q) in [("median_length", 0.5), ("p5_length", 0.05), ("p95_length", 0.95)] {
-            add(name.into(), format!("{:.0}th percentile of game length ({unit})", q * 100.0), Unit::Length, Field::LengthQuantile(q), false);
+            self.add(name.into(), format!("{:.0}th percentile of game length ({unit})", q * 100.0), Unit::Length, Field::LengthQuantile(q), false);
         }
-        for (i, reason) in game.end_reasons().iter().enumerate() {
-            add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
+        for (i, reason) in game.end_reasons.iter().enumerate() {
+            self.add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
         }
-        add(
+        self.add(
             "first_player_advantage".into(),
-            if game.acting_seats() < seats {
-                format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats())
+            if game.acting_seats < seats {
+                format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats)
             } else {
                 format!("seat 0's win share minus the fair share (1 - no-winner share)/{seats}, i.e. the seats' mean win share")
             },
@@ -269,12 +273,12 @@ impl Catalogue {
             Field::FirstPlayerAdvantage,
             true,
         );
-        add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
+        self.add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
         if teams.len() >= 2 {
             let first = teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
             for (t, members) in teams.iter().enumerate() {
                 let list: Vec<String> = members.iter().map(|m| m.to_string()).collect();
-                add(
+                self.add(
                     format!("team{t}_win_share"),
                     format!("team {t}'s win share (seats {}; its seats' shares summed)", list.join(", ")),
                     Unit::Share,
@@ -282,18 +286,23 @@ impl Catalogue {
                     true,
                 );
             }
-            add(
+            self.add(
                 "first_team_advantage".into(),
                 format!("win share of team {first} (seat 0 moves first) minus the fair share 1/{}", teams.len()),
                 Unit::Share,
                 Field::FirstTeamAdvantage,
                 true,
             );
-            add("team_fairness_p".into(), "chi-square p-value that every team wins equally often".into(), Unit::Plain, Field::TeamFairness, false);
+            self.add("team_fairness_p".into(), "chi-square p-value that every team wins equally often".into(), Unit::Plain, Field::TeamFairness, false);
         }
-        add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
-        add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);
-        add(
+    }
+
+    /// Eliminations, shared wins, no winner, and every seat's win share, score, elimination.
+    fn share_metrics(&mut self, game: &crate::games::handle::GameFacts) {
+        let (seats, teams) = (game.seats, &game.teams);
+        self.add("elimination_rate".into(), "share of players eliminated".into(), Unit::Share, Field::Elimination, true);
+        self.add("games_with_elimination".into(), "share of games with an elimination".into(), Unit::Share, Field::GamesWithElimination, true);
+        self.add(
             "shared_win_rate".into(),
             if teams.len() >= 2 {
                 "share of games whose win several seats share (a team's win is always shared by its seats)".into()
@@ -304,48 +313,69 @@ impl Catalogue {
             Field::SharedWin,
             true,
         );
-        add("no_winner_share".into(), "share of games that ended with no winner (at the cap, say)".into(), Unit::Share, Field::NoWinner, true);
+        self.add("no_winner_share".into(), "share of games that ended with no winner (at the cap, say)".into(), Unit::Share, Field::NoWinner, true);
         for s in 0..seats {
-            add(format!("seat{s}_win_share"), format!("seat {s}'s win share (ties shared)"), Unit::Share, Field::SeatWin(s), true);
+            self.add(format!("seat{s}_win_share"), format!("seat {s}'s win share (ties shared)"), Unit::Share, Field::SeatWin(s), true);
         }
         for s in 0..seats {
-            add(format!("seat{s}_mean_score"), format!("seat {s}'s mean final score"), Unit::Plain, Field::SeatScore(s), true);
+            self.add(format!("seat{s}_mean_score"), format!("seat {s}'s mean final score"), Unit::Plain, Field::SeatScore(s), true);
         }
         for s in 0..seats {
-            add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
+            self.add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
         }
-        let own = <G::Metrics as Default>::default();
-        let extras: Vec<String> = own.summary(0).into_iter().map(|(k, _)| k).collect();
+    }
+
+    /// The standing figures and the game's own figures, with their meanings and units.
+    fn own_metrics(&mut self, game: &crate::games::handle::GameFacts) {
+        let unit = game.length_unit;
+        let own = |name: &str| game.own_figures.iter().find(|(n, _)| n == name).and_then(|(_, m)| m.clone());
+        let extras: Vec<String> = game.own_figures.iter().map(|(k, _)| k.clone()).collect();
         let game_extras = extras.len();
         for (k, (name, unit_of, about)) in STANDING_METRICS.iter().enumerate() {
-            let about = about.replace("{unit}", game.standing_unit()).replace("{length}", unit);
-            add(name.to_string(), about, *unit_of, Field::Standing { k, batch: game_extras + k }, false);
+            let about = about.replace("{unit}", game.standing_unit).replace("{length}", unit);
+            self.add(name.to_string(), about, *unit_of, Field::Standing { k, batch: game_extras + k }, false);
         }
         for (j, name) in extras.into_iter().enumerate() {
-            let meaning = own.meaning(&name);
+            let meaning = own(&name);
             let (about, unit_of) = match &meaning {
                 Some(m) => (m.about.clone(), if m.is_share() { Unit::Share } else { Unit::Plain }),
                 // A game's own `*_share` figure is a share (in %, bounded by [0, 1]).
-                None => (format!("{}'s own figure", game.id()), if name.ends_with("_share") { Unit::Share } else { Unit::Plain }),
+                None => (format!("{}'s own figure", game.id), if name.ends_with("_share") { Unit::Share } else { Unit::Plain }),
             };
-            add(name, about, unit_of, Field::Extra(j), false);
+            self.add(name, about, unit_of, Field::Extra(j), false);
         }
-        for d in defs.iter_mut().filter(|d| matches!(d.field, Field::Extra(_))) {
-            if let Some(m) = own.meaning(&d.name).filter(|m| !m.is_share()) {
+        for d in self.defs.iter_mut().filter(|d| matches!(d.field, Field::Extra(_))) {
+            if let Some(m) = own(&d.name).filter(|m| !m.is_share()) {
                 d.own_unit = m.unit;
             }
         }
+    }
+}
+
+impl Catalogue {
+    /// The catalogue of `game`.
+    pub fn new<G: Game>(game: &G) -> Catalogue {
+        Catalogue::of(&crate::games::handle::GameFacts::of(game))
+    }
+
+    /// The catalogue of a game with these facts.
+    pub fn of(game: &crate::games::handle::GameFacts) -> Catalogue {
+        let mut defs = Defs { defs: Vec::new(), per_game: 0, eliminates: game.has_elimination };
+        defs.outcome_metrics(game);
+        defs.share_metrics(game);
+        defs.own_metrics(game);
+        let Defs { mut defs, per_game, .. } = defs;
         // A game's figure named like a common metric would be ambiguous: the common one wins.
         let mut seen = std::collections::HashSet::new();
         defs.retain(|d| seen.insert(d.name.clone()));
         Catalogue {
             defs,
             per_game_len: per_game,
-            seats,
-            players: game.acting_seats(),
-            teams,
-            has_elimination: game.has_elimination(),
-            length_unit: unit.into(),
+            seats: game.seats,
+            players: game.acting_seats,
+            teams: game.teams.clone(),
+            has_elimination: game.has_elimination,
+            length_unit: game.length_unit.into(),
             rotation: 0,
         }
     }

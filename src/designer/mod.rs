@@ -19,7 +19,7 @@ pub mod tune;
 
 use crate::engine::BotSpec;
 use crate::error::Error;
-use crate::games::{Registered, seat_plans};
+use crate::games::{GameHandle, Registered, SeatedGame, seat_plans};
 use crate::sim::SeatPlan;
 use crate::variant::Variant;
 
@@ -51,6 +51,16 @@ pub fn parse_bots(text: Option<&str>, flag: &str) -> Result<Option<Vec<BotSpec>>
 pub fn plans<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>, flag: &str) -> Result<Vec<SeatPlan<G>>, Error> {
     let specs = parse_bots(bots, flag)?;
     seat_plans(game, variant, specs.as_deref(), G::INFO.default_bot).map_err(|e| match e {
+        Error::Usage(m) if flag != "--bots" => Error::Usage(m.replace("--bots", flag)),
+        e => e,
+    })
+}
+
+/// `game` with the bots of `variant` seated, `bots` (a `--bots` value) overriding the
+/// variant's; `flag` names the flag in errors.
+pub fn seat<'a>(game: &'a dyn GameHandle, variant: &Variant, bots: Option<&str>, flag: &str) -> Result<Box<dyn SeatedGame + 'a>, Error> {
+    let specs = parse_bots(bots, flag)?;
+    game.seat(variant, specs.as_deref()).map_err(|e| match e {
         Error::Usage(m) if flag != "--bots" => Error::Usage(m.replace("--bots", flag)),
         e => e,
     })

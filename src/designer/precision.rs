@@ -153,22 +153,22 @@ pub fn adaptive(
 
 /// Plays one arm: `games` games, or adaptively when `precision.precision` is given. Returns
 /// what it measured and, when adaptive, how it ended.
-pub fn run_arm<G: Game>(
-    arm: &Arm<'_, G>,
+pub fn run_arm(
+    arm: &Arm<'_>,
     cat: &Catalogue,
     plan: &PlayPlan,
     (threads, games): (usize, u64),
     precision: &PrecisionArgs,
     progress: &mut Progress,
-) -> Result<(ArmStats<G>, Option<Reached>), Error> {
+) -> Result<(ArmStats, Option<Reached>), Error> {
     let pool = Pool::new(threads)?;
-    let mut stats = ArmStats::<G>::default();
-    let size = plan.batch_size(arm.plans.len());
+    let mut stats = ArmStats::default();
+    let size = plan.batch_size(arm.acting());
     if plan.rotate && precision.precision.is_some() {
         return Err(Error::Usage("seat rotation cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
     }
-    super::runner::check_blocks(plan, arm.plans.len(), games)?;
-    let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats<G>| {
+    super::runner::check_blocks(plan, arm.acting(), games)?;
+    let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats| {
         let jobs: Vec<u64> = batches(done, n, size).collect();
         let first = jobs.first().copied().unwrap_or(0);
         pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| progress.update(((first + k as u64) * size).min(n)))
@@ -217,10 +217,15 @@ pub fn run_sim<G: Game>(
     let cat = Catalogue::new(game);
     let detailed = cfg.detailed || cat.get(precision.metric()).is_some_and(Catalogue::is_extra);
     let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows, rotate: false };
-    let arm = Arm { game, plans, variant: variant.to_string(), replay };
+    let seated = crate::games::handle::seated(game, plans);
+    let arm = Arm { seated: &seated, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
     let ArmStats { tally, metrics, standing, rows, extras, .. } = stats;
+    let metrics = match metrics.map(|m| m.into_any().downcast::<crate::games::handle::MetricsOf<G>>()) {
+        Some(Ok(m)) => m.0,
+        _ => G::Metrics::default(),
+    };
     Ok((sim::RunResult { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras }, reached))
 }
 

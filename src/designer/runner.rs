@@ -7,62 +7,35 @@
 //! commands need: per-game moments of every metric and per-sub-batch values of the game's own
 //! figures (for batch-means intervals over batches of 64 games).
 
-use crate::engine::{Game, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
+use crate::engine::Outcome;
 use crate::error::Error;
-use crate::sim::{BATCH, GameRow, SeatPlan};
-use crate::stats::interval::SUB_BATCH;
+use crate::games::handle::{AnyMetrics, SeatedGame};
+pub use crate::games::handle::{PlayPlan, SubBatchValues, sub_batch_size};
+use crate::sim::GameRow;
 use crate::stats::summary::SummaryContext;
 use crate::stats::{StandingTally, Summary, Tally};
 
 use super::metrics::{ArmData, BatchValues, Catalogue, Estimate, Moments};
 
 /// One line-up on one game: what an arm of a run plays.
-pub struct Arm<'a, G: Game> {
-    /// The game (parameters included).
-    pub game: &'a G,
-    /// One bot per acting seat.
-    pub plans: &'a [SeatPlan<G>],
+pub struct Arm<'a> {
+    /// The game (parameters included) with its bots seated.
+    pub seated: &'a dyn SeatedGame,
     /// The variant's name (for summaries).
     pub variant: String,
     /// `playtest trace ...` without `--game-seed`: replays a game of this arm.
     pub replay: String,
 }
 
-impl<G: Game> Arm<'_, G> {
+impl Arm<'_> {
     /// The bot label of every scored seat (`dummy` for seats that never act).
     pub fn seat_labels(&self) -> Vec<String> {
-        (0..self.game.seats()).map(|s| self.plans.get(s).map(|p| p.label.clone()).unwrap_or_else(|| "dummy".into())).collect()
-    }
-}
-
-/// How every game of a run is played.
-#[derive(Clone, Copy, Debug)]
-pub struct PlayPlan {
-    /// Master seed.
-    pub seed: u64,
-    /// Check invariants and legality after every action.
-    pub checked: bool,
-    /// Gather the game's own metrics.
-    pub detailed: bool,
-    /// Keep one row per game.
-    pub keep_rows: bool,
-    /// Seat rotation (`--rotate`, or `rotate = true` in the variant): games come in blocks of
-    /// one game per acting seat from the block's seed, the line-up turned by one seat each
-    /// (as `simulate --rotate`); per-game values are averaged over each block, which is the
-    /// unit of every interval.
-    pub rotate: bool,
-}
-
-impl PlayPlan {
-    /// Games per batch for a line-up of `acting` bots: the simulator's [`BATCH`], cut down to
-    /// whole rotation blocks when rotating (so no block straddles two batches).
-    pub fn batch_size(&self, acting: usize) -> u64 {
-        if self.rotate && acting > 1 { BATCH - BATCH % acting as u64 } else { BATCH }
+        self.seated.seat_labels()
     }
 
-    /// Games per rotation block (1 without rotation).
-    pub fn block(&self, acting: usize) -> u64 {
-        if self.rotate { acting.max(1) as u64 } else { 1 }
+    /// Bots seated (one per acting seat).
+    pub fn acting(&self) -> usize {
+        self.seated.acting()
     }
 }
 
@@ -77,93 +50,30 @@ pub fn check_blocks(plan: &PlayPlan, acting: usize, games: u64) -> Result<(), Er
     Ok(())
 }
 
-/// The per-sub-batch values of the game's own figures, then of the standing figures:
-/// (games in the sub-batch, one value per figure), in game order.
-pub type SubBatchValues = Vec<(f64, Vec<f64>)>;
-
-/// Games per sub-batch of the batch-means interval ([`SUB_BATCH`], cut down to whole rotation
-/// blocks of `block` games).
-pub fn sub_batch_size(block: u64) -> u64 {
-    (SUB_BATCH - SUB_BATCH % block.max(1)).max(block.max(1))
-}
-
 /// Plays the games of batch `batch` of a run of `games` games, calling `each(index, seed,
-/// rotation, outcome)` in index order; returns the game's metrics and the standing figures of
-/// the batch (empty unless detailed), and, when detailed, their values over each sub-batch of
-/// [`sub_batch_size`] games (the units of the batch-means interval, so that a short run has
-/// one too; the batch's metrics are the exact sum of its sub-batches').
-pub fn play_batch<G: Game>(
-    arm: &Arm<'_, G>,
+/// rotation, outcome)` in index order (see [`SeatedGame::play_batch`]).
+pub fn play_batch(
+    arm: &Arm<'_>,
     plan: &PlayPlan,
     batch: u64,
     games: u64,
     each: &mut dyn FnMut(u64, u64, usize, &Outcome),
-) -> Result<(G::Metrics, StandingTally, SubBatchValues), Error> {
-    let turns = plan.block(arm.plans.len());
-    let mut tables: Vec<_> = if plan.rotate {
-        (0..turns as usize).map(|turn| crate::sim::table(arm.game, &crate::sim::rotated(arm.plans, turn))).collect()
-    } else {
-        vec![crate::sim::table(arm.game, arm.plans)]
-    };
-    let mut metrics = G::Metrics::default();
-    let mut standing = StandingTally::default();
-    let (mut sub_metrics, mut sub_standing, mut sub_games) = (G::Metrics::default(), StandingTally::default(), 0u64);
-    let mut subs = Vec::new();
-    let sub_size = sub_batch_size(turns);
-    let mut flush = |sub_metrics: &mut G::Metrics, sub_standing: &mut StandingTally, sub_games: &mut u64| {
-        if *sub_games == 0 {
-            return;
-        }
-        let mut values: Vec<f64> = sub_metrics.summary(*sub_games).into_iter().map(|(_, v)| v).collect();
-        values.extend(super::metrics::standing_values(&sub_standing.summary(arm.game.standing_unit())));
-        subs.push((*sub_games as f64, values));
-        Metrics::merge(&mut metrics, std::mem::take(sub_metrics));
-        standing.merge(sub_standing);
-        *sub_standing = StandingTally::default();
-        *sub_games = 0;
-    };
-    let mut trace = StandingTrace::new(arm.game.seats());
-    let options = PlayOptions { checked: plan.checked };
-    let size = plan.batch_size(arm.plans.len());
-    for index in batch * size..((batch + 1) * size).min(games) {
-        let (seed, turn) = if plan.rotate { (game_seed(plan.seed, index / turns), (index % turns) as usize) } else { (game_seed(plan.seed, index), 0) };
-        let bots = &mut tables[turn];
-        let played = if plan.detailed {
-            bots.play_watched(arm.game, seed, options, &mut sub_metrics, &mut trace)
-        } else {
-            bots.play(arm.game, seed, options, None, None)
-        };
-        let outcome = played.map_err(|v| {
-            Error::Invariant(format!(
-                "{}: game {index} (seed {seed}) broke a rule at step {}: {}\nreplay it with: {} --game-seed {seed}",
-                arm.variant, v.step, v.what, arm.replay
-            ))
-        })?;
-        if plan.detailed {
-            sub_standing.record(&trace, outcome.winners);
-            sub_games += 1;
-            if sub_games == sub_size {
-                flush(&mut sub_metrics, &mut sub_standing, &mut sub_games);
-            }
-        }
-        each(index, seed, turn, &outcome);
-    }
-    flush(&mut sub_metrics, &mut sub_standing, &mut sub_games);
-    Ok((metrics, standing, subs))
+) -> Result<crate::games::handle::PlayedBatch, Error> {
+    arm.seated.play_batch(plan, (batch, games), (&arm.variant, &arm.replay), each)
 }
 
 /// What one batch of one arm measured.
-pub struct ArmBatch<G: Game> {
+pub struct ArmBatch {
     tally: Tally,
     moments: Moments,
-    metrics: G::Metrics,
+    metrics: Box<dyn AnyMetrics>,
     standing: StandingTally,
     extras: Vec<f64>,
     subs: SubBatchValues,
     rows: Vec<GameRow>,
 }
 
-impl<G: Game> ArmBatch<G> {
+impl ArmBatch {
     /// The values of the game's own figures and the standing figures over each sub-batch of
     /// [`sub_batch_size`] games (empty unless detailed).
     pub fn sub_batches(&self) -> &SubBatchValues {
@@ -182,28 +92,21 @@ impl<G: Game> ArmBatch<G> {
 }
 
 /// Plays batch `batch` of one arm and measures it.
-pub fn arm_batch<G: Game>(arm: &Arm<'_, G>, cat: &Catalogue, plan: &PlayPlan, batch: u64, games: u64) -> Result<ArmBatch<G>, Error> {
+pub fn arm_batch(arm: &Arm<'_>, cat: &Catalogue, plan: &PlayPlan, batch: u64, games: u64) -> Result<ArmBatch, Error> {
     arm_batch_with(arm, cat, plan, batch, games, &mut |_| {})
 }
 
 /// As [`arm_batch`], handing every game's per-game vector to `hook` in index order.
-pub fn arm_batch_with<G: Game>(
-    arm: &Arm<'_, G>,
-    cat: &Catalogue,
-    plan: &PlayPlan,
-    batch: u64,
-    games: u64,
-    hook: &mut dyn FnMut(&[f64]),
-) -> Result<ArmBatch<G>, Error> {
+pub fn arm_batch_with(arm: &Arm<'_>, cat: &Catalogue, plan: &PlayPlan, batch: u64, games: u64, hook: &mut dyn FnMut(&[f64])) -> Result<ArmBatch, Error> {
     let mut tally = Tally::default();
     let mut moments = Moments::new(cat.per_game_len);
     let mut rows = Vec::new();
     let mut values = Vec::with_capacity(cat.per_game_len);
     // A rotated run counts one value per block: the mean of its games' values.
-    let block = plan.block(arm.plans.len());
+    let block = plan.block(arm.acting());
     let mut block_sum = vec![0.0; cat.per_game_len];
-    let (seats, reasons) = (arm.game.seats(), arm.game.end_reasons().len());
-    let (metrics, standing, subs) = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
+    let (seats, reasons) = (arm.seated.facts().seats, arm.seated.facts().end_reasons.len());
+    let crate::games::handle::PlayedBatch { metrics, standing, subs } = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
         tally.add(outcome, seats, reasons);
         cat.per_game(outcome, turn, &mut values);
         if block == 1 {
@@ -227,7 +130,7 @@ pub fn arm_batch_with<G: Game>(
     // The game's own figures, then the standing figures (see `Catalogue::extra_index`).
     let extras = if plan.detailed {
         let mut x: Vec<f64> = metrics.summary(tally.games).into_iter().map(|(_, v)| v).collect();
-        x.extend(super::metrics::standing_values(&standing.summary(arm.game.standing_unit())));
+        x.extend(super::metrics::standing_values(&standing.summary(arm.seated.facts().standing_unit)));
         x
     } else {
         Vec::new()
@@ -236,13 +139,14 @@ pub fn arm_batch_with<G: Game>(
 }
 
 /// Everything one arm measured so far, folded batch by batch in index order.
-pub struct ArmStats<G: Game> {
+#[derive(Default)]
+pub struct ArmStats {
     /// The tally (identical to `simulate`'s for the same games).
     pub tally: Tally,
     /// Sums of the per-game vector.
     pub moments: Moments,
-    /// The game's own metrics (empty unless detailed).
-    pub metrics: G::Metrics,
+    /// The game's own metrics (`None` before the first batch; empty unless detailed).
+    pub metrics: Option<Box<dyn AnyMetrics>>,
     /// The standing figures (empty unless detailed).
     pub standing: StandingTally,
     /// Per-sub-batch values (batches of [`sub_batch_size`] games) of each of the game's own
@@ -252,25 +156,12 @@ pub struct ArmStats<G: Game> {
     pub rows: Vec<GameRow>,
 }
 
-impl<G: Game> Default for ArmStats<G> {
-    fn default() -> Self {
-        ArmStats {
-            tally: Tally::default(),
-            moments: Moments::default(),
-            metrics: G::Metrics::default(),
-            standing: StandingTally::default(),
-            extras: Vec::new(),
-            rows: Vec::new(),
-        }
-    }
-}
-
-impl<G: Game> ArmStats<G> {
+impl ArmStats {
     /// Folds the next batch in.
-    pub fn add(&mut self, b: ArmBatch<G>) {
+    pub fn add(&mut self, b: ArmBatch) {
         self.tally.merge(&b.tally);
         self.moments.merge(&b.moments);
-        Metrics::merge(&mut self.metrics, b.metrics);
+        self.merge_metrics(b.metrics);
         self.standing.merge(&b.standing);
         for (games, sub) in b.subs {
             if self.extras.len() < sub.len() {
@@ -285,10 +176,12 @@ impl<G: Game> ArmStats<G> {
 
     /// Folds in another arm's stats of the batches that follow (a run measured in pieces,
     /// as `tune` does to read each batch's own value before adding it to the total).
-    pub fn merge(&mut self, other: ArmStats<G>) {
+    pub fn merge(&mut self, other: ArmStats) {
         self.tally.merge(&other.tally);
         self.moments.merge(&other.moments);
-        Metrics::merge(&mut self.metrics, other.metrics);
+        if let Some(metrics) = other.metrics {
+            self.merge_metrics(metrics);
+        }
         self.standing.merge(&other.standing);
         if self.extras.len() < other.extras.len() {
             self.extras.resize(other.extras.len(), Vec::new());
@@ -299,27 +192,41 @@ impl<G: Game> ArmStats<G> {
         self.rows.extend(other.rows);
     }
 
+    /// Folds a later batch's metrics into the run's (into an empty accumulator first, as
+    /// the game's own metrics always start).
+    fn merge_metrics(&mut self, metrics: Box<dyn AnyMetrics>) {
+        self.metrics.get_or_insert_with(|| metrics.empty()).merge(metrics);
+    }
+
+    /// The game's own figures over the games so far.
+    pub fn own_figures(&self, seated: &dyn SeatedGame) -> Vec<(String, f64)> {
+        match &self.metrics {
+            Some(m) => m.summary(self.tally.games),
+            None => seated.new_metrics().summary(self.tally.games),
+        }
+    }
+
     /// The run's summary, exactly as `simulate` builds it.
-    pub fn summary(&self, arm: &Arm<'_, G>, seed: u64, detailed: bool, seconds: f64) -> Summary {
-        let game = arm.game;
+    pub fn summary(&self, arm: &Arm<'_>, seed: u64, detailed: bool, seconds: f64) -> Summary {
+        let game = arm.seated.facts();
         let mut summary = Summary::new(
             &self.tally,
             SummaryContext {
-                game: game.id(),
+                game: game.id,
                 variant: &arm.variant,
                 seed,
-                players: game.acting_seats(),
-                seats: game.seats(),
+                players: game.acting_seats,
+                seats: game.seats,
                 seat_bots: arm.seat_labels(),
-                end_reasons: game.end_reasons(),
-                length_unit: game.length_unit(),
+                end_reasons: game.end_reasons,
+                length_unit: game.length_unit,
                 seconds,
-                extra: if detailed { self.metrics.summary(self.tally.games) } else { Vec::new() },
+                extra: if detailed { self.own_figures(arm.seated) } else { Vec::new() },
             },
         )
-        .with_teams(&game.teams(), &self.tally);
+        .with_teams(&game.teams, &self.tally);
         if detailed {
-            summary.standing = Some(self.standing.summary(game.standing_unit()));
+            summary.standing = Some(self.standing.summary(game.standing_unit));
         }
         summary
     }
@@ -393,9 +300,11 @@ pub fn replay_command(path: &std::path::Path, bots: Option<&str>, sets: &[String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Bot, GameRng};
+    use crate::engine::{Bot, Game, GameRng, game_seed};
     use crate::games::Registered;
+    use crate::games::handle::seated;
     use crate::games::pig_farm::{Action, PigFarm};
+    use crate::sim::SeatPlan;
 
     /// A broken bot: sells whatever it holds, which the rules forbid before three sets.
     struct AlwaysSell;
@@ -416,7 +325,8 @@ mod tests {
         let build: fn(&PigFarm, &[f64]) -> Box<dyn Bot<PigFarm>> = |_, _| Box::new(AlwaysSell);
         let plans: Vec<SeatPlan<PigFarm>> = (0..4).map(|_| SeatPlan { label: "always-sell".into(), values: Vec::new(), build }).collect();
         let replay = replay_command(std::path::Path::new("v.toml"), Some("always-sell"), &["bank=3".into()]);
-        let arm = Arm { game: &game, plans: &plans, variant: "standard".into(), replay };
+        let seated = seated(&game, &plans);
+        let arm = Arm { seated: &seated, variant: "standard".into(), replay };
         let plan = PlayPlan { seed: 7, checked: true, detailed: false, keep_rows: false, rotate: false };
         let Err(Error::Invariant(message)) = play_batch(&arm, &plan, 0, 10, &mut |_, _, _, _| {}) else { panic!("the illegal sale is caught") };
         let seed = game_seed(7, 0);
@@ -439,9 +349,10 @@ mod tests {
         let plan = PlayPlan { seed: 11, checked: false, detailed: false, keep_rows: false, rotate: true };
         assert_eq!(plan.batch_size(3), 510);
         assert!(check_blocks(&plan, 3, 1_201).is_err());
-        let arm = Arm { game: &game, plans: &plans, variant: "three-players".into(), replay: String::new() };
+        let seated = seated(&game, &plans);
+        let arm = Arm { seated: &seated, variant: "three-players".into(), replay: String::new() };
         let cat = Catalogue::new(&game).rotated(true, plans.len());
-        let mut stats = ArmStats::<TakeAPenny>::default();
+        let mut stats = ArmStats::default();
         for b in batches(0, games, plan.batch_size(3)) {
             stats.add(arm_batch(&arm, &cat, &plan, b, games).unwrap());
         }

@@ -11,16 +11,16 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::engine::{ChartSpec, Game, LineSeries};
+use crate::engine::{ChartSpec, LineSeries};
 use crate::error::Error;
-use crate::games::{self, GameCommand, Registered};
+use crate::games::{self, GameHandle};
 use crate::progress::Progress;
-use crate::sim::{BATCH, SeatPlan};
+use crate::sim::BATCH;
 use crate::variant::Variant;
 
 use super::metrics::{self, Catalogue, Estimate, Unit};
 use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, batches, replay_command};
-use super::{RunOptions, plans, thousands, write_file};
+use super::{RunOptions, seat, thousands, write_file};
 use crate::output::Partial;
 use crate::output::atomic::OutputDir;
 
@@ -161,7 +161,8 @@ pub fn main(o: &SweepOptions) -> Result<(), Error> {
     crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = OutputDir::create(&dir, &crate::output::atomic::invocation())?;
-    let stopped = games::dispatch(&base, Sweep { o, axes: &axes, base: &base, dir: out.path(), target: &dir })?;
+    let game = games::handle(&base)?;
+    let stopped = sweep(&*game, &Sweep { o, axes: &axes, base: &base, dir: out.path(), target: &dir })?;
     let target = dir.display();
     match stopped {
         None => {
@@ -197,128 +198,155 @@ struct Sweep<'a> {
     target: &'a Path,
 }
 
-/// One point's game, line-up and variant.
-struct Point<G: Game> {
+/// One point's game and variant.
+struct Point {
     at: Vec<usize>,
     sets: Vec<String>,
-    game: G,
-    plans: Vec<SeatPlan<G>>,
+    game: Box<dyn GameHandle>,
     variant: Variant,
 }
 
-impl GameCommand for Sweep<'_> {
-    /// How the run was stopped by Ctrl-C (`None` when it ran to the end).
-    type Output = Option<Partial>;
-    fn run<G: Registered>(self, _base_game: G, _: &Variant) -> Result<Option<Partial>, Error> {
-        let (o, axes) = (self.o, self.axes);
-        let mut indices: Vec<Vec<usize>> = vec![Vec::new()];
-        for axis in axes {
-            indices = indices.into_iter().flat_map(|at| (0..axis.values.len()).map(move |i| [at.clone(), vec![i]].concat())).collect();
-        }
-        let mut points = Vec::new();
-        for at in indices {
-            let mut sets = o.sets.clone();
-            let swept: Vec<String> = axes.iter().zip(&at).map(|(a, &i)| format!("{}={}", a.key, a.values[i].0)).collect();
-            sets.extend(swept.iter().cloned());
-            let variant = Variant::load(&o.variant, &sets)?;
-            if variant.game != self.base.game {
-                return Err(Error::Usage(format!("{}: the sweep changed the game; sweep numeric keys only", swept.join(" "))));
-            }
-            let game = G::from_variant(&variant)?;
-            let plans = plans(&game, &variant, o.bots.as_deref(), "--bots")?;
-            points.push(Point { at, sets, game, plans, variant });
-        }
-        let arms: Vec<Arm<'_, G>> = points
-            .iter()
-            .map(|p| Arm { game: &p.game, plans: &p.plans, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
-            .collect();
-        let cats: Vec<Catalogue> = points.iter().map(|p| Catalogue::new(&p.game)).collect();
-        // Every metric name of any point, in first-seen order (seat counts may change).
-        let mut names: Vec<(String, Unit)> = Vec::new();
-        for cat in &cats {
-            for d in &cat.defs {
-                if !names.iter().any(|(n, _)| n == &d.name) {
-                    names.push((d.name.clone(), d.unit));
-                }
-            }
-        }
-        let selected: Vec<String> = match &o.metric {
-            Some(list) => list
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|n| {
-                    names.iter().any(|(m, _)| m == n).then(|| n.to_string()).ok_or_else(|| {
-                        Error::Usage(format!(
-                            "--metric: unknown metric `{n}`; allowed: {}",
-                            names.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(", ")
-                        ))
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-            None => cats[0].default_selection().into_iter().map(|i| cats[0].defs[i].name.clone()).collect(),
-        };
-        let plan = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false, rotate: false };
-        let games = o.run.games;
-        let jobs: Vec<(usize, u64)> = batches(0, games, BATCH).flat_map(|b| (0..points.len()).map(move |p| (p, b))).collect();
-        let pool = Pool::new(o.run.threads)?;
-        let mut progress = Progress::new(games * points.len() as u64, o.run.quiet);
-        progress.set_message(format!("{} values", points.len()));
-        let mut stats: Vec<ArmStats<G>> = (0..points.len()).map(|_| ArmStats::default()).collect();
-        let started = std::time::Instant::now();
-        pool.run(&jobs, |&(p, b)| arm_batch(&arms[p], &cats[p], &plan, b, games), |&(p, _), batch| stats[p].add(batch), &mut |k| {
-            progress.update((k as u64 * BATCH).min(games * points.len() as u64))
-        })?;
-        progress.finish();
-        let seconds = started.elapsed().as_secs_f64();
-        let results: Vec<PointResult> = points
-            .iter()
-            .enumerate()
-            .map(|(p, point)| {
-                let summary = stats[p].summary(&arms[p], o.run.seed, true, seconds);
-                PointResult {
-                    at: point.at.clone(),
-                    names: cats[p].defs.iter().map(|d| d.name.clone()).collect(),
-                    units: cats[p].defs.iter().map(|d| d.unit).collect(),
-                    estimates: stats[p].estimates(&cats[p], &summary),
-                    games: stats[p].tally.games,
-                }
-            })
-            .collect();
-        let game_id = points[0].game.id();
-        let played: u64 = results.iter().map(|r| r.games).sum();
-        let stopped = crate::interrupt::requested().then_some(Partial { played, asked: Some(games * points.len() as u64) });
-        if let Some(p) = &stopped {
-            println!("{} (all values together)", p.banner());
-        }
-        print!("{}", table(game_id, &self.base.name, axes, &results, &selected, o));
-        let labels: Vec<String> = points[0].plans.iter().map(|p| p.label.clone()).collect();
-        let keys: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
-        for note in super::bot_keys::notes(game_id, &labels, &keys) {
-            println!("note: {note}");
-        }
-        if stopped.is_some() && !o.keep_partial {
-            return Ok(stopped);
-        }
-        if let Some(p) = &stopped {
-            write_file(&self.dir.join("PARTIAL.txt"), &format!("{} (all values together); sweep.csv gives each value's games\n", p.banner()))?;
-        }
-        write_file(&self.dir.join("sweep.csv"), &csv(axes, &names, &results))?;
-        let charts = if axes.len() == 1 {
-            line_charts(axes, &names, &results, &selected, o, cats[0].length_unit())
-        } else {
-            heatmaps(axes, &names, &results, &selected, o, cats[0].length_unit())
-        };
-        let mut files = vec!["sweep.csv".to_string()];
-        for chart in &charts {
-            crate::report::charts::render(chart, self.dir)?;
-            files.push(format!("{}.png", chart.file()));
-        }
-        if stopped.is_none() {
-            println!("wrote {} into {}", files.join(", "), self.target.display());
-        }
-        Ok(stopped)
+/// The games of every point of the grid (`--set` of each value on top of the variant's).
+fn points(sw: &Sweep<'_>, base: &dyn GameHandle) -> Result<Vec<Point>, Error> {
+    let (o, axes) = (sw.o, sw.axes);
+    let mut indices: Vec<Vec<usize>> = vec![Vec::new()];
+    for axis in axes {
+        indices = indices.into_iter().flat_map(|at| (0..axis.values.len()).map(move |i| [at.clone(), vec![i]].concat())).collect();
     }
+    let mut points = Vec::new();
+    for at in indices {
+        let mut sets = o.sets.clone();
+        let swept: Vec<String> = axes.iter().zip(&at).map(|(a, &i)| format!("{}={}", a.key, a.values[i].0)).collect();
+        sets.extend(swept.iter().cloned());
+        let variant = Variant::load(&o.variant, &sets)?;
+        if variant.game != sw.base.game {
+            return Err(Error::Usage(format!("{}: the sweep changed the game; sweep numeric keys only", swept.join(" "))));
+        }
+        let game = base.with_variant(&variant)?;
+        points.push(Point { at, sets, game, variant });
+    }
+    Ok(points)
+}
+
+/// Every metric name of any point, in first-seen order (seat counts may change).
+fn metric_names(cats: &[Catalogue]) -> Vec<(String, Unit)> {
+    let mut names: Vec<(String, Unit)> = Vec::new();
+    for cat in cats {
+        for d in &cat.defs {
+            if !names.iter().any(|(n, _)| n == &d.name) {
+                names.push((d.name.clone(), d.unit));
+            }
+        }
+    }
+    names
+}
+
+/// The metrics the table and the charts show: `--metric`'s, else the catalogue's default.
+fn selected_metrics(o: &SweepOptions, names: &[(String, Unit)], cat: &Catalogue) -> Result<Vec<String>, Error> {
+    let Some(list) = &o.metric else {
+        return Ok(cat.default_selection().into_iter().map(|i| cat.defs[i].name.clone()).collect());
+    };
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|n| {
+            names.iter().any(|(m, _)| m == n).then(|| n.to_string()).ok_or_else(|| {
+                Error::Usage(format!("--metric: unknown metric `{n}`; allowed: {}", names.iter().map(|(m, _)| m.as_str()).collect::<Vec<_>>().join(", ")))
+            })
+        })
+        .collect()
+}
+
+/// Plays every point on the same games, batches of all points in parallel, folded in order.
+fn play_points(o: &SweepOptions, arms: &[Arm<'_>], cats: &[Catalogue]) -> Result<Vec<PointResult>, Error> {
+    let plan = PlayPlan { seed: o.run.seed, checked: o.run.checked, detailed: true, keep_rows: false, rotate: false };
+    let games = o.run.games;
+    let jobs: Vec<(usize, u64)> = batches(0, games, BATCH).flat_map(|b| (0..arms.len()).map(move |p| (p, b))).collect();
+    let pool = Pool::new(o.run.threads)?;
+    let mut progress = Progress::new(games * arms.len() as u64, o.run.quiet);
+    progress.set_message(format!("{} values", arms.len()));
+    let mut stats: Vec<ArmStats> = (0..arms.len()).map(|_| ArmStats::default()).collect();
+    let started = std::time::Instant::now();
+    pool.run(&jobs, |&(p, b)| arm_batch(&arms[p], &cats[p], &plan, b, games), |&(p, _), batch| stats[p].add(batch), &mut |k| {
+        progress.update((k as u64 * BATCH).min(games * arms.len() as u64))
+    })?;
+    progress.finish();
+    let seconds = started.elapsed().as_secs_f64();
+    Ok(stats
+        .iter()
+        .enumerate()
+        .map(|(p, stats)| {
+            let summary = stats.summary(&arms[p], o.run.seed, true, seconds);
+            PointResult {
+                at: Vec::new(),
+                names: cats[p].defs.iter().map(|d| d.name.clone()).collect(),
+                units: cats[p].defs.iter().map(|d| d.unit).collect(),
+                estimates: stats.estimates(&cats[p], &summary),
+                games: stats.tally.games,
+            }
+        })
+        .collect())
+}
+
+/// Runs the sweep on `base`'s game: plays every point, prints the table, writes the CSV and
+/// the charts; returns how Ctrl-C stopped it (`None` when it ran to the end).
+fn sweep(base: &dyn GameHandle, sw: &Sweep<'_>) -> Result<Option<Partial>, Error> {
+    let (o, axes) = (sw.o, sw.axes);
+    let points = points(sw, base)?;
+    let seats = points.iter().map(|p| seat(&*p.game, &p.variant, o.bots.as_deref(), "--bots")).collect::<Result<Vec<_>, _>>()?;
+    let arms: Vec<Arm<'_>> = points
+        .iter()
+        .zip(&seats)
+        .map(|(p, s)| Arm { seated: &**s, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
+        .collect();
+    let cats: Vec<Catalogue> = points.iter().map(|p| Catalogue::of(p.game.facts())).collect();
+    let names = metric_names(&cats);
+    let selected = selected_metrics(o, &names, &cats[0])?;
+    let mut results = play_points(o, &arms, &cats)?;
+    for (r, p) in results.iter_mut().zip(&points) {
+        r.at = p.at.clone();
+    }
+    let games = o.run.games;
+    let game_id = points[0].game.facts().id;
+    let played: u64 = results.iter().map(|r| r.games).sum();
+    let stopped = crate::interrupt::requested().then_some(Partial { played, asked: Some(games * points.len() as u64) });
+    if let Some(p) = &stopped {
+        println!("{} (all values together)", p.banner());
+    }
+    print!("{}", table(game_id, &sw.base.name, axes, &results, &selected, o));
+    let keys: Vec<String> = axes.iter().map(|a| a.key.clone()).collect();
+    for note in super::bot_keys::notes(game_id, &seats[0].labels(), &keys) {
+        println!("note: {note}");
+    }
+    if stopped.is_some() && !o.keep_partial {
+        return Ok(stopped);
+    }
+    write_sweep(sw, (&names, &results, &selected), cats[0].length_unit(), stopped.as_ref())?;
+    Ok(stopped)
+}
+
+/// Writes `sweep.csv` and the charts (a line chart per metric, a heat map for a grid).
+fn write_sweep(
+    sw: &Sweep<'_>,
+    (names, results, selected): (&[(String, Unit)], &[PointResult], &[String]),
+    unit: &str,
+    stopped: Option<&Partial>,
+) -> Result<(), Error> {
+    let (o, axes) = (sw.o, sw.axes);
+    if let Some(p) = stopped {
+        write_file(&sw.dir.join("PARTIAL.txt"), &format!("{} (all values together); sweep.csv gives each value's games\n", p.banner()))?;
+    }
+    write_file(&sw.dir.join("sweep.csv"), &csv(axes, names, results))?;
+    let charts = if axes.len() == 1 { line_charts(axes, names, results, selected, o, unit) } else { heatmaps(axes, names, results, selected, o, unit) };
+    let mut files = vec!["sweep.csv".to_string()];
+    for chart in &charts {
+        crate::report::charts::render(chart, sw.dir)?;
+        files.push(format!("{}.png", chart.file()));
+    }
+    if stopped.is_none() {
+        println!("wrote {} into {}", files.join(", "), sw.target.display());
+    }
+    Ok(())
 }
 
 fn table(game: &str, variant: &str, axes: &[Axis], results: &[PointResult], selected: &[String], o: &SweepOptions) -> String {

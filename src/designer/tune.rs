@@ -46,12 +46,12 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::engine::{ChartSpec, Game, LineSeries, game_seed};
+use crate::engine::{ChartSpec, LineSeries, game_seed};
 use crate::error::Error;
-use crate::games::{self, GameCommand, Registered};
+use crate::games::{self, GameHandle};
 use crate::output::atomic::OutputDir;
 use crate::progress::Progress;
-use crate::sim::{BATCH, SeatPlan};
+use crate::sim::BATCH;
 use crate::variant::Variant;
 
 use super::check::{Expectation, Verdict, expectations, verdict};
@@ -59,7 +59,7 @@ use super::metrics::{self, BatchValues, Catalogue, Estimate, Unit};
 use super::precision::{PrecisionArgs, run_arm};
 use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, batches, replay_command};
 use super::sweep::parse_values;
-use super::{RunOptions, plans, thousands, write_file};
+use super::{RunOptions, seat, thousands, write_file};
 
 /// Games every candidate plays in the first round (4 batches); each round doubles it.
 pub const FIRST_ROUND: u64 = 4 * BATCH;
@@ -463,7 +463,8 @@ pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = OutputDir::create(&dir, &crate::output::atomic::invocation())?;
     let target = std::fs::canonicalize(&dir).map_err(|e| Error::output(&dir, e))?;
-    let mut result = games::dispatch(&base, Tune { o, knobs: &knobs, base: &base })?;
+    let game = games::handle(&base)?;
+    let mut result = tune(&*game, &Tune { o, knobs: &knobs, base: &base })?;
     if crate::interrupt::requested() {
         drop(out);
         return Err(Error::Interrupted(format!("interrupted: nothing written, {} is left as it was", dir.display())));
@@ -514,17 +515,16 @@ struct Tune<'a> {
     base: &'a Variant,
 }
 
-/// One candidate's game and line-up.
-struct Point<G: Game> {
-    game: G,
-    plans: Vec<SeatPlan<G>>,
+/// One candidate's game and variant.
+struct Point {
+    game: Box<dyn GameHandle>,
     variant: Variant,
     sets: Vec<String>,
 }
 
 /// What the race knows of one candidate.
-struct Racer<G: Game> {
-    stats: ArmStats<G>,
+struct Racer {
+    stats: ArmStats,
     /// Per batch: (games, value of each bounded metric on that batch alone).
     batches: Vec<(f64, Vec<f64>)>,
     /// Estimates of every metric at its last round.
@@ -533,201 +533,165 @@ struct Racer<G: Game> {
     dropped: Option<String>,
 }
 
-impl GameCommand for Tune<'_> {
-    type Output = TuneResult;
-    fn run<G: Registered>(self, base_game: G, _: &Variant) -> Result<TuneResult, Error> {
-        let (o, knobs) = (self.o, self.knobs);
-        let cat0 = Catalogue::new(&base_game);
-        let expect = expectations(self.base, &cat0)?;
-        if expect.is_empty() {
-            return Err(Error::Usage(format!(
-                "{} has no [expect] bounds: tune looks for values that meet them; add e.g. [expect] first_player_advantage = [-0.01, 0.01]",
-                o.variant.display()
-            )));
-        }
-        let cands = grid(knobs);
-        let mut points = Vec::with_capacity(cands.len());
-        for c in &cands {
-            let mut sets = o.sets.clone();
-            sets.extend(sets_of(knobs, c));
-            let variant = Variant::load(&o.variant, &sets)?;
-            let game = G::from_variant(&variant)?;
-            let plans = plans(&game, &variant, o.bots.as_deref(), "--bots")?;
-            points.push(Point { game, plans, variant, sets });
-        }
-        let cats: Vec<Catalogue> = points.iter().map(|p| Catalogue::new(&p.game)).collect();
-        // The catalogue position of every bounded metric at every candidate.
-        let mut pos: Vec<Vec<usize>> = Vec::new();
-        for (c, cat) in cats.iter().enumerate() {
-            let row = expect
-                .iter()
-                .map(|e| {
-                    cat.position(&e.metric).ok_or_else(|| {
-                        Error::Usage(format!("[expect] {}: no such metric at {} (the grid changed the seats?)", e.metric, sets_of(knobs, &cands[c]).join(" ")))
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            pos.push(row);
-        }
-        let detailed = expect.iter().any(|e| cat0.get(&e.metric).is_some_and(Catalogue::is_extra));
-        let plan = PlayPlan { seed: o.run.seed, checked: false, detailed, keep_rows: false, rotate: false };
-        let arms: Vec<Arm<'_, G>> = points
+/// The grid being raced: the candidates, their catalogues and the bounds they are held to.
+struct Race<'a> {
+    o: &'a TuneOptions,
+    knobs: &'a [Knob],
+    cands: Vec<Candidate>,
+    expect: Vec<Expectation>,
+    cats: Vec<Catalogue>,
+    /// The catalogue position of every bounded metric at every candidate.
+    pos: Vec<Vec<usize>>,
+    /// Preference order: rank[c] is c's place (0 = the variant as written, if in the grid).
+    rank: Vec<usize>,
+    /// How the race's games are played.
+    plan: PlayPlan,
+}
+
+/// Where the race ended.
+struct Raced {
+    racers: Vec<Racer>,
+    rounds: Vec<Round>,
+    spent: u64,
+    /// Games each candidate of the last round played.
+    done: u64,
+    budget_reached: bool,
+}
+
+/// Runs `tune` on `base_game`: races the grid, checks that the winner moves a bounded
+/// figure, confirms it on its own seed.
+fn tune(base_game: &dyn GameHandle, t: &Tune<'_>) -> Result<TuneResult, Error> {
+    let (o, knobs) = (t.o, t.knobs);
+    let cat0 = Catalogue::of(base_game.facts());
+    let expect = expectations(t.base, &cat0)?;
+    if expect.is_empty() {
+        return Err(Error::Usage(format!(
+            "{} has no [expect] bounds: tune looks for values that meet them; add e.g. [expect] first_player_advantage = [-0.01, 0.01]",
+            o.variant.display()
+        )));
+    }
+    let cands = grid(knobs);
+    let points = points(t, base_game, &cands)?;
+    let cats: Vec<Catalogue> = points.iter().map(|p| Catalogue::of(p.game.facts())).collect();
+    let pos = positions(knobs, &cands, &cats, &expect)?;
+    let detailed = expect.iter().any(|e| cat0.get(&e.metric).is_some_and(Catalogue::is_extra));
+    let plan = PlayPlan { seed: o.run.seed, checked: false, detailed, keep_rows: false, rotate: false };
+    let seats = points.iter().map(|p| seat(&*p.game, &p.variant, o.bots.as_deref(), "--bots")).collect::<Result<Vec<_>, _>>()?;
+    let arms: Vec<Arm<'_>> = points
+        .iter()
+        .zip(&seats)
+        .map(|(p, s)| Arm { seated: &**s, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
+        .collect();
+    let rank = ranks(&cands);
+    let race = Race { o, knobs, cands, expect, cats, pos, rank, plan };
+    let pool = Pool::new(o.run.threads)?;
+    let raced = race.run(&arms, &pool)?;
+    let winner = race.winner(&raced);
+    let changes = changes_of(knobs, &race.cands[winner]);
+    if !changes.is_empty() {
+        race.winner_moves_a_figure(base_game, t.base, &pool, &raced, (winner, &changes))?;
+    }
+    let confirmation = race.confirm(&arms[winner], winner, raced.done)?;
+    let candidates = race.candidate_results(&raced.racers, winner);
+    let found = !race.fails_at(&raced.racers, winner);
+    let Raced { rounds, spent, done, budget_reached, .. } = raced;
+    Ok(TuneResult {
+        game: base_game.facts().id.to_string(),
+        variant: o.variant.display().to_string(),
+        seed: o.run.seed,
+        knobs: knobs.to_vec(),
+        grid: race.cands.len(),
+        found,
+        winner,
+        changes,
+        spent,
+        final_games_each: done,
+        full_grid_games: race.cands.len() as u64 * done,
+        budget_reached,
+        rounds,
+        candidates,
+        confirmation,
+        tuned_file: None,
+    })
+}
+
+/// Every candidate's game, built from the variant with its `--set`s (its bots checked).
+fn points(t: &Tune<'_>, base_game: &dyn GameHandle, cands: &[Candidate]) -> Result<Vec<Point>, Error> {
+    let o = t.o;
+    let mut points = Vec::with_capacity(cands.len());
+    for c in cands {
+        let mut sets = o.sets.clone();
+        sets.extend(sets_of(t.knobs, c));
+        let variant = Variant::load(&o.variant, &sets)?;
+        let game = base_game.with_variant(&variant)?;
+        seat(&*game, &variant, o.bots.as_deref(), "--bots")?;
+        points.push(Point { game, variant, sets });
+    }
+    Ok(points)
+}
+
+/// The catalogue position of every bounded metric at every candidate.
+fn positions(knobs: &[Knob], cands: &[Candidate], cats: &[Catalogue], expect: &[Expectation]) -> Result<Vec<Vec<usize>>, Error> {
+    let mut pos: Vec<Vec<usize>> = Vec::new();
+    for (c, cat) in cats.iter().enumerate() {
+        let row = expect
             .iter()
-            .map(|p| Arm { game: &p.game, plans: &p.plans, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
-            .collect();
-        let mut racers: Vec<Racer<G>> =
-            (0..cands.len()).map(|_| Racer { stats: ArmStats::default(), batches: Vec::new(), estimates: Vec::new(), dropped: None }).collect();
-        // Preference order: rank[c] is c's place (0 = the variant as written, if in the grid).
-        let mut order: Vec<usize> = (0..cands.len()).collect();
-        order.sort_by(|&a, &b| preferred(&cands[a], &cands[b]).then(a.cmp(&b)));
-        let mut rank = vec![0; cands.len()];
-        for (r, &c) in order.iter().enumerate() {
-            rank[c] = r;
-        }
-        let pool = Pool::new(o.run.threads)?;
+            .map(|e| {
+                cat.position(&e.metric).ok_or_else(|| {
+                    Error::Usage(format!("[expect] {}: no such metric at {} (the grid changed the seats?)", e.metric, sets_of(knobs, &cands[c]).join(" ")))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        pos.push(row);
+    }
+    Ok(pos)
+}
+
+/// Preference order: `rank[c]` is candidate c's place (0 = the variant as written, if in the
+/// grid).
+fn ranks(cands: &[Candidate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..cands.len()).collect();
+    order.sort_by(|&a, &b| preferred(&cands[a], &cands[b]).then(a.cmp(&b)));
+    let mut rank = vec![0; cands.len()];
+    for (r, &c) in order.iter().enumerate() {
+        rank[c] = r;
+    }
+    rank
+}
+
+impl Race<'_> {
+    /// Races the grid: every candidate alive plays the round's games, the clearly worse are
+    /// dropped, the games double, until one is left or the budget is spent.
+    fn run(&self, arms: &[Arm<'_>], pool: &Pool) -> Result<Raced, Error> {
+        let o = self.o;
+        let mut racers: Vec<Racer> =
+            (0..self.cands.len()).map(|_| Racer { stats: ArmStats::default(), batches: Vec::new(), estimates: Vec::new(), dropped: None }).collect();
         let mut progress = Progress::new(o.budget, o.json || o.run.quiet);
-        progress.set_message(format!("{} candidates", cands.len()));
+        progress.set_message(format!("{} candidates", self.cands.len()));
         let (mut spent, mut done, mut n) = (0u64, 0u64, FIRST_ROUND);
         let mut rounds = Vec::new();
         let mut budget_reached = false;
-        let mut alive: Vec<usize> = (0..cands.len()).collect();
-        let objective =
-            |r: &Racer<G>| -> f64 { expect.iter().enumerate().map(|(b, e)| r.estimates.get(b).map_or(f64::INFINITY, |est| distance(est, e.lo, e.hi))).sum() };
+        let mut alive: Vec<usize> = (0..self.cands.len()).collect();
         loop {
             let cost = alive.len() as u64 * (n - done);
             if spent + cost > o.budget {
                 budget_reached = true;
                 break;
             }
-            let jobs: Vec<(usize, u64)> = alive.iter().flat_map(|&c| batches(done, n, crate::sim::BATCH).map(move |b| (c, b))).collect();
-            let task = |&(c, b): &(usize, u64)| -> Result<(ArmStats<G>, Vec<f64>), Error> {
-                let batch = arm_batch(&arms[c], &cats[c], &plan, b, n)?;
-                let mut one = ArmStats::<G>::default();
-                one.add(batch);
-                let summary = one.summary(&arms[c], o.run.seed, detailed, 0.0);
-                let est = one.estimates(&cats[c], &summary);
-                Ok((one, pos[c].iter().map(|&i| est[i].value).collect()))
-            };
-            let base_spent = spent;
-            pool.run(
-                &jobs,
-                task,
-                |&(c, _), (one, values)| {
-                    let games = one.tally.games;
-                    racers[c].batches.push((games as f64, values));
-                    racers[c].stats.merge(one);
-                    spent += games;
-                },
-                &mut |k| progress.update(base_spent + (k as u64 * BATCH).min(cost)),
-            )?;
+            spent = self.play_round(arms, pool, &alive, (done, n), &mut racers, (spent, cost), &mut progress)?;
             if crate::interrupt::requested() {
                 progress.finish();
                 return Err(Error::Interrupted("interrupted".into()));
             }
             for &c in &alive {
                 let r = &mut racers[c];
-                let summary = r.stats.summary(&arms[c], o.run.seed, detailed, 0.0);
-                r.estimates = r.stats.estimates(&cats[c], &summary);
+                let summary = r.stats.summary(&arms[c], o.run.seed, self.plan.detailed, 0.0);
+                r.estimates = r.stats.estimates(&self.cats[c], &summary);
             }
             let racing = alive.len();
-            let round = rounds.len() + 1;
-            // Per candidate: the bounded estimates.
-            let bounded = |c: usize, racers: &[Racer<G>]| -> Vec<Estimate> { pos[c].iter().map(|&i| racers[c].estimates[i]).collect() };
-            let fails = |c: usize, racers: &[Racer<G>]| bounded(c, racers).iter().zip(&expect).any(|(e, x)| verdict(e, x.lo, x.hi) == Verdict::Fails);
-            let clear = |c: usize, racers: &[Racer<G>]| bounded(c, racers).iter().zip(&expect).all(|(e, x)| settled(e, x.lo, x.hi));
-            let holding: Vec<usize> = alive.iter().copied().filter(|&c| !fails(c, &racers)).collect();
-            let objectives: Vec<(usize, f64)> =
-                alive.iter().map(|&c| (c, pos[c].iter().zip(&expect).map(|(&i, e)| distance(&racers[c].estimates[i], e.lo, e.hi)).sum::<f64>())).collect();
-            let obj_of = |c: usize| objectives.iter().find(|(x, _)| *x == c).map_or(f64::INFINITY, |(_, v)| *v);
-            let drop = |c: usize, why: String, racers: &mut [Racer<G>]| {
-                if racers[c].dropped.is_none() {
-                    racers[c].dropped = Some(format!("dropped after round {round} ({} games): {why}", thousands(n)));
-                }
-            };
-            if holding.is_empty() {
-                // Nothing holds: successive halving towards the closest.
-                let mut by_obj = objectives.clone();
-                by_obj.sort_by(|a, b| a.1.total_cmp(&b.1).then(rank[a.0].cmp(&rank[b.0])));
-                let keep = by_obj.len().div_ceil(2);
-                for &(c, _) in &by_obj[keep..] {
-                    drop(c, "a bound clearly fails and it is in the farther half from the bounds".into(), &mut racers);
-                }
-            } else {
-                for &c in &alive {
-                    if fails(c, &racers) {
-                        let which: Vec<String> = bounded(c, &racers)
-                            .iter()
-                            .zip(&expect)
-                            .filter(|(e, x)| verdict(e, x.lo, x.hi) == Verdict::Fails)
-                            .map(|(_, x)| x.metric.clone())
-                            .collect();
-                        drop(c, format!("clearly outside {}", which.join(", ")), &mut racers);
-                    }
-                }
-                // A candidate that clearly holds every bound rules out every one ranked after it.
-                if let Some(&w) = holding.iter().filter(|&&c| clear(c, &racers)).min_by_key(|&&c| rank[c]) {
-                    for &c in &holding {
-                        if rank[c] > rank[w] {
-                            drop(c, format!("{} clearly holds every bound with a smaller change", sets_of(knobs, &cands[w]).join(" ")), &mut racers);
-                        }
-                    }
-                }
-                // Paired comparisons (batch means of the differences on the same games).
-                let left: Vec<usize> = holding.iter().copied().filter(|&c| racers[c].dropped.is_none()).collect();
-                if racers[alive[0]].batches.len() >= metrics::MIN_BATCHES {
-                    let mut beaten = Vec::new();
-                    for &c in &left {
-                        for &w in &left {
-                            if w == c || rank[w] > rank[c] {
-                                continue;
-                            }
-                            let judged: Vec<Paired> = expect
-                                .iter()
-                                .enumerate()
-                                .map(|(b, e)| {
-                                    let diffs: BatchValues =
-                                        racers[c].batches.iter().zip(&racers[w].batches).map(|((g, vc), (_, vw))| (*g, vc[b] - vw[b])).collect();
-                                    if diffs.iter().all(|d| d.1 == 0.0) {
-                                        return Paired::Equal;
-                                    }
-                                    let total: f64 = diffs.iter().map(|d| d.0).sum();
-                                    let mean = diffs.iter().map(|(g, d)| g * d).sum::<f64>() / total;
-                                    match metrics::batch_half_width(&diffs) {
-                                        Some(h) if mean.is_finite() => paired(racers[w].estimates[pos[w][b]].value, mean - h, mean + h, e.lo, e.hi),
-                                        _ => Paired::Unclear,
-                                    }
-                                })
-                                .collect();
-                            if dominated(&judged) {
-                                beaten.push((c, w));
-                                break;
-                            }
-                        }
-                    }
-                    for (c, w) in beaten {
-                        drop(
-                            c,
-                            format!("paired on the same games, {} is clearly closer to the bounds with no larger change", sets_of(knobs, &cands[w]).join(" ")),
-                            &mut racers,
-                        );
-                    }
-                }
-            }
+            let objectives = self.drop_round(&alive, &mut racers, rounds.len() + 1, n);
             alive.retain(|&c| racers[c].dropped.is_none());
-            let pick = pick(&alive, &rank, &|c| !fails(c, &racers), &obj_of);
-            let mut objs: Vec<f64> = objectives.iter().map(|(_, v)| *v).collect();
-            objs.sort_by(f64::total_cmp);
-            rounds.push(Round {
-                games_each: n,
-                racing,
-                left: alive.len(),
-                spent,
-                pick_objective: obj_of(pick),
-                pick_overhang: pos[pick].iter().zip(&expect).map(|(&i, e)| overhang(&racers[pick].estimates[i], e.lo, e.hi)).sum(),
-                best_objective: objs[0],
-                median_objective: objs[objs.len() / 2],
-                pick: sets_of(knobs, &cands[pick]).join(" "),
-            });
+            rounds.push(self.round_record(&alive, &racers, &objectives, (n, racing, spent)));
             done = n;
             if alive.len() <= 1 {
                 break;
@@ -739,71 +703,257 @@ impl GameCommand for Tune<'_> {
             return Err(Error::Usage(format!(
                 "--budget {}: too small for the first round ({} candidates x {} games = {})",
                 o.budget,
-                cands.len(),
+                self.cands.len(),
                 FIRST_ROUND,
-                thousands(cands.len() as u64 * FIRST_ROUND)
+                thousands(self.cands.len() as u64 * FIRST_ROUND)
             )));
         }
-        // The winner among the candidates that played the last round.
-        let last: Vec<usize> = (0..cands.len()).filter(|&c| racers[c].stats.tally.games == done).collect();
-        let fails_at = |c: usize| pos[c].iter().zip(&expect).any(|(&i, e)| verdict(&racers[c].estimates[i], e.lo, e.hi) == Verdict::Fails);
-        let obj_at = |c: usize| objective_of(&racers[c], &pos[c], &expect);
-        let alive_last: Vec<usize> = last.iter().copied().filter(|&c| racers[c].dropped.is_none()).collect();
-        let pool_last = if alive_last.is_empty() { last.clone() } else { alive_last };
-        let winner = pick(&pool_last, &rank, &|c| !fails_at(c), &obj_at);
-        let found = !fails_at(winner);
-        let _ = objective;
-        // A winner that changes keys must move some bounded figure: played on the race's games,
-        // the variant as written gives the same figures batch by batch otherwise (a key no bot
-        // at the table reads, under a bound on how the game is played), and no tuned variant
-        // is written.
-        let changes = changes_of(knobs, &cands[winner]);
-        if !changes.is_empty() {
-            let base_plans = plans(&base_game, self.base, o.bots.as_deref(), "--bots")?;
-            let base_arm =
-                Arm { game: &base_game, plans: &base_plans, variant: self.base.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &o.sets) };
-            let base_pos: Vec<Option<usize>> = expect.iter().map(|e| cat0.position(&e.metric)).collect();
-            let jobs: Vec<u64> = batches(0, done, crate::sim::BATCH).collect();
-            let mut base_batches: Vec<Vec<f64>> = Vec::new();
-            let task = |&b: &u64| -> Result<Vec<f64>, Error> {
-                let mut one = ArmStats::<G>::default();
-                one.add(arm_batch(&base_arm, &cat0, &plan, b, done)?);
-                let summary = one.summary(&base_arm, o.run.seed, detailed, 0.0);
-                let est = one.estimates(&cat0, &summary);
-                Ok(base_pos.iter().map(|i| i.map_or(f64::NAN, |i| est[i].value)).collect())
-            };
-            pool.run(&jobs, task, |_, v| base_batches.push(v), &mut |_| {})?;
-            let winner_batches: Vec<&Vec<f64>> = racers[winner].batches.iter().map(|(_, v)| v).collect();
-            if base_batches.len() == winner_batches.len() && base_batches.iter().zip(&winner_batches).all(|(a, b)| a == *b) {
-                let labels: Vec<String> = base_plans.iter().map(|p| p.label.clone()).collect();
-                let keys: Vec<String> = knobs.iter().map(|k| k.key.clone()).collect();
-                let mut why = super::bot_keys::notes(&self.base.game, &labels, &keys).join("; ");
-                if why.is_empty() {
-                    why = "the tuned keys made no difference to these figures on these games".into();
-                }
-                return Err(Error::Usage(format!(
-                    "tune: no tuned variant written: the pick ({}) moves none of the bounded figures ({}); on the same {} games the variant as written gives the very same values. {why}. Tune keys that can move these figures, or bound figures these keys can move",
-                    changes.join(" "),
-                    expect.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>().join(", "),
-                    thousands(done)
-                )));
+        Ok(Raced { racers, rounds, spent, done, budget_reached })
+    }
+
+    /// Plays the batches that take every candidate alive from `done` to `n` games, folding
+    /// each batch's bounded values in order; returns the games spent so far.
+    #[allow(clippy::too_many_arguments)]
+    fn play_round(
+        &self,
+        arms: &[Arm<'_>],
+        pool: &Pool,
+        alive: &[usize],
+        (done, n): (u64, u64),
+        racers: &mut [Racer],
+        (mut spent, cost): (u64, u64),
+        progress: &mut Progress,
+    ) -> Result<u64, Error> {
+        let jobs: Vec<(usize, u64)> = alive.iter().flat_map(|&c| batches(done, n, crate::sim::BATCH).map(move |b| (c, b))).collect();
+        let task = |&(c, b): &(usize, u64)| -> Result<(ArmStats, Vec<f64>), Error> {
+            let batch = arm_batch(&arms[c], &self.cats[c], &self.plan, b, n)?;
+            let mut one = ArmStats::default();
+            one.add(batch);
+            let summary = one.summary(&arms[c], self.o.run.seed, self.plan.detailed, 0.0);
+            let est = one.estimates(&self.cats[c], &summary);
+            Ok((one, self.pos[c].iter().map(|&i| est[i].value).collect()))
+        };
+        let base_spent = spent;
+        pool.run(
+            &jobs,
+            task,
+            |&(c, _), (one, values)| {
+                let games = one.tally.games;
+                racers[c].batches.push((games as f64, values));
+                racers[c].stats.merge(one);
+                spent += games;
+            },
+            &mut |k| progress.update(base_spent + (k as u64 * BATCH).min(cost)),
+        )?;
+        Ok(spent)
+    }
+
+    /// Candidate c's estimates of the bounded metrics.
+    fn bounded(&self, c: usize, racers: &[Racer]) -> Vec<Estimate> {
+        self.pos[c].iter().map(|&i| racers[c].estimates[i]).collect()
+    }
+
+    /// Whether a bound of candidate c clearly fails.
+    fn fails(&self, c: usize, racers: &[Racer]) -> bool {
+        self.bounded(c, racers).iter().zip(&self.expect).any(|(e, x)| verdict(e, x.lo, x.hi) == Verdict::Fails)
+    }
+
+    /// Whether every bound of candidate c is settled (clearly holds).
+    fn clear(&self, c: usize, racers: &[Racer]) -> bool {
+        self.bounded(c, racers).iter().zip(&self.expect).all(|(e, x)| settled(e, x.lo, x.hi))
+    }
+
+    /// Drops the candidates this round shows to be worse; returns every racing candidate's
+    /// objective (sum of distances to the bounds, CI units) before the drops.
+    fn drop_round(&self, alive: &[usize], racers: &mut [Racer], round: usize, n: u64) -> Vec<(usize, f64)> {
+        let (knobs, cands, expect) = (self.knobs, &self.cands, &self.expect);
+        let holding: Vec<usize> = alive.iter().copied().filter(|&c| !self.fails(c, racers)).collect();
+        let objectives: Vec<(usize, f64)> =
+            alive.iter().map(|&c| (c, self.pos[c].iter().zip(expect).map(|(&i, e)| distance(&racers[c].estimates[i], e.lo, e.hi)).sum::<f64>())).collect();
+        let drop = |c: usize, why: String, racers: &mut [Racer]| {
+            if racers[c].dropped.is_none() {
+                racers[c].dropped = Some(format!("dropped after round {round} ({} games): {why}", thousands(n)));
+            }
+        };
+        if holding.is_empty() {
+            // Nothing holds: successive halving towards the closest.
+            let mut by_obj = objectives.clone();
+            by_obj.sort_by(|a, b| a.1.total_cmp(&b.1).then(self.rank[a.0].cmp(&self.rank[b.0])));
+            let keep = by_obj.len().div_ceil(2);
+            for &(c, _) in &by_obj[keep..] {
+                drop(c, "a bound clearly fails and it is in the farther half from the bounds".into(), racers);
+            }
+            return objectives;
+        }
+        for &c in alive {
+            if self.fails(c, racers) {
+                let which: Vec<String> = self
+                    .bounded(c, racers)
+                    .iter()
+                    .zip(expect)
+                    .filter(|(e, x)| verdict(e, x.lo, x.hi) == Verdict::Fails)
+                    .map(|(_, x)| x.metric.clone())
+                    .collect();
+                drop(c, format!("clearly outside {}", which.join(", ")), racers);
             }
         }
-        // The confirmation run: the winner on its own seed, with the invariant checks on.
+        // A candidate that clearly holds every bound rules out every one ranked after it.
+        if let Some(&w) = holding.iter().filter(|&&c| self.clear(c, racers)).min_by_key(|&&c| self.rank[c]) {
+            for &c in &holding {
+                if self.rank[c] > self.rank[w] {
+                    drop(c, format!("{} clearly holds every bound with a smaller change", sets_of(knobs, &cands[w]).join(" ")), racers);
+                }
+            }
+        }
+        // Paired comparisons (batch means of the differences on the same games).
+        let left: Vec<usize> = holding.iter().copied().filter(|&c| racers[c].dropped.is_none()).collect();
+        if racers[alive[0]].batches.len() >= metrics::MIN_BATCHES {
+            for (c, w) in self.beaten(&left, racers) {
+                drop(
+                    c,
+                    format!("paired on the same games, {} is clearly closer to the bounds with no larger change", sets_of(knobs, &cands[w]).join(" ")),
+                    racers,
+                );
+            }
+        }
+        objectives
+    }
+
+    /// The candidates of `left` that a more preferred one beats, paired on the same games:
+    /// (beaten, by whom).
+    fn beaten(&self, left: &[usize], racers: &[Racer]) -> Vec<(usize, usize)> {
+        let mut beaten = Vec::new();
+        for &c in left {
+            for &w in left {
+                if w == c || self.rank[w] > self.rank[c] {
+                    continue;
+                }
+                if dominated(&self.paired(c, w, racers)) {
+                    beaten.push((c, w));
+                    break;
+                }
+            }
+        }
+        beaten
+    }
+
+    /// Every bound of candidate c judged against candidate w on the same games.
+    fn paired(&self, c: usize, w: usize, racers: &[Racer]) -> Vec<Paired> {
+        self.expect
+            .iter()
+            .enumerate()
+            .map(|(b, e)| {
+                let diffs: BatchValues = racers[c].batches.iter().zip(&racers[w].batches).map(|((g, vc), (_, vw))| (*g, vc[b] - vw[b])).collect();
+                if diffs.iter().all(|d| d.1 == 0.0) {
+                    return Paired::Equal;
+                }
+                let total: f64 = diffs.iter().map(|d| d.0).sum();
+                let mean = diffs.iter().map(|(g, d)| g * d).sum::<f64>() / total;
+                match metrics::batch_half_width(&diffs) {
+                    Some(h) if mean.is_finite() => paired(racers[w].estimates[self.pos[w][b]].value, mean - h, mean + h, e.lo, e.hi),
+                    _ => Paired::Unclear,
+                }
+            })
+            .collect()
+    }
+
+    /// The round's line of the search record (`search.csv`).
+    fn round_record(&self, alive: &[usize], racers: &[Racer], objectives: &[(usize, f64)], (n, racing, spent): (u64, usize, u64)) -> Round {
+        let obj_of = |c: usize| objectives.iter().find(|(x, _)| *x == c).map_or(f64::INFINITY, |(_, v)| *v);
+        let pick = pick(alive, &self.rank, &|c| !self.fails(c, racers), &obj_of);
+        let mut objs: Vec<f64> = objectives.iter().map(|(_, v)| *v).collect();
+        objs.sort_by(f64::total_cmp);
+        Round {
+            games_each: n,
+            racing,
+            left: alive.len(),
+            spent,
+            pick_objective: obj_of(pick),
+            pick_overhang: self.pos[pick].iter().zip(&self.expect).map(|(&i, e)| overhang(&racers[pick].estimates[i], e.lo, e.hi)).sum(),
+            best_objective: objs[0],
+            median_objective: objs[objs.len() / 2],
+            pick: sets_of(self.knobs, &self.cands[pick]).join(" "),
+        }
+    }
+
+    /// Whether a bound of candidate c fails at its last round (a missing estimate fails).
+    fn fails_at(&self, racers: &[Racer], c: usize) -> bool {
+        self.pos[c].iter().zip(&self.expect).any(|(&i, e)| verdict(&racers[c].estimates[i], e.lo, e.hi) == Verdict::Fails)
+    }
+
+    /// Candidate c's objective at its last round.
+    fn objective_at(&self, racers: &[Racer], c: usize) -> f64 {
+        objective_of(&racers[c], &self.pos[c], &self.expect)
+    }
+
+    /// The winner among the candidates that played the last round.
+    fn winner(&self, raced: &Raced) -> usize {
+        let racers = &raced.racers;
+        let last: Vec<usize> = (0..self.cands.len()).filter(|&c| racers[c].stats.tally.games == raced.done).collect();
+        let alive_last: Vec<usize> = last.iter().copied().filter(|&c| racers[c].dropped.is_none()).collect();
+        let pool_last = if alive_last.is_empty() { last.clone() } else { alive_last };
+        pick(&pool_last, &self.rank, &|c| !self.fails_at(racers, c), &|c| self.objective_at(racers, c))
+    }
+
+    /// A winner that changes keys must move some bounded figure: played on the race's games,
+    /// the variant as written gives the same figures batch by batch otherwise (a key no bot
+    /// at the table reads, under a bound on how the game is played), and no tuned variant
+    /// is written.
+    fn winner_moves_a_figure(
+        &self,
+        base_game: &dyn GameHandle,
+        base: &Variant,
+        pool: &Pool,
+        raced: &Raced,
+        (winner, changes): (usize, &[String]),
+    ) -> Result<(), Error> {
+        let (o, done) = (self.o, raced.done);
+        let cat0 = Catalogue::of(base_game.facts());
+        let base_seated = seat(base_game, base, o.bots.as_deref(), "--bots")?;
+        let base_arm = Arm { seated: &*base_seated, variant: base.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &o.sets) };
+        let base_pos: Vec<Option<usize>> = self.expect.iter().map(|e| cat0.position(&e.metric)).collect();
+        let jobs: Vec<u64> = batches(0, done, crate::sim::BATCH).collect();
+        let mut base_batches: Vec<Vec<f64>> = Vec::new();
+        let task = |&b: &u64| -> Result<Vec<f64>, Error> {
+            let mut one = ArmStats::default();
+            one.add(arm_batch(&base_arm, &cat0, &self.plan, b, done)?);
+            let summary = one.summary(&base_arm, o.run.seed, self.plan.detailed, 0.0);
+            let est = one.estimates(&cat0, &summary);
+            Ok(base_pos.iter().map(|i| i.map_or(f64::NAN, |i| est[i].value)).collect())
+        };
+        pool.run(&jobs, task, |_, v| base_batches.push(v), &mut |_| {})?;
+        let winner_batches: Vec<&Vec<f64>> = raced.racers[winner].batches.iter().map(|(_, v)| v).collect();
+        if base_batches.len() != winner_batches.len() || base_batches.iter().zip(&winner_batches).any(|(a, b)| a != *b) {
+            return Ok(());
+        }
+        let keys: Vec<String> = self.knobs.iter().map(|k| k.key.clone()).collect();
+        let mut why = super::bot_keys::notes(&base.game, &base_seated.labels(), &keys).join("; ");
+        if why.is_empty() {
+            why = "the tuned keys made no difference to these figures on these games".into();
+        }
+        Err(Error::Usage(format!(
+            "tune: no tuned variant written: the pick ({}) moves none of the bounded figures ({}); on the same {} games the variant as written gives the very same values. {why}. Tune keys that can move these figures, or bound figures these keys can move",
+            changes.join(" "),
+            self.expect.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>().join(", "),
+            thousands(done)
+        )))
+    }
+
+    /// The confirmation run: the winner on its own seed, with the invariant checks on.
+    fn confirm(&self, arm: &Arm<'_>, winner: usize, done: u64) -> Result<Confirmation, Error> {
+        let o = self.o;
         let confirm_seed = game_seed(o.run.seed, u64::MAX);
         let confirm_games = o.run.games.max(done);
-        let p = &points[winner];
-        let arm = Arm { game: &p.game, plans: &p.plans, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) };
-        let cplan = PlayPlan { seed: confirm_seed, checked: true, detailed, keep_rows: false, rotate: false };
+        let cplan = PlayPlan { seed: confirm_seed, checked: true, ..self.plan };
         let mut cprog = Progress::new(confirm_games, o.json || o.run.quiet);
         cprog.set_message("confirmation".to_string());
-        let (cstats, _) = run_arm(&arm, &cats[winner], &cplan, (o.run.threads, confirm_games), &PrecisionArgs::default(), &mut cprog)?;
+        let (cstats, _) = run_arm(arm, &self.cats[winner], &cplan, (o.run.threads, confirm_games), &PrecisionArgs::default(), &mut cprog)?;
         if crate::interrupt::requested() {
             return Err(Error::Interrupted("interrupted".into()));
         }
-        let csum = cstats.summary(&arm, confirm_seed, detailed, 0.0);
-        let cest = cstats.estimates(&cats[winner], &csum);
-        let cbounds = bound_results(&cats[winner], &cest, &pos[winner], &expect);
+        let csum = cstats.summary(arm, confirm_seed, self.plan.detailed, 0.0);
+        let cest = cstats.estimates(&self.cats[winner], &csum);
+        let cbounds = bound_results(&self.cats[winner], &cest, &self.pos[winner], &self.expect);
         let passes = cbounds.iter().all(|b| b.verdict != "fails");
         let mut command = format!("playtest check <out>/tuned.toml --games {confirm_games} --seed {confirm_seed}");
         if let Some(b) = &o.bots {
@@ -812,8 +962,12 @@ impl GameCommand for Tune<'_> {
         for s in &o.sets {
             command.push_str(&format!(" --set {s}"));
         }
-        let confirmation = Confirmation { seed: confirm_seed, games: cstats.tally.games, bounds: cbounds, passes, command };
-        let candidates: Vec<CandidateResult> = (0..cands.len())
+        Ok(Confirmation { seed: confirm_seed, games: cstats.tally.games, bounds: cbounds, passes, command })
+    }
+
+    /// Every candidate as the outputs list it: values, status, bounds and every metric.
+    fn candidate_results(&self, racers: &[Racer], winner: usize) -> Vec<CandidateResult> {
+        (0..self.cands.len())
             .map(|c| {
                 let r = &racers[c];
                 let status = if c == winner {
@@ -822,15 +976,15 @@ impl GameCommand for Tune<'_> {
                     r.dropped.clone().unwrap_or_else(|| format!("raced to the end ({} games), not picked", thousands(r.stats.tally.games)))
                 };
                 CandidateResult {
-                    values: sets_of(knobs, &cands[c]),
-                    changed: cands[c].changed,
-                    relative_change: cands[c].relative_change,
+                    values: sets_of(self.knobs, &self.cands[c]),
+                    changed: self.cands[c].changed,
+                    relative_change: self.cands[c].relative_change,
                     games: r.stats.tally.games,
-                    objective: obj_at(c),
-                    holds: !fails_at(c),
+                    objective: self.objective_at(racers, c),
+                    holds: !self.fails_at(racers, c),
                     status,
-                    bounds: bound_results(&cats[c], &r.estimates, &pos[c], &expect),
-                    metrics: cats[c]
+                    bounds: bound_results(&self.cats[c], &r.estimates, &self.pos[c], &self.expect),
+                    metrics: self.cats[c]
                         .defs
                         .iter()
                         .zip(&r.estimates)
@@ -838,30 +992,12 @@ impl GameCommand for Tune<'_> {
                         .collect(),
                 }
             })
-            .collect();
-        Ok(TuneResult {
-            game: base_game.id().to_string(),
-            variant: o.variant.display().to_string(),
-            seed: o.run.seed,
-            knobs: knobs.to_vec(),
-            grid: cands.len(),
-            found,
-            winner,
-            changes,
-            spent,
-            final_games_each: done,
-            full_grid_games: cands.len() as u64 * done,
-            budget_reached,
-            rounds,
-            candidates,
-            confirmation,
-            tuned_file: None,
-        })
+            .collect()
     }
 }
 
 /// The sum of distances to the bounds of a racer (CI units).
-fn objective_of<G: Game>(r: &Racer<G>, pos: &[usize], expect: &[Expectation]) -> f64 {
+fn objective_of(r: &Racer, pos: &[usize], expect: &[Expectation]) -> f64 {
     pos.iter().zip(expect).map(|(&i, e)| r.estimates.get(i).map_or(f64::INFINITY, |est| distance(est, e.lo, e.hi))).sum()
 }
 

@@ -7,6 +7,7 @@
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.
 
 pub mod chroma;
+pub mod handle;
 pub mod key_table;
 pub mod keys;
 pub mod seat_sweep;
@@ -16,6 +17,7 @@ use crate::error::{Error, Location, VariantError};
 use crate::sim::SeatPlan;
 use crate::sim::harness::{self, HarnessFailure, HarnessPlan};
 use crate::variant::{SeatBots, Variant};
+pub use handle::{GameHandle, SeatedGame, handle};
 pub use seat_sweep::SeatSweep;
 
 /// The one list of games. Each line names a game's module and its [`Registered`] type; the
@@ -220,8 +222,7 @@ pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Outp
     impl<C: GameCommand> GameVisitor for Build<'_, C> {
         type Output = Result<C::Output, Error>;
         fn visit<G: Registered>(self) -> Self::Output {
-            let game = G::from_variant(self.variant).map_err(|e| self.variant.explain(e, |v| G::from_variant(v).map(drop)))?;
-            self.command.run(game, self.variant)
+            self.command.run(handle::build::<G>(self.variant)?, self.variant)
         }
     }
     if variant.game.is_empty() {

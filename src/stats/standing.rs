@@ -393,6 +393,14 @@ pub struct StandingSummary {
     pub median_margin: f64,
 }
 
+impl StandingSummary {
+    /// The standing figures in the designer's catalogue order (lead changes, per 10 turns,
+    /// drama, drama share, decisiveness, comeback rate, margin).
+    pub fn estimates(&self) -> [&Estimate; 7] {
+        [&self.lead_changes, &self.lead_changes_per_10_turns, &self.drama, &self.drama_share, &self.decisiveness, &self.comeback_rate, &self.margin]
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -386,15 +386,13 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
     let cats: Vec<Catalogue> = steps.iter().map(|s| Catalogue::new(&s.game)).collect();
     let step_where: Vec<Vec<Option<Where>>> = cats.iter().map(|c| names.iter().map(|(n, _)| locate(c, n)).collect()).collect();
     let m = names.len();
-    let base_arm = Arm { game: setup.game, plans: setup.plans, variant: "audit".into(), replay: String::new() };
-    let arms: Vec<Arm<'_, G>> = steps
+    let base_seated = crate::games::handle::seated(setup.game, setup.plans);
+    let base_arm = Arm { seated: &base_seated, variant: "audit".into(), replay: String::new() };
+    let step_seated: Vec<_> = steps.iter().map(|s| crate::games::handle::seated(&s.game, &s.plans)).collect();
+    let arms: Vec<Arm<'_>> = steps
         .iter()
-        .map(|s| Arm {
-            game: &s.game,
-            plans: &s.plans,
-            variant: s.name.clone(),
-            replay: replay_command(Path::new("variant"), None, std::slice::from_ref(&s.set)),
-        })
+        .zip(&step_seated)
+        .map(|(s, seated)| Arm { seated, variant: s.name.clone(), replay: replay_command(Path::new("variant"), None, std::slice::from_ref(&s.set)) })
         .collect();
     let plan = PlayPlan { seed: setup.seed, checked: false, detailed, keep_rows: false, rotate: false };
     let pool = Pool::new(setup.threads)?;
@@ -420,7 +418,7 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
         let jobs: Vec<u64> = batches(done, target, crate::sim::BATCH).collect();
         let task = |&batch: &u64| -> Result<Vec<(usize, Part)>, Error> {
             let mut base_values: Vec<f64> = Vec::with_capacity(BATCH as usize * base_cat.per_game_len);
-            let base: ArmBatch<G> = arm_batch_with(&base_arm, &base_cat, &plan, batch, target, &mut |v| base_values.extend_from_slice(v))?;
+            let base: ArmBatch = arm_batch_with(&base_arm, &base_cat, &plan, batch, target, &mut |v| base_values.extend_from_slice(v))?;
             let mut out = Vec::with_capacity(active.len());
             for &i in &active {
                 let (cat, wh) = (&cats[i], &step_where[i]);
