@@ -10,8 +10,8 @@
 //!   action ([`Bot::action_probability`]), averaged over a few samples of the deciding seat's
 //!   hidden cards, smoothed by [`EPSILON`] so that a deterministic model's 0 does not rule it
 //!   out for good;
-//! - each particle is weighted by the probability a model drawn from the belief gives the
-//!   action in that particle, and carried past the action (its hidden part filled in as the
+//! - each particle is weighted by whether a model drawn from the belief takes the action in
+//!   that particle (1, else [`EPSILON`]), and carried past the action (its hidden part filled in as the
 //!   model would in the particle). Particles whose text ([`Game::observation`]) no longer
 //!   matches what the seat sees (a draw went differently in them) are dropped; the pool is
 //!   refilled from fresh samples when too few remain.
@@ -264,8 +264,8 @@ impl<G: Game> TableBelief<G> {
         }
     }
 
-    /// Weighs every particle by the probability that a model drawn from `seat`'s belief
-    /// gives `action` there, and plays the action on it (its hidden part as the model chose
+    /// Weighs every particle by whether a model drawn from `seat`'s belief takes `action`
+    /// there (smoothed by [`EPSILON`]), and plays the action on it (its hidden part as the model chose
     /// it, else the first legal action with that public part; none: the particle is dropped).
     fn weigh_particles(&mut self, game: &G, seat: usize, action: &G::Action) {
         let cumulative = cumulative_posterior(&self.log_weights[seat]);
@@ -279,11 +279,12 @@ impl<G: Game> TableBelief<G> {
             let model = draw_index(&cumulative, &mut self.rng);
             let chosen = {
                 let view = game.view(&self.particles[i], seat);
-                let judge = &mut self.judges[seat][model];
-                let p = judge.action_probability(game, &view, action).unwrap_or(1.0);
-                self.weights[i] *= EPSILON + (1.0 - EPSILON) * p;
-                let mine = judge.decide(game, &view, &mut self.rng);
-                if game.public_action(&mine) == wanted {
+                // One decision of the drawn model: its match (1 or 0) estimates the likelihood
+                // without bias at one decision's cost per particle.
+                let mine = self.judges[seat][model].decide(game, &view, &mut self.rng);
+                let hit = game.public_action(&mine) == wanted;
+                self.weights[i] *= if hit { 1.0 } else { EPSILON };
+                if hit {
                     Some(mine)
                 } else {
                     self.scratch.clear();

@@ -29,9 +29,17 @@
 //! deterministic for a seed. Nodes live in one arena that keeps its capacity between
 //! decisions and games: no allocation per iteration once warm.
 //!
-//! Known limit of single-observer ISMCTS: it does not infer hidden cards from opponents'
-//! actions beyond what the game's determinization uses, so it neither reads bluffs nor
-//! bluffs on purpose; it does weigh claims and challenges by their sampled outcomes.
+//! With `model=auto` (the default) the bot watches the table ([`crate::engine::belief`]):
+//! each opponent is played in the tree and in rollouts by a model drawn, per iteration, from
+//! a belief over the game's bots and a grid of their parameters, updated by Bayes' rule on
+//! that opponent's public decisions; samples come from a pool of particles weighted by those
+//! decisions while its effective sample size allows. `model=default` is the bot as it was
+//! (`opponents` decides), bit for bit.
+//!
+//! Known limit: a particle is weighted by whether the opponent's model would have acted so
+//! in it, so a decision that almost no random deal explains (a Penny Badger claim of four of
+//! a kind) leaves every particle at the same small weight: such claims are still judged by
+//! uniformly re-dealt cards, and the search still over-rates challenging them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
