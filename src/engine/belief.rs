@@ -240,14 +240,13 @@ impl<G: Game> TableBelief<G> {
         }
     }
 
-    /// Keeps the particles that still match what this seat sees; refills the pool with fresh
-    /// samples (weight: the survivors' mean, or 1) when fewer than a quarter survive.
+    /// Keeps the particles still in play (those that stopped matching what this seat sees
+    /// were dropped by [`TableBelief::prepare`]); refills the pool with fresh samples
+    /// (weight: the survivors' mean, or 1) when fewer than a quarter survive.
     fn refresh_pool(&mut self, game: &G, sampler: &Sampler<'_, G>) {
-        let fresh = sampler.sample(game, &mut self.rng);
-        let seen = game.observation(&fresh, self.me);
         let mut kept = 0;
         for i in 0..self.particles.len() {
-            if self.weights[i] > 0.0 && game.observation(&self.particles[i], self.me) == seen {
+            if self.weights[i] > 0.0 {
                 self.particles.swap(kept, i);
                 self.weights.swap(kept, i);
                 kept += 1;
@@ -338,7 +337,10 @@ impl<G: Game> TableBelief<G> {
         let (sum, squares) = self.weights.iter().fold((0.0, 0.0), |(s, q), w| (s + w, q + w * w));
         self.effective = if squares > 0.0 { sum * sum / squares } else { 0.0 };
         if self.effective < MIN_EFFECTIVE {
+            // Too few particles still fit: the next watched decision starts a fresh pool.
             self.effective = 0.0;
+            self.particles.clear();
+            self.weights.clear();
         }
         let mut total = 0.0;
         self.particle_cumulative.clear();
