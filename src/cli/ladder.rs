@@ -392,6 +392,7 @@ fn text(r: &LadderResult) -> String {
             l.mean_length.ci95[1]
         );
     }
+    o.push_str(&robustness(r));
     let s = &r.skill_vs_luck;
     let _ = writeln!(
         o,
@@ -402,6 +403,30 @@ fn text(r: &LadderResult) -> String {
         100.0 * s.ci95[0],
         100.0 * s.ci95[1]
     );
+    o
+}
+
+/// The robustness table: each `ismcts` bot of the ladder against every other bot, with its
+/// interval and a verdict against the fair share, so a designer sees whether the search is
+/// the strongest player at every table. Empty when no `ismcts` bot is on the ladder.
+fn robustness(r: &LadderResult) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    for search in r.bots.iter().filter(|b| b.split(':').next() == Some(crate::engine::ismcts::ISMCTS)) {
+        let _ = writeln!(o, "\nrobustness: {search} (one seat) against copies of each other bot, 95% CI; fair share {:.1}%:\n", 100.0 * r.fair_share);
+        let _ = writeln!(o, "| against | {search} win share | games | verdict |");
+        let _ = writeln!(o, "|---|---|---|---|");
+        for m in r.matrix.iter().filter(|m| m.row == *search) {
+            let verdict = if m.ci95[0] > r.fair_share {
+                "ahead"
+            } else if m.ci95[1] < r.fair_share {
+                "behind"
+            } else {
+                "not told apart"
+            };
+            let _ = writeln!(o, "| {} | {} | {} | {verdict} |", m.column, pct(&Estimate { value: m.win_share, ci95: m.ci95 }), m.games);
+        }
+    }
     o
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{Game, GameRng, Sampler, Table};
+use super::{Game, GameRng, Sampler, SeedFrom, Table};
 
 /// A seat's decision maker. It sees only its seat's view and the events visible to it.
 pub trait Bot<G: Game>: Send {
@@ -35,7 +35,34 @@ pub trait Bot<G: Game>: Send {
     }
     /// An event the bot's seat could see at the table.
     fn observe(&mut self, _seat: usize, _event: &G::Event) {}
+    /// The probability that this bot, deciding at `view`, takes an action whose public part
+    /// ([`Game::public_action`]) is `action`'s: what an opponent model reports to the search's
+    /// belief ([`crate::engine::belief`]). `None`: the bot cannot say (a search). Default: an
+    /// estimate from [`SAMPLED_DECISIONS`] calls of [`Bot::decide`] on a fixed-seed stream
+    /// (one call for a bot that never draws); bots with cheap exact odds override it.
+    fn action_probability(&mut self, game: &G, view: &G::View<'_>, action: &G::Action) -> Option<f64> {
+        let wanted = game.public_action(action);
+        let tries = if self.draws() { SAMPLED_DECISIONS } else { 1 };
+        let mut rng = GameRng::seed_from(SAMPLING_SEED);
+        let hits = (0..tries).filter(|_| game.public_action(&self.decide(game, view, &mut rng)) == wanted).count();
+        Some(hits as f64 / tries as f64)
+    }
+    /// Whether the bot wants [`Bot::observe_decision`] calls: every other seat's decision as
+    /// its own seat can see it (a search that infers how the table plays). Default: no.
+    fn watches(&self) -> bool {
+        false
+    }
+    /// `seat` (another seat) took an action whose public part is `action`, at the state that
+    /// `sampler` samples from this bot's own seat's view (the real state stays hidden).
+    fn observe_decision(&mut self, _game: &G, _seat: usize, _action: &G::Action, _sampler: &Sampler<'_, G>) {}
 }
+
+/// Calls of [`Bot::decide`] by the default [`Bot::action_probability`] of a bot that draws.
+pub const SAMPLED_DECISIONS: u32 = 16;
+
+/// Seed of the stream the default [`Bot::action_probability`] decides with (fixed, so the
+/// estimate is the same every time for the same view).
+const SAMPLING_SEED: u64 = 0x0b5e_7ed0_dec1_5105;
 
 /// A numeric bot parameter with its default and range: the bot's TOML/CLI reference.
 #[derive(Clone, Debug)]
@@ -93,6 +120,10 @@ pub fn key_matches(pattern: &str, key: &str) -> bool {
 
 /// Builds a [`Table`] of one bot kind from each seat's parameter values.
 pub type TableFn<G> = fn(&G, &[Vec<f64>]) -> Box<dyn Table<G>>;
+
+/// Parameter values that may be written as words: (parameter, word, value). `ismcts`'s
+/// `model=auto` (1) and `model=default` (0).
+const NAMED_VALUES: &[(&str, &str, f64)] = &[("model", "auto", 1.0), ("model", "default", 0.0)];
 
 /// A bot as written by a designer: a name and parameter values.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,7 +183,10 @@ impl BotSpec {
         let mut params = BTreeMap::new();
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| BotSpecError::Syntax(format!("`{part}` in `{text}` is not param=value")))?;
-            let value: f64 = value.trim().parse().map_err(|_| BotSpecError::Syntax(format!("`{value}` in `{text}` is not a number")))?;
+            let value: f64 = match NAMED_VALUES.iter().find(|(k, word, _)| *k == key.trim() && *word == value.trim()) {
+                Some(&(_, _, number)) => number,
+                None => value.trim().parse().map_err(|_| BotSpecError::Syntax(format!("`{value}` in `{text}` is not a number")))?,
+            };
             params.insert(key.trim().to_string(), value);
         }
         Ok(BotSpec { name: name.to_string(), params })

@@ -29,13 +29,23 @@
 //! deterministic for a seed. Nodes live in one arena that keeps its capacity between
 //! decisions and games: no allocation per iteration once warm.
 //!
-//! Known limit of single-observer ISMCTS: it does not infer hidden cards from opponents'
-//! actions beyond what the game's determinization uses, so it neither reads bluffs nor
-//! bluffs on purpose; it does weigh claims and challenges by their sampled outcomes.
+//! With `model=auto` (opt-in; `model=default` is the default until `auto` beats the tables
+//! the search loses to, see docs/skill.md) the bot watches the table ([`crate::engine::belief`]):
+//! each opponent is played in the tree and in rollouts by a model drawn, per iteration, from
+//! a belief over the game's bots and a grid of their parameters, updated by Bayes' rule on
+//! that opponent's public decisions; samples come from a pool of particles weighted by those
+//! decisions while its effective sample size allows. `model=default` is the bot as it was
+//! (`opponents` decides), bit for bit.
+//!
+//! Known limit: a particle is weighted by whether the opponent's model would have acted so
+//! in it, so a decision that almost no random deal explains (a Penny Badger claim of four of
+//! a kind) leaves every particle at the same small weight: such claims are still judged by
+//! uniformly re-dealt cards, and the search still over-rates challenging them.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use super::belief::TableBelief;
 use super::bots::{Bot, BotInfo, BotParamInfo, RandomBot};
 use super::rng::below;
 use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
@@ -104,6 +114,9 @@ pub struct Ismcts<G: Game> {
     /// default bot: the prior, and the seat's own moves in default-bot rollouts.
     own_policy: Option<Box<dyn Bot<G>>>,
     shares: Vec<f64>,
+    /// With `model=auto`: how the table plays and what it holds, inferred from its play;
+    /// each opponent is played by a model drawn from it ([`crate::engine::belief`]).
+    belief: Option<Box<TableBelief<G>>>,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -111,11 +124,25 @@ impl<G: Game> Ismcts<G> {
     /// policy (0 random, 1 the game's default bot) and depth cut-off (0: play to the end).
     /// `opponents` 1 models the table by the default bot; `trust` is how many standard
     /// errors the search must beat the prior by; `policy` 1 plays the seat's own part by the
-    /// game's [`Game::SEARCH_POLICY`] instead of its default bot.
+    /// game's [`Game::SEARCH_POLICY`] instead of its default bot. Opponents are modelled as
+    /// `opponents` says (`model=default`); see [`Ismcts::inferring`] for `model=auto`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32, opponents: u32, trust: f64, policy: u32) -> Self {
+        Self::build(game, iterations, exploration, rollout, depth, opponents, trust, policy, false)
+    }
+
+    /// The same bot with `model=auto`: every opponent is played by a model inferred from its
+    /// play so far (whatever `opponents` says), on samples weighted by what the table did.
+    #[allow(clippy::too_many_arguments)]
+    pub fn inferring(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32, opponents: u32, trust: f64, policy: u32) -> Self {
+        Self::build(game, iterations, exploration, rollout, depth, opponents, trust, policy, true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn build(game: &G, iterations: u32, exploration: f64, rollout: u32, depth: u32, opponents: u32, trust: f64, policy: u32, infer: bool) -> Self {
         let rollout = if rollout == 0 { Rollout::Random } else { Rollout::DefaultBot };
-        let model_opponents = opponents != 0;
+        let belief = infer.then(|| Box::new(TableBelief::new(game)));
+        let model_opponents = opponents != 0 || belief.is_some();
         let with_bots = rollout == Rollout::DefaultBot || model_opponents;
         let rollout_bots = if with_bots { (0..game.acting_seats()).map(|_| named_bot(game, G::INFO.default_bot)).collect() } else { Vec::new() };
         let own_policy = (with_bots && policy != 0 && G::INFO.search_policy() != G::INFO.default_bot).then(|| named_bot(game, G::INFO.search_policy()));
@@ -139,6 +166,7 @@ impl<G: Game> Ismcts<G> {
             rollout_bots,
             own_policy,
             shares: vec![0.0; game.seats()],
+            belief,
         }
     }
 
@@ -181,6 +209,13 @@ impl<G: Game> Ismcts<G> {
             max: 1.0,
             doc: "the seat's own prior and rollout moves: 0 the game's default bot, 1 the game's search policy (a stronger hand-written bot where the game names one)",
         },
+        BotParamInfo {
+            name: "model",
+            default: 0.0,
+            min: 0.0,
+            max: 1.0,
+            doc: "opponents: `default` (0, the default) as `opponents` says; `auto` (1) played by models inferred from their play so far, hidden cards weighted by what was done with them (opt-in until it beats the card counters)",
+        },
     ];
 
     /// The `ismcts` entry of every game's bot list.
@@ -190,7 +225,10 @@ impl<G: Game> Ismcts<G> {
             aliases: &[],
             doc: "information-set Monte Carlo tree search on sampled deals (determinizations), any game",
             params: Self::PARAMS,
-            build: |game, p| Box::new(Ismcts::new(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5], p[6] as u32)),
+            build: |game, p| {
+                let make = if p[7] != 0.0 { Ismcts::inferring } else { Ismcts::new };
+                Box::new(make(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5], p[6] as u32))
+            },
             uniform: None,
             // It plans with the rules and scores with the game's standing: every key.
             reads: &["*"],
@@ -260,8 +298,14 @@ impl<G: Game> Ismcts<G> {
         // The first decision allocates the sample buffer from a fixed stream, so the bot's
         // own stream is drawn the same way whether or not the buffer existed.
         let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, &mut GameRng::seed_from(0)));
+        if let Some(belief) = self.belief.as_mut() {
+            belief.prepare(game, sampler);
+        }
         for _ in 0..self.iterations {
-            sampler.sample_into(game, rng, &mut sample);
+            match self.belief.as_deref() {
+                Some(belief) => belief.sample_into(game, sampler, rng, &mut sample),
+                None => sampler.sample_into(game, rng, &mut sample),
+            }
             self.iterate(game, &mut sample, sampler.seat(), rng);
         }
         self.sample = Some(sample);
@@ -347,6 +391,9 @@ impl<G: Game> Ismcts<G> {
             if let Some(bot) = self.own_policy.as_mut() {
                 bot.new_game(game, searcher);
             }
+            if let Some(belief) = self.belief.as_mut() {
+                belief.draw_models(game, rng);
+            }
         }
         // Selection and expansion.
         while let ToMove::Seat(seat) = game.to_move(state) {
@@ -355,7 +402,7 @@ impl<G: Game> Ismcts<G> {
                 // searcher's later information sets tell its choices apart.
                 let action = {
                     let view = game.view(state, seat);
-                    self.rollout_bots[seat].decide(game, &view, rng)
+                    self.opponent(seat).decide(game, &view, rng)
                 };
                 node = match self.child(node, seat, action) {
                     Some(c) => c,
@@ -418,12 +465,18 @@ impl<G: Game> Ismcts<G> {
             }
             let action = {
                 let view = game.view(state, seat);
-                match self.rollout {
-                    Rollout::Random if !(self.model_opponents && seat != searcher) => game.random_action(&view, rng, &mut self.scratch),
-                    _ => match self.own_policy.as_mut() {
-                        Some(bot) if seat == searcher => bot.decide(game, &view, rng),
-                        _ => self.rollout_bots[seat].decide(game, &view, rng),
-                    },
+                if seat != searcher
+                    && let Some(belief) = self.belief.as_mut()
+                {
+                    belief.player(seat).decide(game, &view, rng)
+                } else {
+                    match self.rollout {
+                        Rollout::Random if !(self.model_opponents && seat != searcher) => game.random_action(&view, rng, &mut self.scratch),
+                        _ => match self.own_policy.as_mut() {
+                            Some(bot) if seat == searcher => bot.decide(game, &view, rng),
+                            _ => self.rollout_bots[seat].decide(game, &view, rng),
+                        },
+                    }
                 }
             };
             game.apply(state, seat, action, rng, &mut log);
@@ -461,6 +514,20 @@ impl<G: Game> Ismcts<G> {
         }
     }
 
+    /// The bot that plays opponent `seat` in the tree: a model drawn from the belief
+    /// (`model=auto`), else the game's default bot.
+    fn opponent(&mut self, seat: usize) -> &mut dyn Bot<G> {
+        match self.belief.as_mut() {
+            Some(belief) => belief.player(seat),
+            None => self.rollout_bots[seat].as_mut(),
+        }
+    }
+
+    /// The belief about the table (`model=auto`): models per seat and the particles.
+    pub fn belief(&self) -> Option<&TableBelief<G>> {
+        self.belief.as_deref()
+    }
+
     /// The child of `node` for `mover` playing `action`, if the tree has it.
     #[inline]
     fn child(&self, node: u32, mover: usize, action: G::Action) -> Option<u32> {
@@ -475,6 +542,19 @@ impl<G: Game> Ismcts<G> {
             self.children.insert((node, mover as u8, action), id);
         }
         id
+    }
+}
+
+impl<G: Game> Ismcts<G> {
+    /// The search's choice, compiled with the bit instructions where the processor has them.
+    fn searched(&mut self, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
+        #[cfg(target_arch = "x86_64")]
+        if crate::engine::cpu::has_bit_instructions() {
+            // SAFETY: the processor has every feature `search_bits` is compiled with
+            // (`cpu::has_bit_instructions` asked it at run time).
+            return unsafe { self.search_bits(game, view, sampler, rng) };
+        }
+        self.search(game, view, sampler, rng)
     }
 }
 
@@ -500,12 +580,43 @@ impl<G: Game> Bot<G> for Ismcts<G> {
     }
 
     fn decide_with(&mut self, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
-        #[cfg(target_arch = "x86_64")]
-        if crate::engine::cpu::has_bit_instructions() {
-            // SAFETY: the processor has every feature `search_bits` is compiled with
-            // (`cpu::has_bit_instructions` asked it at run time).
-            return unsafe { self.search_bits(game, view, sampler, rng) };
+        let action = self.searched(game, view, sampler, rng);
+        if let Some(belief) = self.belief.as_mut() {
+            belief.own_action(game, &action);
         }
-        self.search(game, view, sampler, rng)
+        action
+    }
+
+    fn new_game(&mut self, game: &G, seat: usize) {
+        if let Some(belief) = self.belief.as_mut() {
+            belief.new_game(game, seat);
+        }
+    }
+
+    /// With `model=auto` it hears the table (its models count cards too) and watches every
+    /// decision; that also keeps its games on the engine's detailed loop, which reports them.
+    fn listens(&self) -> bool {
+        self.belief.is_some()
+    }
+
+    fn observe(&mut self, _seat: usize, event: &G::Event) {
+        if let Some(belief) = self.belief.as_mut() {
+            belief.observe(event);
+        }
+    }
+
+    /// A search cannot say how likely it is to take an action.
+    fn action_probability(&mut self, _game: &G, _view: &G::View<'_>, _action: &G::Action) -> Option<f64> {
+        None
+    }
+
+    fn watches(&self) -> bool {
+        self.belief.is_some()
+    }
+
+    fn observe_decision(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+        if let Some(belief) = self.belief.as_mut() {
+            belief.observe_decision(game, seat, action, sampler);
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! Simultaneous rounds (Take a Penny) fit the same shape: the state buffers the round's
 //! secret choices and no view shows them until all are in.
 
+pub mod belief;
 pub mod bots;
 pub mod cpu;
 pub mod exact;
@@ -546,6 +547,13 @@ pub trait Game: Sized + Send + Sync + 'static {
         assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
         scratch[rng::below(scratch.len() as u32, rng) as usize]
     }
+    /// What the other seats see of `action`, as an action: the hidden parts (which cards of a
+    /// hand went face down, a card handed over unseen) replaced by a fixed stand-in, so two
+    /// actions the table cannot tell apart give the same answer. Opponent models are judged
+    /// on it ([`bots::Bot::action_probability`]). Default: the whole action is public.
+    fn public_action(&self, action: &Self::Action) -> Self::Action {
+        *action
+    }
     /// Whether `action` is legal for the deciding seat. The default looks it up in
     /// [`Game::legal_actions`]; a game may answer without the list.
     fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool {
@@ -771,6 +779,13 @@ pub trait Lineup<G: Game> {
     fn name(&self, seat: usize) -> &str;
     /// Hands an event to every listening bot whose seat can see it.
     fn observe(&mut self, event: &G::Event);
+    /// Whether any bot watches the other seats' decisions ([`Bot::watches`]).
+    fn watches(&self) -> bool {
+        false
+    }
+    /// Hands `seat`'s decision at `state` (its public part, [`Game::public_action`]) to every
+    /// other seat's watching bot, with a sampler of `state` from that bot's own seat.
+    fn observe_decision(&mut self, _game: &G, _state: &G::State, _seat: usize, _action: &G::Action) {}
 }
 
 impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
@@ -802,6 +817,16 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
             }
         }
     }
+    fn watches(&self) -> bool {
+        self.iter().any(|b| b.watches())
+    }
+    fn observe_decision(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action) {
+        for (other, bot) in self.iter_mut().enumerate() {
+            if other != seat && bot.watches() {
+                bot.observe_decision(game, seat, action, &Sampler::new(state, other));
+            }
+        }
+    }
 }
 
 impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
@@ -826,6 +851,12 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
     }
     fn observe(&mut self, event: &G::Event) {
         self.as_mut_slice().observe(event)
+    }
+    fn watches(&self) -> bool {
+        self.as_slice().watches()
+    }
+    fn observe_decision(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action) {
+        self.as_mut_slice().observe_decision(game, state, seat, action)
     }
 }
 
@@ -984,6 +1015,7 @@ fn play_detailed<G: Game, L: Lineup<G> + ?Sized>(
     mut trace: Option<&mut dyn FnMut(&str)>,
 ) -> Result<Outcome, Violation> {
     let listening = bots.listens();
+    let watching = bots.watches();
     let (mut rng, mut seat_rngs) = streams(seed, bots.len());
     let mut log = EventLog::new(listening || trace.is_some());
     let mut state = game.deal(&mut rng, &mut log);
@@ -1013,6 +1045,9 @@ fn play_detailed<G: Game, L: Lineup<G> + ?Sized>(
             }
             action
         };
+        if watching {
+            bots.observe_decision(game, &state, seat, &game.public_action(&action));
+        }
         game.apply(&mut state, seat, action, &mut rng, &mut log);
         if let Some(m) = metrics.as_deref_mut() {
             m.after_action(game, &state, seat, &action);

@@ -226,6 +226,11 @@ impl Chance {
         Chance { threshold }
     }
 
+    /// The chance of a hit (as stored: `p` rounded up to a multiple of 2^-53).
+    pub fn probability(self) -> f64 {
+        self.threshold as f64 / (1u64 << 53) as f64
+    }
+
     /// One trial.
     #[inline]
     pub fn hit(self, rng: &mut GameRng) -> bool {

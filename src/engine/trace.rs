@@ -402,7 +402,11 @@ struct Tracer<'a, G: Game, L: Lineup<G> + ?Sized> {
 impl<G: Game, L: Lineup<G> + ?Sized> Driver<G> for Tracer<'_, G, L> {
     fn decide(&mut self, game: &G, state: &G::State, view: &G::View<'_>, _: &[G::Action], decision: &DecisionLine) -> Result<G::Action, Stop> {
         let seat = decision.seat;
-        Ok(self.bots.decide(seat, game, view, &Sampler::new(state, seat), &mut self.seat_rngs[seat]))
+        let action = self.bots.decide(seat, game, view, &Sampler::new(state, seat), &mut self.seat_rngs[seat]);
+        if self.bots.watches() {
+            self.bots.observe_decision(game, state, seat, &game.public_action(&action));
+        }
+        Ok(action)
     }
     fn observe(&mut self, event: &G::Event) {
         self.bots.observe(event);

@@ -6,6 +6,8 @@
 //! Adding a game: its folder `src/games/<game>/` (rules, parameters, bots, metrics, tests,
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.
 
+#[cfg(test)]
+mod belief_tests;
 pub mod chroma;
 pub mod handle;
 pub mod key_table;

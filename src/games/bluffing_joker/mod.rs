@@ -402,6 +402,14 @@ impl Game for BluffingJoker {
         self.observation_text(s, seat)
     }
 
+    /// A card played face down shows only its declaration.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Play { declared, mv, .. } => Action::Play { card: declared, declared, mv },
+            other => other,
+        }
+    }
+
     /// Standing: the seat's team's progress, the sum over both partners' pegs of holes moved
     /// forward (0 in start, the track length plus the depth in home), so partners stand level.
     fn standing(&self, s: &State, seat: usize) -> i64 {

@@ -346,6 +346,14 @@ impl Game for DiceFactor {
         self.observation_text(s, seat)
     }
 
+    /// A card given away is seen only by its taker.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Give { target, .. } => Action::Give { card: 0, target },
+            other => other,
+        }
+    }
+
     /// Standing: the seat's most cards counting toward one target the dice allow now (the
     /// winner reaches `goal`), as in `Outcome.scores`.
     fn standing(&self, s: &State, seat: usize) -> i64 {

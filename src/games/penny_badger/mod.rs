@@ -385,6 +385,16 @@ impl Game for PennyBadger {
         determinize::observation(self, state, seat)
     }
 
+    /// The table sees how many cards went face down (not which) and the card a
+    /// trade-one-card hands over only at the target's seat.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Discard { cards, claim } => Action::Discard { cards: (1u32 << cards.count_ones()) - 1, claim },
+            Action::Play { card, target, .. } => Action::Play { card, target, give: 0 },
+            Action::Challenge(c) => Action::Challenge(c),
+        }
+    }
+
     /// Standing: the seat's savings (pennies), the figure that decides the winner.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.savings[seat] as i64

