@@ -113,10 +113,18 @@ fn an_edited_state_chance_or_missing_line_is_named() {
     edited.remove(i);
     let (n, _) = failing_line(replay(&edited).unwrap_err());
     assert_eq!(n, i + 1);
-    // A trace cut short.
-    let cut = &lines[..lines.len() - 3];
+    // A trace cut inside an action (its decision kept, the state it led to lost) differs.
+    let last_state = lines.iter().rposition(|l| l["type"] == "state").unwrap();
+    let cut = &lines[..last_state];
     let (n, what) = failing_line(replay(cut).unwrap_err());
     assert_eq!(n, cut.len() + 1, "{what}");
+    // A trace cut between two actions, where a seat must decide, is an abandoned game: it
+    // replays to where it stops and says so.
+    let last_decision = lines.iter().rposition(|l| l["type"] == "decision").unwrap();
+    let cut = &lines[..last_decision];
+    let decisions = cut.iter().filter(|l| l["type"] == "decision").count();
+    let said = replay(cut).unwrap();
+    assert!(said.ends_with(&format!("abandoned after {decisions} decisions; the game was not finished")), "{said}");
 }
 
 #[test]
