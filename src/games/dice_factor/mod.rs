@@ -76,8 +76,8 @@ pub mod params;
 pub mod rules;
 #[cfg(test)]
 mod tests;
-mod turns;
 mod trace;
+mod turns;
 mod view;
 
 use std::fmt;

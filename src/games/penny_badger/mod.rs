@@ -27,8 +27,8 @@ mod piles;
 pub mod rules;
 #[cfg(test)]
 mod tests;
-mod turns;
 mod trace;
+mod turns;
 mod view;
 
 use std::fmt;

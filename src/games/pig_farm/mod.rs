@@ -48,12 +48,12 @@ mod determinize;
 pub mod keys;
 mod metrics;
 pub mod params;
-mod turns;
 pub mod rules;
 pub mod scoring;
 #[cfg(test)]
 mod tests;
 mod trace;
+mod turns;
 
 use std::fmt;
 
