@@ -28,38 +28,29 @@ pub(super) fn bench(a: BenchArgs) -> Result<(), Error> {
         _ => a.sets.clone(),
     };
     let v = Variant::load(&a.variant, &sets)?;
-    struct Bench {
-        bots: Option<String>,
-        games: u64,
-    }
-    impl GameCommand for Bench {
-        type Output = ();
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-            let plans = seat_plans_any(&game, variant, self.bots.as_deref())?;
-            println!("bench: {} / {}, bots {}, {} games per measurement", game.id(), variant.name, seat_labels(&game, &plans).join(","), self.games);
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let mut one = 0.0;
-            for threads in [1, cores] {
-                let cfg = RunConfig { threads, ..RunConfig::new(self.games, 1) };
-                let searched = crate::engine::ismcts::iterations_run();
-                let r = sim::run(&game, &plans, cfg)?;
-                let rate = r.tally.games as f64 / r.seconds;
-                let searched = crate::engine::ismcts::iterations_run() - searched;
-                if searched > 0 {
-                    println!("  {threads} thread(s): {:>12.0} ismcts iterations/s ({searched} iterations)", searched as f64 / r.seconds);
-                }
-                if threads == 1 {
-                    one = rate;
-                    println!("  1 thread : {rate:>12.0} games/s ({:.3} s)", r.seconds);
-                } else {
-                    println!("  {threads} threads: {rate:>12.0} games/s ({:.3} s), {:.2}x one thread", r.seconds, rate / one);
-                }
-                if cores == 1 {
-                    break;
-                }
-            }
-            Ok(())
+    let game = games::handle(&v)?;
+    let seated = seat_any(&*game, &v, bots.as_deref())?;
+    println!("bench: {} / {}, bots {}, {} games per measurement", game.facts().id, v.name, seated.seat_labels().join(","), a.games);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut one = 0.0;
+    for threads in [1, cores] {
+        let cfg = RunConfig { threads, ..RunConfig::new(a.games, 1) };
+        let searched = crate::engine::ismcts::iterations_run();
+        let r = seated.run_kept(cfg, &mut |_| {})?;
+        let rate = r.tally.games as f64 / r.seconds;
+        let searched = crate::engine::ismcts::iterations_run() - searched;
+        if searched > 0 {
+            println!("  {threads} thread(s): {:>12.0} ismcts iterations/s ({searched} iterations)", searched as f64 / r.seconds);
+        }
+        if threads == 1 {
+            one = rate;
+            println!("  1 thread : {rate:>12.0} games/s ({:.3} s)", r.seconds);
+        } else {
+            println!("  {threads} threads: {rate:>12.0} games/s ({:.3} s), {:.2}x one thread", r.seconds, rate / one);
+        }
+        if cores == 1 {
+            break;
         }
     }
-    games::dispatch(&v, Bench { bots, games: a.games })
+    Ok(())
 }

@@ -15,15 +15,8 @@ pub(super) struct ExactArgs {
 }
 
 pub(super) fn exact(a: &ExactArgs) -> Result<(), Error> {
-    struct Labels<'a>(Option<&'a str>);
-    impl GameCommand for Labels<'_> {
-        type Output = Vec<String>;
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Vec<String>, Error> {
-            Ok(seat_plans_any(&game, variant, self.0)?.into_iter().map(|p| p.label).collect())
-        }
-    }
     let v = load(&a.variant)?;
-    let labels = games::dispatch(&v, Labels(a.variant.bots.as_deref()))?;
+    let labels = seat_any(&*games::handle(&v)?, &v, a.variant.bots.as_deref())?.labels();
     let report = games::exact(&v, &labels, a.max_states)?;
     if a.json {
         crate::output::print_json(&report)?;

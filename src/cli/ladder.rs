@@ -106,14 +106,7 @@ pub(super) fn ladder(a: &LadderArgs) -> Result<(), Error> {
     let v = Variant::load(&a.variant, &a.sets)?;
     let specs = parse_bots(Some(&a.bots))?.unwrap_or_default();
     let labels = distinct_bots("--bots", &specs)?;
-    struct Ladder<'a>(&'a LadderArgs, Vec<String>);
-    impl GameCommand for Ladder<'_> {
-        type Output = ();
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-            run_ladder(&game, variant, self.0, &self.1)
-        }
-    }
-    games::dispatch(&v, Ladder(a, labels))
+    run_ladder(&*games::handle(&v)?, &v, a, &labels)
 }
 
 /// The labels of a ladder's bots: at least two, each once (a bot against copies of itself is
@@ -133,7 +126,7 @@ pub(super) fn distinct_bots(flag: &str, specs: &[BotSpec]) -> Result<Vec<String>
     Ok(labels)
 }
 
-fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: &[String]) -> Result<(), Error> {
+fn run_ladder(game: &dyn GameHandle, variant: &Variant, a: &LadderArgs, bots: &[String]) -> Result<(), Error> {
     // Before the long run: the folder's lock and a writable temporary folder (the previous
     // ladder stays until this one is complete).
     let out = a.out.as_deref().map(open_out).transpose()?;
@@ -155,14 +148,14 @@ fn run_ladder<G: Registered>(game: &G, variant: &Variant, a: &LadderArgs, bots: 
 
 /// Plays the ladder of `bots` (weakest first): every pairing rotated, `games` per pairing
 /// (rounded up to whole blocks) and per self-play run; progress on stderr unless `quiet`.
-pub(super) fn measure<G: Registered>(
-    game: &G,
+pub(super) fn measure(
+    game: &dyn GameHandle,
     variant: &Variant,
     bots: &[String],
     (games, seed, threads): (u64, u64, usize),
     quiet: bool,
 ) -> Result<LadderResult, Error> {
-    let seats = game.acting_seats();
+    let seats = game.facts().acting_seats;
     let games = games.div_ceil(seats as u64) * seats as u64;
     let fair = 1.0 / seats as f64;
     let mut matrix = Vec::new();
@@ -173,59 +166,19 @@ pub(super) fn measure<G: Registered>(
             if i == j {
                 continue;
             }
-            let lineup: Vec<&str> = std::iter::once(row.as_str()).chain(std::iter::repeat_n(column.as_str(), seats - 1)).collect();
-            let plans = seat_plans_any(game, variant, Some(&lineup.join(",")))?;
-            let cfg = RunConfig { threads, rotate: true, ..RunConfig::new(games, seed) };
-            let r = sim::run(game, &plans, cfg)?;
-            stop_if_interrupted()?;
-            let rot = r.rotation.as_ref().expect("a rotated run").summary();
-            // The row bot is the first distinct label (unless both are the same spec).
-            let mine = rot.bots.iter().find(|b| b.name == *row).expect("the row bot sat");
-            let theirs = rot.bots.iter().find(|b| b.name == *column).expect("the column bot sat");
-            let a_wins = mine.win_share * games as f64;
-            let b_wins = theirs.win_share * games as f64 * (seats - 1) as f64;
-            pairings.push(Pairing { a: i, b: j, copies: (seats - 1) as u32, games: games as f64, a_wins, b_wins });
-            share[i][j] = Some(Estimate { value: mine.win_share, ci95: mine.ci95 });
-            let won: f64 = r.tally.wins[..game.seats()].iter().sum();
-            let no_winner_share = (1.0 - won / r.tally.games.max(1) as f64).max(0.0);
-            let cap = game.end_reasons().iter().position(|x| *x == "cap").and_then(|i| r.tally.end_reasons.get(i)).copied().unwrap_or(0);
-            let cap_share = cap as f64 / r.tally.games.max(1) as f64;
-            matrix.push(Cell { row: row.clone(), column: column.clone(), win_share: mine.win_share, ci95: mine.ci95, games, no_winner_share, cap_share });
+            let (cell, pairing) = pairing(game, variant, (i, row), (j, column), (games, seed, threads))?;
+            share[i][j] = Some(Estimate { value: cell.win_share, ci95: cell.ci95 });
             if !quiet {
-                eprintln!(
-                    "ladder: {row} against {column}: {:.1}% (95% CI {:.1} to {:.1}), {games} games{}",
-                    100.0 * mine.win_share,
-                    100.0 * mine.ci95[0],
-                    100.0 * mine.ci95[1],
-                    if no_winner_share.max(cap_share) >= DEADLOCK {
-                        format!("; DEADLOCK: {:.0}% of games at the cap, {:.0}% with no winner", 100.0 * cap_share, 100.0 * no_winner_share)
-                    } else {
-                        String::new()
-                    }
-                );
+                eprintln!("{}", cell.progress_line());
             }
+            pairings.push(pairing);
+            matrix.push(cell);
         }
     }
     let rated = ratings::fit(bots.len(), &pairings);
     let mut levels = Vec::new();
     for (i, bot) in bots.iter().enumerate() {
-        let plans = seat_plans_any(game, variant, Some(bot))?;
-        let cfg = RunConfig { threads, ..RunConfig::new(games, seed) };
-        let r = sim::run(game, &plans, cfg)?;
-        stop_if_interrupted()?;
-        let summary = summarise(game, variant, &plans, &cfg, &r);
-        let (mean, sd) = r.tally.length_mean_sd();
-        let half = 1.96 * sd / (r.tally.games as f64).sqrt();
-        levels.push(Level {
-            bot: bot.clone(),
-            rating: rated[i].clone(),
-            vs_first: share[i][0].clone(),
-            first_player_advantage: summary.first_player_advantage.clone(),
-            mean_length: Estimate { value: mean, ci95: [mean - half, mean + half] },
-            self_play_fair_share: crate::stats::summary::fair_share(&summary.seats, summary.players),
-            self_play_no_winner_share: crate::stats::summary::no_winner_share(&summary.seats),
-            self_play_warning: summary.deadlock_warning(),
-        });
+        levels.push(self_play(game, variant, (bot, &rated[i], &share[i][0]), (games, seed, threads))?);
     }
     let strongest = (0..bots.len()).max_by(|&x, &y| rated[x].elo.total_cmp(&rated[y].elo)).unwrap_or(0);
     let gap = 1.0 - fair;
@@ -234,7 +187,7 @@ pub(super) fn measure<G: Registered>(
         None => Estimate { value: 0.0, ci95: [0.0, 0.0] },
     };
     Ok(LadderResult {
-        game: game.id().to_string(),
+        game: game.facts().id.to_string(),
         variant: variant.name.clone(),
         seats,
         fair_share: fair,
@@ -245,6 +198,85 @@ pub(super) fn measure<G: Registered>(
         levels,
         skill_vs_luck,
         strongest: bots[strongest].clone(),
+    })
+}
+
+/// One pairing of the ladder: the bot `row` (index `i`) in one seat against copies of
+/// `column` (index `j`), `games` rotated games; its cell of the matrix and its pairing for
+/// the ratings.
+fn pairing(
+    game: &dyn GameHandle,
+    variant: &Variant,
+    (i, row): (usize, &String),
+    (j, column): (usize, &String),
+    (games, seed, threads): (u64, u64, usize),
+) -> Result<(Cell, Pairing), Error> {
+    let facts = game.facts();
+    let seats = facts.acting_seats;
+    let lineup: Vec<&str> = std::iter::once(row.as_str()).chain(std::iter::repeat_n(column.as_str(), seats - 1)).collect();
+    let seated = seat_any(game, variant, Some(&lineup.join(",")))?;
+    let cfg = RunConfig { threads, rotate: true, ..RunConfig::new(games, seed) };
+    let r = seated.run_kept(cfg, &mut |_| {})?;
+    stop_if_interrupted()?;
+    let rot = r.rotation.as_ref().expect("a rotated run").summary();
+    // The row bot is the first distinct label (unless both are the same spec).
+    let mine = rot.bots.iter().find(|b| b.name == *row).expect("the row bot sat");
+    let theirs = rot.bots.iter().find(|b| b.name == *column).expect("the column bot sat");
+    let a_wins = mine.win_share * games as f64;
+    let b_wins = theirs.win_share * games as f64 * (seats - 1) as f64;
+    let pairing = Pairing { a: i, b: j, copies: (seats - 1) as u32, games: games as f64, a_wins, b_wins };
+    let won: f64 = r.tally.wins[..facts.seats].iter().sum();
+    let no_winner_share = (1.0 - won / r.tally.games.max(1) as f64).max(0.0);
+    let cap = facts.end_reasons.iter().position(|x| *x == "cap").and_then(|i| r.tally.end_reasons.get(i)).copied().unwrap_or(0);
+    let cap_share = cap as f64 / r.tally.games.max(1) as f64;
+    let cell = Cell { row: row.clone(), column: column.clone(), win_share: mine.win_share, ci95: mine.ci95, games, no_winner_share, cap_share };
+    Ok((cell, pairing))
+}
+
+impl Cell {
+    /// The line a ladder prints on stderr as the pairing is done.
+    fn progress_line(&self) -> String {
+        format!(
+            "ladder: {} against {}: {:.1}% (95% CI {:.1} to {:.1}), {} games{}",
+            self.row,
+            self.column,
+            100.0 * self.win_share,
+            100.0 * self.ci95[0],
+            100.0 * self.ci95[1],
+            self.games,
+            if self.no_winner_share.max(self.cap_share) >= DEADLOCK {
+                format!("; DEADLOCK: {:.0}% of games at the cap, {:.0}% with no winner", 100.0 * self.cap_share, 100.0 * self.no_winner_share)
+            } else {
+                String::new()
+            }
+        )
+    }
+}
+
+/// The self-play run of `bot` (every seat plays it, `games` games): its level of the skill
+/// curve, with its rating and its share against the first bot.
+fn self_play(
+    game: &dyn GameHandle,
+    variant: &Variant,
+    (bot, rating, vs_first): (&str, &Rating, &Option<Estimate>),
+    (games, seed, threads): (u64, u64, usize),
+) -> Result<Level, Error> {
+    let seated = seat_any(game, variant, Some(bot))?;
+    let cfg = RunConfig { threads, ..RunConfig::new(games, seed) };
+    let r = seated.run_kept(cfg, &mut |_| {})?;
+    stop_if_interrupted()?;
+    let summary = summarise(&*seated, variant, &cfg, &r);
+    let (mean, sd) = r.tally.length_mean_sd();
+    let half = 1.96 * sd / (r.tally.games as f64).sqrt();
+    Ok(Level {
+        bot: bot.to_string(),
+        rating: rating.clone(),
+        vs_first: vs_first.clone(),
+        first_player_advantage: summary.first_player_advantage.clone(),
+        mean_length: Estimate { value: mean, ci95: [mean - half, mean + half] },
+        self_play_fair_share: crate::stats::summary::fair_share(&summary.seats, summary.players),
+        self_play_no_winner_share: crate::stats::summary::no_winner_share(&summary.seats),
+        self_play_warning: summary.deadlock_warning(),
     })
 }
 

@@ -8,14 +8,15 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::designer::metrics::{ArmData, Catalogue, Moments};
 use crate::designer::{RunOptions, check::CheckOptions, compare::CompareOptions, precision::PrecisionArgs, sweep::SweepOptions};
-use crate::engine::{BotSpec, Game, game_seed};
+use crate::engine::{BotSpec, game_seed};
 use crate::error::Error;
-use crate::games::{self, GameCommand, Registered, seat_plans};
+use crate::games::handle::{GameFacts, Run};
+use crate::games::{self, GameHandle, SeatedGame};
 use crate::output;
 use crate::output::atomic::OutputDir;
 use crate::output::{Partial, RowContext};
 use crate::report::ReportInput;
-use crate::sim::{self, RunConfig, SeatPlan};
+use crate::sim::{self, RunConfig};
 use crate::stats::Summary;
 use crate::stats::summary::SummaryContext;
 use crate::variant::Variant;
@@ -153,16 +154,16 @@ pub fn main() -> Result<(), Error> {
     match cli.command {
         Command::Simulate(a) => {
             let v = load(&a.variant)?;
-            games::dispatch(&v, Simulate { args: &a })
+            simulate(&*games::handle(&v)?, &v, &a)
         }
         Command::Report(a) => {
             let v = load(&a.variant)?;
-            games::dispatch(&v, Report { args: &a })
+            report(&*games::handle(&v)?, &v, &a)
         }
         Command::Replay(a) => replay(&a),
         Command::Trace(a) => {
             let v = load(&a.variant)?;
-            games::dispatch(&v, Trace { args: &a })
+            trace(&*games::handle(&v)?, &v, &a)
         }
         Command::Validate(a) => validate(&a),
         Command::List => list(),
@@ -224,31 +225,27 @@ fn parse_bots(text: Option<&str>) -> Result<Option<Vec<BotSpec>>, Error> {
     Ok(Some(specs))
 }
 
-fn seat_labels<G: Game>(game: &G, plans: &[SeatPlan<G>]) -> Vec<String> {
-    (0..game.seats()).map(|s| plans.get(s).map(|p| p.label.clone()).unwrap_or_else(|| "dummy".into())).collect()
-}
-
-fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &RunConfig, result: &sim::RunResult<G>) -> Summary {
-    use crate::engine::Metrics;
+fn summarise(seated: &dyn SeatedGame, variant: &Variant, cfg: &RunConfig, result: &Run) -> Summary {
+    let game = seated.facts();
     let mut summary = Summary::new(
         &result.tally,
         SummaryContext {
-            game: game.id(),
+            game: game.id,
             variant: &variant.name,
             seed: cfg.seed,
-            players: game.acting_seats(),
-            seats: game.seats(),
-            seat_bots: seat_labels(game, plans),
-            end_reasons: game.end_reasons(),
-            length_unit: game.length_unit(),
+            players: game.acting_seats,
+            seats: game.seats,
+            seat_bots: seated.seat_labels(),
+            end_reasons: game.end_reasons,
+            length_unit: game.length_unit,
             seconds: result.seconds,
             extra: if cfg.detailed { result.metrics.summary(result.tally.games) } else { Vec::new() },
         },
     )
     .with_rotation(result.rotation.as_ref().map(|r| r.summary()))
-    .with_teams(&game.teams(), &result.tally);
+    .with_teams(&game.teams, &result.tally);
     if cfg.detailed {
-        summary.standing = Some(result.standing.summary(game.standing_unit()));
+        summary.standing = Some(result.standing.summary(game.standing_unit));
     }
     summary
 }
@@ -257,18 +254,18 @@ fn summarise<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], cfg: &
 /// from the metric catalogue (`moments`: sums of the per-game values of the run's games, per
 /// block of `rotation` games when the seats were rotated, else 0; `extras`: the game's own
 /// figures per sub-batch, for their batch-means intervals).
-fn report_tables<G: Game>(
-    game: &G,
+fn report_tables(
+    game: &GameFacts,
     variant: &Variant,
     summary: &Summary,
     tally: &crate::stats::Tally,
     (moments, rotation, extras): (&Moments, usize, &[crate::designer::metrics::BatchValues]),
 ) -> Result<crate::report::Tables, Error> {
     use crate::designer::tables::{expect_rows, figure_rows, seat_rows};
-    let cat = Catalogue::new(game).rotated(rotation > 0, rotation);
+    let cat = Catalogue::of(game).rotated(rotation > 0, rotation);
     let est = cat.estimates(&ArmData { summary, tally, moments, extras });
     let expect = crate::designer::check::expectations(variant, &cat)?;
-    let unit = game.standing_unit();
+    let unit = game.standing_unit;
     let bots: Vec<String> = summary.seats.iter().map(|s| if summary.rotation.is_some() { "every bot, rotated".to_string() } else { s.bot.clone() }).collect();
     Ok(crate::report::Tables {
         figures: figure_rows(&cat, &est, unit),
@@ -282,8 +279,8 @@ fn report_tables<G: Game>(
 /// Sums of the catalogue's per-game values over `rows`, in game order; with seat rotation
 /// (`rotation` games per block, else 0) one value per block, the mean of its games (as the
 /// designer's runner counts them).
-fn row_moments<G: Game>(game: &G, rows: &[sim::GameRow], rotation: usize) -> Moments {
-    let cat = Catalogue::new(game).rotated(rotation > 0, rotation);
+fn row_moments(game: &GameFacts, rows: &[sim::GameRow], rotation: usize) -> Moments {
+    let cat = Catalogue::of(game).rotated(rotation > 0, rotation);
     let mut moments = Moments::new(cat.per_game_len);
     let mut values = Vec::new();
     let block = rotation.max(1);
@@ -374,8 +371,8 @@ fn progress_bar(total: u64, quiet: bool) -> crate::progress::Progress {
     crate::progress::Progress::new(total, quiet)
 }
 
-/// Seat plans for any game (the default bot comes from the game's registry entry).
-fn seat_plans_any<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>) -> Result<Vec<SeatPlan<G>>, Error> {
-    let cli = parse_bots(bots)?;
-    seat_plans(game, variant, cli.as_deref(), G::INFO.default_bot)
+/// The variant's game with its bots seated: `--bots` (`bots`) when given, else the variant's,
+/// else the game's default bot.
+fn seat_any<'a>(game: &'a dyn GameHandle, variant: &Variant, bots: Option<&str>) -> Result<Box<dyn SeatedGame + 'a>, Error> {
+    crate::designer::seat(game, variant, bots, "--bots")
 }

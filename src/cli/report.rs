@@ -40,62 +40,62 @@ pub(super) struct ReportArgs {
     pub(super) baseline: Option<PathBuf>,
 }
 
-pub(super) struct Report<'a> {
-    pub(super) args: &'a ReportArgs,
+/// `playtest report` on the variant's game.
+pub(super) fn report(game: &dyn GameHandle, variant: &Variant, a: &ReportArgs) -> Result<(), Error> {
+    let seated = seat_any(game, variant, a.variant.bots.as_deref())?;
+    let dir = match &a.out {
+        Some(dir) => dir.clone(),
+        None => {
+            let dir = Path::new("reports").join(game.facts().id).join(&variant.name);
+            refuse_another_source(&dir, &a.variant)?;
+            dir
+        }
+    };
+    if let Some(text) = &a.shard {
+        return scale::report_shard(&*seated, variant, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
+    }
+    // The ladder's bots and the baseline are checked before anything is played.
+    ladder_labels(game, variant, a)?;
+    check_baseline(variant, a)?;
+    // Before the long run: the folder's lock and a writable temporary folder.
+    let out = open_out(&dir)?;
+    let (summary, written, stopped_at) = match write_report(game, &*seated, variant, a, out.path())? {
+        Written::Stopped(_, p) if p.played == 0 => return Err(stopped_before_any_game(Some(out))),
+        Written::Stopped(summary, p) => {
+            print!("{}", summary.table());
+            return Err(stopped(Some(out), false, &p));
+        }
+        Written::Done { summary, files, partial } => (summary, files, partial),
+    };
+    if let Some(p) = &stopped_at {
+        print!("{}", summary.table());
+        return Err(stopped(Some(out), true, p));
+    }
+    if a.audit {
+        add_audit(a, out.path())?;
+    }
+    out.commit()?;
+    print!("{}", summary.table());
+    println!("wrote {} files into {}", written.len(), dir.display());
+    Ok(())
 }
 
-impl GameCommand for Report<'_> {
-    type Output = ();
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-        let a = self.args;
-        let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
-        let dir = match &a.out {
-            Some(dir) => dir.clone(),
-            None => {
-                let dir = Path::new("reports").join(game.id()).join(&variant.name);
-                refuse_another_source(&dir, &a.variant)?;
-                dir
-            }
-        };
-        if let Some(text) = &a.shard {
-            return scale::report_shard(&game, variant, &plans, (&a.variant, &a.run, a.out.as_ref()), &dir, text);
-        }
-        // The ladder's bots and the baseline are checked before anything is played.
-        ladder_labels(&game, variant, a)?;
-        check_baseline(variant, a)?;
-        // Before the long run: the folder's lock and a writable temporary folder.
-        let out = open_out(&dir)?;
-        let (summary, written, stopped_at) = match write_report(&game, variant, &plans, a, out.path())? {
-            Written::Stopped(_, p) if p.played == 0 => return Err(stopped_before_any_game(Some(out))),
-            Written::Stopped(summary, p) => {
-                print!("{}", summary.table());
-                return Err(stopped(Some(out), false, &p));
-            }
-            Written::Done { summary, files, partial } => (summary, files, partial),
-        };
-        if let Some(p) = &stopped_at {
-            print!("{}", summary.table());
-            return Err(stopped(Some(out), true, p));
-        }
-        if a.audit {
-            let audit = crate::designer::audit::run(&crate::designer::audit::AuditOptions {
-                variant: a.variant.variant.clone(),
-                bots: a.variant.bots.clone(),
-                sets: a.variant.sets.clone(),
-                seed: a.run.seed,
-                threads: a.run.threads,
-                quiet: a.run.quiet,
-                write_into: Some(out.path().join("audit")),
-                ..Default::default()
-            })?;
-            crate::designer::audit::write::append_to_report(&audit, out.path())?;
-            println!("audit: {}", audit.verdict);
-        }
-        out.commit()?;
-        print!("{}", summary.table());
-        println!("wrote {} files into {}", written.len(), dir.display());
-        Ok(())
-    }
+/// `report --audit`: audits the variant into the report's `audit/` folder and adds its
+/// section to the report.
+fn add_audit(a: &ReportArgs, dir: &Path) -> Result<(), Error> {
+    let audit = crate::designer::audit::run(&crate::designer::audit::AuditOptions {
+        variant: a.variant.variant.clone(),
+        bots: a.variant.bots.clone(),
+        sets: a.variant.sets.clone(),
+        seed: a.run.seed,
+        threads: a.run.threads,
+        quiet: a.run.quiet,
+        write_into: Some(dir.join("audit")),
+        ..Default::default()
+    })?;
+    crate::designer::audit::write::append_to_report(&audit, dir)?;
+    println!("audit: {}", audit.verdict);
+    Ok(())
 }
 
 /// The variant file, `--bots` and `--set` overrides a report was made from, as the command
@@ -180,12 +180,12 @@ pub(super) enum Written {
 
 /// The bots of `--ladder` (none without it); a usage error for fewer than two or a bot
 /// the game does not have.
-fn ladder_labels<G: Registered>(game: &G, variant: &Variant, a: &ReportArgs) -> Result<Option<Vec<String>>, Error> {
+fn ladder_labels(game: &dyn GameHandle, variant: &Variant, a: &ReportArgs) -> Result<Option<Vec<String>>, Error> {
     let Some(text) = &a.ladder else { return Ok(None) };
     let specs = parse_bots(Some(text))?.unwrap_or_default();
     let labels = super::ladder::distinct_bots("--ladder", &specs)?;
     for l in &labels {
-        seat_plans_any(game, variant, Some(l)).map_err(|e| Error::Usage(format!("--ladder: {e}")))?;
+        seat_any(game, variant, Some(l)).map_err(|e| Error::Usage(format!("--ladder: {e}")))?;
     }
     Ok(Some(labels))
 }
@@ -228,8 +228,7 @@ fn baseline(a: &ReportArgs, games: u64) -> Result<crate::designer::compare::Comp
 
 /// Plays the games of a report and writes every file of it into `dir` (an output's
 /// temporary folder; the caller commits it): `report` and `watch` share it.
-pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], a: &ReportArgs, dir: &Path) -> Result<Written, Error> {
-    use crate::engine::Metrics;
+pub(super) fn write_report(game: &dyn GameHandle, seated: &dyn SeatedGame, variant: &Variant, a: &ReportArgs, dir: &Path) -> Result<Written, Error> {
     let cfg = RunConfig {
         threads: a.run.threads,
         checked: a.run.checked,
@@ -239,13 +238,12 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
         ..RunConfig::new(a.run.games, a.run.seed)
     };
     let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-    let (result, reached) =
-        crate::designer::precision::run_sim(game, plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
+    let (result, reached) = crate::designer::precision::run_sim(seated, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
     let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
     if let (Some(r), None) = (&reached, &stopped_at) {
         println!("{}", r.describe());
     }
-    let mut summary = summarise(game, variant, plans, &cfg, &result);
+    let mut summary = summarise(seated, variant, &cfg, &result);
     if let Some(p) = &stopped_at {
         if p.played == 0 {
             return Ok(Written::Stopped(summary, *p));
@@ -255,30 +253,33 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
             return Ok(Written::Stopped(summary, *p));
         }
     }
-    let labels = seat_labels(game, plans);
-    output::write_rows(dir, &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
-    let run = RunArgs { games: result.tally.games, ..a.run.clone() };
-    let mut charts = crate::report::common_charts(&result.tally, &summary, game.has_elimination());
-    charts.extend(crate::report::standing_charts(&result.standing, &summary));
-    let own = result.metrics.charts(result.tally.games);
-    let key_chart = crate::report::key_chart::<G>(&own);
-    charts.extend(own);
-    charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
-    let labels: Vec<String> = plans.iter().map(|p| p.label.clone()).collect();
-    add_exact(variant, &labels, &mut summary, &mut charts);
-    let rotation = if cfg.rotate { plans.len() } else { 0 };
-    let mut tables = report_tables(game, variant, &summary, &result.tally, (&row_moments(game, &result.rows, rotation), rotation, &result.extras))?;
-    if let Some(ladder) = ladder_labels(game, variant, a)? {
-        let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
-        super::ladder::write_data(dir, &r)?;
-        charts.extend(super::ladder::charts(&r));
-        tables.sections.push(super::ladder::section(&r));
-    }
-    if let (Some(_), None) = (&a.baseline, &stopped_at) {
-        let c = baseline(a, result.tally.games)?;
-        crate::designer::compare::write_into(&c, &dir.join("baseline"))?;
-        tables.sections.push(crate::designer::compare::section(&c));
-    }
+    let facts = seated.facts();
+    output::write_rows(dir, &result.rows, &RowContext { seats: facts.seats, seat_bots: &seated.seat_labels(), end_reasons: facts.end_reasons })?;
+    let rotation = if cfg.rotate { seated.acting() } else { 0 };
+    let (charts, tables, key_chart) = report_parts(game, seated, variant, a, (&result, &mut summary, rotation, dir, stopped_at.is_some()))?;
+    let files = crate::report::write(ReportInput {
+        dir,
+        summary: &summary,
+        charts,
+        command: command_line("report", &a.variant, &RunArgs { games: result.tally.games, ..a.run.clone() }, &report_flags(a)),
+        variant_toml: variant.as_played(),
+        description: crate::designer::bot_keys::with_score_note(&variant.description, &variant.game, &seated.labels()),
+        partial: stopped_at,
+        tables,
+        replay: typical_replay(seated, variant, &result.rows, dir, (&replay_of(a), rotation))?,
+        key_chart,
+    })?;
+    Ok(Written::Done { summary, files, partial: stopped_at })
+}
+
+/// The `playtest trace` command line of a report's variant, bots and overrides.
+fn replay_of(a: &ReportArgs) -> String {
+    crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets)
+}
+
+/// The flags beyond the variant's and the run's that a report's command line records
+/// (`--out`, `--baseline`, `--ladder`).
+fn report_flags(a: &ReportArgs) -> String {
     let mut extra = a.out.as_ref().map(|o| format!(" --out {}", o.display())).unwrap_or_default();
     if let Some(b) = &a.baseline {
         extra.push_str(&format!(" --baseline {}", b.display()));
@@ -286,21 +287,41 @@ pub(super) fn write_report<G: Registered>(game: &G, variant: &Variant, plans: &[
     if let Some(l) = &a.ladder {
         extra.push_str(&format!(" --ladder {l} --ladder-games {}", a.ladder_games));
     }
-    let trace_command = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-    let replay = typical_replay(game, variant, plans, &result.rows, dir, (&trace_command, rotation))?;
-    let files = crate::report::write(ReportInput {
-        dir,
-        summary: &summary,
-        charts,
-        command: command_line("report", &a.variant, &run, &extra),
-        variant_toml: variant.as_played(),
-        description: crate::designer::bot_keys::with_score_note(&variant.description, &variant.game, &labels),
-        partial: stopped_at,
-        tables,
-        replay,
-        key_chart,
-    })?;
-    Ok(Written::Done { summary, files, partial: stopped_at })
+    extra
+}
+
+/// A report's charts, tables and key chart from its run (`rotation`: bots per rotation
+/// block, else 0): the common, standing and game's own charts, the exact figures, and the
+/// `--ladder` and `--baseline` sections (their data written into `dir`; no baseline for a
+/// `stopped` run).
+fn report_parts(
+    game: &dyn GameHandle,
+    seated: &dyn SeatedGame,
+    variant: &Variant,
+    a: &ReportArgs,
+    (result, summary, rotation, dir, stopped): (&Run, &mut Summary, usize, &Path, bool),
+) -> Result<(Vec<crate::engine::ChartSpec>, crate::report::Tables, Option<String>), Error> {
+    let facts = seated.facts();
+    let mut charts = crate::report::common_charts(&result.tally, summary, facts.has_elimination);
+    charts.extend(crate::report::standing_charts(&result.standing, summary));
+    let own = result.metrics.charts(result.tally.games);
+    let key_chart = crate::report::key_chart(facts.key_chart, &own);
+    charts.extend(own);
+    charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
+    add_exact(variant, &seated.labels(), summary, &mut charts);
+    let mut tables = report_tables(facts, variant, summary, &result.tally, (&row_moments(facts, &result.rows, rotation), rotation, &result.extras))?;
+    if let Some(ladder) = ladder_labels(game, variant, a)? {
+        let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
+        super::ladder::write_data(dir, &r)?;
+        charts.extend(super::ladder::charts(&r));
+        tables.sections.push(super::ladder::section(&r));
+    }
+    if a.baseline.is_some() && !stopped {
+        let c = baseline(a, result.tally.games)?;
+        crate::designer::compare::write_into(&c, &dir.join("baseline"))?;
+        tables.sections.push(crate::designer::compare::section(&c));
+    }
+    Ok((charts, tables, key_chart))
 }
 
 /// Adds a variant's exact figures to a report when its game has a solver and the line-up is
@@ -346,10 +367,9 @@ pub const REPLAY_PAGE_MAX_BYTES: usize = 6_000_000;
 /// When the page would exceed [`REPLAY_PAGE_MAX_BYTES`] it is not written and the text says
 /// how to write it.
 /// `trace_command` is the `playtest trace` command line of the run's variant and bots.
-pub(super) fn typical_replay<G: Game>(
-    game: &G,
+pub(super) fn typical_replay(
+    seated: &dyn SeatedGame,
     variant: &Variant,
-    plans: &[SeatPlan<G>],
     rows: &[crate::sim::GameRow],
     dir: &Path,
     (trace_command, rotation): (&str, usize),
@@ -365,23 +385,31 @@ pub(super) fn typical_replay<G: Game>(
     };
     // A rotated run (`rotation` bots per block, else 0) played the game with the line-up
     // turned by its place in the block.
-    let seated = if rotation > 0 { sim::rotated(plans, (row.index % rotation as u64) as usize) } else { plans.to_vec() };
-    let (text, _) = sim::json_trace(game, variant, &seated, row.seed);
-    let title = format!("{} / {}: game {} (seed {}), {median} {}", game.id(), variant.name, row.index, row.seed, game.length_unit());
+    let turn = (rotation > 0).then(|| (row.index % rotation as u64) as usize);
+    let (text, _) = seated.json_trace(variant, row.seed, turn);
+    let game = seated.facts();
+    let title = format!("{} / {}: game {} (seed {}), {median} {}", game.id, variant.name, row.index, row.seed, game.length_unit);
     let page = crate::report::replay_page::page(&title, &text);
     let fits = page.len() <= REPLAY_PAGE_MAX_BYTES;
     if fits {
         let file = dir.join("replay.html");
         std::fs::write(&file, &page).map_err(|e| Error::output(&file, e))?;
     }
-    let bots = if rotation > 0 { format!(" --bots {}", seated.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",")) } else { String::new() };
+    let bots = match turn {
+        Some(turn) => {
+            let labels = seated.labels();
+            let n = labels.len();
+            format!(" --bots {}", (0..n).map(|seat| labels[crate::stats::rotation::bot_at(seat, turn, n)].as_str()).collect::<Vec<_>>().join(","))
+        }
+        None => String::new(),
+    };
     let command = if rotation > 0 { format!("playtest trace {}{bots}", variant.path.display()) } else { trace_command.to_string() };
     if !fits {
         return Ok(Some(format!(
             "The median-length game, game {} of the run (seed {}, {median} {}), has a {:.1} MB trace, a {:.1} MB page compressed, too large to keep beside the report: `{command} --game-seed {} --html replay.html` writes its replay page.",
             row.index,
             row.seed,
-            game.length_unit(),
+            game.length_unit,
             text.len() as f64 / 1e6,
             page.len() as f64 / 1e6,
             row.seed
@@ -389,9 +417,6 @@ pub(super) fn typical_replay<G: Game>(
     }
     Ok(Some(format!(
         "game {} of the run (seed {}; `{command} --game-seed {}` prints it), {median} {}: the median length.",
-        row.index,
-        row.seed,
-        row.seed,
-        game.length_unit()
+        row.index, row.seed, row.seed, game.length_unit
     )))
 }

@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
-use super::{RunArgs, SimulateArgs, VariantArgs, command_line, progress_printer, seat_labels};
-use crate::engine::{Game, Metrics};
+use super::{RunArgs, SimulateArgs, VariantArgs, command_line, progress_printer};
 use crate::error::{Error, MergeError};
-use crate::games::{self, GameCommand, Registered};
+use crate::games::handle::{AnyMetrics, GameFacts, Run};
+use crate::games::{self, GameHandle, SeatedGame};
 use crate::output::RowContext;
 use crate::output::atomic::OutputDir;
 use crate::output::stream::RowWriter;
 use crate::report::{self, ReportInput};
 use crate::sim::shard::{self, RunKind, Shard, ShardState};
-use crate::sim::{self, RunConfig, RunResult, SeatPlan};
+use crate::sim::{self, RunConfig};
 use crate::stats::summary::SummaryContext;
 use crate::stats::{Summary, Tally};
 use crate::variant::Variant;
@@ -50,37 +50,38 @@ struct ShardRun<'a> {
 }
 
 /// The game's summary of `tally` (plus the game's own figures when `metrics` is given).
-fn summary_of<G: Game>(game: &G, variant_name: &str, bots: Vec<String>, seed: u64, seconds: f64, tally: &Tally, metrics: Option<&G::Metrics>) -> Summary {
+fn summary_of(game: &GameFacts, variant_name: &str, bots: Vec<String>, seed: u64, seconds: f64, tally: &Tally, metrics: Option<&dyn AnyMetrics>) -> Summary {
     Summary::new(
         tally,
         SummaryContext {
-            game: game.id(),
+            game: game.id,
             variant: variant_name,
             seed,
-            players: game.acting_seats(),
-            seats: game.seats(),
+            players: game.acting_seats,
+            seats: game.seats,
             seat_bots: bots,
-            end_reasons: game.end_reasons(),
-            length_unit: game.length_unit(),
+            end_reasons: game.end_reasons,
+            length_unit: game.length_unit,
             seconds,
             extra: metrics.map(|m| m.summary(tally.games)).unwrap_or_default(),
         },
     )
-    .with_teams(&game.teams(), tally)
+    .with_teams(&game.teams, tally)
 }
 
-fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: ShardRun<'_>) -> Result<(ShardState, RunResult<G>), Error> {
+fn play_shard(seated: &dyn SeatedGame, variant: &Variant, s: ShardRun<'_>) -> Result<(ShardState, Run), Error> {
+    let game = seated.facts();
     let detailed = s.kind == RunKind::Report;
-    if detailed && G::Metrics::default().save_state().is_none() {
-        return Err(Error::Usage(format!("report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard", game.id())));
+    if detailed && seated.new_metrics().save_state().is_none() {
+        return Err(Error::Usage(format!("report --shard: game `{}` cannot save its report metrics yet; run `report` without --shard", game.id)));
     }
     // The shard's files are written aside and renamed in only when complete (the state last),
     // so a killed array task leaves nothing `merge` could take for a result.
     crate::interrupt::install();
     let out = OutputDir::create_files(s.dir, &s.shard.stem(), &crate::output::atomic::invocation())?;
-    let labels = seat_labels(game, plans);
+    let labels = seated.seat_labels();
     let mut writer = if s.rows {
-        Some(RowWriter::create(out.path(), &s.shard.stem(), RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?)
+        Some(RowWriter::create(out.path(), &s.shard.stem(), RowContext { seats: game.seats, seat_bots: &labels, end_reasons: game.end_reasons })?)
     } else {
         None
     };
@@ -92,7 +93,7 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         shard_count: s.shard.count,
         ..RunConfig::new(s.run.games, s.run.seed)
     };
-    let cat = crate::designer::metrics::Catalogue::new(game);
+    let cat = crate::designer::metrics::Catalogue::of(game);
     let mut moments = crate::designer::metrics::Moments::new(cat.per_game_len);
     let mut values = Vec::new();
     let mut sink = |rows: &[sim::GameRow]| {
@@ -104,7 +105,7 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         }
         writer.as_mut().map_or(Ok(()), |w| w.write(rows))
     };
-    let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
+    let result = seated.run(cfg, &mut progress_printer(cfg.games, s.quiet), Some(&mut sink))?;
     if crate::interrupt::requested() {
         // A shard is merged only whole: nothing of a stopped one is kept.
         drop(writer);
@@ -124,7 +125,7 @@ fn play_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], s: Sh
         format: shard::FORMAT.to_string(),
         kind: s.kind,
         shard: s.shard,
-        game: game.id().to_string(),
+        game: game.id.to_string(),
         variant: variant.name.clone(),
         variant_path: s.variant.variant.clone(),
         variant_toml: variant.as_played(),
@@ -160,16 +161,16 @@ fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
 }
 
 /// `simulate --shard K/N --out DIR`: plays one shard, writes its state and rows.
-pub(super) fn simulate_shard<G: Game>(game: &G, variant: &Variant, plans: &[SeatPlan<G>], a: &SimulateArgs, text: &str) -> Result<(), Error> {
+pub(super) fn simulate_shard(seated: &dyn SeatedGame, variant: &Variant, a: &SimulateArgs, text: &str) -> Result<(), Error> {
     let shard = Shard::from_arg(text)?;
     let Some(dir) = &a.out else {
         return Err(Error::Usage(format!("--shard {text}: needs --out DIR, the folder the shard's state and rows are written to (the same for every shard)")));
     };
     let command = command_line("simulate", &a.variant, &a.run, "");
     let s = ShardRun { kind: RunKind::Simulate, shard, dir, variant: &a.variant, run: &a.run, command, rows: true, quiet: a.json };
-    let (state, result) = play_shard(game, variant, plans, s)?;
+    let (state, result) = play_shard(seated, variant, s)?;
     if a.json {
-        let partial = summary_of(game, &variant.name, state.bots.clone(), state.seed, result.seconds, &result.tally, None);
+        let partial = summary_of(seated.facts(), &variant.name, state.bots.clone(), state.seed, result.seconds, &result.tally, None);
         crate::output::print_json(&partial)?;
     } else {
         shard_done(&state, dir, true);
@@ -178,10 +179,9 @@ pub(super) fn simulate_shard<G: Game>(game: &G, variant: &Variant, plans: &[Seat
 }
 
 /// `report --shard K/N`: plays one shard in detail and writes its state into `dir`.
-pub(super) fn report_shard<G: Game>(
-    game: &G,
+pub(super) fn report_shard(
+    seated: &dyn SeatedGame,
     variant: &Variant,
-    plans: &[SeatPlan<G>],
     args: (&VariantArgs, &RunArgs, Option<&PathBuf>),
     dir: &Path,
     text: &str,
@@ -190,7 +190,7 @@ pub(super) fn report_shard<G: Game>(
     let shard = Shard::from_arg(text)?;
     let command = command_line("report", v, run, &out.map(|o| format!(" --out {}", o.display())).unwrap_or_default());
     let s = ShardRun { kind: RunKind::Report, shard, dir, variant: v, run, command, rows: false, quiet: false };
-    let (state, _) = play_shard(game, variant, plans, s)?;
+    let (state, _) = play_shard(seated, variant, s)?;
     shard_done(&state, dir, false);
     Ok(())
 }
@@ -198,18 +198,13 @@ pub(super) fn report_shard<G: Game>(
 /// `simulate --out DIR` without shards: rows streamed to `games.parquet`/`games.csv` as the
 /// run goes; returns the run (its `rows` empty). A run stopped by Ctrl-C finishes the files only
 /// with `keep_partial`.
-pub(super) fn simulate_streamed<G: Game>(
-    game: &G,
-    plans: &[SeatPlan<G>],
-    cfg: RunConfig,
-    dir: &Path,
-    (quiet, keep_partial): (bool, bool),
-) -> Result<RunResult<G>, Error> {
-    let labels = seat_labels(game, plans);
-    let mut writer = RowWriter::create(dir, "games", RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+pub(super) fn simulate_streamed(seated: &dyn SeatedGame, cfg: RunConfig, dir: &Path, (quiet, keep_partial): (bool, bool)) -> Result<Run, Error> {
+    let labels = seated.seat_labels();
+    let facts = seated.facts();
+    let mut writer = RowWriter::create(dir, "games", RowContext { seats: facts.seats, seat_bots: &labels, end_reasons: facts.end_reasons })?;
     let mut sink = |rows: &[sim::GameRow]| writer.write(rows);
     let cfg = RunConfig { keep_rows: false, ..cfg };
-    let result = sim::run_streaming(game, plans, cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
+    let result = seated.run(cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
     if crate::interrupt::requested() && !keep_partial {
         // Stopped, and nothing is to be written: the rows are dropped with the folder.
         return Ok(result);
@@ -227,77 +222,92 @@ pub(super) fn merge(a: &MergeArgs) -> Result<(), Error> {
     let (first_path, first) = &states[0];
     let variant = Variant::from_toml_str(&first.variant_path, &first.variant_toml)?;
     let dir = a.out.clone().unwrap_or_else(|| first_path.parent().map(Path::to_path_buf).unwrap_or_default());
-    games::dispatch(&variant, Merge { args: a, states: &states, dir: &dir })
+    merge_shards(&*games::handle(&variant)?, &variant, (a, &states, &dir))
 }
 
-struct Merge<'a> {
-    args: &'a MergeArgs,
-    states: &'a [(PathBuf, ShardState)],
-    dir: &'a Path,
-}
-
-impl GameCommand for Merge<'_> {
-    type Output = ();
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-        let first = &self.states[0].1;
-        let detailed = first.kind == RunKind::Report;
-        let mut tally = Tally::default();
-        let mut metrics = G::Metrics::default();
-        let mut standing = crate::stats::StandingTally::default();
-        let mut moments = crate::designer::metrics::Moments::default();
-        let mut seconds: f64 = 0.0;
-        for (path, s) in self.states {
-            tally.merge(&s.tally);
-            seconds = seconds.max(s.seconds);
-            if detailed {
-                let bad = |message: String| MergeError::BadShard { path: path.clone(), message };
-                let saved = s.metrics.as_ref().ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
-                let m = G::Metrics::load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
-                Metrics::merge(&mut metrics, m);
-                standing.merge(s.standing.as_ref().ok_or_else(|| bad("a report shard without the standing figures".into()))?);
-                moments.merge(s.moments.as_ref().ok_or_else(|| bad("a report shard without its per-game sums".into()))?);
-            }
-        }
-        let mut summary = summary_of(&game, &variant.name, first.bots.clone(), first.seed, seconds, &tally, detailed.then_some(&metrics));
-        let out = super::open_out(self.dir)?;
-        if detailed {
-            summary.standing = Some(standing.summary(game.standing_unit()));
-            let mut charts = report::common_charts(&tally, &summary, game.has_elimination());
-            charts.extend(report::standing_charts(&standing, &summary));
-            let own = metrics.charts(tally.games);
-            let key_chart = report::key_chart::<G>(&own);
-            charts.extend(own);
-            // The exact figures an unsharded `report` adds (games with a solver).
-            let acting = first.bots.len().min(game.acting_seats());
-            super::add_exact(variant, &first.bots[..acting], &mut summary, &mut charts);
-            let tables = super::report_tables(&game, variant, &summary, &tally, (&moments, 0, &[]))?;
-            report::write(ReportInput {
-                dir: out.path(),
-                summary: &summary,
-                charts,
-                command: first.command.clone(),
-                variant_toml: first.variant_toml.clone(),
-                description: first.description.clone(),
-                partial: None,
-                tables,
-                replay: None,
-                key_chart,
-            })?;
-        } else {
-            crate::output::write_summary(out.path(), &summary)?;
-        }
-        if crate::interrupt::requested() {
-            drop(out);
-            return Err(Error::Interrupted(format!("interrupted: nothing written, {} is left as it was", self.dir.display())));
-        }
-        out.commit()?;
-        if self.args.json {
-            crate::output::print_json(&summary)?;
-        } else {
-            print!("{}", summary.table());
-            let what = if detailed { "summary.json, report.md and the charts" } else { "summary.json" };
-            println!("merged {} shards ({}); wrote {what} into {}", self.states.len(), first.command, self.dir.display());
-        }
-        Ok(())
+/// The game's own metrics, standing figures and per-game sums of a set of report shards,
+/// added up in shard order.
+fn merged_details(
+    game: &dyn GameHandle,
+    states: &[(PathBuf, ShardState)],
+) -> Result<(Box<dyn AnyMetrics>, crate::stats::StandingTally, crate::designer::metrics::Moments), Error> {
+    let mut metrics = game.new_metrics();
+    let mut standing = crate::stats::StandingTally::default();
+    let mut moments = crate::designer::metrics::Moments::default();
+    for (path, s) in states {
+        let bad = |message: String| MergeError::BadShard { path: path.clone(), message };
+        let saved = s.metrics.as_ref().ok_or_else(|| bad("a report shard without the game's metrics".into()))?;
+        let m = metrics.load_state(saved).map_err(|e| bad(format!("cannot read the game's metrics: {e}")))?;
+        metrics.merge(m);
+        standing.merge(s.standing.as_ref().ok_or_else(|| bad("a report shard without the standing figures".into()))?);
+        moments.merge(s.moments.as_ref().ok_or_else(|| bad("a report shard without its per-game sums".into()))?);
     }
+    Ok((metrics, standing, moments))
+}
+
+/// Writes the merged report of a set of report shards into `dir`.
+fn write_merged_report(game: &dyn GameHandle, variant: &Variant, first: &ShardState, summary: &mut Summary, details: MergedDetails<'_>) -> Result<(), Error> {
+    let (tally, metrics, standing, moments, dir) = details;
+    let facts = game.facts();
+    summary.standing = Some(standing.summary(facts.standing_unit));
+    let mut charts = report::common_charts(tally, summary, facts.has_elimination);
+    charts.extend(report::standing_charts(standing, summary));
+    let own = metrics.charts(tally.games);
+    let key_chart = report::key_chart(facts.key_chart, &own);
+    charts.extend(own);
+    // The exact figures an unsharded `report` adds (games with a solver).
+    let acting = first.bots.len().min(facts.acting_seats);
+    super::add_exact(variant, &first.bots[..acting], summary, &mut charts);
+    let tables = super::report_tables(facts, variant, summary, tally, (moments, 0, &[]))?;
+    report::write(ReportInput {
+        dir,
+        summary,
+        charts,
+        command: first.command.clone(),
+        variant_toml: first.variant_toml.clone(),
+        description: first.description.clone(),
+        partial: None,
+        tables,
+        replay: None,
+        key_chart,
+    })?;
+    Ok(())
+}
+
+/// What [`write_merged_report`] reads of the merged shards: the tally, the game's metrics,
+/// the standing figures, the per-game sums and the folder to write into.
+type MergedDetails<'a> = (&'a Tally, &'a dyn AnyMetrics, &'a crate::stats::StandingTally, &'a crate::designer::metrics::Moments, &'a Path);
+
+/// `playtest merge` on the game of the shards: adds them up and writes the summary (and the
+/// report of report shards) into `dir`.
+fn merge_shards(game: &dyn GameHandle, variant: &Variant, (args, states, dir): (&MergeArgs, &[(PathBuf, ShardState)], &Path)) -> Result<(), Error> {
+    let first = &states[0].1;
+    let detailed = first.kind == RunKind::Report;
+    let mut tally = Tally::default();
+    let mut seconds: f64 = 0.0;
+    for (_, s) in states {
+        tally.merge(&s.tally);
+        seconds = seconds.max(s.seconds);
+    }
+    let details = if detailed { Some(merged_details(game, states)?) } else { None };
+    let metrics = details.as_ref().map(|(m, _, _)| &**m);
+    let mut summary = summary_of(game.facts(), &variant.name, first.bots.clone(), first.seed, seconds, &tally, metrics);
+    let out = super::open_out(dir)?;
+    match &details {
+        Some((metrics, standing, moments)) => write_merged_report(game, variant, first, &mut summary, (&tally, &**metrics, standing, moments, out.path()))?,
+        None => drop(crate::output::write_summary(out.path(), &summary)?),
+    }
+    if crate::interrupt::requested() {
+        drop(out);
+        return Err(Error::Interrupted(format!("interrupted: nothing written, {} is left as it was", dir.display())));
+    }
+    out.commit()?;
+    if args.json {
+        crate::output::print_json(&summary)?;
+    } else {
+        print!("{}", summary.table());
+        let what = if detailed { "summary.json, report.md and the charts" } else { "summary.json" };
+        println!("merged {} shards ({}); wrote {what} into {}", states.len(), first.command, dir.display());
+    }
+    Ok(())
 }

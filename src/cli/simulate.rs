@@ -26,21 +26,11 @@ pub(super) struct SimulateArgs {
     pub(super) keep_partial: bool,
 }
 
-pub(super) struct Simulate<'a> {
-    pub(super) args: &'a SimulateArgs,
-}
-
-impl GameCommand for Simulate<'_> {
-    type Output = ();
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-        run_simulate(&game, variant, self.args)
-    }
-}
-
-pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &SimulateArgs) -> Result<(), Error> {
-    let plans = seat_plans_any(game, variant, a.variant.bots.as_deref())?;
+/// `playtest simulate` on the variant's game.
+pub(super) fn simulate(game: &dyn GameHandle, variant: &Variant, a: &SimulateArgs) -> Result<(), Error> {
+    let seated = seat_any(game, variant, a.variant.bots.as_deref())?;
     if let Some(text) = &a.shard {
-        return scale::simulate_shard(game, variant, &plans, a, text);
+        return scale::simulate_shard(&*seated, variant, a, text);
     }
     crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
@@ -54,10 +44,10 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
         ..RunConfig::new(a.run.games, a.run.seed)
     };
     let (result, reached) = match &out {
-        Some(out) if streamed => (scale::simulate_streamed(game, &plans, cfg, out.path(), (a.json || a.run.quiet, a.keep_partial))?, None),
+        Some(out) if streamed => (scale::simulate_streamed(&*seated, cfg, out.path(), (a.json || a.run.quiet, a.keep_partial))?, None),
         _ => {
             let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-            crate::designer::precision::run_sim(game, &plans, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
+            crate::designer::precision::run_sim(&*seated, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
         }
     };
     let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
@@ -70,10 +60,11 @@ pub(super) fn run_simulate<G: Registered>(game: &G, variant: &Variant, a: &Simul
     // A stopped run writes only with --keep-partial.
     let write = out.as_ref().filter(|_| stopped_at.is_none() || a.keep_partial);
     if let (Some(out), false) = (write, streamed) {
-        let labels = seat_labels(game, &plans);
-        output::write_rows(out.path(), &result.rows, &RowContext { seats: game.seats(), seat_bots: &labels, end_reasons: game.end_reasons() })?;
+        let labels = seated.seat_labels();
+        let facts = seated.facts();
+        output::write_rows(out.path(), &result.rows, &RowContext { seats: facts.seats, seat_bots: &labels, end_reasons: facts.end_reasons })?;
     }
-    let summary = summarise(game, variant, &plans, &cfg, &result);
+    let summary = summarise(&*seated, variant, &cfg, &result);
     if let Some(out) = write {
         crate::output::write_summary_marked(out.path(), &summary, stopped_at.as_ref())?;
     }

@@ -7,7 +7,6 @@ use super::*;
 use crate::engine::trace as tracing;
 use crate::output::atomic::{OutputFile, invocation};
 use crate::output::trace_file::{self, TraceWriter, compressed_name};
-use crate::sim::{MAX_TRACE_STEPS, json_trace, trace_header};
 
 #[derive(Args, Debug)]
 pub(super) struct TraceArgs {
@@ -45,75 +44,88 @@ pub(super) struct ReplayArgs {
     pub(super) html: Option<PathBuf>,
 }
 
-pub(super) struct Trace<'a> {
-    pub(super) args: &'a TraceArgs,
+/// `playtest trace` on the variant's game.
+pub(super) fn trace(game: &dyn GameHandle, variant: &Variant, a: &TraceArgs) -> Result<(), Error> {
+    let seated = seat_any(game, variant, a.variant.bots.as_deref())?;
+    let seed = a.game_seed.unwrap_or_else(|| game_seed(a.seed, a.game));
+    if a.json || a.html.is_some() || a.out.is_some() {
+        return trace_files(&*seated, variant, a, seed);
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(out, "{} / {}: game seed {seed}; seats: {}", game.facts().id, variant.name, seated.seat_labels().join(", "));
+    let mut print = |line: &str| {
+        let _ = writeln!(out, "{line}");
+    };
+    seated.play_by_play(seed, &mut print)?;
+    Ok(())
 }
 
-impl GameCommand for Trace<'_> {
-    type Output = ();
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), Error> {
-        let a = self.args;
-        let plans = seat_plans_any(&game, variant, a.variant.bots.as_deref())?;
-        let seed = a.game_seed.unwrap_or_else(|| game_seed(a.seed, a.game));
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
-        if a.json || a.html.is_some() || a.out.is_some() {
-            let broken = |step: u64, what: String| Error::Invariant(format!("seed {seed}: step {step}: {what}"));
-            if let (Some(page), Some(file)) = (&a.html, &a.out)
-                && page == file
-            {
-                return Err(Error::Usage(format!("--html and --out both name {}: name two files", file.display())));
-            }
-            // The files are taken (locked, probed) before the game is played, and each appears
-            // only whole (`OutputFile`).
-            let trace_out = a.out.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
-            let page_out = a.html.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
-            let finish = |writer: TraceWriter, file_out: OutputFile, file: &Path| -> Result<(), Error> {
-                let written = writer.finish()?;
-                file_out.commit()?;
-                println!("wrote {}: {}", file.display(), written.describe());
-                Ok(())
-            };
-            if let Some(page_out) = page_out {
-                let (text, result) = json_trace(&game, variant, &plans, seed);
-                let title = format!("{} / {}: game seed {seed}", game.id(), variant.name);
-                crate::report::replay_page::write(page_out.path(), &title, &text)?;
-                page_out.commit()?;
-                if let Some(page) = &a.html {
-                    let said = format!("wrote {}: the replay page of game seed {seed} ({} lines of trace inside)", page.display(), text.lines().count());
-                    // Beside `--json` on standard output, the note goes to standard error.
-                    if a.json && a.out.is_none() { eprintln!("{said}") } else { println!("{said}") }
-                }
-                if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
-                    let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
-                    writer.text(&text);
-                    finish(writer, file_out, file)?;
-                } else if a.json {
-                    let _ = out.write_all(text.as_bytes());
-                }
-                return result.map(|_| ()).map_err(|(s, w)| broken(s, w));
-            }
-            let header = trace_header(variant, &plans);
-            let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
-            if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
-                // Streamed into the file (through gzip for a `.gz` name) as the game is played.
-                let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
-                let result = tracing::play_traced(&game, &mut bots, seed, &header, true, MAX_TRACE_STEPS, &mut |line| writer.line(&line));
-                finish(writer, file_out, file)?;
-                return result.map(|_| ()).map_err(|(s, w)| broken(s, w));
-            }
-            let mut print = |line: tracing::Line| {
-                let _ = writeln!(out, "{}", line.to_json());
-            };
-            return tracing::play_traced(&game, &mut bots, seed, &header, true, MAX_TRACE_STEPS, &mut print).map(|_| ()).map_err(|(s, w)| broken(s, w));
-        }
-        let _ = writeln!(out, "{} / {}: game seed {seed}; seats: {}", game.id(), variant.name, seat_labels(&game, &plans).join(", "));
-        let mut print = |line: &str| {
-            let _ = writeln!(out, "{line}");
-        };
-        sim::trace(&game, &plans, seed, &mut print)?;
-        Ok(())
+/// `trace --json`, `--html FILE` and `--out FILE`: the game of `seed` as JSON Lines, a
+/// replay page or a trace file.
+fn trace_files(seated: &dyn SeatedGame, variant: &Variant, a: &TraceArgs, seed: u64) -> Result<(), Error> {
+    let broken = |step: u64, what: String| Error::Invariant(format!("seed {seed}: step {step}: {what}"));
+    if let (Some(page), Some(file)) = (&a.html, &a.out)
+        && page == file
+    {
+        return Err(Error::Usage(format!("--html and --out both name {}: name two files", file.display())));
     }
+    // The files are taken (locked, probed) before the game is played, and each appears
+    // only whole (`OutputFile`).
+    let trace_out = a.out.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
+    let page_out = a.html.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
+    if let Some(page_out) = page_out {
+        return trace_page(seated, variant, a, seed, (page_out, trace_out)).and_then(|result| result.map(|_| ()).map_err(|(s, w)| broken(s, w)));
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
+        // Streamed into the file (through gzip for a `.gz` name) as the game is played.
+        let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
+        let result = seated.trace(variant, seed, None, &mut |line| writer.line(&line));
+        finish_trace(writer, file_out, file)?;
+        return result.map(|_| ()).map_err(|(s, w)| broken(s, w));
+    }
+    let mut print = |line: tracing::Line| {
+        let _ = writeln!(out, "{}", line.to_json());
+    };
+    seated.trace(variant, seed, None, &mut print).map(|_| ()).map_err(|(s, w)| broken(s, w))
+}
+
+/// `trace --html FILE`: writes the replay page of the game of `seed` (and the trace file of
+/// `--out`, or the JSON Lines of `--json`); the game's outcome or (step, what) broke.
+fn trace_page(
+    seated: &dyn SeatedGame,
+    variant: &Variant,
+    a: &TraceArgs,
+    seed: u64,
+    (page_out, trace_out): (OutputFile, Option<OutputFile>),
+) -> Result<Result<crate::engine::Outcome, (u64, String)>, Error> {
+    let (text, result) = seated.json_trace(variant, seed, None);
+    let title = format!("{} / {}: game seed {seed}", seated.facts().id, variant.name);
+    crate::report::replay_page::write(page_out.path(), &title, &text)?;
+    page_out.commit()?;
+    if let Some(page) = &a.html {
+        let said = format!("wrote {}: the replay page of game seed {seed} ({} lines of trace inside)", page.display(), text.lines().count());
+        // Beside `--json` on standard output, the note goes to standard error.
+        if a.json && a.out.is_none() { eprintln!("{said}") } else { println!("{said}") }
+    }
+    if let (Some(file_out), Some(file)) = (trace_out, &a.out) {
+        let mut writer = TraceWriter::create(file_out.path(), compressed_name(file))?;
+        writer.text(&text);
+        finish_trace(writer, file_out, file)?;
+    } else if a.json {
+        let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    }
+    Ok(result)
+}
+
+/// Finishes a trace file and commits it, saying what was written.
+fn finish_trace(writer: TraceWriter, file_out: OutputFile, file: &Path) -> Result<(), Error> {
+    let written = writer.finish()?;
+    file_out.commit()?;
+    println!("wrote {}: {}", file.display(), written.describe());
+    Ok(())
 }
 
 /// `playtest replay TRACE`: exit 0 when the trace replays, 1 naming the first line that
@@ -149,52 +161,34 @@ pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
     if variant.game != start.game {
         return Err(Error::Usage(format!("{}:{n}:1: the start line names game `{}` but its variant is of `{}`", path.display(), start.game, variant.game)));
     }
-    struct Replay<'a> {
-        lines: &'a [(usize, tracing::Line)],
-        path: &'a Path,
-    }
-    impl GameCommand for Replay<'_> {
-        type Output = String;
-        fn run<G: Registered>(self, game: G, _: &Variant) -> Result<String, Error> {
-            match tracing::replay_to_stop(&game, self.lines, MAX_TRACE_STEPS) {
-                Ok(tracing::Replayed::Abandoned { decisions }) => Ok(format!(
-                    "{}: replays: {} lines, every legal set, chance result and state agree; abandoned after {decisions} decisions; the game was not finished",
-                    self.path.display(),
-                    self.lines.len()
-                )),
-                Ok(tracing::Replayed::Finished(outcome)) => {
-                    let decisions = self.lines.iter().filter(|(_, l)| matches!(l, tracing::Line::Decision(_))).count();
-                    Ok(format!(
-                        "{}: replays: {} lines, {decisions} decisions, every legal set, chance result and state agree; ended `{}` after {} {}",
-                        self.path.display(),
-                        self.lines.len(),
-                        game.end_reasons().get(outcome.end_reason as usize).copied().unwrap_or("?"),
-                        outcome.length,
-                        game.length_unit()
-                    ))
-                }
-                Err((line, what)) => Err(Error::CheckFailed(format!("{}:{line}: {what}", self.path.display()))),
-            }
+    let game = games::handle(&variant)?;
+    let facts = game.facts();
+    match game.replay(&lines) {
+        Ok(tracing::Replayed::Abandoned { decisions }) => Ok(format!(
+            "{}: replays: {} lines, every legal set, chance result and state agree; abandoned after {decisions} decisions; the game was not finished",
+            path.display(),
+            lines.len()
+        )),
+        Ok(tracing::Replayed::Finished(outcome)) => {
+            let decisions = lines.iter().filter(|(_, l)| matches!(l, tracing::Line::Decision(_))).count();
+            Ok(format!(
+                "{}: replays: {} lines, {decisions} decisions, every legal set, chance result and state agree; ended `{}` after {} {}",
+                path.display(),
+                lines.len(),
+                facts.end_reasons.get(outcome.end_reason as usize).copied().unwrap_or("?"),
+                outcome.length,
+                facts.length_unit
+            ))
         }
+        Err((line, what)) => Err(Error::CheckFailed(format!("{}:{line}: {what}", path.display()))),
     }
-    games::dispatch(&variant, Replay { lines: &lines, path })
 }
 
 /// The checked JSON trace of game `seed` of `variant` (bots: `--bots` syntax, else the
 /// variant's): the JSON Lines text, and `Some((step, what))` when an invariant broke (the
 /// text then ends with a `violation` line).
 pub fn json_trace_of(variant: &Variant, bots: Option<&str>, seed: u64) -> Result<(String, Option<(u64, String)>), Error> {
-    struct Json<'a> {
-        bots: Option<&'a str>,
-        seed: u64,
-    }
-    impl GameCommand for Json<'_> {
-        type Output = (String, Option<(u64, String)>);
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
-            let plans = seat_plans_any(&game, variant, self.bots)?;
-            let (text, result) = json_trace(&game, variant, &plans, self.seed);
-            Ok((text, result.err()))
-        }
-    }
-    games::dispatch(variant, Json { bots, seed })
+    let game = games::handle(variant)?;
+    let (text, result) = seat_any(&*game, variant, bots)?.json_trace(variant, seed, None);
+    Ok((text, result.err()))
 }

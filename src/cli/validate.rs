@@ -15,24 +15,9 @@ pub(super) struct ValidateArgs {
 }
 
 pub(super) fn validate(a: &ValidateArgs) -> Result<(), Error> {
-    struct Check;
-    impl GameCommand for Check {
-        type Output = String;
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<String, Error> {
-            let plans = seat_plans_any(&game, variant, None)?;
-            let cat = crate::designer::metrics::Catalogue::new(&game).rotated(variant.rotate, plans.len());
-            let bounds = crate::designer::check::expectations(variant, &cat)?;
-            Ok(format!(
-                "{} players, bots: {}{}",
-                game.acting_seats(),
-                seat_labels(&game, &plans).join(", "),
-                if bounds.is_empty() { String::new() } else { format!("; {} [expect] bound(s)", bounds.len()) }
-            ))
-        }
-    }
     let mut failed = None;
     for path in &a.variants {
-        let result = Variant::load(path, &a.sets).map_err(Error::from).and_then(|v| games::dispatch(&v, Check).map(|d| (v, d)));
+        let result = Variant::load(path, &a.sets).map_err(Error::from).and_then(|v| describe(&v).map(|d| (v, d)));
         match result {
             Ok((v, detail)) => {
                 println!("ok: {} ({} / {}): {detail}", path.display(), v.game, v.name)
@@ -51,4 +36,18 @@ pub(super) fn validate(a: &ValidateArgs) -> Result<(), Error> {
         Some(_) => Err(Error::Usage("some variants are invalid (see above)".into())),
         None => Ok(()),
     }
+}
+
+/// What `validate` says of a variant that loads: its players, bots and `[expect]` bounds.
+fn describe(variant: &Variant) -> Result<String, Error> {
+    let game = games::handle(variant)?;
+    let seated = seat_any(&*game, variant, None)?;
+    let cat = crate::designer::metrics::Catalogue::of(game.facts()).rotated(variant.rotate, seated.acting());
+    let bounds = crate::designer::check::expectations(variant, &cat)?;
+    Ok(format!(
+        "{} players, bots: {}{}",
+        game.facts().acting_seats,
+        seated.seat_labels().join(", "),
+        if bounds.is_empty() { String::new() } else { format!("; {} [expect] bound(s)", bounds.len()) }
+    ))
 }

@@ -193,7 +193,7 @@ fn good_report(a: &WatchArgs, dir: &Path, state: &mut State) -> Result<Option<St
         audit: false,
         baseline: None,
     };
-    let summary = match games::dispatch(&variant, WatchReport { args: &report, dir: out.path() })? {
+    let summary = match watch_report(&variant, &report, out.path())? {
         Written::Stopped(..) => return Ok(None),
         Written::Done { summary, .. } => summary,
     };
@@ -247,18 +247,11 @@ fn good_report(a: &WatchArgs, dir: &Path, state: &mut State) -> Result<Option<St
     Ok(Some(line))
 }
 
-/// Plays and writes a report into the output's temporary folder.
-struct WatchReport<'a> {
-    args: &'a ReportArgs,
-    dir: &'a Path,
-}
-
-impl GameCommand for WatchReport<'_> {
-    type Output = Written;
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Written, Error> {
-        let plans = seat_plans_any(&game, variant, self.args.variant.bots.as_deref())?;
-        write_report(&game, variant, &plans, self.args, self.dir)
-    }
+/// Plays and writes a report of the variant into the output's temporary folder `dir`.
+fn watch_report(variant: &Variant, args: &ReportArgs, dir: &Path) -> Result<Written, Error> {
+    let game = games::handle(variant)?;
+    let seated = seat_any(&*game, variant, args.variant.bots.as_deref())?;
+    write_report(&*game, &*seated, variant, args, dir)
 }
 
 /// Writes the last good report again with the error at the top of its page (or a page with

@@ -8,10 +8,10 @@
 
 use clap::Args;
 
-use crate::engine::Game;
 use crate::error::Error;
+use crate::games::handle::{Run, SeatedGame};
 use crate::progress::Progress;
-use crate::sim::{self, RunConfig, SeatPlan};
+use crate::sim::RunConfig;
 
 use super::metrics::{ArmData, Catalogue, Interval, MetricDef, Unit};
 use super::runner::{Arm, ArmStats, PlayPlan, Pool, batches};
@@ -196,37 +196,32 @@ pub fn run_arm(
     Ok((stats, Some(reached)))
 }
 
-/// Plays like [`sim::run_with_progress`], or adaptively when `--precision` is given (then
+/// Plays like [`SeatedGame::run_kept`], or adaptively when `--precision` is given (then
 /// `cfg.games` is ignored). Returns the run and, when adaptive, how it ended.
-pub fn run_sim<G: Game>(
-    game: &G,
-    plans: &[SeatPlan<G>],
+pub fn run_sim(
+    seated: &dyn SeatedGame,
     cfg: RunConfig,
     precision: &PrecisionArgs,
     (variant, replay): (&str, String),
     progress: &mut Progress,
-) -> Result<(sim::RunResult<G>, Option<Reached>), Error> {
+) -> Result<(Run, Option<Reached>), Error> {
     if precision.precision.is_some() && cfg.rotate {
         return Err(Error::Usage("--rotate cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
     }
     if precision.precision.is_none() {
-        let r = sim::run_with_progress(game, plans, cfg, &mut |d| progress.update(d))?;
+        let r = seated.run_kept(cfg, &mut |d| progress.update(d))?;
         progress.finish();
         return Ok((r, None));
     }
-    let cat = Catalogue::new(game);
+    let cat = Catalogue::of(seated.facts());
     let detailed = cfg.detailed || cat.get(precision.metric()).is_some_and(Catalogue::is_extra);
     let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows, rotate: false };
-    let seated = crate::games::handle::seated(game, plans);
-    let arm = Arm { seated: &seated, variant: variant.to_string(), replay };
+    let arm = Arm { seated, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
     let ArmStats { tally, metrics, standing, rows, extras, .. } = stats;
-    let metrics = match metrics.map(|m| m.into_any().downcast::<crate::games::handle::MetricsOf<G>>()) {
-        Some(Ok(m)) => m.0,
-        _ => G::Metrics::default(),
-    };
-    Ok((sim::RunResult { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras }, reached))
+    let metrics = metrics.unwrap_or_else(|| seated.new_metrics());
+    Ok((Run { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras }, reached))
 }
 
 #[cfg(test)]
@@ -238,7 +233,7 @@ mod tests {
         assert_eq!(checkpoints(50_000), vec![10_240, 20_480, 40_960, 50_000]);
         assert_eq!(checkpoints(40_960), vec![10_240, 20_480, 40_960]);
         assert_eq!(checkpoints(3_000), vec![3_000]);
-        assert!(checkpoints(10_000_000).iter().rev().skip(1).all(|n| n % sim::BATCH == 0));
+        assert!(checkpoints(10_000_000).iter().rev().skip(1).all(|n| n % crate::sim::BATCH == 0));
     }
 
     #[test]

@@ -6,12 +6,15 @@
 
 use std::any::Any;
 
-use crate::engine::trace::Line;
+use crate::engine::exact::ExactReport;
+use crate::engine::trace::{Line, Replayed};
 use crate::engine::{BotSpec, ChartSpec, Game, Meaning, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
 use crate::error::{Error, Location, VariantError};
-use crate::sim::SeatPlan;
+use crate::sim::harness::{HarnessFailure, HarnessPlan};
+use crate::sim::{GameRow, RowSink, RunConfig, SeatPlan};
 use crate::stats::interval::SUB_BATCH;
-use crate::stats::{StandingSummary, StandingTally};
+use crate::stats::rotation::RotationTally;
+use crate::stats::{StandingSummary, StandingTally, Tally};
 use crate::variant::Variant;
 
 use super::{GAME_IDS, GameVisitor, Registered, seat_plans, visit};
@@ -38,6 +41,8 @@ pub struct GameFacts {
     pub has_elimination: bool,
     /// The game's own figures ([`Metrics::summary`] order) with what each means.
     pub own_figures: Vec<(String, Option<Meaning>)>,
+    /// The file stem of the game's key chart ([`Metrics::KEY_CHART`]; "": the first chart).
+    pub key_chart: &'static str,
 }
 
 impl GameFacts {
@@ -55,6 +60,7 @@ impl GameFacts {
             teams: game.teams(),
             has_elimination: game.has_elimination(),
             own_figures,
+            key_chart: <G::Metrics as Metrics<G>>::KEY_CHART,
         }
     }
 }
@@ -72,6 +78,11 @@ pub trait AnyMetrics: Send {
     fn merge(&mut self, other: Box<dyn AnyMetrics>);
     /// The accumulator itself, for a caller that knows the game type.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
+    /// The accumulated state as JSON for a shard's state file ([`Metrics::save_state`]);
+    /// `None` when the game cannot save it.
+    fn save_state(&self) -> Option<serde_json::Value>;
+    /// An accumulator of the same game rebuilt from a saved state ([`Metrics::load_state`]).
+    fn load_state(&self, saved: &serde_json::Value) -> Result<Box<dyn AnyMetrics>, String>;
 }
 
 /// The metrics of game `G` behind [`AnyMetrics`].
@@ -93,6 +104,40 @@ impl<G: Game> AnyMetrics for MetricsOf<G> {
     }
     fn into_any(self: Box<Self>) -> Box<dyn Any> {
         self
+    }
+    fn save_state(&self) -> Option<serde_json::Value> {
+        self.0.save_state()
+    }
+    fn load_state(&self, saved: &serde_json::Value) -> Result<Box<dyn AnyMetrics>, String> {
+        Ok(Box::new(MetricsOf::<G>(G::Metrics::load_state(saved)?)))
+    }
+}
+
+/// Everything a run of the simulator produced ([`crate::sim::RunResult`] with the game's
+/// metrics type-erased): what `simulate`, `report`, `ladder`, `bench` and shards read.
+pub struct Run {
+    /// Aggregated figures.
+    pub tally: Tally,
+    /// The game's own metrics (empty unless detailed).
+    pub metrics: Box<dyn AnyMetrics>,
+    /// Lead changes, drama, margin and standings by turn (empty unless detailed).
+    pub standing: StandingTally,
+    /// Per-game rows (empty unless kept).
+    pub rows: Vec<GameRow>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Per-seat and per-bot sums of a rotated run (`None` unless rotated).
+    pub rotation: Option<RotationTally>,
+    /// Per figure of the game's own, its value over each sub-batch with the games: the
+    /// units of its batch-means interval (empty unless detailed).
+    pub extras: Vec<Vec<(f64, f64)>>,
+}
+
+impl Run {
+    /// The run of game `G`, its metrics erased.
+    fn of<G: Game>(r: crate::sim::RunResult<G>) -> Run {
+        let crate::sim::RunResult { tally, metrics, standing, rows, seconds, rotation, extras } = r;
+        Run { tally, metrics: Box::new(MetricsOf::<G>(metrics)), standing, rows, seconds, rotation, extras }
     }
 }
 
@@ -185,6 +230,27 @@ pub trait SeatedGame: Sync {
     /// `sink` (at most [`crate::sim::MAX_TRACE_STEPS`] steps); `turn` turns the line-up as
     /// a rotated game's place in its block does. `Err` is (step, what) of a broken rule.
     fn trace(&self, variant: &Variant, seed: u64, turn: Option<usize>, sink: &mut dyn FnMut(Line)) -> Result<Outcome, (u64, String)>;
+    /// The checked JSON Lines trace of game `seed` ([`crate::sim::json_trace`]), the line-up
+    /// turned by `turn` as in [`SeatedGame::trace`]: the text, and the outcome or (step, what).
+    fn json_trace(&self, variant: &Variant, seed: u64, turn: Option<usize>) -> (String, Result<Outcome, (u64, String)>);
+    /// Plays the game of `seed` with a readable play-by-play written to `out` (`trace`).
+    fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error>;
+    /// Plays a run on the simulator ([`crate::sim::run_streaming`]): one dynamic call per
+    /// run, the run itself compiled per game. Rows go to `rows` batch by batch when given.
+    fn run(&self, cfg: RunConfig, progress: &mut dyn FnMut(u64), rows: Option<&mut RowSink<'_>>) -> Result<Run, Error>;
+    /// As [`SeatedGame::run`], the rows kept in [`Run::rows`] when `cfg.keep_rows`
+    /// ([`crate::sim::run_with_progress`]).
+    fn run_kept(&self, cfg: RunConfig, progress: &mut dyn FnMut(u64)) -> Result<Run, Error> {
+        let mut kept = Vec::new();
+        let mut keep = |rows: &[GameRow]| {
+            kept.extend_from_slice(rows);
+            Ok(())
+        };
+        let sink: Option<&mut RowSink<'_>> = if cfg.keep_rows { Some(&mut keep) } else { None };
+        let mut result = self.run(cfg, progress, sink)?;
+        result.rows = kept;
+        Ok(result)
+    }
 }
 
 /// Game `G` with its seat plans, borrowed or owned by a handle.
@@ -230,6 +296,18 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
         let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(self.game, &p.values)).collect();
         let header = crate::sim::trace_header(variant, &plans);
         crate::engine::trace::play_traced(self.game, &mut bots, seed, &header, true, crate::sim::MAX_TRACE_STEPS, sink)
+    }
+    fn json_trace(&self, variant: &Variant, seed: u64, turn: Option<usize>) -> (String, Result<Outcome, (u64, String)>) {
+        match turn {
+            Some(turn) => crate::sim::json_trace(self.game, variant, &crate::sim::rotated(&self.plans, turn), seed),
+            None => crate::sim::json_trace(self.game, variant, &self.plans, seed),
+        }
+    }
+    fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
+        crate::sim::trace(self.game, &self.plans, seed, out)
+    }
+    fn run(&self, cfg: RunConfig, progress: &mut dyn FnMut(u64), rows: Option<&mut RowSink<'_>>) -> Result<Run, Error> {
+        crate::sim::run_streaming(self.game, &self.plans, cfg, progress, rows).map(Run::of)
     }
 }
 
@@ -316,6 +394,18 @@ pub trait GameHandle: Sync {
     /// The bots of every seat of `variant`'s table: `cli` (`--bots`) when given, else the
     /// variant's, else the default bot (see [`seat_plans`]).
     fn seat<'a>(&'a self, variant: &Variant, cli: Option<&[BotSpec]>) -> Result<Box<dyn SeatedGame + 'a>, Error>;
+    /// An empty accumulator of the game's own metrics.
+    fn new_metrics(&self) -> Box<dyn AnyMetrics>;
+    /// The exact solution of the variant ([`Registered::exact`]) with one bot label per
+    /// acting seat; `None` when the game has no solver.
+    fn exact(&self, variant: &Variant, labels: &[String], max_states: u64) -> Option<Result<ExactReport, Error>>;
+    /// The charts of the game's seat sweeps ([`Registered::extra_charts`]) that `report` adds.
+    fn extra_charts(&self, variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error>;
+    /// Replays the parsed lines of a JSON trace through the rules
+    /// ([`crate::engine::trace::replay_to_stop`]); `Err` is (line, what differs).
+    fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, (usize, String)>;
+    /// Runs the invariant harness on the variant's game ([`super::check_rules`]).
+    fn check_rules(&self, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error>;
 }
 
 /// Game `G`, built from a variant, behind [`GameHandle`].
@@ -350,6 +440,21 @@ impl<G: Registered> GameHandle for Handle<G> {
     fn seat<'a>(&'a self, variant: &Variant, cli: Option<&[BotSpec]>) -> Result<Box<dyn SeatedGame + 'a>, Error> {
         let plans = seat_plans(&self.game, variant, cli, G::INFO.default_bot)?;
         Ok(Box::new(Seated { game: &self.game, plans, facts: self.facts.clone() }))
+    }
+    fn new_metrics(&self) -> Box<dyn AnyMetrics> {
+        Box::new(MetricsOf::<G>(G::Metrics::default()))
+    }
+    fn exact(&self, variant: &Variant, labels: &[String], max_states: u64) -> Option<Result<ExactReport, Error>> {
+        self.game.exact(variant, labels, max_states)
+    }
+    fn extra_charts(&self, variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error> {
+        self.game.extra_charts(variant, games, seed, threads)
+    }
+    fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, (usize, String)> {
+        crate::engine::trace::replay_to_stop(&self.game, lines, crate::sim::MAX_TRACE_STEPS)
+    }
+    fn check_rules(&self, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
+        super::check_game(&self.game, variant, plan)
     }
 }
 

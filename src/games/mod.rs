@@ -178,17 +178,7 @@ pub use crate::engine::exact::ExactReport;
 /// Solves the variant exactly with one bot label per acting seat (`random`, ...), for the
 /// games that have an exact solver; `max_states` bounds the state space.
 pub fn exact(variant: &Variant, labels: &[String], max_states: u64) -> Result<ExactReport, Error> {
-    struct Solve<'a> {
-        labels: &'a [String],
-        max_states: u64,
-    }
-    impl GameCommand for Solve<'_> {
-        type Output = Option<Result<ExactReport, Error>>;
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
-            Ok(game.exact(variant, self.labels, self.max_states))
-        }
-    }
-    match dispatch(variant, Solve { labels, max_states })? {
+    match handle(variant)?.exact(variant, labels, max_states) {
         Some(report) => report,
         None => {
             let with: Vec<&str> = entries().into_iter().filter(|e| e.has_exact).map(|e| e.id).collect();
@@ -248,31 +238,29 @@ pub const DEAL_IN_PLACE_CHECKS: u64 = 40;
 /// `Ok(Err(..))` is a broken rule with the seed that shows it, `Err` a variant
 /// that does not build. Used by the tests (every game, every bundled variant) and `check`.
 pub fn check_rules(variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
-    struct Harness(HarnessPlan);
-    impl GameCommand for Harness {
-        type Output = Result<u64, HarnessFailure>;
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
-            let every = match harness::check_every_bot(&game, self.0, G::HARNESS_SKIPS) {
-                Ok(n) => n,
-                Err(failure) => return Ok(Err(failure)),
-            };
-            // The simulator's deal in place is the deal.
-            if let Err(failure) = harness::check_deal_in_place(&game, self.0.seed, DEAL_IN_PLACE_CHECKS) {
-                return Ok(Err(failure));
-            }
-            // And the variant's own line-up, as `simulate` would seat it.
-            let plans = seat_plans(&game, variant, None, G::INFO.default_bot)?;
-            let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");
-            let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
-            let checked = match harness::check_bots(&game, &label, &mut bots, self.0) {
-                Ok(n) => n + every,
-                Err(failure) => return Ok(Err(failure)),
-            };
-            // Traces of the variant's line-up replay through the engine (trace -> replay).
-            Ok(harness::check_trace_round_trip(&game, &label, &mut bots, self.0.seed, TRACE_CHECK_DECISIONS).map(|_| checked))
-        }
+    handle(variant)?.check_rules(variant, plan)
+}
+
+/// [`check_rules`] on game `G` built from `variant`.
+fn check_game<G: Registered>(game: &G, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
+    let every = match harness::check_every_bot(game, plan, G::HARNESS_SKIPS) {
+        Ok(n) => n,
+        Err(failure) => return Ok(Err(failure)),
+    };
+    // The simulator's deal in place is the deal.
+    if let Err(failure) = harness::check_deal_in_place(game, plan.seed, DEAL_IN_PLACE_CHECKS) {
+        return Ok(Err(failure));
     }
-    dispatch(variant, Harness(plan))
+    // And the variant's own line-up, as `simulate` would seat it.
+    let plans = seat_plans(game, variant, None, G::INFO.default_bot)?;
+    let label = plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(",");
+    let mut bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(game, &p.values)).collect();
+    let checked = match harness::check_bots(game, &label, &mut bots, plan) {
+        Ok(n) => n + every,
+        Err(failure) => return Ok(Err(failure)),
+    };
+    // Traces of the variant's line-up replay through the engine (trace -> replay).
+    Ok(harness::check_trace_round_trip(game, &label, &mut bots, plan.seed, TRACE_CHECK_DECISIONS).map(|_| checked))
 }
 
 /// The bots of every seat: `--bots` when given, else the variant's, else the game's default.

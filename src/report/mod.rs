@@ -194,10 +194,9 @@ pub struct ReportInput<'a> {
     pub key_chart: Option<String>,
 }
 
-/// The game's key chart among its own charts: the one its metrics name
-/// ([`Metrics::KEY_CHART`](crate::engine::Metrics::KEY_CHART)), else the first.
-pub fn key_chart<G: crate::engine::Game>(own: &[ChartSpec]) -> Option<String> {
-    let named = <G::Metrics as crate::engine::Metrics<G>>::KEY_CHART;
+/// The game's key chart among its own charts: the one its metrics name (`named`,
+/// [`Metrics::KEY_CHART`](crate::engine::Metrics::KEY_CHART)), else the first.
+pub fn key_chart(named: &str, own: &[ChartSpec]) -> Option<String> {
     own.iter().find(|c| c.file() == named).or(own.first()).map(|c| c.file().to_string())
 }
 
