@@ -368,6 +368,26 @@ fn text(r: &LadderResult) -> String {
         r.games_per_pairing,
         r.seed
     );
+    o.push_str(&matrix_text(r));
+    o.push_str(&levels_text(r));
+    o.push_str(&robustness(r));
+    let s = &r.skill_vs_luck;
+    let _ = writeln!(
+        o,
+        "\nskill vs luck: the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%)",
+        r.strongest,
+        r.bots[0],
+        100.0 * s.value,
+        100.0 * s.ci95[0],
+        100.0 * s.ci95[1]
+    );
+    o
+}
+
+/// The win-rate matrix as a table, with the deadlocked pairings and self-play runs warned of.
+fn matrix_text(r: &LadderResult) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
     let _ = writeln!(
         o,
         "\nwin share of the row bot (one seat) against copies of the column bot (the other seats), 95% CI; fair share {:.1}%:\n",
@@ -405,6 +425,14 @@ fn text(r: &LadderResult) -> String {
             let _ = writeln!(o, "  {} in self-play: {w}", l.bot);
         }
     }
+    o
+}
+
+/// The skill curve as a table: each bot's rating, its share against the first bot and its
+/// self-play figures.
+fn levels_text(r: &LadderResult) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
     let _ = writeln!(o, "\n| bot | rating (Elo, first = 0) | vs {} | first-player advantage (self-play) | mean length |", r.bots[0]);
     let _ = writeln!(o, "|---|---|---|---|---|");
     for l in &r.levels {
@@ -424,17 +452,6 @@ fn text(r: &LadderResult) -> String {
             l.mean_length.ci95[1]
         );
     }
-    o.push_str(&robustness(r));
-    let s = &r.skill_vs_luck;
-    let _ = writeln!(
-        o,
-        "\nskill vs luck: the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%)",
-        r.strongest,
-        r.bots[0],
-        100.0 * s.value,
-        100.0 * s.ci95[0],
-        100.0 * s.ci95[1]
-    );
     o
 }
 

@@ -248,53 +248,13 @@ pub fn play_checked<G: Game>(
         if !game.seat_active(&state, seat) {
             return Err((step, format!("seat {seat} asked to decide but is not in the game")));
         }
-        let action = {
-            let view = game.view(&state, seat);
-            legal.clear();
-            game.legal_actions(&view, &mut legal);
-            if legal.is_empty() {
-                return Err((step, format!("seat {seat} must decide but has no legal action")));
-            }
-            if let Some(a) = legal.iter().find(|a| !game.is_legal(&view, a)) {
-                return Err((step, format!("{a:?} is listed by legal_actions but is_legal refuses it")));
-            }
-            let mut probe = seat_rngs[seat].clone();
-            let drawn = game.random_action(&view, &mut probe, &mut scratch);
-            if !legal.contains(&drawn) {
-                return Err((step, format!("random_action returned {drawn:?}, not among the legal actions {legal:?}")));
-            }
-            if *frequency_checks > 0 && legal.len() > 1 {
-                *frequency_checks -= 1;
-                uniform_sample(game, &view, &legal, seed ^ step).map_err(|what| (step, what))?;
-            }
-            let action = bots[seat].decide_with(game, &view, &crate::engine::Sampler::new(&state, seat), &mut seat_rngs[seat]);
-            if !legal.contains(&action) || !game.is_legal(&view, &action) {
-                return Err((step, format!("seat {seat} ({}) chose {action:?}, not legal; legal: {legal:?}", bots[seat].name())));
-            }
-            action
-        };
+        let action = decide_checked(game, bots, (&state, seat), (&mut seat_rngs, frequency_checks), (seed, step), (&mut legal, &mut scratch))?;
         // The deciding seat's determinizations, on every 7th decision (7 is prime to every
         // table size but 7, so every seat's turn and every phase of a round gets checked).
         if step % 7 == 3 {
             samples_varied |= check_samples(game, &state, seat, seed ^ step.wrapping_mul(0x9E37_79B9)).map_err(|what| (step, what))?;
         }
-        // A clone evolves independently, and apply depends only on (state, action, stream):
-        // checked on every 8th decision (describing a state costs more than playing it).
-        if step.is_multiple_of(8) {
-            let before = game.describe(&state);
-            let mut twin = state.clone();
-            let mut twin_rng = rng.clone();
-            game.apply(&mut state, seat, action, &mut rng, &mut log);
-            if game.describe(&twin) != before {
-                return Err((step, "applying an action to a state changed its clone".into()));
-            }
-            game.apply(&mut twin, seat, action, &mut twin_rng, &mut EventLog::new(false));
-            if game.describe(&twin) != game.describe(&state) {
-                return Err((step, "the same action on a clone with the same random stream gave another state".into()));
-            }
-        } else {
-            game.apply(&mut state, seat, action, &mut rng, &mut log);
-        }
+        apply_checked(game, &mut state, (seat, action), (&mut rng, &mut log), step)?;
         step += 1;
         game.check_invariants(&state).map_err(|what| (step, what))?;
         each(&state, seat, &action);
@@ -302,6 +262,70 @@ pub fn play_checked<G: Game>(
     let outcome = game.outcome(&state);
     well_formed(game, &outcome).map_err(|what| (step, what))?;
     Ok(CheckedGame { outcome, steps: step, events, samples_varied })
+}
+
+/// The deciding `seat`'s action at `step` of the game of `seed`, with the decision's checks:
+/// legal actions listed and accepted alike, `random_action` among them (and uniform, while
+/// `frequency_checks` last), the bot's choice legal.
+fn decide_checked<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    (state, seat): (&G::State, usize),
+    (seat_rngs, frequency_checks): (&mut [GameRng], &mut usize),
+    (seed, step): (u64, u64),
+    (legal, scratch): (&mut Vec<G::Action>, &mut Vec<G::Action>),
+) -> Result<G::Action, StepFailure> {
+    let view = game.view(state, seat);
+    legal.clear();
+    game.legal_actions(&view, legal);
+    if legal.is_empty() {
+        return Err((step, format!("seat {seat} must decide but has no legal action")));
+    }
+    if let Some(a) = legal.iter().find(|a| !game.is_legal(&view, a)) {
+        return Err((step, format!("{a:?} is listed by legal_actions but is_legal refuses it")));
+    }
+    let mut probe = seat_rngs[seat].clone();
+    let drawn = game.random_action(&view, &mut probe, scratch);
+    if !legal.contains(&drawn) {
+        return Err((step, format!("random_action returned {drawn:?}, not among the legal actions {legal:?}")));
+    }
+    if *frequency_checks > 0 && legal.len() > 1 {
+        *frequency_checks -= 1;
+        uniform_sample(game, &view, legal, seed ^ step).map_err(|what| (step, what))?;
+    }
+    let action = bots[seat].decide_with(game, &view, &crate::engine::Sampler::new(state, seat), &mut seat_rngs[seat]);
+    if !legal.contains(&action) || !game.is_legal(&view, &action) {
+        return Err((step, format!("seat {seat} ({}) chose {action:?}, not legal; legal: {legal:?}", bots[seat].name())));
+    }
+    Ok(action)
+}
+
+/// Applies `action` of `seat` at `step`. A clone evolves independently, and apply depends
+/// only on (state, action, stream): checked on every 8th decision (describing a state costs
+/// more than playing it).
+fn apply_checked<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    (seat, action): (usize, G::Action),
+    (rng, log): (&mut GameRng, &mut EventLog<G::Event>),
+    step: u64,
+) -> Result<(), StepFailure> {
+    if !step.is_multiple_of(8) {
+        game.apply(state, seat, action, rng, log);
+        return Ok(());
+    }
+    let before = game.describe(state);
+    let mut twin = state.clone();
+    let mut twin_rng = rng.clone();
+    game.apply(state, seat, action, rng, log);
+    if game.describe(&twin) != before {
+        return Err((step, "applying an action to a state changed its clone".into()));
+    }
+    game.apply(&mut twin, seat, action, &mut twin_rng, &mut EventLog::new(false));
+    if game.describe(&twin) != game.describe(state) {
+        return Err((step, "the same action on a clone with the same random stream gave another state".into()));
+    }
+    Ok(())
 }
 
 /// Draws two determinizations of `state` for the deciding `seat` and checks them (module

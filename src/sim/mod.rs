@@ -245,19 +245,7 @@ pub fn run_streaming<G: Game>(
     let started = Instant::now();
     let batches = cfg.games.div_ceil(BATCH);
     let window = (pool.current_num_threads() as u64 * WINDOW_PER_THREAD).max(1);
-    if cfg.rotate && (cfg.shard_count > 1 || !cfg.games.is_multiple_of(seats.len() as u64)) {
-        return Err(Error::Usage(format!("--rotate plays whole blocks of {} games (one per seat) and no shards; got {} games", seats.len(), cfg.games)));
-    }
-    let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()));
-    let mut result = RunResult {
-        tally: Tally::default(),
-        metrics: G::Metrics::default(),
-        rows: Vec::new(),
-        standing: StandingTally::default(),
-        seconds: 0.0,
-        rotation,
-        extras: Vec::new(),
-    };
+    let mut result = empty_result(game, seats, &cfg)?;
     // No barrier between windows: batches are queued on the pool as long as fewer than
     // `window` are played but not yet folded; this thread folds them in game order as they
     // arrive (out-of-order ones wait in `ready`) and hands their rows to the sink, off the
@@ -313,6 +301,24 @@ pub fn run_streaming<G: Game>(
     outcome?;
     result.seconds = started.elapsed().as_secs_f64();
     Ok(result)
+}
+
+/// The result of a run before its first batch is folded; a usage error for a rotated run
+/// that is not whole blocks of one game per seat, or is sharded.
+fn empty_result<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig) -> Result<RunResult<G>, Error> {
+    if cfg.rotate && (cfg.shard_count > 1 || !cfg.games.is_multiple_of(seats.len() as u64)) {
+        return Err(Error::Usage(format!("--rotate plays whole blocks of {} games (one per seat) and no shards; got {} games", seats.len(), cfg.games)));
+    }
+    let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()));
+    Ok(RunResult {
+        tally: Tally::default(),
+        metrics: G::Metrics::default(),
+        rows: Vec::new(),
+        standing: StandingTally::default(),
+        seconds: 0.0,
+        rotation,
+        extras: Vec::new(),
+    })
 }
 
 /// The next batch to arrive from the workers, polled: the folding thread sleeps [`POLL`]

@@ -179,6 +179,132 @@ pub fn watch_batch<G: Game>(game: &G, plans: &[SeatPlan<G>], kinds: &[&'static s
     Ok(w)
 }
 
+/// What one game has shown so far beyond the run's sums: who had a choice, who led after
+/// every turn, how long it went without progress, which kinds were legal, taken or passed.
+struct GameWatch {
+    /// Every seat.
+    all: u16,
+    /// Seats that made a decision with a choice.
+    chose: u16,
+    /// Seats among the leaders after every turn so far.
+    led: u16,
+    progress: u64,
+    turn: u32,
+    still_since: u32,
+    longest: u32,
+    seen_legal: u64,
+    seen_used: u64,
+    seen_passed: u64,
+}
+
+impl GameWatch {
+    /// The watch of a game just dealt into `state`.
+    fn new<G: Game>(game: &G, state: &G::State, seats: usize) -> GameWatch {
+        let turn = game.turns_played(state);
+        let all: u16 = ((1u32 << seats) - 1) as u16;
+        GameWatch { all, chose: 0, led: all, progress: game.progress(state), turn, still_since: turn, longest: 0, seen_legal: 0, seen_used: 0, seen_passed: 0 }
+    }
+
+    /// Counts one decision of `seat`: the kinds legal (`mask`, `legal` actions) and the kind
+    /// taken.
+    fn decision(&mut self, w: &mut Watched, seat: usize, (mask, legal): (u64, usize), taken: Option<usize>) {
+        w.decisions += 1;
+        if legal <= 1 {
+            w.forced += 1;
+        } else {
+            self.chose |= 1 << seat;
+        }
+        if taken.is_none() {
+            w.unclassified += 1;
+        }
+        let contested = mask.count_ones() > 1;
+        let mut m = mask;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            w.legal[k] += 1;
+            self.seen_legal |= 1 << k;
+            if contested {
+                w.contested[k] += 1;
+                if taken == Some(k) {
+                    w.contested_used[k] += 1;
+                } else {
+                    self.seen_passed |= 1 << k;
+                }
+            }
+        }
+        if let Some(k) = taken {
+            w.used[k] += 1;
+            self.seen_used |= 1 << k;
+            if contested && mask & (1 << k) == 0 {
+                // Taken though not listed as legal: count it as contested and legal too.
+                w.contested_used[k] += 1;
+            }
+        }
+    }
+
+    /// Follows progress, the longest stretch without it and the leaders after an action.
+    fn applied<G: Game>(&mut self, game: &G, state: &G::State, seats: usize) {
+        let now = game.turns_played(state);
+        let p = game.progress(state);
+        if p != self.progress {
+            self.progress = p;
+            self.still_since = now;
+        }
+        self.longest = self.longest.max(now.saturating_sub(self.still_since));
+        if now != self.turn {
+            self.turn = now;
+            let standings: Vec<i64> = (0..seats).map(|s| game.standing(state, s)).collect();
+            let best = standings.iter().copied().max().unwrap_or(0);
+            let leaders = (0..seats).filter(|&s| standings[s] == best).fold(0u16, |m, s| m | (1 << s));
+            self.led &= leaders;
+        }
+    }
+
+    /// Adds the finished game of `seed` to the run's sums.
+    fn finish(&self, w: &mut Watched, outcome: &crate::engine::Outcome, (seed, plan, acting_seats): (u64, &WatchPlan, usize)) {
+        w.games += 1;
+        w.length_sum += u64::from(outcome.length);
+        for k in 0..w.legal.len() {
+            if self.seen_legal & (1 << k) != 0 {
+                w.legal_seeds[k].push(seed);
+            }
+            if self.seen_used & (1 << k) != 0 {
+                w.used_seeds[k].push(seed);
+            }
+            if self.seen_passed & (1 << k) != 0 {
+                w.passed_seeds[k].push(seed);
+            }
+        }
+        if plan.cap_reason == Some(outcome.end_reason) {
+            w.capped += 1;
+            w.capped_seeds.push(seed);
+        }
+        if self.longest >= plan.stall_turns {
+            w.stalled += 1;
+            w.stalled_seeds.push(seed);
+        }
+        if self.longest > w.longest_still {
+            w.longest_still = self.longest;
+            w.longest_still_seed = seed;
+        }
+        if outcome.winners != 0 && outcome.winners != self.all {
+            w.decided += 1;
+            // A win by the deal: every winner is a player (not a dummy seat, which never
+            // decides) that never had a choice.
+            let acting: u16 = ((1u32 << acting_seats) - 1) as u16;
+            if outcome.winners & !acting == 0 && outcome.winners & self.chose == 0 {
+                w.dealt += 1;
+                w.dealt_seeds.push(seed);
+            }
+            if outcome.winners & self.led != 0 {
+                w.wire += 1;
+                w.wire_seeds.push(seed);
+            }
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn watch_game<G: Game>(
     game: &G,
@@ -194,16 +320,7 @@ fn watch_game<G: Game>(
     let mut log = EventLog::new(bots.listens());
     let mut state = game.deal(&mut rng, &mut log);
     bots.new_game(game);
-    let all: u16 = ((1u32 << seats) - 1) as u16;
-    let mut chose: u16 = 0; // seats that made a decision with a choice
-    let mut led: u16 = all; // seats among the leaders after every turn so far
-    let mut progress = game.progress(&state);
-    let mut turn = game.turns_played(&state);
-    let mut still_since = turn;
-    let mut longest = 0u32;
-    let mut seen_legal: u64 = 0;
-    let mut seen_used: u64 = 0;
-    let mut seen_passed: u64 = 0;
+    let mut watch = GameWatch::new(game, &state, seats);
     loop {
         if log.enabled() {
             deliver(bots, &mut log, &mut None);
@@ -223,96 +340,11 @@ fn watch_game<G: Game>(
                 }
             }
             let action = bots.decide(seat, game, &view, &Sampler::new(&state, seat), &mut seat_rngs[seat]);
-            w.decisions += 1;
-            if scratch.len() <= 1 {
-                w.forced += 1;
-            } else {
-                chose |= 1 << seat;
-            }
-            let taken = index.of(game.action_kind(&action));
-            if taken.is_none() {
-                w.unclassified += 1;
-            }
-            let contested = mask.count_ones() > 1;
-            let mut m = mask;
-            while m != 0 {
-                let k = m.trailing_zeros() as usize;
-                m &= m - 1;
-                w.legal[k] += 1;
-                seen_legal |= 1 << k;
-                if contested {
-                    w.contested[k] += 1;
-                    if taken == Some(k) {
-                        w.contested_used[k] += 1;
-                    } else {
-                        seen_passed |= 1 << k;
-                    }
-                }
-            }
-            if let Some(k) = taken {
-                w.used[k] += 1;
-                seen_used |= 1 << k;
-                if contested && mask & (1 << k) == 0 {
-                    // Taken though not listed as legal: count it as contested and legal too.
-                    w.contested_used[k] += 1;
-                }
-            }
+            watch.decision(w, seat, (mask, scratch.len()), index.of(game.action_kind(&action)));
             action
         };
         game.apply(&mut state, seat, action, &mut rng, &mut log);
-        let now = game.turns_played(&state);
-        let p = game.progress(&state);
-        if p != progress {
-            progress = p;
-            still_since = now;
-        }
-        longest = longest.max(now.saturating_sub(still_since));
-        if now != turn {
-            turn = now;
-            let standings: Vec<i64> = (0..seats).map(|s| game.standing(&state, s)).collect();
-            let best = standings.iter().copied().max().unwrap_or(0);
-            let leaders = (0..seats).filter(|&s| standings[s] == best).fold(0u16, |m, s| m | (1 << s));
-            led &= leaders;
-        }
+        watch.applied(game, &state, seats);
     }
-    let outcome = game.outcome(&state);
-    w.games += 1;
-    w.length_sum += u64::from(outcome.length);
-    for k in 0..w.legal.len() {
-        if seen_legal & (1 << k) != 0 {
-            w.legal_seeds[k].push(seed);
-        }
-        if seen_used & (1 << k) != 0 {
-            w.used_seeds[k].push(seed);
-        }
-        if seen_passed & (1 << k) != 0 {
-            w.passed_seeds[k].push(seed);
-        }
-    }
-    if plan.cap_reason == Some(outcome.end_reason) {
-        w.capped += 1;
-        w.capped_seeds.push(seed);
-    }
-    if longest >= plan.stall_turns {
-        w.stalled += 1;
-        w.stalled_seeds.push(seed);
-    }
-    if longest > w.longest_still {
-        w.longest_still = longest;
-        w.longest_still_seed = seed;
-    }
-    if outcome.winners != 0 && outcome.winners != all {
-        w.decided += 1;
-        // A win by the deal: every winner is a player (not a dummy seat, which never decides)
-        // that never had a choice.
-        let acting: u16 = ((1u32 << game.acting_seats()) - 1) as u16;
-        if outcome.winners & !acting == 0 && outcome.winners & chose == 0 {
-            w.dealt += 1;
-            w.dealt_seeds.push(seed);
-        }
-        if outcome.winners & led != 0 {
-            w.wire += 1;
-            w.wire_seeds.push(seed);
-        }
-    }
+    watch.finish(w, &game.outcome(&state), (seed, plan, game.acting_seats()));
 }

@@ -100,6 +100,20 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
     let _ = writeln!(md, "**{}**\n", a.verdict);
     let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", a.command);
     let _ = writeln!(md, "Severity rule: {}\n", a.severity_rule);
+    md.push_str(&findings_md(a, heading));
+    md.push_str(&lineups_md(a, heading));
+    md.push_str(&kinds_md(a, heading));
+    md.push_str(&claims_md(a, heading));
+    md.push_str(&exploit_md(a, heading));
+    if let Some(s) = &a.sensitivity {
+        md.push_str(&sensitivity_md(s, heading, prefix));
+    }
+    md
+}
+
+/// The findings, one item each with its figure, keys, line-up and replays.
+fn findings_md(a: &Audit, heading: &str) -> String {
+    let mut md = String::new();
     let _ = writeln!(md, "{heading}# Findings\n");
     if a.findings.is_empty() {
         let _ = writeln!(md, "No finding.\n");
@@ -118,6 +132,12 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
         }
     }
     let _ = writeln!(md);
+    md
+}
+
+/// The table of the watched line-ups.
+fn lineups_md(a: &Audit, heading: &str) -> String {
+    let mut md = String::new();
     let _ = writeln!(md, "{heading}# Line-ups watched\n");
     let _ = writeln!(
         md,
@@ -144,6 +164,12 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
         );
     }
     let _ = writeln!(md);
+    md
+}
+
+/// The share of each kind of action taken when legal, per line-up.
+fn kinds_md(a: &Audit, heading: &str) -> String {
+    let mut md = String::new();
     if let Some(first) = a.lineups.first()
         && !first.kinds.is_empty()
     {
@@ -162,6 +188,12 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
     } else {
         let _ = writeln!(md, "This game classifies no actions (`Game::action_kinds`): no dead-rule or dominant-move findings.\n");
     }
+    md
+}
+
+/// The claims checked against the deck (nothing when the game makes none).
+fn claims_md(a: &Audit, heading: &str) -> String {
+    let mut md = String::new();
     if !a.claims.is_empty() {
         let _ = writeln!(md, "{heading}# Claims against the deck\n");
         let _ = writeln!(md, "| claim | can be true | always true |");
@@ -171,6 +203,12 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
         }
         let _ = writeln!(md);
     }
+    md
+}
+
+/// The bot exploit sweep: its candidates, or why it did not run.
+fn exploit_md(a: &Audit, heading: &str) -> String {
+    let mut md = String::new();
     let _ = writeln!(md, "{heading}# Bot exploit sweep\n");
     match (&a.exploit, &a.exploit_note) {
         (Some(e), _) => {
@@ -198,51 +236,51 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
         }
         (None, None) => {}
     }
-    if let Some(s) = &a.sensitivity {
-        let _ = writeln!(md, "{heading}# Sensitivity: which key moves the balance\n");
-        let _ = writeln!(
-            md,
-            "Every numeric key one meaningful step down and up (10% of its value, at least one unit for whole numbers, and for a row of a numeric table at least half the spacing to its neighbouring rows; a smaller step where the key's allowed range forces it, marked *), on the same seeds as the variant as written; paired 95% CIs; up to {} games a step, stopping early once every interval excludes 0 or is narrower than its threshold ({}). Ranked by the largest significant change over its threshold; the structural keys (table size, match length) are listed apart, after the tuning keys.\n",
-            s.max_games,
-            s.thresholds.iter().map(|(m, t)| format!("{m} {t:.4}")).collect::<Vec<_>>().join(", ")
-        );
-        let _ = writeln!(md, "| step | games | {} |", s.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" | "));
-        let _ = writeln!(md, "|---|---:|{}", "---|".repeat(s.metrics.len()));
-        let ordered = s.steps.iter().filter(|r| !r.structural).chain(s.steps.iter().filter(|r| r.structural));
-        for r in ordered {
-            let cells: Vec<String> = r
-                .effects
-                .iter()
-                .zip(&s.metrics)
-                .map(|(e, m)| {
-                    let ci = e.ci95.map_or("no CI".to_string(), |c| format!("{} to {}", value(c[0], m.unit, true), value(c[1], m.unit, true)));
-                    let text = format!("{} ({ci})", value(e.diff, m.unit, true));
-                    if e.significant { format!("**{text}**") } else { text }
-                })
-                .collect();
-            let mark = format!(
-                "{}{}{}",
-                if r.full { "" } else { "*" },
-                if r.structural { " (structural)" } else { "" },
-                if r.unread { " (no bot reads it)" } else { "" }
-            );
-            let _ = writeln!(md, "| `{}` {} → {}{mark} | {} | {} |", r.key, num(r.from), num(r.to), r.games, cells.join(" | "));
+    md
+}
+
+/// The sensitivity analysis: every step's effects, the keys with no effect, unread and structural keys, the skipped steps and the tornado charts.
+fn sensitivity_md(s: &Sensitivity, heading: &str, prefix: &str) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "{heading}# Sensitivity: which key moves the balance\n");
+    let _ = writeln!(
+        md,
+        "Every numeric key one meaningful step down and up (10% of its value, at least one unit for whole numbers, and for a row of a numeric table at least half the spacing to its neighbouring rows; a smaller step where the key's allowed range forces it, marked *), on the same seeds as the variant as written; paired 95% CIs; up to {} games a step, stopping early once every interval excludes 0 or is narrower than its threshold ({}). Ranked by the largest significant change over its threshold; the structural keys (table size, match length) are listed apart, after the tuning keys.\n",
+        s.max_games,
+        s.thresholds.iter().map(|(m, t)| format!("{m} {t:.4}")).collect::<Vec<_>>().join(", ")
+    );
+    let _ = writeln!(md, "| step | games | {} |", s.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(" | "));
+    let _ = writeln!(md, "|---|---:|{}", "---|".repeat(s.metrics.len()));
+    let ordered = s.steps.iter().filter(|r| !r.structural).chain(s.steps.iter().filter(|r| r.structural));
+    for r in ordered {
+        let cells: Vec<String> = r
+            .effects
+            .iter()
+            .zip(&s.metrics)
+            .map(|(e, m)| {
+                let ci = e.ci95.map_or("no CI".to_string(), |c| format!("{} to {}", value(c[0], m.unit, true), value(c[1], m.unit, true)));
+                let text = format!("{} ({ci})", value(e.diff, m.unit, true));
+                if e.significant { format!("**{text}**") } else { text }
+            })
+            .collect();
+        let mark =
+            format!("{}{}{}", if r.full { "" } else { "*" }, if r.structural { " (structural)" } else { "" }, if r.unread { " (no bot reads it)" } else { "" });
+        let _ = writeln!(md, "| `{}` {} → {}{mark} | {} | {} |", r.key, num(r.from), num(r.to), r.games, cells.join(" | "));
+    }
+    let _ = writeln!(md);
+    let list = |keys: &[String]| if keys.is_empty() { "none".to_string() } else { keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") };
+    let _ = writeln!(md, "No effect (neither full step changed anything significantly; a rule that may be dead): {}\n", list(&s.no_effect));
+    let _ = writeln!(md, "Read by no bot at the table (see the \"unread key\" findings): {}\n", list(&s.unread));
+    let _ = writeln!(md, "Structural keys (listed apart): {}\n", list(&s.structural));
+    if !s.skipped.is_empty() {
+        let _ = writeln!(md, "Steps outside the allowed range (not played):\n");
+        for k in &s.skipped {
+            let _ = writeln!(md, "- `{}`: {}", k.set, k.reason);
         }
         let _ = writeln!(md);
-        let list = |keys: &[String]| if keys.is_empty() { "none".to_string() } else { keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") };
-        let _ = writeln!(md, "No effect (neither full step changed anything significantly; a rule that may be dead): {}\n", list(&s.no_effect));
-        let _ = writeln!(md, "Read by no bot at the table (see the \"unread key\" findings): {}\n", list(&s.unread));
-        let _ = writeln!(md, "Structural keys (listed apart): {}\n", list(&s.structural));
-        if !s.skipped.is_empty() {
-            let _ = writeln!(md, "Steps outside the allowed range (not played):\n");
-            for k in &s.skipped {
-                let _ = writeln!(md, "- `{}`: {}", k.set, k.reason);
-            }
-            let _ = writeln!(md);
-        }
-        for m in &s.metrics {
-            let _ = writeln!(md, "![Tornado: {}]({prefix}tornado_{}.png)\n", m.name, m.name);
-        }
+    }
+    for m in &s.metrics {
+        let _ = writeln!(md, "![Tornado: {}]({prefix}tornado_{}.png)\n", m.name, m.name);
     }
     md
 }
