@@ -283,16 +283,11 @@ fn self_play(
 /// The skill curve as a report table (`report --ladder`): one row per bot with its rating,
 /// its win share against the first bot, and the self-play first-player advantage and length.
 pub(super) fn section(r: &LadderResult) -> crate::report::Section {
-    let s = &r.skill_vs_luck;
     crate::report::Section {
         title: format!("Skill ladder ({} rotated games per pairing)", r.games_per_pairing),
         lead: format!(
-            "Every bot against copies of every other, seats rotated; ratings on the Elo scale (first bot = 0). Does the verdict survive stronger play: the first-player advantage and length when every seat plays each bot. Skill vs luck: the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%).",
-            r.strongest,
-            r.bots[0],
-            100.0 * s.value,
-            100.0 * s.ci95[0],
-            100.0 * s.ci95[1]
+            "Every bot against copies of every other, seats rotated; ratings on the Elo scale (first bot = 0). Does the verdict survive stronger play: the first-player advantage and length when every seat plays each bot. Skill vs luck: {}.",
+            skill_vs_luck(r)
         ) + &deadlocks(r),
         header: vec![
             "bot".into(),
@@ -371,17 +366,22 @@ fn text(r: &LadderResult) -> String {
     o.push_str(&matrix_text(r));
     o.push_str(&levels_text(r));
     o.push_str(&robustness(r));
+    let _ = writeln!(o, "\nskill vs luck: {}", skill_vs_luck(r));
+    o
+}
+
+/// The skill-vs-luck figure as a sentence: how far the strongest bot against the first is
+/// from the fair share towards always winning, with its interval.
+fn skill_vs_luck(r: &LadderResult) -> String {
     let s = &r.skill_vs_luck;
-    let _ = writeln!(
-        o,
-        "\nskill vs luck: the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%)",
+    format!(
+        "the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%)",
         r.strongest,
         r.bots[0],
         100.0 * s.value,
         100.0 * s.ci95[0],
         100.0 * s.ci95[1]
-    );
-    o
+    )
 }
 
 /// The win-rate matrix as a table, with the deadlocked pairings and self-play runs warned of.

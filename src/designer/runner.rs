@@ -9,11 +9,13 @@
 
 use crate::engine::Outcome;
 use crate::error::Error;
+use crate::games::GameHandle;
 use crate::games::handle::{AnyMetrics, SeatedGame};
 pub use crate::games::handle::{PlayPlan, SubBatchValues, sub_batch_size};
 use crate::sim::GameRow;
 use crate::stats::summary::SummaryContext;
 use crate::stats::{StandingTally, Summary, Tally};
+use crate::variant::Variant;
 
 use super::metrics::{ArmData, BatchValues, Catalogue, Estimate, Moments};
 
@@ -37,6 +39,23 @@ impl Arm<'_> {
     pub fn acting(&self) -> usize {
         self.seated.acting()
     }
+}
+
+/// Seats `bots` (a `--bots` value, else each variant's own) at every (game, variant) of a
+/// sweep or a tuning race.
+pub fn seat_points<'a>(points: impl Iterator<Item = (&'a dyn GameHandle, &'a Variant)>, bots: Option<&str>) -> Result<Vec<Box<dyn SeatedGame + 'a>>, Error> {
+    points.map(|(game, variant)| super::seat(game, variant, bots, "--bots")).collect()
+}
+
+/// The arms of seated points: each named by its variant, with the command that replays its
+/// games (the variant file `path`, `bots` and the point's `--set`s).
+pub fn arms_of<'a>(
+    seats: &'a [Box<dyn SeatedGame + 'a>],
+    points: impl Iterator<Item = (&'a Variant, &'a [String])>,
+    path: &std::path::Path,
+    bots: Option<&str>,
+) -> Vec<Arm<'a>> {
+    seats.iter().zip(points).map(|(s, (variant, sets))| Arm { seated: &**s, variant: variant.name.clone(), replay: replay_command(path, bots, sets) }).collect()
 }
 
 /// A usage error unless `games` is whole rotation blocks of `acting` games.

@@ -19,8 +19,8 @@ use crate::sim::BATCH;
 use crate::variant::Variant;
 
 use super::metrics::{self, Catalogue, Estimate, Unit};
-use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, batches, replay_command};
-use super::{RunOptions, seat, thousands, write_file};
+use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, arms_of, batches, seat_points};
+use super::{RunOptions, thousands, write_file};
 use crate::output::Partial;
 use crate::output::atomic::OutputDir;
 
@@ -293,12 +293,8 @@ fn play_points(o: &SweepOptions, arms: &[Arm<'_>], cats: &[Catalogue]) -> Result
 fn sweep(base: &dyn GameHandle, sw: &Sweep<'_>) -> Result<Option<Partial>, Error> {
     let (o, axes) = (sw.o, sw.axes);
     let points = points(sw, base)?;
-    let seats = points.iter().map(|p| seat(&*p.game, &p.variant, o.bots.as_deref(), "--bots")).collect::<Result<Vec<_>, _>>()?;
-    let arms: Vec<Arm<'_>> = points
-        .iter()
-        .zip(&seats)
-        .map(|(p, s)| Arm { seated: &**s, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
-        .collect();
+    let seats = seat_points(points.iter().map(|p| (&*p.game, &p.variant)), o.bots.as_deref())?;
+    let arms = arms_of(&seats, points.iter().map(|p| (&p.variant, &p.sets[..])), &o.variant, o.bots.as_deref());
     let cats: Vec<Catalogue> = points.iter().map(|p| Catalogue::of(p.game.facts())).collect();
     let names = metric_names(&cats);
     let selected = selected_metrics(o, &names, &cats[0])?;

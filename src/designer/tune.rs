@@ -57,7 +57,7 @@ use crate::variant::Variant;
 use super::check::{Expectation, Verdict, expectations, verdict};
 use super::metrics::{self, BatchValues, Catalogue, Estimate, Unit};
 use super::precision::{PrecisionArgs, run_arm};
-use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, batches, replay_command};
+use super::runner::{Arm, ArmStats, PlayPlan, Pool, arm_batch, arms_of, batches, replay_command, seat_points};
 use super::sweep::parse_values;
 use super::{RunOptions, seat, thousands, write_file};
 
@@ -576,12 +576,8 @@ fn tune(base_game: &dyn GameHandle, t: &Tune<'_>) -> Result<TuneResult, Error> {
     let pos = positions(knobs, &cands, &cats, &expect)?;
     let detailed = expect.iter().any(|e| cat0.get(&e.metric).is_some_and(Catalogue::is_extra));
     let plan = PlayPlan { seed: o.run.seed, checked: false, detailed, keep_rows: false, rotate: false };
-    let seats = points.iter().map(|p| seat(&*p.game, &p.variant, o.bots.as_deref(), "--bots")).collect::<Result<Vec<_>, _>>()?;
-    let arms: Vec<Arm<'_>> = points
-        .iter()
-        .zip(&seats)
-        .map(|(p, s)| Arm { seated: &**s, variant: p.variant.name.clone(), replay: replay_command(&o.variant, o.bots.as_deref(), &p.sets) })
-        .collect();
+    let seats = seat_points(points.iter().map(|p| (&*p.game, &p.variant)), o.bots.as_deref())?;
+    let arms = arms_of(&seats, points.iter().map(|p| (&p.variant, &p.sets[..])), &o.variant, o.bots.as_deref());
     let rank = ranks(&cands);
     let race = Race { o, knobs, cands, expect, cats, pos, rank, plan };
     let pool = Pool::new(o.run.threads)?;

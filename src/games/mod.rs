@@ -1,7 +1,9 @@
 //! The games: the registry (one line per game) and the trait a game implements to be in it.
 //! Everything above this module (simulator, statistics, reports, CLI) is generic: it reaches a
-//! game only through [`dispatch`], [`visit`] or [`entries`], all derived from the one list in
-//! [`registry!`] below.
+//! game through [`handle`] (the object-safe [`GameHandle`] every command is written over),
+//! [`visit`] or [`entries`], all derived from the one list in [`registry!`] below;
+//! [`dispatch`] hands the game type itself to the few callers that still need it (`audit`,
+//! `play`, tests).
 //!
 //! Adding a game: its folder `src/games/<game>/` (rules, parameters, bots, metrics, tests,
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.
@@ -113,7 +115,8 @@ pub trait GameVisitor {
     fn visit<G: Registered>(self) -> Self::Output;
 }
 
-/// A command that can run on any game: the CLI implements one per subcommand.
+/// Something run with the game type itself (see [`dispatch`]): what the audit, the `play`
+/// session and tests need; every other command is written over [`GameHandle`].
 pub trait GameCommand {
     /// What the command returns.
     type Output;

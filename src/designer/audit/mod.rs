@@ -318,14 +318,7 @@ impl GameCommand for AuditCommand<'_> {
         let table = plans(&game, variant, o.bots.as_deref(), "--bots")?;
         let random = plans(&game, variant, Some(crate::engine::RANDOM), "--bots")?;
         let search = plans(&game, variant, Some(&o.search), "--search")?;
-        // The audit plays unrotated: a rotated variant's `bot<k>_win_share` bounds are accepted
-        // but left out of the sensitivity table (its seat figures mix seat and bot).
-        let plain = super::metrics::Catalogue::new(&game);
-        let expect: Vec<String> = super::check::expectations(variant, &plain.clone().rotated(variant.rotate, table.len()))?
-            .into_iter()
-            .map(|e| e.metric)
-            .filter(|m| plain.get(m).is_some())
-            .collect();
+        let expect = expect_metrics(&game, variant, table.len())?;
         let exploit_plan = exploit::plan(&game, &table, o.exploit.as_deref())?;
         let (steps, skipped) =
             if o.no_sensitivity { (Vec::new(), Vec::new()) } else { sensitivity::build_steps::<G>(&o.variant, &o.sets, variant, o.bots.as_deref()) };
@@ -352,104 +345,29 @@ impl GameCommand for AuditCommand<'_> {
             Lineup { role: "search", plans: search, games: 0 },
         ];
         let pool = Pool::new(o.threads)?;
-        // A pilot of 64 games per line-up gives its mean length; long games get fewer games
-        // (at most WATCH_TURNS turns a line-up, at least 256 games), so a game whose random
-        // bots play to a cap of thousands of turns still audits in minutes.
-        let mut watched: Vec<Watched> = vec![Watched::default(); lineups.len()];
-        for lu in lineups.iter_mut().take(2) {
-            lu.games = o.games.min(PILOT);
-        }
-        watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
-        for (lu, w) in lineups.iter_mut().zip(&watched).take(2) {
-            lu.games = watch_games(o.games, w.length_sum as f64 / w.games.max(1) as f64);
-        }
-        note(&format!("watching random bots ({} games) and the table ({} games)", lineups[0].games, lineups[1].games));
-        watched = vec![Watched::default(); lineups.len()];
-        watch_lineups(&pool, &game, &lineups, &[0, 1], &kinds, &wplan, &mut watched)?;
-        interrupted()?;
-        // The search bot costs iterations x rollout per decision: its games are set from the
-        // table's decisions per game (a fiftieth of --games, at most 4 x --games decisions, at
-        // least 2 games).
-        let table_length = watched[1].length_sum as f64 / watched[1].games.max(1) as f64;
-        let per_game = watched[1].decisions as f64 / watched[1].games.max(1) as f64;
-        lineups[2].games = search_games(o.games, per_game);
-        note(&format!("watching the search bot ({} games)", lineups[2].games));
-        watch_lineups(&pool, &game, &lineups, &[2], &kinds, &wplan, &mut watched)?;
-        interrupted()?;
+        let (watched, table_length) = watch_all(&pool, &game, &mut lineups, (&kinds, &wplan), o, &note)?;
 
-        let sens = if o.no_sensitivity {
-            None
-        } else {
-            note(&format!("sensitivity: {} steps of {} keys", steps.len() + skipped.len(), sensitivity::numeric_keys(&variant.table).len()));
-            let setup = sensitivity::Setup {
-                game: &game,
-                plans: &lineups[1].plans,
-                expect,
-                seed: o.seed,
-                max_games: sensitivity_games(o.games, table_length),
-                threads: o.threads,
-            };
-            Some(sensitivity::run(&setup, &steps, skipped, &mut |_, _| {})?)
-        };
+        let sens = sensitivity_of(&game, variant, o, (&lineups[1].plans, expect, table_length), (steps, skipped), &note)?;
         interrupted()?;
-
-        let (exploit_report, exploit_note) = match exploit_plan {
-            Ok(p) => {
-                note(&format!("exploit sweep over {}", p.bot));
-                (Some(exploit::run(&game, &lineups[1].plans, &p, o.seed, (o.games / 2).max(64), o.threads)?), None)
-            }
-            Err(why) => (None, Some(why)),
-        };
+        let (exploit_report, exploit_note) = exploit_of(&game, &lineups[1].plans, exploit_plan, o, &note)?;
         interrupted()?;
 
         let replay_base = super::runner::replay_command(&o.variant, None, &o.sets);
         let ctx = Context { game: &game, variant, kinds: &kinds, replay_base: &replay_base, stall_turns: o.stall_turns };
-        let mut findings = Vec::new();
         let reports: Vec<LineupReport> = lineups.iter().zip(&watched).map(|(lu, w)| lineup_report(lu.role, &lu.spec(), w, &kinds)).collect();
         let specs: Vec<String> = lineups.iter().map(|l| l.spec()).collect();
-        stall_findings(&ctx, &specs, &watched, &mut findings);
-        dead_rule_findings(&ctx, &specs, &watched, &mut findings);
-        choice_findings(&ctx, &specs, &watched, &mut findings);
-        early_findings(&ctx, &specs[1], &watched[1], &mut findings);
         let claims = game.claim_audit();
-        claim_findings(&claims, &mut findings);
-        if let Some(r) = &exploit_report {
-            findings.extend(exploit::findings(r, &replay_base));
-        }
-        if let Some(s) = &sens {
-            for key in &s.no_effect {
-                let of_key: Vec<&sensitivity::StepRow> = s.steps.iter().filter(|r| &r.key == key).collect();
-                let values: Vec<String> = of_key.iter().map(|r| write::num(r.to)).collect();
-                let sentence = format!(
-                    "changing `{key}` from {} to {} (a full step each way) moved none of {} significantly: a hint that the rule it sets may be dead",
-                    of_key.first().map_or(String::new(), |r| write::num(r.from)),
-                    values.join(" or "),
-                    metric_list(s)
-                );
-                findings.push(sensitivity_finding("no effect", sentence, vec![key.clone()], s, &specs[1]));
-            }
-            let labels: Vec<String> = lineups[1].plans.iter().map(|p| p.label.clone()).collect();
-            let unread = games::keys::unread_by::<G>(&labels, &s.unread);
-            for (sentence, keys) in super::bot_keys::grouped(&unread) {
-                findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
-            }
-        }
+        let labels: Vec<String> = lineups[1].plans.iter().map(|p| p.label.clone()).collect();
+        let mut findings = findings_of::<G>(&ctx, (&specs, &watched, &labels), &claims, (exploit_report.as_ref(), sens.as_ref()));
         findings.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.kind.cmp(b.kind)));
         let verdict = verdict(&findings);
-        let mut command = format!("playtest audit {} --games {} --seed {}", o.variant.display(), o.games, o.seed);
-        if let Some(b) = &o.bots {
-            command.push_str(&format!(" --bots {b}"));
-        }
-        for s in &o.sets {
-            command.push_str(&format!(" --set {s}"));
-        }
         let audit = Audit {
             game: game.id().into(),
             variant: variant.name.clone(),
             path: o.variant.display().to_string(),
             sets: o.sets.clone(),
             seed: o.seed,
-            command,
+            command: command_of(o),
             verdict,
             severity_rule: SEVERITY_RULE.into(),
             stall_turns: o.stall_turns,
@@ -463,22 +381,163 @@ impl GameCommand for AuditCommand<'_> {
             seconds: started.elapsed().as_secs_f64(),
         };
         note("writing");
-        match (out, &o.write_into) {
-            (Some(out), _) => {
-                write::write_all(&audit, out.path())?;
-                out.commit()?;
-            }
-            (None, Some(into)) => {
-                std::fs::create_dir_all(into).map_err(|e| Error::output(into, e))?;
-                write::write_all(&audit, into)?;
-            }
-            (None, None) => unreachable!("one of the two is set"),
-        }
+        write_out(&audit, out, o.write_into.as_deref())?;
         if !o.quiet && !o.json {
             eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
         }
         Ok(audit)
     }
+}
+
+/// The metrics of the variant's `[expect]` bounds that the sensitivity analysis follows. The
+/// audit plays unrotated: a rotated variant's `bot<k>_win_share` bounds are accepted but left
+/// out of the sensitivity table (its seat figures mix seat and bot).
+fn expect_metrics<G: Game>(game: &G, variant: &Variant, acting: usize) -> Result<Vec<String>, Error> {
+    let plain = super::metrics::Catalogue::new(game);
+    Ok(super::check::expectations(variant, &plain.clone().rotated(variant.rotate, acting))?
+        .into_iter()
+        .map(|e| e.metric)
+        .filter(|m| plain.get(m).is_some())
+        .collect())
+}
+
+/// The sensitivity analysis of the table (`plans`) over `steps` (none with
+/// `--no-sensitivity`), its steps capped by the table's mean length.
+fn sensitivity_of<G: Registered>(
+    game: &G,
+    variant: &Variant,
+    o: &AuditOptions,
+    (plans, expect, table_length): (&[SeatPlan<G>], Vec<String>, f64),
+    (steps, skipped): (Vec<sensitivity::Step<G>>, Vec<sensitivity::Skipped>),
+    note: &dyn Fn(&str),
+) -> Result<Option<sensitivity::Sensitivity>, Error> {
+    if o.no_sensitivity {
+        return Ok(None);
+    }
+    note(&format!("sensitivity: {} steps of {} keys", steps.len() + skipped.len(), sensitivity::numeric_keys(&variant.table).len()));
+    let setup = sensitivity::Setup { game, plans, expect, seed: o.seed, max_games: sensitivity_games(o.games, table_length), threads: o.threads };
+    Ok(Some(sensitivity::run(&setup, &steps, skipped, &mut |_, _| {})?))
+}
+
+/// The exploit sweep against the table (`plans`), or why none runs.
+fn exploit_of<G: Game>(
+    game: &G,
+    plans: &[SeatPlan<G>],
+    plan: Result<exploit::ExploitPlan, String>,
+    o: &AuditOptions,
+    note: &dyn Fn(&str),
+) -> Result<(Option<exploit::ExploitReport>, Option<String>), Error> {
+    Ok(match plan {
+        Ok(p) => {
+            note(&format!("exploit sweep over {}", p.bot));
+            (Some(exploit::run(game, plans, &p, o.seed, (o.games / 2).max(64), o.threads)?), None)
+        }
+        Err(why) => (None, Some(why)),
+    })
+}
+
+/// Watches the three line-ups: a pilot of the random and table line-ups sets their games
+/// from their length, then the search line-up's games from the table's decisions per game.
+/// Returns what each line-up showed and the table's mean length.
+fn watch_all<G: Game>(
+    pool: &Pool,
+    game: &G,
+    lineups: &mut [Lineup<G>; 3],
+    (kinds, wplan): (&[&'static str], &WatchPlan),
+    o: &AuditOptions,
+    note: &dyn Fn(&str),
+) -> Result<(Vec<Watched>, f64), Error> {
+    // A pilot of 64 games per line-up gives its mean length; long games get fewer games
+    // (at most WATCH_TURNS turns a line-up, at least 256 games), so a game whose random
+    // bots play to a cap of thousands of turns still audits in minutes.
+    let mut watched: Vec<Watched> = vec![Watched::default(); lineups.len()];
+    for lu in lineups.iter_mut().take(2) {
+        lu.games = o.games.min(PILOT);
+    }
+    watch_lineups(pool, game, lineups, &[0, 1], kinds, wplan, &mut watched)?;
+    for (lu, w) in lineups.iter_mut().zip(&watched).take(2) {
+        lu.games = watch_games(o.games, w.length_sum as f64 / w.games.max(1) as f64);
+    }
+    note(&format!("watching random bots ({} games) and the table ({} games)", lineups[0].games, lineups[1].games));
+    watched = vec![Watched::default(); lineups.len()];
+    watch_lineups(pool, game, lineups, &[0, 1], kinds, wplan, &mut watched)?;
+    interrupted()?;
+    // The search bot costs iterations x rollout per decision: its games are set from the
+    // table's decisions per game (a fiftieth of --games, at most 4 x --games decisions, at
+    // least 2 games).
+    let table_length = watched[1].length_sum as f64 / watched[1].games.max(1) as f64;
+    let per_game = watched[1].decisions as f64 / watched[1].games.max(1) as f64;
+    lineups[2].games = search_games(o.games, per_game);
+    note(&format!("watching the search bot ({} games)", lineups[2].games));
+    watch_lineups(pool, game, lineups, &[2], kinds, wplan, &mut watched)?;
+    interrupted()?;
+    Ok((watched, table_length))
+}
+
+/// Every finding of the watched line-ups (`specs`, `watched`; `labels` the table's bots),
+/// the claims, the exploit sweep and the sensitivity analysis, unsorted.
+fn findings_of<G: Registered>(
+    ctx: &Context<'_, G>,
+    (specs, watched, labels): (&[String], &[Watched], &[String]),
+    claims: &[crate::engine::ClaimCheck],
+    (exploit_report, sens): (Option<&exploit::ExploitReport>, Option<&sensitivity::Sensitivity>),
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    stall_findings(ctx, specs, watched, &mut findings);
+    dead_rule_findings(ctx, specs, watched, &mut findings);
+    choice_findings(ctx, specs, watched, &mut findings);
+    early_findings(ctx, &specs[1], &watched[1], &mut findings);
+    claim_findings(claims, &mut findings);
+    if let Some(r) = exploit_report {
+        findings.extend(exploit::findings(r, ctx.replay_base));
+    }
+    if let Some(s) = sens {
+        for key in &s.no_effect {
+            let of_key: Vec<&sensitivity::StepRow> = s.steps.iter().filter(|r| &r.key == key).collect();
+            let values: Vec<String> = of_key.iter().map(|r| write::num(r.to)).collect();
+            let sentence = format!(
+                "changing `{key}` from {} to {} (a full step each way) moved none of {} significantly: a hint that the rule it sets may be dead",
+                of_key.first().map_or(String::new(), |r| write::num(r.from)),
+                values.join(" or "),
+                metric_list(s)
+            );
+            findings.push(sensitivity_finding("no effect", sentence, vec![key.clone()], s, &specs[1]));
+        }
+        let unread = games::keys::unread_by::<G>(labels, &s.unread);
+        for (sentence, keys) in super::bot_keys::grouped(&unread) {
+            findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
+        }
+    }
+    findings
+}
+
+/// The command line that reproduces an audit.
+fn command_of(o: &AuditOptions) -> String {
+    let mut command = format!("playtest audit {} --games {} --seed {}", o.variant.display(), o.games, o.seed);
+    if let Some(b) = &o.bots {
+        command.push_str(&format!(" --bots {b}"));
+    }
+    for s in &o.sets {
+        command.push_str(&format!(" --set {s}"));
+    }
+    command
+}
+
+/// Writes the audit's folder: through its own output `out`, or straight into the folder
+/// `into` a caller holds (`report --audit`).
+fn write_out(audit: &Audit, out: Option<OutputDir>, into: Option<&Path>) -> Result<(), Error> {
+    match (out, into) {
+        (Some(out), _) => {
+            write::write_all(audit, out.path())?;
+            out.commit()?;
+        }
+        (None, Some(into)) => {
+            std::fs::create_dir_all(into).map_err(|e| Error::output(into, e))?;
+            write::write_all(audit, into)?;
+        }
+        (None, None) => unreachable!("one of the two is set"),
+    }
+    Ok(())
 }
 
 /// Games of the pilot run of each watched line-up.

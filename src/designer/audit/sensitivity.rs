@@ -372,20 +372,10 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
     let mut stepped: Vec<String> = steps.iter().map(|s| s.key.clone()).collect();
     stepped.dedup();
     let unread: Vec<String> = crate::games::keys::unread_by::<G>(&labels, &stepped).into_iter().map(|u| u.key).collect();
-    let mut names: Vec<(String, &'static str)> = vec![("first_player_advantage".into(), "balance"), ("mean_length".into(), "balance")];
-    if base_cat.position("cap_share").is_some() {
-        names.push(("cap_share".into(), "balance"));
-    }
-    for e in &setup.expect {
-        if !names.iter().any(|(n, _)| n == e) && base_cat.position(e).is_some() {
-            names.push((e.clone(), "expect"));
-        }
-    }
+    let names = metric_names(&base_cat, &setup.expect);
     let base_where: Vec<Where> = names.iter().map(|(n, _)| locate(&base_cat, n).expect("listed from this catalogue")).collect();
-    let detailed = base_where.iter().any(|w| w.per_game.is_none());
     let cats: Vec<Catalogue> = steps.iter().map(|s| Catalogue::new(&s.game)).collect();
     let step_where: Vec<Vec<Option<Where>>> = cats.iter().map(|c| names.iter().map(|(n, _)| locate(c, n)).collect()).collect();
-    let m = names.len();
     let base_seated = crate::games::handle::seated(setup.game, setup.plans);
     let base_arm = Arm { seated: &base_seated, variant: "audit".into(), replay: String::new() };
     let step_seated: Vec<_> = steps.iter().map(|s| crate::games::handle::seated(&s.game, &s.plans)).collect();
@@ -394,103 +384,9 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
         .zip(&step_seated)
         .map(|(s, seated)| Arm { seated, variant: s.name.clone(), replay: replay_command(Path::new("variant"), None, std::slice::from_ref(&s.set)) })
         .collect();
-    let plan = PlayPlan { seed: setup.seed, checked: false, detailed, keep_rows: false, rotate: false };
-    let pool = Pool::new(setup.threads)?;
-    let mut accs: Vec<Acc> = steps
-        .iter()
-        .map(|_| Acc {
-            games: 0,
-            base: Moments::new(m),
-            diffs: Moments::new(m),
-            base_batches: vec![Vec::new(); m],
-            diff_batches: vec![Vec::new(); m],
-            active: true,
-        })
-        .collect();
+    let compared = Compared { names: &names, base_cat: &base_cat, base_where: &base_where, cats: &cats, step_where: &step_where };
     let max = setup.max_games.max(1);
-    let mut done = 0u64;
-    let mut target = FIRST_ROUND.min(max);
-    loop {
-        let active: Vec<usize> = (0..steps.len()).filter(|&i| accs[i].active).collect();
-        if active.is_empty() || done >= target {
-            break;
-        }
-        let jobs: Vec<u64> = batches(done, target, crate::sim::BATCH).collect();
-        let task = |&batch: &u64| -> Result<Vec<(usize, Part)>, Error> {
-            let mut base_values: Vec<f64> = Vec::with_capacity(BATCH as usize * base_cat.per_game_len);
-            let base: ArmBatch = arm_batch_with(&base_arm, &base_cat, &plan, batch, target, &mut |v| base_values.extend_from_slice(v))?;
-            let mut out = Vec::with_capacity(active.len());
-            for &i in &active {
-                let (cat, wh) = (&cats[i], &step_where[i]);
-                let mut part = Part { base: Moments::new(m), diffs: Moments::new(m), base_extra: vec![f64::NAN; m], diff_extra: vec![f64::NAN; m], games: 0 };
-                let mut k = 0;
-                let mut brow = vec![0.0; m];
-                let mut drow = vec![0.0; m];
-                let b = arm_batch_with(&arms[i], cat, &plan, batch, target, &mut |v| {
-                    let bv = &base_values[k * base_cat.per_game_len..(k + 1) * base_cat.per_game_len];
-                    for j in 0..m {
-                        let (x, y) = match (base_where[j].per_game, wh[j].and_then(|w| w.per_game)) {
-                            (Some(a), Some(s)) => (bv[a], v[s] - bv[a]),
-                            _ => (0.0, 0.0),
-                        };
-                        brow[j] = x;
-                        drow[j] = y;
-                    }
-                    part.base.add(&brow);
-                    part.diffs.add(&drow);
-                    k += 1;
-                })?;
-                part.games = b.games();
-                for j in 0..m {
-                    if let (Some(a), Some(s)) = (base_where[j].extra, wh[j].and_then(|w| w.extra))
-                        && base_where[j].per_game.is_none()
-                    {
-                        let (x, y) = (base.extras().get(a).copied().unwrap_or(f64::NAN), b.extras().get(s).copied().unwrap_or(f64::NAN));
-                        part.base_extra[j] = x;
-                        part.diff_extra[j] = y - x;
-                    }
-                }
-                out.push((i, part));
-            }
-            Ok(out)
-        };
-        pool.run(
-            &jobs,
-            task,
-            |_, parts| {
-                for (i, p) in parts {
-                    let a = &mut accs[i];
-                    a.games += p.games;
-                    a.base.merge(&p.base);
-                    a.diffs.merge(&p.diffs);
-                    for j in 0..m {
-                        if !p.base_extra[j].is_nan() {
-                            a.base_batches[j].push((p.games as f64, p.base_extra[j]));
-                            a.diff_batches[j].push((p.games as f64, p.diff_extra[j]));
-                        }
-                    }
-                }
-            },
-            &mut |_| {},
-        )?;
-        if crate::interrupt::requested() {
-            return Err(Error::Interrupted("audit interrupted: nothing written".into()));
-        }
-        progress(target, max);
-        for &i in &active {
-            let a = &mut accs[i];
-            let settled = (0..m).all(|j| {
-                let (base, diff, half) = estimate(a, j, base_where[j].per_game.is_some());
-                let unit = base_cat.defs[base_where[j].def].unit;
-                half.is_some_and(|h| diff.abs() > h || h <= threshold(&names[j].0, unit, base))
-            });
-            if settled || target >= max {
-                a.active = false;
-            }
-        }
-        done = target;
-        target = (target * 2).min(max);
-    }
+    let accs = play_rounds(setup, (&base_arm, &arms), &compared, max, progress)?;
     let metrics_info: Vec<MetricInfo> = names
         .iter()
         .zip(&base_where)
@@ -504,37 +400,8 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
             why,
         })
         .collect();
-    let mut rows: Vec<StepRow> = steps
-        .iter()
-        .zip(&accs)
-        .map(|(s, a)| {
-            let mut score: f64 = 0.0;
-            let effects: Vec<Effect> = (0..m)
-                .map(|j| {
-                    let (base, diff, half) = estimate(a, j, base_where[j].per_game.is_some());
-                    let unit = base_cat.defs[base_where[j].def].unit;
-                    let significant = half.is_some_and(|h| diff.abs() > h);
-                    if significant {
-                        score = score.max(diff.abs() / threshold(&names[j].0, unit, base));
-                    }
-                    Effect { metric: names[j].0.clone(), base, diff, ci95: half.map(|h| [diff - h, diff + h]), significant }
-                })
-                .collect();
-            StepRow {
-                key: s.key.clone(),
-                set: s.set.clone(),
-                dir: s.dir,
-                from: s.from,
-                to: s.to,
-                full: s.full,
-                structural: G::STRUCTURAL_KEYS.iter().any(|p| key_matches(p, &s.key)),
-                unread: unread.contains(&s.key),
-                games: a.games,
-                effects,
-                score,
-            }
-        })
-        .collect();
+    let structural_keys = <G as Registered>::STRUCTURAL_KEYS;
+    let mut rows = step_rows(steps.iter().map(|s| (s, structural_keys.iter().any(|p| key_matches(p, &s.key)))), &accs, &compared, &unread);
     let mut keys: Vec<String> = Vec::new();
     for r in &rows {
         if !keys.contains(&r.key) {
@@ -562,6 +429,193 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
         })
         .collect();
     Ok(Sensitivity { metrics: metrics_info, steps: rows, no_effect, unread, structural, skipped, max_games: max, thresholds })
+}
+
+/// The metrics compared: the balance figures (first-player advantage, mean length, the cap
+/// share when the game has a cap), then the `[expect]` metrics of the catalogue.
+fn metric_names(base_cat: &Catalogue, expect: &[String]) -> Vec<(String, &'static str)> {
+    let mut names: Vec<(String, &'static str)> = vec![("first_player_advantage".into(), "balance"), ("mean_length".into(), "balance")];
+    if base_cat.position("cap_share").is_some() {
+        names.push(("cap_share".into(), "balance"));
+    }
+    for e in expect {
+        if !names.iter().any(|(n, _)| n == e) && base_cat.position(e).is_some() {
+            names.push((e.clone(), "expect"));
+        }
+    }
+    names
+}
+
+/// The metrics compared and where each is found in the base's and every step's catalogue.
+struct Compared<'a> {
+    names: &'a [(String, &'static str)],
+    base_cat: &'a Catalogue,
+    base_where: &'a [Where],
+    cats: &'a [Catalogue],
+    step_where: &'a [Vec<Option<Where>>],
+}
+
+/// Plays the steps in rounds (1,024 games, then doubling up to `max`), each round's batches
+/// of the base and of every step still active on the same seeds; a step stops once every
+/// metric is settled. Returns what each step measured.
+fn play_rounds(
+    setup: &Setup<'_, impl Game>,
+    (base_arm, arms): (&Arm<'_>, &[Arm<'_>]),
+    c: &Compared<'_>,
+    max: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<Acc>, Error> {
+    let m = c.names.len();
+    let detailed = c.base_where.iter().any(|w| w.per_game.is_none());
+    let plan = PlayPlan { seed: setup.seed, checked: false, detailed, keep_rows: false, rotate: false };
+    let pool = Pool::new(setup.threads)?;
+    let mut accs: Vec<Acc> = arms
+        .iter()
+        .map(|_| Acc {
+            games: 0,
+            base: Moments::new(m),
+            diffs: Moments::new(m),
+            base_batches: vec![Vec::new(); m],
+            diff_batches: vec![Vec::new(); m],
+            active: true,
+        })
+        .collect();
+    let mut done = 0u64;
+    let mut target = FIRST_ROUND.min(max);
+    loop {
+        let active: Vec<usize> = (0..arms.len()).filter(|&i| accs[i].active).collect();
+        if active.is_empty() || done >= target {
+            break;
+        }
+        let jobs: Vec<u64> = batches(done, target, crate::sim::BATCH).collect();
+        pool.run(
+            &jobs,
+            |&batch: &u64| step_batch((base_arm, arms), c, (&plan, batch, target), &active),
+            |_, parts| {
+                for (i, p) in parts {
+                    accs[i].add(p);
+                }
+            },
+            &mut |_| {},
+        )?;
+        if crate::interrupt::requested() {
+            return Err(Error::Interrupted("audit interrupted: nothing written".into()));
+        }
+        progress(target, max);
+        for &i in &active {
+            let a = &mut accs[i];
+            let settled = (0..m).all(|j| {
+                let (base, diff, half) = estimate(a, j, c.base_where[j].per_game.is_some());
+                let unit = c.base_cat.defs[c.base_where[j].def].unit;
+                half.is_some_and(|h| diff.abs() > h || h <= threshold(&c.names[j].0, unit, base))
+            });
+            if settled || target >= max {
+                a.active = false;
+            }
+        }
+        done = target;
+        target = (target * 2).min(max);
+    }
+    Ok(accs)
+}
+
+/// Plays batch `batch` (of a run of `target` games) of the base and of the `active` steps,
+/// pairing every step's game with the base's game of the same seed.
+fn step_batch(
+    (base_arm, arms): (&Arm<'_>, &[Arm<'_>]),
+    c: &Compared<'_>,
+    (plan, batch, target): (&PlayPlan, u64, u64),
+    active: &[usize],
+) -> Result<Vec<(usize, Part)>, Error> {
+    let m = c.names.len();
+    let per_game_len = c.base_cat.per_game_len;
+    let mut base_values: Vec<f64> = Vec::with_capacity(BATCH as usize * per_game_len);
+    let base: ArmBatch = arm_batch_with(base_arm, c.base_cat, plan, batch, target, &mut |v| base_values.extend_from_slice(v))?;
+    let mut out = Vec::with_capacity(active.len());
+    for &i in active {
+        let (cat, wh) = (&c.cats[i], &c.step_where[i]);
+        let mut part = Part { base: Moments::new(m), diffs: Moments::new(m), base_extra: vec![f64::NAN; m], diff_extra: vec![f64::NAN; m], games: 0 };
+        let mut k = 0;
+        let mut brow = vec![0.0; m];
+        let mut drow = vec![0.0; m];
+        let b = arm_batch_with(&arms[i], cat, plan, batch, target, &mut |v| {
+            let bv = &base_values[k * per_game_len..(k + 1) * per_game_len];
+            for j in 0..m {
+                let (x, y) = match (c.base_where[j].per_game, wh[j].and_then(|w| w.per_game)) {
+                    (Some(a), Some(s)) => (bv[a], v[s] - bv[a]),
+                    _ => (0.0, 0.0),
+                };
+                brow[j] = x;
+                drow[j] = y;
+            }
+            part.base.add(&brow);
+            part.diffs.add(&drow);
+            k += 1;
+        })?;
+        part.games = b.games();
+        for (j, step) in wh.iter().enumerate() {
+            if let (Some(a), Some(s)) = (c.base_where[j].extra, step.and_then(|w| w.extra))
+                && c.base_where[j].per_game.is_none()
+            {
+                let (x, y) = (base.extras().get(a).copied().unwrap_or(f64::NAN), b.extras().get(s).copied().unwrap_or(f64::NAN));
+                part.base_extra[j] = x;
+                part.diff_extra[j] = y - x;
+            }
+        }
+        out.push((i, part));
+    }
+    Ok(out)
+}
+
+impl Acc {
+    /// Folds one batch's part in.
+    fn add(&mut self, p: Part) {
+        self.games += p.games;
+        self.base.merge(&p.base);
+        self.diffs.merge(&p.diffs);
+        for j in 0..p.base_extra.len() {
+            if !p.base_extra[j].is_nan() {
+                self.base_batches[j].push((p.games as f64, p.base_extra[j]));
+                self.diff_batches[j].push((p.games as f64, p.diff_extra[j]));
+            }
+        }
+    }
+}
+
+/// One row per step (with whether its key is structural), each effect with its paired
+/// interval and the step's score, in step order.
+fn step_rows<'s, G: Game + 's>(steps: impl Iterator<Item = (&'s Step<G>, bool)>, accs: &[Acc], c: &Compared<'_>, unread: &[String]) -> Vec<StepRow> {
+    let m = c.names.len();
+    steps
+        .zip(accs)
+        .map(|((s, structural), a)| {
+            let mut score: f64 = 0.0;
+            let effects: Vec<Effect> = (0..m)
+                .map(|j| {
+                    let (base, diff, half) = estimate(a, j, c.base_where[j].per_game.is_some());
+                    let unit = c.base_cat.defs[c.base_where[j].def].unit;
+                    let significant = half.is_some_and(|h| diff.abs() > h);
+                    if significant {
+                        score = score.max(diff.abs() / threshold(&c.names[j].0, unit, base));
+                    }
+                    Effect { metric: c.names[j].0.clone(), base, diff, ci95: half.map(|h| [diff - h, diff + h]), significant }
+                })
+                .collect();
+            StepRow {
+                key: s.key.clone(),
+                set: s.set.clone(),
+                dir: s.dir,
+                from: s.from,
+                to: s.to,
+                full: s.full,
+                structural,
+                unread: unread.contains(&s.key),
+                games: a.games,
+                effects,
+                score,
+            }
+        })
+        .collect()
 }
 
 /// (base value, mean change, half-width of its paired 95% interval) of metric `j` of a step.
