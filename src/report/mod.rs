@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries};
 use crate::error::Error;
-use crate::stats::{Summary, Tally, wilson};
+use crate::stats::{Summary, Tally, wilson_percent};
 
 pub use standing::standing_charts;
 pub use tables::{ExpectRow, FigureRow, SeatRow, Section, Tables};
@@ -125,14 +125,7 @@ fn end_reasons(tally: &Tally, summary: &Summary) -> ChartSpec {
         series: vec![BarSeries {
             name: "share of games".into(),
             values: (0..names.len()).map(|i| tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games.max(1) as f64 * 100.0).collect(),
-            ci: Some(
-                (0..names.len())
-                    .map(|i| {
-                        let (lo, hi) = wilson(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games);
-                        (lo * 100.0, hi * 100.0)
-                    })
-                    .collect(),
-            ),
+            ci: Some((0..names.len()).map(|i| wilson_percent(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games)).collect()),
         }],
         reference: None,
     }

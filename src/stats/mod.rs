@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{MAX_SEATS, Outcome};
 
-pub use interval::{Z95, wilson};
+pub use interval::{Z95, wilson, wilson_percent};
 pub use standing::{StandingSummary, StandingTally};
 pub use summary::{LengthSummary, SeatSummary, Summary};
 

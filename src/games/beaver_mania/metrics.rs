@@ -13,7 +13,7 @@ use super::params::MAX_PLAYERS;
 use super::rules::{END_REASONS, RoundRecord, State};
 use super::{Action, BeaverMania};
 use crate::engine::{BarSeries, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{WIN_UNIT, wilson};
+use crate::stats::{WIN_UNIT, wilson_percent};
 
 /// Longest round (in turns) the score-over-turns chart follows.
 const MAX_TRACKED_TURNS: usize = 400;
@@ -163,15 +163,7 @@ impl BeaverMetrics {
             series: vec![BarSeries {
                 name: "share of rounds".into(),
                 values: self.reasons.iter().map(|&c| ratio(c as f64, r) * 100.0).collect(),
-                ci: Some(
-                    self.reasons
-                        .iter()
-                        .map(|&c| {
-                            let (lo, hi) = wilson(c as f64, rounds);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
+                ci: Some(self.reasons.iter().map(|&c| wilson_percent(c as f64, rounds)).collect()),
             }],
             reference: None,
         }
@@ -183,10 +175,7 @@ impl BeaverMetrics {
         let n = self.players.max(1);
         let rounds = self.rounds;
         let share = |credit: u64, k: u64| ratio(credit as f64 / WIN_UNIT as f64, k as f64) * 100.0;
-        let ci = |credit: u64, k: u64| {
-            let (lo, hi) = wilson(credit as f64 / WIN_UNIT as f64, k);
-            (lo * 100.0, hi * 100.0)
-        };
+        let ci = |credit: u64, k: u64| wilson_percent(credit as f64 / WIN_UNIT as f64, k);
         let fair = 100.0 / n as f64;
         ChartSpec::Bars {
             file: "action_card_value".into(),

@@ -13,7 +13,7 @@ use super::hand::LOGO;
 use super::rules::State;
 use super::{Action, DiceFactor};
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::wilson;
+use crate::stats::wilson_percent;
 
 /// Win kinds in report order.
 const KINDS: [&str; 3] = ["color (colors die)", "shape (shapes die)", "logo (any color or shape)"];
@@ -51,11 +51,6 @@ pub struct DiceMetrics {
 
 fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
-}
-
-fn pct_ci(k: f64, n: u64) -> (f64, f64) {
-    let (lo, hi) = wilson(k, n);
-    (lo * 100.0, hi * 100.0)
 }
 
 impl DiceMetrics {
@@ -211,7 +206,7 @@ impl Metrics<DiceFactor> for DiceMetrics {
             series: vec![BarSeries {
                 name: "share of won games".into(),
                 values: self.wins_by_kind.iter().map(|&k| ratio(k as f64, won as f64) * 100.0).collect(),
-                ci: Some(self.wins_by_kind.iter().map(|&k| pct_ci(k as f64, won)).collect()),
+                ci: Some(self.wins_by_kind.iter().map(|&k| wilson_percent(k as f64, won)).collect()),
             }],
             reference: None,
         }];
@@ -228,7 +223,7 @@ impl Metrics<DiceFactor> for DiceMetrics {
             series: vec![BarSeries {
                 name: "share of won games".into(),
                 values: vec![ratio(own as f64, won as f64) * 100.0, ratio(self.won_on_other_turn as f64, won as f64) * 100.0],
-                ci: Some(vec![pct_ci(own as f64, won), pct_ci(self.won_on_other_turn as f64, won)]),
+                ci: Some(vec![wilson_percent(own as f64, won), wilson_percent(self.won_on_other_turn as f64, won)]),
             }],
             reference: None,
         });

@@ -13,7 +13,7 @@ use super::{Action, Die, LOGO, PigFarm};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{WIN_UNIT, wilson};
+use crate::stats::{WIN_UNIT, wilson_percent};
 
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
@@ -183,14 +183,7 @@ impl PigMetrics {
             series: vec![BarSeries {
                 name: "capped".into(),
                 values: (0..self.rounds.len()).map(|i| ratio(capped(i) as f64, self.rounds[i] as f64) * 100.0).collect(),
-                ci: Some(
-                    (0..self.rounds.len())
-                        .map(|i| {
-                            let (lo, hi) = wilson(capped(i) as f64, self.rounds[i]);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
+                ci: Some((0..self.rounds.len()).map(|i| wilson_percent(capped(i) as f64, self.rounds[i])).collect()),
             }],
             reference: None,
         }
@@ -275,14 +268,7 @@ impl PigMetrics {
             series: vec![BarSeries {
                 name: "round win share".into(),
                 values: (0..n).map(|p| ratio(self.round_wins(p), self.scored_rounds as f64) * 100.0).collect(),
-                ci: Some(
-                    (0..n)
-                        .map(|p| {
-                            let (lo, hi) = wilson(self.round_wins(p), self.scored_rounds);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
+                ci: Some((0..n).map(|p| wilson_percent(self.round_wins(p), self.scored_rounds)).collect()),
             }],
             reference: Some((fair, format!("fair share {fair:.1}%"))),
         }

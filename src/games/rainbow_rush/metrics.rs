@@ -13,7 +13,7 @@ use super::rules::{Phase, SabotageRecord, State};
 use super::{Action, RainbowRush};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::games::chroma::{SHAPES, is_wild};
-use crate::stats::{Z95, wilson};
+use crate::stats::{Z95, wilson_percent};
 
 /// Own turns per seat followed by the coverage chart.
 pub const TRACKED_TURNS: usize = 100;
@@ -89,8 +89,7 @@ fn mean_index(v: &[u64]) -> f64 {
 }
 
 fn pct_ci(successes: u64, n: u64) -> (f64, f64) {
-    let (lo, hi) = wilson(successes as f64, n);
-    (lo * 100.0, hi * 100.0)
+    wilson_percent(successes as f64, n)
 }
 
 impl RushMetrics {
