@@ -134,7 +134,8 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
 /// Replays the JSON Lines trace `text` (read from `path`, named in messages; a compressed
 /// file's decompressed text, see [`crate::output::trace_file::read`]) through the
 /// engine: `Ok` says what agreed; a trace that differs (or holds an illegal action) is
-/// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one is
+/// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one (a
+/// line that is no trace line, or an action that is no action of the game) is
 /// [`Error::Usage`] with line and column (exit code 2).
 pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
     let lines = tracing::parse(text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
@@ -152,6 +153,7 @@ pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
     struct Replay<'a> {
         lines: &'a [(usize, tracing::Line)],
         path: &'a Path,
+        text: &'a str,
     }
     impl GameCommand for Replay<'_> {
         type Output = String;
@@ -173,11 +175,15 @@ pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
                         game.length_unit()
                     ))
                 }
-                Err((line, what)) => Err(Error::CheckFailed(format!("{}:{line}: {what}", self.path.display()))),
+                Err(e @ tracing::ReplayError::Differs { .. }) => Err(Error::CheckFailed(format!("{}:{e}", self.path.display()))),
+                Err(tracing::ReplayError::Unreadable { line, key, what }) => {
+                    let column = self.text.lines().nth(line - 1).map_or(1, |raw| tracing::value_column(raw, key));
+                    Err(Error::Usage(format!("{}:{line}:{column}: key `{key}`: {what}", self.path.display())))
+                }
             }
         }
     }
-    games::dispatch(&variant, Replay { lines: &lines, path })
+    games::dispatch(&variant, Replay { lines: &lines, path, text })
 }
 
 /// The checked JSON trace of game `seed` of `variant` (bots: `--bots` syntax, else the
