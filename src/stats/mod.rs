@@ -8,6 +8,7 @@
 //! bit-identical numbers in any order: that is what lets sharded runs (`--shard K/N`) be merged
 //! into exactly the figures of one unsharded run.
 
+pub mod counts;
 pub mod estimate;
 pub mod interval;
 pub mod moments;

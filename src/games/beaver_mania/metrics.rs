@@ -14,6 +14,7 @@ use super::rules::{END_REASONS, RoundRecord, State};
 use super::{Action, BeaverMania};
 use crate::engine::{BarSeries, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{WIN_UNIT, wilson_percent};
+use crate::stats::counts::ratio;
 
 /// Longest round (in turns) the score-over-turns chart follows.
 const MAX_TRACKED_TURNS: usize = 400;
@@ -213,10 +214,6 @@ impl BeaverMetrics {
             reference: None,
         }
     }
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
 }
 
 /// Mean and 95% interval of a mean from its sum and sum of squares over `n`.

@@ -14,6 +14,7 @@ use super::rules::State;
 use super::{Action, DiceFactor};
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::wilson_percent;
+use crate::stats::counts::ratio;
 
 /// Win kinds in report order.
 const KINDS: [&str; 3] = ["color (colors die)", "shape (shapes die)", "logo (any color or shape)"];
@@ -47,10 +48,6 @@ pub struct DiceMetrics {
     skipped: u64,
     /// Reshuffles of the discard pile.
     reshuffles: u64,
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
 }
 
 impl DiceMetrics {

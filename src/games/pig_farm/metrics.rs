@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{WIN_UNIT, wilson_percent};
+use crate::stats::counts::{add_counts, bump, mean_index, ratio};
 
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
@@ -48,43 +49,19 @@ pub struct PigMetrics {
     seen_rolls: u32,
 }
 
-fn bump(v: &mut Vec<u64>, i: usize) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += 1;
-}
-
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
-}
-
 fn mean_of(map: &BTreeMap<i64, u64>) -> f64 {
     let n: u64 = map.values().sum();
     ratio(map.iter().map(|(&v, &c)| v as f64 * c as f64).sum(), n as f64)
 }
 
-fn mean_index(v: &[u64]) -> f64 {
-    let n: u64 = v.iter().sum();
-    ratio(v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n as f64)
-}
 
 impl PigMetrics {
     fn record_round(&mut self, r: &RoundRecord) {
         let n = self.players;
-        bump(&mut self.rounds, r.round as usize);
-        bump(&mut self.round_turns, r.turns as usize);
+        bump(&mut self.rounds, r.round as usize, 1);
+        bump(&mut self.round_turns, r.turns as usize, 1);
         let Some(w) = r.seller else {
-            bump(&mut self.capped, r.round as usize);
+            bump(&mut self.capped, r.round as usize, 1);
             return;
         };
         let w = w as usize;
@@ -92,7 +69,7 @@ impl PigMetrics {
         for t in (0..n).filter(|&t| t != w) {
             *self.other_points.entry(r.scores[t]).or_default() += 1;
         }
-        bump(&mut self.sets_at_sale, r.hands[w].sets() as usize);
+        bump(&mut self.sets_at_sale, r.hands[w].sets() as usize, 1);
         let best = r.scores[..n].iter().copied().max().unwrap_or(0);
         let winners = r.scores[..n].iter().filter(|&&p| p == best).count() as u64;
         for t in (0..n).filter(|&t| r.scores[t] == best) {
@@ -106,7 +83,7 @@ impl PigMetrics {
         self.rolls_by_die[usize::from(r.die == Die::Shapes)] += 1;
         self.logo += u64::from(r.face == LOGO);
         let lost: u64 = r.lost[..self.players].iter().map(|&l| l as u64).sum();
-        bump(&mut self.lost_per_roll, lost as usize);
+        bump(&mut self.lost_per_roll, lost as usize, 1);
         self.roller_lost += r.lost[r.seat as usize] as u64;
         self.others_lost += lost - r.lost[r.seat as usize] as u64;
     }
@@ -305,10 +282,10 @@ impl Metrics<PigFarm> for PigMetrics {
         for (k, v) in other.other_points {
             *self.other_points.entry(k).or_default() += v;
         }
-        add_vec(&mut self.sets_at_sale, &other.sets_at_sale);
-        add_vec(&mut self.rounds, &other.rounds);
-        add_vec(&mut self.capped, &other.capped);
-        add_vec(&mut self.round_turns, &other.round_turns);
+        add_counts(&mut self.sets_at_sale, &other.sets_at_sale);
+        add_counts(&mut self.rounds, &other.rounds);
+        add_counts(&mut self.capped, &other.capped);
+        add_counts(&mut self.round_turns, &other.round_turns);
         self.scored_rounds += other.scored_rounds;
         for (a, b) in self.round_wins_by_position.iter_mut().zip(other.round_wins_by_position) {
             *a += b;
@@ -317,7 +294,7 @@ impl Metrics<PigFarm> for PigMetrics {
             *a += b;
         }
         self.logo += other.logo;
-        add_vec(&mut self.lost_per_roll, &other.lost_per_roll);
+        add_counts(&mut self.lost_per_roll, &other.lost_per_roll);
         self.roller_lost += other.roller_lost;
         self.others_lost += other.others_lost;
     }
