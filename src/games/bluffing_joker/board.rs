@@ -208,7 +208,7 @@ struct FirstPart {
 
 /// The track holes a first part changes: where its peg left and landed, and every hole of a
 /// teammate's chain (an opponent it lands on goes to start, off the track), with their count.
-#[inline]
+#[inline(always)]
 fn touched_holes(first: &FirstPart) -> ([Pos; 2 + 2 * (MAX_PLAYERS + 2)], usize) {
     let mut touched = [0 as Pos; 2 + 2 * (MAX_PLAYERS + 2)];
     let mut nt = 0;
@@ -987,7 +987,7 @@ impl Geometry {
     /// home nor moves one of its own pegs by a chain), each second part scored from `cache`
     /// (the board before the first part) when the first part cannot change what it reads,
     /// else on the board after the first part.
-    #[inline]
+    #[inline(always)]
     fn splits_after(&self, b: &Board, ctx: &Movers, first: &FirstPart, cache: &mut SecondParts, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
         let team = self.team(m);
@@ -1043,7 +1043,7 @@ impl Geometry {
     /// Whether a second part of `bb` with peg `second` reads nothing a first part changed:
     /// none of the `touched` track holes lies in the `bb` holes ahead of it, and it does not
     /// enter the home when the first part changed that home.
-    #[inline]
+    #[inline(always)]
     fn reads_untouched(&self, m: usize, second: Pos, bb: u8, touched: &[Pos], home_changed: bool) -> bool {
         if in_home(second) {
             !home_changed
