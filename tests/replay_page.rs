@@ -74,12 +74,14 @@ function probe(failed) {
     // Every step in words: no JSON braces in the decision, chance and end panels; the turn
     // in the decision's heading is the table's, or the heading says which turn begins; the
     // other seats' public plays shown in seat 1's view, their secret ones not.
-    let json = 0, turns = 0, shown = 0, secret = 0, piles = 0, tall = 0, legends = 0;
+    let json = 0, turns = 0, shown = 0, secret = 0, piles = 0, tall = 0, legends = 0, alternatives = 0, none = 0;
     for (const view of ['all', '1']) {
       seat.value = view; seat.dispatchEvent(new Event('change'));
       for (let i = 1; i <= Number(slider.max); i++) {
         slider.value = i; slider.dispatchEvent(new Event('input'));
         const text = document.getElementById('decision').textContent;
+        if (text.includes('it could instead')) alternatives++;
+        if (text.includes('it could instead (0)')) none++;
         if (/[{}]|"|winners:/.test(text)) { json++; if (json === 1) out.push('json_at=' + text.slice(0, 300)); }
         const h = document.querySelector('#decision h3');
         const turn = [...document.querySelectorAll('#table .kv')].find(k => k.textContent.startsWith('turn: '));
@@ -97,6 +99,7 @@ function probe(failed) {
     }
     out.push('json=' + json); out.push('turns=' + turns); out.push('others_shown=' + shown); out.push('others_secret=' + secret);
     out.push('piles=' + piles); out.push('tall_piles=' + tall); out.push('legends=' + legends);
+    out.push('alternatives=' + alternatives); out.push('no_alternatives=' + none);
     slider.value = slider.max; slider.dispatchEvent(new Event('input'));
     const end = document.querySelector('#decision .end');
     out.push('end=' + (end ? end.textContent : ''));
@@ -153,6 +156,10 @@ fn the_replay_page_steps_through_the_game_and_hides_other_hands_in_chromium() {
     assert_eq!(seat1, (0..everyone.len()).map(|s| s != 1).collect::<Vec<_>>(), "{r:?}");
     assert!(r["cards"].parse::<usize>().unwrap() > 10, "{r:?}");
     assert_eq!(r["chance_leaks"], "0", "{r:?}");
+    // This game has decisions with one legal action (6 of 89): they list no alternatives,
+    // while the others list theirs.
+    assert_eq!(r["no_alternatives"], "0", "a decision with one legal action shows no \"it could instead (0)\": {r:?}");
+    assert!(r["alternatives"].parse::<usize>().unwrap() > 10, "{r:?}");
 
     // A game with a reshuffle: its new order is hidden from seat 1 too.
     let r = probe(&browser, "variants/penny-badger/standard.toml", 1);

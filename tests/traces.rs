@@ -204,6 +204,14 @@ fn a_malformed_trace_names_line_and_column_and_the_command_exits_0_1_2() {
     broken.insert_str(at, "{\"type\": \"state\", \"step\": }\n");
     let malformed = dir.join("malformed.jsonl");
     std::fs::write(&malformed, &broken).unwrap();
+    // A decision whose action is no action of the game: bad input, pointed at by column.
+    let mut no_action = lines.clone();
+    let j = no_action.iter().position(|l| l["type"] == "decision").unwrap();
+    no_action[j]["action"] = "fly".into();
+    let no_action_text = text(&no_action);
+    let column = no_action_text.lines().nth(j).unwrap().rfind("\"action\":").unwrap() + "\"action\":".len() + 1;
+    let unreadable = dir.join("unreadable.jsonl");
+    std::fs::write(&unreadable, &no_action_text).unwrap();
     let run = |file: &Path| Command::new(env!("CARGO_BIN_EXE_playtest")).arg("replay").arg(file).output().expect("runs");
     let ok = run(&good);
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
@@ -215,6 +223,13 @@ fn a_malformed_trace_names_line_and_column_and_the_command_exits_0_1_2() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("malformed.jsonl:4:27"), "{err}");
+    let out = run(&unreadable);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("unreadable.jsonl:{}:{column}: key `action`: \"fly\" is not an action of take-a-penny: unknown action `fly`; allowed: ", j + 1)),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

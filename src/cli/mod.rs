@@ -63,7 +63,7 @@ enum Command {
     Report(ReportArgs),
     /// Print a play-by-play of one game (JSON Lines with --json, into a file with --out, a replay page with --html).
     Trace(TraceArgs),
-    /// Re-apply a JSON trace (plain or gzip) through the engine: exit 0 when it agrees, 1 naming the first line that differs.
+    /// Re-apply a JSON trace (plain or gzip) through the engine, or an abandoned one up to where it stops: exit 0 when it agrees, 1 naming the first line that differs, 2 for a malformed trace; --html FILE also draws the game as a replay page.
     Replay(ReplayArgs),
     /// Check variant files without playing.
     Validate(ValidateArgs),

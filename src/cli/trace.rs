@@ -146,7 +146,8 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
 /// Replays the JSON Lines trace `text` (read from `path`, named in messages; a compressed
 /// file's decompressed text, see [`crate::output::trace_file::read`]) through the
 /// engine: `Ok` says what agreed; a trace that differs (or holds an illegal action) is
-/// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one is
+/// [`Error::CheckFailed`] naming its first differing line (exit code 1); a malformed one (a
+/// line that is no trace line, or an action that is no action of the game) is
 /// [`Error::Usage`] with line and column (exit code 2).
 pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
     let lines = tracing::parse(text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
@@ -180,7 +181,11 @@ pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
                 facts.length_unit
             ))
         }
-        Err((line, what)) => Err(Error::CheckFailed(format!("{}:{line}: {what}", path.display()))),
+        Err(e @ tracing::ReplayError::Differs { .. }) => Err(Error::CheckFailed(format!("{}:{e}", path.display()))),
+        Err(tracing::ReplayError::Unreadable { line, key, what }) => {
+            let column = text.lines().nth(line - 1).map_or(1, |raw| tracing::value_column(raw, key));
+            Err(Error::Usage(format!("{}:{line}:{column}: key `{key}`: {what}", path.display())))
+        }
     }
 }
 

@@ -563,17 +563,7 @@ impl Catalogue {
                 let half = if n == 0 { f64::INFINITY } else { Z95 * s.length.sd / (n as f64).sqrt() };
                 Estimate::around(s.length.mean, half, Interval::Normal)
             }
-            Field::LengthQuantile(q) => {
-                let value = t.length_quantile(q);
-                if n == 0 {
-                    return Estimate::point(value);
-                }
-                let nf = n as f64;
-                let spread = Z95 * (nf * q * (1.0 - q)).sqrt();
-                let lo_rank = (nf * q - spread).floor().max(1.0);
-                let hi_rank = ((nf * q + spread).ceil() + 1.0).min(nf);
-                Estimate { value, lo: t.length_quantile(lo_rank / nf), hi: t.length_quantile(hi_rank / nf), interval: Interval::Rank }
-            }
+            Field::LengthQuantile(q) => length_quantile_estimate(t, q),
             Field::Reason(i) => {
                 let name = d.name.trim_end_matches("_share");
                 let value = s.end_reasons.get(name).and_then(|v| v.as_f64()).unwrap_or(0.0);
@@ -625,32 +615,10 @@ impl Catalogue {
                 Estimate::point(if m.n == 0 { f64::NAN } else { m.sum.get(i).copied().unwrap_or(f64::NAN) / m.n as f64 })
             }
             Field::Standing { k, .. } => match &s.standing {
-                Some(st) => {
-                    let (value, [lo, hi]) = standing_estimates(st)[k];
-                    let interval = if d.name == "comeback_rate" { Interval::Wilson } else { Interval::Normal };
-                    if lo.is_finite() && hi.is_finite() { Estimate { value, lo, hi, interval } } else { Estimate::point(value) }
-                }
+                Some(st) => standing_estimate(d, st, k),
                 None => Estimate::point(f64::NAN),
             },
-            Field::Extra(j) => {
-                let value = s.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
-                let batch = arm.extras.get(j).and_then(|b| batch_half_width(b)).map(|half| Estimate::around(value, half, Interval::BatchMeans));
-                match batch {
-                    // A share: never narrower than Wilson's interval over the games (so a
-                    // share seen in no batch still has width), judged as one when Wilson's is
-                    // the wider.
-                    Some(e) if d.unit == Unit::Share && value.is_finite() => {
-                        let (lo, hi) = wilson(value.clamp(0.0, 1.0) * n as f64, n);
-                        if lo <= e.lo && hi >= e.hi {
-                            Estimate { value, lo, hi, interval: Interval::Share { games: n } }
-                        } else {
-                            Estimate { value, lo: e.lo.min(lo).max(0.0), hi: e.hi.max(hi).min(1.0), interval: Interval::BatchMeans }
-                        }
-                    }
-                    Some(e) => e,
-                    None => Estimate::point(value),
-                }
-            }
+            Field::Extra(j) => extra_estimate(d, j, arm),
         }
     }
 
@@ -662,6 +630,52 @@ impl Catalogue {
             Field::Standing { batch, .. } => Some(batch),
             _ => None,
         }
+    }
+}
+
+/// A quantile of game length with its distribution-free interval: the order statistics at
+/// the ranks about n·q ± 1.96·√(n·q·(1-q)).
+fn length_quantile_estimate(t: &Tally, q: f64) -> Estimate {
+    let n = t.games;
+    let value = t.length_quantile(q);
+    if n == 0 {
+        return Estimate::point(value);
+    }
+    let nf = n as f64;
+    let spread = Z95 * (nf * q * (1.0 - q)).sqrt();
+    let lo_rank = (nf * q - spread).floor().max(1.0);
+    let hi_rank = ((nf * q + spread).ceil() + 1.0).min(nf);
+    Estimate { value, lo: t.length_quantile(lo_rank / nf), hi: t.length_quantile(hi_rank / nf), interval: Interval::Rank }
+}
+
+/// Standing figure `k` (lead changes, drama, comeback rate, ...) with the interval the
+/// standing summary gives it; a figure without one is a bare value.
+fn standing_estimate(d: &MetricDef, st: &StandingSummary, k: usize) -> Estimate {
+    let (value, [lo, hi]) = standing_estimates(st)[k];
+    let interval = if d.name == "comeback_rate" { Interval::Wilson } else { Interval::Normal };
+    if lo.is_finite() && hi.is_finite() { Estimate { value, lo, hi, interval } } else { Estimate::point(value) }
+}
+
+/// The game's own figure `j` with its batch-means interval; a share is never narrower than
+/// Wilson's interval over the games.
+fn extra_estimate(d: &MetricDef, j: usize, arm: &ArmData<'_>) -> Estimate {
+    let n = arm.tally.games;
+    let value = arm.summary.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+    let batch = arm.extras.get(j).and_then(|b| batch_half_width(b)).map(|half| Estimate::around(value, half, Interval::BatchMeans));
+    match batch {
+        // A share: never narrower than Wilson's interval over the games (so a
+        // share seen in no batch still has width), judged as one when Wilson's is
+        // the wider.
+        Some(e) if d.unit == Unit::Share && value.is_finite() => {
+            let (lo, hi) = wilson(value.clamp(0.0, 1.0) * n as f64, n);
+            if lo <= e.lo && hi >= e.hi {
+                Estimate { value, lo, hi, interval: Interval::Share { games: n } }
+            } else {
+                Estimate { value, lo: e.lo.min(lo).max(0.0), hi: e.hi.max(hi).min(1.0), interval: Interval::BatchMeans }
+            }
+        }
+        Some(e) => e,
+        None => Estimate::point(value),
     }
 }
 

@@ -285,6 +285,34 @@ pub enum Stop {
     /// A replayed trace ends where a seat must decide, after this many decisions: a game
     /// abandoned part-way (`playtest play` stopped before its end).
     Abandoned(u64),
+    /// A replayed trace's decision at this (1-based) line records an action the game cannot
+    /// read at all: bad input rather than a game that differs.
+    Unreadable(usize, String),
+}
+
+/// Why a trace does not replay ([`replay_to_stop`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ReplayError {
+    /// The line differs from what the engine replays (or records an illegal action, a broken
+    /// rule, or the game goes on past the trace's end).
+    #[error("{line}: {what}")]
+    Differs {
+        /// The 1-based line.
+        line: usize,
+        /// What differs.
+        what: String,
+    },
+    /// The value of `key` on the line is not of the game at all (an action it cannot read):
+    /// the file is malformed.
+    #[error("{line}: key `{key}`: {what}")]
+    Unreadable {
+        /// The 1-based line.
+        line: usize,
+        /// The line's key whose value is unreadable.
+        key: &'static str,
+        /// What the value is and what is allowed.
+        what: String,
+    },
 }
 
 /// Who takes the decisions and where the lines go while [`drive`] plays a game.
@@ -441,7 +469,7 @@ pub fn play_traced<G: Game, L: Lineup<G> + ?Sized>(
             (tracer.sink)(Line::Violation(ViolationLine { step, what: what.clone() }));
             Err((step, what))
         }
-        Err(Stop::Differs(..) | Stop::Abandoned(_)) => unreachable!("a tracer never compares"),
+        Err(Stop::Differs(..) | Stop::Abandoned(_) | Stop::Unreadable(..)) => unreachable!("a tracer never compares"),
     }
 }
 
@@ -528,7 +556,7 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
             return Err(header(d));
         }
         let action: G::Action = serde_json::from_value(recorded.action.clone())
-            .map_err(|e| header(format!("the action {} is not an action of {}: {}", recorded.action, game.id(), unreadable_action(&recorded.action, &e))))?;
+            .map_err(|e| Stop::Unreadable(n, format!("{} is not an action of {}: {}", recorded.action, game.id(), unreadable_action(&recorded.action, &e))))?;
         if !legal.contains(&action) || !game.is_legal(view, &action) {
             return Err(header(format!("illegal action {} of seat {}: {}", recorded.action, recorded.seat, game.why_illegal(view, &action))));
         }
@@ -603,7 +631,11 @@ pub enum Replayed {
 /// every invariant. `Err((line, what))` names the first line that differs or the illegal action;
 /// a trace that stops before the game's end is an error too ([`replay_to_stop`] accepts it).
 pub fn replay<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Result<Outcome, (usize, String)> {
-    match replay_to_stop(game, lines, max_steps)? {
+    let replayed = replay_to_stop(game, lines, max_steps).map_err(|e| match e {
+        ReplayError::Differs { line, what } => (line, what),
+        ReplayError::Unreadable { line, key, what } => (line, format!("key `{key}`: {what}")),
+    })?;
+    match replayed {
         Replayed::Finished(outcome) => Ok(outcome),
         Replayed::Abandoned { .. } => Err((lines.last().map_or(0, |(n, _)| *n) + 1, "the trace ends here, but the game goes on".into())),
     }
@@ -611,9 +643,10 @@ pub fn replay<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Res
 
 /// [`replay`], accepting a trace that stops cleanly between two actions where a seat must
 /// decide (an abandoned game): it replays to where it stops and says so.
-pub fn replay_to_stop<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Result<Replayed, (usize, String)> {
+pub fn replay_to_stop<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64) -> Result<Replayed, ReplayError> {
+    let differs = |line: usize, what: String| ReplayError::Differs { line, what };
     let Some((first, Line::Start(start))) = lines.first() else {
-        return Err((lines.first().map_or(1, |(n, _)| *n), "a trace starts with a `start` line".into()));
+        return Err(differs(lines.first().map_or(1, |(n, _)| *n), "a trace starts with a `start` line".into()));
     };
     let mut replayer = Replayer::<G> { lines, next: 0, _game: std::marker::PhantomData };
     let start = StartLine { state: Value::Null, ..start.clone() };
@@ -622,12 +655,13 @@ pub fn replay_to_stop<G: Game>(game: &G, lines: &[(usize, Line)], max_steps: u64
     let at = lines.get(replayer.next).or(lines.last()).map_or(*first, |(n, _)| *n);
     match result {
         Ok(outcome) => match lines.get(replayer.next) {
-            Some((n, line)) => Err((*n, format!("the game is over, but the trace goes on with a `{}` line", kind(line)))),
+            Some((n, line)) => Err(differs(*n, format!("the game is over, but the trace goes on with a `{}` line", kind(line)))),
             None => Ok(Replayed::Finished(outcome)),
         },
         Err(Stop::Abandoned(decisions)) => Ok(Replayed::Abandoned { decisions }),
-        Err(Stop::Differs(n, what)) => Err((n, what)),
-        Err(Stop::Violation(step, what)) => Err((at, format!("after step {step} a rule invariant breaks: {what}"))),
+        Err(Stop::Differs(n, what)) => Err(differs(n, what)),
+        Err(Stop::Unreadable(line, what)) => Err(ReplayError::Unreadable { line, key: "action", what }),
+        Err(Stop::Violation(step, what)) => Err(differs(at, format!("after step {step} a rule invariant breaks: {what}"))),
     }
 }
 
@@ -643,6 +677,45 @@ pub fn parse(text: &str) -> Result<Vec<(usize, Line)>, (usize, usize, String)> {
         lines.push((i + 1, line));
     }
     Ok(lines)
+}
+
+/// The 1-based column (in characters) where the value of the top-level `key` starts in the
+/// JSON object `raw` (one trace line), to point at a value that reads as JSON but not as what
+/// the game needs; 1 when the line has no such key.
+pub fn value_column(raw: &str, key: &str) -> usize {
+    let (mut depth, mut in_string, mut escaped, mut start) = (0usize, false, false, 0usize);
+    let mut last_string: Option<&str> = None;
+    let mut at_value = false;
+    for (i, c) in raw.char_indices() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+                last_string = Some(&raw[start..i]);
+            }
+            continue;
+        }
+        if at_value && !c.is_whitespace() {
+            return raw[..i].chars().count() + 1;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                start = i + 1;
+            }
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth = depth.saturating_sub(1),
+            ':' if depth == 1 && last_string == Some(key) => at_value = true,
+            _ => {}
+        }
+        if !c.is_whitespace() && c != '"' {
+            last_string = None;
+        }
+    }
+    1
 }
 
 /// Why a line is no trace line: serde's "unknown variant" of the `type` tag as "unknown line
@@ -777,5 +850,13 @@ mod tests {
         assert!(!what.contains("variant"), "{what}");
         let (line, _, what) = parse("{\"type\":\"finish\"}\n").unwrap_err();
         assert_eq!((line, what.as_str()), (1, "unknown line type `finish`; allowed: start, decision, chance, state, end, violation"));
+    }
+
+    #[test]
+    fn a_value_is_pointed_at_by_its_column_on_the_line() {
+        let line = r#"{"type":"decision","view":{"action":"x"},"legal":["a:\"action\":"],"action":"bogus"}"#;
+        assert_eq!(&line[value_column(line, "action") - 1..], "\"bogus\"}");
+        assert_eq!(value_column(r#"{ "action" :  {"fly": 3} }"#, "action"), 15);
+        assert_eq!(value_column(r#"{"type":"state"}"#, "action"), 1);
     }
 }

@@ -7,7 +7,7 @@
 use std::any::Any;
 
 use crate::engine::exact::ExactReport;
-use crate::engine::trace::{Line, Replayed};
+use crate::engine::trace::{Line, ReplayError, Replayed};
 use crate::engine::{BotSpec, ChartSpec, Game, Meaning, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
 use crate::error::{Error, Location, VariantError};
 use crate::sim::harness::{HarnessFailure, HarnessPlan};
@@ -402,8 +402,9 @@ pub trait GameHandle: Sync {
     /// The charts of the game's seat sweeps ([`Registered::extra_charts`]) that `report` adds.
     fn extra_charts(&self, variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error>;
     /// Replays the parsed lines of a JSON trace through the rules
-    /// ([`crate::engine::trace::replay_to_stop`]); `Err` is (line, what differs).
-    fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, (usize, String)>;
+    /// ([`crate::engine::trace::replay_to_stop`]); `Err` says where it differs or which line
+    /// cannot be read.
+    fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, ReplayError>;
     /// Runs the invariant harness on the variant's game ([`super::check_rules`]).
     fn check_rules(&self, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error>;
 }
@@ -450,7 +451,7 @@ impl<G: Registered> GameHandle for Handle<G> {
     fn extra_charts(&self, variant: &Variant, games: u64, seed: u64, threads: usize) -> Result<Vec<ChartSpec>, Error> {
         self.game.extra_charts(variant, games, seed, threads)
     }
-    fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, (usize, String)> {
+    fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, ReplayError> {
         crate::engine::trace::replay_to_stop(&self.game, lines, crate::sim::MAX_TRACE_STEPS)
     }
     fn check_rules(&self, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {

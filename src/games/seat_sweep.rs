@@ -85,15 +85,7 @@ pub fn chart<G: Game>(game: &G, sweep: &SeatSweep, games: u64, seed: u64, thread
             LineSeries {
                 name: sweep.series.into(),
                 points: points.iter().map(|p| (p.value, p.wins / p.games.max(1) as f64 * 100.0)).collect(),
-                band: Some(
-                    points
-                        .iter()
-                        .map(|p| {
-                            let (lo, hi) = crate::stats::wilson(p.wins, p.games);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
+                band: Some(points.iter().map(|p| crate::stats::wilson_percent(p.wins, p.games)).collect()),
             },
             LineSeries { name: format!("fair share {fair:.1}%"), points: vec![(first, fair), (last, fair)], band: None },
         ],

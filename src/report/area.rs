@@ -9,6 +9,8 @@ use super::text::TextBackend;
 
 /// The drawing area every renderer draws on.
 pub(crate) type Area<'a> = DrawingArea<TextBackend<'a>, plotters::coord::Shift>;
+/// The plot inside a chart frame: plain numbers on both axes.
+pub(crate) type Plot<'a, 'b> = ChartContext<'a, TextBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
 /// What a renderer returns.
 pub(crate) type DrawResult = Result<(), Box<dyn std::error::Error>>;
 

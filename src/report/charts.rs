@@ -9,7 +9,7 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use super::area::{Area, DrawResult, title_font};
+use super::area::{Area, DrawResult, Plot, title_font};
 use super::axis::{int_tick, span, tick, value_label};
 use super::legend::{Key, Legend};
 use super::text::TextBackend;
@@ -93,6 +93,8 @@ fn category_font(width: u32, categories: &[String]) -> f64 {
     if widest <= slot { 16.0 } else { (16.0 * slot / widest).floor().max(10.0) as f64 }
 }
 
+/// Grouped bars, one group per category, with whiskers where a series carries intervals and a
+/// dashed reference line (e.g. the fair share).
 #[allow(clippy::too_many_arguments)]
 fn bars(
     root: &Area,
@@ -104,36 +106,9 @@ fn bars(
     reference: Option<&(f64, String)>,
 ) -> DrawResult {
     let n = categories.len().max(1);
-    let mut top: f64 = 0.0;
-    let mut bottom: f64 = 0.0;
-    for s in series {
-        for (i, v) in s.values.iter().enumerate() {
-            top = top.max(*v);
-            bottom = bottom.min(*v);
-            if let Some(ci) = &s.ci {
-                top = top.max(ci[i].1);
-                bottom = bottom.min(ci[i].0);
-            }
-        }
-    }
-    if let Some((r, _)) = reference {
-        top = top.max(*r);
-        bottom = bottom.min(*r);
-    }
-    // Bars start at 0; room above for the value labels. Shares all near 0 keep a 0-5% axis,
-    // so "0%" reads as nothing rather than as bars on a magnified scale.
-    let (bottom, top) = span(bottom, top, true, 0.12);
-    let top = if y_label.contains('%') { top.max(5.0) } else { top };
-    let mut legend = Legend::default();
-    for (j, s) in series.iter().enumerate() {
-        legend.add(&s.name, Key::Swatch(color(j)));
-    }
-    if let Some((_, label)) = reference {
-        legend.add(label, Key::Dashed(RED));
-    }
-    if series.iter().any(|s| s.ci.is_some()) {
-        legend.add("95% confidence interval", Key::Whisker);
-    }
+    let percent = y_label.contains('%');
+    let (bottom, top) = bar_range(series, reference, percent);
+    let legend = bar_legend(series, reference);
     let mut chart = frame(root, title, &legend).build_cartesian_2d(-0.5f64..(n as f64 - 0.5), bottom..top)?;
     let cats = categories.to_vec();
     let label_size = category_font(chart.plotting_area().dim_in_pixel().0, categories);
@@ -155,49 +130,96 @@ fn bars(
         .x_label_style(("sans-serif", label_size))
         .axis_desc_style(("sans-serif", 18))
         .draw()?;
-    let m = series.len().max(1) as f64;
-    let width = 0.8 / m;
     // Few bars: write each value above its bar, so 0.01% or 0 still reads.
     let labelled = series.len() * n <= 12;
-    let percent = y_label.contains('%');
     for (j, s) in series.iter().enumerate() {
-        let c = color(j);
-        let x0 = |i: usize| i as f64 - 0.4 + j as f64 * width;
-        // A value that is not a number (NaN: no such figure, e.g. a bot against itself) gets no bar.
-        chart.draw_series(
-            s.values
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.is_finite())
-                .map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
-        )?;
-        if let Some(ci) = &s.ci {
-            let cap = width * 0.15;
-            chart.draw_series(ci.iter().enumerate().filter(|(_, (lo, hi))| lo.is_finite() && hi.is_finite()).flat_map(|(i, &(lo, hi))| {
-                let x = x0(i) + width / 2.0;
-                [
-                    PathElement::new(vec![(x, lo), (x, hi)], BLACK.stroke_width(2)),
-                    PathElement::new(vec![(x - cap, lo), (x + cap, lo)], BLACK.stroke_width(2)),
-                    PathElement::new(vec![(x - cap, hi), (x + cap, hi)], BLACK.stroke_width(2)),
-                ]
-            }))?;
-        }
-        if labelled {
-            let style = ("sans-serif", 15)
-                .into_font()
-                .color(&BLACK)
-                .pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Center, plotters::style::text_anchor::VPos::Bottom));
-            chart.draw_series(s.values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
-                let above = s.ci.as_ref().map_or(v, |ci| ci[i].1.max(v)).max(0.0);
-                EmptyElement::at((x0(i) + width / 2.0, above)) + Text::new(value_label(v, percent), (0, -4), style.clone())
-            }))?;
-        }
+        bar_series(&mut chart, j, s, series.len(), labelled, percent)?;
     }
     if let Some((r, _)) = reference {
         let r = *r;
         chart.draw_series(DashedLineSeries::new(vec![(-0.5, r), (n as f64 - 0.5, r)], 10, 6, RED.stroke_width(2)))?;
     }
     place(root, &legend)
+}
+
+/// The value axis of a bar chart: from 0 (or the lowest value or interval end) to the highest,
+/// with room above for the value labels; a share axis shows at least 0-5%.
+fn bar_range(series: &[crate::engine::BarSeries], reference: Option<&(f64, String)>, percent: bool) -> (f64, f64) {
+    let mut top: f64 = 0.0;
+    let mut bottom: f64 = 0.0;
+    for s in series {
+        for (i, v) in s.values.iter().enumerate() {
+            top = top.max(*v);
+            bottom = bottom.min(*v);
+            if let Some(ci) = &s.ci {
+                top = top.max(ci[i].1);
+                bottom = bottom.min(ci[i].0);
+            }
+        }
+    }
+    if let Some((r, _)) = reference {
+        top = top.max(*r);
+        bottom = bottom.min(*r);
+    }
+    // Bars start at 0; room above for the value labels. Shares all near 0 keep a 0-5% axis,
+    // so "0%" reads as nothing rather than as bars on a magnified scale.
+    let (bottom, top) = span(bottom, top, true, 0.12);
+    let top = if percent { top.max(5.0) } else { top };
+    (bottom, top)
+}
+
+/// A bar chart's legend: one swatch per series, the reference line, and the whisker key when
+/// any series carries intervals.
+fn bar_legend(series: &[crate::engine::BarSeries], reference: Option<&(f64, String)>) -> Legend {
+    let mut legend = Legend::default();
+    for (j, s) in series.iter().enumerate() {
+        legend.add(&s.name, Key::Swatch(color(j)));
+    }
+    if let Some((_, label)) = reference {
+        legend.add(label, Key::Dashed(RED));
+    }
+    if series.iter().any(|s| s.ci.is_some()) {
+        legend.add("95% confidence interval", Key::Whisker);
+    }
+    legend
+}
+
+/// Draws series `j` of `count`: its bars in its slot of each group, its whiskers, and (when
+/// `labelled`) each value written above its bar.
+fn bar_series(chart: &mut Plot, j: usize, s: &crate::engine::BarSeries, count: usize, labelled: bool, percent: bool) -> DrawResult {
+    let width = 0.8 / count.max(1) as f64;
+    let c = color(j);
+    let x0 = |i: usize| i as f64 - 0.4 + j as f64 * width;
+    // A value that is not a number (NaN: no such figure, e.g. a bot against itself) gets no bar.
+    chart.draw_series(
+        s.values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_finite())
+            .map(|(i, &v)| Rectangle::new([(x0(i) + width * 0.06, 0.0), (x0(i) + width * 0.94, v)], c.mix(0.85).filled())),
+    )?;
+    if let Some(ci) = &s.ci {
+        let cap = width * 0.15;
+        chart.draw_series(ci.iter().enumerate().filter(|(_, (lo, hi))| lo.is_finite() && hi.is_finite()).flat_map(|(i, &(lo, hi))| {
+            let x = x0(i) + width / 2.0;
+            [
+                PathElement::new(vec![(x, lo), (x, hi)], BLACK.stroke_width(2)),
+                PathElement::new(vec![(x - cap, lo), (x + cap, lo)], BLACK.stroke_width(2)),
+                PathElement::new(vec![(x - cap, hi), (x + cap, hi)], BLACK.stroke_width(2)),
+            ]
+        }))?;
+    }
+    if labelled {
+        let style = ("sans-serif", 15)
+            .into_font()
+            .color(&BLACK)
+            .pos(plotters::style::text_anchor::Pos::new(plotters::style::text_anchor::HPos::Center, plotters::style::text_anchor::VPos::Bottom));
+        chart.draw_series(s.values.iter().enumerate().filter(|(_, v)| v.is_finite()).map(|(i, &v)| {
+            let above = s.ci.as_ref().map_or(v, |ci| ci[i].1.max(v)).max(0.0);
+            EmptyElement::at((x0(i) + width / 2.0, above)) + Text::new(value_label(v, percent), (0, -4), style.clone())
+        }))?;
+    }
+    Ok(())
 }
 
 fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate::engine::LineSeries]) -> DrawResult {

@@ -5,7 +5,7 @@
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::area::{Area, DrawResult, title_font};
+use super::area::{Area, DrawResult, Plot, title_font};
 use crate::engine::ChartSpec;
 
 const VIRIDIS: [(f64, f64, f64); 5] = [(68.0, 1.0, 84.0), (59.0, 82.0, 139.0), (33.0, 145.0, 140.0), (94.0, 201.0, 98.0), (253.0, 231.0, 37.0)];
@@ -106,28 +106,39 @@ pub(crate) fn draw(root: &Area, spec: &ChartSpec) -> DrawResult {
     let cell_px = ((width.saturating_sub(170 + y_area + 40)) as f64 / nc as f64, (height.saturating_sub(150)) as f64 / nr as f64);
     for (r, row) in cells.iter().enumerate() {
         for (c, &v) in row.iter().enumerate() {
-            let fill = scale.color(v);
-            let (x, y) = (c as f64, r as f64);
-            chart.draw_series(std::iter::once(Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], fill.filled())))?;
-            chart.draw_series(std::iter::once(Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], WHITE.stroke_width(1))))?;
-            let label = cell_labels.get(r).and_then(|l| l.get(c)).cloned().unwrap_or_default();
-            let lines: Vec<&str> = label.lines().collect();
-            let size = if cell_px.0 >= 110.0 { 15 } else { 12 };
-            let fits = cell_px.0 >= 8.0 * label.lines().map(str::len).max().unwrap_or(0) as f64 * size as f64 / 15.0 && cell_px.1 >= 20.0 * lines.len() as f64;
-            if !fits {
-                continue;
-            }
-            let style = ("sans-serif", size).into_font().color(&text_color(fill)).pos(Pos::new(HPos::Center, VPos::Center));
-            let step = (size as f64 + 3.0) / cell_px.1;
-            for (k, line) in lines.iter().enumerate() {
-                let dy = (lines.len() as f64 - 1.0) / 2.0 - k as f64;
-                chart.draw_series(std::iter::once(Text::new(line.to_string(), (x, y + dy * step), style.clone())))?;
-            }
+            let label = cell_labels.get(r).and_then(|l| l.get(c)).map_or("", String::as_str);
+            cell(&mut chart, (c, r), scale.color(v), label, cell_px)?;
         }
     }
-    // Colour bar.
+    colour_bar(&bar, &scale, value_label)
+}
+
+/// Draws the cell at (`column`, `row`) filled with `fill`, with its label (value and interval)
+/// written in its middle when the label fits a cell of `cell_px` pixels.
+fn cell(chart: &mut Plot, (column, row): (usize, usize), fill: RGBColor, label: &str, cell_px: (f64, f64)) -> DrawResult {
+    let (x, y) = (column as f64, row as f64);
+    chart.draw_series(std::iter::once(Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], fill.filled())))?;
+    chart.draw_series(std::iter::once(Rectangle::new([(x - 0.5, y - 0.5), (x + 0.5, y + 0.5)], WHITE.stroke_width(1))))?;
+    let lines: Vec<&str> = label.lines().collect();
+    let size = if cell_px.0 >= 110.0 { 15 } else { 12 };
+    let fits = cell_px.0 >= 8.0 * label.lines().map(str::len).max().unwrap_or(0) as f64 * size as f64 / 15.0 && cell_px.1 >= 20.0 * lines.len() as f64;
+    if !fits {
+        return Ok(());
+    }
+    let style = ("sans-serif", size).into_font().color(&text_color(fill)).pos(Pos::new(HPos::Center, VPos::Center));
+    let step = (size as f64 + 3.0) / cell_px.1;
+    for (k, line) in lines.iter().enumerate() {
+        let dy = (lines.len() as f64 - 1.0) / 2.0 - k as f64;
+        chart.draw_series(std::iter::once(Text::new(line.to_string(), (x, y + dy * step), style.clone())))?;
+    }
+    Ok(())
+}
+
+/// The colour bar right of the grid: the scale from its low to its high end, named by
+/// `value_label` (the value and its unit).
+fn colour_bar(bar: &Area, scale: &Scale, value_label: &str) -> DrawResult {
     let mut bar_chart =
-        ChartBuilder::on(&bar).margin_top(20).margin_bottom(80).margin_right(30).y_label_area_size(80).build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
+        ChartBuilder::on(bar).margin_top(20).margin_bottom(80).margin_right(30).y_label_area_size(80).build_cartesian_2d(0f64..1f64, scale.lo..scale.hi)?;
     bar_chart
         .configure_mesh()
         .disable_mesh()

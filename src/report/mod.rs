@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries};
 use crate::error::Error;
-use crate::stats::{Summary, Tally, wilson};
+use crate::stats::{Summary, Tally, wilson_percent};
 
 pub use standing::standing_charts;
 pub use tables::{ExpectRow, FigureRow, SeatRow, Section, Tables};
@@ -28,11 +28,20 @@ pub use tables::{ExpectRow, FigureRow, SeatRow, Section, Tables};
 /// The charts every game gets, built from the tally and summary.
 pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) -> Vec<ChartSpec> {
     let games = tally.games;
-    let unit = &summary.length.unit;
     let mut charts = vec![length_histogram(tally, summary)];
     if let Some(t) = &summary.teams {
         charts.push(team_shares(t, games));
     }
+    charts.extend(seat_shares(summary, games));
+    if has_elimination {
+        charts.push(survival(tally, summary));
+    }
+    charts.push(end_reasons(tally, summary));
+    charts
+}
+
+/// The win share by seat with the fair line; a rotated table also gets the win share by bot.
+fn seat_shares(summary: &Summary, games: u64) -> Vec<ChartSpec> {
     let fair = 100.0 * crate::stats::summary::fair_share(&summary.seats, summary.players);
     match &summary.rotation {
         // Rotated: the seat order's effect (bots averaged out) and each bot's strength (seats
@@ -43,26 +52,28 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
                 values: shares.iter().map(|s| s.win_share * 100.0).collect(),
                 ci: Some(shares.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
             };
-            charts.push(ChartSpec::Bars {
-                file: "seat_win_shares".into(),
-                title: format!("Win share by seat, bots rotated through every seat ({games} games)"),
-                x_label: "seat (turn order); every bot sits in every seat equally often".into(),
-                y_label: "win share (%)".into(),
-                categories: r.seats.iter().map(|s| s.name.clone()).collect(),
-                series: vec![bars(&r.seats)],
-                reference: Some((fair, format!("fair share {fair:.1}%"))),
-            });
-            charts.push(ChartSpec::Bars {
-                file: "bot_win_shares".into(),
-                title: format!("Win share by bot, seats averaged out ({games} games)"),
-                x_label: "bot (copies of one bot pooled)".into(),
-                y_label: "win share per seat it holds (%)".into(),
-                categories: r.bots.iter().map(|s| s.name.clone()).collect(),
-                series: vec![bars(&r.bots)],
-                reference: Some((fair, format!("fair share {fair:.1}%"))),
-            });
+            vec![
+                ChartSpec::Bars {
+                    file: "seat_win_shares".into(),
+                    title: format!("Win share by seat, bots rotated through every seat ({games} games)"),
+                    x_label: "seat (turn order); every bot sits in every seat equally often".into(),
+                    y_label: "win share (%)".into(),
+                    categories: r.seats.iter().map(|s| s.name.clone()).collect(),
+                    series: vec![bars(&r.seats)],
+                    reference: Some((fair, format!("fair share {fair:.1}%"))),
+                },
+                ChartSpec::Bars {
+                    file: "bot_win_shares".into(),
+                    title: format!("Win share by bot, seats averaged out ({games} games)"),
+                    x_label: "bot (copies of one bot pooled)".into(),
+                    y_label: "win share per seat it holds (%)".into(),
+                    categories: r.bots.iter().map(|s| s.name.clone()).collect(),
+                    series: vec![bars(&r.bots)],
+                    reference: Some((fair, format!("fair share {fair:.1}%"))),
+                },
+            ]
         }
-        None => charts.push(ChartSpec::Bars {
+        None => vec![ChartSpec::Bars {
             file: "seat_win_shares".into(),
             title: if summary.teams.is_some() {
                 format!("Win share by seat: each seat of a winning team gets an equal part ({games} games)")
@@ -78,25 +89,34 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
                 ci: Some(summary.seats.iter().map(|s| (s.ci95[0] * 100.0, s.ci95[1] * 100.0)).collect()),
             }],
             reference: Some((fair, format!("fair share {fair:.1}%"))),
-        }),
+        }],
     }
-    if has_elimination {
-        let horizon = summary.length.p95.max(1.0) as usize;
-        let survival = tally.survival(summary.players, horizon);
-        charts.push(ChartSpec::Lines {
-            file: "survival".into(),
-            title: format!("Players still in the game by {} ({games} games)", unit.trim_end_matches('s')),
-            x_label: format!("{} (up to the 95th percentile of game length)", unit.trim_end_matches('s')),
-            y_label: "players still in (%)".into(),
-            series: vec![LineSeries {
-                name: "share of players not eliminated".into(),
-                points: survival.iter().enumerate().map(|(t, &s)| (t as f64, s * 100.0)).collect(),
-                band: None,
-            }],
-        });
+}
+
+/// The share of players not yet eliminated, turn by turn, up to the 95th percentile of length.
+fn survival(tally: &Tally, summary: &Summary) -> ChartSpec {
+    let games = tally.games;
+    let unit = &summary.length.unit;
+    let horizon = summary.length.p95.max(1.0) as usize;
+    let survival = tally.survival(summary.players, horizon);
+    ChartSpec::Lines {
+        file: "survival".into(),
+        title: format!("Players still in the game by {} ({games} games)", unit.trim_end_matches('s')),
+        x_label: format!("{} (up to the 95th percentile of game length)", unit.trim_end_matches('s')),
+        y_label: "players still in (%)".into(),
+        series: vec![LineSeries {
+            name: "share of players not eliminated".into(),
+            points: survival.iter().enumerate().map(|(t, &s)| (t as f64, s * 100.0)).collect(),
+            band: None,
+        }],
     }
+}
+
+/// How games end: the share of games per end reason, each with its Wilson interval.
+fn end_reasons(tally: &Tally, summary: &Summary) -> ChartSpec {
+    let games = tally.games;
     let names: Vec<String> = summary.end_reasons.keys().cloned().collect();
-    charts.push(ChartSpec::Bars {
+    ChartSpec::Bars {
         file: "end_reasons".into(),
         title: format!("How games end ({games} games)"),
         x_label: "end reason".into(),
@@ -105,18 +125,10 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
         series: vec![BarSeries {
             name: "share of games".into(),
             values: (0..names.len()).map(|i| tally.end_reasons.get(i).copied().unwrap_or(0) as f64 / games.max(1) as f64 * 100.0).collect(),
-            ci: Some(
-                (0..names.len())
-                    .map(|i| {
-                        let (lo, hi) = wilson(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games);
-                        (lo * 100.0, hi * 100.0)
-                    })
-                    .collect(),
-            ),
+            ci: Some((0..names.len()).map(|i| wilson_percent(tally.end_reasons.get(i).copied().unwrap_or(0) as f64, games)).collect()),
         }],
         reference: None,
-    });
-    charts
+    }
 }
 
 /// A team game's win share per team, with the fair share 1/teams.

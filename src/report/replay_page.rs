@@ -468,7 +468,7 @@ function renderDecision(step, before) {
     }
     if (mine) {
       const others = d.legal.filter(a => JSON.stringify(a) !== JSON.stringify(d.action));
-      html += `<div class="kv"><b>it could instead</b> (${others.length}):</div><div class="legal">` +
+      if (others.length) html += `<div class="kv"><b>it could instead</b> (${others.length}):</div><div class="legal">` +
         others.slice(0, 300).map(a => `<span class="chip">${words(a)}</span>`).join('') +
         (others.length > 300 ? `<span class="muted"> and ${others.length - 300} more</span>` : '') + '</div>';
     } else html += `<div class="muted">seat ${esc(seat)} does not see seat ${d.seat}'s alternatives</div>`;

@@ -37,6 +37,12 @@ pub fn wilson(successes: f64, n: u64) -> (f64, f64) {
     wilson_n(successes / n as f64, n as f64)
 }
 
+/// [`wilson`] in percent, as a chart's error bars show it.
+pub fn wilson_percent(successes: f64, n: u64) -> (f64, f64) {
+    let (lo, hi) = wilson(successes, n);
+    (lo * 100.0, hi * 100.0)
+}
+
 /// Wilson's interval of a share `p` measured over an effective sample size `n` (> 0).
 fn wilson_n(p: f64, n: f64) -> (f64, f64) {
     let p = p.clamp(0.0, 1.0);

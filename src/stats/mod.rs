@@ -8,6 +8,7 @@
 //! bit-identical numbers in any order: that is what lets sharded runs (`--shard K/N`) be merged
 //! into exactly the figures of one unsharded run.
 
+pub mod counts;
 pub mod estimate;
 pub mod interval;
 pub mod moments;
@@ -21,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::{MAX_SEATS, Outcome};
 
-pub use interval::{Z95, wilson};
+pub use interval::{Z95, wilson, wilson_percent};
 pub use standing::{StandingSummary, StandingTally};
 pub use summary::{LengthSummary, SeatSummary, Summary};
 

@@ -142,6 +142,154 @@ pub fn greedy_info() -> BotInfo<BeaverMania> {
     }
 }
 
+/// What greedy can stab on the other seats' piles: the sizes of their stabbable groups (one
+/// bit per size), whether a lone action card lies open, the stabbable top plays, and per run
+/// length the lowest high card of an opponent's Hippie run.
+struct StabTargets {
+    /// Bit `size` set when an opponent's unguarded top is a group of that size.
+    group_sizes: u32,
+    /// An opponent's unguarded top is a lone action card.
+    lone: bool,
+    /// The unguarded tops (groups, lone cards, runs); the first `t` are used.
+    targets: [Judged; MAX_PLAYERS],
+    /// Tops in `targets`.
+    t: usize,
+    /// Per run length, the lowest high card of an opponent's top Hippie run (guarded or not).
+    hippie_targets: [u8; 8],
+}
+
+impl StabTargets {
+    /// The opponents' top plays as greedy reads them from `view`.
+    #[inline]
+    fn of(game: &BeaverMania, view: &View) -> StabTargets {
+        let mut st = StabTargets { group_sizes: 0, lone: false, targets: [Judged { form: Form::None, guard: true }; MAX_PLAYERS], t: 0, hippie_targets: [u8::MAX; 8] };
+        for seat in game.others(view.seat) {
+            let top = view.pile(seat).top_judged();
+            if let Form::Run { len, high, hippie: true } = top.form {
+                st.hippie_targets[len as usize] = st.hippie_targets[len as usize].min(high);
+            }
+            if top.guard {
+                continue;
+            }
+            match top.form {
+                Form::Group { value, size } if value != JOKERS_VALUE => st.group_sizes |= 1 << size.min(31),
+                Form::Lone => st.lone = true,
+                Form::Run { .. } => {}
+                _ => continue,
+            }
+            st.targets[st.t] = top;
+            st.t += 1;
+        }
+        st
+    }
+
+    /// How many of the tops a play of `form` stabs.
+    #[inline]
+    fn count(&self, form: Form) -> u32 {
+        self.targets[..self.t].iter().filter(|&&x| stabs(form, x)).count() as u32
+    }
+}
+
+/// Offers greedy's group plays: per number held, the sizes that can matter (its largest and
+/// the sizes of stabbable groups), each with the fewest jokers (an action card standing in
+/// for one when it has one); then jokers alone likewise.
+#[inline]
+fn offer_groups(hand: &Hand, stab: &StabTargets, offer: &mut impl FnMut(Key, Play)) {
+    let jokers = hand.count(JOKER);
+    let action_mask = hand.mask() & !(NUMBER_BITS | 1 << JOKER | 1 << PARTYBEAVER);
+    let first_action = if action_mask == 0 { NO_CARD } else { action_mask.trailing_zeros() as Card };
+    let extra = jokers.max(u32::from(first_action != NO_CARD));
+    let mut nums = hand.mask() & NUMBER_BITS;
+    while nums != 0 {
+        let number = nums.trailing_zeros() as Card;
+        nums &= nums - 1;
+        let c = hand.count(number);
+        let max = c + extra;
+        let mut sizes = (stab.group_sizes & ((2u32 << max.min(30)) - 1)) | 1 << max.min(31);
+        while sizes != 0 {
+            let size = sizes.trailing_zeros();
+            sizes &= sizes - 1;
+            let play = if first_action != NO_CARD && size >= 2 && size - 1 <= c {
+                Play::Group { number, count: (size - 1) as u8, jokers: 0, action: first_action }
+            } else if size <= c {
+                Play::Group { number, count: size as u8, jokers: 0, action: NO_CARD }
+            } else if size - c <= jokers {
+                Play::Group { number, count: c as u8, jokers: (size - c) as u8, action: NO_CARD }
+            } else {
+                continue;
+            };
+            offer(Key::of(stab.count(play.form()), &play), play);
+        }
+    }
+    if jokers > 0 {
+        let mut sizes = (stab.group_sizes & ((2u32 << jokers) - 1)) | 1 << jokers | u32::from(stab.lone) << 1;
+        while sizes != 0 {
+            let size = sizes.trailing_zeros();
+            sizes &= sizes - 1;
+            let play = Play::Jokers { count: size as u8 };
+            offer(Key::of(stab.count(play.form()), &play), play);
+        }
+    }
+}
+
+/// Offers greedy's runs over `numbers` numbers: one Hippie run per (lowest number, length)
+/// when it holds the Hippie, then the plain runs it holds that stab a Hippie run or empty
+/// its hand.
+#[inline]
+fn offer_runs(hand: &Hand, numbers: u8, stab: &StabTargets, offer: &mut impl FnMut(Key, Play)) {
+    let held = hand.mask() & NUMBER_BITS;
+    if hand.has(HIPPIE) {
+        for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
+            for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
+                let need = ((1u32 << len) - 1) << low;
+                let missing = need & !held;
+                let hippie = match missing.count_ones() {
+                    0 => low,
+                    1 => missing.trailing_zeros() as Card,
+                    _ => continue,
+                };
+                let play = Play::HippieRun { low, len, hippie };
+                offer(Key::of(stab.count(play.form()), &play), play);
+            }
+        }
+    }
+    for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
+        for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
+            let need = ((1u32 << len) - 1) << low;
+            if need & !held != 0 {
+                break;
+            }
+            if stab.hippie_targets[len as usize] < low + len - 1 || hand.len() == len as usize {
+                let play = Play::PlainRun { low, len };
+                offer(Key::of(stab.count(play.form()), &play), play);
+            }
+        }
+    }
+}
+
+/// Offers the first Partybeaver play in canonical order: three held numbers `a < b < c`,
+/// no two adjacent.
+#[inline]
+fn offer_party(held: u32, offer: &mut impl FnMut(Key, Play)) {
+    let mut ma = held;
+    while ma != 0 {
+        let a = ma.trailing_zeros() as Card;
+        ma &= ma - 1;
+        let mb = held & !((1u32 << (a + 2)) - 1);
+        let mut m = mb;
+        while m != 0 {
+            let b = m.trailing_zeros() as Card;
+            m &= m - 1;
+            let mc = held & !((1u32 << (b + 2)) - 1);
+            if mc != 0 {
+                let play = Play::Party { a, b, c: mc.trailing_zeros() as Card };
+                offer(Key::of(0, &play), play);
+                return;
+            }
+        }
+    }
+}
+
 impl GreedyBot {
     /// Greedy's play by its definition: every legal play scored, the best kept (the
     /// reference for [`GreedyBot::choose_play`], which reaches the same play faster).
@@ -167,120 +315,17 @@ impl GreedyBot {
     #[inline]
     pub fn choose_play(game: &BeaverMania, view: &View) -> Play {
         let hand = view.hand;
-        // Stabbable top plays of the opponents: group sizes with their numbers, lone
-        // action cards, runs.
-        let mut group_sizes = 0u32;
-        let mut lone = false;
-        let mut targets = [Judged { form: Form::None, guard: true }; MAX_PLAYERS];
-        let mut t = 0;
-        let mut hippie_targets = [u8::MAX; 8];
-        for seat in game.others(view.seat) {
-            let top = view.pile(seat).top_judged();
-            if let Form::Run { len, high, hippie: true } = top.form {
-                hippie_targets[len as usize] = hippie_targets[len as usize].min(high);
-            }
-            if top.guard {
-                continue;
-            }
-            match top.form {
-                Form::Group { value, size } if value != JOKERS_VALUE => group_sizes |= 1 << size.min(31),
-                Form::Lone => lone = true,
-                Form::Run { .. } => {}
-                _ => continue,
-            }
-            targets[t] = top;
-            t += 1;
-        }
-        let targets = &targets[..t];
-        let count = |form: Form| targets.iter().filter(|&&x| stabs(form, x)).count() as u32;
+        let stab = StabTargets::of(game, view);
         let mut best: Option<(Key, Play)> = None;
         let mut offer = |key: Key, play: Play| {
             if best.is_none_or(|b| key > b.0) {
                 best = Some((key, play));
             }
         };
-        let jokers = hand.count(JOKER);
-        let action_mask = hand.mask() & !(NUMBER_BITS | 1 << JOKER | 1 << PARTYBEAVER);
-        let first_action = if action_mask == 0 { NO_CARD } else { action_mask.trailing_zeros() as Card };
-        let extra = jokers.max(u32::from(first_action != NO_CARD));
-        let mut nums = hand.mask() & NUMBER_BITS;
-        while nums != 0 {
-            let number = nums.trailing_zeros() as Card;
-            nums &= nums - 1;
-            let c = hand.count(number);
-            let max = c + extra;
-            let mut sizes = (group_sizes & ((2u32 << max.min(30)) - 1)) | 1 << max.min(31);
-            while sizes != 0 {
-                let size = sizes.trailing_zeros();
-                sizes &= sizes - 1;
-                let play = if first_action != NO_CARD && size >= 2 && size - 1 <= c {
-                    Play::Group { number, count: (size - 1) as u8, jokers: 0, action: first_action }
-                } else if size <= c {
-                    Play::Group { number, count: size as u8, jokers: 0, action: NO_CARD }
-                } else if size - c <= jokers {
-                    Play::Group { number, count: c as u8, jokers: (size - c) as u8, action: NO_CARD }
-                } else {
-                    continue;
-                };
-                offer(Key::of(count(play.form()), &play), play);
-            }
-        }
-        if jokers > 0 {
-            let mut sizes = (group_sizes & ((2u32 << jokers) - 1)) | 1 << jokers | u32::from(lone) << 1;
-            while sizes != 0 {
-                let size = sizes.trailing_zeros();
-                sizes &= sizes - 1;
-                let play = Play::Jokers { count: size as u8 };
-                offer(Key::of(count(play.form()), &play), play);
-            }
-        }
-        let held = hand.mask() & NUMBER_BITS;
-        let numbers = game.numbers;
-        if hand.has(HIPPIE) {
-            for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
-                for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
-                    let need = ((1u32 << len) - 1) << low;
-                    let missing = need & !held;
-                    let hippie = match missing.count_ones() {
-                        0 => low,
-                        1 => missing.trailing_zeros() as Card,
-                        _ => continue,
-                    };
-                    let play = Play::HippieRun { low, len, hippie };
-                    offer(Key::of(count(play.form()), &play), play);
-                }
-            }
-        }
-        for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
-            for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
-                let need = ((1u32 << len) - 1) << low;
-                if need & !held != 0 {
-                    break;
-                }
-                if hippie_targets[len as usize] < low + len - 1 || hand.len() == len as usize {
-                    let play = Play::PlainRun { low, len };
-                    offer(Key::of(count(play.form()), &play), play);
-                }
-            }
-        }
+        offer_groups(hand, &stab, &mut offer);
+        offer_runs(hand, game.numbers, &stab, &mut offer);
         if hand.has(PARTYBEAVER) {
-            let mut ma = held;
-            'party: while ma != 0 {
-                let a = ma.trailing_zeros() as Card;
-                ma &= ma - 1;
-                let mb = held & !((1u32 << (a + 2)) - 1);
-                let mut m = mb;
-                while m != 0 {
-                    let b = m.trailing_zeros() as Card;
-                    m &= m - 1;
-                    let mc = held & !((1u32 << (b + 2)) - 1);
-                    if mc != 0 {
-                        let play = Play::Party { a, b, c: mc.trailing_zeros() as Card };
-                        offer(Key::of(0, &play), play);
-                        break 'party;
-                    }
-                }
-            }
+            offer_party(hand.mask() & NUMBER_BITS, &mut offer);
         }
         let actions = hand.mask() & !(NUMBER_BITS | 1 << JOKER);
         if actions != 0 {

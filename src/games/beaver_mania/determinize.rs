@@ -16,76 +16,21 @@ impl BeaverMania {
     /// locate re-dealt at random; no allocation once `out`'s vectors have grown to their
     /// sizes in `s` (the draw pile to the pool's size).
     pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        // Destructured so that a new field of `State` must be placed here.
-        let State {
-            draw,
-            display,
-            stock,
-            hands,
-            piles,
-            put_away,
-            current,
-            step,
-            play,
-            to_stab,
-            owed,
-            turns,
-            round_turns,
-            round,
-            first_seat,
-            rounds_done,
-            totals,
-            end_reason,
-            capped,
-            capped_rounds,
-            winners,
-            round_end,
-            dealt_actions,
-            stats,
-            last_round,
-            known,
-        } = s;
-        out.draw.clone_from(draw);
-        out.display = *display;
-        out.stock = *stock;
-        out.hands = *hands;
-        for (o, p) in out.piles.iter_mut().zip(piles) {
-            o.cards.clone_from(&p.cards);
-            o.plays.clone_from(&p.plays);
-        }
-        out.put_away = *put_away;
-        out.current = *current;
-        out.step = *step;
-        out.play = *play;
-        out.to_stab = *to_stab;
-        out.owed = *owed;
-        out.turns = *turns;
-        out.round_turns = *round_turns;
-        out.round = *round;
-        out.first_seat = *first_seat;
-        out.rounds_done = *rounds_done;
-        out.totals = *totals;
-        out.end_reason = *end_reason;
-        out.capped = *capped;
-        out.capped_rounds = *capped_rounds;
-        out.winners = *winners;
-        out.round_end = *round_end;
-        out.stats = *stats;
-        out.last_round = *last_round;
-        out.known = *known;
-        // The action cards the other seats were dealt (a report tally) are hidden.
-        out.dealt_actions = [0; super::params::MAX_PLAYERS];
-        out.dealt_actions[seat] = dealt_actions[seat];
-        if let Some(r) = out.last_round.as_mut() {
-            let own = r.dealt_actions[seat];
-            r.dealt_actions = [0; super::params::MAX_PLAYERS];
-            r.dealt_actions[seat] = own;
-        }
+        copy_state(s, out);
+        hide_dealt_actions(s, seat, out);
+        self.redeal_hidden(s, seat, rng, out);
+    }
+
+    /// The cards `seat` cannot locate (the draw pile and the other hands' cards not publicly
+    /// known) shuffled as one pool and dealt back to `out`'s hands with their sizes in `s`,
+    /// the rest as the draw pile.
+    #[inline]
+    fn redeal_hidden(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // The pool: the draw pile, then the other hands' cards not publicly known.
         let others = (0..self.players).filter(|&o| o != seat);
         for o in others.clone() {
-            for c in hands[o].kinds() {
-                let hidden = hands[o].count(c) - known[o].count(c);
+            for c in s.hands[o].kinds() {
+                let hidden = s.hands[o].count(c) - s.known[o].count(c);
                 out.draw.extend(std::iter::repeat_n(c, hidden as usize));
             }
         }
@@ -94,8 +39,8 @@ impl BeaverMania {
         out.draw.sort_unstable();
         rng::shuffle(&mut out.draw, rng);
         for o in others {
-            let mut hand = known[o];
-            let start = out.draw.len() - (hands[o].len() - hand.len());
+            let mut hand = s.known[o];
+            let start = out.draw.len() - (s.hands[o].len() - hand.len());
             for &c in &out.draw[start..] {
                 hand.add(c);
             }
@@ -153,4 +98,81 @@ fn hand_text(h: &Hand) -> String {
         }
     }
     t
+}
+
+/// `out` becomes a copy of `s` (its vectors reused), the draw pile included: the fields a
+/// determinization keeps as they are.
+#[inline]
+fn copy_state(s: &State, out: &mut State) {
+    // Destructured so that a new field of `State` must be placed here.
+    let State {
+        draw,
+        display,
+        stock,
+        hands,
+        piles,
+        put_away,
+        current,
+        step,
+        play,
+        to_stab,
+        owed,
+        turns,
+        round_turns,
+        round,
+        first_seat,
+        rounds_done,
+        totals,
+        end_reason,
+        capped,
+        capped_rounds,
+        winners,
+        round_end,
+        dealt_actions: _, // set by hide_dealt_actions
+        stats,
+        last_round,
+        known,
+    } = s;
+    out.draw.clone_from(draw);
+    out.display = *display;
+    out.stock = *stock;
+    out.hands = *hands;
+    for (o, p) in out.piles.iter_mut().zip(piles) {
+        o.cards.clone_from(&p.cards);
+        o.plays.clone_from(&p.plays);
+    }
+    out.put_away = *put_away;
+    out.current = *current;
+    out.step = *step;
+    out.play = *play;
+    out.to_stab = *to_stab;
+    out.owed = *owed;
+    out.turns = *turns;
+    out.round_turns = *round_turns;
+    out.round = *round;
+    out.first_seat = *first_seat;
+    out.rounds_done = *rounds_done;
+    out.totals = *totals;
+    out.end_reason = *end_reason;
+    out.capped = *capped;
+    out.capped_rounds = *capped_rounds;
+    out.winners = *winners;
+    out.round_end = *round_end;
+    out.stats = *stats;
+    out.last_round = *last_round;
+    out.known = *known;
+}
+
+/// The action cards the other seats were dealt (a report tally) hidden from `seat` in `out`,
+/// in the state and in the last round's record.
+#[inline]
+fn hide_dealt_actions(s: &State, seat: usize, out: &mut State) {
+    // The action cards the other seats were dealt (a report tally) are hidden.
+    out.dealt_actions = [0; super::params::MAX_PLAYERS];
+    out.dealt_actions[seat] = s.dealt_actions[seat];
+    if let Some(r) = out.last_round.as_mut() {
+        let own = r.dealt_actions[seat];
+        r.dealt_actions = [0; super::params::MAX_PLAYERS];
+        r.dealt_actions[seat] = own;
+    }
 }

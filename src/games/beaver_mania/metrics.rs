@@ -13,7 +13,8 @@ use super::params::MAX_PLAYERS;
 use super::rules::{END_REASONS, RoundRecord, State};
 use super::{Action, BeaverMania};
 use crate::engine::{BarSeries, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{WIN_UNIT, wilson};
+use crate::stats::{WIN_UNIT, wilson_percent};
+use crate::stats::counts::ratio;
 
 /// Longest round (in turns) the score-over-turns chart follows.
 const MAX_TRACKED_TURNS: usize = 400;
@@ -100,10 +101,119 @@ impl BeaverMetrics {
             }
         }
     }
-}
 
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
+    /// Mean score (pile minus hand) per seat over a round's turns, with 95% bands; turns
+    /// reached by at least 1% of the rounds.
+    fn score_over_turns(&self) -> ChartSpec {
+        let n = self.players.max(1);
+        let rounds = self.rounds;
+        let min_rounds = (rounds / 100).max(1);
+        let series = (0..n)
+            .map(|seat| {
+                let mut points = Vec::new();
+                let mut band = Vec::new();
+                for (t, &k) in self.turn_rounds.iter().enumerate() {
+                    if k < min_rounds {
+                        continue;
+                    }
+                    let (m, ci) = mean_ci(self.turn_score[t][seat] as f64, self.turn_score_sq[t][seat] as f64, k as f64);
+                    points.push((t as f64, m));
+                    band.push(ci);
+                }
+                LineSeries { name: format!("seat {seat}"), points, band: Some(band) }
+            })
+            .collect();
+        ChartSpec::Lines {
+            file: "score_over_turns".into(),
+            title: format!("Mean score (pile minus hand) per seat over a round's turns ({rounds} rounds)"),
+            x_label: "turns played in the round (shown while >= 1% of rounds last)".into(),
+            y_label: "score (cards; 95% CI band)".into(),
+            series,
+        }
+    }
+
+    /// Cards stabbed, put away and stolen per round (mean, 95% CI).
+    fn cards_moved(&self) -> ChartSpec {
+        let rounds = self.rounds;
+        let r = rounds as f64;
+        ChartSpec::Bars {
+            file: "cards_moved".into(),
+            title: format!("Cards stabbed, put away and stolen per round ({rounds} rounds)"),
+            x_label: "what happened to the cards".into(),
+            y_label: "cards per round (mean, 95% CI)".into(),
+            categories: COUNTER_NAMES.iter().map(|s| s.to_string()).collect(),
+            series: vec![BarSeries {
+                name: "mean per round".into(),
+                values: self.counters.iter().map(|c| mean_ci(c[0] as f64, c[1] as f64, r).0).collect(),
+                ci: Some(self.counters.iter().map(|c| mean_ci(c[0] as f64, c[1] as f64, r).1).collect()),
+            }],
+            reference: None,
+        }
+    }
+
+    /// How rounds end: the share of rounds per end reason, each with its Wilson interval.
+    fn round_end_reasons(&self) -> ChartSpec {
+        let rounds = self.rounds;
+        let r = rounds as f64;
+        ChartSpec::Bars {
+            file: "round_end_reasons".into(),
+            title: format!("How rounds end ({rounds} rounds)"),
+            x_label: "end reason".into(),
+            y_label: "share of rounds (%, 95% CI)".into(),
+            categories: vec!["hand emptied".into(), "draw pile and stock used up".into(), "turn cap".into()],
+            series: vec![BarSeries {
+                name: "share of rounds".into(),
+                values: self.reasons.iter().map(|&c| ratio(c as f64, r) * 100.0).collect(),
+                ci: Some(self.reasons.iter().map(|&c| wilson_percent(c as f64, rounds)).collect()),
+            }],
+            reference: None,
+        }
+    }
+
+    /// The value of each action card: the round win share of a seat that held it at the deal
+    /// against one that did not, with the fair share.
+    fn action_card_value(&self) -> ChartSpec {
+        let n = self.players.max(1);
+        let rounds = self.rounds;
+        let share = |credit: u64, k: u64| ratio(credit as f64 / WIN_UNIT as f64, k as f64) * 100.0;
+        let ci = |credit: u64, k: u64| wilson_percent(credit as f64 / WIN_UNIT as f64, k);
+        let fair = 100.0 / n as f64;
+        ChartSpec::Bars {
+            file: "action_card_value".into(),
+            title: format!("Value of each action card: round win share of a seat that held it at the deal vs not ({rounds} rounds)"),
+            x_label: "action card".into(),
+            y_label: "round win share, ties shared (%, 95% CI)".into(),
+            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
+            series: vec![
+                BarSeries {
+                    name: "held at the deal".into(),
+                    values: self.action_value.iter().map(|v| share(v[1], v[0])).collect(),
+                    ci: Some(self.action_value.iter().map(|v| ci(v[1], v[0])).collect()),
+                },
+                BarSeries {
+                    name: "not held".into(),
+                    values: self.action_value.iter().map(|v| share(v[3], v[2])).collect(),
+                    ci: Some(self.action_value.iter().map(|v| ci(v[3], v[2])).collect()),
+                },
+            ],
+            reference: Some((fair, format!("fair share {fair:.1}%"))),
+        }
+    }
+
+    /// Action cards played per round, lone or with numbers.
+    fn action_cards_played(&self) -> ChartSpec {
+        let rounds = self.rounds;
+        let r = rounds as f64;
+        ChartSpec::Bars {
+            file: "action_cards_played".into(),
+            title: format!("Action cards played per round, lone or with numbers ({rounds} rounds)"),
+            x_label: "action card".into(),
+            y_label: "plays per round (mean)".into(),
+            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
+            series: vec![BarSeries { name: "plays per round".into(), values: self.actions_played.iter().map(|&c| ratio(c as f64, r)).collect(), ci: None }],
+            reference: None,
+        }
+    }
 }
 
 /// Mean and 95% interval of a mean from its sum and sum of squares over `n`.
@@ -195,104 +305,7 @@ impl Metrics<BeaverMania> for BeaverMetrics {
     }
 
     fn charts(&self, _games: u64) -> Vec<ChartSpec> {
-        let n = self.players.max(1);
-        let rounds = self.rounds;
-        let mut charts = Vec::new();
-        // Score over turns: turns reached by at least 1% of the rounds.
-        let min_rounds = (rounds / 100).max(1);
-        let series = (0..n)
-            .map(|seat| {
-                let mut points = Vec::new();
-                let mut band = Vec::new();
-                for (t, &k) in self.turn_rounds.iter().enumerate() {
-                    if k < min_rounds {
-                        continue;
-                    }
-                    let (m, ci) = mean_ci(self.turn_score[t][seat] as f64, self.turn_score_sq[t][seat] as f64, k as f64);
-                    points.push((t as f64, m));
-                    band.push(ci);
-                }
-                LineSeries { name: format!("seat {seat}"), points, band: Some(band) }
-            })
-            .collect();
-        charts.push(ChartSpec::Lines {
-            file: "score_over_turns".into(),
-            title: format!("Mean score (pile minus hand) per seat over a round's turns ({rounds} rounds)"),
-            x_label: "turns played in the round (shown while >= 1% of rounds last)".into(),
-            y_label: "score (cards; 95% CI band)".into(),
-            series,
-        });
-        let r = rounds as f64;
-        charts.push(ChartSpec::Bars {
-            file: "cards_moved".into(),
-            title: format!("Cards stabbed, put away and stolen per round ({rounds} rounds)"),
-            x_label: "what happened to the cards".into(),
-            y_label: "cards per round (mean, 95% CI)".into(),
-            categories: COUNTER_NAMES.iter().map(|s| s.to_string()).collect(),
-            series: vec![BarSeries {
-                name: "mean per round".into(),
-                values: self.counters.iter().map(|c| mean_ci(c[0] as f64, c[1] as f64, r).0).collect(),
-                ci: Some(self.counters.iter().map(|c| mean_ci(c[0] as f64, c[1] as f64, r).1).collect()),
-            }],
-            reference: None,
-        });
-        charts.push(ChartSpec::Bars {
-            file: "round_end_reasons".into(),
-            title: format!("How rounds end ({rounds} rounds)"),
-            x_label: "end reason".into(),
-            y_label: "share of rounds (%, 95% CI)".into(),
-            categories: vec!["hand emptied".into(), "draw pile and stock used up".into(), "turn cap".into()],
-            series: vec![BarSeries {
-                name: "share of rounds".into(),
-                values: self.reasons.iter().map(|&c| ratio(c as f64, r) * 100.0).collect(),
-                ci: Some(
-                    self.reasons
-                        .iter()
-                        .map(|&c| {
-                            let (lo, hi) = wilson(c as f64, rounds);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
-            }],
-            reference: None,
-        });
-        let share = |credit: u64, k: u64| ratio(credit as f64 / WIN_UNIT as f64, k as f64) * 100.0;
-        let ci = |credit: u64, k: u64| {
-            let (lo, hi) = wilson(credit as f64 / WIN_UNIT as f64, k);
-            (lo * 100.0, hi * 100.0)
-        };
-        let fair = 100.0 / n as f64;
-        charts.push(ChartSpec::Bars {
-            file: "action_card_value".into(),
-            title: format!("Value of each action card: round win share of a seat that held it at the deal vs not ({rounds} rounds)"),
-            x_label: "action card".into(),
-            y_label: "round win share, ties shared (%, 95% CI)".into(),
-            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
-            series: vec![
-                BarSeries {
-                    name: "held at the deal".into(),
-                    values: self.action_value.iter().map(|v| share(v[1], v[0])).collect(),
-                    ci: Some(self.action_value.iter().map(|v| ci(v[1], v[0])).collect()),
-                },
-                BarSeries {
-                    name: "not held".into(),
-                    values: self.action_value.iter().map(|v| share(v[3], v[2])).collect(),
-                    ci: Some(self.action_value.iter().map(|v| ci(v[3], v[2])).collect()),
-                },
-            ],
-            reference: Some((fair, format!("fair share {fair:.1}%"))),
-        });
-        charts.push(ChartSpec::Bars {
-            file: "action_cards_played".into(),
-            title: format!("Action cards played per round, lone or with numbers ({rounds} rounds)"),
-            x_label: "action card".into(),
-            y_label: "plays per round (mean)".into(),
-            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
-            series: vec![BarSeries { name: "plays per round".into(), values: self.actions_played.iter().map(|&c| ratio(c as f64, r)).collect(), ci: None }],
-            reference: None,
-        });
-        charts
+        vec![self.score_over_turns(), self.cards_moved(), self.round_end_reasons(), self.action_card_value(), self.action_cards_played()]
     }
 
     fn summary(&self, games: u64) -> Vec<(String, f64)> {

@@ -186,6 +186,51 @@ enum SecondPart {
     Score(i32),
 }
 
+/// The second parts (slot in the mover's placed pegs, b) scored on the board before the first
+/// part, computed when first needed.
+type SecondParts = [[Option<SecondPart>; 7]; MAX_PEGS];
+
+/// A split's first part, chosen and scored, handed to [`Geometry::splits_after`].
+struct FirstPart {
+    /// Its peg's slot in the mover's placed pegs.
+    slot: usize,
+    /// The peg it moves.
+    peg: Pos,
+    /// How many holes it moves.
+    a: u8,
+    /// Where the peg lands.
+    to: Pos,
+    /// Its score.
+    score: i32,
+    /// Its step when a teammate's chain was built; a simple landing has none.
+    step: Option<Step>,
+}
+
+/// The track holes a first part changes: where its peg left and landed, and every hole of a
+/// teammate's chain (an opponent it lands on goes to start, off the track), with their count.
+#[inline(always)]
+fn touched_holes(first: &FirstPart) -> ([Pos; 2 + 2 * (MAX_PLAYERS + 2)], usize) {
+    let mut touched = [0 as Pos; 2 + 2 * (MAX_PLAYERS + 2)];
+    let mut nt = 0;
+    for p in [first.peg, first.to] {
+        if on_track(p) {
+            touched[nt] = p;
+            nt += 1;
+        }
+    }
+    if let Some(s1) = &first.step {
+        for d in s1.chain.items() {
+            for p in [d.from, d.to] {
+                if on_track(p) {
+                    touched[nt] = p;
+                    nt += 1;
+                }
+            }
+        }
+    }
+    (touched, nt)
+}
+
 /// The fixed geometry of one variant's board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Geometry {
@@ -897,8 +942,7 @@ impl Geometry {
             return true;
         }
         // Second parts (slot in `placed`, b) on the original board, computed when first needed.
-        let mut cache = [[None::<SecondPart>; 7]; MAX_PEGS];
-        let team = self.team(m);
+        let mut cache: SecondParts = [[None; 7]; MAX_PEGS];
         let mut scratch: Option<Board> = None;
         for (i1, &first) in placed.iter().enumerate() {
             for a in 1..=6u8 {
@@ -930,86 +974,87 @@ impl Geometry {
                     }
                     continue;
                 }
-                // Track holes the first part changes (an opponent it lands on goes to start,
-                // off the track); whether it changes m's home.
-                let mut touched = [0 as Pos; 2 + 2 * (MAX_PLAYERS + 2)];
-                let mut nt = 0;
-                for p in [first, to] {
-                    if on_track(p) {
-                        touched[nt] = p;
-                        nt += 1;
-                    }
-                }
-                if let Some(s1) = &s1 {
-                    for d in s1.chain.items() {
-                        for p in [d.from, d.to] {
-                            if on_track(p) {
-                                touched[nt] = p;
-                                nt += 1;
-                            }
-                        }
-                    }
-                }
-                let touched = &touched[..nt];
-                let home_changed = in_home(first) || in_home(to);
-                let mut after: Option<Board> = None;
-                for (i2, &second) in placed.iter().enumerate() {
-                    if i2 == i1 {
-                        continue;
-                    }
-                    for bb in self.second_parts(a) {
-                        let independent = if in_home(second) {
-                            !home_changed
-                        } else {
-                            let d = self.to_spot(m, second);
-                            (d >= bb as usize || !home_changed)
-                                && !touched.iter().any(|&h| {
-                                    let ahead = wrap(h as usize + self.track - second as usize - 1, self.track);
-                                    ahead < bb as usize
-                                })
-                        };
-                        let mut result = None;
-                        if independent {
-                            let slot = &mut cache[i2][bb as usize];
-                            let part = *slot.get_or_insert_with(|| match self.forward_reach(m, &r, i2, second, bb) {
-                                None => SecondPart::Illegal,
-                                Some(to2) if on_track(to2) && b.occ[to2 as usize] != 0 && self.team((b.occ[to2 as usize] - 1) as usize) == team => {
-                                    SecondPart::Teammate
-                                }
-                                Some(to2) => self.part_score(b, m, second, to2).map_or(SecondPart::Illegal, SecondPart::Score),
-                            });
-                            match part {
-                                SecondPart::Illegal => continue,
-                                SecondPart::Teammate => {}
-                                SecondPart::Score(score) => result = Some(score),
-                            }
-                        }
-                        let score2 = match result {
-                            Some(score) => score,
-                            None => {
-                                let af = after.get_or_insert_with(|| {
-                                    let mut x = *b;
-                                    let made = s1.unwrap_or_else(|| self.step(b, m, first, to).expect("a simple landing is legal"));
-                                    self.apply_step(&mut x, &made);
-                                    x
-                                });
-                                let Some(to2) = self.forward_target(af, m, second, bb) else {
-                                    continue;
-                                };
-                                let Some(score2) = self.part_score(af, m, second, to2) else {
-                                    continue;
-                                };
-                                score2
-                            }
-                        };
-                        if visit(Move::Split { first, a, second, b: bb }, score1 + score2) {
-                            return true;
-                        }
-                    }
+                let part = FirstPart { slot: i1, peg: first, a, to, score: score1, step: s1 };
+                if self.splits_after(b, ctx, &part, &mut cache, visit) {
+                    return true;
                 }
             }
         }
         false
+    }
+
+    /// The splits whose first part is `first` (one that neither brings the mover's last peg
+    /// home nor moves one of its own pegs by a chain), each second part scored from `cache`
+    /// (the board before the first part) when the first part cannot change what it reads,
+    /// else on the board after the first part.
+    #[inline(always)]
+    fn splits_after(&self, b: &Board, ctx: &Movers, first: &FirstPart, cache: &mut SecondParts, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
+        let team = self.team(m);
+        let (touched, nt) = touched_holes(first);
+        let touched = &touched[..nt];
+        let home_changed = in_home(first.peg) || in_home(first.to);
+        let mut after: Option<Board> = None;
+        for (i2, &second) in placed.iter().enumerate() {
+            if i2 == first.slot {
+                continue;
+            }
+            for bb in self.second_parts(first.a) {
+                let mut result = None;
+                if self.reads_untouched(m, second, bb, touched, home_changed) {
+                    let slot = &mut cache[i2][bb as usize];
+                    let part = *slot.get_or_insert_with(|| match self.forward_reach(m, &r, i2, second, bb) {
+                        None => SecondPart::Illegal,
+                        Some(to2) if on_track(to2) && b.occ[to2 as usize] != 0 && self.team((b.occ[to2 as usize] - 1) as usize) == team => SecondPart::Teammate,
+                        Some(to2) => self.part_score(b, m, second, to2).map_or(SecondPart::Illegal, SecondPart::Score),
+                    });
+                    match part {
+                        SecondPart::Illegal => continue,
+                        SecondPart::Teammate => {}
+                        SecondPart::Score(score) => result = Some(score),
+                    }
+                }
+                let score2 = match result {
+                    Some(score) => score,
+                    None => {
+                        let af = after.get_or_insert_with(|| {
+                            let mut x = *b;
+                            let made = first.step.unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
+                            self.apply_step(&mut x, &made);
+                            x
+                        });
+                        let Some(to2) = self.forward_target(af, m, second, bb) else {
+                            continue;
+                        };
+                        let Some(score2) = self.part_score(af, m, second, to2) else {
+                            continue;
+                        };
+                        score2
+                    }
+                };
+                if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether a second part of `bb` with peg `second` reads nothing a first part changed:
+    /// none of the `touched` track holes lies in the `bb` holes ahead of it, and it does not
+    /// enter the home when the first part changed that home.
+    #[inline(always)]
+    fn reads_untouched(&self, m: usize, second: Pos, bb: u8, touched: &[Pos], home_changed: bool) -> bool {
+        if in_home(second) {
+            !home_changed
+        } else {
+            let d = self.to_spot(m, second);
+            (d >= bb as usize || !home_changed)
+                && !touched.iter().any(|&h| {
+                    let ahead = wrap(h as usize + self.track - second as usize - 1, self.track);
+                    ahead < bb as usize
+                })
+        }
     }
 
     /// Restores on `scratch` every entry that [`Geometry::apply_step`] of `s` changed,

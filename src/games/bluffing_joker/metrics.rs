@@ -14,6 +14,7 @@ use super::rules::State;
 use super::{Action, BluffingJoker};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::stats::{Z95, wilson};
+use crate::stats::counts::{add_counts, bump, ratio};
 
 /// Turns between two samples of the teams' progress.
 pub const PROGRESS_STEP: u32 = 10;
@@ -50,26 +51,6 @@ pub struct JokerMetrics {
     progress: [Vec<u64>; 2],
     #[serde(skip)]
     next_sample: u32,
-}
-
-fn bump(v: &mut Vec<u64>, i: usize, by: u64) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += by;
-}
-
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
 }
 
 impl JokerMetrics {
@@ -160,10 +141,10 @@ impl Metrics<BluffingJoker> for JokerMetrics {
         self.games += other.games;
         for t in 0..2 {
             self.team_wins[t] += other.team_wins[t];
-            add_vec(&mut self.progress[t], &other.progress[t]);
+            add_counts(&mut self.progress[t], &other.progress[t]);
         }
-        add_vec(&mut self.rounds, &other.rounds);
-        add_vec(&mut self.alive, &other.alive);
+        add_counts(&mut self.rounds, &other.rounds);
+        add_counts(&mut self.alive, &other.alive);
         for k in 0..COUNTS.len() {
             self.sums[k] += other.sums[k];
             self.squares[k] += other.squares[k];

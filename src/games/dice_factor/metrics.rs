@@ -13,7 +13,8 @@ use super::hand::LOGO;
 use super::rules::State;
 use super::{Action, DiceFactor};
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::wilson;
+use crate::stats::wilson_percent;
+use crate::stats::counts::ratio;
 
 /// Win kinds in report order.
 const KINDS: [&str; 3] = ["color (colors die)", "shape (shapes die)", "logo (any color or shape)"];
@@ -49,15 +50,6 @@ pub struct DiceMetrics {
     reshuffles: u64,
 }
 
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
-}
-
-fn pct_ci(k: f64, n: u64) -> (f64, f64) {
-    let (lo, hi) = wilson(k, n);
-    (lo * 100.0, hi * 100.0)
-}
-
 impl DiceMetrics {
     fn won(&self) -> u64 {
         self.wins_by_kind.iter().sum()
@@ -69,6 +61,68 @@ impl DiceMetrics {
 
     fn mean_rerolls(&self) -> f64 {
         ratio(self.rerolls.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), self.games as f64)
+    }
+
+    /// The d8: rolls per game by outcome (rolled and done rather than declined), and the mean
+    /// change of the roller's highest score per outcome with its 95% interval.
+    fn d8_charts(&self, games: u64) -> [ChartSpec; 2] {
+        let rolls = self.d8_total();
+        let per_game = |k: u64| ratio(k as f64, games as f64);
+        let outcomes = ChartSpec::Bars {
+            file: "d8_outcomes".into(),
+            title: format!("d8 rolls per game by outcome, and how many were done rather than declined ({rolls} rolls in {games} games)"),
+            x_label: "d8 outcome".into(),
+            y_label: "rolls per game".into(),
+            categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
+            series: vec![
+                BarSeries { name: "rolled".into(), values: self.d8_rolls.iter().map(|&k| per_game(k)).collect(), ci: None },
+                BarSeries { name: "done (not declined)".into(), values: self.d8_used.iter().map(|&k| per_game(k)).collect(), ci: None },
+            ],
+            reference: None,
+        };
+        let mean = |i: usize| ratio(self.d8_gain[i] as f64, self.d8_rolls[i] as f64);
+        let ci = |i: usize| {
+            let n = self.d8_rolls[i] as f64;
+            if n < 2.0 {
+                return (mean(i), mean(i));
+            }
+            let m = mean(i);
+            let var = ((self.d8_gain_sq[i] as f64 - n * m * m) / (n - 1.0)).max(0.0);
+            let half = crate::stats::Z95 * (var / n).sqrt();
+            (m - half, m + half)
+        };
+        let effect = ChartSpec::Bars {
+            file: "d8_effect".into(),
+            title: format!("Effect of a d8 roll on the roller's hand, by outcome ({rolls} rolls)"),
+            x_label: "d8 outcome".into(),
+            y_label: "change of the roller's highest score (cards, 95% CI)".into(),
+            categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
+            series: vec![BarSeries { name: "mean change per roll".into(), values: (0..4).map(mean).collect(), ci: Some((0..4).map(ci).collect()) }],
+            reference: Some((0.0, "no change".into())),
+        };
+        [outcomes, effect]
+    }
+
+    /// Dice rerolled per game (d8 face 8 and dice card), with the mean.
+    fn rerolls_per_game(&self, games: u64) -> ChartSpec {
+        let total = self.games.max(1) as f64;
+        let mean = self.mean_rerolls();
+        ChartSpec::Histogram {
+            file: "rerolls_per_game".into(),
+            title: format!("Dice rerolled per game (d8 face 8 and dice card; {games} games)"),
+            x_label: "dice rerolled in the game".into(),
+            y_label: "share of games (%)".into(),
+            series: vec![(
+                "games".into(),
+                self.rerolls
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| **c > 0)
+                    .map(|(i, &c)| Bin { lo: i as f64, hi: i as f64 + 1.0, value: c as f64 / total * 100.0 })
+                    .collect(),
+            )],
+            markers: vec![(mean, format!("mean {mean:.2}"))],
+        }
     }
 }
 
@@ -149,7 +203,7 @@ impl Metrics<DiceFactor> for DiceMetrics {
             series: vec![BarSeries {
                 name: "share of won games".into(),
                 values: self.wins_by_kind.iter().map(|&k| ratio(k as f64, won as f64) * 100.0).collect(),
-                ci: Some(self.wins_by_kind.iter().map(|&k| pct_ci(k as f64, won)).collect()),
+                ci: Some(self.wins_by_kind.iter().map(|&k| wilson_percent(k as f64, won)).collect()),
             }],
             reference: None,
         }];
@@ -166,64 +220,12 @@ impl Metrics<DiceFactor> for DiceMetrics {
             series: vec![BarSeries {
                 name: "share of won games".into(),
                 values: vec![ratio(own as f64, won as f64) * 100.0, ratio(self.won_on_other_turn as f64, won as f64) * 100.0],
-                ci: Some(vec![pct_ci(own as f64, won), pct_ci(self.won_on_other_turn as f64, won)]),
+                ci: Some(vec![wilson_percent(own as f64, won), wilson_percent(self.won_on_other_turn as f64, won)]),
             }],
             reference: None,
         });
-        let rolls = self.d8_total();
-        {
-            let per_game = |k: u64| ratio(k as f64, games as f64);
-            charts.push(ChartSpec::Bars {
-                file: "d8_outcomes".into(),
-                title: format!("d8 rolls per game by outcome, and how many were done rather than declined ({rolls} rolls in {games} games)"),
-                x_label: "d8 outcome".into(),
-                y_label: "rolls per game".into(),
-                categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
-                series: vec![
-                    BarSeries { name: "rolled".into(), values: self.d8_rolls.iter().map(|&k| per_game(k)).collect(), ci: None },
-                    BarSeries { name: "done (not declined)".into(), values: self.d8_used.iter().map(|&k| per_game(k)).collect(), ci: None },
-                ],
-                reference: None,
-            });
-            let mean = |i: usize| ratio(self.d8_gain[i] as f64, self.d8_rolls[i] as f64);
-            let ci = |i: usize| {
-                let n = self.d8_rolls[i] as f64;
-                if n < 2.0 {
-                    return (mean(i), mean(i));
-                }
-                let m = mean(i);
-                let var = ((self.d8_gain_sq[i] as f64 - n * m * m) / (n - 1.0)).max(0.0);
-                let half = crate::stats::Z95 * (var / n).sqrt();
-                (m - half, m + half)
-            };
-            charts.push(ChartSpec::Bars {
-                file: "d8_effect".into(),
-                title: format!("Effect of a d8 roll on the roller's hand, by outcome ({rolls} rolls)"),
-                x_label: "d8 outcome".into(),
-                y_label: "change of the roller's highest score (cards, 95% CI)".into(),
-                categories: OUTCOMES.iter().map(|s| s.to_string()).collect(),
-                series: vec![BarSeries { name: "mean change per roll".into(), values: (0..4).map(mean).collect(), ci: Some((0..4).map(ci).collect()) }],
-                reference: Some((0.0, "no change".into())),
-            });
-        }
-        let total = self.games.max(1) as f64;
-        let mean = self.mean_rerolls();
-        charts.push(ChartSpec::Histogram {
-            file: "rerolls_per_game".into(),
-            title: format!("Dice rerolled per game (d8 face 8 and dice card; {games} games)"),
-            x_label: "dice rerolled in the game".into(),
-            y_label: "share of games (%)".into(),
-            series: vec![(
-                "games".into(),
-                self.rerolls
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| **c > 0)
-                    .map(|(i, &c)| Bin { lo: i as f64, hi: i as f64 + 1.0, value: c as f64 / total * 100.0 })
-                    .collect(),
-            )],
-            markers: vec![(mean, format!("mean {mean:.2}"))],
-        });
+        charts.extend(self.d8_charts(games));
+        charts.push(self.rerolls_per_game(games));
         if self.actions.iter().any(|&a| a > 0) {
             charts.push(ChartSpec::Bars {
                 file: "action_cards".into(),

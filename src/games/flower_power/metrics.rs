@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::rules::State;
 use super::{Action, FlowerPower};
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
+use crate::stats::counts::ratio;
 use crate::stats::wilson;
 
 /// Games by a whole-number value (flowers, petals): value -> games.
@@ -34,16 +35,11 @@ pub struct FlowerMetrics {
     by_color: [u64; 5],
 }
 
-/// `a / b`, 0 when `b` is 0.
-fn share(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
-}
-
 /// The mean value of a histogram.
 fn mean(counts: &Counts) -> f64 {
     let games: u64 = counts.values().sum();
     let total: f64 = counts.iter().map(|(&v, &g)| v as f64 * g as f64).sum();
-    share(total, games as f64)
+    ratio(total, games as f64)
 }
 
 /// Adds `other`'s games into `into`.
@@ -135,7 +131,7 @@ impl Metrics<FlowerPower> for FlowerMetrics {
             categories: vec!["not its starter (first petal by another)".into(), "its starter".into()],
             series: vec![BarSeries {
                 name: "share of flowers".into(),
-                values: vec![share(self.finished_by_other as f64, self.flowers as f64) * 100.0, share(own as f64, self.flowers as f64) * 100.0],
+                values: vec![ratio(self.finished_by_other as f64, self.flowers as f64) * 100.0, ratio(own as f64, self.flowers as f64) * 100.0],
                 ci: Some(vec![(lo * 100.0, hi * 100.0), (olo * 100.0, ohi * 100.0)]),
             }],
             reference: None,
@@ -156,7 +152,7 @@ impl Metrics<FlowerPower> for FlowerMetrics {
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         vec![
             ("mean_flowers_per_game".into(), mean(&self.flowers_per_game)),
-            ("finished_by_other_share".into(), share(self.finished_by_other as f64, self.flowers as f64)),
+            ("finished_by_other_share".into(), ratio(self.finished_by_other as f64, self.flowers as f64)),
             ("mean_petals_left".into(), mean(&self.petals_left)),
             ("mean_winning_flowers".into(), mean(&self.winning_flowers)),
         ]

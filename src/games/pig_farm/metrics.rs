@@ -13,7 +13,8 @@ use super::{Action, Die, LOGO, PigFarm};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{WIN_UNIT, wilson};
+use crate::stats::{WIN_UNIT, wilson_percent};
+use crate::stats::counts::{add_counts, bump, mean_index, ratio};
 
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
@@ -48,43 +49,19 @@ pub struct PigMetrics {
     seen_rolls: u32,
 }
 
-fn bump(v: &mut Vec<u64>, i: usize) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += 1;
-}
-
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    if a.len() < b.len() {
-        a.resize(b.len(), 0);
-    }
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-}
-
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
-}
-
 fn mean_of(map: &BTreeMap<i64, u64>) -> f64 {
     let n: u64 = map.values().sum();
     ratio(map.iter().map(|(&v, &c)| v as f64 * c as f64).sum(), n as f64)
 }
 
-fn mean_index(v: &[u64]) -> f64 {
-    let n: u64 = v.iter().sum();
-    ratio(v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n as f64)
-}
 
 impl PigMetrics {
     fn record_round(&mut self, r: &RoundRecord) {
         let n = self.players;
-        bump(&mut self.rounds, r.round as usize);
-        bump(&mut self.round_turns, r.turns as usize);
+        bump(&mut self.rounds, r.round as usize, 1);
+        bump(&mut self.round_turns, r.turns as usize, 1);
         let Some(w) = r.seller else {
-            bump(&mut self.capped, r.round as usize);
+            bump(&mut self.capped, r.round as usize, 1);
             return;
         };
         let w = w as usize;
@@ -92,7 +69,7 @@ impl PigMetrics {
         for t in (0..n).filter(|&t| t != w) {
             *self.other_points.entry(r.scores[t]).or_default() += 1;
         }
-        bump(&mut self.sets_at_sale, r.hands[w].sets() as usize);
+        bump(&mut self.sets_at_sale, r.hands[w].sets() as usize, 1);
         let best = r.scores[..n].iter().copied().max().unwrap_or(0);
         let winners = r.scores[..n].iter().filter(|&&p| p == best).count() as u64;
         for t in (0..n).filter(|&t| r.scores[t] == best) {
@@ -106,7 +83,7 @@ impl PigMetrics {
         self.rolls_by_die[usize::from(r.die == Die::Shapes)] += 1;
         self.logo += u64::from(r.face == LOGO);
         let lost: u64 = r.lost[..self.players].iter().map(|&l| l as u64).sum();
-        bump(&mut self.lost_per_roll, lost as usize);
+        bump(&mut self.lost_per_roll, lost as usize, 1);
         self.roller_lost += r.lost[r.seat as usize] as u64;
         self.others_lost += lost - r.lost[r.seat as usize] as u64;
     }
@@ -151,6 +128,128 @@ impl PigMetrics {
             markers: vec![(ms, format!("seller mean {ms:.1}")), (mo, format!("non-seller mean {mo:.1}"))],
         }
     }
+
+    /// Sets held by the seller when selling: the share of sales per set count.
+    fn sets_at_sale(&self, games: u64) -> ChartSpec {
+        let sales: u64 = self.sets_at_sale.iter().sum();
+        let used: Vec<usize> = (0..self.sets_at_sale.len()).filter(|&i| self.sets_at_sale[i] > 0).collect();
+        ChartSpec::Bars {
+            file: "sets_at_sale".into(),
+            title: format!("Sets held by the seller when selling ({sales} sales, {games} games)"),
+            x_label: "sets in the seller's hand".into(),
+            y_label: "share of sales (%)".into(),
+            categories: used.iter().map(|i| i.to_string()).collect(),
+            series: vec![BarSeries {
+                name: "share of sales".into(),
+                values: used.iter().map(|&i| ratio(self.sets_at_sale[i] as f64, sales as f64) * 100.0).collect(),
+                ci: None,
+            }],
+            reference: None,
+        }
+    }
+
+    /// The share of rounds that reached the turn cap, by round of the match (Wilson intervals).
+    fn cap_share_by_round(&self, games: u64) -> ChartSpec {
+        let capped = |i: usize| self.capped.get(i).copied().unwrap_or(0);
+        ChartSpec::Bars {
+            file: "cap_share_by_round".into(),
+            title: format!("Rounds that reached the turn cap, by round of the match ({games} games)"),
+            x_label: "round of the match".into(),
+            y_label: "share of rounds capped (%, 95% CI)".into(),
+            categories: (0..self.rounds.len()).map(|i| format!("round {}", i + 1)).collect(),
+            series: vec![BarSeries {
+                name: "capped".into(),
+                values: (0..self.rounds.len()).map(|i| ratio(capped(i) as f64, self.rounds[i] as f64) * 100.0).collect(),
+                ci: Some((0..self.rounds.len()).map(|i| wilson_percent(capped(i) as f64, self.rounds[i])).collect()),
+            }],
+            reference: None,
+        }
+    }
+
+    /// Turns per round, in bins of whole turns (at most about 60 bins), with the mean.
+    fn turns_per_round(&self) -> ChartSpec {
+        let total = self.total_rounds().max(1) as f64;
+        let mut bins: Vec<Bin> = Vec::new();
+        let width = ((self.round_turns.len() as f64 / 60.0).ceil()).max(1.0);
+        // Whole turn counts: a bin holds k..k+width-1 and is drawn centred on its integers.
+        for (t, &c) in self.round_turns.iter().enumerate().filter(|(_, c)| **c > 0) {
+            let lo = (t as f64 / width).floor() * width - 0.5;
+            match bins.last_mut() {
+                Some(b) if b.lo == lo => b.value += c as f64 / total * 100.0,
+                _ => bins.push(Bin { lo, hi: lo + width, value: c as f64 / total * 100.0 }),
+            }
+        }
+        let mean = mean_index(&self.round_turns);
+        ChartSpec::Histogram {
+            file: "turns_per_round".into(),
+            title: format!("Turns per round ({} rounds)", self.total_rounds()),
+            x_label: format!("turns in the round; bins of {width}"),
+            y_label: "share of rounds (%)".into(),
+            series: vec![("rounds".into(), bins)],
+            markers: vec![(mean, format!("mean {mean:.1}"))],
+        }
+    }
+
+    /// The butcher's losses: pigs the whole table loses per roll, and the roller's loss against
+    /// each other player's.
+    fn butcher_charts(&self) -> [ChartSpec; 2] {
+        let n = self.players.max(1);
+        let rolls = self.rolls();
+        let mean = mean_index(&self.lost_per_roll);
+        [
+            ChartSpec::Histogram {
+                file: "butcher_losses".into(),
+                title: format!(
+                    "Pigs the butcher takes from the whole table per roll ({rolls} rolls, logo {:.1}%)",
+                    ratio(self.logo as f64, rolls as f64) * 100.0
+                ),
+                x_label: "pigs discarded by one roll (all seats)".into(),
+                y_label: "share of rolls (%)".into(),
+                series: vec![(
+                    "rolls".into(),
+                    self.lost_per_roll
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| **c > 0)
+                        .map(|(i, &c)| Bin { lo: i as f64 - 0.5, hi: i as f64 + 0.5, value: c as f64 / rolls as f64 * 100.0 })
+                        .collect(),
+                )],
+                markers: vec![(mean, format!("mean {mean:.2}"))],
+            },
+            ChartSpec::Bars {
+                file: "butcher_who_loses".into(),
+                title: format!("Pigs lost per butcher roll: the roller vs each other player ({rolls} rolls)"),
+                x_label: "who".into(),
+                y_label: "pigs lost per roll".into(),
+                categories: vec!["roller".into(), "each other player".into()],
+                series: vec![BarSeries {
+                    name: "mean pigs lost".into(),
+                    values: vec![ratio(self.roller_lost as f64, rolls as f64), ratio(self.others_lost as f64, rolls as f64 * (n - 1).max(1) as f64)],
+                    ci: None,
+                }],
+                reference: None,
+            },
+        ]
+    }
+
+    /// The round win share by position after the round's first seat, with the fair share.
+    fn round_first_seat(&self) -> ChartSpec {
+        let n = self.players.max(1);
+        let fair = 100.0 / n as f64;
+        ChartSpec::Bars {
+            file: "round_first_seat".into(),
+            title: format!("Round win share by position after the round's first seat ({} sold rounds)", self.scored_rounds),
+            x_label: "position in the round's turn order (0 = moved first)".into(),
+            y_label: "share of round wins, ties shared (%, 95% CI)".into(),
+            categories: (0..n).map(|p| format!("position {p}")).collect(),
+            series: vec![BarSeries {
+                name: "round win share".into(),
+                values: (0..n).map(|p| ratio(self.round_wins(p), self.scored_rounds as f64) * 100.0).collect(),
+                ci: Some((0..n).map(|p| wilson_percent(self.round_wins(p), self.scored_rounds)).collect()),
+            }],
+            reference: Some((fair, format!("fair share {fair:.1}%"))),
+        }
+    }
 }
 
 impl Metrics<PigFarm> for PigMetrics {
@@ -183,10 +282,10 @@ impl Metrics<PigFarm> for PigMetrics {
         for (k, v) in other.other_points {
             *self.other_points.entry(k).or_default() += v;
         }
-        add_vec(&mut self.sets_at_sale, &other.sets_at_sale);
-        add_vec(&mut self.rounds, &other.rounds);
-        add_vec(&mut self.capped, &other.capped);
-        add_vec(&mut self.round_turns, &other.round_turns);
+        add_counts(&mut self.sets_at_sale, &other.sets_at_sale);
+        add_counts(&mut self.rounds, &other.rounds);
+        add_counts(&mut self.capped, &other.capped);
+        add_counts(&mut self.round_turns, &other.round_turns);
         self.scored_rounds += other.scored_rounds;
         for (a, b) in self.round_wins_by_position.iter_mut().zip(other.round_wins_by_position) {
             *a += b;
@@ -195,133 +294,23 @@ impl Metrics<PigFarm> for PigMetrics {
             *a += b;
         }
         self.logo += other.logo;
-        add_vec(&mut self.lost_per_roll, &other.lost_per_roll);
+        add_counts(&mut self.lost_per_roll, &other.lost_per_roll);
         self.roller_lost += other.roller_lost;
         self.others_lost += other.others_lost;
     }
 
     fn charts(&self, games: u64) -> Vec<ChartSpec> {
-        let n = self.players.max(1);
-        let mut charts = vec![self.points_histogram()];
-        let sales: u64 = self.sets_at_sale.iter().sum();
-        let used: Vec<usize> = (0..self.sets_at_sale.len()).filter(|&i| self.sets_at_sale[i] > 0).collect();
-        charts.push(ChartSpec::Bars {
-            file: "sets_at_sale".into(),
-            title: format!("Sets held by the seller when selling ({sales} sales, {games} games)"),
-            x_label: "sets in the seller's hand".into(),
-            y_label: "share of sales (%)".into(),
-            categories: used.iter().map(|i| i.to_string()).collect(),
-            series: vec![BarSeries {
-                name: "share of sales".into(),
-                values: used.iter().map(|&i| ratio(self.sets_at_sale[i] as f64, sales as f64) * 100.0).collect(),
-                ci: None,
-            }],
-            reference: None,
-        });
-        let capped = |i: usize| self.capped.get(i).copied().unwrap_or(0);
-        charts.push(ChartSpec::Bars {
-            file: "cap_share_by_round".into(),
-            title: format!("Rounds that reached the turn cap, by round of the match ({games} games)"),
-            x_label: "round of the match".into(),
-            y_label: "share of rounds capped (%, 95% CI)".into(),
-            categories: (0..self.rounds.len()).map(|i| format!("round {}", i + 1)).collect(),
-            series: vec![BarSeries {
-                name: "capped".into(),
-                values: (0..self.rounds.len()).map(|i| ratio(capped(i) as f64, self.rounds[i] as f64) * 100.0).collect(),
-                ci: Some(
-                    (0..self.rounds.len())
-                        .map(|i| {
-                            let (lo, hi) = wilson(capped(i) as f64, self.rounds[i]);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
-            }],
-            reference: None,
-        });
+        let mut charts = vec![self.points_histogram(), self.sets_at_sale(games), self.cap_share_by_round(games)];
         if self.rounds.len() > 1 {
-            let total = self.total_rounds().max(1) as f64;
-            let mut bins: Vec<Bin> = Vec::new();
-            let width = ((self.round_turns.len() as f64 / 60.0).ceil()).max(1.0);
-            // Whole turn counts: a bin holds k..k+width-1 and is drawn centred on its integers.
-            for (t, &c) in self.round_turns.iter().enumerate().filter(|(_, c)| **c > 0) {
-                let lo = (t as f64 / width).floor() * width - 0.5;
-                match bins.last_mut() {
-                    Some(b) if b.lo == lo => b.value += c as f64 / total * 100.0,
-                    _ => bins.push(Bin { lo, hi: lo + width, value: c as f64 / total * 100.0 }),
-                }
-            }
-            let mean = mean_index(&self.round_turns);
-            charts.push(ChartSpec::Histogram {
-                file: "turns_per_round".into(),
-                title: format!("Turns per round ({} rounds)", self.total_rounds()),
-                x_label: format!("turns in the round; bins of {width}"),
-                y_label: "share of rounds (%)".into(),
-                series: vec![("rounds".into(), bins)],
-                markers: vec![(mean, format!("mean {mean:.1}"))],
-            });
+            charts.push(self.turns_per_round());
         }
-        let rolls = self.rolls();
-        if rolls > 0 {
-            let mean = mean_index(&self.lost_per_roll);
-            charts.push(ChartSpec::Histogram {
-                file: "butcher_losses".into(),
-                title: format!(
-                    "Pigs the butcher takes from the whole table per roll ({rolls} rolls, logo {:.1}%)",
-                    ratio(self.logo as f64, rolls as f64) * 100.0
-                ),
-                x_label: "pigs discarded by one roll (all seats)".into(),
-                y_label: "share of rolls (%)".into(),
-                series: vec![(
-                    "rolls".into(),
-                    self.lost_per_roll
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, c)| **c > 0)
-                        .map(|(i, &c)| Bin { lo: i as f64 - 0.5, hi: i as f64 + 0.5, value: c as f64 / rolls as f64 * 100.0 })
-                        .collect(),
-                )],
-                markers: vec![(mean, format!("mean {mean:.2}"))],
-            });
-            charts.push(ChartSpec::Bars {
-                file: "butcher_who_loses".into(),
-                title: format!("Pigs lost per butcher roll: the roller vs each other player ({rolls} rolls)"),
-                x_label: "who".into(),
-                y_label: "pigs lost per roll".into(),
-                categories: vec!["roller".into(), "each other player".into()],
-                series: vec![BarSeries {
-                    name: "mean pigs lost".into(),
-                    values: vec![ratio(self.roller_lost as f64, rolls as f64), ratio(self.others_lost as f64, rolls as f64 * (n - 1).max(1) as f64)],
-                    ci: None,
-                }],
-                reference: None,
-            });
+        if self.rolls() > 0 {
+            charts.extend(self.butcher_charts());
         }
         // A one-round match: the round's first seat is seat 0, so this would repeat seat_win_shares.
-        if self.rounds.len() <= 1 {
-            return charts;
+        if self.rounds.len() > 1 {
+            charts.push(self.round_first_seat());
         }
-        let fair = 100.0 / n as f64;
-        charts.push(ChartSpec::Bars {
-            file: "round_first_seat".into(),
-            title: format!("Round win share by position after the round's first seat ({} sold rounds)", self.scored_rounds),
-            x_label: "position in the round's turn order (0 = moved first)".into(),
-            y_label: "share of round wins, ties shared (%, 95% CI)".into(),
-            categories: (0..n).map(|p| format!("position {p}")).collect(),
-            series: vec![BarSeries {
-                name: "round win share".into(),
-                values: (0..n).map(|p| ratio(self.round_wins(p), self.scored_rounds as f64) * 100.0).collect(),
-                ci: Some(
-                    (0..n)
-                        .map(|p| {
-                            let (lo, hi) = wilson(self.round_wins(p), self.scored_rounds);
-                            (lo * 100.0, hi * 100.0)
-                        })
-                        .collect(),
-                ),
-            }],
-            reference: Some((fair, format!("fair share {fair:.1}%"))),
-        });
         charts
     }
 

@@ -13,7 +13,8 @@ use super::rules::{Phase, SabotageRecord, State};
 use super::{Action, RainbowRush};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::games::chroma::{SHAPES, is_wild};
-use crate::stats::{Z95, wilson};
+use crate::stats::{Z95, wilson_percent};
+use crate::stats::counts::{add_counts, bump, mean_index, ratio};
 
 /// Own turns per seat followed by the coverage chart.
 pub const TRACKED_TURNS: usize = 100;
@@ -57,40 +58,18 @@ pub struct RushMetrics {
     suffered: [[u32; 6]; MAX_PLAYERS],
 }
 
-fn bump(v: &mut Vec<u64>, i: usize, by: u64) {
-    if v.len() <= i {
-        v.resize(i + 1, 0);
-    }
-    v[i] += by;
-}
-
-fn add_vec(a: &mut Vec<u64>, b: &[u64]) {
-    for (i, &x) in b.iter().enumerate() {
-        bump(a, i, x);
-    }
-}
-
 fn add_rows(a: &mut Vec<Vec<u64>>, b: Vec<Vec<u64>>) {
     if a.len() < b.len() {
         a.resize(b.len(), Vec::new());
     }
     for (x, y) in a.iter_mut().zip(&b) {
-        add_vec(x, y);
+        add_counts(x, y);
     }
 }
 
-fn ratio(a: f64, b: f64) -> f64 {
-    if b > 0.0 { a / b } else { 0.0 }
-}
-
-fn mean_index(v: &[u64]) -> f64 {
-    let n: u64 = v.iter().sum();
-    ratio(v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n as f64)
-}
 
 fn pct_ci(successes: u64, n: u64) -> (f64, f64) {
-    let (lo, hi) = wilson(successes as f64, n);
-    (lo * 100.0, hi * 100.0)
+    wilson_percent(successes as f64, n)
 }
 
 impl RushMetrics {
@@ -276,7 +255,7 @@ impl Metrics<RainbowRush> for RushMetrics {
     fn merge(&mut self, other: Self) {
         self.players = self.players.max(other.players);
         self.games += other.games;
-        add_vec(&mut self.sabotage_per_game, &other.sabotage_per_game);
+        add_counts(&mut self.sabotage_per_game, &other.sabotage_per_game);
         for k in 0..6 {
             self.need_before[k] += other.need_before[k];
             self.raised[k] += other.raised[k];
@@ -285,7 +264,7 @@ impl Metrics<RainbowRush> for RushMetrics {
         self.handed_win += other.handed_win;
         self.wins += other.wins;
         self.wins_off_turn += other.wins_off_turn;
-        add_vec(&mut self.win_wilds, &other.win_wilds);
+        add_counts(&mut self.win_wilds, &other.win_wilds);
         for (a, b) in self.win_shape.iter_mut().zip(other.win_shape) {
             *a += b;
         }

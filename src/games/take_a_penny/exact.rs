@@ -326,86 +326,11 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
     let k = 1 + cards;
     let s = index.s;
     let lc = index.lc;
-    // Successors of every joint action of every transient penny state.
-    let mut nodes = Vec::with_capacity(index.of_transient.len());
-    let mut succ: Vec<u32> = Vec::new();
-    let mut acts: Vec<Action> = Vec::with_capacity(MAX_ACTS);
-    for &pi in &index.of_transient {
-        let p = index.pennies[pi as usize];
-        let pot = index.pots[pi as usize];
-        let mut node = Node {
-            dims: [1; MAX_CARDS],
-            codes: [[0; MAX_ACTS]; MAX_CARDS],
-            spots: [[0; MAX_ACTS]; MAX_CARDS],
-            greedy: [[0; MAX_ACTS]; MAX_CARDS],
-            offset: succ.len(),
-        };
-        for seat in 0..n {
-            acts.clear();
-            rules::legal_actions(setup, &p, pot, seat, NO_SPOT, &mut acts);
-            node.dims[seat] = acts.len();
-            for (i, a) in acts.iter().enumerate() {
-                node.codes[seat][i] = a.code();
-                node.spots[seat][i] = index.local(seat, rules::spot(*a)) as u8;
-            }
-            if let Model::Greedy(zero_at) = models[seat] {
-                for y in 0..=s {
-                    let last = if y == s { NO_SPOT } else { index.global(seat, y) };
-                    let g = bots::greedy_choice(setup, &p, pot, seat, last, zero_at);
-                    node.greedy[seat][y] = acts.iter().position(|&a| a == g).expect("greedy chooses a legal action") as u8;
-                }
-            }
-        }
-        // Odometer over the joint actions, seat 0 fastest.
-        let total: usize = node.dims[..n].iter().product();
-        let mut c = [0usize; MAX_CARDS];
-        let mut actions = [Action::BlockSelf; MAX_CARDS];
-        for _ in 0..total {
-            let mut code = 0;
-            for seat in (0..n).rev() {
-                actions[seat] = Action::from_code(node.codes[seat][c[seat]]);
-                code = code * s + node.spots[seat][c[seat]] as usize;
-            }
-            let mut q = p;
-            let mut qpot = pot;
-            rules::resolve_quick(n, &mut q, &mut qpot, &actions);
-            let qi = index.penny_state(&q);
-            succ.push(if qpot == 0 { TERMINAL | qi as u32 } else { (index.transient[qi] as usize * lc + code) as u32 });
-            for seat in 0..n {
-                c[seat] += 1;
-                if c[seat] < node.dims[seat] {
-                    break;
-                }
-                c[seat] = 0;
-            }
-        }
-        nodes.push(node);
-    }
-    // Values of the final penny states: rounds 0 (the +1 is added on gathering), shares.
-    let terminal: Vec<[f64; MAX_CARDS]> = index
-        .pennies
-        .iter()
-        .map(|p| {
-            let w = rules::winners(&p[..cards]);
-            let k = w.count_ones() as f64;
-            std::array::from_fn(|c| if w & (1 << c) != 0 { 1.0 / k } else { 0.0 })
-        })
-        .collect();
+    let (nodes, succ) = build_nodes(setup, &index, models);
+    let terminal = terminal_values(&index, cards);
     let mut order: Vec<usize> = (0..nodes.len()).collect();
     order.sort_by_key(|&t| index.pots[index.of_transient[t] as usize]);
-    // Map from a last-spot code (base s, seat 0 lowest) to the contracted tensor (base s+1).
-    let out_of: Vec<usize> = (0..lc)
-        .map(|mut l| {
-            let mut o = 0;
-            let mut w = 1;
-            for _ in 0..n {
-                o += (l % s) * w;
-                l /= s;
-                w *= s + 1;
-            }
-            o
-        })
-        .collect();
+    let out_of = contracted_codes(n, s, lc);
     let mut values = vec![0.0f64; nodes.len() * lc * k];
     let mut work = Work::default();
     let trace = std::env::var_os("PLAYTEST_EXACT_TRACE").is_some();
@@ -428,15 +353,8 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
     let mut sweeps = 0;
     let mut choices: Option<Vec<Vec<u8>>> = None;
     if let Some(b) = best {
-        // Phase 1: value iteration of the maximising seat's share alone (its maximum
-        // converges whatever near-tied action is picked), then the policy is frozen.
-        sweeps += ctx.iterate(&mut values, &mut work, None, Some(1 + b))?.0;
-        let mut all = Vec::with_capacity(nodes.len());
-        for node in &nodes {
-            let mut choice = Vec::new();
-            work.contract(node, &succ, &values, &terminal, models, best, n, s, k, Pick::Record(&mut choice));
-            all.push(choice);
-        }
+        let (more, all) = ctx.freeze_best(&mut values, &mut work, b)?;
+        sweeps += more;
         choices = Some(all);
     }
     // Phase 2 (or the only phase): every value of the chain with every policy fixed.
@@ -449,17 +367,10 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
     let pick = |t: usize| choices.as_ref().map_or(Pick::Max, |c| Pick::Fixed(&c[t]));
     let out = work.contract(&nodes[t0], &succ, &values, &terminal, models, best, n, s, k, pick(t0));
     let first_values = out[none * k..(none + 1) * k].to_vec();
-    let mut policy = None;
-    if let (Some(b), Some(choices)) = (best, &choices) {
-        let first = nodes[t0].codes[b][choices[t0][none] as usize];
-        let mut codes = vec![0u8; nodes.len() * lc];
-        for (t, node) in nodes.iter().enumerate() {
-            for (l, &o) in out_of.iter().enumerate() {
-                codes[t * lc + l] = node.codes[b][choices[t][o] as usize];
-            }
-        }
-        policy = Some(Arc::new(Policy { seat: b, index, codes, first }));
-    }
+    let policy = match (best, &choices) {
+        (Some(b), Some(choices)) => Some(Arc::new(ctx.policy(index, b, choices, t0, none))),
+        _ => None,
+    };
     Ok(Solution {
         expected_rounds: first_values[0],
         win_share: first_values[1..].to_vec(),
@@ -469,6 +380,111 @@ pub fn solve(setup: &Setup, models: &[Model], max_states: u64) -> Result<Solutio
         seconds: started.elapsed().as_secs_f64(),
         policy,
     })
+}
+
+/// Every transient penny state's actions per player and the successor of each of its joint
+/// actions (all in one list, each node's from its `offset`).
+fn build_nodes(setup: &Setup, index: &Index, models: &[Model]) -> (Vec<Node>, Vec<u32>) {
+    let mut nodes = Vec::with_capacity(index.of_transient.len());
+    let mut succ: Vec<u32> = Vec::new();
+    let mut acts: Vec<Action> = Vec::with_capacity(MAX_ACTS);
+    for &pi in &index.of_transient {
+        let node = node_actions(setup, index, models, pi as usize, succ.len(), &mut acts);
+        push_successors(setup.players, index, &node, pi as usize, &mut succ);
+        nodes.push(node);
+    }
+    (nodes, succ)
+}
+
+/// The players' legal actions in penny state `pi`: codes, local spots, and greedy's choice per
+/// last spot for a greedy seat; its successors start at `offset`.
+fn node_actions(setup: &Setup, index: &Index, models: &[Model], pi: usize, offset: usize, acts: &mut Vec<Action>) -> Node {
+    let p = index.pennies[pi];
+    let pot = index.pots[pi];
+    let s = index.s;
+    let mut node = Node {
+        dims: [1; MAX_CARDS],
+        codes: [[0; MAX_ACTS]; MAX_CARDS],
+        spots: [[0; MAX_ACTS]; MAX_CARDS],
+        greedy: [[0; MAX_ACTS]; MAX_CARDS],
+        offset,
+    };
+    for seat in 0..setup.players {
+        acts.clear();
+        rules::legal_actions(setup, &p, pot, seat, NO_SPOT, acts);
+        node.dims[seat] = acts.len();
+        for (i, a) in acts.iter().enumerate() {
+            node.codes[seat][i] = a.code();
+            node.spots[seat][i] = index.local(seat, rules::spot(*a)) as u8;
+        }
+        if let Model::Greedy(zero_at) = models[seat] {
+            for y in 0..=s {
+                let last = if y == s { NO_SPOT } else { index.global(seat, y) };
+                let g = bots::greedy_choice(setup, &p, pot, seat, last, zero_at);
+                node.greedy[seat][y] = acts.iter().position(|&a| a == g).expect("greedy chooses a legal action") as u8;
+            }
+        }
+    }
+    node
+}
+
+/// Appends the successor of every joint action of `node` (penny state `pi`), seat 0's action
+/// fastest: the final penny state, or the transient one with the players' last spots.
+fn push_successors(n: usize, index: &Index, node: &Node, pi: usize, succ: &mut Vec<u32>) {
+    let (p, pot, s, lc) = (index.pennies[pi], index.pots[pi], index.s, index.lc);
+    // Odometer over the joint actions, seat 0 fastest.
+    let total: usize = node.dims[..n].iter().product();
+    let mut c = [0usize; MAX_CARDS];
+    let mut actions = [Action::BlockSelf; MAX_CARDS];
+    for _ in 0..total {
+        let mut code = 0;
+        for seat in (0..n).rev() {
+            actions[seat] = Action::from_code(node.codes[seat][c[seat]]);
+            code = code * s + node.spots[seat][c[seat]] as usize;
+        }
+        let mut q = p;
+        let mut qpot = pot;
+        rules::resolve_quick(n, &mut q, &mut qpot, &actions);
+        let qi = index.penny_state(&q);
+        succ.push(if qpot == 0 { TERMINAL | qi as u32 } else { (index.transient[qi] as usize * lc + code) as u32 });
+        for seat in 0..n {
+            c[seat] += 1;
+            if c[seat] < node.dims[seat] {
+                break;
+            }
+            c[seat] = 0;
+        }
+    }
+}
+
+/// Values of the final penny states: rounds 0 (the +1 is added on gathering), then each
+/// card's win share (ties shared).
+fn terminal_values(index: &Index, cards: usize) -> Vec<[f64; MAX_CARDS]> {
+    index
+        .pennies
+        .iter()
+        .map(|p| {
+            let w = rules::winners(&p[..cards]);
+            let k = w.count_ones() as f64;
+            std::array::from_fn(|c| if w & (1 << c) != 0 { 1.0 / k } else { 0.0 })
+        })
+        .collect()
+}
+
+/// Map from a last-spot code (base s, seat 0 lowest) to the contracted tensor (base s+1).
+fn contracted_codes(n: usize, s: usize, lc: usize) -> Vec<usize> {
+    (0..lc)
+        .map(|mut l| {
+            let mut o = 0;
+            let mut w = 1;
+            for _ in 0..n {
+                o += (l % s) * w;
+                l /= s;
+                w *= s + 1;
+            }
+            o
+        })
+        .collect()
 }
 
 /// How the maximising seat's action is picked in a contraction.
@@ -542,11 +558,54 @@ impl Sweeper<'_> {
         }
         Ok((sweeps, residual))
     }
+
+    /// Phase 1 with a maximising seat `b`: value iteration of its share alone (its maximum
+    /// converges whatever near-tied action is picked), then its choice per tensor entry of
+    /// every node is written down (frozen). Returns the sweeps and the choices.
+    fn freeze_best(&self, values: &mut [f64], work: &mut Work, b: usize) -> Result<(u32, Vec<Vec<u8>>), Refusal> {
+        let sweeps = self.iterate(values, work, None, Some(1 + b))?.0;
+        let mut all = Vec::with_capacity(self.nodes.len());
+        for node in self.nodes {
+            let mut choice = Vec::new();
+            work.contract(node, self.succ, values, self.terminal, self.models, self.best, self.n, self.s, self.k, Pick::Record(&mut choice));
+            all.push(choice);
+        }
+        Ok((sweeps, all))
+    }
+
+    /// Seat `b`'s frozen policy as action codes per (transient penny state, last spots), with
+    /// its first-round action from node `t0`'s entry `none`.
+    fn policy(&self, index: Index, b: usize, choices: &[Vec<u8>], t0: usize, none: usize) -> Policy {
+        let lc = self.lc;
+        let first = self.nodes[t0].codes[b][choices[t0][none] as usize];
+        let mut codes = vec![0u8; self.nodes.len() * lc];
+        for (t, node) in self.nodes.iter().enumerate() {
+            for (l, &o) in self.out_of.iter().enumerate() {
+                codes[t * lc + l] = node.codes[b][choices[t][o] as usize];
+            }
+        }
+        Policy { seat: b, index, codes, first }
+    }
 }
 
 /// Index of "every player in its first round" in the contracted tensor.
 fn out_of_none(n: usize, s: usize) -> usize {
     (0..n).fold(0, |acc, _| acc * (s + 1) + s)
+}
+
+/// One player's axis of the tensor being contracted.
+#[derive(Clone, Copy)]
+struct Axis<'a> {
+    /// The local spot of each of the player's actions.
+    spots: &'a [u8; MAX_ACTS],
+    /// The player's number of actions (the axis' length before).
+    d: usize,
+    /// Values per step along the axis (the axes before it times k).
+    inner: usize,
+    /// Product of the axes after it.
+    outer: usize,
+    /// Spots per player (the axis' length after is s + 1).
+    s: usize,
 }
 
 /// Scratch buffers of the contraction, reused across penny states.
@@ -599,106 +658,122 @@ impl Work {
             let outer: usize = shape[seat + 1..n].iter().product();
             self.b.clear();
             self.b.resize(outer * (s + 1) * inner, 0.0);
-            let spots = &node.spots[seat];
+            let g = Axis { spots: &node.spots[seat], d, inner, outer, s };
             match &models[seat] {
-                Model::Random => {
-                    let mut count = [0usize; MAX_ACTS + 1];
-                    for &sp in &spots[..d] {
-                        count[sp as usize] += 1;
-                    }
-                    self.sums.clear();
-                    self.sums.resize((s + 1) * inner, 0.0);
-                    for o in 0..outer {
-                        self.sums.iter_mut().for_each(|x| *x = 0.0);
-                        for c in 0..d {
-                            let src = &self.a[(o * d + c) * inner..(o * d + c + 1) * inner];
-                            let sp = spots[c] as usize;
-                            for (x, &v) in self.sums[sp * inner..(sp + 1) * inner].iter_mut().zip(src) {
-                                *x += v;
-                            }
-                            for (x, &v) in self.sums[s * inner..(s + 1) * inner].iter_mut().zip(src) {
-                                *x += v;
-                            }
-                        }
-                        for y in 0..=s {
-                            let dst = &mut self.b[(o * (s + 1) + y) * inner..(o * (s + 1) + y + 1) * inner];
-                            let all = &self.sums[s * inner..(s + 1) * inner];
-                            if y == s {
-                                let inv = 1.0 / d as f64;
-                                for (x, &t) in dst.iter_mut().zip(all) {
-                                    *x = t * inv;
-                                }
-                            } else {
-                                let inv = 1.0 / (d - count[y]) as f64;
-                                let own = &self.sums[y * inner..(y + 1) * inner];
-                                for ((x, &t), &m) in dst.iter_mut().zip(all).zip(own) {
-                                    *x = (t - m) * inv;
-                                }
-                            }
-                        }
-                    }
-                }
-                Model::Greedy(_) => {
-                    for o in 0..outer {
-                        for y in 0..=s {
-                            let c = node.greedy[seat][y] as usize;
-                            let src = (o * d + c) * inner;
-                            let dst = (o * (s + 1) + y) * inner;
-                            self.b[dst..dst + inner].copy_from_slice(&self.a[src..src + inner]);
-                        }
-                    }
-                }
-                Model::Best => {
-                    let rest = inner / k;
-                    let key = 1 + seat;
-                    if let Pick::Record(ch) = &mut pick {
-                        ch.clear();
-                        ch.resize(outer * (s + 1) * rest, 0);
-                    }
-                    for o in 0..outer {
-                        for r in 0..rest {
-                            for y in 0..=s {
-                                // Highest own share; among near-ties the shortest game (so the
-                                // policy never prolongs a game for nothing), then the first action.
-                                let mut max = f64::NEG_INFINITY;
-                                for c in 0..d {
-                                    if spots[c] as usize != y {
-                                        max = max.max(self.a[(o * d + c) * inner + r * k + key]);
-                                    }
-                                }
-                                let entry = (o * (s + 1) + y) * rest + r;
-                                if let Pick::Fixed(table) = &pick {
-                                    let c = table[entry] as usize;
-                                    let src = (o * d + c) * inner + r * k;
-                                    let dst = entry * k;
-                                    self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
-                                    continue;
-                                }
-                                let mut c = usize::MAX;
-                                for i in 0..d {
-                                    let at = (o * d + i) * inner + r * k;
-                                    if spots[i] as usize != y
-                                        && self.a[at + key] >= max - 1e-12
-                                        && (c == usize::MAX || self.a[at] < self.a[(o * d + c) * inner + r * k])
-                                    {
-                                        c = i;
-                                    }
-                                }
-                                let src = (o * d + c) * inner + r * k;
-                                let dst = (o * (s + 1) + y) * inner + r * k;
-                                self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
-                                if let Pick::Record(ch) = &mut pick {
-                                    ch[entry] = c as u8;
-                                }
-                            }
-                        }
-                    }
-                }
+                Model::Random => self.contract_random(&g),
+                Model::Greedy(_) => self.contract_greedy(&g, &node.greedy[seat]),
+                Model::Best => self.contract_best(&g, 1 + seat, k, &mut pick),
             }
             shape[seat] = s + 1;
             std::mem::swap(&mut self.a, &mut self.b);
         }
         &self.a
+    }
+
+    /// A random player's axis: entry y averages its actions whose spot is not y (it never
+    /// repeats its last spot), entry s all of them (first round).
+    #[inline]
+    fn contract_random(&mut self, g: &Axis) {
+        let Axis { spots, d, inner, outer, s } = *g;
+            let mut count = [0usize; MAX_ACTS + 1];
+            for &sp in &spots[..d] {
+                count[sp as usize] += 1;
+            }
+            self.sums.clear();
+            self.sums.resize((s + 1) * inner, 0.0);
+            for o in 0..outer {
+                self.sums.iter_mut().for_each(|x| *x = 0.0);
+                for c in 0..d {
+                    let src = &self.a[(o * d + c) * inner..(o * d + c + 1) * inner];
+                    let sp = spots[c] as usize;
+                    for (x, &v) in self.sums[sp * inner..(sp + 1) * inner].iter_mut().zip(src) {
+                        *x += v;
+                    }
+                    for (x, &v) in self.sums[s * inner..(s + 1) * inner].iter_mut().zip(src) {
+                        *x += v;
+                    }
+                }
+                for y in 0..=s {
+                    let dst = &mut self.b[(o * (s + 1) + y) * inner..(o * (s + 1) + y + 1) * inner];
+                    let all = &self.sums[s * inner..(s + 1) * inner];
+                    if y == s {
+                        let inv = 1.0 / d as f64;
+                        for (x, &t) in dst.iter_mut().zip(all) {
+                            *x = t * inv;
+                        }
+                    } else {
+                        let inv = 1.0 / (d - count[y]) as f64;
+                        let own = &self.sums[y * inner..(y + 1) * inner];
+                        for ((x, &t), &m) in dst.iter_mut().zip(all).zip(own) {
+                            *x = (t - m) * inv;
+                        }
+                    }
+                }
+            }
+    }
+
+    /// A greedy player's axis: entry y is its greedy choice after last spot y.
+    #[inline]
+    fn contract_greedy(&mut self, g: &Axis, greedy: &[u8; MAX_ACTS]) {
+        let Axis { d, inner, outer, s, .. } = *g;
+            for o in 0..outer {
+                for y in 0..=s {
+                    let c = greedy[y] as usize;
+                    let src = (o * d + c) * inner;
+                    let dst = (o * (s + 1) + y) * inner;
+                    self.b[dst..dst + inner].copy_from_slice(&self.a[src..src + inner]);
+                }
+            }
+    }
+
+    /// The maximising player's axis (value `key` is its share): entry y is its best action
+    /// whose spot is not y, as `pick` says (the best, written down, or as written before).
+    #[inline]
+    fn contract_best(&mut self, g: &Axis, key: usize, k: usize, pick: &mut Pick<'_>) {
+        let Axis { spots, d, inner, outer, s } = *g;
+            let rest = inner / k;
+            if let Pick::Record(ch) = &mut *pick {
+                ch.clear();
+                ch.resize(outer * (s + 1) * rest, 0);
+            }
+            for o in 0..outer {
+                for r in 0..rest {
+                    for y in 0..=s {
+                        // Highest own share; among near-ties the shortest game (so the
+                        // policy never prolongs a game for nothing), then the first action.
+                        let mut max = f64::NEG_INFINITY;
+                        for c in 0..d {
+                            if spots[c] as usize != y {
+                                max = max.max(self.a[(o * d + c) * inner + r * k + key]);
+                            }
+                        }
+                        let entry = (o * (s + 1) + y) * rest + r;
+                        if let Pick::Fixed(table) = &*pick {
+                            let c = table[entry] as usize;
+                            let src = (o * d + c) * inner + r * k;
+                            let dst = entry * k;
+                            self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
+                            continue;
+                        }
+                        let mut c = usize::MAX;
+                        for i in 0..d {
+                            let at = (o * d + i) * inner + r * k;
+                            if spots[i] as usize != y
+                                && self.a[at + key] >= max - 1e-12
+                                && (c == usize::MAX || self.a[at] < self.a[(o * d + c) * inner + r * k])
+                            {
+                                c = i;
+                            }
+                        }
+                        let src = (o * d + c) * inner + r * k;
+                        let dst = (o * (s + 1) + y) * inner + r * k;
+                        self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
+                        if let Pick::Record(ch) = &mut *pick {
+                            ch[entry] = c as u8;
+                        }
+                    }
+                }
+            }
     }
 }
 
@@ -754,13 +829,12 @@ fn model_of(label: &str) -> Result<(Option<Model>, Option<u32>), String> {
     })
 }
 
-/// The exact report of `setup` with one bot label per player (`random`, `greedy...`, or
-/// `best-response...`). Headroom is computed for seat 0 when all play random (every player
-/// seat has the same by symmetry),
-/// and for the best-response seat otherwise.
-pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_states: u64) -> Result<ExactReport, String> {
-    let started = Instant::now();
-    let n = setup.players;
+/// The `best-response` seats of a line-up, each with its `vs` (0 = random, 1 = greedy).
+type BestSeats = Vec<(usize, u32)>;
+
+/// Each player seat's model from its bot label, a `best-response` seat counted as random for
+/// now, and the best-response seats with their `vs`; at most one best-response seat.
+fn seat_models(labels: &[String], n: usize) -> Result<(Vec<Model>, BestSeats), String> {
     let mut models = Vec::with_capacity(n);
     let mut best_seats = Vec::new();
     for (seat, label) in labels.iter().enumerate().take(n) {
@@ -776,6 +850,17 @@ pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_s
     if best_seats.len() > 1 {
         return Err(Refusal::TwoBest.to_string());
     }
+    Ok((models, best_seats))
+}
+
+/// The exact report of `setup` with one bot label per player (`random`, `greedy...`, or
+/// `best-response...`). Headroom is computed for seat 0 when all play random (every player
+/// seat has the same by symmetry),
+/// and for the best-response seat otherwise.
+pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_states: u64) -> Result<ExactReport, String> {
+    let started = Instant::now();
+    let n = setup.players;
+    let (mut models, best_seats) = seat_models(labels, n)?;
     let all_random = models.iter().all(|m| matches!(m, Model::Random)) && best_seats.is_empty();
     let refuse = |r: Refusal| r.to_string();
     let random_models: Vec<Model> = (0..n).map(|_| Model::Random).collect();
