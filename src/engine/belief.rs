@@ -10,11 +10,13 @@
 //!   action ([`Bot::action_probability`]), averaged over a few samples of the deciding seat's
 //!   hidden cards, smoothed by [`EPSILON`] so that a deterministic model's 0 does not rule it
 //!   out for good;
-//! - each particle is weighted by whether a model drawn from the belief takes the action in
-//!   that particle (1, else [`EPSILON`]), and carried past the action (its hidden part filled in as the
-//!   model would in the particle). Particles whose text ([`Game::observation`]) no longer
-//!   matches what the seat sees (a draw went differently in them) are dropped; the pool is
-//!   refilled from fresh samples when too few remain.
+//! - each particle is kept only if a model drawn from the belief takes the action in that
+//!   particle, and carried past it (its hidden part as the model chose it). When fewer than
+//!   a quarter of the pool fit, fresh samples are tried the same way (rejection sampling),
+//!   so that a claim that few random deals explain is read from the deals that explain it.
+//!   Particles whose text ([`Game::observation`]) no longer matches what the seat sees (a
+//!   draw went differently in them) are dropped; the pool is refilled from fresh samples
+//!   when too few remain.
 //!
 //! The search draws an opponent's model from its belief for each iteration, and its samples
 //! from the particles by weight (importance resampling) while their effective sample size is
@@ -31,6 +33,8 @@ const UPDATE_SAMPLES: usize = 2;
 const POOL: usize = 64;
 /// Effective sample size below which the search samples afresh instead of from the pool.
 pub const MIN_EFFECTIVE: f64 = 8.0;
+/// Most fresh samples tried per watched decision when too few particles fit it.
+const REFILL_TRIES: usize = 512;
 /// Most candidates per bot kind before the grid varies one parameter at a time.
 const FULL_GRID: usize = 12;
 
@@ -138,7 +142,6 @@ pub struct TableBelief<G: Game> {
     /// Effective sample size of the pool at the last search (0: fresh samples were used).
     effective: f64,
     rng: GameRng,
-    scratch: Vec<G::Action>,
 }
 
 impl<G: Game> TableBelief<G> {
@@ -160,7 +163,6 @@ impl<G: Game> TableBelief<G> {
             particle_cumulative: Vec::new(),
             effective: 0.0,
             rng: GameRng::seed_from(0),
-            scratch: Vec::new(),
         }
     }
 
@@ -222,7 +224,7 @@ impl<G: Game> TableBelief<G> {
     pub fn observe_decision(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
         self.update_belief(game, seat, action, sampler);
         self.refresh_pool(game, sampler);
-        self.weigh_particles(game, seat, action);
+        self.weigh_particles(game, seat, action, sampler);
     }
 
     fn update_belief(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
@@ -264,36 +266,36 @@ impl<G: Game> TableBelief<G> {
     }
 
     /// Weighs every particle by whether a model drawn from `seat`'s belief takes `action`
-    /// there (smoothed by [`EPSILON`]), and plays the action on it (its hidden part as the model chose
-    /// it, else the first legal action with that public part; none: the particle is dropped).
-    fn weigh_particles(&mut self, game: &G, seat: usize, action: &G::Action) {
+    /// there, and plays the model's action on it (its hidden part as the model chose it);
+    /// particles where it does not are dropped. When fewer than a quarter of the pool
+    /// remain, fresh samples are tried the same way (at most [`REFILL_TRIES`]) and those
+    /// that fit join the pool (rejection sampling: a claim few random deals explain is then
+    /// still read from the deals that explain it).
+    fn weigh_particles(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
         let cumulative = cumulative_posterior(&self.log_weights[seat]);
         let wanted = game.public_action(action);
         let mut log = EventLog::new(false);
         for i in 0..self.particles.len() {
-            if game.to_move(&self.particles[i]) != ToMove::Seat(seat) {
+            let fits = game.to_move(&self.particles[i]) == ToMove::Seat(seat) && self.try_particle(game, seat, &wanted, &cumulative, i, &mut log);
+            if !fits {
                 self.weights[i] = 0.0;
-                continue;
             }
-            let model = draw_index(&cumulative, &mut self.rng);
-            let chosen = {
-                let view = game.view(&self.particles[i], seat);
-                // One decision of the drawn model: its match (1 or 0) estimates the likelihood
-                // without bias at one decision's cost per particle.
-                let mine = self.judges[seat][model].decide(game, &view, &mut self.rng);
-                let hit = game.public_action(&mine) == wanted;
-                self.weights[i] *= if hit { 1.0 } else { EPSILON };
-                if hit {
-                    Some(mine)
-                } else {
-                    self.scratch.clear();
-                    game.legal_actions(&view, &mut self.scratch);
-                    self.scratch.iter().copied().find(|a| game.public_action(a) == wanted)
+        }
+        let mut kept = self.weights.iter().filter(|&&w| w > 0.0).count();
+        if kept * 4 < POOL {
+            let mean = if kept > 0 { self.weights.iter().sum::<f64>() / kept as f64 } else { 1.0 };
+            for _ in 0..REFILL_TRIES {
+                if kept >= POOL {
+                    break;
                 }
-            };
-            match chosen {
-                Some(a) => game.apply(&mut self.particles[i], seat, a, &mut self.rng, &mut log),
-                None => self.weights[i] = 0.0,
+                self.particles.push(sampler.sample(game, &mut self.rng));
+                self.weights.push(mean);
+                if self.try_particle(game, seat, &wanted, &cumulative, self.particles.len() - 1, &mut log) {
+                    kept += 1;
+                } else {
+                    self.particles.pop();
+                    self.weights.pop();
+                }
             }
         }
         // Rescaled so that the largest weight is 1: long games do not underflow.
@@ -303,6 +305,21 @@ impl<G: Game> TableBelief<G> {
                 *w /= top;
             }
         }
+    }
+
+    /// Whether a model drawn from the cumulative posterior `cumulative` of `seat` takes the
+    /// public action `wanted` in particle `i`; if so the particle is carried past it.
+    fn try_particle(&mut self, game: &G, seat: usize, wanted: &G::Action, cumulative: &[f64], i: usize, log: &mut EventLog<G::Event>) -> bool {
+        let model = draw_index(cumulative, &mut self.rng);
+        let mine = {
+            let view = game.view(&self.particles[i], seat);
+            self.judges[seat][model].decide(game, &view, &mut self.rng)
+        };
+        if game.public_action(&mine) != *wanted {
+            return false;
+        }
+        game.apply(&mut self.particles[i], seat, mine, &mut self.rng, log);
+        true
     }
 
     /// This bot's own seat played `action`: carried on every particle.
@@ -395,6 +412,25 @@ fn cumulative_posterior(log_weights: &[f64]) -> Vec<f64> {
 /// decision with a sampler from its own seat); returns the belief at the end.
 #[cfg(test)]
 pub(crate) fn watch_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], me: usize, seed: u64) -> TableBelief<G> {
+    let mut beliefs = vec![TableBelief::new(game)];
+    watch_game_with(game, bots, me, seed, &mut beliefs, |_, state| state.clone(), |_, _, _| {});
+    beliefs.pop().expect("one belief")
+}
+
+/// Test support: [`watch_game`] with several beliefs. Belief `i` is handed samplers of the
+/// state `stand_in(i, real state)` (the real state itself, or another real state that agrees
+/// with it on the seat's view); at each of the seat's own decisions, right after
+/// [`TableBelief::prepare`] (where a search starts), `searched(i, belief, stand-in state)`.
+#[cfg(test)]
+pub(crate) fn watch_game_with<G: Game>(
+    game: &G,
+    bots: &mut [Box<dyn Bot<G>>],
+    me: usize,
+    seed: u64,
+    beliefs: &mut [TableBelief<G>],
+    mut stand_in: impl FnMut(usize, &G::State) -> G::State,
+    mut searched: impl FnMut(usize, &TableBelief<G>, &G::State),
+) {
     use super::GameEvent;
     let (mut rng, mut seat_rngs) = super::streams(seed, bots.len());
     let mut log = EventLog::new(true);
@@ -402,8 +438,9 @@ pub(crate) fn watch_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], me: us
     for (seat, bot) in bots.iter_mut().enumerate() {
         bot.new_game(game, seat);
     }
-    let mut belief = TableBelief::new(game);
-    belief.new_game(game, me);
+    for belief in beliefs.iter_mut() {
+        belief.new_game(game, me);
+    }
     let mut steps = 0;
     loop {
         for event in log.drain() {
@@ -413,7 +450,9 @@ pub(crate) fn watch_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], me: us
                 }
             }
             if event.visible_to(me) {
-                belief.observe(&event);
+                for belief in beliefs.iter_mut() {
+                    belief.observe(&event);
+                }
             }
         }
         let ToMove::Seat(seat) = game.to_move(&state) else { break };
@@ -422,13 +461,17 @@ pub(crate) fn watch_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], me: us
             break;
         }
         let action = bots[seat].decide_with(game, &game.view(&state, seat), &Sampler::new(&state, seat), &mut seat_rngs[seat]);
-        if seat == me {
-            belief.prepare(game, &Sampler::new(&state, me));
-            belief.own_action(game, &action);
-        } else {
-            belief.observe_decision(game, seat, &game.public_action(&action), &Sampler::new(&state, me));
+        for (i, belief) in beliefs.iter_mut().enumerate() {
+            let seen = stand_in(i, &state);
+            let sampler = Sampler::new(&seen, me);
+            if seat == me {
+                belief.prepare(game, &sampler);
+                searched(i, belief, &seen);
+                belief.own_action(game, &action);
+            } else {
+                belief.observe_decision(game, seat, &game.public_action(&action), &sampler);
+            }
         }
         game.apply(&mut state, seat, action, &mut rng, &mut log);
     }
-    belief
 }

@@ -37,10 +37,15 @@
 //! decisions while its effective sample size allows. `model=default` is the bot as it was
 //! (`opponents` decides), bit for bit.
 //!
-//! Known limit: a particle is weighted by whether the opponent's model would have acted so
-//! in it, so a decision that almost no random deal explains (a Penny Badger claim of four of
-//! a kind) leaves every particle at the same small weight: such claims are still judged by
-//! uniformly re-dealt cards, and the search still over-rates challenging them.
+//! With `model=auto` the trust test also allows for luck: the search's most visited action
+//! must beat the default bot's choice by `trust` standard errors times twice the expected
+//! best of that many noisy means (see `beats_by_more_than_luck`), so a turn with hundreds
+//! of legal discards is not decided by the luckiest of them.
+//!
+//! Known limit: a particle is kept when the opponent's model would have acted so in it, and
+//! fresh samples are tried when too few fit (at most a few hundred); a decision that almost
+//! no random deal explains (a Penny Badger claim of four of a kind) may find none, and is
+//! then judged on uniformly re-dealt cards.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,6 +67,18 @@ static ITERATIONS: AtomicU64 = AtomicU64::new(0);
 /// divides the difference over a run by its time.
 pub fn iterations_run() -> u64 {
     ITERATIONS.load(Ordering::Relaxed)
+}
+
+/// Searches run with `model=auto` by every `ismcts` bot of the process, and the sum of the
+/// effective sample sizes of their particle pools in thousandths (for `playtest bench`).
+static WATCHED_SEARCHES: AtomicU64 = AtomicU64::new(0);
+static EFFECTIVE_MILLIS: AtomicU64 = AtomicU64::new(0);
+
+/// Searches run so far with `model=auto` by every `ismcts` bot of the process, and the sum
+/// of their pools' effective sample sizes (0 for a search that drew fresh samples):
+/// `playtest bench` prints the mean over a run, how much the samples were read from play.
+pub fn effective_samples_run() -> (u64, f64) {
+    (WATCHED_SEARCHES.load(Ordering::Relaxed), EFFECTIVE_MILLIS.load(Ordering::Relaxed) as f64 / 1000.0)
 }
 
 /// One tree node: the information set reached by `action` of `mover` from its parent.
@@ -300,6 +317,8 @@ impl<G: Game> Ismcts<G> {
         let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, &mut GameRng::seed_from(0)));
         if let Some(belief) = self.belief.as_mut() {
             belief.prepare(game, sampler);
+            WATCHED_SEARCHES.fetch_add(1, Ordering::Relaxed);
+            EFFECTIVE_MILLIS.fetch_add((belief.effective_samples() * 1000.0).round() as u64, Ordering::Relaxed);
         }
         for _ in 0..self.iterations {
             match self.belief.as_deref() {
@@ -332,10 +351,16 @@ impl<G: Game> Ismcts<G> {
             let p = self.root_children[self.prior as usize];
             if p != NONE {
                 let (a, b) = (&self.nodes[self.root_children[best] as usize], &self.nodes[p as usize]);
-                let (na, nb) = (a.visits.max(1) as f64, b.visits.max(1) as f64);
-                let (ma, mb) = (a.reward / na, b.reward / nb);
-                let se = (ma * (1.0 - ma) / na + mb * (1.0 - mb) / nb).sqrt().max(1e-9);
-                if ma - mb <= self.trust * se {
+                let beats = match self.belief {
+                    Some(_) => beats_by_more_than_luck(a, b, self.trust, root_count),
+                    None => {
+                        let (na, nb) = (a.visits.max(1) as f64, b.visits.max(1) as f64);
+                        let (ma, mb) = (a.reward / na, b.reward / nb);
+                        let se = (ma * (1.0 - ma) / na + mb * (1.0 - mb) / nb).sqrt().max(1e-9);
+                        ma - mb > self.trust * se
+                    }
+                };
+                if !beats {
                     return self.root_actions[self.prior as usize];
                 }
             }
@@ -556,6 +581,29 @@ impl<G: Game> Ismcts<G> {
         }
         self.search(game, view, sampler, rng)
     }
+}
+
+/// The trust test of `model=auto`: whether the most visited root child `best` beats the
+/// default bot's choice `prior` by more than `trust` standard errors times twice the luck of
+/// the best of `actions` noisy means (`sqrt(2 ln actions)` is the expected maximum of that
+/// many standard normal draws). Means are smoothed by one win and one loss before their
+/// variance is taken, so a child whose few visits all won does not claim a standard error of 0.
+///
+/// Why: a Penny Badger turn has hundreds of legal discards and a search of 1,000 iterations
+/// scores each by a handful of won-or-lost games; the most visited one is then mostly the
+/// luckiest, and the plain test (`model=default`) let a lucky bluff replace the honest claim
+/// about every other turn against card counters. Once the luck, against three `counter`
+/// (40 rotated games) the search won 22.5%; twice, 50% (docs/skill.md).
+fn beats_by_more_than_luck<A>(best: &Node<A>, prior: &Node<A>, trust: f64, actions: u32) -> bool {
+    let smoothed = |n: &Node<A>| {
+        let visits = n.visits as f64;
+        ((n.reward + 1.0) / (visits + 2.0), visits.max(1.0))
+    };
+    let ((ma, na), (mb, nb)) = (smoothed(best), smoothed(prior));
+    let se = (ma * (1.0 - ma) / na + mb * (1.0 - mb) / nb).sqrt();
+    let luck = (2.0 * f64::from(actions.max(2)).ln()).sqrt().max(1.0);
+    let (raw_a, raw_b) = (best.reward / na, prior.reward / nb);
+    raw_a - raw_b > 2.0 * trust * luck * se
 }
 
 /// The game's bot `name` with its default parameters (the default bot or the search
