@@ -186,6 +186,9 @@ const fn logo_targets<const LOGO: usize>(other: usize) -> [usize; 6] {
     if LOGO == 0 { [0, 1, 2, 3, 4, other] } else { [other, 5, 6, 7, 8, 9] }
 }
 
+/// The ten targets in canonical order: what the dice allow when both show the logo.
+const ALL_TARGETS: [usize; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
 /// A target's name: `red`, `star`.
 pub fn target_name(t: usize) -> &'static str {
     if t < 5 { COLORS[t] } else { SHAPES[t - 5] }
@@ -215,24 +218,28 @@ impl Holding {
         ((self.toward >> (FIELD * t as u32)) & FIELD_MASK) as u32
     }
 
-    /// The best target in `allowed`: highest score, ties to colors before shapes, then
-    /// canonical order (the lowest index). `allowed` must not be empty. Two targets (the dice
-    /// show no logo) are read without a loop; the tests compare it with
-    /// [`Holding::best_target_plain`].
+    /// The best target the dice allow (`allowed`, from [`allowed_targets`]): highest score,
+    /// ties to colors before shapes, then canonical order (the lowest index). Read by the
+    /// dice's shape: two targets without a loop, else [`Holding::best_of`] over the six
+    /// (one logo) or the ten (two logos) targets; the tests compare it with a plain loop
+    /// over the targets.
     #[inline(always)]
     pub fn best_target(self, allowed: u16) -> usize {
         match (pair(allowed), one_logo(allowed)) {
             (Some((a, b)), _) => self.best_of_two(a, b),
             (None, Some((0, other))) => self.best_under_logo::<0>(other),
             (None, Some((_, other))) => self.best_under_logo::<1>(other),
-            (None, None) => self.best_target_plain(allowed),
+            (None, None) => {
+                debug_assert_eq!(allowed, 0x3ff, "dice allow two, six or ten targets");
+                self.best_of(ALL_TARGETS)
+            }
         }
     }
 
-    /// [`Holding::best_target`] when one die shows the logo ([`one_logo`]).
+    /// The best of `targets` (in canonical order, not empty): the highest score, ties to the
+    /// first. A fixed number of targets, so the loop is unrolled with the fields' places.
     #[inline(always)]
-    pub fn best_under_logo<const LOGO: usize>(self, other: usize) -> usize {
-        let targets = logo_targets::<LOGO>(other);
+    pub fn best_of<const N: usize>(self, targets: [usize; N]) -> usize {
         let (mut pick, mut best) = (targets[0], 0);
         for t in targets {
             let s = self.score(t);
@@ -244,10 +251,22 @@ impl Holding {
         pick
     }
 
+    /// The highest score over `targets` (0 when there are none).
+    #[inline(always)]
+    pub fn highest_of<const N: usize>(self, targets: [usize; N]) -> u32 {
+        targets.iter().fold(0, |best, &t| best.max(self.score(t)))
+    }
+
+    /// [`Holding::best_target`] when one die shows the logo ([`one_logo`]).
+    #[inline(always)]
+    pub fn best_under_logo<const LOGO: usize>(self, other: usize) -> usize {
+        self.best_of(logo_targets::<LOGO>(other))
+    }
+
     /// The highest score when one die shows the logo ([`one_logo`]).
     #[inline(always)]
     pub fn highest_under_logo<const LOGO: usize>(self, other: usize) -> u32 {
-        logo_targets::<LOGO>(other).iter().fold(0, |best, &t| best.max(self.score(t)))
+        self.highest_of(logo_targets::<LOGO>(other))
     }
 
     /// [`Holding::best_target`] when the dice allow exactly the targets `a` < `b`.
@@ -256,23 +275,6 @@ impl Holding {
         if self.score(b) > self.score(a) { b } else { a }
     }
 
-    /// [`Holding::best_target`] target by target.
-    #[inline]
-    pub fn best_target_plain(self, allowed: u16) -> usize {
-        let mut best = 0;
-        let mut pick = allowed.trailing_zeros() as usize;
-        let mut bits = allowed;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            let s = self.score(t);
-            if s > best {
-                best = s;
-                pick = t;
-            }
-        }
-        pick
-    }
 }
 
 /// A hand: copies per card, which cards are held, how many cards count toward each target,
@@ -389,16 +391,20 @@ impl Hand {
         self.holding().score(t)
     }
 
-    /// The highest score over the targets in `allowed`. Two targets (the dice show no logo)
-    /// are read without a loop, six (one logo) with fields at fixed places; the tests
-    /// compare it with [`Hand::highest_plain`].
+    /// The highest score over the targets the dice allow (`allowed`, from
+    /// [`allowed_targets`]). Two targets (the dice show no logo) are read without a loop,
+    /// six (one logo) or ten (two logos) with fields at fixed places
+    /// ([`Holding::highest_of`]); the tests compare it with a plain loop over the targets.
     #[inline]
     pub fn highest(&self, allowed: u16) -> u32 {
         match (pair(allowed), one_logo(allowed)) {
             (Some((a, b)), _) => self.score(a).max(self.score(b)),
             (None, Some((0, other))) => self.holding().highest_under_logo::<0>(other),
             (None, Some((_, other))) => self.holding().highest_under_logo::<1>(other),
-            (None, None) => self.highest_plain(allowed),
+            (None, None) => {
+                debug_assert_eq!(allowed, 0x3ff, "dice allow two, six or ten targets");
+                self.holding().highest_of(ALL_TARGETS)
+            }
         }
     }
 
@@ -410,21 +416,8 @@ impl Hand {
             (Some((a, b)), _) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.score(a).max(h.score(b)))),
             (None, Some((0, other))) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.holding().highest_under_logo::<0>(other))),
             (None, Some((_, other))) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.holding().highest_under_logo::<1>(other))),
-            (None, None) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.highest_plain(allowed))),
+            (None, None) => hands.iter().enumerate().for_each(|(i, h)| each(i, h.holding().highest_of(ALL_TARGETS))),
         }
-    }
-
-    /// [`Hand::highest`] target by target.
-    #[inline]
-    pub fn highest_plain(&self, allowed: u16) -> u32 {
-        let mut best = 0;
-        let mut bits = allowed;
-        while bits != 0 {
-            let t = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            best = best.max(self.score(t));
-        }
-        best
     }
 
     /// Whether some target in `allowed` has at least `goal` cards (1 to 64): `highest(allowed)
@@ -436,43 +429,38 @@ impl Hand {
         Reach::new(allowed, goal).hit(self)
     }
 
-    /// The highest score over the targets in `allowed` of this hand with `card` added
-    /// (`card` is not added).
-    #[inline]
-    pub fn highest_with(&self, card: Card, allowed: u16) -> u32 {
-        let toward = self.toward + TOWARD_INC[card as usize];
-        let mut best = 0;
-        let mut bits = allowed;
-        while bits != 0 {
-            let t = bits.trailing_zeros();
-            bits &= bits - 1;
-            best = best.max(((toward >> (FIELD * t)) & FIELD_MASK) as u32);
-        }
-        best
-    }
-
-    /// Whether adding `card` raises the highest score over `allowed`: `highest_with(card,
-    /// allowed) > highest(allowed)`. Two targets (the dice show no logo) are read without a
-    /// loop; the tests compare it with [`Hand::raised_by_plain`]. Always inlined: out of line
-    /// (as the compiler chose), the bot's every draw paid a call and the play loop's bit
-    /// instructions were not used in it.
+    /// Whether adding `card` raises the highest score over the targets the dice allow
+    /// (`allowed`, from [`allowed_targets`]): the highest score with the card added against
+    /// [`Hand::highest`]. Two targets (the dice show no logo) are read without a loop; the
+    /// tests compare it with that definition. Always inlined: out of line (as the compiler
+    /// chose), the bot's every draw paid a call and the play loop's bit instructions were
+    /// not used in it.
     #[inline(always)]
     pub fn raised_by(&self, card: Card, allowed: u16) -> bool {
         match (pair(allowed), one_logo(allowed)) {
             (Some((a, b)), _) => self.raised_by_two(card, a, b),
             (None, Some((0, other))) => self.raised_under_logo::<0>(card, other),
             (None, Some((_, other))) => self.raised_under_logo::<1>(card, other),
-            (None, None) => self.raised_by_plain(card, allowed),
+            (None, None) => {
+                debug_assert_eq!(allowed, 0x3ff, "dice allow two, six or ten targets");
+                self.raised_over(card, ALL_TARGETS)
+            }
         }
     }
 
-    /// [`Hand::raised_by`] when one die shows the logo ([`one_logo`]): the highest score
-    /// with the card against the highest score without it, over six targets five of which
-    /// are constants.
+    /// [`Hand::raised_by`] when one die shows the logo ([`one_logo`]): over six targets five
+    /// of which are constants.
     #[inline(always)]
     pub fn raised_under_logo<const LOGO: usize>(&self, card: Card, other: usize) -> bool {
+        self.raised_over(card, logo_targets::<LOGO>(other))
+    }
+
+    /// Whether adding `card` raises the highest score over `targets`: the highest score with
+    /// the card against the highest score without it.
+    #[inline(always)]
+    fn raised_over<const N: usize>(&self, card: Card, targets: [usize; N]) -> bool {
         let now = self.holding();
-        now.plus(card).highest_under_logo::<LOGO>(other) > now.highest_under_logo::<LOGO>(other)
+        now.plus(card).highest_of(targets) > now.highest_of(targets)
     }
 
     /// [`Hand::raised_by`] when the dice allow exactly the targets `a` and `b`.
@@ -486,33 +474,10 @@ impl Hand {
         (counts_a & (sa >= sb)) | (counts_b & (sb >= sa))
     }
 
-    /// [`Hand::raised_by`] in one pass over the targets.
-    #[inline]
-    pub fn raised_by_plain(&self, card: Card, allowed: u16) -> bool {
-        let inc = TOWARD_INC[card as usize];
-        let (mut best, mut best_counted) = (0u64, 0u64);
-        let mut bits = allowed;
-        while bits != 0 {
-            let shift = FIELD * bits.trailing_zeros();
-            bits &= bits - 1;
-            let score = (self.toward >> shift) & FIELD_MASK;
-            best = best.max(score);
-            // The score the card would raise (its field of `inc` is 1), else 0.
-            best_counted = best_counted.max((score + 1) * ((inc >> shift) & 1));
-        }
-        best_counted > best
-    }
-
-    /// The best target in `allowed` ([`Holding::best_target`]).
+    /// The best target the dice allow ([`Holding::best_target`]).
     #[inline]
     pub fn best_target(&self, allowed: u16) -> usize {
         self.holding().best_target(allowed)
-    }
-
-    /// [`Hand::best_target`] target by target ([`Holding::best_target_plain`]).
-    #[inline]
-    pub fn best_target_plain(&self, allowed: u16) -> usize {
-        self.holding().best_target_plain(allowed)
     }
 
     /// What the everyday choices read of this hand ([`Holding`]).

@@ -107,13 +107,7 @@ impl Bot<FlowerPower> for GreedyBot {
     /// held, its first card), and one color alone can complete ([`one_color_completion`]).
     #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        #[cfg(target_arch = "x86_64")]
-        let (completing, first) = single_card_sse2(view.hand.colors_word(), view.garden_lanes(), game.petals, view.hand.slots());
-        #[cfg(not(target_arch = "x86_64"))]
-        let (completing, first) = {
-            let (completing, best) = single_color_plain(view.hand.colors(), view.garden(), game.petals);
-            (completing, view.hand.first_of(best))
-        };
+        let (completing, first) = single_card(view.hand, view.garden_lanes(), game.petals);
         if completing != 0 {
             return Action(completion_play(game, view.hand, view.garden(), completing));
         }
@@ -159,14 +153,24 @@ fn one_color_completion(hand: &Hand, completing: u32, garden: &[u16; COLORS], pe
     Some(mask)
 }
 
-/// `greedy`'s two questions about a hand, the plain version of [`single_card_sse2`] (the
-/// tests compare the two, with [`Hand::first_of`]): which colors complete a flower (their petals in the garden plus
-/// the cards held reach `petals`; bit c for color c), and the color a single-card play
-/// takes: of the colors held, the fewest petals, ties to the most held, then canonical order
-/// (0 when no color is held).
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+/// `greedy`'s two questions about a hand: which colors complete a flower (their petals in
+/// the garden, `garden`'s first five lanes, plus the cards held reach `petals`; bit c for
+/// color c), and the position (one bit) of the first card of the color a single-card play
+/// takes: of the colors held, the fewest petals, ties to the most held, then canonical
+/// order (0 when no color is held). On x86-64 the five colors at once
+/// ([`greedy_turn_sse2`]); the tests compare it with a color-by-color loop.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn single_card(hand: &Hand, garden: &[u16; 8], petals: u32) -> (u32, u16) {
+    let turn = greedy_turn_sse2(hand.colors_word(), garden, petals, hand.slots());
+    (turn.completing, turn.first)
+}
+
+/// [`single_card`] color by color (no SSE2 off x86-64).
+#[cfg(not(target_arch = "x86_64"))]
 #[inline]
-pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u32) -> (u32, usize) {
+pub fn single_card(hand: &Hand, garden: &[u16; 8], petals: u32) -> (u32, u16) {
+    let held = hand.colors();
     let mut completing = 0;
     let mut best_key = u32::MAX;
     let mut best = 0;
@@ -180,18 +184,7 @@ pub fn single_color_plain(held: &[u8; COLORS], garden: &[u16; COLORS], petals: u
             best = c;
         }
     }
-    (completing, best)
-}
-
-/// [`single_color_plain`] on the five colors at once, followed by the single-card play's
-/// position ([`greedy_turn_sse2`] without the play's color and garden): the colors that
-/// complete and the position (one bit) of the first card of the color a single-card play
-/// takes (0 when no color is held).
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-pub fn single_card_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> (u32, u16) {
-    let turn = greedy_turn_sse2(held, garden, petals, slots);
-    (turn.completing, turn.first)
+    (completing, hand.first_of(best))
 }
 
 /// `greedy`'s turn as [`greedy_turn_sse2`] sees it.
@@ -205,7 +198,7 @@ pub struct GreedyTurn {
     pub first: u16,
 }
 
-/// [`single_color_plain`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
+/// [`single_card`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
 /// is part of every x86-64 CPU), followed by the single-card play. `held` is the hand's color
 /// counts as one word (byte c: color c, bytes 5..8 zero), `garden` the garden's eight lanes
 /// ([`super::rules::Garden`], lanes 5..8 zero), `slots` the hand's 16 slots

@@ -812,13 +812,28 @@ impl MatchPatch {
     pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
-                self.draw::<LOG>(s, seat, action, log);
+                let card = self.draw_card::<LOG>(s, seat, action, log);
                 if let Phase::Draw { left, after_pair } = s.phase
                     && left > 1
                     && s.can_draw()
                 {
+                    s.hands[seat].push(card);
                     s.phase = Phase::Draw { left: left - 1, after_pair };
                     return;
+                }
+                // The batch's last draw: step 2 follows. When the card pairs the one copy of
+                // it held and no other pair is held, that pair is the one laid first, so the
+                // card never joins the hand: the copy held leaves with it (the same hand as a
+                // push then `Hand::remove_pair`, without the second search and move).
+                let hand = &mut s.hands[seat];
+                if hand.pair_mask() == 0 && hand.count(card) == 1 {
+                    hand.remove(card);
+                    self.score_pair::<LOG>(s, seat, card, log);
+                    if self.redraws_after_pair(s) {
+                        return;
+                    }
+                } else {
+                    hand.push(card);
                 }
                 self.pairs_then_end_check::<LOG>(s, seat, log);
             }
@@ -850,18 +865,29 @@ impl MatchPatch {
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         while s.hands[seat].pair_mask() != 0 {
             self.lay_pair::<LOG>(s, seat, log);
-            if self.params.pair_draws > 0 && s.can_draw() {
-                s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
+            if self.redraws_after_pair(s) {
                 return;
             }
         }
         self.end_check::<LOG>(s, seat, log);
     }
 
-    /// One single draw of `seat` (`action` is [`Action::Pile`] or [`Action::Take`], legal):
-    /// the card joins its hand, the public record follows.
+    /// After a pair is laid: asks for the redraws (true) when there are any and a card can be
+    /// drawn.
     #[inline(always)]
-    pub(super) fn draw<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+    fn redraws_after_pair(&self, s: &mut State) -> bool {
+        let redraw = self.params.pair_draws > 0 && s.can_draw();
+        if redraw {
+            s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
+        }
+        redraw
+    }
+
+    /// One single draw of `seat` (`action` is [`Action::Pile`] or [`Action::Take`], legal):
+    /// the card leaves the pile or its slot, the public record follows; the caller puts the
+    /// card in the hand (or lays it at once with its pair).
+    #[inline(always)]
+    fn draw_card<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) -> Card {
         let pile = action == Action::Pile;
         let card = match action {
             Action::Take(i) => {
@@ -881,7 +907,7 @@ impl MatchPatch {
             }
         };
         log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card, pile });
-        s.hands[seat].push(card);
+        card
     }
 
     /// `seat` lays its first pair in canonical order (it holds one): the two copies held
@@ -890,6 +916,13 @@ impl MatchPatch {
     pub(super) fn lay_pair<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
         s.hands[seat].remove_pair(card);
+        self.score_pair::<LOG>(s, seat, card, log);
+    }
+
+    /// The public record of `seat` laying a pair of `card` (both copies already out of its
+    /// hand): its score, the pairs laid, what is known of its hand.
+    #[inline(always)]
+    fn score_pair<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
         s.pairs[seat] += 1;
         s.laid[card as usize] += 1;
         let known = &mut s.known[seat][card as usize];

@@ -1297,3 +1297,28 @@ fn perfect_memory_never_draws() {
     crate::engine::check_never_draws(&g, &mut bots, 300).unwrap();
     assert!(TableMemoryBot::new(0.99).draws());
 }
+
+// ---------------------------------------------------------------------------------------
+// The game's own loop (`turns.rs`) against the engine's plain loop
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The game's own loop plays the same game as the engine's plain loop (the same final
+    /// state, every draw of every stream), from the deal or from any later decision, for any
+    /// valid parameters, boxed tables of mixed recalls and random seats, and a uniform
+    /// table of memory bots (inlined).
+    #[test]
+    fn play_out_is_the_plain_loop(params in arb_game(), recalls in prop::collection::vec(prop::sample::select(vec![0.0, 0.3, 0.9, 1.0, -1.0]), 8), seed in any::<u64>(), lead in 0usize..80) {
+        let g = MatchPatch::new(params).expect("valid");
+        let n = g.players;
+        let boxed = || -> Vec<Box<dyn Bot<MatchPatch>>> {
+            recalls[..n].iter().map(|&r| if r < 0.0 { Box::new(crate::engine::RandomBot::<MatchPatch>::new()) as Box<dyn Bot<MatchPatch>> } else { Box::new(TableMemoryBot::new(r)) }).collect()
+        };
+        let mixed = crate::engine::check_play_out(&g, &mut boxed(), &mut boxed(), seed, lead);
+        prop_assert!(mixed.is_ok(), "mixed table: {:?}", mixed.err());
+        let uniform = || crate::engine::Uniform::new(recalls[..n].iter().map(|&r| TableMemoryBot::new(r.max(0.0))).collect());
+        let table = crate::engine::check_play_out(&g, &mut uniform(), &mut uniform(), seed, lead);
+        prop_assert!(table.is_ok(), "memory table: {:?}", table.err());
+    }
+}
