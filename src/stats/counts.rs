@@ -2,11 +2,13 @@
 //! a histogram's mean, and count vectors that grow as they are filled and merged.
 
 /// `a / b`, 0 when `b` is 0 (a share or a mean of nothing).
+#[inline]
 pub fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
 
 /// Adds `by` to entry `i` of `v`, growing `v` with zeros as needed.
+#[inline]
 pub fn bump(v: &mut Vec<u64>, i: usize, by: u64) {
     if v.len() <= i {
         v.resize(i + 1, 0);
@@ -15,6 +17,7 @@ pub fn bump(v: &mut Vec<u64>, i: usize, by: u64) {
 }
 
 /// Adds `b` entry by entry into `a` (merging two threads' counts), growing `a` as needed.
+#[inline]
 pub fn add_counts(a: &mut Vec<u64>, b: &[u64]) {
     if a.len() < b.len() {
         a.resize(b.len(), 0);
