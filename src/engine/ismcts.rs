@@ -329,9 +329,15 @@ impl<G: Game> Ismcts<G> {
         }
         self.sample = Some(sample);
         ITERATIONS.fetch_add(self.iterations as u64, Ordering::Relaxed);
-        // The most visited root child; ties to the default bot's choice (a search too short
-        // to try every action once leaves every child one visit), then to the better mean
-        // reward, then to the first legal action (deterministic).
+        let best = self.most_visited_root();
+        self.root_actions[self.trusted(best, root_count)]
+    }
+
+    /// The most visited root child; ties to the default bot's choice (a search too short to
+    /// try every action once leaves every child one visit), then to the better mean reward,
+    /// then to the first legal action (deterministic).
+    #[inline(always)]
+    fn most_visited_root(&self) -> usize {
         let mut best = 0;
         let mut best_key = (0u32, false, f64::NEG_INFINITY);
         for (i, &child) in self.root_children.iter().enumerate() {
@@ -345,8 +351,15 @@ impl<G: Game> Ismcts<G> {
                 best = i;
             }
         }
-        // Trust in the default bot: its choice stays unless the chosen action's mean beats it
-        // by more than `trust` standard errors (shares read as Bernoulli trials).
+        best
+    }
+
+    /// Trust in the default bot: its choice (the root index `prior`) stays unless the most
+    /// visited root child `best`'s mean beats it by more than `trust` standard errors (shares
+    /// read as Bernoulli trials; with `model=auto` allowing for the luck of the best of
+    /// `root_count` actions).
+    #[inline(always)]
+    fn trusted(&self, best: usize, root_count: u32) -> usize {
         if self.trust > 0.0 && self.prior != NONE && best as u32 != self.prior {
             let p = self.root_children[self.prior as usize];
             if p != NONE {
@@ -361,11 +374,11 @@ impl<G: Game> Ismcts<G> {
                     }
                 };
                 if !beats {
-                    return self.root_actions[self.prior as usize];
+                    return self.prior as usize;
                 }
             }
         }
-        self.root_actions[best]
+        best
     }
 
     /// Selection at the root: its actions are the same in every sample, so children are
@@ -407,8 +420,6 @@ impl<G: Game> Ismcts<G> {
     #[inline(always)]
     fn iterate(&mut self, game: &G, state: &mut G::State, searcher: usize, rng: &mut GameRng) {
         let mut log = EventLog::new(false);
-        let mut node = 0u32;
-        let mut steps = 0u32;
         if !self.rollout_bots.is_empty() {
             for (seat, bot) in self.rollout_bots.iter_mut().enumerate() {
                 bot.new_game(game, seat);
@@ -420,7 +431,18 @@ impl<G: Game> Ismcts<G> {
                 belief.draw_models(game, rng);
             }
         }
-        // Selection and expansion.
+        let (node, steps) = self.select_and_expand(game, state, searcher, rng, &mut log);
+        let finished = self.roll_out(game, state, searcher, steps, rng, &mut log);
+        self.back_up(game, state, node, finished);
+    }
+
+    /// Selection and expansion: walks the tree from the root on `state`, applying each
+    /// chosen action, until an action is expanded or the game ends. Returns the node reached
+    /// and the number of actions applied.
+    #[inline(always)]
+    fn select_and_expand(&mut self, game: &G, state: &mut G::State, searcher: usize, rng: &mut GameRng, log: &mut EventLog<G::Event>) -> (u32, u32) {
+        let mut node = 0u32;
+        let mut steps = 0u32;
         while let ToMove::Seat(seat) = game.to_move(state) {
             if self.model_opponents && seat != searcher && node != 0 {
                 // The opponent model chooses; the tree only records what it chose, so the
@@ -433,14 +455,14 @@ impl<G: Game> Ismcts<G> {
                     Some(c) => c,
                     None => self.add_child(node, seat, action),
                 };
-                game.apply(state, seat, action, rng, &mut log);
+                game.apply(state, seat, action, rng, log);
                 steps += 1;
                 continue;
             }
             if node == 0 {
                 let (child, action, expanded) = self.select_at_root(seat, rng);
                 node = child;
-                game.apply(state, seat, action, rng, &mut log);
+                game.apply(state, seat, action, rng, log);
                 steps += 1;
                 if expanded {
                     break;
@@ -472,16 +494,23 @@ impl<G: Game> Ismcts<G> {
             if !self.untried.is_empty() {
                 let action = self.untried[below(self.untried.len() as u32, rng) as usize];
                 node = self.add_child(node, seat, action);
-                game.apply(state, seat, action, rng, &mut log);
+                game.apply(state, seat, action, rng, log);
                 steps += 1;
                 break;
             }
             node = best;
             let action = self.nodes[node as usize].action.expect("a child has an action");
-            game.apply(state, seat, action, rng, &mut log);
+            game.apply(state, seat, action, rng, log);
             steps += 1;
         }
-        // Rollout.
+        (node, steps)
+    }
+
+    /// Rollout: plays `state` on by the rollout policy (opponents by their drawn models under
+    /// `model=auto`) to the end, or until `depth` actions counting the `steps` already taken.
+    /// Returns whether the game finished.
+    #[inline(always)]
+    fn roll_out(&mut self, game: &G, state: &mut G::State, searcher: usize, mut steps: u32, rng: &mut GameRng, log: &mut EventLog<G::Event>) -> bool {
         let mut finished = true;
         while let ToMove::Seat(seat) = game.to_move(state) {
             if self.depth > 0 && steps >= self.depth {
@@ -504,10 +533,16 @@ impl<G: Game> Ismcts<G> {
                     }
                 }
             };
-            game.apply(state, seat, action, rng, &mut log);
+            game.apply(state, seat, action, rng, log);
             steps += 1;
         }
-        // Back-up of every seat's win share.
+        finished
+    }
+
+    /// Back-up of every seat's win share along the path from `node` to the root: the
+    /// outcome's shares when `finished`, else the standing leaders' (ties shared).
+    #[inline(always)]
+    fn back_up(&mut self, game: &G, state: &G::State, mut node: u32, finished: bool) {
         if finished {
             let outcome = game.outcome(state);
             for (seat, share) in self.shares.iter_mut().enumerate() {
