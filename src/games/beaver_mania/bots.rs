@@ -162,7 +162,8 @@ impl StabTargets {
     /// The opponents' top plays as greedy reads them from `view`.
     #[inline]
     fn of(game: &BeaverMania, view: &View) -> StabTargets {
-        let mut st = StabTargets { group_sizes: 0, lone: false, targets: [Judged { form: Form::None, guard: true }; MAX_PLAYERS], t: 0, hippie_targets: [u8::MAX; 8] };
+        let mut st =
+            StabTargets { group_sizes: 0, lone: false, targets: [Judged { form: Form::None, guard: true }; MAX_PLAYERS], t: 0, hippie_targets: [u8::MAX; 8] };
         for seat in game.others(view.seat) {
             let top = view.pile(seat).top_judged();
             if let Form::Run { len, high, hippie: true } = top.form {

@@ -13,8 +13,8 @@ use super::params::MAX_PLAYERS;
 use super::rules::{END_REASONS, RoundRecord, State};
 use super::{Action, BeaverMania};
 use crate::engine::{BarSeries, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{WIN_UNIT, wilson_percent};
 use crate::stats::counts::ratio;
+use crate::stats::{WIN_UNIT, wilson_percent};
 
 /// Longest round (in turns) the score-over-turns chart follows.
 const MAX_TRACKED_TURNS: usize = 400;

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use super::rules::State;
 use super::{Action, BluffingJoker};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{Z95, wilson};
 use crate::stats::counts::{add_counts, bump, ratio};
+use crate::stats::{Z95, wilson};
 
 /// Turns between two samples of the teams' progress.
 pub const PROGRESS_STEP: u32 = 10;

@@ -274,7 +274,6 @@ impl Holding {
     pub fn best_of_two(self, a: usize, b: usize) -> usize {
         if self.score(b) > self.score(a) { b } else { a }
     }
-
 }
 
 /// A hand: copies per card, which cards are held, how many cards count toward each target,

@@ -13,8 +13,8 @@ use super::hand::LOGO;
 use super::rules::State;
 use super::{Action, DiceFactor};
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::wilson_percent;
 use crate::stats::counts::ratio;
+use crate::stats::wilson_percent;
 
 /// Win kinds in report order.
 const KINDS: [&str; 3] = ["color (colors die)", "shape (shapes die)", "logo (any color or shape)"];

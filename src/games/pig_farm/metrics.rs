@@ -13,8 +13,8 @@ use super::{Action, Die, LOGO, PigFarm};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::{WIN_UNIT, wilson_percent};
 use crate::stats::counts::{add_counts, bump, mean_index, ratio};
+use crate::stats::{WIN_UNIT, wilson_percent};
 
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
@@ -53,7 +53,6 @@ fn mean_of(map: &BTreeMap<i64, u64>) -> f64 {
     let n: u64 = map.values().sum();
     ratio(map.iter().map(|(&v, &c)| v as f64 * c as f64).sum(), n as f64)
 }
-
 
 impl PigMetrics {
     fn record_round(&mut self, r: &RoundRecord) {

@@ -13,8 +13,8 @@ use super::rules::{Phase, SabotageRecord, State};
 use super::{Action, RainbowRush};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::games::chroma::{SHAPES, is_wild};
-use crate::stats::{Z95, wilson_percent};
 use crate::stats::counts::{add_counts, bump, mean_index, ratio};
+use crate::stats::{Z95, wilson_percent};
 
 /// Own turns per seat followed by the coverage chart.
 pub const TRACKED_TURNS: usize = 100;
@@ -66,7 +66,6 @@ fn add_rows(a: &mut Vec<Vec<u64>>, b: Vec<Vec<u64>>) {
         add_counts(x, y);
     }
 }
-
 
 fn pct_ci(successes: u64, n: u64) -> (f64, f64) {
     wilson_percent(successes as f64, n)

@@ -402,13 +402,8 @@ fn node_actions(setup: &Setup, index: &Index, models: &[Model], pi: usize, offse
     let p = index.pennies[pi];
     let pot = index.pots[pi];
     let s = index.s;
-    let mut node = Node {
-        dims: [1; MAX_CARDS],
-        codes: [[0; MAX_ACTS]; MAX_CARDS],
-        spots: [[0; MAX_ACTS]; MAX_CARDS],
-        greedy: [[0; MAX_ACTS]; MAX_CARDS],
-        offset,
-    };
+    let mut node =
+        Node { dims: [1; MAX_CARDS], codes: [[0; MAX_ACTS]; MAX_CARDS], spots: [[0; MAX_ACTS]; MAX_CARDS], greedy: [[0; MAX_ACTS]; MAX_CARDS], offset };
     for seat in 0..setup.players {
         acts.clear();
         rules::legal_actions(setup, &p, pot, seat, NO_SPOT, acts);
@@ -675,55 +670,55 @@ impl Work {
     #[inline]
     fn contract_random(&mut self, g: &Axis) {
         let Axis { spots, d, inner, outer, s } = *g;
-            let mut count = [0usize; MAX_ACTS + 1];
-            for &sp in &spots[..d] {
-                count[sp as usize] += 1;
-            }
-            self.sums.clear();
-            self.sums.resize((s + 1) * inner, 0.0);
-            for o in 0..outer {
-                self.sums.iter_mut().for_each(|x| *x = 0.0);
-                for c in 0..d {
-                    let src = &self.a[(o * d + c) * inner..(o * d + c + 1) * inner];
-                    let sp = spots[c] as usize;
-                    for (x, &v) in self.sums[sp * inner..(sp + 1) * inner].iter_mut().zip(src) {
-                        *x += v;
-                    }
-                    for (x, &v) in self.sums[s * inner..(s + 1) * inner].iter_mut().zip(src) {
-                        *x += v;
-                    }
+        let mut count = [0usize; MAX_ACTS + 1];
+        for &sp in &spots[..d] {
+            count[sp as usize] += 1;
+        }
+        self.sums.clear();
+        self.sums.resize((s + 1) * inner, 0.0);
+        for o in 0..outer {
+            self.sums.iter_mut().for_each(|x| *x = 0.0);
+            for c in 0..d {
+                let src = &self.a[(o * d + c) * inner..(o * d + c + 1) * inner];
+                let sp = spots[c] as usize;
+                for (x, &v) in self.sums[sp * inner..(sp + 1) * inner].iter_mut().zip(src) {
+                    *x += v;
                 }
-                for y in 0..=s {
-                    let dst = &mut self.b[(o * (s + 1) + y) * inner..(o * (s + 1) + y + 1) * inner];
-                    let all = &self.sums[s * inner..(s + 1) * inner];
-                    if y == s {
-                        let inv = 1.0 / d as f64;
-                        for (x, &t) in dst.iter_mut().zip(all) {
-                            *x = t * inv;
-                        }
-                    } else {
-                        let inv = 1.0 / (d - count[y]) as f64;
-                        let own = &self.sums[y * inner..(y + 1) * inner];
-                        for ((x, &t), &m) in dst.iter_mut().zip(all).zip(own) {
-                            *x = (t - m) * inv;
-                        }
-                    }
+                for (x, &v) in self.sums[s * inner..(s + 1) * inner].iter_mut().zip(src) {
+                    *x += v;
                 }
             }
+            for y in 0..=s {
+                let dst = &mut self.b[(o * (s + 1) + y) * inner..(o * (s + 1) + y + 1) * inner];
+                let all = &self.sums[s * inner..(s + 1) * inner];
+                if y == s {
+                    let inv = 1.0 / d as f64;
+                    for (x, &t) in dst.iter_mut().zip(all) {
+                        *x = t * inv;
+                    }
+                } else {
+                    let inv = 1.0 / (d - count[y]) as f64;
+                    let own = &self.sums[y * inner..(y + 1) * inner];
+                    for ((x, &t), &m) in dst.iter_mut().zip(all).zip(own) {
+                        *x = (t - m) * inv;
+                    }
+                }
+            }
+        }
     }
 
     /// A greedy player's axis: entry y is its greedy choice after last spot y.
     #[inline]
     fn contract_greedy(&mut self, g: &Axis, greedy: &[u8; MAX_ACTS]) {
         let Axis { d, inner, outer, s, .. } = *g;
-            for o in 0..outer {
-                for y in 0..=s {
-                    let c = greedy[y] as usize;
-                    let src = (o * d + c) * inner;
-                    let dst = (o * (s + 1) + y) * inner;
-                    self.b[dst..dst + inner].copy_from_slice(&self.a[src..src + inner]);
-                }
+        for o in 0..outer {
+            for y in 0..=s {
+                let c = greedy[y] as usize;
+                let src = (o * d + c) * inner;
+                let dst = (o * (s + 1) + y) * inner;
+                self.b[dst..dst + inner].copy_from_slice(&self.a[src..src + inner]);
             }
+        }
     }
 
     /// The maximising player's axis (value `key` is its share): entry y is its best action
@@ -731,49 +726,46 @@ impl Work {
     #[inline]
     fn contract_best(&mut self, g: &Axis, key: usize, k: usize, pick: &mut Pick<'_>) {
         let Axis { spots, d, inner, outer, s } = *g;
-            let rest = inner / k;
-            if let Pick::Record(ch) = &mut *pick {
-                ch.clear();
-                ch.resize(outer * (s + 1) * rest, 0);
-            }
-            for o in 0..outer {
-                for r in 0..rest {
-                    for y in 0..=s {
-                        // Highest own share; among near-ties the shortest game (so the
-                        // policy never prolongs a game for nothing), then the first action.
-                        let mut max = f64::NEG_INFINITY;
-                        for c in 0..d {
-                            if spots[c] as usize != y {
-                                max = max.max(self.a[(o * d + c) * inner + r * k + key]);
-                            }
+        let rest = inner / k;
+        if let Pick::Record(ch) = &mut *pick {
+            ch.clear();
+            ch.resize(outer * (s + 1) * rest, 0);
+        }
+        for o in 0..outer {
+            for r in 0..rest {
+                for y in 0..=s {
+                    // Highest own share; among near-ties the shortest game (so the
+                    // policy never prolongs a game for nothing), then the first action.
+                    let mut max = f64::NEG_INFINITY;
+                    for c in 0..d {
+                        if spots[c] as usize != y {
+                            max = max.max(self.a[(o * d + c) * inner + r * k + key]);
                         }
-                        let entry = (o * (s + 1) + y) * rest + r;
-                        if let Pick::Fixed(table) = &*pick {
-                            let c = table[entry] as usize;
-                            let src = (o * d + c) * inner + r * k;
-                            let dst = entry * k;
-                            self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
-                            continue;
-                        }
-                        let mut c = usize::MAX;
-                        for i in 0..d {
-                            let at = (o * d + i) * inner + r * k;
-                            if spots[i] as usize != y
-                                && self.a[at + key] >= max - 1e-12
-                                && (c == usize::MAX || self.a[at] < self.a[(o * d + c) * inner + r * k])
-                            {
-                                c = i;
-                            }
-                        }
+                    }
+                    let entry = (o * (s + 1) + y) * rest + r;
+                    if let Pick::Fixed(table) = &*pick {
+                        let c = table[entry] as usize;
                         let src = (o * d + c) * inner + r * k;
-                        let dst = (o * (s + 1) + y) * inner + r * k;
+                        let dst = entry * k;
                         self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
-                        if let Pick::Record(ch) = &mut *pick {
-                            ch[entry] = c as u8;
+                        continue;
+                    }
+                    let mut c = usize::MAX;
+                    for i in 0..d {
+                        let at = (o * d + i) * inner + r * k;
+                        if spots[i] as usize != y && self.a[at + key] >= max - 1e-12 && (c == usize::MAX || self.a[at] < self.a[(o * d + c) * inner + r * k]) {
+                            c = i;
                         }
+                    }
+                    let src = (o * d + c) * inner + r * k;
+                    let dst = (o * (s + 1) + y) * inner + r * k;
+                    self.b[dst..dst + k].copy_from_slice(&self.a[src..src + k]);
+                    if let Pick::Record(ch) = &mut *pick {
+                        ch[entry] = c as u8;
                     }
                 }
             }
+        }
     }
 }
 
