@@ -95,7 +95,9 @@ fn type_errors_say_what_is_allowed_in_words() {
 
 #[test]
 fn game_counts_are_whole_numbers_written_plainly() {
-    for (games, says) in [("-5", "cannot be negative"), ("10,000", "digits only: 10000"), ("ten", "e.g. 10000"), ("0", "1 or more")] {
+    for (games, says) in
+        [("-5", "cannot be negative"), ("10,000", "digits only: 10000"), ("ten", "e.g. 10000"), ("0", "1 or more"), ("99999999999999", "from 1 to 10000000000")]
+    {
         let e = usage_error(&["simulate", PIG, "--games", games]);
         has(&e, &["--games", says, "whole number"]);
         assert!(!e.contains("unexpected argument"), "{e}");

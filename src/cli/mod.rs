@@ -134,13 +134,21 @@ struct RunArgs {
     rotate: bool,
 }
 
-/// Parses a number of games (`--games`, `--ladder-games`, `--max-games`): a whole number of
-/// 1 or more written with digits only, so `-5` and `10,000` get a plain message (exit 2).
+/// The most games one run may play: ten billion already pin a share to ±0.001 points, and more
+/// would run for days to years on one machine without a word.
+const MAX_GAMES: u64 = 10_000_000_000;
+
+/// Parses a number of games (`--games`, `--ladder-games`, `--max-games`): a whole number from
+/// 1 to [`MAX_GAMES`] written with digits only, so `-5`, `10,000` and `99999999999999` get a
+/// plain message (exit 2).
 fn game_count(text: &str) -> Result<u64, String> {
     let t = text.trim();
     let plain = t.replace(['_', ',', '\'', ' '], "");
     match t.parse::<u64>() {
         Ok(0) => Err("a whole number of games of 1 or more is expected, e.g. 10000".into()),
+        Ok(n) if n > MAX_GAMES => Err(format!(
+            "{n} games is more than one run plays: a whole number from 1 to {MAX_GAMES} is expected (ten billion games already pin a share to ±0.001 points)"
+        )),
         Ok(n) => Ok(n),
         Err(_) if t.starts_with('-') => Err("a number of games cannot be negative: a whole number of 1 or more is expected, e.g. 10000".into()),
         Err(_) if plain != t && plain.parse::<u64>().is_ok() => Err(format!("a whole number of games is expected, written with digits only: {plain}, not {t}")),
