@@ -7,10 +7,11 @@
 //! [`interrupt`], [`progress`]) < [`engine`] (the `Game` trait and `GameInfo`, the `Bot`
 //! trait and the generic bots, one game's driver, traces) < [`stats`] (accumulators,
 //! intervals, tests) < [`variant`] (files, `extends`, `--set`) < [`sim`] (parallel,
-//! deterministic runs, shards, the invariant harness) < [`games`] (the registry, the one
-//! place naming every game, and one folder per game) < [`output`] (files, written
+//! deterministic runs, shards, the invariant harness, the audit's and `play`'s typed loops)
+//! < [`games`] (the registry, the one place naming every game and choosing a variant's game
+//! type, behind [`games::GameHandle`]; one folder per game) < [`output`] (files, written
 //! atomically) < [`report`] (charts and pages) < [`designer`] (compare, sweep, check, tune,
-//! audit) < [`cli`]. Only [`games`] knows a game by name.
+//! audit) < [`play`] < [`cli`]. Only [`games`] knows a game by name.
 
 pub mod cli;
 pub mod designer;

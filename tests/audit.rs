@@ -9,7 +9,7 @@ use std::process::Command;
 
 use playtest::designer::audit::{Audit, AuditOptions, Finding, Severity, run};
 use playtest::engine::{BotSpec, PlayOptions};
-use playtest::games::{self, GameCommand, Registered};
+use playtest::games::{self, GameVisitor, Registered};
 use playtest::variant::Variant;
 
 fn fixture(name: &str) -> PathBuf {
@@ -46,10 +46,12 @@ fn find<'a>(a: &'a Audit, kind: &str, text: &str) -> &'a Finding {
 /// Replays game `seed` of `path` with the line-up `bots` and returns its end reason and
 /// winners (the same game `playtest trace PATH --bots BOTS --game-seed SEED` prints).
 fn replay(path: &Path, bots: &str, seed: u64) -> (String, u16) {
-    struct Replay(String, u64);
-    impl GameCommand for Replay {
-        type Output = (String, u16);
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(String, u16), playtest::Error> {
+    struct Replay<'a>(String, u64, &'a Variant);
+    impl GameVisitor for Replay<'_> {
+        type Output = Result<(String, u16), playtest::Error>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            let variant = self.2;
+            let game = G::from_variant(variant)?;
             let specs: Vec<BotSpec> = self.0.split(',').map(|s| BotSpec::parse(s).expect("spec")).collect();
             let plans = games::seat_plans(&game, variant, Some(&specs), G::INFO.default_bot)?;
             let mut table = playtest::sim::table(&game, &plans);
@@ -58,7 +60,7 @@ fn replay(path: &Path, bots: &str, seed: u64) -> (String, u16) {
         }
     }
     let v = Variant::load(path, &[]).expect("loads");
-    games::dispatch(&v, Replay(bots.into(), seed)).expect("replays")
+    games::visit(&v.game, Replay(bots.into(), seed, &v)).expect("registered").expect("replays")
 }
 
 #[test]

@@ -7,18 +7,19 @@ use std::path::{Path, PathBuf};
 
 use playtest::designer::metrics::Catalogue;
 use playtest::engine::Metrics;
-use playtest::games::{self, GameCommand, Registered};
+use playtest::games::{self, GameVisitor, Registered};
 use playtest::variant::Variant;
 
 /// What one variant's catalogue says: (game id, has elimination, teams, figure rows as
 /// (name, applies, about, unit)).
 type Found = (String, bool, usize, Vec<(String, bool, String, String)>);
 
-struct Describe;
+struct Describe<'a>(&'a Variant);
 
-impl GameCommand for Describe {
-    type Output = Found;
-    fn run<G: Registered>(self, game: G, _variant: &Variant) -> Result<Found, playtest::Error> {
+impl GameVisitor for Describe<'_> {
+    type Output = Result<Found, playtest::Error>;
+    fn visit<G: Registered>(self) -> Self::Output {
+        let game = G::from_variant(self.0)?;
         let cat = Catalogue::new(&game);
         let own: Vec<String> = <G::Metrics as Default>::default().summary(0).into_iter().map(|(k, _)| k).collect();
         let rows = cat
@@ -53,7 +54,7 @@ fn every_figure_of_every_bundled_variant_applies_and_says_what_it_is() {
     let mut games_seen = std::collections::BTreeSet::new();
     for path in variants() {
         let v = Variant::load(&path, &[]).expect("loads");
-        let (id, eliminates, teams, rows) = games::dispatch(&v, Describe).expect("builds");
+        let (id, eliminates, teams, rows) = games::visit(&v.game, Describe(&v)).expect("registered").expect("builds");
         games_seen.insert(id.clone());
         for (name, applies, about, unit) in &rows {
             assert!(!about.contains("own figure") && !about.is_empty(), "{}: `{name}` has no description", path.display());

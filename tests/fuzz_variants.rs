@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use playtest::engine::{PlayOptions, game_seed};
-use playtest::games::{self, GameCommand, Registered};
+use playtest::games::{self, GameVisitor, Registered};
 use playtest::sim;
 use playtest::variant::Variant;
 use proptest::prelude::*;
@@ -34,10 +34,12 @@ fn numeric_keys(table: &toml::Table, prefix: &str, out: &mut Vec<String>) {
 const EXTREMES: &[&str] = &["0", "1", "-1", "2", "3", "7", "1000", "100000", "4294967295", "4294967296", "-9223372036854775808", "1e9", "0.5", "\"x\""];
 
 /// Plays three checked games of the variant; returns the slowest game's time.
-struct Play;
-impl GameCommand for Play {
-    type Output = Duration;
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Duration, playtest::Error> {
+struct Play<'a>(&'a Variant);
+impl GameVisitor for Play<'_> {
+    type Output = Result<Duration, playtest::Error>;
+    fn visit<G: Registered>(self) -> Self::Output {
+        let variant = self.0;
+        let game = G::from_variant(variant)?;
         let plans = games::seat_plans(&game, variant, None, G::INFO.default_bot)?;
         let mut table = sim::table(&game, &plans);
         let mut slowest = Duration::ZERO;
@@ -56,7 +58,7 @@ fn try_sets(id: &str, sets: &[String]) -> Result<(), TestCaseError> {
             Ok(v) => v,
             Err(_) => return Ok(None),
         };
-        match games::dispatch(&variant, Play) {
+        match games::visit(&variant.game, Play(&variant)).expect("registered") {
             Ok(t) => Ok(Some(t)),
             Err(playtest::Error::Variant(_) | playtest::Error::Usage(_)) => Ok(None),
             Err(e) => Err(format!("{e}")),

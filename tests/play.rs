@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use playtest::cli::{json_trace_of, replay_text};
 use playtest::engine::{Bot, GameRng, SeedFrom};
 use playtest::error::Error;
-use playtest::games::{GAME_IDS, GameCommand, Registered, dispatch, seat_plans};
+use playtest::games::{GAME_IDS, GameVisitor, Registered, seat_plans, visit};
 use playtest::play::hints::hints;
 use playtest::play::server::{self, Running, ServerOptions};
 use playtest::play::{Seating, Session, open};
@@ -282,16 +282,19 @@ fn refused_requests_name_the_rule_and_change_nothing() {
 /// first step), from the real state and from another state that agrees with the seat's view
 /// (a determinization of it), with the same seed; and whether the game's determinization is
 /// a function of the seat's view alone (the two states give the same samples).
-struct SameView {
+struct SameView<'a> {
     seat: usize,
     iterations: u32,
+    variant: &'a Variant,
 }
 
 type Advice = (Value, Value, bool);
 
-impl GameCommand for SameView {
-    type Output = Option<Advice>;
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error> {
+impl GameVisitor for SameView<'_> {
+    type Output = Result<Option<Advice>, Error>;
+    fn visit<G: Registered>(self) -> Self::Output {
+        let variant = self.variant;
+        let game = G::from_variant(variant)?;
         let plans = seat_plans(&game, variant, Some(&[playtest::engine::BotSpec::named("random")]), G::INFO.default_bot)?;
         let header = playtest::sim::trace_header(variant, &plans);
         let bots: Vec<Box<dyn Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
@@ -332,7 +335,7 @@ fn the_advice_reads_only_what_the_seat_sees() {
     let mut compared = Vec::new();
     for id in GAME_IDS {
         let v = Variant::load(&variant_of(id), &[]).unwrap();
-        let Some((a, b, canonical)) = dispatch(&v, SameView { seat: 1, iterations: 400 }).unwrap() else { continue };
+        let Some((a, b, canonical)) = visit(id, SameView { seat: 1, iterations: 400, variant: &v }).expect("registered").unwrap() else { continue };
         for h in [&a, &b] {
             assert_eq!(h["iterations"], json!(400), "{id}");
             let tried: u64 = h["actions"].as_array().unwrap().iter().map(|x| x["iterations"].as_u64().unwrap()).sum();

@@ -341,14 +341,16 @@ fn simulate_out_streams_every_row_in_game_order() {
 #[test]
 fn shard_accumulators_merge_exactly_for_every_game() {
     use playtest::engine::Metrics;
-    use playtest::games::{self, GameCommand, Registered};
+    use playtest::games::{self, GameVisitor, Registered};
     use playtest::sim::{self, RunConfig};
     use playtest::variant::Variant;
 
-    struct Check;
-    impl GameCommand for Check {
-        type Output = ();
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<(), playtest::Error> {
+    struct Check<'a>(&'a Variant);
+    impl GameVisitor for Check<'_> {
+        type Output = Result<(), playtest::Error>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            let variant = self.0;
+            let game = G::from_variant(variant)?;
             let plans = games::seat_plans(&game, variant, None, G::INFO.default_bot)?;
             let cfg = RunConfig { threads: 1, detailed: true, ..RunConfig::new(3000, 21) };
             let whole = sim::run(&game, &plans, cfg)?;
@@ -371,6 +373,6 @@ fn shard_accumulators_merge_exactly_for_every_game() {
     for id in games::GAME_IDS {
         let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id).join("standard.toml");
         let variant = Variant::load(&file, &[]).unwrap();
-        games::dispatch(&variant, Check).unwrap();
+        games::visit(id, Check(&variant)).expect("registered").unwrap();
     }
 }

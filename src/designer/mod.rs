@@ -19,8 +19,7 @@ pub mod tune;
 
 use crate::engine::BotSpec;
 use crate::error::Error;
-use crate::games::{GameHandle, Registered, SeatedGame, seat_plans};
-use crate::sim::SeatPlan;
+use crate::games::{GameHandle, SeatedGame};
 use crate::variant::Variant;
 
 /// The run flags every designer command shares.
@@ -45,15 +44,6 @@ pub fn parse_bots(text: Option<&str>, flag: &str) -> Result<Option<Vec<BotSpec>>
     let Some(text) = text else { return Ok(None) };
     let specs = text.split(',').map(|s| BotSpec::parse(s).map_err(|e| Error::Usage(format!("{flag}: {e}")))).collect::<Result<Vec<_>, _>>()?;
     Ok(Some(specs))
-}
-
-/// The seat plans of `variant` with `bots` (a `--bots` value) overriding the variant's bots.
-pub fn plans<G: Registered>(game: &G, variant: &Variant, bots: Option<&str>, flag: &str) -> Result<Vec<SeatPlan<G>>, Error> {
-    let specs = parse_bots(bots, flag)?;
-    seat_plans(game, variant, specs.as_deref(), G::INFO.default_bot).map_err(|e| match e {
-        Error::Usage(m) if flag != "--bots" => Error::Usage(m.replace("--bots", flag)),
-        e => e,
-    })
 }
 
 /// `game` with the bots of `variant` seated, `bots` (a `--bots` value) overriding the

@@ -6,11 +6,14 @@
 
 use std::any::Any;
 
+use crate::engine::bots::BotSpecError;
 use crate::engine::exact::ExactReport;
 use crate::engine::trace::{Line, ReplayError, Replayed};
-use crate::engine::{BotSpec, ChartSpec, Game, Meaning, Metrics, Outcome, PlayOptions, StandingTrace, game_seed};
+use crate::engine::{BotParamInfo, BotSpec, ChartSpec, ClaimCheck, Game, Meaning, Metrics, Outcome, PlayOptions, StandingTrace, all_bots, game_seed};
 use crate::error::{Error, Location, VariantError};
 use crate::sim::harness::{HarnessFailure, HarnessPlan};
+use crate::sim::session::{PlayTable, Session};
+use crate::sim::watch::{WatchPlan, Watched};
 use crate::sim::{GameRow, RowSink, RunConfig, SeatPlan};
 use crate::stats::interval::SUB_BATCH;
 use crate::stats::rotation::RotationTally;
@@ -214,6 +217,8 @@ pub trait SeatedGame: Sync {
     fn acting(&self) -> usize {
         self.labels().len()
     }
+    /// The complete parameter values of every acting seat's bot.
+    fn values(&self) -> Vec<Vec<f64>>;
     /// An empty accumulator of the game's own metrics.
     fn new_metrics(&self) -> Box<dyn AnyMetrics>;
     /// Plays the games of batch `batch_of.0` of a run of `batch_of.1` games, calling
@@ -235,6 +240,16 @@ pub trait SeatedGame: Sync {
     fn json_trace(&self, variant: &Variant, seed: u64, turn: Option<usize>) -> (String, Result<Outcome, (u64, String)>);
     /// Plays the game of `seed` with a readable play-by-play written to `out` (`trace`).
     fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error>;
+    /// Plays batch `batch` of a run of `games` games watching every decision (the audit's
+    /// loop, [`crate::sim::watch::watch_batch`]): `kinds` are the game's kinds of action.
+    fn watch_batch(&self, kinds: &[&'static str], plan: &WatchPlan, batch: u64, games: u64) -> Result<Watched, Error>;
+    /// Plays the game of every seed of `seeds` in turn, unchecked, calling `each(seed,
+    /// outcome)`: the audit's exploit sweep, whose seeds follow its own numbering.
+    fn play_seeds(&self, seeds: &mut dyn Iterator<Item = u64>, each: &mut dyn FnMut(u64, &Outcome)) -> Result<(), Error>;
+    /// The same table with seat `seat` played by bot `bot` at the raw parameter values
+    /// `values` (no spec parsed, so no rounding), labelled `label`: a candidate of the
+    /// audit's exploit sweep. `Err` names an unknown bot.
+    fn with_seat<'s>(&'s self, seat: usize, bot: (&str, &[f64], String)) -> Result<Box<dyn SeatedGame + 's>, Error>;
     /// Plays a run on the simulator ([`crate::sim::run_streaming`]): one dynamic call per
     /// run, the run itself compiled per game. Rows go to `rows` batch by batch when given.
     fn run(&self, cfg: RunConfig, progress: &mut dyn FnMut(u64), rows: Option<&mut RowSink<'_>>) -> Result<Run, Error>;
@@ -275,6 +290,9 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
     fn acting(&self) -> usize {
         self.plans.len()
     }
+    fn values(&self) -> Vec<Vec<f64>> {
+        self.plans.iter().map(|p| p.values.clone()).collect()
+    }
     fn new_metrics(&self) -> Box<dyn AnyMetrics> {
         Box::new(MetricsOf::<G>(G::Metrics::default()))
     }
@@ -305,6 +323,24 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
     }
     fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
         crate::sim::trace(self.game, &self.plans, seed, out)
+    }
+    fn watch_batch(&self, kinds: &[&'static str], plan: &WatchPlan, batch: u64, games: u64) -> Result<Watched, Error> {
+        crate::sim::watch::watch_batch(self.game, &self.plans, kinds, plan, batch, games)
+    }
+    fn play_seeds(&self, seeds: &mut dyn Iterator<Item = u64>, each: &mut dyn FnMut(u64, &Outcome)) -> Result<(), Error> {
+        let mut table = crate::sim::table(self.game, &self.plans);
+        for seed in seeds {
+            let outcome = table.play(self.game, seed, PlayOptions::default(), None, None).map_err(|v| Error::Invariant(v.what))?;
+            each(seed, &outcome);
+        }
+        Ok(())
+    }
+    fn with_seat<'s>(&'s self, seat: usize, (bot, values, label): (&str, &[f64], String)) -> Result<Box<dyn SeatedGame + 's>, Error> {
+        let infos = all_bots::<G>();
+        let info = infos.iter().find(|b| b.name == bot).ok_or_else(|| Error::Usage(format!("--exploit: unknown bot `{bot}`")))?;
+        let mut plans = self.plans.clone();
+        plans[seat] = SeatPlan { label, values: values.to_vec(), build: info.build };
+        Ok(Box::new(Seated { game: self.game, plans, facts: self.facts.clone() }))
     }
     fn run(&self, cfg: RunConfig, progress: &mut dyn FnMut(u64), rows: Option<&mut RowSink<'_>>) -> Result<Run, Error> {
         crate::sim::run_streaming(self.game, &self.plans, cfg, progress, rows).map(Run::of)
@@ -407,6 +443,24 @@ pub trait GameHandle: Sync {
     fn replay(&self, lines: &[(usize, Line)]) -> Result<Replayed, ReplayError>;
     /// Runs the invariant harness on the variant's game ([`super::check_rules`]).
     fn check_rules(&self, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error>;
+    /// The game built from a stepped variant (the audit's sensitivity steps): as
+    /// [`GameHandle::with_variant`], but a refusal is the game's own words, not explained
+    /// against the file (the stepped value is not in it).
+    fn with_step(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error>;
+    /// The turn cap of the variant (in [`GameFacts::length_unit`]).
+    fn turn_cap(&self) -> u32;
+    /// The game's kinds of action in the designer's words ([`Game::action_kinds`]).
+    fn action_kinds(&self) -> Vec<&'static str>;
+    /// The claims of a bluffing game checked against the deck ([`Game::claim_audit`]).
+    fn claim_audit(&self) -> Vec<ClaimCheck>;
+    /// Every bot of the game by name, with its parameters.
+    fn bots(&self) -> Vec<(&'static str, &'static [BotParamInfo])>;
+    /// The bot `spec` names (an alias resolved) with its complete parameter values.
+    fn resolve_bot(&self, spec: &BotSpec) -> Result<(&'static str, &'static [BotParamInfo], Vec<f64>), BotSpecError>;
+    /// Deals a game of `variant` for `playtest play`: the person in seat `seat`, the bots of
+    /// `cli` (`--bots`) or the variant's in the other seats, from `seed`. The session is
+    /// typed by the game; the page's server reads it through [`PlayTable`].
+    fn open_session(&self, variant: &Variant, seat: usize, cli: Option<&[BotSpec]>, seed: u64) -> Result<Box<dyn PlayTable>, Error>;
 }
 
 /// Game `G`, built from a variant, behind [`GameHandle`].
@@ -456,6 +510,35 @@ impl<G: Registered> GameHandle for Handle<G> {
     }
     fn check_rules(&self, variant: &Variant, plan: HarnessPlan) -> Result<Result<u64, HarnessFailure>, Error> {
         super::check_game(&self.game, variant, plan)
+    }
+    fn with_step(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
+        Ok(Box::new(Handle::new(G::from_variant(variant)?)))
+    }
+    fn turn_cap(&self) -> u32 {
+        self.game.turn_cap()
+    }
+    fn action_kinds(&self) -> Vec<&'static str> {
+        self.game.action_kinds()
+    }
+    fn claim_audit(&self) -> Vec<ClaimCheck> {
+        self.game.claim_audit()
+    }
+    fn bots(&self) -> Vec<(&'static str, &'static [BotParamInfo])> {
+        all_bots::<G>().iter().map(|b| (b.name, b.params)).collect()
+    }
+    fn resolve_bot(&self, spec: &BotSpec) -> Result<(&'static str, &'static [BotParamInfo], Vec<f64>), BotSpecError> {
+        let infos = all_bots::<G>();
+        let (info, values) = spec.resolve(&infos)?;
+        Ok((info.name, info.params, values))
+    }
+    fn open_session(&self, variant: &Variant, seat: usize, cli: Option<&[BotSpec]>, seed: u64) -> Result<Box<dyn PlayTable>, Error> {
+        // The session owns its game: built again from the variant, as the handle's was.
+        let game = build::<G>(variant)?;
+        let plans = seat_plans(&game, variant, cli, G::INFO.default_bot)?;
+        let header = crate::sim::trace_header(variant, &plans);
+        let bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
+        let session = Session::new(game, seat, bots, seed, &header).map_err(Error::Usage)?;
+        Ok(Box::new(crate::sim::session::Named { session, variant: variant.name.clone() }))
     }
 }
 

@@ -91,7 +91,7 @@ mod tests {
     use super::*;
     use crate::engine::reads::{compare_choices, compare_play};
     use crate::engine::{Bot, RANDOM};
-    use crate::games::{GAME_IDS, GameCommand};
+    use crate::games::GAME_IDS;
     use crate::variant::{COMMON_KEYS, Variant};
 
     /// Games per bot, key and change.
@@ -182,13 +182,16 @@ mod tests {
         files
     }
 
-    struct CheckGame {
+    struct CheckGame<'a> {
         path: PathBuf,
+        variant: &'a Variant,
     }
 
-    impl GameCommand for CheckGame {
-        type Output = Vec<String>;
-        fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Vec<String>, crate::error::Error> {
+    impl GameVisitor for CheckGame<'_> {
+        type Output = Result<Vec<String>, crate::error::Error>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            let variant = self.variant;
+            let game = G::from_variant(variant)?;
             let mut failures = Vec::new();
             for info in all_bots::<G>() {
                 if info.reads.contains(&"*") || G::HARNESS_SKIPS.contains(&info.name) {
@@ -225,7 +228,7 @@ mod tests {
         for id in GAME_IDS {
             for path in variant_files(id) {
                 let v = Variant::load(&path, &[]).expect("loads");
-                failures.extend(crate::games::dispatch(&v, CheckGame { path: path.clone() }).expect("builds"));
+                failures.extend(visit(id, CheckGame { path: path.clone(), variant: &v }).expect("registered").expect("builds"));
             }
         }
         assert!(failures.is_empty(), "{} undeclared reads:\n{}", failures.len(), failures.join("\n"));

@@ -1,9 +1,9 @@
 //! The games: the registry (one line per game) and the trait a game implements to be in it.
-//! Everything above this module (simulator, statistics, reports, CLI) is generic: it reaches a
-//! game through [`handle`] (the object-safe [`GameHandle`] every command is written over),
-//! [`visit`] or [`entries`], all derived from the one list in [`registry!`] below;
-//! [`dispatch`] hands the game type itself to the few callers that still need it (`audit`,
-//! `play`, tests).
+//! Everything above this module (reports, designer commands, `play`, CLI) is written once: it
+//! reaches a game through [`handle`] (the object-safe [`GameHandle`], the one place where a
+//! variant's game type is chosen) or [`entries`], both derived from the one list in
+//! [`registry!`] below. [`visit`] hands the game type itself to per-type lookups of the
+//! registry (bot docs, key tables) and to tests.
 //!
 //! Adding a game: its folder `src/games/<game>/` (rules, parameters, bots, metrics, tests,
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.
@@ -17,7 +17,7 @@ pub mod keys;
 pub mod seat_sweep;
 
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
-use crate::error::{Error, Location, VariantError};
+use crate::error::{Error, VariantError};
 use crate::sim::SeatPlan;
 use crate::sim::harness::{self, HarnessFailure, HarnessPlan};
 use crate::variant::{SeatBots, Variant};
@@ -25,7 +25,7 @@ pub use handle::{GameHandle, SeatedGame, handle};
 pub use seat_sweep::SeatSweep;
 
 /// The one list of games. Each line names a game's module and its [`Registered`] type; the
-/// module is declared here, and every per-game lookup (`dispatch`, ids, default bots, bot
+/// module is declared here, and every per-game lookup (the handle, ids, default bots, bot
 /// docs, exact solvers, benchmark line-ups) is generated from this list.
 macro_rules! registry {
     ($($module:ident :: $game:ident),+ $(,)?) => {
@@ -115,16 +115,6 @@ pub trait GameVisitor {
     fn visit<G: Registered>(self) -> Self::Output;
 }
 
-/// Something run with the game type itself (see [`dispatch`]): what the audit, the `play`
-/// session and tests need; every other command is written over [`GameHandle`].
-pub trait GameCommand {
-    /// What the command returns.
-    type Output;
-    /// Runs on the game built from the variant (`G: Registered`, so a command can build a
-    /// second game of the same type from another variant, as `compare` and `sweep` do).
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Self::Output, Error>;
-}
-
 /// What `playtest list` and the docs show of one registered game.
 #[derive(Clone, Debug)]
 pub struct GameEntry {
@@ -205,27 +195,6 @@ pub fn variant_keys(id: &str) -> Option<&'static [key_table::VariantKey]> {
 /// The bot every seat plays when a variant of game `id` names none (`None`: unknown game).
 pub fn default_bot(id: &str) -> Option<&'static str> {
     entry(id).map(|e| e.default_bot)
-}
-
-/// Builds the variant's game and runs `command` on it; an unknown game id is an error that
-/// lists the registered ones.
-pub fn dispatch<C: GameCommand>(variant: &Variant, command: C) -> Result<C::Output, Error> {
-    struct Build<'a, C> {
-        variant: &'a Variant,
-        command: C,
-    }
-    impl<C: GameCommand> GameVisitor for Build<'_, C> {
-        type Output = Result<C::Output, Error>;
-        fn visit<G: Registered>(self) -> Self::Output {
-            self.command.run(handle::build::<G>(self.variant)?, self.variant)
-        }
-    }
-    if variant.game.is_empty() {
-        let message = format!("missing key `game`; allowed: {}", GAME_IDS.join(", "));
-        return Err(VariantError::Invalid { at: Location::file(&variant.path), key: "game".into(), message }.into());
-    }
-    visit(&variant.game, Build { variant, command })
-        .unwrap_or_else(|| Err(variant.provenance.invalid("game", format!("unknown game `{}`; allowed: {}", variant.game, GAME_IDS.join(", "))).into()))
 }
 
 /// Most decisions of the game whose JSON trace [`check_rules`] round-trips (a longer game is
@@ -346,35 +315,34 @@ mod tests {
     /// variants, a name, end reasons, and the default cap that `standard.toml` plays.
     #[test]
     fn every_game_info_matches_its_standard_variant() {
-        struct Info;
-        impl GameCommand for Info {
+        struct Info<'a>(&'a Variant);
+        impl GameVisitor for Info<'_> {
             type Output = ();
-            fn run<G: Registered>(self, game: G, _: &Variant) -> Result<(), Error> {
+            fn visit<G: Registered>(self) {
+                let game = G::from_variant(self.0).expect("builds");
                 let info = G::INFO;
                 assert!(!info.name.is_empty() && !info.end_reasons.is_empty(), "{}: name and end reasons", info.id);
                 assert_eq!(game.turn_cap(), info.default_cap, "{}: standard.toml plays the default cap", info.id);
                 assert!(all_bots::<G>().iter().any(|b| b.name == info.default_bot), "{}: default bot", info.id);
                 assert!(all_bots::<G>().iter().any(|b| b.name == info.search_policy()), "{}: search policy", info.id);
-                Ok(())
             }
         }
         let mut seen = std::collections::BTreeSet::new();
         for id in GAME_IDS {
             assert!(seen.insert(*id), "{id}: registered twice");
             let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("variants").join(id).join("standard.toml");
-            dispatch(&Variant::load(&file, &[]).expect("loads"), Info).expect("builds");
+            visit(id, Info(&Variant::load(&file, &[]).expect("loads"))).expect("registered");
         }
     }
 
     /// Every registered game on every one of its bundled variants.
     #[test]
     fn uniform_line_ups_play_the_same_games_as_boxed_bots() {
-        struct Uniform;
-        impl GameCommand for Uniform {
+        struct Uniform<'a>(&'a Variant);
+        impl GameVisitor for Uniform<'_> {
             type Output = ();
-            fn run<G: Registered>(self, game: G, _: &Variant) -> Result<(), Error> {
-                uniform_tables_match_boxed(&game);
-                Ok(())
+            fn visit<G: Registered>(self) {
+                uniform_tables_match_boxed(&G::from_variant(self.0).expect("builds"));
             }
         }
         for id in GAME_IDS {
@@ -383,7 +351,7 @@ mod tests {
             files.sort();
             for file in files.iter().filter(|f| f.extension().is_some_and(|x| x == "toml")) {
                 let v = Variant::load(file, &[]).expect("loads");
-                dispatch(&v, Uniform).expect("builds");
+                visit(id, Uniform(&v)).expect("registered");
             }
         }
     }

@@ -9,7 +9,11 @@
 //! many games), and the caller decides what to write.
 
 pub mod harness;
+pub mod hints;
+pub mod label;
+pub mod session;
 pub mod shard;
+pub mod watch;
 
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -181,14 +181,7 @@ fn syntax_errors_name_line_and_column() {
 #[test]
 fn unknown_games_list_the_games() {
     let v = Variant::from_toml_str(Path::new("x.toml"), "game = \"chess\"\n").unwrap();
-    struct Nothing;
-    impl crate::games::GameCommand for Nothing {
-        type Output = ();
-        fn run<G: crate::engine::Game>(self, _: G, _: &Variant) -> Result<(), crate::Error> {
-            Ok(())
-        }
-    }
-    let e = crate::games::dispatch(&v, Nothing).unwrap_err().to_string();
+    let e = crate::games::handle(&v).err().expect("an unknown game is refused").to_string();
     has(&e, &["x.toml:1:1", "unknown game `chess`", "penny-badger"]);
 }
 

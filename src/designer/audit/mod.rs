@@ -6,7 +6,7 @@
 //! is [`SEVERITY_RULE`]), the figure with its 95% interval and games counted, the variant keys
 //! involved and up to three game seeds that replay it (`playtest trace VARIANT --bots ...
 //! --game-seed S`): **stall**, **dead rule**, **no real choice**, **decided early**, **seat or
-//! bot exploit** ([`exploit`]) and **impossible or certain claim** ([`Game::claim_audit`]).
+//! bot exploit** ([`exploit`]) and **impossible or certain claim** ([`crate::engine::Game::claim_audit`]).
 //! Then every numeric key is stepped down and up on common random numbers ([`sensitivity`]).
 //!
 //! Everything is checked (variant, `--set`, bots, the swept bot) before the output folder is
@@ -14,7 +14,6 @@
 
 pub mod exploit;
 pub mod sensitivity;
-pub mod watch;
 pub mod write;
 
 use std::path::{Path, PathBuf};
@@ -22,16 +21,16 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::engine::{BotSpec, Game, all_bots};
+use crate::engine::BotSpec;
 use crate::error::Error;
-use crate::games::{self, GameCommand, Registered};
+use crate::games::{self, GameHandle, SeatedGame};
 use crate::output::atomic::OutputDir;
-use crate::sim::SeatPlan;
+pub use crate::sim::watch;
 use crate::stats::wilson;
 use crate::variant::Variant;
 
-use super::plans;
 use super::runner::Pool;
+use super::seat;
 use watch::{WatchPlan, Watched};
 
 /// The search line-up's bot: few iterations and short rollouts, so an audit stays fast, and
@@ -280,7 +279,8 @@ pub fn main(o: &AuditOptions) -> Result<Audit, Error> {
 /// Runs the audit and writes its folder, printing nothing (what `main` and the tests call).
 pub fn run(o: &AuditOptions) -> Result<Audit, Error> {
     let variant = Variant::load(&o.variant, &o.sets)?;
-    games::dispatch(&variant, AuditCommand { o })
+    let game = games::handle(&variant)?;
+    audit(&*game, &variant, o)
 }
 
 /// The audit folder of a variant when `--out` is not given.
@@ -288,112 +288,107 @@ pub fn default_dir(game: &str, variant: &str) -> PathBuf {
     Path::new("reports").join(game).join(variant).join("audit")
 }
 
-struct AuditCommand<'a> {
-    o: &'a AuditOptions,
-}
-
 /// One watched line-up, ready to play.
-struct Lineup<G: Game> {
+struct Lineup<'a> {
     role: &'static str,
-    plans: Vec<SeatPlan<G>>,
+    seated: Box<dyn SeatedGame + 'a>,
     games: u64,
 }
 
-impl<G: Game> Lineup<G> {
+impl Lineup<'_> {
     /// The `--bots` value of the line-up: one spec when every seat plays the same.
     fn spec(&self) -> String {
-        match self.plans.first() {
-            Some(first) if self.plans.iter().all(|p| p.label == first.label) => first.label.clone(),
-            _ => self.plans.iter().map(|p| p.label.as_str()).collect::<Vec<_>>().join(","),
+        let labels = self.seated.labels();
+        match labels.first() {
+            Some(first) if labels.iter().all(|l| l == first) => first.clone(),
+            _ => labels.join(","),
         }
     }
 }
 
-impl GameCommand for AuditCommand<'_> {
-    type Output = Audit;
-    fn run<G: Registered>(self, game: G, variant: &Variant) -> Result<Audit, Error> {
-        let o = self.o;
-        let started = Instant::now();
-        // Everything that can be refused is checked before the folder is opened.
-        let table = plans(&game, variant, o.bots.as_deref(), "--bots")?;
-        let random = plans(&game, variant, Some(crate::engine::RANDOM), "--bots")?;
-        let search = plans(&game, variant, Some(&o.search), "--search")?;
-        let expect = expect_metrics(&game, variant, table.len())?;
-        let exploit_plan = exploit::plan(&game, &table, o.exploit.as_deref())?;
-        let (steps, skipped) =
-            if o.no_sensitivity { (Vec::new(), Vec::new()) } else { sensitivity::build_steps::<G>(&o.variant, &o.sets, variant, o.bots.as_deref()) };
-        let dir = o.out.clone().unwrap_or_else(|| default_dir(game.id(), &variant.name));
-        let out = match &o.write_into {
-            Some(_) => None,
-            None => Some(OutputDir::create(&dir, &crate::output::atomic::invocation())?),
-        };
-        let note = |what: &str| {
-            if !o.quiet && !o.json {
-                eprintln!("audit: {what} ({:.0} s)", started.elapsed().as_secs_f64());
-            }
-        };
-
-        let kinds = game.action_kinds();
-        if kinds.len() > 64 {
-            return Err(Error::Usage(format!("{}: {} kinds of action; the audit handles at most 64", game.id(), kinds.len())));
-        }
-        let cap_reason = game.end_reasons().iter().position(|r| *r == "cap").map(|i| i as u8);
-        let wplan = WatchPlan { seed: o.seed, stall_turns: o.stall_turns, cap_reason };
-        let mut lineups = [
-            Lineup { role: "random", plans: random, games: o.games },
-            Lineup { role: "table", plans: table, games: o.games },
-            Lineup { role: "search", plans: search, games: 0 },
-        ];
-        let pool = Pool::new(o.threads)?;
-        let (watched, table_length) = watch_all(&pool, &game, &mut lineups, (&kinds, &wplan), o, &note)?;
-
-        let sens = sensitivity_of(&game, variant, o, (&lineups[1].plans, expect, table_length), (steps, skipped), &note)?;
-        interrupted()?;
-        let (exploit_report, exploit_note) = exploit_of(&game, &lineups[1].plans, exploit_plan, o, &note)?;
-        interrupted()?;
-
-        let replay_base = super::runner::replay_command(&o.variant, None, &o.sets);
-        let ctx = Context { game: &game, variant, kinds: &kinds, replay_base: &replay_base, stall_turns: o.stall_turns };
-        let reports: Vec<LineupReport> = lineups.iter().zip(&watched).map(|(lu, w)| lineup_report(lu.role, &lu.spec(), w, &kinds)).collect();
-        let specs: Vec<String> = lineups.iter().map(|l| l.spec()).collect();
-        let claims = game.claim_audit();
-        let labels: Vec<String> = lineups[1].plans.iter().map(|p| p.label.clone()).collect();
-        let mut findings = findings_of::<G>(&ctx, (&specs, &watched, &labels), &claims, (exploit_report.as_ref(), sens.as_ref()));
-        findings.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.kind.cmp(b.kind)));
-        let verdict = verdict(&findings);
-        let audit = Audit {
-            game: game.id().into(),
-            variant: variant.name.clone(),
-            path: o.variant.display().to_string(),
-            sets: o.sets.clone(),
-            seed: o.seed,
-            command: command_of(o),
-            verdict,
-            severity_rule: SEVERITY_RULE.into(),
-            stall_turns: o.stall_turns,
-            findings,
-            lineups: reports,
-            claims: claims.iter().map(|c| ClaimRow { claim: c.claim.clone(), possible: c.possible, certain: c.certain }).collect(),
-            exploit: exploit_report,
-            exploit_note,
-            sensitivity: sens,
-            length_unit: game.length_unit().into(),
-            seconds: started.elapsed().as_secs_f64(),
-        };
-        note("writing");
-        write_out(&audit, out, o.write_into.as_deref())?;
+/// The audit of `variant`'s game (built by [`games::handle`]): plays, writes the folder.
+fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<Audit, Error> {
+    let started = Instant::now();
+    let facts = game.facts();
+    // Everything that can be refused is checked before the folder is opened.
+    let table = seat(game, variant, o.bots.as_deref(), "--bots")?;
+    let random = seat(game, variant, Some(crate::engine::RANDOM), "--bots")?;
+    let search = seat(game, variant, Some(&o.search), "--search")?;
+    let expect = expect_metrics(game, variant, table.acting())?;
+    let exploit_plan = exploit::plan(game, &*table, o.exploit.as_deref())?;
+    let (steps, skipped) =
+        if o.no_sensitivity { (Vec::new(), Vec::new()) } else { sensitivity::build_steps(game, &o.variant, &o.sets, variant, o.bots.as_deref()) };
+    let dir = o.out.clone().unwrap_or_else(|| default_dir(facts.id, &variant.name));
+    let out = match &o.write_into {
+        Some(_) => None,
+        None => Some(OutputDir::create(&dir, &crate::output::atomic::invocation())?),
+    };
+    let note = |what: &str| {
         if !o.quiet && !o.json {
-            eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
+            eprintln!("audit: {what} ({:.0} s)", started.elapsed().as_secs_f64());
         }
-        Ok(audit)
+    };
+
+    let kinds = game.action_kinds();
+    if kinds.len() > 64 {
+        return Err(Error::Usage(format!("{}: {} kinds of action; the audit handles at most 64", facts.id, kinds.len())));
     }
+    let cap_reason = facts.end_reasons.iter().position(|r| *r == "cap").map(|i| i as u8);
+    let wplan = WatchPlan { seed: o.seed, stall_turns: o.stall_turns, cap_reason };
+    let mut lineups = [
+        Lineup { role: "random", seated: random, games: o.games },
+        Lineup { role: "table", seated: table, games: o.games },
+        Lineup { role: "search", seated: search, games: 0 },
+    ];
+    let pool = Pool::new(o.threads)?;
+    let (watched, table_length) = watch_all(&pool, &mut lineups, (&kinds, &wplan), o, &note)?;
+
+    let sens = sensitivity_of(game, variant, o, (&*lineups[1].seated, expect, table_length), (steps, skipped), &note)?;
+    interrupted()?;
+    let (exploit_report, exploit_note) = exploit_of(&*lineups[1].seated, exploit_plan, o, &note)?;
+    interrupted()?;
+
+    let replay_base = super::runner::replay_command(&o.variant, None, &o.sets);
+    let ctx = Context { game, variant, kinds: &kinds, replay_base: &replay_base, stall_turns: o.stall_turns };
+    let reports: Vec<LineupReport> = lineups.iter().zip(&watched).map(|(lu, w)| lineup_report(lu.role, &lu.spec(), w, &kinds)).collect();
+    let specs: Vec<String> = lineups.iter().map(|l| l.spec()).collect();
+    let claims = game.claim_audit();
+    let labels: Vec<String> = lineups[1].seated.labels();
+    let mut findings = findings_of(&ctx, (&specs, &watched, &labels), &claims, (exploit_report.as_ref(), sens.as_ref()));
+    findings.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.kind.cmp(b.kind)));
+    let verdict = verdict(&findings);
+    let audit = Audit {
+        game: facts.id.into(),
+        variant: variant.name.clone(),
+        path: o.variant.display().to_string(),
+        sets: o.sets.clone(),
+        seed: o.seed,
+        command: command_of(o),
+        verdict,
+        severity_rule: SEVERITY_RULE.into(),
+        stall_turns: o.stall_turns,
+        findings,
+        lineups: reports,
+        claims: claims.iter().map(|c| ClaimRow { claim: c.claim.clone(), possible: c.possible, certain: c.certain }).collect(),
+        exploit: exploit_report,
+        exploit_note,
+        sensitivity: sens,
+        length_unit: facts.length_unit.into(),
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    note("writing");
+    write_out(&audit, out, o.write_into.as_deref())?;
+    if !o.quiet && !o.json {
+        eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
+    }
+    Ok(audit)
 }
 
 /// The metrics of the variant's `[expect]` bounds that the sensitivity analysis follows. The
 /// audit plays unrotated: a rotated variant's `bot<k>_win_share` bounds are accepted but left
 /// out of the sensitivity table (its seat figures mix seat and bot).
-fn expect_metrics<G: Game>(game: &G, variant: &Variant, acting: usize) -> Result<Vec<String>, Error> {
-    let plain = super::metrics::Catalogue::new(game);
+fn expect_metrics(game: &dyn GameHandle, variant: &Variant, acting: usize) -> Result<Vec<String>, Error> {
+    let plain = super::metrics::Catalogue::of(game.facts());
     Ok(super::check::expectations(variant, &plain.clone().rotated(variant.rotate, acting))?
         .into_iter()
         .map(|e| e.metric)
@@ -403,26 +398,33 @@ fn expect_metrics<G: Game>(game: &G, variant: &Variant, acting: usize) -> Result
 
 /// The sensitivity analysis of the table (`plans`) over `steps` (none with
 /// `--no-sensitivity`), its steps capped by the table's mean length.
-fn sensitivity_of<G: Registered>(
-    game: &G,
+fn sensitivity_of(
+    game: &dyn GameHandle,
     variant: &Variant,
     o: &AuditOptions,
-    (plans, expect, table_length): (&[SeatPlan<G>], Vec<String>, f64),
-    (steps, skipped): (Vec<sensitivity::Step<G>>, Vec<sensitivity::Skipped>),
+    (table, expect, table_length): (&dyn SeatedGame, Vec<String>, f64),
+    (steps, skipped): (Vec<sensitivity::Step>, Vec<sensitivity::Skipped>),
     note: &dyn Fn(&str),
 ) -> Result<Option<sensitivity::Sensitivity>, Error> {
     if o.no_sensitivity {
         return Ok(None);
     }
     note(&format!("sensitivity: {} steps of {} keys", steps.len() + skipped.len(), sensitivity::numeric_keys(&variant.table).len()));
-    let setup = sensitivity::Setup { game, plans, expect, seed: o.seed, max_games: sensitivity_games(o.games, table_length), threads: o.threads };
+    let setup = sensitivity::Setup {
+        game,
+        table,
+        bots: o.bots.as_deref(),
+        expect,
+        seed: o.seed,
+        max_games: sensitivity_games(o.games, table_length),
+        threads: o.threads,
+    };
     Ok(Some(sensitivity::run(&setup, &steps, skipped, &mut |_, _| {})?))
 }
 
 /// The exploit sweep against the table (`plans`), or why none runs.
-fn exploit_of<G: Game>(
-    game: &G,
-    plans: &[SeatPlan<G>],
+fn exploit_of(
+    table: &dyn SeatedGame,
     plan: Result<exploit::ExploitPlan, String>,
     o: &AuditOptions,
     note: &dyn Fn(&str),
@@ -430,7 +432,7 @@ fn exploit_of<G: Game>(
     Ok(match plan {
         Ok(p) => {
             note(&format!("exploit sweep over {}", p.bot));
-            (Some(exploit::run(game, plans, &p, o.seed, (o.games / 2).max(64), o.threads)?), None)
+            (Some(exploit::run(table, &p, o.seed, (o.games / 2).max(64), o.threads)?), None)
         }
         Err(why) => (None, Some(why)),
     })
@@ -439,10 +441,9 @@ fn exploit_of<G: Game>(
 /// Watches the three line-ups: a pilot of the random and table line-ups sets their games
 /// from their length, then the search line-up's games from the table's decisions per game.
 /// Returns what each line-up showed and the table's mean length.
-fn watch_all<G: Game>(
+fn watch_all(
     pool: &Pool,
-    game: &G,
-    lineups: &mut [Lineup<G>; 3],
+    lineups: &mut [Lineup<'_>; 3],
     (kinds, wplan): (&[&'static str], &WatchPlan),
     o: &AuditOptions,
     note: &dyn Fn(&str),
@@ -454,13 +455,13 @@ fn watch_all<G: Game>(
     for lu in lineups.iter_mut().take(2) {
         lu.games = o.games.min(PILOT);
     }
-    watch_lineups(pool, game, lineups, &[0, 1], kinds, wplan, &mut watched)?;
+    watch_lineups(pool, lineups, &[0, 1], kinds, wplan, &mut watched)?;
     for (lu, w) in lineups.iter_mut().zip(&watched).take(2) {
         lu.games = watch_games(o.games, w.length_sum as f64 / w.games.max(1) as f64);
     }
     note(&format!("watching random bots ({} games) and the table ({} games)", lineups[0].games, lineups[1].games));
     watched = vec![Watched::default(); lineups.len()];
-    watch_lineups(pool, game, lineups, &[0, 1], kinds, wplan, &mut watched)?;
+    watch_lineups(pool, lineups, &[0, 1], kinds, wplan, &mut watched)?;
     interrupted()?;
     // The search bot costs iterations x rollout per decision: its games are set from the
     // table's decisions per game (a fiftieth of --games, at most 4 x --games decisions, at
@@ -469,15 +470,15 @@ fn watch_all<G: Game>(
     let per_game = watched[1].decisions as f64 / watched[1].games.max(1) as f64;
     lineups[2].games = search_games(o.games, per_game);
     note(&format!("watching the search bot ({} games)", lineups[2].games));
-    watch_lineups(pool, game, lineups, &[2], kinds, wplan, &mut watched)?;
+    watch_lineups(pool, lineups, &[2], kinds, wplan, &mut watched)?;
     interrupted()?;
     Ok((watched, table_length))
 }
 
 /// Every finding of the watched line-ups (`specs`, `watched`; `labels` the table's bots),
 /// the claims, the exploit sweep and the sensitivity analysis, unsorted.
-fn findings_of<G: Registered>(
-    ctx: &Context<'_, G>,
+fn findings_of(
+    ctx: &Context<'_>,
     (specs, watched, labels): (&[String], &[Watched], &[String]),
     claims: &[crate::engine::ClaimCheck],
     (exploit_report, sens): (Option<&exploit::ExploitReport>, Option<&sensitivity::Sensitivity>),
@@ -503,7 +504,7 @@ fn findings_of<G: Registered>(
             );
             findings.push(sensitivity_finding("no effect", sentence, vec![key.clone()], s, &specs[1]));
         }
-        let unread = games::keys::unread_by::<G>(labels, &s.unread);
+        let unread = games::keys::unread(ctx.game.facts().id, labels, &s.unread);
         for (sentence, keys) in super::bot_keys::grouped(&unread) {
             findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
         }
@@ -571,17 +572,9 @@ pub fn search_games(games: u64, decisions_per_game: f64) -> u64 {
 }
 
 /// Plays the line-ups `which` in the pool's batches and folds them into `watched`.
-fn watch_lineups<G: Game>(
-    pool: &Pool,
-    game: &G,
-    lineups: &[Lineup<G>],
-    which: &[usize],
-    kinds: &[&'static str],
-    plan: &WatchPlan,
-    watched: &mut [Watched],
-) -> Result<(), Error> {
+fn watch_lineups(pool: &Pool, lineups: &[Lineup<'_>], which: &[usize], kinds: &[&'static str], plan: &WatchPlan, watched: &mut [Watched]) -> Result<(), Error> {
     let jobs: Vec<(usize, u64)> = which.iter().flat_map(|&l| super::runner::batches(0, lineups[l].games, crate::sim::BATCH).map(move |b| (l, b))).collect();
-    pool.run(&jobs, |&(l, b)| watch::watch_batch(game, &lineups[l].plans, kinds, plan, b, lineups[l].games), |&(l, _), w| watched[l].merge(&w), &mut |_| {})
+    pool.run(&jobs, |&(l, b)| lineups[l].seated.watch_batch(kinds, plan, b, lineups[l].games), |&(l, _), w| watched[l].merge(&w), &mut |_| {})
 }
 
 fn interrupted() -> Result<(), Error> {
@@ -627,15 +620,15 @@ pub fn verdict(findings: &[Finding]) -> String {
 }
 
 /// What the finding builders share.
-struct Context<'a, G: Game> {
-    game: &'a G,
+struct Context<'a> {
+    game: &'a dyn GameHandle,
     variant: &'a Variant,
     kinds: &'a [&'static str],
     replay_base: &'a str,
     stall_turns: u32,
 }
 
-impl<G: Game> Context<'_, G> {
+impl Context<'_> {
     fn replay(&self, lineup: &str, seeds: &[u64]) -> Vec<String> {
         seeds.iter().map(|s| format!("{} --bots {lineup} --game-seed {s}", self.replay_base)).collect()
     }
@@ -705,7 +698,7 @@ fn lineup_report(role: &'static str, spec: &str, w: &Watched, kinds: &[&'static 
     }
 }
 
-fn stall_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
+fn stall_findings(ctx: &Context<'_>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
     // The table first: it decides the severity; the other line-ups add low hints.
     for (i, role) in [(1usize, "the table"), (2, "the search bot"), (0, "random bots")] {
         let w = &watched[i];
@@ -738,7 +731,7 @@ fn stall_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Wa
             w.stalled,
             ctx.stall_turns,
             w.longest_still,
-            unit = ctx.game.length_unit()
+            unit = ctx.game.facts().length_unit
         );
         out.push(Finding {
             kind: "stall",
@@ -757,7 +750,7 @@ fn stall_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Wa
 /// decisions where it is legal.
 const DEAD_SHARE: f64 = 0.001;
 
-fn dead_rule_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
+fn dead_rule_findings(ctx: &Context<'_>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
     for (k, kind) in ctx.kinds.iter().enumerate() {
         let dead_everywhere = watched.iter().all(|w| w.legal[k] == 0 || (w.used[k] as f64) < DEAD_SHARE * w.legal[k] as f64);
         if !dead_everywhere {
@@ -809,7 +802,7 @@ fn dead_rule_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: 
     }
 }
 
-fn choice_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
+fn choice_findings(ctx: &Context<'_>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
     let s = &watched[2];
     for (k, kind) in ctx.kinds.iter().enumerate() {
         let (n, taken) = (s.contested[k], s.contested_used[k]);
@@ -862,7 +855,7 @@ fn choice_findings<G: Game>(ctx: &Context<'_, G>, specs: &[String], watched: &[W
     }
 }
 
-fn early_findings<G: Game>(ctx: &Context<'_, G>, spec: &str, w: &Watched, out: &mut Vec<Finding>) {
+fn early_findings(ctx: &Context<'_>, spec: &str, w: &Watched, out: &mut Vec<Finding>) {
     if w.decided == 0 {
         return;
     }
@@ -930,9 +923,8 @@ fn claim_findings(claims: &[crate::engine::ClaimCheck], out: &mut Vec<Finding>) 
 }
 
 /// Checks a bot spec against the game's bots (for `--exploit`).
-pub fn resolve_bot<G: Game>(spec: &str) -> Result<(String, Vec<crate::engine::BotParamInfo>, Vec<f64>), Error> {
+pub fn resolve_bot(game: &dyn GameHandle, spec: &str) -> Result<(String, Vec<crate::engine::BotParamInfo>, Vec<f64>), Error> {
     let parsed = BotSpec::parse(spec).map_err(|e| Error::Usage(format!("--exploit: {e}")))?;
-    let infos = all_bots::<G>();
-    let (info, values) = parsed.resolve(&infos).map_err(|e| Error::Usage(format!("--exploit: {e}")))?;
-    Ok((info.name.to_string(), info.params.to_vec(), values))
+    let (name, params, values) = game.resolve_bot(&parsed).map_err(|e| Error::Usage(format!("--exploit: {e}")))?;
+    Ok((name.to_string(), params.to_vec(), values))
 }

@@ -17,17 +17,15 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::engine::Game;
-use crate::engine::bots::key_matches;
 use crate::error::Error;
-use crate::games::Registered;
-use crate::sim::{BATCH, SeatPlan};
+use crate::games::{GameHandle, SeatedGame};
+use crate::sim::BATCH;
 use crate::stats::Z95;
 use crate::variant::Variant;
 
 use super::super::metrics::{self, Catalogue, Moments, Unit};
-use super::super::plans;
 use super::super::runner::{Arm, ArmBatch, PlayPlan, Pool, arm_batch_with, batches, replay_command};
+use super::super::seat;
 
 /// Games of the first round of every step.
 pub const FIRST_ROUND: u64 = 1024;
@@ -170,7 +168,7 @@ pub struct Skipped {
 }
 
 /// One playable step of one key.
-pub struct Step<G: Game> {
+pub struct Step {
     /// The key.
     pub key: String,
     /// The `--set` text (`hand_size=6`).
@@ -184,15 +182,16 @@ pub struct Step<G: Game> {
     /// Whether it is the key's full meaningful step ([`step_size`]), not a smaller one the
     /// key's allowed range forced.
     pub full: bool,
-    game: G,
-    plans: Vec<SeatPlan<G>>,
-    name: String,
+    /// The game of the stepped variant.
+    game: Box<dyn GameHandle>,
+    /// The stepped variant (its table is seated when the step plays).
+    variant: Variant,
 }
 
 /// Builds every step of every numeric key of `variant` (loaded from `path` with `sets`); a
 /// step the loader or the game refuse is tried smaller ([`tried_sizes`]), and returned as
 /// skipped when even one unit is refused.
-pub fn build_steps<G: Registered>(path: &Path, sets: &[String], variant: &Variant, bots: Option<&str>) -> (Vec<Step<G>>, Vec<Skipped>) {
+pub fn build_steps(game: &dyn GameHandle, path: &Path, sets: &[String], variant: &Variant, bots: Option<&str>) -> (Vec<Step>, Vec<Skipped>) {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
     for k in numeric_keys(&variant.table) {
@@ -204,13 +203,13 @@ pub fn build_steps<G: Registered>(path: &Path, sets: &[String], variant: &Varian
                 let mut all = sets.to_vec();
                 all.push(set.clone());
                 let built = Variant::load(path, &all).map_err(Error::from).and_then(|v| {
-                    let game = G::from_variant(&v)?;
-                    let p = plans(&game, &v, bots, "--bots")?;
-                    Ok((game, p, v.name.clone()))
+                    let stepped = game.with_step(&v)?;
+                    seat(&*stepped, &v, bots, "--bots").map(drop)?;
+                    Ok((stepped, v))
                 });
                 match built {
-                    Ok((game, plans, name)) => {
-                        steps.push(Step { key: k.key.clone(), set, dir, from: k.value, to, full: i == 0, game, plans, name });
+                    Ok((game, variant)) => {
+                        steps.push(Step { key: k.key.clone(), set, dir, from: k.value, to, full: i == 0, game, variant });
                         refused = None;
                         break;
                     }
@@ -350,11 +349,13 @@ struct Part {
 }
 
 /// Everything the analysis needs from the audit.
-pub struct Setup<'a, G: Game> {
+pub struct Setup<'a> {
     /// The variant as written.
-    pub game: &'a G,
+    pub game: &'a dyn GameHandle,
     /// Its line-up.
-    pub plans: &'a [SeatPlan<G>],
+    pub table: &'a dyn SeatedGame,
+    /// `--bots`, seated at every step as at the table.
+    pub bots: Option<&'a str>,
     /// Its `[expect]` metric names.
     pub expect: Vec<String>,
     /// Master seed.
@@ -366,23 +367,27 @@ pub struct Setup<'a, G: Game> {
 }
 
 /// Runs the analysis over `steps`; `progress(games played so far, most games)` after each round.
-pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<Skipped>, progress: &mut dyn FnMut(u64, u64)) -> Result<Sensitivity, Error> {
-    let base_cat = Catalogue::new(setup.game);
-    let labels: Vec<String> = setup.plans.iter().map(|p| p.label.clone()).collect();
+pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &mut dyn FnMut(u64, u64)) -> Result<Sensitivity, Error> {
+    let id = setup.game.facts().id;
+    let base_cat = Catalogue::of(setup.game.facts());
+    let labels = setup.table.labels();
     let mut stepped: Vec<String> = steps.iter().map(|s| s.key.clone()).collect();
     stepped.dedup();
-    let unread: Vec<String> = crate::games::keys::unread_by::<G>(&labels, &stepped).into_iter().map(|u| u.key).collect();
+    let unread: Vec<String> = crate::games::keys::unread(id, &labels, &stepped).into_iter().map(|u| u.key).collect();
     let names = metric_names(&base_cat, &setup.expect);
     let base_where: Vec<Where> = names.iter().map(|(n, _)| locate(&base_cat, n).expect("listed from this catalogue")).collect();
-    let cats: Vec<Catalogue> = steps.iter().map(|s| Catalogue::new(&s.game)).collect();
+    let cats: Vec<Catalogue> = steps.iter().map(|s| Catalogue::of(s.game.facts())).collect();
     let step_where: Vec<Vec<Option<Where>>> = cats.iter().map(|c| names.iter().map(|(n, _)| locate(c, n)).collect()).collect();
-    let base_seated = crate::games::handle::seated(setup.game, setup.plans);
-    let base_arm = Arm { seated: &base_seated, variant: "audit".into(), replay: String::new() };
-    let step_seated: Vec<_> = steps.iter().map(|s| crate::games::handle::seated(&s.game, &s.plans)).collect();
+    let base_arm = Arm { seated: setup.table, variant: "audit".into(), replay: String::new() };
+    let step_seated = steps.iter().map(|s| seat(&*s.game, &s.variant, setup.bots, "--bots")).collect::<Result<Vec<_>, Error>>()?;
     let arms: Vec<Arm<'_>> = steps
         .iter()
         .zip(&step_seated)
-        .map(|(s, seated)| Arm { seated, variant: s.name.clone(), replay: replay_command(Path::new("variant"), None, std::slice::from_ref(&s.set)) })
+        .map(|(s, seated)| Arm {
+            seated: &**seated,
+            variant: s.variant.name.clone(),
+            replay: replay_command(Path::new("variant"), None, std::slice::from_ref(&s.set)),
+        })
         .collect();
     let compared = Compared { names: &names, base_cat: &base_cat, base_where: &base_where, cats: &cats, step_where: &step_where };
     let max = setup.max_games.max(1);
@@ -400,8 +405,7 @@ pub fn run<G: Registered>(setup: &Setup<'_, G>, steps: &[Step<G>], skipped: Vec<
             why,
         })
         .collect();
-    let structural_keys = <G as Registered>::STRUCTURAL_KEYS;
-    let mut rows = step_rows(steps.iter().map(|s| (s, structural_keys.iter().any(|p| key_matches(p, &s.key)))), &accs, &compared, &unread);
+    let mut rows = step_rows(steps.iter().map(|s| (s, crate::games::keys::is_structural(id, &s.key))), &accs, &compared, &unread);
     let mut keys: Vec<String> = Vec::new();
     for r in &rows {
         if !keys.contains(&r.key) {
@@ -459,7 +463,7 @@ struct Compared<'a> {
 /// of the base and of every step still active on the same seeds; a step stops once every
 /// metric is settled. Returns what each step measured.
 fn play_rounds(
-    setup: &Setup<'_, impl Game>,
+    setup: &Setup<'_>,
     (base_arm, arms): (&Arm<'_>, &[Arm<'_>]),
     c: &Compared<'_>,
     max: u64,
@@ -584,7 +588,7 @@ impl Acc {
 
 /// One row per step (with whether its key is structural), each effect with its paired
 /// interval and the step's score, in step order.
-fn step_rows<'s, G: Game + 's>(steps: impl Iterator<Item = (&'s Step<G>, bool)>, accs: &[Acc], c: &Compared<'_>, unread: &[String]) -> Vec<StepRow> {
+fn step_rows<'s>(steps: impl Iterator<Item = (&'s Step, bool)>, accs: &[Acc], c: &Compared<'_>, unread: &[String]) -> Vec<StepRow> {
     let m = c.names.len();
     steps
         .zip(accs)

@@ -1,14 +1,15 @@
-//! The audit's play loop: the engine's game loop (same streams, so every game seed replays
-//! with `playtest trace --game-seed S`) with every decision looked at: which kinds of action
-//! were legal, which was taken, whether the decision was forced, how long the game went
+//! The audit's play loop (`playtest audit`, compiled per game behind
+//! [`crate::games::SeatedGame::watch_batch`]): the engine's game loop (same streams, so every
+//! game seed replays with `playtest trace --game-seed S`) with every decision looked at:
+//! which kinds of action were legal, which was taken, whether the decision was forced, how long the game went
 //! without progress ([`Game::progress`]), whether the winner ever decided anything and
 //! whether it led from the first turn to the end.
 
 use std::collections::HashMap;
 
+use super::{BATCH, SeatPlan};
 use crate::engine::{Bot, EventLog, Game, Lineup, Sampler, ToMove, deliver, game_seed, streams};
 use crate::error::Error;
-use crate::sim::{BATCH, SeatPlan};
 
 /// Most example seeds kept per observation.
 pub const SEEDS: usize = 3;

@@ -16,7 +16,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::engine::trace::{self, ChanceLine, DecisionLine, EndLine, Line, StartLine, StateLine, TraceHeader, ViolationLine, WinnerShare, seen_by};
-use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, seat_rng};
+use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, Sampler, SeedFrom, ToMove, game_seed, seat_rng};
 
 use super::hints::{Hints, hints};
 pub use super::label::label;
@@ -421,6 +421,100 @@ fn unordered(mut record: Value) -> Value {
         }
     }
     record
+}
+
+/// A game in play, whatever its type: what `playtest play`'s server asks of a [`Session`], in JSON.
+pub trait PlayTable: Send {
+    /// Everything the page shows now: the game, the seats, whose turn, the seat's view of the
+    /// table, its legal actions when it must decide, the end when it is over.
+    fn status(&self) -> Value;
+    /// The person's action (see [`Session::act`]): the narration entry it made.
+    fn act(&mut self, action: &Value, expected_step: Option<u64>) -> Result<Value, Refusal>;
+    /// One bot decision (see [`Session::advance`]): the narration entry it made.
+    fn advance(&mut self) -> Result<Value, Refusal>;
+    /// The narration from entry `since` on.
+    fn events_since(&self, since: usize) -> Value;
+    /// The search bot's advice with `iterations` iterations, and its time in milliseconds.
+    fn hints(&self, iterations: u32) -> Result<(Value, f64), Refusal>;
+    /// The game so far as JSON Lines trace text.
+    fn trace_text(&self) -> String;
+    /// The trace lines from line `from` on, and the number of lines so far.
+    fn trace_from(&self, from: usize) -> (String, usize);
+    /// Decisions recorded so far.
+    fn decisions(&self) -> u64;
+    /// Whether the game is over.
+    fn over(&self) -> bool;
+    /// Game id and variant name, for messages.
+    fn title(&self) -> String;
+    /// The game's seed.
+    fn seed(&self) -> u64;
+}
+
+/// A [`Session`] with the variant's name, as a [`PlayTable`].
+pub struct Named<G: Game> {
+    /// The game in play.
+    pub session: Session<G>,
+    /// The variant's name.
+    pub variant: String,
+}
+
+impl<G: Game> PlayTable for Named<G> {
+    fn status(&self) -> Value {
+        let s = &self.session;
+        json!({
+            "game": s.game().id(),
+            "variant": self.variant,
+            "seat": s.seat(),
+            "seed": s.seed(),
+            "step": s.step(),
+            "to_move": s.to_move(),
+            "your_turn": s.your_turn(),
+            "over": s.to_move().is_none(),
+            "end": s.end(),
+            "seats": s.seats(),
+            "length_unit": s.game().length_unit(),
+            "secrets": s.game().trace_secrets(),
+            "events": s.events_count(),
+            "view": s.view(),
+            "legal": s.legal(),
+        })
+    }
+    fn act(&mut self, action: &Value, expected_step: Option<u64>) -> Result<Value, Refusal> {
+        self.session.act(action, expected_step).map(|n| serde_json::to_value(n).expect("serialises"))
+    }
+    fn advance(&mut self) -> Result<Value, Refusal> {
+        self.session.advance().map(|n| serde_json::to_value(n).expect("serialises"))
+    }
+    fn events_since(&self, since: usize) -> Value {
+        json!({ "since": since, "next": self.session.events_count(), "events": self.session.events_since(since) })
+    }
+    fn hints(&self, iterations: u32) -> Result<(Value, f64), Refusal> {
+        // A seed of the decision's own (game seed and step): asking twice gives the same advice.
+        let seed = game_seed(self.session.seed() ^ 0x6869_6e74, self.session.step());
+        let h = self.session.hints(iterations, seed)?;
+        let ms = h.millis;
+        let mut v = serde_json::to_value(&h).expect("serialises");
+        v["millis"] = json!((ms * 10.0).round() / 10.0);
+        Ok((v, ms))
+    }
+    fn trace_text(&self) -> String {
+        self.session.trace_text()
+    }
+    fn trace_from(&self, from: usize) -> (String, usize) {
+        self.session.trace_from(from)
+    }
+    fn decisions(&self) -> u64 {
+        self.session.decisions()
+    }
+    fn over(&self) -> bool {
+        self.session.to_move().is_none()
+    }
+    fn title(&self) -> String {
+        format!("{} / {}", self.session.game().id(), self.variant)
+    }
+    fn seed(&self) -> u64 {
+        self.session.seed()
+    }
 }
 
 #[cfg(test)]
