@@ -32,6 +32,27 @@ pub(super) fn append_block<T: Copy>(pile: &mut Vec<T>, block: &[T; BLOCK], n: us
     }
 }
 
+/// Appends `n` copies of `value` to `pile` (`n <= BLOCK`), as `extend` with repeated values
+/// does: [`append_block`] of a block of `value`s, with the block made in registers rather
+/// than copied from memory (a claim's marks: one mark per card).
+#[inline(always)]
+pub(super) fn append_fill<T: Copy>(pile: &mut Vec<T>, value: T, n: usize) {
+    assert!(n <= BLOCK, "a block holds at most {BLOCK} entries");
+    let len = pile.len();
+    if pile.capacity() - len >= BLOCK {
+        // SAFETY: as in `append_block`: the capacity check puts slots `len..len + BLOCK`
+        // inside the pile's allocation, the store writes `BLOCK` copies of a `Copy` value
+        // there (aligned for `T`, as `[T; BLOCK]` is), and `set_len` exposes the first
+        // `n <= BLOCK` of them. `append_fill_is_the_plain_append` checks the result.
+        unsafe {
+            pile.as_mut_ptr().add(len).cast::<[T; BLOCK]>().write([value; BLOCK]);
+            pile.set_len(len + n);
+        }
+    } else {
+        pile.extend(std::iter::repeat_n(value, n));
+    }
+}
+
 /// Sets the last `n` entries of `pile` to `value` (`n <= pile.len()`), as a plain fill
 /// does. With room for a whole block from the first of them, one store of `BLOCK` copies of
 /// `value`: the copies past the pile's end land in its spare capacity, outside its length.

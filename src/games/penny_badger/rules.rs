@@ -4,7 +4,7 @@
 use rand::RngExt;
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS, Payout};
-use super::piles::{BLOCK, append_block, fill_top};
+use super::piles::{BLOCK, append_block, append_fill, fill_top};
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
 pub use crate::games::chroma::Hand;
@@ -643,7 +643,7 @@ impl PennyBadger {
             n += 1;
         });
         append_block(&mut s.discard, &taken, n);
-        append_block(&mut s.discard_seen, &[1u16 << seat; BLOCK], n);
+        append_fill(&mut s.discard_seen, 1u16 << seat, n);
         let count = n as u8;
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         (count, truthful)
@@ -679,7 +679,11 @@ impl PennyBadger {
         let mut challengers = 0u16;
         for (asked, &a) in order[..usize::from(order_len).min(MAX_PLAYERS)].iter().enumerate() {
             challengers |= u16::from(answer(s, usize::from(a))) << a;
-            s.claim = Some(TableClaim { claimer: seat as u8, claim, count, truthful, challengers, asked: asked as u8 + 1, order, order_len });
+            // Only the answers change on the table: the rest of the claim stays as written.
+            if let Some(c) = &mut s.claim {
+                c.challengers = challengers;
+                c.asked = asked as u8 + 1;
+            }
         }
         let c = ClaimOutcome { claimer: seat as u8, claim, count, truthful, challengers, order, order_len };
         if !self.settle_claim_fast(s, c, log) {

@@ -491,6 +491,22 @@ proptest! {
         prop_assert_eq!(&fast, &plain);
     }
 
+    /// Appending copies of one value by one block store is the plain append, whatever room
+    /// the pile has.
+    #[test]
+    fn append_fill_is_the_plain_append(start in proptest::collection::vec(any::<u16>(), 0..40), room in 0usize..40, value in any::<u16>(), n in 0usize..=16) {
+        let (mut fast, mut plain) = (start.clone(), start.clone());
+        fast.shrink_to_fit();
+        fast.reserve_exact(room);
+        super::piles::append_fill(&mut fast, value, n);
+        plain.extend(std::iter::repeat_n(value, n));
+        prop_assert_eq!(&fast, &plain);
+        // What a later append sees past the end is what it writes, not the block's copies.
+        fast.push(7);
+        plain.push(7);
+        prop_assert_eq!(&fast, &plain);
+    }
+
     /// Filling the top of a pile by one block store is the plain fill, and leaves the rest.
     #[test]
     fn fill_top_is_the_plain_fill(start in proptest::collection::vec(any::<u16>(), 0..40), room in 0usize..40, n in 0usize..=40, value in any::<u16>()) {
