@@ -7,9 +7,12 @@
 //! ([`Game::public_action`]) and a [`Sampler`] of the state before it, drawn from the bot's
 //! own seat ([`Bot::observe_decision`]). Then
 //! - each candidate's belief is multiplied (Bayes' rule) by the probability it gives that
-//!   action ([`Bot::action_probability`]), averaged over a few samples of the deciding seat's
-//!   hidden cards, smoothed by [`EPSILON`] so that a deterministic model's 0 does not rule it
-//!   out for good;
+//!   action ([`Bot::action_probability`]), averaged over what the deciding seat may hold:
+//!   particles (which hold what its earlier decisions made likely), fresh samples while too
+//!   few particles fit; smoothed by
+//!   [`EPSILON`] so that a deterministic model's 0 does not rule it out for good. (Averaged
+//!   over fresh samples alone, the seat's hand would be a random one, in which a bot whose
+//!   choice follows its hand rarely makes the choice seen: every such bot read as `random`.)
 //! - each particle is kept only if a model drawn from the belief takes the action in that
 //!   particle, and carried past it (its hidden part as the model chose it). When fewer than
 //!   a quarter of the pool fit, fresh samples are tried the same way (rejection sampling),
@@ -27,8 +30,9 @@ use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
 
 /// Smoothing of a model's probability for an action: `EPSILON + (1 - EPSILON) * p`.
 pub const EPSILON: f64 = 0.02;
-/// Samples of the deciding seat's hidden cards per belief update.
-const UPDATE_SAMPLES: usize = 2;
+/// States (particles, else fresh samples) the deciding seat's hidden cards are read from per
+/// belief update.
+const UPDATE_SAMPLES: usize = 8;
 /// Particles in the pool.
 const POOL: usize = 64;
 /// Effective sample size below which the search samples afresh instead of from the pool.
@@ -222,24 +226,57 @@ impl<G: Game> TableBelief<G> {
     /// `seat` took an action whose public part is `action` at the state `sampler` samples:
     /// updates its belief and the particles (module doc).
     pub fn observe_decision(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
-        self.update_belief(game, seat, action, sampler);
         self.refresh_pool(game, sampler);
+        self.update_belief(game, seat, action, sampler);
         self.weigh_particles(game, seat, action, sampler);
     }
 
+    /// Multiplies each candidate's belief for `seat` by the probability it gives `action`,
+    /// averaged over what `seat` may hold: the particles that still match this seat's view
+    /// (they hold what the table's earlier decisions made likely), or fresh samples while
+    /// fewer than [`UPDATE_SAMPLES`] do. A hand drawn at random would make every bot whose
+    /// choice follows its hand look like `random`.
     fn update_belief(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+        let held = self.holdings(game, seat, sampler);
         let mut likelihood = vec![0.0; self.candidates.len()];
-        for _ in 0..UPDATE_SAMPLES {
-            let sample = sampler.sample(game, &mut self.rng);
-            let view = game.view(&sample, seat);
+        for sample in &held {
+            let view = game.view(sample, seat);
             for (l, judge) in likelihood.iter_mut().zip(self.judges[seat].iter_mut()) {
                 // A model that cannot say keeps its weight (probability 1 for every action).
-                *l += judge.action_probability(game, &view, action).unwrap_or(1.0) / UPDATE_SAMPLES as f64;
+                *l += judge.action_probability(game, &view, action).unwrap_or(1.0) / held.len() as f64;
             }
         }
         for (w, l) in self.log_weights[seat].iter_mut().zip(likelihood) {
             *w += (EPSILON + (1.0 - EPSILON) * l).ln();
         }
+    }
+
+    /// [`UPDATE_SAMPLES`] states `seat` may be deciding in: particles drawn by weight among
+    /// those where `seat` is to move and this seat sees what it sees now, else (fewer than
+    /// [`UPDATE_SAMPLES`] fit) fresh samples. Particles hold what the table's earlier
+    /// decisions made likely; a fresh sample holds a random hand, in which a bot whose choice
+    /// follows its hand looks like `random`.
+    fn holdings(&mut self, game: &G, seat: usize, sampler: &Sampler<'_, G>) -> Vec<G::State> {
+        let fresh = sampler.sample(game, &mut self.rng);
+        let seen = game.observation(&fresh, self.me);
+        let mut total = 0.0;
+        let mut usable = 0;
+        let cumulative: Vec<f64> = (0..self.particles.len())
+            .map(|i| {
+                let p = &self.particles[i];
+                if self.weights[i] > 0.0 && game.to_move(p) == ToMove::Seat(seat) && game.observation(p, self.me) == seen {
+                    total += self.weights[i];
+                    usable += 1;
+                }
+                total
+            })
+            .collect();
+        if usable < UPDATE_SAMPLES {
+            let mut out = vec![fresh];
+            out.extend((1..UPDATE_SAMPLES).map(|_| sampler.sample(game, &mut self.rng)));
+            return out;
+        }
+        (0..UPDATE_SAMPLES).map(|_| self.particles[draw_index(&cumulative, &mut self.rng)].clone()).collect()
     }
 
     /// Keeps the particles still in play (those that stopped matching what this seat sees

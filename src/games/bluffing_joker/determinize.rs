@@ -4,9 +4,11 @@
 //! (and, while doubts are asked, the pending declaration), the cards shown by a doubt that
 //! still lie in the discard pile (the public `revealed` counts), the sizes of the draw pile,
 //! the discard pile and every hand. Everything else is one pool of unseen cards: the other
-//! hands, the draw pile, the face-down cards of the discard pile and, for any seat but the
+//! hands, the draw pile, the discard pile (its shown cards set aside) and, for any seat but the
 //! one who played it, the card pending face down. The pool is shuffled and dealt back into
-//! the same places with the same sizes (the shown cards stay in the discard pile). A
+//! the same places with the same sizes; the shown cards stay in the discard pile as the
+//! lowest card ids of their ranks (the state does not keep which copies were shown, and a
+//! suit changes no rule), so a sample never reads a face-down card of the real pile. A
 //! doubter's sample holds a pending card of the declared rank with the chance the table's
 //! public record gives a declaration of being true (1 − (right doubts + 1) / (doubts + 2),
 //! when the pool holds such a card; always without bluffing), else one drawn from the pool: drawn from the pool
@@ -46,30 +48,33 @@ impl BluffingJoker {
         out.end_reason = *end_reason;
         out.winner = *winner;
         out.counters = *counters;
-        // The pool: the draw pile, the other hands, the discard pile's face-down cards (all
-        // but the first `revealed[r]` cards of each rank r) and a pending card not the seat's.
-        // (Only while doubts are asked: once a doubt shows it, or the doubts end, the card
-        // lies in the discard pile.)
+        // The pool: the draw pile, the other hands, the whole discard pile and a pending card
+        // not the seat's (only while doubts are asked: once a doubt shows it, or the doubts
+        // end, the card lies in the discard pile). Its cards are what the seat does not hold
+        // or see, so the pool is the same for every real state the seat's view allows.
         let doubting = matches!(phase, Phase::Doubt { .. });
         let hidden_pending = pending.filter(|_| doubting && seat != *current as usize);
         for o in (0..self.players).filter(|&o| o != seat) {
             out.draw.extend_from_slice(hands[o].cards());
         }
-        let mut shown = *revealed;
-        for &c in discard {
-            let r = rank_of(c) as usize;
-            if shown[r] > 0 {
-                shown[r] -= 1;
-            } else {
-                out.draw.push(c);
-            }
-        }
+        out.draw.extend_from_slice(discard);
         if let Some(p) = hidden_pending {
             out.draw.push(p.card);
         }
-        // In a canonical order first: the pool's real order (draw pile, hands, face-down
-        // discards) is hidden, and a sample must depend on the seat's view and the stream only.
+        // In a canonical order first: the pool's real order (draw pile, hands, discard pile)
+        // is hidden, and a sample must depend on the seat's view and the stream only.
         out.draw.sort_unstable();
+        // The shown cards (`revealed[r]` of each rank r) lie in the discard pile: the lowest
+        // card ids of their rank. The state keeps which ranks were shown, not which copies
+        // or where in the pile; a suit changes no rule, and the real pile's first cards of a
+        // rank may be face-down ones, whose suits the seat never saw.
+        out.discard.clear();
+        for (r, &n) in revealed.iter().enumerate() {
+            for _ in 0..n {
+                let i = out.draw.iter().position(|&c| rank_of(c) as usize == r).expect("a shown card lies in the discard pile");
+                out.discard.push(out.draw.remove(i));
+            }
+        }
         rng::shuffle(&mut out.draw, rng);
         // Dealt back from the pool's end; what stays is the draw pile.
         let take = |draw: &mut Vec<CardId>| draw.pop().expect("the pool holds every hidden card");
@@ -80,14 +85,8 @@ impl BluffingJoker {
             }
             out.hands[o] = hand;
         }
-        let mut shown = *revealed;
-        for (i, &c) in discard.iter().enumerate() {
-            let r = rank_of(c) as usize;
-            if shown[r] > 0 {
-                shown[r] -= 1;
-            } else {
-                out.discard[i] = take(&mut out.draw);
-            }
+        while out.discard.len() < discard.len() {
+            out.discard.push(take(&mut out.draw));
         }
         if let Some(p) = hidden_pending {
             // The belief about the face-down card: true with the chance the table's public

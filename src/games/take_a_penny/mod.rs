@@ -387,6 +387,13 @@ impl Game for TakeAPenny {
         out.resample_hidden_choices(seat, rng);
     }
 
+    /// Nothing: a choice stays secret until the round is revealed, after the last seat's.
+    /// Whoever watches a seat choose (a search inferring how the table plays) learns only
+    /// that it chose, so the choices of a round in progress never reach another seat.
+    fn public_action(&self, _choice: &Choice) -> Choice {
+        Choice::from_code(0)
+    }
+
     fn observation(&self, s: &State, seat: usize) -> String {
         format!(
             "seat {seat} own choice {:?}; round {} next {} over {}; pennies {:?}; pot {}; last {:?}; legal {:#x}; before {:?} pot {}",
