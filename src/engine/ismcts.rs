@@ -42,6 +42,16 @@
 //! best of that many noisy means (see `beats_by_more_than_luck`), so a turn with hundreds
 //! of legal discards is not decided by the luckiest of them.
 //!
+//! `model=auto` also spends its iterations on few actions: the game's own bots, hearing what
+//! the seat hears, each propose an action at the root (a shortlist, searched first and judged
+//! against each other with the luck of a few, not of hundreds); the seat's own nodes widen
+//! progressively (at most 1 + √visits children, the seat's policy's choice first), so a
+//! Penny Badger turn's 660 discards no longer take 660 of the 1,000 iterations; and the seat
+//! itself is played in the search, per iteration, by one of the game's bots chosen by UCB1
+//! over how each has done as this seat so far in the game, whose choice becomes the prior
+//! once it leads (the seat plays on as the hand-written bot that wins most at the table it
+//! believes in, not always as the default bot).
+//!
 //! Known limit: a particle is kept when the opponent's model would have acted so in it, and
 //! fresh samples are tried when too few fit (at most a few hundred); a decision that almost
 //! no random deal explains (a Penny Badger claim of four of a kind) may find none, and is
@@ -59,6 +69,10 @@ use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
 pub const ISMCTS: &str = "ismcts";
 
 const NONE: u32 = u32::MAX;
+
+/// Iterations a game's bot must have played this seat (`model=auto`) before its record can
+/// make its choice the prior.
+const OWN_POLICY_EVIDENCE: u32 = 200;
 
 /// Search iterations run by every `ismcts` bot of the process (for `playtest bench`).
 static ITERATIONS: AtomicU64 = AtomicU64::new(0);
@@ -90,6 +104,10 @@ struct Node<A> {
     visits: u32,
     available: u32,
     reward: f64,
+    /// First child and next sibling (`NONE`: none): the children of a node without the
+    /// legal actions (`model=auto`'s widened nodes walk only the children they have).
+    first_child: u32,
+    next_sibling: u32,
 }
 
 /// How rollouts choose their actions.
@@ -134,6 +152,21 @@ pub struct Ismcts<G: Game> {
     /// With `model=auto`: how the table plays and what it holds, inferred from its play;
     /// each opponent is played by a model drawn from it ([`crate::engine::belief`]).
     belief: Option<Box<TableBelief<G>>>,
+    /// With `model=auto`: the game's own bots (default parameters) in this bot's seat,
+    /// hearing what it hears; their choices at the root are the search's shortlist.
+    advisors: Vec<Box<dyn Bot<G>>>,
+    /// Root indices of the shortlist (the default bot's choice first, then the advisors'),
+    /// searched first and judged against each other as a few actions, not hundreds.
+    proposals: Vec<u32>,
+    seat: usize,
+    /// With `model=auto` and default-bot rollouts: the game's own bots again, playing this
+    /// seat in the search, one per iteration chosen by UCB1 over how each has done so far
+    /// this game ([`Ismcts::draw_own_policy`]): the seat plays on as the hand-written bot
+    /// that wins most against the table it believes in.
+    own_players: Vec<Box<dyn Bot<G>>>,
+    /// Per own player: iterations played and summed win share of this seat, this game.
+    own_stats: Vec<(u32, f64)>,
+    own_drawn: usize,
 }
 
 impl<G: Game> Ismcts<G> {
@@ -163,6 +196,11 @@ impl<G: Game> Ismcts<G> {
         let with_bots = rollout == Rollout::DefaultBot || model_opponents;
         let rollout_bots = if with_bots { (0..game.acting_seats()).map(|_| named_bot(game, G::INFO.default_bot)).collect() } else { Vec::new() };
         let own_policy = (with_bots && policy != 0 && G::INFO.search_policy() != G::INFO.default_bot).then(|| named_bot(game, G::INFO.search_policy()));
+        let own_bots = || -> Vec<Box<dyn Bot<G>>> {
+            G::bots().iter().map(|info| (info.build)(game, &info.params.iter().map(|p| p.default).collect::<Vec<f64>>())).collect()
+        };
+        let advisors = if infer { own_bots() } else { Vec::new() };
+        let own_players = if infer && rollout == Rollout::DefaultBot { own_bots() } else { Vec::new() };
         Ismcts {
             iterations: iterations.max(1),
             exploration,
@@ -184,6 +222,12 @@ impl<G: Game> Ismcts<G> {
             own_policy,
             shares: vec![0.0; game.seats()],
             belief,
+            advisors,
+            proposals: Vec::new(),
+            seat: 0,
+            own_stats: vec![(0, 0.0); own_players.len()],
+            own_players,
+            own_drawn: 0,
         }
     }
 
@@ -311,7 +355,20 @@ impl<G: Game> Ismcts<G> {
         }
         self.children.clear();
         self.nodes.clear();
-        self.nodes.push(Node { action: None, mover: sampler.seat() as u8, parent: NONE, visits: 0, available: 0, reward: 0.0 });
+        self.proposals.clear();
+        if self.belief.is_some() {
+            self.propose(game, view, rng);
+        }
+        self.nodes.push(Node {
+            action: None,
+            mover: sampler.seat() as u8,
+            parent: NONE,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: NONE,
+        });
         // The first decision allocates the sample buffer from a fixed stream, so the bot's
         // own stream is drawn the same way whether or not the buffer existed.
         let mut sample = self.sample.take().unwrap_or_else(|| sampler.sample(game, &mut GameRng::seed_from(0)));
@@ -360,12 +417,15 @@ impl<G: Game> Ismcts<G> {
     /// `root_count` actions).
     #[inline(always)]
     fn trusted(&self, best: usize, root_count: u32) -> usize {
+        if self.belief.is_some() {
+            return self.trusted_shortlist(best, root_count);
+        }
         if self.trust > 0.0 && self.prior != NONE && best as u32 != self.prior {
             let p = self.root_children[self.prior as usize];
             if p != NONE {
                 let (a, b) = (&self.nodes[self.root_children[best] as usize], &self.nodes[p as usize]);
                 let beats = match self.belief {
-                    Some(_) => beats_by_more_than_luck(a, b, self.trust, root_count),
+                    Some(_) => beats_by_more_than_luck(a, b, self.trust, root_count, 2.0),
                     None => {
                         let (na, nb) = (a.visits.max(1) as f64, b.visits.max(1) as f64);
                         let (ma, mb) = (a.reward / na, b.reward / nb);
@@ -381,15 +441,43 @@ impl<G: Game> Ismcts<G> {
         best
     }
 
+    /// `model=auto`'s trust: the most visited proposal replaces the prior (the choice of the
+    /// game's bot that has won most as this seat in the search) if it beats it by more than
+    /// twice the luck of the best of the few proposals; the most visited
+    /// action outside the shortlist replaces that one only if it beats it by more than the
+    /// luck of the best of all `root_count` actions (see `beats_by_more_than_luck`).
+    fn trusted_shortlist(&self, best: usize, root_count: u32) -> usize {
+        if self.trust <= 0.0 || self.prior == NONE || self.root_children[self.prior as usize] == NONE {
+            return best;
+        }
+        let node = |i: u32| &self.nodes[self.root_children[i as usize] as usize];
+        let mut choice = self.prior;
+        let top = self.proposals.iter().copied().filter(|&p| self.root_children[p as usize] != NONE).max_by_key(|&p| (node(p).visits, std::cmp::Reverse(p)));
+        if let Some(p) = top
+            && p != choice
+            && beats_by_more_than_luck(node(p), node(choice), self.trust, self.proposals.len() as u32, 2.0)
+        {
+            choice = p;
+        }
+        let best = best as u32;
+        if best != choice && !self.proposals.contains(&best) && beats_by_more_than_luck(node(best), node(choice), self.trust, root_count, 2.0) {
+            choice = best;
+        }
+        choice as usize
+    }
+
     /// Selection at the root: its actions are the same in every sample, so children are
     /// found by index. Returns the chosen child and action, expanding one untried action
     /// while any is left (`true` in the third field).
     fn select_at_root(&mut self, seat: usize, rng: &mut GameRng) -> (u32, G::Action, bool) {
         let count = self.root_untried.len();
-        if count > 0 {
+        if count > 0 && self.widens(0, self.root_actions.len() - count) {
             let at = match self.root_untried.iter().position(|&i| i == self.prior) {
                 Some(at) => at,
-                None => below(count as u32, rng) as usize,
+                None => match self.proposals.iter().find_map(|p| self.root_untried.iter().position(|i| i == p)) {
+                    Some(at) => at,
+                    None => below(count as u32, rng) as usize,
+                },
             };
             let pick = self.root_untried.swap_remove(at) as usize;
             let action = self.root_actions[pick];
@@ -405,6 +493,9 @@ impl<G: Game> Ismcts<G> {
         let mut best = NONE;
         let mut best_score = f64::NEG_INFINITY;
         for (i, &c) in self.root_children.iter().enumerate() {
+            if c == NONE {
+                continue;
+            }
             let n = &mut self.nodes[c as usize];
             n.available += 1;
             let score = n.reward / n.visits as f64 + self.exploration * ((n.available as f64).ln() / n.visits as f64).sqrt();
@@ -414,6 +505,134 @@ impl<G: Game> Ismcts<G> {
             }
         }
         (self.root_children[best as usize], self.root_actions[best as usize], false)
+    }
+
+    /// `model=auto`'s shortlist at the root: the default bot's choice (the prior), then each
+    /// of the game's own bots' choice in this seat (they heard what the seat heard), each
+    /// action once.
+    /// When one of the game's bots has won most as this seat's player in the searches so far
+    /// this game ([`Ismcts::best_own_policy`]), its choice is the prior instead.
+    fn propose(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) {
+        let best = self.best_own_policy();
+        let mut choices = Vec::with_capacity(self.advisors.len());
+        for (i, advisor) in self.advisors.iter_mut().enumerate() {
+            let choice = advisor.decide(game, view, rng);
+            let at = self.root_actions.iter().position(|&a| a == choice).map(|i| i as u32);
+            if best == Some(i)
+                && let Some(at) = at
+            {
+                self.prior = at;
+            }
+            choices.push(at);
+        }
+        if self.prior != NONE {
+            self.proposals.push(self.prior);
+        }
+        for at in choices.into_iter().flatten() {
+            if !self.proposals.contains(&at) {
+                self.proposals.push(at);
+            }
+        }
+    }
+
+    /// The game's bot with the best mean win share as this seat's player in this game's
+    /// searches so far (at least [`OWN_POLICY_EVIDENCE`] iterations each), if any.
+    fn best_own_policy(&self) -> Option<usize> {
+        let enough = self.own_stats.iter().filter(|s| s.0 >= OWN_POLICY_EVIDENCE).count();
+        if enough < 2 {
+            return None;
+        }
+        let mean = |i: usize| self.own_stats[i].1 / self.own_stats[i].0 as f64;
+        (0..self.own_stats.len()).filter(|&i| self.own_stats[i].0 >= OWN_POLICY_EVIDENCE).max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
+    }
+
+    /// Chooses the game's bot that plays this seat in one iteration (UCB1 over this game's
+    /// iterations: each tried once, then the best mean plus an exploration bonus) and
+    /// readies it for a game.
+    fn draw_own_policy(&mut self, game: &G, searcher: usize) {
+        let total: u32 = self.own_stats.iter().map(|s| s.0).sum();
+        let score = |s: &(u32, f64)| if s.0 == 0 { f64::INFINITY } else { s.1 / s.0 as f64 + self.exploration * ((total as f64).ln() / s.0 as f64).sqrt() };
+        let mut pick = 0;
+        for (i, s) in self.own_stats.iter().enumerate() {
+            if score(s) > score(&self.own_stats[pick]) {
+                pick = i;
+            }
+        }
+        self.own_drawn = pick;
+        self.own_players[pick].new_game(game, searcher);
+    }
+
+    /// The seat's own move in the search: the iteration's own player with `model=auto`,
+    /// else the search policy or the default bot.
+    fn own_move(&mut self, game: &G, view: &G::View<'_>, seat: usize, rng: &mut GameRng) -> G::Action {
+        if !self.own_players.is_empty() {
+            return self.own_players[self.own_drawn].decide(game, view, rng);
+        }
+        match self.own_policy.as_mut() {
+            Some(bot) => bot.decide(game, view, rng),
+            None => self.rollout_bots[seat].decide(game, view, rng),
+        }
+    }
+
+    /// Whether `node`, with `children` children, may expand one more: always with
+    /// `model=default`; with `model=auto` while a root proposal is unexpanded, else while it
+    /// has fewer than 1 + √visits children (progressive widening: a turn with hundreds of
+    /// actions spends its iterations on a few, each then judged by many games, not one).
+    fn widens(&self, node: u32, children: usize) -> bool {
+        if self.belief.is_none() {
+            return true;
+        }
+        if node == 0 && self.proposals.iter().any(|&p| self.root_children[p as usize] == NONE) {
+            return true;
+        }
+        children < 1 + (self.nodes[node as usize].visits as f64).sqrt() as usize
+    }
+
+    /// `model=auto`'s step at one of the seat's own nodes below the root: UCB1 over the
+    /// children legal in this sample (walked by their links, not by listing every legal
+    /// action), expanding while the node widens ([`Ismcts::widens`]): first the seat's policy's
+    /// choice, then a random untried action. Returns the child, its action and whether it
+    /// was expanded.
+    fn select_own_widened(&mut self, game: &G, state: &G::State, node: u32, seat: usize, rng: &mut GameRng) -> (u32, G::Action, bool) {
+        let view = game.view(state, seat);
+        let (mut children, mut best, mut best_score) = (0usize, NONE, f64::NEG_INFINITY);
+        let mut c = self.nodes[node as usize].first_child;
+        while c != NONE {
+            let n = self.nodes[c as usize];
+            if n.mover as usize == seat {
+                children += 1;
+                if game.is_legal(&view, &n.action.expect("a child has an action")) {
+                    let n = &mut self.nodes[c as usize];
+                    n.available += 1;
+                    let score = n.reward / n.visits as f64 + self.exploration * ((n.available as f64).ln() / n.visits.max(1) as f64).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = c;
+                    }
+                }
+            }
+            c = n.next_sibling;
+        }
+        if best == NONE || self.widens(node, children) {
+            let choice = self.own_move(game, &view, seat, rng);
+            let action = if self.child(node, seat, choice).is_none() {
+                Some(choice)
+            } else {
+                self.legal.clear();
+                game.legal_actions(&view, &mut self.legal);
+                self.untried.clear();
+                for &a in &self.legal {
+                    if self.child(node, seat, a).is_none() {
+                        self.untried.push(a);
+                    }
+                }
+                (!self.untried.is_empty()).then(|| self.untried[below(self.untried.len() as u32, rng) as usize])
+            };
+            if let Some(action) = action {
+                return (self.add_child(node, seat, action), action, true);
+            }
+        }
+        (best, self.nodes[best as usize].action.expect("a child has an action"), false)
     }
 
     /// One iteration on the determinization `state`: select, expand, roll out, back up.
@@ -429,6 +648,9 @@ impl<G: Game> Ismcts<G> {
             }
             if let Some(belief) = self.belief.as_mut() {
                 belief.draw_models(game, rng);
+            }
+            if !self.own_players.is_empty() {
+                self.draw_own_policy(game, searcher);
             }
         }
         let (node, steps) = self.select_and_expand(game, state, searcher, rng, &mut log);
@@ -457,6 +679,16 @@ impl<G: Game> Ismcts<G> {
                 };
                 game.apply(state, seat, action, rng, log);
                 steps += 1;
+                continue;
+            }
+            if self.belief.is_some() && node != 0 && seat == searcher {
+                let (child, action, expanded) = self.select_own_widened(game, state, node, seat, rng);
+                node = child;
+                game.apply(state, seat, action, rng, log);
+                steps += 1;
+                if expanded {
+                    break;
+                }
                 continue;
             }
             if node == 0 {
@@ -526,10 +758,8 @@ impl<G: Game> Ismcts<G> {
                 } else {
                     match self.rollout {
                         Rollout::Random if !(self.model_opponents && seat != searcher) => game.random_action(&view, rng, &mut self.scratch),
-                        _ => match self.own_policy.as_mut() {
-                            Some(bot) if seat == searcher => bot.decide(game, &view, rng),
-                            _ => self.rollout_bots[seat].decide(game, &view, rng),
-                        },
+                        _ if seat == searcher => self.own_move(game, &view, seat, rng),
+                        _ => self.rollout_bots[seat].decide(game, &view, rng),
                     }
                 }
             };
@@ -566,6 +796,12 @@ impl<G: Game> Ismcts<G> {
                 *share = if game.standing(state, seat) == best { 1.0 / leaders as f64 } else { 0.0 };
             }
         }
+        if !self.own_players.is_empty() {
+            let me = self.nodes[0].mover as usize;
+            let stats = &mut self.own_stats[self.own_drawn];
+            stats.0 += 1;
+            stats.1 += self.shares[me];
+        }
         while node != NONE {
             let n = &mut self.nodes[node as usize];
             n.visits += 1;
@@ -597,7 +833,18 @@ impl<G: Game> Ismcts<G> {
     /// Adds the child of `node` for `mover` playing `action` (available once, not yet visited).
     fn add_child(&mut self, node: u32, mover: usize, action: G::Action) -> u32 {
         let id = self.nodes.len() as u32;
-        self.nodes.push(Node { action: Some(action), mover: mover as u8, parent: node, visits: 0, available: 1, reward: 0.0 });
+        let sibling = self.nodes[node as usize].first_child;
+        self.nodes.push(Node {
+            action: Some(action),
+            mover: mover as u8,
+            parent: node,
+            visits: 0,
+            available: 1,
+            reward: 0.0,
+            first_child: NONE,
+            next_sibling: sibling,
+        });
+        self.nodes[node as usize].first_child = id;
         if node != 0 {
             self.children.insert((node, mover as u8, action), id);
         }
@@ -619,8 +866,9 @@ impl<G: Game> Ismcts<G> {
 }
 
 /// The trust test of `model=auto`: whether the most visited root child `best` beats the
-/// default bot's choice `prior` by more than `trust` standard errors times twice the luck of
-/// the best of `actions` noisy means (`sqrt(2 ln actions)` is the expected maximum of that
+/// default bot's choice `prior` by more than `trust` standard errors times `times` the luck of
+/// the best of `actions` noisy means (twice, also among the hand-written bots' proposals:
+/// once there measured worse at Penny Badger's mixed table, docs/skill.md) (`sqrt(2 ln actions)` is the expected maximum of that
 /// many standard normal draws). Means are smoothed by one win and one loss before their
 /// variance is taken, so a child whose few visits all won does not claim a standard error of 0.
 ///
@@ -629,7 +877,7 @@ impl<G: Game> Ismcts<G> {
 /// luckiest, and the plain test (`model=default`) let a lucky bluff replace the honest claim
 /// about every other turn against card counters. Once the luck, against three `counter`
 /// (40 rotated games) the search won 22.5%; twice, 50% (docs/skill.md).
-fn beats_by_more_than_luck<A>(best: &Node<A>, prior: &Node<A>, trust: f64, actions: u32) -> bool {
+fn beats_by_more_than_luck<A>(best: &Node<A>, prior: &Node<A>, trust: f64, actions: u32, times: f64) -> bool {
     let smoothed = |n: &Node<A>| {
         let visits = n.visits as f64;
         ((n.reward + 1.0) / (visits + 2.0), visits.max(1.0))
@@ -638,7 +886,7 @@ fn beats_by_more_than_luck<A>(best: &Node<A>, prior: &Node<A>, trust: f64, actio
     let se = (ma * (1.0 - ma) / na + mb * (1.0 - mb) / nb).sqrt();
     let luck = (2.0 * f64::from(actions.max(2)).ln()).sqrt().max(1.0);
     let (raw_a, raw_b) = (best.reward / na, prior.reward / nb);
-    raw_a - raw_b > 2.0 * trust * luck * se
+    raw_a - raw_b > times * trust * luck * se
 }
 
 /// The game's bot `name` with its default parameters (the default bot or the search
@@ -671,9 +919,14 @@ impl<G: Game> Bot<G> for Ismcts<G> {
     }
 
     fn new_game(&mut self, game: &G, seat: usize) {
+        self.seat = seat;
         if let Some(belief) = self.belief.as_mut() {
             belief.new_game(game, seat);
         }
+        for advisor in &mut self.advisors {
+            advisor.new_game(game, seat);
+        }
+        self.own_stats.iter_mut().for_each(|s| *s = (0, 0.0));
     }
 
     /// With `model=auto` it hears the table (its models count cards too) and watches every
@@ -685,6 +938,9 @@ impl<G: Game> Bot<G> for Ismcts<G> {
     fn observe(&mut self, _seat: usize, event: &G::Event) {
         if let Some(belief) = self.belief.as_mut() {
             belief.observe(event);
+        }
+        for advisor in self.advisors.iter_mut().filter(|a| a.listens()) {
+            advisor.observe(self.seat, event);
         }
     }
 
