@@ -192,11 +192,15 @@ impl BotSpec {
         Ok(BotSpec { name: name.to_string(), params })
     }
 
-    /// The canonical text of this spec (`basic:bluff=0.3:challenge=0.2`).
+    /// The canonical text of this spec (`basic:bluff=0.3:challenge=0.2`), with a value that
+    /// has a word written as the word (`ismcts:model=auto`, not `model=1`).
     pub fn label(&self) -> String {
         let mut s = self.name.clone();
         for (k, v) in &self.params {
-            s.push_str(&format!(":{k}={v}"));
+            match NAMED_VALUES.iter().find(|(key, _, value)| key == k && value == v) {
+                Some((_, word, _)) => s.push_str(&format!(":{k}={word}")),
+                None => s.push_str(&format!(":{k}={v}")),
+            }
         }
         s
     }
@@ -285,5 +289,20 @@ impl<G: Game> Bot<G> for RandomBot<G> {
     #[inline]
     fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
         game.random_action(view, rng, &mut self.buffer)
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::BotSpec;
+
+    /// A value written as a word comes back as the word, so a report names `model=auto`.
+    #[test]
+    fn a_named_value_keeps_its_word_in_the_label() {
+        let spec = BotSpec::parse("ismcts:model=auto:iterations=1000").expect("valid spec");
+        assert!(spec.label().contains(":model=auto"), "{}", spec.label());
+        assert!(spec.label().contains(":iterations=1000"), "{}", spec.label());
+        assert!(BotSpec::parse("ismcts:model=default").expect("valid").label().contains(":model=default"));
+        assert_eq!(BotSpec::parse("basic:bluff=0.3").expect("valid").label(), "basic:bluff=0.3");
     }
 }
