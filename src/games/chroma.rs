@@ -266,17 +266,89 @@ pub const HAND_CAP: usize = 12;
 /// (Penny Badger's hand; any Chroma game whose hands stay within the cap can use it).
 ///
 /// Slots past the length may hold stale cards; equality and `Debug` look at the cards only.
+///
+/// Beside the cards it keeps the 25 cell keys ([`CELL_KEY_ADD`]) up to date as cards come
+/// and go, so a bot asking for the largest set reads them instead of recounting the hand
+/// every turn (every way of changing the hand goes through a method here that keeps them).
 #[derive(Clone, Copy)]
 pub struct Hand {
+    /// The cell keys: byte `cell` of the 32 (four words, little-endian) is the sum of
+    /// [`CELL_KEY_ADD`]'s rows of the held cards; bytes 25-31 stay zero.
+    keys: [u64; 4],
     /// The cards in canonical order in the first `len` slots; 16 slots (4 unused) so the
     /// hand is one 128-bit word for [`Hand::insert`].
     cards: [Card; 16],
     len: u8,
 }
 
+/// Rows of [`CELL_KEY_ADD`]: a power of two above every card kind, so that a card's row is
+/// `card & (KEY_ROWS - 1)`, one instruction where a clamp takes three.
+pub const KEY_ROWS: usize = 64;
+const _: () = assert!(CARD_KINDS <= KEY_ROWS && KEY_ROWS.is_power_of_two());
+const _: () = assert!(16 * HAND_CAP < 256, "cell keys must fit a byte");
+
+/// Per card kind, what it adds to the 32 byte lanes of cell keys (cells 0..25, the rest
+/// unused), as four little-endian words: 16 to every cell it matches, 15 if it is a wild.
+/// A cell's key is then 16 x matching cards - matching wilds, so the largest key is the
+/// largest set with the fewest wilds (a hand holds at most [`HAND_CAP`] = 12 cards: keys
+/// stay below 256, so adding or taking away a row as whole words never carries or borrows
+/// from one byte into the next). The rows past the last card kind add nothing.
+pub static CELL_KEY_ADD: [[u64; 4]; KEY_ROWS] = {
+    let mut t = [[0u64; 4]; KEY_ROWS];
+    let mut card = 0;
+    while card < CARD_KINDS {
+        let add = if card >= COLOR_WILD as usize && card < FIRST_ACTION as usize { 15u64 } else { 16 };
+        let mut cell = 0;
+        while cell < 25 {
+            if MATCHES[card] & (1 << cell) != 0 {
+                t[card][cell / 8] |= add << (8 * (cell % 8));
+            }
+            cell += 1;
+        }
+        card += 1;
+    }
+    t
+};
+
+/// The cell keys of `cards` counted from scratch (what [`Hand`] keeps up to date).
+#[inline]
+pub fn cell_keys_of(cards: &[Card]) -> [u64; 4] {
+    let mut keys = [0u64; 4];
+    for &c in cards {
+        add_keys(&mut keys, c);
+    }
+    keys
+}
+
+/// Adds `card`'s row of [`CELL_KEY_ADD`] to `keys`.
+#[inline(always)]
+fn add_keys(keys: &mut [u64; 4], card: Card) {
+    let row = &CELL_KEY_ADD[card as usize & (KEY_ROWS - 1)];
+    for (k, r) in keys.iter_mut().zip(row) {
+        *k = k.wrapping_add(*r);
+    }
+}
+
+/// Takes `card`'s row of [`CELL_KEY_ADD`] away from `keys` (the card was counted in them).
+#[inline(always)]
+fn sub_keys(keys: &mut [u64; 4], card: Card) {
+    let row = &CELL_KEY_ADD[card as usize & (KEY_ROWS - 1)];
+    for (k, r) in keys.iter_mut().zip(row) {
+        *k = k.wrapping_sub(*r);
+    }
+}
+
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; 16], len: 0 };
+    pub const EMPTY: Hand = Hand { keys: [0; 4], cards: [0; 16], len: 0 };
+
+    /// The hand's cell keys (see [`CELL_KEY_ADD`]), kept up to date as cards come and go;
+    /// debug builds check them against a recount.
+    #[inline]
+    pub fn cell_keys(&self) -> &[u64; 4] {
+        debug_assert_eq!(self.keys, cell_keys_of(self.cards()), "kept cell keys differ from a recount");
+        &self.keys
+    }
 
     /// The cards, in canonical order.
     #[inline]
@@ -313,6 +385,7 @@ impl Hand {
         self.insert_sse2(card, n);
         #[cfg(not(target_arch = "x86_64"))]
         self.insert_u128(card, n);
+        add_keys(&mut self.keys, card);
         self.len += 1;
     }
 
@@ -357,7 +430,8 @@ impl Hand {
         }
     }
 
-    /// [`Hand::insert`] on one 128-bit word (any CPU); the caller adds 1 to the length.
+    /// [`Hand::insert`]'s placing of the card on one 128-bit word (any CPU); the caller adds
+    /// 1 to the length (and the card to the cell keys: [`Hand::insert`] does both).
     #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
     #[inline(always)]
     pub fn insert_u128(&mut self, card: Card, n: usize) {
@@ -386,11 +460,16 @@ impl Hand {
     #[inline]
     pub fn insert_all(&mut self, cards: &[Card]) {
         assert!(self.len as usize + cards.len() <= HAND_CAP, "hand over capacity");
+        for &card in cards {
+            add_keys(&mut self.keys, card);
+        }
         #[cfg(target_arch = "x86_64")]
         self.insert_all_sse2(cards);
         #[cfg(not(target_arch = "x86_64"))]
         for &card in cards {
-            self.insert(card);
+            let n = self.len as usize;
+            self.insert_u128(card, n);
+            self.len += 1;
         }
     }
 
@@ -431,6 +510,7 @@ impl Hand {
     #[inline]
     pub fn remove_at(&mut self, i: usize) -> Card {
         let c = self.cards[i];
+        sub_keys(&mut self.keys, c);
         self.cards.copy_within(i + 1..self.len as usize, i);
         self.len -= 1;
         c
@@ -444,7 +524,9 @@ impl Hand {
         let mask = mask & ((1 << len) - 1);
         let mut rest = mask;
         while rest != 0 {
-            each(self.cards[rest.trailing_zeros() as usize]);
+            let c = self.cards[rest.trailing_zeros() as usize];
+            sub_keys(&mut self.keys, c);
+            each(c);
             rest &= rest - 1;
         }
         // Those before the first removed card stay where they are.
@@ -469,7 +551,9 @@ impl Hand {
         let mut rest = mask;
         let mut removed = 0;
         while rest != 0 {
-            each(self.cards[rest.trailing_zeros() as usize]);
+            let c = self.cards[rest.trailing_zeros() as usize];
+            sub_keys(&mut self.keys, c);
+            each(c);
             rest &= rest - 1;
             removed += 1;
         }
@@ -532,9 +616,11 @@ impl Hand {
             if mask & (1 << i) != 0 {
                 taken.cards[taken.len as usize] = c;
                 taken.len += 1;
+                add_keys(&mut taken.keys, c);
             } else {
                 kept.cards[kept.len as usize] = c;
                 kept.len += 1;
+                add_keys(&mut kept.keys, c);
             }
         }
         (kept, taken)
@@ -701,7 +787,7 @@ mod insert_all_tests {
             stale in proptest::array::uniform16(0u8..CARD_KINDS as u8),
             added in proptest::collection::vec(0u8..CARD_KINDS as u8, 0..=HAND_CAP),
         ) {
-            let mut start = Hand { cards: stale, len: 0 };
+            let mut start = Hand { keys: [0; 4], cards: stale, len: 0 };
             for &c in &held {
                 start.insert(c);
             }
@@ -714,6 +800,8 @@ mod insert_all_tests {
             all.insert_all(added);
             prop_assert_eq!(all.cards, one_by_one.cards);
             prop_assert_eq!(all.len, one_by_one.len);
+            prop_assert_eq!(all.keys, cell_keys_of(all.cards()));
+            prop_assert_eq!(one_by_one.keys, cell_keys_of(one_by_one.cards()));
         }
 
         /// The same cards handed over in the same order and the same hand after.
@@ -723,7 +811,7 @@ mod insert_all_tests {
             stale in proptest::array::uniform16(0u8..CARD_KINDS as u8),
             mask in any::<u32>(),
         ) {
-            let mut start = Hand { cards: stale, len: 0 };
+            let mut start = Hand { keys: [0; 4], cards: stale, len: 0 };
             for &c in &held {
                 start.insert(c);
             }
@@ -733,6 +821,8 @@ mod insert_all_tests {
             shifting.remove_mask_shifting(mask, |c| out_shifting.push(c));
             prop_assert_eq!(out_plain, out_shifting);
             prop_assert_eq!(plain.cards(), shifting.cards());
+            prop_assert_eq!(plain.keys, cell_keys_of(plain.cards()));
+            prop_assert_eq!(shifting.keys, cell_keys_of(shifting.cards()));
         }
     }
 }

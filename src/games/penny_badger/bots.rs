@@ -33,9 +33,17 @@ pub fn best_set(hand: &[Card], max_claim: usize) -> Option<BestSet> {
 /// hand size.
 #[inline]
 pub fn best_set_in(slots: &[Card; HAND_CAP], len: usize, max_claim: usize) -> Option<(BestSet, u32)> {
+    best_set_keyed(slots, len, &chroma::cell_keys_of(&slots[..len]), max_claim)
+}
+
+/// [`best_set_in`] given the hand's cell keys as well ([`chroma::Hand::cell_keys`], kept up
+/// to date as cards come and go), so that nothing is recounted.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+pub fn best_set_keyed(slots: &[Card; HAND_CAP], len: usize, keys: &[u64; 4], max_claim: usize) -> Option<(BestSet, u32)> {
     #[cfg(target_arch = "x86_64")]
     {
-        let (cell, count) = best_cell_sse2(slots, len)?;
+        let (cell, count) = best_cell_sse2(keys)?;
         let held = (1u32 << len) - 1;
         Some(set_from_matching(cell, matching_sse2(slots_sse2(slots), cell) & held, count, max_claim))
     }
@@ -152,55 +160,19 @@ fn wilds_and_actions(slots: &[Card; HAND_CAP], len: usize) -> (u32, u32) {
     (wilds, actions)
 }
 
-/// Rows of [`CELL_KEY_ADD`]: a power of two above every card kind, so that a card's row is
-/// `card & (KEY_ROWS - 1)`, one instruction where a clamp took three.
-#[cfg(target_arch = "x86_64")]
-const KEY_ROWS: usize = 64;
-#[cfg(target_arch = "x86_64")]
-const _: () = assert!(chroma::CARD_KINDS <= KEY_ROWS && KEY_ROWS.is_power_of_two());
-
-/// Per card kind, what it adds to the 32 byte lanes of cell keys (cells 0..25, the rest
-/// unused): 16 to every cell it matches, 15 if it is a wild. A cell's key is then
-/// 16 x matching cards - matching wilds, so the largest key is the largest set with the
-/// fewest wilds (a hand holds at most [`HAND_CAP`] = 12 cards: keys stay below 256). The
-/// rows past the last card kind add nothing.
-#[cfg(target_arch = "x86_64")]
-static CELL_KEY_ADD: [[u8; 32]; KEY_ROWS] = {
-    let mut t = [[0u8; 32]; KEY_ROWS];
-    let mut card = 0;
-    while card < chroma::CARD_KINDS {
-        let add = if card >= chroma::COLOR_WILD as usize && card < chroma::FIRST_ACTION as usize { 15 } else { 16 };
-        let mut cell = 0;
-        while cell < 25 {
-            if MATCHES[card] & (1 << cell) != 0 {
-                t[card][cell] = add;
-            }
-            cell += 1;
-        }
-        card += 1;
-    }
-    t
-};
-
-/// The best cell with the 25 cell keys in two SSE2 registers (SSE2 is part of every x86-64
-/// CPU): two byte additions per slot, then one maximum and one comparison for the whole
-/// table, the earliest cell winning ties. Returns the cell and how many cards match it;
-/// `None` when no card matches any cell.
+/// The best cell from the 25 cell keys ([`chroma::CELL_KEY_ADD`]) in two SSE2 registers
+/// (SSE2 is part of every x86-64 CPU): one maximum and one comparison for the whole table,
+/// the earliest cell winning ties. Returns the cell and how many cards match it; `None`
+/// when no card matches any cell.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn best_cell_sse2(slots: &[Card; HAND_CAP], len: usize) -> Option<(Cell, usize)> {
+fn best_cell_sse2(keys: &[u64; 4]) -> Option<(Cell, usize)> {
     use std::arch::x86_64::*;
-    const _: () = assert!(16 * HAND_CAP < 256, "cell keys must fit a byte");
-    debug_assert!(len <= HAND_CAP);
     // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
-    // CPU this code is compiled for; every load reads 16 of the 32 bytes of a table row.
+    // CPU this code is compiled for; the two loads read the 32 bytes of `keys`.
     let at = unsafe {
-        let (mut low, mut high) = (_mm_setzero_si128(), _mm_setzero_si128());
-        for &c in &slots[..len] {
-            let add = CELL_KEY_ADD[c as usize & (KEY_ROWS - 1)].as_ptr();
-            low = _mm_add_epi8(low, _mm_loadu_si128(add.cast()));
-            high = _mm_add_epi8(high, _mm_loadu_si128(add.add(16).cast()));
-        }
+        let low = _mm_loadu_si128(keys.as_ptr().cast());
+        let high = _mm_loadu_si128(keys[2..].as_ptr().cast());
         // The largest key, broadcast to every lane.
         let mut top = _mm_max_epu8(low, high);
         top = _mm_max_epu8(top, _mm_srli_si128::<8>(top));
@@ -399,16 +371,16 @@ impl BasicBot {
     /// fixed slots (`len` cards) so that no loop exit depends on the hand size. (Inlined
     /// into the plain play loop it costs 10% more instructions a game: it stays a call.)
     #[inline(never)]
-    fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
-        self.turn_inline(game, slots, len, rng)
+    fn turn(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, keys: &[u64; 4], rng: &mut GameRng) -> Action {
+        self.turn_inline(game, slots, len, keys, rng)
     }
 
     /// [`Self::turn`]'s body, inlined into that call.
     #[inline(always)]
-    pub(super) fn turn_inline(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, rng: &mut GameRng) -> Action {
+    pub(super) fn turn_inline(&self, game: &PennyBadger, slots: &[Card; HAND_CAP], len: usize, keys: &[u64; 4], rng: &mut GameRng) -> Action {
         let max_claim = game.payout.max_claim();
         let held = (1u32 << len) - 1;
-        if let Some((best, matching)) = best_set_in(slots, len, max_claim).filter(|(b, _)| b.size >= 2) {
+        if let Some((best, matching)) = best_set_keyed(slots, len, keys, max_claim).filter(|(b, _)| b.size >= 2) {
             if len > best.size && best.size < max_claim && self.bluff.hit(rng) {
                 // The first card in canonical order that does not match.
                 let extra = (held & !matching).trailing_zeros();
@@ -441,7 +413,7 @@ impl Bot<PennyBadger> for BasicBot {
     fn decide(&mut self, game: &PennyBadger, view: &View<'_>, rng: &mut GameRng) -> Action {
         match view.decision {
             Decision::Challenge { .. } => Action::Challenge(self.challenges(rng)),
-            Decision::Turn => self.turn(game, view.hand_slots(), view.hand.len(), rng),
+            Decision::Turn => self.turn(game, view.hand_slots(), view.hand.len(), view.hand_keys(), rng),
         }
     }
 
@@ -460,10 +432,10 @@ impl Bot<PennyBadger> for BasicBot {
         let mut rng = GameRng::seed_from(0);
         let honest = BasicBot { bluff: Chance::new(0.0), challenge: Chance::new(0.0) };
         let liar = BasicBot { bluff: Chance::new(1.0), challenge: Chance::new(1.0) };
-        let (slots, len) = (view.hand_slots(), view.hand.len());
+        let (slots, len, keys) = (view.hand_slots(), view.hand.len(), view.hand_keys());
         let is = |a: Action| f64::from(u8::from(game.public_action(&a) == wanted));
         let p = self.bluff.probability();
-        Some((1.0 - p) * is(honest.turn(game, slots, len, &mut rng)) + p * is(liar.turn(game, slots, len, &mut rng)))
+        Some((1.0 - p) * is(honest.turn(game, slots, len, keys, &mut rng)) + p * is(liar.turn(game, slots, len, keys, &mut rng)))
     }
 }
 

@@ -33,6 +33,13 @@ impl<'a> View<'a> {
         self.table.hands[self.seat].slots()
     }
 
+    /// The seat's cell keys ([`crate::games::chroma::Hand::cell_keys`]), kept up to date
+    /// as cards come and go, so the largest set is found without recounting the hand.
+    #[inline]
+    pub fn hand_keys(&self) -> &'a [u64; 4] {
+        self.table.hands[self.seat].cell_keys()
+    }
+
     /// Every seat's savings (public).
     #[inline]
     pub fn savings(&self) -> &'a [u32; MAX_PLAYERS] {
