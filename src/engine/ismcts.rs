@@ -681,18 +681,10 @@ impl<G: Game> Ismcts<G> {
                 steps += 1;
                 continue;
             }
-            if self.belief.is_some() && node != 0 && seat == searcher {
-                let (child, action, expanded) = self.select_own_widened(game, state, node, seat, rng);
-                node = child;
-                game.apply(state, seat, action, rng, log);
-                steps += 1;
-                if expanded {
-                    break;
-                }
-                continue;
-            }
-            if node == 0 {
-                let (child, action, expanded) = self.select_at_root(seat, rng);
+            // The root (its actions by index) and, with `model=auto`, the seat's own widened
+            // nodes: each picks a child and says whether it was just expanded.
+            if node == 0 || (self.belief.is_some() && seat == searcher) {
+                let (child, action, expanded) = if node == 0 { self.select_at_root(seat, rng) } else { self.select_own_widened(game, state, node, seat, rng) };
                 node = child;
                 game.apply(state, seat, action, rng, log);
                 steps += 1;
