@@ -342,14 +342,16 @@ impl<G: Game> TableBelief<G> {
         let mut kept = self.weights.iter().filter(|&&w| w > 0.0).count();
         if kept * 4 < POOL {
             let mean = if kept > 0 { self.weights.iter().sum::<f64>() / kept as f64 } else { 1.0 };
-            for _ in 0..REFILL_TRIES {
-                if kept >= POOL {
+            let mut fits = 0;
+            for tried in 0..REFILL_TRIES {
+                if kept >= POOL || !refill_may_reach(kept, fits, tried) {
                     break;
                 }
                 self.particles.push(sampler.sample(game, &mut self.rng));
                 self.weights.push(mean);
                 if self.try_particle(game, seat, &wanted, &cumulative, self.particles.len() - 1, &mut log) {
                     kept += 1;
+                    fits += 1;
                 } else {
                     self.particles.pop();
                     self.weights.pop();
@@ -450,6 +452,17 @@ impl<G: Game> TableBelief<G> {
     pub fn player(&mut self, seat: usize) -> &mut dyn Bot<G> {
         self.players[seat][self.drawn[seat]].as_mut()
     }
+}
+
+/// Whether a refill that has found `fits` fitting samples in `tried` tries, with `kept`
+/// particles in the pool, may still reach the [`MIN_EFFECTIVE`] particles a search or a belief
+/// update needs within [`REFILL_TRIES`] at the rate seen so far (one fit and one miss added,
+/// so that no try is judged hopeless before it starts). A refill that cannot is given up: its
+/// few particles would be thrown away unread, and at a decision that almost no deal explains
+/// it used to spend all 512 tries (a third of Beaver Mania's `model=auto` work).
+fn refill_may_reach(kept: usize, fits: usize, tried: usize) -> bool {
+    let rate = (fits + 1) as f64 / (tried + 2) as f64;
+    kept as f64 + (REFILL_TRIES - tried) as f64 * rate >= MIN_EFFECTIVE
 }
 
 /// Running sums of `weights`.
