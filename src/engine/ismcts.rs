@@ -61,7 +61,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::belief::TableBelief;
-use super::bots::{Bot, BotInfo, BotParamInfo, RandomBot};
+use super::bots::{Bot, BotInfo, BotParamInfo, RANDOM, RandomBot};
 use super::rng::below;
 use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
 
@@ -348,6 +348,10 @@ impl<G: Game> Ismcts<G> {
             Some(bot) => Some(bot),
             None => self.rollout_bots.get_mut(sampler.seat()),
         };
+        // `model=auto` trusts a hand-written policy only: a game whose default bot is
+        // `random` (Take a Penny) has no heuristic to keep, and its shortlist is searched
+        // as the plain search's actions are.
+        let own = own.filter(|bot| self.belief.is_none() || bot.name() != RANDOM);
         if let Some(bot) = own {
             bot.new_game(game, sampler.seat());
             let choice = bot.decide(game, view, rng);
