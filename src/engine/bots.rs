@@ -40,12 +40,18 @@ pub trait Bot<G: Game>: Send {
     /// belief ([`crate::engine::belief`]). `None`: the bot cannot say (a search). Default: an
     /// estimate from [`SAMPLED_DECISIONS`] calls of [`Bot::decide`] on a fixed-seed stream
     /// (one call for a bot that never draws); bots with cheap exact odds override it.
+    /// A first call that drew nothing from the stream decided without chance at this view:
+    /// the other calls would repeat it, so it is the answer (the same estimate, one call).
     fn action_probability(&mut self, game: &G, view: &G::View<'_>, action: &G::Action) -> Option<f64> {
         let wanted = game.public_action(action);
-        let tries = if self.draws() { SAMPLED_DECISIONS } else { 1 };
-        let mut rng = GameRng::seed_from(SAMPLING_SEED);
-        let hits = (0..tries).filter(|_| game.public_action(&self.decide(game, view, &mut rng)) == wanted).count();
-        Some(hits as f64 / tries as f64)
+        let untouched = GameRng::seed_from(SAMPLING_SEED);
+        let mut rng = untouched.clone();
+        let first = u32::from(game.public_action(&self.decide(game, view, &mut rng)) == wanted);
+        if !self.draws() || rng == untouched {
+            return Some(f64::from(first));
+        }
+        let hits = first + (1..SAMPLED_DECISIONS).map(|_| u32::from(game.public_action(&self.decide(game, view, &mut rng)) == wanted)).sum::<u32>();
+        Some(f64::from(hits) / f64::from(SAMPLED_DECISIONS))
     }
     /// Whether the bot wants [`Bot::observe_decision`] calls: every other seat's decision as
     /// its own seat can see it (a search that infers how the table plays). Default: no.
