@@ -3,16 +3,18 @@
 //! pool of weighted samples of the hidden state (particles) that follow the game.
 //!
 //! Both are built from the seat's own view and the public record only. At every decision of
-//! another seat the engine hands the bot the public part of the action
-//! ([`Game::public_action`]) and a [`Sampler`] of the state before it, drawn from the bot's
-//! own seat ([`Bot::observe_decision`]). Then
+//! another seat the engine hands the bot what the table saw of the action ([`Game::seen`]:
+//! its public part, and the cards a play names by hand position) and a [`Sampler`] of the
+//! state before it, drawn from the bot's own seat ([`Bot::observe_decision`]). Then
 //! - each candidate's belief is multiplied (Bayes' rule) by the probability it gives that
 //!   action ([`Bot::action_probability`]), averaged over what the deciding seat may hold:
-//!   particles (which hold what its earlier decisions made likely), fresh samples while too
-//!   few particles fit; smoothed by
+//!   particles (which hold what its earlier decisions made likely), fresh samples
+//!   ([`Sampler::deal`]) while too few particles fit, counting only states where the action
+//!   can be taken at all (a discard shows the card was held, whatever the model); smoothed by
 //!   [`EPSILON`] so that a deterministic model's 0 does not rule it out for good. (Averaged
-//!   over fresh samples alone, the seat's hand would be a random one, in which a bot whose
-//!   choice follows its hand rarely makes the choice seen: every such bot read as `random`.)
+//!   over every fresh sample, the seat's hand would be a random one, mostly without the card
+//!   it discards: the rare sample that holds it tells the models apart by noise, which
+//!   favours `random`.)
 //! - each particle is kept only if a model drawn from the belief takes the action in that
 //!   particle, and carried past it (its hidden part as the model chose it). When fewer than
 //!   a quarter of the pool fit, fresh samples are tried the same way (rejection sampling),
@@ -24,15 +26,24 @@
 //! The search draws an opponent's model from its belief for each iteration, and its samples
 //! from the particles by weight (importance resampling) while their effective sample size is
 //! at least [`MIN_EFFECTIVE`], from fresh samples otherwise.
+//!
+//! Every fresh sample is dealt from the seat's view alone ([`Sampler::deal`]): a game's
+//! hand-made hints for a table of default bots ([`Game::honour_default_model`], Dice
+//! Factor's re-deal of hands that `collector` would not have discarded from) are left out.
+//! The particles read the same evidence generically, every decision weighed by the models
+//! inferred for its seat (a `collector` seat's discards among them).
 
 use super::bots::{Bot, BotInfo, RandomBot};
-use super::{EventLog, Game, GameRng, Sampler, SeedFrom, ToMove};
+use super::{EventLog, Game, GameRng, Sampler, SeedFrom, Seen, ToMove};
 
 /// Smoothing of a model's probability for an action: `EPSILON + (1 - EPSILON) * p`.
 pub const EPSILON: f64 = 0.02;
 /// States (particles, else fresh samples) the deciding seat's hidden cards are read from per
 /// belief update.
 const UPDATE_SAMPLES: usize = 8;
+/// Most fresh samples dealt per belief update to find [`UPDATE_SAMPLES`] in which the
+/// action seen can be taken.
+const FRESH_TRIES: usize = 64;
 /// Particles in the pool.
 const POOL: usize = 64;
 /// Effective sample size below which the search samples afresh instead of from the pool.
@@ -223,39 +234,63 @@ impl<G: Game> TableBelief<G> {
         self.effective
     }
 
-    /// `seat` took an action whose public part is `action` at the state `sampler` samples:
-    /// updates its belief and the particles (module doc).
-    pub fn observe_decision(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+    /// `seat` took an action the table saw as `seen` ([`Game::seen`]) at the state `sampler`
+    /// samples: updates its belief and the particles (module doc).
+    pub fn observe_decision(&mut self, game: &G, seat: usize, seen: &Seen<G::Action>, sampler: &Sampler<'_, G>) {
         self.refresh_pool(game, sampler);
-        self.update_belief(game, seat, action, sampler);
-        self.weigh_particles(game, seat, action, sampler);
+        self.update_belief(game, seat, seen, sampler);
+        self.weigh_particles(game, seat, seen, sampler);
     }
 
-    /// Multiplies each candidate's belief for `seat` by the probability it gives `action`,
-    /// averaged over what `seat` may hold: the particles that still match this seat's view
-    /// (they hold what the table's earlier decisions made likely), or fresh samples while
-    /// fewer than [`UPDATE_SAMPLES`] do. A hand drawn at random would make every bot whose
-    /// choice follows its hand look like `random`.
-    fn update_belief(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
-        let held = self.holdings(game, seat, sampler);
+    /// Multiplies each candidate's belief for `seat` by the probability it gives the action
+    /// the table saw, averaged over what `seat` may hold: the particles that still match this
+    /// seat's view (they hold what the table's earlier decisions made likely), then fresh
+    /// samples (at most [`FRESH_TRIES`]) until [`UPDATE_SAMPLES`] states are found. Only
+    /// states where that action can be taken at all count (`random` gives it a chance
+    /// there): a discard shows the card was held, whatever the model; a state without it
+    /// would judge every model alike at 0, and among few that hold it by luck the models
+    /// would be told apart by noise.
+    fn update_belief(&mut self, game: &G, seat: usize, seen: &Seen<G::Action>, sampler: &Sampler<'_, G>) {
+        debug_assert_eq!(self.candidates[0].kind, 0, "candidate 0 is `random`");
+        let mut pooled = self.holdings(game, seat, sampler).into_iter();
+        let (mut tries, mut possible) = (0, 0);
         let mut likelihood = vec![0.0; self.candidates.len()];
-        for sample in &held {
-            let view = game.view(sample, seat);
-            for (l, judge) in likelihood.iter_mut().zip(self.judges[seat].iter_mut()) {
+        while possible < UPDATE_SAMPLES {
+            let sample = match pooled.next() {
+                Some(p) => p,
+                None if tries < FRESH_TRIES => {
+                    tries += 1;
+                    sampler.deal(game, &mut self.rng)
+                }
+                None => break,
+            };
+            let view = game.view(&sample, seat);
+            let judges = &mut self.judges[seat];
+            let random = judges[0].action_probability(game, &view, seen);
+            if random == Some(0.0) {
+                continue;
+            }
+            possible += 1;
+            likelihood[0] += random.unwrap_or(1.0);
+            for (l, judge) in likelihood.iter_mut().zip(judges.iter_mut()).skip(1) {
                 // A model that cannot say keeps its weight (probability 1 for every action).
-                *l += judge.action_probability(game, &view, action).unwrap_or(1.0) / held.len() as f64;
+                *l += judge.action_probability(game, &view, seen).unwrap_or(1.0);
             }
         }
+        if possible == 0 {
+            // No state found where the action can be taken: nothing tells the models apart.
+            return;
+        }
         for (w, l) in self.log_weights[seat].iter_mut().zip(likelihood) {
-            *w += (EPSILON + (1.0 - EPSILON) * l).ln();
+            *w += (EPSILON + (1.0 - EPSILON) * l / possible as f64).ln();
         }
     }
 
     /// [`UPDATE_SAMPLES`] states `seat` may be deciding in: particles drawn by weight among
-    /// those where `seat` is to move and this seat sees what it sees now, else (fewer than
-    /// [`UPDATE_SAMPLES`] fit) fresh samples. Particles hold what the table's earlier
-    /// decisions made likely; a fresh sample holds a random hand, in which a bot whose choice
-    /// follows its hand looks like `random`.
+    /// those where `seat` is to move and this seat sees what it sees now; none when fewer
+    /// than [`UPDATE_SAMPLES`] fit (the caller deals fresh samples). Particles hold what the
+    /// table's earlier decisions made likely; a fresh sample holds a random hand, in which a
+    /// bot whose choice follows its hand looks like `random`.
     ///
     /// Whether a particle still shows this seat what it sees (an observation is text, dearer
     /// than the rest of the update) is asked only of the particles drawn, and of more only
@@ -263,7 +298,7 @@ impl<G: Game> TableBelief<G> {
     /// matches is struck and the draw repeated, which draws by weight among the matching
     /// ones as listing them all first would.
     fn holdings(&mut self, game: &G, seat: usize, sampler: &Sampler<'_, G>) -> Vec<G::State> {
-        let fresh = sampler.sample(game, &mut self.rng);
+        let fresh = sampler.deal(game, &mut self.rng);
         let seen = game.observation(&fresh, self.me);
         let mut weights: Vec<f64> = (0..self.particles.len())
             .map(|i| if self.weights[i] > 0.0 && game.to_move(&self.particles[i]) == ToMove::Seat(seat) { self.weights[i] } else { 0.0 })
@@ -293,9 +328,7 @@ impl<G: Game> TableBelief<G> {
             }
         }
         if usable < UPDATE_SAMPLES {
-            let mut out = vec![fresh];
-            out.extend((1..UPDATE_SAMPLES).map(|_| sampler.sample(game, &mut self.rng)));
-            return out;
+            return Vec::new();
         }
         drawn.iter().map(|&i| self.particles[i].clone()).collect()
     }
@@ -317,7 +350,7 @@ impl<G: Game> TableBelief<G> {
         if kept * 4 < POOL {
             let mean = if kept > 0 { self.weights.iter().sum::<f64>() / kept as f64 } else { 1.0 };
             while self.particles.len() < POOL {
-                self.particles.push(sampler.sample(game, &mut self.rng));
+                self.particles.push(sampler.deal(game, &mut self.rng));
                 self.weights.push(mean);
             }
         }
@@ -329,12 +362,11 @@ impl<G: Game> TableBelief<G> {
     /// remain, fresh samples are tried the same way (at most [`REFILL_TRIES`]) and those
     /// that fit join the pool (rejection sampling: a claim few random deals explain is then
     /// still read from the deals that explain it).
-    fn weigh_particles(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+    fn weigh_particles(&mut self, game: &G, seat: usize, wanted: &Seen<G::Action>, sampler: &Sampler<'_, G>) {
         let cumulative = cumulative_posterior(&self.log_weights[seat]);
-        let wanted = game.public_action(action);
         let mut log = EventLog::new(false);
         for i in 0..self.particles.len() {
-            let fits = game.to_move(&self.particles[i]) == ToMove::Seat(seat) && self.try_particle(game, seat, &wanted, &cumulative, i, &mut log);
+            let fits = game.to_move(&self.particles[i]) == ToMove::Seat(seat) && self.try_particle(game, seat, wanted, &cumulative, i, &mut log);
             if !fits {
                 self.weights[i] = 0.0;
             }
@@ -347,9 +379,9 @@ impl<G: Game> TableBelief<G> {
                 if kept >= POOL || !refill_may_reach(kept, fits, tried) {
                     break;
                 }
-                self.particles.push(sampler.sample(game, &mut self.rng));
+                self.particles.push(sampler.deal(game, &mut self.rng));
                 self.weights.push(mean);
-                if self.try_particle(game, seat, &wanted, &cumulative, self.particles.len() - 1, &mut log) {
+                if self.try_particle(game, seat, wanted, &cumulative, self.particles.len() - 1, &mut log) {
                     kept += 1;
                     fits += 1;
                 } else {
@@ -367,15 +399,16 @@ impl<G: Game> TableBelief<G> {
         }
     }
 
-    /// Whether a model drawn from the cumulative posterior `cumulative` of `seat` takes the
-    /// public action `wanted` in particle `i`; if so the particle is carried past it.
-    fn try_particle(&mut self, game: &G, seat: usize, wanted: &G::Action, cumulative: &[f64], i: usize, log: &mut EventLog<G::Event>) -> bool {
+    /// Whether a model drawn from the cumulative posterior `cumulative` of `seat` takes an
+    /// action the table sees as `wanted` in particle `i`; if so the particle is carried past it.
+    fn try_particle(&mut self, game: &G, seat: usize, wanted: &Seen<G::Action>, cumulative: &[f64], i: usize, log: &mut EventLog<G::Event>) -> bool {
         let model = draw_index(cumulative, &mut self.rng);
-        let mine = {
+        let (mine, fits) = {
             let view = game.view(&self.particles[i], seat);
-            self.judges[seat][model].decide(game, &view, &mut self.rng)
+            let mine = self.judges[seat][model].decide(game, &view, &mut self.rng);
+            (mine, game.seen(&view, &mine) == *wanted)
         };
-        if game.public_action(&mine) != *wanted {
+        if !fits {
             return false;
         }
         game.apply(&mut self.particles[i], seat, mine, &mut self.rng, log);
@@ -404,7 +437,7 @@ impl<G: Game> TableBelief<G> {
             self.effective = 0.0;
             return;
         }
-        let fresh = sampler.sample(game, &mut self.rng);
+        let fresh = sampler.deal(game, &mut self.rng);
         let seen = game.observation(&fresh, self.me);
         for i in 0..self.particles.len() {
             if self.weights[i] > 0.0 && game.observation(&self.particles[i], self.me) != seen {
@@ -433,7 +466,7 @@ impl<G: Game> TableBelief<G> {
         if self.effective > 0.0 {
             out.clone_from(&self.particles[draw_index(&self.particle_cumulative, rng)]);
         } else {
-            sampler.sample_into(game, rng, out);
+            sampler.deal_into(game, rng, out);
         }
     }
 
@@ -552,7 +585,7 @@ pub(crate) fn watch_game_with<G: Game>(
                 searched(i, belief, &seen);
                 belief.own_action(game, &action);
             } else {
-                belief.observe_decision(game, seat, &game.public_action(&action), &sampler);
+                belief.observe_decision(game, seat, &game.seen(&game.view(&state, seat), &action), &sampler);
             }
         }
         game.apply(&mut state, seat, action, &mut rng, &mut log);

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{Game, GameRng, Sampler, SeedFrom, Table};
+use super::{Game, GameRng, Sampler, SeedFrom, Seen, Table};
 
 /// A seat's decision maker. It sees only its seat's view and the events visible to it.
 pub trait Bot<G: Game>: Send {
@@ -35,22 +35,21 @@ pub trait Bot<G: Game>: Send {
     }
     /// An event the bot's seat could see at the table.
     fn observe(&mut self, _seat: usize, _event: &G::Event) {}
-    /// The probability that this bot, deciding at `view`, takes an action whose public part
-    /// ([`Game::public_action`]) is `action`'s: what an opponent model reports to the search's
-    /// belief ([`crate::engine::belief`]). `None`: the bot cannot say (a search). Default: an
+    /// The probability that this bot, deciding at `view`, takes an action the table sees as
+    /// `seen` ([`Game::seen`]): what an opponent model reports to the search's belief
+    /// ([`crate::engine::belief`]). `None`: the bot cannot say (a search). Default: an
     /// estimate from [`SAMPLED_DECISIONS`] calls of [`Bot::decide`] on a fixed-seed stream
     /// (one call for a bot that never draws); bots with cheap exact odds override it.
     /// A first call that drew nothing from the stream decided without chance at this view:
     /// the other calls would repeat it, so it is the answer (the same estimate, one call).
-    fn action_probability(&mut self, game: &G, view: &G::View<'_>, action: &G::Action) -> Option<f64> {
-        let wanted = game.public_action(action);
+    fn action_probability(&mut self, game: &G, view: &G::View<'_>, seen: &Seen<G::Action>) -> Option<f64> {
         let untouched = GameRng::seed_from(SAMPLING_SEED);
         let mut rng = untouched.clone();
-        let first = u32::from(game.public_action(&self.decide(game, view, &mut rng)) == wanted);
+        let first = u32::from(game.seen(view, &self.decide(game, view, &mut rng)) == *seen);
         if !self.draws() || rng == untouched {
             return Some(f64::from(first));
         }
-        let hits = first + (1..SAMPLED_DECISIONS).map(|_| u32::from(game.public_action(&self.decide(game, view, &mut rng)) == wanted)).sum::<u32>();
+        let hits = first + (1..SAMPLED_DECISIONS).map(|_| u32::from(game.seen(view, &self.decide(game, view, &mut rng)) == *seen)).sum::<u32>();
         Some(f64::from(hits) / f64::from(SAMPLED_DECISIONS))
     }
     /// Whether the bot wants [`Bot::observe_decision`] calls: every other seat's decision as
@@ -58,9 +57,10 @@ pub trait Bot<G: Game>: Send {
     fn watches(&self) -> bool {
         false
     }
-    /// `seat` (another seat) took an action whose public part is `action`, at the state that
-    /// `sampler` samples from this bot's own seat's view (the real state stays hidden).
-    fn observe_decision(&mut self, _game: &G, _seat: usize, _action: &G::Action, _sampler: &Sampler<'_, G>) {}
+    /// `seat` (another seat) took an action the table saw as `seen` ([`Game::seen`]), at the
+    /// state that `sampler` samples from this bot's own seat's view (the real state stays
+    /// hidden).
+    fn observe_decision(&mut self, _game: &G, _seat: usize, _seen: &Seen<G::Action>, _sampler: &Sampler<'_, G>) {}
 }
 
 /// Calls of [`Bot::decide`] by the default [`Bot::action_probability`] of a bot that draws.
@@ -295,6 +295,15 @@ impl<G: Game> Bot<G> for RandomBot<G> {
     #[inline]
     fn decide(&mut self, game: &G, view: &G::View<'_>, rng: &mut GameRng) -> G::Action {
         game.random_action(view, rng, &mut self.buffer)
+    }
+
+    /// Exact: the share of the legal actions that the table sees as `seen` (its choice is
+    /// uniform over them); 0 when none is, the action being impossible at `view`.
+    fn action_probability(&mut self, game: &G, view: &G::View<'_>, seen: &Seen<G::Action>) -> Option<f64> {
+        self.buffer.clear();
+        game.legal_actions(view, &mut self.buffer);
+        let hits = self.buffer.iter().filter(|a| game.seen(view, a) == *seen).count();
+        Some(if hits == 0 { 0.0 } else { hits as f64 / self.buffer.len() as f64 })
     }
 }
 

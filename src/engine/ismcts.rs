@@ -946,7 +946,7 @@ impl<G: Game> Bot<G> for Ismcts<G> {
     }
 
     /// A search cannot say how likely it is to take an action.
-    fn action_probability(&mut self, _game: &G, _view: &G::View<'_>, _action: &G::Action) -> Option<f64> {
+    fn action_probability(&mut self, _game: &G, _view: &G::View<'_>, _seen: &super::Seen<G::Action>) -> Option<f64> {
         None
     }
 
@@ -954,9 +954,9 @@ impl<G: Game> Bot<G> for Ismcts<G> {
         self.belief.is_some()
     }
 
-    fn observe_decision(&mut self, game: &G, seat: usize, action: &G::Action, sampler: &Sampler<'_, G>) {
+    fn observe_decision(&mut self, game: &G, seat: usize, seen: &super::Seen<G::Action>, sampler: &Sampler<'_, G>) {
         if let Some(belief) = self.belief.as_mut() {
-            belief.observe_decision(game, seat, action, sampler);
+            belief.observe_decision(game, seat, seen, sampler);
         }
     }
 }

@@ -554,6 +554,14 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn public_action(&self, action: &Self::Action) -> Self::Action {
         *action
     }
+    /// What the table sees of the deciding seat taking `action` at `view` ([`Seen`]): equal
+    /// for two decisions, at two states, that the table cannot tell apart, and the same for
+    /// `action` and `public_action(action)`. Opponent models are judged on it
+    /// ([`bots::Bot::action_probability`]). Default: the public action alone; a game whose
+    /// actions name hand positions adds the cards they held (shown face up once played).
+    fn seen(&self, _view: &Self::View<'_>, action: &Self::Action) -> Seen<Self::Action> {
+        Seen { action: self.public_action(action), shown: 0 }
+    }
     /// Whether `action` is legal for the deciding seat. The default looks it up in
     /// [`Game::legal_actions`]; a game may answer without the list.
     fn is_legal(&self, view: &Self::View<'_>, action: &Self::Action) -> bool {
@@ -611,6 +619,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn determinize(&self, state: &Self::State, _seat: usize, _rng: &mut GameRng, out: &mut Self::State) {
         out.clone_from(state);
     }
+    /// After [`Game::determinize`], for a search that models every other seat as the game's
+    /// default bot (`ismcts` with `model=default`): re-deals in `out` the hidden cards that
+    /// such a model's observed choices rule out, reading only what `seat` sees. A search that
+    /// infers each seat's model from its play (`model=auto`) weighs its samples by those
+    /// models instead ([`belief`]) and skips this. Default: nothing.
+    fn honour_default_model(&self, _state: &Self::State, _seat: usize, _rng: &mut GameRng, _out: &mut Self::State) {}
 
     // ---- Standing (report metrics and the search's cut-off score). ----
 
@@ -726,18 +740,46 @@ impl<'s, G: Game> Sampler<'s, G> {
         self.seat
     }
 
-    /// Writes a fresh determinization into `out` (an earlier sample, reused).
+    /// Writes a fresh determinization into `out` (an earlier sample, reused), with the
+    /// hints of a table of default bots ([`Game::honour_default_model`]).
     #[inline]
     pub fn sample_into(&self, game: &G, rng: &mut GameRng, out: &mut G::State) {
         game.determinize(self.state, self.seat, rng, out);
+        game.honour_default_model(self.state, self.seat, rng, out);
     }
 
     /// A fresh determinization (allocates; [`Sampler::sample_into`] reuses a buffer).
     pub fn sample(&self, game: &G, rng: &mut GameRng) -> G::State {
         let mut out = self.state.clone();
-        game.determinize(self.state, self.seat, rng, &mut out);
+        self.sample_into(game, rng, &mut out);
         out
     }
+
+    /// Writes into `out` a determinization from the seat's view and the public record alone
+    /// ([`Game::determinize`], no default-bot hints): for a search that weighs its samples
+    /// by the models it infers ([`belief`]).
+    #[inline]
+    pub fn deal_into(&self, game: &G, rng: &mut GameRng, out: &mut G::State) {
+        game.determinize(self.state, self.seat, rng, out);
+    }
+
+    /// [`Sampler::deal_into`] into a new state (allocates).
+    pub fn deal(&self, game: &G, rng: &mut GameRng) -> G::State {
+        let mut out = self.state.clone();
+        self.deal_into(game, rng, &mut out);
+        out
+    }
+}
+
+/// What the table sees of one decision ([`Game::seen`]): two decisions look the same to the
+/// table exactly when their `Seen` are equal, whatever the hidden cards around them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen<A> {
+    /// The action's public part ([`Game::public_action`]).
+    pub action: A,
+    /// The game's code for what the action showed beyond `action` (the cards of the hand
+    /// positions a play names); 0 when `action` says it all.
+    pub shown: u128,
 }
 
 /// Options of one played game.
@@ -821,9 +863,11 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
         self.iter().any(|b| b.watches())
     }
     fn observe_decision(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action) {
+        // What the table sees of it, read here where the real state is at hand.
+        let seen = game.seen(&game.view(state, seat), action);
         for (other, bot) in self.iter_mut().enumerate() {
             if other != seat && bot.watches() {
-                bot.observe_decision(game, seat, action, &Sampler::new(state, other));
+                bot.observe_decision(game, seat, &seen, &Sampler::new(state, other));
             }
         }
     }

@@ -92,16 +92,17 @@ impl DiceFactor {
             out.draw.truncate(start);
             out.hands[o] = hand;
         }
-        self.honour_discards(s, seat, rng, out);
     }
 
-    /// Re-deals the unknown cards of each other hand until its last discard is the one
-    /// `collector` (the table's model of a player, as in the search's opponents) would have
-    /// made from it, under the dice of then: a hand that discarded a card off its best target
-    /// held no action card and, below that card in canonical order, only cards toward that
-    /// target. A soft belief: after `TRIES` misfits (a player who plays otherwise) the last
-    /// deal stays. Only public facts are read: the face-up discard, the dice, hand sizes.
-    fn honour_discards(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    /// [`crate::engine::Game::honour_default_model`]: re-deals the unknown cards of each
+    /// other hand until its last discard is the one `collector` (the table's model of a
+    /// player for `model=default`, as in the search's opponents) would have made from it,
+    /// under the dice of then: a hand that discarded a card off its best target held no
+    /// action card and, below that card in canonical order, only cards toward that target. A
+    /// soft belief: after `TRIES` misfits (a player who plays otherwise) the last deal stays.
+    /// Only public facts are read: the face-up discard, the dice, hand sizes. `model=auto`
+    /// reads every discard by the models it infers instead ([`crate::engine::belief`]).
+    pub(super) fn honour_discards(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         const TRIES: usize = 256;
         for o in (0..self.players).filter(|&o| o != seat) {
             if s.last_discard[o].is_none() {

@@ -60,8 +60,10 @@
 //! each hand's last discard and the dice then; samples re-deal a hand's unknown cards (up to
 //! 256 times) until `collector`'s rule would have made that discard from it (no action card
 //! held when a base card went; below the discarded card in canonical order only cards toward
-//! the best target), as the search models the table with `collector`; a seat that plays
-//! otherwise leaves the last deal standing. Forgotten (a weaker, never a cheating, search):
+//! the best target), as the search models the table with `collector` (`model=default`:
+//! `Game::honour_default_model`); a seat that plays otherwise leaves the last deal standing.
+//! `model=auto` deals without this hint and reads every discard by the models it infers
+//! for each seat (`engine::belief`). Forgotten (a weaker, never a cheating, search):
 //! what a seat learns privately in a swap or a trade of hands (the hand it gave away, the
 //! card it gave or took), which cards went into the draw pile at a reshuffle, and the other
 //! hints of the other seats' choices (a discard top not taken).
@@ -340,6 +342,11 @@ impl Game for DiceFactor {
 
     fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         self.determinize_into(s, seat, rng, out);
+    }
+
+    /// Each other hand re-dealt until `collector` would have made its last discard.
+    fn honour_default_model(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.honour_discards(s, seat, rng, out);
     }
 
     fn observation(&self, s: &State, seat: usize) -> String {

@@ -933,7 +933,8 @@ proptest! {
 }
 
 /// A `collector` table's last discards never rule out a real hand (the belief holds for
-/// the model it assumes), and the search's samples honour them almost always.
+/// the model it assumes), and the search's samples (`model=default`: determinized, then
+/// [`crate::engine::Game::honour_default_model`]) honour them almost always.
 #[test]
 fn last_discards_hold_for_collectors_and_samples_honour_them() {
     use crate::sim::harness::play_checked;
@@ -950,6 +951,7 @@ fn last_discards_hold_for_collectors_and_samples_honour_them() {
             let ToMove::Seat(seat) = g.to_move(s) else { return };
             let out = out.get_or_insert_with(|| s.clone());
             g.determinize(s, seat, &mut rng, out);
+            g.honour_default_model(s, seat, &mut rng, out);
             for o in (0..g.players).filter(|&o| o != seat && s.last_discard[o].is_some()) {
                 beliefs += 1;
                 honoured += u32::from(g.fits_last_discard(s, o, &out.hands[o]));

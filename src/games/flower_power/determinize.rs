@@ -5,9 +5,9 @@
 
 use std::fmt::Write;
 
-use super::FlowerPower;
 use super::rules::{Hand, State};
-use crate::engine::{GameRng, rng};
+use super::{Action, FlowerPower, View};
+use crate::engine::{GameRng, Seen, rng};
 use crate::games::chroma::card_name;
 
 impl FlowerPower {
@@ -45,6 +45,20 @@ impl FlowerPower {
             out.hands[o] = Hand::from_cards(&out.pile[start..]);
             out.pile.truncate(start);
         }
+    }
+
+    /// [`crate::engine::Game::seen`]: a play as the table sees it, the cards laid whatever
+    /// hand positions held them (a sample's hand holds the same cards elsewhere, or others):
+    /// 5 bits per card kind counting its copies played.
+    pub(super) fn seen_play(&self, view: &View<'_>, action: &Action) -> Seen<Action> {
+        let mut shown = 0u128;
+        for (i, &c) in view.hand.cards().iter().enumerate() {
+            if action.0 & (1 << i) != 0 {
+                debug_assert!((c as usize) < 25, "a base card");
+                shown += 1u128 << (5 * c as u32);
+            }
+        }
+        Seen { action: Action(0), shown }
     }
 
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.

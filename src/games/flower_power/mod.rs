@@ -52,7 +52,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
+use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, Seen, ToMove, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, cards_text};
 use crate::variant::Invalid;
 
@@ -247,6 +247,11 @@ impl Game for FlowerPower {
 
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
+    }
+
+    /// A play names hand positions; the table sees the cards laid ([`FlowerPower::seen_play`]).
+    fn seen(&self, view: &View<'_>, action: &Action) -> Seen<Action> {
+        self.seen_play(view, action)
     }
 
     /// Standing: the seat's flowers so far, the figure that decides the winner.

@@ -3,7 +3,7 @@
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS};
 use super::{Action, Claim, Decision, Event, PennyBadger, View};
-use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, SeedFrom, Uniform, rng::Chance};
+use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, SeedFrom, Seen, Uniform, rng::Chance};
 use crate::games::chroma::{self, ActionCard, Card, Cell, MATCHES, is_action, is_wild, matches};
 
 /// The largest set in a hand: cell, size and the hand positions used.
@@ -419,11 +419,10 @@ impl Bot<PennyBadger> for BasicBot {
 
     /// Exact: a challenge with its rate; a turn is the honest claim or, with the bluff rate,
     /// the bluff (each found by deciding with the rate at 0 and at 1).
-    fn action_probability(&mut self, game: &PennyBadger, view: &View<'_>, action: &Action) -> Option<f64> {
-        let wanted = game.public_action(action);
+    fn action_probability(&mut self, game: &PennyBadger, view: &View<'_>, seen: &Seen<Action>) -> Option<f64> {
         if let Decision::Challenge { .. } = view.decision {
             let p = self.challenge.probability();
-            return Some(match wanted {
+            return Some(match seen.action {
                 Action::Challenge(true) => p,
                 Action::Challenge(false) => 1.0 - p,
                 _ => 0.0,
@@ -433,7 +432,7 @@ impl Bot<PennyBadger> for BasicBot {
         let honest = BasicBot { bluff: Chance::new(0.0), challenge: Chance::new(0.0) };
         let liar = BasicBot { bluff: Chance::new(1.0), challenge: Chance::new(1.0) };
         let (slots, len, keys) = (view.hand_slots(), view.hand.len(), view.hand_keys());
-        let is = |a: Action| f64::from(u8::from(game.public_action(&a) == wanted));
+        let is = |a: Action| f64::from(u8::from(game.seen(view, &a) == *seen));
         let p = self.bluff.probability();
         Some((1.0 - p) * is(honest.turn(game, slots, len, keys, &mut rng)) + p * is(liar.turn(game, slots, len, keys, &mut rng)))
     }
@@ -730,9 +729,9 @@ impl Bot<PennyBadger> for CounterBot {
     }
 
     /// Exact: it never draws, so one decision says it (1 or 0).
-    fn action_probability(&mut self, game: &PennyBadger, view: &View<'_>, action: &Action) -> Option<f64> {
+    fn action_probability(&mut self, game: &PennyBadger, view: &View<'_>, seen: &Seen<Action>) -> Option<f64> {
         let mine = self.decide(game, view, &mut GameRng::seed_from(0));
-        Some(f64::from(u8::from(game.public_action(&mine) == game.public_action(action))))
+        Some(f64::from(u8::from(game.seen(view, &mine) == *seen)))
     }
 
     fn observe(&mut self, _seat: usize, event: &Event) {
