@@ -876,8 +876,9 @@ impl<G: Game> Ismcts<G> {
 /// Why: a Penny Badger turn has hundreds of legal discards and a search of 1,000 iterations
 /// scores each by a handful of won-or-lost games; the most visited one is then mostly the
 /// luckiest, and the plain test (`model=default`) let a lucky bluff replace the honest claim
-/// about every other turn against card counters. Once the luck, against three `counter`
-/// (40 rotated games) the search won 22.5%; twice, 50% (docs/skill.md).
+/// about every other turn against card counters. Before the shortlist and the widening, once
+/// the luck won 22.5% against three `counter` (40 rotated games) and twice 50%; with them,
+/// twice kept hand-written bots' plays that the search beats ([`LUCK_TIMES`]).
 fn beats_by_more_than_luck<A>(best: &Node<A>, prior: &Node<A>, trust: f64, actions: u32, times: f64) -> bool {
     let smoothed = |n: &Node<A>| {
         let visits = n.visits as f64;
