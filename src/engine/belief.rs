@@ -256,48 +256,27 @@ impl<G: Game> TableBelief<G> {
     /// [`UPDATE_SAMPLES`] fit) fresh samples. Particles hold what the table's earlier
     /// decisions made likely; a fresh sample holds a random hand, in which a bot whose choice
     /// follows its hand looks like `random`.
-    ///
-    /// Whether a particle still shows this seat what it sees (an observation is text, dearer
-    /// than the rest of the update) is asked only of the particles drawn, and of more only
-    /// while fewer than [`UPDATE_SAMPLES`] are known to: a drawn particle that no longer
-    /// matches is struck and the draw repeated, which draws by weight among the matching
-    /// ones as listing them all first would.
     fn holdings(&mut self, game: &G, seat: usize, sampler: &Sampler<'_, G>) -> Vec<G::State> {
         let fresh = sampler.sample(game, &mut self.rng);
         let seen = game.observation(&fresh, self.me);
-        let mut weights: Vec<f64> = (0..self.particles.len())
-            .map(|i| if self.weights[i] > 0.0 && game.to_move(&self.particles[i]) == ToMove::Seat(seat) { self.weights[i] } else { 0.0 })
+        let mut total = 0.0;
+        let mut usable = 0;
+        let cumulative: Vec<f64> = (0..self.particles.len())
+            .map(|i| {
+                let p = &self.particles[i];
+                if self.weights[i] > 0.0 && game.to_move(p) == ToMove::Seat(seat) && game.observation(p, self.me) == seen {
+                    total += self.weights[i];
+                    usable += 1;
+                }
+                total
+            })
             .collect();
-        // Per particle: None not yet asked, else whether it matches.
-        let mut matches: Vec<Option<bool>> = vec![None; weights.len()];
-        let check = |i: usize, matches: &mut Vec<Option<bool>>| *matches[i].get_or_insert_with(|| game.observation(&self.particles[i], self.me) == seen);
-        let mut drawn = Vec::with_capacity(UPDATE_SAMPLES);
-        let mut cumulative = cumulative_of(&weights);
-        while drawn.len() < UPDATE_SAMPLES && cumulative.last().is_some_and(|&t| t > 0.0) {
-            let i = draw_index(&cumulative, &mut self.rng);
-            if check(i, &mut matches) {
-                drawn.push(i);
-            } else {
-                weights[i] = 0.0;
-                cumulative = cumulative_of(&weights);
-            }
-        }
-        // Enough matching particles to read from? Ask the rest only until that is known.
-        let mut usable = matches.iter().filter(|m| **m == Some(true)).count();
-        for (i, &w) in weights.iter().enumerate() {
-            if usable >= UPDATE_SAMPLES {
-                break;
-            }
-            if w > 0.0 && matches[i].is_none() && check(i, &mut matches) {
-                usable += 1;
-            }
-        }
         if usable < UPDATE_SAMPLES {
             let mut out = vec![fresh];
             out.extend((1..UPDATE_SAMPLES).map(|_| sampler.sample(game, &mut self.rng)));
             return out;
         }
-        drawn.iter().map(|&i| self.particles[i].clone()).collect()
+        (0..UPDATE_SAMPLES).map(|_| self.particles[draw_index(&cumulative, &mut self.rng)].clone()).collect()
     }
 
     /// Keeps the particles still in play (those that stopped matching what this seat sees
@@ -342,16 +321,14 @@ impl<G: Game> TableBelief<G> {
         let mut kept = self.weights.iter().filter(|&&w| w > 0.0).count();
         if kept * 4 < POOL {
             let mean = if kept > 0 { self.weights.iter().sum::<f64>() / kept as f64 } else { 1.0 };
-            let mut fits = 0;
-            for tried in 0..REFILL_TRIES {
-                if kept >= POOL || !refill_may_reach(kept, fits, tried) {
+            for _ in 0..REFILL_TRIES {
+                if kept >= POOL {
                     break;
                 }
                 self.particles.push(sampler.sample(game, &mut self.rng));
                 self.weights.push(mean);
                 if self.try_particle(game, seat, &wanted, &cumulative, self.particles.len() - 1, &mut log) {
                     kept += 1;
-                    fits += 1;
                 } else {
                     self.particles.pop();
                     self.weights.pop();
@@ -452,29 +429,6 @@ impl<G: Game> TableBelief<G> {
     pub fn player(&mut self, seat: usize) -> &mut dyn Bot<G> {
         self.players[seat][self.drawn[seat]].as_mut()
     }
-}
-
-/// Whether a refill that has found `fits` fitting samples in `tried` tries, with `kept`
-/// particles in the pool, may still reach the [`MIN_EFFECTIVE`] particles a search or a belief
-/// update needs within [`REFILL_TRIES`] at the rate seen so far (one fit and one miss added,
-/// so that no try is judged hopeless before it starts). A refill that cannot is given up: its
-/// few particles would be thrown away unread, and at a decision that almost no deal explains
-/// it used to spend all 512 tries (a third of Beaver Mania's `model=auto` work).
-fn refill_may_reach(kept: usize, fits: usize, tried: usize) -> bool {
-    let rate = (fits + 1) as f64 / (tried + 2) as f64;
-    kept as f64 + (REFILL_TRIES - tried) as f64 * rate >= MIN_EFFECTIVE
-}
-
-/// Running sums of `weights`.
-fn cumulative_of(weights: &[f64]) -> Vec<f64> {
-    let mut total = 0.0;
-    weights
-        .iter()
-        .map(|w| {
-            total += w;
-            total
-        })
-        .collect()
 }
 
 /// Cumulative normalised weights from log weights.
