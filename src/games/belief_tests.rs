@@ -95,19 +95,32 @@ macro_rules! converges_on {
 converges_on!(match_patch_belief_finds_each_bot, crate::games::match_patch::MatchPatch, match_patch);
 converges_on!(beaver_mania_belief_finds_each_bot, crate::games::beaver_mania::BeaverMania, beaver_mania);
 converges_on!(bluffing_joker_belief_finds_each_bot, crate::games::bluffing_joker::BluffingJoker, bluffing_joker);
-// `gambler` was read as `random` (0.99) while each model's probability was averaged over
-// every sample, most without the card the seat discarded: the few that held it by luck told
-// the models apart by noise. Now only states where the action seen can be taken count. That
-// reads `gambler` as its kind in 5 of 12 games (seeds 1-12, 2026-11-28): the particles barely
-// carry history here, so one seed is a lottery (seed 5 read it right on the belief branch and
-// `random` 0.85 once the search's cheaper sampling was merged). Particles kept per model kind
-// are the next step.
+// Dice Factor and Pig Farm: one seed is a lottery. A seat shows 8 to 13 decisions in a Dice
+// Factor game, each judged on hands the belief can only guess (a deterministic bot's choice on
+// a guessed hand is 1 or 0), so the read of one game swings with the samples. These tests ask
+// for a rate over seeds 1 to 12 instead: each bot kind read as its kind (more than 0.5 on it)
+// in more than half of the games it sits in (three kinds, `random` and the game's two bots,
+// make a third the rate of a guess). Measured on this build (2026-11-28): Dice Factor
+// `collector` 16 of 24, `gambler` 5 of 12; Pig Farm `threshold` 14 of 24, `greedy` 6 of 12.
+// Measured cause: the particles die at the watching seat's own draws (its hand in each
+// particle no longer matches, 64 of 78 particles to 3 at one Pig Farm turn), so the pool is
+// refilled from fresh deals every round and a seat's discards are judged on near-random hands
+// (the true model gets 0 to 0.12 there, 1 on the real hand).
+
+/// Fails when a kind of `rates` ([`read_rates`]) is read right in no more than half its games.
+fn most_read_right(game: &str, rates: &[(String, usize, usize)]) {
+    eprintln!("{game}: {rates:?}");
+    for (kind, right, games) in rates {
+        assert!(2 * right > *games, "{game}: {kind} read as its kind in {right} of {games} games");
+    }
+}
+
 #[test]
-#[ignore = "dice factor: gambler read as its kind in 5 of 12 games; seat 2 at seed 5 reads random (0.85)"]
+#[ignore = "dice factor: gambler read as its kind in 5 of 12 games (seeds 1-12), collector 16 of 24"]
 fn dice_factor_belief_finds_each_bot() {
     use crate::games::dice_factor::{DiceFactor, Params};
     let game = DiceFactor::new(Params::default()).expect("default parameters");
-    converges(&game, 5, 0.5, &[]);
+    most_read_right("dice-factor", &read_rates(&game, 1..=12));
 }
 // A Flower Power play is judged by the cards it lays (`Game::seen`), not by the hand
 // positions that held them (different cards in every sample). Counted with each seat's real
@@ -115,16 +128,13 @@ fn dice_factor_belief_finds_each_bot() {
 // 1 (its read is the priors' split, 0.53 greedy), and differs at 2 of the 10 decisions of the
 // cautious seat 2 and of the 10 of greedy seat 3: the cautious seat reads as cautious (0.69).
 converges_on!(flower_power_belief_finds_each_bot, crate::games::flower_power::FlowerPower, flower_power, ("greedy", "cautious"));
-// Known gap: the `threshold` seat 3 reads as `greedy` (0.87) although `greedy` would have
-// discarded otherwise at 2 of its 27 decisions (counted with its real hand, 2026-11-28): the
-// discards are judged on sampled hands, which its earlier decisions barely shape. Over seeds
-// 1 to 12 each seat's true kind gets more than 0.5 in 21 of 36 reads (mean 0.55).
+// Pig Farm: a rate over seeds 1 to 12, as Dice Factor above.
 #[test]
-#[ignore = "pig farm: threshold seat 3 has 0.02 on its kind at seed 5 (0.13 on the belief branch)"]
+#[ignore = "pig farm: greedy read as its kind in 6 of 12 games (seeds 1-12), threshold 14 of 24"]
 fn pig_farm_belief_finds_each_bot() {
     use crate::games::pig_farm::{Params, PigFarm};
     let game = PigFarm::new(Params::default()).expect("default parameters");
-    converges(&game, 5, 0.5, &[]);
+    most_read_right("pig-farm", &read_rates(&game, 1..=12));
 }
 // A `saboteur` cell decides as `builder` at every decision of the builder seats 1 and 3
 // (counted with their real hands: 0 of 24 and 0 of 22 differ, 2026-11-28), and differs at 3
@@ -202,4 +212,28 @@ fn belief_and_samples_depend_on_the_view_only() {
         let decisions = super::visit(id, ViewOnly).expect("registered");
         assert!(decisions > 0, "{id}: seat 0 never decided");
     }
+}
+
+/// Per bot kind at the opponents' seats of [`converges`]' table, over `seeds`: (kind, games in
+/// which the seat's posterior put more than 0.5 on that kind, games).
+fn read_rates<G: Game>(game: &G, seeds: std::ops::RangeInclusive<u64>) -> Vec<(String, usize, usize)> {
+    let own: Vec<&str> = G::bots().iter().map(|b| b.name).collect();
+    let seats = game.acting_seats();
+    let specs: Vec<&str> = (0..seats).map(|s| if s == 0 { own[0] } else { own[(s - 1) % own.len()] }).collect();
+    let mut out: Vec<(String, usize, usize)> = Vec::new();
+    for seed in seeds {
+        let mut table = bots(game, &specs);
+        let belief = watch_game(game, &mut table, 0, seed);
+        for (seat, kind) in specs.iter().enumerate().skip(1) {
+            let right = mass(&belief, seat, kind) > 0.5;
+            match out.iter_mut().find(|(k, _, _)| k == kind) {
+                Some(row) => {
+                    row.1 += usize::from(right);
+                    row.2 += 1;
+                }
+                None => out.push((kind.to_string(), usize::from(right), 1)),
+            }
+        }
+    }
+    out
 }
