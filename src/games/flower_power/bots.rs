@@ -400,11 +400,13 @@ pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
 /// color (`kept`, the first `need` read) and the running sums of the cards it will draw
 /// (`drawn_below`, [`Drawn::below`]): 1 - the sum over y < need of P(y kept) P(fewer than
 /// need - y drawn), each sum taken in order of y.
+/// `kept` is 0 from `nonzero` on (more than the hand size or the bound): those terms are
+/// skipped as the zeros they are.
 #[inline]
-fn take_chances(max_play: u32, need: u32, kept: &[f64; MAX_HAND], drawn_below: &[f64; SPAN + 1]) -> (f64, f64) {
+fn take_chances(max_play: u32, need: u32, nonzero: usize, kept: &[f64; MAX_HAND], drawn_below: &[f64; SPAN + 1]) -> (f64, f64) {
     let need = need as usize;
     let (mut below_after, mut below_before) = (0.0, 0.0);
-    for (y, &py) in kept.iter().enumerate().take(need) {
+    for (y, &py) in kept.iter().enumerate().take(need.min(nonzero)) {
         if py == 0.0 {
             continue;
         }
@@ -553,6 +555,9 @@ impl CautiousBot {
         let pile = view.pile() as u32;
         let mut risk = [0.0f64; COLORS];
         let mut weight = 1.0;
+        // Per color, the last opponent's (hand size, bound) and its two chances: a later
+        // opponent with the same ones has the same chances.
+        let mut last = [(u32::MAX, 0u8, 0.0, 0.0); COLORS];
         for step in 1..n {
             let o = (view.seat + step) % n;
             let size = view.hand_size_of(o) as u32;
@@ -567,9 +572,15 @@ impl CautiousBot {
                 if held[c] == 0 || need - 1 > self.max_play {
                     continue;
                 }
-                let kept = self.kept_chances(o, c, size, unseen[c], pool, need);
-                let drawn = &self.seen_draws.get(draws, unseen[c], pool).below;
-                let (after, before) = take_chances(self.max_play, need, &kept, drawn);
+                let bound = self.bound[o][c];
+                let (after, before) = if last[c].0 == size && last[c].1 == bound {
+                    (last[c].2, last[c].3)
+                } else {
+                    let kept = self.kept_chances(bound, size, unseen[c], pool, need);
+                    let drawn = &self.seen_draws.get(draws, unseen[c], pool).below;
+                    take_chances(self.max_play, need, (size as usize).min(bound as usize) + 1, &kept, drawn)
+                };
+                last[c] = (size, bound, after, before);
                 risk[c] += weight * (after - before);
             }
             weight = self.lookahead;
@@ -577,13 +588,13 @@ impl CautiousBot {
         risk
     }
 
-    /// The chances of seat `o`'s kept cards of color `c`, 0 to `need - 1` of them (it holds
-    /// `size` cards drawn from `pool` unseen ones of which `kind` are of that color), bounded
-    /// by what its plays revealed: at most `bound[o][c]` cards of it, the chances
+    /// The chances of an opponent's kept cards of one color, 0 to `need - 1` of them (it
+    /// holds `size` cards drawn from `pool` unseen ones of which `kind` are of that color),
+    /// bounded by what its plays revealed: at most `bound` cards of it, the chances
     /// renormalized (all on the bound when nothing is left below it).
     #[inline]
-    fn kept_chances(&mut self, o: usize, c: usize, size: u32, kind: u32, pool: u32, need: u32) -> [f64; MAX_HAND] {
-        let bound = self.bound[o][c] as usize;
+    fn kept_chances(&mut self, bound: u8, size: u32, kind: u32, pool: u32, need: u32) -> [f64; MAX_HAND] {
+        let bound = bound as usize;
         let drawn = self.seen_draws.get(size, kind, pool);
         let mut kept = [0.0; MAX_HAND];
         let need = (need as usize).min(MAX_HAND);
@@ -599,7 +610,7 @@ impl CautiousBot {
             }
             return kept;
         }
-        for (p, &x) in kept.iter_mut().zip(&drawn.at).take(need.min(bound + 1)) {
+        for (p, &x) in kept.iter_mut().zip(&drawn.at).take(need.min(bound + 1).min(size as usize + 1)) {
             *p = x / total;
         }
         kept
