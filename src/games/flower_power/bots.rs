@@ -2,6 +2,8 @@
 //! allocation per decision) and `cautious` (completes as many flowers as its budget allows;
 //! otherwise lays the one petal that helps the next player least). `random` is the engine's.
 
+use std::cell::RefCell;
+
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::rules::{Hand, color_of};
 use super::{Action, Event, FlowerPower, View};
@@ -275,8 +277,6 @@ pub struct CautiousBot {
     garden: [u32; COLORS],
     /// Most cards of each color each seat can hold now.
     bound: [[u8; COLORS]; MAX_PLAYERS],
-    /// The distributions its estimates were read from, kept for the next decisions.
-    seen_draws: DrawMemo,
 }
 
 const CAUTIOUS_PARAMS: &[BotParamInfo] = &[BotParamInfo {
@@ -326,7 +326,7 @@ fn hypergeometric(draws: u32, kind: u32, pool: u32, out: &mut [f64; SPAN]) {
 }
 
 /// Slots of a [`DrawMemo`] (a power of two).
-const MEMO_SLOTS: usize = 256;
+const MEMO_SLOTS: usize = 1024;
 
 /// One remembered distribution: [`hypergeometric`]'s `out` for a `key` (draws, kind, pool)
 /// and its running sums.
@@ -344,11 +344,18 @@ struct Drawn {
 /// estimates at one decision read a few of them, and the next decisions mostly the same
 /// ones again (the pool shrinks by a few cards a turn). Each is a function of its key
 /// alone, so a remembered one is the number it would compute. Direct-mapped: a key has
-/// one slot, a newer key takes it. Empty until the first estimate (a bot that never needs
-/// one allocates nothing).
+/// one slot, a newer key takes it. Empty until the first estimate (a thread that never
+/// needs one allocates nothing).
 #[derive(Clone, Default)]
 struct DrawMemo {
     slots: Vec<Drawn>,
+}
+
+thread_local! {
+    /// The distributions every `cautious` bot on this thread has computed: the bots of a
+    /// table, and a search's opponent models, ask for the same ones. A cache only: which
+    /// bot or thread computed a number changes nothing.
+    static SEEN_DRAWS: RefCell<DrawMemo> = RefCell::new(DrawMemo::default());
 }
 
 impl DrawMemo {
@@ -361,7 +368,7 @@ impl DrawMemo {
             self.slots = vec![empty; MEMO_SLOTS];
         }
         // One decision's keys (one pool, kinds up to 10 and draws up to 7 in the usual
-        // decks) fall in distinct slots; the pools of the next turns in slots 89 further on.
+        // decks) fall in distinct slots; the next pools in slots 89 further on each.
         let i = ((kind as usize) * 8 + draws as usize + (pool as usize) * 89) & (MEMO_SLOTS - 1);
         let slot = &mut self.slots[i];
         if slot.key != (draws, kind, pool) {
@@ -419,10 +426,38 @@ fn take_chances(max_play: u32, need: u32, nonzero: usize, kept: &[f64; MAX_HAND]
     ((1.0 - below_after).max(0.0), before)
 }
 
+/// The chances of an opponent's kept cards of one color, 0 to `need - 1` of them (it
+/// holds `size` cards drawn from `pool` unseen ones of which `kind` are of that color),
+/// bounded by what its plays revealed: at most `bound` cards of it, the chances
+/// renormalized (all on the bound when nothing is left below it).
+#[inline]
+fn kept_chances(memo: &mut DrawMemo, bound: u8, size: u32, kind: u32, pool: u32, need: u32) -> [f64; MAX_HAND] {
+    let bound = bound as usize;
+    let drawn = memo.get(size, kind, pool);
+    let mut kept = [0.0; MAX_HAND];
+    let need = (need as usize).min(MAX_HAND);
+    if bound >= SPAN - 1 {
+        kept[..need].copy_from_slice(&drawn.at[..need]);
+        return kept;
+    }
+    let total = drawn.below[bound + 1];
+    if total <= 0.0 {
+        let at = bound.min(size as usize);
+        if at < need {
+            kept[at] = 1.0;
+        }
+        return kept;
+    }
+    for (p, &x) in kept.iter_mut().zip(&drawn.at).take(need.min(bound + 1).min(size as usize + 1)) {
+        *p = x / total;
+    }
+    kept
+}
+
 impl CautiousBot {
     /// A cautious bot with the given weight of later opponents.
     pub fn new(lookahead: f64) -> Self {
-        CautiousBot { lookahead, seat: 0, petals: 5, max_play: 5, garden: [0; COLORS], bound: [[0; COLORS]; MAX_PLAYERS], seen_draws: DrawMemo::default() }
+        CautiousBot { lookahead, seat: 0, petals: 5, max_play: 5, garden: [0; COLORS], bound: [[0; COLORS]; MAX_PLAYERS] }
     }
 
     /// The most flowers within the budget, cheapest first: cards per color.
@@ -538,7 +573,7 @@ impl CautiousBot {
     /// seats can take its flower (the next seat weighted 1, the later ones `lookahead`);
     /// 0 for colors not held. [`CautiousBot::risks_by_definition`], with the distributions
     /// remembered ([`DrawMemo`]) and only the kept cards' chances that matter normalized.
-    pub(super) fn risks(&mut self, game: &FlowerPower, view: &View) -> [f64; COLORS] {
+    pub(super) fn risks(&self, game: &FlowerPower, view: &View) -> [f64; COLORS] {
         let held = view.hand.colors();
         let garden = view.garden();
         let petals = game.petals;
@@ -551,6 +586,15 @@ impl CautiousBot {
             unseen[c] = per_color - played - held[c] as u32;
             pool += unseen[c];
         }
+        SEEN_DRAWS.with_borrow_mut(|memo| self.risks_from(game, view, memo, unseen, pool))
+    }
+
+    /// [`CautiousBot::risks`] reading the distributions from `memo`, with the unseen cards
+    /// by color and in all.
+    fn risks_from(&self, game: &FlowerPower, view: &View, memo: &mut DrawMemo, unseen: [u32; COLORS], pool: u32) -> [f64; COLORS] {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let petals = game.petals;
         let n = game.players;
         let pile = view.pile() as u32;
         let mut risk = [0.0f64; COLORS];
@@ -576,8 +620,8 @@ impl CautiousBot {
                 let (after, before) = if last[c].0 == size && last[c].1 == bound {
                     (last[c].2, last[c].3)
                 } else {
-                    let kept = self.kept_chances(bound, size, unseen[c], pool, need);
-                    let drawn = &self.seen_draws.get(draws, unseen[c], pool).below;
+                    let kept = kept_chances(memo, bound, size, unseen[c], pool, need);
+                    let drawn = &memo.get(draws, unseen[c], pool).below;
                     take_chances(self.max_play, need, (size as usize).min(bound as usize) + 1, &kept, drawn)
                 };
                 last[c] = (size, bound, after, before);
@@ -586,34 +630,6 @@ impl CautiousBot {
             weight = self.lookahead;
         }
         risk
-    }
-
-    /// The chances of an opponent's kept cards of one color, 0 to `need - 1` of them (it
-    /// holds `size` cards drawn from `pool` unseen ones of which `kind` are of that color),
-    /// bounded by what its plays revealed: at most `bound` cards of it, the chances
-    /// renormalized (all on the bound when nothing is left below it).
-    #[inline]
-    fn kept_chances(&mut self, bound: u8, size: u32, kind: u32, pool: u32, need: u32) -> [f64; MAX_HAND] {
-        let bound = bound as usize;
-        let drawn = self.seen_draws.get(size, kind, pool);
-        let mut kept = [0.0; MAX_HAND];
-        let need = (need as usize).min(MAX_HAND);
-        if bound >= SPAN - 1 {
-            kept[..need].copy_from_slice(&drawn.at[..need]);
-            return kept;
-        }
-        let total = drawn.below[bound + 1];
-        if total <= 0.0 {
-            let at = bound.min(size as usize);
-            if at < need {
-                kept[at] = 1.0;
-            }
-            return kept;
-        }
-        for (p, &x) in kept.iter_mut().zip(&drawn.at).take(need.min(bound + 1).min(size as usize + 1)) {
-            *p = x / total;
-        }
-        kept
     }
 
     fn safest_card(&mut self, game: &FlowerPower, view: &View) -> usize {
