@@ -480,8 +480,9 @@ impl TacticianBot {
     }
 
     /// Chance that some opponent stabs a new top play of `play`'s form before this seat
-    /// moves again: a rough count of the ways (higher numbers in the same size).
-    fn risk(game: &BeaverMania, view: &View, play: &Play) -> f64 {
+    /// moves again: a rough count of the ways (higher numbers in the same size), with the
+    /// decision's odds read from `at` ([`AtDecision`]).
+    fn risk(game: &BeaverMania, at: &AtDecision, play: &Play) -> f64 {
         if play.guard() {
             return 0.0;
         }
@@ -489,7 +490,6 @@ impl TacticianBot {
             Form::Group { value: JOKERS_VALUE, .. } | Form::Party | Form::None => 0.0,
             Form::Group { value, size } => {
                 let higher = (game.numbers as f64 - 1.0 - value as f64) / game.numbers as f64;
-                let jokers = game.copies[JOKER as usize] as f64 / game.deck.len() as f64;
                 let per_size = match size {
                     1 => 0.9,
                     2 => 0.55,
@@ -497,8 +497,7 @@ impl TacticianBot {
                     4 => 0.08,
                     _ => 0.02,
                 };
-                let opponents = (view.players - 1) as f64;
-                (per_size * (higher + jokers * 4.0)).min(1.0) * (1.0 - 0.55f64.powf(opponents))
+                (per_size * (higher + at.jokers * 4.0)).min(1.0) * at.some_opponent
             }
             Form::Run { high, .. } => 0.15 * (game.numbers as f64 - 1.0 - high as f64) / game.numbers as f64,
             Form::Lone => 0.15,
@@ -510,7 +509,7 @@ impl TacticianBot {
         view.draw_pile() + view.stock().len()
     }
 
-    fn play_score(&self, game: &BeaverMania, view: &View, play: &Play, tops: &[Judged; MAX_PLAYERS], leader: usize) -> f64 {
+    fn play_score(&self, game: &BeaverMania, view: &View, play: &Play, at: &AtDecision) -> f64 {
         let w = &self.w;
         let size = play.size() as f64;
         let hand_after = view.hand.len() as u32 - play.size();
@@ -530,10 +529,10 @@ impl TacticianBot {
         let mut score = 2.0 * size;
         if play.stabs_at_all() {
             let form = play.form();
-            for (seat, t) in tops.iter().enumerate() {
+            for (seat, t) in at.tops.iter().enumerate() {
                 if stabs(form, *t) {
                     let k = view.pile(seat).top_cards().len() as f64;
-                    score += w.stab_weight * 2.0 * k * if seat == leader { 1.5 } else { 1.0 };
+                    score += w.stab_weight * 2.0 * k * if seat == at.leader { 1.5 } else { 1.0 };
                 }
             }
             if let Form::Group { value, size: k } = form {
@@ -552,7 +551,10 @@ impl TacticianBot {
                 }
             }
         }
-        score -= w.caution * 2.0 * size * Self::risk(game, view, play);
+        // With no caution the term is 0 and leaves the score as it is.
+        if w.caution != 0.0 {
+            score -= w.caution * 2.0 * size * Self::risk(game, at, play);
+        }
         score -= w.joker_cost * play.jokers() as f64;
         let action = play.action();
         if action != NO_CARD {
@@ -569,9 +571,8 @@ impl TacticianBot {
                 _ => -1.0,
             };
         }
-        let late = Self::supply(view) <= 4 * view.players || game.others(me).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 3;
         match *play {
-            Play::Party { .. } if view.hand.len() as u32 > w.party_at && !late => score -= 6.0,
+            Play::Party { .. } if view.hand.len() as u32 > w.party_at && !at.late => score -= 6.0,
             Play::Lone { card: PARTYBEAVER } => score -= 4.0,
             _ => {}
         }
@@ -584,16 +585,44 @@ impl TacticianBot {
     }
 
     fn choose_play(&self, game: &BeaverMania, view: &View) -> Play {
-        let tops = tops(view);
-        let (_, order) = leaders(game, view);
+        let at = AtDecision::of(game, view);
         let mut best: Option<(f64, Play)> = None;
         for_each_play(view.hand, game.numbers, &view.hippie_targets(), |p| {
-            let s = self.play_score(game, view, &p, &tops, order[0]);
+            let s = self.play_score(game, view, &p, &at);
             if best.is_none_or(|b| s > b.0) {
                 best = Some((s, p));
             }
         });
         best.expect("a non-empty hand always has a legal play").1
+    }
+}
+
+/// What `tactician` reads at every play it scores, the same for all plays of one decision:
+/// worked out once per decision rather than once per play.
+struct AtDecision {
+    /// The top plays of every seat ([`tops`]).
+    tops: [Judged; MAX_PLAYERS],
+    /// The leading opponent ([`leaders`]).
+    leader: usize,
+    /// The round nears its end: the supply is low or an opponent holds 3 cards or fewer.
+    late: bool,
+    /// The deck's share of jokers.
+    jokers: f64,
+    /// 1 - 0.55 to the power of the opponents: how likely some opponent holds an answer.
+    some_opponent: f64,
+}
+
+impl AtDecision {
+    /// The decision at `view`.
+    fn of(game: &BeaverMania, view: &View) -> AtDecision {
+        let opponents = (view.players - 1) as f64;
+        AtDecision {
+            tops: tops(view),
+            leader: leaders(game, view).1[0],
+            late: TacticianBot::supply(view) <= 4 * view.players || game.others(view.seat).map(|o| view.hand_size(o)).min().unwrap_or(99) <= 3,
+            jokers: game.copies[JOKER as usize] as f64 / game.deck.len() as f64,
+            some_opponent: 1.0 - 0.55f64.powf(opponents),
+        }
     }
 }
 

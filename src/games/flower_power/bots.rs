@@ -2,6 +2,8 @@
 //! allocation per decision) and `cautious` (completes as many flowers as its budget allows;
 //! otherwise lays the one petal that helps the next player least). `random` is the engine's.
 
+use std::cell::RefCell;
+
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::rules::{Hand, color_of};
 use super::{Action, Event, FlowerPower, View};
@@ -323,6 +325,66 @@ fn hypergeometric(draws: u32, kind: u32, pool: u32, out: &mut [f64; SPAN]) {
     }
 }
 
+/// Slots of a [`DrawMemo`] (a power of two).
+const MEMO_SLOTS: usize = 1024;
+
+/// One remembered distribution: [`hypergeometric`]'s `out` for a `key` (draws, kind, pool)
+/// and its running sums.
+#[derive(Clone)]
+struct Drawn {
+    key: (u32, u32, u32),
+    /// P(x cards of the kind), x = 0..=16.
+    at: [f64; SPAN],
+    /// `below[m]` = P(fewer than m cards of the kind): `at[..m]` summed in order, so each
+    /// is the very number a sum of the first m values gives.
+    below: [f64; SPAN + 1],
+}
+
+/// The hypergeometric distributions `cautious` has computed, by (draws, kind, pool): its
+/// estimates at one decision read a few of them, and the next decisions mostly the same
+/// ones again (the pool shrinks by a few cards a turn). Each is a function of its key
+/// alone, so a remembered one is the number it would compute. Direct-mapped: a key has
+/// one slot, a newer key takes it. Empty until the first estimate (a thread that never
+/// needs one allocates nothing).
+#[derive(Clone, Default)]
+struct DrawMemo {
+    slots: Vec<Drawn>,
+}
+
+thread_local! {
+    /// The distributions every `cautious` bot on this thread has computed: the bots of a
+    /// table, and a search's opponent models, ask for the same ones. A cache only: which
+    /// bot or thread computed a number changes nothing.
+    static SEEN_DRAWS: RefCell<DrawMemo> = RefCell::new(DrawMemo::default());
+}
+
+impl DrawMemo {
+    /// The distribution of `kind`-cards among `draws` cards drawn from `pool`, computed
+    /// unless remembered.
+    #[inline]
+    fn get(&mut self, draws: u32, kind: u32, pool: u32) -> &Drawn {
+        if self.slots.is_empty() {
+            let empty = Drawn { key: (u32::MAX, 0, 0), at: [0.0; SPAN], below: [0.0; SPAN + 1] };
+            self.slots = vec![empty; MEMO_SLOTS];
+        }
+        // One decision's keys (one pool, kinds up to 10 and draws up to 7 in the usual
+        // decks) fall in distinct slots; the next pools in slots 89 further on each.
+        let i = ((kind as usize) * 8 + draws as usize + (pool as usize) * 89) & (MEMO_SLOTS - 1);
+        let slot = &mut self.slots[i];
+        if slot.key != (draws, kind, pool) {
+            slot.key = (draws, kind, pool);
+            hypergeometric(draws, kind, pool, &mut slot.at);
+            let mut sum = 0.0;
+            for (m, &p) in slot.at.iter().enumerate() {
+                slot.below[m] = sum;
+                sum += p;
+            }
+            slot.below[SPAN] = sum;
+        }
+        slot
+    }
+}
+
 /// P(X >= need) for X the cards of one kind among `draws` cards drawn without replacement
 /// from `pool` cards of which `kind` are of that kind (the tests check the distribution
 /// `cautious` uses through it).
@@ -337,6 +399,59 @@ pub fn at_least(need: u32, draws: u32, kind: u32, pool: u32) -> f64 {
     let mut d = [0.0; SPAN];
     hypergeometric(draws, kind, pool, &mut d);
     d[(need as usize).min(SPAN)..].iter().sum()
+}
+
+/// [`CautiousBot`]'s chances that an opponent can take the flower of one color on its turn
+/// when it needs `need - 1` more petals (after one more is laid) and when it needs `need`
+/// (0 past `max_play`; `need - 1` is within it), from the chances of its kept cards of that
+/// color (`kept`, the first `need` read) and the running sums of the cards it will draw
+/// (`drawn_below`, [`Drawn::below`]): 1 - the sum over y < need of P(y kept) P(fewer than
+/// need - y drawn), each sum taken in order of y.
+/// `kept` is 0 from `nonzero` on (more than the hand size or the bound): those terms are
+/// skipped as the zeros they are.
+#[inline]
+fn take_chances(max_play: u32, need: u32, nonzero: usize, kept: &[f64; MAX_HAND], drawn_below: &[f64; SPAN + 1]) -> (f64, f64) {
+    let need = need as usize;
+    let (mut below_after, mut below_before) = (0.0, 0.0);
+    for (y, &py) in kept.iter().enumerate().take(need.min(nonzero)) {
+        if py == 0.0 {
+            continue;
+        }
+        if y + 1 < need {
+            below_after += py * drawn_below[need - 1 - y];
+        }
+        below_before += py * drawn_below[need - y];
+    }
+    let before = if need as u32 > max_play { 0.0 } else { (1.0 - below_before).max(0.0) };
+    ((1.0 - below_after).max(0.0), before)
+}
+
+/// The chances of an opponent's kept cards of one color, 0 to `need - 1` of them (it
+/// holds `size` cards drawn from `pool` unseen ones of which `kind` are of that color),
+/// bounded by what its plays revealed: at most `bound` cards of it, the chances
+/// renormalized (all on the bound when nothing is left below it).
+#[inline]
+fn kept_chances(memo: &mut DrawMemo, bound: u8, size: u32, kind: u32, pool: u32, need: u32) -> [f64; MAX_HAND] {
+    let bound = bound as usize;
+    let drawn = memo.get(size, kind, pool);
+    let mut kept = [0.0; MAX_HAND];
+    let need = (need as usize).min(MAX_HAND);
+    if bound >= SPAN - 1 {
+        kept[..need].copy_from_slice(&drawn.at[..need]);
+        return kept;
+    }
+    let total = drawn.below[bound + 1];
+    if total <= 0.0 {
+        let at = bound.min(size as usize);
+        if at < need {
+            kept[at] = 1.0;
+        }
+        return kept;
+    }
+    for (p, &x) in kept.iter_mut().zip(&drawn.at).take(need.min(bound + 1).min(size as usize + 1)) {
+        *p = x / total;
+    }
+    kept
 }
 
 impl CautiousBot {
@@ -381,7 +496,7 @@ impl CautiousBot {
     /// P(an opponent can take the flower of one color needing `need` more petals on its
     /// turn), given the distribution of its kept cards of that color (`kept`) and of the
     /// cards it will draw (`drawn`).
-    #[inline]
+    #[cfg(test)]
     fn can_take(&self, need: u32, kept: &[f64; SPAN], drawn: &[f64; SPAN]) -> f64 {
         if need > self.max_play {
             return 0.0;
@@ -398,7 +513,10 @@ impl CautiousBot {
         (1.0 - below).max(0.0)
     }
 
-    fn safest_card(&self, game: &FlowerPower, view: &View) -> usize {
+    /// [`CautiousBot::risks`] as first written: every distribution computed afresh and
+    /// summed in full (the tests compare the two, number for number).
+    #[cfg(test)]
+    pub(super) fn risks_by_definition(&self, game: &FlowerPower, view: &View) -> [f64; COLORS] {
         let held = view.hand.colors();
         let garden = view.garden();
         let petals = game.petals;
@@ -448,6 +566,76 @@ impl CautiousBot {
             }
             weight = self.lookahead;
         }
+        risk
+    }
+
+    /// For each color held, how much one more petal of it raises the chance that the next
+    /// seats can take its flower (the next seat weighted 1, the later ones `lookahead`);
+    /// 0 for colors not held. [`CautiousBot::risks_by_definition`], with the distributions
+    /// remembered ([`DrawMemo`]) and only the kept cards' chances that matter normalized.
+    pub(super) fn risks(&self, game: &FlowerPower, view: &View) -> [f64; COLORS] {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let petals = game.petals;
+        let per_color = game.params.per_color();
+        // Unseen cards by color: not played, not in this hand.
+        let mut unseen = [0u32; COLORS];
+        let mut pool = 0;
+        for c in 0..COLORS {
+            let played = view.flowers_by_color()[c] * petals + garden[c] as u32;
+            unseen[c] = per_color - played - held[c] as u32;
+            pool += unseen[c];
+        }
+        SEEN_DRAWS.with_borrow_mut(|memo| self.risks_from(game, view, memo, unseen, pool))
+    }
+
+    /// [`CautiousBot::risks`] reading the distributions from `memo`, with the unseen cards
+    /// by color and in all.
+    fn risks_from(&self, game: &FlowerPower, view: &View, memo: &mut DrawMemo, unseen: [u32; COLORS], pool: u32) -> [f64; COLORS] {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let petals = game.petals;
+        let n = game.players;
+        let pile = view.pile() as u32;
+        let mut risk = [0.0f64; COLORS];
+        let mut weight = 1.0;
+        // Per color, the last opponent's (hand size, bound) and its two chances: a later
+        // opponent with the same ones has the same chances.
+        let mut last = [(u32::MAX, 0u8, 0.0, 0.0); COLORS];
+        for step in 1..n {
+            let o = (view.seat + step) % n;
+            let size = view.hand_size_of(o) as u32;
+            let draws = (game.hand_size as u32).saturating_sub(size).min(pile);
+            if size + draws == 0 {
+                continue;
+            }
+            for c in 0..COLORS {
+                let need = petals - garden[c] as u32;
+                // A flower more than `max_play` petals short either way: both chances are
+                // 0, and adding 0 leaves the risk as it is.
+                if held[c] == 0 || need - 1 > self.max_play {
+                    continue;
+                }
+                let bound = self.bound[o][c];
+                let (after, before) = if last[c].0 == size && last[c].1 == bound {
+                    (last[c].2, last[c].3)
+                } else {
+                    let kept = kept_chances(memo, bound, size, unseen[c], pool, need);
+                    let drawn = &memo.get(draws, unseen[c], pool).below;
+                    take_chances(self.max_play, need, (size as usize).min(bound as usize) + 1, &kept, drawn)
+                };
+                last[c] = (size, bound, after, before);
+                risk[c] += weight * (after - before);
+            }
+            weight = self.lookahead;
+        }
+        risk
+    }
+
+    fn safest_card(&mut self, game: &FlowerPower, view: &View) -> usize {
+        let held = view.hand.colors();
+        let garden = view.garden();
+        let risk = self.risks(game, view);
         let mut best = usize::MAX;
         for c in 0..COLORS {
             if held[c] == 0 {

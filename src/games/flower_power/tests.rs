@@ -627,6 +627,34 @@ fn uniform_tables_play_the_same_games_as_boxed_bots() {
     }
 }
 
+/// `cautious` asserting at every decision that [`CautiousBot::risks`] equals
+/// [`CautiousBot::risks_by_definition`] bit for bit.
+struct RisksChecked(CautiousBot);
+
+impl Bot<FlowerPower> for RisksChecked {
+    fn name(&self) -> &str {
+        "cautious"
+    }
+
+    fn new_game(&mut self, game: &FlowerPower, seat: usize) {
+        self.0.new_game(game, seat);
+    }
+
+    fn decide(&mut self, game: &FlowerPower, view: &View<'_>, rng: &mut GameRng) -> Action {
+        let fast = self.0.risks(game, view).map(f64::to_bits);
+        assert_eq!(fast, self.0.risks_by_definition(game, view).map(f64::to_bits), "garden {:?}, hand {}", view.garden(), view.hand);
+        self.0.decide(game, view, rng)
+    }
+
+    fn listens(&self) -> bool {
+        self.0.listens()
+    }
+
+    fn observe(&mut self, seat: usize, event: &Event) {
+        self.0.observe(seat, event);
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Many checked games
 
@@ -643,6 +671,17 @@ fn arb_params() -> impl Strategy<Value = Params> {
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// `cautious`'s risks with remembered distributions are its risks by definition, bit
+    /// for bit, at every decision of games at any parameters and lookahead (its choices,
+    /// and so every simulated and searched number, stay the same).
+    #[test]
+    fn cautious_risks_match_the_definition(params in arb_params(), seed in any::<u64>(), look in 0usize..4) {
+        let g = FlowerPower::new(params).expect("valid");
+        let mut bots: Vec<Box<dyn Bot<FlowerPower>>> =
+            (0..g.players).map(|i| Box::new(RisksChecked(CautiousBot::new([0.0, 0.2, 0.5, 1.0][(look + i) % 4]))) as Box<dyn Bot<FlowerPower>>).collect();
+        play(&g, &mut bots, seed, PlayOptions { checked: true }, None, None).map_err(|v| TestCaseError::fail(format!("{v:?}")))?;
+    }
 
     /// Cards conserved, bookkeeping consistent, every choice legal after every step, and
     /// the game over within the deck's size in turns (or at the cap), for every bot.
