@@ -520,15 +520,7 @@ impl CautiousBot {
         let held = view.hand.colors();
         let garden = view.garden();
         let petals = game.petals;
-        let per_color = game.params.per_color();
-        // Unseen cards by color: not played, not in this hand.
-        let mut unseen = [0u32; COLORS];
-        let mut pool = 0;
-        for c in 0..COLORS {
-            let played = view.flowers_by_color()[c] * petals + garden[c] as u32;
-            unseen[c] = per_color - played - held[c] as u32;
-            pool += unseen[c];
-        }
+        let (unseen, pool) = unseen_by_color(game, view);
         let n = game.players;
         let pile = view.pile() as u32;
         let mut risk = [0.0f64; COLORS];
@@ -574,18 +566,7 @@ impl CautiousBot {
     /// 0 for colors not held. [`CautiousBot::risks_by_definition`], with the distributions
     /// remembered ([`DrawMemo`]) and only the kept cards' chances that matter normalized.
     pub(super) fn risks(&self, game: &FlowerPower, view: &View) -> [f64; COLORS] {
-        let held = view.hand.colors();
-        let garden = view.garden();
-        let petals = game.petals;
-        let per_color = game.params.per_color();
-        // Unseen cards by color: not played, not in this hand.
-        let mut unseen = [0u32; COLORS];
-        let mut pool = 0;
-        for c in 0..COLORS {
-            let played = view.flowers_by_color()[c] * petals + garden[c] as u32;
-            unseen[c] = per_color - played - held[c] as u32;
-            pool += unseen[c];
-        }
+        let (unseen, pool) = unseen_by_color(game, view);
         SEEN_DRAWS.with_borrow_mut(|memo| self.risks_from(game, view, memo, unseen, pool))
     }
 
@@ -715,4 +696,20 @@ impl Bot<FlowerPower> for CautiousBot {
             _ => {}
         }
     }
+}
+
+/// The cards a seat has not seen, by color and in all: not played (flowers and the garden),
+/// not in its hand. What `cautious` draws its opponents' hands from.
+fn unseen_by_color(game: &FlowerPower, view: &View) -> ([u32; COLORS], u32) {
+    let held = view.hand.colors();
+    let garden = view.garden();
+    let per_color = game.params.per_color();
+    let mut unseen = [0u32; COLORS];
+    let mut pool = 0;
+    for c in 0..COLORS {
+        let played = view.flowers_by_color()[c] * game.petals + garden[c] as u32;
+        unseen[c] = per_color - played - held[c] as u32;
+        pool += unseen[c];
+    }
+    (unseen, pool)
 }
