@@ -33,10 +33,11 @@ use super::runner::Pool;
 use super::seat;
 use watch::{WatchPlan, Watched};
 
-/// The search line-up's bot: few iterations and short rollouts, so an audit stays fast, and
-/// no trust in the game's default bot (`trust=0`): a dominant or dominated move must be the
-/// search's own finding, not the heuristic's habit.
-pub const SEARCH_BOT: &str = "ismcts:iterations=24:depth=30:trust=0";
+/// The search line-up's bot: few iterations and short rollouts, so an audit stays fast; no
+/// trust in the game's default bot (`trust=0`), so a dominant or dominated move is the search's
+/// own finding; opponents played by the game's default bot (`model=default`), since 24
+/// iterations leave no room to read the table and the audit's figures must not move with it.
+pub const SEARCH_BOT: &str = "ismcts:model=default:iterations=24:depth=30:trust=0";
 
 /// The severity rule, as docs/commands/audit.md and `audit.md` state it.
 pub const SEVERITY_RULE: &str = "high: a stall (cap or no progress) in at least 1% of the table's games; a dealt win in at least 5% of decided games; \
