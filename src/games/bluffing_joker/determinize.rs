@@ -22,7 +22,8 @@
 use std::fmt::Write;
 
 use super::BluffingJoker;
-use super::cards::{CardId, Hand, rank_of};
+use super::board::Board;
+use super::cards::{CARD_IDS, CardId, Hand, rank_of};
 use super::rules::{Pending, Phase, State};
 use crate::engine::rng::Chance;
 use crate::engine::{GameRng, rng};
@@ -36,8 +37,6 @@ impl BluffingJoker {
         let State { board, hands, draw, discard, revealed, phase, current, pending, extra, turns, rounds, end_reason, winner, counters } = s;
         out.board = *board;
         out.hands = *hands;
-        out.draw.clone_from(draw);
-        out.discard.clone_from(discard);
         out.revealed = *revealed;
         out.phase = *phase;
         out.current = *current;
@@ -54,31 +53,36 @@ impl BluffingJoker {
         // or see, so the pool is the same for every real state the seat's view allows.
         let doubting = matches!(phase, Phase::Doubt { .. });
         let hidden_pending = pending.filter(|_| doubting && seat != *current as usize);
-        for o in (0..self.players).filter(|&o| o != seat) {
-            out.draw.extend_from_slice(hands[o].cards());
+        // Counted by card id: the pool's real order (draw pile, hands, discard pile) is
+        // hidden, and a sample must depend on the seat's view and the stream only, so it is
+        // laid out in canonical order (ascending ids) before the shuffle.
+        let mut counts = [0u16; CARD_IDS];
+        let others = (0..self.players).filter(|&o| o != seat);
+        let hidden = draw.iter().chain(others.clone().flat_map(|o| hands[o].cards())).chain(discard.iter()).chain(hidden_pending.as_ref().map(|p| &p.card));
+        for &c in hidden {
+            counts[c as usize] += 1;
         }
-        out.draw.extend_from_slice(discard);
-        if let Some(p) = hidden_pending {
-            out.draw.push(p.card);
-        }
-        // In a canonical order first: the pool's real order (draw pile, hands, discard pile)
-        // is hidden, and a sample must depend on the seat's view and the stream only.
-        out.draw.sort_unstable();
         // The shown cards (`revealed[r]` of each rank r) lie in the discard pile: the lowest
         // card ids of their rank. The state keeps which ranks were shown, not which copies
         // or where in the pile; a suit changes no rule, and the real pile's first cards of a
-        // rank may be face-down ones, whose suits the seat never saw.
+        // rank may be face-down ones, whose suits the seat never saw. Ids rise with ranks, so
+        // in id order the shown cards come rank by rank, each rank's lowest ids first.
+        out.draw.clear();
         out.discard.clear();
-        for (r, &n) in revealed.iter().enumerate() {
-            for _ in 0..n {
-                let i = out.draw.iter().position(|&c| rank_of(c) as usize == r).expect("a shown card lies in the discard pile");
-                out.discard.push(out.draw.remove(i));
-            }
+        let mut to_show = *revealed;
+        for (id, &n) in counts.iter().enumerate() {
+            let id = id as CardId;
+            let left = &mut to_show[rank_of(id) as usize];
+            let shown = (n as usize).min(*left as usize);
+            *left -= shown as u8;
+            out.discard.extend(std::iter::repeat_n(id, shown));
+            out.draw.extend(std::iter::repeat_n(id, n as usize - shown));
         }
+        debug_assert!(to_show.iter().all(|&n| n == 0), "a shown card lies in the discard pile");
         rng::shuffle(&mut out.draw, rng);
         // Dealt back from the pool's end; what stays is the draw pile.
         let take = |draw: &mut Vec<CardId>| draw.pop().expect("the pool holds every hidden card");
-        for o in (0..self.players).filter(|&o| o != seat) {
+        for o in others {
             let mut hand = Hand::EMPTY;
             for _ in 0..hands[o].len() {
                 hand.add(take(&mut out.draw));
@@ -117,7 +121,7 @@ impl BluffingJoker {
         let pending = s.pending.map(|p| (p.declared, p.mv, shown.then_some(p.card)));
         let _ = write!(
             t,
-            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board {:?}; hands",
+            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board ",
             s.phase,
             s.current,
             &s.extra[..self.players],
@@ -128,12 +132,59 @@ impl BluffingJoker {
             s.revealed,
             s.draw.len(),
             s.discard.len(),
-            s.board
         );
+        board_text(&mut t, &s.board);
+        t.push_str("; hands");
         for h in &s.hands[..self.players] {
             let _ = write!(t, " {}", h.len());
         }
         let _ = write!(t, "; own hand [{}]", s.hands[seat]);
         t
     }
+}
+
+/// Appends `board` as its derived `Debug` text (`Board { pegs: [[..], ..], occ: [..], home:
+/// [..], home_count: [..] }`) without the formatting machinery: the observation text is
+/// written for every particle a search checks, and the board's 272 numbers were most of it.
+pub(super) fn board_text(t: &mut String, board: &Board) {
+    fn number(t: &mut String, n: u16) {
+        let mut digits = [0u8; 5];
+        let mut at = digits.len();
+        let mut n = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            t.push(d as char);
+        }
+    }
+    fn list<T: Copy + Into<u16>>(t: &mut String, items: &[T]) {
+        t.push('[');
+        for (i, &x) in items.iter().enumerate() {
+            if i > 0 {
+                t.push_str(", ");
+            }
+            number(t, x.into());
+        }
+        t.push(']');
+    }
+    t.push_str("Board { pegs: [");
+    for (i, pegs) in board.pegs.iter().enumerate() {
+        if i > 0 {
+            t.push_str(", ");
+        }
+        list(t, pegs);
+    }
+    t.push_str("], occ: ");
+    list(t, &board.occ);
+    t.push_str(", home: ");
+    list(t, &board.home);
+    t.push_str(", home_count: ");
+    list(t, &board.home_count);
+    t.push_str(" }");
 }

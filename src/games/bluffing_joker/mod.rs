@@ -218,6 +218,25 @@ impl BluffingJoker {
     }
 }
 
+impl BluffingJoker {
+    /// With bluffing, the plays of the held rank `first` appended to `out`: every declared
+    /// value (A to joker) with its moves in canonical order (a held rank's plays are these
+    /// declarations whatever the card); whether a play is forced (a held non-joker rank has
+    /// a legal move).
+    fn declared_plays(&self, view: &View, ctx: &board::Movers, first: Rank, out: &mut Vec<Action>) -> bool {
+        let mut must_play = false;
+        for declared in 0..RANKS as Rank {
+            let before = out.len();
+            self.geo.for_each_move_with(view.board, view.seat, ctx, declared, &mut |mv, _| {
+                out.push(Action::Play { card: first, declared, mv });
+                false
+            });
+            must_play |= out.len() > before && declared != JOKER && view.hand.count(declared) > 0;
+        }
+        must_play
+    }
+}
+
 impl Game for BluffingJoker {
     type State = State;
     type Action = Action;
@@ -311,10 +330,7 @@ impl Game for BluffingJoker {
                     if self.params.doubt.bluffing {
                         if let Some(first) = cards.next() {
                             let start = out.len();
-                            for declared in 0..RANKS as Rank {
-                                let any = moves_of(first, declared, out);
-                                must_play |= any && declared != JOKER && view.hand.count(declared) > 0;
-                            }
+                            must_play = self.declared_plays(view, &ctx, first, out);
                             let end = out.len();
                             for card in cards {
                                 for i in start..end {
@@ -344,6 +360,35 @@ impl Game for BluffingJoker {
             }
             Decision::Over => {}
         }
+    }
+
+    /// Uniform over [`Game::legal_actions`] as listed there, without copying the plays for
+    /// every card: with bluffing the list is the first held rank's plays (every declared
+    /// value's moves), the same for each other rank held, then the discards when no play is
+    /// forced; the same index of that list is drawn and its action built.
+    fn random_action(&self, view: &View, rng: &mut GameRng, scratch: &mut Vec<Action>) -> Action {
+        scratch.clear();
+        if view.decision == Decision::Play
+            && self.params.doubt.bluffing
+            && let Some(ctx) = self.geo.movers(view.board, view.seat)
+            && let Some(first) = view.hand.ranks().next()
+        {
+            let must_play = self.declared_plays(view, &ctx, first, scratch);
+            let (plays, held) = (scratch.len(), view.hand.ranks().count());
+            let listed = plays * held + if must_play { 0 } else { held };
+            assert!(listed > 0, "a seat asked to decide must have a legal action");
+            let i = crate::engine::rng::below(listed as u32, rng) as usize;
+            if i < plays * held {
+                let card = view.hand.ranks().nth(i / plays).expect("a held rank");
+                let Action::Play { declared, mv, .. } = scratch[i % plays] else { unreachable!("plays only") };
+                return Action::Play { card, declared, mv };
+            }
+            let card = view.hand.ranks().nth(i - plays * held).expect("a held rank");
+            return Action::Discard { card };
+        }
+        self.legal_actions(view, scratch);
+        assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
+        scratch[crate::engine::rng::below(scratch.len() as u32, rng) as usize]
     }
 
     fn is_legal(&self, view: &View, action: &Action) -> bool {

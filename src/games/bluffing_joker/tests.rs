@@ -1152,3 +1152,50 @@ fn a_doubter_samples_the_pending_card_and_keeps_the_shown_ones() {
     assert!(doubts > 100 && other_card * 2 > doubts, "{other_card} of {doubts} doubters' samples hold another pending card");
     assert!(shown_kept > 100, "few shown cards checked ({shown_kept})");
 }
+
+#[test]
+fn the_observation_writes_the_board_as_its_debug_text() {
+    use crate::engine::{all_bots, game_seed};
+    use crate::sim::harness::play_checked;
+    let random = all_bots::<BluffingJoker>().into_iter().find(|b| b.name == "random").expect("random bot");
+    for players in [4, 6] {
+        let g = game_with(|p| p.players = players);
+        let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
+        let mut checked = 0;
+        let mut each = |s: &State, _: usize, _: &Action| {
+            let mut t = String::new();
+            super::determinize::board_text(&mut t, &s.board);
+            assert_eq!(t, format!("{:?}", s.board));
+            checked += 1;
+        };
+        play_checked(&g, &mut bots, game_seed(25, players as u64), 5_000_000, &mut 0, &mut each).expect("a checked game");
+        assert!(checked > 50, "{players} players: only {checked} boards checked");
+    }
+}
+
+#[test]
+fn the_random_action_is_the_listed_action_of_the_same_draw() {
+    use crate::engine::{all_bots, game_seed};
+    use crate::sim::harness::play_checked;
+    let random = all_bots::<BluffingJoker>().into_iter().find(|b| b.name == "random").expect("random bot");
+    for bluffing in [true, false] {
+        let g = game_with(|p| p.doubt.bluffing = bluffing);
+        let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
+        let (mut checked, mut scratch, mut listed) = (0, Vec::new(), Vec::new());
+        let mut each = |s: &State, _: usize, _: &Action| {
+            let ToMove::Seat(seat) = g.to_move(s) else { return };
+            let view = g.view(s, seat);
+            listed.clear();
+            g.legal_actions(&view, &mut listed);
+            for draw in 0..4u64 {
+                let mut a = GameRng::seed_from(draw + checked);
+                let mut b = a.clone();
+                let expected = listed[crate::engine::rng::below(listed.len() as u32, &mut b) as usize];
+                assert_eq!(g.random_action(&view, &mut a, &mut scratch), expected, "bluffing {bluffing}");
+            }
+            checked += 1;
+        };
+        play_checked(&g, &mut bots, game_seed(26, u64::from(bluffing)), 5_000_000, &mut 0, &mut each).expect("a checked game");
+        assert!(checked > 50, "only {checked} decisions checked");
+    }
+}

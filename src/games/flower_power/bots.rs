@@ -349,6 +349,21 @@ struct Drawn {
 #[derive(Clone, Default)]
 struct DrawMemo {
     slots: Vec<Drawn>,
+    /// The two chances [`take_chances`] gives an opponent for one color, remembered by
+    /// everything they are computed from (direct-mapped as `slots`; empty until first
+    /// asked): a search's rollouts ask for the same ones again and again.
+    taken: Vec<Taken>,
+}
+
+/// Slots of a [`DrawMemo`]'s remembered take chances (a power of two).
+const TAKEN_SLOTS: usize = 2048;
+
+/// One remembered pair of take chances: (after, before) for a key (max_play, need, hand
+/// size, draws, bound, cards of the color unseen, unseen cards).
+#[derive(Clone, Copy)]
+struct Taken {
+    key: [u32; 7],
+    chances: (f64, f64),
 }
 
 thread_local! {
@@ -382,6 +397,30 @@ impl DrawMemo {
             slot.below[SPAN] = sum;
         }
         slot
+    }
+
+    /// [`take_chances`] for an opponent holding `size` cards and drawing `draws`, with at
+    /// most `bound` of a color of which `kind` of the `pool` unseen cards are, needing
+    /// `need` petals: from [`kept_chances`] and the drawn cards' running sums, computed
+    /// unless remembered (a function of its key alone, so a remembered pair is the very
+    /// pair it would compute).
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn take(&mut self, max_play: u32, need: u32, size: u32, draws: u32, bound: u8, kind: u32, pool: u32) -> (f64, f64) {
+        if self.taken.is_empty() {
+            self.taken = vec![Taken { key: [u32::MAX; 7], chances: (0.0, 0.0) }; TAKEN_SLOTS];
+        }
+        let key = [max_play, need, size, draws, bound as u32, kind, pool];
+        let i = (kind as usize * 8 + need as usize + (size as usize) * 64 + (draws as usize) * 256 + (bound as usize) * 512 + (pool as usize) * 89)
+            & (TAKEN_SLOTS - 1);
+        if self.taken[i].key == key {
+            return self.taken[i].chances;
+        }
+        let kept = kept_chances(self, bound, size, kind, pool, need);
+        let drawn = &self.get(draws, kind, pool).below;
+        let chances = take_chances(max_play, need, (size as usize).min(bound as usize) + 1, &kept, drawn);
+        self.taken[i] = Taken { key, chances };
+        chances
     }
 }
 
@@ -601,9 +640,7 @@ impl CautiousBot {
                 let (after, before) = if last[c].0 == size && last[c].1 == bound {
                     (last[c].2, last[c].3)
                 } else {
-                    let kept = kept_chances(memo, bound, size, unseen[c], pool, need);
-                    let drawn = &memo.get(draws, unseen[c], pool).below;
-                    take_chances(self.max_play, need, (size as usize).min(bound as usize) + 1, &kept, drawn)
+                    memo.take(self.max_play, need, size, draws, bound, unseen[c], pool)
                 };
                 last[c] = (size, bound, after, before);
                 risk[c] += weight * (after - before);

@@ -7,7 +7,7 @@ use std::fmt;
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::{Event, FlowerPower};
 use crate::engine::{EventLog, GameRng};
-use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, shuffle_cards};
+use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, card_str, shuffle_cards};
 
 /// The color (0..5, canonical order) of each base card.
 const COLOR_OF: [u8; 25] = {
@@ -385,7 +385,8 @@ impl fmt::Display for Hand {
             if i > 0 {
                 f.write_str(", ")?;
             }
-            f.write_str(&card_name(c))?;
+            // The name without allocating: the observation text writes every hand.
+            f.write_str(card_str(c))?;
         }
         Ok(())
     }
