@@ -35,8 +35,9 @@ use watch::{WatchPlan, Watched};
 
 /// The search line-up's bot: few iterations and short rollouts, so an audit stays fast, and
 /// no trust in the game's default bot (`trust=0`): a dominant or dominated move must be the
-/// search's own finding, not the heuristic's habit.
-pub const SEARCH_BOT: &str = "ismcts:iterations=24:depth=30:trust=0";
+/// search's own finding, not the heuristic's habit; the search as it was before
+/// `model=auto` became the default (`model=default`), so audits keep their numbers.
+pub const SEARCH_BOT: &str = "ismcts:iterations=24:depth=30:trust=0:model=default";
 
 /// The severity rule, as docs/commands/audit.md and `audit.md` state it.
 pub const SEVERITY_RULE: &str = "high: a stall (cap or no progress) in at least 1% of the table's games; a dealt win in at least 5% of decided games; \
