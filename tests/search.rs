@@ -49,7 +49,7 @@ fn modelling_the_table_makes_the_search_stronger_in_flower_power() {
     };
     let (modelled, low, _) = run("ismcts:iterations=200:model=default");
     assert!(low > 0.3, "ismcts wins {modelled} (95% CI from {low}) against three greedy players");
-    let (searched, _, high) = run("ismcts:iterations=200:opponents=0:rollout=0:model=default");
+    let (searched, _, high) = run("ismcts:iterations=200:model=default:opponents=0:rollout=0");
     assert!(high < low, "searching the opponents ({searched}, CI up to {high}) is not weaker than modelling them ({modelled}, from {low})");
 }
 
