@@ -24,7 +24,7 @@ fn audit(path: &Path, games: u64, sensitivity: bool, out: &Path) -> Audit {
         seed: 3,
         threads: 2,
         out: Some(out.to_path_buf()),
-        search: "ismcts:iterations=32:depth=30:trust=0".into(),
+        search: "ismcts:iterations=32:depth=30:trust=0:model=default".into(),
         no_sensitivity: !sensitivity,
         ..AuditOptions::default()
     };
@@ -201,7 +201,7 @@ fn a_small_clean_variant_audits_the_same_for_any_thread_count() {
         seed: 5,
         threads: 1,
         out: Some(o1.clone()),
-        search: "ismcts:iterations=32:depth=30:trust=0".into(),
+        search: "ismcts:iterations=32:depth=30:trust=0:model=default".into(),
         ..AuditOptions::default()
     };
     let a = run(&opts).expect("audits");

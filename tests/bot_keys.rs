@@ -95,7 +95,7 @@ fn the_audit_steps_scoring_keys_meaningfully_and_names_the_keys_no_bot_reads() {
         seed: 3,
         threads: 2,
         out: Some(out.clone()),
-        search: "ismcts:iterations=16:depth=30:trust=0".into(),
+        search: "ismcts:iterations=16:depth=30:trust=0:model=default".into(),
         ..AuditOptions::default()
     };
     let a = run(&o).expect("audits");

@@ -40,16 +40,16 @@ fn ismcts_beats_three_greedy_take_a_penny_players() {
 
 #[test]
 fn modelling_the_table_makes_the_search_stronger_in_flower_power() {
-    // Flower Power's `ismcts` plays the opponents with `greedy` (the game's default) and rolls
-    // out with it; searched opponents (`opponents=0`) and random rollouts measured weaker.
+    // Flower Power's `ismcts:model=default` plays the opponents with `greedy` (the game's
+    // default) and rolls out with it; searched opponents (`opponents=0`) and random rollouts measured weaker.
     let run = |bot: &str| {
         let line_up = format!("{bot},greedy,greedy,greedy");
         let s = json(&["simulate", "variants/flower-power/standard.toml", "--bots", &line_up, "--rotate", "--games", "400", "--json"]);
         bot_share(&s, bot)
     };
-    let (modelled, low, _) = run("ismcts:iterations=200");
+    let (modelled, low, _) = run("ismcts:iterations=200:model=default");
     assert!(low > 0.3, "ismcts wins {modelled} (95% CI from {low}) against three greedy players");
-    let (searched, _, high) = run("ismcts:iterations=200:opponents=0:rollout=0");
+    let (searched, _, high) = run("ismcts:iterations=200:model=default:opponents=0:rollout=0");
     assert!(high < low, "searching the opponents ({searched}, CI up to {high}) is not weaker than modelling them ({modelled}, from {low})");
 }
 
@@ -66,7 +66,7 @@ fn a_search_too_short_to_tell_actions_apart_plays_the_default_bot() {
             let shares: Vec<f64> = s["seats"].as_array().unwrap().iter().map(|seat| seat["win_share"].as_f64().unwrap()).collect();
             (shares, s["length"].to_string())
         };
-        assert_eq!(run("ismcts:iterations=2:policy=0"), run(bot), "{variant}");
+        assert_eq!(run("ismcts:iterations=2:policy=0:model=default"), run(bot), "{variant}");
     }
 }
 

@@ -29,25 +29,25 @@
 //! deterministic for a seed. Nodes live in one arena that keeps its capacity between
 //! decisions and games: no allocation per iteration once warm.
 //!
-//! With `model=auto` (opt-in; `model=default` is the default until `auto` beats the tables
-//! the search loses to, see docs/skill.md) the bot watches the table ([`crate::engine::belief`]):
+//! With `model=auto` (the default; `model=default` is the search before it, kept for
+//! comparison, see docs/skill.md) the bot watches the table ([`crate::engine::belief`]):
 //! each opponent is played in the tree and in rollouts by a model drawn, per iteration, from
 //! a belief over the game's bots and a grid of their parameters, updated by Bayes' rule on
 //! that opponent's public decisions; samples come from a pool of particles weighted by those
 //! decisions while its effective sample size allows. `model=default` is the bot as it was
 //! (`opponents` decides), bit for bit.
 //!
-//! With `model=auto` the trust test also allows for luck, two ways (`bar`). `bar=1` (the
-//! default): the search's most visited action must beat the default bot's choice by `trust`
+//! With `model=auto` the trust test also allows for luck, two ways (`bar`). `bar=1`: the
+//! search's most visited action must beat the default bot's choice by `trust`
 //! standard errors times twice the expected best of that many noisy means (see
 //! `beats_by_more_than_luck`), so a turn with hundreds of legal discards is not decided by
-//! the luckiest of them. `bar=0` reads the luck from the evidence: every searched root
-//! action's mean is shrunk toward the pack by how far the means spread beyond their own
-//! noise (a random-effects estimate, see [`Shrinkage`]), and the pick must beat the prior's
-//! shrunk mean by `trust` posterior standard errors: the luckiest of many look-alike actions
-//! falls back to the pack, while one that truly stands out (Flower Power, Beaver Mania) keeps
-//! its lead. `bar=0` wins those mixed tables by 10 to 20 points but may lose a few to Penny
-//! Badger's card counters (docs/skill.md), so it is not yet the default.
+//! the luckiest of them. `bar=0` (the default) reads the luck from the evidence: every
+//! searched root action's mean is shrunk toward the pack by how far the means spread beyond
+//! their own noise (a random-effects estimate, see [`Shrinkage`]), and the pick must beat the
+//! prior's shrunk mean by twice `trust` posterior standard errors ([`SHRUNK_TRUST_TIMES`]):
+//! the luckiest of many look-alike actions falls back to the pack (Penny Badger's bluffs
+//! against card counters), while one that truly stands out (Flower Power, Beaver Mania) keeps
+//! its lead.
 //!
 //! `model=auto` also spends its iterations on few actions: the game's own bots, hearing what
 //! the seat hears, each propose an action at the root (a shortlist, searched first and judged
@@ -82,6 +82,13 @@ const NONE: u32 = u32::MAX;
 /// 70.6 to 82.2, against 57.0%, 200 rotated games) but lost to three Penny Badger `counter`s
 /// (11.7%, 6.9 to 19.1, against 34.2%, 26.3 to 43.0, 120 rotated games): docs/skill.md.
 const LUCK_TIMES: f64 = 2.0;
+
+/// How many times `trust` posterior standard errors `model=auto`'s pick must beat the prior
+/// by with `bar=0` ([`Shrinkage`]), so that `trust`'s one default serves both models: at once
+/// three Flower Power `greedy`s 52.9% (49.9 to 56.0) and three Penny Badger `counter`s too
+/// few, at twice 48.9% (45.8 to 52.0) against `model=default`'s 51.6% and the counters' table
+/// kept (docs/skill.md).
+const SHRUNK_TRUST_TIMES: f64 = 2.0;
 
 /// Iterations a game's bot must have played this seat (`model=auto`) before its record can
 /// make its choice the prior.
@@ -278,7 +285,7 @@ impl<G: Game> Ismcts<G> {
             default: 1.0,
             min: 0.0,
             max: 10.0,
-            doc: "with a default bot in play (rollout or opponents 1): its choice stands unless the search's beats it by more than this many standard errors (0: the most visited action)",
+            doc: "with a default bot in play (rollout or opponents 1): its choice stands unless the search's beats it by more than this many standard errors (with `model=auto`, see `bar`; 0: the most visited action)",
         },
         BotParamInfo {
             name: "policy",
@@ -289,17 +296,17 @@ impl<G: Game> Ismcts<G> {
         },
         BotParamInfo {
             name: "model",
-            default: 0.0,
-            min: 0.0,
-            max: 1.0,
-            doc: "opponents: `default` (0, the default) as `opponents` says; `auto` (1) played by models inferred from their play so far, hidden cards weighted by what was done with them (opt-in until it beats the card counters)",
-        },
-        BotParamInfo {
-            name: "bar",
             default: 1.0,
             min: 0.0,
             max: 1.0,
-            doc: "with `model=auto`, how the search's pick must beat the prior: 1 (the default) by `trust` standard errors times twice the luck of the best of k legal actions; 0 on root means shrunk toward the pack by their spread beyond noise (read from the evidence)",
+            doc: "opponents: `auto` (1, the default) played by models inferred from their play so far, hidden cards weighted by what was done with them; `default` (0) as `opponents` says (the search before `auto`, for comparison)",
+        },
+        BotParamInfo {
+            name: "bar",
+            default: 0.0,
+            min: 0.0,
+            max: 1.0,
+            doc: "with `model=auto`, how the search's pick must beat the prior: 0 (the default) by twice `trust` standard errors on root means shrunk toward the pack by their spread beyond noise (read from the evidence); 1 by `trust` standard errors times twice the luck of the best of k legal actions",
         },
     ];
 
@@ -489,7 +496,7 @@ impl<G: Game> Ismcts<G> {
             return self.trusted_luck_bar(best, root_count);
         }
         let shrinkage = Shrinkage::of(self.root_children.iter().filter(|&&c| c != NONE).map(|&c| &self.nodes[c as usize]));
-        let beats = |a: u32, b: u32| shrinkage.beats(node(a), node(b), self.trust);
+        let beats = |a: u32, b: u32| shrinkage.beats(node(a), node(b), SHRUNK_TRUST_TIMES * self.trust);
         let mut choice = self.prior;
         let top = self.proposals.iter().copied().filter(|&p| self.root_children[p as usize] != NONE).max_by_key(|&p| (node(p).visits, std::cmp::Reverse(p)));
         if let Some(p) = top
@@ -939,43 +946,63 @@ fn beats_by_more_than_luck<A>(best: &Node<A>, prior: &Node<A>, trust: f64, actio
 }
 
 /// `model=auto`'s reading of the root's luck: the searched children's win shares as noisy
-/// estimates of their true values (smoothed by one win and one loss, each with its Bernoulli
-/// variance), and the spread of those values beyond the noise, `tau2`: the random-effects
+/// estimates of their true values (each with the variance the pack's pooled rate gives a mean
+/// of that many visits), and the spread of those values beyond the noise, `tau2`: the random-effects
 /// estimate of DerSimonian & Laird (1986, "Meta-analysis in clinical trials"), from
 /// Cochran's Q of the children's means about their precision-weighted mean. A child's
 /// posterior mean is its own mean pulled toward the pack's `centre` by `v / (v + tau2)` (its
 /// variance `v` against the spread): when the children look alike (`tau2` near 0) every one
 /// falls back to the pack, so the luckiest of many is not a plan; when they truly differ the
 /// well-visited keep their means. Empirical Bayes: no constant to tune per game.
+///
+/// Why the pooled variance: means smoothed by one win and one loss (the estimator before)
+/// pull a child of one or two visits most of the way to one half, so the dozens of such
+/// children UCB1 leaves at a Flower Power root added almost nothing to Q, which then fell
+/// under its k - 1 expected and read every spread as none: the prior kept its place where
+/// the search's pick was truly better (three Flower Power `greedy`s: 44.9% at `trust=2`,
+/// 48.9% with the pooled variance, 1,000 rotated games; docs/skill.md).
 #[derive(Clone, Copy, Debug)]
 struct Shrinkage {
     tau2: f64,
     centre: f64,
+    /// The pack's common variance of one iteration's share (pooled rate `p(1-p)`): a child's
+    /// mean after `n` visits varies by `spread / n` if it is no better than the pack.
+    spread: f64,
 }
 
 impl Shrinkage {
-    /// A child's smoothed mean and its squared standard error.
-    fn estimate<A>(n: &Node<A>) -> (f64, f64) {
-        let visits = f64::from(n.visits);
-        let mean = (n.reward + 1.0) / (visits + 2.0);
-        (mean, mean * (1.0 - mean) / visits.max(1.0))
+    /// A child's mean and its squared standard error under the pack's common variance.
+    fn estimate<A>(&self, n: &Node<A>) -> (f64, f64) {
+        let visits = f64::from(n.visits.max(1));
+        (n.reward / visits, self.spread / visits)
     }
 
     /// The shrinkage read from `children` (those with at least one visit count).
     fn of<'n, A: 'n>(children: impl Iterator<Item = &'n Node<A>>) -> Self {
-        let estimates: Vec<(f64, f64)> = children.filter(|n| n.visits > 0).map(Self::estimate).collect();
+        let visited: Vec<&Node<A>> = children.filter(|n| n.visits > 0).collect();
+        let (visits, reward) = visited.iter().fold((0.0, 0.0), |(v, r), n| (v + f64::from(n.visits), r + n.reward));
+        // The pooled rate, smoothed by one win and one loss so that a pack that always won
+        // (or lost) still has some noise.
+        let pooled = (reward + 1.0) / (visits + 2.0);
+        let mut shrinkage = Shrinkage { tau2: 0.0, centre: pooled, spread: pooled * (1.0 - pooled) };
+        let estimates: Vec<(f64, f64)> = visited.iter().map(|n| shrinkage.estimate(n)).collect();
         let k = estimates.len() as f64;
         let (w, wm, w2) = estimates.iter().fold((0.0, 0.0, 0.0), |(w, wm, w2), &(m, v)| (w + 1.0 / v, wm + m / v, w2 + 1.0 / (v * v)));
+        if k < 2.0 || w <= 0.0 {
+            return shrinkage;
+        }
         let fixed = wm / w;
         let q: f64 = estimates.iter().map(|&(m, v)| (m - fixed).powi(2) / v).sum();
-        let tau2 = if k > 1.0 { ((q - (k - 1.0)) / (w - w2 / w)).max(0.0) } else { 0.0 };
+        let tau2 = ((q - (k - 1.0)) / (w - w2 / w)).max(0.0);
         let (rw, rwm) = estimates.iter().fold((0.0, 0.0), |(a, b), &(m, v)| (a + 1.0 / (v + tau2), b + m / (v + tau2)));
-        Shrinkage { tau2, centre: if rw > 0.0 { rwm / rw } else { 0.5 } }
+        shrinkage.tau2 = tau2;
+        shrinkage.centre = rwm / rw;
+        shrinkage
     }
 
     /// A child's posterior mean and variance.
     fn posterior<A>(&self, n: &Node<A>) -> (f64, f64) {
-        let (mean, v) = Self::estimate(n);
+        let (mean, v) = self.estimate(n);
         let keep = self.tau2 / (self.tau2 + v);
         (self.centre + (mean - self.centre) * keep, v * keep)
     }
@@ -1078,9 +1105,22 @@ mod tests {
         children.push(prior);
         let shrinkage = Shrinkage::of(children.iter());
         let lucky = children[30];
-        let (plain_lucky, plain_prior) = (Shrinkage::estimate(&lucky), Shrinkage::estimate(&prior));
+        let (plain_lucky, plain_prior) = (shrinkage.estimate(&lucky), shrinkage.estimate(&prior));
         assert!(plain_lucky.0 - plain_prior.0 > (plain_lucky.1 + plain_prior.1).sqrt(), "the plain test would switch");
         assert!(!shrinkage.beats(&lucky, &prior, 1.0));
+    }
+
+    /// A real spread among the well-visited children is still read as one when dozens of
+    /// children have a visit or two (as UCB1 leaves them): the one-visit children count as
+    /// the noise they are, not as a pack that agrees.
+    #[test]
+    fn children_of_one_visit_do_not_hide_a_real_spread() {
+        let mut children: Vec<Node<u8>> = (0..40).map(|i| child(1 + i % 2, f64::from(i % 3 == 0))).collect();
+        children.push(child(400, 240.0)); // 60%
+        children.push(child(300, 120.0)); // 40%: the prior
+        let shrinkage = Shrinkage::of(children.iter());
+        assert!(shrinkage.tau2 > 0.001, "spread read as {}", shrinkage.tau2);
+        assert!(shrinkage.beats(&children[40], &children[41], 1.0));
     }
 
     /// Actions that truly differ (spread far beyond their noise): the best keeps its lead.
