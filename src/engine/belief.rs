@@ -143,7 +143,9 @@ pub struct TableBelief<G: Game> {
     /// Per seat, per candidate: the model that judges that seat's decisions (it hears the
     /// events this bot's seat hears, as if it sat in that seat).
     judges: Vec<Vec<Box<dyn Bot<G>>>>,
-    /// Per seat, per candidate: the model that plays that seat in the search.
+    /// Per seat, per candidate: the model that plays that seat in the search. One that
+    /// listens (counts cards, tracks who bluffs) hears the table like the judges and keeps
+    /// it through the search; the others are readied afresh at every iteration.
     players: Vec<Vec<Box<dyn Bot<G>>>>,
     /// Per seat, per candidate: the log of the unnormalised posterior.
     log_weights: Vec<Vec<f64>>,
@@ -184,9 +186,9 @@ impl<G: Game> TableBelief<G> {
     /// Back to the prior, for a new game with this bot in seat `me`.
     pub fn new_game(&mut self, game: &G, me: usize) {
         self.me = me;
-        for (seat, judges) in self.judges.iter_mut().enumerate() {
-            for judge in judges.iter_mut() {
-                judge.new_game(game, seat);
+        for (seat, (judges, players)) in self.judges.iter_mut().zip(&mut self.players).enumerate() {
+            for bot in judges.iter_mut().chain(players.iter_mut()) {
+                bot.new_game(game, seat);
             }
         }
         for weights in &mut self.log_weights {
@@ -205,12 +207,14 @@ impl<G: Game> TableBelief<G> {
         self.judges.iter().flatten().any(|b| b.listens())
     }
 
-    /// An event this bot's seat saw, handed to every listening judge.
+    /// An event this bot's seat saw, handed to every listening judge and player: a model
+    /// of a card counter plays in the search from what its seat has seen of the table (a
+    /// Penny Badger `counter` knows the discards and who bluffs), not from a blank memory.
     pub fn observe(&mut self, event: &G::Event) {
-        for (seat, judges) in self.judges.iter_mut().enumerate() {
+        for (seat, (judges, players)) in self.judges.iter_mut().zip(&mut self.players).enumerate() {
             if seat != self.me {
-                for judge in judges.iter_mut().filter(|j| j.listens()) {
-                    judge.observe(seat, event);
+                for bot in judges.iter_mut().chain(players.iter_mut()).filter(|b| b.listens()) {
+                    bot.observe(seat, event);
                 }
             }
         }
@@ -470,13 +474,17 @@ impl<G: Game> TableBelief<G> {
         }
     }
 
-    /// Draws each other seat's model for one search iteration and readies it for a game.
+    /// Draws each other seat's model for one search iteration and readies one that does not
+    /// listen for a game (one that listens keeps what its seat heard at the table).
     pub fn draw_models(&mut self, game: &G, rng: &mut GameRng) {
         for seat in 0..self.drawn.len() {
             if seat != self.me {
                 let model = draw_index(&self.cumulative[seat], rng);
                 self.drawn[seat] = model;
-                self.players[seat][model].new_game(game, seat);
+                let player = &mut self.players[seat][model];
+                if !player.listens() {
+                    player.new_game(game, seat);
+                }
             }
         }
     }
@@ -484,6 +492,24 @@ impl<G: Game> TableBelief<G> {
     /// The model `seat` plays by in the current search iteration.
     pub fn player(&mut self, seat: usize) -> &mut dyn Bot<G> {
         self.players[seat][self.drawn[seat]].as_mut()
+    }
+}
+
+#[cfg(test)]
+impl<G: Game> TableBelief<G> {
+    /// Test support: at a decision of `seat` (another seat) at `state`, after a search
+    /// iteration's draw of models, how many of its candidates that listen play as their
+    /// judge (which heard the same table), of how many listen.
+    pub(crate) fn listening_players_match_judges(&mut self, game: &G, state: &G::State, seat: usize) -> (usize, usize) {
+        self.draw_models(game, &mut GameRng::seed_from(1));
+        let view = game.view(state, seat);
+        let (mut same, mut listening) = (0, 0);
+        for (player, judge) in self.players[seat].iter_mut().zip(&mut self.judges[seat]).filter(|(p, _)| p.listens()) {
+            listening += 1;
+            let played = player.decide(game, &view, &mut GameRng::seed_from(2));
+            same += usize::from(played == judge.decide(game, &view, &mut GameRng::seed_from(2)));
+        }
+        (same, listening)
     }
 }
 
@@ -529,15 +555,17 @@ fn cumulative_posterior(log_weights: &[f64]) -> Vec<f64> {
 #[cfg(test)]
 pub(crate) fn watch_game<G: Game>(game: &G, bots: &mut [Box<dyn Bot<G>>], me: usize, seed: u64) -> TableBelief<G> {
     let mut beliefs = vec![TableBelief::new(game)];
-    watch_game_with(game, bots, me, seed, &mut beliefs, |_, state| state.clone(), |_, _, _| {});
+    watch_game_with(game, bots, me, seed, &mut beliefs, |_, state| state.clone(), |_, _, _| {}, |_, _, _, _| {});
     beliefs.pop().expect("one belief")
 }
 
 /// Test support: [`watch_game`] with several beliefs. Belief `i` is handed samplers of the
 /// state `stand_in(i, real state)` (the real state itself, or another real state that agrees
 /// with it on the seat's view); at each of the seat's own decisions, right after
-/// [`TableBelief::prepare`] (where a search starts), `searched(i, belief, stand-in state)`.
+/// [`TableBelief::prepare`] (where a search starts), `searched(i, belief, stand-in state)`;
+/// before every other seat's decision, `before_other(i, belief, real state, seat)`.
 #[cfg(test)]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn watch_game_with<G: Game>(
     game: &G,
     bots: &mut [Box<dyn Bot<G>>],
@@ -546,6 +574,7 @@ pub(crate) fn watch_game_with<G: Game>(
     beliefs: &mut [TableBelief<G>],
     mut stand_in: impl FnMut(usize, &G::State) -> G::State,
     mut searched: impl FnMut(usize, &TableBelief<G>, &G::State),
+    mut before_other: impl FnMut(usize, &mut TableBelief<G>, &G::State, usize),
 ) {
     use super::GameEvent;
     let (mut rng, mut seat_rngs) = super::streams(seed, bots.len());
@@ -585,6 +614,7 @@ pub(crate) fn watch_game_with<G: Game>(
                 searched(i, belief, &seen);
                 belief.own_action(game, &action);
             } else {
+                before_other(i, belief, &state, seat);
                 belief.observe_decision(game, seat, &game.seen(&game.view(&state, seat), &action), &sampler);
             }
         }

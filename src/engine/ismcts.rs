@@ -37,17 +37,21 @@
 //! decisions while its effective sample size allows. `model=default` is the bot as it was
 //! (`opponents` decides), bit for bit.
 //!
-//! With `model=auto` the trust test also allows for luck, two ways (`bar`). `bar=1`: the
-//! search's most visited action must beat the default bot's choice by `trust`
-//! standard errors times twice the expected best of that many noisy means (see
-//! `beats_by_more_than_luck`), so a turn with hundreds of legal discards is not decided by
-//! the luckiest of them. `bar=0` (the default) reads the luck from the evidence: every
+//! With `model=auto` the trust test also allows for luck: the most visited of hundreds of
+//! look-alike actions (Penny Badger's discards) is mostly the luckiest. Three ways (`bar`).
+//! `bar=2` (the default), a duel: the tree gets four fifths of the iterations, and when its
+//! most visited action is not the prior the last fifth are spent as pairs of playouts, one
+//! from each action, sharing their sample, opponents' models and random stream; the pick
+//! must beat the prior by twice `trust` standard errors of the paired differences
+//! ([`SHRUNK_TRUST_TIMES`], [`Ismcts::dueled`]). Fresh playouts carry none of the luck that
+//! made the pick the most visited, and pairing cancels most of the rest. A decision never
+//! runs more playouts than `iterations`. `bar=1`: the pick
+//! must beat the prior by `trust` standard errors times twice the expected best of that many
+//! noisy means (`beats_by_more_than_luck`). `bar=0` reads the luck from the evidence: every
 //! searched root action's mean is shrunk toward the pack by how far the means spread beyond
 //! their own noise (a random-effects estimate, see [`Shrinkage`]), and the pick must beat the
-//! prior's shrunk mean by twice `trust` posterior standard errors ([`SHRUNK_TRUST_TIMES`]):
-//! the luckiest of many look-alike actions falls back to the pack (Penny Badger's bluffs
-//! against card counters), while one that truly stands out (Flower Power, Beaver Mania) keeps
-//! its lead.
+//! prior's shrunk mean by twice `trust` posterior standard errors. Both keep the prior where
+//! the search truly did better when the actions look alike (Bluffing Joker: docs/skill.md).
 //!
 //! `model=auto` also spends its iterations on few actions: the game's own bots, hearing what
 //! the seat hears, each propose an action at the root (a shortlist, searched first and judged
@@ -83,12 +87,17 @@ const NONE: u32 = u32::MAX;
 /// (11.7%, 6.9 to 19.1, against 34.2%, 26.3 to 43.0, 120 rotated games): docs/skill.md.
 const LUCK_TIMES: f64 = 2.0;
 
-/// How many times `trust` posterior standard errors `model=auto`'s pick must beat the prior
-/// by with `bar=0` ([`Shrinkage`]), so that `trust`'s one default serves both models: at once
-/// three Flower Power `greedy`s 52.9% (49.9 to 56.0) and three Penny Badger `counter`s too
-/// few, at twice 48.9% (45.8 to 52.0) against `model=default`'s 51.6% and the counters' table
-/// kept (docs/skill.md).
+/// How many times `trust` standard errors `model=auto`'s pick must beat the prior by with
+/// `bar=0` ([`Shrinkage`]) and `bar=2` (the duel), so that `trust`'s one default serves both
+/// models: with `bar=0` at once three Flower Power `greedy`s 52.9% (49.9 to 56.0) and three
+/// Penny Badger `counter`s too few, at twice 48.9% (45.8 to 52.0) against `model=default`'s
+/// 51.6% and the counters' table kept; the duel at once lost to three Penny Badger `counter`s
+/// (39.0% against 50.0% at twice, 200 rotated games; docs/skill.md).
 const SHRUNK_TRUST_TIMES: f64 = 2.0;
+
+/// How much of `model=auto`'s iterations a duel (`bar=2`) takes: one pair of playouts per
+/// this many iterations (100 pairs, 200 playouts, of 1,000).
+const DUEL_EVERY: u32 = 10;
 
 /// Iterations a game's bot must have played this seat (`model=auto`) before its record can
 /// make its choice the prior.
@@ -130,6 +139,17 @@ struct Node<A> {
     next_sibling: u32,
 }
 
+/// How `model=auto`'s pick must beat the prior (`bar`; module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bar {
+    /// `bar=0`: means shrunk toward the pack by their spread beyond noise ([`Shrinkage`]).
+    Shrunk,
+    /// `bar=1`: a fixed bar for the luck of the best of k noisy means.
+    Luck,
+    /// `bar=2`: paired playouts after the search ([`Ismcts::dueled`]).
+    Duel,
+}
+
 /// How rollouts choose their actions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Rollout {
@@ -160,9 +180,10 @@ pub struct Ismcts<G: Game> {
     prior: u32,
     /// Standard errors by which an action must beat the default bot's choice (0: off).
     trust: f64,
-    /// With `model=auto`: the fixed luck bar (`bar=1`, [`beats_by_more_than_luck`]) instead of
-    /// means shrunk by the evidence (`bar=0`, [`Shrinkage`]).
-    luck_bar: bool,
+    /// With `model=auto`: how the search's pick must beat the prior.
+    bar: Bar,
+    /// The duel's second state of a pair (kept between decisions: no allocation once warm).
+    duel_state: Option<G::State>,
     sample: Option<G::State>,
     legal: Vec<G::Action>,
     untried: Vec<G::Action>,
@@ -237,7 +258,8 @@ impl<G: Game> Ismcts<G> {
             root_untried: Vec::new(),
             prior: NONE,
             trust,
-            luck_bar: true,
+            bar: Bar::Luck,
+            duel_state: None,
             sample: None,
             legal: Vec::new(),
             untried: Vec::new(),
@@ -303,10 +325,10 @@ impl<G: Game> Ismcts<G> {
         },
         BotParamInfo {
             name: "bar",
-            default: 0.0,
+            default: 2.0,
             min: 0.0,
-            max: 1.0,
-            doc: "with `model=auto`, how the search's pick must beat the prior: 0 (the default) by twice `trust` standard errors on root means shrunk toward the pack by their spread beyond noise (read from the evidence); 1 by `trust` standard errors times twice the luck of the best of k legal actions",
+            max: 2.0,
+            doc: "with `model=auto`, how the search's pick must beat the prior: 2 (the default) by twice `trust` standard errors of paired playouts from both after the search (a fifth of the iterations, kept back for it); 0 by twice `trust` standard errors on root means shrunk toward the pack by their spread beyond noise; 1 by `trust` standard errors times twice the luck of the best of k legal actions",
         },
     ];
 
@@ -320,7 +342,11 @@ impl<G: Game> Ismcts<G> {
             build: |game, p| {
                 let make = if p[7] != 0.0 { Ismcts::inferring } else { Ismcts::new };
                 let mut bot = make(game, p[0] as u32, p[1], p[2] as u32, p[3] as u32, p[4] as u32, p[5], p[6] as u32);
-                bot.luck_bar = p[8] != 0.0;
+                bot.bar = match p[8] as u32 {
+                    0 => Bar::Shrunk,
+                    1 => Bar::Luck,
+                    _ => Bar::Duel,
+                };
                 Box::new(bot)
             },
             uniform: None,
@@ -414,17 +440,20 @@ impl<G: Game> Ismcts<G> {
             WATCHED_SEARCHES.fetch_add(1, Ordering::Relaxed);
             EFFECTIVE_MILLIS.fetch_add((belief.effective_samples() * 1000.0).round() as u64, Ordering::Relaxed);
         }
-        for _ in 0..self.iterations {
+        let pairs = self.duel_pairs();
+        let tree = self.iterations - 2 * pairs;
+        for _ in 0..tree {
             match self.belief.as_deref() {
                 Some(belief) => belief.sample_into(game, sampler, rng, &mut sample),
                 None => sampler.sample_into(game, rng, &mut sample),
             }
             self.iterate(game, &mut sample, sampler.seat(), rng);
         }
-        self.sample = Some(sample);
-        ITERATIONS.fetch_add(self.iterations as u64, Ordering::Relaxed);
+        ITERATIONS.fetch_add(tree as u64, Ordering::Relaxed);
         let best = self.most_visited_root();
-        self.root_actions[self.trusted(best, root_count)]
+        let choice = if pairs > 0 { self.dueled(game, sampler, rng, &mut sample, best as u32, pairs) as usize } else { self.trusted(best, root_count) };
+        self.sample = Some(sample);
+        self.root_actions[choice]
     }
 
     /// The most visited root child; ties to the default bot's choice (a search too short to
@@ -492,7 +521,7 @@ impl<G: Game> Ismcts<G> {
             return best;
         }
         let node = |i: u32| &self.nodes[self.root_children[i as usize] as usize];
-        if self.luck_bar {
+        if self.bar == Bar::Luck {
             return self.trusted_luck_bar(best, root_count);
         }
         let shrinkage = Shrinkage::of(self.root_children.iter().filter(|&&c| c != NONE).map(|&c| &self.nodes[c as usize]));
@@ -704,6 +733,16 @@ impl<G: Game> Ismcts<G> {
     #[inline(always)]
     fn iterate(&mut self, game: &G, state: &mut G::State, searcher: usize, rng: &mut GameRng) {
         let mut log = EventLog::new(false);
+        self.ready_players(game, searcher, rng);
+        let (node, steps) = self.select_and_expand(game, state, searcher, rng, &mut log);
+        let finished = self.roll_out(game, state, searcher, steps, rng, &mut log);
+        self.back_up(game, state, node, finished);
+    }
+
+    /// Readies the bots that play one iteration: fresh games, each opponent's model drawn
+    /// from the belief, the seat's own player chosen.
+    #[inline(always)]
+    fn ready_players(&mut self, game: &G, searcher: usize, rng: &mut GameRng) {
         if !self.rollout_bots.is_empty() {
             for (seat, bot) in self.rollout_bots.iter_mut().enumerate() {
                 bot.new_game(game, seat);
@@ -718,9 +757,53 @@ impl<G: Game> Ismcts<G> {
                 self.draw_own_policy(game, searcher);
             }
         }
-        let (node, steps) = self.select_and_expand(game, state, searcher, rng, &mut log);
-        let finished = self.roll_out(game, state, searcher, steps, rng, &mut log);
-        self.back_up(game, state, node, finished);
+    }
+
+    /// Pairs of playouts the duel may spend (`bar=2` with `model=auto`, a prior at hand and
+    /// `trust` above 0): one per [`DUEL_EVERY`] iterations, none below two pairs.
+    fn duel_pairs(&self) -> u32 {
+        let on = self.bar == Bar::Duel && self.belief.is_some() && self.trust > 0.0 && self.prior != NONE;
+        let pairs = self.iterations / DUEL_EVERY;
+        if on && pairs >= 2 { pairs } else { 0 }
+    }
+
+    /// The duel (`bar=2`): the most visited root action `best` replaces the prior only if,
+    /// over `pairs` fresh pairs of playouts (one from each, sharing the sample, the
+    /// opponents' models and the random stream), its win share beats the prior's by more
+    /// than twice `trust` standard errors of the paired differences. Fresh playouts carry
+    /// none of the luck that made `best` the most visited of many look-alike actions; the
+    /// pairing cancels the luck of the deal. Spent only when `best` is not the prior.
+    fn dueled(&mut self, game: &G, sampler: &Sampler<'_, G>, rng: &mut GameRng, sample: &mut G::State, best: u32, pairs: u32) -> u32 {
+        if best == self.prior {
+            return best;
+        }
+        let seat = sampler.seat();
+        let mut other = self.duel_state.take().unwrap_or_else(|| sample.clone());
+        let (mut sum, mut squares) = (0.0, 0.0);
+        let mut log = EventLog::new(false);
+        for _ in 0..pairs {
+            match self.belief.as_deref() {
+                Some(belief) => belief.sample_into(game, sampler, rng, sample),
+                None => sampler.sample_into(game, rng, sample),
+            }
+            other.clone_from(sample);
+            let stream = rng.clone();
+            let mut shares = [0.0; 2];
+            for (share, (state, index)) in shares.iter_mut().zip([(&mut *sample, best), (&mut other, self.prior)]) {
+                *rng = stream.clone();
+                self.ready_players(game, seat, rng);
+                game.apply(state, seat, self.root_actions[index as usize], rng, &mut log);
+                let finished = self.roll_out(game, state, seat, 1, rng, &mut log);
+                self.score(game, state, finished);
+                *share = self.shares[seat];
+            }
+            let d = shares[0] - shares[1];
+            sum += d;
+            squares += d * d;
+        }
+        self.duel_state = Some(other);
+        ITERATIONS.fetch_add(2 * u64::from(pairs), Ordering::Relaxed);
+        if paired_lead_holds(sum, squares, pairs, SHRUNK_TRUST_TIMES * self.trust) { best } else { self.prior }
     }
 
     /// Selection and expansion: walks the tree from the root on `state`, applying each
@@ -826,10 +909,29 @@ impl<G: Game> Ismcts<G> {
         finished
     }
 
-    /// Back-up of every seat's win share along the path from `node` to the root: the
-    /// outcome's shares when `finished`, else the standing leaders' (ties shared).
+    /// Back-up of every seat's win share ([`Ismcts::score`]) along the path from `node` to
+    /// the root.
     #[inline(always)]
     fn back_up(&mut self, game: &G, state: &G::State, mut node: u32, finished: bool) {
+        self.score(game, state, finished);
+        if !self.own_players.is_empty() {
+            let me = self.nodes[0].mover as usize;
+            let stats = &mut self.own_stats[self.own_drawn];
+            stats.0 += 1;
+            stats.1 += self.shares[me];
+        }
+        while node != NONE {
+            let n = &mut self.nodes[node as usize];
+            n.visits += 1;
+            n.reward += self.shares.get(n.mover as usize).copied().unwrap_or(0.0);
+            node = n.parent;
+        }
+    }
+
+    /// Every seat's win share at the end of a playout into `shares`: the outcome's when
+    /// `finished`, else the standing leaders' (ties shared).
+    #[inline(always)]
+    fn score(&mut self, game: &G, state: &G::State, finished: bool) {
         if finished {
             let outcome = game.outcome(state);
             for (seat, share) in self.shares.iter_mut().enumerate() {
@@ -852,18 +954,6 @@ impl<G: Game> Ismcts<G> {
             for (seat, share) in self.shares.iter_mut().enumerate() {
                 *share = if game.standing(state, seat) == best { 1.0 / leaders as f64 } else { 0.0 };
             }
-        }
-        if !self.own_players.is_empty() {
-            let me = self.nodes[0].mover as usize;
-            let stats = &mut self.own_stats[self.own_drawn];
-            stats.0 += 1;
-            stats.1 += self.shares[me];
-        }
-        while node != NONE {
-            let n = &mut self.nodes[node as usize];
-            n.visits += 1;
-            n.reward += self.shares.get(n.mover as usize).copied().unwrap_or(0.0);
-            node = n.parent;
         }
     }
 
@@ -1015,6 +1105,16 @@ impl Shrinkage {
     }
 }
 
+/// Whether `pairs` paired differences (their sum and sum of squares) lead by more than
+/// `times` standard errors of their mean, and by something (a duel of identical playouts,
+/// every difference 0, is no lead).
+fn paired_lead_holds(sum: f64, squares: f64, pairs: u32, times: f64) -> bool {
+    let n = f64::from(pairs);
+    let mean = sum / n;
+    let variance = ((squares - n * mean * mean) / (n - 1.0)).max(0.0);
+    mean > 0.0 && mean > times * (variance / n).sqrt()
+}
+
 /// The game's bot `name` with its default parameters (the default bot or the search
 /// policy, both checked to be among the game's bots by the registry's tests).
 fn named_bot<G: Game>(game: &G, name: &str) -> Box<dyn Bot<G>> {
@@ -1088,7 +1188,37 @@ impl<G: Game> Bot<G> for Ismcts<G> {
 
 #[cfg(test)]
 mod tests {
-    use super::{NONE, Node, Shrinkage};
+    use super::{NONE, Node, Shrinkage, paired_lead_holds};
+
+    /// Sum and sum of squares of `wins` differences of +1, `losses` of -1 (the rest 0).
+    fn pairs(wins: u32, losses: u32) -> (f64, f64) {
+        (f64::from(wins) - f64::from(losses), f64::from(wins + losses))
+    }
+
+    #[test]
+    fn a_duel_of_identical_playouts_is_no_lead() {
+        let (sum, squares) = pairs(0, 0);
+        assert!(!paired_lead_holds(sum, squares, 100, 2.0));
+    }
+
+    #[test]
+    fn a_duel_lead_within_its_noise_does_not_hold() {
+        // 30 won, 20 lost, 50 the same: a lead of 0.1 with a standard error of 0.07.
+        let (sum, squares) = pairs(30, 20);
+        assert!(!paired_lead_holds(sum, squares, 100, 2.0));
+        assert!(paired_lead_holds(sum, squares, 100, 1.0), "it holds at one standard error");
+        let (sum, squares) = pairs(50, 50);
+        assert!(!paired_lead_holds(sum, squares, 100, 2.0));
+    }
+
+    #[test]
+    fn a_clear_duel_lead_holds() {
+        // 40 won, 10 lost, 50 the same: a lead of 0.3 with a standard error of 0.064.
+        let (sum, squares) = pairs(40, 10);
+        assert!(paired_lead_holds(sum, squares, 100, 2.0));
+        let (sum, squares) = pairs(100, 0);
+        assert!(paired_lead_holds(sum, squares, 100, 2.0));
+    }
 
     fn child(visits: u32, reward: f64) -> Node<u8> {
         Node { action: Some(0), mover: 0, parent: 0, visits, available: visits, reward, first_child: NONE, next_sibling: NONE }

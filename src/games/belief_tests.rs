@@ -57,6 +57,26 @@ fn penny_badger_belief_finds_each_bot() {
     assert!(mass(&belief, 3, "random") > 0.5, "random");
 }
 
+/// A model of a card counter plays in the search from what its seat has heard at the table:
+/// at every decision of another seat, each candidate that listens decides as its judge,
+/// which heard the same events (a model reset at every search iteration would play
+/// Penny Badger's `counter` from a blank memory: no discards known, no bluffs seen).
+#[test]
+fn listening_models_play_from_what_their_seat_heard() {
+    use crate::games::penny_badger::PennyBadger;
+    let game = load(include_str!("../../variants/penny-badger/standard.toml"), |v| PennyBadger::new(v.game_params().expect("params")).expect("valid"));
+    let mut table = bots(&game, &["basic:bluff=0.2:challenge=0.2", "counter", "counter", "basic:bluff=0.2:challenge=0.2"]);
+    let mut beliefs = vec![TableBelief::new(&game)];
+    let (mut same, mut listening) = (0, 0);
+    crate::engine::belief::watch_game_with(&game, &mut table, 0, 3, &mut beliefs, |_, s| s.clone(), |_, _, _| {}, |_, belief, state, seat| {
+        let (s, l) = belief.listening_players_match_judges(&game, state, seat);
+        same += s;
+        listening += l;
+    });
+    assert!(listening > 100, "{listening} listening decisions");
+    assert_eq!(same, listening, "listening models that decided otherwise than their judges");
+}
+
 /// Seat 0 plays the game's first own bot; seats 1.. play its own bots in turn (defaults).
 /// After one game the posterior of each opponent puts more than `threshold` on its bot kind
 /// (every parameter cell of it); `twins` (kind, imitator): at a seat of that kind the
@@ -195,7 +215,7 @@ impl super::GameVisitor for ViewOnly {
             }
             seen[i].push(record);
         };
-        crate::engine::belief::watch_game_with(&game, &mut table, 0, 7, &mut beliefs, stand_in, searched);
+        crate::engine::belief::watch_game_with(&game, &mut table, 0, 7, &mut beliefs, stand_in, searched, |_, _, _, _| {});
         for (n, (a, b)) in seen[0].iter().zip(&seen[1]).enumerate() {
             assert_eq!(a, b, "{}: decision {n} of seat 0: the belief or its samples depend on hidden cards", G::INFO.id);
         }
