@@ -68,11 +68,12 @@ fn listening_models_play_from_what_their_seat_heard() {
     let mut table = bots(&game, &["basic:bluff=0.2:challenge=0.2", "counter", "counter", "basic:bluff=0.2:challenge=0.2"]);
     let mut beliefs = vec![TableBelief::new(&game)];
     let (mut same, mut listening) = (0, 0);
-    crate::engine::belief::watch_game_with(&game, &mut table, 0, 3, &mut beliefs, |_, s| s.clone(), |_, _, _| {}, |_, belief, state, seat| {
+    let count = |_: usize, belief: &mut TableBelief<PennyBadger>, state: &_, seat| {
         let (s, l) = belief.listening_players_match_judges(&game, state, seat);
         same += s;
         listening += l;
-    });
+    };
+    crate::engine::belief::watch_game_with(&game, &mut table, 0, 3, &mut beliefs, |_, s| s.clone(), |_, _, _| {}, count);
     assert!(listening > 100, "{listening} listening decisions");
     assert_eq!(same, listening, "listening models that decided otherwise than their judges");
 }
