@@ -58,11 +58,23 @@ pub const fn is_action(card: Card) -> bool {
 
 /// Readable name: `7`, `joker`, `bad guy`.
 pub fn card_name(card: Card) -> String {
+    let mut name = String::new();
+    write_card_name(&mut name, card);
+    name
+}
+
+/// [`card_name`] written onto `out` (no String of its own: observation texts write many).
+pub fn write_card_name(out: &mut String, card: Card) {
+    use std::fmt::Write;
     match card {
-        c if is_number(c) => (c + 1).to_string(),
-        JOKER => "joker".into(),
-        c if (c as usize) < KINDS => ACTION_KEYS[(c - SUPERBEAVER) as usize].replace('_', " "),
-        c => format!("card #{c}"),
+        c if is_number(c) => {
+            let _ = write!(out, "{}", c + 1);
+        }
+        JOKER => out.push_str("joker"),
+        c if (c as usize) < KINDS => out.extend(ACTION_KEYS[(c - SUPERBEAVER) as usize].chars().map(|ch| if ch == '_' { ' ' } else { ch })),
+        c => {
+            let _ = write!(out, "card #{c}");
+        }
     }
 }
 
