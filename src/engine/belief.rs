@@ -19,9 +19,11 @@
 //!   particle, and carried past it (its hidden part as the model chose it). When fewer than
 //!   a quarter of the pool fit, fresh samples are tried the same way (rejection sampling),
 //!   so that a claim that few random deals explain is read from the deals that explain it.
-//!   Particles whose text ([`Game::observation`]) no longer matches what the seat sees (a
-//!   draw went differently in them) are dropped; the pool is refilled from fresh samples
-//!   when too few remain.
+//!   Before each update and each search, a game that can ([`Game::mend`]) re-deals every
+//!   particle near itself to fit what the seat sees now: a draw of the seat's own that went
+//!   otherwise in it no longer throws away the other hands it holds. Particles whose text
+//!   ([`Game::observation`]) no longer matches what the seat sees (in a game that does not
+//!   mend) are dropped; the pool is refilled from fresh samples when too few remain.
 //!
 //! The search draws an opponent's model from its belief for each iteration, and its samples
 //! from the particles by weight (importance resampling) while their effective sample size is
@@ -241,6 +243,7 @@ impl<G: Game> TableBelief<G> {
     /// `seat` took an action the table saw as `seen` ([`Game::seen`]) at the state `sampler`
     /// samples: updates its belief and the particles (module doc).
     pub fn observe_decision(&mut self, game: &G, seat: usize, seen: &Seen<G::Action>, sampler: &Sampler<'_, G>) {
+        self.mend_particles(game, sampler);
         self.refresh_pool(game, sampler);
         self.update_belief(game, seat, seen, sampler);
         self.weigh_particles(game, seat, seen, sampler);
@@ -335,6 +338,17 @@ impl<G: Game> TableBelief<G> {
             return Vec::new();
         }
         drawn.iter().map(|&i| self.particles[i].clone()).collect()
+    }
+
+    /// Re-deals every particle in play near itself to fit what this seat sees now
+    /// ([`Game::mend`]): one whose draws went otherwise than the table's keeps the other
+    /// hands its weight was earned with. Nothing in a game that does not mend.
+    fn mend_particles(&mut self, game: &G, sampler: &Sampler<'_, G>) {
+        for (particle, &w) in self.particles.iter_mut().zip(&self.weights) {
+            if w > 0.0 && !sampler.mend(game, &mut self.rng, particle) {
+                return;
+            }
+        }
     }
 
     /// Keeps the particles still in play (those that stopped matching what this seat sees
@@ -441,6 +455,7 @@ impl<G: Game> TableBelief<G> {
             self.effective = 0.0;
             return;
         }
+        self.mend_particles(game, sampler);
         let fresh = sampler.deal(game, &mut self.rng);
         let seen = game.observation(&fresh, self.me);
         for i in 0..self.particles.len() {

@@ -625,6 +625,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// infers each seat's model from its play (`model=auto`) weighs its samples by those
     /// models instead ([`belief`]) and skips this. Default: nothing.
     fn honour_default_model(&self, _state: &Self::State, _seat: usize, _rng: &mut GameRng, _out: &mut Self::State) {}
+    /// Re-deals `out`, an older sample that may no longer fit what `seat` sees in `state` (a
+    /// draw of its own went otherwise in it), into one that does, keeping what it can of
+    /// `out`'s other hands: a search that weighs its samples by what the table did with
+    /// them ([`belief`]) keeps that evidence past its own draws. Reads what `seat` sees only,
+    /// as [`Game::determinize`]. Returns false, leaving `out` alone, when the game keeps
+    /// nothing of an old sample (the default): such a sample is dropped once it no longer fits.
+    fn mend(&self, _state: &Self::State, _seat: usize, _rng: &mut GameRng, _out: &mut Self::State) -> bool {
+        false
+    }
 
     // ---- Standing (report metrics and the search's cut-off score). ----
 
@@ -761,6 +770,13 @@ impl<'s, G: Game> Sampler<'s, G> {
     #[inline]
     pub fn deal_into(&self, game: &G, rng: &mut GameRng, out: &mut G::State) {
         game.determinize(self.state, self.seat, rng, out);
+    }
+
+    /// Re-deals `out`, an older sample, near itself to fit the seat's view ([`Game::mend`]);
+    /// false when the game keeps nothing of old samples.
+    #[inline]
+    pub fn mend(&self, game: &G, rng: &mut GameRng, out: &mut G::State) -> bool {
+        game.mend(self.state, self.seat, rng, out)
     }
 
     /// [`Sampler::deal_into`] into a new state (allocates).

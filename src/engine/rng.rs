@@ -300,3 +300,29 @@ mod tests {
         assert!(counts.iter().all(|&c| (9_300..10_700).contains(&c)), "{counts:?}");
     }
 }
+
+/// For a sample re-dealt near an older one ([`crate::engine::Game::mend`]): of the cards a
+/// hidden hand held in the old sample (`old`, counts per card kind), the ones `pool` (the
+/// cards left to deal, counts per kind) still has, at most `slots` of them, chosen at random
+/// when more fit. Writes their counts into `kept` and takes them out of `pool`.
+pub fn keep_near(old: &[u32], pool: &mut [u32], slots: usize, rng: &mut GameRng, kept: &mut [u32]) {
+    let mut fit = 0;
+    for ((k, &o), &p) in kept.iter_mut().zip(old).zip(pool.iter()) {
+        *k = o.min(p);
+        fit += *k as usize;
+    }
+    while fit > slots {
+        let mut r = below(fit as u32, rng);
+        for k in kept.iter_mut() {
+            if r < *k {
+                *k -= 1;
+                break;
+            }
+            r -= *k;
+        }
+        fit -= 1;
+    }
+    for (p, k) in pool.iter_mut().zip(kept.iter()) {
+        *p -= k;
+    }
+}

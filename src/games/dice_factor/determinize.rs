@@ -10,6 +10,7 @@ use super::Phase;
 use super::bots::collector_discard;
 use super::hand::Hand;
 use super::hand::allowed_targets;
+use super::params::MAX_PLAYERS;
 use super::rules::State;
 use crate::engine::rng::below;
 use crate::engine::{GameRng, rng};
@@ -20,6 +21,20 @@ impl DiceFactor {
     /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
     /// pool's size.
     pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.deal_hidden(s, seat, rng, out, None);
+    }
+
+    /// [`crate::engine::Game::mend`]: `out`, an older sample, re-dealt to fit what `seat`
+    /// knows of `s` now, each other hand keeping the cards of its old unknown part that are
+    /// still in the pool (the rest, and the draw pile's order, dealt afresh).
+    pub(super) fn mend_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        let old = out.hands;
+        self.deal_hidden(s, seat, rng, out, Some(&old));
+    }
+
+    /// A sample of `s` for `seat`: the other hands' unknown cards dealt from the pool, first
+    /// keeping those of `near`'s hands still in it.
+    fn deal_hidden(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State, near: Option<&[Hand; MAX_PLAYERS]>) {
         // Destructured so that a new field of `State` must be placed here.
         let State {
             draw,
@@ -76,12 +91,28 @@ impl DiceFactor {
         // In a canonical order first: the draw pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
         out.draw.sort_unstable();
+        let mut kept = [[0u32; CARD_KINDS]; MAX_PLAYERS];
+        if let Some(near) = near {
+            let mut pool = [0u32; CARD_KINDS];
+            for &c in &out.draw {
+                pool[c as usize] += 1;
+            }
+            for o in others.clone() {
+                let old: [u32; CARD_KINDS] = std::array::from_fn(|k| near[o].count(k as Card).saturating_sub(known[o][k] as u32));
+                let slots = hands[o].len().saturating_sub(known[o].iter().map(|&n| n as usize).sum());
+                rng::keep_near(&old, &mut pool, slots, rng, &mut kept[o]);
+            }
+            out.draw.clear();
+            for (k, &n) in pool.iter().enumerate() {
+                out.draw.extend(std::iter::repeat_n(k as Card, n as usize));
+            }
+        }
         rng::shuffle(&mut out.draw, rng);
         for o in others {
             let mut hand = Hand::EMPTY;
             hand.extra = hands[o].extra;
             for (k, &n) in known[o].iter().enumerate() {
-                for _ in 0..n {
+                for _ in 0..n as u32 + kept[o][k] {
                     hand.add(k as Card);
                 }
             }

@@ -344,6 +344,11 @@ impl Game for DiceFactor {
         self.determinize_into(s, seat, rng, out);
     }
 
+    fn mend(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
+        self.mend_into(s, seat, rng, out);
+        true
+    }
+
     /// Each other hand re-dealt until `collector` would have made its last discard.
     fn honour_default_model(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         self.honour_discards(s, seat, rng, out);

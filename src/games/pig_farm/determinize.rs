@@ -8,15 +8,29 @@
 //! place (hands hold no butcher, so the draw pile's butchers stay in it, at random places).
 //! Forgotten: that a seat holds no pig of a kind it lost to a butcher roll.
 
-use super::params::KINDS;
+use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::{Hand, State};
 use super::{BUTCHER, PigFarm};
 use crate::engine::GameRng;
-use crate::engine::rng::shuffle;
+use crate::engine::rng::{keep_near, shuffle};
 use crate::games::chroma::Card;
 
 /// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
 pub(super) fn determinize(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    deal_hidden(game, state, seat, rng, out, None);
+}
+
+/// [`crate::engine::Game::mend`]: `out`, an older sample, re-dealt to fit what `seat` knows
+/// of `state` now, each other hand keeping the pigs of its old unknown part that are still
+/// unplaced (the rest, and the draw pile's order, dealt afresh).
+pub(super) fn mend(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    let old = out.hands;
+    deal_hidden(game, state, seat, rng, out, Some(&old));
+}
+
+/// A sample of `state` for `seat`: the unknown part of each other hand dealt from the pigs
+/// the seat cannot place, first keeping those of `near`'s hands still among them.
+fn deal_hidden(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State, near: Option<&[Hand; MAX_PLAYERS]>) {
     out.clone_from(state);
     let players = game.players;
     // The unplaced pigs, gathered in the draw pile's buffer (no allocation): first every
@@ -33,11 +47,27 @@ pub(super) fn determinize(game: &PigFarm, state: &State, seat: usize, rng: &mut 
     // In a canonical order first: the draw pile's real order is hidden, and a sample must
     // depend on the seat's view and the stream only.
     draw.sort_unstable();
+    let mut kept = [[0u32; KINDS]; MAX_PLAYERS];
+    if let Some(near) = near {
+        let mut pool = [0u32; KINDS];
+        for &pig in draw.iter() {
+            pool[pig as usize] += 1;
+        }
+        for other in (0..players).filter(|&o| o != seat) {
+            let old: [u32; KINDS] = std::array::from_fn(|pig| near[other].count(pig as Card).saturating_sub(state.known[other][pig] as u32));
+            let slots = state.hands[other].len().saturating_sub(state.known[other].iter().map(|&n| n as usize).sum());
+            keep_near(&old, &mut pool, slots, rng, &mut kept[other]);
+        }
+        draw.clear();
+        for (pig, &n) in pool.iter().enumerate() {
+            draw.extend(std::iter::repeat_n(pig as Card, n as usize));
+        }
+    }
     shuffle(draw, rng);
     for other in (0..players).filter(|&o| o != seat) {
         let mut hand = Hand::EMPTY;
         for pig in 0..KINDS {
-            for _ in 0..state.known[other][pig] {
+            for _ in 0..state.known[other][pig] as u32 + kept[other][pig] {
                 hand.add(pig as Card);
             }
         }

@@ -370,6 +370,11 @@ impl Game for PigFarm {
         determinize::determinize(self, state, seat, rng, out)
     }
 
+    fn mend(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
+        determinize::mend(self, state, seat, rng, out);
+        true
+    }
+
     fn observation(&self, state: &State, seat: usize) -> String {
         determinize::observation(self, state, seat)
     }
