@@ -301,6 +301,24 @@ mod tests {
     }
 }
 
+/// Sorts cards (each a kind id: copies are alike) in ascending order by counting each kind:
+/// the order `sort_unstable` gives, in a pass over the cards and one over the kinds held. A
+/// determinization lays its pool out in this canonical order before shuffling it; the sort
+/// was a sixth of a `model=default` search in Pig Farm, a tenth in Beaver Mania.
+pub fn sort_cards(cards: &mut [u8]) {
+    let mut counts = [0u16; 256];
+    let mut top = 0;
+    for &c in cards.iter() {
+        counts[c as usize] += 1;
+        top = top.max(c as usize);
+    }
+    let mut at = 0;
+    for (kind, &n) in counts[..=top].iter().enumerate() {
+        cards[at..at + n as usize].fill(kind as u8);
+        at += n as usize;
+    }
+}
+
 /// For a sample re-dealt near an older one ([`crate::engine::Game::mend`]): of the cards a
 /// hidden hand held in the old sample (`old`, counts per card kind), the ones `pool` (the
 /// cards left to deal, counts per kind) still has, at most `slots` of them, chosen at random
@@ -324,5 +342,39 @@ pub fn keep_near(old: &[u32], pool: &mut [u32], slots: usize, rng: &mut GameRng,
     }
     for (p, k) in pool.iter_mut().zip(kept.iter()) {
         *p -= k;
+    }
+}
+
+#[cfg(test)]
+mod card_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The counting sort lays cards out as `sort_unstable` does.
+        #[test]
+        fn cards_are_sorted_as_sort_unstable_sorts_them(mut cards in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let mut expected = cards.clone();
+            expected.sort_unstable();
+            sort_cards(&mut cards);
+            prop_assert_eq!(cards, expected);
+        }
+    }
+
+    /// Only cards the pool still has are kept, never more than the slots, and they leave
+    /// the pool.
+    #[test]
+    fn keeps_what_the_pool_still_has_up_to_the_slots() {
+        let mut rng = GameRng::seed_from(4);
+        let (old, mut pool, mut kept) = ([2, 1, 0, 3], [1, 1, 5, 3], [0; 4]);
+        keep_near(&old, &mut pool, 10, &mut rng, &mut kept);
+        assert_eq!((kept, pool), ([1, 1, 0, 3], [0, 0, 5, 0]));
+        for seed in 0..50 {
+            let (mut pool, mut kept) = ([1, 1, 5, 3], [0; 4]);
+            keep_near(&old, &mut pool, 3, &mut GameRng::seed_from(seed), &mut kept);
+            assert_eq!(kept.iter().sum::<u32>(), 3);
+            assert!(kept.iter().zip(&[1, 1, 0, 3]).all(|(k, most)| k <= most));
+            assert_eq!(pool[2], 5);
+        }
     }
 }

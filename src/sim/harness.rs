@@ -21,7 +21,10 @@
 //!   decision: each shows the deciding seat exactly its own observation, keeps every
 //!   invariant (cards and money conserved), and, over a bot's games, some sample differs
 //!   from the real state in what another seat sees (the hidden parts are re-sampled; not
-//!   asked of games with [`Game::HIDDEN_STATE`] false);
+//!   asked of games with [`Game::HIDDEN_STATE`] false); where the game mends samples
+//!   ([`Game::mend`]), a sample drawn for another seat mended for the deciding one shows it
+//!   its own observation and keeps every invariant, and a sample that fits is kept as it is
+//!   in what every seat sees;
 //! - traces round-trip ([`check_trace_round_trip`]): a game traced as JSON Lines replays
 //!   through the engine with every legal set, chance result and state agreeing, every listed
 //!   action reads back as the same action, and the traced game is the game `play` plays;
@@ -346,8 +349,36 @@ fn check_samples<G: Game>(game: &G, state: &G::State, seat: usize, seed: u64) ->
             return Err(format!("a determinization for seat {seat} changed who moves"));
         }
         varied |= (0..game.seats()).filter(|&o| o != seat).any(|o| game.observation(&sample, o) != game.observation(state, o));
+        check_mend(game, state, &sample, seat, &mut rng)?;
     }
     Ok(varied)
+}
+
+/// Where the game mends samples ([`Game::mend`]): a sample drawn for another seat (showing
+/// `seat` a hand it does not hold) mended for `seat` shows it exactly its own observation,
+/// keeps every invariant and who moves; mending `fitting`, a sample that already fits, keeps
+/// what every seat sees in it.
+fn check_mend<G: Game>(game: &G, state: &G::State, fitting: &G::State, seat: usize, rng: &mut GameRng) -> Result<(), String> {
+    let own = game.observation(state, seat);
+    let mut kept = fitting.clone();
+    if !Sampler::new(state, seat).mend(game, rng, &mut kept) {
+        return Ok(());
+    }
+    if let Some(o) = (0..game.seats()).find(|&o| game.observation(&kept, o) != game.observation(fitting, o)) {
+        return Err(format!("mending a sample that fits seat {seat} changed what seat {o} sees"));
+    }
+    let other = (seat + 1) % game.seats();
+    let mut mended = Sampler::new(state, other).deal(game, rng);
+    Sampler::new(state, seat).mend(game, rng, &mut mended);
+    let seen = game.observation(&mended, seat);
+    if seen != own {
+        return Err(format!("a sample mended for seat {seat} changed what it sees:\n  real:   {own}\n  mended: {seen}"));
+    }
+    game.check_invariants(&mended).map_err(|what| format!("a sample mended for seat {seat} breaks an invariant: {what}"))?;
+    if game.to_move(&mended) != game.to_move(state) {
+        return Err(format!("a sample mended for seat {seat} changed who moves"));
+    }
+    Ok(())
 }
 
 /// Draws `random_action` many times at one decision and tests the frequencies against a

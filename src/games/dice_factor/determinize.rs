@@ -58,7 +58,7 @@ impl DiceFactor {
             last_discard,
             settled: _,
         } = s;
-        out.draw.clone_from(draw);
+        // `out.draw` is laid out from the pool below.
         out.discard.clone_from(discard);
         out.hands = *hands;
         out.dice = *dice;
@@ -80,40 +80,47 @@ impl DiceFactor {
         // The other hands are sampled: any of them may hold a win, so the next check looks at
         // every hand.
         out.settled = false;
-        // The pool: the draw pile, then the other hands' cards not publicly known.
+        // The pool, counted per card: the draw pile, then the other hands' cards not
+        // publicly known.
+        let mut pool = [0u32; CARD_KINDS];
+        for &c in draw {
+            pool[c as usize] += 1;
+        }
         let others = (0..self.players).filter(|&o| o != seat);
         for o in others.clone() {
             for (k, &n) in known[o].iter().enumerate() {
-                let hidden = hands[o].count(k as Card).saturating_sub(n as u32);
-                out.draw.extend(std::iter::repeat_n(k as Card, hidden as usize));
+                pool[k] += hands[o].count(k as Card).saturating_sub(n as u32);
             }
         }
-        // In a canonical order first: the draw pile's real order is hidden, and a sample must
-        // depend on the seat's view and the stream only.
-        out.draw.sort_unstable();
-        let mut kept = [[0u32; CARD_KINDS]; MAX_PLAYERS];
-        if let Some(near) = near {
-            let mut pool = [0u32; CARD_KINDS];
-            for &c in &out.draw {
-                pool[c as usize] += 1;
-            }
+        let kept = near.map(|near| {
+            let mut kept = [[0u32; CARD_KINDS]; MAX_PLAYERS];
             for o in others.clone() {
                 let old: [u32; CARD_KINDS] = std::array::from_fn(|k| near[o].count(k as Card).saturating_sub(known[o][k] as u32));
                 let slots = hands[o].len().saturating_sub(known[o].iter().map(|&n| n as usize).sum());
                 rng::keep_near(&old, &mut pool, slots, rng, &mut kept[o]);
             }
-            out.draw.clear();
-            for (k, &n) in pool.iter().enumerate() {
-                out.draw.extend(std::iter::repeat_n(k as Card, n as usize));
-            }
+            kept
+        });
+        // Laid out in a canonical order first, as sorting would: the draw pile's real order
+        // is hidden, and a sample must depend on the seat's view and the stream only.
+        out.draw.clear();
+        for (k, &n) in pool.iter().enumerate() {
+            out.draw.extend(std::iter::repeat_n(k as Card, n as usize));
         }
         rng::shuffle(&mut out.draw, rng);
         for o in others {
             let mut hand = Hand::EMPTY;
             hand.extra = hands[o].extra;
             for (k, &n) in known[o].iter().enumerate() {
-                for _ in 0..n as u32 + kept[o][k] {
+                for _ in 0..n {
                     hand.add(k as Card);
+                }
+            }
+            if let Some(kept) = &kept {
+                for (k, &n) in kept[o].iter().enumerate() {
+                    for _ in 0..n {
+                        hand.add(k as Card);
+                    }
                 }
             }
             let start = out.draw.len() - (hands[o].len() - hand.len());

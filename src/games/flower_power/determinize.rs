@@ -8,7 +8,7 @@ use std::fmt::Write;
 use super::rules::{Hand, State};
 use super::{Action, FlowerPower, View};
 use crate::engine::{GameRng, Seen, rng};
-use crate::games::chroma::{Card, card_str};
+use crate::games::chroma::card_str;
 
 impl FlowerPower {
     /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
@@ -38,7 +38,7 @@ impl FlowerPower {
         }
         // In a canonical order first: the pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
-        sort_cards(&mut out.pile);
+        rng::sort_cards(&mut out.pile);
         rng::shuffle(&mut out.pile, rng);
         for o in others {
             let start = out.pile.len() - hands[o].len();
@@ -99,22 +99,5 @@ impl FlowerPower {
             }
         }
         t
-    }
-}
-
-/// Sorts cards in ascending order by counting each kind (a card is its kind: copies are
-/// alike, so this is the order `sort_unstable` gives, in a pass over the cards and one over
-/// the kinds held).
-pub(super) fn sort_cards(cards: &mut [Card]) {
-    let mut counts = [0u16; 256];
-    let mut top = 0;
-    for &c in cards.iter() {
-        counts[c as usize] += 1;
-        top = top.max(c as usize);
-    }
-    let mut at = 0;
-    for (kind, &n) in counts[..=top.min(255)].iter().enumerate() {
-        cards[at..at + n as usize].fill(kind as Card);
-        at += n as usize;
     }
 }

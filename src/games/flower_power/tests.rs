@@ -926,14 +926,3 @@ fn a_determinization_keeps_the_own_hand_and_the_sizes() {
     }
     assert!(moved > 15, "seat 1's hand was re-dealt only {moved} times of 20");
 }
-
-proptest! {
-    /// The determinization's counting sort lays the pool out as `sort_unstable` does.
-    #[test]
-    fn the_pool_is_sorted_as_sort_unstable_sorts_it(mut cards in proptest::collection::vec(0u8..25, 0..120)) {
-        let mut expected = cards.clone();
-        expected.sort_unstable();
-        super::determinize::sort_cards(&mut cards);
-        prop_assert_eq!(cards, expected);
-    }
-}

@@ -14,7 +14,7 @@
 use super::PennyBadger;
 use super::rules::{Phase, State, claim_holds};
 use crate::engine::GameRng;
-use crate::engine::rng::shuffle;
+use crate::engine::rng::{shuffle, sort_cards};
 use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
 
 /// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.
@@ -48,7 +48,7 @@ pub(super) fn determinize(game: &PennyBadger, state: &State, seat: usize, rng: &
     let pool = &mut pool[..n];
     // In a canonical order first: the real order of the hidden cards is hidden, and a sample
     // must depend on the seat's view and the stream only.
-    pool.sort_unstable();
+    sort_cards(pool);
     shuffle(pool, rng);
     let mut dealt = 0;
     for (other, hand) in out.hands[..players].iter_mut().enumerate() {

@@ -42,7 +42,7 @@ impl RainbowRush {
         }
         // In a canonical order first: the draw pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
-        out.draw.sort_unstable();
+        rng::sort_cards(&mut out.draw);
         rng::shuffle(&mut out.draw, rng);
         for o in others {
             let mut hand = Hand::EMPTY;
