@@ -37,7 +37,7 @@ impl DiceFactor {
     fn deal_hidden(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State, near: Option<&[Hand; MAX_PLAYERS]>) {
         // Destructured so that a new field of `State` must be placed here.
         let State {
-            draw,
+            draw: _,
             discard,
             hands,
             dice,
@@ -58,7 +58,7 @@ impl DiceFactor {
             last_discard,
             settled: _,
         } = s;
-        // `out.draw` is laid out from the pool below.
+        // `out.draw` is laid out from the pool below ([`DiceFactor::hidden_pool`]).
         out.discard.clone_from(discard);
         out.hands = *hands;
         out.dice = *dice;
@@ -80,27 +80,8 @@ impl DiceFactor {
         // The other hands are sampled: any of them may hold a win, so the next check looks at
         // every hand.
         out.settled = false;
-        // The pool, counted per card: the draw pile, then the other hands' cards not
-        // publicly known.
-        let mut pool = [0u32; CARD_KINDS];
-        for &c in draw {
-            pool[c as usize] += 1;
-        }
-        let others = (0..self.players).filter(|&o| o != seat);
-        for o in others.clone() {
-            for (k, &n) in known[o].iter().enumerate() {
-                pool[k] += hands[o].count(k as Card).saturating_sub(n as u32);
-            }
-        }
-        let kept = near.map(|near| {
-            let mut kept = [[0u32; CARD_KINDS]; MAX_PLAYERS];
-            for o in others.clone() {
-                let old: [u32; CARD_KINDS] = std::array::from_fn(|k| near[o].count(k as Card).saturating_sub(known[o][k] as u32));
-                let slots = hands[o].len().saturating_sub(known[o].iter().map(|&n| n as usize).sum());
-                rng::keep_near(&old, &mut pool, slots, rng, &mut kept[o]);
-            }
-            kept
-        });
+        let mut pool = self.hidden_pool(s, seat);
+        let kept = near.map(|near| self.keep_near_hands(s, seat, near, &mut pool, rng));
         // Laid out in a canonical order first, as sorting would: the draw pile's real order
         // is hidden, and a sample must depend on the seat's view and the stream only.
         out.draw.clear();
@@ -108,7 +89,7 @@ impl DiceFactor {
             out.draw.extend(std::iter::repeat_n(k as Card, n as usize));
         }
         rng::shuffle(&mut out.draw, rng);
-        for o in others {
+        for o in (0..self.players).filter(|&o| o != seat) {
             let mut hand = Hand::EMPTY;
             hand.extra = hands[o].extra;
             for (k, &n) in known[o].iter().enumerate() {
@@ -130,6 +111,33 @@ impl DiceFactor {
             out.draw.truncate(start);
             out.hands[o] = hand;
         }
+    }
+
+    /// The cards `seat` cannot locate in `s`, counted per card: the draw pile, then the other
+    /// hands' cards not publicly known.
+    fn hidden_pool(&self, s: &State, seat: usize) -> [u32; CARD_KINDS] {
+        let mut pool = [0u32; CARD_KINDS];
+        for &c in &s.draw {
+            pool[c as usize] += 1;
+        }
+        for o in (0..self.players).filter(|&o| o != seat) {
+            for (k, &n) in s.known[o].iter().enumerate() {
+                pool[k] += s.hands[o].count(k as Card).saturating_sub(n as u32);
+            }
+        }
+        pool
+    }
+
+    /// Per other seat, the cards of the unknown part of its hand in `near` that `pool` still
+    /// has, as many as that part holds in `s` ([`rng::keep_near`]); taken out of `pool`.
+    fn keep_near_hands(&self, s: &State, seat: usize, near: &[Hand; MAX_PLAYERS], pool: &mut [u32; CARD_KINDS], rng: &mut GameRng) -> [[u32; CARD_KINDS]; MAX_PLAYERS] {
+        let mut kept = [[0u32; CARD_KINDS]; MAX_PLAYERS];
+        for o in (0..self.players).filter(|&o| o != seat) {
+            let old: [u32; CARD_KINDS] = std::array::from_fn(|k| near[o].count(k as Card).saturating_sub(s.known[o][k] as u32));
+            let slots = s.hands[o].len().saturating_sub(s.known[o].iter().map(|&n| n as usize).sum());
+            rng::keep_near(&old, pool, slots, rng, &mut kept[o]);
+        }
+        kept
     }
 
     /// [`crate::engine::Game::honour_default_model`]: re-deals the unknown cards of each

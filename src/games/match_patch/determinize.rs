@@ -67,7 +67,7 @@ impl MatchPatch {
         }
         // In a canonical order first: the pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
-        rng::sort_cards(&mut out.pile);
+        out.pile.sort_unstable();
         let mut ok = false;
         for _ in 0..TRIES {
             rng::shuffle(&mut out.pile, rng);
