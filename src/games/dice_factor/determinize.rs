@@ -130,7 +130,14 @@ impl DiceFactor {
 
     /// Per other seat, the cards of the unknown part of its hand in `near` that `pool` still
     /// has, as many as that part holds in `s` ([`rng::keep_near`]); taken out of `pool`.
-    fn keep_near_hands(&self, s: &State, seat: usize, near: &[Hand; MAX_PLAYERS], pool: &mut [u32; CARD_KINDS], rng: &mut GameRng) -> [[u32; CARD_KINDS]; MAX_PLAYERS] {
+    fn keep_near_hands(
+        &self,
+        s: &State,
+        seat: usize,
+        near: &[Hand; MAX_PLAYERS],
+        pool: &mut [u32; CARD_KINDS],
+        rng: &mut GameRng,
+    ) -> [[u32; CARD_KINDS]; MAX_PLAYERS] {
         let mut kept = [[0u32; CARD_KINDS]; MAX_PLAYERS];
         for o in (0..self.players).filter(|&o| o != seat) {
             let old: [u32; CARD_KINDS] = std::array::from_fn(|k| near[o].count(k as Card).saturating_sub(s.known[o][k] as u32));
