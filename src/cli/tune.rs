@@ -33,9 +33,10 @@ pub(super) struct TuneArgs {
     pub(super) json: bool,
 }
 
-/// Runs `playtest tune`.
+/// Runs `playtest tune`: exit code 1 when no candidate holds every bound (in the race and in
+/// the confirmation on a fresh seed), after the folder with the closest is written.
 pub(super) fn tune(a: TuneArgs) -> Result<(), Error> {
-    crate::designer::tune::main(&crate::designer::tune::TuneOptions {
+    let r = crate::designer::tune::main(&crate::designer::tune::TuneOptions {
         variant: a.variant.variant,
         params: a.params,
         bots: a.variant.bots,
@@ -44,6 +45,14 @@ pub(super) fn tune(a: TuneArgs) -> Result<(), Error> {
         run: RunOptions { games: a.games, seed: a.seed, threads: a.threads, checked: false, quiet: a.quiet, rotate: false },
         out: a.out,
         json: a.json,
-    })
-    .map(drop)
+    })?;
+    if r.found {
+        return Ok(());
+    }
+    let closest = r.candidates.get(r.winner).map(|c| c.values.join(" ")).unwrap_or_default();
+    let why = if r.race_holds { "its confirmation on a fresh seed fails" } else { "every candidate fails a bound in the race" };
+    Err(Error::CheckFailed(format!(
+        "tune: no candidate holds every [expect] bound ({why}); the closest, {closest}, is in {} (not a variant that passes `check`)",
+        r.tuned_file.as_deref().unwrap_or("tuned.toml")
+    )))
 }

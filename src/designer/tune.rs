@@ -333,7 +333,8 @@ pub struct BoundResult {
     pub ci: [f64; 2],
     /// `holds`, `undecided` or `fails`, as `check` judges.
     pub verdict: &'static str,
-    /// Distance to the bound in CI units (0 inside).
+    /// Distance to the bound in CI half-widths (0 inside); for a candidate, restated at the
+    /// precision of the race's last round ([`at_precision`]).
     pub distance: f64,
     /// How the metric prints.
     #[serde(skip)]
@@ -362,7 +363,8 @@ pub struct CandidateResult {
     pub relative_change: f64,
     /// Games it played.
     pub games: u64,
-    /// Sum of distances to the bounds in CI units at its last round.
+    /// Sum of distances to the bounds in CI half-widths, restated at the precision of the
+    /// last round's games ([`at_precision`]): comparable across candidates dropped early.
     pub objective: f64,
     /// Whether no bound fails (as `check` judges) at its last round.
     pub holds: bool,
@@ -426,8 +428,12 @@ pub struct TuneResult {
     pub knobs: Vec<Knob>,
     /// Candidates in the grid.
     pub grid: usize,
-    /// Whether the winner holds every bound (else it is only the closest to holding).
+    /// Whether the winner holds every bound, in the race and in the confirmation on a fresh
+    /// seed (else it is only the closest to holding).
     pub found: bool,
+    /// Whether no bound of the winner fails on the race's games (its confirmation may still
+    /// refute it: then `found` is false).
+    pub race_holds: bool,
     /// The winner's index in `candidates`.
     pub winner: usize,
     /// `key=value` of the keys the winner changes (empty: the variant as written holds).
@@ -588,8 +594,11 @@ fn tune(base_game: &dyn GameHandle, t: &Tune<'_>) -> Result<TuneResult, Error> {
         race.winner_moves_a_figure(base_game, t.base, &pool, &raced, (winner, &changes))?;
     }
     let confirmation = race.confirm(&arms[winner], winner, raced.done)?;
-    let candidates = race.candidate_results(&raced.racers, winner);
-    let found = !race.fails_at(&raced.racers, winner);
+    let candidates = race.candidate_results(&raced.racers, winner, raced.done);
+    let race_holds = !race.fails_at(&raced.racers, winner);
+    // Found only when the confirmation on a fresh seed holds too: a pick refuted there is
+    // reported as the closest, never as holding.
+    let found = race_holds && confirmation.passes;
     let Raced { rounds, spent, done, budget_reached, .. } = raced;
     Ok(TuneResult {
         game: base_game.facts().id.to_string(),
@@ -598,6 +607,7 @@ fn tune(base_game: &dyn GameHandle, t: &Tune<'_>) -> Result<TuneResult, Error> {
         knobs: knobs.to_vec(),
         grid: race.cands.len(),
         found,
+        race_holds,
         winner,
         changes,
         spent,
@@ -669,10 +679,26 @@ impl Race<'_> {
         let mut budget_reached = false;
         let mut alive: Vec<usize> = (0..self.cands.len()).collect();
         loop {
-            let cost = alive.len() as u64 * (n - done);
+            let mut cost = alive.len() as u64 * (n - done);
             if spent + cost > o.budget {
-                budget_reached = true;
-                break;
+                // The budget cannot give every candidate left the next round: race on with
+                // those first in the pick's order that it can, while the pick is undecided.
+                let afford = (o.budget.saturating_sub(spent) / (n - done)) as usize;
+                if rounds.is_empty() || afford == 0 {
+                    budget_reached = true;
+                    break;
+                }
+                let order = self.pick_order(&alive, &racers);
+                for &c in &order[afford..] {
+                    racers[c].dropped = Some(format!(
+                        "dropped after round {} ({} games): the budget left room for {afford} candidate(s) in round {}, and the pick's order puts it after them",
+                        rounds.len(),
+                        thousands(done),
+                        rounds.len() + 1
+                    ));
+                }
+                alive.retain(|&c| racers[c].dropped.is_none());
+                cost = alive.len() as u64 * (n - done);
             }
             spent = self.play_round(arms, pool, &alive, (done, n), &mut racers, (spent, cost), &mut progress)?;
             if crate::interrupt::requested() {
@@ -689,7 +715,9 @@ impl Race<'_> {
             alive.retain(|&c| racers[c].dropped.is_none());
             rounds.push(self.round_record(&alive, &racers, &objectives, (n, racing, spent)));
             done = n;
-            if alive.len() <= 1 {
+            // One candidate left: the race goes on while it is undecided (a bound neither
+            // clearly holds nor clearly fails) and the budget lasts.
+            if alive.is_empty() || (alive.len() == 1 && self.decided(alive[0], &racers)) {
                 break;
             }
             n *= 2;
@@ -757,6 +785,35 @@ impl Race<'_> {
     /// Whether every bound of candidate c is settled (clearly holds).
     fn clear(&self, c: usize, racers: &[Racer]) -> bool {
         self.bounded(c, racers).iter().zip(&self.expect).all(|(e, x)| settled(e, x.lo, x.hi))
+    }
+
+    /// Whether more games cannot change candidate c's verdict: every bound clearly holds, or
+    /// one clearly fails.
+    fn decided(&self, c: usize, racers: &[Racer]) -> bool {
+        self.clear(c, racers) || self.fails(c, racers)
+    }
+
+    /// The candidates of `alive` in the order the pick takes them ([`pick`]): holding with
+    /// every point estimate inside, by preference; then holding, by preference; then the
+    /// rest, closest first.
+    fn pick_order(&self, alive: &[usize], racers: &[Racer]) -> Vec<usize> {
+        let mut order = alive.to_vec();
+        let class = |c: usize| {
+            if self.fails(c, racers) {
+                2
+            } else if self.objective_at(racers, c) == 0.0 {
+                0
+            } else {
+                1
+            }
+        };
+        order.sort_by(|&a, &b| {
+            class(a).cmp(&class(b)).then_with(|| {
+                if class(a) == 2 { self.objective_at(racers, a).total_cmp(&self.objective_at(racers, b)) } else { std::cmp::Ordering::Equal }
+            })
+            .then(self.rank[a].cmp(&self.rank[b]))
+        });
+        order
     }
 
     /// Drops the candidates this round shows to be worse; returns every racing candidate's
@@ -919,8 +976,44 @@ impl Race<'_> {
         };
         pool.run(&jobs, task, |_, v| base_batches.push(v), &mut |_| {})?;
         let winner_batches: Vec<&Vec<f64>> = raced.racers[winner].batches.iter().map(|(_, v)| v).collect();
+        let bounded = self.expect.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>().join(", ");
         if base_batches.len() != winner_batches.len() || base_batches.iter().zip(&winner_batches).any(|(a, b)| a != *b) {
-            return Ok(());
+            // Different games: the change must move some bounded figure measurably (a paired
+            // 95% interval of the difference that excludes 0), else it is noise.
+            let weights: Vec<f64> = raced.racers[winner].batches.iter().map(|(g, _)| *g).collect();
+            let moved: Vec<MovedBy> = (0..self.expect.len())
+                .map(|b| {
+                    let diffs: BatchValues = weights.iter().zip(&winner_batches).zip(&base_batches).map(|((g, w), x)| (*g, w[b] - x[b])).collect();
+                    moved_by(&diffs)
+                })
+                .collect();
+            if moved.iter().any(|m| m.significant) {
+                return Ok(());
+            }
+            let detail: Vec<String> = self
+                .expect
+                .iter()
+                .zip(&moved)
+                .map(|(e, m)| {
+                    let unit = self.cats[winner].get(&e.metric).map_or(Unit::Plain, |d| d.unit);
+                    match m.half {
+                        Some(h) => format!(
+                            "{} {} (95% CI {} to {})",
+                            e.metric,
+                            metrics::format_diff(unit, m.mean),
+                            metrics::format_diff(unit, m.mean - h),
+                            metrics::format_diff(unit, m.mean + h)
+                        ),
+                        None => format!("{} {} (no interval)", e.metric, metrics::format_diff(unit, m.mean)),
+                    }
+                })
+                .collect();
+            return Err(Error::Usage(format!(
+                "tune: no tuned variant written: the pick ({}) moves none of the bounded figures ({bounded}) measurably; paired with the variant as written on the same {} games, every difference's 95% interval holds 0: {}. A change that moves nothing is not a tuning: tune keys that move these figures, give wider ranges, or a larger --budget",
+                changes.join(" "),
+                thousands(done),
+                detail.join("; ")
+            )));
         }
         let keys: Vec<String> = self.knobs.iter().map(|k| k.key.clone()).collect();
         let mut why = super::bot_keys::notes(&base.game, &base_seated.labels(), &keys).join("; ");
@@ -928,9 +1021,8 @@ impl Race<'_> {
             why = "the tuned keys made no difference to these figures on these games".into();
         }
         Err(Error::Usage(format!(
-            "tune: no tuned variant written: the pick ({}) moves none of the bounded figures ({}); on the same {} games the variant as written gives the very same values. {why}. Tune keys that can move these figures, or bound figures these keys can move",
+            "tune: no tuned variant written: the pick ({}) moves none of the bounded figures ({bounded}); on the same {} games the variant as written gives the very same values. {why}. Tune keys that can move these figures, or bound figures these keys can move",
             changes.join(" "),
-            self.expect.iter().map(|e| e.metric.as_str()).collect::<Vec<_>>().join(", "),
             thousands(done)
         )))
     }
@@ -961,8 +1053,10 @@ impl Race<'_> {
         Ok(Confirmation { seed: confirm_seed, games: cstats.tally.games, bounds: cbounds, passes, command })
     }
 
-    /// Every candidate as the outputs list it: values, status, bounds and every metric.
-    fn candidate_results(&self, racers: &[Racer], winner: usize) -> Vec<CandidateResult> {
+    /// Every candidate as the outputs list it: values, status, bounds and every metric; its
+    /// distances to the bounds at the precision of `done` games (the last round's), so a
+    /// candidate dropped early compares with the winner ([`at_precision`]).
+    fn candidate_results(&self, racers: &[Racer], winner: usize, done: u64) -> Vec<CandidateResult> {
         (0..self.cands.len())
             .map(|c| {
                 let r = &racers[c];
@@ -976,10 +1070,13 @@ impl Race<'_> {
                     changed: self.cands[c].changed,
                     relative_change: self.cands[c].relative_change,
                     games: r.stats.tally.games,
-                    objective: self.objective_at(racers, c),
+                    objective: at_precision(self.objective_at(racers, c), r.stats.tally.games, done),
                     holds: !self.fails_at(racers, c),
                     status,
-                    bounds: bound_results(&self.cats[c], &r.estimates, &self.pos[c], &self.expect),
+                    bounds: bound_results(&self.cats[c], &r.estimates, &self.pos[c], &self.expect)
+                        .into_iter()
+                        .map(|b| BoundResult { distance: at_precision(b.distance, r.stats.tally.games, done), ..b })
+                        .collect(),
                     metrics: self.cats[c]
                         .defs
                         .iter()
@@ -990,6 +1087,37 @@ impl Race<'_> {
             })
             .collect()
     }
+}
+
+/// A distance in CI half-widths measured on `games` games, restated at the precision of
+/// `reference` games: half-widths shrink as 1/sqrt(games), so a candidate dropped after 2,048
+/// games is not made to look closer than the winner measured on 65,536.
+pub fn at_precision(distance: f64, games: u64, reference: u64) -> f64 {
+    if distance == 0.0 || games == 0 || reference == 0 {
+        return distance;
+    }
+    distance * (reference as f64 / games as f64).sqrt()
+}
+
+/// The paired difference of one bounded figure between a pick and the variant as written.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MovedBy {
+    /// Mean difference over the games (batch-weighted).
+    pub mean: f64,
+    /// Half-width of its batch-means 95% interval (none with fewer than 2 batches).
+    pub half: Option<f64>,
+    /// Whether the interval excludes 0.
+    pub significant: bool,
+}
+
+/// The paired difference of one figure from its per-batch differences `(games, pick minus
+/// variant as written)`: significant when its batch-means 95% interval excludes 0.
+pub fn moved_by(diffs: &[(f64, f64)]) -> MovedBy {
+    let total: f64 = diffs.iter().map(|d| d.0).sum();
+    let mean = if total > 0.0 { diffs.iter().map(|(g, d)| g * d).sum::<f64>() / total } else { 0.0 };
+    let half = metrics::batch_half_width(diffs);
+    let significant = mean.is_finite() && half.is_some_and(|h| mean.abs() > h);
+    MovedBy { mean, half, significant }
 }
 
 /// The sum of distances to the bounds of a racer (CI units).
@@ -1071,14 +1199,22 @@ fn tuned_toml(o: &TuneOptions, base: &Variant, knobs: &[Knob], r: &TuneResult, t
             r.confirmation.seed,
             thousands(r.confirmation.games)
         );
+    } else if r.race_holds {
+        let _ = writeln!(
+            t,
+            "# NOTHING in the grid meets every [expect] bound: these values met them on the race's games, but on a fresh seed ({}, {} games) {} fails. They are the closest values, not a variant that passes `check`.",
+            r.confirmation.seed,
+            thousands(r.confirmation.games),
+            failing(&r.confirmation.bounds)
+        );
     } else {
-        let _ = writeln!(t, "# NOTHING in the grid meets every [expect] bound: these are the values closest to holding.");
+        let _ = writeln!(t, "# NOTHING in the grid meets every [expect] bound: these are the closest values, not a variant that passes `check`.");
     }
     if !o.sets.is_empty() {
         let _ = writeln!(t, "# The race ran with --set {}: add those keys too.", o.sets.join(" --set "));
     }
     if r.changes.is_empty() {
-        let _ = writeln!(t, "# The variant as written already holds: no key changed.");
+        let _ = writeln!(t, "# {}: no key changed.", if r.found { "The variant as written already holds" } else { "The closest is the variant as written" });
     }
     let _ = writeln!(t, "extends = {}", toml::Value::String(extends.display().to_string()));
     let _ = writeln!(t, "name = {}", toml::Value::String(format!("{}-tuned", base.name)));
@@ -1161,6 +1297,15 @@ pub fn text(r: &TuneResult) -> String {
                 w.relative_change
             );
         }
+    } else if r.race_holds {
+        let _ = writeln!(
+            out,
+            "\nNOTHING in the grid holds every [expect] bound: the race's pick {} held on the race's games, but the confirmation on a fresh seed fails {}. Closest to holding: {} (sum of distances to the bounds {:.2} CI half-widths in the race).",
+            w.values.join(" "),
+            failing(&r.confirmation.bounds),
+            w.values.join(" "),
+            w.objective
+        );
     } else {
         let _ = writeln!(
             out,
@@ -1169,13 +1314,22 @@ pub fn text(r: &TuneResult) -> String {
             w.objective
         );
     }
+    let undecided: Vec<&str> = w.bounds.iter().filter(|b| b.verdict == "undecided").map(|b| b.metric.as_str()).collect();
+    if r.found && !undecided.is_empty() {
+        let _ = writeln!(
+            out,
+            "Undecided in the race: {} (the 95% CI straddles a bound{}); `check` lets an undecided bound pass, more games would decide it.",
+            undecided.join(", "),
+            if r.budget_reached { ", and --budget stopped the race" } else { "" }
+        );
+    }
     let c = &r.confirmation;
     let _ = writeln!(
         out,
         "\nConfirmation on a fresh seed ({}, {} games, invariants checked): {}",
         c.seed,
         thousands(c.games),
-        if c.passes { "every bound holds as `check` judges (no whole CI outside)" } else { "a bound FAILS" }
+        if c.passes { "every bound holds as `check` judges (no whole CI outside)".to_string() } else { format!("{} FAILS (whole 95% CI outside)", failing(&c.bounds)) }
     );
     let _ = writeln!(out, "\n| metric | bounds | value (95% CI) | verdict |\n|---|---|---|---|");
     for b in &c.bounds {
@@ -1196,6 +1350,11 @@ pub fn text(r: &TuneResult) -> String {
     let _ = writeln!(out, "\nBest candidates (race figures: picked on these games, so slightly optimistic):\n");
     out.push_str(&best_table(r, 8));
     out
+}
+
+/// The bounds that fail, by metric name ("a, b").
+fn failing(bounds: &[BoundResult]) -> String {
+    bounds.iter().filter(|b| b.verdict == "fails").map(|b| b.metric.as_str()).collect::<Vec<_>>().join(", ")
 }
 
 /// The best `k` candidates: the winner first, then by games raced, holding, rank.
@@ -1462,6 +1621,50 @@ mod tests {
         assert!(!r.found);
         assert!(text(&r).contains("NOTHING in the grid holds every [expect] bound. Closest to holding:"));
         assert!(std::fs::read_to_string(d.join("a/tuned.toml")).unwrap().contains("NOTHING in the grid meets every [expect] bound"));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn distances_are_restated_at_the_last_rounds_precision() {
+        // Dropped after 2,048 games at 1.5 half-widths outside: at the winner's 32,768 games
+        // the same gap is 6 half-widths, farther than a winner at 2.
+        assert!((at_precision(1.5, 2_048, 32_768) - 6.0).abs() < 1e-12);
+        assert_eq!(at_precision(0.0, 2_048, 32_768), 0.0);
+        assert_eq!(at_precision(2.0, 32_768, 32_768), 2.0);
+    }
+
+    #[test]
+    fn a_change_moves_a_figure_only_when_its_paired_interval_excludes_zero() {
+        let noise: Vec<(f64, f64)> = (0..8).map(|i| (512.0, if i % 2 == 0 { 0.004 } else { -0.005 })).collect();
+        let m = moved_by(&noise);
+        assert!(!m.significant && m.half.is_some(), "{m:?}");
+        let shifted: Vec<(f64, f64)> = noise.iter().map(|&(g, d)| (g, d + 0.03)).collect();
+        assert!(moved_by(&shifted).significant);
+        assert!(!moved_by(&[(512.0, 0.5)]).significant, "one batch has no interval");
+    }
+
+    #[test]
+    fn tune_races_an_undecided_pick_on_and_a_refuted_confirmation_holds_nothing() {
+        // Pig Farm's seat 0 wins about 3.4 points over the fair share: on 2,048 games a bound
+        // at +2.5 points is undecided, so the race goes on past its first round (one
+        // candidate left); --budget stops it still undecided, and the confirmation on 32,768
+        // fresh games puts the whole CI above the bound.
+        let d = scratch("refuted", "first_player_advantage = [-0.01, 0.025]");
+        let mut o = options(&d, 0, "a");
+        o.params = vec!["scoring.seller.3=30".into()];
+        o.budget = 6_144;
+        o.run.games = 32_768;
+        let r = main(&o).unwrap();
+        eprintln!("{}", text(&r));
+        assert_eq!(r.rounds.len(), 2, "raced on while undecided: {:?}", r.rounds);
+        assert!(r.budget_reached && r.race_holds && !r.confirmation.passes);
+        assert!(!r.found, "a pick its confirmation refutes is not found");
+        let t = text(&r);
+        assert!(t.contains("NOTHING in the grid holds every [expect] bound: the race's pick scoring.seller.3=30 held on the race's games, but the confirmation on a fresh seed fails first_player_advantage. Closest to holding: scoring.seller.3=30"), "{t}");
+        assert!(!t.contains("Found:") && !t.contains("no change needed"), "{t}");
+        let tuned = std::fs::read_to_string(d.join("a/tuned.toml")).unwrap();
+        assert!(!tuned.contains("holds") && !tuned.contains("confirmed"), "{tuned}");
+        assert!(tuned.contains("NOTHING in the grid meets every [expect] bound"), "{tuned}");
         let _ = std::fs::remove_dir_all(&d);
     }
 

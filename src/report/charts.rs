@@ -276,8 +276,8 @@ fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate
             chart.draw_series(std::iter::once(Polygon::new(poly, c.mix(0.2).filled())))?;
         }
         chart.draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(3)))?;
-        if s.band.is_some() && s.points.len() <= 40 {
-            // Few measured points (a sweep): mark each one.
+        if (s.band.is_some() && s.points.len() <= 40) || s.points.len() == 1 {
+            // Few measured points (a sweep), or a lone point no line can draw: mark each one.
             chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 5, c.filled())))?;
         }
     }

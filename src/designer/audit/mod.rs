@@ -214,6 +214,23 @@ pub struct LineupReport {
     pub kinds: Vec<KindRow>,
 }
 
+/// What the audit can detect: the smallest effect on one figure that its games find 80% of
+/// the time at the 95% level ([`sensitivity::DETECT_SE`] standard errors; for a rare event,
+/// the share seen at least once with 95% probability). Smaller effects can pass as "clean".
+#[derive(Clone, Debug, Serialize)]
+pub struct Detectable {
+    /// The figure, in words.
+    pub figure: String,
+    /// The metric's unit: "share" (a fraction; printed in points), "length" or "plain".
+    pub unit: &'static str,
+    /// Games (or paired games) it is measured on.
+    pub games: u64,
+    /// The smallest effect detectable at that many games (a fraction for shares).
+    pub smallest: f64,
+    /// What was measured, with its 95% interval, when the audit measured it.
+    pub measured: Option<(f64, [f64; 2])>,
+}
+
 /// A claim of a bluffing game checked against the deck.
 #[derive(Clone, Debug, Serialize)]
 pub struct ClaimRow {
@@ -242,6 +259,8 @@ pub struct Audit {
     pub command: String,
     /// One line: clean, or how many findings of each severity.
     pub verdict: String,
+    /// The smallest effect per figure the audit's game counts can detect.
+    pub detectable: Vec<Detectable>,
     /// The severity rule.
     pub severity_rule: String,
     /// Turns without progress that make a game stalled.
@@ -358,6 +377,7 @@ fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<A
     let mut findings = findings_of(&ctx, (&specs, &watched, &labels), &claims, (exploit_report.as_ref(), sens.as_ref()));
     findings.sort_by(|a, b| a.severity.cmp(&b.severity).then(a.kind.cmp(b.kind)));
     let verdict = verdict(&findings);
+    let detectable = detectable_of((&watched[1], lineups[1].seated.acting()), exploit_report.as_ref(), sens.as_ref());
     let audit = Audit {
         game: facts.id.into(),
         variant: variant.name.clone(),
@@ -366,6 +386,7 @@ fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<A
         seed: o.seed,
         command: command_of(o),
         verdict,
+        detectable,
         severity_rule: SEVERITY_RULE.into(),
         stall_turns: o.stall_turns,
         findings,
@@ -505,12 +526,80 @@ fn findings_of(
             );
             findings.push(sensitivity_finding("no effect", sentence, vec![key.clone()], s, &specs[1]));
         }
-        let unread = games::keys::unread(ctx.game.facts().id, labels, &s.unread);
-        for (sentence, keys) in super::bot_keys::grouped(&unread) {
-            findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
+        // One hint per unread key, each with its own steps' figure (a group of 22 scoring
+        // rows in one hint would show one key's effect for all of them).
+        for u in games::keys::unread(ctx.game.facts().id, labels, &s.unread) {
+            for (sentence, keys) in super::bot_keys::grouped(std::slice::from_ref(&u)) {
+                findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
+            }
         }
     }
     findings
+}
+
+/// The smallest effect per figure the audit's games can detect: the table's first-player
+/// advantage and stall share (from the watched table, `acting` seats), a step's change of
+/// every metric of the sensitivity analysis, an exploit's edge over the fair share.
+fn detectable_of(
+    (table, acting): (&Watched, usize),
+    exploit: Option<&exploit::ExploitReport>,
+    sens: Option<&sensitivity::Sensitivity>,
+) -> Vec<Detectable> {
+    let share_se = |p: f64, n: u64| if n == 0 { f64::NAN } else { (p * (1.0 - p) / n as f64).sqrt() };
+    let mut out = Vec::new();
+    let fair = 1.0 / acting.max(1) as f64;
+    // The first-player advantage: measured on the games the steps were paired with, else
+    // from the fair share at the table's games.
+    let fpa = sens.and_then(|s| s.metrics.iter().find(|m| m.name == "first_player_advantage").map(|m| (m, s.base_games)));
+    match fpa {
+        Some((m, games)) if m.base.is_some() && games > 0 => {
+            let (value, ci) = m.base.expect("checked");
+            out.push(Detectable {
+                figure: "first-player advantage of the table".into(),
+                unit: "share",
+                games,
+                smallest: sensitivity::DETECT_SE * (ci[1] - ci[0]) / 2.0 / crate::stats::Z95,
+                measured: Some((value, ci)),
+            });
+        }
+        _ if table.games > 0 => out.push(Detectable {
+            figure: "first-player advantage of the table".into(),
+            unit: "share",
+            games: table.games,
+            smallest: sensitivity::DETECT_SE * share_se(fair, table.games),
+            measured: None,
+        }),
+        _ => {}
+    }
+    if table.games > 0 {
+        // Seen in at least one game 95% of the time: 1 - 0.05^(1/n) (about 3/n).
+        out.push(Detectable {
+            figure: "share of the table's games that stall".into(),
+            unit: "share",
+            games: table.games,
+            smallest: 1.0 - 0.05f64.powf(1.0 / table.games as f64),
+            measured: None,
+        });
+    }
+    if let Some(e) = exploit
+        && let Some(c) = e.candidates.first()
+    {
+        out.push(Detectable {
+            figure: format!("an exploit's win share above the fair share ({:.1}%)", e.fair_share * 100.0),
+            unit: "share",
+            games: c.games,
+            smallest: sensitivity::DETECT_SE * share_se(e.fair_share, c.games),
+            measured: None,
+        });
+    }
+    if let Some(s) = sens {
+        for m in &s.metrics {
+            if let Some(d) = m.detectable {
+                out.push(Detectable { figure: format!("a key step's change of {}", m.name), unit: m.unit, games: s.max_games, smallest: d, measured: None });
+            }
+        }
+    }
+    out
 }
 
 /// The command line that reproduces an audit.

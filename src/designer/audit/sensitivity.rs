@@ -1,7 +1,7 @@
 //! The audit's sensitivity analysis: every numeric key of the variant one meaningful step down
 //! and one up ([`step_size`]: 10% of the value, at least one unit for whole numbers, and for a
 //! row of a numeric table such as `scoring.seller` at least half the spacing to its
-//! neighbouring rows), each step played on common random numbers against the variant as
+//! neighbouring rows; a card count, a whole number under `deck.`, to 0 and to double), each step played on common random numbers against the variant as
 //! written (game i of both from the same seed), with the paired 95% interval of the change in
 //! first-player advantage, mean length, cap share and every `[expect]` metric.
 //!
@@ -24,7 +24,7 @@ use crate::stats::Z95;
 use crate::variant::Variant;
 
 use super::super::metrics::{self, Catalogue, Moments, Unit};
-use super::super::runner::{Arm, ArmBatch, PlayPlan, Pool, arm_batch_with, batches, replay_command};
+use super::super::runner::{Arm, ArmBatch, ArmStats, PlayPlan, Pool, arm_batch_with, batches, replay_command};
 use super::super::seat;
 
 /// Games of the first round of every step.
@@ -42,6 +42,9 @@ pub struct NumericKey {
     /// For a row of a numeric table or list (`scoring.seller.3`, `payout.0`): the smallest
     /// distance to a neighbouring row's value (none when every neighbour is equal).
     pub spacing: Option<f64>,
+    /// Whether it counts cards of the deck (a positive whole number under `deck.`): stepped
+    /// to 0 and to double, since one card more or less rarely moves a figure measurably.
+    pub card_count: bool,
 }
 
 /// Every numeric key of a variant table: numbers, numbers in lists, nested tables; not the
@@ -71,7 +74,8 @@ pub fn numeric_keys(table: &toml::Table) -> Vec<NumericKey> {
         match value {
             toml::Value::Integer(_) | toml::Value::Float(_) => {
                 let (value, integer) = number(value).expect("a number");
-                out.push(NumericKey { key, value, integer, spacing: None });
+                let card_count = integer && value > 0.0 && key.starts_with("deck.");
+                out.push(NumericKey { key, value, integer, spacing: None, card_count });
             }
             toml::Value::Table(t) => {
                 // A table of numbered rows (`3 = 30`, `4 = 50`): rows in number order.
@@ -93,7 +97,13 @@ pub fn numeric_keys(table: &toml::Table) -> Vec<NumericKey> {
                 let all = values.len() == items.len() && values.len() > 1;
                 for (i, v) in items.iter().enumerate() {
                     if let Some((value, integer)) = number(v) {
-                        out.push(NumericKey { key: format!("{key}.{i}"), value, integer, spacing: if all { spacing(&values, i) } else { None } });
+                        out.push(NumericKey {
+                            key: format!("{key}.{i}"),
+                            value,
+                            integer,
+                            spacing: if all { spacing(&values, i) } else { None },
+                            card_count: false,
+                        });
                     }
                 }
             }
@@ -123,8 +133,12 @@ fn number_text(x: f64, integer: bool) -> String {
 /// The meaningful step of a key: 10% of its value; for a whole number at least one unit; for
 /// a row of a numeric table at least half the distance to its nearest neighbouring row (so a
 /// scoring row of 50 between rows of 30 and 70 moves by 10, not by 1); for a non-whole zero,
-/// 0.1.
+/// 0.1; for a card count its whole value (to 0 and to double: two hippies in a deck of 116
+/// cards moved by one card each way move no figure measurably, none or four do).
 pub fn step_size(k: &NumericKey) -> f64 {
+    if k.card_count {
+        return k.value;
+    }
     let tenth = 0.1 * k.value.abs();
     let half_spacing = k.spacing.map_or(0.0, |s| s / 2.0);
     if k.integer {
@@ -226,6 +240,11 @@ pub fn build_steps(game: &dyn GameHandle, path: &Path, sets: &[String], variant:
     (steps, skipped)
 }
 
+/// Standard errors an effect must span to be detected 80% of the time by a two-sided test
+/// at the 95% level (1.96 + 0.84): the smallest detectable effect is this many standard
+/// errors of the figure (of the paired difference, for a step).
+pub const DETECT_SE: f64 = 2.8;
+
 /// One metric compared by the sensitivity analysis.
 #[derive(Clone, Debug, Serialize)]
 pub struct MetricInfo {
@@ -235,6 +254,29 @@ pub struct MetricInfo {
     pub unit: &'static str,
     /// Why it is here ("balance" or "expect").
     pub why: &'static str,
+    /// The smallest change of it a step of [`Sensitivity::max_games`] paired games detects
+    /// ([`DETECT_SE`] standard errors of the paired difference, from the median spread of the
+    /// steps' differences); none when no step has an interval for it.
+    pub detectable: Option<f64>,
+    /// The variant as written over the games its steps were paired with: value and 95% CI
+    /// (none when the catalogue gives no interval).
+    pub base: Option<(f64, [f64; 2])>,
+}
+
+/// A card count no step moved measurably, but whose holders win a different share than the
+/// seats not dealt it: the card matters, so it is not called dead.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeldCard {
+    /// The card-count key (`deck.hippie`).
+    pub key: String,
+    /// The game's figure read (`hippie_held_win_share_gain`).
+    pub metric: String,
+    /// Its value for the variant as written (win share of a seat dealt the card minus one not).
+    pub value: f64,
+    /// Its 95% interval.
+    pub ci95: [f64; 2],
+    /// Games of the variant as written it is measured on.
+    pub games: u64,
 }
 
 /// The change one step made to one metric.
@@ -287,8 +329,14 @@ pub struct Sensitivity {
     /// Every playable step, ranked by [`StepRow::score`] (largest first).
     pub steps: Vec<StepRow>,
     /// Keys neither of whose full steps changed any metric significantly (not structural,
-    /// and read by some bot at the table): rules that may be dead.
+    /// read by some bot at the table, and no card whose holders win a different share):
+    /// rules that may be dead.
     pub no_effect: Vec<String>,
+    /// Card counts no step moved measurably but whose holders win a different share (95% CI
+    /// of the game's `<card>_held_win_share_gain` excluding 0): never called dead.
+    pub held: Vec<HeldCard>,
+    /// Games of the variant as written the steps were paired with.
+    pub base_games: u64,
     /// Keys no bot at the table reads (their changes can move play only through the rules).
     pub unread: Vec<String>,
     /// The game's structural keys that were stepped (apart from the tuning keys).
@@ -391,11 +439,27 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         .collect();
     let compared = Compared { names: &names, base_cat: &base_cat, base_where: &base_where, cats: &cats, step_where: &step_where };
     let max = setup.max_games.max(1);
-    let accs = play_rounds(setup, (&base_arm, &arms), &compared, max, progress)?;
+    // Card counts whose holders' win share the game measures (`deck.hippie`:
+    // `hippie_held_win_share_gain`): read on the variant as written before calling one dead.
+    let held_metrics: Vec<(String, String)> = stepped
+        .iter()
+        .filter_map(|k| {
+            let card = k.strip_prefix("deck.")?;
+            let metric = format!("{card}_held_win_share_gain");
+            base_cat.position(&metric).map(|_| (k.clone(), metric))
+        })
+        .collect();
+    let (accs, base_stats) = play_rounds(setup, (&base_arm, &arms), &compared, (max, !held_metrics.is_empty()), progress)?;
+    let base_summary = base_stats.summary(&base_arm, setup.seed, true, 0.0);
+    let base_est = base_stats.estimates(&base_cat, &base_summary);
+    let base_of = |name: &str| {
+        base_cat.position(name).and_then(|i| base_est.get(i)).filter(|e| e.value.is_finite() && e.hi > e.lo).map(|e| (e.value, [e.lo, e.hi]))
+    };
     let metrics_info: Vec<MetricInfo> = names
         .iter()
         .zip(&base_where)
-        .map(|((n, why), w)| MetricInfo {
+        .enumerate()
+        .map(|(j, ((n, why), w))| MetricInfo {
             name: n.clone(),
             unit: match base_cat.defs[w.def].unit {
                 Unit::Share => "share",
@@ -403,6 +467,8 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
                 Unit::Plain => "plain",
             },
             why,
+            detectable: detectable(&accs, j, w.per_game.is_some(), max),
+            base: base_of(n),
         })
         .collect();
     let mut rows = step_rows(steps.iter().map(|s| (s, crate::games::keys::is_structural(id, &s.key))), &accs, &compared, &unread);
@@ -413,8 +479,9 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         }
     }
     // "May be dead" only when a full step moved nothing, and never for a structural key or
-    // one no bot at the table reads (the audit says that instead).
-    let no_effect: Vec<String> = keys
+    // one no bot at the table reads (the audit says that instead), nor for a card whose
+    // holders win a different share than the seats not dealt it.
+    let quiet: Vec<String> = keys
         .iter()
         .filter(|k| {
             let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == *k).collect();
@@ -422,6 +489,15 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         })
         .cloned()
         .collect();
+    let held: Vec<HeldCard> = held_metrics
+        .iter()
+        .filter(|(k, _)| quiet.contains(k))
+        .filter_map(|(k, m)| {
+            let (value, ci95) = base_of(m)?;
+            (ci95[0] > 0.0 || ci95[1] < 0.0).then(|| HeldCard { key: k.clone(), metric: m.clone(), value, ci95, games: base_stats.tally.games })
+        })
+        .collect();
+    let no_effect: Vec<String> = quiet.into_iter().filter(|k| !held.iter().any(|h| &h.key == k)).collect();
     let structural: Vec<String> = keys.iter().filter(|k| rows.iter().any(|r| &r.key == *k && r.structural)).cloned().collect();
     rows.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)).then(a.dir.cmp(&b.dir)));
     let thresholds = names
@@ -432,7 +508,35 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
             (n.clone(), threshold(n, base_cat.defs[w.def].unit, base))
         })
         .collect();
-    Ok(Sensitivity { metrics: metrics_info, steps: rows, no_effect, unread, structural, skipped, max_games: max, thresholds })
+    Ok(Sensitivity {
+        metrics: metrics_info,
+        steps: rows,
+        no_effect,
+        held,
+        base_games: base_stats.tally.games,
+        unread,
+        structural,
+        skipped,
+        max_games: max,
+        thresholds,
+    })
+}
+
+/// The smallest change of metric `j` a step of `max` paired games detects: [`DETECT_SE`]
+/// standard errors of the paired difference, the standard error taken from the median spread
+/// of the steps' differences (per game: half-width / 1.96 x sqrt(games)).
+fn detectable(accs: &[Acc], j: usize, per_game: bool, max: u64) -> Option<f64> {
+    let mut spread: Vec<f64> = accs
+        .iter()
+        .filter(|a| a.games > 0)
+        .filter_map(|a| estimate(a, j, per_game).2.map(|h| h / crate::stats::Z95 * (a.games as f64).sqrt()))
+        .filter(|x| x.is_finite())
+        .collect();
+    if spread.is_empty() || max == 0 {
+        return None;
+    }
+    spread.sort_by(f64::total_cmp);
+    Some(DETECT_SE * spread[spread.len() / 2] / (max as f64).sqrt())
 }
 
 /// The metrics compared: the balance figures (first-player advantage, mean length, the cap
@@ -466,11 +570,12 @@ fn play_rounds(
     setup: &Setup<'_>,
     (base_arm, arms): (&Arm<'_>, &[Arm<'_>]),
     c: &Compared<'_>,
-    max: u64,
+    (max, held): (u64, bool),
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<Vec<Acc>, Error> {
+) -> Result<(Vec<Acc>, ArmStats), Error> {
     let m = c.names.len();
-    let detailed = c.base_where.iter().any(|w| w.per_game.is_none());
+    let detailed = held || c.base_where.iter().any(|w| w.per_game.is_none());
+    let mut base_stats = ArmStats::default();
     let plan = PlayPlan { seed: setup.seed, checked: false, detailed, keep_rows: false, rotate: false };
     let pool = Pool::new(setup.threads)?;
     let mut accs: Vec<Acc> = arms
@@ -495,7 +600,8 @@ fn play_rounds(
         pool.run(
             &jobs,
             |&batch: &u64| step_batch((base_arm, arms), c, (&plan, batch, target), &active),
-            |_, parts| {
+            |_, (base, parts)| {
+                base_stats.add(base);
                 for (i, p) in parts {
                     accs[i].add(p);
                 }
@@ -520,7 +626,7 @@ fn play_rounds(
         done = target;
         target = (target * 2).min(max);
     }
-    Ok(accs)
+    Ok((accs, base_stats))
 }
 
 /// Plays batch `batch` (of a run of `target` games) of the base and of the `active` steps,
@@ -530,7 +636,7 @@ fn step_batch(
     c: &Compared<'_>,
     (plan, batch, target): (&PlayPlan, u64, u64),
     active: &[usize],
-) -> Result<Vec<(usize, Part)>, Error> {
+) -> Result<(ArmBatch, Vec<(usize, Part)>), Error> {
     let m = c.names.len();
     let per_game_len = c.base_cat.per_game_len;
     let mut base_values: Vec<f64> = Vec::with_capacity(BATCH as usize * per_game_len);
@@ -568,7 +674,7 @@ fn step_batch(
         }
         out.push((i, part));
     }
-    Ok(out)
+    Ok((base, out))
 }
 
 impl Acc {
@@ -656,7 +762,7 @@ mod tests {
 
     #[test]
     fn steps_are_sized_to_the_key() {
-        let k = |value: f64, integer: bool, spacing: Option<f64>| NumericKey { key: "a".into(), value, integer, spacing };
+        let k = |value: f64, integer: bool, spacing: Option<f64>| NumericKey { key: "a".into(), value, integer, spacing, card_count: false };
         // Small whole numbers: one unit.
         assert_eq!(step_values(&k(5.0, true, None)), [(-1, 4.0), (1, 6.0)]);
         // Large whole numbers: 10% of the value.
@@ -669,6 +775,22 @@ mod tests {
         assert_eq!(tried_sizes(&k(250.0, true, None)), [25.0, 12.0, 6.0, 3.0, 1.0]);
         assert_eq!(number_text(0.55, false), "0.55");
         assert_eq!(number_text(6.0, true), "6");
+    }
+
+    #[test]
+    fn card_counts_step_to_zero_and_to_double() {
+        let t: toml::Table = toml::from_str("hand_size = 13\n[deck]\nhippie = 2\ncopies = 8\nthief = 0\n").unwrap();
+        let keys = numeric_keys(&t);
+        let key = |name: &str| keys.iter().find(|k| k.key == name).unwrap().clone();
+        assert!(key("deck.hippie").card_count && key("deck.copies").card_count);
+        assert!(!key("hand_size").card_count, "not a card of the deck");
+        assert!(!key("deck.thief").card_count, "none in the deck: stepped by one unit");
+        assert_eq!(step_values(&key("deck.hippie")), [(-1, 0.0), (1, 4.0)]);
+        assert_eq!(step_values(&key("deck.copies")), [(-1, 0.0), (1, 16.0)]);
+        assert_eq!(step_values(&key("deck.thief")), [(-1, -1.0), (1, 1.0)]);
+        assert_eq!(step_values(&key("hand_size")), [(-1, 12.0), (1, 14.0)]);
+        // Refused at 0 or at double: halved towards one card.
+        assert_eq!(tried_sizes(&key("deck.copies")), [8.0, 4.0, 2.0, 1.0]);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::sensitivity::{Sensitivity, StepRow};
-use super::{Audit, Finding};
+use super::{Audit, Detectable, Finding};
 use crate::error::Error;
 use crate::report::html::escape;
 use crate::report::tornado::{TornadoRow, render};
@@ -40,10 +40,38 @@ fn figure_text(f: &Finding) -> String {
     s
 }
 
+/// One line of what the audit can detect: "first-player advantage of the table: ±2.74 pts at
+/// 2,000 games (measured +1.40 pts, 95% CI -1.30 to +4.10)".
+pub fn detectable_line(d: &Detectable) -> String {
+    let v = |x: f64, signed: bool| match d.unit {
+        "share" if signed => format!("{:+.2} pts", x * 100.0),
+        "share" => format!("{:.2} pts", x * 100.0),
+        _ if signed => format!("{x:+.3}"),
+        _ => format!("{x:.3}"),
+    };
+    let mut line = format!("{}: {} at {} games", d.figure, v(d.smallest, false), crate::designer::thousands(d.games));
+    if d.figure.starts_with("share of") {
+        line = format!("{}: {:.2}% at {} games (seen at least once 95% of the time)", d.figure, d.smallest * 100.0, crate::designer::thousands(d.games));
+    }
+    if let Some((value, ci)) = d.measured {
+        line.push_str(&format!(" (measured {}, 95% CI {} to {})", v(value, true), v(ci[0], true), v(ci[1], true)));
+    }
+    line
+}
+
+/// The heading of the detectable effects, with the rule.
+const DETECTABLE_HEAD: &str = "What this audit can detect (an effect this large is found 80% of the time, at 2.8 standard errors; smaller ones pass unseen, and \"clean\" says nothing about them)";
+
 /// The terminal summary: verdict and every medium or high finding, then the top keys.
 pub fn summary_text(a: &Audit) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "audit of {} / {}: {}", a.game, a.variant, a.verdict);
+    if !a.detectable.is_empty() {
+        let _ = writeln!(s, "{DETECTABLE_HEAD}:");
+        for d in &a.detectable {
+            let _ = writeln!(s, "  {}", detectable_line(d));
+        }
+    }
     for f in &a.findings {
         if f.severity == super::Severity::Low {
             continue;
@@ -100,6 +128,13 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
     let _ = writeln!(md, "**{}**\n", a.verdict);
     let _ = writeln!(md, "Reproduce with:\n\n```\n{}\n```\n", a.command);
     let _ = writeln!(md, "Severity rule: {}\n", a.severity_rule);
+    if !a.detectable.is_empty() {
+        let _ = writeln!(md, "{DETECTABLE_HEAD}:\n");
+        for d in &a.detectable {
+            let _ = writeln!(md, "- {}", detectable_line(d));
+        }
+        let _ = writeln!(md);
+    }
     md.push_str(&findings_md(a, heading));
     md.push_str(&lineups_md(a, heading));
     md.push_str(&kinds_md(a, heading));
@@ -270,6 +305,18 @@ fn sensitivity_md(s: &Sensitivity, heading: &str, prefix: &str) -> String {
     let _ = writeln!(md);
     let list = |keys: &[String]| if keys.is_empty() { "none".to_string() } else { keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ") };
     let _ = writeln!(md, "No effect (neither full step changed anything significantly; a rule that may be dead): {}\n", list(&s.no_effect));
+    for h in &s.held {
+        let _ = writeln!(
+            md,
+            "Not dead: `{}` moved no figure, but a seat dealt one wins {:+.2} pts more than a seat not dealt one (`{}`, 95% CI {:+.2} to {:+.2} pts, {} games)\n",
+            h.key,
+            h.value * 100.0,
+            h.metric,
+            h.ci95[0] * 100.0,
+            h.ci95[1] * 100.0,
+            h.games
+        );
+    }
     let _ = writeln!(md, "Read by no bot at the table (see the \"unread key\" findings): {}\n", list(&s.unread));
     let _ = writeln!(md, "Structural keys (listed apart): {}\n", list(&s.structural));
     if !s.skipped.is_empty() {
@@ -376,6 +423,13 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
     let _ = writeln!(h, "<section id=\"audit\"><h2>Rules audit</h2>");
     let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(&a.verdict));
     let _ = writeln!(h, "<p>Reproduce with: <code>{}</code></p>", escape(&a.command));
+    if !a.detectable.is_empty() {
+        let _ = writeln!(h, "<p>{}:</p><ul>", escape(DETECTABLE_HEAD));
+        for d in &a.detectable {
+            let _ = writeln!(h, "<li>{}</li>", escape(&detectable_line(d)));
+        }
+        let _ = writeln!(h, "</ul>");
+    }
     let _ = writeln!(h, "<table><tr><th>kind</th><th>severity</th><th>finding</th><th>figure</th><th>keys</th><th>replay</th></tr>");
     for f in &a.findings {
         let _ = writeln!(
@@ -391,11 +445,31 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
     }
     let _ = writeln!(h, "</table>");
     if let Some(s) = &a.sensitivity {
-        let _ = writeln!(h, "<h3>Sensitivity (top 10 steps)</h3><ul>");
-        for r in s.steps.iter().take(10) {
+        // The tuning keys ranked; the structural keys (table size, match length) apart.
+        let _ = writeln!(h, "<h3>Sensitivity (top 10 steps of the tuning keys)</h3><ul>");
+        for r in s.steps.iter().filter(|r| !r.structural).take(10) {
             let _ = writeln!(h, "<li>{}</li>", escape(&step_line(r, s)));
         }
-        let _ = writeln!(h, "</ul><p>No effect (a rule that may be dead): {}</p>", escape(&s.no_effect.join(", ")));
+        let _ = writeln!(h, "</ul>");
+        if s.steps.iter().any(|r| r.structural) {
+            let _ = writeln!(h, "<h4>Structural keys (table size, match length: not tuning keys)</h4><ul>");
+            for r in s.steps.iter().filter(|r| r.structural) {
+                let _ = writeln!(h, "<li>{}</li>", escape(&step_line(r, s)));
+            }
+            let _ = writeln!(h, "</ul>");
+        }
+        let _ = writeln!(h, "<p>No effect (a rule that may be dead): {}</p>", escape(&s.no_effect.join(", ")));
+        for c in &s.held {
+            let _ = writeln!(
+                h,
+                "<p>Not dead: {} moved no figure, but a seat dealt one wins {:+.2} pts more ({}, 95% CI {:+.2} to {:+.2} pts)</p>",
+                escape(&c.key),
+                c.value * 100.0,
+                escape(&c.metric),
+                c.ci95[0] * 100.0,
+                c.ci95[1] * 100.0
+            );
+        }
         if !s.unread.is_empty() {
             let _ = writeln!(h, "<p>Read by no bot at the table: {}</p>", escape(&s.unread.join(", ")));
         }
