@@ -214,3 +214,67 @@ fn a_small_clean_variant_audits_the_same_for_any_thread_count() {
     let _ = std::fs::remove_dir_all(&o1);
     let _ = std::fs::remove_dir_all(&o2);
 }
+
+/// What the audit can detect is printed with the verdict: the first-player advantage at the
+/// table's games (2.8 standard errors of a share at the fair share, or of the measured figure
+/// with sensitivity), the stall share seen at least once 95% of the time, a step's change of
+/// every metric.
+#[test]
+fn the_audit_says_the_smallest_effect_it_can_detect() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/take-a-penny/standard.toml");
+    let out = temp("detectable");
+    let a = audit(&path, 400, false, &out);
+    let fpa = a.detectable.iter().find(|d| d.figure.starts_with("first-player advantage")).expect("listed");
+    let n = a.lineups[1].games as f64;
+    let players = 4.0;
+    let p = 1.0 / players;
+    assert_eq!(fpa.games as f64, n);
+    assert!((fpa.smallest - 2.8 * (p * (1.0 - p) / n).sqrt()).abs() < 1e-12, "{fpa:?}");
+    let stall = a.detectable.iter().find(|d| d.figure.starts_with("share of the table's games that stall")).expect("listed");
+    assert!((stall.smallest - (1.0 - 0.05f64.powf(1.0 / n))).abs() < 1e-12 && stall.smallest > 2.9 / n && stall.smallest < 3.1 / n);
+    let text = playtest::designer::audit::write::summary_text(&a);
+    assert!(text.contains("What this audit can detect") && text.contains("first-player advantage of the table: "), "{text}");
+    let _ = std::fs::remove_dir_all(&out);
+
+    // With the sensitivity analysis: the measured figure, and every metric's smallest step change.
+    let out = temp("detectable-sens");
+    let a = audit(&path, 300, true, &out);
+    let s = a.sensitivity.as_ref().expect("ran");
+    let fpa = a.detectable.iter().find(|d| d.figure.starts_with("first-player advantage")).expect("listed");
+    let (value, ci) = fpa.measured.expect("measured on the paired games");
+    assert!(ci[0] <= value && value <= ci[1]);
+    assert_eq!(fpa.games, s.base_games);
+    assert!((fpa.smallest - 2.8 * (ci[1] - ci[0]) / 2.0 / playtest::stats::Z95).abs() < 1e-9, "{fpa:?}");
+    for m in &s.metrics {
+        // A figure that never varied (no game capped) has no spread to detect against.
+        let Some(d) = m.detectable else {
+            assert!(m.name == "cap_share", "{}", m.name);
+            continue;
+        };
+        assert!(d > 0.0 && d.is_finite(), "{}: {d}", m.name);
+        assert!(a.detectable.iter().any(|x| x.figure == format!("a key step's change of {}", m.name)));
+    }
+    assert!(s.metrics.iter().filter(|m| m.detectable.is_some()).count() >= 2, "first-player advantage and mean length");
+    let md = std::fs::read_to_string(out.join("audit.md")).unwrap();
+    assert!(md.contains("What this audit can detect"), "{md}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Beaver Mania's card counts step to none and to double, and a card whose holders win a
+/// different share is never called dead.
+#[test]
+fn card_counts_step_to_none_and_double_and_a_valuable_card_is_not_dead() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("variants/beaver-mania/standard.toml");
+    let out = temp("cards");
+    let a = audit(&path, 300, true, &out);
+    let s = a.sensitivity.as_ref().expect("ran");
+    let step = |set: &str| s.steps.iter().any(|r| r.set == set);
+    assert!(step("deck.hippie=0") && step("deck.hippie=4"), "{:?}", s.steps.iter().map(|r| &r.set).collect::<Vec<_>>());
+    assert!(step("deck.copies=16") || step("deck.copies=12"), "copies doubled, or as far as the game allows");
+    for h in &s.held {
+        assert!(h.ci95[0] > 0.0 || h.ci95[1] < 0.0, "{h:?}");
+        assert!(!s.no_effect.contains(&h.key));
+    }
+    assert!(!s.no_effect.contains(&"deck.hippie".to_string()), "{:?} {:?}", s.no_effect, s.held);
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -107,15 +107,31 @@ fn the_audit_steps_scoring_keys_meaningfully_and_names_the_keys_no_bot_reads() {
     // No scoring key may be dead: `threshold` reads none of them, and the audit says that instead.
     assert!(s.no_effect.iter().all(|k| !k.starts_with("scoring.")), "{:?}", s.no_effect);
     assert!(a.findings.iter().all(|f| !(f.kind == "no effect" && f.keys.iter().any(|k| k.starts_with("scoring.")))));
-    let unread = a.findings.iter().find(|f| f.kind == "unread key" && f.sentence.contains("`scoring.*`")).expect("an unread-key finding");
-    assert!(
-        unread.sentence.starts_with("`threshold` does not read `scoring.*`")
-            && unread.sentence.ends_with("this change can move who wins, not how anyone plays")
-    );
-    assert!(unread.keys.iter().all(|k| k.starts_with("scoring.")) && unread.keys.len() >= 20, "{:?}", unread.keys);
+    // One hint per unread key, each with its own key's figure: 22 scoring rows are not lumped.
+    let unread: Vec<_> = a.findings.iter().filter(|f| f.kind == "unread key" && f.sentence.contains("`scoring.*`")).collect();
+    assert!(unread.len() >= 20, "{}", unread.len());
+    for f in &unread {
+        assert_eq!(f.keys.len(), 1, "{:?}", f.keys);
+        assert!(f.keys[0].starts_with("scoring."));
+        assert!(
+            f.sentence.starts_with("`threshold` does not read `scoring.*`")
+                && f.sentence.contains(&format!("`{}`", f.keys[0]))
+                && f.sentence.ends_with("this change can move who wins, not how anyone plays"),
+            "{}",
+            f.sentence
+        );
+        let games = s.steps.iter().filter(|r| r.key == f.keys[0]).map(|r| r.games).max().unwrap();
+        assert_eq!(f.figure.games, games, "the figure is the key's own");
+    }
     // `players` and `rounds` are structural: apart from the tuning keys.
     assert_eq!(s.structural, ["players", "rounds"]);
     let md = std::fs::read_to_string(out.join("audit.md")).unwrap();
     assert!(md.contains("Structural keys (listed apart): `players`, `rounds`"), "{md}");
+    // The page's top ten ranks tuning keys only; the structural keys come after, apart.
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    let top = &html[html.find("top 10 steps of the tuning keys").expect("the ranked list")..];
+    let top = &top[..top.find("</ul>").unwrap()];
+    assert!(!top.contains("<li>players ") && !top.contains("<li>rounds "), "{top}");
+    assert!(html.contains("Structural keys (table size, match length: not tuning keys)"), "{html}");
     let _ = std::fs::remove_dir_all(&out);
 }

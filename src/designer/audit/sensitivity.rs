@@ -256,7 +256,8 @@ pub struct MetricInfo {
     pub why: &'static str,
     /// The smallest change of it a step of [`Sensitivity::max_games`] paired games detects
     /// ([`DETECT_SE`] standard errors of the paired difference, from the median spread of the
-    /// steps' differences); none when no step has an interval for it.
+    /// steps' differences); none when no step has an interval for it or it never varied (a
+    /// cap share of 0 everywhere).
     pub detectable: Option<f64>,
     /// The variant as written over the games its steps were paired with: value and 95% CI
     /// (none when the catalogue gives no interval).
@@ -485,7 +486,7 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         .iter()
         .filter(|k| {
             let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == *k).collect();
-            of_key.iter().any(|r| r.full && !r.structural && !r.unread) && of_key.iter().all(|r| r.effects.iter().all(|e| !e.significant))
+            may_be_dead(&of_key, None)
         })
         .cloned()
         .collect();
@@ -494,7 +495,8 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         .filter(|(k, _)| quiet.contains(k))
         .filter_map(|(k, m)| {
             let (value, ci95) = base_of(m)?;
-            (ci95[0] > 0.0 || ci95[1] < 0.0).then(|| HeldCard { key: k.clone(), metric: m.clone(), value, ci95, games: base_stats.tally.games })
+            let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == k).collect();
+            (!may_be_dead(&of_key, Some(ci95))).then(|| HeldCard { key: k.clone(), metric: m.clone(), value, ci95, games: base_stats.tally.games })
         })
         .collect();
     let no_effect: Vec<String> = quiet.into_iter().filter(|k| !held.iter().any(|h| &h.key == k)).collect();
@@ -522,6 +524,15 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
     })
 }
 
+/// Whether a key whose steps are `of_key` may set a dead rule: a full step was played (of a
+/// key neither structural nor unread by every bot), no step moved any figure significantly,
+/// and, for a card, the seats dealt it do not win a different share (`held`: the 95% CI of
+/// the game's `<card>_held_win_share_gain`, which must not exclude 0).
+pub fn may_be_dead(of_key: &[&StepRow], held: Option<[f64; 2]>) -> bool {
+    let quiet = of_key.iter().any(|r| r.full && !r.structural && !r.unread) && of_key.iter().all(|r| r.effects.iter().all(|e| !e.significant));
+    quiet && held.is_none_or(|ci| ci[0] <= 0.0 && ci[1] >= 0.0)
+}
+
 /// The smallest change of metric `j` a step of `max` paired games detects: [`DETECT_SE`]
 /// standard errors of the paired difference, the standard error taken from the median spread
 /// of the steps' differences (per game: half-width / 1.96 x sqrt(games)).
@@ -530,7 +541,7 @@ fn detectable(accs: &[Acc], j: usize, per_game: bool, max: u64) -> Option<f64> {
         .iter()
         .filter(|a| a.games > 0)
         .filter_map(|a| estimate(a, j, per_game).2.map(|h| h / crate::stats::Z95 * (a.games as f64).sqrt()))
-        .filter(|x| x.is_finite())
+        .filter(|x| x.is_finite() && *x > 0.0)
         .collect();
     if spread.is_empty() || max == 0 {
         return None;
@@ -775,6 +786,30 @@ mod tests {
         assert_eq!(tried_sizes(&k(250.0, true, None)), [25.0, 12.0, 6.0, 3.0, 1.0]);
         assert_eq!(number_text(0.55, false), "0.55");
         assert_eq!(number_text(6.0, true), "6");
+    }
+
+    #[test]
+    fn a_card_whose_holders_win_more_is_never_dead() {
+        let row = |significant: bool| StepRow {
+            key: "deck.hippie".into(),
+            set: "deck.hippie=0".into(),
+            dir: -1,
+            from: 2.0,
+            to: 0.0,
+            full: true,
+            structural: false,
+            unread: false,
+            games: 2048,
+            effects: vec![Effect { metric: "first_player_advantage".into(), base: 0.0, diff: 0.001, ci95: Some([-0.01, 0.012]), significant }],
+            score: 0.0,
+        };
+        let (quiet, moved) = (row(false), row(true));
+        assert!(may_be_dead(&[&quiet], None), "no step moved anything");
+        assert!(!may_be_dead(&[&quiet, &moved], None), "a step moved a figure");
+        // Beaver Mania's hippie: holders win 18 points more (95% CI +10 to +26).
+        assert!(!may_be_dead(&[&quiet], Some([0.10, 0.26])));
+        assert!(!may_be_dead(&[&quiet], Some([-0.26, -0.10])), "holders win less: it matters too");
+        assert!(may_be_dead(&[&quiet], Some([-0.02, 0.03])));
     }
 
     #[test]
