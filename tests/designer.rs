@@ -400,3 +400,53 @@ fn sweep_and_compare_do_not_depend_on_the_thread_count() {
     };
     assert_eq!(run("1"), run("2"));
 }
+
+/// A pick its confirmation on a fresh seed refutes: tune says nothing holds, names the
+/// closest, writes no "holds" or "confirmed", and exits 1.
+#[test]
+fn tune_exits_1_when_its_confirmation_refutes_the_pick() {
+    let dir = temp("tune-refuted");
+    // Pig Farm's seat 0 wins about 3.5 points over the fair share: undecided against +2.5 on
+    // the race's 4,096 games (--budget stops it), refuted by 16,384 fresh games.
+    let v = write_variant(&dir, "v.toml", PIG, "first_player_advantage = [-0.01, 0.025]");
+    let out = dir.join("out");
+    let o = playtest(&[
+        "tune",
+        &v,
+        "--param",
+        "scoring.seller.3=30",
+        "--budget",
+        "6144",
+        "--games",
+        "16384",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("NOTHING in the grid holds every [expect] bound: the race's pick scoring.seller.3=30 held on the race's games, but the confirmation"), "{text}");
+    assert!(text.contains("first_player_advantage FAILS") && !text.contains("Found:"), "{text}");
+    assert!(stderr(&o).contains("tune: no candidate holds every [expect] bound") && stderr(&o).contains("the closest, scoring.seller.3=30"), "{}", stderr(&o));
+    let tuned = std::fs::read_to_string(out.join("tuned.toml")).unwrap();
+    assert!(!tuned.contains("holds") && !tuned.contains("confirmed"), "{tuned}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A change that moves no bounded figure measurably (one more king in Beaver Mania's 116
+/// cards, against the first-player advantage) is refused, with the paired interval, and
+/// nothing is written.
+#[test]
+fn tune_refuses_a_change_that_moves_no_bounded_figure_measurably() {
+    let dir = temp("tune-noop");
+    let v = write_variant(&dir, "v.toml", "variants/beaver-mania/standard.toml", "first_player_advantage = [-0.005, 0.005]");
+    let out = dir.join("out");
+    let o = playtest(&["tune", &v, "--param", "deck.king=3..4", "--budget", "40000", "--games", "2048", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("no tuned variant written: the pick (deck.king=3) moves none of the bounded figures (first_player_advantage) measurably"), "{err}");
+    assert!(err.contains("every difference's 95% interval holds 0: first_player_advantage"), "{err}");
+    assert!(!out.join("tuned.toml").exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(&dir);
+}

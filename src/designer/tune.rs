@@ -1647,13 +1647,13 @@ mod tests {
     fn tune_races_an_undecided_pick_on_and_a_refuted_confirmation_holds_nothing() {
         // Pig Farm's seat 0 wins about 3.4 points over the fair share: on 2,048 games a bound
         // at +2.5 points is undecided, so the race goes on past its first round (one
-        // candidate left); --budget stops it still undecided, and the confirmation on 32,768
+        // candidate left); --budget stops it still undecided, and the confirmation on 16,384
         // fresh games puts the whole CI above the bound.
         let d = scratch("refuted", "first_player_advantage = [-0.01, 0.025]");
         let mut o = options(&d, 0, "a");
         o.params = vec!["scoring.seller.3=30".into()];
         o.budget = 6_144;
-        o.run.games = 32_768;
+        o.run.games = 16_384;
         let r = main(&o).unwrap();
         eprintln!("{}", text(&r));
         assert_eq!(r.rounds.len(), 2, "raced on while undecided: {:?}", r.rounds);
