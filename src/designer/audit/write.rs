@@ -42,19 +42,26 @@ fn figure_text(f: &Finding) -> String {
 
 /// One line of what the audit can detect: "first-player advantage of the table: ±2.74 pts at
 /// 2,000 games (measured +1.40 pts, 95% CI -1.30 to +4.10)".
-pub fn detectable_line(d: &Detectable) -> String {
-    let v = |x: f64, signed: bool| match d.unit {
-        "share" if signed => format!("{:+.2} pts", x * 100.0),
-        "share" => format!("{:.2} pts", x * 100.0),
-        _ if signed => format!("{x:+.3}"),
-        _ => format!("{x:.3}"),
+pub fn detectable_line(d: &Detectable, length_unit: &str) -> String {
+    let (scale, unit) = match d.unit {
+        "share" => (100.0, " pts"),
+        "length" => (1.0, length_unit),
+        _ => (1.0, ""),
     };
-    let mut line = format!("{}: {} at {} games", d.figure, v(d.smallest, false), crate::designer::thousands(d.games));
+    let sep = if unit.is_empty() || unit.starts_with(' ') { "" } else { " " };
+    let games = crate::designer::thousands(d.games);
     if d.figure.starts_with("share of") {
-        line = format!("{}: {:.2}% at {} games (seen at least once 95% of the time)", d.figure, d.smallest * 100.0, crate::designer::thousands(d.games));
+        return format!("{}: {:.2}% at {games} games (seen at least once 95% of the time)", d.figure, d.smallest * 100.0);
     }
+    let digits = if d.unit == "share" { 2 } else { 3 };
+    let mut line = format!("{}: ±{:.digits$}{sep}{unit} at {games} games", d.figure, d.smallest * scale);
     if let Some((value, ci)) = d.measured {
-        line.push_str(&format!(" (measured {}, 95% CI {} to {})", v(value, true), v(ci[0], true), v(ci[1], true)));
+        line.push_str(&format!(
+            " (measured {:+.digits$}{sep}{unit}, 95% CI {:+.digits$} to {:+.digits$})",
+            value * scale,
+            ci[0] * scale,
+            ci[1] * scale
+        ));
     }
     line
 }
@@ -69,7 +76,7 @@ pub fn summary_text(a: &Audit) -> String {
     if !a.detectable.is_empty() {
         let _ = writeln!(s, "{DETECTABLE_HEAD}:");
         for d in &a.detectable {
-            let _ = writeln!(s, "  {}", detectable_line(d));
+            let _ = writeln!(s, "  {}", detectable_line(d, &a.length_unit));
         }
     }
     for f in &a.findings {
@@ -131,7 +138,7 @@ pub fn markdown(a: &Audit, heading: &str, prefix: &str) -> String {
     if !a.detectable.is_empty() {
         let _ = writeln!(md, "{DETECTABLE_HEAD}:\n");
         for d in &a.detectable {
-            let _ = writeln!(md, "- {}", detectable_line(d));
+            let _ = writeln!(md, "- {}", detectable_line(d, &a.length_unit));
         }
         let _ = writeln!(md);
     }
@@ -426,7 +433,7 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
     if !a.detectable.is_empty() {
         let _ = writeln!(h, "<p>{}:</p><ul>", escape(DETECTABLE_HEAD));
         for d in &a.detectable {
-            let _ = writeln!(h, "<li>{}</li>", escape(&detectable_line(d)));
+            let _ = writeln!(h, "<li>{}</li>", escape(&detectable_line(d, &a.length_unit)));
         }
         let _ = writeln!(h, "</ul>");
     }
