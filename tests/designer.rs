@@ -410,23 +410,13 @@ fn tune_exits_1_when_its_confirmation_refutes_the_pick() {
     // the race's 4,096 games (--budget stops it), refuted by 16,384 fresh games.
     let v = write_variant(&dir, "v.toml", PIG, "first_player_advantage = [-0.01, 0.025]");
     let out = dir.join("out");
-    let o = playtest(&[
-        "tune",
-        &v,
-        "--param",
-        "scoring.seller.3=30",
-        "--budget",
-        "6144",
-        "--games",
-        "16384",
-        "--seed",
-        "5",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = playtest(&["tune", &v, "--param", "scoring.seller.3=30", "--budget", "6144", "--games", "16384", "--seed", "5", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("NOTHING in the grid holds every [expect] bound: the race's pick scoring.seller.3=30 held on the race's games, but the confirmation"), "{text}");
+    assert!(
+        text.contains("NOTHING in the grid holds every [expect] bound: the race's pick scoring.seller.3=30 held on the race's games, but the confirmation"),
+        "{text}"
+    );
     assert!(text.contains("first_player_advantage FAILS") && !text.contains("Found:"), "{text}");
     assert!(stderr(&o).contains("tune: no candidate holds every [expect] bound") && stderr(&o).contains("the closest, scoring.seller.3=30"), "{}", stderr(&o));
     let tuned = std::fs::read_to_string(out.join("tuned.toml")).unwrap();

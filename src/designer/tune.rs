@@ -808,10 +808,10 @@ impl Race<'_> {
             }
         };
         order.sort_by(|&a, &b| {
-            class(a).cmp(&class(b)).then_with(|| {
-                if class(a) == 2 { self.objective_at(racers, a).total_cmp(&self.objective_at(racers, b)) } else { std::cmp::Ordering::Equal }
-            })
-            .then(self.rank[a].cmp(&self.rank[b]))
+            class(a)
+                .cmp(&class(b))
+                .then_with(|| if class(a) == 2 { self.objective_at(racers, a).total_cmp(&self.objective_at(racers, b)) } else { std::cmp::Ordering::Equal })
+                .then(self.rank[a].cmp(&self.rank[b]))
         });
         order
     }
@@ -1329,7 +1329,11 @@ pub fn text(r: &TuneResult) -> String {
         "\nConfirmation on a fresh seed ({}, {} games, invariants checked): {}",
         c.seed,
         thousands(c.games),
-        if c.passes { "every bound holds as `check` judges (no whole CI outside)".to_string() } else { format!("{} FAILS (whole 95% CI outside)", failing(&c.bounds)) }
+        if c.passes {
+            "every bound holds as `check` judges (no whole CI outside)".to_string()
+        } else {
+            format!("{} FAILS (whole 95% CI outside)", failing(&c.bounds))
+        }
     );
     let _ = writeln!(out, "\n| metric | bounds | value (95% CI) | verdict |\n|---|---|---|---|");
     for b in &c.bounds {

@@ -540,11 +540,7 @@ fn findings_of(
 /// The smallest effect per figure the audit's games can detect: the table's first-player
 /// advantage and stall share (from the watched table, `acting` seats), a step's change of
 /// every metric of the sensitivity analysis, an exploit's edge over the fair share.
-fn detectable_of(
-    (table, acting): (&Watched, usize),
-    exploit: Option<&exploit::ExploitReport>,
-    sens: Option<&sensitivity::Sensitivity>,
-) -> Vec<Detectable> {
+fn detectable_of((table, acting): (&Watched, usize), exploit: Option<&exploit::ExploitReport>, sens: Option<&sensitivity::Sensitivity>) -> Vec<Detectable> {
     let share_se = |p: f64, n: u64| if n == 0 { f64::NAN } else { (p * (1.0 - p) / n as f64).sqrt() };
     let mut out = Vec::new();
     let fair = 1.0 / acting.max(1) as f64;

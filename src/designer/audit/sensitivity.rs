@@ -453,9 +453,8 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
     let (accs, base_stats) = play_rounds(setup, (&base_arm, &arms), &compared, (max, !held_metrics.is_empty()), progress)?;
     let base_summary = base_stats.summary(&base_arm, setup.seed, true, 0.0);
     let base_est = base_stats.estimates(&base_cat, &base_summary);
-    let base_of = |name: &str| {
-        base_cat.position(name).and_then(|i| base_est.get(i)).filter(|e| e.value.is_finite() && e.hi > e.lo).map(|e| (e.value, [e.lo, e.hi]))
-    };
+    let base_of =
+        |name: &str| base_cat.position(name).and_then(|i| base_est.get(i)).filter(|e| e.value.is_finite() && e.hi > e.lo).map(|e| (e.value, [e.lo, e.hi]));
     let metrics_info: Vec<MetricInfo> = names
         .iter()
         .zip(&base_where)

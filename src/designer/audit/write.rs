@@ -56,12 +56,7 @@ pub fn detectable_line(d: &Detectable, length_unit: &str) -> String {
     let digits = if d.unit == "share" { 2 } else { 3 };
     let mut line = format!("{}: ±{:.digits$}{sep}{unit} at {games} games", d.figure, d.smallest * scale);
     if let Some((value, ci)) = d.measured {
-        line.push_str(&format!(
-            " (measured {:+.digits$}{sep}{unit}, 95% CI {:+.digits$} to {:+.digits$})",
-            value * scale,
-            ci[0] * scale,
-            ci[1] * scale
-        ));
+        line.push_str(&format!(" (measured {:+.digits$}{sep}{unit}, 95% CI {:+.digits$} to {:+.digits$})", value * scale, ci[0] * scale, ci[1] * scale));
     }
     line
 }
