@@ -237,8 +237,12 @@ fn lines(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[crate
         }
     }
     // x spans the data; y hugs the data (from 0 when the data is near 0), capped at 100 for shares.
-    let x_min = if x_min.is_finite() { x_min } else { 0.0 };
-    let x_max = if x_max.is_finite() && x_max > x_min { x_max } else { x_min + 1.0 };
+    // One x (a single point): centred in a range of one unit, not pinned to the corner.
+    let (x_min, x_max) = match (x_min.is_finite(), x_max.is_finite() && x_max > x_min) {
+        (true, true) => (x_min, x_max),
+        (true, false) => (x_min - 0.5, x_min + 0.5),
+        _ => (0.0, 1.0),
+    };
     let (y_min, y_max) = if y_min.is_finite() { (y_min, y_max) } else { (0.0, 1.0) };
     let near_zero = y_min >= 0.0 && y_min <= 0.4 * y_max;
     let (mut bottom, mut top) = span(y_min, y_max, near_zero, 0.05);
