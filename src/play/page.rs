@@ -133,8 +133,9 @@ function logSentence(t) {
   const k = status.seat;
   t = t.replace(/^[-=]+\s*/, '');
   t = t.replace(new RegExp('\\bseat ' + k + "'s\\b", 'g'), 'your');
-  t = t.replace(new RegExp('(^|; |: )seat ' + k + ' (\\w+)((?: \\S+)*?)( and (\\w+) (it|them))?(?=$|;)', 'g'),
-    (m, pre, verb, rest, and, verb2, obj) => pre + 'you ' + baseForm(verb) + rest.replace(/\bits\b/g, 'your') + (and ? ' and ' + baseForm(verb2) + ' ' + obj : ''));
+  t = t.replace(new RegExp('(^|; |: )seat ' + k + ' ([A-Za-z]+)([^;]*)', 'g'), (m, pre, verb, rest) =>
+    pre + 'you ' + (verb === verb.toUpperCase() ? baseForm(verb.toLowerCase()) : baseForm(verb)) +
+    rest.replace(/\bits\b/g, 'your').replace(/ (and|or) ([a-z]+) (it|them|the|a)\b/g, (x, c, v, o) => ' ' + c + ' ' + baseForm(v) + ' ' + o));
   return t.replace(new RegExp('\\bseat ' + k + '\\b', 'g'), 'you');
 }
 function entryText(e) {

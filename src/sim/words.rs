@@ -94,9 +94,26 @@ fn imperative(sentence: &str) -> String {
     if let Some(owned) = rest.strip_prefix("'s ") {
         return format!("your {owned}");
     }
-    let rest = rest.trim_start();
+    let mut rest = rest.trim_start();
+    // A subject's own name in brackets ("seat 0 (red) picks") belongs to the subject.
+    if rest.starts_with('(')
+        && let Some((_, after)) = rest.split_once(") ")
+    {
+        rest = after;
+    }
+    // An adverb before the verb keeps its place ("secretly picks" reads "secretly pick").
+    let (adverb, rest) = match rest.split_once(' ') {
+        Some((w, after)) if w.ends_with("ly") && after.contains(' ') => (format!("{w} "), after),
+        _ => (String::new(), rest),
+    };
     let (verb, tail) = rest.split_once(' ').unwrap_or((rest, ""));
-    let base = base_form(verb);
+    // A verb in capitals ("DOUBTS:") and the punctuation after it keep their place.
+    let word = verb.trim_end_matches(|c: char| !c.is_alphanumeric());
+    let base = if word.chars().all(|c| c.is_uppercase()) {
+        format!("{}{}", base_form(&word.to_lowercase()), &verb[word.len()..])
+    } else {
+        format!("{}{}", base_form(word), &verb[word.len()..])
+    };
     // A second verb of the same subject: "and takes it" reads "and take it".
     let tail = tail.split(" and ").map(|part| {
         let mut words: Vec<String> = part.split(' ').map(str::to_string).collect();
@@ -106,7 +123,7 @@ fn imperative(sentence: &str) -> String {
         words.join(" ")
     });
     let tail = tail.collect::<Vec<_>>().join(" and ");
-    if tail.is_empty() { base } else { format!("{base} {tail}") }
+    if tail.is_empty() { format!("{adverb}{base}") } else { format!("{adverb}{base} {tail}") }
 }
 
 /// The base form of a verb in the third person singular ("plays" play, "passes" pass,
@@ -220,6 +237,8 @@ mod tests {
         assert_eq!(imperative("seat 12 passes"), "pass");
         assert_eq!(imperative("seat 1 stabs seat 2's top play [9] and takes it"), "stab seat 2's top play [9] and take it");
         assert_eq!(imperative("seat 3's fairy wishes 5 from seat 1: given"), "your fairy wishes 5 from seat 1: given");
+        assert_eq!(imperative("seat 0 DOUBTS: the card is ?"), "doubt: the card is ?");
+        assert_eq!(imperative("seat 0 (red) secretly picks take2"), "secretly pick take2");
         assert_eq!(base_form("carries"), "carry");
         assert_eq!(base_form("wishes"), "wish");
         assert_eq!(base_form("is"), "be");
