@@ -62,7 +62,9 @@ pub(super) fn play(a: &PlayArgs) -> Result<(), Error> {
     let variant = match (&a.variant, &from) {
         (Some(path), _) => Variant::load(path, &a.sets)?,
         (None, Some((_, _, variant))) if a.sets.is_empty() => variant.clone(),
-        (None, Some((file, _, _))) => return Err(Error::Usage(format!("--set needs a VARIANT file: the variant of {} is taken as it was played", file.display()))),
+        (None, Some((file, _, _))) => {
+            return Err(Error::Usage(format!("--set needs a VARIANT file: the variant of {} is taken as it was played", file.display())));
+        }
         (None, None) => return Err(Error::Usage("a VARIANT file (or --from TRACE) is needed".into())),
     };
     let traced_seed = from.as_ref().and_then(|(_, lines, _)| match lines.first() {

@@ -67,7 +67,9 @@ pub fn page(title: &str, trace: &str) -> String {
 /// the trace is; without them the page draws the trace's states field by field.
 pub fn page_with_words(title: &str, trace: &str, words: Option<&serde_json::Value>) -> String {
     let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    let words = words.map_or(String::new(), |w| format!(r#"<script type="application/octet-stream" id="words" data-encoding="gzip+base64">{}</script>"#, packed(&w.to_string())));
+    let words = words.map_or(String::new(), |w| {
+        format!(r#"<script type="application/octet-stream" id="words" data-encoding="gzip+base64">{}</script>"#, packed(&w.to_string()))
+    });
     TEMPLATE
         .replace("{{TITLE}}", &title)
         .replace("{{STYLE}}", STYLE)

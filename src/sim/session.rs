@@ -306,7 +306,8 @@ impl<G: Game> Session<G> {
             if seat != d.seat {
                 return Err(format!("line {n}: seat {} decides in the trace, seat {seat} in the game", d.seat));
             }
-            let action: G::Action = serde_json::from_value(d.action.clone()).map_err(|e| format!("line {n}: {} is not an action of {}: {e}", d.action, self.game.id()))?;
+            let action: G::Action =
+                serde_json::from_value(d.action.clone()).map_err(|e| format!("line {n}: {} is not an action of {}: {e}", d.action, self.game.id()))?;
             if !self.game.is_legal(&self.game.view(&self.state, seat), &action) {
                 return Err(format!("line {n}: {} is not legal here", d.action));
             }

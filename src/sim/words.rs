@@ -205,7 +205,8 @@ pub fn trace_words<G: Game>(game: &G, lines: &[(usize, crate::engine::trace::Lin
     let mut steps = vec![at(&state, said(&mut log), Vec::new())];
     for (n, line) in lines {
         let Line::Decision(d) = line else { continue };
-        let action: G::Action = serde_json::from_value(d.action.clone()).map_err(|e| format!("line {n}: {} is not an action of {}: {e}", d.action, game.id()))?;
+        let action: G::Action =
+            serde_json::from_value(d.action.clone()).map_err(|e| format!("line {n}: {} is not an action of {}: {e}", d.action, game.id()))?;
         let seat = match game.to_move(&state) {
             crate::engine::ToMove::Seat(s) if s == d.seat => s,
             _ => return Err(format!("line {n}: seat {} decides here in the trace, not in the game replayed", d.seat)),

@@ -183,11 +183,7 @@ impl FlowerPower {
             "Each card played adds a petal to the flower of its color; whoever lays a flower's {}th petal takes the flower (1 point). The game ends when the pile and every hand are empty; most flowers win (ties share).",
             p.petals
         );
-        let now = if s.over {
-            String::new()
-        } else {
-            format!("seat {} plays 1 to {} cards from its hand", s.current, p.max_play)
-        };
+        let now = if s.over { String::new() } else { format!("seat {} plays 1 to {} cards from its hand", s.current, p.max_play) };
         let mut facts = vec![format!("turn {}", s.turns + u32::from(!s.over))];
         for c in 0..COLORS {
             let started = if s.garden[c] > 0 { format!(", started by seat {}", s.starter[c]) } else { String::new() };

@@ -229,10 +229,7 @@ impl PigFarm {
             now,
             facts,
             zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile", Lay::Pile)],
-            seat_zones: vec![
-                Zone::new("players/*/hand", "pigs", Lay::Cards),
-                Zone::new("players/*/butchers", "butchers to roll", Lay::Value),
-            ],
+            seat_zones: vec![Zone::new("players/*/hand", "pigs", Lay::Cards), Zone::new("players/*/butchers", "butchers to roll", Lay::Value)],
             seat_facts: Vec::new(),
             end: match (s.phase, END_REASONS[s.end_reason as usize]) {
                 (Phase::Over, "sold") => "a farm was sold".into(),

@@ -149,7 +149,9 @@ impl TakeAPenny {
                 Zone::new("bank_cards/*/chosen", "this round's pick", Lay::Value),
                 Zone::new("bank_cards/*/last", "last round's pick", Lay::Value),
             ],
-            seat_facts: (0..crate::engine::Game::seats(self)).map(|c| if self.setup.is_dummy(c) { "a dummy bank card: it never picks".to_string() } else { String::new() }).collect(),
+            seat_facts: (0..crate::engine::Game::seats(self))
+                .map(|c| if self.setup.is_dummy(c) { "a dummy bank card: it never picks".to_string() } else { String::new() })
+                .collect(),
             end: match (s.over, END_REASONS[s.end_reason as usize]) {
                 (true, "pot_empty") => "the pot is empty".into(),
                 (true, _) => "the round cap was reached".into(),
