@@ -73,6 +73,7 @@ const STYLE: &str = r###"
 #you .actions { max-height: 220px; overflow: auto; }
 #you .group { display: flex; flex-wrap: wrap; gap: 4px; align-items: center; margin: 2px 0; }
 #you .verb { font-size: 12px; color: #777; min-width: 50px; }
+.card.picked { outline: 3px solid #1565c0; outline-offset: 1px; transform: translateY(-3px); }
 #turn { font-size: 14px; }
 .sentence.end { font-size: 15px; margin: 4px 0; }
 button.act { font-size: 12px; border: 1px solid #d08000; background: #fff7e6; border-radius: 12px; padding: 3px 9px; cursor: pointer; }
@@ -182,6 +183,41 @@ function choicesHtml() {
   }
   return html;
 }
+// Cards picked in your hand: the choices shown are those that name them all ("play [2 x 7]"
+// names 7 twice). Reset when the table moves on.
+let picked = [], pickedStep = -1;
+function nameCount(label, name) {
+  const q = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let n = 0;
+  for (const m of label.matchAll(new RegExp('(?:(\\d+) x )?(?<![\\w-])' + q + '(?![\\w-])(?! x )', 'g'))) n += m[1] ? Number(m[1]) : 1;
+  return n;
+}
+function filterChoices() {
+  const need = {};
+  for (const name of picked) need[name] = (need[name] || 0) + 1;
+  let shown = 0;
+  for (const b of document.querySelectorAll('#you button.act')) {
+    const ok = Object.keys(need).every(n => nameCount(b.textContent, n) >= need[n]);
+    b.style.display = ok ? '' : 'none';
+    if (ok) shown++;
+  }
+  for (const g of document.querySelectorAll('#you .group')) g.style.display = [...g.querySelectorAll('button.act')].some(b => b.style.display !== 'none') ? '' : 'none';
+  const note = $('picknote');
+  if (note) note.textContent = picked.length ? `${shown} of ${status.legal.length} choices use the picked cards (${picked.join(', ')}); click a picked card again to put it back` : (status.legal.length > 8 ? 'pick cards in your hand to see the choices that play them' : '');
+}
+function wirePicking() {
+  if (pickedStep !== status.step) { picked = []; pickedStep = status.step; }
+  const cards = [...document.querySelectorAll('#table .player[data-seat="' + status.seat + '"] .zone.hand .card[title]')];
+  cards.forEach((c, i) => {
+    c.style.cursor = 'pointer';
+    c.addEventListener('click', () => {
+      const name = c.getAttribute('title');
+      if (c.classList.toggle('picked')) picked.push(name); else picked.splice(picked.indexOf(name), 1);
+      filterChoices();
+    });
+  });
+  filterChoices();
+}
 function render() {
   const turn = $('turn');
   $('whoami').textContent = '— you play seat ' + status.seat + (teamOf(status.seat) ? ' (your team: ' + seatsText(teamOf(status.seat).map(k => 'seat ' + k)) + ')' : '') + ', game seed ' + status.seed;
@@ -201,8 +237,9 @@ function render() {
     you.innerHTML = `<div class="panel" style="display:block"><h3>the game is over</h3><div class="sentence end">${esc(endSentence())}</div><div class="muted">The game is saved as a trace: replay it with <code>playtest replay FILE</code>. The server keeps serving this page until you stop it with Ctrl-C in the terminal.</div></div>`;
   } else if (status.your_turn && !pending()) {
     turn.innerHTML = '<b>your turn</b>' + (now ? ': ' + esc(logSentence(now)) : '');
-    you.innerHTML = `<div class="panel" style="display:block"><h3>your choices (${status.legal.length})</h3><div class="actions">` + choicesHtml() + '</div></div>';
+    you.innerHTML = `<div class="panel" style="display:block"><h3>your choices (${status.legal.length})</h3><div id="picknote" class="muted"></div><div class="actions">` + choicesHtml() + '</div></div>';
     for (const b of you.querySelectorAll('button.act')) b.addEventListener('click', () => play(Number(b.dataset.index)));
+    wirePicking();
   } else {
     turn.textContent = pending() ? `the bots are playing (${entries.length - shown} action(s) to show)` : `waiting for ${seatName(status.to_move)}` + (now ? ': ' + logSentence(now) : '');
     you.innerHTML = '';

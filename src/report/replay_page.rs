@@ -456,7 +456,7 @@ function atPath(v, path, k) {
 // One card: drawn when the drawing knows it, else its name on a card.
 function anyCard(x, cls) {
   const c = typeof x === 'string' ? cardHtml(x) : null;
-  const html = c !== null ? c : `<span class="card" style="font-size:11px">${esc(typeof x === 'string' ? x : plain(x))}</span>`;
+  const html = c !== null ? c : `<span class="card" title="${esc(typeof x === 'string' ? x : plain(x))}" style="font-size:11px">${esc(typeof x === 'string' ? x : plain(x))}</span>`;
   return cls ? `<span class="${cls}">${html}</span>` : html;
 }
 function backsHtml(n) {
