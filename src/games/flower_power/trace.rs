@@ -185,9 +185,9 @@ impl FlowerPower {
         );
         let now = if s.over { String::new() } else { format!("seat {} plays 1 to {} cards from its hand", s.current, p.max_play) };
         let mut facts = vec![format!("turn {}", s.turns + u32::from(!s.over))];
-        for c in 0..COLORS {
+        for (c, color) in COLOR_NAMES.iter().enumerate().take(COLORS) {
             let started = if s.garden[c] > 0 { format!(", started by seat {}", s.starter[c]) } else { String::new() };
-            facts.push(format!("{} flower: {} of {} petals{started}", COLOR_NAMES[c], s.garden[c], p.petals));
+            facts.push(format!("{color} flower: {} of {} petals{started}", s.garden[c], p.petals));
         }
         TableWords {
             goal,
