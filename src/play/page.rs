@@ -228,7 +228,10 @@ function render() {
   const active = pending() ? -1 : (status.to_move === null ? -1 : status.to_move);
   $('table').innerHTML = drawTable(view, words, scores, active);
   const list = $('entries');
-  list.innerHTML = entries.slice(0, shown).map((e, i) => `<li class="${e.seat === status.seat ? 'mine' : ''}${i === shown - 1 ? ' latest' : ''}">${esc(entryText(e))}</li>`).join('');
+  // The last 200 entries (a long game's whole log would be redrawn at every action).
+  const first = Math.max(0, shown - 200);
+  list.start = first + 1;
+  list.innerHTML = entries.slice(first, shown).map((e, j) => `<li class="${e.seat === status.seat ? 'mine' : ''}${first + j === shown - 1 ? ' latest' : ''}">${esc(entryText(e))}</li>`).join('');
   $('log').scrollTop = $('log').scrollHeight;
   const you = $('you');
   const now = words && words.now ? words.now : '';
