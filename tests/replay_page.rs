@@ -144,10 +144,10 @@ fn the_replay_page_steps_through_the_game_and_hides_other_hands_in_chromium() {
     };
     let r = probe(&browser, "variants/pig-farm/standard.toml", 5);
     assert_eq!(r["errors"], "[]", "{r:?}");
-    assert!(r["start_pos"].starts_with("0 / "), "{r:?}");
+    assert!(r["start_pos"].starts_with("step 0 of "), "{r:?}");
     assert_eq!(r["forward_changes"], "true", "{r:?}");
-    assert!(r["forward_pos"].starts_with("1 / ") && r["arrow_pos"].starts_with("2 / ") && r["back_pos"].starts_with("0 / "), "{r:?}");
-    assert!(r["slider_pos"].starts_with("3 / "), "{r:?}");
+    assert!(r["forward_pos"].starts_with("step 1 of ") && r["arrow_pos"].starts_with("step 2 of ") && r["back_pos"].starts_with("step 0 of "), "{r:?}");
+    assert!(r["slider_pos"].starts_with("step 3 of "), "{r:?}");
     assert_eq!(r["chosen"], "1", "a decision shows its chosen action: {r:?}");
     // Everyone sees every hand; seat 1 sees its own only.
     let everyone: Vec<bool> = serde_json::from_str(&r["everyone_hidden"]).unwrap();

@@ -15,8 +15,9 @@ use crate::variant::Variant;
 /// Flags of `playtest play`.
 #[derive(Args, Debug)]
 pub(super) struct PlayArgs {
-    /// The variant file (TOML).
-    variant: PathBuf,
+    /// The variant file (TOML); with --from, the trace's own variant when left out.
+    #[arg(required_unless_present = "from")]
+    variant: Option<PathBuf>,
     /// Your seat (0 = the first player).
     #[arg(long, default_value_t = 0)]
     seat: usize,
@@ -38,19 +39,55 @@ pub(super) struct PlayArgs {
     /// Save the game as a JSON trace into FILE (default: VARIANT-play-SEED.jsonl here).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    /// Take over a saved game: the JSON trace TRACE (`play --save`, `trace --out`) played
+    /// again up to --step, its seed and (unless VARIANT is given) its variant.
+    #[arg(long, value_name = "TRACE")]
+    from: Option<PathBuf>,
+    /// With --from: the decisions of the trace played again before you take over (default 0:
+    /// from the deal).
+    #[arg(long, value_name = "K", requires = "from")]
+    step: Option<u64>,
 }
 
 /// Runs `playtest play`.
 pub(super) fn play(a: &PlayArgs) -> Result<(), Error> {
-    let variant = Variant::load(&a.variant, &a.sets)?;
-    let seed = a.seed.unwrap_or_else(|| {
+    let from = match &a.from {
+        Some(file) => {
+            let text = crate::output::trace_file::read(file)?;
+            let (lines, variant) = super::trace::trace_variant(file, &text)?;
+            Some((file, lines, variant))
+        }
+        None => None,
+    };
+    let variant = match (&a.variant, &from) {
+        (Some(path), _) => Variant::load(path, &a.sets)?,
+        (None, Some((_, _, variant))) if a.sets.is_empty() => variant.clone(),
+        (None, Some((file, _, _))) => {
+            return Err(Error::Usage(format!("--set needs a VARIANT file: the variant of {} is taken as it was played", file.display())));
+        }
+        (None, None) => return Err(Error::Usage("a VARIANT file (or --from TRACE) is needed".into())),
+    };
+    let traced_seed = from.as_ref().and_then(|(_, lines, _)| match lines.first() {
+        Some((_, crate::engine::trace::Line::Start(start))) => Some(start.game_seed),
+        _ => None,
+    });
+    if let (Some(asked), Some(traced)) = (a.seed, traced_seed)
+        && asked != traced
+    {
+        return Err(Error::Usage(format!("--seed {asked}: the trace of --from is the game of seed {traced}; leave --seed out")));
+    }
+    let seed = a.seed.or(traced_seed).unwrap_or_else(|| {
         use rand::RngExt;
         rand::rng().random_range(0..1_000_000_000u64)
     });
-    let table = open(&variant, &Seating { seat: a.seat, bots: a.bots.clone(), seed })?;
+    let mut table = open(&variant, &Seating { seat: a.seat, bots: a.bots.clone(), seed })?;
+    if let Some((file, lines, _)) = &from {
+        table.replay_decisions(lines, a.step.unwrap_or(0)).map_err(|what| Error::Usage(format!("--from {}: {what}", file.display())))?;
+    }
+    let stem = a.variant.as_deref().or(a.from.as_deref()).unwrap_or(Path::new("game"));
     let save = match &a.save {
         Some(file) => file.clone(),
-        None => default_save(&a.variant, seed),
+        None => default_save(stem, seed),
     };
     crate::interrupt::install_saying("stopping the game; the trace so far is kept (press Ctrl-C again to stop at once)");
     let title = table.title();

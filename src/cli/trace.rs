@@ -49,7 +49,7 @@ pub(super) fn trace(game: &dyn GameHandle, variant: &Variant, a: &TraceArgs) -> 
     let seated = seat_any(game, variant, a.variant.bots.as_deref())?;
     let seed = a.game_seed.unwrap_or_else(|| game_seed(a.seed, a.game));
     if a.json || a.html.is_some() || a.out.is_some() {
-        return trace_files(&*seated, variant, a, seed);
+        return trace_files(game, &*seated, variant, a, seed);
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -72,7 +72,7 @@ pub(super) fn trace(game: &dyn GameHandle, variant: &Variant, a: &TraceArgs) -> 
 
 /// `trace --json`, `--html FILE` and `--out FILE`: the game of `seed` as JSON Lines, a
 /// replay page or a trace file.
-fn trace_files(seated: &dyn SeatedGame, variant: &Variant, a: &TraceArgs, seed: u64) -> Result<(), Error> {
+fn trace_files(game: &dyn GameHandle, seated: &dyn SeatedGame, variant: &Variant, a: &TraceArgs, seed: u64) -> Result<(), Error> {
     let broken = |step: u64, what: String| Error::Invariant(format!("seed {seed}: step {step}: {what}"));
     if let (Some(page), Some(file)) = (&a.html, &a.out)
         && page == file
@@ -84,7 +84,7 @@ fn trace_files(seated: &dyn SeatedGame, variant: &Variant, a: &TraceArgs, seed: 
     let trace_out = a.out.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
     let page_out = a.html.as_deref().map(|f| OutputFile::create(f, &invocation())).transpose()?;
     if let Some(page_out) = page_out {
-        return trace_page(seated, variant, a, seed, (page_out, trace_out)).and_then(|result| result.map(|_| ()).map_err(|(s, w)| broken(s, w)));
+        return trace_page((game, seated), variant, a, seed, (page_out, trace_out)).and_then(|result| result.map(|_| ()).map_err(|(s, w)| broken(s, w)));
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -104,7 +104,7 @@ fn trace_files(seated: &dyn SeatedGame, variant: &Variant, a: &TraceArgs, seed: 
 /// `trace --html FILE`: writes the replay page of the game of `seed` (and the trace file of
 /// `--out`, or the JSON Lines of `--json`); the game's outcome or (step, what) broke.
 fn trace_page(
-    seated: &dyn SeatedGame,
+    (game, seated): (&dyn GameHandle, &dyn SeatedGame),
     variant: &Variant,
     a: &TraceArgs,
     seed: u64,
@@ -112,7 +112,8 @@ fn trace_page(
 ) -> Result<Result<crate::engine::Outcome, (u64, String)>, Error> {
     let (text, result) = seated.json_trace(variant, seed, None);
     let title = format!("{} / {}: game seed {seed}", seated.facts().id, variant.name);
-    crate::report::replay_page::write(page_out.path(), &title, &text)?;
+    let words = tracing::parse(&text).ok().and_then(|lines| game.trace_words(&lines).ok());
+    crate::report::replay_page::write(page_out.path(), &title, &text, words.as_ref())?;
     page_out.commit()?;
     if let Some(page) = &a.html {
         let said = format!("wrote {}: the replay page of game seed {seed} ({} lines of trace inside)", page.display(), text.lines().count());
@@ -146,7 +147,8 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
     let text = trace_file::read(path)?;
     println!("{}", replay_text(path, &text)?);
     if let Some(page) = &a.html {
-        crate::report::replay_page::write_trace(page, path, &text)?;
+        let words = trace_words_of(path, &text)?;
+        crate::report::replay_page::write_trace(page, path, &text, words.as_ref())?;
         println!("wrote {}: the replay page", page.display());
     }
     Ok(())
@@ -159,18 +161,7 @@ pub(super) fn replay(a: &ReplayArgs) -> Result<(), Error> {
 /// line that is no trace line, or an action that is no action of the game) is
 /// [`Error::Usage`] with line and column (exit code 2).
 pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
-    let lines = tracing::parse(text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
-    let Some((n, tracing::Line::Start(start))) = lines.first() else {
-        let n = lines.first().map_or(1, |(n, _)| *n);
-        return Err(Error::Usage(format!("{}:{n}:1: a trace starts with a `start` line (`playtest trace VARIANT --json` writes one)", path.display())));
-    };
-    let table: toml::Table = serde_json::from_value(start.variant.clone())
-        .map_err(|e| Error::Usage(format!("{}:{n}:1: key `variant`: not a variant table: {e}", path.display())))?;
-    let toml_text = toml::to_string(&table).map_err(|e| Error::Usage(format!("{}:{n}:1: key `variant`: {e}", path.display())))?;
-    let variant = Variant::from_toml_str(path, &toml_text)?;
-    if variant.game != start.game {
-        return Err(Error::Usage(format!("{}:{n}:1: the start line names game `{}` but its variant is of `{}`", path.display(), start.game, variant.game)));
-    }
+    let (lines, variant) = trace_variant(path, text)?;
     let game = games::handle(&variant)?;
     let facts = game.facts();
     match game.replay(&lines) {
@@ -196,6 +187,32 @@ pub fn replay_text(path: &Path, text: &str) -> Result<String, Error> {
             Err(Error::Usage(format!("{}:{line}:{column}: key `{key}`: {what}", path.display())))
         }
     }
+}
+
+/// The parsed lines of the JSON Lines trace `text` read from `path` and the variant its
+/// `start` line records.
+pub(super) fn trace_variant(path: &Path, text: &str) -> Result<(Vec<(usize, tracing::Line)>, Variant), Error> {
+    let lines = tracing::parse(text).map_err(|(line, column, what)| Error::Usage(format!("{}:{line}:{column}: not a trace line: {what}", path.display())))?;
+    let Some((n, tracing::Line::Start(start))) = lines.first() else {
+        let n = lines.first().map_or(1, |(n, _)| *n);
+        return Err(Error::Usage(format!("{}:{n}:1: a trace starts with a `start` line (`playtest trace VARIANT --json` writes one)", path.display())));
+    };
+    let table: toml::Table = serde_json::from_value(start.variant.clone())
+        .map_err(|e| Error::Usage(format!("{}:{n}:1: key `variant`: not a variant table: {e}", path.display())))?;
+    let toml_text = toml::to_string(&table).map_err(|e| Error::Usage(format!("{}:{n}:1: key `variant`: {e}", path.display())))?;
+    let variant = Variant::from_toml_str(path, &toml_text)?;
+    if variant.game != start.game {
+        return Err(Error::Usage(format!("{}:{n}:1: the start line names game `{}` but its variant is of `{}`", path.display(), start.game, variant.game)));
+    }
+    Ok((lines, variant))
+}
+
+/// The replay page's words of the JSON Lines trace `text` read from `path`
+/// ([`GameHandle::trace_words`]); `None` where the game cannot put a step in words (the page
+/// then draws the states field by field).
+pub fn trace_words_of(path: &Path, text: &str) -> Result<Option<serde_json::Value>, Error> {
+    let (lines, variant) = trace_variant(path, text)?;
+    Ok(games::handle(&variant)?.trace_words(&lines).ok())
 }
 
 /// The checked JSON trace of game `seed` of `variant` (bots: `--bots` syntax, else the

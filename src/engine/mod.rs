@@ -18,6 +18,7 @@ pub mod rng;
 pub mod roster;
 pub mod standing;
 pub mod trace;
+pub mod words;
 
 use std::fmt::{Debug, Display};
 
@@ -680,6 +681,15 @@ pub trait Game: Sized + Send + Sync + 'static {
     /// kind are; a game overrides it to name its own rules (a card not held, a move too long).
     fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
         trace::generic_why(self, view, action)
+    }
+
+    /// The table of `state` in the game's words for a person at it (`play`, the replay
+    /// page; [`words`]): what decides the game, what the seat to move decides, the public
+    /// facts, and the zones of [`Game::trace_state`] by their rulebook names. Everything it
+    /// says must be known to every seat (the zones are hidden by [`Game::trace_secrets`]).
+    /// Default: `None`, and the table is drawn field by field.
+    fn table_words(&self, _state: &Self::State) -> Option<words::TableWords> {
+        None
     }
 
     // --- Rules audit (`playtest audit`, src/designer/audit/): read only by the audit. ---

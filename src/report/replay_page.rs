@@ -37,14 +37,15 @@ use flate2::write::GzEncoder;
 
 use crate::error::Error;
 
-/// Writes the replay page of the JSON Lines trace `trace` into `file`, titled `title`.
-pub fn write(file: &Path, title: &str, trace: &str) -> Result<(), Error> {
-    std::fs::write(file, page(title, trace)).map_err(|e| Error::output(file, e))
+/// Writes the replay page of the JSON Lines trace `trace` into `file`, titled `title`, with
+/// the game's words for every step when given (see [`page_with_words`]).
+pub fn write(file: &Path, title: &str, trace: &str, words: Option<&serde_json::Value>) -> Result<(), Error> {
+    std::fs::write(file, page_with_words(title, trace, words)).map_err(|e| Error::output(file, e))
 }
 
 /// Writes the replay page of the JSON Lines trace `trace` read from `source` into `file`
 /// (`replay --html`), titled from its `start` line as `trace --html` titles one.
-pub fn write_trace(file: &Path, source: &Path, trace: &str) -> Result<(), Error> {
+pub fn write_trace(file: &Path, source: &Path, trace: &str, words: Option<&serde_json::Value>) -> Result<(), Error> {
     let start = trace.lines().find(|l| !l.trim().is_empty()).and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
     let title = match start {
         Some(s) if s["type"] == "start" => {
@@ -52,13 +53,29 @@ pub fn write_trace(file: &Path, source: &Path, trace: &str) -> Result<(), Error>
         }
         _ => source.display().to_string(),
     };
-    write(file, &title, trace)
+    write(file, &title, trace, words)
 }
 
 /// The page's HTML text (see the module doc).
 pub fn page(title: &str, trace: &str) -> String {
+    page_with_words(title, trace, None)
+}
+
+/// The page's HTML text with the game's words for every step (the sentences of the text
+/// trace, the alternatives in words, the table in the game's words and the scores: what the
+/// game's handle makes of the trace, [`crate::games::GameHandle::trace_words`]), packed as
+/// the trace is; without them the page draws the trace's states field by field.
+pub fn page_with_words(title: &str, trace: &str, words: Option<&serde_json::Value>) -> String {
     let title = title.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
-    TEMPLATE.replace("{{TITLE}}", &title).replace("{{STYLE}}", STYLE).replace("{{SCRIPT}}", SCRIPT).replace("{{DATA}}", &packed(trace))
+    let words = words.map_or(String::new(), |w| {
+        format!(r#"<script type="application/octet-stream" id="words" data-encoding="gzip+base64">{}</script>"#, packed(&w.to_string()))
+    });
+    TEMPLATE
+        .replace("{{TITLE}}", &title)
+        .replace("{{STYLE}}", STYLE)
+        .replace("{{SCRIPT}}", SCRIPT)
+        .replace("{{WORDS}}", &words)
+        .replace("{{DATA}}", &packed(trace))
 }
 
 /// The trace as the page holds it: gzip (best compression; the header carries no time or
@@ -97,6 +114,7 @@ const TEMPLATE: &str = r###"<!DOCTYPE html>
     <input id="slider" type="range" min="0" max="0" value="0" aria-label="event">
     <button id="forward" title="forward (right arrow)">forward &#9654;</button>
     <span id="position"></span>
+    <label>jump to turn <input id="turnjump" type="number" min="0" style="width:5em"></label>
     <label>view <select id="seat"><option value="all">every secret shown</option></select></label>
   </div>
 </header>
@@ -105,6 +123,7 @@ const TEMPLATE: &str = r###"<!DOCTYPE html>
   <section id="table"></section>
 </main>
 <script type="application/octet-stream" id="trace" data-encoding="gzip+base64">{{DATA}}</script>
+{{WORDS}}
 <script>{{SCRIPT}}</script>
 </body>
 </html>
@@ -139,6 +158,16 @@ section { margin-bottom: 12px; }
 .tagged small { font-size: 9px; color: #a40; }
 .sentence { font-size: 13px; margin: 2px 0; }
 .legend .kv { display: flex; gap: 6px; align-items: center; }
+.card.back { background: repeating-linear-gradient(45deg, #35508a 0 4px, #4a67a8 4px 8px); border-color: #2a3f6e; min-width: 18px; }
+.tagged.top .card, .play.top { outline: 2px solid #d08000; outline-offset: 1px; }
+.play { display: inline-flex; align-items: center; gap: 1px; border: 1px solid #ddd; border-radius: 5px; padding: 2px; margin-right: 4px; }
+.play small { font-size: 9px; color: #a40; margin-left: 2px; }
+.words .goal { font-size: 13px; }
+.words .facts { margin-top: 4px; }
+.zones, .seats { display: flex; flex-wrap: wrap; align-items: flex-start; }
+.zone .zname { display: inline-block; min-width: 90px; color: #555; }
+.player .score { font-size: 14px; margin: 2px 0 4px; }
+.turnmark { font-size: 11px; background: #d08000; color: #fff; border-radius: 8px; padding: 1px 6px; }
 "###;
 
 /// The page's script: the drawing of a state (`renderTable`, `valueHtml`, `cardHtml`, ...)
@@ -147,14 +176,21 @@ section { margin-bottom: 12px; }
 pub const SCRIPT: &str = r###"
 'use strict';
 // The trace, unpacked: base64, then gzip through the browser's own DecompressionStream.
-async function readTrace() {
+async function unpack(id) {
   if (typeof DecompressionStream === 'undefined') throw new Error('this browser has no DecompressionStream to unpack the trace: open the page in Chrome or Edge 80, Firefox 113, Safari 16.4 or later');
-  const packed = atob(document.getElementById('trace').textContent.trim());
+  const packed = atob(document.getElementById(id).textContent.trim());
   const bytes = new Uint8Array(packed.length);
   for (let i = 0; i < packed.length; i++) bytes[i] = packed.charCodeAt(i);
-  const text = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+  return await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text();
+}
+async function readTrace() {
+  const text = await unpack('trace');
   return text.split('\n').filter(l => l.trim()).map(l => JSON.parse(l));
 }
+// The game's words for every step (the sentences, the alternatives, the table, the scores),
+// when the page holds them; null otherwise (the states are then drawn field by field).
+let said = null;
+async function readWords() { return document.getElementById('words') ? JSON.parse(await unpack('words')) : null; }
 let start = null, secrets = [];
 // Steps: 0 = the table after set-up; then one per state line, with the decision and chance
 // events that led to it.
@@ -366,13 +402,16 @@ function actionText(ev) {
 }
 function seatsText(list) { return list.length < 2 ? String(list[0]) : list.slice(0, -1).join(', ') + ' and ' + list[list.length - 1]; }
 // The end of the game (or why it stopped) as a sentence.
-function endWords(e) {
+function endWords(e, tw) {
   if (e.type === 'violation') return `A rule broke after step ${e.step}: ${esc(e.what)}.`;
   if (e.type === 'abandoned') return `Abandoned after ${e.decisions} decisions; the game was not finished.`;
   const w = e.winners || [];
   const who = w.length === 0 ? 'nobody wins' : w.length === 1 ? `seat ${w[0].seat} wins`
     : `seats ${seatsText(w.map(x => x.seat))} share the win${w.every(x => x.share === w[0].share) ? ` (1/${w.length} each)` : ''}`;
   const scores = (e.scores || []).map((s, i) => `seat ${i} ${s}`).join(', ');
+  const team = (said && said.teams || []).find(t => w.length === t.length && w.every(x => t.includes(x.seat)));
+  const whoSaid = team ? `the team of ${seatsText(team.map(k => 'seat ' + k))} wins` : who;
+  if (tw && tw.end) return `The game ends after ${e.length} ${esc(start.length_unit || 'turns')}: ${esc(tw.end)}; ${whoSaid}. Final scores: ${scores}.`;
   return `The game ends by <b>${nameText(e.reason)}</b> after ${e.length} ${esc(start.length_unit || 'turns')} (${e.decisions} decisions): ${who}. Scores: ${scores}.`;
 }
 
@@ -405,6 +444,81 @@ function renderTable(state, active, title) {
     html += '</div>';
   }
   return html + legendHtml();
+}
+// ---- The table in the game's words (a game's `table_words`): zones as cards, scores, facts.
+function atPath(v, path, k) {
+  for (const part of path.split('/').filter(x => x)) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = v[part === '*' ? k : part];
+  }
+  return v;
+}
+// One card: drawn when the drawing knows it, else its name on a card.
+function anyCard(x, cls) {
+  const c = typeof x === 'string' ? cardHtml(x) : null;
+  const html = c !== null ? c : `<span class="card" title="${esc(typeof x === 'string' ? x : plain(x))}" style="font-size:11px">${esc(typeof x === 'string' ? x : plain(x))}</span>`;
+  return cls ? `<span class="${cls}">${html}</span>` : html;
+}
+function backsHtml(n) {
+  const shown = Math.min(n, 8);
+  return `<span class="cards">${'<span class="card back"></span>'.repeat(shown)}<span class="muted">&nbsp;${n} card${n === 1 ? '' : 's'} face down</span></span>`;
+}
+function isHidden(v) { return v === 'hidden' || (v && typeof v === 'object' && !Array.isArray(v) && 'hidden' in v && Object.keys(v).length === 1); }
+function zoneHtml(v, lay) {
+  if (v === undefined || v === null) return '<span class="muted">-</span>';
+  if (isHidden(v)) return typeof v.hidden === 'number' ? backsHtml(v.hidden) : '<span class="card back"></span> <span class="muted">face down</span>';
+  if (lay === 'value') return v && typeof v === 'object' && Object.keys(v).length === 0 ? '<span class="muted">none</span>' : `<b>${esc(plain(v))}</b>`;
+  if (lay === 'dice') return diceHtml(v);
+  if (lay === 'board') return boardSvg(v);
+  if (!Array.isArray(v)) return esc(plain(v));
+  if (v.length === 0) return '<span class="muted">empty</span>';
+  const card = x => (x && typeof x === 'object' && 'card' in x) ? x.card : x;
+  if (lay === 'pile') {
+    const rest = v.length - 1;
+    return `<span class="cards"><span class="tagged top">${anyCard(card(v[0]))}<small>top</small></span>` +
+      (rest ? `<span class="muted">&nbsp;+ ${rest} below</span>` : '') + '</span>';
+  }
+  if (lay === 'plays') {
+    return '<span class="cards">' + v.map((play, i) => {
+      const cards = Array.isArray(play) ? play : (play.cards || []);
+      const extra = play && play.declared ? ` <small>as ${esc(play.declared)}</small>` : '';
+      return `<span class="play${i === 0 ? ' top' : ''}">${cards.map(c => anyCard(c)).join('')}${extra}${i === 0 ? '<small>top play</small>' : ''}</span>`;
+    }).join('') + '</span>';
+  }
+  return `<span class="cards">${v.slice(0, 60).map(x => anyCard(card(x))).join('')}${v.length > 60 ? `<span class="muted">+${v.length - 60} more</span>` : ''}</span>`;
+}
+// `seatName(k)`: how a seat is called ("you", "seat 1 (basic)"); `scores`: each seat's score or
+// null (hidden); `unit`: the score's unit.
+function renderWords(state, w, scores, active, seatName, unit) {
+  const s = seenBy(state);
+  used.clear();
+  let html = `<div class="panel words"><div class="goal"><b>How the game is won:</b> ${esc(w.goal)}</div>`;
+  if (w.facts.length) html += `<div class="facts">${w.facts.map(f => `<span class="chip">${esc(f)}</span>`).join('')}</div>`;
+  html += '</div>';
+  if (w.zones.length) {
+    html += '<div class="zones">';
+    for (const z of w.zones) {
+      const v = atPath(s, z.path);
+      if (v === undefined) continue;
+      html += `<div class="panel zone"><h3>${esc(z.name)}${Array.isArray(v) && z.lay !== 'value' ? ` <span class="muted">(${v.length})</span>` : isHidden(v) && typeof v.hidden === 'number' ? ` <span class="muted">(${v.hidden})</span>` : ''}</h3>${zoneHtml(v, z.lay)}</div>`;
+    }
+    html += '</div>';
+  }
+  const seats = (start && start.seats) ? start.seats.length : (scores || []).length;
+  html += '<div class="seats">';
+  for (let k = 0; k < seats; k++) {
+    const score = scores && k < scores.length ? scores[k] : undefined;
+    html += `<div class="panel player${k === active ? ' active' : ''}" data-seat="${k}"><h3>${esc(seatName(k))}${k === active ? ' <span class="turnmark">to move</span>' : ''}</h3>`;
+    if (score !== undefined) html += `<div class="score">score: ${score === null ? '<span class="muted">hidden (it counts cards you cannot see)</span>' : `<b>${esc(score)}</b> ${esc(unit || '')}`}</div>`;
+    if (w.seat_facts[k]) html += `<div class="kv">${esc(w.seat_facts[k])}</div>`;
+    for (const z of w.seat_zones) {
+      const v = atPath(s, z.path, k);
+      if (v === undefined) continue;
+      html += `<div class="kv zone ${esc(z.path.split('/').pop())}"><span class="zname">${esc(z.name)}${Array.isArray(v) && z.lay !== 'value' ? ' (' + v.length + ')' : ''}</span> ${zoneHtml(v, z.lay)}</div>`;
+    }
+    html += '</div>';
+  }
+  return html + '</div>' + legendHtml();
 }
 // What the icons drawn on the table stand for (only those drawn).
 function legendHtml() {
@@ -479,6 +593,31 @@ function renderDecision(step, before) {
   return html;
 }
 
+// Whether the seat viewing sees a sentence of the text trace (`who`: the seats that see it, null: all).
+function sees(who) { return seat === 'all' || who === null || who.includes(Number(seat)); }
+function sentenceText(t) { return t.replace(/^[-=]+\s*/, ''); }
+function seatLabel(k) { return 'seat ' + k + ((start.seats[k] || {}).bot ? ' (' + start.seats[k].bot + ')' : ''); }
+// The decision of step i in the game's words (the page holds `said`).
+function renderSaid(i) {
+  const step = steps[i], w = said.steps[i] || {};
+  const d = step.decision;
+  let html = '';
+  const lines = (w.said || []).filter(([t, who]) => sees(who)).map(([t]) => sentenceText(t)).filter(t => t);
+  if (d) {
+    html += `<div class="panel"><h3>step ${i} (turn ${d.turn}): ${esc(seatLabel(d.seat))}</h3>`;
+    html += lines.length ? lines.map(t => `<div class="sentence">${esc(t)}</div>`).join('') : `<div class="sentence muted">${esc(seatLabel(d.seat))} decided (what it chose is hidden from seat ${esc(seat)})</div>`;
+    const mine = seat === 'all' || Number(seat) === d.seat;
+    const others = w.legal || [];
+    if (mine && others.length) html += `<div class="kv"><b>it could instead</b> (${others.length}):</div><div class="legal">` +
+      others.slice(0, 300).map(a => `<span class="chip">${esc(a)}</span>`).join('') + (others.length > 300 ? `<span class="muted"> and ${others.length - 300} more</span>` : '') + '</div>';
+    else if (!mine) html += `<div class="muted">seat ${esc(seat)} does not see seat ${d.seat}'s alternatives</div>`;
+    html += '</div>';
+  } else {
+    html += `<div class="panel"><h3>the deal</h3>${lines.map(t => `<div class="sentence">${esc(t)}</div>`).join('') || '<div class="muted">the table after set-up</div>'}</div>`;
+  }
+  if (step.end) html += `<div class="panel end"><h3>${{ end: 'the end', violation: 'a broken rule', abandoned: 'abandoned' }[step.end.type]}</h3><div class="sentence">${endWords(step.end, w.words)}</div></div>`;
+  return html;
+}
 function activeSeat(i) {
   const next = steps[i + 1];
   if (next && next.decision) return next.decision.seat;
@@ -488,11 +627,23 @@ function activeSeat(i) {
 function show(i) {
   current = Math.max(0, Math.min(steps.length - 1, i));
   const step = steps[current];
-  document.getElementById('decision').innerHTML = renderDecision(step, current > 0 ? steps[current - 1].state : step.state);
+  const w = said ? said.steps[current] : null;
+  document.getElementById('decision').innerHTML = w ? renderSaid(current) : renderDecision(step, current > 0 ? steps[current - 1].state : step.state);
   const title = current === 0 ? 'the table after set-up' : `the table after step ${current}`;
-  document.getElementById('table').innerHTML = renderTable(step.state, activeSeat(current), title);
+  if (w && w.words) {
+    const viewer = seat === 'all' ? null : Number(seat);
+    const scores = w.scores.map((x, k) => viewer === null || (w.seen[viewer] || [])[k] ? x : null);
+    document.getElementById('table').innerHTML = `<div class="panel"><h3>${esc(title)}</h3>${w.words.now ? `<div class="sentence"><b>now:</b> ${esc(w.words.now)}</div>` : ''}</div>` +
+      renderWords(step.state, w.words, scores, activeSeat(current), seatLabel, said.unit);
+  } else document.getElementById('table').innerHTML = renderTable(step.state, activeSeat(current), title);
   document.getElementById('slider').value = current;
-  document.getElementById('position').textContent = `${current} / ${steps.length - 1}`;
+  document.getElementById('position').innerHTML = `step ${current} of ${steps.length - 1} <a id="link" href="#step-${current}" title="a link to this step">link</a>`;
+  if (location.hash !== '#step-' + current && history.replaceState) history.replaceState(null, '', '#step-' + current);
+}
+// The first step of turn t (its first decision), or the last step.
+function stepOfTurn(t) {
+  for (let i = 1; i < steps.length; i++) if (steps[i].decision && steps[i].decision.turn >= t) return i;
+  return steps.length - 1;
 }
 function wire() {
   const seatSelect = document.getElementById('seat');
@@ -502,14 +653,22 @@ function wire() {
   document.getElementById('slider').addEventListener('input', e => show(Number(e.target.value)));
   document.getElementById('back').addEventListener('click', () => show(current - 1));
   document.getElementById('forward').addEventListener('click', () => show(current + 1));
+  document.getElementById('turnjump').addEventListener('change', e => show(stepOfTurn(Number(e.target.value) || 0)));
+  addEventListener('hashchange', () => { const m = /^#step-(\d+)$/.exec(location.hash); if (m && Number(m[1]) !== current) show(Number(m[1])); });
   document.addEventListener('keydown', e => {
+    if (e.target && e.target.tagName === 'INPUT' && e.target.type === 'number') return;
     if (e.key === 'ArrowLeft') { show(current - 1); e.preventDefault(); }
     if (e.key === 'ArrowRight') { show(current + 1); e.preventDefault(); }
   });
 }
 if (document.getElementById('trace')) {
 document.getElementById('table').innerHTML = '<div class="muted">unpacking the trace...</div>';
-window.replayReady = readTrace().then(lines => { load(lines); wire(); show(0); }, e => {
+window.replayReady = Promise.all([readTrace(), readWords()]).then(([lines, w]) => {
+  said = w;
+  load(lines); wire();
+  const m = /^#step-(\d+)$/.exec(location.hash);
+  show(m ? Number(m[1]) : 0);
+}, e => {
   document.getElementById('table').innerHTML = `<div class="panel"><h3>cannot show the game</h3>${esc(e && e.message ? e.message : e)}</div>`;
   throw e;
 });

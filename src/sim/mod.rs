@@ -14,6 +14,7 @@ pub mod label;
 pub mod session;
 pub mod shard;
 pub mod watch;
+pub mod words;
 
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -60,6 +60,11 @@ pub struct Narrated {
     pub chance: Vec<Value>,
     /// The table afterwards as this seat sees it.
     pub view: Value,
+    /// The table afterwards in the game's words ([`Game::table_words`]; `null` for a game
+    /// without them).
+    pub words: Value,
+    /// Every seat's score afterwards as this seat may know it (`null`: hidden from it).
+    pub scores: Value,
 }
 
 /// One legal action as the page offers it.
@@ -178,6 +183,16 @@ impl<G: Game> Session<G> {
         seen_by(&self.game.trace_state(&self.state), self.game.trace_secrets(), Some(self.seat))
     }
 
+    /// The table now in the game's words ([`Game::table_words`]), `null` for a game without them.
+    pub fn words(&self) -> Value {
+        self.game.table_words(&self.state).map_or(Value::Null, |w| serde_json::to_value(w).expect("serialises"))
+    }
+
+    /// Every seat's score now ([`Game::standing`]) as the person's seat may know it.
+    pub fn scores(&self) -> Value {
+        super::words::scores_json(&super::words::scores(&self.game, &self.state, Some(self.seat)))
+    }
+
     /// The person's legal actions now (empty when another seat must decide).
     pub fn legal(&self) -> Vec<Offered> {
         if !self.your_turn() {
@@ -190,7 +205,8 @@ impl<G: Game> Session<G> {
             .enumerate()
             .map(|(index, a)| {
                 let action = serde_json::to_value(a).expect("actions serialise");
-                Offered { index, label: label(&action), action }
+                let label = super::words::action_words(&self.game, &self.state, self.seat, *a).unwrap_or_else(|| label(&action));
+                Offered { index, label, action }
             })
             .collect()
     }
@@ -271,6 +287,35 @@ impl<G: Game> Session<G> {
         Ok(self.narration.last().expect("an action is narrated"))
     }
 
+    /// Plays again the first `steps` decisions recorded in the trace `lines` of a game of the
+    /// same game and seed (`play --from TRACE --step K`), whoever took them, so that the
+    /// person takes over from there: each recorded action must be legal where it is applied.
+    /// The bots hear every event as they would have; their own random streams start afresh.
+    pub fn replay_decisions(&mut self, lines: &[(usize, Line)], steps: u64) -> Result<(), String> {
+        if let Some((_, Line::Start(start))) = lines.first()
+            && (start.game != self.game.id() || start.game_seed != self.seed)
+        {
+            return Err(format!("the trace is of {} seed {}, not {} seed {}", start.game, start.game_seed, self.game.id(), self.seed));
+        }
+        let decisions: Vec<(usize, &DecisionLine)> = lines.iter().filter_map(|(n, l)| if let Line::Decision(d) = l { Some((*n, d)) } else { None }).collect();
+        if steps > decisions.len() as u64 {
+            return Err(format!("--step {steps}: the trace records {} decisions", decisions.len()));
+        }
+        for (n, d) in decisions.into_iter().take(steps as usize) {
+            let seat = self.to_move().ok_or_else(|| format!("line {n}: the game is over before this decision"))?;
+            if seat != d.seat {
+                return Err(format!("line {n}: seat {} decides in the trace, seat {seat} in the game", d.seat));
+            }
+            let action: G::Action =
+                serde_json::from_value(d.action.clone()).map_err(|e| format!("line {n}: {} is not an action of {}: {e}", d.action, self.game.id()))?;
+            if !self.game.is_legal(&self.game.view(&self.state, seat), &action) {
+                return Err(format!("line {n}: {} is not legal here", d.action));
+            }
+            self.decide(Some(action));
+        }
+        Ok(())
+    }
+
     /// Plays the decision of the bot whose turn it is (one bot action: the page's pace);
     /// refused when it is the person's turn or the game is over.
     pub fn advance(&mut self) -> Result<&Narrated, Refusal> {
@@ -334,6 +379,7 @@ impl<G: Game> Session<G> {
         };
         let full = self.game.trace_state(&self.state);
         let value = serde_json::to_value(action).expect("actions serialise");
+        let own = (seat == self.seat).then(|| super::words::action_words(&self.game, &self.state, seat, action).unwrap_or_else(|| label(&value)));
         self.lines.push(Line::Decision(DecisionLine {
             step: self.step,
             turn: self.game.turns_played(&self.state),
@@ -347,7 +393,6 @@ impl<G: Game> Session<G> {
         self.step += 1;
         let (events, chance) = self.drain(&mut log);
         self.lines.push(Line::State(StateLine { step: self.step, state: self.game.trace_state(&self.state) }));
-        let own = (seat == self.seat).then(|| label(&value));
         self.narrate(Some(seat), own, events, chance);
         if let Err(what) = self.game.check_invariants(&self.state) {
             self.broken(what);
@@ -382,7 +427,8 @@ impl<G: Game> Session<G> {
 
     fn narrate(&mut self, seat: Option<usize>, action: Option<String>, events: Vec<String>, chance: Vec<Value>) {
         let who = seat.map_or_else(|| "the deal".to_string(), |s| self.who[s].clone());
-        self.narration.push(Narrated { n: self.narration.len(), step: self.step, seat, who, action, events, chance, view: self.view() });
+        let (words, scores) = (self.words(), self.scores());
+        self.narration.push(Narrated { n: self.narration.len(), step: self.step, seat, who, action, events, chance, view: self.view(), words, scores });
     }
 
     /// Records a broken rule: the trace ends with a `violation` line and nobody decides any more.
@@ -448,6 +494,9 @@ pub trait PlayTable: Send {
     fn title(&self) -> String;
     /// The game's seed.
     fn seed(&self) -> u64;
+    /// Plays again the first `steps` decisions of the trace `lines` (see
+    /// [`Session::replay_decisions`]).
+    fn replay_decisions(&mut self, lines: &[(usize, Line)], steps: u64) -> Result<(), String>;
 }
 
 /// A [`Session`] with the variant's name, as a [`PlayTable`].
@@ -476,6 +525,11 @@ impl<G: Game> PlayTable for Named<G> {
             "secrets": s.game().trace_secrets(),
             "events": s.events_count(),
             "view": s.view(),
+            "words": s.words(),
+            "scores": s.scores(),
+            "standing_unit": s.game().standing_unit(),
+            "teams": s.game().teams(),
+            "name": G::INFO.name,
             "legal": s.legal(),
         })
     }
@@ -514,6 +568,9 @@ impl<G: Game> PlayTable for Named<G> {
     }
     fn seed(&self) -> u64 {
         self.session.seed()
+    }
+    fn replay_decisions(&mut self, lines: &[(usize, Line)], steps: u64) -> Result<(), String> {
+        self.session.replay_decisions(lines, steps)
     }
 }
 

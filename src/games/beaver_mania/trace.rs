@@ -216,3 +216,65 @@ impl BeaverMania {
         })
     }
 }
+
+impl BeaverMania {
+    /// The table of `s` in the game's words (see [`Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let p = &self.params;
+        let goal = if p.match_target > 0 {
+            format!(
+                "A round ends when a player empties their hand or the supply runs out; each seat scores +1 per card in its pile and -1 per card in its hand, only the round's winners add their score, and the first to {} points wins (the highest total after {} rounds).",
+                p.match_target, p.max_rounds
+            )
+        } else {
+            "The round ends when a player empties their hand or the supply runs out; each seat scores +1 per card in its pile and -1 per card in its hand; the highest score wins (ties share).".into()
+        };
+        let seat = s.current;
+        let now = match s.step {
+            Step::Play => format!("seat {seat} plays cards from its hand onto its pile"),
+            Step::StabDisplay => format!("seat {seat} may stab cards of the display"),
+            Step::Pile { seat: owner } => format!("seat {seat} stabbed seat {owner}'s top play: it takes it into its hand or puts it away"),
+            Step::Steal { left } => format!("seat {seat}'s thief steals ({left} left)"),
+            Step::Fairy => format!("seat {seat}'s fairy wishes a card from another seat"),
+            Step::BadGuyVictim => format!("seat {seat}'s bad guy picks a victim"),
+            Step::BadGuyCard { victim, left } => format!("seat {seat}'s bad guy picks the cards seat {victim} must take ({left} left)"),
+            Step::Draw { seat: drawer, left } => format!("seat {drawer} draws {left} card(s) for its lost pile cards, from the stock or the draw pile"),
+            Step::Over => String::new(),
+        };
+        let mut facts = vec![format!("turn {} of round {}", s.round_turns, s.round + 1)];
+        if p.match_target > 0 {
+            facts.push(format!("first to {} points", p.match_target));
+        }
+        let end = if s.step == Step::Over {
+            match END_REASONS[s.end_reason as usize] {
+                "hand_empty" => "a player emptied their hand".into(),
+                "supply_empty" => "the supply ran out".into(),
+                _ => "the turn cap was reached".into(),
+            }
+        } else {
+            String::new()
+        };
+        TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![
+                Zone::new("display", "the display", Lay::Cards),
+                Zone::new("stock", "the stock", Lay::Cards),
+                Zone::new("draw", "draw pile", Lay::Pile),
+                Zone::new("put_away", "put away (out of the game)", Lay::Cards),
+            ],
+            seat_zones: [
+                Zone::new("players/*/hand", "hand", Lay::Cards),
+                Zone::new("players/*/pile", "pile (top play first)", Lay::Plays),
+                Zone::new("players/*/total", "match total", Lay::Value),
+            ]
+            .into_iter()
+            .take(if p.match_target > 0 { 3 } else { 2 })
+            .collect(),
+            seat_facts: (0..self.players).map(|q| if s.owed[q] > 0 { format!("draws {} card(s) this turn", s.owed[q]) } else { String::new() }).collect(),
+            end,
+        }
+    }
+}

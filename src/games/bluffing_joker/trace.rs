@@ -245,3 +245,52 @@ impl BluffingJoker {
         })
     }
 }
+
+impl BluffingJoker {
+    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone, seats_text};
+        let teams: Vec<String> = (0..2).map(|t| seats_text(&(t..self.players).step_by(2).collect::<Vec<_>>())).collect();
+        let goal = format!(
+            "Two teams ({} against {}) race their pegs around the board into home: each turn a card is played face down and declared with a move, and any opponent may doubt it; the first team with every peg home wins, each seat's score is its team's progress.",
+            teams[0], teams[1]
+        );
+        let seat = s.current;
+        let declared = s.pending.map(|p| format!("seat {seat} declared {}", rank_name(p.declared)));
+        let now = match s.phase {
+            Phase::Play => format!("seat {seat} plays a card face down and declares a value with a move, or discards"),
+            Phase::Doubt { seat: asked } => format!("{}: seat {asked} decides whether to doubt it", declared.clone().unwrap_or_default()),
+            Phase::Penalty { chooser, victim, cause: Cause::RightDoubt } => {
+                format!("the doubt was right: seat {chooser} picks which of seat {victim}'s pegs goes back to start")
+            }
+            Phase::Penalty { chooser, victim, .. } => format!("the doubt was wrong: seat {chooser} picks which of seat {victim}'s pegs goes back to start"),
+            Phase::Over => String::new(),
+        };
+        let mut facts = vec![format!("turn {}", s.turns), format!("round {}", s.rounds)];
+        if let Some(d) = declared {
+            facts.push(format!("on the table: {d}"));
+        }
+        TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![
+                Zone::new("board", "the board", Lay::Board),
+                Zone::new("draw", "draw pile", Lay::Pile),
+                Zone::new("discard", "discard pile (face down)", Lay::Pile),
+            ],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: (0..self.players)
+                .map(|q| {
+                    let team = format!("team {}", if q % 2 == 0 { &teams[0] } else { &teams[1] });
+                    if s.extra[q] > 0 { format!("{team}; {} extra turn(s) owed", s.extra[q]) } else { team }
+                })
+                .collect(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "home") => "a team has every peg home".into(),
+                (Phase::Over, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

@@ -373,6 +373,10 @@ impl Game for DiceFactor {
     }
     crate::trace_methods!();
 
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out = format!(
             "end: {} after {} turns; dice {} / {}\n",

@@ -203,3 +203,44 @@ impl DiceFactor {
         })
     }
 }
+
+impl DiceFactor {
+    /// The table of `s` in the game's words (see [`Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = format!(
+            "The first player whose hand holds {} cards counting toward one target the dice show wins: the colors die names a color, the shapes die a shape, a logo any color (any shape); wilds count toward their color or shape.",
+            self.params.goal
+        );
+        let seat = s.current;
+        let now = match s.phase {
+            Phase::Start => format!("seat {seat} draws a card, takes the top of the discard pile, or rolls the d8"),
+            Phase::Discard => format!("seat {seat} discards a card"),
+            Phase::TradeHandsCard => format!("seat {seat} picks a player to trade hands with"),
+            Phase::TradeOneCard => format!("seat {seat} gives a card to a player and takes one of theirs at random"),
+            Phase::DiceCard => format!("seat {seat} rerolls a die or declines"),
+            Phase::D8Swap => format!("seat {seat} rolled a swap: swaps a card with a random card of another player, or declines"),
+            Phase::D8Trade => format!("seat {seat} rolled a trade: trades hands with another player, or declines"),
+            Phase::D8Reroll => format!("seat {seat} rolled a reroll: rerolls a die, or declines"),
+            Phase::Over => String::new(),
+        };
+        let facts = vec![
+            format!("turn {}", s.turns),
+            format!("the dice show {} and {}", Die::Colors.face_name(s.dice[0]), Die::Shapes.face_name(s.dice[1])),
+            if s.reversed { "play goes against seat order".into() } else { "play goes in seat order".into() },
+        ];
+        TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![Zone::new("dice", "the dice", Lay::Dice), Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: (0..self.players).map(|q| if s.skips[q] > 0 { format!("loses its next {} turn(s)", s.skips[q]) } else { String::new() }).collect(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "five_of_a_kind") => format!("a hand reached {} cards toward a target", self.params.goal),
+                (Phase::Over, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

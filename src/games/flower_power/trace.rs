@@ -173,3 +173,34 @@ pub mod positions {
         }
     }
 }
+
+impl FlowerPower {
+    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let p = &self.params;
+        let goal = format!(
+            "Each card played adds a petal to the flower of its color; whoever lays a flower's {}th petal takes the flower (1 point). The game ends when the pile and every hand are empty; most flowers win (ties share).",
+            p.petals
+        );
+        let now = if s.over { String::new() } else { format!("seat {} plays 1 to {} cards from its hand", s.current, p.max_play) };
+        let mut facts = vec![format!("turn {}", s.turns + u32::from(!s.over))];
+        for (c, color) in COLOR_NAMES.iter().enumerate().take(COLORS) {
+            let started = if s.garden[c] > 0 { format!(", started by seat {}", s.starter[c]) } else { String::new() };
+            facts.push(format!("{color} flower: {} of {} petals{started}", s.garden[c], p.petals));
+        }
+        TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![Zone::new("pile", "draw pile", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: Vec::new(),
+            end: match (s.over, END_REASONS[s.end_reason as usize]) {
+                (true, "all_played") => "every card was played".into(),
+                (true, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

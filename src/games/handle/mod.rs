@@ -70,6 +70,9 @@ pub trait GameHandle: Sync {
     /// `cli` (`--bots`) or the variant's in the other seats, from `seed`. The session is
     /// typed by the game; the page's server reads it through [`PlayTable`].
     fn open_session(&self, variant: &Variant, seat: usize, cli: Option<&[BotSpec]>, seed: u64) -> Result<Box<dyn PlayTable>, Error>;
+    /// The replay page's words for every step of the parsed trace `lines` of this game
+    /// ([`crate::sim::words::trace_words`]); `Err` says where it is not a game of this one.
+    fn trace_words(&self, lines: &[(usize, Line)]) -> Result<serde_json::Value, String>;
 }
 
 /// Game `G`, built from a variant, behind [`GameHandle`].
@@ -148,6 +151,9 @@ impl<G: Registered> GameHandle for Handle<G> {
         let bots: Vec<Box<dyn crate::engine::Bot<G>>> = plans.iter().map(|p| (p.build)(&game, &p.values)).collect();
         let session = Session::new(game, seat, bots, seed, &header).map_err(Error::Usage)?;
         Ok(Box::new(crate::sim::session::Named { session, variant: variant.name.clone() }))
+    }
+    fn trace_words(&self, lines: &[(usize, Line)]) -> Result<serde_json::Value, String> {
+        crate::sim::words::trace_words(&self.game, lines)
     }
 }
 

@@ -142,3 +142,35 @@ impl MatchPatch {
         })
     }
 }
+
+impl MatchPatch {
+    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Draw from the pile or the patch; every identical pair in your hand is laid face up for a point, then you draw up to 2 more; end the turn by placing a card, announced, face down at the end of the patch. When the pile and the patch are empty the game ends: most pairs win (ties share).".to_string();
+        let seat = s.current;
+        let now = match s.phase {
+            Phase::Draw { left, after_pair: false } if left <= 1 => format!("seat {seat} draws a card from the pile or a slot of the patch"),
+            Phase::Draw { left, .. } => format!("seat {seat} laid a pair and draws ({left} card(s) left), from the pile or a slot of the patch"),
+            Phase::Place => format!("seat {seat} places a card of its hand, announced, at the end of the patch"),
+            Phase::Over => String::new(),
+        };
+        TableWords {
+            goal,
+            now,
+            facts: vec![format!("turn {}", s.turns), format!("{} cards placed so far", s.placed)],
+            zones: vec![
+                Zone::new("pile", "draw pile", Lay::Pile),
+                Zone::new("patch", "the patch (face down, as announced; oldest first)", Lay::Cards),
+                Zone::new("laid", "pairs laid (all seats)", Lay::Value),
+            ],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards), Zone::new("players/*/pairs", "pairs", Lay::Value)],
+            seat_facts: Vec::new(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "patch_empty") => "the pile and the patch are empty".into(),
+                (Phase::Over, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

@@ -401,6 +401,10 @@ impl Game for PennyBadger {
     }
     crate::trace_methods!();
 
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
     fn describe(&self, s: &State) -> String {
         let n = self.params.players as usize;
         let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);

@@ -241,3 +241,53 @@ impl PennyBadger {
         })
     }
 }
+
+impl PennyBadger {
+    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Discard cards face down and claim what they are to withdraw pennies from the bank; a claim may be challenged, and the wrong side pays. A player with no savings is out. The game ends when the bank is empty or one player is left; the most savings win (ties share).".to_string();
+        let seat = s.current;
+        let claimed = |c: &super::rules::TableClaim| match c.claim {
+            Claim::Nothing => format!("seat {} discarded 1 card claiming nothing", c.claimer),
+            Claim::Wild => format!("seat {} claims its 1 card is a wild", c.claimer),
+            Claim::Set(cell) => format!("seat {} claims {} x {}", c.claimer, c.count, cell_name(cell)),
+        };
+        let now = match (s.phase, &s.claim) {
+            (Phase::Main, _) => format!("seat {seat} plays action cards, or discards and claims"),
+            (Phase::Challenge, Some(c)) => {
+                let asked = c.order[c.asked.min(c.order_len.saturating_sub(1)) as usize];
+                format!("{}: seat {asked} decides whether to challenge", claimed(c))
+            }
+            (Phase::Challenge, None) => "a claim is being challenged".into(),
+            (Phase::Over, _) => String::new(),
+        };
+        let mut facts = vec![format!("turn {}", s.turns), format!("bank: {} pennies", s.bank)];
+        if s.direction < 0 {
+            facts.push("play goes against seat order".into());
+        }
+        if let Some(c) = &s.claim {
+            facts.push(format!("on the table: {}", claimed(c)));
+        }
+        TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile (face down)", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: (0..self.params.players as usize)
+                .map(|q| match (s.eliminated_at[q], s.skips[q]) {
+                    (t, _) if t > 0 => format!("out of the game since turn {t}"),
+                    (_, k) if k > 0 => format!("loses its next {k} turn(s)"),
+                    _ => String::new(),
+                })
+                .collect(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "bank_empty") => "the bank is empty".into(),
+                (Phase::Over, "last_standing") => "only one player has savings left".into(),
+                (Phase::Over, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

@@ -386,6 +386,10 @@ impl Game for PigFarm {
     }
     crate::trace_methods!();
 
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
     fn describe(&self, s: &State) -> String {
         let mut out =
             format!("end: {} after {} turns over {} round(s), {} capped\n", END_REASONS[s.end_reason as usize], s.turns, s.rounds_done, s.rounds_capped);

@@ -201,3 +201,41 @@ impl PigFarm {
         })
     }
 }
+
+impl PigFarm {
+    /// The table of `s` in the game's words (see [`Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let p = &self.params;
+        let rounds = if p.rounds > 1 { format!(" over {} rounds", p.rounds) } else { String::new() };
+        let goal = format!(
+            "Collect sets of 2 or more identical pigs; a player holding at least {} sets may sell the farm at the start of a turn, which ends the round and scores every player by their sets; the highest total{rounds} wins.",
+            p.min_sets_to_sell
+        );
+        let seat = s.current;
+        let now = match s.phase {
+            Phase::Start => format!("seat {seat} sells the farm or takes a first card (from the draw pile or the discard pile)"),
+            Phase::SecondDraw => format!("seat {seat} takes a second card"),
+            Phase::Discard => format!("seat {seat} discards a pig"),
+            Phase::Butcher { .. } => format!("seat {seat} rolls a butcher die: colors or shapes"),
+            Phase::Over => String::new(),
+        };
+        let mut facts = vec![format!("turn {}", s.round_turns)];
+        if p.rounds > 1 {
+            facts.push(format!("round {} of {}", s.round + 1, p.rounds));
+        }
+        TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/hand", "pigs", Lay::Cards), Zone::new("players/*/butchers", "butchers to roll", Lay::Value)],
+            seat_facts: Vec::new(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "sold") => "a farm was sold".into(),
+                (Phase::Over, _) => "the turn cap was reached (nobody sold)".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

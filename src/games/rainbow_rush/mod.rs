@@ -306,6 +306,10 @@ impl Game for RainbowRush {
     }
     crate::trace_methods!();
 
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
     fn describe(&self, s: &State) -> String {
         let result = match s.winner {
             Some(w) => format!("seat {w} completes a rainbow"),

@@ -157,3 +157,30 @@ impl RainbowRush {
         })
     }
 }
+
+impl RainbowRush {
+    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Build a row of your own in front of you: the first player whose row holds a rainbow, five cards of the five colors all of one shape (wilds stand in), wins; your score is how many of the five your row already covers.".to_string();
+        let seat = s.current;
+        let now = match s.phase {
+            Phase::Draw => format!("seat {seat} draws from the draw pile or takes the top of the discard pile"),
+            Phase::Play => format!("seat {seat} adds a card to its row, replaces one, sabotages a row with a wild, or discards"),
+            Phase::Over => String::new(),
+        };
+        TableWords {
+            goal,
+            now,
+            facts: vec![format!("turn {}", s.turn), format!("rows of at most {} cards", self.params.row_size)],
+            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/row", "row", Lay::Cards), Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: Vec::new(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "rainbow") => "a row holds a rainbow".into(),
+                (Phase::Over, _) => "the turn cap was reached (no winner)".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}

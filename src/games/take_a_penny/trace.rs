@@ -131,3 +131,32 @@ impl TakeAPenny {
         })
     }
 }
+
+impl TakeAPenny {
+    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Every round each player secretly picks a spot of the action card (take from the pot, take from another bank card, give, return, block) and all reveal at once; the game ends when the pot is empty, and the bank card with the most pennies wins (ties share).".to_string();
+        let now = if s.over { String::new() } else { format!("seat {} picks its action for this round, face down", s.next) };
+        TableWords {
+            goal,
+            now,
+            facts: vec![format!("round {}", s.round + u32::from(!s.over)), format!("pot: {} pennies", s.pot)],
+            zones: Vec::new(),
+            seat_zones: vec![
+                Zone::new("bank_cards/*/color", "bank card", Lay::Value),
+                Zone::new("bank_cards/*/pennies", "pennies", Lay::Value),
+                Zone::new("bank_cards/*/chosen", "this round's pick", Lay::Value),
+                Zone::new("bank_cards/*/last", "last round's pick", Lay::Value),
+            ],
+            seat_facts: (0..crate::engine::Game::seats(self))
+                .map(|c| if self.setup.is_dummy(c) { "a dummy bank card: it never picks".to_string() } else { String::new() })
+                .collect(),
+            end: match (s.over, END_REASONS[s.end_reason as usize]) {
+                (true, "pot_empty") => "the pot is empty".into(),
+                (true, _) => "the round cap was reached".into(),
+                _ => String::new(),
+            },
+        }
+    }
+}
