@@ -192,7 +192,7 @@ fn every_games_standing_rows_are_the_ends_of_its_turns() {
     assert_eq!(variants.len(), 9, "one standard variant per game: {variants:?}");
     let mut by_value = 0;
     for rel in &variants {
-        let p = play(rel, 6);
+        let p = play(rel, 4);
         if check_standings(&p) > 0 {
             by_value += 1;
         }
@@ -385,7 +385,7 @@ const BEAVER_UNREAD: [&str; 2] = [
 
 #[test]
 fn beaver_manias_figures_are_its_traces() {
-    let p = check_beaver("variants/beaver-mania/standard.toml", 40);
+    let p = check_beaver("variants/beaver-mania/standard.toml", 20);
     let keys: Vec<&str> = p.summary.iter().map(|(k, _)| k.as_str()).collect();
     let (read, _, _) = beaver_figures(&p.games);
     for k in keys {
@@ -395,7 +395,7 @@ fn beaver_manias_figures_are_its_traces() {
 
 #[test]
 fn beaver_mania_without_thieves_has_no_thief_figures() {
-    let p = check_beaver("variants/beaver-mania/no-thieves.toml", 24);
+    let p = check_beaver("variants/beaver-mania/no-thieves.toml", 16);
     let reported: BTreeMap<&str, f64> = p.summary.iter().map(|(k, v)| (k.as_str(), *v)).collect();
     for key in ["superbeaver_held_win_share_gain", "thief_held_win_share_gain"] {
         assert!(reported[key].is_nan(), "{key}: {}", reported[key]);
@@ -496,7 +496,7 @@ fn own_figures(game: &str, games: &Games) -> Vec<(&'static str, f64)> {
 fn every_games_own_figures_are_its_traces() {
     let mut checked = Vec::new();
     for rel in standard_variants() {
-        let p = play(&rel, 30);
+        let p = play(&rel, 12);
         let read = own_figures(p.game, &p.games);
         let reported: BTreeMap<&str, f64> = p.summary.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         for (key, want) in &read {
