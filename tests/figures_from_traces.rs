@@ -485,8 +485,16 @@ fn own_figures(game: &str, games: &Games) -> Vec<(&'static str, f64)> {
         "dice-factor" => vec![("d8_rolls_per_game", per_game(games, "roll_d8")), ("reshuffles_per_game", chance_per_game(games, "reshuffle"))],
         "penny-badger" => vec![("claims_per_game", per_game(games, "discard"))],
         "pig-farm" => vec![
-            ("round_cap_share", games.iter().map(|(_, l)| last_state(l)["rounds_capped"].as_f64().unwrap()).sum::<f64>() / games.iter().map(|(_, l)| last_state(l)["rounds_done"].as_f64().unwrap()).sum::<f64>()),
-            ("butcher_rolls_per_round", games.iter().map(|(_, l)| actions(l).filter(|a| is(a, "roll")).count() as f64).sum::<f64>() / games.iter().map(|(_, l)| last_state(l)["rounds_done"].as_f64().unwrap()).sum::<f64>()),
+            (
+                "round_cap_share",
+                games.iter().map(|(_, l)| last_state(l)["rounds_capped"].as_f64().unwrap()).sum::<f64>()
+                    / games.iter().map(|(_, l)| last_state(l)["rounds_done"].as_f64().unwrap()).sum::<f64>(),
+            ),
+            (
+                "butcher_rolls_per_round",
+                games.iter().map(|(_, l)| actions(l).filter(|a| is(a, "roll")).count() as f64).sum::<f64>()
+                    / games.iter().map(|(_, l)| last_state(l)["rounds_done"].as_f64().unwrap()).sum::<f64>(),
+            ),
         ],
         _ => Vec::new(),
     }

@@ -341,11 +341,8 @@ impl Metrics<BeaverMania> for BeaverMetrics {
         // A card never held at a deal (not in the deck), or held by every seat, has no gain:
         // NaN, which the summary leaves out (absent, not 0).
         for (key, v) in ACTION_KEYS.iter().zip(&self.action_value) {
-            let gain = if v[0] == 0 || v[2] == 0 {
-                f64::NAN
-            } else {
-                (v[1] as f64 / WIN_UNIT as f64) / v[0] as f64 - (v[3] as f64 / WIN_UNIT as f64) / v[2] as f64
-            };
+            let gain =
+                if v[0] == 0 || v[2] == 0 { f64::NAN } else { (v[1] as f64 / WIN_UNIT as f64) / v[0] as f64 - (v[3] as f64 / WIN_UNIT as f64) / v[2] as f64 };
             out.push((format!("{key}_held_win_share_gain"), gain));
         }
         out
