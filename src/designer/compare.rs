@@ -352,6 +352,10 @@ impl PairedArms<'_> {
         for (k, c) in self.common.iter().enumerate() {
             let d = &cat_a.defs[c.a];
             let (ea, eb) = (est_a[c.a], est_b[c.b]);
+            // A figure that applies in neither arm (a card in neither deck) is absent.
+            if !ea.value.is_finite() && !eb.value.is_finite() {
+                continue;
+            }
             let diff = eb.value - ea.value;
             let (paired, independent) = match (c.per_game, c.extra) {
                 (Some((ia, ib)), _) if n > 0 => {
@@ -504,7 +508,8 @@ fn unit_name(u: Unit) -> &'static str {
 }
 
 fn row(d: &metrics::MetricDef, a: Estimate, b: Estimate, diff: f64, paired: Option<f64>, independent: Option<f64>) -> MetricComparison {
-    let ci = |h: Option<f64>| h.filter(|h| h.is_finite()).map(|h| [diff - h, diff + h]);
+    // No interval, and no verdict, for a difference with an absent side.
+    let ci = |h: Option<f64>| h.filter(|h| h.is_finite() && diff.is_finite()).map(|h| [diff - h, diff + h]);
     let paired_ci = ci(paired);
     MetricComparison {
         name: d.name.clone(),

@@ -41,7 +41,9 @@ pub fn figure_rows(cat: &Catalogue, est: &[Estimate], standing_unit: &str) -> Ve
     cat.defs
         .iter()
         .zip(est)
-        .filter(|(d, _)| d.applies && !per_seat(&d.name))
+        // A game's own or standing figure that does not apply to this run (a card not in the
+        // deck, a share of a standing that crosses zero) is absent.
+        .filter(|(d, e)| d.applies && !per_seat(&d.name) && (e.value.is_finite() || !Catalogue::is_extra(d)))
         .map(|(d, e)| FigureRow {
             name: d.name.clone(),
             about: d.about.clone(),

@@ -1130,6 +1130,9 @@ fn play_detailed<G: Game, L: Lineup<G> + ?Sized>(
             game.check_invariants(&state).map_err(|what| Violation { step, what })?;
         }
     }
+    if let Some(s) = standings {
+        s.finish(game, &state);
+    }
     let outcome = game.outcome(&state);
     if let Some(m) = metrics {
         m.finish(game, &state, &outcome);

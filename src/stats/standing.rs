@@ -14,7 +14,11 @@
 //!   of a seat outside W;
 //! - `drama`: the most W trailed the leader by, in the game's unit (0 when it never
 //!   trailed); `drama_share`: that deficit over the leader's standing at the first turn it
-//!   was reached (games where the leader's standing there is not positive are left out);
+//!   was reached (games where the leader's standing there is not positive are left out). A
+//!   share of a quantity that crosses zero means nothing (a leader on 1 point after standing
+//!   at -5 makes a deficit of 4 a "share" of 400%), so a run in which any seat's standing was
+//!   ever below zero (Beaver Mania's, where cards in hand count against) has no drama share:
+//!   it is absent (NaN, `null` in JSON), not a number;
 //! - `decisiveness`: W leads at turn t when it stands strictly above the field; with k the
 //!   first turn from which W leads at every turn to the end, (k - 1) / L: 0 when it led from
 //!   the first turn on, 1 when it did not lead at the end (the standing disagrees with the
@@ -218,6 +222,10 @@ pub struct StandingTally {
     pub leader_wins: Vec<u64>,
     /// Standing sums by turn (index = turn, 0 = after the deal).
     pub by_turn: Vec<TurnSums>,
+    /// Games in which some seat's standing was below zero at some turn (then the drama
+    /// share, a share of a standing that crosses zero, is absent).
+    #[serde(default)]
+    pub below_zero: u64,
 }
 
 impl StandingTally {
@@ -226,6 +234,7 @@ impl StandingTally {
         let f = figures(trace, winners);
         self.add(&f);
         let seats = trace.seats.min(MAX_SEATS);
+        self.below_zero += u64::from(trace.rows.iter().any(|row| row[..seats].iter().any(|&v| v < 0)));
         if self.by_turn.len() < trace.rows.len() {
             self.by_turn.resize(trace.rows.len(), TurnSums::default());
         }
@@ -273,6 +282,7 @@ impl StandingTally {
         self.drama_share.merge(&o.drama_share);
         self.decisiveness.merge(&o.decisiveness);
         self.comebacks += o.comebacks;
+        self.below_zero += o.below_zero;
         for (m, c) in &o.margins {
             *self.margins.entry(*m).or_insert(0) += c;
         }
@@ -341,7 +351,7 @@ impl StandingTally {
             lead_changes: self.lead_changes.estimate(1.0),
             lead_changes_per_10_turns: self.lead_rate.estimate(scale),
             drama: self.drama.estimate(1.0),
-            drama_share: self.drama_share.estimate(scale),
+            drama_share: if self.below_zero > 0 { Estimate { value: f64::NAN, ci95: [f64::NAN, f64::NAN] } } else { self.drama_share.estimate(scale) },
             decisiveness: self.decisiveness.estimate(scale),
             comeback_rate: if decided == 0 { Estimate { value: f64::NAN, ci95: [f64::NAN, f64::NAN] } } else { Estimate { value: comeback, ci95: [lo, hi] } },
             margin: self.margin.estimate(1.0),
@@ -381,7 +391,8 @@ pub struct StandingSummary {
     pub lead_changes_per_10_turns: Estimate,
     /// Most the eventual winner trailed the leader by (standing units).
     pub drama: Estimate,
-    /// That deficit as a share of the leader's standing then.
+    /// That deficit as a share of the leader's standing then (NaN, `null` in JSON, when some
+    /// standing of the run was below zero: a share of a quantity that crosses zero).
     pub drama_share: Estimate,
     /// Share of the game played when the winner took the lead for good (0 = led throughout).
     pub decisiveness: Estimate,

@@ -257,7 +257,8 @@ impl Summary {
             shared_win_rate: tally.shared_wins as f64 / games,
             games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
             rng: crate::engine::rng::RNG_NAME.to_string(),
-            extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
+            // A figure that does not apply (NaN: a card not in the deck) is left out.
+            extra: ctx.extra.into_iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k, num(v))).collect(),
             rotation: None,
             standing: None,
             teams: None,

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::cards::ACTION_KEYS;
+use super::cards::{ACTION_KEYS, SUPERBEAVER};
 use super::params::MAX_PLAYERS;
 use super::rules::{END_REASONS, RoundRecord, State};
 use super::{Action, BeaverMania};
@@ -46,6 +46,10 @@ pub struct BeaverMetrics {
     /// Per action card: [seat-rounds that held it at the deal, their round-win credit,
     /// seat-rounds that did not, their credit] (credit in 1/WIN_UNIT).
     action_value: [[u64; 4]; 8],
+    /// The action cards the deck holds (bit per card, canonical order): the others have no
+    /// value and no plays (their figures are absent, not 0).
+    #[serde(default)]
+    in_deck: u8,
     /// Per turn completed in a round (index): rounds still running there.
     turn_rounds: Vec<u64>,
     /// Per turn completed and seat: sum of scores, and of squared scores.
@@ -170,47 +174,61 @@ impl BeaverMetrics {
         }
     }
 
-    /// The value of each action card: the round win share of a seat that held it at the deal
-    /// against one that did not, with the fair share.
+    /// The action cards in the deck (canonical order): (index, key).
+    fn cards_in_deck(&self) -> Vec<(usize, &'static str)> {
+        ACTION_KEYS.iter().enumerate().filter(|&(a, _)| self.in_deck & (1 << a) != 0).map(|(a, &k)| (a, k)).collect()
+    }
+
+    /// The value of each action card in the deck: the round win share of a seat that held it
+    /// at the deal against one that did not, with the fair share (a card never held, or held
+    /// by every seat, has no bar).
     fn action_card_value(&self) -> ChartSpec {
         let n = self.players.max(1);
         let rounds = self.rounds;
         let share = |credit: u64, k: u64| ratio(credit as f64 / WIN_UNIT as f64, k as f64) * 100.0;
         let ci = |credit: u64, k: u64| wilson_percent(credit as f64 / WIN_UNIT as f64, k);
         let fair = 100.0 / n as f64;
+        let cards: Vec<_> = self.cards_in_deck().into_iter().filter(|&(a, _)| self.action_value[a][0] > 0 && self.action_value[a][2] > 0).collect();
+        let value = |a: usize| &self.action_value[a];
         ChartSpec::Bars {
             file: "action_card_value".into(),
             title: format!("Value of each action card: round win share of a seat that held it at the deal vs not ({rounds} rounds)"),
             x_label: "action card".into(),
             y_label: "round win share, ties shared (%, 95% CI)".into(),
-            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
+            categories: cards.iter().map(|(_, k)| k.replace('_', " ")).collect(),
             series: vec![
                 BarSeries {
                     name: "held at the deal".into(),
-                    values: self.action_value.iter().map(|v| share(v[1], v[0])).collect(),
-                    ci: Some(self.action_value.iter().map(|v| ci(v[1], v[0])).collect()),
+                    values: cards.iter().map(|&(a, _)| share(value(a)[1], value(a)[0])).collect(),
+                    ci: Some(cards.iter().map(|&(a, _)| ci(value(a)[1], value(a)[0])).collect()),
                 },
                 BarSeries {
                     name: "not held".into(),
-                    values: self.action_value.iter().map(|v| share(v[3], v[2])).collect(),
-                    ci: Some(self.action_value.iter().map(|v| ci(v[3], v[2])).collect()),
+                    values: cards.iter().map(|&(a, _)| share(value(a)[3], value(a)[2])).collect(),
+                    ci: Some(cards.iter().map(|&(a, _)| ci(value(a)[3], value(a)[2])).collect()),
                 },
             ],
             reference: Some((fair, format!("fair share {fair:.1}%"))),
         }
     }
 
-    /// Action cards played per round, lone or with numbers.
+    /// Action cards of the deck played per round, in any play (lone, with numbers, a
+    /// Partybeaver play, a Hippie run).
     fn action_cards_played(&self) -> ChartSpec {
         let rounds = self.rounds;
         let r = rounds as f64;
+        let cards = self.cards_in_deck();
         ChartSpec::Bars {
             file: "action_cards_played".into(),
-            title: format!("Action cards played per round, lone or with numbers ({rounds} rounds)"),
+            title: format!("Action cards played per round, in any play ({rounds} rounds)"),
             x_label: "action card".into(),
             y_label: "plays per round (mean)".into(),
-            categories: ACTION_KEYS.iter().map(|k| k.replace('_', " ")).collect(),
-            series: vec![BarSeries { name: "plays per round".into(), values: self.actions_played.iter().map(|&c| ratio(c as f64, r)).collect(), ci: None }],
+            categories: cards.iter().map(|(_, k)| k.replace('_', " ")).collect(),
+            series: vec![BarSeries {
+                name: "plays per round".into(),
+                values: cards.iter().map(|&(a, _)| ratio(self.actions_played[a] as f64, r)).collect(),
+                ci: None,
+            }],
             reference: None,
         }
     }
@@ -244,6 +262,7 @@ impl Metrics<BeaverMania> for BeaverMetrics {
     fn after_action(&mut self, game: &BeaverMania, s: &State, _seat: usize, _action: &Action) {
         let n = game.players;
         self.players = n;
+        self.in_deck = (game.kinds >> SUPERBEAVER) as u8;
         if s.rounds_done > self.seen_rounds {
             self.seen_rounds = s.rounds_done;
             if let Some(r) = s.last_round {
@@ -275,6 +294,7 @@ impl Metrics<BeaverMania> for BeaverMetrics {
 
     fn merge(&mut self, other: Self) {
         self.players = self.players.max(other.players);
+        self.in_deck |= other.in_deck;
         self.rounds += other.rounds;
         for (a, b) in self.reasons.iter_mut().zip(other.reasons) {
             *a += b;
@@ -318,11 +338,12 @@ impl Metrics<BeaverMania> for BeaverMetrics {
         for (name, c) in ["display_stabbed", "pile_taken", "pile_put_away", "stolen"].iter().zip(&self.counters) {
             out.push((format!("{name}_per_round"), ratio(c[0] as f64, r)));
         }
+        // A card never held at a deal (not in the deck), or held by every seat, has no gain:
+        // NaN, which the summary leaves out (absent, not 0).
         for (key, v) in ACTION_KEYS.iter().zip(&self.action_value) {
-            out.push((
-                format!("{key}_held_win_share_gain"),
-                ratio(v[1] as f64 / WIN_UNIT as f64, v[0] as f64) - ratio(v[3] as f64 / WIN_UNIT as f64, v[2] as f64),
-            ));
+            let gain =
+                if v[0] == 0 || v[2] == 0 { f64::NAN } else { (v[1] as f64 / WIN_UNIT as f64) / v[0] as f64 - (v[3] as f64 / WIN_UNIT as f64) / v[2] as f64 };
+            out.push((format!("{key}_held_win_share_gain"), gain));
         }
         out
     }

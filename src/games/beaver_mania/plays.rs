@@ -313,6 +313,18 @@ impl Play {
         }
     }
 
+    /// The action card the play lays, whatever its form ([`NO_CARD`] for none): the card of
+    /// a group or a lone card, the Partybeaver of a Partybeaver play, the Hippie of a Hippie
+    /// run (what the counts of action cards played count).
+    #[inline]
+    pub fn action_card(&self) -> Card {
+        match *self {
+            Play::Party { .. } => PARTYBEAVER,
+            Play::HippieRun { .. } => HIPPIE,
+            _ => self.action(),
+        }
+    }
+
     /// Whether it stabs (every play except an action card alone and a Partybeaver play).
     #[inline]
     pub fn stabs_at_all(&self) -> bool {

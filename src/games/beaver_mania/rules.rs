@@ -609,7 +609,7 @@ impl BeaverMania {
             s.forget(seat, c, cards.count(c));
         }
         s.piles[seat].push_play(&play);
-        let action = play.action();
+        let action = play.action_card();
         if action != NO_CARD {
             s.stats.actions_played[(action - SUPERBEAVER) as usize] += 1;
         }
