@@ -10,8 +10,10 @@
 
 pub mod counts;
 pub mod estimate;
+pub mod format;
 pub mod interval;
 pub mod moments;
+pub mod ratio;
 pub mod ratings;
 pub mod rotation;
 pub mod standing;

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Tally, seat_fairness_p, wilson};
+use super::{Tally, format, seat_fairness_p, wilson};
 
 /// Game-length figures.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -82,6 +82,17 @@ pub struct Summary {
     pub rng: String,
     /// The game's own figures (claims, challenges, ...).
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// The 95% interval of each of the game's own figures, by name: `[lo, hi]`, or null when
+    /// it has none (a constant, a figure over too few games); absent unless gathered.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extra_ci95: serde_json::Map<String, serde_json::Value>,
+    /// How each of those intervals is computed (`ratio estimator`, `batch means`, `wilson`,
+    /// `constant`, `none`; see docs/statistics.md).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extra_interval: serde_json::Map<String, serde_json::Value>,
+    /// The names of the game's own figures that are shares (printed in % in text).
+    #[serde(skip)]
+    pub extra_shares: Vec<String>,
     /// A rotated run's win shares per seat (bots averaged out) and per bot (seats averaged
     /// out); absent unless `--rotate`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -155,6 +166,10 @@ pub fn no_winner_share(seats: &[SeatSummary]) -> f64 {
 fn first_player_advantage(seats: &[SeatSummary], players: usize, games: u64) -> Estimate {
     let fair = fair_share(seats, players);
     let p0 = seats[0].win_share;
+    // Nobody ever won: every seat's share is 0, so is the advantage, by construction.
+    if games > 0 && seats.iter().all(|s| s.win_share == 0.0) {
+        return Estimate { value: 0.0, ci95: [0.0, 0.0] };
+    }
     if fair_share_is_constant(seats, players) {
         return Estimate { value: p0 - fair, ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair] };
     }
@@ -258,6 +273,9 @@ impl Summary {
             games_per_second: if ctx.seconds > 0.0 { n as f64 / ctx.seconds } else { 0.0 },
             rng: crate::engine::rng::RNG_NAME.to_string(),
             extra: ctx.extra.into_iter().map(|(k, v)| (k, num(v))).collect(),
+            extra_ci95: serde_json::Map::new(),
+            extra_interval: serde_json::Map::new(),
+            extra_shares: Vec::new(),
             rotation: None,
             standing: None,
             teams: None,
@@ -303,6 +321,22 @@ impl Summary {
         deadlock_warning(&self.end_reasons, &self.seats)
     }
 
+    /// The game's own figure `name` as text ([`format`]): a share in %, others with `places`
+    /// decimals, with its 95% interval when it has one ("constant" when every game gave it).
+    pub fn extra_said(&self, name: &str, places: usize) -> String {
+        let v = self.extra.get(name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+        let ci = self.extra_ci95.get(name).and_then(|c| Some([c.get(0)?.as_f64()?, c.get(1)?.as_f64()?]));
+        let constant = self.extra_interval.get(name).and_then(|m| m.as_str()) == Some("constant");
+        let share = self.extra_shares.iter().any(|s| s == name);
+        let bare = if share { format::share(v) } else { format!("{v:.places$}") };
+        match ci {
+            _ if constant => format!("{bare} (constant: the same in every game)"),
+            Some([lo, hi]) if share => format::share_with_ci(v, lo, hi),
+            Some([lo, hi]) => format::number_ci(v, lo, hi, places, false),
+            None => bare,
+        }
+    }
+
     /// The summary as a readable table for the terminal: [`Summary::figures`] and the rate.
     pub fn table(&self) -> String {
         use std::fmt::Write;
@@ -330,12 +364,12 @@ impl Summary {
         for s in &self.seats {
             let _ = writeln!(
                 out,
-                "| {} | {} | {:.2}% | {:.2}%-{:.2}% | {:.1}% | {:.2} |",
+                "| {} | {} | {} | {} to {} | {:.1}% | {:.2} |",
                 s.seat,
                 if self.rotation.is_some() { "every bot, rotated" } else { &s.bot },
-                s.win_share * 100.0,
-                s.ci95[0] * 100.0,
-                s.ci95[1] * 100.0,
+                format::share(s.win_share),
+                format::share(s.ci95[0]),
+                format::share(s.ci95[1]),
                 s.eliminated * 100.0,
                 s.mean_score
             );
@@ -364,14 +398,7 @@ impl Summary {
             );
         }
         let f = &self.first_player_advantage;
-        let _ = writeln!(
-            out,
-            "\nfirst-player advantage: {:+.2} points (95% CI {:+.2} to {:+.2}); seat fairness chi-square p = {:.3}",
-            f.value * 100.0,
-            f.ci95[0] * 100.0,
-            f.ci95[1] * 100.0,
-            self.seat_fairness_p
-        );
+        let _ = writeln!(out, "\nfirst-player advantage: {}; seat fairness chi-square p = {:.3}", format::estimate_points(f), self.seat_fairness_p);
         let _ = writeln!(
             out,
             "elimination rate: {:.1}% of players; games with an elimination: {:.1}%; shared wins: {:.1}% of games",
@@ -383,8 +410,10 @@ impl Summary {
             let _ = writeln!(out, "{w}");
         }
         if !self.extra.is_empty() {
-            let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
-            let _ = writeln!(out, "{}", extra.join(", "));
+            let _ = writeln!(out, "\nthe game's own figures:");
+            for k in self.extra.keys() {
+                let _ = writeln!(out, "  {k}: {}", self.extra_said(k, 3));
+            }
         }
         out
     }
