@@ -26,6 +26,7 @@ fn coverage(seed: u64, mut draw: impl FnMut(&mut Rng) -> bool) -> f64 {
 }
 
 fn near_95(name: &str, c: f64) {
+    eprintln!("{name}: {:.2}%", c * 100.0);
     assert!((c - 0.95).abs() <= TOLERANCE, "{name}: coverage {:.1}% over {REPS} runs, want 95% +- {:.1}", c * 100.0, TOLERANCE * 100.0);
 }
 
@@ -104,6 +105,7 @@ fn the_ratio_estimator_covers_a_share_of_events_and_counting_events_alone_does_n
     near_95("ratio estimator", c);
     // The same data judged as if every event were independent: far too narrow.
     let naive = naive as f64 / REPS as f64;
+    eprintln!("events counted as independent: {:.2}%", naive * 100.0);
     assert!(naive < 0.85, "counting events as independent covers {:.1}%: the test data has no correlation within games", naive * 100.0);
 }
 
@@ -132,7 +134,8 @@ fn batch_means_cover_a_figure_over_whole_batches() {
                 let (mut right, mut events) = (0, 0);
                 for _ in 0..64 {
                     let n = 100 + (rng.random::<f64>() * 201.0) as u64;
-                    right += binomial(rng, n, truth + (rng.random::<f64>() - 0.5) * 0.3);
+                    let p = truth + (rng.random::<f64>() - 0.5) * 0.3;
+                    right += binomial(rng, n, p);
                     events += n;
                 }
                 (64.0, right as f64 / events as f64)
@@ -169,7 +172,9 @@ fn the_paired_difference_covers_the_difference_of_two_variants_on_common_seeds()
 fn the_one_sided_upper_bound_covers_a_rare_share_at_least_95_percent_of_the_time() {
     for (seed, p, n) in [(9, 0.01, 300), (10, 0.001, 2000)] {
         let c = coverage(seed, |rng| p <= upper_one_sided(binomial(rng, n, p) as f64, n));
-        // Clopper-Pearson is exact: at least 95%, never much more than needed at these sizes.
-        assert!((0.95..=0.995).contains(&c), "one-sided bound p={p} n={n}: coverage {:.1}%", c * 100.0);
+        // Clopper-Pearson is exact and conservative: at least 95% (less one standard error of
+        // the 2,000 runs); with so few events it may cover every time.
+        eprintln!("one-sided bound p={p} n={n}: {:.2}%", c * 100.0);
+        assert!(c >= 0.945, "one-sided bound p={p} n={n}: coverage {:.1}%", c * 100.0);
     }
 }
