@@ -259,8 +259,10 @@ fn summarise(seated: &dyn SeatedGame, variant: &Variant, cfg: &RunConfig, result
         let arm = ArmData { summary: &summary, tally: &result.tally, moments: &moments, extras: &result.extras, ratios: &result.ratios };
         let (ci, how) = cat.own_intervals(&arm);
         (summary.extra_ci95, summary.extra_interval) = (ci, how);
-        let shares = cat.defs.iter().filter(|d| d.unit == crate::designer::metrics::Unit::Share && Catalogue::extra_index(d).is_some());
-        summary.extra_shares = shares.map(|d| d.name.clone()).collect();
+        let shares = summary.extra.keys().filter(|name| cat.get(name).is_some_and(|d| d.unit == crate::designer::metrics::Unit::Share));
+        summary.extra_shares = shares.cloned().collect();
+        let differences = summary.extra.keys().filter(|name| cat.get(name).is_some_and(|d| d.is_share_difference()));
+        summary.extra_differences = differences.cloned().collect();
     }
     summary
 }

@@ -456,7 +456,8 @@ fn judge_bounds(cat: &Catalogue, estimates: &[Estimate], expect: &[Expectation],
             Some(s) => format!("{} ({s})", metrics::say_value(def, est.value)),
             None => metrics::say(def, &est),
         };
-        let bounds = format!("{} to {} ([expect] {} = [{}, {}] at {})", metrics::say_value(def, e.lo), metrics::say_value(def, e.hi), e.metric, e.lo, e.hi, e.at);
+        let bounds =
+            format!("{} to {} ([expect] {} = [{}, {}] at {})", metrics::say_value(def, e.lo), metrics::say_value(def, e.hi), e.metric, e.lo, e.hi, e.at);
         match verdict {
             Verdict::Holds => {
                 println!("  ok    {} = {measured} within {bounds}", e.metric);
@@ -474,7 +475,13 @@ fn judge_bounds(cat: &Catalogue, estimates: &[Estimate], expect: &[Expectation],
             Verdict::Fails => {
                 let why = if est.lo <= e.hi && est.hi >= e.lo { "the share is outside for certain" } else { "the whole 95% CI lies outside the bounds" };
                 println!("  FAIL  {} = {measured} outside {bounds}: {why}", e.metric);
-                counts.failed.push(format!("{} = {} outside {} to {}", e.metric, metrics::say_value(def, est.value), metrics::say_value(def, e.lo), metrics::say_value(def, e.hi)));
+                counts.failed.push(format!(
+                    "{} = {} outside {} to {}",
+                    e.metric,
+                    metrics::say_value(def, est.value),
+                    metrics::say_value(def, e.lo),
+                    metrics::say_value(def, e.hi)
+                ));
             }
         }
         // A game's own figure says what it is (a share is a fraction of 1 here).

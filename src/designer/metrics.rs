@@ -20,8 +20,8 @@
 use crate::engine::{Game, Outcome};
 pub use crate::stats::interval::batch_half_width;
 use crate::stats::interval::wilson_clustered;
-use crate::stats::ratio::{RatioEstimate, RatioTally};
 pub use crate::stats::moments::Moments;
+use crate::stats::ratio::{RatioEstimate, RatioTally};
 use crate::stats::{StandingSummary, Summary, Tally, WIN_UNIT, Z95, wilson};
 
 /// How a metric's interval is computed.
@@ -659,10 +659,11 @@ impl Catalogue {
         }
     }
 
-    /// The game's own figures' 95% intervals and their methods, by name, for `summary.json`
-    /// (`extra_ci95`, `extra_interval`).
+    /// The intervals of the game's own figures (every name of the summary's `extra`; one named
+    /// like a common figure, such as a team's win share, takes the common figure's), with
+    /// their methods, by name, for `summary.json` (`extra_ci95`, `extra_interval`).
     pub fn own_intervals(&self, arm: &ArmData<'_>) -> (serde_json::Map<String, serde_json::Value>, serde_json::Map<String, serde_json::Value>) {
-        let own = self.defs.iter().filter(|d| matches!(d.field, Field::Extra(_)));
+        let own = arm.summary.extra.keys().filter_map(|name| self.get(name));
         let est: Vec<(&MetricDef, Estimate)> = own.map(|d| (d, self.estimate(d, arm))).collect();
         let ci = est.iter().map(|(d, e)| (d.name.clone(), json_interval(e))).collect();
         let how = est.iter().map(|(d, e)| (d.name.clone(), e.interval.label().into())).collect();

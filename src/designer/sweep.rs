@@ -361,9 +361,7 @@ fn table(game: &str, variant: &str, axes: &[Axis], results: &[PointResult], sele
         let mut cells: Vec<String> = axes.iter().zip(&r.at).map(|(a, &i)| a.values[i].0.clone()).collect();
         for name in selected {
             let i = r.names.iter().position(|n| n == name);
-            cells.push(i.map_or("-".into(), |i| {
-                metrics::say_in(r.units[i], metrics::is_difference_name(name), &r.estimates[i])
-            }));
+            cells.push(i.map_or("-".into(), |i| metrics::say_in(r.units[i], metrics::is_difference_name(name), &r.estimates[i])));
         }
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }

@@ -318,6 +318,7 @@ mod tests {
             extra_ci95: serde_json::Map::new(),
             extra_interval: serde_json::Map::new(),
             extra_shares: Vec::new(),
+            extra_differences: Vec::new(),
             standing: None,
             rotation: None,
             teams: None,

@@ -21,8 +21,8 @@ use std::time::Instant;
 use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, StandingTrace, Table, game_seed, play};
 use crate::error::Error;
 use crate::stats::interval::SUB_BATCH;
-use crate::stats::rotation::RotationTally;
 use crate::stats::ratio::RatioTally;
+use crate::stats::rotation::RotationTally;
 use crate::stats::{StandingTally, Tally};
 
 /// Games per batch: the unit of parallel work and of deterministic merging.

@@ -225,7 +225,7 @@ impl RotationSummary {
     pub fn table(&self) -> String {
         let mut out =
             format!("rotated: {} blocks of {} games (every bot in every seat on the same deals); 95% CIs over blocks\n", self.blocks, self.games_per_block);
-        out.push_str("  by seat (bots averaged out)         by bot (seats averaged out)\n");
+        out.push_str(&format!("  {:<44} {}\n", "by seat (bots averaged out)", "by bot (seats averaged out)"));
         let rows = self.seats.len().max(self.bots.len());
         for i in 0..rows {
             let cell = |f: Option<&RotatedShare>| {

@@ -93,6 +93,9 @@ pub struct Summary {
     /// The names of the game's own figures that are shares (printed in % in text).
     #[serde(skip)]
     pub extra_shares: Vec<String>,
+    /// The names of the game's own figures that are differences of shares (in points).
+    #[serde(skip)]
+    pub extra_differences: Vec<String>,
     /// A rotated run's win shares per seat (bots averaged out) and per bot (seats averaged
     /// out); absent unless `--rotate`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -276,6 +279,7 @@ impl Summary {
             extra_ci95: serde_json::Map::new(),
             extra_interval: serde_json::Map::new(),
             extra_shares: Vec::new(),
+            extra_differences: Vec::new(),
             rotation: None,
             standing: None,
             teams: None,
@@ -328,9 +332,17 @@ impl Summary {
         let ci = self.extra_ci95.get(name).and_then(|c| Some([c.get(0)?.as_f64()?, c.get(1)?.as_f64()?]));
         let constant = self.extra_interval.get(name).and_then(|m| m.as_str()) == Some("constant");
         let share = self.extra_shares.iter().any(|s| s == name);
-        let bare = if share { format::share(v) } else { format!("{v:.places$}") };
+        let difference = self.extra_differences.iter().any(|s| s == name);
+        let bare = if difference {
+            format::points(v)
+        } else if share {
+            format::share(v)
+        } else {
+            format!("{v:.places$}")
+        };
         match ci {
             _ if constant => format!("{bare} (constant: the same in every game)"),
+            Some([lo, hi]) if difference => format::points_ci(v, lo, hi),
             Some([lo, hi]) if share => format::share_with_ci(v, lo, hi),
             Some([lo, hi]) => format::number_ci(v, lo, hi, places, false),
             None => bare,
@@ -416,5 +428,44 @@ impl Summary {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Outcome;
+
+    fn summary_of(outcomes: &[Outcome]) -> Summary {
+        let mut tally = Tally::default();
+        for o in outcomes {
+            tally.add(o, 2, 2);
+        }
+        let ctx = SummaryContext {
+            game: "g",
+            variant: "v",
+            seed: 1,
+            players: 2,
+            seats: 2,
+            seat_bots: vec!["b".into(); 2],
+            end_reasons: &["won", "cap"],
+            length_unit: "turns",
+            seconds: 0.0,
+            extra: Vec::new(),
+        };
+        Summary::new(&tally, ctx)
+    }
+
+    #[test]
+    fn a_run_nobody_won_has_no_first_player_advantage_by_construction() {
+        let capped = Outcome { length: 10, end_reason: 1, ..Outcome::new() };
+        let s = summary_of(&[capped; 50]);
+        assert_eq!((s.first_player_advantage.value, s.first_player_advantage.ci95), (0.0, [0.0, 0.0]));
+        assert!(s.figures().contains("first-player advantage: +0.00 pts (constant by construction)"), "{}", s.figures());
+        // One win is enough to measure it, with an interval of some width.
+        let mut games = vec![capped; 49];
+        games.push(Outcome { length: 10, winners: 1, ..Outcome::new() });
+        let f = summary_of(&games).first_player_advantage;
+        assert!(f.ci95[0] < f.value && f.value < f.ci95[1], "{f:?}");
     }
 }

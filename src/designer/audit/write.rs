@@ -9,8 +9,8 @@ use super::sensitivity::{Sensitivity, StepRow};
 use super::{Audit, Finding};
 use crate::error::Error;
 use crate::report::html::escape;
-use crate::stats::format;
 use crate::report::tornado::{TornadoRow, render};
+use crate::stats::format;
 
 /// A value as text in its unit: shares in %, changes of shares in points.
 fn value(v: f64, unit: &str, change: bool) -> String {
