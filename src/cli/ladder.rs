@@ -343,7 +343,11 @@ fn pct(e: &Estimate) -> String {
 /// self-play length, each with its interval in the one notation ([`format`]).
 fn level_cells(l: &Level) -> [String; 4] {
     [
-        format::number_ci(l.rating.elo, l.rating.ci95[0], l.rating.ci95[1], 0, true),
+        if l.rating.ci95 == [l.rating.elo; 2] {
+            format!("{} (the reference)", format::signed(l.rating.elo, 0))
+        } else {
+            format::number_ci(l.rating.elo, l.rating.ci95[0], l.rating.ci95[1], 0, true)
+        },
         l.vs_first.as_ref().map_or("-".into(), pct),
         format::estimate_points(&l.first_player_advantage),
         format::number_ci(l.mean_length.value, l.mean_length.ci95[0], l.mean_length.ci95[1], 1, false),

@@ -642,7 +642,10 @@ fn said(m: &MetricComparison, length_unit: &str) -> String {
     let [lo, hi] = m.paired_ci.unwrap_or([f64::NAN; 2]);
     match unit_of(m) {
         Unit::Share => format::points_ci(m.diff, lo, hi),
-        Unit::Length => format!("{} {length_unit}", format::number_ci(m.diff, lo, hi, 1, true)),
+        Unit::Length if lo.is_finite() && hi.is_finite() => {
+            format!("{} {length_unit}, 95% CI {} to {}", format::signed(m.diff, 1), format::signed(lo, 1), format::signed(hi, 1))
+        }
+        Unit::Length => format!("{} {length_unit}", format::signed(m.diff, 1)),
         Unit::Plain => format::number_ci(m.diff, lo, hi, 3, true),
     }
 }
@@ -685,7 +688,8 @@ pub fn verdict(c: &Comparison) -> String {
         n => {
             let listed: Vec<String> = others.iter().take(LISTED).map(|m| format!("{} {}", label(&m.name), said(m, &c.length_unit))).collect();
             let more = if n > LISTED { format!(" and {} more", n - LISTED) } else { String::new() };
-            format!("{n} other figure{} moved: {}{more}", if n == 1 { "" } else { "s" }, listed.join(", "))
+            let more = if more.is_empty() { more } else { format!(";{more}") };
+            format!("{n} other figure{} moved: {}{more}", if n == 1 { "" } else { "s" }, listed.join("; "))
         }
     });
     parts.join("; ")
