@@ -712,7 +712,7 @@ fn extra_estimate(d: &MetricDef, j: usize, arm: &ArmData<'_>) -> Estimate {
     if let Some(r) = arm.ratios.get(&d.name)
         && arm.ratios.clusters > 0
     {
-        return ratio_figure(d, value, r);
+        return ratio_figure(d, value, r, n);
     }
     let batch = arm.extras.get(j).and_then(|b| batch_half_width(b)).map(|half| Estimate::around(value, half, Interval::BatchMeans));
     match batch {
@@ -734,8 +734,9 @@ fn extra_estimate(d: &MetricDef, j: usize, arm: &ArmData<'_>) -> Estimate {
 
 /// One of the game's own figures that is a ratio of sums over games, with the ratio
 /// estimator's interval. No spread at all is a constant, except a share never (or always)
-/// seen among its events, which gets Wilson's interval over the events (it has width).
-fn ratio_figure(d: &MetricDef, value: f64, r: RatioEstimate) -> Estimate {
+/// seen, which is judged as a share of the `games` (Wilson's interval, and `check`'s exact
+/// one-sided bound at its edge): its events may be many, but the games are what is sure.
+fn ratio_figure(d: &MetricDef, value: f64, r: RatioEstimate, games: u64) -> Estimate {
     if !value.is_finite() || !r.half.is_finite() {
         return Estimate::point(value);
     }
@@ -743,8 +744,8 @@ fn ratio_figure(d: &MetricDef, value: f64, r: RatioEstimate) -> Estimate {
     if r.half == 0.0 {
         let edge = r.numerator == 0 || r.numerator == r.denominator;
         if share && edge && r.denominator > 0 {
-            let (lo, hi) = wilson(r.numerator as f64, r.denominator as u64);
-            return Estimate { value, lo, hi, interval: Interval::Ratio };
+            let (lo, hi) = wilson(value.clamp(0.0, 1.0) * games as f64, games);
+            return Estimate { value, lo, hi, interval: Interval::Share { games } };
         }
         return Estimate { value, lo: value, hi: value, interval: Interval::Constant };
     }
