@@ -96,8 +96,8 @@ fn a_bound_at_a_shares_edge_is_decided_by_the_one_sided_bound() {
     let t = text(&o);
     assert!(o.status.success(), "{t}");
     assert!(t.contains("ok    cap_share") && t.contains("none in 300 games; below 0.994% at 95%"), "{t}");
-    // A game's own figure has an interval at 300 games (batches of 64 games).
-    assert!(t.contains("ok    round_cap_share = 0.0000 (95% CI"), "{t}");
+    // A game's own share of rounds never seen is judged as a share of the games.
+    assert!(t.contains("ok    round_cap_share = 0.00% (0 of 300 games; below 0.994% at 95%"), "{t}");
 }
 
 #[test]

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::*;
 use crate::engine::{BarSeries, ChartSpec};
+use crate::stats::format;
 use crate::stats::ratings::{self, Pairing, Rating};
 use crate::stats::summary::Estimate;
 
@@ -237,12 +238,10 @@ impl Cell {
     /// The line a ladder prints on stderr as the pairing is done.
     fn progress_line(&self) -> String {
         format!(
-            "ladder: {} against {}: {:.1}% (95% CI {:.1} to {:.1}), {} games{}",
+            "ladder: {} against {}: {}, {} games{}",
             self.row,
             self.column,
-            100.0 * self.win_share,
-            100.0 * self.ci95[0],
-            100.0 * self.ci95[1],
+            format::share_with_ci(self.win_share, self.ci95[0], self.ci95[1]),
             self.games,
             if self.no_winner_share.max(self.cap_share) >= DEADLOCK {
                 format!("; DEADLOCK: {:.0}% of games at the cap, {:.0}% with no winner", 100.0 * self.cap_share, 100.0 * self.no_winner_share)
@@ -300,18 +299,8 @@ pub(super) fn section(r: &LadderResult) -> crate::report::Section {
             .levels
             .iter()
             .map(|l| {
-                vec![
-                    l.bot.clone(),
-                    format!("{:+.0} ({:+.0} to {:+.0})", l.rating.elo, l.rating.ci95[0], l.rating.ci95[1]),
-                    l.vs_first.as_ref().map_or("-".into(), pct),
-                    format!(
-                        "{:+.2} pts ({:+.2} to {:+.2})",
-                        100.0 * l.first_player_advantage.value,
-                        100.0 * l.first_player_advantage.ci95[0],
-                        100.0 * l.first_player_advantage.ci95[1]
-                    ),
-                    format!("{:.1} ({:.1} to {:.1})", l.mean_length.value, l.mean_length.ci95[0], l.mean_length.ci95[1]),
-                ]
+                let [rating, vs_first, advantage, length] = level_cells(l);
+                vec![l.bot.clone(), rating, vs_first, advantage, length]
             })
             .collect(),
     }
@@ -347,7 +336,22 @@ fn deadlocks(r: &LadderResult) -> String {
 }
 
 fn pct(e: &Estimate) -> String {
-    format!("{:.1}% [{:.1}, {:.1}]", 100.0 * e.value, 100.0 * e.ci95[0], 100.0 * e.ci95[1])
+    format::share_with_ci(e.value, e.ci95[0], e.ci95[1])
+}
+
+/// A level's rating, share against the first bot, self-play first-player advantage and
+/// self-play length, each with its interval in the one notation ([`format`]).
+fn level_cells(l: &Level) -> [String; 4] {
+    [
+        if l.rating.ci95 == [l.rating.elo; 2] {
+            format!("{} (the reference)", format::signed(l.rating.elo, 0))
+        } else {
+            format::number_ci(l.rating.elo, l.rating.ci95[0], l.rating.ci95[1], 0, true)
+        },
+        l.vs_first.as_ref().map_or("-".into(), pct),
+        format::estimate_points(&l.first_player_advantage),
+        format::number_ci(l.mean_length.value, l.mean_length.ci95[0], l.mean_length.ci95[1], 1, false),
+    ]
 }
 
 fn text(r: &LadderResult) -> String {
@@ -375,7 +379,7 @@ fn text(r: &LadderResult) -> String {
 fn skill_vs_luck(r: &LadderResult) -> String {
     let s = &r.skill_vs_luck;
     format!(
-        "the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning (95% CI {:.0}% to {:.0}%)",
+        "the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning, 95% CI {:.0}% to {:.0}%",
         r.strongest,
         r.bots[0],
         100.0 * s.value,
@@ -436,21 +440,8 @@ fn levels_text(r: &LadderResult) -> String {
     let _ = writeln!(o, "\n| bot | rating (Elo, first = 0) | vs {} | first-player advantage (self-play) | mean length |", r.bots[0]);
     let _ = writeln!(o, "|---|---|---|---|---|");
     for l in &r.levels {
-        let _ = writeln!(
-            o,
-            "| {} | {:+.0} [{:+.0}, {:+.0}] | {} | {:+.2} pts [{:+.2}, {:+.2}] | {:.1} [{:.1}, {:.1}] |",
-            l.bot,
-            l.rating.elo,
-            l.rating.ci95[0],
-            l.rating.ci95[1],
-            l.vs_first.as_ref().map_or("-".into(), pct),
-            100.0 * l.first_player_advantage.value,
-            100.0 * l.first_player_advantage.ci95[0],
-            100.0 * l.first_player_advantage.ci95[1],
-            l.mean_length.value,
-            l.mean_length.ci95[0],
-            l.mean_length.ci95[1]
-        );
+        let [rating, vs_first, advantage, length] = level_cells(l);
+        let _ = writeln!(o, "| {} | {rating} | {vs_first} | {advantage} | {length} |", l.bot);
     }
     o
 }

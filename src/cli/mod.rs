@@ -254,6 +254,15 @@ fn summarise(seated: &dyn SeatedGame, variant: &Variant, cfg: &RunConfig, result
     .with_teams(&game.teams, &result.tally);
     if cfg.detailed {
         summary.standing = Some(result.standing.summary(game.standing_unit));
+        let cat = Catalogue::of(game);
+        let moments = Moments::new(cat.per_game_len);
+        let arm = ArmData { summary: &summary, tally: &result.tally, moments: &moments, extras: &result.extras, ratios: &result.ratios };
+        let (ci, how) = cat.own_intervals(&arm);
+        (summary.extra_ci95, summary.extra_interval) = (ci, how);
+        let shares = summary.extra.keys().filter(|name| cat.get(name).is_some_and(|d| d.unit == crate::designer::metrics::Unit::Share));
+        summary.extra_shares = shares.cloned().collect();
+        let differences = summary.extra.keys().filter(|name| cat.get(name).is_some_and(|d| d.is_share_difference()));
+        summary.extra_differences = differences.cloned().collect();
     }
     summary
 }
@@ -267,11 +276,11 @@ fn report_tables(
     variant: &Variant,
     summary: &Summary,
     tally: &crate::stats::Tally,
-    (moments, rotation, extras): (&Moments, usize, &[crate::designer::metrics::BatchValues]),
+    (moments, rotation, extras, ratios): (&Moments, usize, &[crate::designer::metrics::BatchValues], &crate::stats::ratio::RatioTally),
 ) -> Result<crate::report::Tables, Error> {
     use crate::designer::tables::{expect_rows, figure_rows, seat_rows};
     let cat = Catalogue::of(game).rotated(rotation > 0, rotation);
-    let est = cat.estimates(&ArmData { summary, tally, moments, extras });
+    let est = cat.estimates(&ArmData { summary, tally, moments, extras, ratios });
     let expect = crate::designer::check::expectations(variant, &cat)?;
     let unit = game.standing_unit;
     let bots: Vec<String> = summary.seats.iter().map(|s| if summary.rotation.is_some() { "every bot, rotated".to_string() } else { s.bot.clone() }).collect();

@@ -59,7 +59,7 @@ pub(super) fn report(game: &dyn GameHandle, variant: &Variant, a: &ReportArgs) -
     check_baseline(variant, a)?;
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = open_out(&dir)?;
-    let (summary, written, stopped_at) = match write_report(game, &*seated, variant, a, out.path())? {
+    let (summary, _written, stopped_at) = match write_report(game, &*seated, variant, a, out.path())? {
         Written::Stopped(_, p) if p.played == 0 => return Err(stopped_before_any_game(Some(out))),
         Written::Stopped(summary, p) => {
             print!("{}", summary.table());
@@ -76,8 +76,22 @@ pub(super) fn report(game: &dyn GameHandle, variant: &Variant, a: &ReportArgs) -
     }
     out.commit()?;
     print!("{}", summary.table());
-    println!("wrote {} files into {}", written.len(), dir.display());
+    println!("wrote {} files into {}", files_in(&dir), dir.display());
     Ok(())
+}
+
+/// Files under `dir` (its subfolders too, hidden ones such as the lock aside): what a report
+/// folder holds once written, so the count said matches the folder.
+fn files_in(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+    entries
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| match e.file_type() {
+            Ok(t) if t.is_dir() => files_in(&e.path()),
+            _ => 1,
+        })
+        .sum()
 }
 
 /// `report --audit`: audits the variant into the report's `audit/` folder and adds its
@@ -309,7 +323,8 @@ fn report_parts(
     charts.extend(own);
     charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
     add_exact(variant, &seated.labels(), summary, &mut charts);
-    let mut tables = report_tables(facts, variant, summary, &result.tally, (&row_moments(facts, &result.rows, rotation), rotation, &result.extras))?;
+    let mut tables =
+        report_tables(facts, variant, summary, &result.tally, (&row_moments(facts, &result.rows, rotation), rotation, &result.extras, &result.ratios))?;
     if let Some(ladder) = ladder_labels(game, variant, a)? {
         let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
         super::ladder::write_data(dir, &r)?;

@@ -258,7 +258,7 @@ fn write_merged_report(game: &dyn GameHandle, variant: &Variant, first: &ShardSt
     // The exact figures an unsharded `report` adds (games with a solver).
     let acting = first.bots.len().min(facts.acting_seats);
     super::add_exact(variant, &first.bots[..acting], summary, &mut charts);
-    let tables = super::report_tables(facts, variant, summary, tally, (moments, 0, &[]))?;
+    let tables = super::report_tables(facts, variant, summary, tally, (moments, 0, &[], &Default::default()))?;
     report::write(ReportInput {
         dir,
         summary,

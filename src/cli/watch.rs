@@ -322,7 +322,7 @@ fn patch(page: &str, watch_box: &str, version: &str) -> String {
 
 /// What moved, as HTML: the metrics whose paired 95% CI of the difference excludes 0.
 fn moved_html(c: &Comparison) -> String {
-    use crate::designer::metrics::{Unit, format_diff, format_value};
+    use crate::designer::metrics::{Unit, format_diff};
     use std::fmt::Write as _;
     let unit = |u: &str| match u {
         "share" => Unit::Share,
@@ -350,8 +350,8 @@ fn moved_html(c: &Comparison) -> String {
             h,
             "<tr><td class=l>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(&m.name),
-            escape(&format_value(u, m.a)),
-            escape(&format_value(u, m.b)),
+            escape(&crate::designer::compare::value_of(m, m.a)),
+            escape(&crate::designer::compare::value_of(m, m.b)),
             escape(&format_diff(u, m.diff)),
             escape(&ci)
         );

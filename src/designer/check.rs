@@ -35,7 +35,7 @@ use crate::games::{self, GameHandle, SeatedGame};
 use crate::progress::Progress;
 use crate::variant::Variant;
 
-use super::metrics::{Catalogue, Estimate, Interval, Unit};
+use super::metrics::{self, Catalogue, Estimate, Interval, Unit};
 use super::precision::{PrecisionArgs, run_arm};
 use super::runner::{Arm, PlayPlan, replay_command};
 use super::{RunOptions, seat, thousands};
@@ -247,13 +247,6 @@ pub fn judge(e: &Estimate, lo: f64, hi: f64) -> (Verdict, Option<String>) {
     }
 }
 
-fn raw(unit: Unit, x: f64) -> String {
-    match unit {
-        Unit::Length => format!("{x:.2}"),
-        _ => format!("{x:.4}"),
-    }
-}
-
 /// What `check` found over every variant: bounds held, undecided and failed.
 #[derive(Debug, Default)]
 struct Counts {
@@ -318,7 +311,7 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
         if failed.len() > bounds_failed { format!(", {} invariant failure(s)", failed.len() - bounds_failed) } else { String::new() }
     );
     if o.strict {
-        failed.extend(counts.undecided.iter().map(|u| format!("{u} (undecided; --strict)")));
+        failed.extend(counts.undecided.iter().map(|u| format!("{u} undecided (--strict fails on it)")));
     }
     if failed.is_empty() {
         let note = if counts.undecided.is_empty() {
@@ -453,15 +446,18 @@ fn judge_bounds(cat: &Catalogue, estimates: &[Estimate], expect: &[Expectation],
         };
         let est = estimates[cat.position(&e.metric).unwrap_or(0)];
         let (verdict, said) = judge(&est, e.lo, e.hi);
-        let measured = if !est.value.is_finite() {
-            "not measured in this run".to_string()
-        } else if est.interval == Interval::None {
-            format!("{} ({})", raw(def.unit, est.value), crate::stats::interval::no_interval_reason(def.is_p_value(), games))
-        } else {
-            let how = said.map(|s| format!("; {s}")).unwrap_or_default();
-            format!("{} (95% CI {} to {}{how})", raw(def.unit, est.value), raw(def.unit, est.lo), raw(def.unit, est.hi))
+        // One limit per side: a share judged at its edge by the one-sided bound shows that
+        // bound, not the two-sided interval as well.
+        let measured = match said {
+            _ if !est.value.is_finite() => "not measured in this run".to_string(),
+            _ if est.interval == Interval::None => {
+                format!("{} ({})", metrics::say_value(def, est.value), crate::stats::interval::no_interval_reason(def.is_p_value(), games))
+            }
+            Some(s) => format!("{} ({s})", metrics::say_value(def, est.value)),
+            None => metrics::say(def, &est),
         };
-        let bounds = format!("[{}, {}] ({})", e.lo, e.hi, e.at);
+        let bounds =
+            format!("{} to {} ([expect] {} = [{}, {}] at {})", metrics::say_value(def, e.lo), metrics::say_value(def, e.hi), e.metric, e.lo, e.hi, e.at);
         match verdict {
             Verdict::Holds => {
                 println!("  ok    {} = {measured} within {bounds}", e.metric);
@@ -474,17 +470,23 @@ fn judge_bounds(cat: &Catalogue, estimates: &[Estimate], expect: &[Expectation],
                     format!("the CI overlaps a bound of {bounds}; more games would decide")
                 };
                 println!("  ??    {} = {measured}: undecided: {why}", e.metric);
-                counts.undecided.push(format!("{} undecided", e.metric));
+                counts.undecided.push(e.metric.clone());
             }
             Verdict::Fails => {
                 let why = if est.lo <= e.hi && est.hi >= e.lo { "the share is outside for certain" } else { "the whole 95% CI lies outside the bounds" };
                 println!("  FAIL  {} = {measured} outside {bounds}: {why}", e.metric);
-                counts.failed.push(format!("{} = {} outside [{}, {}]", e.metric, raw(def.unit, est.value), e.lo, e.hi));
+                counts.failed.push(format!(
+                    "{} = {} outside {} to {}",
+                    e.metric,
+                    metrics::say_value(def, est.value),
+                    metrics::say_value(def, e.lo),
+                    metrics::say_value(def, e.hi)
+                ));
             }
         }
         // A game's own figure says what it is (a share is a fraction of 1 here).
         if Catalogue::is_extra(def) {
-            let unit = if def.unit == Unit::Share { "a share, as a fraction of 1".to_string() } else { def.own_unit.clone() };
+            let unit = if def.unit == Unit::Share { "a share; its [expect] bounds are fractions of 1".to_string() } else { def.own_unit.clone() };
             if unit.is_empty() {
                 println!("        ({})", def.about);
             } else {

@@ -120,6 +120,9 @@ pub struct MetricComparison {
     /// Whether it is one of the game's own figures (the table then says what it is).
     #[serde(skip)]
     pub own: bool,
+    /// Whether it is a difference of shares (the first-player advantage), shown in points.
+    #[serde(skip)]
+    pub difference: bool,
     /// Value of A (null when A has no such metric).
     pub a: f64,
     /// 95% interval of A.
@@ -128,6 +131,9 @@ pub struct MetricComparison {
     pub b: f64,
     /// 95% interval of B.
     pub b_ci: [f64; 2],
+    /// How A's and B's intervals are computed (`wilson`, `mean`, `ratio estimator`, `batch
+    /// means`, `order statistics`; `constant` and `none`: the value alone, no interval).
+    pub interval: [&'static str; 2],
     /// B - A.
     pub diff: f64,
     /// Paired 95% interval of B - A (null when the metric has no paired interval).
@@ -517,15 +523,23 @@ fn row(d: &metrics::MetricDef, a: Estimate, b: Estimate, diff: f64, paired: Opti
         unit: unit_name(d.unit),
         own_unit: d.own_unit.clone(),
         own: metrics::Catalogue::extra_index(d).is_some(),
+        difference: d.is_share_difference(),
         a: a.value,
         a_ci: [a.lo, a.hi],
         b: b.value,
         b_ci: [b.lo, b.hi],
+        interval: [a.interval.label(), b.interval.label()],
         diff,
         significant: paired_ci.map(|c| c[0] > 0.0 || c[1] < 0.0),
         paired_ci,
         independent_ci: ci(independent),
     }
+}
+
+/// One side's value of `m` as the tables show it: a difference of shares in points, a share
+/// in %, others as numbers.
+pub fn value_of(m: &MetricComparison, v: f64) -> String {
+    if m.difference { crate::stats::format::points(v) } else { metrics::format_value(unit_of(m), v) }
 }
 
 fn unit_of(m: &MetricComparison) -> Unit {
@@ -569,8 +583,8 @@ pub fn table(c: &Comparison) -> String {
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} |",
             m.name,
-            metrics::format_value(u, m.a),
-            metrics::format_value(u, m.b),
+            value_of(m, m.a),
+            value_of(m, m.b),
             metrics::format_diff(u, m.diff),
             ci(m.paired_ci),
             ci(m.independent_ci),
@@ -626,12 +640,18 @@ fn label(name: &str) -> String {
     }
 }
 
-/// A difference as a verdict says it: shares in points with one decimal, lengths in their unit.
+/// A difference as a verdict says it, with its paired interval: shares in points, lengths in
+/// their unit ([`crate::stats::format`]).
 fn said(m: &MetricComparison, length_unit: &str) -> String {
+    use crate::stats::format;
+    let [lo, hi] = m.paired_ci.unwrap_or([f64::NAN; 2]);
     match unit_of(m) {
-        Unit::Share => format!("{:+.1} pts", 100.0 * m.diff),
-        Unit::Length => format!("{:+.1} {length_unit}", m.diff),
-        Unit::Plain => format!("{:+.3}", m.diff),
+        Unit::Share => format::points_ci(m.diff, lo, hi),
+        Unit::Length if lo.is_finite() && hi.is_finite() => {
+            format!("{} {length_unit}, 95% CI {} to {}", format::signed(m.diff, 1), format::signed(lo, 1), format::signed(hi, 1))
+        }
+        Unit::Length => format!("{} {length_unit}", format::signed(m.diff, 1)),
+        Unit::Plain => format::number_ci(m.diff, lo, hi, 3, true),
     }
 }
 
@@ -673,7 +693,8 @@ pub fn verdict(c: &Comparison) -> String {
         n => {
             let listed: Vec<String> = others.iter().take(LISTED).map(|m| format!("{} {}", label(&m.name), said(m, &c.length_unit))).collect();
             let more = if n > LISTED { format!(" and {} more", n - LISTED) } else { String::new() };
-            format!("{n} other figure{} moved: {}{more}", if n == 1 { "" } else { "s" }, listed.join(", "))
+            let more = if more.is_empty() { more } else { format!(";{more}") };
+            format!("{n} other figure{} moved: {}{more}", if n == 1 { "" } else { "s" }, listed.join("; "))
         }
     });
     parts.join("; ")
@@ -702,8 +723,8 @@ pub fn section(c: &Comparison) -> crate::report::Section {
                 let u = unit_of(m);
                 vec![
                     m.name.clone(),
-                    metrics::format_value(u, m.a),
-                    metrics::format_value(u, m.b),
+                    value_of(m, m.a),
+                    value_of(m, m.b),
                     metrics::format_diff(u, m.diff),
                     ci(m),
                     match m.significant {
@@ -752,8 +773,8 @@ fn page(c: &Comparison, charts: &[(String, String)], partial: Option<&Partial>) 
                 h,
                 "<tr><td class=l><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td class=l>{}</td><td class=l>{}</td></tr>",
                 escape(&m.name),
-                escape(&metrics::format_value(u, m.a)),
-                escape(&metrics::format_value(u, m.b)),
+                escape(&value_of(m, m.a)),
+                escape(&value_of(m, m.b)),
                 escape(&metrics::format_diff(u, m.diff)),
                 escape(&ci),
                 escape(&m.about)

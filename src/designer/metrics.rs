@@ -21,6 +21,7 @@ use crate::engine::{Game, Outcome};
 pub use crate::stats::interval::batch_half_width;
 use crate::stats::interval::wilson_clustered;
 pub use crate::stats::moments::Moments;
+use crate::stats::ratio::{RatioEstimate, RatioTally};
 use crate::stats::{StandingSummary, Summary, Tally, WIN_UNIT, Z95, wilson};
 
 /// How a metric's interval is computed.
@@ -40,8 +41,40 @@ pub enum Interval {
     Rank,
     /// Batch means over batches of 64 games, Student's t.
     BatchMeans,
+    /// The ratio estimator of a ratio of sums over games (each game, or rotation block, one
+    /// cluster; [`crate::stats::ratio`]): a share of events judged by its events.
+    Ratio,
+    /// A figure that came out the same in every game (a ratio every game had exactly, a
+    /// share that is 1/seats by construction): exact, its interval is the value itself.
+    Constant,
     /// No interval (a p-value, or fewer than two batches).
     None,
+}
+
+impl Interval {
+    /// The method's name in JSON (`interval` keys of `summary.json` and `compare.json`).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Interval::Wilson | Interval::Share { .. } => "wilson",
+            Interval::Normal => "mean",
+            Interval::Rank => "order statistics",
+            Interval::BatchMeans => "batch means",
+            Interval::Ratio => "ratio estimator",
+            Interval::Constant => "constant",
+            Interval::None => "none",
+        }
+    }
+
+    /// Whether the estimate has an interval of its own (a constant's is the value itself).
+    pub fn has_width(&self) -> bool {
+        !matches!(self, Interval::None | Interval::Constant)
+    }
+}
+
+/// The 95% interval of an estimate for JSON: `[lo, hi]`, or null when it has none (a
+/// p-value, a figure over too few games, a constant).
+pub fn json_interval(e: &Estimate) -> serde_json::Value {
+    if e.interval.has_width() && e.lo.is_finite() && e.hi.is_finite() { serde_json::json!([e.lo, e.hi]) } else { serde_json::Value::Null }
 }
 
 /// What a metric's numbers are, for printing.
@@ -154,6 +187,7 @@ impl MetricDef {
     /// standing unit, `changes`, `p-value`, ... ("" when unknown, as for the game's own figures).
     pub fn unit_label(&self, length_unit: &str, standing_unit: &str) -> String {
         match (self.unit, self.field) {
+            (_, Field::FirstPlayerAdvantage | Field::FirstTeamAdvantage) => "pts".into(),
             (Unit::Share, _) => "%".into(),
             (Unit::Length, _) => length_unit.into(),
             (_, Field::SeatFairness | Field::TeamFairness) => "p-value".into(),
@@ -213,6 +247,9 @@ pub struct ArmData<'a> {
     pub moments: &'a Moments,
     /// Per-batch values of each of the game's own figures.
     pub extras: &'a [BatchValues],
+    /// Per-game sums of the game's own figures that are ratios (their interval is the ratio
+    /// estimator's).
+    pub ratios: &'a RatioTally,
 }
 
 /// Every metric of one game (seats, end reasons and the game's own figures).
@@ -622,6 +659,17 @@ impl Catalogue {
         }
     }
 
+    /// The intervals of the game's own figures (every name of the summary's `extra`; one named
+    /// like a common figure, such as a team's win share, takes the common figure's), with
+    /// their methods, by name, for `summary.json` (`extra_ci95`, `extra_interval`).
+    pub fn own_intervals(&self, arm: &ArmData<'_>) -> (serde_json::Map<String, serde_json::Value>, serde_json::Map<String, serde_json::Value>) {
+        let own = arm.summary.extra.keys().filter_map(|name| self.get(name));
+        let est: Vec<(&MetricDef, Estimate)> = own.map(|d| (d, self.estimate(d, arm))).collect();
+        let ci = est.iter().map(|(d, e)| (d.name.clone(), json_interval(e))).collect();
+        let how = est.iter().map(|(d, e)| (d.name.clone(), e.interval.label().into())).collect();
+        (ci, how)
+    }
+
     /// Index of a game's own figure or a standing figure among the per-batch values (the
     /// game's `Metrics::summary` values, then the standing figures).
     pub fn extra_index(d: &MetricDef) -> Option<usize> {
@@ -661,6 +709,11 @@ fn standing_estimate(d: &MetricDef, st: &StandingSummary, k: usize) -> Estimate 
 fn extra_estimate(d: &MetricDef, j: usize, arm: &ArmData<'_>) -> Estimate {
     let n = arm.tally.games;
     let value = arm.summary.extra.get(&d.name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+    if let Some(r) = arm.ratios.get(&d.name)
+        && arm.ratios.clusters > 0
+    {
+        return ratio_figure(d, value, r, n);
+    }
     let batch = arm.extras.get(j).and_then(|b| batch_half_width(b)).map(|half| Estimate::around(value, half, Interval::BatchMeans));
     match batch {
         // A share: never narrower than Wilson's interval over the games (so a
@@ -679,13 +732,77 @@ fn extra_estimate(d: &MetricDef, j: usize, arm: &ArmData<'_>) -> Estimate {
     }
 }
 
+/// One of the game's own figures that is a ratio of sums over games, with the ratio
+/// estimator's interval. No spread at all is a constant, except a share never (or always)
+/// seen, which is judged as a share of the `games` (Wilson's interval, and `check`'s exact
+/// one-sided bound at its edge): its events may be many, but the games are what is sure.
+fn ratio_figure(d: &MetricDef, value: f64, r: RatioEstimate, games: u64) -> Estimate {
+    if !value.is_finite() || !r.half.is_finite() {
+        return Estimate::point(value);
+    }
+    let share = d.unit == Unit::Share;
+    if r.half == 0.0 {
+        let edge = r.numerator == 0 || r.numerator == r.denominator;
+        if share && edge && r.denominator > 0 {
+            let (lo, hi) = wilson(value.clamp(0.0, 1.0) * games as f64, games);
+            return Estimate { value, lo, hi, interval: Interval::Share { games } };
+        }
+        return Estimate { value, lo: value, hi: value, interval: Interval::Constant };
+    }
+    let e = Estimate::around(value, r.half, Interval::Ratio);
+    if share { Estimate { lo: e.lo.max(0.0), hi: e.hi.min(1.0), ..e } } else { e }
+}
+
+/// A figure as every text output says it ([`crate::stats::format`]): a share in %, a
+/// difference of shares (the first-player advantage) in signed points, others as numbers,
+/// each with ", 95% CI lo to hi" when it has an interval, "(constant)" when it is one.
+pub fn say(d: &MetricDef, e: &Estimate) -> String {
+    say_in(d.unit, d.is_share_difference(), e)
+}
+
+/// [`say`] from the figure's unit and whether it is a difference of shares (for callers that
+/// hold a name and a unit, not the definition: see [`is_difference_name`]).
+pub fn say_in(unit: Unit, difference: bool, e: &Estimate) -> String {
+    use crate::stats::format;
+    let v = e.value;
+    let bare = value_in(unit, difference, v);
+    if !v.is_finite() || e.interval == Interval::None {
+        return bare;
+    }
+    if e.interval == Interval::Constant {
+        return format!("{bare} (constant: the same in every game)");
+    }
+    match unit {
+        _ if difference => format::points_ci(v, e.lo, e.hi),
+        Unit::Share => format::share_with_ci(v, e.lo, e.hi),
+        Unit::Length => format::number_ci(v, e.lo, e.hi, 2, false),
+        Unit::Plain => format::number_ci(v, e.lo, e.hi, 4, false),
+    }
+}
+
+/// Whether the metric called `name` is a difference of shares (the first-player or
+/// first-team advantage), written in points.
+pub fn is_difference_name(name: &str) -> bool {
+    matches!(name, "first_player_advantage" | "first_team_advantage")
+}
+
+/// A bare value of the figure `d` in the unit [`say`] writes it in (a bound of `check`).
+pub fn say_value(d: &MetricDef, v: f64) -> String {
+    value_in(d.unit, d.is_share_difference(), v)
+}
+
+/// [`say_value`] from the unit and whether it is a difference of shares.
+pub fn value_in(unit: Unit, difference: bool, v: f64) -> String {
+    if difference { crate::stats::format::points(v) } else { format_value(unit, v) }
+}
+
 /// A value in the metric's unit: shares in %, lengths and other figures as numbers.
 pub fn format_value(unit: Unit, v: f64) -> String {
     if !v.is_finite() {
         return "-".into();
     }
     match unit {
-        Unit::Share => format!("{:.2}%", v * 100.0),
+        Unit::Share => crate::stats::format::share(v),
         Unit::Length => format!("{v:.2}"),
         Unit::Plain => format!("{v:.4}"),
     }
@@ -697,7 +814,7 @@ pub fn format_diff(unit: Unit, v: f64) -> String {
         return "-".into();
     }
     match unit {
-        Unit::Share => format!("{:+.2} pts", v * 100.0),
+        Unit::Share => crate::stats::format::points(v),
         Unit::Length => format!("{v:+.2}"),
         Unit::Plain => format!("{v:+.4}"),
     }
@@ -738,7 +855,7 @@ mod tests {
                 extra: Vec::new(),
             };
             let summary = Summary::new(&tally, ctx);
-            let e = cat.estimate(&cap, &ArmData { summary: &summary, tally: &tally, moments: &moments, extras: &[] });
+            let e = cat.estimate(&cap, &ArmData { summary: &summary, tally: &tally, moments: &moments, extras: &[], ratios: &Default::default() });
             assert_eq!((e.value, e.lo), (0.0, 0.0), "after {n} games");
             assert!(e.hi > 0.0);
         }

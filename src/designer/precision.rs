@@ -188,7 +188,7 @@ pub fn run_arm(
     let reached = adaptive(target, name, precision.max_games, progress, |done, n, progress| {
         play(done, n, progress, &mut stats)?;
         let summary = stats.summary(arm, plan.seed, plan.detailed, 0.0);
-        let e = cat.estimate(&def, &ArmData { summary: &summary, tally: &stats.tally, moments: &stats.moments, extras: &stats.extras });
+        let e = cat.estimate(&def, &ArmData { summary: &summary, tally: &stats.tally, moments: &stats.moments, extras: &stats.extras, ratios: &stats.ratios });
         // No interval yet is not a precise one.
         Ok(if e.interval == Interval::None { f64::INFINITY } else { e.half_width() })
     })?;
@@ -219,9 +219,9 @@ pub fn run_sim(
     let arm = Arm { seated, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
-    let ArmStats { tally, metrics, standing, rows, extras, .. } = stats;
+    let ArmStats { tally, metrics, standing, rows, extras, ratios, .. } = stats;
     let metrics = metrics.unwrap_or_else(|| seated.new_metrics());
-    Ok((Run { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras }, reached))
+    Ok((Run { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras, ratios }, reached))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use crate::games::GameHandle;
 use crate::games::handle::{AnyMetrics, SeatedGame};
 pub use crate::games::handle::{PlayPlan, SubBatchValues, sub_batch_size};
 use crate::sim::GameRow;
+use crate::stats::ratio::RatioTally;
 use crate::stats::summary::SummaryContext;
 use crate::stats::{StandingTally, Summary, Tally};
 use crate::variant::Variant;
@@ -89,6 +90,7 @@ pub struct ArmBatch {
     standing: StandingTally,
     extras: Vec<f64>,
     subs: SubBatchValues,
+    ratios: RatioTally,
     rows: Vec<GameRow>,
 }
 
@@ -125,7 +127,7 @@ pub fn arm_batch_with(arm: &Arm<'_>, cat: &Catalogue, plan: &PlayPlan, batch: u6
     let block = plan.block(arm.acting());
     let mut block_sum = vec![0.0; cat.per_game_len];
     let (seats, reasons) = (arm.seated.facts().seats, arm.seated.facts().end_reasons.len());
-    let crate::games::handle::PlayedBatch { metrics, standing, subs } = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
+    let crate::games::handle::PlayedBatch { metrics, standing, subs, ratios } = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
         tally.add(outcome, seats, reasons);
         cat.per_game(outcome, turn, &mut values);
         if block == 1 {
@@ -154,7 +156,7 @@ pub fn arm_batch_with(arm: &Arm<'_>, cat: &Catalogue, plan: &PlayPlan, batch: u6
     } else {
         Vec::new()
     };
-    Ok(ArmBatch { tally, moments, metrics, standing, extras, subs, rows })
+    Ok(ArmBatch { tally, moments, metrics, standing, extras, subs, ratios, rows })
 }
 
 /// Everything one arm measured so far, folded batch by batch in index order.
@@ -171,6 +173,9 @@ pub struct ArmStats {
     /// Per-sub-batch values (batches of [`sub_batch_size`] games) of each of the game's own
     /// figures, then of the standing figures: the units of their batch-means intervals.
     pub extras: Vec<BatchValues>,
+    /// Per-game (per rotation block) sums of the game's ratios: the units of their
+    /// ratio-estimator intervals (empty unless detailed).
+    pub ratios: RatioTally,
     /// Per-game rows (empty unless kept).
     pub rows: Vec<GameRow>,
 }
@@ -182,6 +187,7 @@ impl ArmStats {
         self.moments.merge(&b.moments);
         self.merge_metrics(b.metrics);
         self.standing.merge(&b.standing);
+        self.ratios.merge(&b.ratios);
         for (games, sub) in b.subs {
             if self.extras.len() < sub.len() {
                 self.extras.resize(sub.len(), Vec::new());
@@ -202,6 +208,7 @@ impl ArmStats {
             self.merge_metrics(metrics);
         }
         self.standing.merge(&other.standing);
+        self.ratios.merge(&other.ratios);
         if self.extras.len() < other.extras.len() {
             self.extras.resize(other.extras.len(), Vec::new());
         }
@@ -252,7 +259,7 @@ impl ArmStats {
 
     /// Every metric's estimate, given this arm's summary.
     pub fn estimates(&self, cat: &Catalogue, summary: &Summary) -> Vec<Estimate> {
-        cat.estimates(&ArmData { summary, tally: &self.tally, moments: &self.moments, extras: &self.extras })
+        cat.estimates(&ArmData { summary, tally: &self.tally, moments: &self.moments, extras: &self.extras, ratios: &self.ratios })
     }
 }
 

@@ -361,18 +361,11 @@ fn table(game: &str, variant: &str, axes: &[Axis], results: &[PointResult], sele
         let mut cells: Vec<String> = axes.iter().zip(&r.at).map(|(a, &i)| a.values[i].0.clone()).collect();
         for name in selected {
             let i = r.names.iter().position(|n| n == name);
-            cells.push(i.map_or("-".into(), |i| {
-                let (e, u) = (r.estimates[i], r.units[i]);
-                if e.interval == metrics::Interval::None {
-                    metrics::format_value(u, e.value)
-                } else {
-                    format!("{} ({} to {})", metrics::format_value(u, e.value), metrics::format_value(u, e.lo), metrics::format_value(u, e.hi))
-                }
-            }));
+            cells.push(i.map_or("-".into(), |i| metrics::say_in(r.units[i], metrics::is_difference_name(name), &r.estimates[i])));
         }
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
-    let _ = writeln!(out, "\n(value (95% CI); every metric with its interval is in sweep.csv)");
+    let _ = writeln!(out, "\n(every metric with its interval is in sweep.csv, as fractions)");
     out
 }
 

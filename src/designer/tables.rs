@@ -14,7 +14,7 @@ pub fn show(unit: Unit, v: f64) -> String {
         return "-".into();
     }
     match unit {
-        Unit::Share => format!("{:.2}%", v * 100.0),
+        Unit::Share => crate::stats::format::share(v),
         Unit::Length => format!("{v:.1}"),
         Unit::Plain if v.abs() >= 100.0 => format!("{v:.1}"),
         Unit::Plain => format!("{v:.3}"),
@@ -23,11 +23,21 @@ pub fn show(unit: Unit, v: f64) -> String {
 
 fn interval(def: &MetricDef, e: &Estimate) -> String {
     match e.interval {
+        Interval::Constant => "- (constant: every game gave exactly this)".into(),
         Interval::None if def.is_p_value() => "- (a p-value has no interval)".into(),
         Interval::None if !e.value.is_finite() => "- (not measured)".into(),
         Interval::None => "- (over the whole run: no batches to spread over; `check` and `compare` give one)".into(),
+        _ if def.is_share_difference() => {
+            use crate::stats::format::signed;
+            format!("{} to {} pts", signed(e.lo * 100.0, 2), signed(e.hi * 100.0, 2))
+        }
         _ => format!("{} to {}", show(def.unit, e.lo), show(def.unit, e.hi)),
     }
+}
+
+/// A value of `def` in a table: a difference of shares in signed points, else [`show`].
+fn shown(def: &MetricDef, v: f64) -> String {
+    if def.is_share_difference() { crate::stats::format::points(v) } else { show(def.unit, v) }
 }
 
 /// Whether a metric goes into the seat table rather than the figures table.
@@ -47,9 +57,11 @@ pub fn figure_rows(cat: &Catalogue, est: &[Estimate], standing_unit: &str) -> Ve
         .map(|(d, e)| FigureRow {
             name: d.name.clone(),
             about: d.about.clone(),
-            value: show(d.unit, e.value),
+            value: shown(d, e.value),
             ci: interval(d, e),
             unit: Some(d.unit_label(cat.length_unit(), standing_unit)).filter(|u| !u.is_empty()).unwrap_or_else(|| "-".into()),
+            ci95: super::metrics::json_interval(e).as_array().map(|_| [e.lo, e.hi]),
+            interval: e.interval.label().into(),
         })
         .collect()
 }
@@ -93,12 +105,16 @@ pub fn expect_rows(cat: &Catalogue, est: &[Estimate], expect: &[Expectation], st
             let i = cat.position(&x.metric)?;
             let (d, e) = (&cat.defs[i], &est[i]);
             let unit = d.unit_label(cat.length_unit(), standing_unit);
-            let unit = if unit == "%" || unit.is_empty() { String::new() } else { format!(" {unit}") };
+            let unit = if unit == "%" || unit == "pts" || unit.is_empty() { String::new() } else { format!(" {unit}") };
             Some(ExpectRow {
                 metric: x.metric.clone(),
-                measured: format!("{}{unit}", show(d.unit, e.value)),
+                measured: format!("{}{unit}", shown(d, e.value)),
                 ci: interval(d, e),
-                bounds: format!("{} to {}{unit}", bound(d.unit, x.lo), bound(d.unit, x.hi)),
+                bounds: if d.is_share_difference() {
+                    format!("{} to {} pts", crate::stats::format::signed(x.lo * 100.0, 2), crate::stats::format::signed(x.hi * 100.0, 2))
+                } else {
+                    format!("{} to {}{unit}", bound(d.unit, x.lo), bound(d.unit, x.hi))
+                },
                 verdict: match verdict(e, x.lo, x.hi) {
                     Verdict::Holds => "held",
                     Verdict::Undecided => "undecided",

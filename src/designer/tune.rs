@@ -1258,13 +1258,20 @@ fn tuned_toml(o: &TuneOptions, base: &Variant, knobs: &[Knob], r: &TuneResult, t
     Ok(t)
 }
 
-fn fmt_metric(unit: Unit, v: f64) -> String {
-    metrics::format_value(unit, v)
+fn bound_cell(b: &BoundResult) -> String {
+    format!("{} {}", said(b), b.verdict)
 }
 
-fn bound_cell(b: &BoundResult) -> String {
-    let u = b.unit;
-    format!("{} ({} to {}) {}", fmt_metric(u, b.value), fmt_metric(u, b.ci[0]), fmt_metric(u, b.ci[1]), b.verdict)
+/// A bound's measured value with its interval, in the one notation ([`metrics::say_in`]).
+fn said(b: &BoundResult) -> String {
+    let e = metrics::Estimate { value: b.value, lo: b.ci[0], hi: b.ci[1], interval: metrics::Interval::Wilson };
+    metrics::say_in(b.unit, metrics::is_difference_name(&b.metric), &e)
+}
+
+/// A bound's limits in the figure's unit (shares in %, differences in points).
+fn limits(b: &BoundResult) -> String {
+    let d = metrics::is_difference_name(&b.metric);
+    format!("{} to {}", metrics::value_in(b.unit, d, b.lo), metrics::value_in(b.unit, d, b.hi))
 }
 
 /// The result in words and tables, for the terminal and `confirm.md`.
@@ -1335,20 +1342,9 @@ pub fn text(r: &TuneResult) -> String {
             format!("{} FAILS (whole 95% CI outside)", failing(&c.bounds))
         }
     );
-    let _ = writeln!(out, "\n| metric | bounds | value (95% CI) | verdict |\n|---|---|---|---|");
+    let _ = writeln!(out, "\n| metric | bounds | value | verdict |\n|---|---|---|---|");
     for b in &c.bounds {
-        let u = b.unit;
-        let _ = writeln!(
-            out,
-            "| {} | [{}, {}] | {} ({} to {}) | {} |",
-            b.metric,
-            b.lo,
-            b.hi,
-            fmt_metric(u, b.value),
-            fmt_metric(u, b.ci[0]),
-            fmt_metric(u, b.ci[1]),
-            b.verdict
-        );
+        let _ = writeln!(out, "| {} | {} | {} | {} |", b.metric, limits(b), said(b), b.verdict);
     }
     let _ = writeln!(out, "\nreproduce the confirmation: {}", c.command);
     let _ = writeln!(out, "\nBest candidates (race figures: picked on these games, so slightly optimistic):\n");

@@ -231,6 +231,18 @@ pub trait Metrics<G: Game>: Default + Send {
     fn meaning(&self, _name: &str) -> Option<Meaning> {
         None
     }
+    /// The names of the figures of [`Metrics::summary`] that are a ratio of two sums over
+    /// games (right doubts over doubts, plays over rounds, a count over games), in the order
+    /// of [`Metrics::ratio_parts`]: their 95% interval is the ratio estimator over games
+    /// ([`crate::stats::ratio`]), which counts the events, not the games. The list must not
+    /// depend on what was gathered. Empty (the default): every figure by batch means.
+    fn ratio_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The numerator and denominator gathered so far of each ratio of
+    /// [`Metrics::ratio_names`], in that order, written over `out` (whole numbers, so the
+    /// per-game parts the simulator takes as differences are exact).
+    fn ratio_parts(&self, _out: &mut Vec<(i64, i64)>) {}
     /// The accumulated state as JSON, saved by a sharded run (`--shard K/N`) so `playtest
     /// merge` can combine shards; `None` (the default) when the game cannot save it. Merged
     /// shards equal one unsharded run only if `merge` is exact (integer sums, no `f64` sums of

@@ -70,13 +70,13 @@ fn summary_html(s: &Summary) -> String {
         row(&mut h, &format!("ended by {reason}"), pct(share.as_f64().unwrap_or(0.0)));
     }
     let f = &s.first_player_advantage;
-    row(&mut h, "first-player advantage (95% CI)", format!("{:+.2} points ({:+.2} to {:+.2})", f.value * 100.0, f.ci95[0] * 100.0, f.ci95[1] * 100.0));
+    row(&mut h, "first-player advantage", crate::stats::format::estimate_points(f));
     row(&mut h, "seat fairness (chi-square p)", format!("{:.3}", s.seat_fairness_p));
     row(&mut h, "elimination rate (share of players)", pct(s.elimination_rate));
     row(&mut h, "games with an elimination", pct(s.games_with_elimination));
     row(&mut h, "games with a shared win", pct(s.shared_win_rate));
-    for (k, v) in &s.extra {
-        row(&mut h, k, format!("{:.4}", v.as_f64().unwrap_or(f64::NAN)));
+    for k in s.extra.keys() {
+        row(&mut h, k, s.extra_said(k, 4));
     }
     let _ = writeln!(h, "</table>");
     let _ = writeln!(h, "<table><tr><th>seat</th><th class=l>bot</th><th>win share</th><th>95% CI</th><th>eliminated</th><th>mean score</th></tr>");

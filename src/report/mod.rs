@@ -293,8 +293,12 @@ pub fn write(input: ReportInput<'_>) -> Result<Vec<PathBuf>, Error> {
         written.push(path);
     }
     // What every figure of the tables means, beside its number in summary.json.
-    let meanings: serde_json::Map<String, serde_json::Value> =
-        input.tables.figures.iter().map(|f| (f.name.clone(), serde_json::json!({ "about": f.about, "unit": f.unit }))).collect();
+    let meanings: serde_json::Map<String, serde_json::Value> = input
+        .tables
+        .figures
+        .iter()
+        .map(|f| (f.name.clone(), serde_json::json!({ "about": f.about, "unit": f.unit, "ci95": f.ci95, "interval": f.interval })))
+        .collect();
     written.push(crate::output::write_summary_described(input.dir, input.summary, input.partial.as_ref(), meanings)?);
     let banner = input.partial.map(|p| p.banner());
     let mut md = String::new();

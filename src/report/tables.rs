@@ -22,6 +22,12 @@ pub struct FigureRow {
     pub ci: String,
     /// Its unit.
     pub unit: String,
+    /// Its 95% interval as numbers (fractions for shares), for `summary.json`; `None` when
+    /// it has none (a p-value, a constant).
+    pub ci95: Option<[f64; 2]>,
+    /// How the interval is computed (`wilson`, `mean`, `ratio estimator`, `batch means`,
+    /// `order statistics`, `constant`, `none`).
+    pub interval: String,
 }
 
 /// One seat: (value, 95% interval) of its win share, eliminations and mean score.
@@ -127,8 +133,9 @@ pub fn verdict(s: &Summary) -> String {
         None => String::new(),
     };
     let mut line = format!(
-        "{who} of games against a fair {:.1}% ({value:+.1} pts, 95% CI {lo:+.1} to {hi:+.1}): {judgement}{mixed}; games last {} {} (median)",
+        "{who} of games against a fair {:.1}% ({}): {judgement}{mixed}; games last {} {} (median)",
         fair * 100.0,
+        crate::stats::format::points_ci_places(f.value, f.ci95[0], f.ci95[1], 1),
         s.length.median,
         s.length.unit
     );
@@ -308,6 +315,10 @@ mod tests {
             games_per_second: 0.0,
             rng: "x".into(),
             extra: serde_json::Map::new(),
+            extra_ci95: serde_json::Map::new(),
+            extra_interval: serde_json::Map::new(),
+            extra_shares: Vec::new(),
+            extra_differences: Vec::new(),
             standing: None,
             rotation: None,
             teams: None,

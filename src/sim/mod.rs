@@ -22,6 +22,7 @@ use std::time::Instant;
 use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, StandingTrace, Table, game_seed, play};
 use crate::error::Error;
 use crate::stats::interval::SUB_BATCH;
+use crate::stats::ratio::RatioTally;
 use crate::stats::rotation::RotationTally;
 use crate::stats::{StandingTally, Tally};
 
@@ -108,6 +109,10 @@ pub struct RunResult<G: Game> {
     /// sub-batch of [`SUB_BATCH`] games, with the games: the units of its batch-means
     /// interval (empty unless `detailed`).
     pub extras: Vec<Vec<(f64, f64)>>,
+    /// Per-game (per rotation block when rotated) sums of the ratios the game declares
+    /// ([`Metrics::ratio_names`]): the units of their ratio-estimator intervals (empty unless
+    /// `detailed`).
+    pub ratios: RatioTally,
 }
 
 struct BatchResult<G: Game> {
@@ -119,6 +124,8 @@ struct BatchResult<G: Game> {
     rotated: Vec<(u8, Outcome)>,
     /// Detailed runs: (games, the game's own figures) of every sub-batch, in order.
     subs: Vec<(f64, Vec<f64>)>,
+    /// Detailed runs: the per-game (per-block) parts of the game's ratios.
+    ratios: RatioTally,
 }
 
 /// The bots of `seats` as one [`Table`]: when every seat plays the same bot kind and that
@@ -177,6 +184,7 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     // One state for the batch's games, dealt into game after game (`Game::deal_into`).
     let mut scratch: Option<G::State> = None;
     let turns = tables.len() as u64;
+    let mut ratios = RatioParts::default();
     let start = batch * BATCH;
     let end = (start + BATCH).min(cfg.games);
     let options = PlayOptions { checked: cfg.checked };
@@ -186,6 +194,9 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     for index in (first..end).step_by(count as usize) {
         let (seed, turn) = if cfg.rotate { (game_seed(cfg.seed, index / turns), index % turns) } else { (game_seed(cfg.seed, index), 0) };
         let bots = &mut tables[turn as usize];
+        if cfg.detailed {
+            ratios.before::<G>(&sub);
+        }
         let played =
             if cfg.detailed { bots.play_watched(game, seed, options, &mut sub, &mut trace) } else { bots.play_reusing(game, seed, options, &mut scratch) };
         let outcome = played.map_err(|v| {
@@ -200,6 +211,7 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
         }
         if cfg.detailed {
             standing.record(&trace, outcome.winners);
+            ratios.after::<G>(&sub, turn + 1 == turns);
             sub_games += 1;
             if sub_games == sub_size {
                 flush(&mut sub, &mut sub_games);
@@ -211,7 +223,8 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     }
     flush(&mut sub, &mut sub_games);
     tally.refresh_views();
-    Ok(BatchResult { tally, metrics, standing, rows, rotated, subs })
+    let ratios = ratios.finish::<G>(&metrics);
+    Ok(BatchResult { tally, metrics, standing, rows, rotated, subs, ratios })
 }
 
 /// Plays the run and folds the results in game order.
@@ -323,6 +336,7 @@ fn empty_result<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig) -> Re
         seconds: 0.0,
         rotation,
         extras: Vec::new(),
+        ratios: RatioTally::default(),
     })
 }
 
@@ -357,6 +371,7 @@ fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>,
     }
     Metrics::merge(&mut result.metrics, part.metrics);
     result.standing.merge(&part.standing);
+    result.ratios.merge(&part.ratios);
     for (games, values) in part.subs {
         if result.extras.len() < values.len() {
             result.extras.resize(values.len(), Vec::new());
@@ -369,6 +384,53 @@ fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>,
         sink(&part.rows)?;
     }
     Ok(())
+}
+
+/// Gathers the per-game parts of a game's ratios ([`Metrics::ratio_parts`]) as the
+/// differences of its accumulator before and after each game, one cluster per game or per
+/// rotation block.
+#[derive(Default)]
+pub struct RatioParts {
+    before: Vec<(i64, i64)>,
+    after: Vec<(i64, i64)>,
+    cluster: Vec<(i64, i64)>,
+    tally: RatioTally,
+}
+
+impl RatioParts {
+    /// Notes the accumulator's parts before a game.
+    pub fn before<G: Game>(&mut self, metrics: &G::Metrics) {
+        metrics.ratio_parts(&mut self.before);
+    }
+
+    /// Adds the game's parts (the accumulator now, less before); `closes`: the game ends its
+    /// cluster (always without rotation, the block's last game with it).
+    pub fn after<G: Game>(&mut self, metrics: &G::Metrics, closes: bool) {
+        metrics.ratio_parts(&mut self.after);
+        if self.after.is_empty() {
+            return;
+        }
+        if self.cluster.len() < self.after.len() {
+            self.cluster.resize(self.after.len(), (0, 0));
+        }
+        for (k, (c, a)) in self.cluster.iter_mut().zip(&self.after).enumerate() {
+            let b = self.before.get(k).copied().unwrap_or((0, 0));
+            c.0 += a.0 - b.0;
+            c.1 += a.1 - b.1;
+        }
+        if closes {
+            self.tally.add(&self.cluster);
+            self.cluster.iter_mut().for_each(|c| *c = (0, 0));
+        }
+    }
+
+    /// The tally, named after `metrics`' ratios.
+    pub fn finish<G: Game>(mut self, metrics: &G::Metrics) -> RatioTally {
+        if self.tally.clusters > 0 {
+            self.tally.names = metrics.ratio_names();
+        }
+        self.tally
+    }
 }
 
 /// Plays one game with a play-by-play written to `out` (the `trace` command).

@@ -10,9 +10,11 @@
 
 pub mod counts;
 pub mod estimate;
+pub mod format;
 pub mod interval;
 pub mod moments;
 pub mod ratings;
+pub mod ratio;
 pub mod rotation;
 pub mod standing;
 pub mod summary;

@@ -130,7 +130,13 @@ impl RotationTally {
         let seats: Vec<RotatedShare> =
             (0..self.scored).map(|seat| estimate(&format!("seat {seat}"), (self.seat_sum[seat], self.seat_sq[seat]), self.blocks, per_block, games)).collect();
         let bots = (0..self.labels.len())
-            .map(|i| estimate(&self.labels[i], (self.bot_sum[i], self.bot_sq[i]), self.blocks, per_block * self.copies[i] as f64, games * self.copies[i]))
+            .map(|i| {
+                let e = estimate(&self.labels[i], (self.bot_sum[i], self.bot_sq[i]), self.blocks, per_block * self.copies[i] as f64, games * self.copies[i]);
+                // One bot in every seat: its share is the seats' total over the seats, the
+                // same in every block (1/seats when every game has a winner).
+                let same = self.blocks > 0 && u128::from(self.bot_sum[i]) * u128::from(self.bot_sum[i]) == self.bot_sq[i] * u128::from(self.blocks);
+                if self.copies[i] == self.acting as u64 && same { RotatedShare { ci95: [e.win_share; 2], constant: true, ..e } } else { e }
+            })
             .collect();
         // Seat 0 minus the acting seats' mean, per block: mean +- z sd / sqrt(blocks).
         let scale = per_block * self.acting as f64;
@@ -171,13 +177,13 @@ fn block_variance((sum, sq): (u64, u128), blocks: u64) -> f64 {
 /// an interval of some width.
 fn estimate(name: &str, (sum, sq): (u64, u128), blocks: u64, scale: f64, games: u64) -> RotatedShare {
     if blocks == 0 {
-        return RotatedShare { name: name.to_string(), win_share: f64::NAN, ci95: [f64::NAN, f64::NAN] };
+        return RotatedShare { name: name.to_string(), win_share: f64::NAN, ci95: [f64::NAN, f64::NAN], constant: false };
     }
     let n = blocks as f64;
     let share = sum as f64 / n / scale;
     let var_of_mean = block_variance((sum, sq), blocks) / (scale * scale) / n;
     let (lo, hi) = wilson_clustered(share, var_of_mean, blocks, games);
-    RotatedShare { name: name.to_string(), win_share: share, ci95: [lo, hi] }
+    RotatedShare { name: name.to_string(), win_share: share, ci95: [lo, hi], constant: false }
 }
 
 /// One figure of a rotated run.
@@ -187,8 +193,12 @@ pub struct RotatedShare {
     pub name: String,
     /// Mean win share (ties shared).
     pub win_share: f64,
-    /// 95% interval, blocks as the unit.
+    /// 95% interval, blocks as the unit (the value itself for a constant).
     pub ci95: [f64; 2],
+    /// Constant by construction: one bot holds every seat, so its share is the same in
+    /// every block and has no interval.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub constant: bool,
 }
 
 /// What a rotated run reports beside the ordinary summary.
@@ -215,13 +225,16 @@ impl RotationSummary {
     pub fn table(&self) -> String {
         let mut out =
             format!("rotated: {} blocks of {} games (every bot in every seat on the same deals); 95% CIs over blocks\n", self.blocks, self.games_per_block);
-        out.push_str("  by seat (bots averaged out)         by bot (seats averaged out)\n");
+        out.push_str(&format!("  {:<44} {}\n", "by seat (bots averaged out)", "by bot (seats averaged out)"));
         let rows = self.seats.len().max(self.bots.len());
         for i in 0..rows {
             let cell = |f: Option<&RotatedShare>| {
-                f.map_or(String::new(), |f| format!("{:<12} {:>6.2}% [{:>6.2}, {:>6.2}]", f.name, 100.0 * f.win_share, 100.0 * f.ci95[0], 100.0 * f.ci95[1]))
+                f.map_or(String::new(), |f| {
+                    let ci = if f.constant { "constant by construction".to_string() } else { super::format::share_ci(f.ci95[0], f.ci95[1]) };
+                    format!("{:<12} {:>6.2}% ({ci})", f.name, 100.0 * f.win_share)
+                })
             };
-            out.push_str(&format!("  {:<36} {}\n", cell(self.seats.get(i)), cell(self.bots.get(i))));
+            out.push_str(&format!("  {:<44} {}\n", cell(self.seats.get(i)), cell(self.bots.get(i))));
         }
         out
     }

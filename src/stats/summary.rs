@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Tally, seat_fairness_p, wilson};
+use super::{Tally, format, seat_fairness_p, wilson};
 
 /// Game-length figures.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -82,6 +82,20 @@ pub struct Summary {
     pub rng: String,
     /// The game's own figures (claims, challenges, ...).
     pub extra: serde_json::Map<String, serde_json::Value>,
+    /// The 95% interval of each of the game's own figures, by name: `[lo, hi]`, or null when
+    /// it has none (a constant, a figure over too few games); absent unless gathered.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extra_ci95: serde_json::Map<String, serde_json::Value>,
+    /// How each of those intervals is computed (`ratio estimator`, `batch means`, `wilson`,
+    /// `constant`, `none`; see docs/statistics.md).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub extra_interval: serde_json::Map<String, serde_json::Value>,
+    /// The names of the game's own figures that are shares (printed in % in text).
+    #[serde(skip)]
+    pub extra_shares: Vec<String>,
+    /// The names of the game's own figures that are differences of shares (in points).
+    #[serde(skip)]
+    pub extra_differences: Vec<String>,
     /// A rotated run's win shares per seat (bots averaged out) and per bot (seats averaged
     /// out); absent unless `--rotate`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -155,6 +169,10 @@ pub fn no_winner_share(seats: &[SeatSummary]) -> f64 {
 fn first_player_advantage(seats: &[SeatSummary], players: usize, games: u64) -> Estimate {
     let fair = fair_share(seats, players);
     let p0 = seats[0].win_share;
+    // Nobody ever won: every seat's share is 0, so is the advantage, by construction.
+    if games > 0 && seats.iter().all(|s| s.win_share == 0.0) {
+        return Estimate { value: 0.0, ci95: [0.0, 0.0] };
+    }
     if fair_share_is_constant(seats, players) {
         return Estimate { value: p0 - fair, ci95: [seats[0].ci95[0] - fair, seats[0].ci95[1] - fair] };
     }
@@ -259,6 +277,10 @@ impl Summary {
             rng: crate::engine::rng::RNG_NAME.to_string(),
             // A figure that does not apply (NaN: a card not in the deck) is left out.
             extra: ctx.extra.into_iter().filter(|(_, v)| v.is_finite()).map(|(k, v)| (k, num(v))).collect(),
+            extra_ci95: serde_json::Map::new(),
+            extra_interval: serde_json::Map::new(),
+            extra_shares: Vec::new(),
+            extra_differences: Vec::new(),
             rotation: None,
             standing: None,
             teams: None,
@@ -304,6 +326,30 @@ impl Summary {
         deadlock_warning(&self.end_reasons, &self.seats)
     }
 
+    /// The game's own figure `name` as text ([`format`]): a share in %, others with `places`
+    /// decimals, with its 95% interval when it has one ("constant" when every game gave it).
+    pub fn extra_said(&self, name: &str, places: usize) -> String {
+        let v = self.extra.get(name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
+        let ci = self.extra_ci95.get(name).and_then(|c| Some([c.get(0)?.as_f64()?, c.get(1)?.as_f64()?]));
+        let constant = self.extra_interval.get(name).and_then(|m| m.as_str()) == Some("constant");
+        let share = self.extra_shares.iter().any(|s| s == name);
+        let difference = self.extra_differences.iter().any(|s| s == name);
+        let bare = if difference {
+            format::points(v)
+        } else if share {
+            format::share(v)
+        } else {
+            format!("{v:.places$}")
+        };
+        match ci {
+            _ if constant => format!("{bare} (constant: the same in every game)"),
+            Some([lo, hi]) if difference => format::points_ci(v, lo, hi),
+            Some([lo, hi]) if share => format::share_with_ci(v, lo, hi),
+            Some([lo, hi]) => format::number_ci(v, lo, hi, places, false),
+            None => bare,
+        }
+    }
+
     /// The summary as a readable table for the terminal: [`Summary::figures`] and the rate.
     pub fn table(&self) -> String {
         use std::fmt::Write;
@@ -331,12 +377,12 @@ impl Summary {
         for s in &self.seats {
             let _ = writeln!(
                 out,
-                "| {} | {} | {:.2}% | {:.2}%-{:.2}% | {:.1}% | {:.2} |",
+                "| {} | {} | {} | {} to {} | {:.1}% | {:.2} |",
                 s.seat,
                 if self.rotation.is_some() { "every bot, rotated" } else { &s.bot },
-                s.win_share * 100.0,
-                s.ci95[0] * 100.0,
-                s.ci95[1] * 100.0,
+                format::share(s.win_share),
+                format::share(s.ci95[0]),
+                format::share(s.ci95[1]),
                 s.eliminated * 100.0,
                 s.mean_score
             );
@@ -365,14 +411,7 @@ impl Summary {
             );
         }
         let f = &self.first_player_advantage;
-        let _ = writeln!(
-            out,
-            "\nfirst-player advantage: {:+.2} points (95% CI {:+.2} to {:+.2}); seat fairness chi-square p = {:.3}",
-            f.value * 100.0,
-            f.ci95[0] * 100.0,
-            f.ci95[1] * 100.0,
-            self.seat_fairness_p
-        );
+        let _ = writeln!(out, "\nfirst-player advantage: {}; seat fairness chi-square p = {:.3}", format::estimate_points(f), self.seat_fairness_p);
         let _ = writeln!(
             out,
             "elimination rate: {:.1}% of players; games with an elimination: {:.1}%; shared wins: {:.1}% of games",
@@ -384,9 +423,50 @@ impl Summary {
             let _ = writeln!(out, "{w}");
         }
         if !self.extra.is_empty() {
-            let extra: Vec<String> = self.extra.iter().map(|(k, v)| format!("{k} {:.3}", v.as_f64().unwrap_or(0.0))).collect();
-            let _ = writeln!(out, "{}", extra.join(", "));
+            let _ = writeln!(out, "\nthe game's own figures:");
+            for k in self.extra.keys() {
+                let _ = writeln!(out, "  {k}: {}", self.extra_said(k, 3));
+            }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Outcome;
+
+    fn summary_of(outcomes: &[Outcome]) -> Summary {
+        let mut tally = Tally::default();
+        for o in outcomes {
+            tally.add(o, 2, 2);
+        }
+        let ctx = SummaryContext {
+            game: "g",
+            variant: "v",
+            seed: 1,
+            players: 2,
+            seats: 2,
+            seat_bots: vec!["b".into(); 2],
+            end_reasons: &["won", "cap"],
+            length_unit: "turns",
+            seconds: 0.0,
+            extra: Vec::new(),
+        };
+        Summary::new(&tally, ctx)
+    }
+
+    #[test]
+    fn a_run_nobody_won_has_no_first_player_advantage_by_construction() {
+        let capped = Outcome { length: 10, end_reason: 1, ..Outcome::new() };
+        let s = summary_of(&[capped; 50]);
+        assert_eq!((s.first_player_advantage.value, s.first_player_advantage.ci95), (0.0, [0.0, 0.0]));
+        assert!(s.figures().contains("first-player advantage: +0.00 pts (constant by construction)"), "{}", s.figures());
+        // One win is enough to measure it, with an interval of some width.
+        let mut games = vec![capped; 49];
+        games.push(Outcome { length: 10, winners: 1, ..Outcome::new() });
+        let f = summary_of(&games).first_player_advantage;
+        assert!(f.ci95[0] < f.value && f.value < f.ci95[1], "{f:?}");
     }
 }

@@ -10,12 +10,13 @@ use super::{Audit, Detectable, Finding};
 use crate::error::Error;
 use crate::report::html::escape;
 use crate::report::tornado::{TornadoRow, render};
+use crate::stats::format;
 
 /// A value as text in its unit: shares in %, changes of shares in points.
 fn value(v: f64, unit: &str, change: bool) -> String {
     match unit {
-        "share" if change => format!("{:+.2} pts", v * 100.0),
-        "share" => format!("{:.2}%", v * 100.0),
+        "share" if change => format::points(v),
+        "share" => format::share(v),
         _ if change => format!("{v:+.3}"),
         _ => format!("{v:.3}"),
     }
@@ -24,16 +25,15 @@ fn value(v: f64, unit: &str, change: bool) -> String {
 /// A finding's figure: value, 95% interval and games counted.
 fn figure_text(f: &Finding) -> String {
     let g = &f.figure;
-    let pct = g.name.contains("share") || g.name.contains("change in first-player");
-    let (v, lo, hi) = if pct { (g.value * 100.0, g.ci95[0] * 100.0, g.ci95[1] * 100.0) } else { (g.value, g.ci95[0], g.ci95[1]) };
-    let unit = if g.name.contains("change in first-player") {
-        " pts"
-    } else if pct {
-        "%"
+    let [lo, hi] = g.ci95;
+    let said = if g.name.contains("change in first-player") {
+        format::points_ci(g.value, lo, hi)
+    } else if g.name.contains("share") {
+        format::share_with_ci(g.value, lo, hi)
     } else {
-        ""
+        format::number_ci(g.value, lo, hi, 3, false)
     };
-    let mut s = format!("{}: {v:.3}{unit} (95% CI {lo:.3} to {hi:.3}{unit}), {} games", g.name, crate::designer::thousands(g.games));
+    let mut s = format!("{}: {said}, {} games", g.name, crate::designer::thousands(g.games));
     if let Some(d) = g.decisions {
         s.push_str(&format!(", {} decisions", crate::designer::thousands(d)));
     }
@@ -99,7 +99,8 @@ pub fn summary_text(a: &Audit) -> String {
     s
 }
 
-/// "hand_size 5 -> 6: first_player_advantage -2.10 pts ± 0.40; mean_length -18.0%".
+/// "hand_size 5 -> 6: first_player_advantage -2.10 pts, 95% CI -2.50 to -1.70; mean_length
+/// -18.000, 95% CI ... (-18.0% of the base)".
 fn step_line(r: &StepRow, sens: &Sensitivity) -> String {
     let parts: Vec<String> = r
         .effects
@@ -107,10 +108,10 @@ fn step_line(r: &StepRow, sens: &Sensitivity) -> String {
         .zip(&sens.metrics)
         .filter(|(e, _)| e.significant)
         .map(|(e, m)| {
-            let half = e.ci95.map_or(0.0, |c| (c[1] - c[0]) / 2.0);
-            let rel = if m.unit != "share" && e.base.abs() > 1e-12 { format!(" ({:+.1}%)", e.diff / e.base * 100.0) } else { String::new() };
-            let half = if m.unit == "share" { format!("{:.2} pts", half * 100.0) } else { format!("{half:.3}") };
-            format!("{} {} ± {half}{rel}", e.metric, value(e.diff, m.unit, true))
+            let [lo, hi] = e.ci95.unwrap_or([f64::NAN; 2]);
+            let rel = if m.unit != "share" && e.base.abs() > 1e-12 { format!(" ({:+.1}% of the base)", e.diff / e.base * 100.0) } else { String::new() };
+            let said = if m.unit == "share" { format::points_ci(e.diff, lo, hi) } else { format::number_ci(e.diff, lo, hi, 3, true) };
+            format!("{} {said}{rel}", e.metric)
         })
         .collect();
     format!("{} {} -> {}: {}", r.key, num(r.from), num(r.to), if parts.is_empty() { "no significant change".into() } else { parts.join("; ") })
@@ -295,8 +296,11 @@ fn sensitivity_md(s: &Sensitivity, heading: &str, prefix: &str) -> String {
             .iter()
             .zip(&s.metrics)
             .map(|(e, m)| {
-                let ci = e.ci95.map_or("no CI".to_string(), |c| format!("{} to {}", value(c[0], m.unit, true), value(c[1], m.unit, true)));
-                let text = format!("{} ({ci})", value(e.diff, m.unit, true));
+                let text = match e.ci95 {
+                    Some([lo, hi]) if m.unit == "share" => format::points_ci(e.diff, lo, hi),
+                    Some([lo, hi]) => format::number_ci(e.diff, lo, hi, 3, true),
+                    None => format!("{} (no CI)", value(e.diff, m.unit, true)),
+                };
                 if e.significant { format!("**{text}**") } else { text }
             })
             .collect();

@@ -16,6 +16,9 @@ use crate::engine::{BarSeries, ChartSpec, LineSeries, Meaning, Metrics, Outcome,
 use crate::stats::counts::ratio;
 use crate::stats::{WIN_UNIT, wilson_percent};
 
+/// The figures counted per round, in the order of the counters.
+const PER_ROUND: [&str; 4] = ["display_stabbed", "pile_taken", "pile_put_away", "stolen"];
+
 /// Longest round (in turns) the score-over-turns chart follows.
 const MAX_TRACKED_TURNS: usize = 400;
 /// Per-round counters in [`BeaverMetrics::counters`]: display stabbed, pile taken, pile put
@@ -335,7 +338,7 @@ impl Metrics<BeaverMania> for BeaverMetrics {
             out.push((format!("round_end_{name}_share"), ratio(self.reasons[i] as f64, r)));
         }
         out.push(("games_with_capped_round_share".into(), ratio(self.games_with_capped_round as f64, games as f64)));
-        for (name, c) in ["display_stabbed", "pile_taken", "pile_put_away", "stolen"].iter().zip(&self.counters) {
+        for (name, c) in PER_ROUND.iter().zip(&self.counters) {
             out.push((format!("{name}_per_round"), ratio(c[0] as f64, r)));
         }
         // A card never held at a deal (not in the deck), or held by every seat, has no gain:
@@ -369,6 +372,21 @@ impl Metrics<BeaverMania> for BeaverMetrics {
                 )
             }
         })
+    }
+
+    fn ratio_names(&self) -> Vec<String> {
+        let mut names = vec!["mean_turns_per_round".to_string()];
+        names.extend(END_REASONS.iter().map(|name| format!("round_end_{name}_share")));
+        names.extend(PER_ROUND.iter().map(|name| format!("{name}_per_round")));
+        names
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let rounds = self.rounds as i64;
+        out.clear();
+        out.push((self.round_turns as i64, rounds));
+        out.extend(self.reasons.iter().map(|&r| (r as i64, rounds)));
+        out.extend(self.counters.iter().map(|c| (c[0] as i64, rounds)));
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -31,6 +31,18 @@ const COUNTS: [&str; 8] = [
     "extra turns",
 ];
 
+/// The figures of the per-game counts of [`COUNTS`], in that order.
+const PER_GAME: [&str; 8] = [
+    "sent_by_landing_per_game",
+    "sent_by_doubt_per_game",
+    "sent_to_in_spot_per_game",
+    "doubts_per_game",
+    "right_doubts_per_game",
+    "bluffs_per_game",
+    "discards_per_game",
+    "extra_turns_per_game",
+];
+
 /// Accumulated over many games; merged in any order with the same result.
 #[derive(Default, Serialize, Deserialize)]
 pub struct JokerMetrics {
@@ -228,17 +240,7 @@ impl Metrics<BluffingJoker> for JokerMetrics {
             ("first_team_advantage".into(), ratio(team0, team0 + team1) - 0.5),
             ("mean_rounds".into(), ratio(self.rounds.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n)),
         ];
-        let names = [
-            "sent_by_landing_per_game",
-            "sent_by_doubt_per_game",
-            "sent_to_in_spot_per_game",
-            "doubts_per_game",
-            "right_doubts_per_game",
-            "bluffs_per_game",
-            "discards_per_game",
-            "extra_turns_per_game",
-        ];
-        for (k, name) in names.iter().enumerate() {
+        for (k, name) in PER_GAME.iter().enumerate() {
             out.push((name.to_string(), self.mean_ci(k).0));
         }
         out.push(("right_doubt_share".into(), ratio(self.sums[4] as f64, self.sums[3] as f64)));
@@ -265,6 +267,22 @@ impl Metrics<BluffingJoker> for JokerMetrics {
             "bluffs_caught_share" => Meaning::share("share of bluffs caught by a right doubt"),
             _ => return None,
         })
+    }
+
+    fn ratio_names(&self) -> Vec<String> {
+        let mut names = vec!["team0_win_share", "team1_win_share", "mean_rounds"];
+        names.extend(PER_GAME);
+        names.extend(["right_doubt_share", "bluffs_caught_share"]);
+        names.into_iter().map(String::from).collect()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let games = self.games as i64;
+        let rounds: u64 = self.rounds.iter().enumerate().map(|(i, &c)| i as u64 * c).sum();
+        out.clear();
+        out.extend([(self.team_wins[0] as i64, games), (self.team_wins[1] as i64, games), (rounds as i64, games)]);
+        out.extend(self.sums.iter().map(|&s| (s as i64, games)));
+        out.extend([(self.sums[4] as i64, self.sums[3] as i64), (self.sums[4] as i64, self.sums[5] as i64)]);
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -278,6 +278,42 @@ impl Metrics<DiceFactor> for DiceMetrics {
         })
     }
 
+    fn ratio_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = [
+            "dealt_win_share",
+            "won_on_other_turn_share",
+            "win_color_share",
+            "win_shape_share",
+            "win_logo_share",
+            "d8_rolls_per_game",
+            "rerolls_per_game",
+            "skipped_turns_per_game",
+            "reshuffles_per_game",
+        ]
+        .map(String::from)
+        .to_vec();
+        names.extend(OUTCOMES.iter().map(|name| format!("d8_{name}_mean_gain")));
+        names
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let (games, won) = (self.games as i64, self.won() as i64);
+        let rerolls: u64 = self.rerolls.iter().enumerate().map(|(i, &c)| i as u64 * c).sum();
+        out.clear();
+        out.extend([
+            (self.dealt_winning as i64, games),
+            (self.won_on_other_turn as i64, won),
+            (self.wins_by_kind[0] as i64, won),
+            (self.wins_by_kind[1] as i64, won),
+            (self.wins_by_kind[2] as i64, won),
+            (self.d8_total() as i64, games),
+            (rerolls as i64, games),
+            (self.skipped as i64, games),
+            (self.reshuffles as i64, games),
+        ]);
+        out.extend((0..OUTCOMES.len()).map(|i| (self.d8_gain[i], self.d8_rolls[i] as i64)));
+    }
+
     fn save_state(&self) -> Option<serde_json::Value> {
         save_serde(self)
     }

@@ -168,6 +168,21 @@ impl Metrics<FlowerPower> for FlowerMetrics {
         })
     }
 
+    fn ratio_names(&self) -> Vec<String> {
+        ["mean_flowers_per_game", "finished_by_other_share", "mean_petals_left", "mean_winning_flowers"].map(String::from).to_vec()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let parts = |counts: &Counts| counts.iter().fold((0i64, 0i64), |(t, g), (&v, &c)| (t + i64::from(v) * c as i64, g + c as i64));
+        out.clear();
+        out.extend([
+            parts(&self.flowers_per_game),
+            (self.finished_by_other as i64, self.flowers as i64),
+            parts(&self.petals_left),
+            parts(&self.winning_flowers),
+        ]);
+    }
+
     fn save_state(&self) -> Option<serde_json::Value> {
         save_serde(self)
     }

@@ -5,6 +5,7 @@ use std::any::Any;
 
 use crate::engine::{ChartSpec, Game, Metrics};
 use crate::sim::GameRow;
+use crate::stats::ratio::RatioTally;
 use crate::stats::rotation::RotationTally;
 use crate::stats::{StandingTally, Tally};
 
@@ -74,12 +75,15 @@ pub struct Run {
     /// Per figure of the game's own, its value over each sub-batch with the games: the
     /// units of its batch-means interval (empty unless detailed).
     pub extras: Vec<Vec<(f64, f64)>>,
+    /// The per-game (per rotation block) sums of the game's ratios: the units of their
+    /// ratio-estimator intervals (empty unless detailed).
+    pub ratios: RatioTally,
 }
 
 impl Run {
     /// The run of game `G`, its metrics erased.
     pub(super) fn of<G: Game>(r: crate::sim::RunResult<G>) -> Run {
-        let crate::sim::RunResult { tally, metrics, standing, rows, seconds, rotation, extras } = r;
-        Run { tally, metrics: Box::new(MetricsOf::<G>(metrics)), standing, rows, seconds, rotation, extras }
+        let crate::sim::RunResult { tally, metrics, standing, rows, seconds, rotation, extras, ratios } = r;
+        Run { tally, metrics: Box::new(MetricsOf::<G>(metrics)), standing, rows, seconds, rotation, extras, ratios }
     }
 }

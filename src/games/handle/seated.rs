@@ -5,8 +5,9 @@ use crate::engine::trace::Line;
 use crate::engine::{Game, Metrics, Outcome, PlayOptions, StandingTrace, all_bots, game_seed};
 use crate::error::Error;
 use crate::sim::watch::{WatchPlan, Watched};
-use crate::sim::{GameRow, RowSink, RunConfig, SeatPlan};
+use crate::sim::{GameRow, RatioParts, RowSink, RunConfig, SeatPlan};
 use crate::stats::interval::SUB_BATCH;
+use crate::stats::ratio::RatioTally;
 use crate::stats::{StandingSummary, StandingTally};
 use crate::variant::Variant;
 
@@ -68,6 +69,8 @@ pub struct PlayedBatch {
     /// Per sub-batch of [`sub_batch_size`] games, the values of the game's own figures, then
     /// of the standing figures (empty unless detailed).
     pub subs: SubBatchValues,
+    /// The per-game (per rotation block) parts of the game's ratios (empty unless detailed).
+    pub ratios: RatioTally,
 }
 
 /// A game with its bots seated: what an arm of a run plays. The batch loop behind
@@ -172,8 +175,8 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
         names: (&str, &str),
         each: &mut dyn FnMut(u64, u64, usize, &Outcome),
     ) -> Result<PlayedBatch, Error> {
-        let (metrics, standing, subs) = play_batch(self.game, &self.plans, plan, (batch, games), names, each)?;
-        Ok(PlayedBatch { metrics: Box::new(MetricsOf::<G>(metrics)), standing, subs })
+        let (metrics, standing, subs, ratios) = play_batch(self.game, &self.plans, plan, (batch, games), names, each)?;
+        Ok(PlayedBatch { metrics: Box::new(MetricsOf::<G>(metrics)), standing, subs, ratios })
     }
     fn trace(&self, variant: &Variant, seed: u64, turn: Option<usize>, sink: &mut dyn FnMut(Line)) -> Result<Outcome, (u64, String)> {
         let plans = match turn {
@@ -247,7 +250,7 @@ fn play_batch<G: Game>(
     (batch, games): (u64, u64),
     (variant, replay): (&str, &str),
     each: &mut dyn FnMut(u64, u64, usize, &Outcome),
-) -> Result<(G::Metrics, StandingTally, SubBatchValues), Error> {
+) -> Result<(G::Metrics, StandingTally, SubBatchValues, RatioTally), Error> {
     let turns = plan.block(plans.len());
     let mut tables: Vec<_> = if plan.rotate {
         (0..turns as usize).map(|turn| crate::sim::table(game, &crate::sim::rotated(plans, turn))).collect()
@@ -258,6 +261,7 @@ fn play_batch<G: Game>(
     let mut standing = StandingTally::default();
     let mut sub = SubBatch::<G> { metrics: G::Metrics::default(), standing: StandingTally::default(), games: 0 };
     let mut subs = Vec::new();
+    let mut ratios = RatioParts::default();
     let sub_size = sub_batch_size(turns);
     let mut trace = StandingTrace::new(game.seats());
     let options = PlayOptions { checked: plan.checked };
@@ -265,6 +269,9 @@ fn play_batch<G: Game>(
     for index in batch * size..((batch + 1) * size).min(games) {
         let (seed, turn) = if plan.rotate { (game_seed(plan.seed, index / turns), (index % turns) as usize) } else { (game_seed(plan.seed, index), 0) };
         let bots = &mut tables[turn];
+        if plan.detailed {
+            ratios.before::<G>(&sub.metrics);
+        }
         let played =
             if plan.detailed { bots.play_watched(game, seed, options, &mut sub.metrics, &mut trace) } else { bots.play(game, seed, options, None, None) };
         let outcome = played.map_err(|v| {
@@ -275,6 +282,7 @@ fn play_batch<G: Game>(
         })?;
         if plan.detailed {
             sub.standing.record(&trace, outcome.winners);
+            ratios.after::<G>(&sub.metrics, turn as u64 + 1 == turns);
             sub.games += 1;
             if sub.games == sub_size {
                 sub.flush(game.standing_unit(), (&mut metrics, &mut standing, &mut subs));
@@ -283,5 +291,6 @@ fn play_batch<G: Game>(
         each(index, seed, turn, &outcome);
     }
     sub.flush(game.standing_unit(), (&mut metrics, &mut standing, &mut subs));
-    Ok((metrics, standing, subs))
+    let ratios = ratios.finish::<G>(&metrics);
+    Ok((metrics, standing, subs, ratios))
 }

@@ -55,6 +55,11 @@ impl Counts {
     }
 
     /// One bin per value, as a share of the total in percent.
+    /// The sum of the values and their count (a mean's numerator and denominator).
+    fn parts(&self) -> (i64, i64) {
+        self.0.iter().fold((0, 0), |(sum, n), (&v, &c)| (sum + i64::from(v) * c as i64, n + c as i64))
+    }
+
     fn bins(&self) -> Vec<Bin> {
         let total = self.0.values().sum::<u64>().max(1) as f64;
         self.0.iter().map(|(&v, &c)| Bin { lo: v as f64 - 0.5, hi: v as f64 + 0.5, value: c as f64 / total * 100.0 }).collect()
@@ -189,6 +194,23 @@ impl Metrics<MatchPatch> for MatchMetrics {
             "mean_cards_left_in_hands" => Meaning::new("cards left in a player's hand at the end", "cards"),
             _ => return None,
         })
+    }
+
+    fn ratio_names(&self) -> Vec<String> {
+        ["mean_pairs_per_game", "mean_winner_pairs", "patch_draw_share", "draws_per_game", "mean_cards_left_in_hands"].map(String::from).to_vec()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let draws: u64 = self.draws.iter().flatten().sum();
+        let patch = self.draws[0][1] + self.draws[1][1];
+        out.clear();
+        out.extend([
+            self.pairs_per_game.parts(),
+            self.winner_pairs.parts(),
+            (patch as i64, draws as i64),
+            (draws as i64, self.games as i64),
+            self.cards_left.parts(),
+        ]);
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

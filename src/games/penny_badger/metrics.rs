@@ -239,6 +239,20 @@ impl Metrics<PennyBadger> for BadgerMetrics {
         })
     }
 
+    fn ratio_names(&self) -> Vec<String> {
+        ["claims_per_game", "bluff_share", "challenge_share", "challenge_success"].map(String::from).to_vec()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let claims: u64 = (1..SIZES).map(|i| self.truthful[i] + self.bluffed[i]).sum();
+        let bluffs: u64 = (1..SIZES).map(|i| self.bluffed[i]).sum();
+        let challenged: u64 = self.challenged.iter().sum();
+        let caught: u64 = self.caught.iter().sum();
+        let (claims, challenged) = (claims as i64, challenged as i64);
+        out.clear();
+        out.extend([(claims + self.truthful[0] as i64, self.games as i64), (bluffs as i64, claims), (challenged, claims), (caught as i64, challenged)]);
+    }
+
     fn save_state(&self) -> Option<serde_json::Value> {
         save_serde(self)
     }

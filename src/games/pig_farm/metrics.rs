@@ -13,7 +13,7 @@ use super::{Action, Die, LOGO, PigFarm};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{BarSeries, Bin, ChartSpec, Meaning, Metrics, Outcome, load_serde, save_serde};
-use crate::stats::counts::{add_counts, bump, mean_index, ratio};
+use crate::stats::counts::{add_counts, bump, index_parts, mean_index, ratio, value_parts};
 use crate::stats::{WIN_UNIT, wilson_percent};
 
 /// Accumulated over many games; merged in any order with the same result.
@@ -341,6 +341,37 @@ impl Metrics<PigFarm> for PigMetrics {
             "round_first_seat_win_share" => Meaning::share("share of scored rounds won by the seat that moved first in the round"),
             _ => return None,
         })
+    }
+
+    fn ratio_names(&self) -> Vec<String> {
+        [
+            "round_cap_share",
+            "mean_turns_per_round",
+            "mean_sets_at_sale",
+            "mean_seller_points",
+            "mean_non_seller_points",
+            "butcher_rolls_per_round",
+            "pigs_lost_per_roll",
+            "round_first_seat_win_share",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let (rounds, rolls) = (self.total_rounds() as i64, self.rolls() as i64);
+        let capped: u64 = self.capped.iter().sum();
+        out.clear();
+        out.extend([
+            (capped as i64, rounds),
+            index_parts(&self.round_turns),
+            index_parts(&self.sets_at_sale),
+            value_parts(&self.seller_points),
+            value_parts(&self.other_points),
+            (rolls, rounds),
+            (index_parts(&self.lost_per_roll).0, rolls),
+            (self.round_wins_by_position[0] as i64, self.scored_rounds as i64 * WIN_UNIT as i64),
+        ]);
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -13,7 +13,7 @@ use super::rules::{Phase, SabotageRecord, State};
 use super::{Action, RainbowRush};
 use crate::engine::{BarSeries, Bin, ChartSpec, LineSeries, Meaning, Metrics, Outcome, load_serde, save_serde};
 use crate::games::chroma::{SHAPES, is_wild};
-use crate::stats::counts::{add_counts, bump, mean_index, ratio};
+use crate::stats::counts::{add_counts, bump, index_parts, mean_index, ratio};
 use crate::stats::{Z95, wilson_percent};
 
 /// Own turns per seat followed by the coverage chart.
@@ -315,6 +315,39 @@ impl Metrics<RainbowRush> for RushMetrics {
             "discard_takes_per_game" => Meaning::new("cards taken from the discard pile per game", "takes per game"),
             _ => return None,
         })
+    }
+
+    fn ratio_names(&self) -> Vec<String> {
+        [
+            "sabotage_per_game",
+            "sabotage_one_card_share",
+            "sabotage_delay_share",
+            "wins_delayed_per_game",
+            "one_card_victim_won_share",
+            "sabotage_setback_share",
+            "win_on_other_turn_share",
+            "mean_wilds_in_winning_row",
+            "discard_takes_per_game",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let (games, sabotages) = (self.games as i64, self.sabotages() as i64);
+        let (one_card, delayed) = (self.need_before[1] as i64, self.raised[1] as i64);
+        out.clear();
+        out.extend([
+            (sabotages, games),
+            (one_card, sabotages),
+            (delayed, one_card),
+            (delayed, games),
+            (self.victim_won[1] as i64, one_card),
+            (self.raised.iter().sum::<u64>() as i64, sabotages),
+            (self.wins_off_turn as i64, self.wins as i64),
+            index_parts(&self.win_wilds),
+            (self.discard_takes as i64, games),
+        ]);
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

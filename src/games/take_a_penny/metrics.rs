@@ -23,6 +23,10 @@ fn effect_index(e: Effect) -> usize {
     }
 }
 
+/// The figures' groups of spot ids: each group's share of the choices and its success.
+const GROUPS: [(&str, std::ops::Range<usize>); 6] =
+    [("take1_block", 0..1), ("take2", 1..2), ("return1", 2..3), ("block_self", 3..4), ("take_from", 4..8), ("give", 8..9)];
+
 /// Accumulated over many games; merged in game order. Every figure is an integer sum, so
 /// shards merge exactly in any order (`report --shard`, `playtest merge`).
 #[derive(Default, Serialize, Deserialize)]
@@ -171,12 +175,10 @@ impl Metrics<TakeAPenny> for PennyMetrics {
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         let total: u64 = self.chosen.iter().sum();
         let ratio = |a: u64, b: u64| if b > 0 { a as f64 / b as f64 } else { 0.0 };
-        let groups: [(&str, Vec<usize>); 6] =
-            [("take1_block", vec![0]), ("take2", vec![1]), ("return1", vec![2]), ("block_self", vec![3]), ("take_from", (4..8).collect()), ("give", vec![8])];
         let mut out = Vec::new();
-        for (name, ids) in groups {
-            let chosen: u64 = ids.iter().map(|&i| self.chosen[i]).sum();
-            let done: u64 = ids.iter().map(|&i| self.effects[i][0] + self.effects[i][1]).sum();
+        for (name, ids) in GROUPS {
+            let chosen: u64 = ids.clone().map(|i| self.chosen[i]).sum();
+            let done: u64 = ids.map(|i| self.effects[i][0] + self.effects[i][1]).sum();
             out.push((format!("{name}_chosen"), ratio(chosen, total)));
             out.push((format!("{name}_success"), ratio(done, chosen)));
         }
@@ -199,6 +201,20 @@ impl Metrics<TakeAPenny> for PennyMetrics {
             "success" => Meaning::share(format!("share of choices of \"{spot}\" that did what the spot says (in full or in half)")),
             _ => return None,
         })
+    }
+
+    fn ratio_names(&self) -> Vec<String> {
+        GROUPS.iter().flat_map(|(name, _)| [format!("{name}_chosen"), format!("{name}_success")]).collect()
+    }
+
+    fn ratio_parts(&self, out: &mut Vec<(i64, i64)>) {
+        let total: u64 = self.chosen.iter().sum();
+        out.clear();
+        for (_, ids) in GROUPS {
+            let chosen: u64 = ids.clone().map(|i| self.chosen[i]).sum();
+            let done: u64 = ids.map(|i| self.effects[i][0] + self.effects[i][1]).sum();
+            out.extend([(chosen as i64, total as i64), (done as i64, chosen as i64)]);
+        }
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {
