@@ -52,7 +52,8 @@ fn list_game(id: &str) -> Result<(), Error> {
     let mut files = Vec::new();
     collect_variants(Path::new("variants"), &mut files);
     files.sort();
-    let variants: Vec<(PathBuf, Variant)> = files.into_iter().filter_map(|f| Variant::load(&f, &[]).ok().map(|v| (f, v))).filter(|(_, v)| v.game == id).collect();
+    let variants: Vec<(PathBuf, Variant)> =
+        files.into_iter().filter_map(|f| Variant::load(&f, &[]).ok().map(|v| (f, v))).filter(|(_, v)| v.game == id).collect();
     println!("  bundled variants:");
     for (f, v) in &variants {
         println!("    {}  ({}: {})", f.display(), v.name, v.description);

@@ -171,7 +171,9 @@ fn negative_value(e: &clap::Error, args: &[String]) -> Option<String> {
     let at = args.iter().position(|a| a == arg)?;
     let flag = args[..at].last().filter(|f| f.starts_with("--"))?;
     let command = args.get(1).map_or("COMMAND", String::as_str);
-    Some(format!("{flag} {arg}: {flag} takes no negative number (seeds, counts and thread numbers are 0 or more); `playtest {command} --help` says what it allows"))
+    Some(format!(
+        "{flag} {arg}: {flag} takes no negative number (seeds, counts and thread numbers are 0 or more); `playtest {command} --help` says what it allows"
+    ))
 }
 
 /// The game of `v`, its warnings printed on stderr (keys that can never take effect).

@@ -169,11 +169,7 @@ fn shards_to_go(dir: &Path, count: u64) -> String {
         (0..count).filter(|&k| !dir.join(format!("{}.json", crate::sim::shard::Shard { index: k, count }.stem())).is_file()).map(|k| k.to_string()).collect();
     match missing.len() {
         0 => format!("every shard of {count} is done: playtest merge {}", dir.display()),
-        n => format!(
-            "{n} of {count} shard(s) still to run (shard {}); when every shard is done: playtest merge {}",
-            missing.join(", "),
-            dir.display()
-        ),
+        n => format!("{n} of {count} shard(s) still to run (shard {}); when every shard is done: playtest merge {}", missing.join(", "), dir.display()),
     }
 }
 

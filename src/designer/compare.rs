@@ -676,10 +676,7 @@ pub fn verdict(c: &Comparison) -> String {
     }
     let (moved, _, _) = partition(c);
     let restates = |name: &str| {
-        HEADLINE.contains(&name)
-            || name == "first_team_advantage"
-            || name == "seat0_win_share"
-            || (name.starts_with("team") && name.ends_with("_win_share"))
+        HEADLINE.contains(&name) || name == "first_team_advantage" || name == "seat0_win_share" || (name.starts_with("team") && name.ends_with("_win_share"))
     };
     // How far a difference is from 0 in half-widths of its paired interval.
     let strength = |m: &MetricComparison| m.paired_ci.map_or(0.0, |[lo, hi]| if hi > lo { m.diff.abs() / ((hi - lo) / 2.0) } else { f64::INFINITY });

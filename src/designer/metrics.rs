@@ -830,5 +830,4 @@ mod tests {
         // Rotation 1: bot 0 sits at seat 1 (team 1, lost), bot 1 at seat 2 (team 0, won).
         assert_eq!((bot(0), bot(1), bot(2), bot(3)), (0.0, 1.0, 0.0, 1.0));
     }
-
 }

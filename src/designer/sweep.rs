@@ -110,7 +110,13 @@ pub fn default_step_warning(text: &str, games: u64) -> Option<String> {
     }
     let n = parse_values(text).ok()?.len();
     (n > MANY_DEFAULT_STEPS).then(|| {
-        format!("warning: --range {}: no :STEP, so step 1 gives {n} values ({} games in all); add one, e.g. `{}:{}`", text.trim(), super::thousands(games * n as u64), text.trim(), suggested_step(text))
+        format!(
+            "warning: --range {}: no :STEP, so step 1 gives {n} values ({} games in all); add one, e.g. `{}:{}`",
+            text.trim(),
+            super::thousands(games * n as u64),
+            text.trim(),
+            suggested_step(text)
+        )
     })
 }
 

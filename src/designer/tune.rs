@@ -504,7 +504,10 @@ pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
         return Err(Error::Usage(format!("{}: the tuned variant does not load as {}", dir.join("tuned.toml").display(), base.game)));
     }
     if !o.json {
-        println!("wrote tuned.toml, candidates.csv, candidates.md, search.csv, search.png, survivors.png, confirm.md and tune.json into {}", crate::output::shown::tidy(&dir).display());
+        println!(
+            "wrote tuned.toml, candidates.csv, candidates.md, search.csv, search.png, survivors.png, confirm.md and tune.json into {}",
+            crate::output::shown::tidy(&dir).display()
+        );
     }
     Ok(result)
 }

@@ -105,7 +105,11 @@ fn fitted_categories(width: u32, size: f64, categories: &[String]) -> Vec<String
                 return c.clone();
             }
             let chars: Vec<char> = c.chars().collect();
-            (1..chars.len()).rev().map(|k| format!("{}…", chars[..k].iter().collect::<String>().trim_end())).find(|t| wide(t) <= slot).unwrap_or_else(|| "…".into())
+            (1..chars.len())
+                .rev()
+                .map(|k| format!("{}…", chars[..k].iter().collect::<String>().trim_end()))
+                .find(|t| wide(t) <= slot)
+                .unwrap_or_else(|| "…".into())
         })
         .collect()
 }

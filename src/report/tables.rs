@@ -161,7 +161,11 @@ pub fn seat_note(s: &Summary) -> String {
     if !t.teammate_gaps.is_empty() {
         let gaps: Vec<String> =
             t.teammate_gaps.iter().map(|g| format!("seat {} {:+.2}, 95% CI {:+.2} to {:+.2}", g.seat, g.gap.value, g.gap.ci95[0], g.gap.ci95[1])).collect();
-        let _ = write!(note, " Each seat against its teammates (`seat<k>_teammate_gap`: its final score minus its teammates' mean, per game): {}.", gaps.join("; "));
+        let _ = write!(
+            note,
+            " Each seat against its teammates (`seat<k>_teammate_gap`: its final score minus its teammates' mean, per game): {}.",
+            gaps.join("; ")
+        );
     }
     note
 }

@@ -119,7 +119,8 @@ impl RotationTally {
         }
         if self.teams >= 2 {
             // Each seat of a winning team gets its team's credit (1/k of k winning teams).
-            let won: u32 = (0..self.scored).filter(|&s| outcome.winners & (1 << s) != 0 && self.team_of[s] < self.teams).fold(0, |m, s| m | (1 << self.team_of[s]));
+            let won: u32 =
+                (0..self.scored).filter(|&s| outcome.winners & (1 << s) != 0 && self.team_of[s] < self.teams).fold(0, |m, s| m | (1 << self.team_of[s]));
             let winning = u64::from(won.count_ones());
             for seat in 0..self.scored {
                 let team = self.team_of[seat];
@@ -378,5 +379,4 @@ mod tests {
         assert!(s.first_player_advantage.value.abs() < 1e-12, "{:?}", s.first_player_advantage);
         assert!(s.table().contains("its team's win share"));
     }
-
 }
