@@ -424,7 +424,9 @@ impl Summary {
         if self.teams.is_none() {
             rates.push(format!("shared wins: {:.1}% of games", self.shared_win_rate * 100.0));
         }
-        let _ = writeln!(out, "{}", rates.join("; "));
+        if !rates.is_empty() {
+            let _ = writeln!(out, "{}", rates.join("; "));
+        }
         if let Some(w) = self.deadlock_warning() {
             let _ = writeln!(out, "{w}");
         }
