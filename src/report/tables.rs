@@ -321,6 +321,7 @@ mod tests {
             standing: None,
             rotation: None,
             teams: None,
+            has_elimination: false,
         }
     }
 
