@@ -90,6 +90,11 @@ pub(super) struct LadderResult {
     game: String,
     variant: String,
     seats: usize,
+    /// A team game's teams (each team's seats; empty when every seat plays alone): a pairing
+    /// then seats the row bot at every seat of the first mover's team and the column bot at
+    /// every other seat, rotated, and the shares are the teams' (fair at 1/teams).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    teams: Vec<Vec<usize>>,
     fair_share: f64,
     games_per_pairing: u64,
     seed: u64,
@@ -141,7 +146,7 @@ fn run_ladder(game: &dyn GameHandle, variant: &Variant, a: &LadderArgs, bots: &[
     } else {
         print!("{}", text(&result));
         if let Some(dir) = &a.out {
-            println!("wrote {}/ladder.json, matrix.csv, ratings.csv, ladder_matrix.png, skill_curve.png", dir.display());
+            println!("wrote ladder.json, matrix.csv, ratings.csv, ladder_matrix.png and skill_curve.png into {}", crate::output::shown::tidy(dir).display());
         }
     }
     Ok(())
@@ -158,7 +163,8 @@ pub(super) fn measure(
 ) -> Result<LadderResult, Error> {
     let seats = game.facts().acting_seats;
     let games = games.div_ceil(seats as u64) * seats as u64;
-    let fair = 1.0 / seats as f64;
+    let teams = team_lineup(game).map(|(_, teams)| teams).unwrap_or(0);
+    let fair = 1.0 / if teams >= 2 { teams } else { seats } as f64;
     let mut matrix = Vec::new();
     let mut pairings = Vec::new();
     let mut share = vec![vec![None; bots.len()]; bots.len()];
@@ -185,12 +191,14 @@ pub(super) fn measure(
     let gap = 1.0 - fair;
     let skill_vs_luck = match &share[strongest][0] {
         Some(e) => Estimate { value: (e.value - fair) / gap, ci95: [(e.ci95[0] - fair) / gap, (e.ci95[1] - fair) / gap] },
-        None => Estimate { value: 0.0, ci95: [0.0, 0.0] },
+        // The first bot rates highest: nothing to measure against it (no figure, not 0).
+        None => Estimate { value: f64::NAN, ci95: [f64::NAN, f64::NAN] },
     };
     Ok(LadderResult {
         game: game.facts().id.to_string(),
         variant: variant.name.clone(),
         seats,
+        teams: if teams >= 2 { game.facts().teams.clone() } else { Vec::new() },
         fair_share: fair,
         games_per_pairing: games,
         seed,
@@ -200,6 +208,16 @@ pub(super) fn measure(
         skill_vs_luck,
         strongest: bots[strongest].clone(),
     })
+}
+
+/// A team game whose teams cover the acting seats and are equal in size: the seats of the
+/// first mover's team and the number of teams. `None` when the seats play alone.
+fn team_lineup(game: &dyn GameHandle) -> Option<(Vec<usize>, usize)> {
+    let facts = game.facts();
+    let teams = &facts.teams;
+    let covered: usize = teams.iter().map(Vec::len).sum();
+    let equal = teams.iter().all(|t| t.len() == teams[0].len());
+    (teams.len() >= 2 && equal && covered == facts.acting_seats).then(|| (teams.iter().find(|t| t.contains(&0)).cloned().unwrap_or_default(), teams.len()))
 }
 
 /// One pairing of the ladder: the bot `row` (index `i`) in one seat against copies of
@@ -214,7 +232,12 @@ fn pairing(
 ) -> Result<(Cell, Pairing), Error> {
     let facts = game.facts();
     let seats = facts.acting_seats;
-    let lineup: Vec<&str> = std::iter::once(row.as_str()).chain(std::iter::repeat_n(column.as_str(), seats - 1)).collect();
+    // A team game: the row bot plays every seat of the first mover's team, the column bot
+    // every other seat (one team against the others); otherwise one seat against the rest.
+    let (lineup, copies): (Vec<&str>, usize) = match team_lineup(game) {
+        Some((first, teams)) => ((0..seats).map(|s| if first.contains(&s) { row.as_str() } else { column.as_str() }).collect(), teams - 1),
+        None => (std::iter::once(row.as_str()).chain(std::iter::repeat_n(column.as_str(), seats - 1)).collect(), seats - 1),
+    };
     let seated = seat_any(game, variant, Some(&lineup.join(",")))?;
     let cfg = RunConfig { threads, rotate: true, ..RunConfig::new(games, seed) };
     let r = seated.run_kept(cfg, &mut |_| {})?;
@@ -224,8 +247,8 @@ fn pairing(
     let mine = rot.bots.iter().find(|b| b.name == *row).expect("the row bot sat");
     let theirs = rot.bots.iter().find(|b| b.name == *column).expect("the column bot sat");
     let a_wins = mine.win_share * games as f64;
-    let b_wins = theirs.win_share * games as f64 * (seats - 1) as f64;
-    let pairing = Pairing { a: i, b: j, copies: (seats - 1) as u32, games: games as f64, a_wins, b_wins };
+    let b_wins = theirs.win_share * games as f64 * copies as f64;
+    let pairing = Pairing { a: i, b: j, copies: copies as u32, games: games as f64, a_wins, b_wins };
     let won: f64 = r.tally.wins[..facts.seats].iter().sum();
     let no_winner_share = (1.0 - won / r.tally.games.max(1) as f64).max(0.0);
     let cap = facts.end_reasons.iter().position(|x| *x == "cap").and_then(|i| r.tally.end_reasons.get(i)).copied().unwrap_or(0);
@@ -273,7 +296,8 @@ fn self_play(
         vs_first: vs_first.clone(),
         first_player_advantage: summary.first_player_advantage.clone(),
         mean_length: Estimate { value: mean, ci95: [mean - half, mean + half] },
-        self_play_fair_share: crate::stats::summary::fair_share(&summary.seats, summary.players),
+        // A team game: the first mover's team against 1/teams.
+        self_play_fair_share: summary.teams.as_ref().map_or_else(|| crate::stats::summary::fair_share(&summary.seats, summary.players), |t| t.fair_share()),
         self_play_no_winner_share: crate::stats::summary::no_winner_share(&summary.seats),
         self_play_warning: summary.deadlock_warning(),
     })
@@ -359,10 +383,11 @@ fn text(r: &LadderResult) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "ladder: {} / {}, {} seats (fair share {:.1}%), {} rotated games per pairing, seed {}",
+        "ladder: {} / {}, {} seats{} (fair share {:.1}%), {} rotated games per pairing, seed {}",
         r.game,
         r.variant,
         r.seats,
+        if r.teams.is_empty() { String::new() } else { format!(" in {} teams", r.teams.len()) },
         100.0 * r.fair_share,
         r.games_per_pairing,
         r.seed
@@ -378,6 +403,12 @@ fn text(r: &LadderResult) -> String {
 /// from the fair share towards always winning, with its interval.
 fn skill_vs_luck(r: &LadderResult) -> String {
     let s = &r.skill_vs_luck;
+    if r.strongest == r.bots[0] || !s.value.is_finite() {
+        return format!(
+            "not measured: the first bot ({}) rates highest, and skill vs luck is the strongest bot's way from the fair share against the first; list the weakest bot first",
+            r.bots[0]
+        );
+    }
     format!(
         "the strongest bot ({}) against {} is {:.0}% of the way from the fair share to always winning, 95% CI {:.0}% to {:.0}%",
         r.strongest,
@@ -394,7 +425,12 @@ fn matrix_text(r: &LadderResult) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "\nwin share of the row bot (one seat) against copies of the column bot (the other seats), 95% CI; fair share {:.1}%:\n",
+        "\n{}, 95% CI; fair share {:.1}%:\n",
+        if r.teams.is_empty() {
+            "win share of the row bot (one seat) against copies of the column bot (the other seats)"
+        } else {
+            "win share of the row bot's team (the row bot at every seat of one team) against the column bot's (every other seat), teams rotated"
+        },
         100.0 * r.fair_share
     );
     let _ = writeln!(o, "| row bot \\ column bot | {} |", r.bots.join(" | "));
@@ -437,7 +473,8 @@ fn matrix_text(r: &LadderResult) -> String {
 fn levels_text(r: &LadderResult) -> String {
     use std::fmt::Write;
     let mut o = String::new();
-    let _ = writeln!(o, "\n| bot | rating (Elo, first = 0) | vs {} | first-player advantage (self-play) | mean length |", r.bots[0]);
+    let fpa = if r.teams.is_empty() { "first-player advantage (self-play)" } else { "first-player advantage: seat 0's team (self-play)" };
+    let _ = writeln!(o, "\n| bot | rating (Elo, first = 0) | vs {} | {fpa} | mean length |", r.bots[0]);
     let _ = writeln!(o, "|---|---|---|---|---|");
     for l in &r.levels {
         let [rating, vs_first, advantage, length] = level_cells(l);
@@ -554,7 +591,7 @@ pub(super) fn charts(r: &LadderResult) -> [ChartSpec; 2] {
                     ci: Some(r.levels.iter().map(|l| l.vs_first.as_ref().map_or((f64::NAN, f64::NAN), |e| (100.0 * e.ci95[0], 100.0 * e.ci95[1]))).collect()),
                 },
                 BarSeries {
-                    name: "seat 0 win share in self-play (%)".into(),
+                    name: if r.teams.is_empty() { "seat 0 win share in self-play (%)".into() } else { "seat 0's team's win share in self-play (%)".into() },
                     values: r.levels.iter().map(|l| 100.0 * (l.first_player_advantage.value + l.self_play_fair_share)).collect(),
                     ci: Some(
                         r.levels

@@ -67,8 +67,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Check variant files without playing.
     Validate(ValidateArgs),
-    /// List games, bots with their parameters, and bundled variants.
-    List,
+    /// List games, bots with their parameters, and bundled variants; `list GAME` one game's, with the names of its figures.
+    List(ListArgs),
     /// Print every variant key of a game with its default, allowed values and meaning.
     Rules(rules::RulesArgs),
     /// Measure games per second on one thread and on all threads.
@@ -156,17 +156,46 @@ fn game_count(text: &str) -> Result<u64, String> {
     }
 }
 
+/// Clap's error for a negative number after a flag that does not take one (`--seed -1`), in
+/// words: clap reads `-1` as a flag and suggests `-- -1`, which would make it a positional
+/// argument. `None` for every other error (clap prints it).
+fn negative_value(e: &clap::Error, args: &[String]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else { return None };
+    if !(arg.starts_with('-') && arg[1..].parse::<f64>().is_ok()) {
+        return None;
+    }
+    let at = args.iter().position(|a| a == arg)?;
+    let flag = args[..at].last().filter(|f| f.starts_with("--"))?;
+    let command = args.get(1).map_or("COMMAND", String::as_str);
+    Some(format!(
+        "{flag} {arg}: {flag} takes no negative number (seeds, counts and thread numbers are 0 or more); `playtest {command} --help` says what it allows"
+    ))
+}
+
+/// The game of `v`, its warnings printed on stderr (keys that can never take effect).
+fn warned(v: &Variant) -> Result<Box<dyn GameHandle>, Error> {
+    let game = games::handle(v)?;
+    for w in games::handle::unused_key_warnings(&*game, v) {
+        eprintln!("{w}");
+    }
+    Ok(game)
+}
+
 /// Parses the command line and runs the command.
 pub fn main() -> Result<(), Error> {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().map_err(|e| negative_value(&e, &std::env::args().collect::<Vec<_>>()).map_or_else(|| e.exit(), Error::Usage))?;
     match cli.command {
         Command::Simulate(a) => {
             let v = load(&a.variant)?;
-            simulate(&*games::handle(&v)?, &v, &a)
+            simulate(&*warned(&v)?, &v, &a)
         }
         Command::Report(a) => {
             let v = load(&a.variant)?;
-            report(&*games::handle(&v)?, &v, &a)
+            report(&*warned(&v)?, &v, &a)
         }
         Command::Replay(a) => replay(&a),
         Command::Trace(a) => {
@@ -174,7 +203,7 @@ pub fn main() -> Result<(), Error> {
             trace(&*games::handle(&v)?, &v, &a)
         }
         Command::Validate(a) => validate(&a),
-        Command::List => list(),
+        Command::List(a) => list(&a),
         Command::Rules(a) => rules::rules(&a),
         Command::Bench(a) => bench(a),
         Command::Ladder(a) => ladder::ladder(&a),
@@ -206,21 +235,30 @@ pub fn main() -> Result<(), Error> {
             out: a.out,
             keep_partial: a.keep_partial,
         }),
-        Command::Check(a) => crate::designer::check::main(&CheckOptions {
-            variants: a.variants,
-            bots: a.bots,
-            sets: a.sets,
-            run: run_options(&a.run),
-            precision: a.precision,
-            strict: a.strict,
-            traces: a.traces,
-        }),
+        Command::Check(a) if a.run.checked => {
+            eprintln!("note: check always checks the invariants and legality after every action; --checked changes nothing");
+            check(a)
+        }
+        Command::Check(a) => check(a),
         Command::Merge(a) => scale::merge(&a),
         Command::Tune(a) => tune::tune(a),
         Command::Watch(a) => watch::watch(a),
         Command::Audit(a) => audit::audit(&a),
         Command::Play(a) => play::play(&a),
     }
+}
+
+/// Runs `check`.
+fn check(a: CheckArgs) -> Result<(), Error> {
+    crate::designer::check::main(&CheckOptions {
+        variants: a.variants,
+        bots: a.bots,
+        sets: a.sets,
+        run: run_options(&a.run),
+        precision: a.precision,
+        strict: a.strict,
+        traces: a.traces,
+    })
 }
 
 fn load(args: &VariantArgs) -> Result<Variant, Error> {
@@ -251,7 +289,8 @@ fn summarise(seated: &dyn SeatedGame, variant: &Variant, cfg: &RunConfig, result
         },
     )
     .with_rotation(result.rotation.as_ref().map(|r| r.summary()))
-    .with_teams(&game.teams, &result.tally);
+    .with_teams(&game.teams, &result.tally)
+    .with_elimination(game.has_elimination);
     if cfg.detailed {
         summary.standing = Some(result.standing.summary(game.standing_unit));
         let cat = Catalogue::of(game);

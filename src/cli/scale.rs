@@ -67,6 +67,7 @@ fn summary_of(game: &GameFacts, variant_name: &str, bots: Vec<String>, seed: u64
         },
     )
     .with_teams(&game.teams, tally)
+    .with_elimination(game.has_elimination)
 }
 
 fn play_shard(seated: &dyn SeatedGame, variant: &Variant, s: ShardRun<'_>) -> Result<(ShardState, Run), Error> {
@@ -148,6 +149,7 @@ fn play_shard(seated: &dyn SeatedGame, variant: &Variant, s: ShardRun<'_>) -> Re
 fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
     let stem = state.shard.stem();
     let files = if rows { format!("{stem}.json, {stem}.parquet and {stem}.csv") } else { format!("{stem}.json") };
+    let dir = crate::output::shown::tidy(dir);
     println!(
         "shard {} of {}: {} of {} games in {:.1} s; wrote {files} into {}",
         state.shard.index,
@@ -157,7 +159,18 @@ fn shard_done(state: &ShardState, dir: &Path, rows: bool) {
         state.seconds,
         dir.display()
     );
-    println!("when every shard is done: playtest merge {}/shard-*-of-{}.json", dir.display(), state.shard.count);
+    println!("{}", shards_to_go(&dir, state.shard.count));
+}
+
+/// What is left of a run of `count` shards whose states go into `dir`: the shards not yet
+/// in it, or that every one is and how to merge them.
+fn shards_to_go(dir: &Path, count: u64) -> String {
+    let missing: Vec<String> =
+        (0..count).filter(|&k| !dir.join(format!("{}.json", crate::sim::shard::Shard { index: k, count }.stem())).is_file()).map(|k| k.to_string()).collect();
+    match missing.len() {
+        0 => format!("every shard of {count} is done: playtest merge {}", dir.display()),
+        n => format!("{n} of {count} shard(s) still to run (shard {}); when every shard is done: playtest merge {}", missing.join(", "), dir.display()),
+    }
 }
 
 /// `simulate --shard K/N --out DIR`: plays one shard, writes its state and rows.
@@ -305,9 +318,17 @@ fn merge_shards(game: &dyn GameHandle, variant: &Variant, (args, states, dir): (
     if args.json {
         crate::output::print_json(&summary)?;
     } else {
-        print!("{}", summary.table());
+        // Games per second would mix the shards' machines: the slowest shard's time instead.
+        print!("{}", summary.figures());
+        println!("slowest shard: {seconds:.1} s");
         let what = if detailed { "summary.json, report.md and the charts" } else { "summary.json" };
-        println!("merged {} shards ({}); wrote {what} into {}", states.len(), first.command, dir.display());
+        println!(
+            "merged {} shards of `{}` ({} games); wrote {what} into {}",
+            states.len(),
+            first.command,
+            tally.games,
+            crate::output::shown::tidy(dir).display()
+        );
     }
     Ok(())
 }

@@ -20,7 +20,10 @@ pub(super) fn validate(a: &ValidateArgs) -> Result<(), Error> {
         let result = Variant::load(path, &a.sets).map_err(Error::from).and_then(|v| describe(&v).map(|d| (v, d)));
         match result {
             Ok((v, detail)) => {
-                println!("ok: {} ({} / {}): {detail}", path.display(), v.game, v.name)
+                println!("ok: {} ({} / {}): {detail}", path.display(), v.game, v.name);
+                for w in games::handle(&v).map(|g| games::handle::unused_key_warnings(&*g, &v)).unwrap_or_default() {
+                    println!("  {w}");
+                }
             }
             // One variant: its error is returned and printed once by main; several: each is
             // printed here and main prints the count.

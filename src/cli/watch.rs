@@ -66,6 +66,8 @@ struct State {
     previous: Option<PathBuf>,
     /// The private temporary folder.
     scratch: PathBuf,
+    /// The last good variant's table (extends resolved), to name the keys a save changed.
+    previous_table: Option<toml::Table>,
 }
 
 /// Runs `playtest watch`.
@@ -84,7 +86,7 @@ pub(super) fn watch(a: WatchArgs) -> Result<(), Error> {
     };
     let scratch = std::env::temp_dir().join(format!("playtest-watch-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).map_err(|e| Error::output(&scratch, e))?;
-    let mut state = State { generation: 0, last_good: None, last_good_generation: 0, previous: None, scratch };
+    let mut state = State { generation: 0, last_good: None, last_good_generation: 0, previous: None, scratch, previous_table: None };
     let (tx, rx) = std::sync::mpsc::channel();
     let mut debouncer = new_debouncer(Duration::from_millis(a.debounce_ms), None, tx).map_err(|e| Error::Usage(format!("cannot watch files: {e}")))?;
     let mut watched_dirs: Vec<PathBuf> = Vec::new();
@@ -119,7 +121,11 @@ pub(super) fn watch(a: WatchArgs) -> Result<(), Error> {
                 });
                 if touched {
                     rebuild(&a, &dir, &mut state);
-                    rewatch(&mut debouncer, &mut watched)?;
+                    // A bad save (an `extends` to a folder that is not there) must not end
+                    // the watch: the files watched so far stay watched.
+                    if let Err(e) = rewatch(&mut debouncer, &mut watched) {
+                        eprintln!("watch: {e}; still watching the files before it");
+                    }
                 }
             }
             Ok(Err(errors)) => {
@@ -222,9 +228,10 @@ fn good_report(a: &WatchArgs, dir: &Path, state: &mut State) -> Result<Option<St
         return Ok(None);
     }
     let page = std::fs::read_to_string(out.path().join("index.html")).map_err(|e| Error::output(&dir.join("index.html"), e))?;
+    let changed = state.previous_table.as_ref().map(|before| changed_keys_text(before, &variant.table));
     let banner = match &moved {
         None => format!("<p>First report of this watch ({} games). Save the variant to see what moves.</p>", summary.games),
-        Some(Ok(c)) => moved_html(c),
+        Some(Ok(c)) => format!("<p>Changed since the previous save: {}.</p>\n{}", escape(changed.as_deref().unwrap_or("nothing")), moved_html(c)),
         Some(Err(e)) => format!("<p>What moved: the comparison with the previous save could not run: {}</p>", escape(&e.to_string())),
     };
     let version = version(state.generation);
@@ -235,16 +242,37 @@ fn good_report(a: &WatchArgs, dir: &Path, state: &mut State) -> Result<Option<St
     let previous = state.scratch.join("previous.toml");
     write_file(&previous, &variant.as_played())?;
     state.previous = Some(previous);
+    state.previous_table = Some(variant.table.clone());
     state.last_good = Some(page);
     state.last_good_generation = state.generation;
     let line = match &moved {
         Some(Ok(c)) => {
             let names: Vec<String> = c.metrics.iter().filter(|m| m.significant == Some(true)).map(|m| m.name.clone()).collect();
-            if names.is_empty() { "; nothing moved significantly".to_string() } else { format!("; moved: {}", names.join(", ")) }
+            let keys = changed.map(|k| format!("; changed: {k}")).unwrap_or_default();
+            if names.is_empty() { format!("{keys}; nothing moved significantly") } else { format!("{keys}; moved: {}", names.join(", ")) }
         }
         _ => String::new(),
     };
     Ok(Some(line))
+}
+
+/// The keys a save changed, with their values before and after ("deck.copies 5 -> 6,
+/// rounds (unset) -> 3"), or a sentence when no rule key changed.
+fn changed_keys_text(before: &toml::Table, after: &toml::Table) -> String {
+    fn at<'t>(t: &'t toml::Table, key: &str) -> Option<&'t toml::Value> {
+        let mut parts = key.split('.');
+        let mut v = t.get(parts.next()?)?;
+        for p in parts {
+            v = v.as_table()?.get(p)?;
+        }
+        Some(v)
+    }
+    let show = |v: Option<&toml::Value>| v.map_or("(unset)".to_string(), |v| v.to_string());
+    let keys = crate::designer::bot_keys::changed_keys(before, after);
+    if keys.is_empty() {
+        return "no rule key (only the name, description, bots or bounds, or nothing at all)".into();
+    }
+    keys.iter().map(|k| format!("{k} {} -> {}", show(at(before, k)), show(at(after, k)))).collect::<Vec<_>>().join(", ")
 }
 
 /// Plays and writes a report of the variant into the output's temporary folder `dir`.
@@ -372,6 +400,14 @@ mod tests {
         assert!(p.contains("var mine = \"3-99\";"));
         assert!(p.contains("'report-version.js?t=' + Date.now()"));
         assert_eq!(version_js("3-99"), "playtestReportVersion(\"3-99\");\n");
+    }
+
+    #[test]
+    fn the_watch_box_names_the_keys_a_save_changed() {
+        let before: toml::Table = toml::from_str("game = \"pig-farm\"\nrounds = 3\n[deck]\nbase_sets = 4\n").unwrap();
+        let after: toml::Table = toml::from_str("game = \"pig-farm\"\nrounds = 3\nhand_size = 5\n[deck]\nbase_sets = 5\n").unwrap();
+        assert_eq!(changed_keys_text(&before, &after), "deck.base_sets 4 -> 5, hand_size (unset) -> 5");
+        assert!(changed_keys_text(&before, &before).starts_with("no rule key"));
     }
 
     #[test]

@@ -262,6 +262,9 @@ pub fn main(o: &CheckOptions) -> Result<(), Error> {
     for path in &o.variants {
         let v = Variant::load(path, &o.sets)?;
         let game = games::handle(&v)?;
+        for w in games::handle::unused_key_warnings(&*game, &v) {
+            eprintln!("{w}");
+        }
         check(&*game, &v, Check { o, path, play: false, traces: None })?;
         loaded.push((path, v, game));
     }

@@ -123,6 +123,10 @@ pub struct MetricComparison {
     /// Whether it is a difference of shares (the first-player advantage), shown in points.
     #[serde(skip)]
     pub difference: bool,
+    /// Whether the figure applies to the game ([`metrics::MetricDef::applies`]): the
+    /// terminal table leaves out the rest (compare.json and compare.csv keep every figure).
+    #[serde(skip)]
+    pub applies: bool,
     /// Value of A (null when A has no such metric).
     pub a: f64,
     /// 95% interval of A.
@@ -245,8 +249,10 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
         let written = write_outputs(&result, out.path(), None)?;
         out.commit()?;
         if !o.json {
-            println!("wrote {} into {}", written.join(", "), o.out.as_deref().unwrap_or(Path::new(".")).display());
+            println!("wrote {} into {}", written.join(", "), crate::output::shown::tidy(o.out.as_deref().unwrap_or(Path::new("."))).display());
         }
+    } else if !o.json {
+        println!("(add --out DIR for the page: DIR/index.html with the charts, compare.json and compare.csv)");
     }
     Ok(result)
 }
@@ -524,6 +530,7 @@ fn row(d: &metrics::MetricDef, a: Estimate, b: Estimate, diff: f64, paired: Opti
         own_unit: d.own_unit.clone(),
         own: metrics::Catalogue::extra_index(d).is_some(),
         difference: d.is_share_difference(),
+        applies: d.applies,
         a: a.value,
         a_ci: [a.lo, a.hi],
         b: b.value,
@@ -572,7 +579,7 @@ pub fn table(c: &Comparison) -> String {
     let _ = writeln!(out, "\n| metric | A | B | B - A | 95% CI paired | 95% CI independent runs | paired/independent width | significant |");
     let _ = writeln!(out, "|---|---:|---:|---:|---|---|---:|---|");
     let mut ratios = Vec::new();
-    for m in &c.metrics {
+    for m in c.metrics.iter().filter(|m| m.applies) {
         let u = unit_of(m);
         let ci = |x: Option<[f64; 2]>| x.map_or("-".to_string(), |[lo, hi]| format!("{} to {}", metrics::format_diff(u, lo), metrics::format_diff(u, hi)));
         let ratio = m.width_ratio();
@@ -671,30 +678,49 @@ pub fn partition(c: &Comparison) -> (Vec<&MetricComparison>, Vec<&MetricComparis
     (moved, still, unjudged)
 }
 
-/// The comparison in one line: the first-player advantage and the game length (moved, with
-/// the difference, or unchanged), then how many other figures moved and which
-/// ("first-player advantage -1.8 pts (significant); game length unchanged; no other figure moved").
+/// The comparison in one line: the first-player advantage (in a team game the first
+/// mover's team's) and the game length (moved, with the difference, or unchanged), then how
+/// many other figures moved and the ones that moved most, largest first by how many
+/// half-widths of its paired interval the difference is ("first-player advantage -1.8 pts
+/// (significant); game length unchanged; no other figure moved"). Figures that only restate
+/// another are left out of the list: the first team's advantage and every team's and seat
+/// 0's win share (they move with the first-player advantage), and a share that mirrors one
+/// already listed (its difference the exact negative: two end reasons that share all games).
 pub fn verdict(c: &Comparison) -> String {
     const HEADLINE: [&str; 2] = ["first_player_advantage", "mean_length"];
+    let teams = c.metrics.iter().any(|m| m.name == "first_team_advantage");
     let mut parts = Vec::new();
     for name in HEADLINE {
         let Some(m) = c.metrics.iter().find(|m| m.name == name) else { continue };
+        let label = if teams && name == "first_player_advantage" { "first-player advantage (seat 0's team)".to_string() } else { label(name) };
         parts.push(match m.significant {
-            Some(true) => format!("{} {} (significant)", label(name), said(m, &c.length_unit)),
-            Some(false) => format!("{} unchanged", label(name)),
-            None => format!("{} not judged (no paired interval)", label(name)),
+            Some(true) => format!("{label} {} (significant)", said(m, &c.length_unit)),
+            Some(false) => format!("{label} unchanged"),
+            None => format!("{label} not judged (no paired interval)"),
         });
     }
     let (moved, _, _) = partition(c);
-    let others: Vec<&&MetricComparison> = moved.iter().filter(|m| !HEADLINE.contains(&m.name.as_str())).collect();
+    let restates = |name: &str| {
+        HEADLINE.contains(&name) || name == "first_team_advantage" || name == "seat0_win_share" || (name.starts_with("team") && name.ends_with("_win_share"))
+    };
+    // How far a difference is from 0 in half-widths of its paired interval.
+    let strength = |m: &MetricComparison| m.paired_ci.map_or(0.0, |[lo, hi]| if hi > lo { m.diff.abs() / ((hi - lo) / 2.0) } else { f64::INFINITY });
+    let mut others: Vec<&MetricComparison> = moved.iter().copied().filter(|m| !restates(&m.name)).collect();
+    others.sort_by(|x, y| strength(y).total_cmp(&strength(x)));
+    let mut listed: Vec<&MetricComparison> = Vec::new();
+    for m in others {
+        let mirror = listed.iter().any(|l| unit_of(l) == Unit::Share && unit_of(m) == Unit::Share && (l.diff + m.diff).abs() < 1e-12);
+        if !mirror {
+            listed.push(m);
+        }
+    }
     const LISTED: usize = 4;
-    parts.push(match others.len() {
+    parts.push(match listed.len() {
         0 => "no other figure moved".into(),
         n => {
-            let listed: Vec<String> = others.iter().take(LISTED).map(|m| format!("{} {}", label(&m.name), said(m, &c.length_unit))).collect();
+            let named: Vec<String> = listed.iter().take(LISTED).map(|m| format!("{} {}", label(&m.name), said(m, &c.length_unit))).collect();
             let more = if n > LISTED { format!(" and {} more", n - LISTED) } else { String::new() };
-            let more = if more.is_empty() { more } else { format!(";{more}") };
-            format!("{n} other figure{} moved: {}{more}", if n == 1 { "" } else { "s" }, listed.join("; "))
+            format!("{n} other figure{} moved (largest first): {}{more}", if n == 1 { "" } else { "s" }, named.join(", "))
         }
     });
     parts.join("; ")
@@ -944,4 +970,66 @@ fn compare_charts(c: &Comparison) -> Vec<ChartSpec> {
         });
     }
     charts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moved(name: &str, unit: &'static str, diff: f64, half: f64) -> MetricComparison {
+        let ci = [diff - half, diff + half];
+        MetricComparison {
+            name: name.into(),
+            about: String::new(),
+            unit,
+            own_unit: String::new(),
+            own: false,
+            applies: true,
+            a: 0.5,
+            a_ci: [0.4, 0.6],
+            b: 0.5 + diff,
+            b_ci: [0.4, 0.6],
+            diff,
+            paired_ci: Some(ci),
+            independent_ci: None,
+            significant: Some(ci[0] > 0.0 || ci[1] < 0.0),
+        }
+    }
+
+    fn comparison(metrics: Vec<MetricComparison>) -> Comparison {
+        let side = Side { path: "v.toml".into(), variant: "v".into(), bots: vec!["b".into()], sets: Vec::new(), seed: 1 };
+        Comparison {
+            game: "g".into(),
+            a: side.clone(),
+            b: side,
+            games: 1000,
+            common_random_numbers: true,
+            length_unit: "turns".into(),
+            precision: None,
+            rotation_block: None,
+            metrics,
+        }
+    }
+
+    #[test]
+    fn the_verdict_names_what_moved_most_and_leaves_out_restatements() {
+        let c = comparison(vec![
+            moved("first_player_advantage", "share", 0.03, 0.01),
+            moved("mean_length", "length", 0.5, 1.0),
+            moved("first_team_advantage", "share", 0.03, 0.01),
+            moved("team0_win_share", "share", 0.03, 0.01),
+            moved("team1_win_share", "share", -0.03, 0.01),
+            moved("seat0_win_share", "share", 0.015, 0.005),
+            moved("home_share", "share", 0.02, 0.01),
+            moved("cap_share", "share", -0.02, 0.015),
+            moved("doubts_per_game", "plain", 3.0, 0.5),
+        ]);
+        let v = verdict(&c);
+        assert_eq!(
+            v,
+            "first-player advantage (seat 0's team) +3.0 pts (significant); game length unchanged; 2 other figures moved (largest first): doubts per game +3.000, home share +2.0 pts"
+        );
+        let plain = comparison(vec![moved("first_player_advantage", "share", 0.0, 0.01)]);
+        assert_eq!(verdict(&plain), "first-player advantage unchanged; no other figure moved");
+    }
 }

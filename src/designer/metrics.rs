@@ -112,6 +112,8 @@ enum Field {
     FirstTeamAdvantage,
     /// A team game: chi-square p-value that every team wins equally often.
     TeamFairness,
+    /// A team game: the seat's final score minus its teammates' mean final score.
+    TeammateGap(usize),
     Extra(usize),
     /// Standing figure `k` of [`STANDING_METRICS`], at `batch` in the per-batch values.
     Standing {
@@ -192,7 +194,7 @@ impl MetricDef {
             (Unit::Length, _) => length_unit.into(),
             (_, Field::SeatFairness | Field::TeamFairness) => "p-value".into(),
             (_, Field::Extra(_)) => self.own_unit.clone(),
-            (_, Field::SeatScore(_)) => "score".into(),
+            (_, Field::SeatScore(_) | Field::TeammateGap(_)) => "score".into(),
             (_, Field::Standing { k: 0, .. }) => "changes per game".into(),
             (_, Field::Standing { k: 1, .. }) => format!("changes per 10 {length_unit}"),
             (_, Field::Standing { .. }) => standing_unit.into(),
@@ -276,6 +278,8 @@ struct Defs {
     per_game: usize,
     /// Whether the game can eliminate a seat (else the elimination figures do not apply).
     eliminates: bool,
+    /// Whether the seats play in teams (the per-seat fairness test then does not apply).
+    in_teams: bool,
 }
 
 impl Defs {
@@ -285,7 +289,8 @@ impl Defs {
             self.per_game += 1;
             self.per_game - 1
         });
-        let applies = self.eliminates || !matches!(field, Field::Elimination | Field::GamesWithElimination | Field::SeatEliminated(_));
+        let applies = (self.eliminates || !matches!(field, Field::Elimination | Field::GamesWithElimination | Field::SeatEliminated(_)))
+            && !(self.in_teams && field == Field::SeatFairness);
         self.defs.push(MetricDef { name, about, unit, per_game: index, applies, own_unit: String::new(), field });
     }
 
@@ -299,9 +304,12 @@ impl Defs {
         for (i, reason) in game.end_reasons.iter().enumerate() {
             self.add(format!("{reason}_share"), format!("share of games ending by {reason}"), Unit::Share, Field::Reason(i), true);
         }
+        let first = teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
         self.add(
             "first_player_advantage".into(),
-            if game.acting_seats < seats {
+            if teams.len() >= 2 {
+                format!("a team game: the win share of team {first} (seat 0 moves first) minus the fair share 1/{} (as first_team_advantage)", teams.len())
+            } else if game.acting_seats < seats {
                 format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats)
             } else {
                 format!("seat 0's win share minus the fair share (1 - no-winner share)/{seats}, i.e. the seats' mean win share")
@@ -310,9 +318,18 @@ impl Defs {
             Field::FirstPlayerAdvantage,
             true,
         );
-        self.add("seat_fairness_p".into(), "chi-square p-value that every seat wins equally often".into(), Unit::Plain, Field::SeatFairness, false);
+        self.add(
+            "seat_fairness_p".into(),
+            if teams.len() >= 2 {
+                "none in a team game: teammates win together (see team_fairness_p)".into()
+            } else {
+                "chi-square p-value that every seat wins equally often".into()
+            },
+            Unit::Plain,
+            Field::SeatFairness,
+            false,
+        );
         if teams.len() >= 2 {
-            let first = teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
             for (t, members) in teams.iter().enumerate() {
                 let list: Vec<String> = members.iter().map(|m| m.to_string()).collect();
                 self.add(
@@ -342,7 +359,7 @@ impl Defs {
         self.add(
             "shared_win_rate".into(),
             if teams.len() >= 2 {
-                "share of games whose win several seats share (a team's win is always shared by its seats)".into()
+                "share of games whose win several teams share (a team's own seats always win together)".into()
             } else {
                 "share of games won by several tied seats".into()
             },
@@ -356,6 +373,17 @@ impl Defs {
         }
         for s in 0..seats {
             self.add(format!("seat{s}_mean_score"), format!("seat {s}'s mean final score"), Unit::Plain, Field::SeatScore(s), true);
+        }
+        for team in teams.iter().filter(|t| t.len() >= 2) {
+            for &s in team {
+                self.add(
+                    format!("seat{s}_teammate_gap"),
+                    format!("seat {s}'s final score minus its teammates' mean final score, per game (+: it carries more of its team's game)"),
+                    Unit::Plain,
+                    Field::TeammateGap(s),
+                    true,
+                );
+            }
         }
         for s in 0..seats {
             self.add(format!("seat{s}_eliminated"), format!("share of games seat {s} is eliminated in"), Unit::Share, Field::SeatEliminated(s), true);
@@ -397,7 +425,7 @@ impl Catalogue {
 
     /// The catalogue of a game with these facts.
     pub fn of(game: &crate::games::handle::GameFacts) -> Catalogue {
-        let mut defs = Defs { defs: Vec::new(), per_game: 0, eliminates: game.has_elimination };
+        let mut defs = Defs { defs: Vec::new(), per_game: 0, eliminates: game.has_elimination, in_teams: game.teams.len() >= 2 };
         defs.outcome_metrics(game);
         defs.share_metrics(game);
         defs.own_metrics(game);
@@ -512,26 +540,52 @@ impl Catalogue {
                 Field::Reason(i) => f64::from(u8::from(o.end_reason as usize == i)),
                 // Over the acting seats: seat 0 against the acting seats' mean (a dummy seat's
                 // wins and games with no winner are nobody's advantage).
+                // A team game: the first mover's team against 1/teams (teammates win together).
+                Field::FirstPlayerAdvantage if self.teams.len() >= 2 => self.first_team_advantage(o),
                 Field::FirstPlayerAdvantage => o.win_share(0) - (0..self.players).map(|s| o.win_share(s)).sum::<f64>() / players,
                 Field::NoWinner => f64::from(u8::from(o.winner_count() == 0)),
                 Field::Elimination => eliminated as f64 / players,
                 Field::GamesWithElimination => f64::from(u8::from(eliminated > 0)),
+                Field::SharedWin if self.teams.len() >= 2 => f64::from(u8::from(self.winning_teams(o) > 1)),
                 Field::SharedWin => f64::from(u8::from(o.winner_count() > 1)),
                 Field::SeatWin(s) => o.win_share(s),
                 Field::SeatScore(s) => o.scores[s] as f64,
                 Field::SeatEliminated(s) => f64::from(u8::from(o.eliminated_at[s] > 0)),
-                Field::BotWin(k) => o.win_share((k + turn) % self.rotation.max(1)),
-                Field::TeamWin(t) => self.teams[t].iter().map(|&s| o.win_share(s)).sum(),
-                Field::FirstTeamAdvantage => {
-                    let first = self.teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
-                    self.teams[first].iter().map(|&s| o.win_share(s)).sum::<f64>() - 1.0 / self.teams.len().max(1) as f64
+                // A team game: the bot's team's win (1/k of a win k teams share).
+                Field::BotWin(k) if self.teams.len() >= 2 => {
+                    let seat = (k + turn) % self.rotation.max(1);
+                    match self.teams.iter().find(|t| t.contains(&seat)) {
+                        Some(t) if t.iter().any(|&s| o.winners & (1 << s) != 0) => 1.0 / self.winning_teams(o).max(1) as f64,
+                        _ => 0.0,
+                    }
                 }
+                Field::BotWin(k) => o.win_share((k + turn) % self.rotation.max(1)),
+                Field::TeammateGap(s) => match self.teams.iter().find(|t| t.contains(&s)) {
+                    Some(t) if t.len() >= 2 => {
+                        let others: i64 = t.iter().filter(|&&x| x != s).map(|&x| o.scores[x]).sum();
+                        o.scores[s] as f64 - others as f64 / (t.len() - 1) as f64
+                    }
+                    _ => 0.0,
+                },
+                Field::TeamWin(t) => self.teams[t].iter().map(|&s| o.win_share(s)).sum(),
+                Field::FirstTeamAdvantage => self.first_team_advantage(o),
                 Field::LengthQuantile(_) | Field::SeatFairness | Field::TeamFairness | Field::Extra(_) | Field::Standing { .. } => 0.0,
             };
             if let Some(i) = d.per_game {
                 out[i] = v;
             }
         }
+    }
+
+    /// The first mover's team's win credit in `o` minus the fair share 1/teams.
+    fn first_team_advantage(&self, o: &Outcome) -> f64 {
+        let first = self.teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
+        self.teams[first].iter().map(|&s| o.win_share(s)).sum::<f64>() - 1.0 / self.teams.len().max(1) as f64
+    }
+
+    /// How many teams have a seat among the winners of `o`.
+    fn winning_teams(&self, o: &Outcome) -> usize {
+        self.teams.iter().filter(|t| t.iter().any(|&s| o.winners & (1 << s) != 0)).count()
     }
 
     /// Every metric's estimate for one arm, in catalogue order.
@@ -573,7 +627,7 @@ impl Catalogue {
                 let s = &arm.summary.seats;
                 let fair = crate::stats::summary::fair_share(s, self.players);
                 match seat0 {
-                    Some(j) if self.players >= self.seats && fair == 1.0 / self.seats.max(1) as f64 => {
+                    Some(j) if self.teams.len() < 2 && self.players >= self.seats && fair == 1.0 / self.seats.max(1) as f64 => {
                         let e = clustered(s[0].win_share, j, 1);
                         Estimate { value, lo: e.lo - fair, hi: e.hi - fair, interval: Interval::Wilson }
                     }
@@ -626,6 +680,7 @@ impl Catalogue {
                 share(crate::stats::summary::no_winner_share(&s.seats), none as f64)
             }
             Field::GamesWithElimination => share(s.games_with_elimination, t.games_with_elimination as f64),
+            Field::SharedWin if self.teams.len() >= 2 => share(s.shared_win_rate, t.teams.shared_between_teams as f64),
             Field::SharedWin => share(s.shared_win_rate, t.shared_wins as f64),
             Field::SeatWin(seat) => {
                 let x = &s.seats[seat];
@@ -633,6 +688,11 @@ impl Catalogue {
                 Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval }
             }
             Field::SeatScore(seat) => normal(s.seats[seat].mean_score),
+            Field::TeammateGap(_) => {
+                let m = arm.moments;
+                let i = d.per_game.unwrap_or(0);
+                normal(if m.n == 0 { f64::NAN } else { m.sum.get(i).copied().unwrap_or(f64::NAN) / m.n as f64 })
+            }
             Field::TeamWin(team) => match s.teams.as_ref().and_then(|t| t.teams.get(team)) {
                 Some(x) => Estimate { value: x.win_share, lo: x.ci95[0], hi: x.ci95[1], interval: Interval::Wilson },
                 None => Estimate::point(f64::NAN),
@@ -859,5 +919,32 @@ mod tests {
             assert_eq!((e.value, e.lo), (0.0, 0.0), "after {n} games");
             assert!(e.hi > 0.0);
         }
+    }
+
+    #[test]
+    fn a_team_game_measures_the_first_movers_team_and_each_seat_against_its_teammates() {
+        use crate::engine::Outcome;
+        let variant = crate::variant::Variant::load(std::path::Path::new("variants/bluffing-joker/standard.toml"), &[]).unwrap();
+        let game = <crate::games::bluffing_joker::BluffingJoker as crate::games::Registered>::from_variant(&variant).unwrap();
+        let cat = Catalogue::new(&game);
+        assert!(!cat.get("seat_fairness_p").unwrap().applies);
+        assert!(cat.get("first_player_advantage").unwrap().about.contains("team 0"));
+        let mut values = Vec::new();
+        let mut o = Outcome::new();
+        o.winners = 0b0101;
+        o.scores[..4].copy_from_slice(&[4, 1, 2, 3]);
+        cat.per_game(&o, 0, &mut values);
+        let v = |name: &str| values[cat.get(name).unwrap().per_game.unwrap()];
+        // Team 0 won: +0.5 against 1/2 (seat 0's own share would be 0.5 - 0.25).
+        assert_eq!(v("first_player_advantage"), 0.5);
+        assert_eq!(v("first_team_advantage"), 0.5);
+        assert_eq!(v("shared_win_rate"), 0.0);
+        assert_eq!((v("seat0_teammate_gap"), v("seat2_teammate_gap"), v("seat1_teammate_gap"), v("seat3_teammate_gap")), (2.0, -2.0, -2.0, 2.0));
+        // Rotated: a bot's share is its team's win.
+        let rotated = Catalogue::new(&game).rotated(true, 4);
+        rotated.per_game(&o, 1, &mut values);
+        let bot = |k: usize| values[rotated.get(&format!("bot{k}_win_share")).unwrap().per_game.unwrap()];
+        // Rotation 1: bot 0 sits at seat 1 (team 1, lost), bot 1 at seat 2 (team 0, won).
+        assert_eq!((bot(0), bot(1), bot(2), bot(3)), (0.0, 1.0, 0.0, 1.0));
     }
 }

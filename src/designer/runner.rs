@@ -126,9 +126,10 @@ pub fn arm_batch_with(arm: &Arm<'_>, cat: &Catalogue, plan: &PlayPlan, batch: u6
     // A rotated run counts one value per block: the mean of its games' values.
     let block = plan.block(arm.acting());
     let mut block_sum = vec![0.0; cat.per_game_len];
-    let (seats, reasons) = (arm.seated.facts().seats, arm.seated.facts().end_reasons.len());
+    let (seats, reasons, teams) = (arm.seated.facts().seats, arm.seated.facts().end_reasons.len(), &arm.seated.facts().teams);
     let crate::games::handle::PlayedBatch { metrics, standing, subs, ratios } = play_batch(arm, plan, batch, games, &mut |index, seed, turn, outcome| {
         tally.add(outcome, seats, reasons);
+        tally.record_teams(outcome, teams);
         cat.per_game(outcome, turn, &mut values);
         if block == 1 {
             moments.add(&values);
@@ -250,7 +251,8 @@ impl ArmStats {
                 extra: if detailed { self.own_figures(arm.seated) } else { Vec::new() },
             },
         )
-        .with_teams(&game.teams, &self.tally);
+        .with_teams(&game.teams, &self.tally)
+        .with_elimination(game.has_elimination);
         if detailed {
             summary.standing = Some(self.standing.summary(game.standing_unit));
         }

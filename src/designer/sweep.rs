@@ -66,7 +66,8 @@ fn number_text(x: f64) -> String {
     if r.fract() == 0.0 && r.abs() < 1e15 { format!("{}", r as i64) } else { format!("{r}") }
 }
 
-/// Parses `a,b,c` or `START..END[:STEP]` (END included, STEP default 1).
+/// Parses `a,b,c` or `START..END[:STEP]` (END included, STEP default 1; an END below START
+/// sweeps downward, `10..2:2` is 10, 8, 6, 4, 2).
 pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
     let text = text.trim();
     if let Some((start, rest)) = text.split_once("..") {
@@ -75,15 +76,13 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
             |s: &str, what: &str| s.trim().parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("--range {text}: {what} `{s}` is not a number"));
         let (start, end, step) = (num(start, "START")?, num(end, "END")?, num(step, "STEP")?);
         if step <= 0.0 {
-            return Err(format!("--range {text}: STEP must be > 0"));
+            return Err(format!("--range {text}: STEP must be > 0 (an END below START sweeps downward: `10..2:2`)"));
         }
-        if end < start {
-            return Err(format!("--range {text}: END must be at least START"));
-        }
-        let count = ((end - start) / step + 1e-9).floor() as usize + 1;
+        let count = ((end - start).abs() / step + 1e-9).floor() as usize + 1;
         if count > MAX_POINTS {
             return Err(format!("--range {text}: {count} values; at most {MAX_POINTS}"));
         }
+        let step = if end < start { -step } else { step };
         return Ok((0..count).map(|i| start + step * i as f64).map(|x| (number_text(x), x)).collect());
     }
     let values: Vec<(String, f64)> = text
@@ -99,6 +98,34 @@ pub fn parse_values(text: &str) -> Result<Vec<(String, f64)>, String> {
 }
 
 /// The axes of a sweep from `--param` and `--values`/`--range` given in order.
+/// Values of a `--range` written without `:STEP` above which `sweep` warns before playing.
+pub const MANY_DEFAULT_STEPS: usize = 12;
+
+/// The warning a `--range START..END` without `:STEP` deserves when its default step of 1
+/// gives many values (`0..40`: 41 values, each a full run of `games`).
+pub fn default_step_warning(text: &str, games: u64) -> Option<String> {
+    let (_, rest) = text.trim().split_once("..")?;
+    if rest.contains(':') {
+        return None;
+    }
+    let n = parse_values(text).ok()?.len();
+    (n > MANY_DEFAULT_STEPS).then(|| {
+        format!(
+            "warning: --range {}: no :STEP, so step 1 gives {n} values ({} games in all); add one, e.g. `{}:{}`",
+            text.trim(),
+            super::thousands(games * n as u64),
+            text.trim(),
+            suggested_step(text)
+        )
+    })
+}
+
+/// A step giving about 8 values over `text`'s range (`0..40`: 5).
+fn suggested_step(text: &str) -> String {
+    let span = parse_values(text).ok().and_then(|v| Some((v.last()?.1 - v.first()?.1).abs())).unwrap_or(8.0);
+    number_text((span / 8.0).round().max(1.0))
+}
+
 pub fn axes(params: &[String], values: &[String]) -> Result<Vec<Axis>, Error> {
     if params.is_empty() || params.len() > 2 {
         return Err(Error::Usage(format!("sweep takes one or two --param keys, got {}", params.len())));
@@ -153,6 +180,11 @@ impl PointResult {
 pub fn main(o: &SweepOptions) -> Result<(), Error> {
     let axes = axes(&o.params, &o.values)?;
     let base = Variant::load(&o.variant, &o.sets)?;
+    for text in &o.values {
+        if let Some(w) = default_step_warning(text, o.run.games) {
+            eprintln!("{w}");
+        }
+    }
     if base.rotate {
         eprintln!("note: sweep does not rotate seats yet; the variant's `rotate = true` is ignored (seat figures mix seat order with bot strength)");
     }
@@ -340,7 +372,7 @@ fn write_sweep(
         files.push(format!("{}.png", chart.file()));
     }
     if stopped.is_none() {
-        println!("wrote {} into {}", files.join(", "), sw.target.display());
+        println!("wrote {} into {}", files.join(", "), crate::output::shown::tidy(sw.target).display());
     }
     Ok(())
 }
@@ -499,7 +531,12 @@ mod tests {
     #[test]
     fn bad_values_are_rejected_with_the_reason() {
         assert!(parse_values("a,b").unwrap_err().contains("`a` is not a number"));
-        assert!(parse_values("5..1").unwrap_err().contains("END must be at least START"));
+        let down: Vec<f64> = parse_values("10..2:2").unwrap().into_iter().map(|v| v.1).collect();
+        assert_eq!(down, [10.0, 8.0, 6.0, 4.0, 2.0]);
+        assert_eq!(parse_values("5..1").unwrap().len(), 5);
+        let w = default_step_warning("0..40", 1000).expect("41 values at step 1");
+        assert!(w.contains("41 values") && w.contains("41,000 games") && w.contains("0..40:5"), "{w}");
+        assert!(default_step_warning("0..40:5", 1000).is_none() && default_step_warning("2..6", 1000).is_none());
         assert!(parse_values("1..5:0").unwrap_err().contains("STEP must be > 0"));
         assert!(parse_values("0..100000:1").unwrap_err().contains("at most"));
         assert!(axes(&["bank".into()], &[]).is_err());

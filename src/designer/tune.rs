@@ -170,12 +170,17 @@ pub fn knobs(variant: &Variant, params: &[String]) -> Result<Vec<Knob>, Error> {
                     variant.provenance.locate(key)
                 )));
             }
-            None => {
-                return Err(Error::Usage(format!(
-                    "--param {key}: {} does not set this key; write it in the variant first (its value there is what a change is measured from)",
-                    variant.path.display()
-                )));
-            }
+            // Left at the game's default: that default is what a change is measured from.
+            None => match default_of(&variant.game, key) {
+                Some(x) => x,
+                None => {
+                    return Err(Error::Usage(format!(
+                        "--param {key}: {} does not set this key and its default is not one number (`playtest rules {}` lists the keys); write it in the variant first (its value there is what a change is measured from)",
+                        variant.path.display(),
+                        variant.game
+                    )));
+                }
+            },
         };
         let values = parse_values(range).map_err(|e| Error::Usage(format!("--param {key}: {}", e.replace("--range ", "").replace("--values", "values"))))?;
         out.push(Knob { key: key.to_string(), original, values });
@@ -185,6 +190,14 @@ pub fn knobs(variant: &Variant, params: &[String]) -> Result<Vec<Knob>, Error> {
         return Err(Error::Usage(format!("the grid has {size} candidates; at most {MAX_CANDIDATES}: use a coarser STEP or fewer keys")));
     }
     Ok(out)
+}
+
+/// The default of `key` in `game`'s key table when it is one number (`4`, `0.5`); `None` for
+/// an unknown key or a default in words.
+fn default_of(game: &str, key: &str) -> Option<f64> {
+    let keys = crate::games::variant_keys(game)?;
+    let k = keys.iter().find(|k| k.key == key)?;
+    k.default.trim().parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
 /// One point of the grid.
@@ -471,6 +484,8 @@ pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
     let target = std::fs::canonicalize(&dir).map_err(|e| Error::output(&dir, e))?;
     let game = games::handle(&base)?;
     let mut result = tune(&*game, &Tune { o, knobs: &knobs, base: &base })?;
+    // The confirmation's command names the real folder.
+    result.confirmation.command = result.confirmation.command.replace("<out>", &crate::output::shown::tidy(&dir).display().to_string());
     if crate::interrupt::requested() {
         drop(out);
         return Err(Error::Interrupted(format!("interrupted: nothing written, {} is left as it was", dir.display())));
@@ -495,7 +510,10 @@ pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
         return Err(Error::Usage(format!("{}: the tuned variant does not load as {}", dir.join("tuned.toml").display(), base.game)));
     }
     if !o.json {
-        println!("wrote tuned.toml, candidates.csv, candidates.md, search.csv, search.png, survivors.png, confirm.md and tune.json into {}", dir.display());
+        println!(
+            "wrote tuned.toml, candidates.csv, candidates.md, search.csv, search.png, survivors.png, confirm.md and tune.json into {}",
+            crate::output::shown::tidy(&dir).display()
+        );
     }
     Ok(result)
 }

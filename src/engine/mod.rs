@@ -536,6 +536,12 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn has_elimination(&self) -> bool {
         Self::INFO.has_elimination
     }
+    /// Keys of this variant that are valid but can never take effect (a table row the rules
+    /// never reach), each as "KEY ...: why, and what to do"; commands print them as warnings.
+    /// Default: none.
+    fn unused_keys(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// This variant's turn cap, for charts. Default: [`GameInfo::default_cap`]; a game whose
     /// cap is a variant key returns the variant's.
     fn turn_cap(&self) -> u32 {

@@ -93,6 +93,27 @@ fn category_font(width: u32, categories: &[String]) -> f64 {
     if widest <= slot { 16.0 } else { (16.0 * slot / widest).floor().max(10.0) as f64 }
 }
 
+/// The category names as drawn at `size` in slots of a plot `width` pixels wide: a name too
+/// wide even at the smallest font is cut short with an ellipsis, so neighbours never overlap.
+fn fitted_categories(width: u32, size: f64, categories: &[String]) -> Vec<String> {
+    let slot = width as f32 / categories.len().max(1) as f32 * 0.95;
+    let wide = |t: &str| super::text::layout(t, size as f32, false).map_or(0.0, |l| l.width);
+    categories
+        .iter()
+        .map(|c| {
+            if wide(c) <= slot {
+                return c.clone();
+            }
+            let chars: Vec<char> = c.chars().collect();
+            (1..chars.len())
+                .rev()
+                .map(|k| format!("{}…", chars[..k].iter().collect::<String>().trim_end()))
+                .find(|t| wide(t) <= slot)
+                .unwrap_or_else(|| "…".into())
+        })
+        .collect()
+}
+
 /// Grouped bars, one group per category, with whiskers where a series carries intervals and a
 /// dashed reference line (e.g. the fair share).
 #[allow(clippy::too_many_arguments)]
@@ -110,8 +131,9 @@ fn bars(
     let (bottom, top) = bar_range(series, reference, percent);
     let legend = bar_legend(series, reference);
     let mut chart = frame(root, title, &legend).build_cartesian_2d(-0.5f64..(n as f64 - 0.5), bottom..top)?;
-    let cats = categories.to_vec();
-    let label_size = category_font(chart.plotting_area().dim_in_pixel().0, categories);
+    let width = chart.plotting_area().dim_in_pixel().0;
+    let label_size = category_font(width, categories);
+    let cats = fitted_categories(width, label_size, categories);
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -344,4 +366,22 @@ fn histogram(root: &Area, title: &str, x_label: &str, y_label: &str, series: &[(
         chart.draw_series(DashedLineSeries::new(vec![(*x, 0.0), (*x, top)], 8, 5, marker_color(k).stroke_width(2)))?;
     }
     place(root, &legend)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn category_names_too_wide_for_their_slot_are_cut_short() {
+        let long = vec!["a very long category name indeed".to_string(); 20];
+        let fitted = fitted_categories(400, 10.0, &long);
+        let slot = 400.0 / 20.0 * 0.95;
+        for f in &fitted {
+            assert!(f.ends_with('…'), "{f}");
+            assert!(super::super::text::layout(f, 10.0, false).map_or(0.0, |l| l.width) <= slot, "{f}");
+        }
+        let short = vec!["seat 0".to_string(), "seat 1".to_string()];
+        assert_eq!(fitted_categories(800, 16.0, &short), short);
+    }
 }

@@ -70,11 +70,31 @@ fn summary_html(s: &Summary) -> String {
         row(&mut h, &format!("ended by {reason}"), pct(share.as_f64().unwrap_or(0.0)));
     }
     let f = &s.first_player_advantage;
-    row(&mut h, "first-player advantage", crate::stats::format::estimate_points(f));
-    row(&mut h, "seat fairness (chi-square p)", format!("{:.3}", s.seat_fairness_p));
-    row(&mut h, "elimination rate (share of players)", pct(s.elimination_rate));
-    row(&mut h, "games with an elimination", pct(s.games_with_elimination));
-    row(&mut h, "games with a shared win", pct(s.shared_win_rate));
+    // A team game: the first mover's team, the teams' test, wins shared between teams.
+    let (fpa, fairness, shared) = match &s.teams {
+        Some(t) => (
+            format!("first-player advantage: {}", t.name(t.first_team)),
+            ("team fairness (chi-square p)", t.team_fairness_p),
+            "games won by several teams",
+        ),
+        None => ("first-player advantage".to_string(), ("seat fairness (chi-square p)", s.seat_fairness_p), "games with a shared win"),
+    };
+    row(&mut h, &fpa, crate::stats::format::estimate_points(f));
+    row(&mut h, fairness.0, format!("{:.3}", fairness.1));
+    if s.has_elimination {
+        row(&mut h, "elimination rate (share of players)", pct(s.elimination_rate));
+        row(&mut h, "games with an elimination", pct(s.games_with_elimination));
+    }
+    row(&mut h, shared, pct(s.shared_win_rate));
+    if let Some(t) = &s.teams {
+        for g in &t.teammate_gaps {
+            row(
+                &mut h,
+                &format!("seat {} against its teammates (score, 95% CI)", g.seat),
+                format!("{:+.2} ({:+.2} to {:+.2})", g.gap.value, g.gap.ci95[0], g.gap.ci95[1]),
+            );
+        }
+    }
     for k in s.extra.keys() {
         row(&mut h, k, s.extra_said(k, 4));
     }

@@ -31,6 +31,9 @@ pub fn common_charts(tally: &Tally, summary: &Summary, has_elimination: bool) ->
     let mut charts = vec![length_histogram(tally, summary)];
     if let Some(t) = &summary.teams {
         charts.push(team_shares(t, games));
+        if !t.teammate_gaps.is_empty() {
+            charts.push(teammate_gaps(t, games));
+        }
     }
     charts.extend(seat_shares(summary, games));
     if has_elimination {
@@ -152,6 +155,25 @@ fn team_shares(t: &crate::stats::teams::TeamsSummary, games: u64) -> ChartSpec {
     }
 }
 
+/// A team game's seats against their teammates: each seat's final score minus its
+/// teammates' mean, per game, with its 95% interval; 0 = the seats of a team carry it alike.
+fn teammate_gaps(t: &crate::stats::teams::TeamsSummary, games: u64) -> ChartSpec {
+    let gaps = &t.teammate_gaps;
+    ChartSpec::Bars {
+        file: "teammate_gaps".into(),
+        title: format!("Each seat against its teammates ({games} games)"),
+        x_label: "seat (its team)".into(),
+        y_label: "final score minus teammates' mean, per game".into(),
+        categories: gaps.iter().map(|g| format!("seat {} (team {})", g.seat, g.team)).collect(),
+        series: vec![BarSeries {
+            name: "score gap".into(),
+            values: gaps.iter().map(|g| g.gap.value).collect(),
+            ci: Some(gaps.iter().map(|g| (g.gap.ci95[0], g.gap.ci95[1])).collect()),
+        }],
+        reference: Some((0.0, "teammates alike".into())),
+    }
+}
+
 fn length_histogram(tally: &Tally, summary: &Summary) -> ChartSpec {
     let l = &summary.length;
     let span = (l.max - l.min + 1.0).max(1.0);
@@ -225,7 +247,7 @@ fn run_notes(s: &Summary) -> Vec<String> {
     if let Some(t) = &s.teams {
         let names: Vec<String> = (0..t.teams.len()).map(|i| t.name(i)).collect();
         notes.push(format!(
-            "Seats play in teams: {}. A team's win is shared equally by its seats, so a seat's win share is its team's divided by its size, and every team win counts as a shared win in `shared_win_rate`. The verdict, `first_team_advantage`, `team_fairness_p` and the leader chart judge the teams against a fair {:.1}%; the seat table still shows the seats.",
+            "Seats play in teams: {}. A team's win is shared equally by its seats, so a seat's win share is its team's divided by its size; `shared_win_rate` counts the games whose win several teams share. The verdict, `first_player_advantage` (the first mover's team's, as `first_team_advantage`), `team_fairness_p` and the leader chart judge the teams against a fair {:.1}%, and there is no per-seat fairness test (teammates win together); the seat table still shows the seats, and `seat<k>_teammate_gap` compares each seat with its teammates (its final score minus theirs).",
             names.join(", "),
             t.fair_share() * 100.0
         ));

@@ -160,11 +160,21 @@ pub fn verdict(s: &Summary) -> String {
 pub fn seat_note(s: &Summary) -> String {
     let Some(t) = &s.teams else { return String::new() };
     let parts: Vec<String> = (0..t.teams.len()).map(|i| format!("{} wins {:.2}%", t.name(i), t.teams[i].win_share * 100.0)).collect();
-    format!(
+    let mut note = format!(
         "Seats play in teams and a team's win is shared equally by its seats: each seat's win share is its team's divided by the team's size, against a fair {:.1}% per seat ({}).",
         fair_share(&s.seats, s.players) * 100.0,
         parts.join("; ")
-    )
+    );
+    if !t.teammate_gaps.is_empty() {
+        let gaps: Vec<String> =
+            t.teammate_gaps.iter().map(|g| format!("seat {} {:+.2}, 95% CI {:+.2} to {:+.2}", g.seat, g.gap.value, g.gap.ci95[0], g.gap.ci95[1])).collect();
+        let _ = write!(
+            note,
+            " Each seat against its teammates (`seat<k>_teammate_gap`: its final score minus its teammates' mean, per game): {}.",
+            gaps.join("; ")
+        );
+    }
+    note
 }
 
 /// `text` with its first letter upper-case.
@@ -322,6 +332,7 @@ mod tests {
             standing: None,
             rotation: None,
             teams: None,
+            has_elimination: false,
         }
     }
 

@@ -170,6 +170,7 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     let mut trace = StandingTrace::new(game.seats());
     let mut rows = Vec::new();
     let mut rotated = Vec::new();
+    let teams = game.teams();
     // Detailed: the game's metrics gathered per sub-batch (whole rotation blocks), each
     // summarised for the batch-means interval and merged (exactly) into the batch's.
     let (mut sub, mut sub_games, mut subs) = (G::Metrics::default(), 0u64, Vec::new());
@@ -206,6 +207,7 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
             ))
         })?;
         tally.record(&outcome, game.seats(), game.end_reasons().len());
+        tally.record_teams(&outcome, &teams);
         if cfg.rotate {
             rotated.push((turn as u8, outcome));
         }
@@ -327,7 +329,7 @@ fn empty_result<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig) -> Re
     if cfg.rotate && (cfg.shard_count > 1 || !cfg.games.is_multiple_of(seats.len() as u64)) {
         return Err(Error::Usage(format!("--rotate plays whole blocks of {} games (one per seat) and no shards; got {} games", seats.len(), cfg.games)));
     }
-    let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()));
+    let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()).with_teams(&game.teams()));
     Ok(RunResult {
         tally: Tally::default(),
         metrics: G::Metrics::default(),

@@ -99,6 +99,8 @@ pub struct Tally {
     score_total: [i128; MAX_SEATS],
     /// Exact sum of squared final scores per seat.
     score_sq_total: [i128; MAX_SEATS],
+    /// A team game's own sums ([`teams::TeamTally`]; empty when the seats play alone).
+    pub teams: teams::TeamTally,
 }
 
 /// What a [`Tally`] saves: its exact sums only (the `f64` views are rebuilt on load).
@@ -115,6 +117,8 @@ struct TallyState {
     eliminations_by_turn: Vec<u64>,
     games_with_elimination: u64,
     shared_wins: u64,
+    #[serde(default, skip_serializing_if = "teams::TeamTally::is_empty")]
+    teams: teams::TeamTally,
 }
 
 impl From<Tally> for TallyState {
@@ -130,6 +134,7 @@ impl From<Tally> for TallyState {
             eliminations_by_turn: t.eliminations_by_turn,
             games_with_elimination: t.games_with_elimination,
             shared_wins: t.shared_wins,
+            teams: t.teams,
         }
     }
 }
@@ -147,6 +152,7 @@ impl From<TallyState> for Tally {
             win_units: s.win_units,
             score_total: s.score_total,
             score_sq_total: s.score_sq_total,
+            teams: s.teams,
             ..Tally::default()
         };
         for seat in 0..MAX_SEATS {
@@ -202,6 +208,15 @@ impl Tally {
         self.games_with_elimination += u64::from(any);
     }
 
+    /// Counts one game's team sums (a team game: `teams` holds each team's seats; call it
+    /// beside [`Tally::record`] for every game, or never).
+    #[inline]
+    pub fn record_teams(&mut self, o: &Outcome, teams: &[Vec<usize>]) {
+        if teams.len() >= 2 {
+            self.teams.record(o, teams);
+        }
+    }
+
     /// Adds a later batch.
     pub fn merge(&mut self, other: &Tally) {
         self.games += other.games;
@@ -217,6 +232,7 @@ impl Tally {
         }
         self.games_with_elimination += other.games_with_elimination;
         self.shared_wins += other.shared_wins;
+        self.teams.merge(&other.teams);
     }
 
     /// Exact win credit of `seat` in units of 1/[`WIN_UNIT`].

@@ -37,6 +37,13 @@ pub struct RotationTally {
     /// Per block, seat 0's win credit minus the acting seats' mean, times acting (exact).
     fpa_sum: i64,
     fpa_sq: u128,
+    /// A team game's team of each seat (empty when every seat plays alone): a bot's win
+    /// credit and the first-player advantage are then its team's.
+    team_of: Vec<usize>,
+    /// Number of teams.
+    teams: usize,
+    /// Per block, team credit of each seat (a team game only).
+    block_team_seat: [u64; MAX_SEATS],
 }
 
 /// Which bot sits at `seat` in the game of rotation `turn`: the line-up position whose bot
@@ -80,7 +87,22 @@ impl RotationTally {
             bot_sq: vec![0; n],
             fpa_sum: 0,
             fpa_sq: 0,
+            team_of: Vec::new(),
+            teams: 0,
+            block_team_seat: [0; MAX_SEATS],
         }
+    }
+
+    /// The sums of a team game played in `teams` (each team's seats; fewer than two leaves
+    /// the seats playing alone): a bot is credited with its team's wins (a win shared by k
+    /// teams counts 1/k), so its win share is its team's, fair at 1/teams, and the
+    /// first-player advantage is the first mover's team's. The per-seat sums stay per seat.
+    pub fn with_teams(mut self, teams: &[Vec<usize>]) -> Self {
+        if teams.len() >= 2 {
+            self.team_of = (0..self.scored).map(|s| teams.iter().position(|t| t.contains(&s)).unwrap_or(usize::MAX)).collect();
+            self.teams = teams.len();
+        }
+        self
     }
 
     /// Adds the next game (rotation `turn` of its block), in game order.
@@ -90,15 +112,35 @@ impl RotationTally {
             if k > 0 && outcome.winners & (1 << seat) != 0 {
                 let units = WIN_UNIT / k;
                 self.block_seat[seat] += units;
-                if seat < self.acting {
+                if seat < self.acting && self.teams < 2 {
                     self.block_bot[self.label_of[bot_at(seat, turn, self.acting)]] += units;
+                }
+            }
+        }
+        if self.teams >= 2 {
+            // Each seat of a winning team gets its team's credit (1/k of k winning teams).
+            let won: u32 =
+                (0..self.scored).filter(|&s| outcome.winners & (1 << s) != 0 && self.team_of[s] < self.teams).fold(0, |m, s| m | (1 << self.team_of[s]));
+            let winning = u64::from(won.count_ones());
+            for seat in 0..self.scored {
+                let team = self.team_of[seat];
+                if winning > 0 && team < self.teams && won & (1 << team) != 0 {
+                    let units = WIN_UNIT / winning;
+                    self.block_team_seat[seat] += units;
+                    if seat < self.acting {
+                        self.block_bot[self.label_of[bot_at(seat, turn, self.acting)]] += units;
+                    }
                 }
             }
         }
         self.in_block += 1;
         if self.in_block == self.acting {
-            let acting: u64 = self.block_seat[..self.acting].iter().sum();
-            let d = self.acting as i64 * self.block_seat[0] as i64 - acting as i64;
+            let team = std::mem::take(&mut self.block_team_seat);
+            // In a team game: the first mover's team's credit against the mean over teams,
+            // times acting (seats and teams equal in size, as every team game's are).
+            let block = if self.teams >= 2 { &team } else { &self.block_seat };
+            let acting: u64 = block[..self.acting].iter().sum();
+            let d = self.acting as i64 * block[0] as i64 - acting as i64;
             self.fpa_sum += d;
             self.fpa_sq += d.unsigned_abs() as u128 * d.unsigned_abs() as u128;
             for seat in 0..self.scored {
@@ -158,7 +200,7 @@ impl RotationTally {
             })
             .collect();
         let design_effect = if effects.is_empty() { 1.0 } else { effects.iter().sum::<f64>() / effects.len() as f64 };
-        RotationSummary { blocks: self.blocks, games_per_block: self.acting as u64, seats, bots, first_player_advantage, design_effect }
+        RotationSummary { blocks: self.blocks, games_per_block: self.acting as u64, seats, bots, first_player_advantage, design_effect, teams: self.teams >= 2 }
     }
 }
 
@@ -218,6 +260,10 @@ pub struct RotationSummary {
     /// The acting seats' mean design effect (variance over blocks / variance over independent
     /// games): the seat-fairness chi-square of a rotated run is divided by it (Rao-Scott).
     pub design_effect: f64,
+    /// A team game: each bot's share is its team's win share (fair at 1/teams) and the
+    /// first-player advantage the first mover's team's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub teams: bool,
 }
 
 impl RotationSummary {
@@ -225,7 +271,11 @@ impl RotationSummary {
     pub fn table(&self) -> String {
         let mut out =
             format!("rotated: {} blocks of {} games (every bot in every seat on the same deals); 95% CIs over blocks\n", self.blocks, self.games_per_block);
-        out.push_str(&format!("  {:<44} {}\n", "by seat (bots averaged out)", "by bot (seats averaged out)"));
+        out.push_str(if self.teams {
+            "  by seat (bots averaged out)         by bot: its team's win share (seats averaged out)\n"
+        } else {
+            "  by seat (bots averaged out)         by bot (seats averaged out)\n"
+        });
         let rows = self.seats.len().max(self.bots.len());
         for i in 0..rows {
             let cell = |f: Option<&RotatedShare>| {
@@ -314,5 +364,32 @@ mod tests {
         assert_eq!(bot_at(1, 1, 4), 0);
         assert_eq!(bot_at(0, 1, 4), 3);
         assert_eq!(bot_at(3, 3, 4), 0);
+    }
+
+    #[test]
+    fn in_a_team_game_a_bot_is_credited_with_its_teams_wins() {
+        // Seats 0 and 2 against 1 and 3; the strong bot's team always wins.
+        let labels: Vec<String> = ["strong", "weak", "strong", "weak"].iter().map(|s| s.to_string()).collect();
+        let teams = [vec![0, 2], vec![1, 3]];
+        let mut t = RotationTally::new(&labels, 4).with_teams(&teams);
+        for _ in 0..10 {
+            for turn in 0..4 {
+                let strong_seat = (0..4).find(|&s| bot_at(s, turn, 4) == 0).unwrap();
+                let team = if strong_seat % 2 == 0 { 0b0101 } else { 0b1010 };
+                t.record(&Outcome { winners: team, ..Outcome::new() }, turn);
+            }
+        }
+        let s = t.summary();
+        assert!(s.teams);
+        // Its team's win share: 100%, fair at 50% (not 50% of a seat's 25%).
+        assert_eq!(s.bots[0].win_share, 1.0);
+        assert_eq!(s.bots[1].win_share, 0.0);
+        // Seats keep their own credit: each seat's team wins half the games.
+        for seat in &s.seats {
+            assert!((seat.win_share - 0.25).abs() < 1e-12, "{seat:?}");
+        }
+        // Seat 0's team wins half the games: no first-mover advantage.
+        assert!(s.first_player_advantage.value.abs() < 1e-12, "{:?}", s.first_player_advantage);
+        assert!(s.table().contains("its team's win share"));
     }
 }

@@ -106,6 +106,10 @@ pub struct Summary {
     /// A team game's team figures (absent when every seat plays for itself).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub teams: Option<super::teams::TeamsSummary>,
+    /// Whether the game can eliminate a seat (the terminal shows the elimination figures only
+    /// then; set by [`Summary::with_elimination`], else whether this run eliminated anyone).
+    #[serde(skip)]
+    pub has_elimination: bool,
 }
 
 /// What the summary needs to know about the game and the run besides the tally.
@@ -284,13 +288,41 @@ impl Summary {
             rotation: None,
             standing: None,
             teams: None,
+            has_elimination: tally.games_with_elimination > 0,
         }
+    }
+
+    /// The summary of a game that can (or cannot) eliminate a seat
+    /// ([`crate::engine::GameInfo::has_elimination`]).
+    pub fn with_elimination(mut self, has_elimination: bool) -> Summary {
+        self.has_elimination = has_elimination;
+        self
     }
 
     /// The summary with the team figures of a team game (`teams`: each team's seats; none
     /// leaves it as it is).
+    ///
+    /// A team game is judged in team terms: its teammates win together, so the first-player
+    /// advantage becomes the first mover's team's (its win share against 1/teams), the
+    /// per-seat fairness test does not apply (`seat_fairness_p` is null; `team_fairness_p`
+    /// judges the teams), and a shared win is one that several teams share. A rotated run
+    /// keeps the interval over blocks that [`Summary::with_rotation`] gave the advantage, and
+    /// has no teammate gaps (its seats change bots from game to game).
     pub fn with_teams(mut self, teams: &[Vec<usize>], tally: &Tally) -> Summary {
         self.teams = super::teams::TeamsSummary::new(teams, tally);
+        if let Some(t) = &mut self.teams {
+            if let Some(r) = &self.rotation {
+                t.teammate_gaps.clear();
+                let rotated = &r.first_player_advantage;
+                if rotated.ci95.iter().all(|x| x.is_finite()) {
+                    let (value, half) = (t.first_team_advantage.value, (rotated.ci95[1] - rotated.ci95[0]) / 2.0);
+                    t.first_team_advantage.ci95 = [value - half, value + half];
+                }
+            }
+            self.first_player_advantage = t.first_team_advantage.clone();
+            self.seat_fairness_p = f64::NAN;
+            self.shared_win_rate = super::teams::TeamsSummary::shared_between_teams(tally);
+        }
         self
     }
 
@@ -372,18 +404,20 @@ impl Summary {
         );
         let reasons: Vec<String> = self.end_reasons.iter().map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0)).collect();
         let _ = writeln!(out, "end reasons: {}", reasons.join(", "));
-        let _ = writeln!(out, "\n| seat | bot | win share | 95% CI | eliminated | mean score |");
-        let _ = writeln!(out, "|---:|---|---:|---|---:|---:|");
+        // The eliminated column only for a game that eliminates.
+        let (head, rule) = if self.has_elimination { (" eliminated |", "---:|") } else { ("", "") };
+        let _ = writeln!(out, "\n| seat | bot | win share | 95% CI |{head} mean score |");
+        let _ = writeln!(out, "|---:|---|---:|---|{rule}---:|");
         for s in &self.seats {
+            let eliminated = if self.has_elimination { format!(" {:.1}% |", s.eliminated * 100.0) } else { String::new() };
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} to {} | {:.1}% | {:.2} |",
+                "| {} | {} | {} | {} to {} |{eliminated} {:.2} |",
                 s.seat,
                 if self.rotation.is_some() { "every bot, rotated" } else { &s.bot },
                 format::share(s.win_share),
                 format::share(s.ci95[0]),
                 format::share(s.ci95[1]),
-                s.eliminated * 100.0,
                 s.mean_score
             );
         }
@@ -411,14 +445,28 @@ impl Summary {
             );
         }
         let f = &self.first_player_advantage;
-        let _ = writeln!(out, "\nfirst-player advantage: {}; seat fairness chi-square p = {:.3}", format::estimate_points(f), self.seat_fairness_p);
-        let _ = writeln!(
-            out,
-            "elimination rate: {:.1}% of players; games with an elimination: {:.1}%; shared wins: {:.1}% of games",
-            self.elimination_rate * 100.0,
-            self.games_with_elimination * 100.0,
-            self.shared_win_rate * 100.0
-        );
+        match &self.teams {
+            Some(t) => out.push_str(&t.lines(self.shared_win_rate)),
+            None => {
+                let _ = writeln!(out, "\nfirst-player advantage: {}; seat fairness chi-square p = {:.3}", format::estimate_points(f), self.seat_fairness_p);
+            }
+        }
+        // Elimination figures only for a game that eliminates; shared wins of a team game
+        // are in the team lines above.
+        let mut rates = Vec::new();
+        if self.has_elimination {
+            rates.push(format!(
+                "elimination rate: {:.1}% of players; games with an elimination: {:.1}%",
+                self.elimination_rate * 100.0,
+                self.games_with_elimination * 100.0
+            ));
+        }
+        if self.teams.is_none() {
+            rates.push(format!("shared wins: {:.1}% of games", self.shared_win_rate * 100.0));
+        }
+        if !rates.is_empty() {
+            let _ = writeln!(out, "{}", rates.join("; "));
+        }
         if let Some(w) = self.deadlock_warning() {
             let _ = writeln!(out, "{w}");
         }
@@ -437,7 +485,7 @@ mod tests {
     use super::*;
     use crate::engine::Outcome;
 
-    fn summary_of(outcomes: &[Outcome]) -> Summary {
+    fn summary_of_outcomes(outcomes: &[Outcome]) -> Summary {
         let mut tally = Tally::default();
         for o in outcomes {
             tally.add(o, 2, 2);
@@ -460,13 +508,58 @@ mod tests {
     #[test]
     fn a_run_nobody_won_has_no_first_player_advantage_by_construction() {
         let capped = Outcome { length: 10, end_reason: 1, ..Outcome::new() };
-        let s = summary_of(&[capped; 50]);
+        let s = summary_of_outcomes(&[capped; 50]);
         assert_eq!((s.first_player_advantage.value, s.first_player_advantage.ci95), (0.0, [0.0, 0.0]));
         assert!(s.figures().contains("first-player advantage: +0.00 pts (constant by construction)"), "{}", s.figures());
         // One win is enough to measure it, with an interval of some width.
         let mut games = vec![capped; 49];
         games.push(Outcome { length: 10, winners: 1, ..Outcome::new() });
-        let f = summary_of(&games).first_player_advantage;
+        let f = summary_of_outcomes(&games).first_player_advantage;
         assert!(f.ci95[0] < f.value && f.value < f.ci95[1], "{f:?}");
+    }
+
+    fn summary_of(tally: &Tally, seats: usize) -> Summary {
+        Summary::new(
+            tally,
+            SummaryContext {
+                game: "g",
+                variant: "v",
+                seed: 1,
+                players: seats,
+                seats,
+                seat_bots: vec!["b".into(); seats],
+                end_reasons: &["end"],
+                length_unit: "turns",
+                seconds: 0.0,
+                extra: Vec::new(),
+            },
+        )
+    }
+
+    #[test]
+    fn a_team_game_is_judged_by_team_on_the_terminal_and_in_the_json() {
+        let teams = [vec![0, 2], vec![1, 3]];
+        let mut tally = Tally::default();
+        let mut o = Outcome::new();
+        for g in 0..100 {
+            o.winners = if g < 60 { 0b0101 } else { 0b1010 };
+            tally.add(&o, 4, 1);
+            tally.record_teams(&o, &teams);
+        }
+        let s = summary_of(&tally, 4).with_teams(&teams, &tally).with_elimination(false);
+        // The first mover's team: 60% against 50%, not seat 0's 30% against 25%.
+        assert!((s.first_player_advantage.value - 0.1).abs() < 1e-12, "{:?}", s.first_player_advantage);
+        assert_eq!(s.first_player_advantage, s.teams.as_ref().expect("teams").first_team_advantage);
+        assert!(s.seat_fairness_p.is_nan() && s.shared_win_rate == 0.0);
+        let json = serde_json::to_value(&s).expect("json");
+        assert!(json["seat_fairness_p"].is_null(), "{}", json["seat_fairness_p"]);
+        let text = s.figures();
+        assert!(text.contains("first-player advantage (a team game: team 0 (seats 0 and 2) against a fair 50.0%): +10.0 pts, 95% CI"), "{text}");
+        assert!(!text.contains("seat fairness") && !text.contains("shared wins") && !text.contains("elimination"), "{text}");
+        assert!(text.contains("won by several teams: 0.0% of games") && text.contains("seat against its teammates"), "{text}");
+        // A game of single seats keeps its seat lines; elimination only where it can happen.
+        let single = summary_of(&tally, 4);
+        assert!(single.figures().contains("seat fairness chi-square p") && single.figures().contains("shared wins: 100.0% of games"));
+        assert!(!single.figures().contains("elimination rate") && single.clone().with_elimination(true).figures().contains("elimination rate"));
     }
 }

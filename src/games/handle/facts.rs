@@ -27,6 +27,8 @@ pub struct GameFacts {
     pub own_figures: Vec<(String, Option<Meaning>)>,
     /// The file stem of the game's key chart ([`Metrics::KEY_CHART`]; "": the first chart).
     pub key_chart: &'static str,
+    /// Keys of the variant that can never take effect ([`crate::engine::Game::unused_keys`]).
+    pub unused_keys: Vec<String>,
 }
 
 impl GameFacts {
@@ -45,6 +47,7 @@ impl GameFacts {
             has_elimination: game.has_elimination(),
             own_figures,
             key_chart: <G::Metrics as Metrics<G>>::KEY_CHART,
+            unused_keys: game.unused_keys(),
         }
     }
 }

@@ -179,3 +179,9 @@ pub fn handle(variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
     visit(&variant.game, Build(variant))
         .unwrap_or_else(|| Err(variant.provenance.invalid("game", format!("unknown game `{}`; allowed: {}", variant.game, GAME_IDS.join(", "))).into()))
 }
+
+/// The warnings a variant deserves for keys that can never take effect
+/// ([`crate::engine::Game::unused_keys`]), each naming the file: "warning: FILE: KEY ...".
+pub fn unused_key_warnings(game: &dyn GameHandle, variant: &Variant) -> Vec<String> {
+    game.facts().unused_keys.iter().map(|w| format!("warning: {}: {w}", variant.path.display())).collect()
+}

@@ -272,6 +272,18 @@ impl Game for PigFarm {
         self.players
     }
 
+    /// Seller rows below `min_sets_to_sell`: no seller ever has so few sets.
+    fn unused_keys(&self) -> Vec<String> {
+        let min = self.params.min_sets_to_sell;
+        self.params
+            .scoring
+            .seller
+            .keys()
+            .filter(|k| k.parse::<u32>().is_ok_and(|sets| sets < min))
+            .map(|k| format!("scoring.seller.{k} can never be used: min_sets_to_sell = {min}, so a seller holds at least {min} sets; drop the row or lower min_sets_to_sell to {k}"))
+            .collect()
+    }
+
     /// The longest possible match: `turn_cap` turns in each round.
     fn turn_cap(&self) -> u32 {
         self.params.turn_cap.saturating_mul(self.params.rounds)
