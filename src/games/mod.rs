@@ -14,6 +14,7 @@ pub mod chroma;
 pub mod handle;
 pub mod key_table;
 pub mod keys;
+pub mod rules;
 pub mod seat_sweep;
 
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};

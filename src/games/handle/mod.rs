@@ -99,14 +99,14 @@ impl<G: Registered> GameHandle for Handle<G> {
         G::INFO.default_bot
     }
     fn with_variant(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
-        Ok(Box::new(Handle::new(build::<G>(variant)?)))
+        handle(variant)
     }
     fn seat<'a>(&'a self, variant: &Variant, cli: Option<&[BotSpec]>) -> Result<Box<dyn SeatedGame + 'a>, Error> {
         let plans = seat_plans(&self.game, variant, cli, G::INFO.default_bot)?;
         Ok(Box::new(Seated { game: &self.game, plans, facts: self.facts.clone() }))
     }
     fn new_metrics(&self) -> Box<dyn AnyMetrics> {
-        Box::new(MetricsOf::<G>(G::Metrics::default()))
+        Box::new(MetricsOf::<G>(<G::Metrics as crate::engine::Metrics<G>>::for_game(&self.game)))
     }
     fn exact(&self, variant: &Variant, labels: &[String], max_states: u64) -> Option<Result<ExactReport, Error>> {
         self.game.exact(variant, labels, max_states)
@@ -121,6 +121,9 @@ impl<G: Registered> GameHandle for Handle<G> {
         super::check_game(&self.game, variant, plan)
     }
     fn with_step(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
+        if super::rules::is_rules_file(variant) {
+            return handle(variant);
+        }
         Ok(Box::new(Handle::new(G::from_variant(variant)?)))
     }
     fn turn_cap(&self) -> u32 {
@@ -165,6 +168,11 @@ pub fn handle(variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
         fn visit<G: Registered>(self) -> Self::Output {
             Ok(Box::new(Handle::new(build::<G>(self.0)?)))
         }
+    }
+    if super::rules::is_rules_file(variant) {
+        let game = super::rules::RulesGame::from_variant(variant)?;
+        super::rules::register_bots(&game);
+        return Ok(Box::new(Handle::new(game)));
     }
     if variant.game.is_empty() {
         let message = format!("missing key `game`; allowed: {}", GAME_IDS.join(", "));
