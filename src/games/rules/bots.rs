@@ -102,6 +102,7 @@ pub struct FileBot {
     name: &'static str,
     legal: Vec<Choice>,
     picked: Vec<Choice>,
+    sample: Option<State>,
 }
 
 impl Bot<RulesGame> for FileBot {
@@ -110,11 +111,31 @@ impl Bot<RulesGame> for FileBot {
     }
 
     fn decide(&mut self, game: &RulesGame, view: &View<'_>, rng: &mut GameRng) -> Choice {
+        // Without samples (opponent-model probes): the rules read the seat's own view.
+        self.decide_on(game, view, view.state, rng)
+    }
+
+    /// The rules are read on a sampled state (what the seat could see is the same in it; the
+    /// rest is dealt again), never the real one.
+    fn decide_with(&mut self, game: &RulesGame, view: &View<'_>, sampler: &Sampler<'_, RulesGame>, rng: &mut GameRng) -> Choice {
+        let mut sample = self.sample.take();
+        match &mut sample {
+            Some(s) => sampler.sample_into(game, rng, s),
+            None => sample = Some(sampler.sample(game, rng)),
+        }
+        let st = sample.as_ref().expect("sampled");
+        let choice = self.decide_on(game, view, st, rng);
+        self.sample = sample;
+        choice
+    }
+}
+
+impl FileBot {
+    fn decide_on(&mut self, game: &RulesGame, view: &View<'_>, st: &State, rng: &mut GameRng) -> Choice {
         self.legal.clear();
         game.legal_actions(view, &mut self.legal);
         let b = &game.bound;
         let p = b.p();
-        let st = view.state;
         let Some((_, at)) = st.waiting else { return self.legal[0] };
         let zone_of = |a: u16, binds: &mut [i64; super::program::BINDS]| -> i64 {
             p.actions[a as usize].cards.as_ref().and_then(|c| b.zone(&c.from, st, binds)).map_or(-1, |z| z as i64)
@@ -193,7 +214,7 @@ pub fn file_bots() -> Vec<BotInfo<RulesGame>> {
             build: |game: &RulesGame, values: &[f64]| {
                 let index = values.first().copied().unwrap_or(0.0) as usize;
                 let name = game.program().bots.get(index).map_or("file bot", |b| super::compile::intern(&b.name));
-                Box::new(FileBot { index, name, legal: Vec::new(), picked: Vec::new() })
+                Box::new(FileBot { index, name, legal: Vec::new(), picked: Vec::new(), sample: None })
             },
             uniform: None,
             reads: &["*"],

@@ -18,7 +18,7 @@ pub const VERSION_KEY: &str = "rules_language";
 
 /// Top-level keys of a rules file besides the parameters' values and the common variant keys.
 pub const RULES_KEYS: &[&str] =
-    &[VERSION_KEY, "title", "length_unit", "standing_unit", "parameters", "require", "cards", "zones", "counters", "table", "setup", "round", "turn", "actions", "end", "figures", "bots"];
+    &[VERSION_KEY, "title", "length_unit", "standing_unit", "parameters", "require", "cards", "zones", "counters", "table", "setup", "round", "turn", "actions", "end", "figures", "strategies"];
 
 /// Names an expression may not use for a declaration (they mean something already).
 const RESERVED: &[&str] = &[
@@ -302,7 +302,8 @@ impl<'v> Compiler<'v> {
             return Err(e);
         }
         let reasons = self.reasons.clone();
-        let index = |name: &str| reasons.iter().position(|r| r == name).expect("engine reasons added") as u8;
+        let cap_index = reasons.iter().position(|r| r == "cap").expect("always added") as u8;
+        let index = |name: &str| reasons.iter().position(|r| r == name).map_or(cap_index, |i| i as u8);
         let program = Program {
             id: intern(&id),
             name: intern(&title),
@@ -439,7 +440,7 @@ impl<'v> Compiler<'v> {
     }
 
     fn read_cards_attrs(&mut self) -> Res<()> {
-        let Some(cards) = self.table("cards")? else { return Err(self.err("cards", "missing: a rules file declares its cards (`[cards]`)")) };
+        let Some(cards) = self.table("cards")? else { return Ok(()) };
         self.check_keys("cards", cards, &["kit", "attributes", "group"], "the cards")?;
         if let Some(kit) = cards.get("kit") {
             match kit.as_str() {
@@ -484,7 +485,7 @@ impl<'v> Compiler<'v> {
             }
         }
         if self.attrs.is_empty() {
-            return Err(self.err("cards", "no card attributes: give `kit = \"chroma\"` or `[cards.attributes]`"));
+            return Err(self.err("cards", "no card attributes: give `kit = \"chroma\"` or `[cards.attributes]` (a game without cards leaves `[cards]` out)"));
         }
         if self.attrs.len() > 8 {
             return Err(self.err("cards.attributes", "at most 8 attributes"));
@@ -493,6 +494,9 @@ impl<'v> Compiler<'v> {
     }
 
     fn read_groups(&mut self) -> Res<Vec<CardGroup>> {
+        if self.attrs.is_empty() {
+            return Ok(Vec::new());
+        }
         let list = self.get("cards.group").ok_or_else(|| self.err("cards", "missing `[[cards.group]]`: which cards the deck holds"))?;
         let list = list.as_array().ok_or_else(|| self.err("cards.group", "expected `[[cards.group]]` tables"))?;
         let mut groups = Vec::new();
@@ -555,7 +559,12 @@ impl<'v> Compiler<'v> {
     }
 
     fn read_zones(&mut self) -> Res<()> {
-        let table = self.table("zones")?.ok_or_else(|| self.err("zones", "missing `[zones]`: where cards are (a draw pile, hands, ...)"))?;
+        let Some(table) = self.table("zones")? else {
+            if self.attrs.is_empty() {
+                return Ok(());
+            }
+            return Err(self.err("zones", "missing `[zones]`: where cards are (a draw pile, hands, ...)"));
+        };
         for key in table.keys() {
             self.misplaced("zones", key)?;
         }
@@ -598,7 +607,7 @@ impl<'v> Compiler<'v> {
             next += if z.per_seat { SEAT_SLOTS as u16 } else { 1 };
             self.zones.push(z);
         }
-        if self.zones.is_empty() {
+        if self.zones.is_empty() && !self.attrs.is_empty() {
             return Err(self.err("zones", "no zones declared"));
         }
         Ok(())
@@ -787,7 +796,17 @@ impl<'v> Compiler<'v> {
                 }
             }
         }
-        for r in ["cap", "stuck", "rounds"] {
+        // The engine's own reasons, each only where it can happen: `cap` always, `stuck` with
+        // a `while` loop or a `skip` condition, `rounds` with rounds.
+        let text = format!("{:?}", self.v.table);
+        let mut engine = vec!["cap"];
+        if self.get("turn.skip").is_some() || text.contains("\"while\"") {
+            engine.push("stuck");
+        }
+        if self.get("table.rounds").is_some() || self.get("end.round_when").is_some() || text.contains("end round") {
+            engine.push("rounds");
+        }
+        for r in engine {
             if !self.reasons.iter().any(|x| x == r) {
                 self.reasons.push(r.into());
             }
@@ -871,10 +890,10 @@ impl<'v> Compiler<'v> {
     }
 
     fn read_bots(&mut self) -> Res<Vec<FileBot>> {
-        let Some(table) = self.table("bots")? else { return Ok(Vec::new()) };
+        let Some(table) = self.table("strategies")? else { return Ok(Vec::new()) };
         let mut bots = Vec::new();
         for (name, decl) in table {
-            let at = format!("bots.{name}");
+            let at = format!("strategies.{name}");
             if ["random", "ismcts", "greedy"].contains(&name.as_str()) {
                 return Err(self.err(&at, format!("`{name}` is a bot every game has; name yours otherwise")));
             }
@@ -1715,13 +1734,17 @@ impl<'v> Compiler<'v> {
                 arity(3)?;
                 Expr::If(Box::new(self.node(&args[0])?), Box::new(self.node(&args[1])?), Box::new(self.node(&args[2])?))
             }
+            "last" | "last_arg" => {
+                arity(1)?;
+                Expr::Last(Box::new(self.node(&args[0])?), f == "last_arg")
+            }
             "active" => {
                 arity(1)?;
                 Expr::Active(Box::new(self.node(&args[0])?))
             }
             other => {
                 let known = [
-                    "size", "count", "sum", "top", "same", "groups", "group_sum", "largest", "every", "some", "count_seats", "sum_seats", "max_seats", "min_seats", "row", "chose", "choice_arg", "next", "max", "min", "abs", "if", "active",
+                    "size", "count", "sum", "top", "same", "groups", "group_sum", "largest", "every", "some", "count_seats", "sum_seats", "max_seats", "min_seats", "row", "chose", "choice_arg", "last", "last_arg", "next", "max", "min", "abs", "if", "active",
                 ];
                 let hint = nearest(other, known.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
                 return Err(ExprError::new(at, format!("unknown function `{other}`; {hint}functions: {}", known.join(", "))));

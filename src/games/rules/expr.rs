@@ -455,6 +455,8 @@ pub enum Expr {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// Whether a seat is still in the game.
     Active(Box<Expr>),
+    /// A seat's last action (index; -1: none yet) or, with `true`, its argument.
+    Last(Box<Expr>, bool),
 }
 
 /// Aggregates over seats.

@@ -385,6 +385,14 @@ impl Bound {
                     self.eval(y, st, b)
                 }
             }
+            Expr::Last(seat, arg) => {
+                let s = self.eval(seat, st, b);
+                if s < 0 || s as usize >= MAX_SEATS {
+                    return -1;
+                }
+                let (a, v) = st.last[s as usize];
+                if *arg { v } else { a as i64 - 1 }
+            }
             Expr::Active(seat) => {
                 let s = self.eval(seat, st, b);
                 i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)

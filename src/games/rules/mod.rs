@@ -15,6 +15,7 @@ pub mod compile;
 pub mod expr;
 pub mod machine;
 mod metrics;
+pub mod outline;
 pub mod program;
 #[cfg(test)]
 mod tests;
