@@ -58,6 +58,9 @@ pub trait GameHandle: Sync {
     fn with_step(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error>;
     /// The turn cap of the variant (in [`GameFacts::length_unit`]).
     fn turn_cap(&self) -> u32;
+    /// The variant's numeric keys as the game reads them ([`Registered::parameter_table`]):
+    /// a rules file's declared parameters with their values; otherwise the variant's table.
+    fn parameter_table(&self, variant: &Variant) -> toml::Table;
     /// The game's kinds of action in the designer's words ([`Game::action_kinds`]).
     fn action_kinds(&self) -> Vec<&'static str>;
     /// The claims of a bluffing game checked against the deck ([`Game::claim_audit`]).
@@ -128,6 +131,9 @@ impl<G: Registered> GameHandle for Handle<G> {
     }
     fn turn_cap(&self) -> u32 {
         self.game.turn_cap()
+    }
+    fn parameter_table(&self, variant: &Variant) -> toml::Table {
+        self.game.parameter_table().unwrap_or_else(|| variant.table.clone())
     }
     fn action_kinds(&self) -> Vec<&'static str> {
         self.game.action_kinds()

@@ -51,6 +51,8 @@ pub fn lex(text: &str) -> Result<Vec<(usize, Tok)>, ExprError> {
         let c = chars[i];
         if c.is_whitespace() {
             i += 1;
+        } else if out.len() >= MAX_TOKENS {
+            return Err(ExprError::new(i, format!("the expression is longer than {MAX_TOKENS} words and symbols: split it (a counter can hold a part)")));
         } else if c.is_ascii_digit() {
             let start = i;
             while i < chars.len() && chars[i].is_ascii_digit() {
@@ -128,12 +130,21 @@ pub struct Parser {
     toks: Vec<(usize, Tok)>,
     pos: usize,
     len: usize,
+    depth: usize,
 }
+
+/// Most words and symbols in one expression (a longer one is refused: its tree would be
+/// too deep to compile and evaluate safely).
+pub const MAX_TOKENS: usize = 1000;
+
+/// Deepest nesting of parentheses, calls and operators an expression may have (a deeper one
+/// is refused rather than overflowing the parser's stack).
+pub const MAX_DEPTH: usize = 64;
 
 impl Parser {
     /// A parser of `text`.
     pub fn new(text: &str) -> Result<Parser, ExprError> {
-        Ok(Parser { toks: lex(text)?, pos: 0, len: text.chars().count() })
+        Ok(Parser { toks: lex(text)?, pos: 0, len: text.chars().count(), depth: 0 })
     }
 
     fn at(&self) -> usize {
@@ -253,6 +264,16 @@ impl Parser {
     }
 
     fn or(&mut self) -> Result<Node, ExprError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(ExprError::new(self.at(), format!("the expression is nested more than {MAX_DEPTH} deep")));
+        }
+        let r = self.or_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn or_inner(&mut self) -> Result<Node, ExprError> {
         let mut lhs = self.and()?;
         while self.eat_name("or") || self.eat_sym("||") {
             let rhs = self.and()?;
@@ -272,8 +293,14 @@ impl Parser {
 
     fn not(&mut self) -> Result<Node, ExprError> {
         let at = self.at();
+        if self.depth > MAX_DEPTH {
+            return Err(ExprError::new(at, format!("the expression is nested more than {MAX_DEPTH} deep")));
+        }
         if self.eat_name("not") || self.eat_sym("!") {
-            let inner = self.not()?;
+            self.depth += 1;
+            let inner = self.not();
+            self.depth -= 1;
+            let inner = inner?;
             return Ok(Node { at, ast: Ast::Un("not", Box::new(inner)) });
         }
         self.cmp()
@@ -330,7 +357,13 @@ impl Parser {
     fn unary(&mut self) -> Result<Node, ExprError> {
         let at = self.at();
         if self.eat_sym("-") {
-            let inner = self.unary()?;
+            if self.depth > MAX_DEPTH {
+                return Err(ExprError::new(at, format!("the expression is nested more than {MAX_DEPTH} deep")));
+            }
+            self.depth += 1;
+            let inner = self.unary();
+            self.depth -= 1;
+            let inner = inner?;
             return Ok(Node { at, ast: Ast::Un("-", Box::new(inner)) });
         }
         self.postfix()

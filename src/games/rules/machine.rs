@@ -656,6 +656,9 @@ impl Bound {
                     let n = self.eval(count, st, &mut b).max(0) as usize;
                     if let Some(f) = self.zone(from, st, &mut b) {
                         for _ in 0..n {
+                            if st.zones[f].is_empty() {
+                                break;
+                            }
                             let mut s = st.first as usize;
                             for _ in 0..self.players {
                                 if st.eliminated & (1 << s) == 0 {
@@ -1072,7 +1075,10 @@ impl Bound {
             b[CHOSEN_ZONE] = -1;
             let args: (i64, i64) = match &decl.arg {
                 ArgChoice::None => (0, 0),
-                ArgChoice::Number(lo, hi) => (self.eval(lo, st, &mut b), self.eval(hi, st, &mut b)),
+                ArgChoice::Number(lo, hi) => {
+                    let lo = self.eval(lo, st, &mut b);
+                    (lo, self.eval(hi, st, &mut b).min(lo.saturating_add(CHOICE_LIMIT as i64)))
+                }
                 ArgChoice::Seat { .. } => (0, self.seats as i64 - 1),
             };
             let mut arg = args.0;

@@ -13,6 +13,7 @@ pub mod bind;
 mod bots;
 pub mod compile;
 pub mod expr;
+pub mod lint;
 pub mod machine;
 mod metrics;
 pub mod outline;
@@ -229,5 +230,27 @@ impl Game for RulesGame {
 impl crate::games::Registered for RulesGame {
     fn from_variant(variant: &Variant) -> Result<Self, VariantError> {
         RulesGame::from_variant(variant)
+    }
+
+    /// The declared parameters with their values (rows of a table parameter as `1 = ...`),
+    /// nested by their dots: what `audit` steps, instead of the file's rules.
+    fn parameter_table(&self) -> Option<toml::Table> {
+        let mut out = toml::Table::new();
+        for (i, d) in self.program().params.iter().enumerate() {
+            let value = match &d.kind {
+                program::ParamKind::Bool => continue,
+                program::ParamKind::Word(_) => continue,
+                program::ParamKind::Int => toml::Value::Integer(self.bound.params[i]),
+                program::ParamKind::Rows { .. } => toml::Value::Table(self.bound.rows[i].iter().enumerate().map(|(r, v)| ((r + 1).to_string(), toml::Value::Integer(*v))).collect()),
+            };
+            let mut parts: Vec<&str> = d.key.split('.').collect();
+            let last = parts.pop().expect("a key");
+            let mut table = &mut out;
+            for part in parts {
+                table = table.entry(part.to_string()).or_insert_with(|| toml::Value::Table(toml::Table::new())).as_table_mut().expect("a table of parameters");
+            }
+            table.insert(last.to_string(), value);
+        }
+        Some(out)
     }
 }
