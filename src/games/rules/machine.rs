@@ -688,6 +688,11 @@ impl Bound {
                 }
                 Instr::RevealChoices => {
                     st.revealed = true;
+                    for s in 0..MAX_SEATS {
+                        if st.secret[s].0 > 0 {
+                            st.last[s] = st.secret[s];
+                        }
+                    }
                     if log.enabled() {
                         let text = (0..self.players)
                             .filter(|&s| st.secret[s].0 > 0)
@@ -1207,10 +1212,12 @@ impl Bound {
                 }
             }
         }
-        st.last[seat as usize] = (choice.action + 1, choice.arg);
         if *secret {
+            // Kept secret until `reveal choices`, which makes it the seat's last choice too.
             st.secret[seat as usize] = (choice.action + 1, choice.arg);
             st.revealed = false;
+        } else {
+            st.last[seat as usize] = (choice.action + 1, choice.arg);
         }
         if log.enabled() {
             let mut b = st.binds;
@@ -1444,7 +1451,6 @@ impl Bound {
                     if !options.is_empty() {
                         let c = options[rng::below(options.len() as u32, rng) as usize];
                         out.secret[s] = (c.action + 1, c.arg);
-                        out.last[s] = (c.action + 1, c.arg);
                     }
                 }
             }

@@ -117,3 +117,96 @@ fn an_unknown_name_in_an_expression_is_named_at_its_column() {
     assert!(err.starts_with(&format!("fp.toml:{line}:{column}:")), "{err}");
     assert!(err.contains("did you mean `flowers`"), "{err}");
 }
+
+#[test]
+fn take_a_penny_as_a_rules_file_plays_like_the_built_in_game() {
+    compare("variants/take-a-penny/standard.toml", "examples/rules/take-a-penny.toml", &[]);
+    compare("variants/take-a-penny/standard.toml", "examples/rules/take-a-penny.toml", &["players=3"]);
+    compare("variants/take-a-penny/standard.toml", "examples/rules/take-a-penny.toml", &["players=2", "bank_card_start=2"]);
+}
+
+/// Deep-merges `fragment` into `base` (a fragment's tables add to and replace the base's).
+fn merge(base: &mut toml::Table, fragment: toml::Table) {
+    for (k, v) in fragment {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(f)) => merge(b, f),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Every TOML block of docs/rules-language.md compiles: a whole file (it has
+/// `rules_language`) as it is, a fragment merged into the tutorial's game.
+#[test]
+fn every_toml_block_of_the_rules_language_page_compiles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/rules-language.md")).expect("reads");
+    let base_text = std::fs::read_to_string(root.join("examples/rules/color-match.toml")).expect("reads");
+    let mut blocks = 0;
+    let mut rest = page.as_str();
+    while let Some(start) = rest.find("```toml\n") {
+        let body_start = start + "```toml\n".len();
+        let end = rest[body_start..].find("```").expect("closed") + body_start;
+        let block = &rest[body_start..end];
+        rest = &rest[end + 3..];
+        blocks += 1;
+        let fragment: toml::Table = block.parse().unwrap_or_else(|e| panic!("block {blocks} is not TOML: {e}\n{block}"));
+        let text = if fragment.contains_key("rules_language") {
+            // The tutorial's first block is the head of the file: complete it with the rest
+            // of the tutorial's game.
+            let mut base: toml::Table = base_text.parse().expect("toml");
+            merge(&mut base, fragment);
+            toml::to_string(&base).expect("writes")
+        } else {
+            let mut base: toml::Table = base_text.parse().expect("toml");
+            merge(&mut base, fragment);
+            toml::to_string(&base).expect("writes")
+        };
+        let v = Variant::from_toml_str(Path::new("docs/rules-language.md"), &text).unwrap_or_else(|e| panic!("block {blocks}: {e}\n{block}"));
+        if let Err(e) = RulesGame::from_variant(&v) {
+            panic!("block {blocks} does not compile: {e}\n{block}");
+        }
+    }
+    assert!(blocks >= 10, "{blocks} blocks");
+}
+
+/// No rules file makes the loader or the machine panic or hang: the bundled files with
+/// characters deleted, repeated or replaced are refused with an error or play to their end.
+#[test]
+fn broken_rules_files_are_refused_or_played_never_a_panic() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let texts: Vec<String> = ["color-match", "take-a-penny", "flower-power"].iter().map(|f| std::fs::read_to_string(root.join(format!("examples/rules/{f}.toml"))).expect("reads")).collect();
+    let mut runner = TestRunner::new(Config { cases: 96, failure_persistence: None, ..Config::default() });
+    let edits = (0usize..3, 0usize..100_000, 0usize..3, proptest::sample::select(vec!["0", "-1", "99999999", "(", ")", "x", "\"", "[", "]", "==", "hand", "seat", "..", "{", "}", ",", " "]));
+    runner
+        .run(&edits, |(file, at, kind, insert)| {
+            let text = &texts[file];
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = at % chars.len();
+            match kind {
+                0 => {
+                    chars.remove(i);
+                }
+                1 => chars.splice(i..i, insert.chars()).for_each(drop),
+                _ => {
+                    let j = (i + 7).min(chars.len());
+                    chars.splice(i..j, insert.chars()).for_each(drop);
+                }
+            }
+            let broken: String = chars.into_iter().collect();
+            let Ok(v) = Variant::from_toml_str(Path::new("broken.toml"), &broken) else { return Ok(()) };
+            let Ok(game) = RulesGame::from_variant(&v) else { return Ok(()) };
+            // Plays a few games with a small cap on decisions: must end or be stopped, never panic.
+            for seed in 0..3 {
+                let mut bots: Vec<Box<dyn Bot<RulesGame>>> = (0..game.acting_seats()).map(|_| Box::new(RandomBot::<RulesGame>::new()) as Box<dyn Bot<RulesGame>>).collect();
+                let _ = play(&game, &mut bots, game_seed(seed, 0), PlayOptions { checked: true }, None, None);
+            }
+            prop_assert!(true);
+            Ok(())
+        })
+        .expect("no panic");
+}
