@@ -1,6 +1,7 @@
 //! `playtest validate`: check variant files without playing: `check`'s loading (the
 //! variant, its bots and its `[expect]` bounds, every bad bound of a file at once) without
-//! the play, so a file that validates is one `check` accepts.
+//! the play, so a file that validates is one `check` accepts. A rules file is also played
+//! a fixed-seed sample of games for warnings (`games::rules::lint`).
 
 use super::*;
 
@@ -23,6 +24,15 @@ pub(super) fn validate(a: &ValidateArgs) -> Result<(), Error> {
                 println!("ok: {} ({} / {}): {detail}", path.display(), v.game, v.name);
                 for w in games::handle(&v).map(|g| games::handle::unused_key_warnings(&*g, &v)).unwrap_or_default() {
                     println!("  {w}");
+                }
+                // A rules file: warnings from a fixed-seed sample of games.
+                if games::rules::is_rules_file(&v) {
+                    let game = games::rules::RulesGame::from_variant(&v)?;
+                    let warnings = games::rules::lint::lint(&game, &v, 1);
+                    for w in &warnings {
+                        println!("warning: {w}");
+                    }
+                    println!("  rules file: {} warning(s) from {} sampled games (random at every seat, seed 1)", warnings.len(), games::rules::lint::LINT_GAMES);
                 }
             }
             // One variant: its error is returned and printed once by main; several: each is

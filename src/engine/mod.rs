@@ -215,6 +215,11 @@ pub trait Metrics<G: Game>: Default + Send {
     /// (`summary.png`) shows beside the win shares and the length ("": the first of
     /// [`Metrics::charts`]).
     const KEY_CHART: &'static str = "";
+    /// An empty accumulator for `game` (a game whose figures are known only once it is
+    /// built, as a rules file's, names them here). Default: [`Default::default`].
+    fn for_game(_game: &G) -> Self {
+        Self::default()
+    }
     /// Called after every applied action.
     fn after_action(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action);
     /// Called once when the game is over.

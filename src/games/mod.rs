@@ -14,6 +14,7 @@ pub mod chroma;
 pub mod handle;
 pub mod key_table;
 pub mod keys;
+pub mod rules;
 pub mod seat_sweep;
 
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
@@ -80,6 +81,12 @@ pub trait Registered: Game {
     /// Variant keys that set the table's shape rather than tune the rules (players, rounds of
     /// a match): the audit steps them apart from the tuning keys. Default: `players`.
     const STRUCTURAL_KEYS: &'static [&'static str] = &["players"];
+    /// The game's parameters with this variant's values, as a variant table, for games whose
+    /// keys are declared at run time (a rules file: its `[parameters]`, not the file's own
+    /// structure): what `audit` steps and `tune` may move. `None`: the variant's own table.
+    fn parameter_table(&self) -> Option<toml::Table> {
+        None
+    }
     /// Whether [`Registered::exact`] is implemented (listed by `playtest list`).
     const HAS_EXACT_SOLVER: bool = false;
     /// The exact solution of this game (`playtest exact`, the exact chart of `report`), for

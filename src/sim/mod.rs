@@ -165,7 +165,7 @@ pub fn rotated<G: Game>(seats: &[SeatPlan<G>], turn: usize) -> Vec<SeatPlan<G>> 
 /// rotation (a rotated run), game i at table i mod tables from the seed of block i / tables.
 fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &RunConfig, batch: u64) -> Result<BatchResult<G>, Error> {
     let mut tally = Tally::default();
-    let mut metrics = G::Metrics::default();
+    let mut metrics = <G::Metrics as Metrics<G>>::for_game(game);
     let mut standing = StandingTally::default();
     let mut trace = StandingTrace::new(game.seats());
     let mut rows = Vec::new();
@@ -173,7 +173,7 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     let teams = game.teams();
     // Detailed: the game's metrics gathered per sub-batch (whole rotation blocks), each
     // summarised for the batch-means interval and merged (exactly) into the batch's.
-    let (mut sub, mut sub_games, mut subs) = (G::Metrics::default(), 0u64, Vec::new());
+    let (mut sub, mut sub_games, mut subs) = (<G::Metrics as Metrics<G>>::for_game(game), 0u64, Vec::new());
     let sub_size = (SUB_BATCH - SUB_BATCH % tables.len().max(1) as u64).max(tables.len().max(1) as u64);
     let mut flush = |sub: &mut G::Metrics, sub_games: &mut u64| {
         if *sub_games > 0 {
@@ -332,7 +332,7 @@ fn empty_result<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig) -> Re
     let rotation = cfg.rotate.then(|| RotationTally::new(&seats.iter().map(|s| s.label.clone()).collect::<Vec<_>>(), game.seats()).with_teams(&game.teams()));
     Ok(RunResult {
         tally: Tally::default(),
-        metrics: G::Metrics::default(),
+        metrics: <G::Metrics as Metrics<G>>::for_game(game),
         rows: Vec::new(),
         standing: StandingTally::default(),
         seconds: 0.0,

@@ -5,7 +5,7 @@
 //! merge them and the `--set` overrides into one table while remembering where each key was
 //! written, then hand the game its own keys to deserialise and check.
 
-mod explain;
+pub mod explain;
 mod provenance;
 
 use std::path::{Path, PathBuf};

@@ -11,6 +11,9 @@ use crate::error::{Location, VariantError};
 #[derive(Clone, Debug, Default)]
 pub struct Provenance {
     places: HashMap<String, Location>,
+    /// Key path of a string value to the place of its first character inside the quotes (for
+    /// errors inside an expression of a rules file, which point at the character).
+    strings: HashMap<String, Location>,
     /// The first file read, for errors that belong to no key.
     root: Option<Location>,
 }
@@ -32,6 +35,7 @@ impl Provenance {
     /// Replaces earlier places with the places of `later` (a file that extends an earlier one).
     pub fn overlay(&mut self, later: Provenance) {
         self.places.extend(later.places);
+        self.strings.extend(later.strings);
         if later.root.is_some() {
             self.root = later.root;
         }
@@ -65,6 +69,16 @@ impl Provenance {
         }
     }
 
+    /// Where character `offset` (0-based) of the string value of `key` was written: the
+    /// string's own line and column plus the offset (a string on one line, as expressions
+    /// are); where the key's place is known only as a whole, that place.
+    pub fn locate_in_string(&self, key: &str, offset: usize) -> Location {
+        match self.strings.get(key) {
+            Some(Location::File { path, line, column }) => Location::File { path: path.clone(), line: *line, column: column + offset },
+            _ => self.locate(key),
+        }
+    }
+
     /// An error about `key` located where it was written.
     pub fn invalid(&self, key: &str, message: impl Into<String>) -> VariantError {
         VariantError::Invalid { at: self.locate(key), key: key.to_string(), message: message.into() }
@@ -82,6 +96,12 @@ fn walk_table(prov: &mut Provenance, path: &Path, text: &str, prefix: &str, tabl
 fn walk_value(prov: &mut Provenance, path: &Path, text: &str, key: &str, value: &toml::Spanned<DeValue<'_>>) {
     match value.get_ref() {
         DeValue::Table(t) => walk_table(prov, path, text, key, t),
+        DeValue::String(_) => {
+            // The first character after the opening quote (or quotes of a multi-line string).
+            let start = value.span().start;
+            let quotes = if text[start..].starts_with("\"\"\"") || text[start..].starts_with("\'\'\'") { 3 } else { 1 };
+            prov.strings.insert(key.to_string(), Location::at(path, text, start + quotes));
+        }
         DeValue::Array(items) => {
             for (i, item) in items.iter().enumerate() {
                 let k = format!("{key}.{i}");

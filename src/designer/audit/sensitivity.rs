@@ -208,7 +208,7 @@ pub struct Step {
 pub fn build_steps(game: &dyn GameHandle, path: &Path, sets: &[String], variant: &Variant, bots: Option<&str>) -> (Vec<Step>, Vec<Skipped>) {
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
-    for k in numeric_keys(&variant.table) {
+    for k in numeric_keys(&game.parameter_table(variant)) {
         for dir in [-1i8, 1] {
             let mut refused: Option<Skipped> = None;
             for (i, size) in tried_sizes(&k).into_iter().enumerate() {

@@ -34,7 +34,7 @@ pub struct GameFacts {
 impl GameFacts {
     /// The facts of `game`.
     pub fn of<G: Game>(game: &G) -> GameFacts {
-        let own = G::Metrics::default();
+        let own = G::Metrics::for_game(game);
         let own_figures = own.summary(0).into_iter().map(|(name, _)| (name.clone(), own.meaning(&name))).collect();
         GameFacts {
             id: game.id(),

@@ -58,6 +58,9 @@ pub trait GameHandle: Sync {
     fn with_step(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error>;
     /// The turn cap of the variant (in [`GameFacts::length_unit`]).
     fn turn_cap(&self) -> u32;
+    /// The variant's numeric keys as the game reads them ([`Registered::parameter_table`]):
+    /// a rules file's declared parameters with their values; otherwise the variant's table.
+    fn parameter_table(&self, variant: &Variant) -> toml::Table;
     /// The game's kinds of action in the designer's words ([`Game::action_kinds`]).
     fn action_kinds(&self) -> Vec<&'static str>;
     /// The claims of a bluffing game checked against the deck ([`Game::claim_audit`]).
@@ -102,14 +105,14 @@ impl<G: Registered> GameHandle for Handle<G> {
         G::INFO.default_bot
     }
     fn with_variant(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
-        Ok(Box::new(Handle::new(build::<G>(variant)?)))
+        handle(variant)
     }
     fn seat<'a>(&'a self, variant: &Variant, cli: Option<&[BotSpec]>) -> Result<Box<dyn SeatedGame + 'a>, Error> {
         let plans = seat_plans(&self.game, variant, cli, G::INFO.default_bot)?;
         Ok(Box::new(Seated { game: &self.game, plans, facts: self.facts.clone() }))
     }
     fn new_metrics(&self) -> Box<dyn AnyMetrics> {
-        Box::new(MetricsOf::<G>(G::Metrics::default()))
+        Box::new(MetricsOf::<G>(<G::Metrics as crate::engine::Metrics<G>>::for_game(&self.game)))
     }
     fn exact(&self, variant: &Variant, labels: &[String], max_states: u64) -> Option<Result<ExactReport, Error>> {
         self.game.exact(variant, labels, max_states)
@@ -124,10 +127,16 @@ impl<G: Registered> GameHandle for Handle<G> {
         super::check_game(&self.game, variant, plan)
     }
     fn with_step(&self, variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
+        if super::rules::is_rules_file(variant) {
+            return handle(variant);
+        }
         Ok(Box::new(Handle::new(G::from_variant(variant)?)))
     }
     fn turn_cap(&self) -> u32 {
         self.game.turn_cap()
+    }
+    fn parameter_table(&self, variant: &Variant) -> toml::Table {
+        self.game.parameter_table().unwrap_or_else(|| variant.table.clone())
     }
     fn action_kinds(&self) -> Vec<&'static str> {
         self.game.action_kinds()
@@ -171,6 +180,11 @@ pub fn handle(variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
         fn visit<G: Registered>(self) -> Self::Output {
             Ok(Box::new(Handle::new(build::<G>(self.0)?)))
         }
+    }
+    if super::rules::is_rules_file(variant) {
+        let game = super::rules::RulesGame::from_variant(variant)?;
+        super::rules::register_bots(&game);
+        return Ok(Box::new(Handle::new(game)));
     }
     if variant.game.is_empty() {
         let message = format!("missing key `game`; allowed: {}", GAME_IDS.join(", "));

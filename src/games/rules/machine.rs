@@ -1,0 +1,1598 @@
+//! The machine that plays a compiled rules file: the table state, the evaluation of
+//! expressions, the instructions run between two decisions, the legal choices of a seat,
+//! what each seat knows of every card (for views, observations and determinizations).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use super::expr::{Expr, Op, SeatAgg, Var, Zone};
+use super::program::*;
+use crate::engine::{EventLog, GameRng, MAX_SEATS, Outcome, rng};
+
+/// Instructions the machine runs between two decisions before it calls the game stuck (a
+/// loop without a decision).
+pub const STEP_LIMIT: u32 = 200_000;
+
+/// Most choices one decision may offer (sets of cards from a large zone are cut here;
+/// `validate` warns when a sampled game reaches it).
+pub const CHOICE_LIMIT: usize = 1 << 16;
+
+/// Most cards in a deck.
+pub const MAX_CARDS: usize = 4096;
+
+/// A rules file bound to one variant's parameter values: the program, the values, the deck.
+#[derive(Debug)]
+pub struct Bound {
+    /// The compiled file.
+    pub program: Arc<Program>,
+    /// Parameter values (rows of a table parameter are in `rows`).
+    pub params: Vec<i64>,
+    /// Rows of table parameters (empty for others).
+    pub rows: Vec<Vec<i64>>,
+    /// Acting seats.
+    pub players: usize,
+    /// Seats, dummies included.
+    pub seats: usize,
+    /// Attribute values of every card.
+    pub attrs: Vec<[u8; 8]>,
+    /// Kind (attribute combination) of every card.
+    pub kinds: Vec<u32>,
+    /// The cards each shared zone starts with (instance, cards).
+    pub start: Vec<(u16, Vec<u16>)>,
+    /// Turn cap.
+    pub cap: u32,
+    /// Rounds in the match (1: no rounds).
+    pub rounds: u32,
+    /// The first seat.
+    pub first_seat: usize,
+}
+
+/// The table: every zone's cards, every counter, where the machine is in the rules, and
+/// what each seat knows of every card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// Cards of each zone instance, bottom first.
+    pub zones: Vec<Vec<u16>>,
+    /// Counter values.
+    pub counters: Vec<i64>,
+    /// Bound names.
+    pub binds: [i64; BINDS],
+    /// Next instruction.
+    pub pc: u32,
+    /// Return addresses of the actions being applied.
+    pub stack: [u32; STACK],
+    /// Depth of `stack`.
+    pub depth: u8,
+    /// The seat whose turn it is.
+    pub current: u8,
+    /// The round's first seat.
+    pub first: u8,
+    /// Whether turn order runs backwards.
+    pub reversed: bool,
+    /// Turns played.
+    pub turn: u32,
+    /// Turns played this round.
+    pub round_turn: u32,
+    /// Rounds finished.
+    pub round: u32,
+    /// The cards the action being applied chose.
+    pub chosen: Vec<u16>,
+    /// Each seat's secret choice (action + 1, 0: none) and argument.
+    pub secret: [(u16, i64); MAX_SEATS],
+    /// Whether the secret choices were revealed.
+    pub revealed: bool,
+    /// The seat that must decide and the choose instruction it decides at.
+    pub waiting: Option<(u8, u32)>,
+    /// Bit s: seat s knows which zone the card is in.
+    pub know_zone: Vec<u8>,
+    /// Bit s: seat s knows the card's place in its zone.
+    pub know_pos: Vec<u8>,
+    /// Zone instance of every card.
+    pub where_is: Vec<u16>,
+    /// Eliminated seats.
+    pub eliminated: u8,
+    /// Turn each seat was eliminated in.
+    pub eliminated_at: [u32; MAX_SEATS],
+    /// The next seat in turn order loses its turn.
+    pub skip_next: bool,
+    /// The next turn's seat, when a step named it.
+    pub next_seat: Option<u8>,
+    /// Seats passed over in a row.
+    pub passed: u8,
+    /// Whether the game is over.
+    pub over: bool,
+    /// End reason.
+    pub end_reason: u8,
+    /// Winners (bit per seat).
+    pub winners: u16,
+    /// Each seat's last action (+1; 0: none) and argument, for rules against repeating.
+    pub last: [(u16, i64); MAX_SEATS],
+}
+
+impl Bound {
+    /// The program.
+    pub fn p(&self) -> &Program {
+        &self.program
+    }
+
+    /// Attribute `a` of `card`.
+    #[inline]
+    pub fn attr(&self, card: i64, a: u8) -> i64 {
+        if card < 0 || card as usize >= self.attrs.len() { -1 } else { self.attrs[card as usize][a as usize] as i64 }
+    }
+
+    /// A card's name: its attribute values (`red star`, `7 hearts`).
+    pub fn card_name(&self, card: u16) -> String {
+        let p = self.p();
+        let mut out = String::new();
+        for (i, a) in p.attrs.iter().enumerate() {
+            if a.values.len() <= 1 && p.attrs.len() > 1 {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&a.values[self.attrs[card as usize][i] as usize]);
+        }
+        out
+    }
+
+    /// Names of cards, comma-separated.
+    pub fn cards_text(&self, cards: &[u16]) -> String {
+        cards.iter().map(|&c| self.card_name(c)).collect::<Vec<_>>().join(", ")
+    }
+
+    /// The zone instance a zone reference names.
+    #[inline]
+    pub fn zone(&self, z: &Zone, st: &State, b: &mut [i64; BINDS]) -> Option<usize> {
+        match z {
+            Zone::Shared(i) => Some(*i as usize),
+            Zone::OfSeat(first, seat) => {
+                let s = self.eval(seat, st, b);
+                if s < 0 || s as usize >= self.seats { None } else { Some(*first as usize + s as usize) }
+            }
+            Zone::Chosen => None,
+        }
+    }
+
+    fn cards_of<'s>(&self, z: &Zone, st: &'s State, b: &mut [i64; BINDS]) -> Cards<'s> {
+        match z {
+            Zone::Chosen => {
+                let zone = b[CHOSEN_ZONE];
+                if zone >= 0 { Cards { cards: &st.zones[zone as usize], mask: b[CHOSEN_MASK] as u64 } } else { Cards { cards: &st.chosen, mask: u64::MAX } }
+            }
+            other => match self.zone(other, st, b) {
+                Some(i) => Cards { cards: &st.zones[i], mask: u64::MAX },
+                None => Cards { cards: &[], mask: 0 },
+            },
+        }
+    }
+
+    /// Evaluates `e` at `st` with bound names `b`.
+    pub fn eval(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
+            Expr::Const(n) => *n,
+            Expr::Param(p) => self.params[*p as usize],
+            Expr::Var(v) => match v {
+                Var::Current => st.current as i64,
+                Var::Players => self.players as i64,
+                Var::Seats => self.seats as i64,
+                Var::Turn => st.turn as i64,
+                Var::RoundTurn => st.round_turn as i64,
+                Var::Round => st.round as i64,
+                Var::First => st.first as i64,
+                Var::Bind(s) => b[*s as usize],
+                Var::Arg => b[ARG],
+                Var::ChosenCount => self.cards_of(&Zone::Chosen, st, b).len() as i64,
+            },
+            Expr::Counter(c, index) => {
+                let decl = &self.program.counters[*c as usize];
+                let i = match index {
+                    None => 0,
+                    Some(i) => self.eval(i, st, b),
+                };
+                if i < 0 || i >= decl.len as i64 { 0 } else { st.counters[decl.first as usize + i as usize] }
+            }
+            Expr::Attr(card, a) => {
+                let c = self.eval(card, st, b);
+                self.attr(c, *a)
+            }
+            Expr::Size(z) => self.cards_of(z, st, b).len() as i64,
+            Expr::Count(z, slot, cond) => {
+                let cards = self.cards_of(z, st, b);
+                let mut n = 0;
+                for c in cards.iter() {
+                    b[*slot as usize] = c as i64;
+                    if self.eval(cond, st, b) != 0 {
+                        n += 1;
+                    }
+                }
+                n
+            }
+            Expr::Sum(z, slot, value) => {
+                let cards = self.cards_of(z, st, b);
+                let mut n = 0i64;
+                for c in cards.iter() {
+                    b[*slot as usize] = c as i64;
+                    n = n.wrapping_add(self.eval(value, st, b));
+                }
+                n
+            }
+            Expr::Top(z) => self.cards_of(z, st, b).iter().last().map_or(-1, |c| c as i64),
+            Expr::Same(z, a) => {
+                let cards = self.cards_of(z, st, b);
+                match cards.iter().next() {
+                    None => 1,
+                    Some(f) => i64::from(cards.iter().all(|c| self.attrs[c as usize][*a as usize] == self.attrs[f as usize][*a as usize])),
+                }
+            }
+            Expr::Groups(z, attrs, slot, cond) | Expr::GroupSum(z, attrs, slot, cond) => {
+                let sum = matches!(e, Expr::GroupSum(..));
+                let mut sizes = [0u16; 64];
+                let mut keys = [0u64; 64];
+                let mut n = 0usize;
+                for c in self.cards_of(z, st, b).iter() {
+                    let key = self.group_key(c, attrs);
+                    match keys[..n].iter().position(|&k| k == key) {
+                        Some(i) => sizes[i] += 1,
+                        None if n < 64 => {
+                            keys[n] = key;
+                            sizes[n] = 1;
+                            n += 1;
+                        }
+                        None => {}
+                    }
+                }
+                let mut total = 0i64;
+                for &size in &sizes[..n] {
+                    b[*slot as usize] = size as i64;
+                    let v = self.eval(cond, st, b);
+                    total = total.wrapping_add(if sum { v } else { i64::from(v != 0) });
+                }
+                total
+            }
+            Expr::Largest(z, attrs) => {
+                let mut sizes = [0u16; 64];
+                let mut keys = [0u64; 64];
+                let mut n = 0usize;
+                for c in self.cards_of(z, st, b).iter() {
+                    let key = self.group_key(c, attrs);
+                    match keys[..n].iter().position(|&k| k == key) {
+                        Some(i) => sizes[i] += 1,
+                        None if n < 64 => {
+                            keys[n] = key;
+                            sizes[n] = 1;
+                            n += 1;
+                        }
+                        None => {}
+                    }
+                }
+                sizes[..n].iter().copied().max().unwrap_or(0) as i64
+            }
+            Expr::Seats(agg, slot, inner) => {
+                let mut acc: i64 = match agg {
+                    SeatAgg::Every => 1,
+                    SeatAgg::Max => i64::MIN,
+                    SeatAgg::Min => i64::MAX,
+                    _ => 0,
+                };
+                for s in 0..self.seats {
+                    b[*slot as usize] = s as i64;
+                    let v = self.eval(inner, st, b);
+                    match agg {
+                        SeatAgg::Every => {
+                            if v == 0 {
+                                return 0;
+                            }
+                        }
+                        SeatAgg::Some => {
+                            if v != 0 {
+                                return 1;
+                            }
+                        }
+                        SeatAgg::Count => acc += i64::from(v != 0),
+                        SeatAgg::Sum => acc = acc.wrapping_add(v),
+                        SeatAgg::Max => acc = acc.max(v),
+                        SeatAgg::Min => acc = acc.min(v),
+                    }
+                }
+                acc
+            }
+            Expr::Row(p, row) => {
+                let rows = &self.rows[*p as usize];
+                let r = self.eval(row, st, b);
+                let step = match self.program.params[*p as usize].kind {
+                    ParamKind::Rows { step } => step,
+                    _ => 0,
+                };
+                if r < 1 || rows.is_empty() {
+                    0
+                } else if (r as usize) <= rows.len() {
+                    rows[r as usize - 1]
+                } else {
+                    rows[rows.len() - 1].saturating_add(step.saturating_mul(r - rows.len() as i64))
+                }
+            }
+            Expr::Chose(seat, a) => {
+                let s = self.eval(seat, st, b);
+                i64::from(s >= 0 && (s as usize) < MAX_SEATS && st.secret[s as usize].0 == *a + 1)
+            }
+            Expr::ChoseArg(seat) => {
+                let s = self.eval(seat, st, b);
+                if s >= 0 && (s as usize) < MAX_SEATS { st.secret[s as usize].1 } else { 0 }
+            }
+            Expr::Next(seat) => {
+                let s = self.eval(seat, st, b);
+                self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
+            }
+            Expr::Bin(op, x, y) => {
+                let a = self.eval(x, st, b);
+                match op {
+                    Op::And => {
+                        if a == 0 {
+                            return 0;
+                        }
+                        i64::from(self.eval(y, st, b) != 0)
+                    }
+                    Op::Or => {
+                        if a != 0 {
+                            return 1;
+                        }
+                        i64::from(self.eval(y, st, b) != 0)
+                    }
+                    _ => {
+                        let c = self.eval(y, st, b);
+                        match op {
+                            Op::Add => a.wrapping_add(c),
+                            Op::Sub => a.wrapping_sub(c),
+                            Op::Mul => a.wrapping_mul(c),
+                            Op::Div => {
+                                if c == 0 {
+                                    0
+                                } else {
+                                    a.wrapping_div_euclid(c)
+                                }
+                            }
+                            Op::Rem => {
+                                if c == 0 {
+                                    0
+                                } else {
+                                    a.wrapping_rem_euclid(c)
+                                }
+                            }
+                            Op::Eq => i64::from(a == c),
+                            Op::Ne => i64::from(a != c),
+                            Op::Lt => i64::from(a < c),
+                            Op::Le => i64::from(a <= c),
+                            Op::Gt => i64::from(a > c),
+                            Op::Ge => i64::from(a >= c),
+                            Op::And | Op::Or => unreachable!(),
+                        }
+                    }
+                }
+            }
+            Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
+            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
+            Expr::MaxMin(max, x, y) => {
+                let (a, c) = (self.eval(x, st, b), self.eval(y, st, b));
+                if *max { a.max(c) } else { a.min(c) }
+            }
+            Expr::Abs(x) => self.eval(x, st, b).wrapping_abs(),
+            Expr::If(c, x, y) => {
+                if self.eval(c, st, b) != 0 {
+                    self.eval(x, st, b)
+                } else {
+                    self.eval(y, st, b)
+                }
+            }
+            Expr::Last(seat, arg) => {
+                let s = self.eval(seat, st, b);
+                if s < 0 || s as usize >= MAX_SEATS {
+                    return -1;
+                }
+                let (a, v) = st.last[s as usize];
+                if *arg { v } else { a as i64 - 1 }
+            }
+            Expr::Active(seat) => {
+                let s = self.eval(seat, st, b);
+                i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
+            }
+        }
+    }
+
+    fn group_key(&self, card: u16, attrs: &[u8]) -> u64 {
+        if attrs.is_empty() {
+            return self.kinds[card as usize] as u64;
+        }
+        let mut key = 0u64;
+        for &a in attrs {
+            key = key * 64 + self.attrs[card as usize][a as usize] as u64;
+        }
+        key
+    }
+
+    /// The acting seat after `seat` in turn order, passing over eliminated seats.
+    pub fn next_player(&self, st: &State, seat: usize) -> usize {
+        let n = self.players;
+        let mut s = seat;
+        for _ in 0..n {
+            s = if st.reversed { (s + n - 1) % n } else { (s + 1) % n };
+            if st.eliminated & (1 << s) == 0 {
+                return s;
+            }
+        }
+        seat
+    }
+
+    // ---- Setting up ----
+
+    /// A new game: the deck in its zones, counters at their start, set-up run up to the first
+    /// decision.
+    pub fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let p = self.p();
+        let cards = self.attrs.len();
+        let mut st = State::empty();
+        st.zones = vec![Vec::new(); p.zone_slots];
+        st.counters = vec![0; p.counter_slots];
+        st.current = self.first_seat as u8;
+        st.first = self.first_seat as u8;
+        st.know_zone = vec![0; cards];
+        st.know_pos = vec![0; cards];
+        st.where_is = vec![0; cards];
+        for (zone, list) in &self.start {
+            for &c in list {
+                st.where_is[c as usize] = *zone;
+            }
+            st.zones[*zone as usize].extend_from_slice(list);
+        }
+        let all = self.all_seats_mask();
+        for z in 0..p.zone_slots {
+            for i in 0..st.zones[z].len() {
+                let c = st.zones[z][i] as usize;
+                // Every seat knows where the deck starts (not in what order, unless it sees it).
+                st.know_zone[c] = all;
+                st.know_pos[c] = self.seers(z, &st, i);
+            }
+        }
+        for decl in &p.counters {
+            for i in 0..decl.len {
+                let mut b = [0i64; BINDS];
+                b[0] = i as i64;
+                st.counters[decl.first as usize + i as usize] = self.eval(&decl.start, &st, &mut b);
+            }
+        }
+        self.run(&mut st, rng, log);
+        st
+    }
+
+    fn all_seats_mask(&self) -> u8 {
+        ((1u16 << self.seats) - 1) as u8
+    }
+
+    /// The owner of zone instance `z` (None for a shared zone).
+    pub fn owner(&self, z: usize) -> Option<usize> {
+        let p = self.p();
+        p.zones.iter().find(|d| d.per_seat && z >= d.first as usize && z < d.first as usize + SEAT_SLOTS).map(|d| z - d.first as usize)
+    }
+
+    /// The declaration of zone instance `z`.
+    pub fn zone_decl(&self, z: usize) -> &ZoneDecl {
+        let p = self.p();
+        p.zones.iter().find(|d| z >= d.first as usize && z < d.first as usize + if d.per_seat { SEAT_SLOTS } else { 1 }).expect("every instance has a declaration")
+    }
+
+    /// Seats that see the card at index `i` of zone instance `z` (bit per seat).
+    pub fn seers(&self, z: usize, st: &State, i: usize) -> u8 {
+        let decl = self.zone_decl(z);
+        match decl.visibility {
+            Visibility::Everyone => self.all_seats_mask(),
+            Visibility::Owner => self.owner(z).map_or(0, |o| 1 << o),
+            Visibility::Nobody => 0,
+            Visibility::Top => {
+                if i + 1 == st.zones[z].len() {
+                    self.all_seats_mask()
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    // ---- Moving cards ----
+
+    fn take(&self, st: &mut State, z: usize, end: End) -> Option<u16> {
+        let card = match end {
+            End::Top => st.zones[z].pop(),
+            End::Bottom => {
+                if st.zones[z].is_empty() {
+                    None
+                } else {
+                    Some(st.zones[z].remove(0))
+                }
+            }
+        }?;
+        // A top-visible zone shows its new top.
+        if let Some(&top) = st.zones[z].last()
+            && self.zone_decl(z).visibility == Visibility::Top
+        {
+            let all = self.all_seats_mask();
+            st.know_zone[top as usize] |= all;
+            st.know_pos[top as usize] |= all;
+        }
+        Some(card)
+    }
+
+    fn put(&self, st: &mut State, card: u16, z: usize, end: End) {
+        let from = st.where_is[card as usize] as usize;
+        let c = card as usize;
+        match end {
+            End::Top => st.zones[z].push(card),
+            End::Bottom => {
+                st.zones[z].insert(0, card);
+            }
+        }
+        st.where_is[c] = z as u16;
+        let i = if end == End::Top { st.zones[z].len() - 1 } else { 0 };
+        let see = self.seers(z, st, i);
+        // Whoever knew where it was saw it move (moves are public); whoever sees it now knows it.
+        let _ = from;
+        st.know_zone[c] |= see;
+        st.know_pos[c] = if self.zone_decl(z).ordered && end == End::Top { st.know_pos[c] | see } else { see | (st.know_pos[c] & st.know_zone[c]) };
+        if !self.zone_decl(z).ordered {
+            st.know_pos[c] = st.know_zone[c];
+        }
+    }
+
+    fn move_cards(&self, st: &mut State, from: usize, to: usize, count: usize, take: End, put: End, log: &mut EventLog<Event>) {
+        for _ in 0..count {
+            let Some(card) = self.take(st, from, take) else { break };
+            self.put(st, card, to, put);
+            if log.enabled() {
+                self.log_move(st, card, from, to, log);
+            }
+        }
+    }
+
+    fn log_move(&self, st: &State, card: u16, from: usize, to: usize, log: &mut EventLog<Event>) {
+        let knows = st.know_zone[card as usize] & self.all_seats_mask();
+        let (f, t) = (self.zone_label(from), self.zone_label(to));
+        if knows != 0 {
+            let text = format!("{} moves from {f} to {t}", self.card_name(card));
+            log.emit(|| Event { to: knows, text });
+        }
+        let others = self.all_seats_mask() & !knows;
+        if others != 0 {
+            log.emit(|| Event { to: others, text: format!("a card moves from {f} to {t}") });
+        }
+    }
+
+    /// A zone instance in words (`draw`, `hand of seat 2`).
+    pub fn zone_label(&self, z: usize) -> String {
+        let decl = self.zone_decl(z);
+        match self.owner(z) {
+            Some(o) => format!("{} of seat {o}", decl.name),
+            None => decl.name.clone(),
+        }
+    }
+
+    fn shuffle(&self, st: &mut State, z: usize, rng: &mut GameRng) {
+        let cards = &mut st.zones[z];
+        let n = cards.len();
+        for i in (1..n).rev() {
+            let j = rng::below((i + 1) as u32, rng) as usize;
+            cards.swap(i, j);
+        }
+        let see_all = match self.zone_decl(z).visibility {
+            Visibility::Everyone => self.all_seats_mask(),
+            Visibility::Owner => self.owner(z).map_or(0, |o| 1 << o),
+            _ => 0,
+        };
+        for i in 0..n {
+            let c = st.zones[z][i] as usize;
+            st.know_pos[c] = see_all | self.seers(z, st, i);
+            st.know_zone[c] |= see_all | self.seers(z, st, i);
+        }
+    }
+
+    // ---- Running ----
+
+    /// Runs instructions until a seat must decide or the game is over.
+    pub fn run(&self, st: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let p = self.p();
+        let mut steps = 0u32;
+        st.waiting = None;
+        while !st.over {
+            steps += 1;
+            if steps > STEP_LIMIT {
+                self.end_game(st, p.reason_stuck);
+                log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
+                return;
+            }
+            let pc = st.pc as usize;
+            let mut b = st.binds;
+            st.pc += 1;
+            match &p.code[pc] {
+                Instr::Move { from, to, count, take, put } => {
+                    let n = match count {
+                        None => usize::MAX,
+                        Some(e) => self.eval(e, st, &mut b).max(0) as usize,
+                    };
+                    if matches!(from, Zone::Chosen) {
+                        if let Some(to) = self.zone(to, st, &mut b) {
+                            self.move_chosen(st, to, n, log);
+                        }
+                    } else if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
+                        self.move_cards(st, f, t, n, *take, *put, log);
+                    }
+                }
+                Instr::MoveChosen { to } => {
+                    if let Some(t) = self.zone(to, st, &mut b) {
+                        self.move_chosen(st, t, usize::MAX, log);
+                    }
+                }
+                Instr::MoveCard { card, to } => {
+                    let c = self.eval(card, st, &mut b);
+                    if c >= 0
+                        && (c as usize) < self.attrs.len()
+                        && let Some(t) = self.zone(to, st, &mut b)
+                    {
+                        let from = st.where_is[c as usize] as usize;
+                        if let Some(i) = st.zones[from].iter().position(|&x| x as i64 == c) {
+                            st.zones[from].remove(i);
+                            self.put(st, c as u16, t, End::Top);
+                        }
+                    }
+                }
+                Instr::Fill { to, size, from } => {
+                    let n = self.eval(size, st, &mut b).max(0) as usize;
+                    if let (Some(t), Some(f)) = (self.zone(to, st, &mut b), self.zone(from, st, &mut b)) {
+                        let have = st.zones[t].len();
+                        if have < n {
+                            self.move_cards(st, f, t, n - have, End::Top, End::Top, log);
+                        }
+                    }
+                }
+                Instr::Deal { from, to, count } => {
+                    let n = self.eval(count, st, &mut b).max(0) as usize;
+                    if let Some(f) = self.zone(from, st, &mut b) {
+                        for _ in 0..n {
+                            if st.zones[f].is_empty() {
+                                break;
+                            }
+                            let mut s = st.first as usize;
+                            for _ in 0..self.players {
+                                if st.eliminated & (1 << s) == 0 {
+                                    self.move_cards(st, f, *to as usize + s, 1, End::Top, End::Top, log);
+                                }
+                                s = (s + 1) % self.players;
+                            }
+                        }
+                    }
+                }
+                Instr::Shuffle(z) => {
+                    if let Some(z) = self.zone(z, st, &mut b) {
+                        self.shuffle(st, z, rng);
+                    }
+                }
+                Instr::Reveal(z) => {
+                    let cards: Vec<u16> = self.cards_of(z, st, &mut b).iter().collect();
+                    let all = self.all_seats_mask();
+                    for &c in &cards {
+                        st.know_zone[c as usize] |= all;
+                        st.know_pos[c as usize] |= all;
+                    }
+                    if log.enabled() && !cards.is_empty() {
+                        let text = format!("revealed: {}", self.cards_text(&cards));
+                        log.emit(|| Event::all(text));
+                    }
+                }
+                Instr::RevealChoices => {
+                    st.revealed = true;
+                    for s in 0..MAX_SEATS {
+                        if st.secret[s].0 > 0 {
+                            st.last[s] = st.secret[s];
+                        }
+                    }
+                    if log.enabled() {
+                        let text = (0..self.players)
+                            .filter(|&s| st.secret[s].0 > 0)
+                            .map(|s| format!("seat {s} chose {}", self.action_text_short(s, st)))
+                            .collect::<Vec<_>>()
+                            .join("; ");
+                        log.emit(|| Event::all(text));
+                    }
+                }
+                Instr::Assign { counter, index, op, value } => {
+                    let decl = &p.counters[*counter as usize];
+                    let i = index.as_ref().map_or(0, |i| self.eval(i, st, &mut b));
+                    let v = self.eval(value, st, &mut b);
+                    if i >= 0 && i < decl.len as i64 {
+                        let slot = &mut st.counters[decl.first as usize + i as usize];
+                        *slot = match op {
+                            AssignOp::Set => v,
+                            AssignOp::Add => slot.saturating_add(v),
+                            AssignOp::Sub => slot.saturating_sub(v),
+                        };
+                    }
+                }
+                Instr::Roll { counter, index, faces } => {
+                    let decl = &p.counters[*counter as usize];
+                    let i = index.as_ref().map_or(0, |i| self.eval(i, st, &mut b));
+                    let f = self.eval(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
+                    let v = rng::below(f, rng) as i64 + 1;
+                    if i >= 0 && i < decl.len as i64 {
+                        st.counters[decl.first as usize + i as usize] = v;
+                    }
+                    log.emit(|| Event::all(format!("rolled {v} ({})", decl.name)));
+                }
+                Instr::Say(t) => {
+                    if log.enabled() {
+                        let text = self.render(t, st, &mut b);
+                        log.emit(|| Event::all(text));
+                    }
+                }
+                Instr::Jump(to) => st.pc = *to,
+                Instr::JumpIfNot(c, to) => {
+                    if self.eval(c, st, &mut b) == 0 {
+                        st.pc = *to;
+                    }
+                }
+                Instr::SeatLoopStart { which, slot, left, exit } => {
+                    let (first, n) = match which {
+                        SeatLoop::Players => (st.current as usize, self.active_players(st)),
+                        SeatLoop::Others => (self.next_player(st, st.current as usize), self.active_players(st).saturating_sub(1)),
+                        SeatLoop::Seats => (0, self.seats),
+                    };
+                    if n == 0 {
+                        st.pc = *exit;
+                    } else {
+                        st.binds[*slot as usize] = first as i64;
+                        st.binds[*left as usize] = n as i64 - 1;
+                    }
+                }
+                Instr::SeatLoopNext { which, slot, left, body } => {
+                    if st.binds[*left as usize] > 0 {
+                        st.binds[*left as usize] -= 1;
+                        let s = st.binds[*slot as usize] as usize;
+                        st.binds[*slot as usize] = match which {
+                            SeatLoop::Seats => s as i64 + 1,
+                            _ => self.next_player(st, s) as i64,
+                        };
+                        st.pc = *body;
+                    }
+                }
+                Instr::CardLoopStart { slot, index, exit } => {
+                    if st.chosen.is_empty() {
+                        st.pc = *exit;
+                    } else {
+                        st.binds[*index as usize] = 0;
+                        st.binds[*slot as usize] = st.chosen[0] as i64;
+                    }
+                }
+                Instr::CardLoopNext { slot, index, body } => {
+                    let i = st.binds[*index as usize] as usize + 1;
+                    if i < st.chosen.len() {
+                        st.binds[*index as usize] = i as i64;
+                        st.binds[*slot as usize] = st.chosen[i] as i64;
+                        st.pc = *body;
+                    }
+                }
+                Instr::LoopGuard { guard } => {
+                    st.binds[*guard as usize] += 1;
+                    if st.binds[*guard as usize] > STEP_LIMIT as i64 {
+                        self.end_game(st, p.reason_stuck);
+                    }
+                }
+                Instr::Bind(slot, e) => {
+                    let v = self.eval(e, st, &mut b);
+                    st.binds[*slot as usize] = v;
+                }
+                Instr::Choose { seat, actions, .. } => {
+                    let s = match seat {
+                        None => st.current as i64,
+                        Some(e) => self.eval(e, st, &mut b),
+                    };
+                    if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
+                        continue;
+                    }
+                    st.binds[0] = s;
+                    let _ = actions;
+                    if self.any_legal(st, s as usize, pc as u32) {
+                        st.pc = pc as u32;
+                        st.waiting = Some((s as u8, pc as u32));
+                        st.chosen.clear();
+                        return;
+                    }
+                }
+                Instr::Return => {
+                    if st.depth > 0 {
+                        st.depth -= 1;
+                        st.pc = st.stack[st.depth as usize];
+                    }
+                }
+                Instr::EndTurn | Instr::EndRound => {
+                    // Compiled as jumps; kept for safety.
+                    st.depth = 0;
+                    st.pc = if matches!(p.code[pc], Instr::EndTurn) { p.turn_end } else { p.round_end };
+                }
+                Instr::EndGame(reason) => {
+                    self.end_game(st, *reason);
+                }
+                Instr::TurnStart => {
+                    st.depth = 0;
+                    if st.eliminated & (1 << st.current) != 0 {
+                        st.current = self.next_player(st, st.current as usize) as u8;
+                    }
+                    if let Some(skip) = &p.skip {
+                        b[0] = st.current as i64;
+                        if self.eval(skip, st, &mut b) != 0 {
+                            st.passed += 1;
+                            if st.passed as usize > self.players {
+                                self.end_game(st, p.reason_stuck);
+                                continue;
+                            }
+                            st.current = self.next_player(st, st.current as usize) as u8;
+                            st.pc = pc as u32;
+                            continue;
+                        }
+                    }
+                    st.passed = 0;
+                }
+                Instr::TurnEnd => {
+                    st.depth = 0;
+                    st.turn += 1;
+                    st.round_turn += 1;
+                    if let Some(reason) = self.first_end(&p.game_ends, st) {
+                        self.end_game(st, reason);
+                        continue;
+                    }
+                    if let Some(_reason) = self.first_end(&p.round_ends, st) {
+                        st.pc = p.round_end;
+                        continue;
+                    }
+                    if p.rounds.is_some() {
+                        if st.round_turn >= self.cap {
+                            st.pc = if p.capped_round_scores { p.round_end } else { p.round_end + self.round_end_len() };
+                            continue;
+                        }
+                    } else if st.turn >= self.cap {
+                        self.end_game(st, p.reason_cap);
+                        continue;
+                    }
+                    self.pass_turn(st);
+                    st.pc = p.turn_start;
+                }
+                Instr::RoundStart => {
+                    st.round_turn = 0;
+                    st.current = st.first;
+                }
+                Instr::RoundEnd => {
+                    st.round += 1;
+                    if p.rounds.is_none() {
+                        let reason = self.first_end(&p.round_ends, st).unwrap_or(p.reason_rounds);
+                        self.end_game(st, reason);
+                        continue;
+                    }
+                    if st.round >= self.rounds {
+                        let reason = if st.round_turn >= self.cap && self.first_end(&p.round_ends, st).is_none() { p.reason_cap } else { p.reason_rounds };
+                        self.end_game(st, reason);
+                        continue;
+                    }
+                    if p.rotate_first {
+                        st.first = self.next_player(st, st.first as usize) as u8;
+                    }
+                    st.pc = p.round_start;
+                }
+                Instr::NextSeat(e) => {
+                    let s = self.eval(e, st, &mut b);
+                    if s >= 0 && (s as usize) < self.players {
+                        st.next_seat = Some(s as u8);
+                    }
+                }
+                Instr::Skip => st.skip_next = true,
+                Instr::Reverse => st.reversed = !st.reversed,
+                Instr::Eliminate(e) => {
+                    let s = self.eval(e, st, &mut b);
+                    if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
+                        st.eliminated |= 1 << s;
+                        st.eliminated_at[s as usize] = st.turn.max(1);
+                        log.emit(|| Event::all(format!("seat {s} is out")));
+                    }
+                }
+            }
+        }
+    }
+
+    fn round_end_len(&self) -> u32 {
+        // From the round's end steps to its RoundEnd instruction.
+        let p = self.p();
+        let mut i = p.round_end as usize;
+        while !matches!(p.code[i], Instr::RoundEnd) {
+            i += 1;
+        }
+        (i - p.round_end as usize) as u32
+    }
+
+    fn active_players(&self, st: &State) -> usize {
+        (0..self.players).filter(|&s| st.eliminated & (1 << s) == 0).count()
+    }
+
+    fn pass_turn(&self, st: &mut State) {
+        let mut next = match st.next_seat.take() {
+            Some(s) => s as usize,
+            None => self.next_player(st, st.current as usize),
+        };
+        if st.skip_next {
+            st.skip_next = false;
+            next = self.next_player(st, next);
+        }
+        st.current = next as u8;
+    }
+
+    fn first_end(&self, checks: &[EndCheck], st: &State) -> Option<u8> {
+        let mut b = st.binds;
+        checks.iter().find(|c| self.eval(&c.condition, st, &mut b) != 0).map(|c| c.reason)
+    }
+
+    fn end_game(&self, st: &mut State, reason: u8) {
+        st.over = true;
+        st.end_reason = reason;
+        st.waiting = None;
+        st.winners = self.winners(st);
+    }
+
+    /// The winners by the file's rules, tried in order.
+    pub fn winners(&self, st: &State) -> u16 {
+        let mut b = st.binds;
+        let in_game: Vec<usize> = (0..self.seats).filter(|&s| st.eliminated & (1 << s) == 0).collect();
+        for rule in &self.program.winners {
+            match rule {
+                WinRule::Most { value, least, unique, rank } => {
+                    let vals: Vec<(usize, i64)> = in_game
+                        .iter()
+                        .map(|&s| {
+                            b[0] = s as i64;
+                            (s, self.eval(value, st, &mut b))
+                        })
+                        .collect();
+                    let key = |v: i64| if *least { -v } else { v };
+                    let mut distinct: Vec<i64> = vals.iter().map(|&(_, v)| key(v)).collect();
+                    distinct.sort_unstable_by(|a, b| b.cmp(a));
+                    distinct.dedup();
+                    let Some(&target) = distinct.get(*rank as usize - 1) else { continue };
+                    let mask = vals.iter().filter(|&&(_, v)| key(v) == target).fold(0u16, |m, &(s, _)| m | (1 << s));
+                    if *unique && mask.count_ones() != 1 {
+                        continue;
+                    }
+                    return mask;
+                }
+                WinRule::Only(c) => {
+                    let mask = in_game.iter().filter(|&&s| {
+                        b[0] = s as i64;
+                        self.eval(c, st, &mut b) != 0
+                    });
+                    let mask = mask.fold(0u16, |m, &s| m | (1 << s));
+                    if mask.count_ones() == 1 {
+                        return mask;
+                    }
+                }
+                WinRule::All(c) => {
+                    let mask = in_game.iter().filter(|&&s| {
+                        b[0] = s as i64;
+                        self.eval(c, st, &mut b) != 0
+                    });
+                    let mask = mask.fold(0u16, |m, &s| m | (1 << s));
+                    if mask != 0 {
+                        return mask;
+                    }
+                }
+            }
+        }
+        // No rule decided: every seat still in the game shares.
+        in_game.iter().fold(0u16, |m, &s| m | (1 << s))
+    }
+
+    /// A seat's standing by the file's `standing` (0 without one).
+    pub fn standing(&self, st: &State, seat: usize) -> i64 {
+        match &self.program.standing {
+            None => 0,
+            Some(e) => {
+                let mut b = st.binds;
+                b[0] = seat as i64;
+                self.eval(e, st, &mut b)
+            }
+        }
+    }
+
+    /// The outcome of a finished game.
+    pub fn outcome(&self, st: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = st.turn;
+        o.end_reason = st.end_reason;
+        o.winners = st.winners;
+        let mut b = st.binds;
+        for s in 0..self.seats {
+            o.scores[s] = match (&self.program.score, &self.program.standing) {
+                (Some(e), _) | (None, Some(e)) => {
+                    b[0] = s as i64;
+                    self.eval(e, st, &mut b)
+                }
+                _ => 0,
+            };
+            o.eliminated_at[s] = st.eliminated_at[s];
+        }
+        o
+    }
+
+    fn move_chosen(&self, st: &mut State, to: usize, limit: usize, log: &mut EventLog<Event>) {
+        let chosen = std::mem::take(&mut st.chosen);
+        for &card in chosen.iter().take(limit) {
+            let from = st.where_is[card as usize] as usize;
+            if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
+                st.zones[from].remove(i);
+                if let Some(&top) = st.zones[from].last()
+                    && self.zone_decl(from).visibility == Visibility::Top
+                {
+                    let all = self.all_seats_mask();
+                    st.know_zone[top as usize] |= all;
+                    st.know_pos[top as usize] |= all;
+                }
+                self.put(st, card, to, End::Top);
+                if log.enabled() {
+                    self.log_move(st, card, from, to, log);
+                }
+            }
+        }
+        st.chosen = chosen;
+    }
+
+    // ---- Decisions ----
+
+    /// Whether `seat` has a legal choice at the choose instruction `at`.
+    fn any_legal(&self, st: &State, seat: usize, at: u32) -> bool {
+        let mut found = false;
+        self.each_choice(st, seat, at, &mut |_| {
+            found = true;
+            false
+        });
+        found
+    }
+
+    /// Every legal choice of the waiting seat, appended to `out`.
+    pub fn legal(&self, st: &State, out: &mut Vec<Choice>) {
+        let Some((seat, at)) = st.waiting else { return };
+        self.each_choice(st, seat as usize, at, &mut |c| {
+            out.push(c);
+            out.len() < CHOICE_LIMIT
+        });
+    }
+
+    /// Calls `f` with every legal choice of `seat` at the choose instruction `at` until it
+    /// returns false. Conditions see the candidate's cards as `chosen` and its argument as
+    /// `number` / `target` through the bound names (no copy of the state).
+    pub fn each_choice(&self, st: &State, seat: usize, at: u32, f: &mut dyn FnMut(Choice) -> bool) {
+        let p = self.p();
+        let Instr::Choose { actions, .. } = &p.code[at as usize] else { return };
+        let mut b = st.binds;
+        b[0] = seat as i64;
+        for &a in actions {
+            let decl = &p.actions[a as usize];
+            b[CHOSEN_ZONE] = -1;
+            let args: (i64, i64) = match &decl.arg {
+                ArgChoice::None => (0, 0),
+                ArgChoice::Number(lo, hi) => {
+                    let lo = self.eval(lo, st, &mut b);
+                    (lo, self.eval(hi, st, &mut b).min(lo.saturating_add(CHOICE_LIMIT as i64)))
+                }
+                ArgChoice::Seat { .. } => (0, self.seats as i64 - 1),
+            };
+            let mut arg = args.0;
+            while arg <= args.1 {
+                if let ArgChoice::Seat { others } = decl.arg
+                    && ((others && arg == seat as i64) || st.eliminated & (1 << arg) != 0)
+                {
+                    arg += 1;
+                    continue;
+                }
+                b[ARG] = arg;
+                b[CHOSEN_ZONE] = -1;
+                b[CHOSEN_MASK] = 0;
+                match &decl.cards {
+                    None => {
+                        if decl.condition.as_ref().is_none_or(|c| self.eval(c, st, &mut b) != 0) && !f(Choice { action: a, arg, cards: 0 }) {
+                            return;
+                        }
+                    }
+                    Some(choice) => {
+                        if !self.each_card_set(st, &mut b, decl, choice, a, arg, f) {
+                            return;
+                        }
+                    }
+                }
+                arg += 1;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn each_card_set(&self, st: &State, b: &mut [i64; BINDS], decl: &ActionDecl, choice: &CardChoice, a: u16, arg: i64, f: &mut dyn FnMut(Choice) -> bool) -> bool {
+        let Some(z) = self.zone(&choice.from, st, b) else { return true };
+        let cards = &st.zones[z];
+        // Candidate positions (the `where` of each card).
+        let mut pos: [u8; 64] = [0; 64];
+        let mut n = 0usize;
+        for (i, &c) in cards.iter().enumerate().take(64) {
+            let ok = match &choice.each {
+                None => true,
+                Some((slot, e)) => {
+                    b[*slot as usize] = c as i64;
+                    self.eval(e, st, b) != 0
+                }
+            };
+            if ok {
+                pos[n] = i as u8;
+                n += 1;
+            }
+        }
+        let lo = self.eval(&choice.min, st, b).max(0) as usize;
+        let hi = (self.eval(&choice.max, st, b).max(0) as usize).min(n);
+        if lo > hi {
+            return true;
+        }
+        // Sets of sizes lo..=hi of the candidate positions, smallest first, then in
+        // lexicographic order of their positions.
+        let mut emitted = 0usize;
+        let mut idx = [0usize; 64];
+        for k in lo..=hi {
+            for (i, x) in idx.iter_mut().enumerate().take(k) {
+                *x = i;
+            }
+            loop {
+                let set = &idx[..k];
+                let mut mask = 0u64;
+                for &i in set {
+                    mask |= 1 << pos[i];
+                }
+                let canonical = match choice.by {
+                    ChoiceBy::Position => true,
+                    ChoiceBy::Kind => self.kind_canonical(cards, &pos[..n], set),
+                };
+                if canonical {
+                    b[CHOSEN_ZONE] = z as i64;
+                    b[CHOSEN_MASK] = mask as i64;
+                    let ok = choice.set.as_ref().is_none_or(|e| self.eval(e, st, b) != 0) && decl.condition.as_ref().is_none_or(|c| self.eval(c, st, b) != 0);
+                    if ok {
+                        emitted += 1;
+                        if !f(Choice { action: a, arg, cards: mask }) || emitted >= CHOICE_LIMIT {
+                            return false;
+                        }
+                    }
+                }
+                if !next_combination(&mut idx[..k], n) {
+                    break;
+                }
+            }
+        }
+        true
+    }
+
+    /// Whether the set `idx` (indices into `pos`) is the first of its kinds: within each kind
+    /// it takes the earliest candidates of that kind.
+    fn kind_canonical(&self, cards: &[u16], pos: &[u8], idx: &[usize]) -> bool {
+        let _ = pos.len();
+        // For each chosen index, every earlier candidate of the same kind must be chosen too.
+        for &i in idx {
+            let kind = self.kinds[cards[pos[i] as usize] as usize];
+            for j in 0..i {
+                if self.kinds[cards[pos[j] as usize] as usize] == kind && !idx.contains(&j) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Applies `choice` of the waiting seat and runs on to the next decision.
+    pub fn apply(&self, st: &mut State, choice: Choice, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let p = self.p();
+        let Some((seat, at)) = st.waiting else { return };
+        let Instr::Choose { secret, .. } = &p.code[at as usize] else { return };
+        let decl = &p.actions[choice.action as usize];
+        st.binds[0] = seat as i64;
+        st.binds[ARG] = choice.arg;
+        st.binds[CHOSEN_ZONE] = -1;
+        st.chosen.clear();
+        if let Some(c) = &decl.cards {
+            let mut b = st.binds;
+            if let Some(z) = self.zone(&c.from, st, &mut b) {
+                for i in 0..st.zones[z].len().min(64) {
+                    if choice.cards & (1 << i) != 0 {
+                        st.chosen.push(st.zones[z][i]);
+                    }
+                }
+            }
+        }
+        if *secret {
+            // Kept secret until `reveal choices`, which makes it the seat's last choice too.
+            st.secret[seat as usize] = (choice.action + 1, choice.arg);
+            st.revealed = false;
+        } else {
+            st.last[seat as usize] = (choice.action + 1, choice.arg);
+        }
+        if log.enabled() {
+            let mut b = st.binds;
+            let said = format!("seat {seat} {}", self.render(&decl.say, st, &mut b));
+            let own = match &decl.say_own {
+                Some(t) => format!("seat {seat} {}", self.render(t, st, &mut b)),
+                None => said.clone(),
+            };
+            let me = 1u8 << seat;
+            let public = if *secret { format!("seat {seat} chooses in secret") } else { said };
+            log.emit(|| Event { to: me, text: own });
+            log.emit(|| Event { to: !me, text: public });
+        }
+        st.waiting = None;
+        if (st.depth as usize) < STACK {
+            st.stack[st.depth as usize] = at + 1;
+            st.depth += 1;
+            st.pc = decl.code;
+        } else {
+            st.pc = at + 1;
+        }
+        self.run(st, rng, log);
+    }
+
+    fn action_text_short(&self, seat: usize, st: &State) -> String {
+        let (a, arg) = st.secret[seat];
+        if a == 0 {
+            return "nothing".into();
+        }
+        let decl = &self.p().actions[a as usize - 1];
+        match decl.arg {
+            ArgChoice::None => decl.name.replace('_', " "),
+            ArgChoice::Number(..) => format!("{} {arg}", decl.name.replace('_', " ")),
+            ArgChoice::Seat { .. } => format!("{} seat {arg}", decl.name.replace('_', " ")),
+        }
+    }
+
+    /// A template's text at `st`.
+    pub fn render(&self, t: &Template, st: &State, b: &mut [i64; BINDS]) -> String {
+        let mut out = String::new();
+        for part in &t.parts {
+            match part {
+                Part::Text(s) => out.push_str(s),
+                Part::Cards => {
+                    if !st.chosen.is_empty() {
+                        out.push_str(&self.cards_text(&st.chosen));
+                    }
+                }
+                Part::Card(e) => {
+                    let c = self.eval(e, st, b);
+                    if c >= 0 && (c as usize) < self.attrs.len() {
+                        out.push_str(&self.card_name(c as u16));
+                    } else {
+                        out.push_str("no card");
+                    }
+                }
+                Part::Seat(e) => {
+                    let _ = write!(out, "seat {}", self.eval(e, st, b));
+                }
+                Part::Value(e) => {
+                    let _ = write!(out, "{}", self.eval(e, st, b));
+                }
+            }
+        }
+        out.trim().to_string()
+    }
+
+    /// The table in words, for traces: every zone's cards (top last), counters, whose turn.
+    pub fn describe(&self, st: &State) -> String {
+        let p = self.p();
+        let mut out = format!("turn {}, seat {} to play", st.turn, st.current);
+        for z in 0..p.zone_slots {
+            if st.zones[z].is_empty() {
+                continue;
+            }
+            let _ = write!(out, "; {}: {}", self.zone_label(z), self.cards_text(&st.zones[z]));
+        }
+        for c in &p.counters {
+            let n = match c.per {
+                Per::Seat => self.seats,
+                _ => c.len as usize,
+            };
+            let values: Vec<String> = (0..n).map(|i| st.counters[c.first as usize + i].to_string()).collect();
+            let _ = write!(out, "; {} {}", c.name, values.join("/"));
+        }
+        out
+    }
+
+    /// The table as a trace records it: zones by name (per seat: a list, seat by seat) with
+    /// card names, counters, whose turn; the cards nobody sees at a real table under
+    /// `hidden`.
+    pub fn trace_state(&self, st: &State) -> serde_json::Value {
+        let p = self.p();
+        let mut zones = serde_json::Map::new();
+        for d in &p.zones {
+            let names = |z: usize| serde_json::Value::from(st.zones[z].iter().map(|&c| self.card_name(c)).collect::<Vec<_>>());
+            let v = if d.per_seat { serde_json::Value::from((0..self.seats).map(|s| names(d.first as usize + s)).collect::<Vec<_>>()) } else { names(d.first as usize) };
+            zones.insert(d.name.clone(), v);
+        }
+        let mut counters = serde_json::Map::new();
+        for c in &p.counters {
+            let n = match c.per {
+                Per::Seat => self.seats,
+                _ => c.len as usize,
+            };
+            let values: Vec<i64> = (0..n).map(|i| st.counters[c.first as usize + i]).collect();
+            counters.insert(c.name.clone(), if c.per == Per::One { values[0].into() } else { values.into() });
+        }
+        serde_json::json!({
+            "turn": st.turn,
+            "round": st.round + 1,
+            "to_play": st.waiting.map(|(s, _)| s),
+            "counters": counters,
+            "hidden": { "zones": zones },
+        })
+    }
+
+    // ---- What a seat knows ----
+
+    /// Everything `seat` sees, as canonical text (see [`crate::engine::Game::observation`]).
+    pub fn observation(&self, st: &State, seat: usize) -> String {
+        let p = self.p();
+        let mut out = String::new();
+        let _ = write!(out, "pc {} depth {} stack {:?} current {} first {} rev {} turn {} rt {} round {} over {} elim {} skip {} next {:?} passed {}|",
+            st.pc, st.depth, &st.stack[..st.depth as usize], st.current, st.first, st.reversed, st.turn, st.round_turn, st.round, st.over, st.eliminated, st.skip_next, st.next_seat, st.passed);
+        let _ = write!(out, "waiting {:?}|binds {:?} arg {}|counters {:?}|", st.waiting, &st.binds[..STEP_BINDS], st.binds[ARG], st.counters);
+        for s in 0..self.seats {
+            let (a, arg) = st.secret[s];
+            if s == seat || st.revealed {
+                let _ = write!(out, "secret{s} {a} {arg};");
+            } else {
+                let _ = write!(out, "secret{s} {};", a > 0);
+            }
+            let _ = write!(out, "last{s} {:?};", st.last[s]);
+        }
+        let bit = 1u8 << seat;
+        for z in 0..p.zone_slots {
+            let cards = &st.zones[z];
+            if cards.is_empty() {
+                continue;
+            }
+            let _ = write!(out, "|z{z} n{}:", cards.len());
+            let ordered = self.zone_decl(z).ordered;
+            let mut loose: Vec<u32> = Vec::new();
+            for (i, &c) in cards.iter().enumerate() {
+                let c = c as usize;
+                if st.know_pos[c] & bit != 0 && ordered {
+                    let _ = write!(out, " {i}={}", self.kinds[c]);
+                } else if st.know_zone[c] & bit != 0 {
+                    loose.push(self.kinds[c]);
+                }
+            }
+            loose.sort_unstable();
+            if !loose.is_empty() {
+                let _ = write!(out, " some {loose:?}");
+            }
+        }
+        // Chosen cards stay known to whoever saw them (their places are in the zones).
+        out
+    }
+
+    /// Writes into `out` a state `seat` cannot tell from `st`: every card whose zone it does
+    /// not know dealt again at random into the places of such cards; cards it knows the zone
+    /// of but not the place moved at random within their zone; other seats' secret choices not
+    /// yet revealed chosen again at random among their legal ones.
+    pub fn determinize(&self, st: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        out.clone_from(st);
+        let p = self.p();
+        let bit = 1u8 << seat;
+        let mut pool: Vec<u16> = Vec::new();
+        let mut free: Vec<(u16, u16)> = Vec::new();
+        for z in 0..p.zone_slots {
+            let cards = &st.zones[z];
+            let mut zone_free: Vec<u16> = Vec::new();
+            let mut zone_known: Vec<u16> = Vec::new();
+            for (i, &c) in cards.iter().enumerate() {
+                let ci = c as usize;
+                let pos_known = st.know_pos[ci] & bit != 0 && self.zone_decl(z).ordered;
+                if pos_known {
+                    continue;
+                }
+                zone_free.push(i as u16);
+                if st.know_zone[ci] & bit != 0 {
+                    zone_known.push(c);
+                } else {
+                    pool.push(c);
+                }
+            }
+            if zone_free.is_empty() {
+                continue;
+            }
+            // Known-zone cards to random free places of their zone (in a canonical order first).
+            zone_known.sort_unstable_by_key(|&c| (self.kinds[c as usize], c));
+            for i in (1..zone_free.len()).rev() {
+                let j = rng::below((i + 1) as u32, rng) as usize;
+                zone_free.swap(i, j);
+            }
+            for (k, &slot) in zone_free.iter().enumerate() {
+                if k < zone_known.len() {
+                    let c = zone_known[k];
+                    out.zones[z][slot as usize] = c;
+                    out.where_is[c as usize] = z as u16;
+                } else {
+                    free.push((z as u16, slot));
+                }
+            }
+        }
+        free.sort_unstable();
+        pool.sort_unstable_by_key(|&c| (self.kinds[c as usize], c));
+        for i in (1..pool.len()).rev() {
+            let j = rng::below((i + 1) as u32, rng) as usize;
+            pool.swap(i, j);
+        }
+        for (k, &(z, slot)) in free.iter().enumerate() {
+            let c = pool[k];
+            out.zones[z as usize][slot as usize] = c;
+            out.where_is[c as usize] = z;
+        }
+        // Other seats' unrevealed secret choices, again at random among their legal ones.
+        if !st.revealed {
+            for s in 0..self.players {
+                if s == seat || st.secret[s].0 == 0 {
+                    continue;
+                }
+                if let Some(at) = self.secret_choose_at(st) {
+                    let mut options: Vec<Choice> = Vec::new();
+                    self.each_choice(out, s, at, &mut |c| {
+                        options.push(c);
+                        true
+                    });
+                    if !options.is_empty() {
+                        let c = options[rng::below(options.len() as u32, rng) as usize];
+                        out.secret[s] = (c.action + 1, c.arg);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The choose instruction of the secret choices under way (the waiting seat's, else the
+    /// last secret choose in the code before the machine's place).
+    fn secret_choose_at(&self, st: &State) -> Option<u32> {
+        let p = self.p();
+        if let Some((_, at)) = st.waiting
+            && matches!(p.code[at as usize], Instr::Choose { secret: true, .. })
+        {
+            return Some(at);
+        }
+        (0..p.code.len()).rev().find(|&i| matches!(p.code[i], Instr::Choose { secret: true, .. })).map(|i| i as u32)
+    }
+}
+
+/// One line of what happened, with the seats that see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// Bit per seat that sees it.
+    pub to: u8,
+    /// The line, in the file's words.
+    pub text: String,
+}
+
+impl Event {
+    /// A line every seat sees.
+    pub fn all(text: String) -> Event {
+        Event { to: u8::MAX, text }
+    }
+}
+
+/// Bind slot of the action's number or seat.
+pub const ARG: usize = BINDS - 1;
+/// Bind slot of the zone instance whose positions `CHOSEN_MASK` names while choices are
+/// listed (-1: `chosen` is the state's list of chosen cards).
+pub const CHOSEN_ZONE: usize = BINDS - 2;
+/// Bind slot of the positions of a candidate set of cards.
+pub const CHOSEN_MASK: usize = BINDS - 3;
+
+/// Bound names as a game starts (`chosen` is the state's list).
+pub const BINDS_FRESH: [i64; BINDS] = {
+    let mut b = [0; BINDS];
+    b[CHOSEN_ZONE] = -1;
+    b
+};
+
+impl State {
+    /// A table with nothing on it.
+    pub fn empty() -> State {
+        State {
+            zones: Vec::new(),
+            counters: Vec::new(),
+            binds: BINDS_FRESH,
+            pc: 0,
+            stack: [0; STACK],
+            depth: 0,
+            current: 0,
+            first: 0,
+            reversed: false,
+            turn: 0,
+            round_turn: 0,
+            round: 0,
+            chosen: Vec::new(),
+            secret: [(0, 0); MAX_SEATS],
+            revealed: false,
+            waiting: None,
+            know_zone: Vec::new(),
+            know_pos: Vec::new(),
+            where_is: Vec::new(),
+            eliminated: 0,
+            eliminated_at: [0; MAX_SEATS],
+            skip_next: false,
+            next_seat: None,
+            passed: 0,
+            over: false,
+            end_reason: 0,
+            winners: 0,
+            last: [(0, 0); MAX_SEATS],
+        }
+    }
+}
+
+/// The next combination of `idx.len()` indices below `n` in lexicographic order; false after
+/// the last.
+fn next_combination(idx: &mut [usize], n: usize) -> bool {
+    let k = idx.len();
+    let mut i = k;
+    while i > 0 {
+        i -= 1;
+        if idx[i] < n - k + i {
+            idx[i] += 1;
+            for j in i + 1..k {
+                idx[j] = idx[j - 1] + 1;
+            }
+            return true;
+        }
+    }
+    false
+}
+
+/// The cards of a zone, or the positions of a zone a candidate choice names.
+#[derive(Clone, Copy)]
+pub struct Cards<'s> {
+    cards: &'s [u16],
+    mask: u64,
+}
+
+impl<'s> Cards<'s> {
+    /// The cards in order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + 's {
+        let mask = self.mask;
+        self.cards.iter().enumerate().filter(move |(i, _)| *i >= 64 || mask & (1 << i) != 0).map(|(_, &c)| c)
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        if self.mask == u64::MAX { self.cards.len() } else { self.mask.count_ones() as usize }
+    }
+}
+
+/// One choice of a seat: an action, its number or seat, and the positions of the cards it
+/// chooses in the zone it chooses from (bit i: position i).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Choice {
+    /// The action (index in the file's actions).
+    pub action: u16,
+    /// Its number or seat (0 when it has none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub arg: i64,
+    /// Positions of the chosen cards.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub cards: u64,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
+}

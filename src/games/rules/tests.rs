@@ -1,0 +1,212 @@
+//! Tests of the rules language: the seed games written in it play the same distribution of
+//! games as the built-in ones, every rules file passes the invariant harness, and mistakes are
+//! named with their place.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::RulesGame;
+use crate::engine::{Bot, Game, PlayOptions, RandomBot, game_seed, play};
+use crate::games::{GameVisitor, Registered, visit};
+use crate::sim::harness::HarnessPlan;
+use crate::variant::Variant;
+
+/// Length, win shares per seat and end reason shares of `games` games with `random` at every
+/// seat: per game (length, win share of each seat, end reason).
+fn sample<G: Game>(game: &G, games: u64, seed: u64) -> Vec<(f64, Vec<f64>, String)> {
+    (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let mut bots: Vec<Box<dyn Bot<G>>> = (0..game.acting_seats()).map(|_| Box::new(RandomBot::<G>::new()) as Box<dyn Bot<G>>).collect();
+            let o = play(game, &mut bots, game_seed(seed, i), PlayOptions::default(), None, None).expect("legal");
+            (o.length as f64, (0..game.seats()).map(|s| o.win_share(s)).collect(), game.end_reasons()[o.end_reason as usize].to_string())
+        })
+        .collect()
+}
+
+fn mean_var(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n;
+    let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0);
+    (m, v)
+}
+
+/// Checks that two samples agree within 4 standard errors of the difference on the mean
+/// length, every seat's win share and every end reason's share; returns the worst z.
+fn agree(a: &[(f64, Vec<f64>, String)], b: &[(f64, Vec<f64>, String)], what: &str) -> f64 {
+    let mut worst: f64 = 0.0;
+    let mut check = |name: String, xa: Vec<f64>, xb: Vec<f64>| {
+        let (ma, va) = mean_var(&xa);
+        let (mb, vb) = mean_var(&xb);
+        let se = (va / xa.len() as f64 + vb / xb.len() as f64).sqrt();
+        let z = if se == 0.0 { if (ma - mb).abs() < 1e-12 { 0.0 } else { f64::INFINITY } } else { (ma - mb).abs() / se };
+        assert!(z < 4.0, "{what}: {name} differs: built-in {ma:.4}, rules file {mb:.4} ({z:.1} standard errors)");
+        worst = worst.max(z);
+    };
+    check("mean length".into(), a.iter().map(|g| g.0).collect(), b.iter().map(|g| g.0).collect());
+    for s in 0..a[0].1.len() {
+        check(format!("seat {s}'s win share"), a.iter().map(|g| g.1[s]).collect(), b.iter().map(|g| g.1[s]).collect());
+    }
+    let mut reasons: Vec<&String> = a.iter().map(|g| &g.2).chain(b.iter().map(|g| &g.2)).collect();
+    reasons.sort();
+    reasons.dedup();
+    for r in reasons {
+        check(format!("end reason {r}"), a.iter().map(|g| f64::from(u8::from(&g.2 == r))).collect(), b.iter().map(|g| f64::from(u8::from(&g.2 == r))).collect());
+    }
+    worst
+}
+
+fn load(path: &str, sets: &[&str]) -> Variant {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Variant::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join(path), &sets).expect("loads")
+}
+
+/// Plays the built-in game of `builtin` and the rules file `rules` with the same `--set`
+/// values, 20,000 games a side.
+fn compare(builtin: &str, rules: &str, sets: &[&str]) {
+    struct Sample(Variant, u64);
+    impl GameVisitor for Sample {
+        type Output = Vec<(f64, Vec<f64>, String)>;
+        fn visit<G: Registered>(self) -> Self::Output {
+            sample(&G::from_variant(&self.0).expect("builds"), 20_000, self.1)
+        }
+    }
+    let bv = load(builtin, sets);
+    let a = visit(&bv.game.clone(), Sample(bv, 11)).expect("registered");
+    let game = RulesGame::from_variant(&load(rules, sets)).expect("compiles");
+    let b = sample(&game, 20_000, 29);
+    agree(&a, &b, &format!("{rules} with {sets:?}"));
+}
+
+#[test]
+fn flower_power_as_a_rules_file_plays_like_the_built_in_game() {
+    compare("variants/flower-power/standard.toml", "examples/rules/flower-power.toml", &[]);
+    compare("variants/flower-power/standard.toml", "examples/rules/flower-power.toml", &["players=3", "hand_size=3"]);
+    compare("variants/flower-power/standard.toml", "examples/rules/flower-power.toml", &["players=6", "max_play=2", "petals=4"]);
+}
+
+/// Every bundled rules file passes the invariant harness (conservation, legality,
+/// termination, determinism, determinizations that show the seat its own view) with every
+/// bot it offers.
+#[test]
+fn every_bundled_rules_file_passes_the_invariant_harness() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("examples/rules").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        let v = Variant::load(&file, &[]).expect("loads");
+        let plan = HarnessPlan { games: 6, ..HarnessPlan::default() };
+        match crate::games::check_rules(&v, plan).expect("builds") {
+            Ok(n) => assert!(n > 0, "{}", file.display()),
+            Err(f) => panic!("{}: {f:?}", file.display()),
+        }
+    }
+}
+
+/// A mistake inside an expression is named at its character: file, line and column.
+#[test]
+fn an_unknown_name_in_an_expression_is_named_at_its_column() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules/flower-power.toml")).expect("reads");
+    let broken = text.replace("value = \"sum_seats(flowers)\"", "value = \"sum_seats(flowrs)\"");
+    let v = Variant::from_toml_str(Path::new("fp.toml"), &broken).expect("toml");
+    let err = RulesGame::from_variant(&v).err().expect("refused").to_string();
+    let line = broken.lines().position(|l| l.contains("sum_seats(flowrs)")).expect("there") + 1;
+    let column = broken.lines().nth(line - 1).expect("line").find("flowrs").expect("there") + 1;
+    assert!(err.starts_with(&format!("fp.toml:{line}:{column}:")), "{err}");
+    assert!(err.contains("did you mean `flowers`"), "{err}");
+}
+
+#[test]
+fn take_a_penny_as_a_rules_file_plays_like_the_built_in_game() {
+    compare("variants/take-a-penny/standard.toml", "examples/rules/take-a-penny.toml", &[]);
+    compare("variants/take-a-penny/standard.toml", "examples/rules/take-a-penny.toml", &["players=3"]);
+    compare("variants/take-a-penny/standard.toml", "examples/rules/take-a-penny.toml", &["players=2", "bank_card_start=2"]);
+}
+
+/// Deep-merges `fragment` into `base` (a fragment's tables add to and replace the base's).
+fn merge(base: &mut toml::Table, fragment: toml::Table) {
+    for (k, v) in fragment {
+        match (base.get_mut(&k), v) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(f)) => merge(b, f),
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Every TOML block of docs/rules-language.md compiles: a whole file (it has
+/// `rules_language`) as it is, a fragment merged into the tutorial's game.
+#[test]
+fn every_toml_block_of_the_rules_language_page_compiles() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/rules-language.md")).expect("reads");
+    let base_text = std::fs::read_to_string(root.join("examples/rules/color-match.toml")).expect("reads");
+    let mut blocks = 0;
+    let mut rest = page.as_str();
+    while let Some(start) = rest.find("```toml\n") {
+        let body_start = start + "```toml\n".len();
+        let end = rest[body_start..].find("```").expect("closed") + body_start;
+        let block = &rest[body_start..end];
+        rest = &rest[end + 3..];
+        blocks += 1;
+        let fragment: toml::Table = block.parse().unwrap_or_else(|e| panic!("block {blocks} is not TOML: {e}\n{block}"));
+        let text = if fragment.contains_key("rules_language") {
+            // The tutorial's first block is the head of the file: complete it with the rest
+            // of the tutorial's game.
+            let mut base: toml::Table = base_text.parse().expect("toml");
+            merge(&mut base, fragment);
+            toml::to_string(&base).expect("writes")
+        } else {
+            let mut base: toml::Table = base_text.parse().expect("toml");
+            merge(&mut base, fragment);
+            toml::to_string(&base).expect("writes")
+        };
+        let v = Variant::from_toml_str(Path::new("docs/rules-language.md"), &text).unwrap_or_else(|e| panic!("block {blocks}: {e}\n{block}"));
+        if let Err(e) = RulesGame::from_variant(&v) {
+            panic!("block {blocks} does not compile: {e}\n{block}");
+        }
+    }
+    assert!(blocks >= 10, "{blocks} blocks");
+}
+
+/// No rules file makes the loader or the machine panic or hang: the bundled files with
+/// characters deleted, repeated or replaced are refused with an error or play to their end.
+#[test]
+fn broken_rules_files_are_refused_or_played_never_a_panic() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let texts: Vec<String> = ["color-match", "take-a-penny", "flower-power"].iter().map(|f| std::fs::read_to_string(root.join(format!("examples/rules/{f}.toml"))).expect("reads")).collect();
+    let mut runner = TestRunner::new(Config { cases: 96, failure_persistence: None, ..Config::default() });
+    let edits = (0usize..3, 0usize..100_000, 0usize..3, proptest::sample::select(vec!["0", "-1", "99999999", "(", ")", "x", "\"", "[", "]", "==", "hand", "seat", "..", "{", "}", ",", " "]));
+    runner
+        .run(&edits, |(file, at, kind, insert)| {
+            let text = &texts[file];
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = at % chars.len();
+            match kind {
+                0 => {
+                    chars.remove(i);
+                }
+                1 => chars.splice(i..i, insert.chars()).for_each(drop),
+                _ => {
+                    let j = (i + 7).min(chars.len());
+                    chars.splice(i..j, insert.chars()).for_each(drop);
+                }
+            }
+            let broken: String = chars.into_iter().collect();
+            let Ok(v) = Variant::from_toml_str(Path::new("broken.toml"), &broken) else { return Ok(()) };
+            let Ok(game) = RulesGame::from_variant(&v) else { return Ok(()) };
+            // Plays a few games with a small cap on decisions: must end or be stopped, never panic.
+            for seed in 0..3 {
+                let mut bots: Vec<Box<dyn Bot<RulesGame>>> = (0..game.acting_seats()).map(|_| Box::new(RandomBot::<RulesGame>::new()) as Box<dyn Bot<RulesGame>>).collect();
+                let _ = play(&game, &mut bots, game_seed(seed, 0), PlayOptions { checked: true }, None, None);
+            }
+            prop_assert!(true);
+            Ok(())
+        })
+        .expect("no panic");
+}
