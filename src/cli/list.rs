@@ -42,7 +42,15 @@ pub(super) fn list(a: &ListArgs) -> Result<(), Error> {
         let desc = Variant::load(&f, &[])
             .map_err(Error::from)
             .and_then(|v| games::rules::RulesGame::from_variant(&v).map(|g| (v, g)).map_err(Error::from))
-            .map(|(v, g)| format!("{} ({}): {}; bots: random, ismcts, greedy{}", v.game, g.program().name, v.description, g.program().bots.iter().map(|b| format!(", {}", b.name)).collect::<String>()))
+            .map(|(v, g)| {
+                format!(
+                    "{} ({}): {}; bots: random, ismcts, greedy{}",
+                    v.game,
+                    g.program().name,
+                    v.description,
+                    g.program().bots.iter().map(|b| format!(", {}", b.name)).collect::<String>()
+                )
+            })
             .unwrap_or_else(|e| format!("invalid: {e}"));
         println!("  {}  ({desc})", f.display());
     }

@@ -22,13 +22,22 @@ pub(super) fn rules(args: &RulesArgs) -> Result<(), Error> {
     if args.game.ends_with(".toml") || path.is_file() {
         let variant = crate::variant::Variant::load(path, &[])?;
         if !games::rules::is_rules_file(&variant) {
-            return Err(Error::Usage(format!("{} is a variant of `{}`, not a rules file; `playtest rules {}` prints that game's keys", args.game, variant.game, variant.game)));
+            return Err(Error::Usage(format!(
+                "{} is a variant of `{}`, not a rules file; `playtest rules {}` prints that game's keys",
+                args.game, variant.game, variant.game
+            )));
         }
         let game = games::rules::RulesGame::from_variant(&variant)?;
         print!("{}", games::rules::outline::outline(&variant, &game));
         return Ok(());
     }
-    let keys = games::variant_keys(&args.game).ok_or_else(|| Error::Usage(format!("unknown game `{}`; allowed: {}, or a rules file (`playtest rules examples/rules/color-match.toml`)", args.game, games::GAME_IDS.join(", "))))?;
+    let keys = games::variant_keys(&args.game).ok_or_else(|| {
+        Error::Usage(format!(
+            "unknown game `{}`; allowed: {}, or a rules file (`playtest rules examples/rules/color-match.toml`)",
+            args.game,
+            games::GAME_IDS.join(", ")
+        ))
+    })?;
     println!("# {}: variant keys", args.game);
     println!();
     println!("Every key may be set in a variant file or with `--set KEY=VALUE`; the rules as played are in");

@@ -91,7 +91,7 @@ pub(super) fn simulate(game: &dyn GameHandle, variant: &Variant, a: &SimulateArg
     if let Some(out) = out {
         out.commit()?;
         if !a.json {
-            println!("wrote games.parquet, games.csv and summary.json into {}", crate::output::shown::tidy(&out_dir(a)).display());
+            println!("wrote games.parquet, games.csv and summary.json into {}", crate::output::shown::tidy(out_dir(a)).display());
         }
     }
     Ok(())

@@ -32,7 +32,11 @@ pub(super) fn validate(a: &ValidateArgs) -> Result<(), Error> {
                     for w in &warnings {
                         println!("warning: {w}");
                     }
-                    println!("  rules file: {} warning(s) from {} sampled games (random at every seat, seed 1)", warnings.len(), games::rules::lint::LINT_GAMES);
+                    println!(
+                        "  rules file: {} warning(s) from {} sampled games (random at every seat, seed 1)",
+                        warnings.len(),
+                        games::rules::lint::LINT_GAMES
+                    );
                 }
             }
             // One variant: its error is returned and printed once by main; several: each is

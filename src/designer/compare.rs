@@ -985,6 +985,8 @@ mod tests {
             own_unit: String::new(),
             own: false,
             applies: true,
+            difference: false,
+            interval: ["mean", "mean"],
             a: 0.5,
             a_ci: [0.4, 0.6],
             b: 0.5 + diff,

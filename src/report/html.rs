@@ -72,11 +72,9 @@ fn summary_html(s: &Summary) -> String {
     let f = &s.first_player_advantage;
     // A team game: the first mover's team, the teams' test, wins shared between teams.
     let (fpa, fairness, shared) = match &s.teams {
-        Some(t) => (
-            format!("first-player advantage: {}", t.name(t.first_team)),
-            ("team fairness (chi-square p)", t.team_fairness_p),
-            "games won by several teams",
-        ),
+        Some(t) => {
+            (format!("first-player advantage: {}", t.name(t.first_team)), ("team fairness (chi-square p)", t.team_fairness_p), "games won by several teams")
+        }
         None => ("first-player advantage".to_string(), ("seat fairness (chi-square p)", s.seat_fairness_p), "games with a shared win"),
     };
     row(&mut h, &fpa, crate::stats::format::estimate_points(f));

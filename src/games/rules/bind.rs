@@ -29,7 +29,11 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
                     _ => Vec::new(),
                 };
                 for (k, v) in t {
-                    let n: usize = k.parse().ok().filter(|&n| n >= 1 && n <= 1000).ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "a row is numbered 1, 2, ... (at most 1000)"))?;
+                    let n: usize = k
+                        .parse()
+                        .ok()
+                        .filter(|n| (1..=1000).contains(n))
+                        .ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "a row is numbered 1, 2, ... (at most 1000)"))?;
                     let v = v.as_integer().ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "expected an integer"))?;
                     if r.len() < n {
                         let last = r.last().copied().unwrap_or(0);
@@ -41,10 +45,15 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
                 0
             }
             (ParamKind::Rows { .. }, Some(toml::Value::Array(a))) => {
-                rows[i] = a.iter().map(|v| v.as_integer().ok_or_else(|| variant.provenance.invalid(key, "expected a list of integers (rows 1, 2, ...)"))).collect::<Result<_, _>>()?;
+                rows[i] = a
+                    .iter()
+                    .map(|v| v.as_integer().ok_or_else(|| variant.provenance.invalid(key, "expected a list of integers (rows 1, 2, ...)")))
+                    .collect::<Result<_, _>>()?;
                 0
             }
-            (ParamKind::Rows { .. }, Some(_)) => return Err(variant.provenance.invalid(key, "expected a table of rows (`1 = 5`, `2 = 15`) or a list of integers")),
+            (ParamKind::Rows { .. }, Some(_)) => {
+                return Err(variant.provenance.invalid(key, "expected a table of rows (`1 = 5`, `2 = 15`) or a list of integers"));
+            }
             (ParamKind::Rows { .. }, None) => {
                 if let ParamDefault::Rows(r) = &decl.default {
                     rows[i] = r.clone();
@@ -53,15 +62,15 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
             }
             (ParamKind::Bool, Some(toml::Value::Boolean(b))) => i64::from(*b),
             (ParamKind::Bool, Some(_)) => return Err(variant.provenance.invalid(key, "expected true or false")),
-            (ParamKind::Word(words), Some(toml::Value::String(s))) => {
-                words.iter().position(|w| w == s).ok_or_else(|| {
-                    let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                    variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: {}", words.join(", ")))
-                })? as i64
-            }
+            (ParamKind::Word(words), Some(toml::Value::String(s))) => words.iter().position(|w| w == s).ok_or_else(|| {
+                let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: {}", words.join(", ")))
+            })? as i64,
             (ParamKind::Word(words), Some(_)) => return Err(variant.provenance.invalid(key, format!("expected one of: {}", words.join(", ")))),
             (ParamKind::Int, Some(toml::Value::Integer(n))) => *n,
-            (ParamKind::Int, Some(other)) => return Err(variant.provenance.invalid(key, format!("expected an integer from {} to {}, got {}", decl.min, decl.max, other.type_str()))),
+            (ParamKind::Int, Some(other)) => {
+                return Err(variant.provenance.invalid(key, format!("expected an integer from {} to {}, got {}", decl.min, decl.max, other.type_str())));
+            }
             (_, None) => match &decl.default {
                 ParamDefault::Value(v) => *v,
                 ParamDefault::Rows(_) => 0,
@@ -74,7 +83,8 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
         };
         if !matches!(decl.kind, ParamKind::Rows { .. }) && (v < decl.min || v > decl.max) {
             let written = value.is_some();
-            let message = format!("{v} is out of range; allowed: {} to {}{}", decl.min, decl.max, if written { "" } else { " (its default, computed from other keys)" });
+            let message =
+                format!("{v} is out of range; allowed: {} to {}{}", decl.min, decl.max, if written { "" } else { " (its default, computed from other keys)" });
             return Err(variant.provenance.invalid(key, message));
         }
         params[i] = v;
@@ -163,7 +173,19 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
 
 /// A bound game with nothing bound yet (defaults of every field).
 fn shell(program: Arc<Program>) -> Bound {
-    Bound { program, params: Vec::new(), rows: Vec::new(), players: 1, seats: 1, attrs: Vec::new(), kinds: Vec::new(), start: Vec::new(), cap: 1, rounds: 1, first_seat: 0 }
+    Bound {
+        program,
+        params: Vec::new(),
+        rows: Vec::new(),
+        players: 1,
+        seats: 1,
+        attrs: Vec::new(),
+        kinds: Vec::new(),
+        start: Vec::new(),
+        cap: 1,
+        rounds: 1,
+        first_seat: 0,
+    }
 }
 
 /// A state with nothing in it, for expressions over parameters alone.
@@ -205,7 +227,9 @@ fn check_unknown_keys(p: &Program, variant: &Variant) -> Result<(), VariantError
         }
         let names: Vec<&str> = p.params.iter().map(|d| d.key.as_str()).chain(RULES_KEYS.iter().copied()).collect();
         let hint = nearest(key, names.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-        return Err(variant.provenance.invalid(key, format!("unknown key; {hint}parameters: {}", p.params.iter().map(|d| d.key.as_str()).collect::<Vec<_>>().join(", "))));
+        return Err(variant
+            .provenance
+            .invalid(key, format!("unknown key; {hint}parameters: {}", p.params.iter().map(|d| d.key.as_str()).collect::<Vec<_>>().join(", "))));
     }
     Ok(())
 }

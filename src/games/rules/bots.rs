@@ -197,7 +197,13 @@ pub fn register(game: &RulesGame) {
             continue;
         }
         let doc = super::compile::intern(&bot.doc);
-        let params: &'static [BotParamInfo] = Box::leak(Box::new([BotParamInfo { name: "rule_set", default: index as f64, min: index as f64, max: index as f64, doc: "which of the file's bots (fixed)" }]));
+        let params: &'static [BotParamInfo] = Box::leak(Box::new([BotParamInfo {
+            name: "rule_set",
+            default: index as f64,
+            min: index as f64,
+            max: index as f64,
+            doc: "which of the file's bots (fixed)",
+        }]));
         list.push((name, doc, index, params));
     }
 }

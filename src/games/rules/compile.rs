@@ -17,12 +17,47 @@ pub const LANGUAGE_VERSION: i64 = 1;
 pub const VERSION_KEY: &str = "rules_language";
 
 /// Top-level keys of a rules file besides the parameters' values and the common variant keys.
-pub const RULES_KEYS: &[&str] =
-    &[VERSION_KEY, "title", "length_unit", "standing_unit", "parameters", "require", "cards", "zones", "counters", "table", "setup", "round", "turn", "actions", "end", "figures", "strategies"];
+pub const RULES_KEYS: &[&str] = &[
+    VERSION_KEY,
+    "title",
+    "length_unit",
+    "standing_unit",
+    "parameters",
+    "require",
+    "cards",
+    "zones",
+    "counters",
+    "table",
+    "setup",
+    "round",
+    "turn",
+    "actions",
+    "end",
+    "figures",
+    "strategies",
+];
 
 /// Names an expression may not use for a declaration (they mean something already).
 const RESERVED: &[&str] = &[
-    "seat", "current", "players", "seats", "turn", "round", "round_turn", "first", "card", "chosen", "target", "number", "size", "true", "false", "and", "or", "not", "all",
+    "seat",
+    "current",
+    "players",
+    "seats",
+    "turn",
+    "round",
+    "round_turn",
+    "first",
+    "card",
+    "chosen",
+    "target",
+    "number",
+    "size",
+    "true",
+    "false",
+    "and",
+    "or",
+    "not",
+    "all",
 ];
 
 /// Compiles the rules file `variant` (the merged table of the file, the files it extends and
@@ -244,13 +279,16 @@ impl<'v> Compiler<'v> {
                     self.check_keys(&key, t, &["if", "reason"], "an end condition")?;
                     let cond = t.get("if").ok_or_else(|| self.err(&key, "missing `if`: the condition that ends it"))?;
                     let condition = self.expr(&format!("{key}.if"), cond, "an end condition")?;
-                    let reason = t.get("reason").map(|r| self.string(&format!("{key}.reason"), r, "an end reason")).transpose()?.unwrap_or_else(|| "ended".into());
+                    let reason =
+                        t.get("reason").map(|r| self.string(&format!("{key}.reason"), r, "an end reason")).transpose()?.unwrap_or_else(|| "ended".into());
                     let reason = self.reason_index(&reason);
                     out.push(EndCheck { condition, reason });
                 }
             }
         }
-        let cap_value = self.get("end.cap").ok_or_else(|| self.err("end", "missing `cap`: every game needs a turn cap (`cap = 1000` or a parameter `cap = \"turn_cap\"`)"))?;
+        let cap_value = self
+            .get("end.cap")
+            .ok_or_else(|| self.err("end", "missing `cap`: every game needs a turn cap (`cap = 1000` or a parameter `cap = \"turn_cap\"`)"))?;
         let cap = self.expr("end.cap", cap_value, "the turn cap")?;
         let capped_round_scores = match self.get("end.capped_round_scores") {
             Some(toml::Value::Boolean(b)) => *b,
@@ -402,7 +440,11 @@ impl<'v> Compiler<'v> {
                     .map(|w| w.as_str().map(str::to_string).ok_or_else(|| self.err(&format!("{at}.words"), "expected a list of words")))
                     .collect::<Res<_>>()?;
                 let d = match default {
-                    toml::Value::String(s) => words.iter().position(|w| w == s).ok_or_else(|| self.err(&format!("{at}.default"), format!("`{s}` is not one of the words: {}", words.join(", "))))? as i64,
+                    toml::Value::String(s) => words
+                        .iter()
+                        .position(|w| w == s)
+                        .ok_or_else(|| self.err(&format!("{at}.default"), format!("`{s}` is not one of the words: {}", words.join(", "))))?
+                        as i64,
                     _ => return Err(self.err(&format!("{at}.default"), "expected one of the words")),
                 };
                 let n = words.len() as i64;
@@ -412,16 +454,27 @@ impl<'v> Compiler<'v> {
                     toml::Value::Boolean(b) => (ParamKind::Bool, ParamDefault::Value(i64::from(*b)), 0, 1),
                     toml::Value::Integer(n) => (ParamKind::Int, ParamDefault::Value(*n), min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX)),
                     toml::Value::Array(rows) => {
-                        let rows: Vec<i64> =
-                            rows.iter().map(|r| r.as_integer().ok_or_else(|| self.err(&format!("{at}.default"), "expected a list of integers (rows 1, 2, ...)"))).collect::<Res<_>>()?;
-                        let step = t.get("step").map(|s| s.as_integer().ok_or_else(|| self.err(&format!("{at}.step"), "expected an integer"))).transpose()?.unwrap_or(0);
+                        let rows: Vec<i64> = rows
+                            .iter()
+                            .map(|r| r.as_integer().ok_or_else(|| self.err(&format!("{at}.default"), "expected a list of integers (rows 1, 2, ...)")))
+                            .collect::<Res<_>>()?;
+                        let step = t
+                            .get("step")
+                            .map(|s| s.as_integer().ok_or_else(|| self.err(&format!("{at}.step"), "expected an integer")))
+                            .transpose()?
+                            .unwrap_or(0);
                         (ParamKind::Rows { step }, ParamDefault::Rows(rows), min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX))
                     }
                     toml::Value::String(_) => {
                         let e = self.expr(&format!("{at}.default"), default, "a default")?;
                         (ParamKind::Int, ParamDefault::Expr(e), min.unwrap_or(i64::MIN), max.unwrap_or(i64::MAX))
                     }
-                    other => return Err(self.err(&format!("{at}.default"), format!("expected an integer, true/false, a list of rows or an expression, got {}", other.type_str()))),
+                    other => {
+                        return Err(self.err(
+                            &format!("{at}.default"),
+                            format!("expected an integer, true/false, a list of rows or an expression, got {}", other.type_str()),
+                        ));
+                    }
                 }
             };
             if lo > hi {
@@ -464,7 +517,10 @@ impl<'v> Compiler<'v> {
                 }
                 let decl = match values {
                     toml::Value::Array(list) => {
-                        let values: Vec<String> = list.iter().map(|v| v.as_str().map(str::to_string).ok_or_else(|| self.err(&at, "expected a list of value names"))).collect::<Res<_>>()?;
+                        let values: Vec<String> = list
+                            .iter()
+                            .map(|v| v.as_str().map(str::to_string).ok_or_else(|| self.err(&at, "expected a list of value names")))
+                            .collect::<Res<_>>()?;
                         if values.is_empty() || values.len() > 64 {
                             return Err(self.err(&at, "an attribute has 1 to 64 values"));
                         }
@@ -521,7 +577,8 @@ impl<'v> Compiler<'v> {
                             .iter()
                             .map(|name| {
                                 attr.values.iter().position(|v| v == name).map(|p| p as u16).ok_or_else(|| {
-                                    let hint = nearest(name, attr.values.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                                    let hint =
+                                        nearest(name, attr.values.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
                                     self.err(&key, format!("`{name}` is not a value of `{}`; {hint}allowed: all, {}", attr.name, attr.values.join(", ")))
                                 })
                             })
@@ -536,7 +593,12 @@ impl<'v> Compiler<'v> {
             };
             let zone_name = t.get("zone").map(|z| self.string(&format!("{at}.zone"), z, "a zone")).transpose()?;
             let zone = match zone_name {
-                None => self.zones.iter().find(|z| !z.per_seat).map(|z| z.first).ok_or_else(|| self.err(&at, "no shared zone to start the cards in (give `zone`)"))?,
+                None => self
+                    .zones
+                    .iter()
+                    .find(|z| !z.per_seat)
+                    .map(|z| z.first)
+                    .ok_or_else(|| self.err(&at, "no shared zone to start the cards in (give `zone`)"))?,
                 Some(name) => {
                     let z = self.zone_named(&name).map_err(|m| self.err(&format!("{at}.zone"), m))?;
                     if self.zones[z].per_seat {
@@ -583,14 +645,21 @@ impl<'v> Compiler<'v> {
                 "table" => false,
                 other => return Err(self.err(&format!("{at}.per"), format!("`{other}`: allowed: seat (one per seat), table (one shared)"))),
             };
-            let see = t.get("see").map(|p| self.string(&format!("{at}.see"), p, "see")).transpose()?.unwrap_or_else(|| if per_seat { "owner".into() } else { "nobody".into() });
+            let see = t
+                .get("see")
+                .map(|p| self.string(&format!("{at}.see"), p, "see"))
+                .transpose()?
+                .unwrap_or_else(|| if per_seat { "owner".into() } else { "nobody".into() });
             let visibility = match see.as_str() {
                 "owner" if per_seat => Visibility::Owner,
                 "everyone" => Visibility::Everyone,
                 "nobody" => Visibility::Nobody,
                 "top" => Visibility::Top,
                 other => {
-                    return Err(self.err(&format!("{at}.see"), format!("`{other}`: allowed: {}", if per_seat { "owner, everyone, nobody, top" } else { "everyone, nobody, top" })));
+                    return Err(self.err(
+                        &format!("{at}.see"),
+                        format!("`{other}`: allowed: {}", if per_seat { "owner, everyone, nobody, top" } else { "everyone, nobody, top" }),
+                    ));
                 }
             };
             let ordered = match t.get("ordered") {
@@ -779,7 +848,12 @@ impl<'v> Compiler<'v> {
         let by = match t.get("by").map(|b| self.string(&format!("{at}.by"), b, "by")).transpose()?.as_deref() {
             None | Some("position") => ChoiceBy::Position,
             Some("kind") => ChoiceBy::Kind,
-            Some(other) => return Err(self.err(&format!("{at}.by"), format!("`{other}`: allowed: position (every set of hand places), kind (sets of the same cards are one choice)"))),
+            Some(other) => {
+                return Err(self.err(
+                    &format!("{at}.by"),
+                    format!("`{other}`: allowed: position (every set of hand places), kind (sets of the same cards are one choice)"),
+                ));
+            }
         };
         Ok(CardChoice { from, min, max, each, set, by })
     }
@@ -829,7 +903,9 @@ impl<'v> Compiler<'v> {
         let mut rules = Vec::new();
         for (i, item) in list.iter().enumerate() {
             let at = format!("end.winners.{i}");
-            let t = item.as_table().ok_or_else(|| self.err(&at, "expected `{ most = \"...\" }`, `{ least = \"...\" }`, `{ only = \"...\" }` or `{ all = \"...\" }`"))?;
+            let t = item
+                .as_table()
+                .ok_or_else(|| self.err(&at, "expected `{ most = \"...\" }`, `{ least = \"...\" }`, `{ only = \"...\" }` or `{ all = \"...\" }`"))?;
             self.check_keys(&at, t, &["most", "least", "only", "all", "unique", "rank"], "a winners rule")?;
             let unique = matches!(t.get("unique"), Some(toml::Value::Boolean(true)));
             let rank = match t.get("rank") {
@@ -860,7 +936,8 @@ impl<'v> Compiler<'v> {
             let at = format!("figures.{name}");
             let t = decl.as_table().ok_or_else(|| self.err(&at, "expected `{ value = \"...\", meaning = \"...\", unit = \"...\" }`"))?;
             self.check_keys(&at, t, &["value", "share", "count", "when", "meaning", "unit"], "a figure")?;
-            let meaning = t.get("meaning").map(|m| self.string(&format!("{at}.meaning"), m, "a meaning")).transpose()?.unwrap_or_else(|| name.replace('_', " "));
+            let meaning =
+                t.get("meaning").map(|m| self.string(&format!("{at}.meaning"), m, "a meaning")).transpose()?.unwrap_or_else(|| name.replace('_', " "));
             let unit = t.get("unit").map(|m| self.string(&format!("{at}.unit"), m, "a unit")).transpose()?;
             let (kind, unit) = if let Some(v) = t.get("value") {
                 (FigureKind::Value(self.expr(&format!("{at}.value"), v, "a figure")?), unit.unwrap_or_else(|| "per game".into()))
@@ -899,8 +976,12 @@ impl<'v> Compiler<'v> {
             }
             let t = decl.as_table().ok_or_else(|| self.err(&at, "expected `{ doc = \"...\", rules = [...] }`"))?;
             self.check_keys(&at, t, &["doc", "rules"], "a bot")?;
-            let doc = t.get("doc").map(|d| self.string(&format!("{at}.doc"), d, "a doc")).transpose()?.unwrap_or_else(|| format!("the rules file's bot `{name}`"));
-            let list = t.get("rules").and_then(|r| r.as_array()).ok_or_else(|| self.err(&at, "missing `rules`: a list of `{ action = \"...\", when = \"...\", prefer = \"...\" }`, tried in order"))?;
+            let doc =
+                t.get("doc").map(|d| self.string(&format!("{at}.doc"), d, "a doc")).transpose()?.unwrap_or_else(|| format!("the rules file's bot `{name}`"));
+            let list = t
+                .get("rules")
+                .and_then(|r| r.as_array())
+                .ok_or_else(|| self.err(&at, "missing `rules`: a list of `{ action = \"...\", when = \"...\", prefer = \"...\" }`, tried in order"))?;
             let mut rules = Vec::new();
             for (i, r) in list.iter().enumerate() {
                 let key = format!("{at}.rules.{i}");
@@ -938,7 +1019,11 @@ impl<'v> Compiler<'v> {
             self.check_keys(&at, t, &["if", "message", "key"], "a requirement")?;
             let cond = t.get("if").ok_or_else(|| self.err(&at, "missing `if`"))?;
             let e = self.expr(&format!("{at}.if"), cond, "a requirement")?;
-            let message = t.get("message").map(|m| self.string(&format!("{at}.message"), m, "a message")).transpose()?.unwrap_or_else(|| "a requirement of the rules file fails".into());
+            let message = t
+                .get("message")
+                .map(|m| self.string(&format!("{at}.message"), m, "a message"))
+                .transpose()?
+                .unwrap_or_else(|| "a requirement of the rules file fails".into());
             let key = t.get("key").map(|m| self.string(&format!("{at}.key"), m, "a key")).transpose()?.unwrap_or_else(|| at.clone());
             out.push((e, message, key));
         }
@@ -974,7 +1059,10 @@ impl<'v> Compiler<'v> {
         match value {
             toml::Value::String(text) => self.statement(key, text),
             toml::Value::Table(t) => self.block(key, t),
-            other => Err(self.err(key, format!("a step is a string (`move 1 from draw to hand`) or a table (`{{ if = ..., then = [...] }}`), got {}", other.type_str()))),
+            other => {
+                Err(self
+                    .err(key, format!("a step is a string (`move 1 from draw to hand`) or a table (`{{ if = ..., then = [...] }}`), got {}", other.type_str())))
+            }
         }
     }
 
@@ -1063,7 +1151,8 @@ impl<'v> Compiler<'v> {
                 toml::Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect(),
                 other => self.string(&format!("{key}.choose"), other, "actions")?.split(',').map(|s| s.trim().to_string()).collect(),
             };
-            let actions = names.iter().map(|n| self.action_named(n).map(|a| a as u16).map_err(|m| self.err(&format!("{key}.choose"), m))).collect::<Res<Vec<_>>>()?;
+            let actions =
+                names.iter().map(|n| self.action_named(n).map(|a| a as u16).map_err(|m| self.err(&format!("{key}.choose"), m))).collect::<Res<Vec<_>>>()?;
             if actions.is_empty() {
                 return Err(self.err(&format!("{key}.choose"), "name at least one action"));
             }
@@ -1082,7 +1171,10 @@ impl<'v> Compiler<'v> {
             self.emit(Instr::Choose { seat, actions, secret, slot: 0 }, key);
             Ok(())
         } else {
-            Err(self.err(key, "a step table is one of `{ if = ..., then = [...] }`, `{ each = \"player\", do = [...] }`, `{ while = ..., do = [...] }`, `{ choose = [...] }`"))
+            Err(self.err(
+                key,
+                "a step table is one of `{ if = ..., then = [...] }`, `{ each = \"player\", do = [...] }`, `{ while = ..., do = [...] }`, `{ choose = [...] }`",
+            ))
         }
     }
 
@@ -1242,7 +1334,14 @@ impl<'v> Compiler<'v> {
                     let words = ["move", "fill", "deal", "shuffle", "reveal", "say", "end", "next", "skip", "reverse", "eliminate"];
                     let names: Vec<&str> = words.iter().copied().chain(self.counters.iter().map(|c| c.name.as_str())).collect();
                     let hint = nearest(&name, names.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                    fail!(ExprError::new(0, format!("`{name}` is neither a step nor a counter; {hint}steps: {}; counters: {}", words.join(", "), self.counters.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "))));
+                    fail!(ExprError::new(
+                        0,
+                        format!(
+                            "`{name}` is neither a step nor a counter; {hint}steps: {}; counters: {}",
+                            words.join(", "),
+                            self.counters.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                        )
+                    ));
                 };
                 let index = if p.symbol("[") {
                     let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
@@ -1292,14 +1391,27 @@ impl<'v> Compiler<'v> {
         let decl = &self.counters[c];
         match (decl.per, index) {
             (Per::One, None) => Ok(None),
-            (Per::One, Some(_)) => Err(self.expr_err(key, ExprError::new(at, format!("`{}` is one counter for the table; it takes no index", decl.name)), "a counter")),
+            (Per::One, Some(_)) => {
+                Err(self.expr_err(key, ExprError::new(at, format!("`{}` is one counter for the table; it takes no index", decl.name)), "a counter"))
+            }
             (Per::Seat, Some(i)) => Ok(Some(i)),
             (Per::Seat, None) => match self.seat_expr_here() {
                 Some(s) => Ok(Some(s)),
-                None => Err(self.expr_err(key, ExprError::new(at, format!("`{}` is a counter per seat: which seat? write `{}[current]` or `{}[seat]`", decl.name, decl.name, decl.name)), "a counter")),
+                None => Err(self.expr_err(
+                    key,
+                    ExprError::new(at, format!("`{}` is a counter per seat: which seat? write `{}[current]` or `{}[seat]`", decl.name, decl.name, decl.name)),
+                    "a counter",
+                )),
             },
             (Per::Attr(_), Some(i)) => Ok(Some(i)),
-            (Per::Attr(a), None) => Err(self.expr_err(key, ExprError::new(at, format!("`{}` is a counter per {}: write `{}[card.{}]`", decl.name, self.attrs[a as usize].name, decl.name, self.attrs[a as usize].name)), "a counter")),
+            (Per::Attr(a), None) => Err(self.expr_err(
+                key,
+                ExprError::new(
+                    at,
+                    format!("`{}` is a counter per {}: write `{}[card.{}]`", decl.name, self.attrs[a as usize].name, decl.name, self.attrs[a as usize].name),
+                ),
+                "a counter",
+            )),
         }
     }
 
@@ -1489,7 +1601,13 @@ impl<'v> Compiler<'v> {
                             return Err(ExprError::new(at, format!("unknown name `{d}`; did you mean `{n}`?")));
                         }
                     }
-                    return Err(ExprError::new(at, format!("`{field}` is not a card attribute; {hint}attributes: {}", self.attrs.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "))));
+                    return Err(ExprError::new(
+                        at,
+                        format!(
+                            "`{field}` is not a card attribute; {hint}attributes: {}",
+                            self.attrs.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
                 };
                 let e = Expr::Attr(Box::new(card), a as u8);
                 match self.attrs[a].numeric_from {
@@ -1573,7 +1691,10 @@ impl<'v> Compiler<'v> {
                             Some(s) => Ok(Expr::Counter(c as u16, Some(Box::new(s)))),
                             None => Err(ExprError::new(at, format!("`{name}` is a counter per seat: which seat? write `{name}[current]`"))),
                         },
-                        Per::Attr(a) => Err(ExprError::new(at, format!("`{name}` is a counter per {}: write `{name}[card.{}]`", self.attrs[a as usize].name, self.attrs[a as usize].name))),
+                        Per::Attr(a) => Err(ExprError::new(
+                            at,
+                            format!("`{name}` is a counter per {}: write `{name}[card.{}]`", self.attrs[a as usize].name, self.attrs[a as usize].name),
+                        )),
                     };
                 }
                 if let Some(v) = self.value_named(name) {
@@ -1587,7 +1708,10 @@ impl<'v> Compiler<'v> {
                 names.extend(self.counters.iter().map(|c| c.name.as_str()));
                 names.extend(self.scope.iter().map(|(n, _)| n.as_str()));
                 let hint = nearest(name, names.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                return Err(ExprError::new(at, format!("unknown name `{name}`; {hint}names here: parameters, counters, seat, current, players, turn, round, target, number")));
+                return Err(ExprError::new(
+                    at,
+                    format!("unknown name `{name}`; {hint}names here: parameters, counters, seat, current, players, turn, round, target, number"),
+                ));
             }
         })
     }
@@ -1623,7 +1747,10 @@ impl<'v> Compiler<'v> {
     fn attr_arg(&self, node: &Node) -> Result<u8, ExprError> {
         match &node.ast {
             Ast::Name(n) => self.attrs.iter().position(|a| &a.name == n).map(|a| a as u8).ok_or_else(|| {
-                ExprError::new(node.at, format!("`{n}` is not a card attribute; attributes: {}", self.attrs.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")))
+                ExprError::new(
+                    node.at,
+                    format!("`{n}` is not a card attribute; attributes: {}", self.attrs.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ")),
+                )
             }),
             _ => Err(ExprError::new(node.at, "expected a card attribute's name")),
         }
@@ -1668,7 +1795,10 @@ impl<'v> Compiler<'v> {
             }
             "groups" | "group_sum" => {
                 if args.len() < 2 {
-                    return Err(ExprError::new(at, format!("`{f}` takes a zone, an expression of `size`, then the attributes that make a group (none: identical cards)")));
+                    return Err(ExprError::new(
+                        at,
+                        format!("`{f}` takes a zone, an expression of `size`, then the attributes that make a group (none: identical cards)"),
+                    ));
                 }
                 let z = self.zone_arg(&args[0])?;
                 let attrs = args[2..].iter().map(|a| self.attr_arg(a)).collect::<Result<Vec<_>, _>>()?;
@@ -1744,7 +1874,31 @@ impl<'v> Compiler<'v> {
             }
             other => {
                 let known = [
-                    "size", "count", "sum", "top", "same", "groups", "group_sum", "largest", "every", "some", "count_seats", "sum_seats", "max_seats", "min_seats", "row", "chose", "choice_arg", "last", "last_arg", "next", "max", "min", "abs", "if", "active",
+                    "size",
+                    "count",
+                    "sum",
+                    "top",
+                    "same",
+                    "groups",
+                    "group_sum",
+                    "largest",
+                    "every",
+                    "some",
+                    "count_seats",
+                    "sum_seats",
+                    "max_seats",
+                    "min_seats",
+                    "row",
+                    "chose",
+                    "choice_arg",
+                    "last",
+                    "last_arg",
+                    "next",
+                    "max",
+                    "min",
+                    "abs",
+                    "if",
+                    "active",
                 ];
                 let hint = nearest(other, known.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
                 return Err(ExprError::new(at, format!("unknown function `{other}`; {hint}functions: {}", known.join(", "))));

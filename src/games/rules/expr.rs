@@ -40,7 +40,8 @@ pub enum Tok {
     Sym(&'static str),
 }
 
-const SYMS: &[&str] = &["==", "!=", "<=", ">=", "&&", "||", "..", "+=", "-=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", "=", "!", ":", "{", "}"];
+const SYMS: &[&str] =
+    &["==", "!=", "<=", ">=", "&&", "||", "..", "+=", "-=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "[", "]", ",", ".", "=", "!", ":", "{", "}"];
 
 /// Splits `text` into tokens with their character offsets.
 pub fn lex(text: &str) -> Result<Vec<(usize, Tok)>, ExprError> {

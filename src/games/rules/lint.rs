@@ -87,7 +87,11 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
     for (a, decl) in p.actions.iter().enumerate() {
         if legal_seen[a] == 0 {
             let key = format!("actions.{}", decl.name);
-            out.push(Warning { at: at(&key), key, message: format!("never legal in {LINT_GAMES} sampled games (random at every seat): check its `if` and where it is offered") });
+            out.push(Warning {
+                at: at(&key),
+                key,
+                message: format!("never legal in {LINT_GAMES} sampled games (random at every seat): check its `if` and where it is offered"),
+            });
         }
     }
     for check in p.game_ends.iter().chain(&p.round_ends) {
@@ -97,12 +101,18 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
             let key = ["end.when", "end.round_when"]
                 .iter()
                 .find_map(|list| match variant.table.get("end").and_then(|e| e.get(list.trim_start_matches("end."))) {
-                    Some(toml::Value::Array(items)) => items.iter().position(|i| i.get("reason").and_then(|r| r.as_str()) == Some(name)).map(|i| format!("{list}.{i}")),
+                    Some(toml::Value::Array(items)) => {
+                        items.iter().position(|i| i.get("reason").and_then(|r| r.as_str()) == Some(name)).map(|i| format!("{list}.{i}"))
+                    }
                     _ => None,
                 })
                 .unwrap_or_else(|| "end".into());
             let capped = reasons[p.reason_cap as usize];
-            out.push(Warning { at: at(&key), key, message: format!("the end `{name}` was never reached in {LINT_GAMES} sampled games ({capped} reached the cap)") });
+            out.push(Warning {
+                at: at(&key),
+                key,
+                message: format!("the end `{name}` was never reached in {LINT_GAMES} sampled games ({capped} reached the cap)"),
+            });
         }
     }
     // Cards never in a zone anyone sees, by the zone they start in.
@@ -114,15 +124,26 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
             out.push(Warning {
                 at: at(&key),
                 key,
-                message: format!("none of its {} cards ever reached a zone anyone sees in {LINT_GAMES} sampled games: they cannot matter to a decision", ids.len()),
+                message: format!(
+                    "none of its {} cards ever reached a zone anyone sees in {LINT_GAMES} sampled games: they cannot matter to a decision",
+                    ids.len()
+                ),
             });
         }
     }
     if cut > 0 {
-        out.push(Warning { at: at("actions"), key: "actions".into(), message: format!("{cut} decisions offered {CHOICE_LIMIT} choices or more and were cut there: choose fewer cards at once") });
+        out.push(Warning {
+            at: at("actions"),
+            key: "actions".into(),
+            message: format!("{cut} decisions offered {CHOICE_LIMIT} choices or more and were cut there: choose fewer cards at once"),
+        });
     }
     if long > 0 {
-        out.push(Warning { at: at("end.cap"), key: "end.cap".into(), message: format!("{long} sampled games took more than {LINT_STEPS} decisions: lower the cap") });
+        out.push(Warning {
+            at: at("end.cap"),
+            key: "end.cap".into(),
+            message: format!("{long} sampled games took more than {LINT_STEPS} decisions: lower the cap"),
+        });
     }
     if let Some(e) = broken {
         out.push(Warning { at: at("zones"), key: "zones".into(), message: format!("cards created or lost: {e}") });

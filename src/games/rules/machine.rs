@@ -478,7 +478,10 @@ impl Bound {
     /// The declaration of zone instance `z`.
     pub fn zone_decl(&self, z: usize) -> &ZoneDecl {
         let p = self.p();
-        p.zones.iter().find(|d| z >= d.first as usize && z < d.first as usize + if d.per_seat { SEAT_SLOTS } else { 1 }).expect("every instance has a declaration")
+        p.zones
+            .iter()
+            .find(|d| z >= d.first as usize && z < d.first as usize + if d.per_seat { SEAT_SLOTS } else { 1 })
+            .expect("every instance has a declaration")
     }
 
     /// Seats that see the card at index `i` of zone instance `z` (bit per seat).
@@ -523,27 +526,23 @@ impl Bound {
     }
 
     fn put(&self, st: &mut State, card: u16, z: usize, end: End) {
-        let from = st.where_is[card as usize] as usize;
         let c = card as usize;
         match end {
             End::Top => st.zones[z].push(card),
-            End::Bottom => {
-                st.zones[z].insert(0, card);
-            }
+            End::Bottom => st.zones[z].insert(0, card),
         }
         st.where_is[c] = z as u16;
         let i = if end == End::Top { st.zones[z].len() - 1 } else { 0 };
         let see = self.seers(z, st, i);
-        // Whoever knew where it was saw it move (moves are public); whoever sees it now knows it.
-        let _ = from;
-        st.know_zone[c] |= see;
-        st.know_pos[c] = if self.zone_decl(z).ordered && end == End::Top { st.know_pos[c] | see } else { see | (st.know_pos[c] & st.know_zone[c]) };
-        if !self.zone_decl(z).ordered {
-            st.know_pos[c] = st.know_zone[c];
-        }
+        // A seat that knew the card's place saw which card moved and keeps track of it; a seat
+        // that only knew its zone (a card somewhere in the draw pile) saw "a card" move and
+        // loses track; whoever sees it where it lands knows it.
+        let knew = st.know_pos[c];
+        st.know_zone[c] = knew | see;
+        st.know_pos[c] = knew | see;
     }
 
-    fn move_cards(&self, st: &mut State, from: usize, to: usize, count: usize, take: End, put: End, log: &mut EventLog<Event>) {
+    fn move_cards(&self, st: &mut State, (from, to): (usize, usize), count: usize, (take, put): (End, End), log: &mut EventLog<Event>) {
         for _ in 0..count {
             let Some(card) = self.take(st, from, take) else { break };
             self.put(st, card, to, put);
@@ -622,7 +621,7 @@ impl Bound {
                             self.move_chosen(st, to, n, log);
                         }
                     } else if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
-                        self.move_cards(st, f, t, n, *take, *put, log);
+                        self.move_cards(st, (f, t), n, (*take, *put), log);
                     }
                 }
                 Instr::MoveChosen { to } => {
@@ -648,7 +647,7 @@ impl Bound {
                     if let (Some(t), Some(f)) = (self.zone(to, st, &mut b), self.zone(from, st, &mut b)) {
                         let have = st.zones[t].len();
                         if have < n {
-                            self.move_cards(st, f, t, n - have, End::Top, End::Top, log);
+                            self.move_cards(st, (f, t), n - have, (End::Top, End::Top), log);
                         }
                     }
                 }
@@ -662,7 +661,7 @@ impl Bound {
                             let mut s = st.first as usize;
                             for _ in 0..self.players {
                                 if st.eliminated & (1 << s) == 0 {
-                                    self.move_cards(st, f, *to as usize + s, 1, End::Top, End::Top, log);
+                                    self.move_cards(st, (f, *to as usize + s), 1, (End::Top, End::Top), log);
                                 }
                                 s = (s + 1) % self.players;
                             }
@@ -1115,7 +1114,16 @@ impl Bound {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn each_card_set(&self, st: &State, b: &mut [i64; BINDS], decl: &ActionDecl, choice: &CardChoice, a: u16, arg: i64, f: &mut dyn FnMut(Choice) -> bool) -> bool {
+    fn each_card_set(
+        &self,
+        st: &State,
+        b: &mut [i64; BINDS],
+        decl: &ActionDecl,
+        choice: &CardChoice,
+        a: u16,
+        arg: i64,
+        f: &mut dyn FnMut(Choice) -> bool,
+    ) -> bool {
         let Some(z) = self.zone(&choice.from, st, b) else { return true };
         let cards = &st.zones[z];
         // Candidate positions (the `where` of each card).
@@ -1314,7 +1322,11 @@ impl Bound {
         let mut zones = serde_json::Map::new();
         for d in &p.zones {
             let names = |z: usize| serde_json::Value::from(st.zones[z].iter().map(|&c| self.card_name(c)).collect::<Vec<_>>());
-            let v = if d.per_seat { serde_json::Value::from((0..self.seats).map(|s| names(d.first as usize + s)).collect::<Vec<_>>()) } else { names(d.first as usize) };
+            let v = if d.per_seat {
+                serde_json::Value::from((0..self.seats).map(|s| names(d.first as usize + s)).collect::<Vec<_>>())
+            } else {
+                names(d.first as usize)
+            };
             zones.insert(d.name.clone(), v);
         }
         let mut counters = serde_json::Map::new();
@@ -1341,8 +1353,24 @@ impl Bound {
     pub fn observation(&self, st: &State, seat: usize) -> String {
         let p = self.p();
         let mut out = String::new();
-        let _ = write!(out, "pc {} depth {} stack {:?} current {} first {} rev {} turn {} rt {} round {} over {} elim {} skip {} next {:?} passed {}|",
-            st.pc, st.depth, &st.stack[..st.depth as usize], st.current, st.first, st.reversed, st.turn, st.round_turn, st.round, st.over, st.eliminated, st.skip_next, st.next_seat, st.passed);
+        let _ = write!(
+            out,
+            "pc {} depth {} stack {:?} current {} first {} rev {} turn {} rt {} round {} over {} elim {} skip {} next {:?} passed {}|",
+            st.pc,
+            st.depth,
+            &st.stack[..st.depth as usize],
+            st.current,
+            st.first,
+            st.reversed,
+            st.turn,
+            st.round_turn,
+            st.round,
+            st.over,
+            st.eliminated,
+            st.skip_next,
+            st.next_seat,
+            st.passed
+        );
         let _ = write!(out, "waiting {:?}|binds {:?} arg {}|counters {:?}|", st.waiting, &st.binds[..STEP_BINDS], st.binds[ARG], st.counters);
         for s in 0..self.seats {
             let (a, arg) = st.secret[s];
@@ -1567,6 +1595,11 @@ impl<'s> Cards<'s> {
     pub fn iter(&self) -> impl Iterator<Item = u16> + 's {
         let mask = self.mask;
         self.cards.iter().enumerate().filter(move |(i, _)| *i >= 64 || mask & (1 << i) != 0).map(|(_, &c)| c)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// How many.

@@ -103,11 +103,18 @@ impl Metrics<RulesGame> for RulesMetrics {
     }
 
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
-        self.names.iter().enumerate().map(|(i, (name, _, _))| (name.clone(), if self.games == 0 { 0.0 } else { self.sums[i] as f64 / self.games as f64 })).collect()
+        self.names
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _, _))| (name.clone(), if self.games == 0 { 0.0 } else { self.sums[i] as f64 / self.games as f64 }))
+            .collect()
     }
 
     fn meaning(&self, name: &str) -> Option<Meaning> {
-        self.names.iter().find(|(n, _, _)| n == name).map(|(_, unit, about)| if unit == "%" { Meaning::share(about.clone()) } else { Meaning::new(about.clone(), unit.clone()) })
+        self.names
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, unit, about)| if unit == "%" { Meaning::share(about.clone()) } else { Meaning::new(about.clone(), unit.clone()) })
     }
 
     fn save_state(&self) -> Option<serde_json::Value> {

@@ -241,7 +241,9 @@ impl crate::games::Registered for RulesGame {
                 program::ParamKind::Bool => continue,
                 program::ParamKind::Word(_) => continue,
                 program::ParamKind::Int => toml::Value::Integer(self.bound.params[i]),
-                program::ParamKind::Rows { .. } => toml::Value::Table(self.bound.rows[i].iter().enumerate().map(|(r, v)| ((r + 1).to_string(), toml::Value::Integer(*v))).collect()),
+                program::ParamKind::Rows { .. } => {
+                    toml::Value::Table(self.bound.rows[i].iter().enumerate().map(|(r, v)| ((r + 1).to_string(), toml::Value::Integer(*v))).collect())
+                }
             };
             let mut parts: Vec<&str> = d.key.split('.').collect();
             let last = parts.pop().expect("a key");

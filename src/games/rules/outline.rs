@@ -37,11 +37,36 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
         let _ = writeln!(out, "| `{}` | {default} | {allowed} | {} |", d.key, d.meaning);
     }
     let _ = writeln!(out, "\n## Rules as played\n");
-    let _ = writeln!(out, "Players: {} ({} seats{}); cards: {} in the deck.", b.players, b.seats, if b.seats > b.players { ", dummies included" } else { "" }, b.attrs.len());
+    let _ = writeln!(
+        out,
+        "Players: {} ({} seats{}); cards: {} in the deck.",
+        b.players,
+        b.seats,
+        if b.seats > b.players { ", dummies included" } else { "" },
+        b.attrs.len()
+    );
     for g in &p.groups {
-        let parts: Vec<String> =
-            p.attrs.iter().zip(&g.values).filter(|(a, _)| a.values.len() > 1).map(|(a, v)| if v.len() == a.values.len() { format!("every {}", a.name) } else { v.iter().map(|&x| a.values[x as usize].clone()).collect::<Vec<_>>().join("/") }).collect();
-        let _ = writeln!(out, "- {}: {} x {}, starting in `{}`", g.name, parts.join(", "), source(variant, &format!("cards.group.{}.copies", p.groups.iter().position(|x| x.name == g.name).unwrap_or(0))).unwrap_or_else(|| "1".into()), b.zone_label(g.zone as usize));
+        let parts: Vec<String> = p
+            .attrs
+            .iter()
+            .zip(&g.values)
+            .filter(|(a, _)| a.values.len() > 1)
+            .map(|(a, v)| {
+                if v.len() == a.values.len() {
+                    format!("every {}", a.name)
+                } else {
+                    v.iter().map(|&x| a.values[x as usize].clone()).collect::<Vec<_>>().join("/")
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "- {}: {} x {}, starting in `{}`",
+            g.name,
+            parts.join(", "),
+            source(variant, &format!("cards.group.{}.copies", p.groups.iter().position(|x| x.name == g.name).unwrap_or(0))).unwrap_or_else(|| "1".into()),
+            b.zone_label(g.zone as usize)
+        );
     }
     if !p.zones.is_empty() {
         let _ = writeln!(out, "\nZones:");
@@ -52,7 +77,8 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
                 Visibility::Nobody => "face down",
                 Visibility::Top => "everyone sees the top card",
             };
-            let _ = writeln!(out, "- `{}`: {}, {}{}", z.name, if z.per_seat { "one per seat" } else { "shared" }, see, if z.ordered { "" } else { ", unordered" });
+            let _ =
+                writeln!(out, "- `{}`: {}, {}{}", z.name, if z.per_seat { "one per seat" } else { "shared" }, see, if z.ordered { "" } else { ", unordered" });
         }
     }
     if !p.counters.is_empty() {
@@ -63,7 +89,9 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
                 Per::Seat => "per seat".to_string(),
                 Per::Attr(a) => format!("per {}", p.attrs[a as usize].name),
             };
-            let start = source(variant, &format!("counters.{}.start", c.name)).or_else(|| source(variant, &format!("counters.{}", c.name))).unwrap_or_else(|| "0".into());
+            let start = source(variant, &format!("counters.{}.start", c.name))
+                .or_else(|| source(variant, &format!("counters.{}", c.name)))
+                .unwrap_or_else(|| "0".into());
             let _ = writeln!(out, "- `{}` ({per}), starting at {start}", c.name);
         }
     }
@@ -102,12 +130,20 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
     let _ = writeln!(out, "\n## End");
     if let Some(toml::Value::Array(items)) = lookup(&variant.table, "end.when") {
         for item in items {
-            let _ = writeln!(out, "- after a turn, when {}: ends (`{}`)", item.get("if").map(plain).unwrap_or_default(), item.get("reason").map(plain).unwrap_or_else(|| "ended".into()));
+            let _ = writeln!(
+                out,
+                "- after a turn, when {}: ends (`{}`)",
+                item.get("if").map(plain).unwrap_or_default(),
+                item.get("reason").map(plain).unwrap_or_else(|| "ended".into())
+            );
         }
     }
     let _ = writeln!(out, "- after {} {} (`cap`)", b.cap, p.length_unit);
     if let Some(toml::Value::Array(items)) = lookup(&variant.table, "end.winners") {
-        let rules: Vec<String> = items.iter().map(|i| i.as_table().map(|t| t.iter().map(|(k, v)| format!("{k} {}", plain(v))).collect::<Vec<_>>().join(", ")).unwrap_or_default()).collect();
+        let rules: Vec<String> = items
+            .iter()
+            .map(|i| i.as_table().map(|t| t.iter().map(|(k, v)| format!("{k} {}", plain(v))).collect::<Vec<_>>().join(", ")).unwrap_or_default())
+            .collect();
         let _ = writeln!(out, "\nWinners, the first rule that decides: {}; ties share.", rules.join("; else "));
     }
     if let Some(s) = source(variant, "end.standing") {

@@ -52,7 +52,11 @@ fn agree(a: &[(f64, Vec<f64>, String)], b: &[(f64, Vec<f64>, String)], what: &st
     reasons.sort();
     reasons.dedup();
     for r in reasons {
-        check(format!("end reason {r}"), a.iter().map(|g| f64::from(u8::from(&g.2 == r))).collect(), b.iter().map(|g| f64::from(u8::from(&g.2 == r))).collect());
+        check(
+            format!("end reason {r}"),
+            a.iter().map(|g| f64::from(u8::from(&g.2 == r))).collect(),
+            b.iter().map(|g| f64::from(u8::from(&g.2 == r))).collect(),
+        );
     }
     worst
 }
@@ -92,7 +96,8 @@ fn flower_power_as_a_rules_file_plays_like_the_built_in_game() {
 #[test]
 fn every_bundled_rules_file_passes_the_invariant_harness() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("examples/rules").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).expect("examples/rules").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect();
     files.sort();
     assert!(!files.is_empty());
     for file in files {
@@ -179,9 +184,17 @@ fn broken_rules_files_are_refused_or_played_never_a_panic() {
     use proptest::prelude::*;
     use proptest::test_runner::{Config, TestRunner};
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let texts: Vec<String> = ["color-match", "take-a-penny", "flower-power"].iter().map(|f| std::fs::read_to_string(root.join(format!("examples/rules/{f}.toml"))).expect("reads")).collect();
+    let texts: Vec<String> = ["color-match", "take-a-penny", "flower-power"]
+        .iter()
+        .map(|f| std::fs::read_to_string(root.join(format!("examples/rules/{f}.toml"))).expect("reads"))
+        .collect();
     let mut runner = TestRunner::new(Config { cases: 96, failure_persistence: None, ..Config::default() });
-    let edits = (0usize..3, 0usize..100_000, 0usize..3, proptest::sample::select(vec!["0", "-1", "99999999", "(", ")", "x", "\"", "[", "]", "==", "hand", "seat", "..", "{", "}", ",", " "]));
+    let edits = (
+        0usize..3,
+        0usize..100_000,
+        0usize..3,
+        proptest::sample::select(vec!["0", "-1", "99999999", "(", ")", "x", "\"", "[", "]", "==", "hand", "seat", "..", "{", "}", ",", " "]),
+    );
     runner
         .run(&edits, |(file, at, kind, insert)| {
             let text = &texts[file];
@@ -202,7 +215,8 @@ fn broken_rules_files_are_refused_or_played_never_a_panic() {
             let Ok(game) = RulesGame::from_variant(&v) else { return Ok(()) };
             // Plays a few games with a small cap on decisions: must end or be stopped, never panic.
             for seed in 0..3 {
-                let mut bots: Vec<Box<dyn Bot<RulesGame>>> = (0..game.acting_seats()).map(|_| Box::new(RandomBot::<RulesGame>::new()) as Box<dyn Bot<RulesGame>>).collect();
+                let mut bots: Vec<Box<dyn Bot<RulesGame>>> =
+                    (0..game.acting_seats()).map(|_| Box::new(RandomBot::<RulesGame>::new()) as Box<dyn Bot<RulesGame>>).collect();
                 let _ = play(&game, &mut bots, game_seed(seed, 0), PlayOptions { checked: true }, None, None);
             }
             prop_assert!(true);
