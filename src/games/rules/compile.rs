@@ -1231,6 +1231,16 @@ impl<'v> Compiler<'v> {
                 let from = self.zone_in(key, &mut p)?;
                 let to = zone_after!("to");
                 let put = if p.keyword("bottom") { End::Bottom } else { End::Top };
+                if p.keyword("where") {
+                    if matches!(from, Zone::Chosen) || take == End::Bottom {
+                        fail!(ExprError::new(p.offset(), "`where` filters a zone's cards from the top down (not `chosen`, not `from bottom of`)"));
+                    }
+                    let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
+                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                    let (cond, slot) = self.bound("card", |c, _| c.node(&n)).map_err(|e| self.expr_err(key, e, what))?;
+                    self.emit(Instr::MoveWhere { from, to, count, put, slot, cond }, key);
+                    return Ok(());
+                }
                 p.finish().map_err(|e| self.expr_err(key, e, what))?;
                 self.emit(Instr::Move { from, to, count, take, put }, key);
             }
@@ -1834,6 +1844,15 @@ impl<'v> Compiler<'v> {
                 }
                 .ok_or_else(|| ExprError::new(args[0].at, "`row` reads a table parameter (declared with a list of rows as its default)"))?;
                 Expr::Row(p as u16, Box::new(self.node(&args[1])?))
+            }
+            "rows" => {
+                arity(1)?;
+                let p = match dotted_name(&args[0]) {
+                    Some(name) => self.params.iter().position(|p| p.key == name && matches!(p.kind, ParamKind::Rows { .. })),
+                    None => None,
+                }
+                .ok_or_else(|| ExprError::new(args[0].at, "`rows` reads a table parameter (declared with a list of rows as its default)"))?;
+                Expr::Rows(p as u16)
             }
             "chose" => {
                 arity(2)?;

@@ -469,6 +469,8 @@ pub enum Expr {
     Seats(SeatAgg, u8, Box<Expr>),
     /// A table parameter's row (table index, row expression).
     Row(u16, Box<Expr>),
+    /// How many rows a table parameter has (table index).
+    Rows(u16),
     /// Whether a seat's secret choice this round is the option (seat, option).
     Chose(Box<Expr>, u16),
     /// The number or seat argument of a seat's secret choice (seat).

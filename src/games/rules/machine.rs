@@ -313,6 +313,7 @@ impl Bound {
                     rows[rows.len() - 1].saturating_add(step.saturating_mul(r - rows.len() as i64))
                 }
             }
+            Expr::Rows(p) => self.rows[*p as usize].len() as i64,
             Expr::Chose(seat, a) => {
                 let s = self.eval(seat, st, b);
                 i64::from(s >= 0 && (s as usize) < MAX_SEATS && st.secret[s as usize].0 == *a + 1)
@@ -622,6 +623,38 @@ impl Bound {
                         }
                     } else if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
                         self.move_cards(st, (f, t), n, (*take, *put), log);
+                    }
+                }
+                Instr::MoveWhere { from, to, count, put, slot, cond } => {
+                    let n = match count {
+                        None => usize::MAX,
+                        Some(e) => self.eval(e, st, &mut b).max(0) as usize,
+                    };
+                    if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
+                        let mut picked = Vec::new();
+                        for i in (0..st.zones[f].len()).rev() {
+                            if picked.len() >= n {
+                                break;
+                            }
+                            b[*slot as usize] = i64::from(st.zones[f][i]);
+                            if self.eval(cond, st, &mut b) != 0 {
+                                picked.push(i);
+                            }
+                        }
+                        for i in picked {
+                            let card = st.zones[f].remove(i);
+                            if let Some(&top) = st.zones[f].last()
+                                && self.zone_decl(f).visibility == Visibility::Top
+                            {
+                                let all = self.all_seats_mask();
+                                st.know_zone[top as usize] |= all;
+                                st.know_pos[top as usize] |= all;
+                            }
+                            self.put(st, card, t, *put);
+                            if log.enabled() {
+                                self.log_move(st, card, f, t, log);
+                            }
+                        }
                     }
                 }
                 Instr::MoveChosen { to } => {

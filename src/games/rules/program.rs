@@ -280,6 +280,23 @@ pub enum Instr {
         /// Where they are put.
         put: End,
     },
+    /// Moves the cards of a zone for which a condition holds (`card` bound in `slot`), from
+    /// the top down, at most `count` (all when `None`): `move all from hand to discard where
+    /// card.color == red`.
+    MoveWhere {
+        /// Source.
+        from: Zone,
+        /// Destination.
+        to: Zone,
+        /// How many at most.
+        count: Option<Expr>,
+        /// Where they are put.
+        put: End,
+        /// The bind slot of `card` in the condition.
+        slot: u8,
+        /// The condition on each card.
+        cond: Expr,
+    },
     /// Moves the chosen cards (from their zone) to a zone's top.
     MoveChosen {
         /// Destination.
