@@ -228,6 +228,14 @@ fn broken_rules_files_are_refused_or_played_never_a_panic() {
 #[test]
 fn pig_farm_as_a_rules_file_plays_like_the_built_in_game() {
     compare("variants/pig-farm/standard.toml", "examples/rules/pig-farm.toml", &[]);
-    compare("variants/pig-farm/standard.toml", "examples/rules/pig-farm.toml", &["players=2", "hand_size=6", "min_sets_to_sell=2", "scoring.seller.2=10", "reshuffle_discard=false"]);
-    compare("variants/pig-farm/standard.toml", "examples/rules/pig-farm.toml", &["players=5", "rounds=3", "deck.butchers=8", "scoring.seller.3=200", "scoring.set_bonus.2=40"]);
+    compare(
+        "variants/pig-farm/standard.toml",
+        "examples/rules/pig-farm.toml",
+        &["players=2", "hand_size=6", "min_sets_to_sell=2", "scoring.seller.2=10", "reshuffle_discard=false"],
+    );
+    compare(
+        "variants/pig-farm/standard.toml",
+        "examples/rules/pig-farm.toml",
+        &["players=5", "rounds=3", "deck.butchers=8", "scoring.seller.3=200", "scoring.set_bonus.2=40"],
+    );
 }
