@@ -720,7 +720,7 @@ pub fn verdict(c: &Comparison) -> String {
         n => {
             let named: Vec<String> = listed.iter().take(LISTED).map(|m| format!("{} {}", label(&m.name), said(m, &c.length_unit))).collect();
             let more = if n > LISTED { format!(" and {} more", n - LISTED) } else { String::new() };
-            format!("{n} other figure{} moved (largest first): {}{more}", if n == 1 { "" } else { "s" }, named.join(", "))
+            format!("{n} other figure{} moved (largest first): {}{more}", if n == 1 { "" } else { "s" }, named.join("; "))
         }
     });
     parts.join("; ")
@@ -1029,7 +1029,7 @@ mod tests {
         let v = verdict(&c);
         assert_eq!(
             v,
-            "first-player advantage (seat 0's team) +3.0 pts (significant); game length unchanged; 2 other figures moved (largest first): doubts per game +3.000, home share +2.0 pts"
+            "first-player advantage (seat 0's team) +3.00 pts, 95% CI +2.00 to +4.00 (significant); game length unchanged; 2 other figures moved (largest first): doubts per game +3.000, 95% CI +2.500 to +3.500; home share +2.00 pts, 95% CI +1.00 to +3.00"
         );
         let plain = comparison(vec![moved("first_player_advantage", "share", 0.0, 0.01)]);
         assert_eq!(verdict(&plain), "first-player advantage unchanged; no other figure moved");
