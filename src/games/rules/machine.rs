@@ -228,21 +228,7 @@ impl Bound {
             }
             Expr::Groups(z, attrs, slot, cond) | Expr::GroupSum(z, attrs, slot, cond) => {
                 let sum = matches!(e, Expr::GroupSum(..));
-                let mut sizes = [0u16; 64];
-                let mut keys = [0u64; 64];
-                let mut n = 0usize;
-                for c in self.cards_of(z, st, b).iter() {
-                    let key = self.group_key(c, attrs);
-                    match keys[..n].iter().position(|&k| k == key) {
-                        Some(i) => sizes[i] += 1,
-                        None if n < 64 => {
-                            keys[n] = key;
-                            sizes[n] = 1;
-                            n += 1;
-                        }
-                        None => {}
-                    }
-                }
+                let (sizes, n) = self.group_sizes(self.cards_of(z, st, b), attrs);
                 let mut total = 0i64;
                 for &size in &sizes[..n] {
                     b[*slot as usize] = size as i64;
@@ -252,21 +238,7 @@ impl Bound {
                 total
             }
             Expr::Largest(z, attrs) => {
-                let mut sizes = [0u16; 64];
-                let mut keys = [0u64; 64];
-                let mut n = 0usize;
-                for c in self.cards_of(z, st, b).iter() {
-                    let key = self.group_key(c, attrs);
-                    match keys[..n].iter().position(|&k| k == key) {
-                        Some(i) => sizes[i] += 1,
-                        None if n < 64 => {
-                            keys[n] = key;
-                            sizes[n] = 1;
-                            n += 1;
-                        }
-                        None => {}
-                    }
-                }
+                let (sizes, n) = self.group_sizes(self.cards_of(z, st, b), attrs);
                 sizes[..n].iter().copied().max().unwrap_or(0) as i64
             }
             Expr::Seats(agg, slot, inner) => {
@@ -399,6 +371,26 @@ impl Bound {
                 i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
             }
         }
+    }
+
+    /// The sizes of the groups of equal attribute values among `cards` (at most 64 groups).
+    fn group_sizes(&self, cards: Cards<'_>, attrs: &[u8]) -> ([u16; 64], usize) {
+        let mut sizes = [0u16; 64];
+        let mut keys = [0u64; 64];
+        let mut n = 0usize;
+        for c in cards.iter() {
+            let key = self.group_key(c, attrs);
+            match keys[..n].iter().position(|&k| k == key) {
+                Some(i) => sizes[i] += 1,
+                None if n < 64 => {
+                    keys[n] = key;
+                    sizes[n] = 1;
+                    n += 1;
+                }
+                None => {}
+            }
+        }
+        (sizes, n)
     }
 
     fn group_key(&self, card: u16, attrs: &[u8]) -> u64 {
