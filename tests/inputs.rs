@@ -270,5 +270,5 @@ fn a_ladder_refuses_a_bot_twice_and_prints_a_headed_matrix_with_intervals() {
     let text = stdout(&o);
     has(&text, &["| row bot \\ column bot | random | threshold |", "| random | (itself) | ", "| threshold | "]);
     let row = text.lines().find(|l| l.starts_with("| threshold | ")).unwrap();
-    assert!(row.contains("% [") && row.ends_with("| (itself) |"), "{row}");
+    assert!(row.contains("%, 95% CI ") && row.ends_with("| (itself) |"), "{row}");
 }
