@@ -1265,12 +1265,24 @@ impl Bound {
             log.emit(|| Event { to: !me, text: public });
         }
         st.waiting = None;
-        if (st.depth as usize) < STACK {
+        // A choice whose next step is the end of the action asking it (a seat that rolls
+        // again, say) replaces that action instead of nesting in it, so repeating has no depth.
+        let mut next = at as usize + 1;
+        while let Instr::Jump(to) = p.code[next] {
+            next = to as usize;
+        }
+        if matches!(p.code[next], Instr::Return) && st.depth > 0 {
+            st.pc = decl.code;
+        } else if (st.depth as usize) < STACK {
             st.stack[st.depth as usize] = at + 1;
             st.depth += 1;
             st.pc = decl.code;
         } else {
-            st.pc = at + 1;
+            // Actions nested deeper than the stack: the game stops (`stuck`) rather than skip
+            // the action's steps.
+            self.end_game(st, p.reason_stuck);
+            log.emit(|| Event::all(format!("the game is stopped: actions nested more than {STACK} deep (end reason `stuck`)")));
+            return;
         }
         self.run(st, rng, log);
     }

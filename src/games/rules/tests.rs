@@ -239,3 +239,14 @@ fn pig_farm_as_a_rules_file_plays_like_the_built_in_game() {
         &["players=5", "rounds=3", "deck.butchers=8", "scoring.seller.3=200", "scoring.set_bonus.2=40"],
     );
 }
+
+/// A push-your-luck dice game written from the docs alone: a seat that rolls again chooses
+/// inside the action it chose, as deep as its luck lasts; every game ends by its own rule,
+/// never stopped for nesting too deep.
+#[test]
+fn a_seat_may_choose_again_inside_its_action_as_often_as_it_likes() {
+    let v = Variant::from_toml_str(Path::new("pig-dice.toml"), include_str!("pig-dice-test.toml")).expect("toml");
+    let game = RulesGame::from_variant(&v).expect("compiles");
+    let samples = sample(&game, 2_000, 3);
+    assert!(samples.iter().all(|g| g.2 == "reached"), "every game reaches the goal");
+}
