@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::expr::{Ast, Expr, ExprError, Node, Op, Parser, SeatAgg, Var, Zone};
 use super::program::*;
+use super::sight::Chooser;
 use crate::error::VariantError;
 use crate::variant::Variant;
 use crate::variant::explain::nearest;
@@ -801,6 +802,7 @@ impl<'v> Compiler<'v> {
             };
             let say_own = t.get("say_own").map(|s| self.template(&format!("{at}.say_own"), s)).transpose()?;
             self.scope.pop();
+            self.check_sight(&at, &arg, cards.as_ref(), condition.as_ref())?;
             let steps = t.get("do").cloned().unwrap_or(toml::Value::Array(Vec::new()));
             let a = &mut self.actions[index];
             a.arg = arg;
@@ -809,6 +811,45 @@ impl<'v> Compiler<'v> {
             a.say = say;
             a.say_own = say_own;
             self.action_steps.push((index, steps, format!("{at}.do")));
+        }
+        Ok(())
+    }
+
+    /// Refuses an action whose preconditions read what the choosing seat (slot 0 while legal
+    /// choices are listed) cannot see: the legal choices are shown to that seat.
+    fn check_sight(&self, at: &str, arg: &ArgChoice, cards: Option<&CardChoice>, condition: Option<&Expr>) -> Res<()> {
+        let mut who = Chooser { zones: &self.zones, seat: 0, sees_from: true, card: None };
+        let mut reads: Vec<(String, &Expr)> = Vec::new();
+        if let Some(c) = condition {
+            reads.push((format!("{at}.if"), c));
+        }
+        if let ArgChoice::Number(lo, hi) = arg {
+            reads.push((format!("{at}.number"), lo));
+            reads.push((format!("{at}.number"), hi));
+        }
+        if let Some(c) = cards {
+            who.sees_from = who.sees(&c.from);
+            who.card = c.each.as_ref().map(|e| e.0);
+            reads.push((format!("{at}.cards.count"), &c.min));
+            reads.push((format!("{at}.cards.count"), &c.max));
+            if let Some((_, e)) = &c.each {
+                reads.push((format!("{at}.cards.where"), e));
+            }
+            if let Some(e) = &c.set {
+                reads.push((format!("{at}.cards.set"), e));
+            }
+        }
+        for (key, e) in reads {
+            if let Some(what) = who.unseen(e) {
+                return Err(self.err(
+                    &key,
+                    format!(
+                        "a seat's choices may read only what that seat sees, but {what}; allowed: the seat's own zones \
+                         (`hand`), zones everyone sees, the top card of a zone that shows its top, any zone's size, \
+                         counters, parameters and revealed choices"
+                    ),
+                ));
+            }
         }
         Ok(())
     }

@@ -18,6 +18,7 @@ pub mod machine;
 mod metrics;
 pub mod outline;
 pub mod program;
+mod sight;
 #[cfg(test)]
 mod tests;
 

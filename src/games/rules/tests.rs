@@ -250,3 +250,43 @@ fn a_seat_may_choose_again_inside_its_action_as_often_as_it_likes() {
     let samples = sample(&game, 2_000, 3);
     assert!(samples.iter().all(|g| g.2 == "reached"), "every game reaches the goal");
 }
+
+/// The legal choices are shown to the choosing seat, so a precondition that reads what the
+/// seat cannot see (the face-down draw pile, another seat's hand, another seat's secret
+/// choice) is refused when the file loads, with the key's line.
+#[test]
+fn a_precondition_that_reads_what_the_seat_cannot_see_is_refused() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules/color-match.toml")).expect("reads");
+    let refused = |from: &str, to: &str, says: &str| {
+        let broken = text.replacen(from, to, 1);
+        assert_ne!(broken, text, "{from}");
+        let v = Variant::from_toml_str(Path::new("cm.toml"), &broken).expect("toml");
+        let err = RulesGame::from_variant(&v).err().unwrap_or_else(|| panic!("{to}: accepted")).to_string();
+        let line = broken.lines().position(|l| l.contains(to.lines().next().expect("a line"))).expect("there") + 1;
+        assert!(err.starts_with(&format!("cm.toml:{line}:")), "{err}");
+        assert!(err.contains(says), "{err}");
+    };
+    // The face-down draw pile's cards.
+    refused(
+        "if = \"count(hand, card.color == top(pile).color or card.shape == top(pile).shape) == 0 and size(draw)",
+        "if = \"count(draw, card.color == top(pile).color) == 0 and size(draw)",
+        "the cards of `draw`",
+    );
+    // Another seat's hand.
+    refused(
+        "if = \"count(hand, card.color == top(pile).color or card.shape == top(pile).shape) == 0 and size(draw)",
+        "if = \"count(hand[next(seat)], card.color == top(pile).color) == 0 and size(draw)",
+        "`hand` of another seat",
+    );
+    // Choosing cards of the draw pile by what they are.
+    refused("cards = { from = \"hand\", count = \"1\",", "cards = { from = \"draw\", count = \"1\",", "cards it chooses from");
+    // What the seat sees is accepted: its own hand, the pile's top, any zone's size, and
+    // every seat's hand size.
+    let fine = text.replacen(
+        "if = \"count(hand, card.color == top(pile).color or card.shape == top(pile).shape) == 0 and size(draw)",
+        "if = \"count(hand, card.color == top(pile).color or card.shape == top(pile).shape) == 0 and sum_seats(size(hand)) > 0 and size(draw)",
+        1,
+    );
+    let v = Variant::from_toml_str(Path::new("cm.toml"), &fine).expect("toml");
+    assert!(RulesGame::from_variant(&v).is_ok());
+}
