@@ -346,6 +346,7 @@ impl<'v> Compiler<'v> {
         let program = Program {
             id: intern(&id),
             name: intern(&title),
+            goal: intern(&self.goal_text()),
             version,
             length_unit: intern(&length_unit),
             standing_unit: intern(&standing_unit),
@@ -897,6 +898,29 @@ impl<'v> Compiler<'v> {
             }
         };
         Ok(CardChoice { from, min, max, each, set, by })
+    }
+
+    /// What decides the game in words, from `[end]` as written: its end reasons and its
+    /// winners rules ("Ends on hand empty, or at the turn cap. Wins: the least size(hand).").
+    fn goal_text(&self) -> String {
+        let reasons: Vec<String> = self.reasons.iter().filter(|r| !matches!(r.as_str(), "cap" | "stuck" | "rounds")).map(|r| r.replace('_', " ")).collect();
+        let mut out = if reasons.is_empty() { "Ends at the turn cap".to_string() } else { format!("Ends on {}, or at the turn cap", reasons.join(", ")) };
+        let mut rules = Vec::new();
+        if let Some(toml::Value::Array(items)) = self.get("end.winners") {
+            for t in items.iter().filter_map(|i| i.as_table()) {
+                for (key, words) in [("most", "the most"), ("least", "the least"), ("only", "the only seat where"), ("all", "every seat where")] {
+                    if let Some(toml::Value::String(e)) = t.get(key) {
+                        let unique = if t.get("unique").and_then(|u| u.as_bool()) == Some(true) { " (alone)" } else { "" };
+                        rules.push(format!("{words} {e}{unique}"));
+                    }
+                }
+            }
+        }
+        if !rules.is_empty() {
+            out.push_str(&format!(". Wins: {}", rules.join(", else ")));
+        }
+        out.push('.');
+        out
     }
 
     fn collect_reasons(&mut self) {

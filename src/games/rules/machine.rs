@@ -1351,39 +1351,6 @@ impl Bound {
         out
     }
 
-    /// The table as a trace records it: zones by name (per seat: a list, seat by seat) with
-    /// card names, counters, whose turn; the cards nobody sees at a real table under
-    /// `hidden`.
-    pub fn trace_state(&self, st: &State) -> serde_json::Value {
-        let p = self.p();
-        let mut zones = serde_json::Map::new();
-        for d in &p.zones {
-            let names = |z: usize| serde_json::Value::from(st.zones[z].iter().map(|&c| self.card_name(c)).collect::<Vec<_>>());
-            let v = if d.per_seat {
-                serde_json::Value::from((0..self.seats).map(|s| names(d.first as usize + s)).collect::<Vec<_>>())
-            } else {
-                names(d.first as usize)
-            };
-            zones.insert(d.name.clone(), v);
-        }
-        let mut counters = serde_json::Map::new();
-        for c in &p.counters {
-            let n = match c.per {
-                Per::Seat => self.seats,
-                _ => c.len as usize,
-            };
-            let values: Vec<i64> = (0..n).map(|i| st.counters[c.first as usize + i]).collect();
-            counters.insert(c.name.clone(), if c.per == Per::One { values[0].into() } else { values.into() });
-        }
-        serde_json::json!({
-            "turn": st.turn,
-            "round": st.round + 1,
-            "to_play": st.waiting.map(|(s, _)| s),
-            "counters": counters,
-            "hidden": { "zones": zones },
-        })
-    }
-
     // ---- What a seat knows ----
 
     /// Everything `seat` sees, as canonical text (see [`crate::engine::Game::observation`]).

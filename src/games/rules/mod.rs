@@ -19,6 +19,7 @@ mod metrics;
 pub mod outline;
 pub mod program;
 mod sight;
+mod table;
 #[cfg(test)]
 mod tests;
 
@@ -216,7 +217,11 @@ impl Game for RulesGame {
     }
 
     fn trace_secrets(&self) -> &'static [&'static str] {
-        &["hidden"]
+        self.bound.trace_secrets()
+    }
+
+    fn table_words(&self, state: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.bound.table_words(state))
     }
 
     fn action_kinds(&self) -> Vec<&'static str> {

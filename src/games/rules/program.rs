@@ -531,6 +531,8 @@ pub struct Program {
     pub id: &'static str,
     /// Game name.
     pub name: &'static str,
+    /// What decides the game in words (how it ends, who wins), read from `[end]`.
+    pub goal: &'static str,
     /// The file's language version.
     pub version: i64,
     /// Unit of a game's length.
