@@ -80,7 +80,8 @@ fn compare(builtin: &str, rules: &str, sets: &[&str]) {
     let a = visit(&bv.game.clone(), Sample(bv, 11)).expect("registered");
     let game = RulesGame::from_variant(&load(rules, sets)).expect("compiles");
     let b = sample(&game, 20_000, 29);
-    agree(&a, &b, &format!("{rules} with {sets:?}"));
+    let worst = agree(&a, &b, &format!("{rules} with {sets:?}"));
+    eprintln!("{rules} with {sets:?}: worst z {worst:.2}");
 }
 
 #[test]
@@ -249,4 +250,19 @@ fn a_seat_may_choose_again_inside_its_action_as_often_as_it_likes() {
     let game = RulesGame::from_variant(&v).expect("compiles");
     let samples = sample(&game, 2_000, 3);
     assert!(samples.iter().all(|g| g.2 == "reached"), "every game reaches the goal");
+}
+
+#[test]
+fn penny_badger_as_a_rules_file_plays_like_the_built_in_game_without_action_cards() {
+    compare("variants/penny-badger/standard.toml", "examples/rules/penny-badger.toml", &["deck.action_sets=0"]);
+    compare(
+        "variants/penny-badger/standard.toml",
+        "examples/rules/penny-badger.toml",
+        &["deck.action_sets=0", "players=3", "hand_size=7", "payout.3.withdrawal=12", "payout.wild.bluffer_penalty=savings"],
+    );
+    compare(
+        "variants/penny-badger/standard.toml",
+        "examples/rules/penny-badger.toml",
+        &["deck.action_sets=0", "players=6", "hand_size=3", "payout.2.penalty=5", "payout.3.withdrawal=bank", "starting_savings=12"],
+    );
 }
