@@ -258,7 +258,7 @@ fn penny_badger_as_a_rules_file_plays_like_the_built_in_game_without_action_card
     compare(
         "variants/penny-badger/standard.toml",
         "examples/rules/penny-badger.toml",
-        &["deck.action_sets=0", "players=3", "hand_size=7", "payout.3.withdrawal=12", "payout.wild.bluffer_penalty=savings"],
+        &["deck.action_sets=0", "players=3", "hand_size=4", "payout.3.withdrawal=12", "payout.wild.bluffer_penalty=savings"],
     );
     compare(
         "variants/penny-badger/standard.toml",
