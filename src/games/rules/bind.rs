@@ -67,17 +67,20 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
                 variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: {}", words.join(", ")))
             })? as i64,
             (ParamKind::Word(words), Some(_)) => return Err(variant.provenance.invalid(key, format!("expected one of: {}", words.join(", ")))),
-            (ParamKind::IntOrWord(words), Some(toml::Value::String(s))) => -(words.iter().position(|w| w == s).ok_or_else(|| {
-                let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: an integer from {} to {}, or {}", decl.min, decl.max, words.join(", ")))
-            })? as i64)
-                - 1,
+            (ParamKind::IntOrWord(words), Some(toml::Value::String(s))) => {
+                -(words.iter().position(|w| w == s).ok_or_else(|| {
+                    let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                    variant
+                        .provenance
+                        .invalid(key, format!("`{s}` is not allowed; {hint}allowed: an integer from {} to {}, or {}", decl.min, decl.max, words.join(", ")))
+                })? as i64)
+                    - 1
+            }
             (ParamKind::IntOrWord(_), Some(toml::Value::Integer(n))) => *n,
             (ParamKind::IntOrWord(words), Some(other)) => {
-                return Err(variant.provenance.invalid(
-                    key,
-                    format!("expected an integer from {} to {} or one of: {}, got {}", decl.min, decl.max, words.join(", "), other.type_str()),
-                ));
+                return Err(variant
+                    .provenance
+                    .invalid(key, format!("expected an integer from {} to {} or one of: {}, got {}", decl.min, decl.max, words.join(", "), other.type_str())));
             }
             (ParamKind::Int, Some(toml::Value::Integer(n))) => *n,
             (ParamKind::Int, Some(other)) => {

@@ -449,7 +449,9 @@ impl<'v> Compiler<'v> {
                     // An integer or a word: words read as -1, -2, ... below every integer.
                     let (lo, hi) = (min.unwrap_or(0), max.unwrap_or(i64::MAX));
                     if lo < 0 {
-                        return Err(self.err(&format!("{at}.min"), "a parameter with `words` and a range takes integers from 0 up (its words read as -1, -2, ...)"));
+                        return Err(
+                            self.err(&format!("{at}.min"), "a parameter with `words` and a range takes integers from 0 up (its words read as -1, -2, ...)")
+                        );
                     }
                     let d = match default {
                         toml::Value::String(s) => -(word(s)? as i64) - 1,
