@@ -266,3 +266,23 @@ fn penny_badger_as_a_rules_file_plays_like_the_built_in_game_without_action_card
         &["deck.action_sets=0", "players=6", "hand_size=3", "payout.2.penalty=5", "payout.3.withdrawal=bank", "starting_savings=12"],
     );
 }
+
+/// An integer-or-word parameter takes a number in its range or one of its words (read below
+/// the range); anything else is refused with the key and what is allowed.
+#[test]
+fn an_integer_or_word_parameter_takes_a_number_or_a_word() {
+    let game = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Variant::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules/penny-badger.toml"), &sets).and_then(|v| RulesGame::from_variant(&v))
+    };
+    let p = |g: &RulesGame, key: &str| g.bound.params[g.program().params.iter().position(|d| d.key == key).expect("declared")];
+    let standard = game(&[]).expect("plays");
+    assert_eq!(p(&standard, "payout.8.withdrawal"), -1, "the default word `bank` reads as -1");
+    assert_eq!(p(&standard, "payout.7.withdrawal"), 128);
+    let set = game(&["payout.2.withdrawal=bank", "payout.8.withdrawal=40"]).expect("plays");
+    assert_eq!((p(&set, "payout.2.withdrawal"), p(&set, "payout.8.withdrawal")), (-1, 40));
+    let err = game(&["payout.2.withdrawal=bnk"]).err().expect("refused").to_string();
+    assert!(err.contains("payout.2.withdrawal") && err.contains("did you mean `bank`"), "{err}");
+    let err = game(&["payout.2.withdrawal=-1"]).err().expect("refused").to_string();
+    assert!(err.contains("out of range"), "{err}");
+}
