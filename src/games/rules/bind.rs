@@ -67,6 +67,21 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
                 variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: {}", words.join(", ")))
             })? as i64,
             (ParamKind::Word(words), Some(_)) => return Err(variant.provenance.invalid(key, format!("expected one of: {}", words.join(", ")))),
+            (ParamKind::IntOrWord(words), Some(toml::Value::String(s))) => {
+                -(words.iter().position(|w| w == s).ok_or_else(|| {
+                    let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                    variant
+                        .provenance
+                        .invalid(key, format!("`{s}` is not allowed; {hint}allowed: an integer from {} to {}, or {}", decl.min, decl.max, words.join(", ")))
+                })? as i64)
+                    - 1
+            }
+            (ParamKind::IntOrWord(_), Some(toml::Value::Integer(n))) => *n,
+            (ParamKind::IntOrWord(words), Some(other)) => {
+                return Err(variant
+                    .provenance
+                    .invalid(key, format!("expected an integer from {} to {} or one of: {}, got {}", decl.min, decl.max, words.join(", "), other.type_str())));
+            }
             (ParamKind::Int, Some(toml::Value::Integer(n))) => *n,
             (ParamKind::Int, Some(other)) => {
                 return Err(variant.provenance.invalid(key, format!("expected an integer from {} to {}, got {}", decl.min, decl.max, other.type_str())));
@@ -81,7 +96,9 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
                 }
             },
         };
-        if !matches!(decl.kind, ParamKind::Rows { .. }) && (v < decl.min || v > decl.max) {
+        // A word of an integer-or-word parameter (written, or its default) reads below its range.
+        let word = matches!(decl.kind, ParamKind::IntOrWord(_)) && v < 0 && matches!(value, None | Some(toml::Value::String(_)));
+        if !matches!(decl.kind, ParamKind::Rows { .. }) && !word && (v < decl.min || v > decl.max) {
             let written = value.is_some();
             let message =
                 format!("{v} is out of range; allowed: {} to {}{}", decl.min, decl.max, if written { "" } else { " (its default, computed from other keys)" });

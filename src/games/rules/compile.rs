@@ -441,16 +441,34 @@ impl<'v> Compiler<'v> {
                     .iter()
                     .map(|w| w.as_str().map(str::to_string).ok_or_else(|| self.err(&format!("{at}.words"), "expected a list of words")))
                     .collect::<Res<_>>()?;
-                let d = match default {
-                    toml::Value::String(s) => words
+                let word = |s: &str| {
+                    words
                         .iter()
                         .position(|w| w == s)
-                        .ok_or_else(|| self.err(&format!("{at}.default"), format!("`{s}` is not one of the words: {}", words.join(", "))))?
-                        as i64,
-                    _ => return Err(self.err(&format!("{at}.default"), "expected one of the words")),
+                        .ok_or_else(|| self.err(&format!("{at}.default"), format!("`{s}` is not one of the words: {}", words.join(", "))))
                 };
-                let n = words.len() as i64;
-                (ParamKind::Word(words), ParamDefault::Value(d), 0, n - 1)
+                if min.is_some() || max.is_some() {
+                    // An integer or a word: words read as -1, -2, ... below every integer.
+                    let (lo, hi) = (min.unwrap_or(0), max.unwrap_or(i64::MAX));
+                    if lo < 0 {
+                        return Err(
+                            self.err(&format!("{at}.min"), "a parameter with `words` and a range takes integers from 0 up (its words read as -1, -2, ...)")
+                        );
+                    }
+                    let d = match default {
+                        toml::Value::String(s) => -(word(s)? as i64) - 1,
+                        toml::Value::Integer(n) if *n >= lo && *n <= hi => *n,
+                        _ => return Err(self.err(&format!("{at}.default"), format!("expected an integer from {lo} to {hi} or one of the words"))),
+                    };
+                    (ParamKind::IntOrWord(words), ParamDefault::Value(d), lo, hi)
+                } else {
+                    let d = match default {
+                        toml::Value::String(s) => word(s)? as i64,
+                        _ => return Err(self.err(&format!("{at}.default"), "expected one of the words")),
+                    };
+                    let n = words.len() as i64;
+                    (ParamKind::Word(words), ParamDefault::Value(d), 0, n - 1)
+                }
             } else {
                 match default {
                     toml::Value::Boolean(b) => (ParamKind::Bool, ParamDefault::Value(i64::from(*b)), 0, 1),
@@ -1731,6 +1749,13 @@ impl<'v> Compiler<'v> {
                     && let Some(v) = words.iter().position(|x| x == word)
                 {
                     return Some(v as i64);
+                }
+            }
+            for p in &self.params {
+                if let ParamKind::IntOrWord(words) = &p.kind
+                    && let Some(v) = words.iter().position(|x| x == word)
+                {
+                    return Some(-(v as i64) - 1);
                 }
             }
         }

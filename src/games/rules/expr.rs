@@ -377,6 +377,13 @@ impl Parser {
                 self.pos += 1;
                 let (_, field) = self.name().expect("checked");
                 node = Node { at: node.at, ast: Ast::Field(Box::new(node), field) };
+            } else if self.peek_sym(".")
+                && let Some((_, Tok::Num(n))) = self.toks.get(self.pos + 1)
+            {
+                // A numbered segment of a dotted parameter (`payout.2.withdrawal`).
+                let field = n.to_string();
+                self.pos += 2;
+                node = Node { at: node.at, ast: Ast::Field(Box::new(node), field) };
             } else if self.eat_sym("[") {
                 let index = self.expr()?;
                 self.expect_sym("]")?;

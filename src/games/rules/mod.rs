@@ -247,6 +247,9 @@ impl crate::games::Registered for RulesGame {
                 program::ParamKind::Bool => continue,
                 program::ParamKind::Word(_) => continue,
                 program::ParamKind::Int => toml::Value::Integer(self.bound.params[i]),
+                // A word is not a number to step.
+                program::ParamKind::IntOrWord(_) if self.bound.params[i] < 0 => continue,
+                program::ParamKind::IntOrWord(_) => toml::Value::Integer(self.bound.params[i]),
                 program::ParamKind::Rows { .. } => {
                     toml::Value::Table(self.bound.rows[i].iter().enumerate().map(|(r, v)| ((r + 1).to_string(), toml::Value::Integer(*v))).collect())
                 }

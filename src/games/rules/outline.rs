@@ -24,6 +24,7 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
         let default = match (&d.default, &d.kind) {
             (ParamDefault::Value(v), ParamKind::Bool) => format!("`{}`", *v != 0),
             (ParamDefault::Value(v), ParamKind::Word(words)) => format!("`\"{}\"`", words[*v as usize]),
+            (ParamDefault::Value(v), ParamKind::IntOrWord(words)) if *v < 0 => format!("`\"{}\"`", words[(-*v - 1) as usize]),
             (ParamDefault::Value(v), _) => format!("`{v}`"),
             (ParamDefault::Rows(r), _) => format!("`{r:?}`"),
             (ParamDefault::Expr(_), _) => format!("computed ({} here)", b.params[i]),
@@ -32,6 +33,7 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
             ParamKind::Int => format!("{} to {}", d.min, d.max),
             ParamKind::Bool => "true, false".into(),
             ParamKind::Word(words) => words.join(", "),
+            ParamKind::IntOrWord(words) => format!("{} to {}, or {}", d.min, d.max, words.join(", ")),
             ParamKind::Rows { step } => format!("rows 1, 2, ... (past the last: +{step} a row)"),
         };
         let _ = writeln!(out, "| `{}` | {default} | {allowed} | {} |", d.key, d.meaning);

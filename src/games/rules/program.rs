@@ -43,6 +43,9 @@ pub enum ParamKind {
     Bool,
     /// One of the words (read as its index).
     Word(Vec<String>),
+    /// An integer in `min..=max` (`min >= 0`) or one of the words, the first read as -1,
+    /// the second as -2, ... (`"bank"` for the whole bank).
+    IntOrWord(Vec<String>),
     /// A table of integer rows keyed `1`, `2`, ...: `row(key, n)` reads it, continuing past
     /// the last row by `step`.
     Rows {

@@ -80,7 +80,8 @@ fn compare(builtin: &str, rules: &str, sets: &[&str]) {
     let a = visit(&bv.game.clone(), Sample(bv, 11)).expect("registered");
     let game = RulesGame::from_variant(&load(rules, sets)).expect("compiles");
     let b = sample(&game, 20_000, 29);
-    agree(&a, &b, &format!("{rules} with {sets:?}"));
+    let worst = agree(&a, &b, &format!("{rules} with {sets:?}"));
+    eprintln!("{rules} with {sets:?}: worst z {worst:.2}");
 }
 
 #[test]
@@ -289,4 +290,38 @@ fn a_precondition_that_reads_what_the_seat_cannot_see_is_refused() {
     );
     let v = Variant::from_toml_str(Path::new("cm.toml"), &fine).expect("toml");
     assert!(RulesGame::from_variant(&v).is_ok());
+
+#[test]
+fn penny_badger_as_a_rules_file_plays_like_the_built_in_game_without_action_cards() {
+    compare("variants/penny-badger/standard.toml", "examples/rules/penny-badger.toml", &["deck.action_sets=0"]);
+    compare(
+        "variants/penny-badger/standard.toml",
+        "examples/rules/penny-badger.toml",
+        &["deck.action_sets=0", "players=3", "hand_size=4", "payout.3.withdrawal=12", "payout.wild.bluffer_penalty=savings"],
+    );
+    compare(
+        "variants/penny-badger/standard.toml",
+        "examples/rules/penny-badger.toml",
+        &["deck.action_sets=0", "players=6", "hand_size=3", "payout.2.penalty=5", "payout.3.withdrawal=bank", "starting_savings=12"],
+    );
+}
+
+/// An integer-or-word parameter takes a number in its range or one of its words (read below
+/// the range); anything else is refused with the key and what is allowed.
+#[test]
+fn an_integer_or_word_parameter_takes_a_number_or_a_word() {
+    let game = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Variant::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules/penny-badger.toml"), &sets).and_then(|v| RulesGame::from_variant(&v))
+    };
+    let p = |g: &RulesGame, key: &str| g.bound.params[g.program().params.iter().position(|d| d.key == key).expect("declared")];
+    let standard = game(&[]).expect("plays");
+    assert_eq!(p(&standard, "payout.8.withdrawal"), -1, "the default word `bank` reads as -1");
+    assert_eq!(p(&standard, "payout.7.withdrawal"), 128);
+    let set = game(&["payout.2.withdrawal=bank", "payout.8.withdrawal=40"]).expect("plays");
+    assert_eq!((p(&set, "payout.2.withdrawal"), p(&set, "payout.8.withdrawal")), (-1, 40));
+    let err = game(&["payout.2.withdrawal=bnk"]).err().expect("refused").to_string();
+    assert!(err.contains("payout.2.withdrawal") && err.contains("did you mean `bank`"), "{err}");
+    let err = game(&["payout.2.withdrawal=-1"]).err().expect("refused").to_string();
+    assert!(err.contains("out of range"), "{err}");
 }
