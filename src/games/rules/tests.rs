@@ -290,6 +290,7 @@ fn a_precondition_that_reads_what_the_seat_cannot_see_is_refused() {
     );
     let v = Variant::from_toml_str(Path::new("cm.toml"), &fine).expect("toml");
     assert!(RulesGame::from_variant(&v).is_ok());
+}
 
 #[test]
 fn penny_badger_as_a_rules_file_plays_like_the_built_in_game_without_action_cards() {
