@@ -1,7 +1,7 @@
 //! The bots around the table as the driver calls them: the [`Lineup`] trait, over boxed bots
 //! of any kinds or a [`Uniform`] line-up of one kind.
 
-use super::{Bot, Game, GameEvent, GameRng, Sampler};
+use super::{Bot, Game, GameEvent, GameRng, Sampler, SearchStats};
 
 /// The bots around the table as the driver calls them: a line-up of boxed bots of any
 /// kinds, or a [`Uniform`] line-up of one kind, which the driver calls without dynamic dispatch.
@@ -33,6 +33,10 @@ pub trait Lineup<G: Game> {
     /// Hands `seat`'s decision at `state` (its public part, [`Game::public_action`]) to every
     /// other seat's watching bot, with a sampler of `state` from that bot's own seat.
     fn observe_decision(&mut self, _game: &G, _state: &G::State, _seat: usize, _action: &G::Action) {}
+    /// What the bots' searches have done so far, added over the seats ([`Bot::search_stats`]).
+    fn search_stats(&self) -> SearchStats {
+        SearchStats::default()
+    }
 }
 
 impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
@@ -76,6 +80,9 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
             }
         }
     }
+    fn search_stats(&self) -> SearchStats {
+        added(self.iter().map(|b| b.search_stats()))
+    }
 }
 
 impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
@@ -106,6 +113,9 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
     }
     fn observe_decision(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action) {
         self.as_mut_slice().observe_decision(game, state, seat, action)
+    }
+    fn search_stats(&self) -> SearchStats {
+        self.as_slice().search_stats()
     }
 }
 
@@ -150,5 +160,79 @@ impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {
                 bot.observe(seat, event);
             }
         }
+    }
+    fn watches(&self) -> bool {
+        self.bots.iter().any(|b| b.watches())
+    }
+    fn observe_decision(&mut self, game: &G, state: &G::State, seat: usize, action: &G::Action) {
+        let seen = game.seen(&game.view(state, seat), action);
+        for (other, bot) in self.bots.iter_mut().enumerate() {
+            if other != seat && bot.watches() {
+                bot.observe_decision(game, seat, &seen, &Sampler::new(state, other));
+            }
+        }
+    }
+    fn search_stats(&self) -> SearchStats {
+        added(self.bots.iter().map(|b| b.search_stats()))
+    }
+}
+
+/// The sum of the seats' search statistics.
+fn added(each: impl Iterator<Item = SearchStats>) -> SearchStats {
+    let mut sum = SearchStats::default();
+    for s in each {
+        sum.add(s);
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::Race;
+    use super::super::{PlayOptions, Seen, Table, play};
+    use super::*;
+
+    /// A bot that only watches: it counts the other seats' decisions it is handed, and
+    /// neither listens to events nor draws.
+    struct Watcher {
+        watched: u32,
+    }
+
+    impl Bot<Race> for Watcher {
+        fn name(&self) -> &str {
+            "watcher"
+        }
+        fn decide(&mut self, _game: &Race, _view: &<Race as Game>::View<'_>, _rng: &mut GameRng) -> u32 {
+            1
+        }
+        fn draws(&self) -> bool {
+            false
+        }
+        fn watches(&self) -> bool {
+            true
+        }
+        fn observe_decision(&mut self, _game: &Race, _seat: usize, _seen: &Seen<u32>, _sampler: &Sampler<'_, Race>) {
+            self.watched += 1;
+        }
+    }
+
+    /// A watching bot seated uniformly still watches: every decision is handed to the other
+    /// seats' bots, by the driver's every entry (`play`, and the simulator's `play_reusing`),
+    /// as a line-up of boxed bots hands it.
+    #[test]
+    fn a_watching_bot_seated_uniformly_still_watches() {
+        let g = Race { seats: 3, target: 10 };
+        let mut uniform = Uniform::new((0..3).map(|_| Watcher { watched: 0 }).collect());
+        assert!(Lineup::<Race>::watches(&uniform));
+        let outcome = play(&g, &mut uniform, 1, PlayOptions::default(), None, None).expect("a legal game");
+        assert_eq!(outcome.length, 10, "every seat adds 1");
+        let watched: u32 = uniform.bots.iter().map(|b| b.watched).sum();
+        assert_eq!(watched, 2 * outcome.length, "each decision seen by the two other seats");
+        let again = Table::play_reusing(&mut uniform, &g, 2, PlayOptions::default(), &mut None).expect("a legal game");
+        let twice: u32 = uniform.bots.iter().map(|b| b.watched).sum();
+        assert_eq!(twice, watched + 2 * again.length, "the simulator's loop hands them too");
+        let mut boxed: Vec<Box<dyn Bot<Race>>> = (0..3).map(|_| Box::new(Watcher { watched: 0 }) as Box<dyn Bot<Race>>).collect();
+        assert!(Lineup::<Race>::watches(&boxed));
+        assert_eq!(play(&g, &mut boxed, 1, PlayOptions::default(), None, None), Ok(outcome));
     }
 }

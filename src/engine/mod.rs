@@ -39,7 +39,7 @@ mod testing;
 pub mod trace;
 pub mod words;
 
-pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, TableFn};
+pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, SearchStats, TableFn};
 pub use chart::{BarSeries, Bin, ChartSpec, LineSeries};
 pub use events::{EventLog, GameEvent};
 pub use game::{ClaimCheck, Game, Seen};

@@ -4,7 +4,7 @@
 
 #[cfg(target_arch = "x86_64")]
 use super::cpu;
-use super::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Metrics, Outcome, Sampler, SeedFrom, StandingTrace, ToMove, seat_rng};
+use super::{EventLog, Game, GameRng, Lineup, MAX_SEATS, Metrics, Outcome, Sampler, SearchStats, SeedFrom, StandingTrace, ToMove, seat_rng};
 
 /// Options of one played game.
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,6 +49,8 @@ pub trait Table<G: Game>: Send {
         metrics: &mut G::Metrics,
         standings: &mut StandingTrace,
     ) -> Result<Outcome, Violation>;
+    /// What the bots' searches have done in the games played so far ([`Lineup::search_stats`]).
+    fn search_stats(&self) -> SearchStats;
 }
 
 impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
@@ -63,7 +65,7 @@ impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
         play(game, self, seed, options, metrics, trace)
     }
     fn play_reusing(&mut self, game: &G, seed: u64, options: PlayOptions, scratch: &mut Option<G::State>) -> Result<Outcome, Violation> {
-        if G::INFO.deals_in_place && !options.checked && !self.listens() {
+        if G::INFO.deals_in_place && !options.checked && !self.listens() && !self.watches() {
             #[cfg(target_arch = "x86_64")]
             if cpu::has_bit_instructions() {
                 // SAFETY: the processor has every feature `play_quick_into_bits` is compiled
@@ -84,6 +86,9 @@ impl<G: Game, L: Lineup<G> + Send> Table<G> for L {
     ) -> Result<Outcome, Violation> {
         play_watched(game, self, seed, options, metrics, standings)
     }
+    fn search_stats(&self) -> SearchStats {
+        Lineup::search_stats(self)
+    }
 }
 
 /// Plays one whole game from `seed` with one bot per acting seat.
@@ -98,7 +103,7 @@ pub fn play<G: Game, L: Lineup<G> + ?Sized>(
     metrics: Option<&mut G::Metrics>,
     trace: Option<&mut dyn FnMut(&str)>,
 ) -> Result<Outcome, Violation> {
-    if !options.checked && metrics.is_none() && trace.is_none() && !bots.listens() {
+    if !options.checked && metrics.is_none() && trace.is_none() && !bots.listens() && !bots.watches() {
         #[cfg(target_arch = "x86_64")]
         if cpu::has_bit_instructions() {
             // SAFETY: the processor has every feature `play_quick_bits` is compiled with
@@ -265,7 +270,7 @@ pub fn ask<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &G::State, seat: usi
     bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat])
 }
 
-/// [`play`] when nothing watches the game (no checks, metrics, trace or listening bot): the
+/// [`play`] when nothing watches the game (no checks, metrics, trace, listening or watching bot): the
 /// simulator's hot loop, the same game from the same streams with none of the per-decision
 /// tests of what to record.
 #[inline(always)]

@@ -64,3 +64,86 @@ pub(crate) fn check_play_out<G: Game, L: Lineup<G> + ?Sized>(g: &G, a: &mut L, b
     }
     Ok(())
 }
+
+/// A game small enough to test the engine with and no game of the registry (the engine names
+/// none): a race to `target` on one shared count, each seat in turn adding 1 or 2; the seat
+/// that reaches it wins. No chance, nothing hidden.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Race {
+    /// Seats at the table.
+    pub seats: usize,
+    /// The count that wins.
+    pub target: u32,
+}
+
+/// The race's state: the count and whose turn it is (the count so far is the length).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RaceState {
+    count: u32,
+    turn: usize,
+    moves: u32,
+    winner: Option<usize>,
+}
+
+/// One step of the race: the seat and what it added.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Added(usize, u32);
+
+impl std::fmt::Display for Added {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seat {} adds {}", self.0, self.1)
+    }
+}
+
+impl super::GameEvent for Added {
+    fn visible_to(&self, _seat: usize) -> bool {
+        true
+    }
+}
+
+impl Game for Race {
+    type State = RaceState;
+    type Action = u32;
+    type View<'a> = &'a RaceState;
+    type Event = Added;
+    type Metrics = super::NoMetrics;
+    const INFO: super::GameInfo =
+        super::GameInfo { id: "race", name: "Race", end_reasons: &["reached"], default_cap: 100, draws_chance: false, ..super::GameInfo::DEFAULTS };
+
+    fn seats(&self) -> usize {
+        self.seats
+    }
+    fn deal(&self, _rng: &mut GameRng, _log: &mut EventLog<Added>) -> RaceState {
+        RaceState { count: 0, turn: 0, moves: 0, winner: None }
+    }
+    fn to_move(&self, state: &RaceState) -> ToMove {
+        if state.winner.is_some() { ToMove::Over } else { ToMove::Seat(state.turn) }
+    }
+    fn view<'a>(&self, state: &'a RaceState, _seat: usize) -> &'a RaceState {
+        state
+    }
+    fn legal_actions(&self, _view: &&RaceState, out: &mut Vec<u32>) {
+        out.extend([1, 2]);
+    }
+    fn apply(&self, state: &mut RaceState, seat: usize, action: u32, _rng: &mut GameRng, log: &mut EventLog<Added>) {
+        log.emit(|| Added(seat, action));
+        state.count += action;
+        state.moves += 1;
+        if state.count >= self.target {
+            state.winner = Some(seat);
+        }
+        state.turn = (seat + 1) % self.seats;
+    }
+    fn outcome(&self, state: &RaceState) -> super::Outcome {
+        let mut o = super::Outcome::new();
+        o.length = state.moves;
+        if let Some(w) = state.winner {
+            o.winners = 1 << w;
+            o.scores[w] = 1;
+        }
+        o
+    }
+    fn observation(&self, state: &RaceState, _seat: usize) -> String {
+        format!("{state:?}")
+    }
+}
