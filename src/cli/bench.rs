@@ -35,21 +35,14 @@ pub(super) fn bench(a: BenchArgs) -> Result<(), Error> {
     let mut one = 0.0;
     for threads in [1, cores] {
         let cfg = RunConfig { threads, ..RunConfig::new(a.games, 1) };
-        let searched = crate::engine::ismcts::iterations_run();
-        let (watched, effective) = crate::engine::ismcts::effective_samples_run();
         let r = seated.run_kept(cfg, &mut |_| {})?;
         let rate = r.tally.games as f64 / r.seconds;
-        let searched = crate::engine::ismcts::iterations_run() - searched;
+        let searched = r.search.iterations;
         if searched > 0 {
             println!("  {threads} thread(s): {:>12.0} ismcts iterations/s ({searched} iterations)", searched as f64 / r.seconds);
         }
-        let (now_watched, now_effective) = crate::engine::ismcts::effective_samples_run();
-        if now_watched > watched {
-            let searches = now_watched - watched;
-            println!(
-                "  model=auto: mean effective sample size {:.1} of the particle pool over {searches} searches",
-                (now_effective - effective) / searches as f64
-            );
+        if let Some(mean) = r.search.mean_effective_samples() {
+            println!("  model=auto: mean effective sample size {mean:.1} of the particle pool over {} searches", r.search.watched_searches);
         }
         if threads == 1 {
             one = rate;

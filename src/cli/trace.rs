@@ -57,13 +57,10 @@ pub(super) fn trace(game: &dyn GameHandle, variant: &Variant, a: &TraceArgs) -> 
     let mut print = |line: &str| {
         let _ = writeln!(out, "{line}");
     };
-    let (watched, effective) = crate::engine::ismcts::effective_samples_run();
-    seated.play_by_play(seed, &mut print)?;
-    let (now_watched, now_effective) = crate::engine::ismcts::effective_samples_run();
-    if now_watched > watched {
-        // How much the `model=auto` searches read their samples from play (0: fresh samples).
-        let searches = now_watched - watched;
-        let mean = (now_effective - effective) / searches as f64;
+    let (_, search) = seated.play_by_play(seed, &mut print)?;
+    // How much the `model=auto` searches read their samples from play (0: fresh samples).
+    if let Some(mean) = search.mean_effective_samples() {
+        let searches = search.watched_searches;
         let _ =
             writeln!(out, "search (model=auto): {searches} searches; mean effective sample size {mean:.1} of the particle pool (0 when it drew fresh samples)");
     }

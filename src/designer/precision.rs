@@ -221,7 +221,10 @@ pub fn run_sim(
     let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
     let ArmStats { tally, metrics, standing, rows, extras, ratios, .. } = stats;
     let metrics = metrics.unwrap_or_else(|| seated.new_metrics());
-    Ok((Run { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras, ratios }, reached))
+    // An adaptive run's batches do not gather their bots' search statistics (no command that
+    // runs adaptively prints them).
+    let search = crate::engine::SearchStats::default();
+    Ok((Run { tally, metrics, standing, rows, seconds: started.elapsed().as_secs_f64(), rotation: None, extras, ratios, search }, reached))
 }
 
 #[cfg(test)]

@@ -92,7 +92,7 @@ fn grid_values(default: f64, min: f64, max: f64) -> Vec<f64> {
 }
 
 /// Every candidate model of game `G`: each bot kind with its parameter grid (the full
-/// product up to [`FULL_GRID`] cells, else the defaults and one parameter varied at a time).
+/// product up to `FULL_GRID` cells, else the defaults and one parameter varied at a time).
 pub fn candidates<G: Game>() -> Vec<Candidate> {
     let roster = roster::<G>();
     let mut out = Vec::new();

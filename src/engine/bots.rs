@@ -61,6 +61,40 @@ pub trait Bot<G: Game>: Send {
     /// state that `sampler` samples from this bot's own seat's view (the real state stays
     /// hidden).
     fn observe_decision(&mut self, _game: &G, _seat: usize, _seen: &Seen<G::Action>, _sampler: &Sampler<'_, G>) {}
+    /// What the bot's searches have done since it was built ([`SearchStats`]; zero for a bot
+    /// that does not search, the default). Read by the line-up after its games
+    /// ([`crate::engine::Lineup::search_stats`]): `bench` and `trace` print them.
+    fn search_stats(&self) -> SearchStats {
+        SearchStats::default()
+    }
+}
+
+/// What a searching bot's decisions did, counted on the bot (not in process-wide counters,
+/// so two runs in one process or on two threads never mix): the caller reads it from the
+/// line-up after its games and adds the line-ups of a run up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Search iterations run (the duel's playouts included).
+    pub iterations: u64,
+    /// Searches run with `model=auto` (a particle pool prepared).
+    pub watched_searches: u64,
+    /// The sum over those searches of their pools' effective sample sizes, in thousandths
+    /// (0 for a search that drew fresh samples): whole numbers, so sums are exact.
+    pub effective_millis: u64,
+}
+
+impl SearchStats {
+    /// Adds `other` into these.
+    pub fn add(&mut self, other: SearchStats) {
+        self.iterations += other.iterations;
+        self.watched_searches += other.watched_searches;
+        self.effective_millis += other.effective_millis;
+    }
+
+    /// The mean effective sample size of the `model=auto` searches (`None` when none ran).
+    pub fn mean_effective_samples(&self) -> Option<f64> {
+        (self.watched_searches > 0).then(|| self.effective_millis as f64 / 1000.0 / self.watched_searches as f64)
+    }
 }
 
 /// Calls of [`Bot::decide`] by the default [`Bot::action_probability`] of a bot that draws.

@@ -21,7 +21,7 @@
 //!   decision: each shows the deciding seat exactly its own observation, keeps every
 //!   invariant (cards and money conserved), and, over a bot's games, some sample differs
 //!   from the real state in what another seat sees (the hidden parts are re-sampled; not
-//!   asked of games with [`Game::HIDDEN_STATE`] false); where the game mends samples
+//!   asked of games with [`GameInfo::hidden_state`](crate::engine::GameInfo::hidden_state) false); where the game mends samples
 //!   ([`Game::mend`]), a sample drawn for another seat mended for the deciding one shows it
 //!   its own observation and keeps every invariant, and a sample that fits is kept as it is
 //!   in what every seat sees;
@@ -115,7 +115,7 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
 }
 
 /// Dealing into the state of a finished game ([`Game::deal_into`], the simulator's quick
-/// path for a game that sets [`Game::DEALS_IN_PLACE`]) gives exactly what a new deal gives:
+/// path for a game that sets [`GameInfo::deals_in_place`](crate::engine::GameInfo::deals_in_place)) gives exactly what a new deal gives:
 /// every field (as `Debug` prints it), the same draws and the same events, checked on `deals`
 /// seeds, each after the used state was played to its end with random moves.
 pub fn check_deal_in_place<G: Game>(game: &G, seed: u64, deals: u64) -> Result<(), HarnessFailure> {

@@ -17,7 +17,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::engine::ismcts::Ismcts;
+use crate::engine::ismcts::{Bar, Ismcts, Model, SearchParams};
 use crate::engine::{Bot, Game, GameRng, Sampler, SeedFrom};
 
 use super::label::label;
@@ -63,9 +63,10 @@ pub fn hints<G: Game>(game: &G, state: &G::State, seat: usize, iterations: u32, 
     let view = game.view(state, seat);
     let mut legal = Vec::new();
     game.legal_actions(&view, &mut legal);
-    let defaults: Vec<f64> = Ismcts::<G>::info().params.iter().map(|p| p.default).collect();
-    let mut bot =
-        Ismcts::new(game, iterations.max(1), defaults[1], defaults[2] as u32, defaults[3] as u32, defaults[4] as u32, defaults[5], defaults[6] as u32);
+    // The game's defaults with `model=default`: advice from the plain search, not one that
+    // models the table from its play.
+    let params = SearchParams { iterations: iterations.max(1), model: Model::Default, bar: Bar::Luck, ..SearchParams::defaults::<G>() };
+    let mut bot = Ismcts::new(game, params);
     bot.new_game(game, seat);
     let mut rng = GameRng::seed_from(seed);
     let choice = bot.decide_with(game, &view, &Sampler::new(state, seat), &mut rng);

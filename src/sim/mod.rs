@@ -19,7 +19,7 @@ pub mod words;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, StandingTrace, Table, game_seed, play};
+use crate::engine::{Bot, BotInfo, BotSpec, Game, GameRng, Metrics, Outcome, PlayOptions, SearchStats, StandingTrace, Table, game_seed, play};
 use crate::error::Error;
 use crate::stats::interval::SUB_BATCH;
 use crate::stats::ratio::RatioTally;
@@ -113,6 +113,8 @@ pub struct RunResult<G: Game> {
     /// ([`Metrics::ratio_names`]): the units of their ratio-estimator intervals (empty unless
     /// `detailed`).
     pub ratios: RatioTally,
+    /// What the bots' searches did over the run, added over its batches' line-ups.
+    pub search: SearchStats,
 }
 
 struct BatchResult<G: Game> {
@@ -126,6 +128,8 @@ struct BatchResult<G: Game> {
     subs: Vec<(f64, Vec<f64>)>,
     /// Detailed runs: the per-game (per-block) parts of the game's ratios.
     ratios: RatioTally,
+    /// What the batch's bots' searches did.
+    search: SearchStats,
 }
 
 /// The bots of `seats` as one [`Table`]: when every seat plays the same bot kind and that
@@ -226,7 +230,11 @@ fn run_batch_with<G: Game>(game: &G, tables: &mut [Box<dyn Table<G>>], cfg: &Run
     flush(&mut sub, &mut sub_games);
     tally.refresh_views();
     let ratios = ratios.finish::<G>(&metrics);
-    Ok(BatchResult { tally, metrics, standing, rows, rotated, subs, ratios })
+    let mut search = SearchStats::default();
+    for table in tables.iter() {
+        search.add(table.search_stats());
+    }
+    Ok(BatchResult { tally, metrics, standing, rows, rotated, subs, ratios, search })
 }
 
 /// Plays the run and folds the results in game order.
@@ -339,6 +347,7 @@ fn empty_result<G: Game>(game: &G, seats: &[SeatPlan<G>], cfg: &RunConfig) -> Re
         rotation,
         extras: Vec::new(),
         ratios: RatioTally::default(),
+        search: SearchStats::default(),
     })
 }
 
@@ -374,6 +383,7 @@ fn fold<G: Game>(result: &mut RunResult<G>, part: Result<BatchResult<G>, Error>,
     Metrics::merge(&mut result.metrics, part.metrics);
     result.standing.merge(&part.standing);
     result.ratios.merge(&part.ratios);
+    result.search.add(part.search);
     for (games, values) in part.subs {
         if result.extras.len() < values.len() {
             result.extras.resize(values.len(), Vec::new());
@@ -435,11 +445,13 @@ impl RatioParts {
     }
 }
 
-/// Plays one game with a play-by-play written to `out` (the `trace` command).
-pub fn trace<G: Game>(game: &G, seats: &[SeatPlan<G>], seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
+/// Plays one game with a play-by-play written to `out` (the `trace` command): its outcome
+/// and what the bots' searches did.
+pub fn trace<G: Game>(game: &G, seats: &[SeatPlan<G>], seed: u64, out: &mut dyn FnMut(&str)) -> Result<(Outcome, SearchStats), Error> {
     let mut bots: Vec<Box<dyn Bot<G>>> = seats.iter().map(|s| (s.build)(game, &s.values)).collect();
-    play(game, &mut bots, seed, PlayOptions { checked: true }, None, Some(out))
-        .map_err(|v| Error::Invariant(format!("seed {seed}: step {}: {}", v.step, v.what)))
+    let outcome = play(game, &mut bots, seed, PlayOptions { checked: true }, None, Some(out))
+        .map_err(|v| Error::Invariant(format!("seed {seed}: step {}: {}", v.step, v.what)))?;
+    Ok((outcome, crate::engine::Lineup::search_stats(&bots)))
 }
 
 /// Most decisions a traced or replayed game may take (a bound against a game that never ends).

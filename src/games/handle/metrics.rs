@@ -78,12 +78,14 @@ pub struct Run {
     /// The per-game (per rotation block) sums of the game's ratios: the units of their
     /// ratio-estimator intervals (empty unless detailed).
     pub ratios: RatioTally,
+    /// What the bots' searches did over the run (`bench` prints it).
+    pub search: crate::engine::SearchStats,
 }
 
 impl Run {
     /// The run of game `G`, its metrics erased.
     pub(super) fn of<G: Game>(r: crate::sim::RunResult<G>) -> Run {
-        let crate::sim::RunResult { tally, metrics, standing, rows, seconds, rotation, extras, ratios } = r;
-        Run { tally, metrics: Box::new(MetricsOf::<G>(metrics)), standing, rows, seconds, rotation, extras, ratios }
+        let crate::sim::RunResult { tally, metrics, standing, rows, seconds, rotation, extras, ratios, search } = r;
+        Run { tally, metrics: Box::new(MetricsOf::<G>(metrics)), standing, rows, seconds, rotation, extras, ratios, search }
     }
 }

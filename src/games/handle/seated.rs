@@ -2,7 +2,7 @@
 //! the one loop compiled per game, [`play_batch`], behind one call per batch.
 
 use crate::engine::trace::Line;
-use crate::engine::{Game, Metrics, Outcome, PlayOptions, StandingTrace, all_bots, game_seed};
+use crate::engine::{Game, Metrics, Outcome, PlayOptions, SearchStats, StandingTrace, all_bots, game_seed};
 use crate::error::Error;
 use crate::sim::watch::{WatchPlan, Watched};
 use crate::sim::{GameRow, RatioParts, RowSink, RunConfig, SeatPlan};
@@ -110,8 +110,9 @@ pub trait SeatedGame: Sync {
     /// The checked JSON Lines trace of game `seed` ([`crate::sim::json_trace`]), the line-up
     /// turned by `turn` as in [`SeatedGame::trace`]: the text, and the outcome or (step, what).
     fn json_trace(&self, variant: &Variant, seed: u64, turn: Option<usize>) -> (String, Result<Outcome, (u64, String)>);
-    /// Plays the game of `seed` with a readable play-by-play written to `out` (`trace`).
-    fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error>;
+    /// Plays the game of `seed` with a readable play-by-play written to `out` (`trace`): its
+    /// outcome and what the bots' searches did.
+    fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<(Outcome, SearchStats), Error>;
     /// Plays batch `batch` of a run of `games` games watching every decision (the audit's
     /// loop, [`crate::sim::watch::watch_batch`]): `kinds` are the game's kinds of action.
     fn watch_batch(&self, kinds: &[&'static str], plan: &WatchPlan, batch: u64, games: u64) -> Result<Watched, Error>;
@@ -193,7 +194,7 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
             None => crate::sim::json_trace(self.game, variant, &self.plans, seed),
         }
     }
-    fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<Outcome, Error> {
+    fn play_by_play(&self, seed: u64, out: &mut dyn FnMut(&str)) -> Result<(Outcome, SearchStats), Error> {
         crate::sim::trace(self.game, &self.plans, seed, out)
     }
     fn watch_batch(&self, kinds: &[&'static str], plan: &WatchPlan, batch: u64, games: u64) -> Result<Watched, Error> {

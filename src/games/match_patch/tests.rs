@@ -1044,7 +1044,19 @@ fn the_table_memory_bot_plays_the_plain_memory_bot() {
 #[test]
 fn search_rollouts_with_the_memory_bot_start_mid_game() {
     let g = standard();
-    let search: Box<dyn Bot<MatchPatch>> = Box::new(crate::engine::ismcts::Ismcts::new(&g, 40, 0.7, 1, 0, 0, 1.0, 1));
+    use crate::engine::ismcts::{Bar, Ismcts, Model, Rollout, SearchParams};
+    let params = SearchParams {
+        iterations: 40,
+        exploration: 0.7,
+        rollout: Rollout::DefaultBot,
+        depth: 0,
+        opponents: false,
+        trust: 1.0,
+        policy: true,
+        model: Model::Default,
+        bar: Bar::Luck,
+    };
+    let search: Box<dyn Bot<MatchPatch>> = Box::new(Ismcts::new(&g, params));
     let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = vec![search];
     bots.extend((1..g.seats()).map(|_| (bots::memory_info().build)(&g, &[0.5])));
     for i in 0..3 {
