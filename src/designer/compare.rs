@@ -210,11 +210,11 @@ fn load(o: &CompareOptions) -> Result<(Variant, Variant, PathBuf, Vec<String>), 
 /// Runs `compare`.
 pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
     let (va, vb, b_path, b_sets) = load(o)?;
-    crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
-    let out = o.out.as_deref().map(|dir| OutputDir::create(dir, &crate::output::atomic::invocation())).transpose()?;
+    crate::interrupt::install();
+    let out = o.out.as_deref().map(super::interrupted::open_out).transpose()?;
     let result = compare(&*games::handle(&va)?, &va, &Compare { o, vb: &vb, b_path: &b_path, b_sets: &b_sets })?;
-    let stopped = crate::interrupt::requested().then_some(Partial { played: result.games, asked: o.precision.precision.is_none().then_some(o.run.games) });
+    let stopped = super::interrupted::partial(result.games, o.precision.precision.is_none().then_some(o.run.games));
     if o.json {
         match &stopped {
             Some(p) => crate::output::print_json(&crate::output::marked(&result, Some(p))?)?,
@@ -232,18 +232,10 @@ pub fn main(o: &CompareOptions) -> Result<Comparison, Error> {
         }
     }
     if let Some(p) = &stopped {
-        let Some(out) = out else { return Err(Error::Interrupted(format!("interrupted after {} games each (partial result above)", p.played))) };
-        let target = out.target().display().to_string();
-        if !o.keep_partial {
-            drop(out);
-            return Err(Error::Interrupted(format!(
-                "interrupted after {} games each: nothing written, {target} is left as it was (--keep-partial writes what was played)",
-                p.played
-            )));
+        if let Some(out) = out.as_ref().filter(|_| o.keep_partial) {
+            write_outputs(&result, out.path(), Some(p))?;
         }
-        write_outputs(&result, out.path(), Some(p))?;
-        out.commit()?;
-        return Err(Error::Interrupted(format!("interrupted after {} games each: wrote the partial result (marked partial) into {target}", p.played)));
+        return Err(super::interrupted::stopped(out, o.keep_partial, &format!("{} games each", p.played)));
     }
     if let Some(out) = out {
         let written = write_outputs(&result, out.path(), None)?;

@@ -190,33 +190,12 @@ pub fn main(o: &SweepOptions) -> Result<(), Error> {
     }
     let keys: Vec<&str> = axes.iter().map(|a| a.key.as_str()).collect();
     let dir = o.out.clone().unwrap_or_else(|| Path::new("reports").join(&base.game).join(&base.name).join(format!("sweep-{}", keys.join("-"))));
-    crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
-    let out = OutputDir::create(&dir, &crate::output::atomic::invocation())?;
+    let out = super::interrupted::open_out(&dir)?;
     let game = games::handle(&base)?;
-    let stopped = sweep(&*game, &Sweep { o, axes: &axes, base: &base, dir: out.path(), target: &dir })?;
-    let target = dir.display();
-    match stopped {
-        None => {
-            out.commit()?;
-            Ok(())
-        }
-        Some(p) if o.keep_partial => {
-            out.commit()?;
-            Err(Error::Interrupted(format!(
-                "interrupted after {} of {} games: wrote the partial result (marked partial) into {target}",
-                p.played,
-                p.asked.unwrap_or(0)
-            )))
-        }
-        Some(p) => {
-            drop(out);
-            Err(Error::Interrupted(format!(
-                "interrupted after {} of {} games: nothing written, {target} is left as it was (--keep-partial writes what was played)",
-                p.played,
-                p.asked.unwrap_or(0)
-            )))
-        }
+    match sweep(&*game, &Sweep { o, axes: &axes, base: &base, dir: out.path(), target: &dir })? {
+        None => out.commit(),
+        Some(p) => Err(super::interrupted::stopped(Some(out), o.keep_partial, &format!("{} of {} games", p.played, p.asked.unwrap_or(0)))),
     }
 }
 
@@ -337,7 +316,7 @@ fn sweep(base: &dyn GameHandle, sw: &Sweep<'_>) -> Result<Option<Partial>, Error
     let games = o.run.games;
     let game_id = points[0].game.facts().id;
     let played: u64 = results.iter().map(|r| r.games).sum();
-    let stopped = crate::interrupt::requested().then_some(Partial { played, asked: Some(games * points.len() as u64) });
+    let stopped = super::interrupted::partial(played, Some(games * points.len() as u64));
     if let Some(p) = &stopped {
         println!("{} (all values together)", p.banner());
     }

@@ -111,9 +111,8 @@ pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
         let keys: Vec<String> = knobs.iter().map(|k| k.key.replace('.', "_")).collect();
         Path::new("reports").join(&base.game).join(&base.name).join(format!("tune-{}", keys.join("-")))
     });
-    crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
-    let out = OutputDir::create(&dir, &crate::output::atomic::invocation())?;
+    let out = super::interrupted::open_out(&dir)?;
     let target = std::fs::canonicalize(&dir).map_err(|e| Error::output(&dir, e))?;
     let game = games::handle(&base)?;
     let mut result = race::tune(&*game, &race::Tune { o, knobs: &knobs, base: &base })?;
