@@ -27,8 +27,8 @@ use crate::error::Error;
 use crate::games::{self, GameHandle, SeatedGame};
 use crate::output::atomic::OutputDir;
 pub use crate::sim::watch;
-pub use findings::verdict;
 use crate::variant::Variant;
+pub use findings::verdict;
 
 use super::runner::Pool;
 use super::seat;
@@ -302,7 +302,22 @@ pub fn main(o: &AuditOptions) -> Result<Audit, Error> {
 pub fn run(o: &AuditOptions) -> Result<Audit, Error> {
     let variant = Variant::load(&o.variant, &o.sets)?;
     let game = games::handle(&variant)?;
-    audit(&*game, &variant, o)
+    let (audit, out, dir) = audit(&*game, &variant, o)?;
+    write(o, &audit, out, &dir)?;
+    Ok(audit)
+}
+
+/// Writes the audit's folder (`out`, opened before the run for `dir`; or the folder of
+/// `--write-into`), saying so on stderr unless quiet.
+fn write(o: &AuditOptions, audit: &Audit, out: Option<OutputDir>, dir: &Path) -> Result<(), Error> {
+    if !o.quiet && !o.json {
+        eprintln!("audit: writing ({:.0} s)", audit.seconds);
+    }
+    write_out(audit, out, o.write_into.as_deref())?;
+    if !o.quiet && !o.json {
+        eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
+    }
+    Ok(())
 }
 
 /// The audit folder of a variant when `--out` is not given.
@@ -328,8 +343,10 @@ impl Lineup<'_> {
     }
 }
 
-/// The audit of `variant`'s game (built by [`games::handle`]): plays, writes the folder.
-fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<Audit, Error> {
+/// The audit of `variant`'s game (built by [`games::handle`]): checks what can be refused,
+/// opens the folder (unless `--write-into`), plays and judges; returns the [`Audit`], the
+/// folder to write it into and its path, having written nothing.
+fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<(Audit, Option<OutputDir>, PathBuf), Error> {
     let started = Instant::now();
     let facts = game.facts();
     // Everything that can be refused is checked before the folder is opened.
@@ -400,12 +417,7 @@ fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<A
         length_unit: facts.length_unit.into(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    note("writing");
-    write_out(&audit, out, o.write_into.as_deref())?;
-    if !o.quiet && !o.json {
-        eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
-    }
-    Ok(audit)
+    Ok((audit, out, dir))
 }
 
 /// The metrics of the variant's `[expect]` bounds that the sensitivity analysis follows. The

@@ -59,7 +59,6 @@ pub struct SweepOptions {
     pub keep_partial: bool,
 }
 
-
 /// Runs `sweep`: plays every point, prints the table, writes the CSV and the charts.
 pub fn main(o: &SweepOptions) -> Result<(), Error> {
     let axes = axes(&o.params, &o.values)?;

@@ -90,7 +90,7 @@ pub fn knobs(variant: &Variant, params: &[String]) -> Result<Vec<Knob>, Error> {
                 )));
             }
             // Left at the game's default: that default is what a change is measured from.
-            None => match default_of(&variant.game, key) {
+            None => match default_of(variant, key) {
                 Some(x) => x,
                 None => {
                     return Err(Error::Usage(format!(
@@ -111,12 +111,20 @@ pub fn knobs(variant: &Variant, params: &[String]) -> Result<Vec<Knob>, Error> {
     Ok(out)
 }
 
-/// The default of `key` in `game`'s key table when it is one number (`4`, `0.5`); `None` for
-/// an unknown key or a default in words.
-fn default_of(game: &str, key: &str) -> Option<f64> {
-    let keys = crate::games::variant_keys(game)?;
-    let k = keys.iter().find(|k| k.key == key)?;
-    k.default.trim().parse::<f64>().ok().filter(|x| x.is_finite())
+/// The default of `key` when it is one number (`4`, `0.5`): from the built-in game's key table,
+/// or a rules file's declared parameter; `None` for an unknown key or a default in words.
+fn default_of(variant: &Variant, key: &str) -> Option<f64> {
+    if let Some(keys) = crate::games::variant_keys(&variant.game) {
+        let k = keys.iter().find(|k| k.key == key)?;
+        return k.default.trim().parse::<f64>().ok().filter(|x| x.is_finite());
+    }
+    // A rules file: the values its declared parameters take.
+    let table = crate::games::handle(variant).ok()?.parameter_table(variant);
+    match lookup(&table, key)? {
+        toml::Value::Integer(i) => Some(*i as f64),
+        toml::Value::Float(x) => Some(*x).filter(|x| x.is_finite()),
+        _ => None,
+    }
 }
 
 /// One point of the grid.

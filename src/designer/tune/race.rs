@@ -161,7 +161,6 @@ fn positions(knobs: &[Knob], cands: &[Candidate], cats: &[Catalogue], expect: &[
     Ok(pos)
 }
 
-
 impl Race<'_> {
     /// Races the grid: every candidate alive plays the round's games, the clearly worse are
     /// dropped, the games double, until one is left or the budget is spent.
