@@ -375,46 +375,8 @@ fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> Strin
     c
 }
 
-/// Starts writing the output folder `dir` (lock, temporary folder, checks) before a long run,
-/// with Ctrl-C handled (see [`crate::interrupt`]).
-fn open_out(dir: &Path) -> Result<OutputDir, Error> {
-    crate::interrupt::install();
-    OutputDir::create(dir, &crate::output::atomic::invocation())
-}
-
-/// The partial marker of a run a Ctrl-C stopped (`None` when it was not interrupted).
-fn partial(played: u64, asked: Option<u64>) -> Option<Partial> {
-    crate::interrupt::requested().then_some(Partial { played, asked })
-}
-
-/// Ends a run a Ctrl-C stopped before its first game finished: there is no figure to show,
-/// so nothing is printed or written (`--keep-partial` included) and `out`'s previous result
-/// stays as it was. Returns the error that exits with code 130.
-fn stopped_before_any_game(out: Option<OutputDir>) -> Error {
-    let kept = out.map(|o| format!("; {} is left as it was", o.target().display())).unwrap_or_default();
-    Error::Interrupted(format!("interrupted before any game finished: no figure to show, nothing written{kept}"))
-}
-
-/// Ends a run a Ctrl-C stopped: with `keep` (`--keep-partial`) commits the folder (written
-/// complete and marked partial), else leaves the previous result as it was. Returns the error
-/// that exits with code 130.
-fn stopped(out: Option<OutputDir>, keep: bool, p: &Partial) -> Error {
-    let Some(out) = out else {
-        return Error::Interrupted(format!("interrupted after {} games (partial result above)", p.played));
-    };
-    let target = out.target().display().to_string();
-    if !keep {
-        drop(out);
-        return Error::Interrupted(format!(
-            "interrupted after {} games: nothing written, {target} is left as it was (--keep-partial writes what was played)",
-            p.played
-        ));
-    }
-    match out.commit() {
-        Ok(()) => Error::Interrupted(format!("interrupted after {} games: wrote the partial result (marked partial) into {target}", p.played)),
-        Err(e) => e,
-    }
-}
+// How a run a Ctrl-C stopped ends: written once, for the designer's commands too.
+use crate::designer::interrupted::{open_out, partial, stopped, stopped_before_any_game};
 
 /// The progress bar of a run (quiet with `--json`, `--quiet` or CI=true).
 /// The progress bar as a callback of games done (for the streaming and sharded runs).

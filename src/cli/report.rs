@@ -63,13 +63,13 @@ pub(super) fn report(game: &dyn GameHandle, variant: &Variant, a: &ReportArgs) -
         Written::Stopped(_, p) if p.played == 0 => return Err(stopped_before_any_game(Some(out))),
         Written::Stopped(summary, p) => {
             print!("{}", summary.table());
-            return Err(stopped(Some(out), false, &p));
+            return Err(stopped(Some(out), false, &format!("{} games", p.played)));
         }
         Written::Done { summary, files, partial } => (summary, files, partial),
     };
     if let Some(p) = &stopped_at {
         print!("{}", summary.table());
-        return Err(stopped(Some(out), true, p));
+        return Err(stopped(Some(out), true, &format!("{} games", p.played)));
     }
     if a.audit {
         add_audit(a, out.path())?;

@@ -86,7 +86,7 @@ pub(super) fn simulate(game: &dyn GameHandle, variant: &Variant, a: &SimulateArg
         print!("{}", summary.table());
     }
     if let Some(p) = &stopped_at {
-        return Err(stopped(out, a.keep_partial, p));
+        return Err(stopped(out, a.keep_partial, &format!("{} games", p.played)));
     }
     if let Some(out) = out {
         out.commit()?;

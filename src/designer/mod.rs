@@ -10,6 +10,7 @@ pub mod audit;
 pub mod bot_keys;
 pub mod check;
 pub mod compare;
+pub mod interrupted;
 pub mod metrics;
 pub mod precision;
 pub mod runner;

@@ -13,6 +13,7 @@
 //! opened, and the folder is written through [`OutputDir`]: a refused audit writes nothing.
 
 pub mod exploit;
+mod findings;
 pub mod sensitivity;
 pub mod write;
 
@@ -26,11 +27,12 @@ use crate::error::Error;
 use crate::games::{self, GameHandle, SeatedGame};
 use crate::output::atomic::OutputDir;
 pub use crate::sim::watch;
-use crate::stats::wilson;
 use crate::variant::Variant;
+pub use findings::verdict;
 
 use super::runner::Pool;
 use super::seat;
+use findings::{Context, findings_of};
 use watch::{WatchPlan, Watched};
 
 /// The search line-up's bot: few iterations and short rollouts, so an audit stays fast; no
@@ -300,7 +302,22 @@ pub fn main(o: &AuditOptions) -> Result<Audit, Error> {
 pub fn run(o: &AuditOptions) -> Result<Audit, Error> {
     let variant = Variant::load(&o.variant, &o.sets)?;
     let game = games::handle(&variant)?;
-    audit(&*game, &variant, o)
+    let (audit, out, dir) = audit(&*game, &variant, o)?;
+    write(o, &audit, out, &dir)?;
+    Ok(audit)
+}
+
+/// Writes the audit's folder (`out`, opened before the run for `dir`; or the folder of
+/// `--write-into`), saying so on stderr unless quiet.
+fn write(o: &AuditOptions, audit: &Audit, out: Option<OutputDir>, dir: &Path) -> Result<(), Error> {
+    if !o.quiet && !o.json {
+        eprintln!("audit: writing ({:.0} s)", audit.seconds);
+    }
+    write_out(audit, out, o.write_into.as_deref())?;
+    if !o.quiet && !o.json {
+        eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
+    }
+    Ok(())
 }
 
 /// The audit folder of a variant when `--out` is not given.
@@ -326,8 +343,10 @@ impl Lineup<'_> {
     }
 }
 
-/// The audit of `variant`'s game (built by [`games::handle`]): plays, writes the folder.
-fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<Audit, Error> {
+/// The audit of `variant`'s game (built by [`games::handle`]): checks what can be refused,
+/// opens the folder (unless `--write-into`), plays and judges; returns the [`Audit`], the
+/// folder to write it into and its path, having written nothing.
+fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<(Audit, Option<OutputDir>, PathBuf), Error> {
     let started = Instant::now();
     let facts = game.facts();
     // Everything that can be refused is checked before the folder is opened.
@@ -398,12 +417,7 @@ fn audit(game: &dyn GameHandle, variant: &Variant, o: &AuditOptions) -> Result<A
         length_unit: facts.length_unit.into(),
         seconds: started.elapsed().as_secs_f64(),
     };
-    note("writing");
-    write_out(&audit, out, o.write_into.as_deref())?;
-    if !o.quiet && !o.json {
-        eprintln!("audit: wrote {} in {:.1} s", dir.display(), audit.seconds);
-    }
-    Ok(audit)
+    Ok((audit, out, dir))
 }
 
 /// The metrics of the variant's `[expect]` bounds that the sensitivity analysis follows. The
@@ -495,46 +509,6 @@ fn watch_all(
     watch_lineups(pool, lineups, &[2], kinds, wplan, &mut watched)?;
     interrupted()?;
     Ok((watched, table_length))
-}
-
-/// Every finding of the watched line-ups (`specs`, `watched`; `labels` the table's bots),
-/// the claims, the exploit sweep and the sensitivity analysis, unsorted.
-fn findings_of(
-    ctx: &Context<'_>,
-    (specs, watched, labels): (&[String], &[Watched], &[String]),
-    claims: &[crate::engine::ClaimCheck],
-    (exploit_report, sens): (Option<&exploit::ExploitReport>, Option<&sensitivity::Sensitivity>),
-) -> Vec<Finding> {
-    let mut findings = Vec::new();
-    stall_findings(ctx, specs, watched, &mut findings);
-    dead_rule_findings(ctx, specs, watched, &mut findings);
-    choice_findings(ctx, specs, watched, &mut findings);
-    early_findings(ctx, &specs[1], &watched[1], &mut findings);
-    claim_findings(claims, &mut findings);
-    if let Some(r) = exploit_report {
-        findings.extend(exploit::findings(r, ctx.replay_base));
-    }
-    if let Some(s) = sens {
-        for key in &s.no_effect {
-            let of_key: Vec<&sensitivity::StepRow> = s.steps.iter().filter(|r| &r.key == key).collect();
-            let values: Vec<String> = of_key.iter().map(|r| write::num(r.to)).collect();
-            let sentence = format!(
-                "changing `{key}` from {} to {} (a full step each way) moved none of {} significantly: a hint that the rule it sets may be dead",
-                of_key.first().map_or(String::new(), |r| write::num(r.from)),
-                values.join(" or "),
-                metric_list(s)
-            );
-            findings.push(sensitivity_finding("no effect", sentence, vec![key.clone()], s, &specs[1]));
-        }
-        // One hint per unread key, each with its own steps' figure (a group of 22 scoring
-        // rows in one hint would show one key's effect for all of them).
-        for u in games::keys::unread(ctx.game.facts().id, labels, &s.unread) {
-            for (sentence, keys) in super::bot_keys::grouped(std::slice::from_ref(&u)) {
-                findings.push(sensitivity_finding("unread key", sentence, keys, s, &specs[1]));
-            }
-        }
-    }
-    findings
 }
 
 /// The smallest effect per figure the audit's games can detect: the table's first-player
@@ -667,95 +641,6 @@ fn interrupted() -> Result<(), Error> {
     if crate::interrupt::requested() { Err(Error::Interrupted("audit interrupted: nothing written, the folder is left as it was".into())) } else { Ok(()) }
 }
 
-/// A low-severity finding about some keys of the sensitivity analysis, its figure the largest
-/// change in first-player advantage any of their steps made.
-fn sensitivity_finding(kind: &'static str, sentence: String, keys: Vec<String>, s: &sensitivity::Sensitivity, lineup: &str) -> Finding {
-    let of_keys = || s.steps.iter().filter(|r| keys.contains(&r.key));
-    let games = of_keys().map(|r| r.games).max().unwrap_or(0);
-    let (value, lo, hi) = of_keys()
-        .flat_map(|r| r.effects.iter())
-        .filter(|e| e.metric == "first_player_advantage")
-        .map(|e| (e.diff, e.ci95.map_or(e.diff, |c| c[0]), e.ci95.map_or(e.diff, |c| c[1])))
-        .max_by(|a, b| a.0.abs().total_cmp(&b.0.abs()))
-        .unwrap_or((0.0, 0.0, 0.0));
-    Finding {
-        kind,
-        severity: Severity::Low,
-        sentence,
-        figure: Figure { name: "change in first-player advantage (largest of the steps)".into(), value, ci95: [lo, hi], games, decisions: None },
-        keys,
-        lineup: lineup.to_string(),
-        seeds: Vec::new(),
-        replay: Vec::new(),
-    }
-}
-
-fn metric_list(s: &sensitivity::Sensitivity) -> String {
-    s.metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ")
-}
-
-/// The one-line verdict.
-pub fn verdict(findings: &[Finding]) -> String {
-    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
-    let (h, m, l) = (count(Severity::High), count(Severity::Medium), count(Severity::Low));
-    if h + m == 0 {
-        format!("clean: no high- or medium-severity finding ({l} low-severity hint(s))")
-    } else {
-        format!("{h} high-, {m} medium- and {l} low-severity finding(s)")
-    }
-}
-
-/// What the finding builders share.
-struct Context<'a> {
-    game: &'a dyn GameHandle,
-    variant: &'a Variant,
-    kinds: &'a [&'static str],
-    replay_base: &'a str,
-    stall_turns: u32,
-}
-
-impl Context<'_> {
-    fn replay(&self, lineup: &str, seeds: &[u64]) -> Vec<String> {
-        seeds.iter().map(|s| format!("{} --bots {lineup} --game-seed {s}", self.replay_base)).collect()
-    }
-
-    /// Variant keys whose name mentions a word of `text` (a kind of action), else `fallback`.
-    fn keys_for(&self, text: &str, fallback: &[&str]) -> Vec<String> {
-        let words: Vec<String> = text
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-            .filter(|w| w.len() >= 4 && !["play", "with", "from", "take", "card", "cards", "group", "alone"].contains(w))
-            .map(|w| w.replace('-', "_"))
-            .collect();
-        let mut keys: Vec<String> = sensitivity::numeric_keys(&self.variant.table)
-            .into_iter()
-            .map(|k| k.key)
-            .filter(|k| words.iter().any(|w| k.split('.').any(|seg| seg == w || seg.starts_with(&format!("{w}_")) || seg.ends_with(&format!("_{w}")))))
-            .collect();
-        if keys.is_empty() {
-            keys = fallback.iter().filter(|k| key_exists(&self.variant.table, k)).map(|k| k.to_string()).collect();
-        }
-        keys
-    }
-}
-
-fn key_exists(table: &toml::Table, key: &str) -> bool {
-    let mut t = table;
-    let parts: Vec<&str> = key.split('.').collect();
-    for (i, p) in parts.iter().enumerate() {
-        match t.get(*p) {
-            Some(toml::Value::Table(next)) if i + 1 < parts.len() => t = next,
-            Some(_) if i + 1 == parts.len() => return true,
-            _ => return false,
-        }
-    }
-    false
-}
-
-fn share(successes: u64, n: u64) -> (f64, [f64; 2]) {
-    let (lo, hi) = wilson(successes as f64, n);
-    (if n == 0 { 0.0 } else { successes as f64 / n as f64 }, [lo, hi])
-}
-
 fn lineup_report(role: &'static str, spec: &str, w: &Watched, kinds: &[&'static str]) -> LineupReport {
     LineupReport {
         role,
@@ -781,230 +666,6 @@ fn lineup_report(role: &'static str, spec: &str, w: &Watched, kinds: &[&'static 
                 contested_used: w.contested_used.get(k).copied().unwrap_or(0),
             })
             .collect(),
-    }
-}
-
-fn stall_findings(ctx: &Context<'_>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
-    // The table first: it decides the severity; the other line-ups add low hints.
-    for (i, role) in [(1usize, "the table"), (2, "the search bot"), (0, "random bots")] {
-        let w = &watched[i];
-        if w.games == 0 {
-            continue;
-        }
-        // A game counted once: capped, or stalled without reaching the cap.
-        let stalled_games = w.capped.max(w.stalled).min(w.games);
-        let mut seeds = w.capped_seeds.0.clone();
-        for s in &w.stalled_seeds.0 {
-            if seeds.len() < watch::SEEDS && !seeds.contains(s) {
-                seeds.push(*s);
-            }
-        }
-        if stalled_games == 0 {
-            continue;
-        }
-        let (value, ci) = share(stalled_games, w.games);
-        let severity = match i {
-            1 if value >= 0.01 => Severity::High,
-            1 if value >= 0.001 => Severity::Medium,
-            _ => Severity::Low,
-        };
-        let cap = ctx.game.turn_cap();
-        let sentence = format!(
-            "with {role}, {:.2}% of games stall: {} of {} reach the turn cap ({cap} {unit}) and {} go {} {unit} or more without progress (longest stretch {} {unit})",
-            value * 100.0,
-            w.capped,
-            w.games,
-            w.stalled,
-            ctx.stall_turns,
-            w.longest_still,
-            unit = ctx.game.facts().length_unit
-        );
-        out.push(Finding {
-            kind: "stall",
-            severity,
-            sentence,
-            figure: Figure { name: "share of games that stall".into(), value, ci95: ci, games: w.games, decisions: None },
-            keys: ctx.keys_for("turn_cap", &["turn_cap"]),
-            lineup: specs[i].clone(),
-            replay: ctx.replay(&specs[i], &seeds),
-            seeds,
-        });
-    }
-}
-
-/// A kind is dead for a line-up when it is never legal, or taken in under 0.1% of the
-/// decisions where it is legal.
-const DEAD_SHARE: f64 = 0.001;
-
-fn dead_rule_findings(ctx: &Context<'_>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
-    for (k, kind) in ctx.kinds.iter().enumerate() {
-        let dead_everywhere = watched.iter().all(|w| w.legal[k] == 0 || (w.used[k] as f64) < DEAD_SHARE * w.legal[k] as f64);
-        if !dead_everywhere {
-            continue;
-        }
-        let legal: u64 = watched.iter().map(|w| w.legal[k]).sum();
-        let used: u64 = watched.iter().map(|w| w.used[k]).sum();
-        let games: u64 = watched.iter().map(|w| w.games).sum();
-        let keys = ctx.keys_for(kind, &[]);
-        if legal == 0 {
-            out.push(Finding {
-                kind: "dead rule",
-                severity: Severity::Medium,
-                sentence: format!(
-                    "\"{kind}\" was never legal in {games} games (random bots, the table and the search bot): never reachable under this variant"
-                ),
-                figure: Figure {
-                    name: "decisions where it was legal".into(),
-                    value: 0.0,
-                    ci95: [0.0, 0.0],
-                    games,
-                    decisions: Some(watched.iter().map(|w| w.decisions).sum()),
-                },
-                keys,
-                lineup: specs.join(" | "),
-                seeds: Vec::new(),
-                replay: Vec::new(),
-            });
-            continue;
-        }
-        // Evidence: games where it was legal and (nearly) never taken, from the line-up with most chances.
-        let best = (0..watched.len()).max_by_key(|&i| watched[i].legal[k]).unwrap_or(0);
-        let seeds = watched[best].legal_seeds[k].0.clone();
-        let (value, ci) = share(used, legal);
-        let severity = if legal >= 1000 { Severity::Medium } else { Severity::Low };
-        out.push(Finding {
-            kind: "dead rule",
-            severity,
-            sentence: format!(
-                "\"{kind}\" was legal in {legal} decisions but taken in only {used} ({:.3}%) by every line-up: never useful, even to random bots",
-                value * 100.0
-            ),
-            figure: Figure { name: "share of decisions where legal that took it".into(), value, ci95: ci, games, decisions: Some(legal) },
-            keys,
-            lineup: specs[best].clone(),
-            replay: ctx.replay(&specs[best], &seeds),
-            seeds,
-        });
-    }
-}
-
-fn choice_findings(ctx: &Context<'_>, specs: &[String], watched: &[Watched], out: &mut Vec<Finding>) {
-    let s = &watched[2];
-    for (k, kind) in ctx.kinds.iter().enumerate() {
-        let (n, taken) = (s.contested[k], s.contested_used[k]);
-        if n >= 100 && taken as f64 >= 0.99 * n as f64 {
-            let (value, ci) = share(taken, n);
-            let seeds = s.used_seeds[k].0.clone();
-            out.push(Finding {
-                kind: "no real choice",
-                severity: Severity::Medium,
-                sentence: format!(
-                    "dominant move: when \"{kind}\" is legal beside other kinds of action, the search bot takes it {:.1}% of the time ({taken} of {n})",
-                    value * 100.0
-                ),
-                figure: Figure { name: "share of contested decisions taking it (search bot)".into(), value, ci95: ci, games: s.games, decisions: Some(n) },
-                keys: ctx.keys_for(kind, &[]),
-                lineup: specs[2].clone(),
-                replay: ctx.replay(&specs[2], &seeds),
-                seeds,
-            });
-        }
-        let used_elsewhere = watched[0].used[k] + watched[1].used[k] > 0;
-        if n >= 200 && taken == 0 && used_elsewhere {
-            let (value, ci) = share(0, n);
-            let seeds = s.passed_seeds[k].0.clone();
-            out.push(Finding {
-                kind: "no real choice",
-                severity: Severity::Low,
-                sentence: format!("dominated move: the search bot never took \"{kind}\" in {n} decisions where it could have taken something else instead"),
-                figure: Figure { name: "share of contested decisions taking it (search bot)".into(), value, ci95: ci, games: s.games, decisions: Some(n) },
-                keys: ctx.keys_for(kind, &[]),
-                lineup: specs[2].clone(),
-                replay: ctx.replay(&specs[2], &seeds),
-                seeds,
-            });
-        }
-    }
-    let t = &watched[1];
-    if t.decisions > 0 && t.forced * 2 > t.decisions {
-        let (value, ci) = share(t.forced, t.decisions);
-        out.push(Finding {
-            kind: "no real choice",
-            severity: Severity::Low,
-            sentence: format!("{:.1}% of the table's decisions are forced (one legal action)", value * 100.0),
-            figure: Figure { name: "share of decisions that are forced".into(), value, ci95: ci, games: t.games, decisions: Some(t.decisions) },
-            keys: Vec::new(),
-            lineup: specs[1].clone(),
-            seeds: Vec::new(),
-            replay: Vec::new(),
-        });
-    }
-}
-
-fn early_findings(ctx: &Context<'_>, spec: &str, w: &Watched, out: &mut Vec<Finding>) {
-    if w.decided == 0 {
-        return;
-    }
-    if w.dealt > 0 {
-        let (value, ci) = share(w.dealt, w.decided);
-        let severity = if value >= 0.05 {
-            Severity::High
-        } else if value >= 0.01 {
-            Severity::Medium
-        } else {
-            Severity::Low
-        };
-        out.push(Finding {
-            kind: "decided early",
-            severity,
-            sentence: format!("{:.2}% of decided games are won by a seat that never had a choice: decided by the deal", value * 100.0),
-            figure: Figure { name: "share of decided games won before the winner decided anything".into(), value, ci95: ci, games: w.decided, decisions: None },
-            keys: ctx.keys_for("hand_size deal", &["hand_size", "deal"]),
-            lineup: spec.into(),
-            replay: ctx.replay(spec, &w.dealt_seeds.0),
-            seeds: w.dealt_seeds.0.clone(),
-        });
-    }
-    let (value, ci) = share(w.wire, w.decided);
-    if value > 0.5 {
-        out.push(Finding {
-            kind: "decided early",
-            severity: Severity::Medium,
-            sentence: format!("in {:.1}% of decided games the winner was among the leaders after every turn, from the first to the end", value * 100.0),
-            figure: Figure { name: "share of decided games led wire to wire".into(), value, ci95: ci, games: w.decided, decisions: None },
-            keys: Vec::new(),
-            lineup: spec.into(),
-            replay: ctx.replay(spec, &w.wire_seeds.0),
-            seeds: w.wire_seeds.0.clone(),
-        });
-    }
-}
-
-fn claim_findings(claims: &[crate::engine::ClaimCheck], out: &mut Vec<Finding>) {
-    for c in claims {
-        if !c.possible {
-            out.push(Finding {
-                kind: "impossible claim",
-                severity: Severity::High,
-                sentence: format!("the claim \"{}\" can never be true with this deck: every such claim is a bluff that a challenge always catches", c.claim),
-                figure: Figure { name: "claims possible".into(), value: 0.0, ci95: [0.0, 0.0], games: 0, decisions: None },
-                keys: c.keys.clone(),
-                lineup: String::new(),
-                seeds: Vec::new(),
-                replay: Vec::new(),
-            });
-        } else if c.certain {
-            out.push(Finding {
-                kind: "certain claim",
-                severity: Severity::Medium,
-                sentence: format!("the claim \"{}\" is always true with this deck: challenging it never pays", c.claim),
-                figure: Figure { name: "claims possible".into(), value: 1.0, ci95: [1.0, 1.0], games: 0, decisions: None },
-                keys: c.keys.clone(),
-                lineup: String::new(),
-                seeds: Vec::new(),
-                replay: Vec::new(),
-            });
-        }
     }
 }
 

@@ -812,6 +812,29 @@ mod tests {
     }
 
     #[test]
+    fn a_structural_unread_or_partly_stepped_key_is_never_called_dead() {
+        let row = |full: bool, structural: bool, unread: bool| StepRow {
+            key: "players".into(),
+            set: "players=3".into(),
+            dir: -1,
+            from: 4.0,
+            to: 3.0,
+            full,
+            structural,
+            unread,
+            games: 2048,
+            effects: vec![Effect { metric: "mean_length".into(), base: 40.0, diff: 0.1, ci95: Some([-0.2, 0.4]), significant: false }],
+            score: 0.0,
+        };
+        assert!(may_be_dead(&[&row(true, false, false)], None), "a full quiet step of an ordinary key");
+        assert!(!may_be_dead(&[&row(true, true, false)], None), "structural: players and rounds set no rule");
+        assert!(!may_be_dead(&[&row(true, false, true)], None), "no bot at the table reads it: unread, not dead");
+        assert!(!may_be_dead(&[&row(false, false, false)], None), "only a partial step was played");
+        assert!(may_be_dead(&[&row(false, false, false), &row(true, false, false)], None), "one full step is enough");
+        assert!(!may_be_dead(&[], None), "no step at all says nothing");
+    }
+
+    #[test]
     fn card_counts_step_to_zero_and_to_double() {
         let t: toml::Table = toml::from_str("hand_size = 13\n[deck]\nhippie = 2\ncopies = 8\nthief = 0\n").unwrap();
         let keys = numeric_keys(&t);
