@@ -794,6 +794,7 @@ impl Geometry {
     }
 
     /// The forward moves of `steps` by the placed pegs with their reach.
+    #[inline]
     fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         for (i, &from) in placed.iter().enumerate() {
             if let Some(to) = self.forward_reach(m, r, i, from, steps)

@@ -64,8 +64,8 @@ pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -
         let ten = forward(10);
         out[9] = if want(9) { ten } else { None };
         let face = with_come_out(come_out, ten);
-        for (v, slot) in out.iter_mut().enumerate().take(13).skip(10) {
-            if want(v) {
+        for (k, slot) in out[10..13].iter_mut().enumerate() {
+            if want(10 + k) {
                 *slot = face;
             }
         }
