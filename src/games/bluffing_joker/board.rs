@@ -613,12 +613,6 @@ impl Geometry {
         }
     }
 
-    /// [`Geometry::part_score`] on the fast path, the plain step and score otherwise.
-    #[inline(always)]
-    fn score_of<const FAST: bool>(&self, b: &Board, color: usize, from: Pos, to: Pos) -> Option<i32> {
-        if FAST { self.part_score(b, color, from, to) } else { self.step(b, color, from, to).map(|s| self.step_score(&s)) }
-    }
-
     /// Applies a step found by [`Geometry::step`] to the board it was computed on.
     pub fn apply_step(&self, b: &mut Board, s: &Step) {
         let c = s.color as usize;
@@ -671,14 +665,16 @@ impl Geometry {
     /// depths); splits by first peg, first part a ascending, second peg, second part b
     /// ascending; jumps from start first, then by source hole, then by target hole.
     ///
-    /// Split 7s and joker jumps take fast paths (second parts scored on the board before
-    /// the first part when the two parts cannot touch; a jump onto an opponent scored
-    /// without building its step); `for_each_move_plain` (tests) is the plain reference
-    /// they are checked against.
+    /// The one move generator of the game: forward targets read from the pegs' reach (no
+    /// walk along the track), a landing on an empty hole, a home or an opponent scored
+    /// without building its step, split 7s scoring second parts on the board before the
+    /// first part when the two parts cannot touch, and jumps onto opponents scored without
+    /// building their step. Tests check it against [`Geometry::make_move`] (every listed
+    /// move is made and scores what it changes; every move `make_move` can make is listed).
     #[inline]
     pub fn for_each_move(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         match self.movers(b, seat) {
-            Some(ctx) => self.moves_impl::<true>(b, seat, &ctx, value, visit),
+            Some(ctx) => self.moves_with(b, seat, &ctx, value, visit),
             None => false,
         }
     }
@@ -686,17 +682,7 @@ impl Geometry {
     /// [`Geometry::for_each_move`] with `seat`'s [`Movers`] computed once for several values.
     #[inline]
     pub fn for_each_move_with(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        self.moves_impl::<true>(b, seat, ctx, value, visit)
-    }
-
-    /// [`Geometry::for_each_move`] without its fast paths: the plain reading of the rules
-    /// the fast paths are tested against.
-    #[cfg(test)]
-    pub fn for_each_move_plain(&self, b: &Board, seat: usize, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        match self.movers(b, seat) {
-            Some(ctx) => self.moves_impl::<false>(b, seat, &ctx, value, visit),
-            None => false,
-        }
+        self.moves_with(b, seat, ctx, value, visit)
     }
 
     /// Whose pegs `seat` moves and where they stand, or `None` when its whole team is home.
@@ -710,32 +696,24 @@ impl Geometry {
     }
 
     #[inline]
-    fn moves_impl<const FAST: bool>(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    fn moves_with(&self, b: &Board, seat: usize, ctx: &Movers, value: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         let m = ctx.m;
         let placed = &ctx.placed[..ctx.n];
         match value {
             0 | 10..=12 => {
-                if self.has_start_peg(b, m)
-                    && let Some(score) = self.score_of::<FAST>(b, m, START, self.come[m])
+                if let Some(score) = self.come_out_move(b, ctx)
                     && visit(Move::ComeOut, score)
                 {
                     return true;
                 }
                 let steps = if value == 0 { 1 } else { 10 };
-                self.forwards::<FAST>(b, ctx, steps, visit)
+                self.for_each_forward(b, ctx, steps, visit)
             }
-            6 => {
-                if FAST {
-                    self.sevens_fast(b, seat, ctx, visit)
-                } else {
-                    let mut scratch = *b;
-                    self.sevens(b, &mut scratch, seat, m, placed, visit)
-                }
-            }
+            6 => self.sevens(b, seat, ctx, visit),
             7 => {
                 for &from in placed {
                     if let Some(to) = self.back_target(b, m, from)
-                        && let Some(score) = self.score_of::<FAST>(b, m, from, to)
+                        && let Some(score) = self.part_score(b, m, from, to)
                         && visit(Move::Back { from }, score)
                     {
                         return true;
@@ -743,16 +721,9 @@ impl Geometry {
                 }
                 false
             }
-            13 => self.jumps::<FAST>(b, m, placed, visit),
-            v => self.forwards::<FAST>(b, ctx, v + 1, visit),
+            13 => self.jumps(b, m, placed, visit),
+            v => self.for_each_forward(b, ctx, v + 1, visit),
         }
-    }
-
-    /// The forward moves of `steps`, by the fast path when `FAST`.
-    #[inline]
-    fn forwards<const FAST: bool>(&self, b: &Board, ctx: &Movers, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        let placed = &ctx.placed[..ctx.n];
-        if FAST { self.forward_moves_fast(b, ctx.m, placed, &ctx.reach, steps, visit) } else { self.forward_moves(b, ctx.m, placed, steps, visit) }
     }
 
     /// The come-out move of `seat` (a peg from start to its mover's come-out hole) with its
@@ -770,7 +741,7 @@ impl Geometry {
     /// (the moves of a 2-6, 9 or 10, or the forward part of an ace or a face card).
     #[inline]
     pub fn for_each_forward(&self, b: &Board, ctx: &Movers, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        self.forwards::<true>(b, ctx, steps, visit)
+        self.forward_moves(b, ctx.m, &ctx.placed[..ctx.n], &ctx.reach, steps, visit)
     }
 
     /// The [`Reach`] of `m`'s placed pegs (`placed`, ascending: track holes, then home).
@@ -822,48 +793,15 @@ impl Geometry {
         Some(if to >= self.track { to - self.track } else { to } as Pos)
     }
 
-    /// The forward moves of `steps` by the placed pegs with their reach (the fast path).
-    fn forward_moves_fast(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    /// The forward moves of `steps` by the placed pegs with their reach.
+    #[inline]
+    fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         for (i, &from) in placed.iter().enumerate() {
             if let Some(to) = self.forward_reach(m, r, i, from, steps)
                 && let Some(score) = self.part_score(b, m, from, to)
                 && visit(Move::Forward { from, steps }, score)
             {
                 return true;
-            }
-        }
-        false
-    }
-
-    fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        for &from in placed {
-            if let Some(to) = self.forward_target(b, m, from, steps)
-                && let Some(s) = self.step(b, m, from, to)
-                && visit(Move::Forward { from, steps }, self.step_score(&s))
-            {
-                return true;
-            }
-        }
-        false
-    }
-
-    /// The plain split enumeration: each first part made on `scratch`, every second part
-    /// computed on the board after it.
-    fn sevens(&self, b: &Board, scratch: &mut Board, seat: usize, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
-        if self.forward_moves(b, m, placed, 7, visit) {
-            return true;
-        }
-        for &first in placed {
-            for a in 1..=6u8 {
-                let Some(to) = self.forward_target(b, m, first, a) else {
-                    continue;
-                };
-                let Some(s1) = self.step(b, m, first, to) else {
-                    continue;
-                };
-                if self.seconds_after(b, scratch, seat, m, first, a, &s1, visit) {
-                    return true;
-                }
             }
         }
         false
@@ -931,14 +869,15 @@ impl Geometry {
         }
     }
 
-    /// The split enumeration of [`Geometry::sevens`], same moves, order and scores, with
-    /// each second part (peg, b) scored once on the board before the first part and
-    /// reused whenever the first part cannot change what it reads: the holes it passes and
-    /// lands on, the home when it may enter it, and no teammate landing (whose chain reads
-    /// further holes). Any other pair falls back to the plain computation.
-    fn sevens_fast(&self, b: &Board, seat: usize, ctx: &Movers, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    /// The split 7s: the forward moves of 7, then every split (a first part of a, a second
+    /// part of another peg), with each second part (peg, b) scored once on the board before
+    /// the first part and reused whenever the first part cannot change what it reads: the
+    /// holes it passes and lands on, the home when it may enter it, and no teammate landing
+    /// (whose chain reads further holes). Any other pair is computed on the board after the
+    /// first part ([`Geometry::forward_target`] and [`Geometry::step`], as `make_move`).
+    fn sevens(&self, b: &Board, seat: usize, ctx: &Movers, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
-        if self.forward_moves_fast(b, m, placed, &r, 7, visit) {
+        if self.forward_moves(b, m, placed, &r, 7, visit) {
             return true;
         }
         // Second parts (slot in `placed`, b) on the original board, computed when first needed.
@@ -1079,7 +1018,7 @@ impl Geometry {
         }
     }
 
-    fn jumps<const FAST: bool>(&self, b: &Board, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    fn jumps(&self, b: &Board, m: usize, placed: &[Pos], visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
         let own = m as u8 + 1;
         let team = self.team(m);
         let mut sources = [START; MAX_PEGS + 1];
@@ -1101,7 +1040,7 @@ impl Geometry {
         for (to, &o) in b.occ[..self.track].iter().enumerate() {
             if o != 0 && o != own {
                 let c = (o - 1) as usize;
-                let gain = (FAST && self.team(c) != team).then(|| self.progress(m, to as Pos) + self.progress(c, to as Pos));
+                let gain = (self.team(c) != team).then(|| self.progress(m, to as Pos) + self.progress(c, to as Pos));
                 targets[nt] = (to as Pos, gain);
                 nt += 1;
             }

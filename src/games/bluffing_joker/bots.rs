@@ -64,8 +64,8 @@ pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -
         let ten = forward(10);
         out[9] = if want(9) { ten } else { None };
         let face = with_come_out(come_out, ten);
-        for (v, slot) in out.iter_mut().enumerate().take(13).skip(10) {
-            if want(v) {
+        for (k, slot) in out[10..13].iter_mut().enumerate() {
+            if want(10 + k) {
                 *slot = face;
             }
         }
@@ -114,13 +114,13 @@ pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i
     best_of(&value_bests(game, view, &ctx, held), held)
 }
 
-/// [`best_truthful`] read plainly: every move of every held rank, by the plain move
-/// enumeration.
+/// [`best_truthful`] read plainly: every move of every held rank, by the move
+/// generator, value by value.
 #[cfg(test)]
 pub fn best_truthful_plain(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
     let mut best: Option<(Rank, Move, i32)> = None;
     for r in view.hand.ranks() {
-        game.geo.for_each_move_plain(view.board, view.seat, r, &mut |mv, score| {
+        game.geo.for_each_move(view.board, view.seat, r, &mut |mv, score| {
             if best.is_none_or(|b| score > b.2) {
                 best = Some((r, mv, score));
             }
@@ -322,7 +322,7 @@ impl BluffBot {
         if game.params.doubt.bluffing {
             let mut best: Option<(Rank, Move, i32)> = None;
             for v in 0..RANKS as Rank {
-                game.geo.for_each_move_plain(view.board, view.seat, v, &mut |mv, score| {
+                game.geo.for_each_move(view.board, view.seat, v, &mut |mv, score| {
                     if best.is_none_or(|b| score > b.2) {
                         best = Some((v, mv, score));
                     }
@@ -370,7 +370,7 @@ pub fn worst_card_plain(game: &BluffingJoker, view: &View) -> Rank {
             continue;
         }
         let mut best = i64::MIN;
-        game.geo.for_each_move_plain(view.board, view.seat, r, &mut |_, score| {
+        game.geo.for_each_move(view.board, view.seat, r, &mut |_, score| {
             best = best.max(score as i64);
             false
         });
