@@ -164,13 +164,40 @@ impl Bound {
         cards.iter().map(|&c| self.card_name(c)).collect::<Vec<_>>().join(", ")
     }
 
+    /// A copy of the state's bound names, made without copying the slots no step uses (the
+    /// slots from [`Program::step_slots`] up to the last four are never set in a state: they
+    /// are the expressions' own, set in copies like this one).
+    #[inline]
+    pub fn frame(&self, st: &State) -> [i64; BINDS] {
+        let mut b = [0i64; BINDS];
+        if self.program.step_slots <= 8 {
+            b[..8].copy_from_slice(&st.binds[..8]);
+        } else {
+            b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
+        }
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+        b
+    }
+
+    /// A leaf of an expression read in place (a constant, a parameter, a bound name), else
+    /// the expression evaluated: saves a call per leaf.
+    #[inline(always)]
+    fn operand(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
+            Expr::Const(n) => *n,
+            Expr::Param(p) => self.params[*p as usize],
+            Expr::Var(Var::Bind(s)) => b[*s as usize],
+            _ => self.eval(e, st, b),
+        }
+    }
+
     /// The zone instance a zone reference names.
     #[inline]
     pub fn zone(&self, z: &Zone, st: &State, b: &mut [i64; BINDS]) -> Option<usize> {
         match z {
             Zone::Shared(i) => Some(*i as usize),
             Zone::OfSeat(first, seat) => {
-                let s = self.eval(seat, st, b);
+                let s = self.operand(seat, st, b);
                 if s < 0 || s as usize >= self.seats { None } else { Some(*first as usize + s as usize) }
             }
             Zone::Chosen => None,
@@ -211,12 +238,12 @@ impl Bound {
                 let decl = &self.program.counters[*c as usize];
                 let i = match index {
                     None => 0,
-                    Some(i) => self.eval(i, st, b),
+                    Some(i) => self.operand(i, st, b),
                 };
                 if i < 0 || i >= decl.len as i64 { 0 } else { st.counters[decl.first as usize + i as usize] }
             }
             Expr::Attr(card, a) => {
-                let c = self.eval(card, st, b);
+                let c = self.operand(card, st, b);
                 self.attr(c, *a)
             }
             Expr::Size(z) => self.cards_of(z, st, b).len() as i64,
@@ -321,22 +348,22 @@ impl Bound {
                 self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
             }
             Expr::Bin(op, x, y) => {
-                let a = self.eval(x, st, b);
+                let a = self.operand(x, st, b);
                 match op {
                     Op::And => {
                         if a == 0 {
                             return 0;
                         }
-                        i64::from(self.eval(y, st, b) != 0)
+                        i64::from(self.operand(y, st, b) != 0)
                     }
                     Op::Or => {
                         if a != 0 {
                             return 1;
                         }
-                        i64::from(self.eval(y, st, b) != 0)
+                        i64::from(self.operand(y, st, b) != 0)
                     }
                     _ => {
-                        let c = self.eval(y, st, b);
+                        let c = self.operand(y, st, b);
                         match op {
                             Op::Add => a.wrapping_add(c),
                             Op::Sub => a.wrapping_sub(c),
@@ -657,7 +684,11 @@ impl Bound {
                 return;
             }
             let pc = st.pc as usize;
-            b[..used].copy_from_slice(&st.binds[..used]);
+            if used <= 8 {
+                b[..8].copy_from_slice(&st.binds[..8]);
+            } else {
+                b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
+            }
             b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
             st.pc += 1;
             match &p.code[pc] {
@@ -1179,7 +1210,7 @@ impl Bound {
     /// the choice of rank `r`.
     fn count_or_pick(&self, st: &State, seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>) {
         let p = self.p();
-        let mut b = st.binds;
+        let mut b = self.frame(st);
         b[0] = seat as i64;
         let mut total = 0usize;
         for &a in actions {
@@ -1420,7 +1451,7 @@ impl Bound {
         st.binds[CHOSEN_ZONE] = -1;
         st.chosen.clear();
         if let Some(c) = &decl.cards {
-            let mut b = st.binds;
+            let mut b = self.frame(st);
             if let Some(z) = self.zone(&c.from, st, &mut b) {
                 for i in 0..st.zones[z].len().min(64) {
                     if choice.cards & (1 << i) != 0 {
