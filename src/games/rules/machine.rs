@@ -164,19 +164,18 @@ impl Bound {
         cards.iter().map(|&c| self.card_name(c)).collect::<Vec<_>>().join(", ")
     }
 
-    /// A copy of the state's bound names, made without copying the slots no step uses (the
-    /// slots from [`Program::step_slots`] up to the last four are never set in a state: they
-    /// are the expressions' own, set in copies like this one).
+    /// Copies the state's bound names into `b` but for the slots no step uses (from
+    /// [`Program::step_slots`] up to the last four: never set in a state, they are the
+    /// expressions' own, always set before an expression reads them), so `b` reads as the
+    /// state's own names.
     #[inline]
-    pub fn frame(&self, st: &State) -> [i64; BINDS] {
-        let mut b = [0i64; BINDS];
+    pub fn frame_into(&self, st: &State, b: &mut [i64; BINDS]) {
         if self.program.step_slots <= 8 {
             b[..8].copy_from_slice(&st.binds[..8]);
         } else {
             b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
         }
         b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
-        b
     }
 
     /// A leaf of an expression read in place (a constant, a parameter, a bound name), else
@@ -909,7 +908,7 @@ impl Bound {
                     }
                     st.binds[0] = s;
                     let _ = actions;
-                    if self.any_legal(st, s as usize, pc as u32) {
+                    if self.any_legal(st, &mut b, s as usize, pc as u32) {
                         st.pc = pc as u32;
                         st.waiting = Some((s as u8, pc as u32));
                         st.chosen.clear();
@@ -1161,11 +1160,12 @@ impl Bound {
     // ---- Decisions ----
 
     /// Whether `seat` has a legal choice at the choose instruction `at`.
-    fn any_legal(&self, st: &State, seat: usize, at: u32) -> bool {
+    /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
+    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> bool {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
             && self.countable(actions)
         {
-            return self.count_or_pick(st, seat, actions, None).0 > 0;
+            return self.count_or_pick(st, b, seat, actions, None).0 > 0;
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
@@ -1195,12 +1195,14 @@ impl Bound {
         if !self.countable(actions) {
             return None;
         }
-        let total = self.count_or_pick(st, seat as usize, actions, None).0;
+        let mut b = [0i64; BINDS];
+        self.frame_into(st, &mut b);
+        let total = self.count_or_pick(st, &mut b, seat as usize, actions, None).0;
         if total == 0 {
             return None;
         }
         let r = rng::below(total as u32, rng) as usize;
-        self.count_or_pick(st, seat as usize, actions, Some(r)).1
+        self.count_or_pick(st, &mut b, seat as usize, actions, Some(r)).1
     }
 
     /// Walks the legal choices of `seat` among `actions` (all [`Bound::countable`]) in the
@@ -1208,9 +1210,9 @@ impl Bound {
     /// time, counting each block's sets of cards in closed form. Returns the number of
     /// choices (at most [`CHOICE_LIMIT`], as the list is cut) and, with `pick` = `Some(r)`,
     /// the choice of rank `r`.
-    fn count_or_pick(&self, st: &State, seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>) {
+    fn count_or_pick(&self, st: &State, b: &mut [i64; BINDS], seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>) {
         let p = self.p();
-        let mut b = self.frame(st);
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
         b[0] = seat as i64;
         let mut total = 0usize;
         for &a in actions {
@@ -1219,8 +1221,8 @@ impl Bound {
             let args: (i64, i64) = match &decl.arg {
                 ArgChoice::None => (0, 0),
                 ArgChoice::Number(lo, hi) => {
-                    let lo = self.eval(lo, st, &mut b);
-                    (lo, self.eval(hi, st, &mut b).min(lo.saturating_add(CHOICE_LIMIT as i64)))
+                    let lo = self.eval(lo, st, b);
+                    (lo, self.eval(hi, st, b).min(lo.saturating_add(CHOICE_LIMIT as i64)))
                 }
                 ArgChoice::Seat { .. } => (0, self.seats as i64 - 1),
             };
@@ -1237,7 +1239,7 @@ impl Bound {
                 b[CHOSEN_MASK] = 0;
                 match &decl.cards {
                     None => {
-                        if decl.condition.as_ref().is_none_or(|c| self.eval(c, st, &mut b) != 0) {
+                        if decl.condition.as_ref().is_none_or(|c| self.eval(c, st, b) != 0) {
                             if pick == Some(total) {
                                 return (total + 1, Some(Choice { action: a, arg, cards: 0 }));
                             }
@@ -1245,7 +1247,7 @@ impl Bound {
                         }
                     }
                     Some(choice) => {
-                        if let Some((pos, n, lo, hi)) = self.candidates(st, &mut b, choice) {
+                        if let Some((pos, n, lo, hi)) = self.candidates(st, b, choice) {
                             for k in lo..=hi {
                                 let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
                                 if let Some(r) = pick
@@ -1451,7 +1453,8 @@ impl Bound {
         st.binds[CHOSEN_ZONE] = -1;
         st.chosen.clear();
         if let Some(c) = &decl.cards {
-            let mut b = self.frame(st);
+            let mut b = [0i64; BINDS];
+            self.frame_into(st, &mut b);
             if let Some(z) = self.zone(&c.from, st, &mut b) {
                 for i in 0..st.zones[z].len().min(64) {
                     if choice.cards & (1 << i) != 0 {
