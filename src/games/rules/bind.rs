@@ -190,7 +190,10 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
 
 /// A bound game with nothing bound yet (defaults of every field).
 fn shell(program: Arc<Program>) -> Bound {
+    let (instance_decl, instance_owner) = Bound::instance_tables(&program);
     Bound {
+        instance_decl,
+        instance_owner,
         program,
         params: Vec::new(),
         rows: Vec::new(),

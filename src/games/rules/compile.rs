@@ -386,6 +386,7 @@ impl<'v> Compiler<'v> {
             eliminates: self.eliminates,
             draws_chance: self.chance,
             requires,
+            step_slots: self.next_slot,
         };
         Ok(program)
     }

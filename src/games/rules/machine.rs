@@ -45,6 +45,10 @@ pub struct Bound {
     pub rounds: u32,
     /// The first seat.
     pub first_seat: usize,
+    /// The declaration (index in the program's zones) of every zone instance.
+    pub instance_decl: Vec<u16>,
+    /// The owner of every zone instance (-1: a shared zone).
+    pub instance_owner: Vec<i8>,
 }
 
 /// The table: every zone's cards, every counter, where the machine is in the rules, and
@@ -121,6 +125,24 @@ impl Bound {
         if card < 0 || card as usize >= self.attrs.len() { -1 } else { self.attrs[card as usize][a as usize] as i64 }
     }
 
+    /// The zone-instance tables of `program` ([`Bound::instance_decl`], [`Bound::instance_owner`]):
+    /// every instance's declaration and owner, looked up by index while a game plays.
+    pub fn instance_tables(program: &Program) -> (Vec<u16>, Vec<i8>) {
+        let mut decl = vec![0u16; program.zone_slots];
+        let mut owner = vec![-1i8; program.zone_slots];
+        for (d, z) in program.zones.iter().enumerate().rev() {
+            let n = if z.per_seat { SEAT_SLOTS } else { 1 };
+            for i in 0..n {
+                let at = z.first as usize + i;
+                if at < program.zone_slots {
+                    decl[at] = d as u16;
+                    owner[at] = if z.per_seat { i as i8 } else { -1 };
+                }
+            }
+        }
+        (decl, owner)
+    }
+
     /// A card's name: its attribute values (`red star`, `7 hearts`).
     pub fn card_name(&self, card: u16) -> String {
         let p = self.p();
@@ -142,13 +164,39 @@ impl Bound {
         cards.iter().map(|&c| self.card_name(c)).collect::<Vec<_>>().join(", ")
     }
 
+    /// Copies the state's bound names into `b` but for the slots no step uses (from
+    /// [`Program::step_slots`] up to the last four: never set in a state, they are the
+    /// expressions' own, always set before an expression reads them), so `b` reads as the
+    /// state's own names.
+    #[inline]
+    pub fn frame_into(&self, st: &State, b: &mut [i64; BINDS]) {
+        if self.program.step_slots <= 8 {
+            b[..8].copy_from_slice(&st.binds[..8]);
+        } else {
+            b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
+        }
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+    }
+
+    /// A leaf of an expression read in place (a constant, a parameter, a bound name), else
+    /// the expression evaluated: saves a call per leaf.
+    #[inline(always)]
+    fn operand(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
+            Expr::Const(n) => *n,
+            Expr::Param(p) => self.params[*p as usize],
+            Expr::Var(Var::Bind(s)) => b[*s as usize],
+            _ => self.eval(e, st, b),
+        }
+    }
+
     /// The zone instance a zone reference names.
     #[inline]
     pub fn zone(&self, z: &Zone, st: &State, b: &mut [i64; BINDS]) -> Option<usize> {
         match z {
             Zone::Shared(i) => Some(*i as usize),
             Zone::OfSeat(first, seat) => {
-                let s = self.eval(seat, st, b);
+                let s = self.operand(seat, st, b);
                 if s < 0 || s as usize >= self.seats { None } else { Some(*first as usize + s as usize) }
             }
             Zone::Chosen => None,
@@ -189,12 +237,12 @@ impl Bound {
                 let decl = &self.program.counters[*c as usize];
                 let i = match index {
                     None => 0,
-                    Some(i) => self.eval(i, st, b),
+                    Some(i) => self.operand(i, st, b),
                 };
                 if i < 0 || i >= decl.len as i64 { 0 } else { st.counters[decl.first as usize + i as usize] }
             }
             Expr::Attr(card, a) => {
-                let c = self.eval(card, st, b);
+                let c = self.operand(card, st, b);
                 self.attr(c, *a)
             }
             Expr::Size(z) => self.cards_of(z, st, b).len() as i64,
@@ -299,22 +347,22 @@ impl Bound {
                 self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
             }
             Expr::Bin(op, x, y) => {
-                let a = self.eval(x, st, b);
+                let a = self.operand(x, st, b);
                 match op {
                     Op::And => {
                         if a == 0 {
                             return 0;
                         }
-                        i64::from(self.eval(y, st, b) != 0)
+                        i64::from(self.operand(y, st, b) != 0)
                     }
                     Op::Or => {
                         if a != 0 {
                             return 1;
                         }
-                        i64::from(self.eval(y, st, b) != 0)
+                        i64::from(self.operand(y, st, b) != 0)
                     }
                     _ => {
-                        let c = self.eval(y, st, b);
+                        let c = self.operand(y, st, b);
                         match op {
                             Op::Add => a.wrapping_add(c),
                             Op::Sub => a.wrapping_sub(c),
@@ -422,16 +470,47 @@ impl Bound {
     /// A new game: the deck in its zones, counters at their start, set-up run up to the first
     /// decision.
     pub fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut st = State::empty();
+        self.deal_into(rng, log, &mut st);
+        st
+    }
+
+    /// [`Bound::deal`] into `st`, a state of an earlier game of this file, keeping its buffers:
+    /// afterwards `st` is exactly what `deal` returns from the same stream.
+    pub fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, st: &mut State) {
         let p = self.p();
         let cards = self.attrs.len();
-        let mut st = State::empty();
-        st.zones = vec![Vec::new(); p.zone_slots];
-        st.counters = vec![0; p.counter_slots];
+        let mut zones = std::mem::take(&mut st.zones);
+        let mut counters = std::mem::take(&mut st.counters);
+        let mut know_zone = std::mem::take(&mut st.know_zone);
+        let mut know_pos = std::mem::take(&mut st.know_pos);
+        let mut where_is = std::mem::take(&mut st.where_is);
+        let mut chosen = std::mem::take(&mut st.chosen);
+        *st = State::empty();
+        zones.truncate(p.zone_slots);
+        for z in &mut zones {
+            z.clear();
+        }
+        zones.resize_with(p.zone_slots, Vec::new);
+        let reset = |v: &mut Vec<_>, n: usize| {
+            v.clear();
+            v.resize(n, 0);
+        };
+        counters.clear();
+        counters.resize(p.counter_slots, 0);
+        reset(&mut know_zone, cards);
+        reset(&mut know_pos, cards);
+        where_is.clear();
+        where_is.resize(cards, 0);
+        chosen.clear();
+        st.zones = zones;
+        st.counters = counters;
+        st.know_zone = know_zone;
+        st.know_pos = know_pos;
+        st.where_is = where_is;
+        st.chosen = chosen;
         st.current = self.first_seat as u8;
         st.first = self.first_seat as u8;
-        st.know_zone = vec![0; cards];
-        st.know_pos = vec![0; cards];
-        st.where_is = vec![0; cards];
         for (zone, list) in &self.start {
             for &c in list {
                 st.where_is[c as usize] = *zone;
@@ -444,18 +523,17 @@ impl Bound {
                 let c = st.zones[z][i] as usize;
                 // Every seat knows where the deck starts (not in what order, unless it sees it).
                 st.know_zone[c] = all;
-                st.know_pos[c] = self.seers(z, &st, i);
+                st.know_pos[c] = self.seers(z, st, i);
             }
         }
+        let mut b = [0i64; BINDS];
         for decl in &p.counters {
             for i in 0..decl.len {
-                let mut b = [0i64; BINDS];
                 b[0] = i as i64;
-                st.counters[decl.first as usize + i as usize] = self.eval(&decl.start, &st, &mut b);
+                st.counters[decl.first as usize + i as usize] = self.eval(&decl.start, st, &mut b);
             }
         }
-        self.run(&mut st, rng, log);
-        st
+        self.run(st, rng, log);
     }
 
     fn all_seats_mask(&self) -> u8 {
@@ -463,21 +541,20 @@ impl Bound {
     }
 
     /// The owner of zone instance `z` (None for a shared zone).
+    #[inline]
     pub fn owner(&self, z: usize) -> Option<usize> {
-        let p = self.p();
-        p.zones.iter().find(|d| d.per_seat && z >= d.first as usize && z < d.first as usize + SEAT_SLOTS).map(|d| z - d.first as usize)
+        let o = self.instance_owner[z];
+        if o < 0 { None } else { Some(o as usize) }
     }
 
     /// The declaration of zone instance `z`.
+    #[inline]
     pub fn zone_decl(&self, z: usize) -> &ZoneDecl {
-        let p = self.p();
-        p.zones
-            .iter()
-            .find(|d| z >= d.first as usize && z < d.first as usize + if d.per_seat { SEAT_SLOTS } else { 1 })
-            .expect("every instance has a declaration")
+        &self.program.zones[self.instance_decl[z] as usize]
     }
 
     /// Seats that see the card at index `i` of zone instance `z` (bit per seat).
+    #[inline]
     pub fn seers(&self, z: usize, st: &State, i: usize) -> u8 {
         let decl = self.zone_decl(z);
         match decl.visibility {
@@ -593,6 +670,11 @@ impl Bound {
         let p = self.p();
         let mut steps = 0u32;
         st.waiting = None;
+        // The bound names the instructions read: the steps' own slots and the last four kept
+        // in step with the state's; the expression slots in between are always written before
+        // an expression reads them, so they are not copied per instruction.
+        let used = (p.step_slots as usize).clamp(1, STEP_BINDS);
+        let mut b = st.binds;
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
@@ -601,7 +683,12 @@ impl Bound {
                 return;
             }
             let pc = st.pc as usize;
-            let mut b = st.binds;
+            if used <= 8 {
+                b[..8].copy_from_slice(&st.binds[..8]);
+            } else {
+                b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
+            }
+            b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
             st.pc += 1;
             match &p.code[pc] {
                 Instr::Move { from, to, count, take, put } => {
@@ -821,7 +908,7 @@ impl Bound {
                     }
                     st.binds[0] = s;
                     let _ = actions;
-                    if self.any_legal(st, s as usize, pc as u32) {
+                    if self.any_legal(st, &mut b, s as usize, pc as u32) {
                         st.pc = pc as u32;
                         st.waiting = Some((s as u8, pc as u32));
                         st.chosen.clear();
@@ -866,11 +953,11 @@ impl Bound {
                     st.depth = 0;
                     st.turn += 1;
                     st.round_turn += 1;
-                    if let Some(reason) = self.first_end(&p.game_ends, st) {
+                    if let Some(reason) = self.first_end(&p.game_ends, st, &mut b) {
                         self.end_game(st, reason);
                         continue;
                     }
-                    if let Some(_reason) = self.first_end(&p.round_ends, st) {
+                    if let Some(_reason) = self.first_end(&p.round_ends, st, &mut b) {
                         st.pc = p.round_end;
                         continue;
                     }
@@ -893,12 +980,13 @@ impl Bound {
                 Instr::RoundEnd => {
                     st.round += 1;
                     if p.rounds.is_none() {
-                        let reason = self.first_end(&p.round_ends, st).unwrap_or(p.reason_rounds);
+                        let reason = self.first_end(&p.round_ends, st, &mut b).unwrap_or(p.reason_rounds);
                         self.end_game(st, reason);
                         continue;
                     }
                     if st.round >= self.rounds {
-                        let reason = if st.round_turn >= self.cap && self.first_end(&p.round_ends, st).is_none() { p.reason_cap } else { p.reason_rounds };
+                        let reason =
+                            if st.round_turn >= self.cap && self.first_end(&p.round_ends, st, &mut b).is_none() { p.reason_cap } else { p.reason_rounds };
                         self.end_game(st, reason);
                         continue;
                     }
@@ -953,9 +1041,8 @@ impl Bound {
         st.current = next as u8;
     }
 
-    fn first_end(&self, checks: &[EndCheck], st: &State) -> Option<u8> {
-        let mut b = st.binds;
-        checks.iter().find(|c| self.eval(&c.condition, st, &mut b) != 0).map(|c| c.reason)
+    fn first_end(&self, checks: &[EndCheck], st: &State, b: &mut [i64; BINDS]) -> Option<u8> {
+        checks.iter().find(|c| self.eval(&c.condition, st, b) != 0).map(|c| c.reason)
     }
 
     fn end_game(&self, st: &mut State, reason: u8) {
@@ -1073,13 +1160,143 @@ impl Bound {
     // ---- Decisions ----
 
     /// Whether `seat` has a legal choice at the choose instruction `at`.
-    fn any_legal(&self, st: &State, seat: usize, at: u32) -> bool {
+    /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
+    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> bool {
+        if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
+            && self.countable(actions)
+        {
+            return self.count_or_pick(st, b, seat, actions, None).0 > 0;
+        }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
             found = true;
             false
         });
         found
+    }
+
+    /// Whether every action of a choice can be counted without listing its candidates: no
+    /// cards, or cards chosen by position with no condition on the set or on the action (a
+    /// condition on each card is fine: it only narrows the candidate positions).
+    fn countable(&self, actions: &[u16]) -> bool {
+        let p = self.p();
+        actions.iter().all(|&a| {
+            let d = &p.actions[a as usize];
+            d.cards.as_ref().is_none_or(|c| c.by == ChoiceBy::Position && c.set.is_none() && d.condition.is_none())
+        })
+    }
+
+    /// One legal choice of the waiting seat drawn uniformly at random (one draw below their
+    /// number, the same pick as [`Bound::legal`]'s list would give), without listing them;
+    /// `None` (nothing drawn) when the choice is not [`Bound::countable`].
+    pub fn random_choice(&self, st: &State, rng: &mut GameRng) -> Option<Choice> {
+        let (seat, at) = st.waiting?;
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return None };
+        if !self.countable(actions) {
+            return None;
+        }
+        let mut b = [0i64; BINDS];
+        self.frame_into(st, &mut b);
+        let total = self.count_or_pick(st, &mut b, seat as usize, actions, None).0;
+        if total == 0 {
+            return None;
+        }
+        let r = rng::below(total as u32, rng) as usize;
+        self.count_or_pick(st, &mut b, seat as usize, actions, Some(r)).1
+    }
+
+    /// Walks the legal choices of `seat` among `actions` (all [`Bound::countable`]) in the
+    /// order [`Bound::each_choice`] lists them, a block (an action and its argument) at a
+    /// time, counting each block's sets of cards in closed form. Returns the number of
+    /// choices (at most [`CHOICE_LIMIT`], as the list is cut) and, with `pick` = `Some(r)`,
+    /// the choice of rank `r`.
+    fn count_or_pick(&self, st: &State, b: &mut [i64; BINDS], seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>) {
+        let p = self.p();
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+        b[0] = seat as i64;
+        let mut total = 0usize;
+        for &a in actions {
+            let decl = &p.actions[a as usize];
+            b[CHOSEN_ZONE] = -1;
+            let args: (i64, i64) = match &decl.arg {
+                ArgChoice::None => (0, 0),
+                ArgChoice::Number(lo, hi) => {
+                    let lo = self.eval(lo, st, b);
+                    (lo, self.eval(hi, st, b).min(lo.saturating_add(CHOICE_LIMIT as i64)))
+                }
+                ArgChoice::Seat { .. } => (0, self.seats as i64 - 1),
+            };
+            let mut arg = args.0;
+            while arg <= args.1 {
+                if let ArgChoice::Seat { others } = decl.arg
+                    && ((others && arg == seat as i64) || st.eliminated & (1 << arg) != 0)
+                {
+                    arg += 1;
+                    continue;
+                }
+                b[ARG] = arg;
+                b[CHOSEN_ZONE] = -1;
+                b[CHOSEN_MASK] = 0;
+                match &decl.cards {
+                    None => {
+                        if decl.condition.as_ref().is_none_or(|c| self.eval(c, st, b) != 0) {
+                            if pick == Some(total) {
+                                return (total + 1, Some(Choice { action: a, arg, cards: 0 }));
+                            }
+                            total += 1;
+                        }
+                    }
+                    Some(choice) => {
+                        if let Some((pos, n, lo, hi)) = self.candidates(st, b, choice) {
+                            for k in lo..=hi {
+                                let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
+                                if let Some(r) = pick
+                                    && r < total + count
+                                {
+                                    let mask = unrank_combination(r - total, &pos[..n], k);
+                                    return (total + count, Some(Choice { action: a, arg, cards: mask }));
+                                }
+                                total += count;
+                                if total >= CHOICE_LIMIT {
+                                    return (CHOICE_LIMIT, None);
+                                }
+                            }
+                        }
+                    }
+                }
+                if total >= CHOICE_LIMIT {
+                    return (CHOICE_LIMIT, None);
+                }
+                arg += 1;
+            }
+        }
+        (total, None)
+    }
+
+    /// The candidate positions of a choice of cards (those its `where` holds for, in zone
+    /// order, at most 64) and the sizes of sets allowed: `None` when there is no zone or no
+    /// allowed size.
+    fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<([u8; 64], usize, usize, usize)> {
+        let z = self.zone(&choice.from, st, b)?;
+        let cards = &st.zones[z];
+        let mut pos: [u8; 64] = [0; 64];
+        let mut n = 0usize;
+        for (i, &c) in cards.iter().enumerate().take(64) {
+            let ok = match &choice.each {
+                None => true,
+                Some((slot, e)) => {
+                    b[*slot as usize] = c as i64;
+                    self.eval(e, st, b) != 0
+                }
+            };
+            if ok {
+                pos[n] = i as u8;
+                n += 1;
+            }
+        }
+        let lo = self.eval(&choice.min, st, b).max(0) as usize;
+        let hi = (self.eval(&choice.max, st, b).max(0) as usize).min(n);
+        if lo > hi { None } else { Some((pos, n, lo, hi)) }
     }
 
     /// Every legal choice of the waiting seat, appended to `out`.
@@ -1236,7 +1453,8 @@ impl Bound {
         st.binds[CHOSEN_ZONE] = -1;
         st.chosen.clear();
         if let Some(c) = &decl.cards {
-            let mut b = st.binds;
+            let mut b = [0i64; BINDS];
+            self.frame_into(st, &mut b);
             if let Some(z) = self.zone(&c.from, st, &mut b) {
                 for i in 0..st.zones[z].len().min(64) {
                     if choice.cards & (1 << i) != 0 {
@@ -1567,6 +1785,50 @@ impl State {
             last: [(0, 0); MAX_SEATS],
         }
     }
+}
+
+/// Binomial coefficients up to 64 (saturated at `u64::MAX`), for counting sets of cards.
+static BINOMIAL: [[u64; 65]; 65] = {
+    let mut t = [[0u64; 65]; 65];
+    let mut n = 0;
+    while n <= 64 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1].saturating_add(t[n - 1][k]);
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The number of `k`-sets of `n` things (0 when `k > n`; `n`, `k` at most 64).
+#[inline]
+fn binomial(n: usize, k: usize) -> u64 {
+    if k > n || n > 64 { 0 } else { BINOMIAL[n][k] }
+}
+
+/// The set of rank `r` among the `k`-sets of the candidate positions `pos`, in the
+/// lexicographic order [`next_combination`] walks, as a mask of positions.
+fn unrank_combination(mut r: usize, pos: &[u8], k: usize) -> u64 {
+    let n = pos.len();
+    let mut mask = 0u64;
+    let mut x = 0usize;
+    for i in 0..k {
+        // Sets whose i-th index is x: those taking their k - i - 1 others above x.
+        while x + 1 < n {
+            let with_x = binomial(n - x - 1, k - i - 1) as usize;
+            if r < with_x {
+                break;
+            }
+            r -= with_x;
+            x += 1;
+        }
+        mask |= 1 << pos[x];
+        x += 1;
+    }
+    mask
 }
 
 /// The next combination of `idx.len()` indices below `n` in lexicographic order; false after

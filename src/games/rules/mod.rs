@@ -95,7 +95,8 @@ impl Game for RulesGame {
     /// A rules file's own facts (id, name, end reasons, units) are values of the loaded file,
     /// returned by the methods below; these are the engine's defaults for what a file does not
     /// set.
-    const INFO: GameInfo = GameInfo { id: "rules-file", name: "a rules file", end_reasons: &["cap"], default_cap: 1000, ..GameInfo::DEFAULTS };
+    const INFO: GameInfo =
+        GameInfo { id: "rules-file", name: "a rules file", end_reasons: &["cap"], default_cap: 1000, deals_in_place: true, ..GameInfo::DEFAULTS };
 
     fn seats(&self) -> usize {
         self.bound.seats
@@ -137,6 +138,10 @@ impl Game for RulesGame {
         self.bound.deal(rng, log)
     }
 
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
+        self.bound.deal_into(rng, log, state);
+    }
+
     #[inline]
     fn to_move(&self, state: &State) -> ToMove {
         match state.waiting {
@@ -151,6 +156,20 @@ impl Game for RulesGame {
 
     fn legal_actions(&self, view: &View<'_>, out: &mut Vec<Choice>) {
         self.bound.legal(view.state, out);
+    }
+
+    /// The legal choices counted and the drawn one found by its rank, without listing them,
+    /// when every action offered can be counted so ([`Bound::random_choice`]); else listed.
+    /// Either way one draw below the number of legal choices: the same pick as the list's.
+    #[inline]
+    fn random_action(&self, view: &View<'_>, rng: &mut GameRng, scratch: &mut Vec<Choice>) -> Choice {
+        if let Some(choice) = self.bound.random_choice(view.state, rng) {
+            return choice;
+        }
+        scratch.clear();
+        self.legal_actions(view, scratch);
+        assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
+        scratch[crate::engine::rng::below(scratch.len() as u32, rng) as usize]
     }
 
     fn apply(&self, state: &mut State, _seat: usize, action: Choice, rng: &mut GameRng, log: &mut EventLog<Event>) {

@@ -616,6 +616,9 @@ pub struct Program {
     pub reason_stuck: u8,
     /// The end reason index of `rounds` (a match's last round ended).
     pub reason_rounds: u8,
+    /// Bind slots the steps use (`0..step_slots`, below [`STEP_BINDS`]): the machine keeps
+    /// only these (and the last four) in step with the state from one instruction to the next.
+    pub step_slots: u8,
 }
 
 impl Program {
