@@ -56,7 +56,7 @@ impl Progress {
         }
     }
 
-    /// Records `done` games; draws once the run has lasted [`DELAY`].
+    /// Records `done` games; draws once the run has lasted `DELAY`.
     pub fn update(&mut self, done: u64) {
         let Some(bar) = &self.bar else { return };
         bar.set_position(done);

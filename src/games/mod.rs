@@ -1,9 +1,9 @@
 //! The games: the registry (one line per game) and the trait a game implements to be in it.
 //! Everything above this module (reports, designer commands, `play`, CLI) is written once: it
-//! reaches a game through [`handle`] (the object-safe [`GameHandle`], the one place where a
-//! variant's game type is chosen) or [`entries`], both derived from the one list in
-//! [`registry!`] below. [`visit`] hands the game type itself to per-type lookups of the
-//! registry (bot docs, key tables) and to tests.
+//! reaches a game through [`handle`](fn@handle) (the object-safe [`GameHandle`], the one place
+//! where a variant's game type is chosen) or [`entries`], both derived from the one list in
+//! `registry!` below. [`visit`] hands the game type itself to per-type lookups of the registry
+//! (bot docs, key tables) and to tests.
 //!
 //! Adding a game: its folder `src/games/<game>/` (rules, parameters, bots, metrics, tests,
 //! and `impl Registered for TheGame`) plus one line in the `registry!` list.

@@ -34,7 +34,7 @@ pub fn mean_index(v: &[u64]) -> f64 {
     ratio(v.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n as f64)
 }
 
-/// The numerator and denominator of [`mean_index`]: Σ i·v[i] and Σ v[i] (for a game's
+/// The numerator and denominator of [`mean_index`]: `Σ i·v[i]` and `Σ v[i]` (for a game's
 /// [`crate::engine::Metrics::ratio_parts`]).
 pub fn index_parts(v: &[u64]) -> (i64, i64) {
     v.iter().enumerate().fold((0, 0), |(t, n), (i, &c)| (t + i as i64 * c as i64, n + c as i64))

@@ -358,8 +358,9 @@ impl Summary {
         deadlock_warning(&self.end_reasons, &self.seats)
     }
 
-    /// The game's own figure `name` as text ([`format`]): a share in %, others with `places`
-    /// decimals, with its 95% interval when it has one ("constant" when every game gave it).
+    /// The game's own figure `name` as text ([`format`](mod@format)): a share in %, others
+    /// with `places` decimals, with its 95% interval when it has one ("constant" when every
+    /// game gave it).
     pub fn extra_said(&self, name: &str, places: usize) -> String {
         let v = self.extra.get(name).and_then(|v| v.as_f64()).unwrap_or(f64::NAN);
         let ci = self.extra_ci95.get(name).and_then(|c| Some([c.get(0)?.as_f64()?, c.get(1)?.as_f64()?]));

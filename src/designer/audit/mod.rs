@@ -69,7 +69,7 @@ pub struct AuditOptions {
     pub threads: usize,
     /// No progress notes.
     pub quiet: bool,
-    /// Output folder (default reports/<game>/<variant>/audit/).
+    /// Output folder (default `reports/<game>/<variant>/audit/`).
     pub out: Option<PathBuf>,
     /// Print audit.json to stdout instead of the summary.
     pub json: bool,

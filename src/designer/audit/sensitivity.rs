@@ -203,7 +203,7 @@ pub struct Step {
 }
 
 /// Builds every step of every numeric key of `variant` (loaded from `path` with `sets`); a
-/// step the loader or the game refuse is tried smaller ([`tried_sizes`]), and returned as
+/// step the loader or the game refuse is tried smaller (`tried_sizes`), and returned as
 /// skipped when even one unit is refused.
 pub fn build_steps(game: &dyn GameHandle, path: &Path, sets: &[String], variant: &Variant, bots: Option<&str>) -> (Vec<Step>, Vec<Skipped>) {
     let mut steps = Vec::new();

@@ -53,7 +53,7 @@ pub struct SweepOptions {
     pub metric: Option<String>,
     /// Games per value, seed, threads, checks, quiet.
     pub run: RunOptions,
-    /// Output folder (default reports/<game>/<variant>/sweep-<keys>/).
+    /// Output folder (default `reports/<game>/<variant>/sweep-<keys>/`).
     pub out: Option<PathBuf>,
     /// On Ctrl-C, still write the folder for the games played, marked partial.
     pub keep_partial: bool,

@@ -96,13 +96,13 @@ pub struct TuneOptions {
     pub budget: u64,
     /// Games of the confirmation run (at least the winner's race games), seed, threads, quiet.
     pub run: RunOptions,
-    /// Output folder (default reports/<game>/<variant>/tune-<keys>/).
+    /// Output folder (default `reports/<game>/<variant>/tune-<keys>/`).
     pub out: Option<PathBuf>,
     /// Print one JSON object instead of the tables.
     pub json: bool,
 }
 
-/// Runs `tune`: races and confirms ([`race`]), then writes the folder and prints ([`write`]).
+/// Runs `tune`: races and confirms (module `race`), then writes the folder and prints (`write`).
 pub fn main(o: &TuneOptions) -> Result<TuneResult, Error> {
     let base = Variant::load(&o.variant, &o.sets)?;
     let params = if o.params.is_empty() { tune_table(&base)? } else { o.params.clone() };

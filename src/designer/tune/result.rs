@@ -23,7 +23,7 @@ pub struct BoundResult {
     /// `holds`, `undecided` or `fails`, as `check` judges.
     pub verdict: &'static str,
     /// Distance to the bound in CI half-widths (0 inside); for a candidate, restated at the
-    /// precision of the race's last round ([`at_precision`]).
+    /// precision of the race's last round ([`at_precision`](super::at_precision)).
     pub distance: f64,
     /// How the metric prints.
     #[serde(skip)]
@@ -53,7 +53,8 @@ pub struct CandidateResult {
     /// Games it played.
     pub games: u64,
     /// Sum of distances to the bounds in CI half-widths, restated at the precision of the
-    /// last round's games ([`at_precision`]): comparable across candidates dropped early.
+    /// last round's games ([`at_precision`](super::at_precision)): comparable across
+    /// candidates dropped early.
     pub objective: f64,
     /// Whether no bound fails (as `check` judges) at its last round.
     pub holds: bool,

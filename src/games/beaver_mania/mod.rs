@@ -110,7 +110,7 @@ impl fmt::Display for Source {
     }
 }
 
-/// One decision of a Beaver Mania seat (trace notation: [`trace`]'s module doc).
+/// One decision of a Beaver Mania seat (trace notation: `trace.rs`'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

@@ -297,7 +297,7 @@ impl BluffBot {
         if u == 0 { 1.0 } else { (self.doubt * copies as f64 / u as f64).min(1.0) }
     }
 
-    /// The play decision: every value's best move computed once ([`value_bests`]), then
+    /// The play decision: every value's best move computed once (`value_bests`), then
     /// the truthful play, the best declared play and the worst card read from them.
     pub fn play(&mut self, game: &BluffingJoker, view: &View, rng: &mut GameRng) -> Action {
         let Some(ctx) = game.geo.movers(view.board, view.seat) else {

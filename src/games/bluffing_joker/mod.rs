@@ -96,7 +96,7 @@ pub use metrics::JokerMetrics;
 pub use params::{MAX_PLAYERS, Params, SevenSplit};
 pub use rules::{Cause, Counters, END_CAP, END_HOME, END_REASONS, Pending, Phase, State};
 
-/// One decision of a Bluffing Joker seat (trace notation: [`trace`]'s module doc).
+/// One decision of a Bluffing Joker seat (trace notation: `trace.rs`'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

@@ -127,7 +127,7 @@ impl Reach {
 
 /// The targets the dice allow, as a 10-bit mask: a color face allows that color, the logo
 /// on the colors die every color; likewise the shapes die. Two table reads; the tests
-/// compare it with [`allowed_targets_plain`] for every pair of bytes.
+/// compare it with `allowed_targets_plain` for every pair of bytes.
 #[inline(always)]
 pub fn allowed_targets(dice: [u8; 2]) -> u16 {
     FACE_TARGETS[dice[0] as usize] | (FACE_TARGETS[dice[1] as usize] << 5)
@@ -384,7 +384,7 @@ impl Hand {
         panic!("nth past the end of the hand");
     }
 
-    /// Cards counting toward target `t` ([`Holding::score`]).
+    /// Cards counting toward target `t` (`Holding::score`).
     #[inline]
     pub fn score(&self, t: usize) -> u32 {
         self.holding().score(t)
@@ -393,7 +393,7 @@ impl Hand {
     /// The highest score over the targets the dice allow (`allowed`, from
     /// [`allowed_targets`]). Two targets (the dice show no logo) are read without a loop,
     /// six (one logo) or ten (two logos) with fields at fixed places
-    /// ([`Holding::highest_of`]); the tests compare it with a plain loop over the targets.
+    /// (`Holding::highest_of`); the tests compare it with a plain loop over the targets.
     #[inline]
     pub fn highest(&self, allowed: u16) -> u32 {
         match (pair(allowed), one_logo(allowed)) {
@@ -447,7 +447,7 @@ impl Hand {
         }
     }
 
-    /// [`Hand::raised_by`] when one die shows the logo ([`one_logo`]): over six targets five
+    /// [`Hand::raised_by`] when one die shows the logo (`one_logo`): over six targets five
     /// of which are constants.
     #[inline(always)]
     pub fn raised_under_logo<const LOGO: usize>(&self, card: Card, other: usize) -> bool {
@@ -473,13 +473,13 @@ impl Hand {
         (counts_a & (sa >= sb)) | (counts_b & (sb >= sa))
     }
 
-    /// The best target the dice allow ([`Holding::best_target`]).
+    /// The best target the dice allow (`Holding::best_target`).
     #[inline]
     pub fn best_target(&self, allowed: u16) -> usize {
         self.holding().best_target(allowed)
     }
 
-    /// What the everyday choices read of this hand ([`Holding`]).
+    /// What the everyday choices read of this hand (`Holding`).
     #[inline(always)]
     pub fn holding(&self) -> Holding {
         Holding { held: self.held, toward: self.toward }

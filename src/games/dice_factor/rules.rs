@@ -117,8 +117,8 @@ pub struct State {
     /// No hand but the current seat's can hold a win: every hand was found short of the goal
     /// under the current dice at the last win check (or the deal), and since then only the
     /// current seat's hand has changed. The everyday turn's end then checks that hand alone
-    /// ([`DiceFactor::end_plain_turn`]); `false` makes the next check look at every hand (a
-    /// sampled state sets it so). [`DiceFactor::invariants`] verifies it.
+    /// (`DiceFactor::end_plain_turn`); `false` makes the next check look at every hand (a
+    /// sampled state sets it so). `DiceFactor::invariants` verifies it.
     pub settled: bool,
 }
 
@@ -504,7 +504,7 @@ impl DiceFactor {
     /// The seat whose hand holds `goal` cards toward a current target, checked from the
     /// active seat on in turn order; with the target completed. Every hand is tested
     /// without a branch, then the first in turn order is picked from the mask of those that
-    /// hold it; the tests compare it with the seat-by-seat [`DiceFactor::find_winner_plain`].
+    /// hold it; the tests compare it with the seat-by-seat `DiceFactor::find_winner_plain`.
     #[inline]
     pub fn find_winner(&self, s: &State) -> Option<(usize, usize)> {
         let allowed = allowed_targets(s.dice);

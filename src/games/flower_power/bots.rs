@@ -106,7 +106,7 @@ impl Bot<FlowerPower> for GreedyBot {
 
     /// [`greedy_play`] with fast paths for the two common turns: nothing completes (the
     /// color with the least key (petals, then fewer held, then canonical order) among those
-    /// held, its first card), and one color alone can complete ([`one_color_completion`]).
+    /// held, its first card), and one color alone can complete (`one_color_completion`).
     #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         let (completing, first) = single_card(view.hand, view.garden_lanes(), game.petals);

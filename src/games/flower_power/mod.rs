@@ -249,7 +249,7 @@ impl Game for FlowerPower {
         self.observation_text(s, seat)
     }
 
-    /// A play names hand positions; the table sees the cards laid ([`FlowerPower::seen_play`]).
+    /// A play names hand positions; the table sees the cards laid (`FlowerPower::seen_play`).
     fn seen(&self, view: &View<'_>, action: &Action) -> Seen<Action> {
         self.seen_play(view, action)
     }

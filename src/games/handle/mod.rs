@@ -4,8 +4,8 @@
 //! game. Only what must be fast, playing a batch of games, is monomorphised per game, behind
 //! one call per batch (never per game or action).
 //!
-//! Its parts: [`facts`] (a game's static facts), [`metrics`] (a run's results with the game's
-//! metrics type-erased), [`seated`] (a game with its bots seated, and the per-game batch loop).
+//! Its parts: `facts` (a game's static facts), `metrics` (a run's results with the game's
+//! metrics type-erased), `seated` (a game with its bots seated, and the per-game batch loop).
 
 mod facts;
 mod metrics;
@@ -61,9 +61,11 @@ pub trait GameHandle: Sync {
     /// The variant's numeric keys as the game reads them ([`Registered::parameter_table`]):
     /// a rules file's declared parameters with their values; otherwise the variant's table.
     fn parameter_table(&self, variant: &Variant) -> toml::Table;
-    /// The game's kinds of action in the designer's words ([`Game::action_kinds`]).
+    /// The game's kinds of action in the designer's words
+    /// ([`Game::action_kinds`](crate::engine::Game::action_kinds)).
     fn action_kinds(&self) -> Vec<&'static str>;
-    /// The claims of a bluffing game checked against the deck ([`Game::claim_audit`]).
+    /// The claims of a bluffing game checked against the deck
+    /// ([`Game::claim_audit`](crate::engine::Game::claim_audit)).
     fn claim_audit(&self) -> Vec<ClaimCheck>;
     /// Every bot of the game by name, with its parameters.
     fn bots(&self) -> Vec<(&'static str, &'static [BotParamInfo])>;

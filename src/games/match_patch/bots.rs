@@ -18,7 +18,7 @@ pub const FORGOTTEN: u8 = 0x40;
 const PENDING: u8 = 0x80;
 
 /// `memory`'s single draw, from what it remembers of the patch: `slots[i]` is the card it
-/// remembers in the slot at position `i` (0 = oldest), or [`FORGOTTEN`].
+/// remembers in the slot at position `i` (0 = oldest), or `FORGOTTEN`.
 /// a. If it remembers a slot holding a card identical to one in its hand, it takes that
 ///    slot (several: the card first in canonical order, then the oldest slot);
 /// b. else, if the draw pile is not empty, it draws from the pile;

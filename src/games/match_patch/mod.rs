@@ -87,7 +87,7 @@ pub use params::{HAND_CAP, KINDS, MAX_PLAYERS, Params};
 pub use rules::PlainHand;
 pub use rules::{END_CAP, END_PATCH_EMPTY, END_REASONS, Hand, Patch, Phase, Slot, State};
 
-/// One decision of a Match Patch seat (trace notation: [`trace`]'s module doc).
+/// One decision of a Match Patch seat (trace notation: `trace.rs`'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

@@ -21,7 +21,7 @@ const _: () = assert!(ROOM > HAND_CAP, "a window of HAND_CAP cards from 0 never 
 ///
 /// The cards are the window `start..start + len` of a buffer with room to spare: a card
 /// leaving the hand closes the gap from whichever side moves fewer cards, so the oldest card
-/// (the one `memory` places) leaves without moving any. [`PlainHand`] is the plain version
+/// (the one `memory` places) leaves without moving any. `PlainHand` is the plain version
 /// it is tested against.
 #[derive(Clone, Copy)]
 pub struct Hand {
@@ -376,17 +376,17 @@ const NO_SLOT: Slot = Slot { card: Card::MAX, serial: 0 };
 /// slots; only [`Patch::push`], [`Patch::take`] and [`Patch::clear`] change it, and each
 /// keeps the counts in step with the slots.
 ///
-/// The slots are stored with at least [`MOVE`] places of [`NO_SLOT`] after them, so that a
-/// take closes the gap with one move of [`MOVE`] slots (a loop of [`BLOCK`] slots at a time
-/// past that) and [`Patch::first_of`] searches [`BLOCK`] slots at a time, with a
+/// The slots are stored with at least `MOVE` places of `NO_SLOT` after them, so that a
+/// take closes the gap with one move of `MOVE` slots (a loop of `BLOCK` slots at a time
+/// past that) and [`Patch::first_of`] searches `BLOCK` slots at a time, with a
 /// loop that ends after a number of blocks rather than of slots (its end is a mispredicted
-/// branch less often). [`Patch::take_plain`] and [`Patch::first_of_plain`] are the plain
+/// branch less often). `Patch::take_plain` and `Patch::first_of_plain` are the plain
 /// versions they are tested against.
 ///
 /// While every slot was placed in placement order (as the rules place them), the slots
-/// placed as numbers below [`TRACKED`] are also kept as bits of placement numbers, all of
+/// placed as numbers below `TRACKED` are also kept as bits of placement numbers, all of
 /// them and per kind, so that [`Patch::first_of`] finds a kind's oldest slot among them by
-/// counting bits, with no loop (the usual game places fewer than [`TRACKED`] cards).
+/// counting bits, with no loop (the usual game places fewer than `TRACKED` cards).
 pub struct Patch {
     /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`MOVE`] of them).
     slots: Vec<Slot>,
@@ -477,9 +477,9 @@ impl Patch {
         self.slots.resize(room, NO_SLOT);
     }
 
-    /// Removes and returns the slot at position `i`; the later slots move down, [`MOVE`] at
-    /// once when no more follow (no loop whose end depends on how many do), else [`BLOCK`]
-    /// at a time (the places after the last slot hold [`NO_SLOT`], and move down with them).
+    /// Removes and returns the slot at position `i`; the later slots move down, `MOVE` at
+    /// once when no more follow (no loop whose end depends on how many do), else `BLOCK`
+    /// at a time (the places after the last slot hold `NO_SLOT`, and move down with them).
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Slot {
         let slot = self[i];
@@ -514,7 +514,7 @@ impl Patch {
 
     /// The position of the oldest slot holding `card`, if any: when that slot is tracked as
     /// a bit, the number of slots placed before it (its bit's lower bits in `live`); else
-    /// [`BLOCK`] slots compared at once (the places after the last slot match no card).
+    /// `BLOCK` slots compared at once (the places after the last slot match no card).
     #[inline(always)]
     pub fn first_of(&self, card: Card) -> Option<usize> {
         if self.kinds >> card & 1 == 0 {
@@ -556,9 +556,9 @@ impl Patch {
     }
 
     /// The slots as bits of their placement numbers, when every slot is tracked
-    /// ([`TRACKED`]): the live slots, then per kind the slots holding it (bit s: the slot
+    /// (`TRACKED`): the live slots, then per kind the slots holding it (bit s: the slot
     /// placed as number s). A slot's position is the number of live bits below its own.
-    /// `None` once a slot was placed as [`TRACKED`] or later, or out of placement order.
+    /// `None` once a slot was placed as `TRACKED` or later, or out of placement order.
     #[inline(always)]
     pub fn placement_bits(&self) -> Option<(u64, &[u64; KINDS])> {
         (self.next_serial <= TRACKED).then_some((self.live, &self.by_kind))

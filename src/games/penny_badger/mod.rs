@@ -55,7 +55,7 @@ pub enum Claim {
     Set(Cell),
 }
 
-/// One decision of a Penny Badger seat (trace notation: [`trace`]'s module doc).
+/// One decision of a Penny Badger seat (trace notation: `trace.rs`'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

@@ -151,7 +151,7 @@ pub struct State {
     pub discard: Vec<Card>,
     /// Per card of `discard`, the seats that know it (bit per seat): action cards and
     /// revealed claims are known to all, a claim's cards to the claimer, removed cards to
-    /// their owner. What a determinization keeps in place ([`super::determinize`]).
+    /// their owner. What a determinization keeps in place (the `determinize` module).
     pub discard_seen: Vec<u16>,
     /// Every seat's hand.
     pub hands: [Hand; MAX_PLAYERS],

@@ -10,7 +10,7 @@ use crate::games::chroma::Card;
 
 /// `threshold`'s discard: the first unmatched pig in canonical order; with none, the first
 /// pig of its largest set (ties to the earlier kind). The hand must not be empty.
-/// The hand's bit sets make it a bit scan ([`threshold_discard_plain`] is the same rule
+/// The hand's bit sets make it a bit scan (`threshold_discard_plain` is the same rule
 /// read off the counts, kept to test it).
 #[inline]
 pub fn threshold_discard(hand: &Hand) -> Card {

@@ -10,7 +10,7 @@ impl Scoring {
     /// when no pig is unmatched. Read from the hand's bit sets (the kinds held twice or
     /// more are `held & !singles`; a pig is unmatched when `singles` is not empty): a few
     /// iterations, one per set, instead of a branch on each of the 25 counts, which random
-    /// hands mispredicted about eight times a game. [`Scoring::seller_points_plain`] is the
+    /// hands mispredicted about eight times a game. `Scoring::seller_points_plain` is the
     /// same rule read off the counts (`seller_points_matches_the_plain_scan`).
     #[inline]
     pub fn seller_points(&self, hand: &Hand) -> i64 {

@@ -80,7 +80,7 @@ pub fn first_spare_plain(hand: &Hand, row_cover: Cover, all: Cover, s: usize) ->
     hand.kinds().find(|&x| hand.add_to_except(row_cover, x).get(s) == full)
 }
 
-/// [`first_spare_plain`] without a cover per candidate: in shape `s` one copy of x stands
+/// `first_spare_plain` without a cover per candidate: in shape `s` one copy of x stands
 /// for one color, for any color, or for nothing. Taking it out keeps the coverage when it
 /// stands for nothing, when the cards without it still cover 5 or more before the cap, or
 /// when another card of row + hand gives the same color in `s` (another copy, the base card

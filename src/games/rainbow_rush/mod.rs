@@ -75,7 +75,7 @@ pub use params::{KINDS, MAX_PLAYERS, MAX_ROW, Params};
 pub use rules::{END_CAP, END_RAINBOW, END_REASONS, Hand, Phase, Row, SabotageRecord, State};
 pub use view::View;
 
-/// One decision of a Rainbow Rush seat (trace notation: [`trace`]'s module doc).
+/// One decision of a Rainbow Rush seat (trace notation: `trace.rs`'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {

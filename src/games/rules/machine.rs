@@ -1188,7 +1188,7 @@ impl Bound {
 
     /// One legal choice of the waiting seat drawn uniformly at random (one draw below their
     /// number, the same pick as [`Bound::legal`]'s list would give), without listing them;
-    /// `None` (nothing drawn) when the choice is not [`Bound::countable`].
+    /// `None` (nothing drawn) when the choice is not `Bound::countable`.
     pub fn random_choice(&self, st: &State, rng: &mut GameRng) -> Option<Choice> {
         let (seat, at) = st.waiting?;
         let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return None };

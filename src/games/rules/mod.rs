@@ -62,7 +62,7 @@ impl fmt::Display for Event {
     }
 }
 
-/// Offers the bots `game`'s file writes (see [`bots::register`]).
+/// Offers the bots `game`'s file writes (see `bots::register`).
 pub fn register_bots(game: &RulesGame) {
     bots::register(game);
 }

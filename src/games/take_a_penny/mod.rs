@@ -64,7 +64,7 @@ pub use params::{COLORS, MAX_CARDS, Params, Setup};
 pub use rules::{END_REASONS, Effect, State};
 
 /// One spot of the action card, with its target color where it has one (trace notation:
-/// [`trace`]'s module doc).
+/// `trace.rs`'s module doc).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
