@@ -50,6 +50,10 @@ ROWS = [
     ("rainbow-rush standard builder", "rainbow-rush", ["--bots", "builder"], 10000),
     ("match-patch standard memory 0.8", "match-patch", ["--bots", "memory:recall=0.8"], 10000),
     ("beaver-mania standard greedy", "beaver-mania", ["--bots", "greedy"], 2000),
+    # rules files, played by the interpreter (a path ending in .toml is the file itself)
+    ("rules flower-power random", "examples/rules/flower-power.toml", ["--bots", "random"], 4000),
+    ("rules penny-badger random", "examples/rules/penny-badger.toml", ["--bots", "random"], 200),
+    ("rules color-match greedy", "examples/rules/color-match.toml", ["--bots", "greedy"], 1000),
 ]
 
 
@@ -66,7 +70,8 @@ def instructions(args):
 
 
 def per_game(variant, args, n):
-    base = [EXE, "simulate", f"variants/{variant}/standard.toml", *args, "--seed", "1", "--threads", "1", "-q"]
+    path = variant if variant.endswith(".toml") else f"variants/{variant}/standard.toml"
+    base = [EXE, "simulate", path, *args, "--seed", "1", "--threads", "1", "-q"]
     many = instructions(base + ["--games", str(n)])
     one = instructions(base + ["--games", "1"])
     return (many - one) / (n - 1)
