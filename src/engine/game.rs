@@ -58,6 +58,10 @@ pub trait Game: Sized + Send + Sync + 'static {
     fn id(&self) -> &'static str {
         Self::INFO.id
     }
+    /// The game's name as players say it ([`GameInfo::name`]; a rules file's `title`).
+    fn name(&self) -> &'static str {
+        Self::INFO.name
+    }
     /// Number of seats that take decisions (seats `0..acting_seats()`); the rest are dummies.
     fn acting_seats(&self) -> usize {
         self.seats()

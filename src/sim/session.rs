@@ -529,7 +529,7 @@ impl<G: Game> PlayTable for Named<G> {
             "scores": s.scores(),
             "standing_unit": s.game().standing_unit(),
             "teams": s.game().teams(),
-            "name": G::INFO.name,
+            "name": s.game().name(),
             "legal": s.legal(),
         })
     }

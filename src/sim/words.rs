@@ -225,7 +225,7 @@ pub fn trace_words<G: Game>(game: &G, lines: &[(usize, crate::engine::trace::Lin
         let step = at(&state, said(&mut log), others);
         steps.push(step);
     }
-    Ok(serde_json::json!({ "steps": steps, "unit": game.standing_unit(), "teams": game.teams(), "name": G::INFO.name }))
+    Ok(serde_json::json!({ "steps": steps, "unit": game.standing_unit(), "teams": game.teams(), "name": game.name() }))
 }
 
 #[cfg(test)]

@@ -727,13 +727,18 @@ impl<'v> Compiler<'v> {
             if RESERVED.contains(&name.as_str()) || self.zones.iter().any(|z| &z.name == name) {
                 return Err(self.err(&at, format!("`{name}` is already a name (of the language or a zone); pick another")));
             }
-            let (per, start) = match decl {
+            let (per, start, shown) = match decl {
                 toml::Value::Table(t) => {
-                    self.check_keys(&at, t, &["per", "start"], "a counter")?;
+                    self.check_keys(&at, t, &["per", "start", "shown"], "a counter")?;
                     let per = t.get("per").map(|p| self.string(&format!("{at}.per"), p, "per")).transpose()?.unwrap_or_else(|| "table".into());
-                    (per, t.get("start").cloned().unwrap_or(toml::Value::Integer(0)))
+                    let shown = match t.get("shown") {
+                        None => true,
+                        Some(toml::Value::Boolean(b)) => *b,
+                        Some(_) => return Err(self.err(&format!("{at}.shown"), "expected true or false")),
+                    };
+                    (per, t.get("start").cloned().unwrap_or(toml::Value::Integer(0)), shown)
                 }
-                other => ("table".to_string(), other.clone()),
+                other => ("table".to_string(), other.clone(), true),
             };
             let per = match per.as_str() {
                 "table" => Per::One,
@@ -751,14 +756,14 @@ impl<'v> Compiler<'v> {
                 Per::Seat => SEAT_SLOTS as u16,
                 Per::Attr(a) => self.attrs[a as usize].values.len() as u16,
             };
-            decls.push((name.clone(), per, next, len, start, at));
+            decls.push((name.clone(), per, next, len, start, at, shown));
             next += len;
         }
         // Declared first (so start values may read other counters), compiled after.
-        for (name, per, first, len, _, _) in &decls {
-            self.counters.push(CounterDecl { name: name.clone(), per: *per, first: *first, len: *len, start: Expr::Const(0) });
+        for (name, per, first, len, _, _, shown) in &decls {
+            self.counters.push(CounterDecl { name: name.clone(), per: *per, first: *first, len: *len, start: Expr::Const(0), shown: *shown });
         }
-        for (i, (_, _, _, _, start, at)) in decls.iter().enumerate() {
+        for (i, (_, _, _, _, start, at, _)) in decls.iter().enumerate() {
             let key = if matches!(self.get(at), Some(toml::Value::Table(_))) { format!("{at}.start") } else { at.clone() };
             let e = self.seat_expr(&key, start, "a counter's start")?;
             self.counters[i].start = e;
@@ -1580,6 +1585,11 @@ impl<'v> Compiler<'v> {
                     } else if let Some(seat) = inner.strip_prefix("seat:") {
                         let e = self.parse_resolve(key, seat, inner_at + 5, "a seat in a text")?;
                         Part::Seat(e)
+                    } else if let Some((a, e)) = inner.split_once(':').and_then(|(name, e)| Some((self.attrs.iter().position(|a| a.name == name.trim())?, e))) {
+                        // `{color: number / 5}`: the attribute's value named, not numbered.
+                        let skip = inner.find(':').unwrap_or(0) + 1;
+                        let e = self.parse_resolve(key, e, inner_at + skip, "an attribute's value in a text")?;
+                        Part::Attr(a as u8, e)
                     } else {
                         Part::Value(self.parse_resolve(key, inner, inner_at, "a value in a text")?)
                     }

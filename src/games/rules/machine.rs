@@ -1540,6 +1540,15 @@ impl Bound {
                 Part::Seat(e) => {
                     let _ = write!(out, "seat {}", self.eval(e, st, b));
                 }
+                Part::Attr(a, e) => {
+                    let v = self.eval(e, st, b);
+                    match self.p().attrs[*a as usize].values.get(v as usize) {
+                        Some(name) if v >= 0 => out.push_str(name),
+                        _ => {
+                            let _ = write!(out, "{v}");
+                        }
+                    }
+                }
                 Part::Value(e) => {
                     let _ = write!(out, "{}", self.eval(e, st, b));
                 }
@@ -1610,11 +1619,12 @@ impl Bound {
                 continue;
             }
             let _ = write!(out, "|z{z} n{}:", cards.len());
-            let ordered = self.zone_decl(z).ordered;
             let mut loose: Vec<u32> = Vec::new();
             for (i, &c) in cards.iter().enumerate() {
                 let c = c as usize;
-                if st.know_pos[c] & bit != 0 && ordered {
+                // A place the seat knows is part of what it sees even in a zone whose order
+                // means nothing to the rules: its choices of cards name places.
+                if st.know_pos[c] & bit != 0 {
                     let _ = write!(out, " {i}={}", self.kinds[c]);
                 } else if st.know_zone[c] & bit != 0 {
                     loose.push(self.kinds[c]);
@@ -1645,8 +1655,10 @@ impl Bound {
             let mut zone_known: Vec<u16> = Vec::new();
             for (i, &c) in cards.iter().enumerate() {
                 let ci = c as usize;
-                let pos_known = st.know_pos[ci] & bit != 0 && self.zone_decl(z).ordered;
-                if pos_known {
+                // A card whose place the seat knows stays there, in an unordered zone too: the
+                // seat's choices of cards name places, so a sample that moved its own hand
+                // around would make a choice mean other cards.
+                if st.know_pos[ci] & bit != 0 {
                     continue;
                 }
                 zone_free.push(i as u16);

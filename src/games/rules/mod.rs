@@ -114,6 +114,10 @@ impl Game for RulesGame {
         self.program().id
     }
 
+    fn name(&self) -> &'static str {
+        self.program().name
+    }
+
     fn end_reasons(&self) -> &'static [&'static str] {
         self.program().end_reasons
     }

@@ -151,6 +151,9 @@ pub struct CounterDecl {
     pub len: u16,
     /// Start value (per seat: `seat` bound).
     pub start: Expr,
+    /// Whether the table page lists it (`shown = false`: a working value of the rules, such
+    /// as a claim's arithmetic; still public).
+    pub shown: bool,
 }
 
 /// How a choice of cards ranges: over hand positions or over kinds of card.
@@ -214,7 +217,7 @@ pub struct ActionDecl {
 }
 
 /// A text with `{...}` holes: `{cards}` (the chosen cards), `{seat}`, `{target}`,
-/// `{number}`, or an expression.
+/// `{number}`, `{card: E}`, `{seat: E}`, `{ATTRIBUTE: E}` (a value's name), or an expression.
 #[derive(Clone, Debug, Default)]
 pub struct Template {
     /// Literal text and holes in order.
@@ -232,6 +235,8 @@ pub enum Part {
     Card(Expr),
     /// A seat's name (`seat 2`).
     Seat(Expr),
+    /// The name of an attribute's value by its number (`{color: number / 5}` reads `red`).
+    Attr(u8, Expr),
     /// A number.
     Value(Expr),
 }

@@ -96,7 +96,7 @@ impl Bound {
     }
 
     /// The table in the file's words: what decides the game, who chooses what now, the
-    /// shared counters, every zone under its name, each seat's counters.
+    /// shared counters, every zone under its name, each seat's counters (those `shown`).
     pub fn table_words(&self, st: &State) -> TableWords {
         let p = self.p();
         let lay = |d: &ZoneDecl| match d.visibility {
@@ -120,7 +120,7 @@ impl Bound {
             facts.push(format!("round {} of {}", (st.round + 1).min(self.rounds), self.rounds));
         }
         let mut seat_facts = vec![String::new(); self.seats];
-        for c in &p.counters {
+        for c in p.counters.iter().filter(|c| c.shown) {
             let at = c.first as usize;
             let name = c.name.replace('_', " ");
             match c.per {

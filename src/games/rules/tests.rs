@@ -305,6 +305,38 @@ fn penny_badger_as_a_rules_file_plays_like_the_built_in_game_without_action_card
         "examples/rules/penny-badger.toml",
         &["deck.action_sets=0", "players=6", "hand_size=3", "payout.2.penalty=5", "payout.3.withdrawal=bank", "starting_savings=12"],
     );
+    // A ninth payout row: claims of 9 cards become legal.
+    compare(
+        "variants/penny-badger/standard.toml",
+        "examples/rules/penny-badger.toml",
+        &["deck.action_sets=0", "players=3", "hand_size=9", "payout.9.withdrawal=all", "payout.9.penalty=150"],
+    );
+}
+
+/// At a person's table (`playtest play`) a claim reads as the cards it discards and the
+/// claim's color and shape by name, and the file's working values (`shown = false`) are not
+/// listed: a search bot's samples keep the seat's own hand in place, so a choice of hand
+/// positions names the same cards in every sample.
+#[test]
+fn a_claim_at_the_table_names_its_cards_and_its_color_and_shape() {
+    use crate::engine::{EventLog, GameRng, SeedFrom, ToMove};
+    let game = RulesGame::from_variant(&load("examples/rules/penny-badger.toml", &[])).expect("compiles");
+    let mut rng = GameRng::seed_from(5);
+    let state = game.deal(&mut rng, &mut EventLog::new(false));
+    let ToMove::Seat(seat) = game.to_move(&state) else { panic!("a seat moves first") };
+    let mut legal = Vec::new();
+    game.legal_actions(&game.view(&state, seat), &mut legal);
+    let claim = *legal.iter().rev().find(|a| game.program().actions[a.action as usize].name == "claim_set").expect("a set claim is legal");
+    let words = crate::sim::words::action_words(&game, &state, seat, claim).expect("the claim is said");
+    assert!(!words.contains('?'), "every word of the seat's own claim is known: {words}");
+    let colors = ["red", "orange", "yellow", "green", "blue"];
+    let claimed = words.split(" face down as ").nth(1).unwrap_or("");
+    assert!(claimed.split(' ').nth(1).is_some_and(|w| colors.contains(&w)), "the claim names its color: {words}");
+    assert!(words.starts_with("discard ") && !words.contains("discard a card"), "the seat reads its own cards: {words}");
+    let table = game.table_words(&state).expect("a table");
+    let facts = format!("{:?} {:?}", table.facts, table.seat_facts);
+    assert!(facts.contains("savings 20") && facts.contains("vault: 100"), "{facts}");
+    assert!(!facts.contains("odd") && !facts.contains("truthful"), "working values are not listed: {facts}");
 }
 
 /// An integer-or-word parameter takes a number in its range or one of its words (read below
