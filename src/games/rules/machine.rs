@@ -1479,8 +1479,12 @@ impl Bound {
             };
             let me = 1u8 << seat;
             let public = if *secret { format!("seat {seat} chooses in secret") } else { said };
-            log.emit(|| Event { to: me, text: own });
-            log.emit(|| Event { to: !me, text: public });
+            if own == public {
+                log.emit(|| Event::all(own));
+            } else {
+                log.emit(|| Event { to: me, text: own });
+                log.emit(|| Event { to: !me, text: public });
+            }
         }
         st.waiting = None;
         // A choice whose next step is the end of the action asking it (a seat that rolls

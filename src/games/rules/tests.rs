@@ -358,3 +358,55 @@ fn an_integer_or_word_parameter_takes_a_number_or_a_word() {
     let err = game(&["payout.2.withdrawal=-1"]).err().expect("refused").to_string();
     assert!(err.contains("out of range"), "{err}");
 }
+
+/// The trick recipe on the rules-language page is the bundled file's own text, and the file
+/// plays it: a follower holding the led suit is offered only cards of that suit, and each of
+/// the 13 tricks is taken once.
+#[test]
+fn plain_tricks_follows_suit_and_the_recipe_is_the_files_text() {
+    use crate::engine::{EventLog, GameRng, SeedFrom, ToMove, rng};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = std::fs::read_to_string(root.join("docs/rules-language.md")).expect("reads");
+    let file = std::fs::read_to_string(root.join("examples/rules/plain-tricks.toml")).expect("reads");
+    let recipe = &page[page.find("## Recipe: a trick").expect("the recipe")..];
+    let block = recipe.split("```\n").nth(1).expect("a block");
+    assert!(file.contains(block), "the page's recipe differs from examples/rules/plain-tricks.toml:\n{block}");
+
+    let game = RulesGame::from_variant(&load("examples/rules/plain-tricks.toml", &[])).expect("compiles");
+    let b = &game.bound;
+    let p = b.p();
+    let counter = |name: &str| p.counters.iter().find(|c| c.name == name).expect("counter").first as usize;
+    let (led, tricks) = (counter("led"), counter("tricks"));
+    let hand = p.zones.iter().find(|z| z.name == "hand").expect("hand").first as usize;
+    let suit_attr = p.attrs.iter().position(|a| a.name == "suit").expect("suit");
+    let suit = |c: u16| i64::from(b.attrs[c as usize][suit_attr]);
+    let mut follows = 0;
+    for g in 0..200u64 {
+        let mut rng = GameRng::seed_from(g);
+        let mut st = game.deal(&mut rng, &mut EventLog::new(false));
+        let mut legal = Vec::new();
+        while let ToMove::Seat(seat) = game.to_move(&st) {
+            legal.clear();
+            game.legal_actions(&game.view(&st, seat), &mut legal);
+            let cards = &st.zones[hand + seat];
+            let holds_led = st.counters[led] >= 0 && cards.iter().any(|&c| suit(c) == st.counters[led]);
+            if holds_led {
+                follows += 1;
+                for a in &legal {
+                    let picked: Vec<u16> = (0..cards.len()).filter(|i| a.cards & (1 << i) != 0).map(|i| cards[i]).collect();
+                    assert!(
+                        picked.iter().all(|&c| suit(c) == st.counters[led]),
+                        "game {g}: seat {seat} may play off suit while holding the led suit: led {} hand {cards:?} suits {:?} choice {a:?} legal {legal:?}",
+                        st.counters[led],
+                        cards.iter().map(|&c| suit(c)).collect::<Vec<_>>()
+                    );
+                }
+            }
+            let pick = legal[rng::below(legal.len() as u32, &mut rng) as usize];
+            game.apply(&mut st, seat, pick, &mut rng, &mut EventLog::new(false));
+        }
+        let taken: i64 = (0..4).map(|s| st.counters[tricks + s]).sum();
+        assert_eq!(taken, 13, "game {g}: every trick is taken once");
+    }
+    assert!(follows > 1000, "{follows} decisions with the led suit in hand");
+}
