@@ -188,38 +188,32 @@ pub enum Phase {
     Over = 4,
 }
 
-/// Moves every pig of the kinds in `mask` (a face's kinds: five) from seat `t`'s hand onto
-/// the discard pile, kind by kind in canonical order, and returns how many there were: no
-/// branch on what the hand holds (which kinds of the face, how many of each: coin flips for
-/// the branch predictor). Each kind is written into a local buffer as a block of 16 copies,
-/// the next kind's block starting after as many as the hand held (a variant has at most 10
-/// of a kind), and the buffer goes onto the pile in one copy (a growth check per face, not
-/// per kind); `known` is cleared for every kind of the face (it never exceeds the hand:
-/// those not held are 0 already). [`cull_hand_plain`] is the same visiting only the kinds
-/// held, one push per pig.
+/// Moves every pig of the kinds in `mask` (a face's kinds) from seat `t`'s hand onto the
+/// discard pile, kind by kind in canonical order, and returns how many there were: no branch
+/// on what the hand holds (which kinds of the face, how many of each: coin flips for the
+/// branch predictor). Each kind is written as a block of 16 copies, of which the pile keeps
+/// as many as the hand held (a variant has at most 10 of a kind); `known` is cleared for
+/// every kind of the face (it never exceeds the hand: those not held are 0 already).
+/// [`cull_hand_plain`] is the same visiting only the kinds held, one push per pig.
 #[inline]
 pub(super) fn cull_hand(s: &mut State, t: usize, mask: u32) -> u8 {
     const BLOCK: usize = 16;
-    const FACE_KINDS: usize = 5;
     const _: () = assert!(super::params::MAX_BASE_SETS as usize <= BLOCK);
-    debug_assert!(mask.count_ones() as usize <= FACE_KINDS, "a face takes five kinds");
     let hand = &mut s.hands[t];
     let known = &mut s.known[t];
-    let mut pigs = [0 as Card; FACE_KINDS * BLOCK];
+    let discard = &mut s.discard;
     let mut bits = mask;
-    let mut lost = 0usize;
+    let mut lost = 0u8;
     while bits != 0 {
         let pig = bits.trailing_zeros() as usize;
         bits &= bits - 1;
         let c = std::mem::take(&mut hand.counts[pig]);
         known[pig] = 0;
-        // At most four kinds of at most 16 before this one: the block fits.
-        let at = lost.min((FACE_KINDS - 1) * BLOCK);
-        pigs[at..at + BLOCK].fill(pig as Card);
-        lost = at + c as usize;
+        let len = discard.len();
+        discard.extend_from_slice(&[pig as Card; BLOCK]);
+        discard.truncate(len + c as usize);
+        lost += c;
     }
-    s.discard.extend_from_slice(&pigs[..lost]);
-    let lost = lost as u8;
     hand.len -= u16::from(lost);
     hand.held &= !mask;
     hand.singles &= !mask;
