@@ -413,7 +413,9 @@ impl Geometry {
     /// Whether `color` has a peg in start.
     #[inline]
     pub fn has_start_peg(&self, b: &Board, color: usize) -> bool {
-        b.pegs[color][..self.pegs].contains(&START)
+        // A plain scan: `contains` on bytes calls `memchr`, which costs more than the few
+        // pegs it scans.
+        b.pegs[color][..self.pegs].iter().any(|&p| p == START)
     }
 
     /// Whether the `n` track holes after `h` (forward, or backward when `back`) hold no peg
@@ -423,7 +425,8 @@ impl Geometry {
         let own = color as u8 + 1;
         let t = self.track;
         let h = h as usize;
-        let none = |holes: &[u8]| !holes.contains(&own);
+        // A plain scan (`contains` on bytes calls `memchr`, dearer for a few holes).
+        let none = |holes: &[u8]| !holes.iter().any(|&o| o == own);
         if back {
             // Holes h − n .. h − 1, wrapping below 0.
             if h >= n { none(&b.occ[h - n..h]) } else { none(&b.occ[..h]) && none(&b.occ[t + h - n..t]) }
@@ -862,10 +865,12 @@ impl Geometry {
 
     /// The second parts b allowed after a first part of `a`.
     #[inline]
-    fn second_parts(&self, a: u8) -> std::ops::RangeInclusive<u8> {
+    fn second_parts(&self, a: u8) -> std::ops::Range<u8> {
+        // A half-open range: an inclusive one steps through a flag on every value, which
+        // the split loops paid for on each second part.
         match self.split {
-            SevenSplit::Exact => (7 - a)..=(7 - a),
-            SevenSplit::UpTo => 1..=(7 - a),
+            SevenSplit::Exact => (7 - a)..(8 - a),
+            SevenSplit::UpTo => 1..(8 - a),
         }
     }
 
@@ -884,7 +889,7 @@ impl Geometry {
         let mut cache: SecondParts = [[None; 7]; MAX_PEGS];
         let mut scratch: Option<Board> = None;
         for (i1, &first) in placed.iter().enumerate() {
-            for a in 1..=6u8 {
+            for a in 1..7u8 {
                 let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
                     continue;
                 };
