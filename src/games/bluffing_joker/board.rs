@@ -412,6 +412,7 @@ impl Geometry {
 
     /// Whether `color` has a peg in start.
     #[inline]
+    #[allow(clippy::manual_contains, reason = "a plain scan of a few pegs, without the call to memchr that contains makes")]
     pub fn has_start_peg(&self, b: &Board, color: usize) -> bool {
         // A plain scan: `contains` on bytes calls `memchr`, which costs more than the few
         // pegs it scans.
@@ -426,7 +427,7 @@ impl Geometry {
         let t = self.track;
         let h = h as usize;
         // A plain scan (`contains` on bytes calls `memchr`, dearer for a few holes).
-        let none = |holes: &[u8]| !holes.iter().any(|&o| o == own);
+        let none = |holes: &[u8]| holes.iter().all(|&o| o != own);
         if back {
             // Holes h − n .. h − 1, wrapping below 0.
             if h >= n { none(&b.occ[h - n..h]) } else { none(&b.occ[..h]) && none(&b.occ[t + h - n..t]) }
