@@ -920,7 +920,7 @@ impl Geometry {
                     continue;
                 }
                 let part = FirstPart { slot: i1, peg: first, a, to, score: score1, step: s1 };
-                if self.splits_after(b, ctx, &part, &mut cache, visit) {
+                if self.splits_after(b, ctx, &part, &mut cache, &mut scratch, visit) {
                     return true;
                 }
             }
@@ -931,16 +931,28 @@ impl Geometry {
     /// The splits whose first part is `first` (one that neither brings the mover's last peg
     /// home nor moves one of its own pegs by a chain), each second part scored from `cache`
     /// (the board before the first part) when the first part cannot change what it reads,
-    /// else on the board after the first part.
+    /// else on the board after the first part: `scratch`, a copy of `b` made once per
+    /// [`Geometry::sevens`] call, with the first part applied when first needed and undone
+    /// before returning (no copy of the board per first part).
     #[inline(always)]
-    fn splits_after(&self, b: &Board, ctx: &Movers, first: &FirstPart, cache: &mut SecondParts, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    fn splits_after(
+        &self,
+        b: &Board,
+        ctx: &Movers,
+        first: &FirstPart,
+        cache: &mut SecondParts,
+        scratch: &mut Option<Board>,
+        visit: &mut impl FnMut(Move, i32) -> bool,
+    ) -> bool {
         let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
         let team = self.team(m);
         let (touched, nt) = touched_holes(first);
         let touched = &touched[..nt];
         let home_changed = in_home(first.peg) || in_home(first.to);
-        let mut after: Option<Board> = None;
-        for (i2, &second) in placed.iter().enumerate() {
+        // The first part's step once it is applied on `scratch`.
+        let mut applied: Option<Step> = None;
+        let mut stopped = false;
+        'pegs: for (i2, &second) in placed.iter().enumerate() {
             if i2 == first.slot {
                 continue;
             }
@@ -962,12 +974,13 @@ impl Geometry {
                 let score2 = match result {
                     Some(score) => score,
                     None => {
-                        let af = after.get_or_insert_with(|| {
-                            let mut x = *b;
+                        let af = scratch.get_or_insert(*b);
+                        if applied.is_none() {
                             let made = first.step.unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
-                            self.apply_step(&mut x, &made);
-                            x
-                        });
+                            self.apply_step(af, &made);
+                            applied = Some(made);
+                        }
+                        let af = &*af;
                         let Some(to2) = self.forward_target(af, m, second, bb) else {
                             continue;
                         };
@@ -978,11 +991,15 @@ impl Geometry {
                     }
                 };
                 if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
-                    return true;
+                    stopped = true;
+                    break 'pegs;
                 }
             }
         }
-        false
+        if let (Some(made), Some(sc)) = (applied, scratch.as_mut()) {
+            self.undo_step(sc, b, &made);
+        }
+        stopped
     }
 
     /// Whether a second part of `bb` with peg `second` reads nothing a first part changed:
