@@ -412,8 +412,11 @@ impl Geometry {
 
     /// Whether `color` has a peg in start.
     #[inline]
+    #[allow(clippy::manual_contains, reason = "a plain scan of a few pegs, without the call to memchr that contains makes")]
     pub fn has_start_peg(&self, b: &Board, color: usize) -> bool {
-        b.pegs[color][..self.pegs].contains(&START)
+        // A plain scan: `contains` on bytes calls `memchr`, which costs more than the few
+        // pegs it scans.
+        b.pegs[color][..self.pegs].iter().any(|&p| p == START)
     }
 
     /// Whether the `n` track holes after `h` (forward, or backward when `back`) hold no peg
@@ -423,7 +426,8 @@ impl Geometry {
         let own = color as u8 + 1;
         let t = self.track;
         let h = h as usize;
-        let none = |holes: &[u8]| !holes.contains(&own);
+        // A plain scan (`contains` on bytes calls `memchr`, dearer for a few holes).
+        let none = |holes: &[u8]| holes.iter().all(|&o| o != own);
         if back {
             // Holes h − n .. h − 1, wrapping below 0.
             if h >= n { none(&b.occ[h - n..h]) } else { none(&b.occ[..h]) && none(&b.occ[t + h - n..t]) }
@@ -862,10 +866,12 @@ impl Geometry {
 
     /// The second parts b allowed after a first part of `a`.
     #[inline]
-    fn second_parts(&self, a: u8) -> std::ops::RangeInclusive<u8> {
+    fn second_parts(&self, a: u8) -> std::ops::Range<u8> {
+        // A half-open range: an inclusive one steps through a flag on every value, which
+        // the split loops paid for on each second part.
         match self.split {
-            SevenSplit::Exact => (7 - a)..=(7 - a),
-            SevenSplit::UpTo => 1..=(7 - a),
+            SevenSplit::Exact => (7 - a)..(8 - a),
+            SevenSplit::UpTo => 1..(8 - a),
         }
     }
 
@@ -884,7 +890,7 @@ impl Geometry {
         let mut cache: SecondParts = [[None; 7]; MAX_PEGS];
         let mut scratch: Option<Board> = None;
         for (i1, &first) in placed.iter().enumerate() {
-            for a in 1..=6u8 {
+            for a in 1..7u8 {
                 let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
                     continue;
                 };
@@ -914,7 +920,7 @@ impl Geometry {
                     continue;
                 }
                 let part = FirstPart { slot: i1, peg: first, a, to, score: score1, step: s1 };
-                if self.splits_after(b, ctx, &part, &mut cache, visit) {
+                if self.splits_after(b, ctx, &part, &mut cache, &mut scratch, visit) {
                     return true;
                 }
             }
@@ -925,16 +931,28 @@ impl Geometry {
     /// The splits whose first part is `first` (one that neither brings the mover's last peg
     /// home nor moves one of its own pegs by a chain), each second part scored from `cache`
     /// (the board before the first part) when the first part cannot change what it reads,
-    /// else on the board after the first part.
+    /// else on the board after the first part: `scratch`, a copy of `b` made once per
+    /// [`Geometry::sevens`] call, with the first part applied when first needed and undone
+    /// before returning (no copy of the board per first part).
     #[inline(always)]
-    fn splits_after(&self, b: &Board, ctx: &Movers, first: &FirstPart, cache: &mut SecondParts, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+    fn splits_after(
+        &self,
+        b: &Board,
+        ctx: &Movers,
+        first: &FirstPart,
+        cache: &mut SecondParts,
+        scratch: &mut Option<Board>,
+        visit: &mut impl FnMut(Move, i32) -> bool,
+    ) -> bool {
         let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
         let team = self.team(m);
         let (touched, nt) = touched_holes(first);
         let touched = &touched[..nt];
         let home_changed = in_home(first.peg) || in_home(first.to);
-        let mut after: Option<Board> = None;
-        for (i2, &second) in placed.iter().enumerate() {
+        // The first part's step once it is applied on `scratch`.
+        let mut applied: Option<Step> = None;
+        let mut stopped = false;
+        'pegs: for (i2, &second) in placed.iter().enumerate() {
             if i2 == first.slot {
                 continue;
             }
@@ -956,12 +974,13 @@ impl Geometry {
                 let score2 = match result {
                     Some(score) => score,
                     None => {
-                        let af = after.get_or_insert_with(|| {
-                            let mut x = *b;
+                        let af = scratch.get_or_insert(*b);
+                        if applied.is_none() {
                             let made = first.step.unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
-                            self.apply_step(&mut x, &made);
-                            x
-                        });
+                            self.apply_step(af, &made);
+                            applied = Some(made);
+                        }
+                        let af = &*af;
                         let Some(to2) = self.forward_target(af, m, second, bb) else {
                             continue;
                         };
@@ -972,11 +991,15 @@ impl Geometry {
                     }
                 };
                 if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
-                    return true;
+                    stopped = true;
+                    break 'pegs;
                 }
             }
         }
-        false
+        if let (Some(made), Some(sc)) = (applied, scratch.as_mut()) {
+            self.undo_step(sc, b, &made);
+        }
+        stopped
     }
 
     /// Whether a second part of `bb` with peg `second` reads nothing a first part changed:

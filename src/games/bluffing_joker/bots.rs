@@ -73,17 +73,19 @@ pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -
     if want(13) {
         out[13] = geo.best_jump(board, ctx);
     }
-    for v in [1usize, 2, 3, 4, 5, 6, 7, 8] {
-        if want(v) {
-            let mut best: Option<(Move, i32)> = None;
-            geo.for_each_move_with(board, view.seat, ctx, v as Rank, &mut |mv, score| {
-                if best.is_none_or(|b| score > b.1) {
-                    best = Some((mv, score));
-                }
-                false
-            });
-            out[v] = best;
-        }
+    // The values 2 to 9 asked for, in canonical order (bit by bit).
+    let mut rest = mask & 0b1_1111_1110;
+    while rest != 0 {
+        let v = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        let mut best: Option<(Move, i32)> = None;
+        geo.for_each_move_with(board, view.seat, ctx, v as Rank, &mut |mv, score| {
+            if best.is_none_or(|b| score > b.1) {
+                best = Some((mv, score));
+            }
+            false
+        });
+        out[v] = best;
     }
     out
 }
@@ -93,9 +95,12 @@ pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -
 #[inline]
 fn best_of(bests: &ValueBests, mask: u16) -> Option<(Rank, Move, i32)> {
     let mut best: Option<(Rank, Move, i32)> = None;
-    for (v, b) in bests.iter().enumerate() {
-        if mask & (1 << v) != 0
-            && let Some((mv, score)) = *b
+    // The values of `mask` in canonical order, bit by bit.
+    let mut rest = mask & ((1 << RANKS) - 1);
+    while rest != 0 {
+        let v = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if let Some((mv, score)) = bests[v]
             && best.is_none_or(|x| score > x.2)
         {
             best = Some((v as Rank, mv, score));
@@ -158,7 +163,12 @@ pub fn penalty_choice(geo: &Geometry, view: &View, victim: u8) -> Action {
 /// scores 0 or less.
 #[inline]
 fn honest_play(view: &View, bests: &ValueBests, held: u16) -> Action {
-    let must_play = (0..JOKER as usize).any(|r| held & (1 << r) != 0 && bests[r].is_some());
+    let mut non_jokers = held & !(1 << JOKER);
+    let mut must_play = false;
+    while non_jokers != 0 && !must_play {
+        must_play = bests[non_jokers.trailing_zeros() as usize].is_some();
+        non_jokers &= non_jokers - 1;
+    }
     match best_of(bests, held) {
         Some((card, mv, score)) if score > 0 || must_play => Action::Play { card, declared: card, mv },
         _ => Action::Discard { card: discard_choice(view.hand) },

@@ -46,17 +46,21 @@ pub fn rank_name(rank: Rank) -> &'static str {
     RANK_NAMES.get(rank as usize).copied().unwrap_or("?")
 }
 
-/// A hand: the cards in a fixed array (no heap) and the count of each rank.
+/// A hand: the cards in a fixed array (no heap), the count of each rank and the ranks held
+/// as a bit set (kept with the counts: every decision reads it, `rank_mask_plain` in the
+/// tests is the count-by-count reading it is checked against).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
     cards: [CardId; MAX_HAND],
     len: u8,
     counts: [u8; RANKS],
+    /// Bit r set when rank r is held.
+    ranks: u16,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, counts: [0; RANKS] };
+    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, counts: [0; RANKS], ranks: 0 };
 
     /// A hand holding `cards` (at most [`MAX_HAND`]).
     pub fn from_cards(cards: &[CardId]) -> Hand {
@@ -100,12 +104,25 @@ impl Hand {
     /// The ranks held, in canonical order.
     #[inline]
     pub fn ranks(&self) -> impl Iterator<Item = Rank> + '_ {
-        (0..RANKS as Rank).filter(|&r| self.counts[r as usize] > 0)
+        let mut rest = self.ranks;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let r = rest.trailing_zeros() as Rank;
+                rest &= rest - 1;
+                r
+            })
+        })
     }
 
     /// The ranks held as a bit set (bit r set when rank r is held).
     #[inline]
     pub fn rank_mask(&self) -> u16 {
+        self.ranks
+    }
+
+    /// [`Hand::rank_mask`] read from the counts (the tests compare the two).
+    #[cfg(test)]
+    pub fn rank_mask_plain(&self) -> u16 {
         let mut mask = 0;
         for (r, &n) in self.counts.iter().enumerate() {
             mask |= ((n > 0) as u16) << r;
@@ -118,25 +135,49 @@ impl Hand {
     pub fn add(&mut self, card: CardId) {
         self.cards[self.len as usize] = card;
         self.len += 1;
-        self.counts[rank_of(card) as usize] += 1;
+        let r = rank_of(card);
+        self.counts[r as usize] += 1;
+        self.ranks |= 1 << r;
     }
 
     /// Removes the first card of `rank` in canonical order (lowest id) and returns it; the
     /// caller checks that one is held.
     #[inline]
     pub fn remove_rank(&mut self, rank: Rank) -> CardId {
-        let mut best = usize::MAX;
+        // The rank's ids are `first` and the `width` - 1 after it: a card's id less `first`
+        // (wrapping) is below `width` exactly when it is of the rank, and the least such
+        // difference is the lowest id (the first position holding it, on ties).
+        let (first, width) = if rank == JOKER { (JOKER_CARD, 1) } else { (rank * 4, 4) };
+        let mut best = 0;
+        let mut least = width;
         for (i, &c) in self.cards[..self.len as usize].iter().enumerate() {
-            if rank_of(c) == rank && (best == usize::MAX || c < self.cards[best]) {
+            let d = c.wrapping_sub(first);
+            if d < least {
+                least = d;
                 best = i;
             }
         }
-        debug_assert!(best != usize::MAX, "removing a rank that is not held");
+        debug_assert!(least < width, "removing a rank that is not held");
         let card = self.cards[best];
         self.len -= 1;
         self.cards[best] = self.cards[self.len as usize];
-        self.counts[rank as usize] -= 1;
+        let n = &mut self.counts[rank as usize];
+        *n -= 1;
+        self.ranks &= !(u16::from(*n == 0) << rank);
         card
+    }
+
+    /// [`Hand::remove_rank`]'s choice read plainly (the tests compare the two): the position
+    /// of the lowest id of `rank`, the first one on ties.
+    #[cfg(test)]
+    pub fn remove_rank_position_plain(&self, rank: Rank) -> Option<usize> {
+        let mut best: Option<usize> = None;
+        for (i, &c) in self.cards().iter().enumerate() {
+            if rank_of(c) == rank && best.is_none_or(|b| c < self.cards[b]) {
+                best = Some(i);
+            }
+        }
+        best
     }
 }
 

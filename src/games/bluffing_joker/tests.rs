@@ -175,6 +175,34 @@ fn card_names_and_canonical_order() {
     assert_eq!(h.len(), 1);
 }
 
+proptest! {
+    /// The hand's rank set, kept with the counts, is the set read from the counts after any
+    /// adds and removals, and a removal takes the card the plain reading picks (the lowest
+    /// id of the rank, the first position on ties: three decks repeat every id).
+    #[test]
+    fn hand_rank_set_and_removal_are_the_plain_ones(cards in prop::collection::vec(0u8..=cards::JOKER_CARD, 1..=8), picks in prop::collection::vec(0usize..8, 0..8)) {
+        let mut h = Hand::from_cards(&cards);
+        prop_assert_eq!(h.rank_mask(), h.rank_mask_plain());
+        for pick in picks {
+            if h.is_empty() {
+                break;
+            }
+            let rank = rank_of(h.cards()[pick % h.len()]);
+            let at = h.remove_rank_position_plain(rank).expect("the rank is held");
+            let want = h.cards()[at];
+            let mut plain: Vec<u8> = h.cards().to_vec();
+            let last = plain.pop().expect("not empty");
+            if at < plain.len() {
+                plain[at] = last;
+            }
+            prop_assert_eq!(h.remove_rank(rank), want);
+            prop_assert_eq!(h.cards(), &plain[..]);
+            prop_assert_eq!(h.rank_mask(), h.rank_mask_plain());
+            prop_assert_eq!(h.ranks().collect::<Vec<_>>(), (0..cards::RANKS as u8).filter(|&r| h.count(r) > 0).collect::<Vec<_>>());
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Move rules
 
