@@ -87,6 +87,10 @@ pub struct State {
     pub revealed: bool,
     /// The seat that must decide and the choose instruction it decides at.
     pub waiting: Option<(u8, u32)>,
+    /// The number of legal choices of the waiting seat when the machine counted them as it
+    /// stopped at the decision ([`Bound::random_choice`] draws below it without counting
+    /// again); 0 when not counted (a choice that must be listed, or a state changed since).
+    pub counted: u32,
     /// Bit s: seat s knows which zone the card is in.
     pub know_zone: Vec<u8>,
     /// Bit s: seat s knows the card's place in its zone.
@@ -670,6 +674,7 @@ impl Bound {
         let p = self.p();
         let mut steps = 0u32;
         st.waiting = None;
+        st.counted = 0;
         // The bound names the instructions read: the steps' own slots and the last four kept
         // in step with the state's; the expression slots in between are always written before
         // an expression reads them, so they are not copied per instruction.
@@ -908,9 +913,11 @@ impl Bound {
                     }
                     st.binds[0] = s;
                     let _ = actions;
-                    if self.any_legal(st, &mut b, s as usize, pc as u32) {
+                    let counted = self.any_legal(st, &mut b, s as usize, pc as u32);
+                    if counted > 0 {
                         st.pc = pc as u32;
                         st.waiting = Some((s as u8, pc as u32));
+                        st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
                         st.chosen.clear();
                         return;
                     }
@@ -1159,20 +1166,22 @@ impl Bound {
 
     // ---- Decisions ----
 
-    /// Whether `seat` has a legal choice at the choose instruction `at`.
+    /// Whether `seat` has a legal choice at the choose instruction `at`: the number of its
+    /// legal choices when they can be counted ([`Bound::countable`]), else `usize::MAX` when
+    /// it has one; 0 when it has none.
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
-    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> bool {
+    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> usize {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
             && self.countable(actions)
         {
-            return self.count_or_pick(st, b, seat, actions, None).0 > 0;
+            return self.count_or_pick(st, b, seat, actions, None).0;
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
             found = true;
             false
         });
-        found
+        if found { usize::MAX } else { 0 }
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1197,7 +1206,7 @@ impl Bound {
         }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
-        let total = self.count_or_pick(st, &mut b, seat as usize, actions, None).0;
+        let total = if st.counted > 0 { st.counted as usize } else { self.count_or_pick(st, &mut b, seat as usize, actions, None).0 };
         if total == 0 {
             return None;
         }
@@ -1705,6 +1714,20 @@ impl Bound {
                 }
             }
         }
+        // The waiting seat's choices may differ in the sample: counted again.
+        out.counted = self.recount(out);
+    }
+
+    /// [`State::counted`] for `st` as the machine would set it stopping there.
+    fn recount(&self, st: &State) -> u32 {
+        let Some((seat, at)) = st.waiting else { return 0 };
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return 0 };
+        if !self.countable(actions) {
+            return 0;
+        }
+        let mut b = [0i64; BINDS];
+        self.frame_into(st, &mut b);
+        self.count_or_pick(st, &mut b, seat as usize, actions, None).0 as u32
     }
 
     /// The choose instruction of the secret choices under way (the waiting seat's, else the
@@ -1771,6 +1794,7 @@ impl State {
             secret: [(0, 0); MAX_SEATS],
             revealed: false,
             waiting: None,
+            counted: 0,
             know_zone: Vec::new(),
             know_pos: Vec::new(),
             where_is: Vec::new(),
