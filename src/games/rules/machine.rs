@@ -190,7 +190,57 @@ impl Bound {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
             Expr::Var(Var::Bind(s)) => b[*s as usize],
+            Expr::ZoneSize(z) => st.zones[*z as usize].len() as i64,
+            Expr::SeatZoneSize(first, s) => self.seat_zone_size(st, *first, b[*s as usize]),
+            Expr::CounterOne(at) => st.counters[*at as usize],
+            Expr::CounterBind(first, len, s) => Self::counter_at(st, *first, *len, b[*s as usize]),
+            Expr::CounterAttr(first, len, s, a) => Self::counter_at(st, *first, *len, self.attr(b[*s as usize], *a)),
+            Expr::AttrBind(s, a) => self.attr(b[*s as usize], *a),
             _ => self.eval(e, st, b),
+        }
+    }
+
+    /// Cards in the zone of `seat` whose first instance is `first` (0 for no seat).
+    #[inline(always)]
+    fn seat_zone_size(&self, st: &State, first: u16, seat: i64) -> i64 {
+        if seat < 0 || seat as usize >= self.seats { 0 } else { st.zones[first as usize + seat as usize].len() as i64 }
+    }
+
+    /// Slot `i` of the counter whose slots start at `first` (0 out of range).
+    #[inline(always)]
+    fn counter_at(st: &State, first: u16, len: u16, i: i64) -> i64 {
+        if i < 0 || i >= len as i64 { 0 } else { st.counters[first as usize + i as usize] }
+    }
+
+    /// A binary operation other than `and` / `or`.
+    #[inline(always)]
+    fn arith(op: Op, a: i64, c: i64) -> i64 {
+        match op {
+            Op::Add => a.wrapping_add(c),
+            Op::Sub => a.wrapping_sub(c),
+            Op::Mul => a.wrapping_mul(c),
+            Op::Div => {
+                if c == 0 {
+                    0
+                } else {
+                    a.wrapping_div_euclid(c)
+                }
+            }
+            Op::Rem => {
+                if c == 0 {
+                    0
+                } else {
+                    a.wrapping_rem_euclid(c)
+                }
+            }
+            Op::Eq => i64::from(a == c),
+            Op::Ne => i64::from(a != c),
+            Op::Lt => i64::from(a < c),
+            Op::Le => i64::from(a <= c),
+            Op::Gt => i64::from(a > c),
+            Op::Ge => i64::from(a >= c),
+            Op::And => i64::from(a != 0 && c != 0),
+            Op::Or => i64::from(a != 0 || c != 0),
         }
     }
 
@@ -367,34 +417,20 @@ impl Bound {
                     }
                     _ => {
                         let c = self.operand(y, st, b);
-                        match op {
-                            Op::Add => a.wrapping_add(c),
-                            Op::Sub => a.wrapping_sub(c),
-                            Op::Mul => a.wrapping_mul(c),
-                            Op::Div => {
-                                if c == 0 {
-                                    0
-                                } else {
-                                    a.wrapping_div_euclid(c)
-                                }
-                            }
-                            Op::Rem => {
-                                if c == 0 {
-                                    0
-                                } else {
-                                    a.wrapping_rem_euclid(c)
-                                }
-                            }
-                            Op::Eq => i64::from(a == c),
-                            Op::Ne => i64::from(a != c),
-                            Op::Lt => i64::from(a < c),
-                            Op::Le => i64::from(a <= c),
-                            Op::Gt => i64::from(a > c),
-                            Op::Ge => i64::from(a >= c),
-                            Op::And | Op::Or => unreachable!(),
-                        }
+                        Self::arith(*op, a, c)
                     }
                 }
+            }
+            Expr::BinConst(op, x, c) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, *c)
+            }
+            Expr::BinParam(op, x, p) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, self.params[*p as usize])
+            }
+            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
+                self.operand(e, st, b)
             }
             Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
             Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
@@ -675,10 +711,10 @@ impl Bound {
         let mut steps = 0u32;
         st.waiting = None;
         st.counted = 0;
-        // The bound names the instructions read: the steps' own slots and the last four kept
-        // in step with the state's; the expression slots in between are always written before
-        // an expression reads them, so they are not copied per instruction.
-        let used = (p.step_slots as usize).clamp(1, STEP_BINDS);
+        // The bound names the instructions read, kept in step with the state's: every write of
+        // a step's slot goes to both, and the two steps that use slot 0 or the last four as
+        // scratch (the skip condition, a choice with nothing legal) put them back. The
+        // expression slots in between are always written before an expression reads them.
         let mut b = st.binds;
         while !st.over {
             steps += 1;
@@ -688,18 +724,12 @@ impl Bound {
                 return;
             }
             let pc = st.pc as usize;
-            if used <= 8 {
-                b[..8].copy_from_slice(&st.binds[..8]);
-            } else {
-                b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
-            }
-            b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
             st.pc += 1;
             match &p.code[pc] {
                 Instr::Move { from, to, count, take, put } => {
                     let n = match count {
                         None => usize::MAX,
-                        Some(e) => self.eval(e, st, &mut b).max(0) as usize,
+                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
                     };
                     if matches!(from, Zone::Chosen) {
                         if let Some(to) = self.zone(to, st, &mut b) {
@@ -712,7 +742,7 @@ impl Bound {
                 Instr::MoveWhere { from, to, count, put, slot, cond } => {
                     let n = match count {
                         None => usize::MAX,
-                        Some(e) => self.eval(e, st, &mut b).max(0) as usize,
+                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
                     };
                     if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
                         let mut picked = Vec::new();
@@ -721,7 +751,7 @@ impl Bound {
                                 break;
                             }
                             b[*slot as usize] = i64::from(st.zones[f][i]);
-                            if self.eval(cond, st, &mut b) != 0 {
+                            if self.operand(cond, st, &mut b) != 0 {
                                 picked.push(i);
                             }
                         }
@@ -747,7 +777,7 @@ impl Bound {
                     }
                 }
                 Instr::MoveCard { card, to } => {
-                    let c = self.eval(card, st, &mut b);
+                    let c = self.operand(card, st, &mut b);
                     if c >= 0
                         && (c as usize) < self.attrs.len()
                         && let Some(t) = self.zone(to, st, &mut b)
@@ -760,7 +790,7 @@ impl Bound {
                     }
                 }
                 Instr::Fill { to, size, from } => {
-                    let n = self.eval(size, st, &mut b).max(0) as usize;
+                    let n = self.operand(size, st, &mut b).max(0) as usize;
                     if let (Some(t), Some(f)) = (self.zone(to, st, &mut b), self.zone(from, st, &mut b)) {
                         let have = st.zones[t].len();
                         if have < n {
@@ -769,7 +799,7 @@ impl Bound {
                     }
                 }
                 Instr::Deal { from, to, count } => {
-                    let n = self.eval(count, st, &mut b).max(0) as usize;
+                    let n = self.operand(count, st, &mut b).max(0) as usize;
                     if let Some(f) = self.zone(from, st, &mut b) {
                         for _ in 0..n {
                             if st.zones[f].is_empty() {
@@ -820,8 +850,8 @@ impl Bound {
                 }
                 Instr::Assign { counter, index, op, value } => {
                     let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.eval(i, st, &mut b));
-                    let v = self.eval(value, st, &mut b);
+                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
+                    let v = self.operand(value, st, &mut b);
                     if i >= 0 && i < decl.len as i64 {
                         let slot = &mut st.counters[decl.first as usize + i as usize];
                         *slot = match op {
@@ -833,8 +863,8 @@ impl Bound {
                 }
                 Instr::Roll { counter, index, faces } => {
                     let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.eval(i, st, &mut b));
-                    let f = self.eval(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
+                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
+                    let f = self.operand(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
                     let v = rng::below(f, rng) as i64 + 1;
                     if i >= 0 && i < decl.len as i64 {
                         st.counters[decl.first as usize + i as usize] = v;
@@ -849,7 +879,7 @@ impl Bound {
                 }
                 Instr::Jump(to) => st.pc = *to,
                 Instr::JumpIfNot(c, to) => {
-                    if self.eval(c, st, &mut b) == 0 {
+                    if self.operand(c, st, &mut b) == 0 {
                         st.pc = *to;
                     }
                 }
@@ -864,6 +894,8 @@ impl Bound {
                     } else {
                         st.binds[*slot as usize] = first as i64;
                         st.binds[*left as usize] = n as i64 - 1;
+                        b[*slot as usize] = first as i64;
+                        b[*left as usize] = n as i64 - 1;
                     }
                 }
                 Instr::SeatLoopNext { which, slot, left, body } => {
@@ -874,6 +906,8 @@ impl Bound {
                             SeatLoop::Seats => s as i64 + 1,
                             _ => self.next_player(st, s) as i64,
                         };
+                        b[*left as usize] = st.binds[*left as usize];
+                        b[*slot as usize] = st.binds[*slot as usize];
                         st.pc = *body;
                     }
                 }
@@ -883,6 +917,8 @@ impl Bound {
                     } else {
                         st.binds[*index as usize] = 0;
                         st.binds[*slot as usize] = st.chosen[0] as i64;
+                        b[*index as usize] = 0;
+                        b[*slot as usize] = st.chosen[0] as i64;
                     }
                 }
                 Instr::CardLoopNext { slot, index, body } => {
@@ -890,30 +926,37 @@ impl Bound {
                     if i < st.chosen.len() {
                         st.binds[*index as usize] = i as i64;
                         st.binds[*slot as usize] = st.chosen[i] as i64;
+                        b[*index as usize] = i as i64;
+                        b[*slot as usize] = st.chosen[i] as i64;
                         st.pc = *body;
                     }
                 }
                 Instr::LoopGuard { guard } => {
                     st.binds[*guard as usize] += 1;
+                    b[*guard as usize] = st.binds[*guard as usize];
                     if st.binds[*guard as usize] > STEP_LIMIT as i64 {
                         self.end_game(st, p.reason_stuck);
                     }
                 }
                 Instr::Bind(slot, e) => {
-                    let v = self.eval(e, st, &mut b);
+                    let v = self.operand(e, st, &mut b);
                     st.binds[*slot as usize] = v;
+                    b[*slot as usize] = v;
                 }
                 Instr::Choose { seat, actions, .. } => {
                     let s = match seat {
                         None => st.current as i64,
-                        Some(e) => self.eval(e, st, &mut b),
+                        Some(e) => self.operand(e, st, &mut b),
                     };
                     if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
                         continue;
                     }
                     st.binds[0] = s;
+                    b[0] = s;
                     let _ = actions;
                     let counted = self.any_legal(st, &mut b, s as usize, pc as u32);
+                    b[0] = st.binds[0];
+                    b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
                     if counted > 0 {
                         st.pc = pc as u32;
                         st.waiting = Some((s as u8, pc as u32));
@@ -943,7 +986,9 @@ impl Bound {
                     }
                     if let Some(skip) = &p.skip {
                         b[0] = st.current as i64;
-                        if self.eval(skip, st, &mut b) != 0 {
+                        let skipped = self.operand(skip, st, &mut b) != 0;
+                        b[0] = st.binds[0];
+                        if skipped {
                             st.passed += 1;
                             if st.passed as usize > self.players {
                                 self.end_game(st, p.reason_stuck);
@@ -1003,7 +1048,7 @@ impl Bound {
                     st.pc = p.round_start;
                 }
                 Instr::NextSeat(e) => {
-                    let s = self.eval(e, st, &mut b);
+                    let s = self.operand(e, st, &mut b);
                     if s >= 0 && (s as usize) < self.players {
                         st.next_seat = Some(s as u8);
                     }
@@ -1011,7 +1056,7 @@ impl Bound {
                 Instr::Skip => st.skip_next = true,
                 Instr::Reverse => st.reversed = !st.reversed,
                 Instr::Eliminate(e) => {
-                    let s = self.eval(e, st, &mut b);
+                    let s = self.operand(e, st, &mut b);
                     if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
                         st.eliminated |= 1 << s;
                         st.eliminated_at[s as usize] = st.turn.max(1);
@@ -1049,7 +1094,7 @@ impl Bound {
     }
 
     fn first_end(&self, checks: &[EndCheck], st: &State, b: &mut [i64; BINDS]) -> Option<u8> {
-        checks.iter().find(|c| self.eval(&c.condition, st, b) != 0).map(|c| c.reason)
+        checks.iter().find(|c| self.operand(&c.condition, st, b) != 0).map(|c| c.reason)
     }
 
     fn end_game(&self, st: &mut State, reason: u8) {
