@@ -524,6 +524,24 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// Whether the machine reads `self` in one step, without evaluating a child: a constant,
+    /// a parameter, a bound name or a lowered leaf.
+    #[inline(always)]
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Expr::Const(_)
+                | Expr::Param(_)
+                | Expr::Var(Var::Bind(_))
+                | Expr::ZoneSize(_)
+                | Expr::SeatZoneSize(..)
+                | Expr::CounterOne(_)
+                | Expr::CounterBind(..)
+                | Expr::CounterAttr(..)
+                | Expr::AttrBind(..)
+        )
+    }
+
     /// `self` with its common shapes replaced by the lowered forms that mean the same
     /// (children first); `counters` gives each counter's first slot and number of slots.
     pub fn lower(&mut self, counters: &[(u16, u16)]) {

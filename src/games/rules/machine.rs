@@ -49,6 +49,9 @@ pub struct Bound {
     pub instance_decl: Vec<u16>,
     /// The owner of every zone instance (-1: a shared zone).
     pub instance_owner: Vec<i8>,
+    /// Seats that see the cards of every zone instance (bit per seat) and whether it shows
+    /// its top card only (then the mask is for the top card): [`Bound::see_table`].
+    pub see: Vec<(u8, bool)>,
 }
 
 /// The table: every zone's cards, every counter, where the machine is in the rules, and
@@ -187,6 +190,17 @@ impl Bound {
     #[inline(always)]
     fn operand(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
+            Expr::BinConst(op, x, c) if x.is_leaf() => Self::arith(*op, self.leaf(x, st, b), *c),
+            Expr::BinParam(op, x, p) if x.is_leaf() => Self::arith(*op, self.leaf(x, st, b), self.params[*p as usize]),
+            _ => self.leaf(e, st, b),
+        }
+    }
+
+    /// A leaf of an expression (see [`Expr::is_leaf`]) read in place, else the expression
+    /// evaluated.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
             Expr::Var(Var::Bind(s)) => b[*s as usize],
@@ -245,7 +259,7 @@ impl Bound {
     }
 
     /// The zone instance a zone reference names.
-    #[inline]
+    #[inline(always)]
     pub fn zone(&self, z: &Zone, st: &State, b: &mut [i64; BINDS]) -> Option<usize> {
         match z {
             Zone::Shared(i) => Some(*i as usize),
@@ -430,7 +444,7 @@ impl Bound {
                 Self::arith(*op, a, self.params[*p as usize])
             }
             Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
-                self.operand(e, st, b)
+                self.leaf(e, st, b)
             }
             Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
             Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
@@ -594,21 +608,22 @@ impl Bound {
     }
 
     /// Seats that see the card at index `i` of zone instance `z` (bit per seat).
-    #[inline]
+    #[inline(always)]
     pub fn seers(&self, z: usize, st: &State, i: usize) -> u8 {
-        let decl = self.zone_decl(z);
-        match decl.visibility {
-            Visibility::Everyone => self.all_seats_mask(),
-            Visibility::Owner => self.owner(z).map_or(0, |o| 1 << o),
-            Visibility::Nobody => 0,
-            Visibility::Top => {
-                if i + 1 == st.zones[z].len() {
-                    self.all_seats_mask()
-                } else {
-                    0
-                }
-            }
-        }
+        let (mask, top) = self.see[z];
+        if !top || i + 1 == st.zones[z].len() { mask } else { 0 }
+    }
+
+    /// [`Bound::see`] from the zones' visibility and the seats at the table.
+    pub fn see_table(&self) -> Vec<(u8, bool)> {
+        (0..self.instance_decl.len())
+            .map(|z| match self.zone_decl(z).visibility {
+                Visibility::Everyone => (self.all_seats_mask(), false),
+                Visibility::Owner => (self.owner(z).map_or(0, |o| 1 << o), false),
+                Visibility::Nobody => (0, false),
+                Visibility::Top => (self.all_seats_mask(), true),
+            })
+            .collect()
     }
 
     // ---- Moving cards ----
