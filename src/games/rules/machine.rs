@@ -1316,7 +1316,7 @@ impl Bound {
                         }
                     }
                     Some(choice) => {
-                        if let Some((pos, n, lo, hi)) = self.candidates(st, b, choice) {
+                        if let Some(Candidates { pos, n, lo, hi, .. }) = self.candidates(st, b, choice) {
                             for k in lo..=hi {
                                 let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
                                 if let Some(r) = pick
@@ -1342,10 +1342,10 @@ impl Bound {
         (total, None)
     }
 
-    /// The candidate positions of a choice of cards (those its `where` holds for, in zone
-    /// order, at most 64) and the sizes of sets allowed: `None` when there is no zone or no
-    /// allowed size.
-    fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<([u8; 64], usize, usize, usize)> {
+    /// The zone a choice of cards is made from, its candidate positions (those its `where`
+    /// holds for, in zone order, at most 64) and the sizes of sets allowed: `None` when there
+    /// is no zone or no allowed size.
+    fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<Candidates> {
         let z = self.zone(&choice.from, st, b)?;
         let cards = &st.zones[z];
         let mut pos: [u8; 64] = [0; 64];
@@ -1363,9 +1363,9 @@ impl Bound {
                 n += 1;
             }
         }
-        let lo = self.eval(&choice.min, st, b).max(0) as usize;
-        let hi = (self.eval(&choice.max, st, b).max(0) as usize).min(n);
-        if lo > hi { None } else { Some((pos, n, lo, hi)) }
+        let lo = self.operand(&choice.min, st, b).max(0) as usize;
+        let hi = (self.operand(&choice.max, st, b).max(0) as usize).min(n);
+        if lo > hi { None } else { Some(Candidates { zone: z, pos, n, lo, hi }) }
     }
 
     /// Every legal choice of the waiting seat, appended to `out`.
@@ -1435,29 +1435,8 @@ impl Bound {
         arg: i64,
         f: &mut dyn FnMut(Choice) -> bool,
     ) -> bool {
-        let Some(z) = self.zone(&choice.from, st, b) else { return true };
+        let Some(Candidates { zone: z, pos, n, lo, hi }) = self.candidates(st, b, choice) else { return true };
         let cards = &st.zones[z];
-        // Candidate positions (the `where` of each card).
-        let mut pos: [u8; 64] = [0; 64];
-        let mut n = 0usize;
-        for (i, &c) in cards.iter().enumerate().take(64) {
-            let ok = match &choice.each {
-                None => true,
-                Some((slot, e)) => {
-                    b[*slot as usize] = c as i64;
-                    self.eval(e, st, b) != 0
-                }
-            };
-            if ok {
-                pos[n] = i as u8;
-                n += 1;
-            }
-        }
-        let lo = self.eval(&choice.min, st, b).max(0) as usize;
-        let hi = (self.eval(&choice.max, st, b).max(0) as usize).min(n);
-        if lo > hi {
-            return true;
-        }
         // Sets of sizes lo..=hi of the candidate positions, smallest first, then in
         // lexicographic order of their positions.
         let mut emitted = 0usize;
@@ -1931,6 +1910,20 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
         }
     }
     false
+}
+
+/// The candidates of a choice of cards ([`Bound::candidates`]).
+struct Candidates {
+    /// The zone instance chosen from.
+    zone: usize,
+    /// Candidate positions in zone order (the first `n`).
+    pos: [u8; 64],
+    /// How many candidates.
+    n: usize,
+    /// Fewest cards in a set.
+    lo: usize,
+    /// Most cards in a set (at most `n`).
+    hi: usize,
 }
 
 /// The cards of a zone, or the positions of a zone a candidate choice names.
