@@ -271,6 +271,28 @@ impl Bound {
         }
     }
 
+    /// [`Bound::zone`] with the state's own bound names (a frame is made only for a seat that
+    /// is neither a constant nor a bound name).
+    #[inline]
+    fn zone_at(&self, z: &Zone, st: &State) -> Option<usize> {
+        match z {
+            Zone::OfSeat(first, seat) => {
+                let s = match &**seat {
+                    Expr::Var(Var::Bind(s)) => st.binds[*s as usize],
+                    Expr::Const(n) => *n,
+                    _ => {
+                        let mut b = [0i64; BINDS];
+                        self.frame_into(st, &mut b);
+                        return self.zone(z, st, &mut b);
+                    }
+                };
+                if s < 0 || s as usize >= self.seats { None } else { Some(*first as usize + s as usize) }
+            }
+            Zone::Shared(i) => Some(*i as usize),
+            Zone::Chosen => None,
+        }
+    }
+
     fn cards_of<'s>(&self, z: &Zone, st: &'s State, b: &mut [i64; BINDS]) -> Cards<'s> {
         match z {
             Zone::Chosen => {
@@ -628,6 +650,7 @@ impl Bound {
 
     // ---- Moving cards ----
 
+    #[inline(always)]
     fn take(&self, st: &mut State, z: usize, end: End) -> Option<u16> {
         let card = match end {
             End::Top => st.zones[z].pop(),
@@ -641,7 +664,7 @@ impl Bound {
         }?;
         // A top-visible zone shows its new top.
         if let Some(&top) = st.zones[z].last()
-            && self.zone_decl(z).visibility == Visibility::Top
+            && self.see[z].1
         {
             let all = self.all_seats_mask();
             st.know_zone[top as usize] |= all;
@@ -650,6 +673,7 @@ impl Bound {
         Some(card)
     }
 
+    #[inline(always)]
     fn put(&self, st: &mut State, card: u16, z: usize, end: End) {
         let c = card as usize;
         match end {
@@ -773,7 +797,7 @@ impl Bound {
                         for i in picked {
                             let card = st.zones[f].remove(i);
                             if let Some(&top) = st.zones[f].last()
-                                && self.zone_decl(f).visibility == Visibility::Top
+                                && self.see[f].1
                             {
                                 let all = self.all_seats_mask();
                                 st.know_zone[top as usize] |= all;
@@ -1209,7 +1233,7 @@ impl Bound {
             if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
                 st.zones[from].remove(i);
                 if let Some(&top) = st.zones[from].last()
-                    && self.zone_decl(from).visibility == Visibility::Top
+                    && self.see[from].1
                 {
                     let all = self.all_seats_mask();
                     st.know_zone[top as usize] |= all;
@@ -1501,9 +1525,7 @@ impl Bound {
         st.binds[CHOSEN_ZONE] = -1;
         st.chosen.clear();
         if let Some(c) = &decl.cards {
-            let mut b = [0i64; BINDS];
-            self.frame_into(st, &mut b);
-            if let Some(z) = self.zone(&c.from, st, &mut b) {
+            if let Some(z) = self.zone_at(&c.from, st) {
                 for i in 0..st.zones[z].len().min(64) {
                     if choice.cards & (1 << i) != 0 {
                         st.chosen.push(st.zones[z][i]);
