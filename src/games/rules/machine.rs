@@ -1524,12 +1524,12 @@ impl Bound {
         st.binds[ARG] = choice.arg;
         st.binds[CHOSEN_ZONE] = -1;
         st.chosen.clear();
-        if let Some(c) = &decl.cards {
-            if let Some(z) = self.zone_at(&c.from, st) {
-                for i in 0..st.zones[z].len().min(64) {
-                    if choice.cards & (1 << i) != 0 {
-                        st.chosen.push(st.zones[z][i]);
-                    }
+        if let Some(c) = &decl.cards
+            && let Some(z) = self.zone_at(&c.from, st)
+        {
+            for i in 0..st.zones[z].len().min(64) {
+                if choice.cards & (1 << i) != 0 {
+                    st.chosen.push(st.zones[z][i]);
                 }
             }
         }
