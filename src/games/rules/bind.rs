@@ -185,6 +185,7 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
         }
     }
     bound.start = start;
+    bound.see = bound.see_table();
     Ok(bound)
 }
 
@@ -194,6 +195,7 @@ fn shell(program: Arc<Program>) -> Bound {
     Bound {
         instance_decl,
         instance_owner,
+        see: Vec::new(),
         program,
         params: Vec::new(),
         rows: Vec::new(),

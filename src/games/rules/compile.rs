@@ -343,7 +343,7 @@ impl<'v> Compiler<'v> {
         let reasons = self.reasons.clone();
         let cap_index = reasons.iter().position(|r| r == "cap").expect("always added") as u8;
         let index = |name: &str| reasons.iter().position(|r| r == name).map_or(cap_index, |i| i as u8);
-        let program = Program {
+        let mut program = Program {
             id: intern(&id),
             name: intern(&title),
             goal: intern(&self.goal_text()),
@@ -388,6 +388,7 @@ impl<'v> Compiler<'v> {
             requires,
             step_slots: self.next_slot,
         };
+        program.lower();
         Ok(program)
     }
 

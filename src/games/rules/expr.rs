@@ -500,6 +500,114 @@ pub enum Expr {
     Active(Box<Expr>),
     /// A seat's last action (index; -1: none yet) or, with `true`, its argument.
     Last(Box<Expr>, bool),
+    // Lowered forms: made by [`Expr::lower`] once the file is compiled and checked (never
+    // by the parser), so the machine reads the common shapes in one step instead of a call
+    // per node. Each means exactly the general form it replaces.
+    /// `size(zone)` of a shared zone: its instance index.
+    ZoneSize(u16),
+    /// `size(zone)` of a seat's zone whose seat is a bound name: the declaration's first
+    /// instance and the bind slot (0 when the seat is not at the table).
+    SeatZoneSize(u16, u8),
+    /// A counter's only slot (a counter of one value): its slot.
+    CounterOne(u16),
+    /// A counter indexed by a bound name: first slot, slots, bind slot (0 out of range).
+    CounterBind(u16, u16, u8),
+    /// A counter indexed by an attribute of the card in a bind slot: first slot, slots, bind
+    /// slot, attribute (0 out of range).
+    CounterAttr(u16, u16, u8, u8),
+    /// An attribute of the card in a bind slot: bind slot, attribute.
+    AttrBind(u8, u8),
+    /// A binary operation other than `and` / `or` with a constant right side.
+    BinConst(Op, Box<Expr>, i64),
+    /// A binary operation other than `and` / `or` with a parameter's value on the right.
+    BinParam(Op, Box<Expr>, u16),
+}
+
+impl Expr {
+    /// Whether the machine reads `self` in one step, without evaluating a child: a constant,
+    /// a parameter, a bound name or a lowered leaf.
+    #[inline(always)]
+    pub fn is_leaf(&self) -> bool {
+        matches!(
+            self,
+            Expr::Const(_)
+                | Expr::Param(_)
+                | Expr::Var(Var::Bind(_))
+                | Expr::ZoneSize(_)
+                | Expr::SeatZoneSize(..)
+                | Expr::CounterOne(_)
+                | Expr::CounterBind(..)
+                | Expr::CounterAttr(..)
+                | Expr::AttrBind(..)
+        )
+    }
+
+    /// `self` with its common shapes replaced by the lowered forms that mean the same
+    /// (children first); `counters` gives each counter's first slot and number of slots.
+    pub fn lower(&mut self, counters: &[(u16, u16)]) {
+        fn bind(e: &Expr) -> Option<u8> {
+            if let Expr::Var(Var::Bind(s)) = e { Some(*s) } else { None }
+        }
+        match self {
+            Expr::Const(_) | Expr::Param(_) | Expr::Var(_) | Expr::Rows(_) => {}
+            Expr::Counter(_, i) => {
+                if let Some(i) = i {
+                    i.lower(counters);
+                }
+            }
+            Expr::Attr(x, _) | Expr::Row(_, x) | Expr::Chose(x, _) | Expr::ChoseArg(x) | Expr::Next(x) => x.lower(counters),
+            Expr::Not(x) | Expr::Neg(x) | Expr::Abs(x) | Expr::Active(x) | Expr::Last(x, _) => x.lower(counters),
+            Expr::Size(z) | Expr::Top(z) | Expr::Same(z, _) | Expr::Largest(z, _) => z.lower(counters),
+            Expr::Count(z, _, x) | Expr::Sum(z, _, x) | Expr::Groups(z, _, _, x) | Expr::GroupSum(z, _, _, x) => {
+                z.lower(counters);
+                x.lower(counters);
+            }
+            Expr::Seats(_, _, x) => x.lower(counters),
+            Expr::Bin(_, x, y) | Expr::MaxMin(_, x, y) => {
+                x.lower(counters);
+                y.lower(counters);
+            }
+            Expr::If(c, x, y) => {
+                c.lower(counters);
+                x.lower(counters);
+                y.lower(counters);
+            }
+            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {}
+            Expr::BinConst(_, x, _) | Expr::BinParam(_, x, _) => x.lower(counters),
+        }
+        let lowered = match &*self {
+            Expr::Size(Zone::Shared(i)) => Some(Expr::ZoneSize(*i)),
+            Expr::Size(Zone::OfSeat(first, s)) => bind(s).map(|s| Expr::SeatZoneSize(*first, s)),
+            Expr::Attr(x, a) => bind(x).map(|s| Expr::AttrBind(s, *a)),
+            Expr::Counter(c, i) => {
+                let (first, len) = counters[*c as usize];
+                match i.as_deref() {
+                    None if len >= 1 => Some(Expr::CounterOne(first)),
+                    Some(Expr::AttrBind(s, a)) => Some(Expr::CounterAttr(first, len, *s, *a)),
+                    Some(i) => bind(i).map(|s| Expr::CounterBind(first, len, s)),
+                    None => None,
+                }
+            }
+            Expr::Bin(op, x, y) if !matches!(op, Op::And | Op::Or) => match &**y {
+                Expr::Const(n) => Some(Expr::BinConst(*op, x.clone(), *n)),
+                Expr::Param(p) => Some(Expr::BinParam(*op, x.clone(), *p)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(e) = lowered {
+            *self = e;
+        }
+    }
+}
+
+impl Zone {
+    /// The zone's seat expression lowered (see [`Expr::lower`]).
+    pub fn lower(&mut self, counters: &[(u16, u16)]) {
+        if let Zone::OfSeat(_, s) = self {
+            s.lower(counters);
+        }
+    }
 }
 
 /// Aggregates over seats.

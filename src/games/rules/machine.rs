@@ -49,6 +49,9 @@ pub struct Bound {
     pub instance_decl: Vec<u16>,
     /// The owner of every zone instance (-1: a shared zone).
     pub instance_owner: Vec<i8>,
+    /// Seats that see the cards of every zone instance (bit per seat) and whether it shows
+    /// its top card only (then the mask is for the top card): [`Bound::see_table`].
+    pub see: Vec<(u8, bool)>,
 }
 
 /// The table: every zone's cards, every counter, where the machine is in the rules, and
@@ -87,6 +90,10 @@ pub struct State {
     pub revealed: bool,
     /// The seat that must decide and the choose instruction it decides at.
     pub waiting: Option<(u8, u32)>,
+    /// The number of legal choices of the waiting seat when the machine counted them as it
+    /// stopped at the decision ([`Bound::random_choice`] draws below it without counting
+    /// again); 0 when not counted (a choice that must be listed, or a state changed since).
+    pub counted: u32,
     /// Bit s: seat s knows which zone the card is in.
     pub know_zone: Vec<u8>,
     /// Bit s: seat s knows the card's place in its zone.
@@ -183,15 +190,76 @@ impl Bound {
     #[inline(always)]
     fn operand(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
+            Expr::BinConst(op, x, c) if x.is_leaf() => Self::arith(*op, self.leaf(x, st, b), *c),
+            Expr::BinParam(op, x, p) if x.is_leaf() => Self::arith(*op, self.leaf(x, st, b), self.params[*p as usize]),
+            _ => self.leaf(e, st, b),
+        }
+    }
+
+    /// A leaf of an expression (see [`Expr::is_leaf`]) read in place, else the expression
+    /// evaluated.
+    #[inline(always)]
+    fn leaf(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
             Expr::Var(Var::Bind(s)) => b[*s as usize],
+            Expr::ZoneSize(z) => st.zones[*z as usize].len() as i64,
+            Expr::SeatZoneSize(first, s) => self.seat_zone_size(st, *first, b[*s as usize]),
+            Expr::CounterOne(at) => st.counters[*at as usize],
+            Expr::CounterBind(first, len, s) => Self::counter_at(st, *first, *len, b[*s as usize]),
+            Expr::CounterAttr(first, len, s, a) => Self::counter_at(st, *first, *len, self.attr(b[*s as usize], *a)),
+            Expr::AttrBind(s, a) => self.attr(b[*s as usize], *a),
             _ => self.eval(e, st, b),
         }
     }
 
+    /// Cards in the zone of `seat` whose first instance is `first` (0 for no seat).
+    #[inline(always)]
+    fn seat_zone_size(&self, st: &State, first: u16, seat: i64) -> i64 {
+        if seat < 0 || seat as usize >= self.seats { 0 } else { st.zones[first as usize + seat as usize].len() as i64 }
+    }
+
+    /// Slot `i` of the counter whose slots start at `first` (0 out of range).
+    #[inline(always)]
+    fn counter_at(st: &State, first: u16, len: u16, i: i64) -> i64 {
+        if i < 0 || i >= len as i64 { 0 } else { st.counters[first as usize + i as usize] }
+    }
+
+    /// A binary operation other than `and` / `or`.
+    #[inline(always)]
+    fn arith(op: Op, a: i64, c: i64) -> i64 {
+        match op {
+            Op::Add => a.wrapping_add(c),
+            Op::Sub => a.wrapping_sub(c),
+            Op::Mul => a.wrapping_mul(c),
+            Op::Div => {
+                if c == 0 {
+                    0
+                } else {
+                    a.wrapping_div_euclid(c)
+                }
+            }
+            Op::Rem => {
+                if c == 0 {
+                    0
+                } else {
+                    a.wrapping_rem_euclid(c)
+                }
+            }
+            Op::Eq => i64::from(a == c),
+            Op::Ne => i64::from(a != c),
+            Op::Lt => i64::from(a < c),
+            Op::Le => i64::from(a <= c),
+            Op::Gt => i64::from(a > c),
+            Op::Ge => i64::from(a >= c),
+            Op::And => i64::from(a != 0 && c != 0),
+            Op::Or => i64::from(a != 0 || c != 0),
+        }
+    }
+
     /// The zone instance a zone reference names.
-    #[inline]
+    #[inline(always)]
     pub fn zone(&self, z: &Zone, st: &State, b: &mut [i64; BINDS]) -> Option<usize> {
         match z {
             Zone::Shared(i) => Some(*i as usize),
@@ -199,6 +267,28 @@ impl Bound {
                 let s = self.operand(seat, st, b);
                 if s < 0 || s as usize >= self.seats { None } else { Some(*first as usize + s as usize) }
             }
+            Zone::Chosen => None,
+        }
+    }
+
+    /// [`Bound::zone`] with the state's own bound names (a frame is made only for a seat that
+    /// is neither a constant nor a bound name).
+    #[inline]
+    fn zone_at(&self, z: &Zone, st: &State) -> Option<usize> {
+        match z {
+            Zone::OfSeat(first, seat) => {
+                let s = match &**seat {
+                    Expr::Var(Var::Bind(s)) => st.binds[*s as usize],
+                    Expr::Const(n) => *n,
+                    _ => {
+                        let mut b = [0i64; BINDS];
+                        self.frame_into(st, &mut b);
+                        return self.zone(z, st, &mut b);
+                    }
+                };
+                if s < 0 || s as usize >= self.seats { None } else { Some(*first as usize + s as usize) }
+            }
+            Zone::Shared(i) => Some(*i as usize),
             Zone::Chosen => None,
         }
     }
@@ -363,34 +453,20 @@ impl Bound {
                     }
                     _ => {
                         let c = self.operand(y, st, b);
-                        match op {
-                            Op::Add => a.wrapping_add(c),
-                            Op::Sub => a.wrapping_sub(c),
-                            Op::Mul => a.wrapping_mul(c),
-                            Op::Div => {
-                                if c == 0 {
-                                    0
-                                } else {
-                                    a.wrapping_div_euclid(c)
-                                }
-                            }
-                            Op::Rem => {
-                                if c == 0 {
-                                    0
-                                } else {
-                                    a.wrapping_rem_euclid(c)
-                                }
-                            }
-                            Op::Eq => i64::from(a == c),
-                            Op::Ne => i64::from(a != c),
-                            Op::Lt => i64::from(a < c),
-                            Op::Le => i64::from(a <= c),
-                            Op::Gt => i64::from(a > c),
-                            Op::Ge => i64::from(a >= c),
-                            Op::And | Op::Or => unreachable!(),
-                        }
+                        Self::arith(*op, a, c)
                     }
                 }
+            }
+            Expr::BinConst(op, x, c) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, *c)
+            }
+            Expr::BinParam(op, x, p) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, self.params[*p as usize])
+            }
+            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
+                self.leaf(e, st, b)
             }
             Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
             Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
@@ -554,25 +630,27 @@ impl Bound {
     }
 
     /// Seats that see the card at index `i` of zone instance `z` (bit per seat).
-    #[inline]
+    #[inline(always)]
     pub fn seers(&self, z: usize, st: &State, i: usize) -> u8 {
-        let decl = self.zone_decl(z);
-        match decl.visibility {
-            Visibility::Everyone => self.all_seats_mask(),
-            Visibility::Owner => self.owner(z).map_or(0, |o| 1 << o),
-            Visibility::Nobody => 0,
-            Visibility::Top => {
-                if i + 1 == st.zones[z].len() {
-                    self.all_seats_mask()
-                } else {
-                    0
-                }
-            }
-        }
+        let (mask, top) = self.see[z];
+        if !top || i + 1 == st.zones[z].len() { mask } else { 0 }
+    }
+
+    /// [`Bound::see`] from the zones' visibility and the seats at the table.
+    pub fn see_table(&self) -> Vec<(u8, bool)> {
+        (0..self.instance_decl.len())
+            .map(|z| match self.zone_decl(z).visibility {
+                Visibility::Everyone => (self.all_seats_mask(), false),
+                Visibility::Owner => (self.owner(z).map_or(0, |o| 1 << o), false),
+                Visibility::Nobody => (0, false),
+                Visibility::Top => (self.all_seats_mask(), true),
+            })
+            .collect()
     }
 
     // ---- Moving cards ----
 
+    #[inline(always)]
     fn take(&self, st: &mut State, z: usize, end: End) -> Option<u16> {
         let card = match end {
             End::Top => st.zones[z].pop(),
@@ -586,7 +664,7 @@ impl Bound {
         }?;
         // A top-visible zone shows its new top.
         if let Some(&top) = st.zones[z].last()
-            && self.zone_decl(z).visibility == Visibility::Top
+            && self.see[z].1
         {
             let all = self.all_seats_mask();
             st.know_zone[top as usize] |= all;
@@ -595,6 +673,7 @@ impl Bound {
         Some(card)
     }
 
+    #[inline(always)]
     fn put(&self, st: &mut State, card: u16, z: usize, end: End) {
         let c = card as usize;
         match end {
@@ -670,10 +749,11 @@ impl Bound {
         let p = self.p();
         let mut steps = 0u32;
         st.waiting = None;
-        // The bound names the instructions read: the steps' own slots and the last four kept
-        // in step with the state's; the expression slots in between are always written before
-        // an expression reads them, so they are not copied per instruction.
-        let used = (p.step_slots as usize).clamp(1, STEP_BINDS);
+        st.counted = 0;
+        // The bound names the instructions read, kept in step with the state's: every write of
+        // a step's slot goes to both, and the two steps that use slot 0 or the last four as
+        // scratch (the skip condition, a choice with nothing legal) put them back. The
+        // expression slots in between are always written before an expression reads them.
         let mut b = st.binds;
         while !st.over {
             steps += 1;
@@ -683,18 +763,12 @@ impl Bound {
                 return;
             }
             let pc = st.pc as usize;
-            if used <= 8 {
-                b[..8].copy_from_slice(&st.binds[..8]);
-            } else {
-                b[..STEP_BINDS].copy_from_slice(&st.binds[..STEP_BINDS]);
-            }
-            b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
             st.pc += 1;
             match &p.code[pc] {
                 Instr::Move { from, to, count, take, put } => {
                     let n = match count {
                         None => usize::MAX,
-                        Some(e) => self.eval(e, st, &mut b).max(0) as usize,
+                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
                     };
                     if matches!(from, Zone::Chosen) {
                         if let Some(to) = self.zone(to, st, &mut b) {
@@ -707,7 +781,7 @@ impl Bound {
                 Instr::MoveWhere { from, to, count, put, slot, cond } => {
                     let n = match count {
                         None => usize::MAX,
-                        Some(e) => self.eval(e, st, &mut b).max(0) as usize,
+                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
                     };
                     if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
                         let mut picked = Vec::new();
@@ -716,14 +790,14 @@ impl Bound {
                                 break;
                             }
                             b[*slot as usize] = i64::from(st.zones[f][i]);
-                            if self.eval(cond, st, &mut b) != 0 {
+                            if self.operand(cond, st, &mut b) != 0 {
                                 picked.push(i);
                             }
                         }
                         for i in picked {
                             let card = st.zones[f].remove(i);
                             if let Some(&top) = st.zones[f].last()
-                                && self.zone_decl(f).visibility == Visibility::Top
+                                && self.see[f].1
                             {
                                 let all = self.all_seats_mask();
                                 st.know_zone[top as usize] |= all;
@@ -742,7 +816,7 @@ impl Bound {
                     }
                 }
                 Instr::MoveCard { card, to } => {
-                    let c = self.eval(card, st, &mut b);
+                    let c = self.operand(card, st, &mut b);
                     if c >= 0
                         && (c as usize) < self.attrs.len()
                         && let Some(t) = self.zone(to, st, &mut b)
@@ -755,7 +829,7 @@ impl Bound {
                     }
                 }
                 Instr::Fill { to, size, from } => {
-                    let n = self.eval(size, st, &mut b).max(0) as usize;
+                    let n = self.operand(size, st, &mut b).max(0) as usize;
                     if let (Some(t), Some(f)) = (self.zone(to, st, &mut b), self.zone(from, st, &mut b)) {
                         let have = st.zones[t].len();
                         if have < n {
@@ -764,7 +838,7 @@ impl Bound {
                     }
                 }
                 Instr::Deal { from, to, count } => {
-                    let n = self.eval(count, st, &mut b).max(0) as usize;
+                    let n = self.operand(count, st, &mut b).max(0) as usize;
                     if let Some(f) = self.zone(from, st, &mut b) {
                         for _ in 0..n {
                             if st.zones[f].is_empty() {
@@ -815,8 +889,8 @@ impl Bound {
                 }
                 Instr::Assign { counter, index, op, value } => {
                     let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.eval(i, st, &mut b));
-                    let v = self.eval(value, st, &mut b);
+                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
+                    let v = self.operand(value, st, &mut b);
                     if i >= 0 && i < decl.len as i64 {
                         let slot = &mut st.counters[decl.first as usize + i as usize];
                         *slot = match op {
@@ -828,8 +902,8 @@ impl Bound {
                 }
                 Instr::Roll { counter, index, faces } => {
                     let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.eval(i, st, &mut b));
-                    let f = self.eval(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
+                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
+                    let f = self.operand(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
                     let v = rng::below(f, rng) as i64 + 1;
                     if i >= 0 && i < decl.len as i64 {
                         st.counters[decl.first as usize + i as usize] = v;
@@ -844,7 +918,7 @@ impl Bound {
                 }
                 Instr::Jump(to) => st.pc = *to,
                 Instr::JumpIfNot(c, to) => {
-                    if self.eval(c, st, &mut b) == 0 {
+                    if self.operand(c, st, &mut b) == 0 {
                         st.pc = *to;
                     }
                 }
@@ -859,6 +933,8 @@ impl Bound {
                     } else {
                         st.binds[*slot as usize] = first as i64;
                         st.binds[*left as usize] = n as i64 - 1;
+                        b[*slot as usize] = first as i64;
+                        b[*left as usize] = n as i64 - 1;
                     }
                 }
                 Instr::SeatLoopNext { which, slot, left, body } => {
@@ -869,6 +945,8 @@ impl Bound {
                             SeatLoop::Seats => s as i64 + 1,
                             _ => self.next_player(st, s) as i64,
                         };
+                        b[*left as usize] = st.binds[*left as usize];
+                        b[*slot as usize] = st.binds[*slot as usize];
                         st.pc = *body;
                     }
                 }
@@ -878,6 +956,8 @@ impl Bound {
                     } else {
                         st.binds[*index as usize] = 0;
                         st.binds[*slot as usize] = st.chosen[0] as i64;
+                        b[*index as usize] = 0;
+                        b[*slot as usize] = st.chosen[0] as i64;
                     }
                 }
                 Instr::CardLoopNext { slot, index, body } => {
@@ -885,32 +965,41 @@ impl Bound {
                     if i < st.chosen.len() {
                         st.binds[*index as usize] = i as i64;
                         st.binds[*slot as usize] = st.chosen[i] as i64;
+                        b[*index as usize] = i as i64;
+                        b[*slot as usize] = st.chosen[i] as i64;
                         st.pc = *body;
                     }
                 }
                 Instr::LoopGuard { guard } => {
                     st.binds[*guard as usize] += 1;
+                    b[*guard as usize] = st.binds[*guard as usize];
                     if st.binds[*guard as usize] > STEP_LIMIT as i64 {
                         self.end_game(st, p.reason_stuck);
                     }
                 }
                 Instr::Bind(slot, e) => {
-                    let v = self.eval(e, st, &mut b);
+                    let v = self.operand(e, st, &mut b);
                     st.binds[*slot as usize] = v;
+                    b[*slot as usize] = v;
                 }
                 Instr::Choose { seat, actions, .. } => {
                     let s = match seat {
                         None => st.current as i64,
-                        Some(e) => self.eval(e, st, &mut b),
+                        Some(e) => self.operand(e, st, &mut b),
                     };
                     if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
                         continue;
                     }
                     st.binds[0] = s;
+                    b[0] = s;
                     let _ = actions;
-                    if self.any_legal(st, &mut b, s as usize, pc as u32) {
+                    let counted = self.any_legal(st, &mut b, s as usize, pc as u32);
+                    b[0] = st.binds[0];
+                    b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+                    if counted > 0 {
                         st.pc = pc as u32;
                         st.waiting = Some((s as u8, pc as u32));
+                        st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
                         st.chosen.clear();
                         return;
                     }
@@ -936,7 +1025,9 @@ impl Bound {
                     }
                     if let Some(skip) = &p.skip {
                         b[0] = st.current as i64;
-                        if self.eval(skip, st, &mut b) != 0 {
+                        let skipped = self.operand(skip, st, &mut b) != 0;
+                        b[0] = st.binds[0];
+                        if skipped {
                             st.passed += 1;
                             if st.passed as usize > self.players {
                                 self.end_game(st, p.reason_stuck);
@@ -996,7 +1087,7 @@ impl Bound {
                     st.pc = p.round_start;
                 }
                 Instr::NextSeat(e) => {
-                    let s = self.eval(e, st, &mut b);
+                    let s = self.operand(e, st, &mut b);
                     if s >= 0 && (s as usize) < self.players {
                         st.next_seat = Some(s as u8);
                     }
@@ -1004,7 +1095,7 @@ impl Bound {
                 Instr::Skip => st.skip_next = true,
                 Instr::Reverse => st.reversed = !st.reversed,
                 Instr::Eliminate(e) => {
-                    let s = self.eval(e, st, &mut b);
+                    let s = self.operand(e, st, &mut b);
                     if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
                         st.eliminated |= 1 << s;
                         st.eliminated_at[s as usize] = st.turn.max(1);
@@ -1042,7 +1133,7 @@ impl Bound {
     }
 
     fn first_end(&self, checks: &[EndCheck], st: &State, b: &mut [i64; BINDS]) -> Option<u8> {
-        checks.iter().find(|c| self.eval(&c.condition, st, b) != 0).map(|c| c.reason)
+        checks.iter().find(|c| self.operand(&c.condition, st, b) != 0).map(|c| c.reason)
     }
 
     fn end_game(&self, st: &mut State, reason: u8) {
@@ -1142,7 +1233,7 @@ impl Bound {
             if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
                 st.zones[from].remove(i);
                 if let Some(&top) = st.zones[from].last()
-                    && self.zone_decl(from).visibility == Visibility::Top
+                    && self.see[from].1
                 {
                     let all = self.all_seats_mask();
                     st.know_zone[top as usize] |= all;
@@ -1159,20 +1250,22 @@ impl Bound {
 
     // ---- Decisions ----
 
-    /// Whether `seat` has a legal choice at the choose instruction `at`.
+    /// Whether `seat` has a legal choice at the choose instruction `at`: the number of its
+    /// legal choices when they can be counted ([`Bound::countable`]), else `usize::MAX` when
+    /// it has one; 0 when it has none.
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
-    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> bool {
+    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> usize {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
             && self.countable(actions)
         {
-            return self.count_or_pick(st, b, seat, actions, None).0 > 0;
+            return self.count_or_pick(st, b, seat, actions, None).0;
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
             found = true;
             false
         });
-        found
+        if found { usize::MAX } else { 0 }
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1197,7 +1290,7 @@ impl Bound {
         }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
-        let total = self.count_or_pick(st, &mut b, seat as usize, actions, None).0;
+        let total = if st.counted > 0 { st.counted as usize } else { self.count_or_pick(st, &mut b, seat as usize, actions, None).0 };
         if total == 0 {
             return None;
         }
@@ -1247,7 +1340,7 @@ impl Bound {
                         }
                     }
                     Some(choice) => {
-                        if let Some((pos, n, lo, hi)) = self.candidates(st, b, choice) {
+                        if let Some(Candidates { pos, n, lo, hi, .. }) = self.candidates(st, b, choice) {
                             for k in lo..=hi {
                                 let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
                                 if let Some(r) = pick
@@ -1273,10 +1366,10 @@ impl Bound {
         (total, None)
     }
 
-    /// The candidate positions of a choice of cards (those its `where` holds for, in zone
-    /// order, at most 64) and the sizes of sets allowed: `None` when there is no zone or no
-    /// allowed size.
-    fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<([u8; 64], usize, usize, usize)> {
+    /// The zone a choice of cards is made from, its candidate positions (those its `where`
+    /// holds for, in zone order, at most 64) and the sizes of sets allowed: `None` when there
+    /// is no zone or no allowed size.
+    fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<Candidates> {
         let z = self.zone(&choice.from, st, b)?;
         let cards = &st.zones[z];
         let mut pos: [u8; 64] = [0; 64];
@@ -1294,9 +1387,9 @@ impl Bound {
                 n += 1;
             }
         }
-        let lo = self.eval(&choice.min, st, b).max(0) as usize;
-        let hi = (self.eval(&choice.max, st, b).max(0) as usize).min(n);
-        if lo > hi { None } else { Some((pos, n, lo, hi)) }
+        let lo = self.operand(&choice.min, st, b).max(0) as usize;
+        let hi = (self.operand(&choice.max, st, b).max(0) as usize).min(n);
+        if lo > hi { None } else { Some(Candidates { zone: z, pos, n, lo, hi }) }
     }
 
     /// Every legal choice of the waiting seat, appended to `out`.
@@ -1366,29 +1459,8 @@ impl Bound {
         arg: i64,
         f: &mut dyn FnMut(Choice) -> bool,
     ) -> bool {
-        let Some(z) = self.zone(&choice.from, st, b) else { return true };
+        let Some(Candidates { zone: z, pos, n, lo, hi }) = self.candidates(st, b, choice) else { return true };
         let cards = &st.zones[z];
-        // Candidate positions (the `where` of each card).
-        let mut pos: [u8; 64] = [0; 64];
-        let mut n = 0usize;
-        for (i, &c) in cards.iter().enumerate().take(64) {
-            let ok = match &choice.each {
-                None => true,
-                Some((slot, e)) => {
-                    b[*slot as usize] = c as i64;
-                    self.eval(e, st, b) != 0
-                }
-            };
-            if ok {
-                pos[n] = i as u8;
-                n += 1;
-            }
-        }
-        let lo = self.eval(&choice.min, st, b).max(0) as usize;
-        let hi = (self.eval(&choice.max, st, b).max(0) as usize).min(n);
-        if lo > hi {
-            return true;
-        }
         // Sets of sizes lo..=hi of the candidate positions, smallest first, then in
         // lexicographic order of their positions.
         let mut emitted = 0usize;
@@ -1452,14 +1524,12 @@ impl Bound {
         st.binds[ARG] = choice.arg;
         st.binds[CHOSEN_ZONE] = -1;
         st.chosen.clear();
-        if let Some(c) = &decl.cards {
-            let mut b = [0i64; BINDS];
-            self.frame_into(st, &mut b);
-            if let Some(z) = self.zone(&c.from, st, &mut b) {
-                for i in 0..st.zones[z].len().min(64) {
-                    if choice.cards & (1 << i) != 0 {
-                        st.chosen.push(st.zones[z][i]);
-                    }
+        if let Some(c) = &decl.cards
+            && let Some(z) = self.zone_at(&c.from, st)
+        {
+            for i in 0..st.zones[z].len().min(64) {
+                if choice.cards & (1 << i) != 0 {
+                    st.chosen.push(st.zones[z][i]);
                 }
             }
         }
@@ -1721,6 +1791,20 @@ impl Bound {
                 }
             }
         }
+        // The waiting seat's choices may differ in the sample: counted again.
+        out.counted = self.recount(out);
+    }
+
+    /// [`State::counted`] for `st` as the machine would set it stopping there.
+    fn recount(&self, st: &State) -> u32 {
+        let Some((seat, at)) = st.waiting else { return 0 };
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return 0 };
+        if !self.countable(actions) {
+            return 0;
+        }
+        let mut b = [0i64; BINDS];
+        self.frame_into(st, &mut b);
+        self.count_or_pick(st, &mut b, seat as usize, actions, None).0 as u32
     }
 
     /// The choose instruction of the secret choices under way (the waiting seat's, else the
@@ -1787,6 +1871,7 @@ impl State {
             secret: [(0, 0); MAX_SEATS],
             revealed: false,
             waiting: None,
+            counted: 0,
             know_zone: Vec::new(),
             know_pos: Vec::new(),
             where_is: Vec::new(),
@@ -1863,6 +1948,20 @@ fn next_combination(idx: &mut [usize], n: usize) -> bool {
         }
     }
     false
+}
+
+/// The candidates of a choice of cards ([`Bound::candidates`]).
+struct Candidates {
+    /// The zone instance chosen from.
+    zone: usize,
+    /// Candidate positions in zone order (the first `n`).
+    pos: [u8; 64],
+    /// How many candidates.
+    n: usize,
+    /// Fewest cards in a set.
+    lo: usize,
+    /// Most cards in a set (at most `n`).
+    hi: usize,
 }
 
 /// The cards of a zone, or the positions of a zone a candidate choice names.

@@ -105,6 +105,10 @@ impl Chooser<'_> {
             }
             Expr::Bin(_, x, y) | Expr::MaxMin(_, x, y) => self.unseen(x).or_else(|| self.unseen(y)),
             Expr::If(c, x, y) => self.unseen(c).or_else(|| self.unseen(x)).or_else(|| self.unseen(y)),
+            // Lowered forms exist only after the checks (`Expr::lower`); read as what they replace.
+            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) => None,
+            Expr::AttrBind(s, _) | Expr::CounterAttr(_, _, s, _) => self.unseen(&Expr::Attr(Box::new(Expr::Var(Var::Bind(*s))), 0)),
+            Expr::BinConst(_, x, _) | Expr::BinParam(_, x, _) => self.unseen(x),
         }
     }
 }
