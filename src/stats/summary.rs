@@ -405,6 +405,46 @@ impl Summary {
         );
         let reasons: Vec<String> = self.end_reasons.iter().map(|(k, v)| format!("{k} {:.1}%", v.as_f64().unwrap_or(0.0) * 100.0)).collect();
         let _ = writeln!(out, "end reasons: {}", reasons.join(", "));
+        self.seat_table(&mut out);
+        let f = &self.first_player_advantage;
+        match &self.teams {
+            Some(t) => out.push_str(&t.lines(self.shared_win_rate)),
+            None => {
+                let _ = writeln!(out, "\nfirst-player advantage: {}; seat fairness chi-square p = {:.3}", format::estimate_points(f), self.seat_fairness_p);
+            }
+        }
+        // Elimination figures only for a game that eliminates; shared wins of a team game
+        // are in the team lines above.
+        let mut rates = Vec::new();
+        if self.has_elimination {
+            rates.push(format!(
+                "elimination rate: {:.1}% of players; games with an elimination: {:.1}%",
+                self.elimination_rate * 100.0,
+                self.games_with_elimination * 100.0
+            ));
+        }
+        if self.teams.is_none() {
+            rates.push(format!("shared wins: {:.1}% of games", self.shared_win_rate * 100.0));
+        }
+        if !rates.is_empty() {
+            let _ = writeln!(out, "{}", rates.join("; "));
+        }
+        if let Some(w) = self.deadlock_warning() {
+            let _ = writeln!(out, "{w}");
+        }
+        if !self.extra.is_empty() {
+            let _ = writeln!(out, "\nthe game's own figures:");
+            for k in self.extra.keys() {
+                let _ = writeln!(out, "  {k}: {}", self.extra_said(k, 3));
+            }
+        }
+        out
+    }
+
+    /// One row per seat (bot, win share with its interval, eliminations, mean score), then
+    /// what the fair share leaves out and whether seat order is mixed with the bots' strength.
+    fn seat_table(&self, out: &mut String) {
+        use std::fmt::Write;
         // The eliminated column only for a game that eliminates.
         let (head, rule) = if self.has_elimination { (" eliminated |", "---:|") } else { ("", "") };
         let _ = writeln!(out, "\n| seat | bot | win share | 95% CI |{head} mean score |");
@@ -445,39 +485,6 @@ impl Summary {
                 "\nThe seats play different bots: a difference between seats mixes the seat order with the bots' strength (`--rotate` separates them)."
             );
         }
-        let f = &self.first_player_advantage;
-        match &self.teams {
-            Some(t) => out.push_str(&t.lines(self.shared_win_rate)),
-            None => {
-                let _ = writeln!(out, "\nfirst-player advantage: {}; seat fairness chi-square p = {:.3}", format::estimate_points(f), self.seat_fairness_p);
-            }
-        }
-        // Elimination figures only for a game that eliminates; shared wins of a team game
-        // are in the team lines above.
-        let mut rates = Vec::new();
-        if self.has_elimination {
-            rates.push(format!(
-                "elimination rate: {:.1}% of players; games with an elimination: {:.1}%",
-                self.elimination_rate * 100.0,
-                self.games_with_elimination * 100.0
-            ));
-        }
-        if self.teams.is_none() {
-            rates.push(format!("shared wins: {:.1}% of games", self.shared_win_rate * 100.0));
-        }
-        if !rates.is_empty() {
-            let _ = writeln!(out, "{}", rates.join("; "));
-        }
-        if let Some(w) = self.deadlock_warning() {
-            let _ = writeln!(out, "{w}");
-        }
-        if !self.extra.is_empty() {
-            let _ = writeln!(out, "\nthe game's own figures:");
-            for k in self.extra.keys() {
-                let _ = writeln!(out, "  {k}: {}", self.extra_said(k, 3));
-            }
-        }
-        out
     }
 }
 

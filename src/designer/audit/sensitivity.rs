@@ -472,34 +472,7 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         })
         .collect();
     let mut rows = step_rows(steps.iter().map(|s| (s, crate::games::keys::is_structural(id, &s.key))), &accs, &compared, &unread);
-    let mut keys: Vec<String> = Vec::new();
-    for r in &rows {
-        if !keys.contains(&r.key) {
-            keys.push(r.key.clone());
-        }
-    }
-    // "May be dead" only when a full step moved nothing, and never for a structural key or
-    // one no bot at the table reads (the audit says that instead), nor for a card whose
-    // holders win a different share than the seats not dealt it.
-    let quiet: Vec<String> = keys
-        .iter()
-        .filter(|k| {
-            let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == *k).collect();
-            may_be_dead(&of_key, None)
-        })
-        .cloned()
-        .collect();
-    let held: Vec<HeldCard> = held_metrics
-        .iter()
-        .filter(|(k, _)| quiet.contains(k))
-        .filter_map(|(k, m)| {
-            let (value, ci95) = base_of(m)?;
-            let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == k).collect();
-            (!may_be_dead(&of_key, Some(ci95))).then(|| HeldCard { key: k.clone(), metric: m.clone(), value, ci95, games: base_stats.tally.games })
-        })
-        .collect();
-    let no_effect: Vec<String> = quiet.into_iter().filter(|k| !held.iter().any(|h| &h.key == k)).collect();
-    let structural: Vec<String> = keys.iter().filter(|k| rows.iter().any(|r| &r.key == *k && r.structural)).cloned().collect();
+    let (no_effect, held, structural) = quiet_keys(&rows, &held_metrics, &base_of, base_stats.tally.games);
     rows.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)).then(a.dir.cmp(&b.dir)));
     let thresholds = names
         .iter()
@@ -521,6 +494,49 @@ pub fn run(setup: &Setup<'_>, steps: &[Step], skipped: Vec<Skipped>, progress: &
         max_games: max,
         thresholds,
     })
+}
+
+/// A figure's value on the base variant and its 95% interval.
+type BaseFigure = (f64, [f64; 2]);
+
+/// The keys whose steps moved nothing: those that may set a dead rule, the cards whose holders
+/// still win a different share (`held_metrics`, read on the base variant by `base_of`), and the
+/// structural keys among all stepped keys.
+fn quiet_keys(
+    rows: &[StepRow],
+    held_metrics: &[(String, String)],
+    base_of: &dyn Fn(&str) -> Option<BaseFigure>,
+    games: u64,
+) -> (Vec<String>, Vec<HeldCard>, Vec<String>) {
+    let mut keys: Vec<String> = Vec::new();
+    for r in rows {
+        if !keys.contains(&r.key) {
+            keys.push(r.key.clone());
+        }
+    }
+    // "May be dead" only when a full step moved nothing, and never for a structural key or
+    // one no bot at the table reads (the audit says that instead), nor for a card whose
+    // holders win a different share than the seats not dealt it.
+    let quiet: Vec<String> = keys
+        .iter()
+        .filter(|k| {
+            let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == *k).collect();
+            may_be_dead(&of_key, None)
+        })
+        .cloned()
+        .collect();
+    let held: Vec<HeldCard> = held_metrics
+        .iter()
+        .filter(|(k, _)| quiet.contains(k))
+        .filter_map(|(k, m)| {
+            let (value, ci95) = base_of(m)?;
+            let of_key: Vec<&StepRow> = rows.iter().filter(|r| &r.key == k).collect();
+            (!may_be_dead(&of_key, Some(ci95))).then(|| HeldCard { key: k.clone(), metric: m.clone(), value, ci95, games })
+        })
+        .collect();
+    let no_effect: Vec<String> = quiet.into_iter().filter(|k| !held.iter().any(|h| &h.key == k)).collect();
+    let structural: Vec<String> = keys.iter().filter(|k| rows.iter().any(|r| &r.key == *k && r.structural)).cloned().collect();
+    (no_effect, held, structural)
 }
 
 /// Whether a key whose steps are `of_key` may set a dead rule: a full step was played (of a

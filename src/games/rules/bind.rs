@@ -18,97 +18,117 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
     check_unknown_keys(p, variant)?;
     let mut params = vec![0i64; p.params.len()];
     let mut rows = vec![Vec::new(); p.params.len()];
-    let empty = empty_state();
     for (i, decl) in p.params.iter().enumerate() {
-        let key = &decl.key;
-        let value = lookup(&variant.table, key);
-        let v = match (&decl.kind, value) {
-            (ParamKind::Rows { .. }, Some(toml::Value::Table(t))) => {
-                let mut r = match &decl.default {
-                    ParamDefault::Rows(r) => r.clone(),
-                    _ => Vec::new(),
-                };
-                for (k, v) in t {
-                    let n: usize = k
-                        .parse()
-                        .ok()
-                        .filter(|n| (1..=1000).contains(n))
-                        .ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "a row is numbered 1, 2, ... (at most 1000)"))?;
-                    let v = v.as_integer().ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "expected an integer"))?;
-                    if r.len() < n {
-                        let last = r.last().copied().unwrap_or(0);
-                        r.resize(n, last);
-                    }
-                    r[n - 1] = v;
-                }
-                rows[i] = r;
-                0
-            }
-            (ParamKind::Rows { .. }, Some(toml::Value::Array(a))) => {
-                rows[i] = a
-                    .iter()
-                    .map(|v| v.as_integer().ok_or_else(|| variant.provenance.invalid(key, "expected a list of integers (rows 1, 2, ...)")))
-                    .collect::<Result<_, _>>()?;
-                0
-            }
-            (ParamKind::Rows { .. }, Some(_)) => {
-                return Err(variant.provenance.invalid(key, "expected a table of rows (`1 = 5`, `2 = 15`) or a list of integers"));
-            }
-            (ParamKind::Rows { .. }, None) => {
-                if let ParamDefault::Rows(r) = &decl.default {
-                    rows[i] = r.clone();
-                }
-                0
-            }
-            (ParamKind::Bool, Some(toml::Value::Boolean(b))) => i64::from(*b),
-            (ParamKind::Bool, Some(_)) => return Err(variant.provenance.invalid(key, "expected true or false")),
-            (ParamKind::Word(words), Some(toml::Value::String(s))) => words.iter().position(|w| w == s).ok_or_else(|| {
-                let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: {}", words.join(", ")))
-            })? as i64,
-            (ParamKind::Word(words), Some(_)) => return Err(variant.provenance.invalid(key, format!("expected one of: {}", words.join(", ")))),
-            (ParamKind::IntOrWord(words), Some(toml::Value::String(s))) => {
-                -(words.iter().position(|w| w == s).ok_or_else(|| {
-                    let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                    variant
-                        .provenance
-                        .invalid(key, format!("`{s}` is not allowed; {hint}allowed: an integer from {} to {}, or {}", decl.min, decl.max, words.join(", ")))
-                })? as i64)
-                    - 1
-            }
-            (ParamKind::IntOrWord(_), Some(toml::Value::Integer(n))) => *n,
-            (ParamKind::IntOrWord(words), Some(other)) => {
-                return Err(variant
-                    .provenance
-                    .invalid(key, format!("expected an integer from {} to {} or one of: {}, got {}", decl.min, decl.max, words.join(", "), other.type_str())));
-            }
-            (ParamKind::Int, Some(toml::Value::Integer(n))) => *n,
-            (ParamKind::Int, Some(other)) => {
-                return Err(variant.provenance.invalid(key, format!("expected an integer from {} to {}, got {}", decl.min, decl.max, other.type_str())));
-            }
-            (_, None) => match &decl.default {
-                ParamDefault::Value(v) => *v,
-                ParamDefault::Rows(_) => 0,
-                ParamDefault::Expr(e) => {
-                    let partial = Bound { params: params.clone(), rows: rows.clone(), ..shell(program.clone()) };
-                    let mut b = BINDS_FRESH;
-                    partial.eval(e, &empty, &mut b)
-                }
-            },
-        };
-        // A word of an integer-or-word parameter (written, or its default) reads below its range.
-        let word = matches!(decl.kind, ParamKind::IntOrWord(_)) && v < 0 && matches!(value, None | Some(toml::Value::String(_)));
-        if !matches!(decl.kind, ParamKind::Rows { .. }) && !word && (v < decl.min || v > decl.max) {
-            let written = value.is_some();
-            let message =
-                format!("{v} is out of range; allowed: {} to {}{}", decl.min, decl.max, if written { "" } else { " (its default, computed from other keys)" });
-            return Err(variant.provenance.invalid(key, message));
-        }
-        params[i] = v;
+        params[i] = read_param(&program, decl, variant, &params, &mut rows, i)?;
     }
     let players_index = p.param("players").expect("checked at compile");
     let players = params[players_index] as usize;
     let mut bound = Bound { params, rows, players, seats: players, ..shell(program.clone()) };
+    shape_table(&mut bound, variant)?;
+    bound.start = build_deck(&mut bound, variant)?;
+    bound.see = bound.see_table();
+    Ok(bound)
+}
+
+/// The value of parameter `i` (`decl`): the variant's, checked against its kind and range,
+/// else its default (computed from the parameters before it); a table of rows goes to `rows`.
+fn read_param(program: &Arc<Program>, decl: &ParamDecl, variant: &Variant, params: &[i64], rows: &mut [Vec<i64>], i: usize) -> Result<i64, VariantError> {
+    let empty = empty_state();
+    let key = &decl.key;
+    let value = lookup(&variant.table, key);
+    let v = match (&decl.kind, value) {
+        (ParamKind::Rows { .. }, _) => {
+            rows[i] = read_rows(decl, value, variant)?;
+            0
+        }
+        (ParamKind::Bool, Some(toml::Value::Boolean(b))) => i64::from(*b),
+        (ParamKind::Bool, Some(_)) => return Err(variant.provenance.invalid(key, "expected true or false")),
+        (ParamKind::Word(words), Some(toml::Value::String(s))) => words.iter().position(|w| w == s).ok_or_else(|| {
+            let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+            variant.provenance.invalid(key, format!("`{s}` is not allowed; {hint}allowed: {}", words.join(", ")))
+        })? as i64,
+        (ParamKind::Word(words), Some(_)) => return Err(variant.provenance.invalid(key, format!("expected one of: {}", words.join(", ")))),
+        (ParamKind::IntOrWord(words), Some(toml::Value::String(s))) => {
+            -(words.iter().position(|w| w == s).ok_or_else(|| {
+                let hint = nearest(s, words.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                variant
+                    .provenance
+                    .invalid(key, format!("`{s}` is not allowed; {hint}allowed: an integer from {} to {}, or {}", decl.min, decl.max, words.join(", ")))
+            })? as i64)
+                - 1
+        }
+        (ParamKind::IntOrWord(_), Some(toml::Value::Integer(n))) => *n,
+        (ParamKind::IntOrWord(words), Some(other)) => {
+            return Err(variant
+                .provenance
+                .invalid(key, format!("expected an integer from {} to {} or one of: {}, got {}", decl.min, decl.max, words.join(", "), other.type_str())));
+        }
+        (ParamKind::Int, Some(toml::Value::Integer(n))) => *n,
+        (ParamKind::Int, Some(other)) => {
+            return Err(variant.provenance.invalid(key, format!("expected an integer from {} to {}, got {}", decl.min, decl.max, other.type_str())));
+        }
+        (_, None) => match &decl.default {
+            ParamDefault::Value(v) => *v,
+            ParamDefault::Rows(_) => 0,
+            ParamDefault::Expr(e) => {
+                let partial = Bound { params: params.to_vec(), rows: rows.to_vec(), ..shell(program.clone()) };
+                let mut b = BINDS_FRESH;
+                partial.eval(e, &empty, &mut b)
+            }
+        },
+    };
+    // A word of an integer-or-word parameter (written, or its default) reads below its range.
+    let word = matches!(decl.kind, ParamKind::IntOrWord(_)) && v < 0 && matches!(value, None | Some(toml::Value::String(_)));
+    if !matches!(decl.kind, ParamKind::Rows { .. }) && !word && (v < decl.min || v > decl.max) {
+        let written = value.is_some();
+        let message =
+            format!("{v} is out of range; allowed: {} to {}{}", decl.min, decl.max, if written { "" } else { " (its default, computed from other keys)" });
+        return Err(variant.provenance.invalid(key, message));
+    }
+    Ok(v)
+}
+
+/// The rows of a table-of-rows parameter: a table (`1 = 5`, `2 = 15`: rows past the last
+/// written one repeat it) over the default rows, a list of integers, or the default.
+fn read_rows(decl: &ParamDecl, value: Option<&toml::Value>, variant: &Variant) -> Result<Vec<i64>, VariantError> {
+    let key = &decl.key;
+    let default = match &decl.default {
+        ParamDefault::Rows(r) => r.clone(),
+        _ => Vec::new(),
+    };
+    match value {
+        Some(toml::Value::Table(t)) => {
+            let mut r = default;
+            for (k, v) in t {
+                let n: usize = k
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1000).contains(n))
+                    .ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "a row is numbered 1, 2, ... (at most 1000)"))?;
+                let v = v.as_integer().ok_or_else(|| variant.provenance.invalid(&format!("{key}.{k}"), "expected an integer"))?;
+                if r.len() < n {
+                    let last = r.last().copied().unwrap_or(0);
+                    r.resize(n, last);
+                }
+                r[n - 1] = v;
+            }
+            Ok(r)
+        }
+        Some(toml::Value::Array(a)) => {
+            a.iter().map(|v| v.as_integer().ok_or_else(|| variant.provenance.invalid(key, "expected a list of integers (rows 1, 2, ...)"))).collect()
+        }
+        Some(_) => Err(variant.provenance.invalid(key, "expected a table of rows (`1 = 5`, `2 = 15`) or a list of integers")),
+        None => Ok(default),
+    }
+}
+
+/// The table's shape from the bound parameters: seats (dummies included), the `require`
+/// rules, teams, the turn cap, rounds and the first seat, each checked against what is allowed.
+fn shape_table(bound: &mut Bound, variant: &Variant) -> Result<(), VariantError> {
+    let program = bound.program.clone();
+    let p = &program;
+    let players = bound.players;
+    let empty = empty_state();
     let mut b = BINDS_FRESH;
     if let Some(e) = &p.seats {
         let seats = bound.eval(e, &empty, &mut b);
@@ -146,7 +166,16 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
         }
         bound.first_seat = first as usize;
     }
-    // The deck.
+    Ok(())
+}
+
+/// Builds the deck: every card of every group, each with its attributes and kind, and where
+/// each group starts.
+fn build_deck(bound: &mut Bound, variant: &Variant) -> Result<Vec<(u16, Vec<u16>)>, VariantError> {
+    let program = bound.program.clone();
+    let p = &program;
+    let empty = empty_state();
+    let mut b = BINDS_FRESH;
     let mut next: u32 = 0;
     let radix: Vec<u32> = p.attrs.iter().map(|a| a.values.len() as u32).collect();
     let mut start: Vec<(u16, Vec<u16>)> = Vec::new();
@@ -184,9 +213,7 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
             }
         }
     }
-    bound.start = start;
-    bound.see = bound.see_table();
-    Ok(bound)
+    Ok(start)
 }
 
 /// A bound game with nothing bound yet (defaults of every field).

@@ -32,17 +32,42 @@ impl std::fmt::Display for Warning {
     }
 }
 
+/// What the lint saw in its sampled games.
+struct Sample {
+    /// Decisions at which each action was legal.
+    legal_seen: Vec<u64>,
+    /// Games that ended with each end reason.
+    reasons: Vec<u64>,
+    /// Whether each card was ever in a zone some seat sees.
+    card_seen: Vec<bool>,
+    /// Decisions cut at [`CHOICE_LIMIT`] choices.
+    cut: u64,
+    /// Games stopped after [`LINT_STEPS`] decisions.
+    long: u64,
+    /// The first broken invariant (cards created or lost).
+    broken: Option<String>,
+}
+
 /// The warnings of `game` (compiled from `variant`) over [`LINT_GAMES`] games from `seed`.
 pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
+    let s = sample(game, seed);
+    let mut out = never_seen(game, variant, &s);
+    out.extend(limits(variant, &s));
+    out
+}
+
+/// Plays [`LINT_GAMES`] games from `seed` with `random` at every seat and records what it saw.
+fn sample(game: &RulesGame, seed: u64) -> Sample {
     let p = game.program();
     let b = &game.bound;
-    let mut legal_seen = vec![0u64; p.actions.len()];
-    let mut chosen_seen = vec![0u64; p.actions.len()];
-    let mut reasons = vec![0u64; p.end_reasons.len()];
-    let mut card_seen = vec![false; b.attrs.len()];
-    let mut cut = 0u64;
-    let mut broken: Option<String> = None;
-    let mut long = 0u64;
+    let mut s = Sample {
+        legal_seen: vec![0; p.actions.len()],
+        reasons: vec![0; p.end_reasons.len()],
+        card_seen: vec![false; b.attrs.len()],
+        cut: 0,
+        long: 0,
+        broken: None,
+    };
     let mut legal: Vec<Choice> = Vec::new();
     let mut log = EventLog::new(false);
     for i in 0..LINT_GAMES {
@@ -50,42 +75,48 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
         let mut st = game.deal(&mut rng, &mut log);
         let mut steps = 0u64;
         loop {
-            mark_seen(game, &st, &mut card_seen);
+            mark_seen(game, &st, &mut s.card_seen);
             let ToMove::Seat(seat) = game.to_move(&st) else { break };
             steps += 1;
             if steps > LINT_STEPS {
-                long += 1;
+                s.long += 1;
                 break;
             }
             legal.clear();
             game.legal_actions(&game.view(&st, seat), &mut legal);
             if legal.len() >= CHOICE_LIMIT {
-                cut += 1;
+                s.cut += 1;
             }
             let mut any = vec![false; p.actions.len()];
             for c in &legal {
                 any[c.action as usize] = true;
             }
             for (a, hit) in any.iter().enumerate() {
-                legal_seen[a] += u64::from(*hit);
+                s.legal_seen[a] += u64::from(*hit);
             }
             let c = legal[rng::below(legal.len() as u32, &mut rng) as usize];
-            chosen_seen[c.action as usize] += 1;
             game.apply(&mut st, seat, c, &mut rng, &mut log);
-            if broken.is_none()
+            if s.broken.is_none()
                 && let Err(e) = game.check_invariants(&st)
             {
-                broken = Some(e);
+                s.broken = Some(e);
             }
         }
         if st.over {
-            reasons[st.end_reason as usize] += 1;
+            s.reasons[st.end_reason as usize] += 1;
         }
     }
+    s
+}
+
+/// Actions never legal, ends never reached and card groups never seen.
+fn never_seen(game: &RulesGame, variant: &Variant, s: &Sample) -> Vec<Warning> {
+    let p = game.program();
+    let b = &game.bound;
     let at = |key: &str| variant.provenance.locate(key);
     let mut out = Vec::new();
     for (a, decl) in p.actions.iter().enumerate() {
-        if legal_seen[a] == 0 {
+        if s.legal_seen[a] == 0 {
             let key = format!("actions.{}", decl.name);
             out.push(Warning {
                 at: at(&key),
@@ -96,7 +127,7 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
     }
     for check in p.game_ends.iter().chain(&p.round_ends) {
         let r = check.reason as usize;
-        if reasons[r] == 0 {
+        if s.reasons[r] == 0 {
             let name = p.end_reasons[r];
             let key = ["end.when", "end.round_when"]
                 .iter()
@@ -107,7 +138,7 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
                     _ => None,
                 })
                 .unwrap_or_else(|| "end".into());
-            let capped = reasons[p.reason_cap as usize];
+            let capped = s.reasons[p.reason_cap as usize];
             out.push(Warning {
                 at: at(&key),
                 key,
@@ -118,7 +149,7 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
     // Cards never in a zone anyone sees, by the zone they start in.
     for (g, group) in p.groups.iter().enumerate() {
         let ids: Vec<usize> = b.start.iter().filter(|(z, _)| *z == group.zone).flat_map(|(_, list)| list.iter().map(|&c| c as usize)).collect();
-        let unseen = ids.iter().filter(|&&c| !card_seen[c]).count();
+        let unseen = ids.iter().filter(|&&c| !s.card_seen[c]).count();
         if unseen > 0 && unseen == ids.len() {
             let key = format!("cards.group.{g}");
             out.push(Warning {
@@ -131,24 +162,30 @@ pub fn lint(game: &RulesGame, variant: &Variant, seed: u64) -> Vec<Warning> {
             });
         }
     }
-    if cut > 0 {
+    out
+}
+
+/// Decisions cut at the choice limit, games too long, cards created or lost.
+fn limits(variant: &Variant, s: &Sample) -> Vec<Warning> {
+    let at = |key: &str| variant.provenance.locate(key);
+    let mut out = Vec::new();
+    if s.cut > 0 {
         out.push(Warning {
             at: at("actions"),
             key: "actions".into(),
-            message: format!("{cut} decisions offered {CHOICE_LIMIT} choices or more and were cut there: choose fewer cards at once"),
+            message: format!("{} decisions offered {CHOICE_LIMIT} choices or more and were cut there: choose fewer cards at once", s.cut),
         });
     }
-    if long > 0 {
+    if s.long > 0 {
         out.push(Warning {
             at: at("end.cap"),
             key: "end.cap".into(),
-            message: format!("{long} sampled games took more than {LINT_STEPS} decisions: lower the cap"),
+            message: format!("{} sampled games took more than {LINT_STEPS} decisions: lower the cap", s.long),
         });
     }
-    if let Some(e) = broken {
+    if let Some(e) = &s.broken {
         out.push(Warning { at: at("zones"), key: "zones".into(), message: format!("cards created or lost: {e}") });
     }
-    let _ = chosen_seen;
     out
 }
 

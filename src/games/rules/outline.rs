@@ -11,12 +11,43 @@ use crate::variant::Variant;
 /// The parameters and the outline of `game`, compiled from `variant`.
 pub fn outline(variant: &Variant, game: &RulesGame) -> String {
     let p = game.program();
-    let b = &game.bound;
     let mut out = String::new();
     let _ = writeln!(out, "# {} (`game = \"{}\"`, rules file {})", p.name, p.id, variant.path.display());
     if !variant.description.is_empty() {
         let _ = writeln!(out, "\n{}", variant.description);
     }
+    parameters(&mut out, game);
+    let _ = writeln!(out, "\n## Rules as played\n");
+    components(&mut out, variant, game);
+    section(&mut out, variant, "Set-up", "setup");
+    section(&mut out, variant, "Each round starts", "round.setup");
+    if let Some(skip) = source(variant, "turn.skip") {
+        let _ = writeln!(out, "\nA seat is passed over (no turn) when: {skip}");
+    }
+    section(&mut out, variant, "A turn", "turn.steps");
+    section(&mut out, variant, "Each round ends", "round.end");
+    actions(&mut out, variant, game);
+    end(&mut out, variant, game);
+    if !p.figures.is_empty() {
+        let _ = writeln!(out, "\n## Figures\n");
+        for f in &p.figures {
+            let _ = writeln!(out, "- `{}`: {} ({})", f.name, f.meaning, f.unit);
+        }
+    }
+    if !p.bots.is_empty() {
+        let _ = writeln!(out, "\n## The file's bots\n");
+        for bot in &p.bots {
+            let _ = writeln!(out, "- `{}`: {}", bot.name, bot.doc);
+        }
+    }
+    out
+}
+
+/// The key table: every declared parameter with its default (its value here when computed),
+/// what is allowed and what it means.
+fn parameters(out: &mut String, game: &RulesGame) {
+    let p = game.program();
+    let b = &game.bound;
     let _ = writeln!(out, "\n## Parameters\n");
     let _ = writeln!(out, "Every key may be set in a variant that extends this file or with `--set KEY=VALUE`.\n");
     let _ = writeln!(out, "| key | default | allowed | meaning |\n| --- | --- | --- | --- |");
@@ -38,7 +69,12 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
         };
         let _ = writeln!(out, "| `{}` | {default} | {allowed} | {} |", d.key, d.meaning);
     }
-    let _ = writeln!(out, "\n## Rules as played\n");
+}
+
+/// Players and seats, the card groups, the zones with who sees them, and the counters.
+fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
+    let p = game.program();
+    let b = &game.bound;
     let _ = writeln!(
         out,
         "Players: {} ({} seats{}); cards: {} in the deck.",
@@ -97,13 +133,11 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
             let _ = writeln!(out, "- `{}` ({per}), starting at {start}", c.name);
         }
     }
-    section(&mut out, variant, "Set-up", "setup");
-    section(&mut out, variant, "Each round starts", "round.setup");
-    if let Some(skip) = source(variant, "turn.skip") {
-        let _ = writeln!(out, "\nA seat is passed over (no turn) when: {skip}");
-    }
-    section(&mut out, variant, "A turn", "turn.steps");
-    section(&mut out, variant, "Each round ends", "round.end");
+}
+
+/// Every action: when it may be chosen, what it chooses and what it does.
+fn actions(out: &mut String, variant: &Variant, game: &RulesGame) {
+    let p = game.program();
     let _ = writeln!(out, "\n## Actions");
     for a in &p.actions {
         let _ = writeln!(out, "\n### {}", a.name);
@@ -129,6 +163,12 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
             let _ = write!(out, "Then:\n{lines}");
         }
     }
+}
+
+/// When the game ends (each condition and the cap), who wins, the standing and end reasons.
+fn end(out: &mut String, variant: &Variant, game: &RulesGame) {
+    let p = game.program();
+    let b = &game.bound;
     let _ = writeln!(out, "\n## End");
     if let Some(toml::Value::Array(items)) = lookup(&variant.table, "end.when") {
         for item in items {
@@ -152,19 +192,6 @@ pub fn outline(variant: &Variant, game: &RulesGame) -> String {
         let _ = writeln!(out, "Standing ({}): {s}", p.standing_unit);
     }
     let _ = writeln!(out, "End reasons: {}", p.end_reasons.join(", "));
-    if !p.figures.is_empty() {
-        let _ = writeln!(out, "\n## Figures\n");
-        for f in &p.figures {
-            let _ = writeln!(out, "- `{}`: {} ({})", f.name, f.meaning, f.unit);
-        }
-    }
-    if !p.bots.is_empty() {
-        let _ = writeln!(out, "\n## The file's bots\n");
-        for bot in &p.bots {
-            let _ = writeln!(out, "- `{}`: {}", bot.name, bot.doc);
-        }
-    }
-    out
 }
 
 fn section(out: &mut String, variant: &Variant, title: &str, key: &str) {
