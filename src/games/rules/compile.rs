@@ -1586,9 +1586,16 @@ impl<'v> Compiler<'v> {
                     } else if let Some(seat) = inner.strip_prefix("seat:") {
                         let e = self.parse_resolve(key, seat, inner_at + 5, "a seat in a text")?;
                         Part::Seat(e)
-                    } else if let Some((a, e)) = inner.split_once(':').and_then(|(name, e)| Some((self.attrs.iter().position(|a| a.name == name.trim())?, e))) {
+                    } else if let Some((name, e)) = inner.split_once(':') {
                         // `{color: number / 5}`: the attribute's value named, not numbered.
-                        let skip = inner.find(':').unwrap_or(0) + 1;
+                        let name = name.trim();
+                        let Some(a) = self.attrs.iter().position(|a| a.name == name) else {
+                            let allowed: Vec<&str> = ["card", "seat"].into_iter().chain(self.attrs.iter().map(|a| a.name.as_str())).collect();
+                            let hint = nearest(name, allowed.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                            let message = format!("`{name}:` names nothing; {hint}allowed before `:` in a text: {}", allowed.join(", "));
+                            return Err(self.expr_err(key, ExprError::new(inner_at, message), "a text"));
+                        };
+                        let skip = inner.len() - e.len();
                         let e = self.parse_resolve(key, e, inner_at + skip, "an attribute's value in a text")?;
                         Part::Attr(a as u8, e)
                     } else {

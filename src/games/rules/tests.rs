@@ -410,3 +410,17 @@ fn plain_tricks_follows_suit_and_the_recipe_is_the_files_text() {
     }
     assert!(follows > 1000, "{follows} decisions with the led suit in hand");
 }
+
+/// A misspelt attribute in a `say` text (`{colr: ...}`) is named at its place with the
+/// nearest name and what is allowed before `:`.
+#[test]
+fn a_misspelt_attribute_in_a_text_gets_did_you_mean() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/rules/penny-badger.toml")).expect("reads");
+    let broken = text.replacen("{color: number / 5}", "{colr: number / 5}", 1);
+    assert_ne!(broken, text);
+    let v = Variant::from_toml_str(Path::new("pb.toml"), &broken).expect("toml");
+    let err = RulesGame::from_variant(&v).err().expect("refused").to_string();
+    let line = broken.lines().position(|l| l.contains("{colr:")).expect("there") + 1;
+    assert!(err.starts_with(&format!("pb.toml:{line}:")), "{err}");
+    assert!(err.contains("did you mean `color`") && err.contains("allowed before `:` in a text: card, seat, color, shape"), "{err}");
+}
