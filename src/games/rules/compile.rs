@@ -67,6 +67,47 @@ pub fn compile(variant: &Variant) -> Result<Program, VariantError> {
     Compiler::new(variant).run()
 }
 
+/// A parameter's kind, default, lowest and highest value.
+type ParamShape = (ParamKind, ParamDefault, i64, i64);
+
+/// A rules file's header, read first.
+struct Header {
+    /// The language version the file is written in.
+    version: i64,
+    /// The game id.
+    id: String,
+    /// The game's name as shown (the id when not given).
+    title: String,
+    /// What a game's length is counted in.
+    length_unit: String,
+    /// What the standing is counted in.
+    standing_unit: String,
+}
+
+/// The table's seating as the file gives it.
+struct Seating {
+    /// Seats at the table, dummies included (the players when not given).
+    seats: Option<Expr>,
+    /// The seat that starts.
+    first_seat: Option<Expr>,
+    /// Whether the first seat moves on each round.
+    rotate_first: bool,
+    /// The teams, each a list of seats.
+    teams: Vec<Vec<usize>>,
+}
+
+/// Where the set-up, round and turn code start and end in the program.
+struct Layout {
+    /// The first instruction of a round.
+    round_start: u32,
+    /// The first instruction of a turn.
+    turn_start: u32,
+    /// The instruction that ends a turn.
+    turn_end: u32,
+    /// The first instruction of a round's end.
+    round_end: u32,
+}
+
 struct Compiler<'v> {
     v: &'v Variant,
     params: Vec<ParamDecl>,
@@ -163,177 +204,22 @@ impl<'v> Compiler<'v> {
     }
 
     fn run(mut self) -> Res<Program> {
-        let version = match self.get(VERSION_KEY) {
-            Some(toml::Value::Integer(n)) => *n,
-            Some(other) => return Err(self.err(VERSION_KEY, format!("expected the language version (an integer), got {}", other.type_str()))),
-            None => return Err(self.err(VERSION_KEY, "missing: a rules file starts with `rules_language = 1`")),
-        };
-        if version != LANGUAGE_VERSION {
-            return Err(self.err(VERSION_KEY, format!("this playtest reads rules language version {LANGUAGE_VERSION}, not {version}")));
-        }
-        let id = self.v.game.clone();
-        if id.is_empty() {
-            return Err(self.err("game", "missing: a rules file names its game id (`game = \"my-game\"`)"));
-        }
-        if crate::games::GAME_IDS.contains(&id.as_str()) {
-            return Err(self.err("game", format!("`{id}` is a built-in game's id; a rules file needs an id of its own (say `{id}-rules`)")));
-        }
-        if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_') {
-            return Err(self.err("game", "a game id is lowercase letters, digits, `-` and `_`"));
-        }
-        let title = match self.get("title") {
-            Some(v) => self.string("title", v, "title")?,
-            None => id.clone(),
-        };
-        let length_unit = match self.get("length_unit") {
-            Some(v) => self.string("length_unit", v, "length_unit")?,
-            None => "turns".into(),
-        };
-        let standing_unit = match self.get("standing_unit") {
-            Some(v) => self.string("standing_unit", v, "standing_unit")?,
-            None => "points".into(),
-        };
+        let Header { version, id, title, length_unit, standing_unit } = self.read_header()?;
         self.read_params()?;
         self.read_cards_attrs()?;
         self.read_zones()?;
         self.read_counters()?;
         let groups = self.read_groups()?;
         self.declare_actions()?;
-        let end = self.table("end")?;
-        if let Some(end) = end {
-            self.check_keys("end", end, &["when", "round_when", "cap", "winners", "standing", "score", "capped_round_scores"], "the end")?;
-        }
-        // End reasons: every `reason` of `[end]` and `end game` in file order, then the
-        // engine's own.
-        self.collect_reasons();
-        let table = self.table("table")?;
-        if let Some(t) = table {
-            self.check_keys("table", t, &["seats", "first", "rotate_first", "teams", "rounds"], "the table")?;
-        }
-
-        // Set-up.
-        self.seat_is_current = false;
-        self.steps_at("setup")?;
-        let round_start = self.code.len() as u32;
-        self.emit(Instr::RoundStart, "round");
-        if self.get("round").is_some() {
-            let round = self.table("round")?.expect("checked");
-            self.check_keys("round", round, &["setup", "end"], "the round")?;
-        }
-        self.seat_is_current = false;
-        self.steps_at("round.setup")?;
-        let turn_start = self.code.len() as u32;
-        self.emit(Instr::TurnStart, "turn");
-        let turn = self.table("turn")?.ok_or_else(|| self.err("turn", "missing: a rules file needs a `[turn]` with `steps`"))?;
-        self.check_keys("turn", turn, &["steps", "skip"], "the turn")?;
-        self.seat_is_current = true;
-        if self.get("turn.steps").is_none() {
-            return Err(self.err("turn", "missing `steps`: the list of what a turn does"));
-        }
-        self.steps_at("turn.steps")?;
-        let turn_end = self.code.len() as u32;
-        self.emit(Instr::TurnEnd, "turn");
-        let round_end = self.code.len() as u32;
-        self.seat_is_current = false;
-        self.steps_at("round.end")?;
-        self.emit(Instr::RoundEnd, "round");
-        for i in std::mem::take(&mut self.turn_end_fixups) {
-            self.code[i] = Instr::Jump(turn_end);
-        }
-        for i in std::mem::take(&mut self.round_end_fixups) {
-            self.code[i] = Instr::Jump(round_end);
-        }
-        // Actions' steps.
-        for (index, steps, key) in std::mem::take(&mut self.action_steps) {
-            self.actions[index].code = self.code.len() as u32;
-            let slot = self.actions[index].code;
-            let _ = slot;
-            self.seat_is_current = false;
-            let chooser = self.alloc();
-            self.scope.push(("seat".into(), chooser));
-            // The chooser's slot is set by the machine: the choose instruction's slot is
-            // copied there (see `Machine::apply`); we record it as the first bind.
-            self.code.push(Instr::Bind(chooser, Expr::Var(Var::Bind(0))));
-            self.code_keys.push(key.clone());
-            self.steps(&steps, &key)?;
-            self.scope.pop();
-            self.emit(Instr::Return, &key);
-            for i in std::mem::take(&mut self.turn_end_fixups) {
-                self.code[i] = Instr::Jump(turn_end);
-            }
-            for i in std::mem::take(&mut self.round_end_fixups) {
-                self.code[i] = Instr::Jump(round_end);
-            }
-        }
-        let skip = match self.get("turn.skip") {
-            Some(v) => Some(self.seat_expr("turn.skip", v, "the turn's skip condition")?),
-            None => None,
-        };
-        let mut game_ends = Vec::new();
-        let mut round_ends = Vec::new();
-        for (list, out) in [("end.when", &mut game_ends), ("end.round_when", &mut round_ends)] {
-            if let Some(v) = self.get(list) {
-                let items = v.as_array().ok_or_else(|| self.err(list, "expected a list of `{ if = \"...\", reason = \"...\" }`"))?;
-                for (i, item) in items.iter().enumerate() {
-                    let key = format!("{list}.{i}");
-                    let t = item.as_table().ok_or_else(|| self.err(&key, "expected `{ if = \"...\", reason = \"...\" }`"))?;
-                    self.check_keys(&key, t, &["if", "reason"], "an end condition")?;
-                    let cond = t.get("if").ok_or_else(|| self.err(&key, "missing `if`: the condition that ends it"))?;
-                    let condition = self.expr(&format!("{key}.if"), cond, "an end condition")?;
-                    let reason =
-                        t.get("reason").map(|r| self.string(&format!("{key}.reason"), r, "an end reason")).transpose()?.unwrap_or_else(|| "ended".into());
-                    let reason = self.reason_index(&reason);
-                    out.push(EndCheck { condition, reason });
-                }
-            }
-        }
-        let cap_value = self
-            .get("end.cap")
-            .ok_or_else(|| self.err("end", "missing `cap`: every game needs a turn cap (`cap = 1000` or a parameter `cap = \"turn_cap\"`)"))?;
-        let cap = self.expr("end.cap", cap_value, "the turn cap")?;
-        let capped_round_scores = match self.get("end.capped_round_scores") {
-            Some(toml::Value::Boolean(b)) => *b,
-            Some(_) => return Err(self.err("end.capped_round_scores", "expected true or false")),
-            None => true,
-        };
-        let rounds = match self.get("table.rounds") {
-            Some(v) => Some(self.expr("table.rounds", v, "the rounds of a match")?),
-            None => None,
-        };
-        let standing = match self.get("end.standing") {
-            Some(v) => Some(self.seat_expr("end.standing", v, "the standing")?),
-            None => None,
-        };
-        let score = match self.get("end.score") {
-            Some(v) => Some(self.seat_expr("end.score", v, "the score")?),
-            None => None,
-        };
+        self.check_end_and_table_keys()?;
+        let Layout { round_start, turn_start, turn_end, round_end } = self.compile_code()?;
+        let skip = self.optional_seat_expr("turn.skip", "the turn's skip condition")?;
+        let (game_ends, round_ends) = (self.end_checks("end.when")?, self.end_checks("end.round_when")?);
+        let (cap, capped_round_scores, rounds) = self.read_cap()?;
+        let standing = self.optional_seat_expr("end.standing", "the standing")?;
+        let score = self.optional_seat_expr("end.score", "the score")?;
         let winners = self.read_winners()?;
-        let seats = match self.get("table.seats") {
-            Some(v) => Some(self.expr("table.seats", v, "the seats")?),
-            None => None,
-        };
-        let first_seat = match self.get("table.first") {
-            Some(v) => Some(self.expr("table.first", v, "the first seat")?),
-            None => None,
-        };
-        let rotate_first = matches!(self.get("table.rotate_first"), Some(toml::Value::Boolean(true)));
-        let teams = match self.get("table.teams") {
-            None => Vec::new(),
-            Some(v) => {
-                let bad = || self.err("table.teams", "expected a list of teams, each a list of seat numbers (`[[0, 2], [1, 3]]`)");
-                let mut teams = Vec::new();
-                for t in v.as_array().ok_or_else(bad)? {
-                    let mut team = Vec::new();
-                    for s in t.as_array().ok_or_else(bad)? {
-                        let s = s.as_integer().filter(|s| (0..SEAT_SLOTS as i64).contains(s)).ok_or_else(bad)?;
-                        team.push(s as usize);
-                    }
-                    teams.push(team);
-                }
-                teams
-            }
-        };
+        let Seating { seats, first_seat, rotate_first, teams } = self.read_seating()?;
         let figures = self.read_figures()?;
         let bots = self.read_bots()?;
         let requires = self.read_requires()?;
@@ -392,6 +278,190 @@ impl<'v> Compiler<'v> {
         Ok(program)
     }
 
+    /// Refuses unknown keys in `[end]` and `[table]`, and collects the end reasons: every
+    /// `reason` of `[end]` and `end game` in file order, then the engine's own.
+    fn check_end_and_table_keys(&mut self) -> Res<()> {
+        if let Some(end) = self.table("end")? {
+            self.check_keys("end", end, &["when", "round_when", "cap", "winners", "standing", "score", "capped_round_scores"], "the end")?;
+        }
+        self.collect_reasons();
+        if let Some(t) = self.table("table")? {
+            self.check_keys("table", t, &["seats", "first", "rotate_first", "teams", "rounds"], "the table")?;
+        }
+        Ok(())
+    }
+
+    /// The seat expression at `key` (`what` names it in an error), if the file gives one.
+    fn optional_seat_expr(&mut self, key: &str, what: &str) -> Res<Option<Expr>> {
+        match self.get(key) {
+            Some(v) => Ok(Some(self.seat_expr(key, v, what)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The file's header: the language version, the game id (not a built-in one), the title
+    /// and the units of length and standing.
+    fn read_header(&mut self) -> Res<Header> {
+        let version = match self.get(VERSION_KEY) {
+            Some(toml::Value::Integer(n)) => *n,
+            Some(other) => return Err(self.err(VERSION_KEY, format!("expected the language version (an integer), got {}", other.type_str()))),
+            None => return Err(self.err(VERSION_KEY, "missing: a rules file starts with `rules_language = 1`")),
+        };
+        if version != LANGUAGE_VERSION {
+            return Err(self.err(VERSION_KEY, format!("this playtest reads rules language version {LANGUAGE_VERSION}, not {version}")));
+        }
+        let id = self.v.game.clone();
+        if id.is_empty() {
+            return Err(self.err("game", "missing: a rules file names its game id (`game = \"my-game\"`)"));
+        }
+        if crate::games::GAME_IDS.contains(&id.as_str()) {
+            return Err(self.err("game", format!("`{id}` is a built-in game's id; a rules file needs an id of its own (say `{id}-rules`)")));
+        }
+        if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_') {
+            return Err(self.err("game", "a game id is lowercase letters, digits, `-` and `_`"));
+        }
+        let title = match self.get("title") {
+            Some(v) => self.string("title", v, "title")?,
+            None => id.clone(),
+        };
+        let length_unit = match self.get("length_unit") {
+            Some(v) => self.string("length_unit", v, "length_unit")?,
+            None => "turns".into(),
+        };
+        let standing_unit = match self.get("standing_unit") {
+            Some(v) => self.string("standing_unit", v, "standing_unit")?,
+            None => "points".into(),
+        };
+        Ok(Header { version, id, title, length_unit, standing_unit })
+    }
+
+    /// Emits the set-up, round, turn and actions' code, with every jump to a turn's or
+    /// round's end patched; returns where each part starts.
+    fn compile_code(&mut self) -> Res<Layout> {
+        // Set-up.
+        self.seat_is_current = false;
+        self.steps_at("setup")?;
+        let round_start = self.code.len() as u32;
+        self.emit(Instr::RoundStart, "round");
+        if self.get("round").is_some() {
+            let round = self.table("round")?.expect("checked");
+            self.check_keys("round", round, &["setup", "end"], "the round")?;
+        }
+        self.seat_is_current = false;
+        self.steps_at("round.setup")?;
+        let turn_start = self.code.len() as u32;
+        self.emit(Instr::TurnStart, "turn");
+        let turn = self.table("turn")?.ok_or_else(|| self.err("turn", "missing: a rules file needs a `[turn]` with `steps`"))?;
+        self.check_keys("turn", turn, &["steps", "skip"], "the turn")?;
+        self.seat_is_current = true;
+        if self.get("turn.steps").is_none() {
+            return Err(self.err("turn", "missing `steps`: the list of what a turn does"));
+        }
+        self.steps_at("turn.steps")?;
+        let turn_end = self.code.len() as u32;
+        self.emit(Instr::TurnEnd, "turn");
+        let round_end = self.code.len() as u32;
+        self.seat_is_current = false;
+        self.steps_at("round.end")?;
+        self.emit(Instr::RoundEnd, "round");
+        for i in std::mem::take(&mut self.turn_end_fixups) {
+            self.code[i] = Instr::Jump(turn_end);
+        }
+        for i in std::mem::take(&mut self.round_end_fixups) {
+            self.code[i] = Instr::Jump(round_end);
+        }
+        // Actions' steps.
+        for (index, steps, key) in std::mem::take(&mut self.action_steps) {
+            self.actions[index].code = self.code.len() as u32;
+            let slot = self.actions[index].code;
+            let _ = slot;
+            self.seat_is_current = false;
+            let chooser = self.alloc();
+            self.scope.push(("seat".into(), chooser));
+            // The chooser's slot is set by the machine: the choose instruction's slot is
+            // copied there (see `Machine::apply`); we record it as the first bind.
+            self.code.push(Instr::Bind(chooser, Expr::Var(Var::Bind(0))));
+            self.code_keys.push(key.clone());
+            self.steps(&steps, &key)?;
+            self.scope.pop();
+            self.emit(Instr::Return, &key);
+            for i in std::mem::take(&mut self.turn_end_fixups) {
+                self.code[i] = Instr::Jump(turn_end);
+            }
+            for i in std::mem::take(&mut self.round_end_fixups) {
+                self.code[i] = Instr::Jump(round_end);
+            }
+        }
+        Ok(Layout { round_start, turn_start, turn_end, round_end })
+    }
+
+    /// The end conditions listed under `list` (`end.when` or `end.round_when`), in file order.
+    fn end_checks(&mut self, list: &str) -> Res<Vec<EndCheck>> {
+        let mut out = Vec::new();
+        if let Some(v) = self.get(list) {
+            let items = v.as_array().ok_or_else(|| self.err(list, "expected a list of `{ if = \"...\", reason = \"...\" }`"))?;
+            for (i, item) in items.iter().enumerate() {
+                let key = format!("{list}.{i}");
+                let t = item.as_table().ok_or_else(|| self.err(&key, "expected `{ if = \"...\", reason = \"...\" }`"))?;
+                self.check_keys(&key, t, &["if", "reason"], "an end condition")?;
+                let cond = t.get("if").ok_or_else(|| self.err(&key, "missing `if`: the condition that ends it"))?;
+                let condition = self.expr(&format!("{key}.if"), cond, "an end condition")?;
+                let reason = t.get("reason").map(|r| self.string(&format!("{key}.reason"), r, "an end reason")).transpose()?.unwrap_or_else(|| "ended".into());
+                let reason = self.reason_index(&reason);
+                out.push(EndCheck { condition, reason });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The turn cap (required), whether a capped round still scores, and the rounds of a match.
+    fn read_cap(&mut self) -> Res<(Expr, bool, Option<Expr>)> {
+        let cap_value = self
+            .get("end.cap")
+            .ok_or_else(|| self.err("end", "missing `cap`: every game needs a turn cap (`cap = 1000` or a parameter `cap = \"turn_cap\"`)"))?;
+        let cap = self.expr("end.cap", cap_value, "the turn cap")?;
+        let capped_round_scores = match self.get("end.capped_round_scores") {
+            Some(toml::Value::Boolean(b)) => *b,
+            Some(_) => return Err(self.err("end.capped_round_scores", "expected true or false")),
+            None => true,
+        };
+        let rounds = match self.get("table.rounds") {
+            Some(v) => Some(self.expr("table.rounds", v, "the rounds of a match")?),
+            None => None,
+        };
+        Ok((cap, capped_round_scores, rounds))
+    }
+
+    /// The table's seats (dummies included), first seat, whether it rotates, and teams.
+    fn read_seating(&mut self) -> Res<Seating> {
+        let seats = match self.get("table.seats") {
+            Some(v) => Some(self.expr("table.seats", v, "the seats")?),
+            None => None,
+        };
+        let first_seat = match self.get("table.first") {
+            Some(v) => Some(self.expr("table.first", v, "the first seat")?),
+            None => None,
+        };
+        let rotate_first = matches!(self.get("table.rotate_first"), Some(toml::Value::Boolean(true)));
+        let teams = match self.get("table.teams") {
+            None => Vec::new(),
+            Some(v) => {
+                let bad = || self.err("table.teams", "expected a list of teams, each a list of seat numbers (`[[0, 2], [1, 3]]`)");
+                let mut teams = Vec::new();
+                for t in v.as_array().ok_or_else(bad)? {
+                    let mut team = Vec::new();
+                    for s in t.as_array().ok_or_else(bad)? {
+                        let s = s.as_integer().filter(|s| (0..SEAT_SLOTS as i64).contains(s)).ok_or_else(bad)?;
+                        team.push(s as usize);
+                    }
+                    teams.push(team);
+                }
+                teams
+            }
+        };
+        Ok(Seating { seats, first_seat, rotate_first, teams })
+    }
+
     fn emit(&mut self, instr: Instr, key: &str) {
         self.code.push(instr);
         self.code_keys.push(key.to_string());
@@ -437,40 +507,7 @@ impl<'v> Compiler<'v> {
             let max = t.get("max").map(|m| m.as_integer().ok_or_else(|| self.err(&format!("{at}.max"), "expected an integer"))).transpose()?;
             let default = t.get("default").ok_or_else(|| self.err(&at, "missing `default`"))?;
             let (kind, default, lo, hi) = if let Some(words) = t.get("words") {
-                let words: Vec<String> = words
-                    .as_array()
-                    .ok_or_else(|| self.err(&format!("{at}.words"), "expected a list of words"))?
-                    .iter()
-                    .map(|w| w.as_str().map(str::to_string).ok_or_else(|| self.err(&format!("{at}.words"), "expected a list of words")))
-                    .collect::<Res<_>>()?;
-                let word = |s: &str| {
-                    words
-                        .iter()
-                        .position(|w| w == s)
-                        .ok_or_else(|| self.err(&format!("{at}.default"), format!("`{s}` is not one of the words: {}", words.join(", "))))
-                };
-                if min.is_some() || max.is_some() {
-                    // An integer or a word: words read as -1, -2, ... below every integer.
-                    let (lo, hi) = (min.unwrap_or(0), max.unwrap_or(i64::MAX));
-                    if lo < 0 {
-                        return Err(
-                            self.err(&format!("{at}.min"), "a parameter with `words` and a range takes integers from 0 up (its words read as -1, -2, ...)")
-                        );
-                    }
-                    let d = match default {
-                        toml::Value::String(s) => -(word(s)? as i64) - 1,
-                        toml::Value::Integer(n) if *n >= lo && *n <= hi => *n,
-                        _ => return Err(self.err(&format!("{at}.default"), format!("expected an integer from {lo} to {hi} or one of the words"))),
-                    };
-                    (ParamKind::IntOrWord(words), ParamDefault::Value(d), lo, hi)
-                } else {
-                    let d = match default {
-                        toml::Value::String(s) => word(s)? as i64,
-                        _ => return Err(self.err(&format!("{at}.default"), "expected one of the words")),
-                    };
-                    let n = words.len() as i64;
-                    (ParamKind::Word(words), ParamDefault::Value(d), 0, n - 1)
-                }
+                self.word_param(&at, words, default, min, max)?
             } else {
                 match default {
                     toml::Value::Boolean(b) => (ParamKind::Bool, ParamDefault::Value(i64::from(*b)), 0, 1),
@@ -512,6 +549,40 @@ impl<'v> Compiler<'v> {
             return Err(self.err("parameters.players", format!("players may range over 1 to {SEAT_SLOTS}")));
         }
         Ok(())
+    }
+
+    /// A parameter with `words`: a word (its index) or, with a range, an integer or a word
+    /// (words read as -1, -2, ... below every integer); its kind, default and range.
+    fn word_param(&self, at: &str, words: &toml::Value, default: &toml::Value, min: Option<i64>, max: Option<i64>) -> Res<ParamShape> {
+        let words: Vec<String> = words
+            .as_array()
+            .ok_or_else(|| self.err(&format!("{at}.words"), "expected a list of words"))?
+            .iter()
+            .map(|w| w.as_str().map(str::to_string).ok_or_else(|| self.err(&format!("{at}.words"), "expected a list of words")))
+            .collect::<Res<_>>()?;
+        let word = |s: &str| {
+            words.iter().position(|w| w == s).ok_or_else(|| self.err(&format!("{at}.default"), format!("`{s}` is not one of the words: {}", words.join(", "))))
+        };
+        if min.is_some() || max.is_some() {
+            // An integer or a word: words read as -1, -2, ... below every integer.
+            let (lo, hi) = (min.unwrap_or(0), max.unwrap_or(i64::MAX));
+            if lo < 0 {
+                return Err(self.err(&format!("{at}.min"), "a parameter with `words` and a range takes integers from 0 up (its words read as -1, -2, ...)"));
+            }
+            let d = match default {
+                toml::Value::String(s) => -(word(s)? as i64) - 1,
+                toml::Value::Integer(n) if *n >= lo && *n <= hi => *n,
+                _ => return Err(self.err(&format!("{at}.default"), format!("expected an integer from {lo} to {hi} or one of the words"))),
+            };
+            Ok((ParamKind::IntOrWord(words), ParamDefault::Value(d), lo, hi))
+        } else {
+            let d = match default {
+                toml::Value::String(s) => word(s)? as i64,
+                _ => return Err(self.err(&format!("{at}.default"), "expected one of the words")),
+            };
+            let n = words.len() as i64;
+            Ok((ParamKind::Word(words), ParamDefault::Value(d), 0, n - 1))
+        }
     }
 
     fn read_cards_attrs(&mut self) -> Res<()> {
