@@ -70,6 +70,13 @@ pub fn compile(variant: &Variant) -> Result<Program, VariantError> {
 /// A parameter's kind, default, lowest and highest value.
 type ParamShape = (ParamKind, ParamDefault, i64, i64);
 
+/// Returns the error `$e` of a step at `$key` from the enclosing compiler method.
+macro_rules! step_fail {
+    ($c:expr, $key:expr, $e:expr) => {
+        return Err($c.expr_err($key, $e, "a step"))
+    };
+}
+
 /// A rules file's header, read first.
 struct Header {
     /// The language version the file is written in.
@@ -1229,108 +1236,13 @@ impl<'v> Compiler<'v> {
 
     fn block(&mut self, key: &str, t: &toml::Table) -> Res<()> {
         if let Some(cond) = t.get("if") {
-            self.check_keys(key, t, &["if", "then", "else"], "an `if` step")?;
-            let c = self.expr(&format!("{key}.if"), cond, "a condition")?;
-            let jump = self.code.len();
-            self.emit(Instr::Jump(0), key);
-            if let Some(then) = t.get("then") {
-                self.steps(then, &format!("{key}.then"))?;
-            } else {
-                return Err(self.err(key, "missing `then`: the steps done when the condition holds"));
-            }
-            if let Some(otherwise) = t.get("else") {
-                let skip = self.code.len();
-                self.emit(Instr::Jump(0), key);
-                self.code[jump] = Instr::JumpIfNot(c, self.code.len() as u32);
-                self.steps(otherwise, &format!("{key}.else"))?;
-                self.code[skip] = Instr::Jump(self.code.len() as u32);
-            } else {
-                self.code[jump] = Instr::JumpIfNot(c, self.code.len() as u32);
-            }
-            Ok(())
+            self.if_step(key, t, cond)
         } else if let Some(each) = t.get("each") {
-            self.check_keys(key, t, &["each", "in", "do", "as"], "an `each` step")?;
-            let what = self.string(&format!("{key}.each"), each, "each")?;
-            let body = t.get("do").ok_or_else(|| self.err(key, "missing `do`: the steps done for each"))?;
-            let name = t.get("as").map(|a| self.string(&format!("{key}.as"), a, "a name")).transpose()?;
-            match what.as_str() {
-                "player" | "other" | "seat" => {
-                    let which = match what.as_str() {
-                        "player" => SeatLoop::Players,
-                        "other" => SeatLoop::Others,
-                        _ => SeatLoop::Seats,
-                    };
-                    let slot = self.alloc();
-                    let left = self.alloc();
-                    let start = self.code.len();
-                    self.emit(Instr::SeatLoopStart { which, slot, left, exit: 0 }, key);
-                    let body_at = self.code.len() as u32;
-                    self.scope.push((name.unwrap_or_else(|| "seat".into()), slot));
-                    self.steps(body, &format!("{key}.do"))?;
-                    self.scope.pop();
-                    self.emit(Instr::SeatLoopNext { which, slot, left, body: body_at }, key);
-                    let exit = self.code.len() as u32;
-                    self.code[start] = Instr::SeatLoopStart { which, slot, left, exit };
-                    Ok(())
-                }
-                "card" => {
-                    let source = t.get("in").map(|z| self.string(&format!("{key}.in"), z, "a zone")).transpose()?.unwrap_or_else(|| "chosen".into());
-                    if source != "chosen" {
-                        return Err(self.err(&format!("{key}.in"), "a loop over cards runs over `chosen` (the cards the action chose)"));
-                    }
-                    let slot = self.alloc();
-                    let index = self.alloc();
-                    let start = self.code.len();
-                    self.emit(Instr::CardLoopStart { slot, index, exit: 0 }, key);
-                    let body_at = self.code.len() as u32;
-                    self.scope.push((name.unwrap_or_else(|| "card".into()), slot));
-                    self.steps(body, &format!("{key}.do"))?;
-                    self.scope.pop();
-                    self.emit(Instr::CardLoopNext { slot, index, body: body_at }, key);
-                    let exit = self.code.len() as u32;
-                    self.code[start] = Instr::CardLoopStart { slot, index, exit };
-                    Ok(())
-                }
-                other => Err(self.err(&format!("{key}.each"), format!("`{other}`: allowed: player (every player from the current one), other (every other player), seat (every seat, dummies included), card (every chosen card)"))),
-            }
+            self.each_step(key, t, each)
         } else if let Some(cond) = t.get("while") {
-            self.check_keys(key, t, &["while", "do"], "a `while` step")?;
-            let c = self.expr(&format!("{key}.while"), cond, "a condition")?;
-            let body = t.get("do").ok_or_else(|| self.err(key, "missing `do`"))?;
-            let guard = self.alloc();
-            self.emit(Instr::Bind(guard, Expr::Const(0)), key);
-            let top = self.code.len();
-            self.emit(Instr::Jump(0), key);
-            self.emit(Instr::LoopGuard { guard }, key);
-            self.steps(body, &format!("{key}.do"))?;
-            self.emit(Instr::Jump(top as u32), key);
-            self.code[top] = Instr::JumpIfNot(c, self.code.len() as u32);
-            Ok(())
+            self.while_step(key, t, cond)
         } else if let Some(choose) = t.get("choose") {
-            self.check_keys(key, t, &["choose", "by", "secret"], "a `choose` step")?;
-            let names: Vec<String> = match choose {
-                toml::Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect(),
-                other => self.string(&format!("{key}.choose"), other, "actions")?.split(',').map(|s| s.trim().to_string()).collect(),
-            };
-            let actions =
-                names.iter().map(|n| self.action_named(n).map(|a| a as u16).map_err(|m| self.err(&format!("{key}.choose"), m))).collect::<Res<Vec<_>>>()?;
-            if actions.is_empty() {
-                return Err(self.err(&format!("{key}.choose"), "name at least one action"));
-            }
-            let seat = match t.get("by") {
-                None => None,
-                Some(v) => Some(self.expr(&format!("{key}.by"), v, "who chooses")?),
-            };
-            if seat.is_none() && !self.seat_is_current && !self.scope.iter().any(|(n, _)| n == "seat") {
-                return Err(self.err(key, "who chooses? outside the turn's steps give `by` (a seat)"));
-            }
-            let seat = match seat {
-                Some(s) => Some(s),
-                None => self.lookup("seat").map(|slot| Expr::Var(Var::Bind(slot))),
-            };
-            let secret = matches!(t.get("secret"), Some(toml::Value::Boolean(true)));
-            self.emit(Instr::Choose { seat, actions, secret, slot: 0 }, key);
-            Ok(())
+            self.choose_step(key, t, choose)
         } else {
             Err(self.err(
                 key,
@@ -1339,144 +1251,135 @@ impl<'v> Compiler<'v> {
         }
     }
 
+    /// `{ if = ..., then = [...], else = [...] }`.
+    fn if_step(&mut self, key: &str, t: &toml::Table, cond: &toml::Value) -> Res<()> {
+        self.check_keys(key, t, &["if", "then", "else"], "an `if` step")?;
+        let c = self.expr(&format!("{key}.if"), cond, "a condition")?;
+        let jump = self.code.len();
+        self.emit(Instr::Jump(0), key);
+        if let Some(then) = t.get("then") {
+            self.steps(then, &format!("{key}.then"))?;
+        } else {
+            return Err(self.err(key, "missing `then`: the steps done when the condition holds"));
+        }
+        if let Some(otherwise) = t.get("else") {
+            let skip = self.code.len();
+            self.emit(Instr::Jump(0), key);
+            self.code[jump] = Instr::JumpIfNot(c, self.code.len() as u32);
+            self.steps(otherwise, &format!("{key}.else"))?;
+            self.code[skip] = Instr::Jump(self.code.len() as u32);
+        } else {
+            self.code[jump] = Instr::JumpIfNot(c, self.code.len() as u32);
+        }
+        Ok(())
+    }
+
+    /// `{ each = "player" | "other" | "seat" | "card", do = [...], as = NAME }`.
+    fn each_step(&mut self, key: &str, t: &toml::Table, each: &toml::Value) -> Res<()> {
+        self.check_keys(key, t, &["each", "in", "do", "as"], "an `each` step")?;
+        let what = self.string(&format!("{key}.each"), each, "each")?;
+        let body = t.get("do").ok_or_else(|| self.err(key, "missing `do`: the steps done for each"))?;
+        let name = t.get("as").map(|a| self.string(&format!("{key}.as"), a, "a name")).transpose()?;
+        match what.as_str() {
+            "player" | "other" | "seat" => {
+                let which = match what.as_str() {
+                    "player" => SeatLoop::Players,
+                    "other" => SeatLoop::Others,
+                    _ => SeatLoop::Seats,
+                };
+                let slot = self.alloc();
+                let left = self.alloc();
+                let start = self.code.len();
+                self.emit(Instr::SeatLoopStart { which, slot, left, exit: 0 }, key);
+                let body_at = self.code.len() as u32;
+                self.scope.push((name.unwrap_or_else(|| "seat".into()), slot));
+                self.steps(body, &format!("{key}.do"))?;
+                self.scope.pop();
+                self.emit(Instr::SeatLoopNext { which, slot, left, body: body_at }, key);
+                let exit = self.code.len() as u32;
+                self.code[start] = Instr::SeatLoopStart { which, slot, left, exit };
+                Ok(())
+            }
+            "card" => {
+                let source = t.get("in").map(|z| self.string(&format!("{key}.in"), z, "a zone")).transpose()?.unwrap_or_else(|| "chosen".into());
+                if source != "chosen" {
+                    return Err(self.err(&format!("{key}.in"), "a loop over cards runs over `chosen` (the cards the action chose)"));
+                }
+                let slot = self.alloc();
+                let index = self.alloc();
+                let start = self.code.len();
+                self.emit(Instr::CardLoopStart { slot, index, exit: 0 }, key);
+                let body_at = self.code.len() as u32;
+                self.scope.push((name.unwrap_or_else(|| "card".into()), slot));
+                self.steps(body, &format!("{key}.do"))?;
+                self.scope.pop();
+                self.emit(Instr::CardLoopNext { slot, index, body: body_at }, key);
+                let exit = self.code.len() as u32;
+                self.code[start] = Instr::CardLoopStart { slot, index, exit };
+                Ok(())
+            }
+            other => Err(self.err(&format!("{key}.each"), format!("`{other}`: allowed: player (every player from the current one), other (every other player), seat (every seat, dummies included), card (every chosen card)"))),
+        }
+    }
+
+    /// `{ while = ..., do = [...] }`, guarded against running forever.
+    fn while_step(&mut self, key: &str, t: &toml::Table, cond: &toml::Value) -> Res<()> {
+        self.check_keys(key, t, &["while", "do"], "a `while` step")?;
+        let c = self.expr(&format!("{key}.while"), cond, "a condition")?;
+        let body = t.get("do").ok_or_else(|| self.err(key, "missing `do`"))?;
+        let guard = self.alloc();
+        self.emit(Instr::Bind(guard, Expr::Const(0)), key);
+        let top = self.code.len();
+        self.emit(Instr::Jump(0), key);
+        self.emit(Instr::LoopGuard { guard }, key);
+        self.steps(body, &format!("{key}.do"))?;
+        self.emit(Instr::Jump(top as u32), key);
+        self.code[top] = Instr::JumpIfNot(c, self.code.len() as u32);
+        Ok(())
+    }
+
+    /// `{ choose = [ACTIONS], by = SEAT, secret = BOOL }`: a decision.
+    fn choose_step(&mut self, key: &str, t: &toml::Table, choose: &toml::Value) -> Res<()> {
+        self.check_keys(key, t, &["choose", "by", "secret"], "a `choose` step")?;
+        let names: Vec<String> = match choose {
+            toml::Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or("").to_string()).collect(),
+            other => self.string(&format!("{key}.choose"), other, "actions")?.split(',').map(|s| s.trim().to_string()).collect(),
+        };
+        let actions =
+            names.iter().map(|n| self.action_named(n).map(|a| a as u16).map_err(|m| self.err(&format!("{key}.choose"), m))).collect::<Res<Vec<_>>>()?;
+        if actions.is_empty() {
+            return Err(self.err(&format!("{key}.choose"), "name at least one action"));
+        }
+        let seat = match t.get("by") {
+            None => None,
+            Some(v) => Some(self.expr(&format!("{key}.by"), v, "who chooses")?),
+        };
+        if seat.is_none() && !self.seat_is_current && !self.scope.iter().any(|(n, _)| n == "seat") {
+            return Err(self.err(key, "who chooses? outside the turn's steps give `by` (a seat)"));
+        }
+        let seat = match seat {
+            Some(s) => Some(s),
+            None => self.lookup("seat").map(|slot| Expr::Var(Var::Bind(slot))),
+        };
+        let secret = matches!(t.get("secret"), Some(toml::Value::Boolean(true)));
+        self.emit(Instr::Choose { seat, actions, secret, slot: 0 }, key);
+        Ok(())
+    }
+
     fn statement(&mut self, key: &str, text: &str) -> Res<()> {
         let mut p = Parser::new(text).map_err(|e| self.expr_err(key, e, "a step"))?;
         let what = "a step";
         let word = p.name().map(|(_, w)| w);
-        macro_rules! fail {
-            ($e:expr) => {
-                return Err(self.expr_err(key, $e, what))
-            };
-        }
-        macro_rules! zone_after {
-            ($kw:expr) => {{
-                if !p.keyword($kw) {
-                    fail!(ExprError::new(p.offset(), format!("expected `{}`", $kw)));
-                }
-                self.zone_in(key, &mut p)?
-            }};
-        }
         match word.as_deref() {
-            Some("move") => {
-                if p.keyword("chosen") {
-                    let to = zone_after!("to");
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    self.emit(Instr::MoveChosen { to }, key);
-                    return Ok(());
-                }
-                let count = if p.keyword("all") {
-                    None
-                } else {
-                    let n = p.expr_until(&["from", "to"]).map_err(|e| self.expr_err(key, e, what))?;
-                    let e = self.resolve(key, &n)?;
-                    if p.keyword("to") {
-                        let to = self.zone_in(key, &mut p)?;
-                        p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                        self.emit(Instr::MoveCard { card: e, to }, key);
-                        return Ok(());
-                    }
-                    Some(e)
-                };
-                if !p.keyword("from") {
-                    fail!(ExprError::new(p.offset(), "expected `from` (move N from ZONE to ZONE)"));
-                }
-                let take = if p.keyword("bottom") {
-                    if !p.keyword("of") {
-                        fail!(ExprError::new(p.offset(), "expected `of` (from bottom of ZONE)"));
-                    }
-                    End::Bottom
-                } else {
-                    let _ = p.keyword("top") && p.keyword("of");
-                    End::Top
-                };
-                let from = self.zone_in(key, &mut p)?;
-                let to = zone_after!("to");
-                let put = if p.keyword("bottom") { End::Bottom } else { End::Top };
-                if p.keyword("where") {
-                    if matches!(from, Zone::Chosen) || take == End::Bottom {
-                        fail!(ExprError::new(p.offset(), "`where` filters a zone's cards from the top down (not `chosen`, not `from bottom of`)"));
-                    }
-                    let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    let (cond, slot) = self.bound("card", |c, _| c.node(&n)).map_err(|e| self.expr_err(key, e, what))?;
-                    self.emit(Instr::MoveWhere { from, to, count, put, slot, cond }, key);
-                    return Ok(());
-                }
-                p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                self.emit(Instr::Move { from, to, count, take, put }, key);
-            }
-            Some("fill") => {
-                let to = self.zone_in(key, &mut p)?;
-                if !p.keyword("to") {
-                    fail!(ExprError::new(p.offset(), "expected `to` (fill ZONE to SIZE from ZONE)"));
-                }
-                let n = p.expr_until(&["from"]).map_err(|e| self.expr_err(key, e, what))?;
-                let size = self.resolve(key, &n)?;
-                let from = zone_after!("from");
-                p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                self.emit(Instr::Fill { to, size, from }, key);
-            }
-            Some("deal") => {
-                let n = p.expr_until(&["from"]).map_err(|e| self.expr_err(key, e, what))?;
-                let count = self.resolve(key, &n)?;
-                let from = zone_after!("from");
-                if !p.keyword("to") {
-                    fail!(ExprError::new(p.offset(), "expected `to` (deal N from ZONE to ZONE-PER-SEAT)"));
-                }
-                let at = p.offset();
-                let Some((_, name)) = p.name() else { fail!(ExprError::new(at, "expected a zone per seat")) };
-                let z = self.zone_named(&name).map_err(|m| self.expr_err(key, ExprError::new(at, m), what))?;
-                if !self.zones[z].per_seat {
-                    fail!(ExprError::new(at, format!("`{name}` is a shared zone; deal goes to a zone per seat")));
-                }
-                p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                self.chance = true;
-                self.emit(Instr::Deal { from, to: self.zones[z].first, count }, key);
-            }
-            Some("shuffle") => {
-                let z = self.zone_in(key, &mut p)?;
-                p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                self.chance = true;
-                self.emit(Instr::Shuffle(z), key);
-            }
-            Some("reveal") => {
-                if p.keyword("choices") {
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    self.emit(Instr::RevealChoices, key);
-                } else {
-                    let z = self.zone_in(key, &mut p)?;
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    self.emit(Instr::Reveal(z), key);
-                }
-            }
+            Some("move") => self.move_step(key, &mut p)?,
+            Some(w @ ("fill" | "deal" | "shuffle" | "reveal")) => self.zone_step(w, key, &mut p)?,
             Some("say") => {
                 let rest = text.trim_start().strip_prefix("say").unwrap_or("").trim_start();
                 let offset = text.len() - rest.len();
                 let t = self.template_text(key, rest, offset)?;
                 self.emit(Instr::Say(t), key);
             }
-            Some("end") => {
-                if p.keyword("turn") {
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    self.turn_end_fixups.push(self.code.len());
-                    self.emit(Instr::EndTurn, key);
-                } else if p.keyword("round") {
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    self.round_end_fixups.push(self.code.len());
-                    self.emit(Instr::EndRound, key);
-                } else if p.keyword("game") {
-                    let at = p.offset();
-                    let reason = match p.name() {
-                        Some((_, r)) => r,
-                        None => fail!(ExprError::new(at, "expected an end reason (end game all_played)")),
-                    };
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    let r = self.reason_index(&reason);
-                    self.emit(Instr::EndGame(r), key);
-                } else {
-                    fail!(ExprError::new(p.offset(), "expected `turn`, `round` or `game REASON`"));
-                }
-            }
+            Some("end") => self.end_step(key, &mut p)?,
             Some("next") => {
                 let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
                 p.finish().map_err(|e| self.expr_err(key, e, what))?;
@@ -1498,62 +1401,211 @@ impl<'v> Compiler<'v> {
                 self.eliminates = true;
                 self.emit(Instr::Eliminate(e), key);
             }
-            Some(name) => {
-                // An assignment: COUNTER[ index ] (=|+=|-=) EXPR, or a roll.
-                let name = name.to_string();
-                let Some(c) = self.counters.iter().position(|c| c.name == name) else {
-                    let words = ["move", "fill", "deal", "shuffle", "reveal", "say", "end", "next", "skip", "reverse", "eliminate"];
-                    let names: Vec<&str> = words.iter().copied().chain(self.counters.iter().map(|c| c.name.as_str())).collect();
-                    let hint = nearest(&name, names.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                    fail!(ExprError::new(
-                        0,
-                        format!(
-                            "`{name}` is neither a step nor a counter; {hint}steps: {}; counters: {}",
-                            words.join(", "),
-                            self.counters.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
-                        )
-                    ));
-                };
-                let index = if p.symbol("[") {
-                    let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
-                    if !p.symbol("]") {
-                        fail!(ExprError::new(p.offset(), "expected `]`"));
-                    }
-                    Some(self.resolve(key, &n)?)
-                } else {
-                    None
-                };
-                let index = self.counter_index(key, c, index, 0)?;
-                let op = if p.symbol("+=") {
-                    AssignOp::Add
-                } else if p.symbol("-=") {
-                    AssignOp::Sub
-                } else if p.symbol("=") {
-                    AssignOp::Set
-                } else {
-                    fail!(ExprError::new(p.offset(), "expected `=`, `+=` or `-=`"));
-                };
-                if op == AssignOp::Set && p.keyword("roll") {
-                    if !p.symbol("(") {
-                        fail!(ExprError::new(p.offset(), "expected `(` (roll(FACES))"));
-                    }
-                    let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
-                    if !p.symbol(")") {
-                        fail!(ExprError::new(p.offset(), "expected `)`"));
-                    }
-                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                    let faces = self.resolve(key, &n)?;
-                    self.chance = true;
-                    self.emit(Instr::Roll { counter: c as u16, index, faces }, key);
-                    return Ok(());
-                }
-                let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
-                p.finish().map_err(|e| self.expr_err(key, e, what))?;
-                let value = self.resolve(key, &n)?;
-                self.emit(Instr::Assign { counter: c as u16, index, op, value }, key);
-            }
-            None => fail!(ExprError::new(0, "an empty step")),
+            Some(name) => self.assign_step(name, key, &mut p)?,
+            None => step_fail!(self, key, ExprError::new(0, "an empty step")),
         }
+        Ok(())
+    }
+
+    /// `move ...`: chosen cards, one card, N cards (from the top or bottom, `where` a
+    /// condition holds) or all of a zone, onto another zone's top or bottom.
+    fn move_step(&mut self, key: &str, p: &mut Parser) -> Res<()> {
+        let what = "a step";
+        if p.keyword("chosen") {
+            let to = self.zone_after(key, p, "to")?;
+            p.finish().map_err(|e| self.expr_err(key, e, what))?;
+            self.emit(Instr::MoveChosen { to }, key);
+            return Ok(());
+        }
+        let count = if p.keyword("all") {
+            None
+        } else {
+            let n = p.expr_until(&["from", "to"]).map_err(|e| self.expr_err(key, e, what))?;
+            let e = self.resolve(key, &n)?;
+            if p.keyword("to") {
+                let to = self.zone_in(key, p)?;
+                p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                self.emit(Instr::MoveCard { card: e, to }, key);
+                return Ok(());
+            }
+            Some(e)
+        };
+        if !p.keyword("from") {
+            step_fail!(self, key, ExprError::new(p.offset(), "expected `from` (move N from ZONE to ZONE)"));
+        }
+        let take = if p.keyword("bottom") {
+            if !p.keyword("of") {
+                step_fail!(self, key, ExprError::new(p.offset(), "expected `of` (from bottom of ZONE)"));
+            }
+            End::Bottom
+        } else {
+            let _ = p.keyword("top") && p.keyword("of");
+            End::Top
+        };
+        let from = self.zone_in(key, p)?;
+        let to = self.zone_after(key, p, "to")?;
+        let put = if p.keyword("bottom") { End::Bottom } else { End::Top };
+        if p.keyword("where") {
+            if matches!(from, Zone::Chosen) || take == End::Bottom {
+                step_fail!(self, key, ExprError::new(p.offset(), "`where` filters a zone's cards from the top down (not `chosen`, not `from bottom of`)"));
+            }
+            let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
+            p.finish().map_err(|e| self.expr_err(key, e, what))?;
+            let (cond, slot) = self.bound("card", |c, _| c.node(&n)).map_err(|e| self.expr_err(key, e, what))?;
+            self.emit(Instr::MoveWhere { from, to, count, put, slot, cond }, key);
+            return Ok(());
+        }
+        p.finish().map_err(|e| self.expr_err(key, e, what))?;
+        self.emit(Instr::Move { from, to, count, take, put }, key);
+        Ok(())
+    }
+
+    /// The zone after keyword `kw` of a step (`to ZONE`, `from ZONE`).
+    fn zone_after(&mut self, key: &str, p: &mut Parser, kw: &str) -> Res<Zone> {
+        if !p.keyword(kw) {
+            return Err(self.expr_err(key, ExprError::new(p.offset(), format!("expected `{kw}`")), "a step"));
+        }
+        self.zone_in(key, p)
+    }
+
+    /// `fill`, `deal`, `shuffle` and `reveal`: the steps on whole zones.
+    fn zone_step(&mut self, word: &str, key: &str, p: &mut Parser) -> Res<()> {
+        let what = "a step";
+        match word {
+            "fill" => {
+                let to = self.zone_in(key, p)?;
+                if !p.keyword("to") {
+                    step_fail!(self, key, ExprError::new(p.offset(), "expected `to` (fill ZONE to SIZE from ZONE)"));
+                }
+                let n = p.expr_until(&["from"]).map_err(|e| self.expr_err(key, e, what))?;
+                let size = self.resolve(key, &n)?;
+                let from = self.zone_after(key, p, "from")?;
+                p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                self.emit(Instr::Fill { to, size, from }, key);
+            }
+            "deal" => {
+                let n = p.expr_until(&["from"]).map_err(|e| self.expr_err(key, e, what))?;
+                let count = self.resolve(key, &n)?;
+                let from = self.zone_after(key, p, "from")?;
+                if !p.keyword("to") {
+                    step_fail!(self, key, ExprError::new(p.offset(), "expected `to` (deal N from ZONE to ZONE-PER-SEAT)"));
+                }
+                let at = p.offset();
+                let Some((_, name)) = p.name() else { step_fail!(self, key, ExprError::new(at, "expected a zone per seat")) };
+                let z = self.zone_named(&name).map_err(|m| self.expr_err(key, ExprError::new(at, m), what))?;
+                if !self.zones[z].per_seat {
+                    step_fail!(self, key, ExprError::new(at, format!("`{name}` is a shared zone; deal goes to a zone per seat")));
+                }
+                p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                self.chance = true;
+                self.emit(Instr::Deal { from, to: self.zones[z].first, count }, key);
+            }
+            "shuffle" => {
+                let z = self.zone_in(key, p)?;
+                p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                self.chance = true;
+                self.emit(Instr::Shuffle(z), key);
+            }
+            "reveal" => {
+                if p.keyword("choices") {
+                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                    self.emit(Instr::RevealChoices, key);
+                } else {
+                    let z = self.zone_in(key, p)?;
+                    p.finish().map_err(|e| self.expr_err(key, e, what))?;
+                    self.emit(Instr::Reveal(z), key);
+                }
+            }
+            _ => unreachable!("called for the zone steps only"),
+        }
+        Ok(())
+    }
+
+    /// `end turn`, `end round` or `end game REASON`.
+    fn end_step(&mut self, key: &str, p: &mut Parser) -> Res<()> {
+        let what = "a step";
+        if p.keyword("turn") {
+            p.finish().map_err(|e| self.expr_err(key, e, what))?;
+            self.turn_end_fixups.push(self.code.len());
+            self.emit(Instr::EndTurn, key);
+        } else if p.keyword("round") {
+            p.finish().map_err(|e| self.expr_err(key, e, what))?;
+            self.round_end_fixups.push(self.code.len());
+            self.emit(Instr::EndRound, key);
+        } else if p.keyword("game") {
+            let at = p.offset();
+            let reason = match p.name() {
+                Some((_, r)) => r,
+                None => step_fail!(self, key, ExprError::new(at, "expected an end reason (end game all_played)")),
+            };
+            p.finish().map_err(|e| self.expr_err(key, e, what))?;
+            let r = self.reason_index(&reason);
+            self.emit(Instr::EndGame(r), key);
+        } else {
+            step_fail!(self, key, ExprError::new(p.offset(), "expected `turn`, `round` or `game REASON`"));
+        }
+        Ok(())
+    }
+
+    /// `COUNTER[index] (=|+=|-=) EXPR` or `COUNTER[index] = roll(FACES)`.
+    fn assign_step(&mut self, name: &str, key: &str, p: &mut Parser) -> Res<()> {
+        let what = "a step";
+        // An assignment: COUNTER[ index ] (=|+=|-=) EXPR, or a roll.
+        let name = name.to_string();
+        let Some(c) = self.counters.iter().position(|c| c.name == name) else {
+            let words = ["move", "fill", "deal", "shuffle", "reveal", "say", "end", "next", "skip", "reverse", "eliminate"];
+            let names: Vec<&str> = words.iter().copied().chain(self.counters.iter().map(|c| c.name.as_str())).collect();
+            let hint = nearest(&name, names.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+            step_fail!(
+                self,
+                key,
+                ExprError::new(
+                    0,
+                    format!(
+                        "`{name}` is neither a step nor a counter; {hint}steps: {}; counters: {}",
+                        words.join(", "),
+                        self.counters.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", ")
+                    )
+                )
+            );
+        };
+        let index = if p.symbol("[") {
+            let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
+            if !p.symbol("]") {
+                step_fail!(self, key, ExprError::new(p.offset(), "expected `]`"));
+            }
+            Some(self.resolve(key, &n)?)
+        } else {
+            None
+        };
+        let index = self.counter_index(key, c, index, 0)?;
+        let op = if p.symbol("+=") {
+            AssignOp::Add
+        } else if p.symbol("-=") {
+            AssignOp::Sub
+        } else if p.symbol("=") {
+            AssignOp::Set
+        } else {
+            step_fail!(self, key, ExprError::new(p.offset(), "expected `=`, `+=` or `-=`"));
+        };
+        if op == AssignOp::Set && p.keyword("roll") {
+            if !p.symbol("(") {
+                step_fail!(self, key, ExprError::new(p.offset(), "expected `(` (roll(FACES))"));
+            }
+            let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
+            if !p.symbol(")") {
+                step_fail!(self, key, ExprError::new(p.offset(), "expected `)`"));
+            }
+            p.finish().map_err(|e| self.expr_err(key, e, what))?;
+            let faces = self.resolve(key, &n)?;
+            self.chance = true;
+            self.emit(Instr::Roll { counter: c as u16, index, faces }, key);
+            return Ok(());
+        }
+        let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
+        p.finish().map_err(|e| self.expr_err(key, e, what))?;
+        let value = self.resolve(key, &n)?;
+        self.emit(Instr::Assign { counter: c as u16, index, op, value }, key);
         Ok(())
     }
 
@@ -1958,29 +2010,42 @@ impl<'v> Compiler<'v> {
     }
 
     fn call(&mut self, f: &str, args: &[Node], at: usize) -> Result<Expr, ExprError> {
-        let arity = |n: usize| -> Result<(), ExprError> {
-            if args.len() == n { Ok(()) } else { Err(ExprError::new(at, format!("`{f}` takes {n} argument{}", if n == 1 { "" } else { "s" }))) }
-        };
+        match f {
+            "size" | "count" | "sum" | "top" | "same" | "groups" | "group_sum" | "largest" => self.zone_call(f, args, at),
+            "every" | "some" | "count_seats" | "sum_seats" | "max_seats" | "min_seats" | "row" | "rows" | "chose" | "choice_arg" => {
+                self.table_call(f, args, at)
+            }
+            "next" | "max" | "min" | "abs" | "if" | "last" | "last_arg" | "active" => self.plain_call(f, args, at),
+            other => {
+                let hint = nearest(other, FUNCTIONS.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                Err(ExprError::new(at, format!("unknown function `{other}`; {hint}functions: {}", FUNCTIONS.join(", "))))
+            }
+        }
+    }
+
+    /// The functions over a zone's cards: `size`, `count`, `sum`, `top`, `same`, `groups`,
+    /// `group_sum`, `largest`.
+    fn zone_call(&mut self, f: &str, args: &[Node], at: usize) -> Result<Expr, ExprError> {
         Ok(match f {
             "size" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::Size(self.zone_arg(&args[0])?)
             }
             "count" | "sum" => {
                 if f == "count" && args.len() == 1 {
                     return Ok(Expr::Size(self.zone_arg(&args[0])?));
                 }
-                arity(2)?;
+                arity(f, args, at, 2)?;
                 let z = self.zone_arg(&args[0])?;
                 let (e, slot) = self.bound("card", |c, _| c.node(&args[1]))?;
                 if f == "count" { Expr::Count(z, slot, Box::new(e)) } else { Expr::Sum(z, slot, Box::new(e)) }
             }
             "top" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::Top(self.zone_arg(&args[0])?)
             }
             "same" => {
-                arity(2)?;
+                arity(f, args, at, 2)?;
                 Expr::Same(self.zone_arg(&args[0])?, self.attr_arg(&args[1])?)
             }
             "groups" | "group_sum" => {
@@ -2003,8 +2068,16 @@ impl<'v> Compiler<'v> {
                 let attrs = args[1..].iter().map(|a| self.attr_arg(a)).collect::<Result<Vec<_>, _>>()?;
                 Expr::Largest(z, attrs)
             }
+            _ => unreachable!("called for the zone functions only"),
+        })
+    }
+
+    /// The functions over seats, table parameters and choices made: the seat aggregates,
+    /// `row`, `rows`, `chose`, `choice_arg`.
+    fn table_call(&mut self, f: &str, args: &[Node], at: usize) -> Result<Expr, ExprError> {
+        Ok(match f {
             "every" | "some" | "count_seats" | "sum_seats" | "max_seats" | "min_seats" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 let agg = match f {
                     "every" => SeatAgg::Every,
                     "some" => SeatAgg::Some,
@@ -2017,7 +2090,7 @@ impl<'v> Compiler<'v> {
                 Expr::Seats(agg, slot, Box::new(e))
             }
             "row" => {
-                arity(2)?;
+                arity(f, args, at, 2)?;
                 let p = match dotted_name(&args[0]) {
                     Some(name) => self.params.iter().position(|p| p.key == name && matches!(p.kind, ParamKind::Rows { .. })),
                     None => None,
@@ -2026,7 +2099,7 @@ impl<'v> Compiler<'v> {
                 Expr::Row(p as u16, Box::new(self.node(&args[1])?))
             }
             "rows" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 let p = match dotted_name(&args[0]) {
                     Some(name) => self.params.iter().position(|p| p.key == name && matches!(p.kind, ParamKind::Rows { .. })),
                     None => None,
@@ -2035,7 +2108,7 @@ impl<'v> Compiler<'v> {
                 Expr::Rows(p as u16)
             }
             "chose" => {
-                arity(2)?;
+                arity(f, args, at, 2)?;
                 let seat = self.node(&args[0])?;
                 let a = match &args[1].ast {
                     Ast::Word(w) | Ast::Name(w) => self.action_named(w).map_err(|m| ExprError::new(args[1].at, m))?,
@@ -2044,66 +2117,79 @@ impl<'v> Compiler<'v> {
                 Expr::Chose(Box::new(seat), a as u16)
             }
             "choice_arg" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::ChoseArg(Box::new(self.node(&args[0])?))
             }
+            _ => unreachable!("called for the seat and table functions only"),
+        })
+    }
+
+    /// The plain functions of values: `next`, `max`, `min`, `abs`, `if`, `last`, `last_arg`,
+    /// `active`.
+    fn plain_call(&mut self, f: &str, args: &[Node], at: usize) -> Result<Expr, ExprError> {
+        Ok(match f {
             "next" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::Next(Box::new(self.node(&args[0])?))
             }
             "max" | "min" => {
-                arity(2)?;
+                arity(f, args, at, 2)?;
                 Expr::MaxMin(f == "max", Box::new(self.node(&args[0])?), Box::new(self.node(&args[1])?))
             }
             "abs" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::Abs(Box::new(self.node(&args[0])?))
             }
             "if" => {
-                arity(3)?;
+                arity(f, args, at, 3)?;
                 Expr::If(Box::new(self.node(&args[0])?), Box::new(self.node(&args[1])?), Box::new(self.node(&args[2])?))
             }
             "last" | "last_arg" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::Last(Box::new(self.node(&args[0])?), f == "last_arg")
             }
             "active" => {
-                arity(1)?;
+                arity(f, args, at, 1)?;
                 Expr::Active(Box::new(self.node(&args[0])?))
             }
-            other => {
-                let known = [
-                    "size",
-                    "count",
-                    "sum",
-                    "top",
-                    "same",
-                    "groups",
-                    "group_sum",
-                    "largest",
-                    "every",
-                    "some",
-                    "count_seats",
-                    "sum_seats",
-                    "max_seats",
-                    "min_seats",
-                    "row",
-                    "chose",
-                    "choice_arg",
-                    "last",
-                    "last_arg",
-                    "next",
-                    "max",
-                    "min",
-                    "abs",
-                    "if",
-                    "active",
-                ];
-                let hint = nearest(other, known.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                return Err(ExprError::new(at, format!("unknown function `{other}`; {hint}functions: {}", known.join(", "))));
-            }
+            _ => unreachable!("called for the plain functions only"),
         })
     }
+}
+
+/// Every function an expression may call (the unknown-function error lists them).
+const FUNCTIONS: &[&str] = &[
+    "size",
+    "count",
+    "sum",
+    "top",
+    "same",
+    "groups",
+    "group_sum",
+    "largest",
+    "every",
+    "some",
+    "count_seats",
+    "sum_seats",
+    "max_seats",
+    "min_seats",
+    "row",
+    "rows",
+    "chose",
+    "choice_arg",
+    "last",
+    "last_arg",
+    "next",
+    "max",
+    "min",
+    "abs",
+    "if",
+    "active",
+];
+
+/// Refuses a call of `f` with other than `n` arguments.
+fn arity(f: &str, args: &[Node], at: usize, n: usize) -> Result<(), ExprError> {
+    if args.len() == n { Ok(()) } else { Err(ExprError::new(at, format!("`{f}` takes {n} argument{}", if n == 1 { "" } else { "s" }))) }
 }
 
 /// `a.b.c` written as names and fields, as one dotted name.
