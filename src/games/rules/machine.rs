@@ -94,6 +94,10 @@ pub struct State {
     /// stopped at the decision ([`Bound::random_choice`] draws below it without counting
     /// again); 0 when not counted (a choice that must be listed, or a state changed since).
     pub counted: u32,
+    /// When every choice [`State::counted`] counts is one block (one action and argument,
+    /// sets of cards of the same candidates), that block: [`Bound::random_choice`] finds the
+    /// drawn choice in it without walking the actions again.
+    pub block: Option<Block>,
     /// Bit s: seat s knows which zone the card is in.
     pub know_zone: Vec<u8>,
     /// Bit s: seat s knows the card's place in its zone.
@@ -750,6 +754,7 @@ impl Bound {
         let mut steps = 0u32;
         st.waiting = None;
         st.counted = 0;
+        st.block = None;
         // The bound names the instructions read, kept in step with the state's: every write of
         // a step's slot goes to both, and the two steps that use slot 0 or the last four as
         // scratch (the skip condition, a choice with nothing legal) put them back. The
@@ -993,13 +998,14 @@ impl Bound {
                     st.binds[0] = s;
                     b[0] = s;
                     let _ = actions;
-                    let counted = self.any_legal(st, &mut b, s as usize, pc as u32);
+                    let (counted, block) = self.any_legal(st, &mut b, s as usize, pc as u32);
                     b[0] = st.binds[0];
                     b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
                     if counted > 0 {
                         st.pc = pc as u32;
                         st.waiting = Some((s as u8, pc as u32));
                         st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
+                        st.block = if counted == usize::MAX { None } else { block };
                         st.chosen.clear();
                         return;
                     }
@@ -1253,19 +1259,21 @@ impl Bound {
     /// Whether `seat` has a legal choice at the choose instruction `at`: the number of its
     /// legal choices when they can be counted ([`Bound::countable`]), else `usize::MAX` when
     /// it has one; 0 when it has none.
+    /// With the count, the one block of choices when they are one ([`State::block`]).
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
-    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> usize {
+    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> (usize, Option<Block>) {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
             && self.countable(actions)
         {
-            return self.count_or_pick(st, b, seat, actions, None).0;
+            let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
+            return (n, block);
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
             found = true;
             false
         });
-        if found { usize::MAX } else { 0 }
+        (if found { usize::MAX } else { 0 }, None)
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1288,6 +1296,13 @@ impl Bound {
         if !self.countable(actions) {
             return None;
         }
+        if st.counted > 0
+            && let Some(block) = &st.block
+        {
+            // The same draw as below; the choice of that rank found in the block.
+            let r = rng::below(st.counted, rng) as usize;
+            return Some(block.choice(r));
+        }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
         let total = if st.counted > 0 { st.counted as usize } else { self.count_or_pick(st, &mut b, seat as usize, actions, None).0 };
@@ -1302,12 +1317,16 @@ impl Bound {
     /// order [`Bound::each_choice`] lists them, a block (an action and its argument) at a
     /// time, counting each block's sets of cards in closed form. Returns the number of
     /// choices (at most [`CHOICE_LIMIT`], as the list is cut) and, with `pick` = `Some(r)`,
-    /// the choice of rank `r`.
-    fn count_or_pick(&self, st: &State, b: &mut [i64; BINDS], seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>) {
+    /// the choice of rank `r`; counting (`pick` = `None`), the one block every choice is in
+    /// when there is one ([`State::block`]).
+    fn count_or_pick(&self, st: &State, b: &mut [i64; BINDS], seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>, Option<Block>) {
         let p = self.p();
         b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
         b[0] = seat as i64;
         let mut total = 0usize;
+        // The blocks with a choice: the first one's sets of cards, and how many there are.
+        let mut block: Option<Block> = None;
+        let mut blocks = 0u32;
         for &a in actions {
             let decl = &p.actions[a as usize];
             b[CHOSEN_ZONE] = -1;
@@ -1334,36 +1353,44 @@ impl Bound {
                     None => {
                         if decl.condition.as_ref().is_none_or(|c| self.eval(c, st, b) != 0) {
                             if pick == Some(total) {
-                                return (total + 1, Some(Choice { action: a, arg, cards: 0 }));
+                                return (total + 1, Some(Choice { action: a, arg, cards: 0 }), None);
                             }
                             total += 1;
+                            blocks += 2;
                         }
                     }
                     Some(choice) => {
                         if let Some(Candidates { pos, n, lo, hi, .. }) = self.candidates(st, b, choice) {
+                            let before = total;
                             for k in lo..=hi {
                                 let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
                                 if let Some(r) = pick
                                     && r < total + count
                                 {
                                     let mask = unrank_combination(r - total, &pos[..n], k);
-                                    return (total + count, Some(Choice { action: a, arg, cards: mask }));
+                                    return (total + count, Some(Choice { action: a, arg, cards: mask }), None);
                                 }
                                 total += count;
                                 if total >= CHOICE_LIMIT {
-                                    return (CHOICE_LIMIT, None);
+                                    return (CHOICE_LIMIT, None, None);
+                                }
+                            }
+                            if total > before && pick.is_none() {
+                                blocks += 1;
+                                if blocks == 1 {
+                                    block = Some(Block { action: a, arg, pos, n: n as u8, lo: lo as u8, hi: hi as u8 });
                                 }
                             }
                         }
                     }
                 }
                 if total >= CHOICE_LIMIT {
-                    return (CHOICE_LIMIT, None);
+                    return (CHOICE_LIMIT, None, None);
                 }
                 arg += 1;
             }
         }
-        (total, None)
+        (total, None, if blocks == 1 { block } else { None })
     }
 
     /// The zone a choice of cards is made from, its candidate positions (those its `where`
@@ -1792,19 +1819,21 @@ impl Bound {
             }
         }
         // The waiting seat's choices may differ in the sample: counted again.
-        out.counted = self.recount(out);
+        (out.counted, out.block) = self.recount(out);
     }
 
-    /// [`State::counted`] for `st` as the machine would set it stopping there.
-    fn recount(&self, st: &State) -> u32 {
-        let Some((seat, at)) = st.waiting else { return 0 };
-        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return 0 };
+    /// [`State::counted`] and [`State::block`] for `st` as the machine would set them
+    /// stopping there.
+    fn recount(&self, st: &State) -> (u32, Option<Block>) {
+        let Some((seat, at)) = st.waiting else { return (0, None) };
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return (0, None) };
         if !self.countable(actions) {
-            return 0;
+            return (0, None);
         }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
-        self.count_or_pick(st, &mut b, seat as usize, actions, None).0 as u32
+        let (n, _, block) = self.count_or_pick(st, &mut b, seat as usize, actions, None);
+        (n as u32, block)
     }
 
     /// The choose instruction of the secret choices under way (the waiting seat's, else the
@@ -1872,6 +1901,7 @@ impl State {
             revealed: false,
             waiting: None,
             counted: 0,
+            block: None,
             know_zone: Vec::new(),
             know_pos: Vec::new(),
             where_is: Vec::new(),
@@ -1962,6 +1992,42 @@ struct Candidates {
     lo: usize,
     /// Most cards in a set (at most `n`).
     hi: usize,
+}
+
+/// The legal choices of a decision when they are all sets of cards of one action and
+/// argument ([`State::block`]): the sets of `lo..=hi` of the candidate positions, smallest
+/// first, then in lexicographic order, as [`Bound::count_or_pick`] ranks them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Block {
+    /// The action.
+    pub action: u16,
+    /// Its argument.
+    pub arg: i64,
+    /// Candidate positions in zone order (the first `n`).
+    pub pos: [u8; 64],
+    /// How many candidates.
+    pub n: u8,
+    /// Fewest cards in a set.
+    pub lo: u8,
+    /// Most cards in a set.
+    pub hi: u8,
+}
+
+impl Block {
+    /// The choice of rank `r` (below the block's count).
+    fn choice(&self, mut r: usize) -> Choice {
+        let n = self.n as usize;
+        let mut k = self.lo as usize;
+        while k < self.hi as usize {
+            let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
+            if r < count {
+                break;
+            }
+            r -= count;
+            k += 1;
+        }
+        Choice { action: self.action, arg: self.arg, cards: unrank_combination(r, &self.pos[..n], k) }
+    }
 }
 
 /// The cards of a zone, or the positions of a zone a candidate choice names.
