@@ -208,6 +208,7 @@ impl Bound {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
             Expr::Var(Var::Bind(s)) => b[*s as usize],
+            Expr::Var(Var::Current) => st.current as i64,
             Expr::ZoneSize(z) => st.zones[*z as usize].len() as i64,
             Expr::SeatZoneSize(first, s) => self.seat_zone_size(st, *first, b[*s as usize]),
             Expr::CounterOne(at) => st.counters[*at as usize],
@@ -310,7 +311,8 @@ impl Bound {
         }
     }
 
-    /// Evaluates `e` at `st` with bound names `b`.
+    /// Evaluates `e` at `st` with bound names `b` (the common shapes here, the rest in
+    /// [`Bound::eval_cards`] and [`Bound::eval_other`], so a call for a common shape is short).
     pub fn eval(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
             Expr::Const(n) => *n,
@@ -340,6 +342,48 @@ impl Bound {
                 self.attr(c, *a)
             }
             Expr::Size(z) => self.cards_of(z, st, b).len() as i64,
+            Expr::Bin(op, x, y) => {
+                let a = self.operand(x, st, b);
+                match op {
+                    Op::And => {
+                        if a == 0 {
+                            return 0;
+                        }
+                        i64::from(self.operand(y, st, b) != 0)
+                    }
+                    Op::Or => {
+                        if a != 0 {
+                            return 1;
+                        }
+                        i64::from(self.operand(y, st, b) != 0)
+                    }
+                    _ => {
+                        let c = self.operand(y, st, b);
+                        Self::arith(*op, a, c)
+                    }
+                }
+            }
+            Expr::BinConst(op, x, c) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, *c)
+            }
+            Expr::BinParam(op, x, p) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, self.params[*p as usize])
+            }
+            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
+                self.leaf(e, st, b)
+            }
+            Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
+            Expr::Count(..) | Expr::Sum(..) | Expr::Top(_) | Expr::Same(..) | Expr::Groups(..) | Expr::GroupSum(..) | Expr::Largest(..) => self.eval_cards(e, st, b),
+            _ => self.eval_other(e, st, b),
+        }
+    }
+
+    /// [`Bound::eval`] of what is read from a zone's cards: counts, sums, the top card, groups.
+    #[inline(never)]
+    fn eval_cards(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
             Expr::Count(z, slot, cond) => {
                 let cards = self.cards_of(z, st, b);
                 let mut n = 0;
@@ -383,6 +427,15 @@ impl Bound {
                 let (sizes, n) = self.group_sizes(self.cards_of(z, st, b), attrs);
                 sizes[..n].iter().copied().max().unwrap_or(0) as i64
             }
+            _ => 0,
+        }
+    }
+
+    /// [`Bound::eval`] of the less common shapes: aggregates over seats, table rows, choices,
+    /// the turn order, conditionals.
+    #[inline(never)]
+    fn eval_other(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
             Expr::Seats(agg, slot, inner) => {
                 let mut acc: i64 = match agg {
                     SeatAgg::Every => 1,
@@ -440,40 +493,6 @@ impl Bound {
                 let s = self.eval(seat, st, b);
                 self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
             }
-            Expr::Bin(op, x, y) => {
-                let a = self.operand(x, st, b);
-                match op {
-                    Op::And => {
-                        if a == 0 {
-                            return 0;
-                        }
-                        i64::from(self.operand(y, st, b) != 0)
-                    }
-                    Op::Or => {
-                        if a != 0 {
-                            return 1;
-                        }
-                        i64::from(self.operand(y, st, b) != 0)
-                    }
-                    _ => {
-                        let c = self.operand(y, st, b);
-                        Self::arith(*op, a, c)
-                    }
-                }
-            }
-            Expr::BinConst(op, x, c) => {
-                let a = self.operand(x, st, b);
-                Self::arith(*op, a, *c)
-            }
-            Expr::BinParam(op, x, p) => {
-                let a = self.operand(x, st, b);
-                Self::arith(*op, a, self.params[*p as usize])
-            }
-            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
-                self.leaf(e, st, b)
-            }
-            Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
-            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
             Expr::MaxMin(max, x, y) => {
                 let (a, c) = (self.eval(x, st, b), self.eval(y, st, b));
                 if *max { a.max(c) } else { a.min(c) }
@@ -498,6 +517,8 @@ impl Bound {
                 let s = self.eval(seat, st, b);
                 i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
             }
+            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
+            _ => 0,
         }
     }
 
@@ -750,7 +771,7 @@ impl Bound {
 
     /// Runs instructions until a seat must decide or the game is over.
     pub fn run(&self, st: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let p = self.p();
+        let code = &self.program.code[..];
         let mut steps = 0u32;
         st.waiting = None;
         st.counted = 0;
@@ -763,251 +784,38 @@ impl Bound {
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
-                self.end_game(st, p.reason_stuck);
-                log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
+                self.stop_stuck(st, log);
                 return;
             }
             let pc = st.pc as usize;
             st.pc += 1;
-            match &p.code[pc] {
-                Instr::Move { from, to, count, take, put } => {
-                    let n = match count {
-                        None => usize::MAX,
-                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
-                    };
-                    if matches!(from, Zone::Chosen) {
-                        if let Some(to) = self.zone(to, st, &mut b) {
-                            self.move_chosen(st, to, n, log);
-                        }
-                    } else if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
-                        self.move_cards(st, (f, t), n, (*take, *put), log);
-                    }
-                }
-                Instr::MoveWhere { from, to, count, put, slot, cond } => {
-                    let n = match count {
-                        None => usize::MAX,
-                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
-                    };
-                    if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
-                        let mut picked = Vec::new();
-                        for i in (0..st.zones[f].len()).rev() {
-                            if picked.len() >= n {
-                                break;
-                            }
-                            b[*slot as usize] = i64::from(st.zones[f][i]);
-                            if self.operand(cond, st, &mut b) != 0 {
-                                picked.push(i);
-                            }
-                        }
-                        for i in picked {
-                            let card = st.zones[f].remove(i);
-                            if let Some(&top) = st.zones[f].last()
-                                && self.see[f].1
-                            {
-                                let all = self.all_seats_mask();
-                                st.know_zone[top as usize] |= all;
-                                st.know_pos[top as usize] |= all;
-                            }
-                            self.put(st, card, t, *put);
-                            if log.enabled() {
-                                self.log_move(st, card, f, t, log);
-                            }
-                        }
-                    }
-                }
-                Instr::MoveChosen { to } => {
-                    if let Some(t) = self.zone(to, st, &mut b) {
-                        self.move_chosen(st, t, usize::MAX, log);
-                    }
-                }
-                Instr::MoveCard { card, to } => {
-                    let c = self.operand(card, st, &mut b);
-                    if c >= 0
-                        && (c as usize) < self.attrs.len()
-                        && let Some(t) = self.zone(to, st, &mut b)
-                    {
-                        let from = st.where_is[c as usize] as usize;
-                        if let Some(i) = st.zones[from].iter().position(|&x| x as i64 == c) {
-                            st.zones[from].remove(i);
-                            self.put(st, c as u16, t, End::Top);
-                        }
-                    }
-                }
-                Instr::Fill { to, size, from } => {
-                    let n = self.operand(size, st, &mut b).max(0) as usize;
-                    if let (Some(t), Some(f)) = (self.zone(to, st, &mut b), self.zone(from, st, &mut b)) {
-                        let have = st.zones[t].len();
-                        if have < n {
-                            self.move_cards(st, (f, t), n - have, (End::Top, End::Top), log);
-                        }
-                    }
-                }
-                Instr::Deal { from, to, count } => {
-                    let n = self.operand(count, st, &mut b).max(0) as usize;
-                    if let Some(f) = self.zone(from, st, &mut b) {
-                        for _ in 0..n {
-                            if st.zones[f].is_empty() {
-                                break;
-                            }
-                            let mut s = st.first as usize;
-                            for _ in 0..self.players {
-                                if st.eliminated & (1 << s) == 0 {
-                                    self.move_cards(st, (f, *to as usize + s), 1, (End::Top, End::Top), log);
-                                }
-                                s = (s + 1) % self.players;
-                            }
-                        }
-                    }
-                }
-                Instr::Shuffle(z) => {
-                    if let Some(z) = self.zone(z, st, &mut b) {
-                        self.shuffle(st, z, rng);
-                    }
-                }
-                Instr::Reveal(z) => {
-                    let cards: Vec<u16> = self.cards_of(z, st, &mut b).iter().collect();
-                    let all = self.all_seats_mask();
-                    for &c in &cards {
-                        st.know_zone[c as usize] |= all;
-                        st.know_pos[c as usize] |= all;
-                    }
-                    if log.enabled() && !cards.is_empty() {
-                        let text = format!("revealed: {}", self.cards_text(&cards));
-                        log.emit(|| Event::all(text));
-                    }
-                }
-                Instr::RevealChoices => {
-                    st.revealed = true;
-                    for s in 0..MAX_SEATS {
-                        if st.secret[s].0 > 0 {
-                            st.last[s] = st.secret[s];
-                        }
-                    }
-                    if log.enabled() {
-                        let text = (0..self.players)
-                            .filter(|&s| st.secret[s].0 > 0)
-                            .map(|s| format!("seat {s} chose {}", self.action_text_short(s, st)))
-                            .collect::<Vec<_>>()
-                            .join("; ");
-                        log.emit(|| Event::all(text));
-                    }
-                }
-                Instr::Assign { counter, index, op, value } => {
-                    let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
-                    let v = self.operand(value, st, &mut b);
-                    if i >= 0 && i < decl.len as i64 {
-                        let slot = &mut st.counters[decl.first as usize + i as usize];
-                        *slot = match op {
-                            AssignOp::Set => v,
-                            AssignOp::Add => slot.saturating_add(v),
-                            AssignOp::Sub => slot.saturating_sub(v),
-                        };
-                    }
-                }
-                Instr::Roll { counter, index, faces } => {
-                    let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
-                    let f = self.operand(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
-                    let v = rng::below(f, rng) as i64 + 1;
-                    if i >= 0 && i < decl.len as i64 {
-                        st.counters[decl.first as usize + i as usize] = v;
-                    }
-                    log.emit(|| Event::all(format!("rolled {v} ({})", decl.name)));
-                }
-                Instr::Say(t) => {
-                    if log.enabled() {
-                        let text = self.render(t, st, &mut b);
-                        log.emit(|| Event::all(text));
-                    }
-                }
+            match &code[pc] {
                 Instr::Jump(to) => st.pc = *to,
                 Instr::JumpIfNot(c, to) => {
                     if self.operand(c, st, &mut b) == 0 {
                         st.pc = *to;
                     }
                 }
-                Instr::SeatLoopStart { which, slot, left, exit } => {
-                    let (first, n) = match which {
-                        SeatLoop::Players => (st.current as usize, self.active_players(st)),
-                        SeatLoop::Others => (self.next_player(st, st.current as usize), self.active_players(st).saturating_sub(1)),
-                        SeatLoop::Seats => (0, self.seats),
-                    };
-                    if n == 0 {
-                        st.pc = *exit;
-                    } else {
-                        st.binds[*slot as usize] = first as i64;
-                        st.binds[*left as usize] = n as i64 - 1;
-                        b[*slot as usize] = first as i64;
-                        b[*left as usize] = n as i64 - 1;
-                    }
-                }
-                Instr::SeatLoopNext { which, slot, left, body } => {
-                    if st.binds[*left as usize] > 0 {
-                        st.binds[*left as usize] -= 1;
-                        let s = st.binds[*slot as usize] as usize;
-                        st.binds[*slot as usize] = match which {
-                            SeatLoop::Seats => s as i64 + 1,
-                            _ => self.next_player(st, s) as i64,
-                        };
-                        b[*left as usize] = st.binds[*left as usize];
-                        b[*slot as usize] = st.binds[*slot as usize];
-                        st.pc = *body;
-                    }
-                }
-                Instr::CardLoopStart { slot, index, exit } => {
-                    if st.chosen.is_empty() {
-                        st.pc = *exit;
-                    } else {
-                        st.binds[*index as usize] = 0;
-                        st.binds[*slot as usize] = st.chosen[0] as i64;
-                        b[*index as usize] = 0;
-                        b[*slot as usize] = st.chosen[0] as i64;
-                    }
-                }
-                Instr::CardLoopNext { slot, index, body } => {
-                    let i = st.binds[*index as usize] as usize + 1;
-                    if i < st.chosen.len() {
-                        st.binds[*index as usize] = i as i64;
-                        st.binds[*slot as usize] = st.chosen[i] as i64;
-                        b[*index as usize] = i as i64;
-                        b[*slot as usize] = st.chosen[i] as i64;
-                        st.pc = *body;
-                    }
-                }
-                Instr::LoopGuard { guard } => {
-                    st.binds[*guard as usize] += 1;
-                    b[*guard as usize] = st.binds[*guard as usize];
-                    if st.binds[*guard as usize] > STEP_LIMIT as i64 {
-                        self.end_game(st, p.reason_stuck);
-                    }
-                }
+                Instr::Assign { counter, index, op, value } => self.assign(st, &mut b, *counter, index.as_ref(), *op, value),
                 Instr::Bind(slot, e) => {
                     let v = self.operand(e, st, &mut b);
                     st.binds[*slot as usize] = v;
                     b[*slot as usize] = v;
                 }
-                Instr::Choose { seat, actions, .. } => {
-                    let s = match seat {
-                        None => st.current as i64,
-                        Some(e) => self.operand(e, st, &mut b),
-                    };
-                    if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
-                        continue;
+                Instr::CardLoopStart { slot, index, exit } => {
+                    if st.chosen.is_empty() {
+                        st.pc = *exit;
+                    } else {
+                        Self::set_bind(st, &mut b, *index, 0);
+                        Self::set_bind(st, &mut b, *slot, st.chosen[0] as i64);
                     }
-                    st.binds[0] = s;
-                    b[0] = s;
-                    let _ = actions;
-                    let (counted, block) = self.any_legal(st, &mut b, s as usize, pc as u32);
-                    b[0] = st.binds[0];
-                    b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
-                    if counted > 0 {
-                        st.pc = pc as u32;
-                        st.waiting = Some((s as u8, pc as u32));
-                        st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
-                        st.block = if counted == usize::MAX { None } else { block };
-                        st.chosen.clear();
-                        return;
+                }
+                Instr::CardLoopNext { slot, index, body } => {
+                    let i = st.binds[*index as usize] as usize + 1;
+                    if i < st.chosen.len() {
+                        Self::set_bind(st, &mut b, *index, i as i64);
+                        Self::set_bind(st, &mut b, *slot, st.chosen[i] as i64);
+                        st.pc = *body;
                     }
                 }
                 Instr::Return => {
@@ -1016,99 +824,412 @@ impl Bound {
                         st.pc = st.stack[st.depth as usize];
                     }
                 }
-                Instr::EndTurn | Instr::EndRound => {
-                    // Compiled as jumps; kept for safety.
-                    st.depth = 0;
-                    st.pc = if matches!(p.code[pc], Instr::EndTurn) { p.turn_end } else { p.round_end };
-                }
-                Instr::EndGame(reason) => {
-                    self.end_game(st, *reason);
-                }
-                Instr::TurnStart => {
-                    st.depth = 0;
-                    if st.eliminated & (1 << st.current) != 0 {
-                        st.current = self.next_player(st, st.current as usize) as u8;
-                    }
-                    if let Some(skip) = &p.skip {
-                        b[0] = st.current as i64;
-                        let skipped = self.operand(skip, st, &mut b) != 0;
-                        b[0] = st.binds[0];
-                        if skipped {
-                            st.passed += 1;
-                            if st.passed as usize > self.players {
-                                self.end_game(st, p.reason_stuck);
-                                continue;
-                            }
-                            st.current = self.next_player(st, st.current as usize) as u8;
-                            st.pc = pc as u32;
-                            continue;
-                        }
-                    }
-                    st.passed = 0;
-                }
-                Instr::TurnEnd => {
-                    st.depth = 0;
-                    st.turn += 1;
-                    st.round_turn += 1;
-                    if let Some(reason) = self.first_end(&p.game_ends, st, &mut b) {
-                        self.end_game(st, reason);
-                        continue;
-                    }
-                    if let Some(_reason) = self.first_end(&p.round_ends, st, &mut b) {
-                        st.pc = p.round_end;
-                        continue;
-                    }
-                    if p.rounds.is_some() {
-                        if st.round_turn >= self.cap {
-                            st.pc = if p.capped_round_scores { p.round_end } else { p.round_end + self.round_end_len() };
-                            continue;
-                        }
-                    } else if st.turn >= self.cap {
-                        self.end_game(st, p.reason_cap);
-                        continue;
-                    }
-                    self.pass_turn(st);
-                    st.pc = p.turn_start;
-                }
-                Instr::RoundStart => {
-                    st.round_turn = 0;
-                    st.current = st.first;
-                }
-                Instr::RoundEnd => {
-                    st.round += 1;
-                    if p.rounds.is_none() {
-                        let reason = self.first_end(&p.round_ends, st, &mut b).unwrap_or(p.reason_rounds);
-                        self.end_game(st, reason);
-                        continue;
-                    }
-                    if st.round >= self.rounds {
-                        let reason =
-                            if st.round_turn >= self.cap && self.first_end(&p.round_ends, st, &mut b).is_none() { p.reason_cap } else { p.reason_rounds };
-                        self.end_game(st, reason);
-                        continue;
-                    }
-                    if p.rotate_first {
-                        st.first = self.next_player(st, st.first as usize) as u8;
-                    }
-                    st.pc = p.round_start;
-                }
-                Instr::NextSeat(e) => {
-                    let s = self.operand(e, st, &mut b);
-                    if s >= 0 && (s as usize) < self.players {
-                        st.next_seat = Some(s as u8);
+                Instr::MoveChosen { to } => {
+                    if let Some(t) = self.zone(to, st, &mut b) {
+                        self.move_chosen(st, t, usize::MAX, log);
                     }
                 }
-                Instr::Skip => st.skip_next = true,
-                Instr::Reverse => st.reversed = !st.reversed,
-                Instr::Eliminate(e) => {
-                    let s = self.operand(e, st, &mut b);
-                    if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
-                        st.eliminated |= 1 << s;
-                        st.eliminated_at[s as usize] = st.turn.max(1);
-                        log.emit(|| Event::all(format!("seat {s} is out")));
+                Instr::Choose { seat, .. } => {
+                    if self.choose(st, &mut b, seat.as_ref(), pc) {
+                        return;
+                    }
+                }
+                Instr::TurnStart => self.turn_start(st, &mut b, pc),
+                Instr::TurnEnd => self.turn_end(st, &mut b),
+                Instr::Fill { to, size, from } => self.fill(st, &mut b, (to, from), size, log),
+                other => self.step_rare(other, pc, st, &mut b, rng, log),
+            }
+        }
+    }
+
+    /// Sets bind slot `slot` in the state and in the machine's copy `b`.
+    #[inline(always)]
+    fn set_bind(st: &mut State, b: &mut [i64; BINDS], slot: u8, v: i64) {
+        st.binds[slot as usize] = v;
+        b[slot as usize] = v;
+    }
+
+    /// Stops a game whose steps ran [`STEP_LIMIT`] times without a decision.
+    #[cold]
+    #[inline(never)]
+    fn stop_stuck(&self, st: &mut State, log: &mut EventLog<Event>) {
+        self.end_game(st, self.p().reason_stuck);
+        log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
+    }
+
+    /// `counter[index] op value`.
+    #[inline(always)]
+    fn assign(&self, st: &mut State, b: &mut [i64; BINDS], counter: u16, index: Option<&Expr>, op: AssignOp, value: &Expr) {
+        let decl = &self.program.counters[counter as usize];
+        let i = index.map_or(0, |i| self.operand(i, st, b));
+        let v = self.operand(value, st, b);
+        if i >= 0 && i < decl.len as i64 {
+            let slot = &mut st.counters[decl.first as usize + i as usize];
+            *slot = match op {
+                AssignOp::Set => v,
+                AssignOp::Add => slot.saturating_add(v),
+                AssignOp::Sub => slot.saturating_sub(v),
+            };
+        }
+    }
+
+    /// The choose instruction at `pc`: true when the machine stops there (the seat has a
+    /// legal choice), with the count of its choices kept.
+    #[inline(never)]
+    fn choose(&self, st: &mut State, b: &mut [i64; BINDS], seat: Option<&Expr>, pc: usize) -> bool {
+        let s = match seat {
+            None => st.current as i64,
+            Some(e) => self.operand(e, st, b),
+        };
+        if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
+            return false;
+        }
+        st.binds[0] = s;
+        b[0] = s;
+        let (counted, block) = self.any_legal(st, b, s as usize, pc as u32);
+        b[0] = st.binds[0];
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+        if counted == 0 {
+            return false;
+        }
+        st.pc = pc as u32;
+        st.waiting = Some((s as u8, pc as u32));
+        st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
+        st.block = if counted == usize::MAX { None } else { block };
+        st.chosen.clear();
+        true
+    }
+
+    /// The start of a turn at `pc`: passes over seats the skip condition holds for.
+    #[inline(never)]
+    fn turn_start(&self, st: &mut State, b: &mut [i64; BINDS], pc: usize) {
+        let p = self.p();
+        st.depth = 0;
+        if st.eliminated & (1 << st.current) != 0 {
+            st.current = self.next_player(st, st.current as usize) as u8;
+        }
+        if let Some(skip) = &p.skip {
+            b[0] = st.current as i64;
+            let skipped = self.operand(skip, st, b) != 0;
+            b[0] = st.binds[0];
+            if skipped {
+                st.passed += 1;
+                if st.passed as usize > self.players {
+                    self.end_game(st, p.reason_stuck);
+                    return;
+                }
+                st.current = self.next_player(st, st.current as usize) as u8;
+                st.pc = pc as u32;
+                return;
+            }
+        }
+        st.passed = 0;
+    }
+
+    /// The end of a turn: counts it, checks the end, the round's end and the cap, passes the
+    /// turn on.
+    #[inline(never)]
+    fn turn_end(&self, st: &mut State, b: &mut [i64; BINDS]) {
+        let p = self.p();
+        st.depth = 0;
+        st.turn += 1;
+        st.round_turn += 1;
+        if let Some(reason) = self.first_end(&p.game_ends, st, b) {
+            self.end_game(st, reason);
+            return;
+        }
+        if let Some(_reason) = self.first_end(&p.round_ends, st, b) {
+            st.pc = p.round_end;
+            return;
+        }
+        if p.rounds.is_some() {
+            if st.round_turn >= self.cap {
+                st.pc = if p.capped_round_scores { p.round_end } else { p.round_end + self.round_end_len() };
+                return;
+            }
+        } else if st.turn >= self.cap {
+            self.end_game(st, p.reason_cap);
+            return;
+        }
+        self.pass_turn(st);
+        st.pc = p.turn_start;
+    }
+
+    /// `fill to up to size from from`.
+    #[inline(never)]
+    fn fill(&self, st: &mut State, b: &mut [i64; BINDS], (to, from): (&Zone, &Zone), size: &Expr, log: &mut EventLog<Event>) {
+        let n = self.operand(size, st, b).max(0) as usize;
+        if let (Some(t), Some(f)) = (self.zone(to, st, b), self.zone(from, st, b)) {
+            let have = st.zones[t].len();
+            if have < n {
+                self.move_cards(st, (f, t), n - have, (End::Top, End::Top), log);
+            }
+        }
+    }
+
+    /// The instructions a turn runs seldom, one family each.
+    #[inline(never)]
+    fn step_rare(&self, ins: &Instr, pc: usize, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match ins {
+            Instr::Move { .. } | Instr::MoveWhere { .. } | Instr::MoveCard { .. } | Instr::Deal { .. } | Instr::Shuffle(_) | Instr::Reveal(_) => {
+                self.step_cards(ins, st, b, rng, log)
+            }
+            Instr::SeatLoopStart { .. } | Instr::SeatLoopNext { .. } | Instr::LoopGuard { .. } => self.step_loop(ins, st, b),
+            Instr::EndTurn | Instr::EndRound | Instr::EndGame(_) | Instr::RoundStart | Instr::RoundEnd => self.step_round(ins, pc, st, b),
+            _ => self.step_other(ins, st, b, rng, log),
+        }
+    }
+
+    /// Moves, deals, shuffles and reveals of cards.
+    fn step_cards(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match ins {
+            Instr::Move { from, to, count, take, put } => {
+                let n = match count {
+                    None => usize::MAX,
+                    Some(e) => self.operand(e, st, b).max(0) as usize,
+                };
+                if matches!(from, Zone::Chosen) {
+                    if let Some(to) = self.zone(to, st, b) {
+                        self.move_chosen(st, to, n, log);
+                    }
+                } else if let (Some(f), Some(t)) = (self.zone(from, st, b), self.zone(to, st, b)) {
+                    self.move_cards(st, (f, t), n, (*take, *put), log);
+                }
+            }
+            Instr::MoveWhere { from, to, count, put, slot, cond } => self.move_where(st, b, (from, to), count.as_ref(), *put, (*slot, cond), log),
+            Instr::MoveCard { card, to } => {
+                let c = self.operand(card, st, b);
+                if c >= 0
+                    && (c as usize) < self.attrs.len()
+                    && let Some(t) = self.zone(to, st, b)
+                {
+                    let from = st.where_is[c as usize] as usize;
+                    if let Some(i) = st.zones[from].iter().position(|&x| x as i64 == c) {
+                        st.zones[from].remove(i);
+                        self.put(st, c as u16, t, End::Top);
                     }
                 }
             }
+            Instr::Deal { from, to, count } => {
+                let n = self.operand(count, st, b).max(0) as usize;
+                if let Some(f) = self.zone(from, st, b) {
+                    for _ in 0..n {
+                        if st.zones[f].is_empty() {
+                            break;
+                        }
+                        let mut s = st.first as usize;
+                        for _ in 0..self.players {
+                            if st.eliminated & (1 << s) == 0 {
+                                self.move_cards(st, (f, *to as usize + s), 1, (End::Top, End::Top), log);
+                            }
+                            s = (s + 1) % self.players;
+                        }
+                    }
+                }
+            }
+            Instr::Shuffle(z) => {
+                if let Some(z) = self.zone(z, st, b) {
+                    self.shuffle(st, z, rng);
+                }
+            }
+            Instr::Reveal(z) => self.reveal(st, b, z, log),
+            _ => {}
+        }
+    }
+
+    /// `move N from A to B where C`: the cards of `from` the condition holds for, from the top
+    /// down, at most `count`.
+    #[allow(clippy::too_many_arguments)]
+    fn move_where(
+        &self,
+        st: &mut State,
+        b: &mut [i64; BINDS],
+        (from, to): (&Zone, &Zone),
+        count: Option<&Expr>,
+        put: End,
+        (slot, cond): (u8, &Expr),
+        log: &mut EventLog<Event>,
+    ) {
+        let n = match count {
+            None => usize::MAX,
+            Some(e) => self.operand(e, st, b).max(0) as usize,
+        };
+        let (Some(f), Some(t)) = (self.zone(from, st, b), self.zone(to, st, b)) else { return };
+        let mut picked = Vec::new();
+        for i in (0..st.zones[f].len()).rev() {
+            if picked.len() >= n {
+                break;
+            }
+            b[slot as usize] = i64::from(st.zones[f][i]);
+            if self.operand(cond, st, b) != 0 {
+                picked.push(i);
+            }
+        }
+        for i in picked {
+            let card = st.zones[f].remove(i);
+            self.show_top(st, f);
+            self.put(st, card, t, put);
+            if log.enabled() {
+                self.log_move(st, card, f, t, log);
+            }
+        }
+    }
+
+    /// A top-visible zone shows its new top (after a card left it).
+    #[inline(always)]
+    fn show_top(&self, st: &mut State, z: usize) {
+        if let Some(&top) = st.zones[z].last()
+            && self.see[z].1
+        {
+            let all = self.all_seats_mask();
+            st.know_zone[top as usize] |= all;
+            st.know_pos[top as usize] |= all;
+        }
+    }
+
+    /// `reveal Z`: every seat sees the zone's cards.
+    fn reveal(&self, st: &mut State, b: &mut [i64; BINDS], z: &Zone, log: &mut EventLog<Event>) {
+        let cards: Vec<u16> = self.cards_of(z, st, b).iter().collect();
+        let all = self.all_seats_mask();
+        for &c in &cards {
+            st.know_zone[c as usize] |= all;
+            st.know_pos[c as usize] |= all;
+        }
+        if log.enabled() && !cards.is_empty() {
+            let text = format!("revealed: {}", self.cards_text(&cards));
+            log.emit(|| Event::all(text));
+        }
+    }
+
+    /// Seat loops and loop guards.
+    fn step_loop(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS]) {
+        match ins {
+            Instr::SeatLoopStart { which, slot, left, exit } => {
+                let (first, n) = match which {
+                    SeatLoop::Players => (st.current as usize, self.active_players(st)),
+                    SeatLoop::Others => (self.next_player(st, st.current as usize), self.active_players(st).saturating_sub(1)),
+                    SeatLoop::Seats => (0, self.seats),
+                };
+                if n == 0 {
+                    st.pc = *exit;
+                } else {
+                    Self::set_bind(st, b, *slot, first as i64);
+                    Self::set_bind(st, b, *left, n as i64 - 1);
+                }
+            }
+            Instr::SeatLoopNext { which, slot, left, body } => {
+                if st.binds[*left as usize] > 0 {
+                    let s = st.binds[*slot as usize] as usize;
+                    let next = match which {
+                        SeatLoop::Seats => s as i64 + 1,
+                        _ => self.next_player(st, s) as i64,
+                    };
+                    Self::set_bind(st, b, *left, st.binds[*left as usize] - 1);
+                    Self::set_bind(st, b, *slot, next);
+                    st.pc = *body;
+                }
+            }
+            Instr::LoopGuard { guard } => {
+                Self::set_bind(st, b, *guard, st.binds[*guard as usize] + 1);
+                if st.binds[*guard as usize] > STEP_LIMIT as i64 {
+                    self.end_game(st, self.p().reason_stuck);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The ends of turns, rounds and the game.
+    fn step_round(&self, ins: &Instr, pc: usize, st: &mut State, b: &mut [i64; BINDS]) {
+        let p = self.p();
+        match ins {
+            Instr::EndTurn | Instr::EndRound => {
+                // Compiled as jumps; kept for safety.
+                st.depth = 0;
+                st.pc = if matches!(p.code[pc], Instr::EndTurn) { p.turn_end } else { p.round_end };
+            }
+            Instr::EndGame(reason) => self.end_game(st, *reason),
+            Instr::RoundStart => {
+                st.round_turn = 0;
+                st.current = st.first;
+            }
+            Instr::RoundEnd => {
+                st.round += 1;
+                if p.rounds.is_none() {
+                    let reason = self.first_end(&p.round_ends, st, b).unwrap_or(p.reason_rounds);
+                    self.end_game(st, reason);
+                    return;
+                }
+                if st.round >= self.rounds {
+                    let reason = if st.round_turn >= self.cap && self.first_end(&p.round_ends, st, b).is_none() { p.reason_cap } else { p.reason_rounds };
+                    self.end_game(st, reason);
+                    return;
+                }
+                if p.rotate_first {
+                    st.first = self.next_player(st, st.first as usize) as u8;
+                }
+                st.pc = p.round_start;
+            }
+            _ => {}
+        }
+    }
+
+    /// Rolls, lines of the trace, revealed choices and the turn order's changes.
+    fn step_other(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match ins {
+            Instr::RevealChoices => self.reveal_choices(st, log),
+            Instr::Roll { counter, index, faces } => {
+                let decl = &self.program.counters[*counter as usize];
+                let i = index.as_ref().map_or(0, |i| self.operand(i, st, b));
+                let f = self.operand(faces, st, b).clamp(1, u32::MAX as i64) as u32;
+                let v = rng::below(f, rng) as i64 + 1;
+                if i >= 0 && i < decl.len as i64 {
+                    st.counters[decl.first as usize + i as usize] = v;
+                }
+                log.emit(|| Event::all(format!("rolled {v} ({})", decl.name)));
+            }
+            Instr::Say(t) => {
+                if log.enabled() {
+                    let text = self.render(t, st, b);
+                    log.emit(|| Event::all(text));
+                }
+            }
+            Instr::NextSeat(e) => {
+                let s = self.operand(e, st, b);
+                if s >= 0 && (s as usize) < self.players {
+                    st.next_seat = Some(s as u8);
+                }
+            }
+            Instr::Skip => st.skip_next = true,
+            Instr::Reverse => st.reversed = !st.reversed,
+            Instr::Eliminate(e) => {
+                let s = self.operand(e, st, b);
+                if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
+                    st.eliminated |= 1 << s;
+                    st.eliminated_at[s as usize] = st.turn.max(1);
+                    log.emit(|| Event::all(format!("seat {s} is out")));
+                }
+            }
+            // The rest are run in `run` itself.
+            _ => {}
+        }
+    }
+
+    /// `reveal choices`: the seats' secret choices become public (and their last choices).
+    fn reveal_choices(&self, st: &mut State, log: &mut EventLog<Event>) {
+        st.revealed = true;
+        for s in 0..MAX_SEATS {
+            if st.secret[s].0 > 0 {
+                st.last[s] = st.secret[s];
+            }
+        }
+        if log.enabled() {
+            let text = (0..self.players)
+                .filter(|&s| st.secret[s].0 > 0)
+                .map(|s| format!("seat {s} chose {}", self.action_text_short(s, st)))
+                .collect::<Vec<_>>()
+                .join("; ");
+            log.emit(|| Event::all(text));
         }
     }
 
@@ -1238,13 +1359,7 @@ impl Bound {
             let from = st.where_is[card as usize] as usize;
             if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
                 st.zones[from].remove(i);
-                if let Some(&top) = st.zones[from].last()
-                    && self.see[from].1
-                {
-                    let all = self.all_seats_mask();
-                    st.know_zone[top as usize] |= all;
-                    st.know_pos[top as usize] |= all;
-                }
+                self.show_top(st, from);
                 self.put(st, card, to, End::Top);
                 if log.enabled() {
                     self.log_move(st, card, from, to, log);
@@ -1399,21 +1514,22 @@ impl Bound {
     fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<Candidates> {
         let z = self.zone(&choice.from, st, b)?;
         let cards = &st.zones[z];
-        let mut pos: [u8; 64] = [0; 64];
-        let mut n = 0usize;
-        for (i, &c) in cards.iter().enumerate().take(64) {
-            let ok = match &choice.each {
-                None => true,
-                Some((slot, e)) => {
+        let (pos, n) = match &choice.each {
+            // Every position is a candidate.
+            None => (POSITIONS, cards.len().min(64)),
+            Some((slot, e)) => {
+                let mut pos: [u8; 64] = [0; 64];
+                let mut n = 0usize;
+                for (i, &c) in cards.iter().enumerate().take(64) {
                     b[*slot as usize] = c as i64;
-                    self.eval(e, st, b) != 0
+                    if self.eval(e, st, b) != 0 {
+                        pos[n] = i as u8;
+                        n += 1;
+                    }
                 }
-            };
-            if ok {
-                pos[n] = i as u8;
-                n += 1;
+                (pos, n)
             }
-        }
+        };
         let lo = self.operand(&choice.min, st, b).max(0) as usize;
         let hi = (self.operand(&choice.max, st, b).max(0) as usize).min(n);
         if lo > hi { None } else { Some(Candidates { zone: z, pos, n, lo, hi }) }
@@ -1917,6 +2033,17 @@ impl State {
         }
     }
 }
+
+/// The positions 0..64 in order: the candidates of a choice of cards without a condition.
+const POSITIONS: [u8; 64] = {
+    let mut p = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        p[i] = i as u8;
+        i += 1;
+    }
+    p
+};
 
 /// Binomial coefficients up to 64 (saturated at `u64::MAX`), for counting sets of cards.
 static BINOMIAL: [[u64; 65]; 65] = {
