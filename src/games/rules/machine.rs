@@ -311,7 +311,7 @@ impl Bound {
         }
     }
 
-    /// Evaluates `e` at `st` with bound names `b` (the common shapes here, the rest in
+    /// Evaluates `e` at `st` with bound names `b` (the loops over cards and seats apart, in
     /// [`Bound::eval_cards`] and [`Bound::eval_other`], so a call for a common shape is short).
     pub fn eval(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
@@ -376,7 +376,45 @@ impl Bound {
             }
             Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
             Expr::Count(..) | Expr::Sum(..) | Expr::Top(_) | Expr::Same(..) | Expr::Groups(..) | Expr::GroupSum(..) | Expr::Largest(..) => self.eval_cards(e, st, b),
-            _ => self.eval_other(e, st, b),
+            Expr::Rows(p) => self.rows[*p as usize].len() as i64,
+            Expr::Chose(seat, a) => {
+                let s = self.eval(seat, st, b);
+                i64::from(s >= 0 && (s as usize) < MAX_SEATS && st.secret[s as usize].0 == *a + 1)
+            }
+            Expr::ChoseArg(seat) => {
+                let s = self.eval(seat, st, b);
+                if s >= 0 && (s as usize) < MAX_SEATS { st.secret[s as usize].1 } else { 0 }
+            }
+            Expr::Next(seat) => {
+                let s = self.eval(seat, st, b);
+                self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
+            }
+            Expr::MaxMin(max, x, y) => {
+                let (a, c) = (self.eval(x, st, b), self.eval(y, st, b));
+                if *max { a.max(c) } else { a.min(c) }
+            }
+            Expr::Abs(x) => self.eval(x, st, b).wrapping_abs(),
+            Expr::If(c, x, y) => {
+                if self.eval(c, st, b) != 0 {
+                    self.eval(x, st, b)
+                } else {
+                    self.eval(y, st, b)
+                }
+            }
+            Expr::Last(seat, arg) => {
+                let s = self.eval(seat, st, b);
+                if s < 0 || s as usize >= MAX_SEATS {
+                    return -1;
+                }
+                let (a, v) = st.last[s as usize];
+                if *arg { v } else { a as i64 - 1 }
+            }
+            Expr::Active(seat) => {
+                let s = self.eval(seat, st, b);
+                i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
+            }
+            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
+            Expr::Seats(..) | Expr::Row(..) => self.eval_other(e, st, b),
         }
     }
 
@@ -431,8 +469,7 @@ impl Bound {
         }
     }
 
-    /// [`Bound::eval`] of the less common shapes: aggregates over seats, table rows, choices,
-    /// the turn order, conditionals.
+    /// [`Bound::eval`] of aggregates over seats and rows of table parameters.
     #[inline(never)]
     fn eval_other(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
@@ -480,44 +517,6 @@ impl Bound {
                     rows[rows.len() - 1].saturating_add(step.saturating_mul(r - rows.len() as i64))
                 }
             }
-            Expr::Rows(p) => self.rows[*p as usize].len() as i64,
-            Expr::Chose(seat, a) => {
-                let s = self.eval(seat, st, b);
-                i64::from(s >= 0 && (s as usize) < MAX_SEATS && st.secret[s as usize].0 == *a + 1)
-            }
-            Expr::ChoseArg(seat) => {
-                let s = self.eval(seat, st, b);
-                if s >= 0 && (s as usize) < MAX_SEATS { st.secret[s as usize].1 } else { 0 }
-            }
-            Expr::Next(seat) => {
-                let s = self.eval(seat, st, b);
-                self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
-            }
-            Expr::MaxMin(max, x, y) => {
-                let (a, c) = (self.eval(x, st, b), self.eval(y, st, b));
-                if *max { a.max(c) } else { a.min(c) }
-            }
-            Expr::Abs(x) => self.eval(x, st, b).wrapping_abs(),
-            Expr::If(c, x, y) => {
-                if self.eval(c, st, b) != 0 {
-                    self.eval(x, st, b)
-                } else {
-                    self.eval(y, st, b)
-                }
-            }
-            Expr::Last(seat, arg) => {
-                let s = self.eval(seat, st, b);
-                if s < 0 || s as usize >= MAX_SEATS {
-                    return -1;
-                }
-                let (a, v) = st.last[s as usize];
-                if *arg { v } else { a as i64 - 1 }
-            }
-            Expr::Active(seat) => {
-                let s = self.eval(seat, st, b);
-                i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
-            }
-            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
             _ => 0,
         }
     }
@@ -837,7 +836,12 @@ impl Bound {
                 Instr::TurnStart => self.turn_start(st, &mut b, pc),
                 Instr::TurnEnd => self.turn_end(st, &mut b),
                 Instr::Fill { to, size, from } => self.fill(st, &mut b, (to, from), size, log),
-                other => self.step_rare(other, pc, st, &mut b, rng, log),
+                ins @ (Instr::Move { .. } | Instr::MoveWhere { .. } | Instr::MoveCard { .. } | Instr::Deal { .. } | Instr::Shuffle(_) | Instr::Reveal(_)) => {
+                    self.step_cards(ins, st, &mut b, rng, log)
+                }
+                ins @ (Instr::SeatLoopStart { .. } | Instr::SeatLoopNext { .. } | Instr::LoopGuard { .. }) => self.step_loop(ins, st, &mut b),
+                ins @ (Instr::EndTurn | Instr::EndRound | Instr::EndGame(_) | Instr::RoundStart | Instr::RoundEnd) => self.step_round(ins, pc, st, &mut b),
+                ins => self.step_other(ins, st, &mut b, rng, log),
             }
         }
     }
@@ -967,20 +971,8 @@ impl Bound {
         }
     }
 
-    /// The instructions a turn runs seldom, one family each.
-    #[inline(never)]
-    fn step_rare(&self, ins: &Instr, pc: usize, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
-        match ins {
-            Instr::Move { .. } | Instr::MoveWhere { .. } | Instr::MoveCard { .. } | Instr::Deal { .. } | Instr::Shuffle(_) | Instr::Reveal(_) => {
-                self.step_cards(ins, st, b, rng, log)
-            }
-            Instr::SeatLoopStart { .. } | Instr::SeatLoopNext { .. } | Instr::LoopGuard { .. } => self.step_loop(ins, st, b),
-            Instr::EndTurn | Instr::EndRound | Instr::EndGame(_) | Instr::RoundStart | Instr::RoundEnd => self.step_round(ins, pc, st, b),
-            _ => self.step_other(ins, st, b, rng, log),
-        }
-    }
-
     /// Moves, deals, shuffles and reveals of cards.
+    #[inline(never)]
     fn step_cards(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
         match ins {
             Instr::Move { from, to, count, take, put } => {
@@ -1102,6 +1094,7 @@ impl Bound {
     }
 
     /// Seat loops and loop guards.
+    #[inline(never)]
     fn step_loop(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS]) {
         match ins {
             Instr::SeatLoopStart { which, slot, left, exit } => {
@@ -1140,6 +1133,7 @@ impl Bound {
     }
 
     /// The ends of turns, rounds and the game.
+    #[inline(never)]
     fn step_round(&self, ins: &Instr, pc: usize, st: &mut State, b: &mut [i64; BINDS]) {
         let p = self.p();
         match ins {
@@ -1175,6 +1169,7 @@ impl Bound {
     }
 
     /// Rolls, lines of the trace, revealed choices and the turn order's changes.
+    #[inline(never)]
     fn step_other(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
         match ins {
             Instr::RevealChoices => self.reveal_choices(st, log),
