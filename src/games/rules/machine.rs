@@ -311,8 +311,9 @@ impl Bound {
         }
     }
 
-    /// Evaluates `e` at `st` with bound names `b` (the loops over cards and seats apart, in
-    /// [`Bound::eval_cards`] and [`Bound::eval_other`], so a call for a common shape is short).
+    /// Evaluates `e` at `st` with bound names `b` (what is read from cards in
+    /// [`Bound::eval_cards`], the loops over seats and table rows in [`Bound::eval_other`], so
+    /// a call for a common shape is short).
     pub fn eval(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
             Expr::Const(n) => *n,
@@ -418,8 +419,9 @@ impl Bound {
         }
     }
 
-    /// [`Bound::eval`] of what is read from a zone's cards: counts, sums, the top card, groups.
-    #[inline(never)]
+    /// [`Bound::eval`] of what is read from a zone's cards: counts, sums, the top card, groups
+    /// (inlined: conditions on candidate cards read them often).
+    #[inline(always)]
     fn eval_cards(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
             Expr::Count(z, slot, cond) => {
