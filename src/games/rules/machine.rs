@@ -318,18 +318,7 @@ impl Bound {
         match e {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
-            Expr::Var(v) => match v {
-                Var::Current => st.current as i64,
-                Var::Players => self.players as i64,
-                Var::Seats => self.seats as i64,
-                Var::Turn => st.turn as i64,
-                Var::RoundTurn => st.round_turn as i64,
-                Var::Round => st.round as i64,
-                Var::First => st.first as i64,
-                Var::Bind(s) => b[*s as usize],
-                Var::Arg => b[ARG],
-                Var::ChosenCount => self.cards_of(&Zone::Chosen, st, b).len() as i64,
-            },
+            Expr::Var(v) => self.var(*v, st, b),
             Expr::Counter(c, index) => {
                 let decl = &self.program.counters[*c as usize];
                 let i = match index {
@@ -343,27 +332,7 @@ impl Bound {
                 self.attr(c, *a)
             }
             Expr::Size(z) => self.cards_of(z, st, b).len() as i64,
-            Expr::Bin(op, x, y) => {
-                let a = self.operand(x, st, b);
-                match op {
-                    Op::And => {
-                        if a == 0 {
-                            return 0;
-                        }
-                        i64::from(self.operand(y, st, b) != 0)
-                    }
-                    Op::Or => {
-                        if a != 0 {
-                            return 1;
-                        }
-                        i64::from(self.operand(y, st, b) != 0)
-                    }
-                    _ => {
-                        let c = self.operand(y, st, b);
-                        Self::arith(*op, a, c)
-                    }
-                }
-            }
+            Expr::Bin(op, x, y) => self.bin(*op, x, y, st, b),
             Expr::BinConst(op, x, c) => {
                 let a = self.operand(x, st, b);
                 Self::arith(*op, a, *c)
@@ -376,7 +345,9 @@ impl Bound {
                 self.leaf(e, st, b)
             }
             Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
-            Expr::Count(..) | Expr::Sum(..) | Expr::Top(_) | Expr::Same(..) | Expr::Groups(..) | Expr::GroupSum(..) | Expr::Largest(..) => self.eval_cards(e, st, b),
+            Expr::Count(..) | Expr::Sum(..) | Expr::Top(_) | Expr::Same(..) | Expr::Groups(..) | Expr::GroupSum(..) | Expr::Largest(..) => {
+                self.eval_cards(e, st, b)
+            }
             Expr::Rows(p) => self.rows[*p as usize].len() as i64,
             Expr::Chose(seat, a) => {
                 let s = self.eval(seat, st, b);
@@ -416,6 +387,47 @@ impl Bound {
             }
             Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
             Expr::Seats(..) | Expr::Row(..) => self.eval_other(e, st, b),
+        }
+    }
+
+    /// A name's value (inlined in [`Bound::eval`]).
+    #[inline(always)]
+    fn var(&self, v: Var, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match v {
+            Var::Current => st.current as i64,
+            Var::Players => self.players as i64,
+            Var::Seats => self.seats as i64,
+            Var::Turn => st.turn as i64,
+            Var::RoundTurn => st.round_turn as i64,
+            Var::Round => st.round as i64,
+            Var::First => st.first as i64,
+            Var::Bind(s) => b[s as usize],
+            Var::Arg => b[ARG],
+            Var::ChosenCount => self.cards_of(&Zone::Chosen, st, b).len() as i64,
+        }
+    }
+
+    /// A binary operation, `and` / `or` short-circuited (inlined in [`Bound::eval`]).
+    #[inline(always)]
+    fn bin(&self, op: Op, x: &Expr, y: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        let a = self.operand(x, st, b);
+        match op {
+            Op::And => {
+                if a == 0 {
+                    return 0;
+                }
+                i64::from(self.operand(y, st, b) != 0)
+            }
+            Op::Or => {
+                if a != 0 {
+                    return 1;
+                }
+                i64::from(self.operand(y, st, b) != 0)
+            }
+            _ => {
+                let c = self.operand(y, st, b);
+                Self::arith(op, a, c)
+            }
         }
     }
 
@@ -1112,17 +1124,15 @@ impl Bound {
                     Self::set_bind(st, b, *left, n as i64 - 1);
                 }
             }
-            Instr::SeatLoopNext { which, slot, left, body } => {
-                if st.binds[*left as usize] > 0 {
-                    let s = st.binds[*slot as usize] as usize;
-                    let next = match which {
-                        SeatLoop::Seats => s as i64 + 1,
-                        _ => self.next_player(st, s) as i64,
-                    };
-                    Self::set_bind(st, b, *left, st.binds[*left as usize] - 1);
-                    Self::set_bind(st, b, *slot, next);
-                    st.pc = *body;
-                }
+            Instr::SeatLoopNext { which, slot, left, body } if st.binds[*left as usize] > 0 => {
+                let s = st.binds[*slot as usize] as usize;
+                let next = match which {
+                    SeatLoop::Seats => s as i64 + 1,
+                    _ => self.next_player(st, s) as i64,
+                };
+                Self::set_bind(st, b, *left, st.binds[*left as usize] - 1);
+                Self::set_bind(st, b, *slot, next);
+                st.pc = *body;
             }
             Instr::LoopGuard { guard } => {
                 Self::set_bind(st, b, *guard, st.binds[*guard as usize] + 1);
@@ -1185,11 +1195,9 @@ impl Bound {
                 }
                 log.emit(|| Event::all(format!("rolled {v} ({})", decl.name)));
             }
-            Instr::Say(t) => {
-                if log.enabled() {
-                    let text = self.render(t, st, b);
-                    log.emit(|| Event::all(text));
-                }
+            Instr::Say(t) if log.enabled() => {
+                let text = self.render(t, st, b);
+                log.emit(|| Event::all(text));
             }
             Instr::NextSeat(e) => {
                 let s = self.operand(e, st, b);
