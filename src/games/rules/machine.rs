@@ -94,6 +94,10 @@ pub struct State {
     /// stopped at the decision ([`Bound::random_choice`] draws below it without counting
     /// again); 0 when not counted (a choice that must be listed, or a state changed since).
     pub counted: u32,
+    /// When every choice [`State::counted`] counts is one block (one action and argument,
+    /// sets of cards of the same candidates), that block: [`Bound::random_choice`] finds the
+    /// drawn choice in it without walking the actions again.
+    pub block: Option<Block>,
     /// Bit s: seat s knows which zone the card is in.
     pub know_zone: Vec<u8>,
     /// Bit s: seat s knows the card's place in its zone.
@@ -204,6 +208,7 @@ impl Bound {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
             Expr::Var(Var::Bind(s)) => b[*s as usize],
+            Expr::Var(Var::Current) => st.current as i64,
             Expr::ZoneSize(z) => st.zones[*z as usize].len() as i64,
             Expr::SeatZoneSize(first, s) => self.seat_zone_size(st, *first, b[*s as usize]),
             Expr::CounterOne(at) => st.counters[*at as usize],
@@ -306,23 +311,14 @@ impl Bound {
         }
     }
 
-    /// Evaluates `e` at `st` with bound names `b`.
+    /// Evaluates `e` at `st` with bound names `b` (what is read from cards in
+    /// [`Bound::eval_cards`], the loops over seats and table rows in [`Bound::eval_other`], so
+    /// a call for a common shape is short).
     pub fn eval(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
             Expr::Const(n) => *n,
             Expr::Param(p) => self.params[*p as usize],
-            Expr::Var(v) => match v {
-                Var::Current => st.current as i64,
-                Var::Players => self.players as i64,
-                Var::Seats => self.seats as i64,
-                Var::Turn => st.turn as i64,
-                Var::RoundTurn => st.round_turn as i64,
-                Var::Round => st.round as i64,
-                Var::First => st.first as i64,
-                Var::Bind(s) => b[*s as usize],
-                Var::Arg => b[ARG],
-                Var::ChosenCount => self.cards_of(&Zone::Chosen, st, b).len() as i64,
-            },
+            Expr::Var(v) => self.var(*v, st, b),
             Expr::Counter(c, index) => {
                 let decl = &self.program.counters[*c as usize];
                 let i = match index {
@@ -336,6 +332,110 @@ impl Bound {
                 self.attr(c, *a)
             }
             Expr::Size(z) => self.cards_of(z, st, b).len() as i64,
+            Expr::Bin(op, x, y) => self.bin(*op, x, y, st, b),
+            Expr::BinConst(op, x, c) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, *c)
+            }
+            Expr::BinParam(op, x, p) => {
+                let a = self.operand(x, st, b);
+                Self::arith(*op, a, self.params[*p as usize])
+            }
+            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
+                self.leaf(e, st, b)
+            }
+            Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
+            Expr::Count(..) | Expr::Sum(..) | Expr::Top(_) | Expr::Same(..) | Expr::Groups(..) | Expr::GroupSum(..) | Expr::Largest(..) => {
+                self.eval_cards(e, st, b)
+            }
+            Expr::Rows(p) => self.rows[*p as usize].len() as i64,
+            Expr::Chose(seat, a) => {
+                let s = self.eval(seat, st, b);
+                i64::from(s >= 0 && (s as usize) < MAX_SEATS && st.secret[s as usize].0 == *a + 1)
+            }
+            Expr::ChoseArg(seat) => {
+                let s = self.eval(seat, st, b);
+                if s >= 0 && (s as usize) < MAX_SEATS { st.secret[s as usize].1 } else { 0 }
+            }
+            Expr::Next(seat) => {
+                let s = self.eval(seat, st, b);
+                self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
+            }
+            Expr::MaxMin(max, x, y) => {
+                let (a, c) = (self.eval(x, st, b), self.eval(y, st, b));
+                if *max { a.max(c) } else { a.min(c) }
+            }
+            Expr::Abs(x) => self.eval(x, st, b).wrapping_abs(),
+            Expr::If(c, x, y) => {
+                if self.eval(c, st, b) != 0 {
+                    self.eval(x, st, b)
+                } else {
+                    self.eval(y, st, b)
+                }
+            }
+            Expr::Last(seat, arg) => {
+                let s = self.eval(seat, st, b);
+                if s < 0 || s as usize >= MAX_SEATS {
+                    return -1;
+                }
+                let (a, v) = st.last[s as usize];
+                if *arg { v } else { a as i64 - 1 }
+            }
+            Expr::Active(seat) => {
+                let s = self.eval(seat, st, b);
+                i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
+            }
+            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
+            Expr::Seats(..) | Expr::Row(..) => self.eval_other(e, st, b),
+        }
+    }
+
+    /// A name's value (inlined in [`Bound::eval`]).
+    #[inline(always)]
+    fn var(&self, v: Var, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match v {
+            Var::Current => st.current as i64,
+            Var::Players => self.players as i64,
+            Var::Seats => self.seats as i64,
+            Var::Turn => st.turn as i64,
+            Var::RoundTurn => st.round_turn as i64,
+            Var::Round => st.round as i64,
+            Var::First => st.first as i64,
+            Var::Bind(s) => b[s as usize],
+            Var::Arg => b[ARG],
+            Var::ChosenCount => self.cards_of(&Zone::Chosen, st, b).len() as i64,
+        }
+    }
+
+    /// A binary operation, `and` / `or` short-circuited (inlined in [`Bound::eval`]).
+    #[inline(always)]
+    fn bin(&self, op: Op, x: &Expr, y: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        let a = self.operand(x, st, b);
+        match op {
+            Op::And => {
+                if a == 0 {
+                    return 0;
+                }
+                i64::from(self.operand(y, st, b) != 0)
+            }
+            Op::Or => {
+                if a != 0 {
+                    return 1;
+                }
+                i64::from(self.operand(y, st, b) != 0)
+            }
+            _ => {
+                let c = self.operand(y, st, b);
+                Self::arith(op, a, c)
+            }
+        }
+    }
+
+    /// [`Bound::eval`] of what is read from a zone's cards: counts, sums, the top card, groups
+    /// (inlined: conditions on candidate cards read them often).
+    #[inline(always)]
+    fn eval_cards(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
             Expr::Count(z, slot, cond) => {
                 let cards = self.cards_of(z, st, b);
                 let mut n = 0;
@@ -379,6 +479,14 @@ impl Bound {
                 let (sizes, n) = self.group_sizes(self.cards_of(z, st, b), attrs);
                 sizes[..n].iter().copied().max().unwrap_or(0) as i64
             }
+            _ => 0,
+        }
+    }
+
+    /// [`Bound::eval`] of aggregates over seats and rows of table parameters.
+    #[inline(never)]
+    fn eval_other(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
+        match e {
             Expr::Seats(agg, slot, inner) => {
                 let mut acc: i64 = match agg {
                     SeatAgg::Every => 1,
@@ -423,77 +531,7 @@ impl Bound {
                     rows[rows.len() - 1].saturating_add(step.saturating_mul(r - rows.len() as i64))
                 }
             }
-            Expr::Rows(p) => self.rows[*p as usize].len() as i64,
-            Expr::Chose(seat, a) => {
-                let s = self.eval(seat, st, b);
-                i64::from(s >= 0 && (s as usize) < MAX_SEATS && st.secret[s as usize].0 == *a + 1)
-            }
-            Expr::ChoseArg(seat) => {
-                let s = self.eval(seat, st, b);
-                if s >= 0 && (s as usize) < MAX_SEATS { st.secret[s as usize].1 } else { 0 }
-            }
-            Expr::Next(seat) => {
-                let s = self.eval(seat, st, b);
-                self.next_player(st, s.clamp(0, self.players as i64 - 1) as usize) as i64
-            }
-            Expr::Bin(op, x, y) => {
-                let a = self.operand(x, st, b);
-                match op {
-                    Op::And => {
-                        if a == 0 {
-                            return 0;
-                        }
-                        i64::from(self.operand(y, st, b) != 0)
-                    }
-                    Op::Or => {
-                        if a != 0 {
-                            return 1;
-                        }
-                        i64::from(self.operand(y, st, b) != 0)
-                    }
-                    _ => {
-                        let c = self.operand(y, st, b);
-                        Self::arith(*op, a, c)
-                    }
-                }
-            }
-            Expr::BinConst(op, x, c) => {
-                let a = self.operand(x, st, b);
-                Self::arith(*op, a, *c)
-            }
-            Expr::BinParam(op, x, p) => {
-                let a = self.operand(x, st, b);
-                Self::arith(*op, a, self.params[*p as usize])
-            }
-            Expr::ZoneSize(_) | Expr::SeatZoneSize(..) | Expr::CounterOne(_) | Expr::CounterBind(..) | Expr::CounterAttr(..) | Expr::AttrBind(..) => {
-                self.leaf(e, st, b)
-            }
-            Expr::Not(x) => i64::from(self.eval(x, st, b) == 0),
-            Expr::Neg(x) => self.eval(x, st, b).wrapping_neg(),
-            Expr::MaxMin(max, x, y) => {
-                let (a, c) = (self.eval(x, st, b), self.eval(y, st, b));
-                if *max { a.max(c) } else { a.min(c) }
-            }
-            Expr::Abs(x) => self.eval(x, st, b).wrapping_abs(),
-            Expr::If(c, x, y) => {
-                if self.eval(c, st, b) != 0 {
-                    self.eval(x, st, b)
-                } else {
-                    self.eval(y, st, b)
-                }
-            }
-            Expr::Last(seat, arg) => {
-                let s = self.eval(seat, st, b);
-                if s < 0 || s as usize >= MAX_SEATS {
-                    return -1;
-                }
-                let (a, v) = st.last[s as usize];
-                if *arg { v } else { a as i64 - 1 }
-            }
-            Expr::Active(seat) => {
-                let s = self.eval(seat, st, b);
-                i64::from(s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0)
-            }
+            _ => 0,
         }
     }
 
@@ -746,10 +784,11 @@ impl Bound {
 
     /// Runs instructions until a seat must decide or the game is over.
     pub fn run(&self, st: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let p = self.p();
+        let code = &self.program.code[..];
         let mut steps = 0u32;
         st.waiting = None;
         st.counted = 0;
+        st.block = None;
         // The bound names the instructions read, kept in step with the state's: every write of
         // a step's slot goes to both, and the two steps that use slot 0 or the last four as
         // scratch (the skip condition, a choice with nothing legal) put them back. The
@@ -758,250 +797,38 @@ impl Bound {
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
-                self.end_game(st, p.reason_stuck);
-                log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
+                self.stop_stuck(st, log);
                 return;
             }
             let pc = st.pc as usize;
             st.pc += 1;
-            match &p.code[pc] {
-                Instr::Move { from, to, count, take, put } => {
-                    let n = match count {
-                        None => usize::MAX,
-                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
-                    };
-                    if matches!(from, Zone::Chosen) {
-                        if let Some(to) = self.zone(to, st, &mut b) {
-                            self.move_chosen(st, to, n, log);
-                        }
-                    } else if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
-                        self.move_cards(st, (f, t), n, (*take, *put), log);
-                    }
-                }
-                Instr::MoveWhere { from, to, count, put, slot, cond } => {
-                    let n = match count {
-                        None => usize::MAX,
-                        Some(e) => self.operand(e, st, &mut b).max(0) as usize,
-                    };
-                    if let (Some(f), Some(t)) = (self.zone(from, st, &mut b), self.zone(to, st, &mut b)) {
-                        let mut picked = Vec::new();
-                        for i in (0..st.zones[f].len()).rev() {
-                            if picked.len() >= n {
-                                break;
-                            }
-                            b[*slot as usize] = i64::from(st.zones[f][i]);
-                            if self.operand(cond, st, &mut b) != 0 {
-                                picked.push(i);
-                            }
-                        }
-                        for i in picked {
-                            let card = st.zones[f].remove(i);
-                            if let Some(&top) = st.zones[f].last()
-                                && self.see[f].1
-                            {
-                                let all = self.all_seats_mask();
-                                st.know_zone[top as usize] |= all;
-                                st.know_pos[top as usize] |= all;
-                            }
-                            self.put(st, card, t, *put);
-                            if log.enabled() {
-                                self.log_move(st, card, f, t, log);
-                            }
-                        }
-                    }
-                }
-                Instr::MoveChosen { to } => {
-                    if let Some(t) = self.zone(to, st, &mut b) {
-                        self.move_chosen(st, t, usize::MAX, log);
-                    }
-                }
-                Instr::MoveCard { card, to } => {
-                    let c = self.operand(card, st, &mut b);
-                    if c >= 0
-                        && (c as usize) < self.attrs.len()
-                        && let Some(t) = self.zone(to, st, &mut b)
-                    {
-                        let from = st.where_is[c as usize] as usize;
-                        if let Some(i) = st.zones[from].iter().position(|&x| x as i64 == c) {
-                            st.zones[from].remove(i);
-                            self.put(st, c as u16, t, End::Top);
-                        }
-                    }
-                }
-                Instr::Fill { to, size, from } => {
-                    let n = self.operand(size, st, &mut b).max(0) as usize;
-                    if let (Some(t), Some(f)) = (self.zone(to, st, &mut b), self.zone(from, st, &mut b)) {
-                        let have = st.zones[t].len();
-                        if have < n {
-                            self.move_cards(st, (f, t), n - have, (End::Top, End::Top), log);
-                        }
-                    }
-                }
-                Instr::Deal { from, to, count } => {
-                    let n = self.operand(count, st, &mut b).max(0) as usize;
-                    if let Some(f) = self.zone(from, st, &mut b) {
-                        for _ in 0..n {
-                            if st.zones[f].is_empty() {
-                                break;
-                            }
-                            let mut s = st.first as usize;
-                            for _ in 0..self.players {
-                                if st.eliminated & (1 << s) == 0 {
-                                    self.move_cards(st, (f, *to as usize + s), 1, (End::Top, End::Top), log);
-                                }
-                                s = (s + 1) % self.players;
-                            }
-                        }
-                    }
-                }
-                Instr::Shuffle(z) => {
-                    if let Some(z) = self.zone(z, st, &mut b) {
-                        self.shuffle(st, z, rng);
-                    }
-                }
-                Instr::Reveal(z) => {
-                    let cards: Vec<u16> = self.cards_of(z, st, &mut b).iter().collect();
-                    let all = self.all_seats_mask();
-                    for &c in &cards {
-                        st.know_zone[c as usize] |= all;
-                        st.know_pos[c as usize] |= all;
-                    }
-                    if log.enabled() && !cards.is_empty() {
-                        let text = format!("revealed: {}", self.cards_text(&cards));
-                        log.emit(|| Event::all(text));
-                    }
-                }
-                Instr::RevealChoices => {
-                    st.revealed = true;
-                    for s in 0..MAX_SEATS {
-                        if st.secret[s].0 > 0 {
-                            st.last[s] = st.secret[s];
-                        }
-                    }
-                    if log.enabled() {
-                        let text = (0..self.players)
-                            .filter(|&s| st.secret[s].0 > 0)
-                            .map(|s| format!("seat {s} chose {}", self.action_text_short(s, st)))
-                            .collect::<Vec<_>>()
-                            .join("; ");
-                        log.emit(|| Event::all(text));
-                    }
-                }
-                Instr::Assign { counter, index, op, value } => {
-                    let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
-                    let v = self.operand(value, st, &mut b);
-                    if i >= 0 && i < decl.len as i64 {
-                        let slot = &mut st.counters[decl.first as usize + i as usize];
-                        *slot = match op {
-                            AssignOp::Set => v,
-                            AssignOp::Add => slot.saturating_add(v),
-                            AssignOp::Sub => slot.saturating_sub(v),
-                        };
-                    }
-                }
-                Instr::Roll { counter, index, faces } => {
-                    let decl = &p.counters[*counter as usize];
-                    let i = index.as_ref().map_or(0, |i| self.operand(i, st, &mut b));
-                    let f = self.operand(faces, st, &mut b).clamp(1, u32::MAX as i64) as u32;
-                    let v = rng::below(f, rng) as i64 + 1;
-                    if i >= 0 && i < decl.len as i64 {
-                        st.counters[decl.first as usize + i as usize] = v;
-                    }
-                    log.emit(|| Event::all(format!("rolled {v} ({})", decl.name)));
-                }
-                Instr::Say(t) => {
-                    if log.enabled() {
-                        let text = self.render(t, st, &mut b);
-                        log.emit(|| Event::all(text));
-                    }
-                }
+            match &code[pc] {
                 Instr::Jump(to) => st.pc = *to,
                 Instr::JumpIfNot(c, to) => {
                     if self.operand(c, st, &mut b) == 0 {
                         st.pc = *to;
                     }
                 }
-                Instr::SeatLoopStart { which, slot, left, exit } => {
-                    let (first, n) = match which {
-                        SeatLoop::Players => (st.current as usize, self.active_players(st)),
-                        SeatLoop::Others => (self.next_player(st, st.current as usize), self.active_players(st).saturating_sub(1)),
-                        SeatLoop::Seats => (0, self.seats),
-                    };
-                    if n == 0 {
-                        st.pc = *exit;
-                    } else {
-                        st.binds[*slot as usize] = first as i64;
-                        st.binds[*left as usize] = n as i64 - 1;
-                        b[*slot as usize] = first as i64;
-                        b[*left as usize] = n as i64 - 1;
-                    }
-                }
-                Instr::SeatLoopNext { which, slot, left, body } => {
-                    if st.binds[*left as usize] > 0 {
-                        st.binds[*left as usize] -= 1;
-                        let s = st.binds[*slot as usize] as usize;
-                        st.binds[*slot as usize] = match which {
-                            SeatLoop::Seats => s as i64 + 1,
-                            _ => self.next_player(st, s) as i64,
-                        };
-                        b[*left as usize] = st.binds[*left as usize];
-                        b[*slot as usize] = st.binds[*slot as usize];
-                        st.pc = *body;
-                    }
-                }
-                Instr::CardLoopStart { slot, index, exit } => {
-                    if st.chosen.is_empty() {
-                        st.pc = *exit;
-                    } else {
-                        st.binds[*index as usize] = 0;
-                        st.binds[*slot as usize] = st.chosen[0] as i64;
-                        b[*index as usize] = 0;
-                        b[*slot as usize] = st.chosen[0] as i64;
-                    }
-                }
-                Instr::CardLoopNext { slot, index, body } => {
-                    let i = st.binds[*index as usize] as usize + 1;
-                    if i < st.chosen.len() {
-                        st.binds[*index as usize] = i as i64;
-                        st.binds[*slot as usize] = st.chosen[i] as i64;
-                        b[*index as usize] = i as i64;
-                        b[*slot as usize] = st.chosen[i] as i64;
-                        st.pc = *body;
-                    }
-                }
-                Instr::LoopGuard { guard } => {
-                    st.binds[*guard as usize] += 1;
-                    b[*guard as usize] = st.binds[*guard as usize];
-                    if st.binds[*guard as usize] > STEP_LIMIT as i64 {
-                        self.end_game(st, p.reason_stuck);
-                    }
-                }
+                Instr::Assign { counter, index, op, value } => self.assign(st, &mut b, *counter, index.as_ref(), *op, value),
                 Instr::Bind(slot, e) => {
                     let v = self.operand(e, st, &mut b);
                     st.binds[*slot as usize] = v;
                     b[*slot as usize] = v;
                 }
-                Instr::Choose { seat, actions, .. } => {
-                    let s = match seat {
-                        None => st.current as i64,
-                        Some(e) => self.operand(e, st, &mut b),
-                    };
-                    if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
-                        continue;
+                Instr::CardLoopStart { slot, index, exit } => {
+                    if st.chosen.is_empty() {
+                        st.pc = *exit;
+                    } else {
+                        Self::set_bind(st, &mut b, *index, 0);
+                        Self::set_bind(st, &mut b, *slot, st.chosen[0] as i64);
                     }
-                    st.binds[0] = s;
-                    b[0] = s;
-                    let _ = actions;
-                    let counted = self.any_legal(st, &mut b, s as usize, pc as u32);
-                    b[0] = st.binds[0];
-                    b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
-                    if counted > 0 {
-                        st.pc = pc as u32;
-                        st.waiting = Some((s as u8, pc as u32));
-                        st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
-                        st.chosen.clear();
-                        return;
+                }
+                Instr::CardLoopNext { slot, index, body } => {
+                    let i = st.binds[*index as usize] as usize + 1;
+                    if i < st.chosen.len() {
+                        Self::set_bind(st, &mut b, *index, i as i64);
+                        Self::set_bind(st, &mut b, *slot, st.chosen[i] as i64);
+                        st.pc = *body;
                     }
                 }
                 Instr::Return => {
@@ -1010,99 +837,404 @@ impl Bound {
                         st.pc = st.stack[st.depth as usize];
                     }
                 }
-                Instr::EndTurn | Instr::EndRound => {
-                    // Compiled as jumps; kept for safety.
-                    st.depth = 0;
-                    st.pc = if matches!(p.code[pc], Instr::EndTurn) { p.turn_end } else { p.round_end };
-                }
-                Instr::EndGame(reason) => {
-                    self.end_game(st, *reason);
-                }
-                Instr::TurnStart => {
-                    st.depth = 0;
-                    if st.eliminated & (1 << st.current) != 0 {
-                        st.current = self.next_player(st, st.current as usize) as u8;
-                    }
-                    if let Some(skip) = &p.skip {
-                        b[0] = st.current as i64;
-                        let skipped = self.operand(skip, st, &mut b) != 0;
-                        b[0] = st.binds[0];
-                        if skipped {
-                            st.passed += 1;
-                            if st.passed as usize > self.players {
-                                self.end_game(st, p.reason_stuck);
-                                continue;
-                            }
-                            st.current = self.next_player(st, st.current as usize) as u8;
-                            st.pc = pc as u32;
-                            continue;
-                        }
-                    }
-                    st.passed = 0;
-                }
-                Instr::TurnEnd => {
-                    st.depth = 0;
-                    st.turn += 1;
-                    st.round_turn += 1;
-                    if let Some(reason) = self.first_end(&p.game_ends, st, &mut b) {
-                        self.end_game(st, reason);
-                        continue;
-                    }
-                    if let Some(_reason) = self.first_end(&p.round_ends, st, &mut b) {
-                        st.pc = p.round_end;
-                        continue;
-                    }
-                    if p.rounds.is_some() {
-                        if st.round_turn >= self.cap {
-                            st.pc = if p.capped_round_scores { p.round_end } else { p.round_end + self.round_end_len() };
-                            continue;
-                        }
-                    } else if st.turn >= self.cap {
-                        self.end_game(st, p.reason_cap);
-                        continue;
-                    }
-                    self.pass_turn(st);
-                    st.pc = p.turn_start;
-                }
-                Instr::RoundStart => {
-                    st.round_turn = 0;
-                    st.current = st.first;
-                }
-                Instr::RoundEnd => {
-                    st.round += 1;
-                    if p.rounds.is_none() {
-                        let reason = self.first_end(&p.round_ends, st, &mut b).unwrap_or(p.reason_rounds);
-                        self.end_game(st, reason);
-                        continue;
-                    }
-                    if st.round >= self.rounds {
-                        let reason =
-                            if st.round_turn >= self.cap && self.first_end(&p.round_ends, st, &mut b).is_none() { p.reason_cap } else { p.reason_rounds };
-                        self.end_game(st, reason);
-                        continue;
-                    }
-                    if p.rotate_first {
-                        st.first = self.next_player(st, st.first as usize) as u8;
-                    }
-                    st.pc = p.round_start;
-                }
-                Instr::NextSeat(e) => {
-                    let s = self.operand(e, st, &mut b);
-                    if s >= 0 && (s as usize) < self.players {
-                        st.next_seat = Some(s as u8);
+                Instr::MoveChosen { to } => {
+                    if let Some(t) = self.zone(to, st, &mut b) {
+                        self.move_chosen(st, t, usize::MAX, log);
                     }
                 }
-                Instr::Skip => st.skip_next = true,
-                Instr::Reverse => st.reversed = !st.reversed,
-                Instr::Eliminate(e) => {
-                    let s = self.operand(e, st, &mut b);
-                    if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
-                        st.eliminated |= 1 << s;
-                        st.eliminated_at[s as usize] = st.turn.max(1);
-                        log.emit(|| Event::all(format!("seat {s} is out")));
+                Instr::Choose { seat, .. } => {
+                    if self.choose(st, &mut b, seat.as_ref(), pc) {
+                        return;
+                    }
+                }
+                Instr::TurnStart => self.turn_start(st, &mut b, pc),
+                Instr::TurnEnd => self.turn_end(st, &mut b),
+                Instr::Fill { to, size, from } => self.fill(st, &mut b, (to, from), size, log),
+                ins @ (Instr::Move { .. } | Instr::MoveWhere { .. } | Instr::MoveCard { .. } | Instr::Deal { .. } | Instr::Shuffle(_) | Instr::Reveal(_)) => {
+                    self.step_cards(ins, st, &mut b, rng, log)
+                }
+                ins @ (Instr::SeatLoopStart { .. } | Instr::SeatLoopNext { .. } | Instr::LoopGuard { .. }) => self.step_loop(ins, st, &mut b),
+                ins @ (Instr::EndTurn | Instr::EndRound | Instr::EndGame(_) | Instr::RoundStart | Instr::RoundEnd) => self.step_round(ins, pc, st, &mut b),
+                ins => self.step_other(ins, st, &mut b, rng, log),
+            }
+        }
+    }
+
+    /// Sets bind slot `slot` in the state and in the machine's copy `b`.
+    #[inline(always)]
+    fn set_bind(st: &mut State, b: &mut [i64; BINDS], slot: u8, v: i64) {
+        st.binds[slot as usize] = v;
+        b[slot as usize] = v;
+    }
+
+    /// Stops a game whose steps ran [`STEP_LIMIT`] times without a decision.
+    #[cold]
+    #[inline(never)]
+    fn stop_stuck(&self, st: &mut State, log: &mut EventLog<Event>) {
+        self.end_game(st, self.p().reason_stuck);
+        log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
+    }
+
+    /// `counter[index] op value`.
+    #[inline(always)]
+    fn assign(&self, st: &mut State, b: &mut [i64; BINDS], counter: u16, index: Option<&Expr>, op: AssignOp, value: &Expr) {
+        let decl = &self.program.counters[counter as usize];
+        let i = index.map_or(0, |i| self.operand(i, st, b));
+        let v = self.operand(value, st, b);
+        if i >= 0 && i < decl.len as i64 {
+            let slot = &mut st.counters[decl.first as usize + i as usize];
+            *slot = match op {
+                AssignOp::Set => v,
+                AssignOp::Add => slot.saturating_add(v),
+                AssignOp::Sub => slot.saturating_sub(v),
+            };
+        }
+    }
+
+    /// The choose instruction at `pc`: true when the machine stops there (the seat has a
+    /// legal choice), with the count of its choices kept.
+    #[inline(never)]
+    fn choose(&self, st: &mut State, b: &mut [i64; BINDS], seat: Option<&Expr>, pc: usize) -> bool {
+        let s = match seat {
+            None => st.current as i64,
+            Some(e) => self.operand(e, st, b),
+        };
+        if s < 0 || s as usize >= self.players || st.eliminated & (1 << s) != 0 {
+            return false;
+        }
+        st.binds[0] = s;
+        b[0] = s;
+        let (counted, block) = self.any_legal(st, b, s as usize, pc as u32);
+        b[0] = st.binds[0];
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+        if counted == 0 {
+            return false;
+        }
+        st.pc = pc as u32;
+        st.waiting = Some((s as u8, pc as u32));
+        st.counted = if counted == usize::MAX { 0 } else { counted as u32 };
+        st.block = if counted == usize::MAX { None } else { block };
+        st.chosen.clear();
+        true
+    }
+
+    /// The start of a turn at `pc`: passes over seats the skip condition holds for.
+    #[inline(never)]
+    fn turn_start(&self, st: &mut State, b: &mut [i64; BINDS], pc: usize) {
+        let p = self.p();
+        st.depth = 0;
+        if st.eliminated & (1 << st.current) != 0 {
+            st.current = self.next_player(st, st.current as usize) as u8;
+        }
+        if let Some(skip) = &p.skip {
+            b[0] = st.current as i64;
+            let skipped = self.operand(skip, st, b) != 0;
+            b[0] = st.binds[0];
+            if skipped {
+                st.passed += 1;
+                if st.passed as usize > self.players {
+                    self.end_game(st, p.reason_stuck);
+                    return;
+                }
+                st.current = self.next_player(st, st.current as usize) as u8;
+                st.pc = pc as u32;
+                return;
+            }
+        }
+        st.passed = 0;
+    }
+
+    /// The end of a turn: counts it, checks the end, the round's end and the cap, passes the
+    /// turn on.
+    #[inline(never)]
+    fn turn_end(&self, st: &mut State, b: &mut [i64; BINDS]) {
+        let p = self.p();
+        st.depth = 0;
+        st.turn += 1;
+        st.round_turn += 1;
+        if let Some(reason) = self.first_end(&p.game_ends, st, b) {
+            self.end_game(st, reason);
+            return;
+        }
+        if let Some(_reason) = self.first_end(&p.round_ends, st, b) {
+            st.pc = p.round_end;
+            return;
+        }
+        if p.rounds.is_some() {
+            if st.round_turn >= self.cap {
+                st.pc = if p.capped_round_scores { p.round_end } else { p.round_end + self.round_end_len() };
+                return;
+            }
+        } else if st.turn >= self.cap {
+            self.end_game(st, p.reason_cap);
+            return;
+        }
+        self.pass_turn(st);
+        st.pc = p.turn_start;
+    }
+
+    /// `fill to up to size from from`.
+    #[inline(never)]
+    fn fill(&self, st: &mut State, b: &mut [i64; BINDS], (to, from): (&Zone, &Zone), size: &Expr, log: &mut EventLog<Event>) {
+        let n = self.operand(size, st, b).max(0) as usize;
+        if let (Some(t), Some(f)) = (self.zone(to, st, b), self.zone(from, st, b)) {
+            let have = st.zones[t].len();
+            if have < n {
+                self.move_cards(st, (f, t), n - have, (End::Top, End::Top), log);
+            }
+        }
+    }
+
+    /// Moves, deals, shuffles and reveals of cards.
+    #[inline(never)]
+    fn step_cards(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match ins {
+            Instr::Move { from, to, count, take, put } => {
+                let n = match count {
+                    None => usize::MAX,
+                    Some(e) => self.operand(e, st, b).max(0) as usize,
+                };
+                if matches!(from, Zone::Chosen) {
+                    if let Some(to) = self.zone(to, st, b) {
+                        self.move_chosen(st, to, n, log);
+                    }
+                } else if let (Some(f), Some(t)) = (self.zone(from, st, b), self.zone(to, st, b)) {
+                    self.move_cards(st, (f, t), n, (*take, *put), log);
+                }
+            }
+            Instr::MoveWhere { from, to, count, put, slot, cond } => self.move_where(st, b, (from, to), count.as_ref(), *put, (*slot, cond), log),
+            Instr::MoveCard { card, to } => {
+                let c = self.operand(card, st, b);
+                if c >= 0
+                    && (c as usize) < self.attrs.len()
+                    && let Some(t) = self.zone(to, st, b)
+                {
+                    let from = st.where_is[c as usize] as usize;
+                    if let Some(i) = st.zones[from].iter().position(|&x| x as i64 == c) {
+                        st.zones[from].remove(i);
+                        self.put(st, c as u16, t, End::Top);
                     }
                 }
             }
+            Instr::Deal { from, to, count } => {
+                let n = self.operand(count, st, b).max(0) as usize;
+                if let Some(f) = self.zone(from, st, b) {
+                    for _ in 0..n {
+                        if st.zones[f].is_empty() {
+                            break;
+                        }
+                        let mut s = st.first as usize;
+                        for _ in 0..self.players {
+                            if st.eliminated & (1 << s) == 0 {
+                                self.move_cards(st, (f, *to as usize + s), 1, (End::Top, End::Top), log);
+                            }
+                            s = (s + 1) % self.players;
+                        }
+                    }
+                }
+            }
+            Instr::Shuffle(z) => {
+                if let Some(z) = self.zone(z, st, b) {
+                    self.shuffle(st, z, rng);
+                }
+            }
+            Instr::Reveal(z) => self.reveal(st, b, z, log),
+            _ => {}
+        }
+    }
+
+    /// `move N from A to B where C`: the cards of `from` the condition holds for, from the top
+    /// down, at most `count`.
+    #[allow(clippy::too_many_arguments)]
+    fn move_where(
+        &self,
+        st: &mut State,
+        b: &mut [i64; BINDS],
+        (from, to): (&Zone, &Zone),
+        count: Option<&Expr>,
+        put: End,
+        (slot, cond): (u8, &Expr),
+        log: &mut EventLog<Event>,
+    ) {
+        let n = match count {
+            None => usize::MAX,
+            Some(e) => self.operand(e, st, b).max(0) as usize,
+        };
+        let (Some(f), Some(t)) = (self.zone(from, st, b), self.zone(to, st, b)) else { return };
+        let mut picked = Vec::new();
+        for i in (0..st.zones[f].len()).rev() {
+            if picked.len() >= n {
+                break;
+            }
+            b[slot as usize] = i64::from(st.zones[f][i]);
+            if self.operand(cond, st, b) != 0 {
+                picked.push(i);
+            }
+        }
+        for i in picked {
+            let card = st.zones[f].remove(i);
+            self.show_top(st, f);
+            self.put(st, card, t, put);
+            if log.enabled() {
+                self.log_move(st, card, f, t, log);
+            }
+        }
+    }
+
+    /// A top-visible zone shows its new top (after a card left it).
+    #[inline(always)]
+    fn show_top(&self, st: &mut State, z: usize) {
+        if let Some(&top) = st.zones[z].last()
+            && self.see[z].1
+        {
+            let all = self.all_seats_mask();
+            st.know_zone[top as usize] |= all;
+            st.know_pos[top as usize] |= all;
+        }
+    }
+
+    /// `reveal Z`: every seat sees the zone's cards.
+    fn reveal(&self, st: &mut State, b: &mut [i64; BINDS], z: &Zone, log: &mut EventLog<Event>) {
+        let cards: Vec<u16> = self.cards_of(z, st, b).iter().collect();
+        let all = self.all_seats_mask();
+        for &c in &cards {
+            st.know_zone[c as usize] |= all;
+            st.know_pos[c as usize] |= all;
+        }
+        if log.enabled() && !cards.is_empty() {
+            let text = format!("revealed: {}", self.cards_text(&cards));
+            log.emit(|| Event::all(text));
+        }
+    }
+
+    /// Seat loops and loop guards.
+    #[inline(never)]
+    fn step_loop(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS]) {
+        match ins {
+            Instr::SeatLoopStart { which, slot, left, exit } => {
+                let (first, n) = match which {
+                    SeatLoop::Players => (st.current as usize, self.active_players(st)),
+                    SeatLoop::Others => (self.next_player(st, st.current as usize), self.active_players(st).saturating_sub(1)),
+                    SeatLoop::Seats => (0, self.seats),
+                };
+                if n == 0 {
+                    st.pc = *exit;
+                } else {
+                    Self::set_bind(st, b, *slot, first as i64);
+                    Self::set_bind(st, b, *left, n as i64 - 1);
+                }
+            }
+            Instr::SeatLoopNext { which, slot, left, body } if st.binds[*left as usize] > 0 => {
+                let s = st.binds[*slot as usize] as usize;
+                let next = match which {
+                    SeatLoop::Seats => s as i64 + 1,
+                    _ => self.next_player(st, s) as i64,
+                };
+                Self::set_bind(st, b, *left, st.binds[*left as usize] - 1);
+                Self::set_bind(st, b, *slot, next);
+                st.pc = *body;
+            }
+            Instr::LoopGuard { guard } => {
+                Self::set_bind(st, b, *guard, st.binds[*guard as usize] + 1);
+                if st.binds[*guard as usize] > STEP_LIMIT as i64 {
+                    self.end_game(st, self.p().reason_stuck);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The ends of turns, rounds and the game.
+    #[inline(never)]
+    fn step_round(&self, ins: &Instr, pc: usize, st: &mut State, b: &mut [i64; BINDS]) {
+        let p = self.p();
+        match ins {
+            Instr::EndTurn | Instr::EndRound => {
+                // Compiled as jumps; kept for safety.
+                st.depth = 0;
+                st.pc = if matches!(p.code[pc], Instr::EndTurn) { p.turn_end } else { p.round_end };
+            }
+            Instr::EndGame(reason) => self.end_game(st, *reason),
+            Instr::RoundStart => {
+                st.round_turn = 0;
+                st.current = st.first;
+            }
+            Instr::RoundEnd => {
+                st.round += 1;
+                if p.rounds.is_none() {
+                    let reason = self.first_end(&p.round_ends, st, b).unwrap_or(p.reason_rounds);
+                    self.end_game(st, reason);
+                    return;
+                }
+                if st.round >= self.rounds {
+                    let reason = if st.round_turn >= self.cap && self.first_end(&p.round_ends, st, b).is_none() { p.reason_cap } else { p.reason_rounds };
+                    self.end_game(st, reason);
+                    return;
+                }
+                if p.rotate_first {
+                    st.first = self.next_player(st, st.first as usize) as u8;
+                }
+                st.pc = p.round_start;
+            }
+            _ => {}
+        }
+    }
+
+    /// Rolls, lines of the trace, revealed choices and the turn order's changes.
+    #[inline(never)]
+    fn step_other(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match ins {
+            Instr::RevealChoices => self.reveal_choices(st, log),
+            Instr::Roll { counter, index, faces } => {
+                let decl = &self.program.counters[*counter as usize];
+                let i = index.as_ref().map_or(0, |i| self.operand(i, st, b));
+                let f = self.operand(faces, st, b).clamp(1, u32::MAX as i64) as u32;
+                let v = rng::below(f, rng) as i64 + 1;
+                if i >= 0 && i < decl.len as i64 {
+                    st.counters[decl.first as usize + i as usize] = v;
+                }
+                log.emit(|| Event::all(format!("rolled {v} ({})", decl.name)));
+            }
+            Instr::Say(t) if log.enabled() => {
+                let text = self.render(t, st, b);
+                log.emit(|| Event::all(text));
+            }
+            Instr::NextSeat(e) => {
+                let s = self.operand(e, st, b);
+                if s >= 0 && (s as usize) < self.players {
+                    st.next_seat = Some(s as u8);
+                }
+            }
+            Instr::Skip => st.skip_next = true,
+            Instr::Reverse => st.reversed = !st.reversed,
+            Instr::Eliminate(e) => {
+                let s = self.operand(e, st, b);
+                if s >= 0 && (s as usize) < self.seats && st.eliminated & (1 << s) == 0 {
+                    st.eliminated |= 1 << s;
+                    st.eliminated_at[s as usize] = st.turn.max(1);
+                    log.emit(|| Event::all(format!("seat {s} is out")));
+                }
+            }
+            // The rest are run in `run` itself.
+            _ => {}
+        }
+    }
+
+    /// `reveal choices`: the seats' secret choices become public (and their last choices).
+    fn reveal_choices(&self, st: &mut State, log: &mut EventLog<Event>) {
+        st.revealed = true;
+        for s in 0..MAX_SEATS {
+            if st.secret[s].0 > 0 {
+                st.last[s] = st.secret[s];
+            }
+        }
+        if log.enabled() {
+            let text = (0..self.players)
+                .filter(|&s| st.secret[s].0 > 0)
+                .map(|s| format!("seat {s} chose {}", self.action_text_short(s, st)))
+                .collect::<Vec<_>>()
+                .join("; ");
+            log.emit(|| Event::all(text));
         }
     }
 
@@ -1232,13 +1364,7 @@ impl Bound {
             let from = st.where_is[card as usize] as usize;
             if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
                 st.zones[from].remove(i);
-                if let Some(&top) = st.zones[from].last()
-                    && self.see[from].1
-                {
-                    let all = self.all_seats_mask();
-                    st.know_zone[top as usize] |= all;
-                    st.know_pos[top as usize] |= all;
-                }
+                self.show_top(st, from);
                 self.put(st, card, to, End::Top);
                 if log.enabled() {
                     self.log_move(st, card, from, to, log);
@@ -1253,19 +1379,21 @@ impl Bound {
     /// Whether `seat` has a legal choice at the choose instruction `at`: the number of its
     /// legal choices when they can be counted ([`Bound::countable`]), else `usize::MAX` when
     /// it has one; 0 when it has none.
+    /// With the count, the one block of choices when they are one ([`State::block`]).
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
-    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> usize {
+    fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> (usize, Option<Block>) {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
             && self.countable(actions)
         {
-            return self.count_or_pick(st, b, seat, actions, None).0;
+            let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
+            return (n, block);
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
             found = true;
             false
         });
-        if found { usize::MAX } else { 0 }
+        (if found { usize::MAX } else { 0 }, None)
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1288,6 +1416,13 @@ impl Bound {
         if !self.countable(actions) {
             return None;
         }
+        if st.counted > 0
+            && let Some(block) = &st.block
+        {
+            // The same draw as below; the choice of that rank found in the block.
+            let r = rng::below(st.counted, rng) as usize;
+            return Some(block.choice(r));
+        }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
         let total = if st.counted > 0 { st.counted as usize } else { self.count_or_pick(st, &mut b, seat as usize, actions, None).0 };
@@ -1302,12 +1437,16 @@ impl Bound {
     /// order [`Bound::each_choice`] lists them, a block (an action and its argument) at a
     /// time, counting each block's sets of cards in closed form. Returns the number of
     /// choices (at most [`CHOICE_LIMIT`], as the list is cut) and, with `pick` = `Some(r)`,
-    /// the choice of rank `r`.
-    fn count_or_pick(&self, st: &State, b: &mut [i64; BINDS], seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>) {
+    /// the choice of rank `r`; counting (`pick` = `None`), the one block every choice is in
+    /// when there is one ([`State::block`]).
+    fn count_or_pick(&self, st: &State, b: &mut [i64; BINDS], seat: usize, actions: &[u16], pick: Option<usize>) -> (usize, Option<Choice>, Option<Block>) {
         let p = self.p();
         b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
         b[0] = seat as i64;
         let mut total = 0usize;
+        // The blocks with a choice: the first one's sets of cards, and how many there are.
+        let mut block: Option<Block> = None;
+        let mut blocks = 0u32;
         for &a in actions {
             let decl = &p.actions[a as usize];
             b[CHOSEN_ZONE] = -1;
@@ -1334,36 +1473,44 @@ impl Bound {
                     None => {
                         if decl.condition.as_ref().is_none_or(|c| self.eval(c, st, b) != 0) {
                             if pick == Some(total) {
-                                return (total + 1, Some(Choice { action: a, arg, cards: 0 }));
+                                return (total + 1, Some(Choice { action: a, arg, cards: 0 }), None);
                             }
                             total += 1;
+                            blocks += 2;
                         }
                     }
                     Some(choice) => {
                         if let Some(Candidates { pos, n, lo, hi, .. }) = self.candidates(st, b, choice) {
+                            let before = total;
                             for k in lo..=hi {
                                 let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
                                 if let Some(r) = pick
                                     && r < total + count
                                 {
                                     let mask = unrank_combination(r - total, &pos[..n], k);
-                                    return (total + count, Some(Choice { action: a, arg, cards: mask }));
+                                    return (total + count, Some(Choice { action: a, arg, cards: mask }), None);
                                 }
                                 total += count;
                                 if total >= CHOICE_LIMIT {
-                                    return (CHOICE_LIMIT, None);
+                                    return (CHOICE_LIMIT, None, None);
+                                }
+                            }
+                            if total > before && pick.is_none() {
+                                blocks += 1;
+                                if blocks == 1 {
+                                    block = Some(Block { action: a, arg, pos, n: n as u8, lo: lo as u8, hi: hi as u8 });
                                 }
                             }
                         }
                     }
                 }
                 if total >= CHOICE_LIMIT {
-                    return (CHOICE_LIMIT, None);
+                    return (CHOICE_LIMIT, None, None);
                 }
                 arg += 1;
             }
         }
-        (total, None)
+        (total, None, if blocks == 1 { block } else { None })
     }
 
     /// The zone a choice of cards is made from, its candidate positions (those its `where`
@@ -1372,21 +1519,22 @@ impl Bound {
     fn candidates(&self, st: &State, b: &mut [i64; BINDS], choice: &CardChoice) -> Option<Candidates> {
         let z = self.zone(&choice.from, st, b)?;
         let cards = &st.zones[z];
-        let mut pos: [u8; 64] = [0; 64];
-        let mut n = 0usize;
-        for (i, &c) in cards.iter().enumerate().take(64) {
-            let ok = match &choice.each {
-                None => true,
-                Some((slot, e)) => {
+        let (pos, n) = match &choice.each {
+            // Every position is a candidate.
+            None => (POSITIONS, cards.len().min(64)),
+            Some((slot, e)) => {
+                let mut pos: [u8; 64] = [0; 64];
+                let mut n = 0usize;
+                for (i, &c) in cards.iter().enumerate().take(64) {
                     b[*slot as usize] = c as i64;
-                    self.eval(e, st, b) != 0
+                    if self.eval(e, st, b) != 0 {
+                        pos[n] = i as u8;
+                        n += 1;
+                    }
                 }
-            };
-            if ok {
-                pos[n] = i as u8;
-                n += 1;
+                (pos, n)
             }
-        }
+        };
         let lo = self.operand(&choice.min, st, b).max(0) as usize;
         let hi = (self.operand(&choice.max, st, b).max(0) as usize).min(n);
         if lo > hi { None } else { Some(Candidates { zone: z, pos, n, lo, hi }) }
@@ -1792,19 +1940,21 @@ impl Bound {
             }
         }
         // The waiting seat's choices may differ in the sample: counted again.
-        out.counted = self.recount(out);
+        (out.counted, out.block) = self.recount(out);
     }
 
-    /// [`State::counted`] for `st` as the machine would set it stopping there.
-    fn recount(&self, st: &State) -> u32 {
-        let Some((seat, at)) = st.waiting else { return 0 };
-        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return 0 };
+    /// [`State::counted`] and [`State::block`] for `st` as the machine would set them
+    /// stopping there.
+    fn recount(&self, st: &State) -> (u32, Option<Block>) {
+        let Some((seat, at)) = st.waiting else { return (0, None) };
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return (0, None) };
         if !self.countable(actions) {
-            return 0;
+            return (0, None);
         }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
-        self.count_or_pick(st, &mut b, seat as usize, actions, None).0 as u32
+        let (n, _, block) = self.count_or_pick(st, &mut b, seat as usize, actions, None);
+        (n as u32, block)
     }
 
     /// The choose instruction of the secret choices under way (the waiting seat's, else the
@@ -1872,6 +2022,7 @@ impl State {
             revealed: false,
             waiting: None,
             counted: 0,
+            block: None,
             know_zone: Vec::new(),
             know_pos: Vec::new(),
             where_is: Vec::new(),
@@ -1887,6 +2038,17 @@ impl State {
         }
     }
 }
+
+/// The positions 0..64 in order: the candidates of a choice of cards without a condition.
+const POSITIONS: [u8; 64] = {
+    let mut p = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        p[i] = i as u8;
+        i += 1;
+    }
+    p
+};
 
 /// Binomial coefficients up to 64 (saturated at `u64::MAX`), for counting sets of cards.
 static BINOMIAL: [[u64; 65]; 65] = {
@@ -1962,6 +2124,42 @@ struct Candidates {
     lo: usize,
     /// Most cards in a set (at most `n`).
     hi: usize,
+}
+
+/// The legal choices of a decision when they are all sets of cards of one action and
+/// argument ([`State::block`]): the sets of `lo..=hi` of the candidate positions, smallest
+/// first, then in lexicographic order, as [`Bound::count_or_pick`] ranks them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Block {
+    /// The action.
+    pub action: u16,
+    /// Its argument.
+    pub arg: i64,
+    /// Candidate positions in zone order (the first `n`).
+    pub pos: [u8; 64],
+    /// How many candidates.
+    pub n: u8,
+    /// Fewest cards in a set.
+    pub lo: u8,
+    /// Most cards in a set.
+    pub hi: u8,
+}
+
+impl Block {
+    /// The choice of rank `r` (below the block's count).
+    fn choice(&self, mut r: usize) -> Choice {
+        let n = self.n as usize;
+        let mut k = self.lo as usize;
+        while k < self.hi as usize {
+            let count = binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
+            if r < count {
+                break;
+            }
+            r -= count;
+            k += 1;
+        }
+        Choice { action: self.action, arg: self.arg, cards: unrank_combination(r, &self.pos[..n], k) }
+    }
 }
 
 /// The cards of a zone, or the positions of a zone a candidate choice names.
