@@ -626,19 +626,126 @@ pub struct Program {
     pub step_slots: u8,
 }
 
+impl ActionDecl {
+    /// Every expression of the action in its lowered form ([`Expr::lower`]; `c`: each
+    /// counter's first slot and length).
+    fn lower(&mut self, c: &[(u16, u16)]) {
+        if let Some(e) = &mut self.condition {
+            e.lower(c);
+        }
+        if let Some(k) = &mut self.cards {
+            k.from.lower(c);
+            k.min.lower(c);
+            k.max.lower(c);
+            if let Some((_, e)) = &mut k.each {
+                e.lower(c);
+            }
+            if let Some(e) = &mut k.set {
+                e.lower(c);
+            }
+        }
+        if let ArgChoice::Number(lo, hi) = &mut self.arg {
+            lo.lower(c);
+            hi.lower(c);
+        }
+        self.say.lower(c);
+        if let Some(t) = &mut self.say_own {
+            t.lower(c);
+        }
+    }
+}
+
+impl Template {
+    /// Every expression of the text in its lowered form ([`Expr::lower`]).
+    fn lower(&mut self, c: &[(u16, u16)]) {
+        for part in &mut self.parts {
+            if let Part::Card(e) | Part::Seat(e) | Part::Value(e) = part {
+                e.lower(c);
+            }
+        }
+    }
+}
+
+impl Instr {
+    /// Every expression of the instruction in its lowered form ([`Expr::lower`]).
+    fn lower(&mut self, c: &[(u16, u16)]) {
+        match self {
+            Instr::Move { from, to, count, .. } => {
+                from.lower(c);
+                to.lower(c);
+                if let Some(e) = count {
+                    e.lower(c);
+                }
+            }
+            Instr::MoveWhere { from, to, count, cond, .. } => {
+                from.lower(c);
+                to.lower(c);
+                if let Some(e) = count {
+                    e.lower(c);
+                }
+                cond.lower(c);
+            }
+            Instr::MoveChosen { to } => to.lower(c),
+            Instr::MoveCard { card, to } => {
+                card.lower(c);
+                to.lower(c);
+            }
+            Instr::Fill { to, size, from } => {
+                to.lower(c);
+                size.lower(c);
+                from.lower(c);
+            }
+            Instr::Deal { from, count, .. } => {
+                from.lower(c);
+                count.lower(c);
+            }
+            Instr::Shuffle(z) | Instr::Reveal(z) => z.lower(c),
+            Instr::Assign { index, value, .. } => {
+                if let Some(e) = index {
+                    e.lower(c);
+                }
+                value.lower(c);
+            }
+            Instr::Roll { index, faces, .. } => {
+                if let Some(e) = index {
+                    e.lower(c);
+                }
+                faces.lower(c);
+            }
+            Instr::Say(t) => t.lower(c),
+            Instr::JumpIfNot(e, _) | Instr::Bind(_, e) | Instr::NextSeat(e) | Instr::Eliminate(e) => e.lower(c),
+            Instr::Choose { seat, .. } => {
+                if let Some(e) = seat {
+                    e.lower(c);
+                }
+            }
+            Instr::RevealChoices
+            | Instr::Jump(_)
+            | Instr::SeatLoopStart { .. }
+            | Instr::SeatLoopNext { .. }
+            | Instr::CardLoopStart { .. }
+            | Instr::CardLoopNext { .. }
+            | Instr::LoopGuard { .. }
+            | Instr::Return
+            | Instr::EndTurn
+            | Instr::EndRound
+            | Instr::EndGame(_)
+            | Instr::TurnStart
+            | Instr::TurnEnd
+            | Instr::RoundStart
+            | Instr::RoundEnd
+            | Instr::Skip
+            | Instr::Reverse => {}
+        }
+    }
+}
+
 impl Program {
     /// Every expression of the program in its lowered form ([`Expr::lower`]): done once,
     /// after the file is compiled and checked, so the machine reads common shapes in one step.
     pub fn lower(&mut self) {
         let counters: Vec<(u16, u16)> = self.counters.iter().map(|c| (c.first, c.len)).collect();
         let c = &counters[..];
-        let template = |t: &mut Template| {
-            for part in &mut t.parts {
-                if let Part::Card(e) | Part::Seat(e) | Part::Value(e) = part {
-                    e.lower(c);
-                }
-            }
-        };
         for p in &mut self.params {
             if let ParamDefault::Expr(e) = &mut p.default {
                 e.lower(c);
@@ -651,98 +758,10 @@ impl Program {
             d.start.lower(c);
         }
         for a in &mut self.actions {
-            if let Some(e) = &mut a.condition {
-                e.lower(c);
-            }
-            if let Some(k) = &mut a.cards {
-                k.from.lower(c);
-                k.min.lower(c);
-                k.max.lower(c);
-                if let Some((_, e)) = &mut k.each {
-                    e.lower(c);
-                }
-                if let Some(e) = &mut k.set {
-                    e.lower(c);
-                }
-            }
-            if let ArgChoice::Number(lo, hi) = &mut a.arg {
-                lo.lower(c);
-                hi.lower(c);
-            }
-            template(&mut a.say);
-            if let Some(t) = &mut a.say_own {
-                template(t);
-            }
+            a.lower(c);
         }
         for i in &mut self.code {
-            match i {
-                Instr::Move { from, to, count, .. } => {
-                    from.lower(c);
-                    to.lower(c);
-                    if let Some(e) = count {
-                        e.lower(c);
-                    }
-                }
-                Instr::MoveWhere { from, to, count, cond, .. } => {
-                    from.lower(c);
-                    to.lower(c);
-                    if let Some(e) = count {
-                        e.lower(c);
-                    }
-                    cond.lower(c);
-                }
-                Instr::MoveChosen { to } => to.lower(c),
-                Instr::MoveCard { card, to } => {
-                    card.lower(c);
-                    to.lower(c);
-                }
-                Instr::Fill { to, size, from } => {
-                    to.lower(c);
-                    size.lower(c);
-                    from.lower(c);
-                }
-                Instr::Deal { from, count, .. } => {
-                    from.lower(c);
-                    count.lower(c);
-                }
-                Instr::Shuffle(z) | Instr::Reveal(z) => z.lower(c),
-                Instr::Assign { index, value, .. } => {
-                    if let Some(e) = index {
-                        e.lower(c);
-                    }
-                    value.lower(c);
-                }
-                Instr::Roll { index, faces, .. } => {
-                    if let Some(e) = index {
-                        e.lower(c);
-                    }
-                    faces.lower(c);
-                }
-                Instr::Say(t) => template(t),
-                Instr::JumpIfNot(e, _) | Instr::Bind(_, e) | Instr::NextSeat(e) | Instr::Eliminate(e) => e.lower(c),
-                Instr::Choose { seat, .. } => {
-                    if let Some(e) = seat {
-                        e.lower(c);
-                    }
-                }
-                Instr::RevealChoices
-                | Instr::Jump(_)
-                | Instr::SeatLoopStart { .. }
-                | Instr::SeatLoopNext { .. }
-                | Instr::CardLoopStart { .. }
-                | Instr::CardLoopNext { .. }
-                | Instr::LoopGuard { .. }
-                | Instr::Return
-                | Instr::EndTurn
-                | Instr::EndRound
-                | Instr::EndGame(_)
-                | Instr::TurnStart
-                | Instr::TurnEnd
-                | Instr::RoundStart
-                | Instr::RoundEnd
-                | Instr::Skip
-                | Instr::Reverse => {}
-            }
+            i.lower(c);
         }
         for e in [&mut self.skip, &mut self.rounds, &mut self.standing, &mut self.score, &mut self.seats, &mut self.first_seat].into_iter().flatten() {
             e.lower(c);
