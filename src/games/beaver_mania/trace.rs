@@ -35,8 +35,9 @@ use serde::Serialize;
 use super::cards::Hand;
 use super::plays::name;
 use super::rules::{END_REASONS, State, Step};
-use super::{BeaverMania, Event, Source};
+use super::{BeaverMania, Event, Source, card_name};
 use crate::engine::Game;
+use crate::engine::Traces;
 
 fn cards_of(hand: &Hand) -> Vec<String> {
     hand.kinds().flat_map(|c| std::iter::repeat_n(name(c), hand.count(c) as usize)).collect()
@@ -191,34 +192,11 @@ impl BeaverMania {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
 impl BeaverMania {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::Action;
-        Some(match (view.step, *action) {
-            (Step::Play, Action::Play(p)) => {
-                let needed = p.cards();
-                match needed.kinds().find(|&c| view.hand.count(c) < needed.count(c)) {
-                    Some(c) => format!("seat {} holds {} {} but the play needs {}", view.seat, view.hand.count(c), name(c), needed.count(c)),
-                    None => "these cards form no legal play here (a group, a run, the partybeaver with three unrelated numbers, or one action card; a plain run only against a hippie run or as the last cards)".into(),
-                }
-            }
-            (Step::Steal { .. }, Action::Steal { card, from, .. }) => format!("there is no {} to steal from {from}", name(card)),
-            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { card, from: Source::Stock }) => format!("the stock holds no {}", name(card)),
-            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from: Source::DrawPile, .. }) => {
-                "the draw pile is empty, or a draw from it names no card (`none`)".into()
-            }
-            _ => return None,
-        })
-    }
-}
-
-impl BeaverMania {
-    /// The table of `s` in the game's words (see [`Game::table_words`]).
+    /// The table of `s` in the game's words (see [`Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
@@ -276,5 +254,69 @@ impl BeaverMania {
             seat_facts: (0..self.players).map(|q| if s.owed[q] > 0 { format!("draws {} card(s) this turn", s.owed[q]) } else { String::new() }).collect(),
             end,
         }
+    }
+}
+
+impl Traces for BeaverMania {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        Some(match (view.step, *action) {
+            (Step::Play, Action::Play(p)) => {
+                let needed = p.cards();
+                match needed.kinds().find(|&c| view.hand.count(c) < needed.count(c)) {
+                    Some(c) => format!("seat {} holds {} {} but the play needs {}", view.seat, view.hand.count(c), name(c), needed.count(c)),
+                    None => "these cards form no legal play here (a group, a run, the partybeaver with three unrelated numbers, or one action card; a plain run only against a hippie run or as the last cards)".into(),
+                }
+            }
+            (Step::Steal { .. }, Action::Steal { card, from, .. }) => format!("there is no {} to steal from {from}", name(card)),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { card, from: Source::Stock }) => format!("the stock holds no {}", name(card)),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from: Source::DrawPile, .. }) => {
+                "the draw pile is empty, or a draw from it names no card (`none`)".into()
+            }
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns over {} round(s)\n  display [{}], stock [{}], draw pile {} cards, put away {}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            s.rounds_done,
+            s.display,
+            s.stock,
+            s.draw.len(),
+            s.put_away.len()
+        );
+        for seat in 0..self.players {
+            let top: Vec<String> = s.piles[seat].top_cards().iter().map(|&c| card_name(c)).collect();
+            out.push_str(&format!(
+                "  seat {seat}: total {}; round score {} (pile {} cards, top [{}]); hand [{}]\n",
+                s.totals[seat],
+                s.score(seat),
+                s.piles[seat].len(),
+                top.join(", "),
+                s.hands[seat]
+            ));
+        }
+        out
     }
 }

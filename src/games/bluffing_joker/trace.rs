@@ -36,6 +36,7 @@ use serde::Serialize;
 use super::cards::{RANK_NAMES, RANKS, card_name, rank_name};
 use super::rules::{Cause, END_REASONS, Phase, State};
 use super::{BluffingJoker, Event, Move, Pos, pos_name};
+use crate::engine::Traces;
 
 /// serde of a rank or declared value by its short name: `#[serde(with = "by_rank")]`.
 pub mod by_rank {
@@ -223,31 +224,11 @@ impl BluffingJoker {
     }
 }
 
-/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
 
 impl BluffingJoker {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::{Action, Decision};
-        Some(match (*action, view.decision) {
-            (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
-                format!("seat {} holds no {}", view.seat, rank_name(card))
-            }
-            (Action::Play { card, declared, .. }, Decision::Play) if !self.may_declare(card, declared) => {
-                format!("a {} may not be declared as {}", rank_name(card), rank_name(declared))
-            }
-            (Action::Play { declared, mv, .. }, Decision::Play) => format!("the move `{mv}` is not legal for a declared {} on this board", rank_name(declared)),
-            (Action::Discard { .. }, Decision::Play) => "a card is discarded only when no card in the hand has a legal move for its true value".into(),
-            (Action::SendBack { hole }, Decision::Penalty { victim }) => format!("player {victim} has no peg on {}", pos_name(hole)),
-            _ => return None,
-        })
-    }
-}
-
-impl BluffingJoker {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone, seats_text};
         let teams: Vec<String> = (0..2).map(|t| seats_text(&(t..self.players).step_by(2).collect::<Vec<_>>())).collect();
@@ -292,5 +273,65 @@ impl BluffingJoker {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for BluffingJoker {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
+                format!("seat {} holds no {}", view.seat, rank_name(card))
+            }
+            (Action::Play { card, declared, .. }, Decision::Play) if !self.may_declare(card, declared) => {
+                format!("a {} may not be declared as {}", rank_name(card), rank_name(declared))
+            }
+            (Action::Play { declared, mv, .. }, Decision::Play) => format!("the move `{mv}` is not legal for a declared {} on this board", rank_name(declared)),
+            (Action::Discard { .. }, Decision::Play) => "a card is discarded only when no card in the hand has a legal move for its true value".into(),
+            (Action::SendBack { hole }, Decision::Penalty { victim }) => format!("player {victim} has no peg on {}", pos_name(hole)),
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns ({} rounds){}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            s.rounds,
+            match s.winner {
+                Some(t) => format!(", team {t} wins"),
+                None => String::new(),
+            }
+        );
+        for seat in 0..self.players {
+            let mut pegs: Vec<String> = s.board.pegs[seat][..self.geo.pegs].iter().map(|&p| pos_name(p)).collect();
+            pegs.sort();
+            out.push_str(&format!("  seat {seat} (team {}): pegs [{}]; hand [{}]\n", seat % 2, pegs.join(", "), s.hands[seat]));
+        }
+        let c = &s.counters;
+        out.push_str(&format!(
+            "  doubts {} (right {}), bluffs {}, sent to start by landing {} / by doubt {}, discards {}, extra turns {}\n",
+            c.doubts, c.right_doubts, c.bluffs, c.sent_by_landing, c.sent_by_doubt, c.discards, c.extra_turns
+        ));
+        out
     }
 }

@@ -27,8 +27,9 @@ use serde::Serialize;
 
 use super::params::D8Face;
 use super::rules::{END_REASONS, Phase, State};
-use super::{DiceFactor, Die, Event};
+use super::{DiceFactor, Die, Event, target_name};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{CARD_KINDS, Card, card_str};
 
 fn cards_of(hand: &super::hand::Hand) -> Vec<&'static str> {
@@ -183,29 +184,11 @@ impl DiceFactor {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
 impl DiceFactor {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::Action;
-        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
-        let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
-        Some(match (*action, view.decision) {
-            (Action::Discard(c) | Action::Give { card: c, .. }, Phase::Discard | Phase::TradeOneCard | Phase::D8Swap) if !holds(c) => {
-                format!("seat {} does not hold a {}", view.seat, card_str(c))
-            }
-            (Action::Give { target: t, .. } | Action::TradeHands(t), _) if !other(t) => format!("seat {t} is not another player at this table"),
-            (Action::TakeDiscard, Phase::Start) => "the discard pile is empty".into(),
-            _ => return None,
-        })
-    }
-}
-
-impl DiceFactor {
-    /// The table of `s` in the game's words (see [`Game::table_words`]).
+    /// The table of `s` in the game's words (see [`Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = format!(
@@ -242,5 +225,58 @@ impl DiceFactor {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for DiceFactor {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
+        let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
+        Some(match (*action, view.decision) {
+            (Action::Discard(c) | Action::Give { card: c, .. }, Phase::Discard | Phase::TradeOneCard | Phase::D8Swap) if !holds(c) => {
+                format!("seat {} does not hold a {}", view.seat, card_str(c))
+            }
+            (Action::Give { target: t, .. } | Action::TradeHands(t), _) if !other(t) => format!("seat {t} is not another player at this table"),
+            (Action::TakeDiscard, Phase::Start) => "the discard pile is empty".into(),
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns; dice {} / {}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            Die::Colors.face_name(s.dice[0]),
+            Die::Shapes.face_name(s.dice[1])
+        );
+        for seat in 0..self.players {
+            let mark = if s.winner == Some(seat as u8) {
+                format!(" WINS: {} cards toward {}", self.params.goal, target_name(s.win_target as usize))
+            } else {
+                String::new()
+            };
+            out.push_str(&format!("  seat {seat}: [{}]{mark}\n", s.hands[seat]));
+        }
+        out
     }
 }

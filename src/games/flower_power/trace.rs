@@ -23,6 +23,7 @@ use serde::Serialize;
 use super::params::COLORS;
 use super::rules::{END_REASONS, State};
 use super::{Event, FlowerPower};
+use crate::engine::Traces;
 use crate::games::chroma::{COLORS as COLOR_NAMES, card_names};
 
 /// One seat of the traced table.
@@ -106,24 +107,8 @@ impl FlowerPower {
     }
 }
 
-/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
-
-impl FlowerPower {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        let n = view.hand.len();
-        let mask = action.0;
-        Some(if mask == 0 {
-            "a play lays at least one card".into()
-        } else if (mask as u32) >> n != 0 {
-            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - mask.leading_zeros())
-        } else {
-            format!("a play lays at most {} cards, not {}", self.max_play, mask.count_ones())
-        })
-    }
-}
 
 /// serde of a play's mask (`#[serde(with = "trace::positions")]`): written as the list of the
 /// hand positions played, in increasing order; read from that list or from the bit mask
@@ -175,7 +160,7 @@ pub mod positions {
 }
 
 impl FlowerPower {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
@@ -202,5 +187,54 @@ impl FlowerPower {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for FlowerPower {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        let n = view.hand.len();
+        let mask = action.0;
+        Some(if mask == 0 {
+            "a play lays at least one card".into()
+        } else if (mask as u32) >> n != 0 {
+            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - mask.leading_zeros())
+        } else {
+            format!("a play lays at most {} cards, not {}", self.max_play, mask.count_ones())
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns; pile {} cards\n  garden:",
+            if s.over { END_REASONS[s.end_reason as usize] } else { "in progress" },
+            s.turns,
+            s.pile.len()
+        );
+        for (c, &k) in s.garden.iter().enumerate() {
+            out.push_str(&format!(" {} {k}", COLOR_NAMES[c]));
+        }
+        out.push('\n');
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} flower(s); hand [{}]\n", s.flowers[seat], s.hands[seat]));
+        }
+        out
     }
 }

@@ -22,6 +22,7 @@ use super::params::KINDS;
 use super::rules::{END_REASONS, Phase, State};
 use super::{Event, MatchPatch};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{Card, card_names, card_str};
 
 /// One seat of the traced table.
@@ -122,29 +123,11 @@ impl MatchPatch {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
 
 impl MatchPatch {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::{Action, Decision};
-        Some(match (*action, view.decision) {
-            (Action::Place(c), Decision::Place) if (c as usize) >= KINDS || view.hand.count(c) == 0 => {
-                format!("seat {} does not hold a {}: the card placed comes from the hand", view.seat, card_str(c))
-            }
-            (Action::Pile, Decision::Draw { .. }) => "the draw pile is empty: draw from the patch".into(),
-            (Action::Take(i), Decision::Draw { .. }) => {
-                format!("the patch has {} slots (0 to {}); there is no slot {i}", view.patch_len(), view.patch_len().saturating_sub(1))
-            }
-            _ => return None,
-        })
-    }
-}
-
-impl MatchPatch {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Draw from the pile or the patch; every identical pair in your hand is laid face up for a point, then you draw up to 2 more; end the turn by placing a card, announced, face down at the end of the patch. When the pile and the patch are empty the game ends: most pairs win (ties share).".to_string();
@@ -172,5 +155,48 @@ impl MatchPatch {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for MatchPatch {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Place(c), Decision::Place) if (c as usize) >= KINDS || view.hand.count(c) == 0 => {
+                format!("seat {} does not hold a {}: the card placed comes from the hand", view.seat, card_str(c))
+            }
+            (Action::Pile, Decision::Draw { .. }) => "the draw pile is empty: draw from the patch".into(),
+            (Action::Take(i), Decision::Draw { .. }) => {
+                format!("the patch has {} slots (0 to {}); there is no slot {i}", view.patch_len(), view.patch_len().saturating_sub(1))
+            }
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out =
+            format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} pairs; hand [{}]\n", s.pairs[seat], s.hands[seat]));
+        }
+        out
     }
 }

@@ -11,9 +11,10 @@
 //! little less informed than the seat could be: the card given away by a trade-one-card
 //! and the hand handed over by a trade-hands (both re-sampled like any unseen card).
 
-use super::PennyBadger;
 use super::rules::{Phase, State, claim_holds};
+use super::{Action, PennyBadger};
 use crate::engine::GameRng;
+use crate::engine::HiddenInfo;
 use crate::engine::rng::{shuffle, sort_cards};
 use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
 
@@ -103,4 +104,20 @@ pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String 
         let _ = write!(o, "; claim by {} of {:?} with {} cards, challengers {:#b}, asked {}", c.claimer, c.claim, c.count, c.challengers, c.asked);
     }
     o
+}
+
+impl HiddenInfo for PennyBadger {
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        determinize(self, state, seat, rng, out)
+    }
+
+    /// The table sees how many cards went face down (not which) and the card a
+    /// trade-one-card hands over only at the target's seat.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Discard { cards, claim } => Action::Discard { cards: (1u32 << cards.count_ones()) - 1, claim },
+            Action::Play { card, target, .. } => Action::Play { card, target, give: 0 },
+            Action::Challenge(c) => Action::Challenge(c),
+        }
+    }
 }

@@ -29,6 +29,7 @@ use serde::Serialize;
 use super::rules::{Phase, State};
 use super::{Claim, END_REASONS, Event, PennyBadger};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
 
 /// One seat of the traced table.
@@ -205,45 +206,11 @@ impl PennyBadger {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
 
 impl PennyBadger {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::{Action, Decision};
-        let hand = view.hand;
-        Some(match (*action, view.decision) {
-            (Action::Play { card, .. }, Decision::Turn) if !hand.contains(&card) => format!("seat {} does not hold a {} card", view.seat, card_str(card)),
-            (Action::Play { card, .. }, Decision::Turn) if crate::games::chroma::action_of(card).is_none() => {
-                format!("{} is not an action card: only action cards are played, other cards are discarded with a claim", card_str(card))
-            }
-            (Action::Discard { cards, .. }, Decision::Turn) if hand.len() < 32 && cards >> hand.len() != 0 => {
-                format!(
-                    "the hand holds {} cards (positions 0 to {}); the discard names position {}",
-                    hand.len(),
-                    hand.len().saturating_sub(1),
-                    31 - cards.leading_zeros()
-                )
-            }
-            (Action::Discard { cards, claim: Claim::Nothing | Claim::Wild }, Decision::Turn) if cards.count_ones() != 1 => {
-                format!("a claim of nothing or of a wild discards exactly one card, not {}", cards.count_ones())
-            }
-            (Action::Discard { cards, claim: Claim::Set(_) }, Decision::Turn) if !(2..=self.payout.max_claim()).contains(&(cards.count_ones() as usize)) => {
-                format!("a claim of a set discards 2 to {} cards, not {}", self.payout.max_claim(), cards.count_ones())
-            }
-            (Action::Challenge(_), Decision::Turn) => "there is no claim to challenge: it is the seat's own turn".into(),
-            (Action::Play { .. } | Action::Discard { .. }, Decision::Challenge { .. }) => {
-                "the seat is asked whether it challenges the claim, not to play".into()
-            }
-            _ => return None,
-        })
-    }
-}
-
-impl PennyBadger {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Discard cards face down and claim what they are to withdraw pennies from the bank; a claim may be challenged, and the wrong side pays. A player with no savings is out. The game ends when the bank is empty or one player is left; the most savings win (ties share).".to_string();
@@ -289,5 +256,68 @@ impl PennyBadger {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for PennyBadger {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        let hand = view.hand;
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. }, Decision::Turn) if !hand.contains(&card) => format!("seat {} does not hold a {} card", view.seat, card_str(card)),
+            (Action::Play { card, .. }, Decision::Turn) if crate::games::chroma::action_of(card).is_none() => {
+                format!("{} is not an action card: only action cards are played, other cards are discarded with a claim", card_str(card))
+            }
+            (Action::Discard { cards, .. }, Decision::Turn) if hand.len() < 32 && cards >> hand.len() != 0 => {
+                format!(
+                    "the hand holds {} cards (positions 0 to {}); the discard names position {}",
+                    hand.len(),
+                    hand.len().saturating_sub(1),
+                    31 - cards.leading_zeros()
+                )
+            }
+            (Action::Discard { cards, claim: Claim::Nothing | Claim::Wild }, Decision::Turn) if cards.count_ones() != 1 => {
+                format!("a claim of nothing or of a wild discards exactly one card, not {}", cards.count_ones())
+            }
+            (Action::Discard { cards, claim: Claim::Set(_) }, Decision::Turn) if !(2..=self.payout.max_claim()).contains(&(cards.count_ones() as usize)) => {
+                format!("a claim of a set discards 2 to {} cards, not {}", self.payout.max_claim(), cards.count_ones())
+            }
+            (Action::Challenge(_), Decision::Turn) => "there is no claim to challenge: it is the seat's own turn".into(),
+            (Action::Play { .. } | Action::Discard { .. }, Decision::Challenge { .. }) => {
+                "the seat is asked whether it challenges the claim, not to play".into()
+            }
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let n = self.params.players as usize;
+        let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);
+        for seat in 0..n {
+            out.push_str(&format!(
+                "  seat {seat}: savings {}{}\n",
+                s.savings[seat],
+                if s.eliminated_at[seat] > 0 { format!(" (eliminated in turn {})", s.eliminated_at[seat]) } else { String::new() }
+            ));
+        }
+        out
     }
 }

@@ -12,6 +12,7 @@ use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::{Hand, State};
 use super::{BUTCHER, PigFarm};
 use crate::engine::GameRng;
+use crate::engine::HiddenInfo;
 use crate::engine::rng::{keep_near, shuffle};
 use crate::games::chroma::Card;
 
@@ -20,7 +21,7 @@ pub(super) fn determinize(game: &PigFarm, state: &State, seat: usize, rng: &mut 
     deal_hidden(game, state, seat, rng, out, None);
 }
 
-/// [`crate::engine::Game::mend`]: `out`, an older sample, re-dealt to fit what `seat` knows
+/// [`crate::engine::HiddenInfo::mend`]: `out`, an older sample, re-dealt to fit what `seat` knows
 /// of `state` now, each other hand keeping the pigs of its old unknown part that are still
 /// unplaced (the rest, and the draw pile's order, dealt afresh).
 pub(super) fn mend(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
@@ -111,4 +112,15 @@ pub(super) fn observation(game: &PigFarm, s: &State, seat: usize) -> String {
         s.discard,
         s.rolls,
     )
+}
+
+impl HiddenInfo for PigFarm {
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        determinize(self, state, seat, rng, out)
+    }
+
+    fn mend(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
+        mend(self, state, seat, rng, out);
+        true
+    }
 }

@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{BUTCHER, Die, Event, PigFarm, card_name};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::Card;
 
 /// The name of a pig or of the butcher.
@@ -182,28 +183,11 @@ pub mod by_name {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
 impl PigFarm {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::{Action, Decision};
-        Some(match (*action, view.decision()) {
-            (Action::Discard(pig), Decision::Discard) if pig >= BUTCHER || view.hand.count(pig) == 0 => {
-                format!("seat {} does not hold a {}: the discard is one pig of the hand", view.seat, name(pig))
-            }
-            (Action::Sell, Decision::Start) => format!("selling needs at least {} sets; the hand holds {}", self.min_sets(), view.hand.sets()),
-            (Action::Sell, _) => "the farm is sold only at the start of a turn, before drawing".into(),
-            (Action::TakeDiscard, Decision::Start | Decision::SecondDraw) => "the discard pile has no pig on top to take".into(),
-            _ => return None,
-        })
-    }
-}
-
-impl PigFarm {
-    /// The table of `s` in the game's words (see [`Game::table_words`]).
+    /// The table of `s` in the game's words (see [`Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
@@ -237,5 +221,47 @@ impl PigFarm {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for PigFarm {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision()) {
+            (Action::Discard(pig), Decision::Discard) if pig >= BUTCHER || view.hand.count(pig) == 0 => {
+                format!("seat {} does not hold a {}: the discard is one pig of the hand", view.seat, name(pig))
+            }
+            (Action::Sell, Decision::Start) => format!("selling needs at least {} sets; the hand holds {}", self.min_sets(), view.hand.sets()),
+            (Action::Sell, _) => "the farm is sold only at the start of a turn, before drawing".into(),
+            (Action::TakeDiscard, Decision::Start | Decision::SecondDraw) => "the discard pile has no pig on top to take".into(),
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out =
+            format!("end: {} after {} turns over {} round(s), {} capped\n", END_REASONS[s.end_reason as usize], s.turns, s.rounds_done, s.rounds_capped);
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} points; last hand [{}]\n", s.scores[seat], s.hands[seat]));
+        }
+        out
     }
 }

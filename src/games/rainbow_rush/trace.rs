@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{Event, RainbowRush};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{card_names, card_str};
 
 fn cards_of(hand: &Hand) -> Vec<&'static str> {
@@ -130,36 +131,11 @@ impl RainbowRush {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
 impl RainbowRush {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::{Action, Decision};
-        let held = |c: crate::games::chroma::Card| view.hand.count(c) > 0;
-        let not_held = |c| format!("seat {} does not hold a {}", view.seat, card_str(c));
-        Some(match (*action, view.decision) {
-            (Action::Add(c) | Action::Discard(c) | Action::Replace { card: c, .. } | Action::Sabotage { wild: c, .. }, Decision::Play) if !held(c) => {
-                not_held(c)
-            }
-            (Action::Add(_), Decision::Play) => format!("the row is full ({} cards): replace a card instead", self.row_size()),
-            (Action::Replace { .. }, Decision::Play) if view.own_row().len() < self.row_size() => {
-                "a card is replaced only in a full row: add it instead".into()
-            }
-            (Action::Replace { slot, .. }, Decision::Play) => format!("the row has no slot {slot}"),
-            (Action::Sabotage { wild, .. }, Decision::Play) if !crate::games::chroma::is_wild(wild) => {
-                format!("{} is not a wild: only wilds break another row", card_str(wild))
-            }
-            (Action::TakeDiscard, Decision::Draw) => "the top of the discard pile cannot be taken (none, a wild, or locked this turn)".into(),
-            _ => return None,
-        })
-    }
-}
-
-impl RainbowRush {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Build a row of your own in front of you: the first player whose row holds a rainbow, five cards of the five colors all of one shape (wilds stand in), wins; your score is how many of the five your row already covers.".to_string();
@@ -182,5 +158,65 @@ impl RainbowRush {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for RainbowRush {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        let held = |c: crate::games::chroma::Card| view.hand.count(c) > 0;
+        let not_held = |c| format!("seat {} does not hold a {}", view.seat, card_str(c));
+        Some(match (*action, view.decision) {
+            (Action::Add(c) | Action::Discard(c) | Action::Replace { card: c, .. } | Action::Sabotage { wild: c, .. }, Decision::Play) if !held(c) => {
+                not_held(c)
+            }
+            (Action::Add(_), Decision::Play) => format!("the row is full ({} cards): replace a card instead", self.row_size()),
+            (Action::Replace { .. }, Decision::Play) if view.own_row().len() < self.row_size() => {
+                "a card is replaced only in a full row: add it instead".into()
+            }
+            (Action::Replace { slot, .. }, Decision::Play) => format!("the row has no slot {slot}"),
+            (Action::Sabotage { wild, .. }, Decision::Play) if !crate::games::chroma::is_wild(wild) => {
+                format!("{} is not a wild: only wilds break another row", card_str(wild))
+            }
+            (Action::TakeDiscard, Decision::Draw) => "the top of the discard pile cannot be taken (none, a wild, or locked this turn)".into(),
+            _ => return None,
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let result = match s.winner {
+            Some(w) => format!("seat {w} completes a rainbow"),
+            None => "no winner".into(),
+        };
+        let mut out = format!("end: {} after {} turns: {result}\n", END_REASONS[s.end_reason as usize], s.turn);
+        for seat in 0..self.players {
+            let (shape, cov) = s.rows[seat].cover().best_shape();
+            out.push_str(&format!(
+                "  seat {seat}: row [{}] covers {cov} colors of {}; hand [{}]\n",
+                s.rows[seat],
+                crate::games::chroma::SHAPES[shape],
+                s.hands[seat]
+            ));
+        }
+        out.push_str(&format!("  draw pile {} cards, discard pile {} cards\n", s.draw.len(), s.discard.len()));
+        out
     }
 }

@@ -2,6 +2,7 @@
 //! games as the built-in ones, every rules file passes the invariant harness, and mistakes are
 //! named with their place.
 
+use crate::engine::Traces;
 use std::path::Path;
 
 use rayon::prelude::*;

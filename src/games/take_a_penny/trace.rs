@@ -20,8 +20,9 @@
 
 use serde::Serialize;
 
-use super::rules::State;
+use super::rules::{self, State};
 use super::{Action, COLORS, Choice, END_REASONS, TakeAPenny, color};
+use crate::engine::Traces;
 
 /// One bank card of the traced table.
 #[derive(Serialize)]
@@ -105,35 +106,11 @@ impl TakeAPenny {
     }
 }
 
-/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
 
 impl TakeAPenny {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, choice: &Choice) -> Option<String> {
-        let a = choice.action();
-        let pennies = view.pennies();
-        let own = pennies[view.seat];
-        Some(if super::rules::spot(a) == view.last()[view.seat] {
-            format!("{a} is the spot seat {} chose last round: no spot twice in a row", view.seat)
-        } else {
-            match a {
-                Action::Take1Block | Action::Take2 if view.pot() == 0 => "the pot is empty".into(),
-                Action::Return1 | Action::Give(_) if own == 0 => format!("seat {}'s bank card holds no penny", view.seat),
-                Action::TakeFrom(c) | Action::Give(c) if c as usize == view.seat => "a player does not take from or give to its own bank card".into(),
-                Action::TakeFrom(c) if (c as usize) < self.setup.cards && pennies[c as usize] == 0 => {
-                    format!("the {} bank card holds no penny", color(c as usize))
-                }
-                Action::TakeFrom(c) | Action::Give(c) if c as usize >= self.setup.cards => format!("there is no {} bank card at this table", color(c as usize)),
-                _ => return None,
-            }
-        })
-    }
-}
-
-impl TakeAPenny {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Every round each player secretly picks a spot of the action card (take from the pot, take from another bank card, give, return, block) and all reveal at once; the game ends when the pot is empty, and the bank card with the most pennies wins (ties share).".to_string();
@@ -158,5 +135,51 @@ impl TakeAPenny {
                 _ => String::new(),
             },
         }
+    }
+}
+
+impl Traces for TakeAPenny {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(self.table(s)).expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, choice: &Choice) -> Option<String> {
+        let a = choice.action();
+        let pennies = view.pennies();
+        let own = pennies[view.seat];
+        Some(if super::rules::spot(a) == view.last()[view.seat] {
+            format!("{a} is the spot seat {} chose last round: no spot twice in a row", view.seat)
+        } else {
+            match a {
+                Action::Take1Block | Action::Take2 if view.pot() == 0 => "the pot is empty".into(),
+                Action::Return1 | Action::Give(_) if own == 0 => format!("seat {}'s bank card holds no penny", view.seat),
+                Action::TakeFrom(c) | Action::Give(c) if c as usize == view.seat => "a player does not take from or give to its own bank card".into(),
+                Action::TakeFrom(c) if (c as usize) < self.setup.cards && pennies[c as usize] == 0 => {
+                    format!("the {} bank card holds no penny", color(c as usize))
+                }
+                Action::TakeFrom(c) | Action::Give(c) if c as usize >= self.setup.cards => format!("there is no {} bank card at this table", color(c as usize)),
+                _ => return None,
+            }
+        })
+    }
+
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
+        Some(self.words(s))
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
+        let pennies = s.pennies();
+        let w = rules::winners(&pennies[..self.setup.cards]);
+        for (card, p) in pennies.iter().enumerate().take(self.setup.cards) {
+            out.push_str(&format!("  {}: {} pennies{}\n", self.card_label(card), p, if w & (1 << card) != 0 { " (wins)" } else { "" }));
+        }
+        out
     }
 }
