@@ -347,6 +347,22 @@ mod tests {
                 assert_eq!(game.turn_cap(), info.default_cap, "{}: standard.toml plays the default cap", info.id);
                 assert!(all_bots(&game).iter().any(|b| b.name == info.default_bot), "{}: default bot", info.id);
                 assert!(all_bots(&game).iter().any(|b| b.name == info.search_policy()), "{}: search policy", info.id);
+                // The embedded rulebook's variant (the registry's lookups by id) is this file.
+                let embedded = standard::<G>().unwrap_or_else(|e| panic!("{}: the embedded standard.toml: {e}", info.id));
+                assert_eq!(
+                    embedded.observation(
+                        &embedded.deal(&mut <crate::engine::GameRng as crate::engine::SeedFrom>::seed_from(7), &mut crate::engine::EventLog::new(false)),
+                        0
+                    ),
+                    game.observation(
+                        &game.deal(&mut <crate::engine::GameRng as crate::engine::SeedFrom>::seed_from(7), &mut crate::engine::EventLog::new(false)),
+                        0
+                    ),
+                    "{}: the embedded standard.toml",
+                    info.id
+                );
+                let names = |bots: Vec<BotInfo<G>>| bots.iter().map(|b| b.name).collect::<Vec<_>>();
+                assert_eq!(names(all_bots(&embedded)), names(all_bots(&game)), "{}: bots", info.id);
             }
         }
         let mut seen = std::collections::BTreeSet::new();

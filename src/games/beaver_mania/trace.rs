@@ -129,9 +129,14 @@ pub enum Chance {
     },
 }
 
-impl BeaverMania {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+
+impl Traces for BeaverMania {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let (step, step_seat, left) = match s.step {
             Step::Play => ("play", None, None),
             Step::StabDisplay => ("stab_display", None, None),
@@ -145,7 +150,7 @@ impl BeaverMania {
         };
         let over = s.step == Step::Over;
         let n = self.seats();
-        Table {
+        serde_json::to_value(Table {
             round: s.round,
             first_seat: s.first_seat,
             round_turns: s.round_turns,
@@ -178,26 +183,48 @@ impl BeaverMania {
             draw: s.draw.iter().rev().map(|&c| name(c)).collect(),
             winners: over.then(|| (0..n as u8).filter(|&w| s.winners & (1 << w) != 0).collect()),
             end_reason: over.then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::Took { seat, from: Source::DrawPile, card, .. } => Chance::Draw { seat, card: name(card) },
             Event::Refilled { display, stock } => Chance::Refill { display, stock },
             _ => return None,
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        Some(match (view.step, *action) {
+            (Step::Play, Action::Play(p)) => {
+                let needed = p.cards();
+                match needed.kinds().find(|&c| view.hand.count(c) < needed.count(c)) {
+                    Some(c) => format!("seat {} holds {} {} but the play needs {}", view.seat, view.hand.count(c), name(c), needed.count(c)),
+                    None => "these cards form no legal play here (a group, a run, the partybeaver with three unrelated numbers, or one action card; a plain run only against a hippie run or as the last cards)".into(),
+                }
+            }
+            (Step::Steal { .. }, Action::Steal { card, from, .. }) => format!("there is no {} to steal from {from}", name(card)),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { card, from: Source::Stock }) => format!("the stock holds no {}", name(card)),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from: Source::DrawPile, .. }) => {
+                "the draw pile is empty, or a draw from it names no card (`none`)".into()
+            }
+            _ => return None,
         })
     }
-}
 
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
-impl BeaverMania {
     /// The table of `s` in the game's words (see [`Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
         let goal = if p.match_target > 0 {
@@ -233,7 +260,7 @@ impl BeaverMania {
         } else {
             String::new()
         };
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -253,46 +280,7 @@ impl BeaverMania {
             .collect(),
             seat_facts: (0..self.players).map(|q| if s.owed[q] > 0 { format!("draws {} card(s) this turn", s.owed[q]) } else { String::new() }).collect(),
             end,
-        }
-    }
-}
-
-impl Traces for BeaverMania {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
-    }
-
-    fn trace_secrets(&self) -> &'static [&'static str] {
-        SECRETS
-    }
-
-    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
-    }
-
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Traces::why_illegal`]).
-    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::Action;
-        Some(match (view.step, *action) {
-            (Step::Play, Action::Play(p)) => {
-                let needed = p.cards();
-                match needed.kinds().find(|&c| view.hand.count(c) < needed.count(c)) {
-                    Some(c) => format!("seat {} holds {} {} but the play needs {}", view.seat, view.hand.count(c), name(c), needed.count(c)),
-                    None => "these cards form no legal play here (a group, a run, the partybeaver with three unrelated numbers, or one action card; a plain run only against a hippie run or as the last cards)".into(),
-                }
-            }
-            (Step::Steal { .. }, Action::Steal { card, from, .. }) => format!("there is no {} to steal from {from}", name(card)),
-            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { card, from: Source::Stock }) => format!("the stock holds no {}", name(card)),
-            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from: Source::DrawPile, .. }) => {
-                "the draw pile is empty, or a draw from it names no card (`none`)".into()
-            }
-            _ => return None,
         })
-    }
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
     }
 
     fn describe(&self, s: &State) -> String {

@@ -168,9 +168,14 @@ fn hand_names(cards: &[super::CardId]) -> Vec<String> {
     sorted.into_iter().map(card_name).collect()
 }
 
-impl BluffingJoker {
+
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
+
+
+impl Traces for BluffingJoker {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let g = &self.geo;
         let (phase, asked, chooser, victim, cause) = match s.phase {
             Phase::Play => ("play", None, None, None, None),
@@ -187,7 +192,7 @@ impl BluffingJoker {
             ),
             Phase::Over => ("over", None, None, None, None),
         };
-        Table {
+        serde_json::to_value(Table {
             turn: s.turns,
             round: s.rounds,
             current: s.current,
@@ -210,26 +215,45 @@ impl BluffingJoker {
             revealed: (0..RANKS).filter(|&r| s.revealed[r] > 0).map(|r| (RANK_NAMES[r], s.revealed[r])).collect(),
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: hand_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_name(card) },
             Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_name(c)).collect() },
             _ => return None,
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::{Action, Decision};
+        Some(match (*action, view.decision) {
+            (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
+                format!("seat {} holds no {}", view.seat, rank_name(card))
+            }
+            (Action::Play { card, declared, .. }, Decision::Play) if !self.may_declare(card, declared) => {
+                format!("a {} may not be declared as {}", rank_name(card), rank_name(declared))
+            }
+            (Action::Play { declared, mv, .. }, Decision::Play) => format!("the move `{mv}` is not legal for a declared {} on this board", rank_name(declared)),
+            (Action::Discard { .. }, Decision::Play) => "a card is discarded only when no card in the hand has a legal move for its true value".into(),
+            (Action::SendBack { hole }, Decision::Penalty { victim }) => format!("player {victim} has no peg on {}", pos_name(hole)),
+            _ => return None,
         })
     }
-}
 
-/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
-
-impl BluffingJoker {
     /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone, seats_text};
         let teams: Vec<String> = (0..2).map(|t| seats_text(&(t..self.players).step_by(2).collect::<Vec<_>>())).collect();
         let goal = format!(
@@ -251,7 +275,7 @@ impl BluffingJoker {
         if let Some(d) = declared {
             facts.push(format!("on the table: {d}"));
         }
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -272,43 +296,7 @@ impl BluffingJoker {
                 (Phase::Over, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
-        }
-    }
-}
-
-impl Traces for BluffingJoker {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
-    }
-
-    fn trace_secrets(&self) -> &'static [&'static str] {
-        SECRETS
-    }
-
-    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
-    }
-
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Traces::why_illegal`]).
-    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::{Action, Decision};
-        Some(match (*action, view.decision) {
-            (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
-                format!("seat {} holds no {}", view.seat, rank_name(card))
-            }
-            (Action::Play { card, declared, .. }, Decision::Play) if !self.may_declare(card, declared) => {
-                format!("a {} may not be declared as {}", rank_name(card), rank_name(declared))
-            }
-            (Action::Play { declared, mv, .. }, Decision::Play) => format!("the move `{mv}` is not legal for a declared {} on this board", rank_name(declared)),
-            (Action::Discard { .. }, Decision::Play) => "a card is discarded only when no card in the hand has a legal move for its true value".into(),
-            (Action::SendBack { hole }, Decision::Penalty { victim }) => format!("player {victim} has no peg on {}", pos_name(hole)),
-            _ => return None,
         })
-    }
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
     }
 
     fn describe(&self, s: &State) -> String {

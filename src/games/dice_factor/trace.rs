@@ -140,10 +140,15 @@ fn d8_name(f: D8Face) -> &'static str {
     f.name()
 }
 
-impl DiceFactor {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+
+impl Traces for DiceFactor {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(Table {
             turn: s.turns,
             current: s.current,
             direction: if s.reversed { -1 } else { 1 },
@@ -166,12 +171,17 @@ impl DiceFactor {
             discard: s.discard.iter().rev().map(|&c| card_str(c)).collect(),
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::DiceRolled { colors, shapes, .. } => Chance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
@@ -180,16 +190,28 @@ impl DiceFactor {
             Event::SwapDetail { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
             Event::Rerolled { seat, die, face } => Chance::Reroll { seat, die, face: die.face_name(face) },
             _ => return None,
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        use super::Action;
+        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
+        let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
+        Some(match (*action, view.decision) {
+            (Action::Discard(c) | Action::Give { card: c, .. }, Phase::Discard | Phase::TradeOneCard | Phase::D8Swap) if !holds(c) => {
+                format!("seat {} does not hold a {}", view.seat, card_str(c))
+            }
+            (Action::Give { target: t, .. } | Action::TradeHands(t), _) if !other(t) => format!("seat {t} is not another player at this table"),
+            (Action::TakeDiscard, Phase::Start) => "the discard pile is empty".into(),
+            _ => return None,
         })
     }
-}
 
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
-impl DiceFactor {
     /// The table of `s` in the game's words (see [`Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = format!(
             "The first player whose hand holds {} cards counting toward one target the dice show wins: the colors die names a color, the shapes die a shape, a logo any color (any shape); wilds count toward their color or shape.",
@@ -212,7 +234,7 @@ impl DiceFactor {
             format!("the dice show {} and {}", Die::Colors.face_name(s.dice[0]), Die::Shapes.face_name(s.dice[1])),
             if s.reversed { "play goes against seat order".into() } else { "play goes in seat order".into() },
         ];
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -224,41 +246,7 @@ impl DiceFactor {
                 (Phase::Over, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
-        }
-    }
-}
-
-impl Traces for DiceFactor {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
-    }
-
-    fn trace_secrets(&self) -> &'static [&'static str] {
-        SECRETS
-    }
-
-    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
-    }
-
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Traces::why_illegal`]).
-    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        use super::Action;
-        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
-        let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
-        Some(match (*action, view.decision) {
-            (Action::Discard(c) | Action::Give { card: c, .. }, Phase::Discard | Phase::TradeOneCard | Phase::D8Swap) if !holds(c) => {
-                format!("seat {} does not hold a {}", view.seat, card_str(c))
-            }
-            (Action::Give { target: t, .. } | Action::TradeHands(t), _) if !other(t) => format!("seat {t} is not another player at this table"),
-            (Action::TakeDiscard, Phase::Start) => "the discard pile is empty".into(),
-            _ => return None,
         })
-    }
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
     }
 
     fn describe(&self, s: &State) -> String {

@@ -82,30 +82,6 @@ pub enum Chance {
     },
 }
 
-impl FlowerPower {
-    /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        Table {
-            turn: s.turns,
-            current: s.current,
-            passes: s.passes,
-            players: (0..self.players).map(|seat| Player { hand: card_names(s.hands[seat].cards()), flowers: s.flowers[seat] }).collect(),
-            garden: (0..COLORS).map(|c| Flower { color: COLOR_NAMES[c], petals: s.garden[c], starter: (s.garden[c] > 0).then_some(s.starter[c]) }).collect(),
-            flowers_by_color: s.flowers_by_color.to_vec(),
-            pile: s.pile.iter().rev().map(|&c| crate::games::chroma::card_str(c)).collect(),
-            over: s.over,
-            end_reason: s.over.then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
-
-    /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        match event {
-            Event::Drew { seat, cards } => Some(Chance::Draw { seat: *seat, cards: card_names(cards) }),
-            _ => None,
-        }
-    }
-}
 
 /// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
@@ -159,48 +135,35 @@ pub mod positions {
     }
 }
 
-impl FlowerPower {
-    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
-        use crate::engine::words::{Lay, TableWords, Zone};
-        let p = &self.params;
-        let goal = format!(
-            "Each card played adds a petal to the flower of its color; whoever lays a flower's {}th petal takes the flower (1 point). The game ends when the pile and every hand are empty; most flowers win (ties share).",
-            p.petals
-        );
-        let now = if s.over { String::new() } else { format!("seat {} plays 1 to {} cards from its hand", s.current, p.max_play) };
-        let mut facts = vec![format!("turn {}", s.turns + u32::from(!s.over))];
-        for (c, color) in COLOR_NAMES.iter().enumerate().take(COLORS) {
-            let started = if s.garden[c] > 0 { format!(", started by seat {}", s.starter[c]) } else { String::new() };
-            facts.push(format!("{color} flower: {} of {} petals{started}", s.garden[c], p.petals));
-        }
-        TableWords {
-            goal,
-            now,
-            facts,
-            zones: vec![Zone::new("pile", "draw pile", Lay::Pile)],
-            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
-            seat_facts: Vec::new(),
-            end: match (s.over, END_REASONS[s.end_reason as usize]) {
-                (true, "all_played") => "every card was played".into(),
-                (true, _) => "the turn cap was reached".into(),
-                _ => String::new(),
-            },
-        }
-    }
-}
 
 impl Traces for FlowerPower {
+    /// The traced table of `s` (module doc).
     fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
+        serde_json::to_value(Table {
+            turn: s.turns,
+            current: s.current,
+            passes: s.passes,
+            players: (0..self.players).map(|seat| Player { hand: card_names(s.hands[seat].cards()), flowers: s.flowers[seat] }).collect(),
+            garden: (0..COLORS).map(|c| Flower { color: COLOR_NAMES[c], petals: s.garden[c], starter: (s.garden[c] > 0).then_some(s.starter[c]) }).collect(),
+            flowers_by_color: s.flowers_by_color.to_vec(),
+            pile: s.pile.iter().rev().map(|&c| crate::games::chroma::card_str(c)).collect(),
+            over: s.over,
+            end_reason: s.over.then(|| END_REASONS[s.end_reason as usize]),
+        })
+        .expect("serialises")
     }
 
     fn trace_secrets(&self) -> &'static [&'static str] {
         SECRETS
     }
 
+    /// The chance record of `event`, if it is one (module doc).
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+        let chance: Option<Chance> = match event {
+            Event::Drew { seat, cards } => Some(Chance::Draw { seat: *seat, cards: card_names(cards) }),
+            _ => None,
+        };
+        chance.map(|c| serde_json::to_value(c).expect("serialises"))
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
@@ -217,8 +180,33 @@ impl Traces for FlowerPower {
         })
     }
 
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let p = &self.params;
+        let goal = format!(
+            "Each card played adds a petal to the flower of its color; whoever lays a flower's {}th petal takes the flower (1 point). The game ends when the pile and every hand are empty; most flowers win (ties share).",
+            p.petals
+        );
+        let now = if s.over { String::new() } else { format!("seat {} plays 1 to {} cards from its hand", s.current, p.max_play) };
+        let mut facts = vec![format!("turn {}", s.turns + u32::from(!s.over))];
+        for (c, color) in COLOR_NAMES.iter().enumerate().take(COLORS) {
+            let started = if s.garden[c] > 0 { format!(", started by seat {}", s.starter[c]) } else { String::new() };
+            facts.push(format!("{color} flower: {} of {} petals{started}", s.garden[c], p.petals));
+        }
+        Some(TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![Zone::new("pile", "draw pile", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: Vec::new(),
+            end: match (s.over, END_REASONS[s.end_reason as usize]) {
+                (true, "all_played") => "every card was played".into(),
+                (true, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        })
     }
 
     fn describe(&self, s: &State) -> String {

@@ -90,15 +90,20 @@ pub enum Chance {
     },
 }
 
-impl MatchPatch {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
+
+
+impl Traces for MatchPatch {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let (phase, draws_left, after_pair) = match s.phase {
             Phase::Draw { left, after_pair } => ("draw", left, after_pair),
             Phase::Place => ("place", 0, false),
             Phase::Over => ("over", 0, false),
         };
-        Table {
+        serde_json::to_value(Table {
             turn: s.turns,
             current: s.current,
             phase,
@@ -110,65 +115,22 @@ impl MatchPatch {
             placed: s.placed,
             pile: s.pile.iter().rev().map(|&c| card_str(c)).collect(),
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
-
-    /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        match *event {
-            Event::Dealt { seat, card } => Some(Chance::Deal { seat, card: card_str(card) }),
-            Event::Drew { seat, card, pile: true } => Some(Chance::Draw { seat, card: card_str(card) }),
-            _ => None,
-        }
-    }
-}
-
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
-
-impl MatchPatch {
-    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
-        use crate::engine::words::{Lay, TableWords, Zone};
-        let goal = "Draw from the pile or the patch; every identical pair in your hand is laid face up for a point, then you draw up to 2 more; end the turn by placing a card, announced, face down at the end of the patch. When the pile and the patch are empty the game ends: most pairs win (ties share).".to_string();
-        let seat = s.current;
-        let now = match s.phase {
-            Phase::Draw { left, after_pair: false } if left <= 1 => format!("seat {seat} draws a card from the pile or a slot of the patch"),
-            Phase::Draw { left, .. } => format!("seat {seat} laid a pair and draws ({left} card(s) left), from the pile or a slot of the patch"),
-            Phase::Place => format!("seat {seat} places a card of its hand, announced, at the end of the patch"),
-            Phase::Over => String::new(),
-        };
-        TableWords {
-            goal,
-            now,
-            facts: vec![format!("turn {}", s.turns), format!("{} cards placed so far", s.placed)],
-            zones: vec![
-                Zone::new("pile", "draw pile", Lay::Pile),
-                Zone::new("patch", "the patch (face down, as announced; oldest first)", Lay::Cards),
-                Zone::new("laid", "pairs laid (all seats)", Lay::Value),
-            ],
-            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards), Zone::new("players/*/pairs", "pairs", Lay::Value)],
-            seat_facts: Vec::new(),
-            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
-                (Phase::Over, "patch_empty") => "the pile and the patch are empty".into(),
-                (Phase::Over, _) => "the turn cap was reached".into(),
-                _ => String::new(),
-            },
-        }
-    }
-}
-
-impl Traces for MatchPatch {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
+        })
+        .expect("serialises")
     }
 
     fn trace_secrets(&self) -> &'static [&'static str] {
         SECRETS
     }
 
+    /// The chance record of `event`, if it is one (module doc).
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+        let chance: Option<Chance> = match *event {
+            Event::Dealt { seat, card } => Some(Chance::Deal { seat, card: card_str(card) }),
+            Event::Drew { seat, card, pile: true } => Some(Chance::Draw { seat, card: card_str(card) }),
+            _ => None,
+        };
+        chance.map(|c| serde_json::to_value(c).expect("serialises"))
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
@@ -187,8 +149,34 @@ impl Traces for MatchPatch {
         })
     }
 
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Draw from the pile or the patch; every identical pair in your hand is laid face up for a point, then you draw up to 2 more; end the turn by placing a card, announced, face down at the end of the patch. When the pile and the patch are empty the game ends: most pairs win (ties share).".to_string();
+        let seat = s.current;
+        let now = match s.phase {
+            Phase::Draw { left, after_pair: false } if left <= 1 => format!("seat {seat} draws a card from the pile or a slot of the patch"),
+            Phase::Draw { left, .. } => format!("seat {seat} laid a pair and draws ({left} card(s) left), from the pile or a slot of the patch"),
+            Phase::Place => format!("seat {seat} places a card of its hand, announced, at the end of the patch"),
+            Phase::Over => String::new(),
+        };
+        Some(TableWords {
+            goal,
+            now,
+            facts: vec![format!("turn {}", s.turns), format!("{} cards placed so far", s.placed)],
+            zones: vec![
+                Zone::new("pile", "draw pile", Lay::Pile),
+                Zone::new("patch", "the patch (face down, as announced; oldest first)", Lay::Cards),
+                Zone::new("laid", "pairs laid (all seats)", Lay::Value),
+            ],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards), Zone::new("players/*/pairs", "pairs", Lay::Value)],
+            seat_facts: Vec::new(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "patch_empty") => "the pile and the patch are empty".into(),
+                (Phase::Over, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        })
     }
 
     fn describe(&self, s: &State) -> String {

@@ -21,61 +21,6 @@ use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
 /// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.
 const MAX_TABLE: usize = MAX_SETS as usize * CARD_KINDS;
 
-/// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
-pub(super) fn determinize(game: &PennyBadger, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-    out.clone_from(state);
-    let players = game.params.players as usize;
-    let mut pool = [0 as Card; MAX_TABLE];
-    let mut n = 0;
-    for (other, hand) in state.hands[..players].iter().enumerate() {
-        if other != seat {
-            for &c in hand.cards() {
-                pool[n] = c;
-                n += 1;
-            }
-        }
-    }
-    for &c in &state.draw {
-        pool[n] = c;
-        n += 1;
-    }
-    let bit = 1u16 << seat;
-    for (&c, &seen) in state.discard.iter().zip(&state.discard_seen) {
-        if seen & bit == 0 {
-            pool[n] = c;
-            n += 1;
-        }
-    }
-    let pool = &mut pool[..n];
-    // In a canonical order first: the real order of the hidden cards is hidden, and a sample
-    // must depend on the seat's view and the stream only.
-    sort_cards(pool);
-    shuffle(pool, rng);
-    let mut dealt = 0;
-    for (other, hand) in out.hands[..players].iter_mut().enumerate() {
-        if other != seat && !hand.is_empty() {
-            let size = hand.len();
-            let mut sampled = Hand::EMPTY;
-            sampled.insert_all(&pool[dealt..dealt + size]);
-            dealt += size;
-            *hand = sampled;
-        }
-    }
-    let mut next = pool[dealt..].iter().copied();
-    for c in out.draw.iter_mut() {
-        *c = next.next().expect("the pool holds the draw pile");
-    }
-    for (c, &seen) in out.discard.iter_mut().zip(&state.discard_seen) {
-        if seen & bit == 0 {
-            *c = next.next().expect("the pool holds the unseen discards");
-        }
-    }
-    if let (Phase::Challenge, Some(claim)) = (out.phase, out.claim.as_mut()) {
-        let top = out.discard.len() - claim.count as usize;
-        claim.truthful = claim_holds(claim.claim, &out.discard[top..]);
-    }
-}
-
 /// Everything `seat` sees in `state`, as text (see the module doc).
 pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String {
     use std::fmt::Write;
@@ -107,8 +52,59 @@ pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String 
 }
 
 impl HiddenInfo for PennyBadger {
+    /// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
     fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        determinize(self, state, seat, rng, out)
+        out.clone_from(state);
+        let players = self.params.players as usize;
+        let mut pool = [0 as Card; MAX_TABLE];
+        let mut n = 0;
+        for (other, hand) in state.hands[..players].iter().enumerate() {
+            if other != seat {
+                for &c in hand.cards() {
+                    pool[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        for &c in &state.draw {
+            pool[n] = c;
+            n += 1;
+        }
+        let bit = 1u16 << seat;
+        for (&c, &seen) in state.discard.iter().zip(&state.discard_seen) {
+            if seen & bit == 0 {
+                pool[n] = c;
+                n += 1;
+            }
+        }
+        let pool = &mut pool[..n];
+        // In a canonical order first: the real order of the hidden cards is hidden, and a sample
+        // must depend on the seat's view and the stream only.
+        sort_cards(pool);
+        shuffle(pool, rng);
+        let mut dealt = 0;
+        for (other, hand) in out.hands[..players].iter_mut().enumerate() {
+            if other != seat && !hand.is_empty() {
+                let size = hand.len();
+                let mut sampled = Hand::EMPTY;
+                sampled.insert_all(&pool[dealt..dealt + size]);
+                dealt += size;
+                *hand = sampled;
+            }
+        }
+        let mut next = pool[dealt..].iter().copied();
+        for c in out.draw.iter_mut() {
+            *c = next.next().expect("the pool holds the draw pile");
+        }
+        for (c, &seen) in out.discard.iter_mut().zip(&state.discard_seen) {
+            if seen & bit == 0 {
+                *c = next.next().expect("the pool holds the unseen discards");
+            }
+        }
+        if let (Phase::Challenge, Some(claim)) = (out.phase, out.claim.as_mut()) {
+            let top = out.discard.len() - claim.count as usize;
+            claim.truthful = claim_holds(claim.claim, &out.discard[top..]);
+        }
     }
 
     /// The table sees how many cards went face down (not which) and the card a

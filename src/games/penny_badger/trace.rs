@@ -156,11 +156,16 @@ impl TryFrom<String> for Claim {
     }
 }
 
-impl PennyBadger {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
+
+
+impl Traces for PennyBadger {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let n = self.seats();
-        Table {
+        serde_json::to_value(Table {
             turn: s.turns,
             phase: match s.phase {
                 Phase::Main => "main",
@@ -190,86 +195,25 @@ impl PennyBadger {
                 to_ask: c.order[c.asked as usize..c.order_len as usize].to_vec(),
             }),
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
-
-    /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
-            Event::Dealt { seat, hand } => Chance::Deal { seat, hand: card_names(hand.cards()) },
-            Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
-            Event::TradedOne { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
-            Event::Removed { target, card } => Chance::RemoveRandom { from: target, card: card_str(card) },
-            _ => return None,
         })
-    }
-}
-
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
-
-impl PennyBadger {
-    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
-        use crate::engine::words::{Lay, TableWords, Zone};
-        let goal = "Discard cards face down and claim what they are to withdraw pennies from the bank; a claim may be challenged, and the wrong side pays. A player with no savings is out. The game ends when the bank is empty or one player is left; the most savings win (ties share).".to_string();
-        let seat = s.current;
-        let claimed = |c: &super::rules::TableClaim| match c.claim {
-            Claim::Nothing => format!("seat {} discarded 1 card claiming nothing", c.claimer),
-            Claim::Wild => format!("seat {} claims its 1 card is a wild", c.claimer),
-            Claim::Set(cell) => format!("seat {} claims {} x {}", c.claimer, c.count, cell_name(cell)),
-        };
-        let now = match (s.phase, &s.claim) {
-            (Phase::Main, _) => format!("seat {seat} plays action cards, or discards and claims"),
-            (Phase::Challenge, Some(c)) => {
-                let asked = c.order[c.asked.min(c.order_len.saturating_sub(1)) as usize];
-                format!("{}: seat {asked} decides whether to challenge", claimed(c))
-            }
-            (Phase::Challenge, None) => "a claim is being challenged".into(),
-            (Phase::Over, _) => String::new(),
-        };
-        let mut facts = vec![format!("turn {}", s.turns), format!("bank: {} pennies", s.bank)];
-        if s.direction < 0 {
-            facts.push("play goes against seat order".into());
-        }
-        if let Some(c) = &s.claim {
-            facts.push(format!("on the table: {}", claimed(c)));
-        }
-        TableWords {
-            goal,
-            now,
-            facts,
-            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile (face down)", Lay::Pile)],
-            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
-            seat_facts: (0..self.params.players as usize)
-                .map(|q| match (s.eliminated_at[q], s.skips[q]) {
-                    (t, _) if t > 0 => format!("out of the game since turn {t}"),
-                    (_, k) if k > 0 => format!("loses its next {k} turn(s)"),
-                    _ => String::new(),
-                })
-                .collect(),
-            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
-                (Phase::Over, "bank_empty") => "the bank is empty".into(),
-                (Phase::Over, "last_standing") => "only one player has savings left".into(),
-                (Phase::Over, _) => "the turn cap was reached".into(),
-                _ => String::new(),
-            },
-        }
-    }
-}
-
-impl Traces for PennyBadger {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
+        .expect("serialises")
     }
 
     fn trace_secrets(&self) -> &'static [&'static str] {
         SECRETS
     }
 
+    /// The chance record of `event`, if it is one (module doc).
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+        let chance = match *event {
+            Event::Dealt { seat, hand } => Chance::Deal { seat, hand: card_names(hand.cards()) },
+            Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
+            Event::TradedOne { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
+            Event::Removed { target, card } => Chance::RemoveRandom { from: target, card: card_str(card) },
+            _ => return None,
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
@@ -304,8 +248,52 @@ impl Traces for PennyBadger {
         })
     }
 
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Discard cards face down and claim what they are to withdraw pennies from the bank; a claim may be challenged, and the wrong side pays. A player with no savings is out. The game ends when the bank is empty or one player is left; the most savings win (ties share).".to_string();
+        let seat = s.current;
+        let claimed = |c: &super::rules::TableClaim| match c.claim {
+            Claim::Nothing => format!("seat {} discarded 1 card claiming nothing", c.claimer),
+            Claim::Wild => format!("seat {} claims its 1 card is a wild", c.claimer),
+            Claim::Set(cell) => format!("seat {} claims {} x {}", c.claimer, c.count, cell_name(cell)),
+        };
+        let now = match (s.phase, &s.claim) {
+            (Phase::Main, _) => format!("seat {seat} plays action cards, or discards and claims"),
+            (Phase::Challenge, Some(c)) => {
+                let asked = c.order[c.asked.min(c.order_len.saturating_sub(1)) as usize];
+                format!("{}: seat {asked} decides whether to challenge", claimed(c))
+            }
+            (Phase::Challenge, None) => "a claim is being challenged".into(),
+            (Phase::Over, _) => String::new(),
+        };
+        let mut facts = vec![format!("turn {}", s.turns), format!("bank: {} pennies", s.bank)];
+        if s.direction < 0 {
+            facts.push("play goes against seat order".into());
+        }
+        if let Some(c) = &s.claim {
+            facts.push(format!("on the table: {}", claimed(c)));
+        }
+        Some(TableWords {
+            goal,
+            now,
+            facts,
+            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile (face down)", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: (0..self.params.players as usize)
+                .map(|q| match (s.eliminated_at[q], s.skips[q]) {
+                    (t, _) if t > 0 => format!("out of the game since turn {t}"),
+                    (_, k) if k > 0 => format!("loses its next {k} turn(s)"),
+                    _ => String::new(),
+                })
+                .collect(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "bank_empty") => "the bank is empty".into(),
+                (Phase::Over, "last_standing") => "only one player has savings left".into(),
+                (Phase::Over, _) => "the turn cap was reached".into(),
+                _ => String::new(),
+            },
+        })
     }
 
     fn describe(&self, s: &State) -> String {

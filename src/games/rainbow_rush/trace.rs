@@ -100,10 +100,15 @@ pub enum Chance {
     },
 }
 
-impl RainbowRush {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+
+impl Traces for RainbowRush {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(Table {
             turn: s.turn,
             current: s.current,
             phase: match s.phase {
@@ -117,61 +122,23 @@ impl RainbowRush {
             sabotages: s.sabotages,
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
-
-    /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
-            Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
-            Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
-            _ => return None,
         })
-    }
-}
-
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
-impl RainbowRush {
-    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
-        use crate::engine::words::{Lay, TableWords, Zone};
-        let goal = "Build a row of your own in front of you: the first player whose row holds a rainbow, five cards of the five colors all of one shape (wilds stand in), wins; your score is how many of the five your row already covers.".to_string();
-        let seat = s.current;
-        let now = match s.phase {
-            Phase::Draw => format!("seat {seat} draws from the draw pile or takes the top of the discard pile"),
-            Phase::Play => format!("seat {seat} adds a card to its row, replaces one, sabotages a row with a wild, or discards"),
-            Phase::Over => String::new(),
-        };
-        TableWords {
-            goal,
-            now,
-            facts: vec![format!("turn {}", s.turn), format!("rows of at most {} cards", self.params.row_size)],
-            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile", Lay::Pile)],
-            seat_zones: vec![Zone::new("players/*/row", "row", Lay::Cards), Zone::new("players/*/hand", "hand", Lay::Cards)],
-            seat_facts: Vec::new(),
-            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
-                (Phase::Over, "rainbow") => "a row holds a rainbow".into(),
-                (Phase::Over, _) => "the turn cap was reached (no winner)".into(),
-                _ => String::new(),
-            },
-        }
-    }
-}
-
-impl Traces for RainbowRush {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
+        .expect("serialises")
     }
 
     fn trace_secrets(&self) -> &'static [&'static str] {
         SECRETS
     }
 
+    /// The chance record of `event`, if it is one (module doc).
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
-        Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
+        let chance = match *event {
+            Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
+            Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
+            _ => return None,
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
@@ -197,8 +164,29 @@ impl Traces for RainbowRush {
         })
     }
 
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Build a row of your own in front of you: the first player whose row holds a rainbow, five cards of the five colors all of one shape (wilds stand in), wins; your score is how many of the five your row already covers.".to_string();
+        let seat = s.current;
+        let now = match s.phase {
+            Phase::Draw => format!("seat {seat} draws from the draw pile or takes the top of the discard pile"),
+            Phase::Play => format!("seat {seat} adds a card to its row, replaces one, sabotages a row with a wild, or discards"),
+            Phase::Over => String::new(),
+        };
+        Some(TableWords {
+            goal,
+            now,
+            facts: vec![format!("turn {}", s.turn), format!("rows of at most {} cards", self.params.row_size)],
+            zones: vec![Zone::new("draw", "draw pile", Lay::Pile), Zone::new("discard", "discard pile", Lay::Pile)],
+            seat_zones: vec![Zone::new("players/*/row", "row", Lay::Cards), Zone::new("players/*/hand", "hand", Lay::Cards)],
+            seat_facts: Vec::new(),
+            end: match (s.phase, END_REASONS[s.end_reason as usize]) {
+                (Phase::Over, "rainbow") => "a row holds a rainbow".into(),
+                (Phase::Over, _) => "the turn cap was reached (no winner)".into(),
+                _ => String::new(),
+            },
+        })
     }
 
     fn describe(&self, s: &State) -> String {

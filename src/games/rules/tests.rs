@@ -411,3 +411,22 @@ fn plain_tricks_follows_suit_and_the_recipe_is_the_files_text() {
     }
     assert!(follows > 1000, "{follows} decisions with the led suit in hand");
 }
+
+/// Two rules files loaded in one process each offer their own file's bots and only those:
+/// the list is read from the game value, so neither file sees the other's (a compare of two
+/// files, tests on parallel threads).
+#[test]
+fn two_rules_files_in_one_process_each_offer_their_own_bots() {
+    let matching = crate::games::handle(&load("examples/rules/color-match.toml", &[])).expect("compiles");
+    let tricks = crate::games::handle(&load("examples/rules/plain-tricks.toml", &[])).expect("compiles");
+    let names = |h: &dyn crate::games::GameHandle| h.bots().iter().map(|b| b.0).collect::<Vec<_>>();
+    assert_eq!(names(&*matching), ["random", "ismcts", "greedy", "matcher"]);
+    assert_eq!(names(&*tricks), ["random", "ismcts", "greedy", "high"]);
+    let spec = |s: &str| crate::engine::BotSpec::parse(s).expect("a spec");
+    assert!(matching.resolve_bot(&spec("matcher")).is_ok());
+    assert!(tricks.resolve_bot(&spec("matcher")).is_err(), "plain-tricks must not offer color-match's bot");
+    assert!(matching.resolve_bot(&spec("high")).is_err(), "color-match must not offer plain-tricks's bot");
+    // Loading a third file changes neither list.
+    let _again = crate::games::handle(&load("examples/rules/color-match.toml", &[])).expect("compiles");
+    assert_eq!(names(&*tricks), ["random", "ismcts", "greedy", "high"]);
+}

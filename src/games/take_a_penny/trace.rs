@@ -82,12 +82,17 @@ impl From<Choice> for Action {
     }
 }
 
-impl TakeAPenny {
+
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
+
+
+impl Traces for TakeAPenny {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let pennies = s.pennies();
         let record = (s.round > 0).then(|| s.record());
-        Table {
+        serde_json::to_value(Table {
             round: s.round,
             pot: s.pot,
             bank_cards: (0..self.setup.cards)
@@ -102,45 +107,8 @@ impl TakeAPenny {
             next: s.next,
             over: s.over,
             end_reason: s.over.then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
-}
-
-/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
-
-impl TakeAPenny {
-    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
-        use crate::engine::words::{Lay, TableWords, Zone};
-        let goal = "Every round each player secretly picks a spot of the action card (take from the pot, take from another bank card, give, return, block) and all reveal at once; the game ends when the pot is empty, and the bank card with the most pennies wins (ties share).".to_string();
-        let now = if s.over { String::new() } else { format!("seat {} picks its action for this round, face down", s.next) };
-        TableWords {
-            goal,
-            now,
-            facts: vec![format!("round {}", s.round + u32::from(!s.over)), format!("pot: {} pennies", s.pot)],
-            zones: Vec::new(),
-            seat_zones: vec![
-                Zone::new("bank_cards/*/color", "bank card", Lay::Value),
-                Zone::new("bank_cards/*/pennies", "pennies", Lay::Value),
-                Zone::new("bank_cards/*/chosen", "this round's pick", Lay::Value),
-                Zone::new("bank_cards/*/last", "last round's pick", Lay::Value),
-            ],
-            seat_facts: (0..crate::engine::Game::seats(self))
-                .map(|c| if self.setup.is_dummy(c) { "a dummy bank card: it never picks".to_string() } else { String::new() })
-                .collect(),
-            end: match (s.over, END_REASONS[s.end_reason as usize]) {
-                (true, "pot_empty") => "the pot is empty".into(),
-                (true, _) => "the round cap was reached".into(),
-                _ => String::new(),
-            },
-        }
-    }
-}
-
-impl Traces for TakeAPenny {
-    fn trace_state(&self, s: &State) -> serde_json::Value {
-        serde_json::to_value(self.table(s)).expect("serialises")
+        })
+        .expect("serialises")
     }
 
     fn trace_secrets(&self) -> &'static [&'static str] {
@@ -169,8 +137,31 @@ impl Traces for TakeAPenny {
         })
     }
 
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
     fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
+        use crate::engine::words::{Lay, TableWords, Zone};
+        let goal = "Every round each player secretly picks a spot of the action card (take from the pot, take from another bank card, give, return, block) and all reveal at once; the game ends when the pot is empty, and the bank card with the most pennies wins (ties share).".to_string();
+        let now = if s.over { String::new() } else { format!("seat {} picks its action for this round, face down", s.next) };
+        Some(TableWords {
+            goal,
+            now,
+            facts: vec![format!("round {}", s.round + u32::from(!s.over)), format!("pot: {} pennies", s.pot)],
+            zones: Vec::new(),
+            seat_zones: vec![
+                Zone::new("bank_cards/*/color", "bank card", Lay::Value),
+                Zone::new("bank_cards/*/pennies", "pennies", Lay::Value),
+                Zone::new("bank_cards/*/chosen", "this round's pick", Lay::Value),
+                Zone::new("bank_cards/*/last", "last round's pick", Lay::Value),
+            ],
+            seat_facts: (0..crate::engine::Game::seats(self))
+                .map(|c| if self.setup.is_dummy(c) { "a dummy bank card: it never picks".to_string() } else { String::new() })
+                .collect(),
+            end: match (s.over, END_REASONS[s.end_reason as usize]) {
+                (true, "pot_empty") => "the pot is empty".into(),
+                (true, _) => "the round cap was reached".into(),
+                _ => String::new(),
+            },
+        })
     }
 
     fn describe(&self, s: &State) -> String {
