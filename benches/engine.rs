@@ -13,8 +13,8 @@ use std::fmt;
 use std::time::Instant;
 
 use playtest::engine::rng::below;
+use playtest::engine::{AuditHooks, HiddenInfo, OwnBots, StandingTrace, Traces, game_seed};
 use playtest::engine::{Bot, EventLog, Game, GameEvent, GameInfo, GameRng, Metrics, Outcome, PlayOptions, ToMove, Uniform, play, play_watched};
-use playtest::engine::{StandingTrace, game_seed};
 use playtest::sim::{RunConfig, SeatPlan, run};
 
 /// Seats at the race.
@@ -149,6 +149,12 @@ impl Game for CoinRace {
     fn standing(&self, s: &Race, seat: usize) -> i64 {
         i64::from(s.steps[seat])
     }
+}
+
+impl HiddenInfo for CoinRace {}
+impl AuditHooks for CoinRace {}
+impl OwnBots for CoinRace {}
+impl Traces for CoinRace {
     fn trace_state(&self, s: &Race) -> serde_json::Value {
         serde_json::json!({ "steps": s.steps })
     }

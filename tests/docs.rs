@@ -1,7 +1,8 @@
 //! The maps a successor reads first, checked against the tree: ARCHITECTURE.md's engine row
 //! names every file of `src/engine/` (and only files that exist), every game has the files
-//! its "Adding a game" section says a game needs, and every `src/` or `tests/` path the two
-//! pages cite exists.
+//! its "Adding a game" section says a game needs, every `src/` or `tests/` path the two
+//! pages cite exists, every trait method they cite is one of that trait's, and every game
+//! writes each capability trait in the file they name.
 
 use std::path::Path;
 
@@ -93,4 +94,71 @@ fn every_source_path_the_maps_cite_exists() {
         }
     }
     assert!(missing.is_empty(), "paths cited that do not exist: {missing:?}");
+}
+
+/// The methods of each trait of `src/engine/game.rs` (`Game` and its capabilities), by trait.
+fn trait_methods() -> Vec<(String, Vec<String>)> {
+    let text = read("src/engine/game.rs");
+    let mut traits = Vec::new();
+    for part in text.split("\npub trait ").skip(1) {
+        let name: String = part.chars().take_while(|c| c.is_alphanumeric()).collect();
+        let body = &part[..part.find("\n}\n").expect("a trait ends")];
+        let methods =
+            body.lines().filter_map(|l| l.trim().strip_prefix("fn ")).map(|l| l.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect()).collect();
+        traits.push((name, methods));
+    }
+    traits
+}
+
+#[test]
+fn every_trait_method_the_maps_cite_exists_in_that_trait() {
+    let traits = trait_methods();
+    let names: Vec<&str> = traits.iter().map(|(t, _)| t.as_str()).collect();
+    for capability in ["Game", "HiddenInfo", "Traces", "AuditHooks", "OwnBots"] {
+        assert!(names.contains(&capability), "src/engine/game.rs has no trait {capability}: {names:?}");
+    }
+    let mut wrong = Vec::new();
+    for page in ["ARCHITECTURE.md", "docs/adding-a-game.md"] {
+        for span in code_spans(&read(page)) {
+            let Some((owner, method)) = span.split_once("::") else { continue };
+            let method = method.trim_end_matches("()").split('(').next().unwrap_or("");
+            if let Some((_, methods)) = traits.iter().find(|(t, _)| t == owner)
+                && !methods.iter().any(|m| m == method)
+            {
+                wrong.push(format!("{page}: `{span}`"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "trait methods the maps cite that the trait does not have: {wrong:?}");
+}
+
+/// Each capability trait is implemented in the game's file that ARCHITECTURE.md names for it
+/// (the code itself, not a forwarder from `mod.rs`), and no game expands a macro of trait
+/// methods.
+#[test]
+fn every_game_writes_each_capability_in_its_own_file() {
+    let text = read("ARCHITECTURE.md").split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut wrong = Vec::new();
+    for (capability, file) in [("HiddenInfo", "determinize.rs"), ("Traces", "trace.rs"), ("AuditHooks", "audit.rs"), ("OwnBots", "bots.rs")] {
+        assert!(text.contains(&format!("`impl {capability}` in `{file}`")), "ARCHITECTURE.md names {file} for {capability}");
+        for game in registered_games() {
+            let dir = root().join("src/games").join(&game);
+            // A game without hidden hands has no determinize.rs: its few lines stay in mod.rs.
+            let home = if dir.join(file).exists() { file } else { "mod.rs" };
+            let pattern = format!("impl {capability} for ");
+            let found: Vec<String> = std::fs::read_dir(&dir)
+                .expect("game folder")
+                .flatten()
+                .filter(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains(&pattern)))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            if found != [home] {
+                wrong.push(format!("{game}: `impl {capability}` in {found:?}, expected {home}"));
+            }
+            if std::fs::read_to_string(dir.join("mod.rs")).expect("mod.rs").contains("trace_methods!") {
+                wrong.push(format!("{game}: trace_methods! in mod.rs"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:?}");
 }

@@ -42,7 +42,7 @@ pub mod words;
 pub use bots::{Bot, BotInfo, BotParamInfo, BotSpec, RANDOM, RandomBot, SearchStats, TableFn};
 pub use chart::{BarSeries, Bin, ChartSpec, LineSeries};
 pub use events::{EventLog, GameEvent};
-pub use game::{ClaimCheck, Game, Seen};
+pub use game::{ActionOf, AuditHooks, ClaimCheck, EventOf, Game, HiddenInfo, OwnBots, Seen, StateOf, Traces, ViewOf};
 pub use info::{GameInfo, SearchDefaults};
 pub use lineup::{Lineup, Uniform};
 pub use metrics::{Meaning, Metrics, NoMetrics, load_serde, save_serde};

@@ -319,7 +319,7 @@ pub fn sort_cards(cards: &mut [u8]) {
     }
 }
 
-/// For a sample re-dealt near an older one ([`crate::engine::Game::mend`]): of the cards a
+/// For a sample re-dealt near an older one ([`crate::engine::HiddenInfo::mend`]): of the cards a
 /// hidden hand held in the old sample (`old`, counts per card kind), the ones `pool` (the
 /// cards left to deal, counts per kind) still has, at most `slots` of them, chosen at random
 /// when more fit. Writes their counts into `kept` and takes them out of `pool`.

@@ -6,10 +6,12 @@ use super::Game;
 use super::bots::{BotInfo, RandomBot};
 use super::ismcts::Ismcts;
 
-/// Every bot of game `G`: the generic bots the engine offers for every game (`random`), then
-/// the game's own ([`Game::bots`]). Games never list the generic bots themselves.
-pub fn all_bots<G: Game>() -> Vec<BotInfo<G>> {
+/// Every bot of `game`: the generic bots the engine offers for every game (`random`,
+/// `ismcts`), then the game's own ([`OwnBots::bots`](super::OwnBots::bots), read from the
+/// game value: a rules file lists its own file's bots). Games never list the generic bots
+/// themselves.
+pub fn all_bots<G: Game>(game: &G) -> Vec<BotInfo<G>> {
     let mut bots = vec![RandomBot::info(), Ismcts::info()];
-    bots.extend(G::bots());
+    bots.extend(game.bots());
     bots
 }

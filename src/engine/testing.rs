@@ -101,6 +101,11 @@ impl super::GameEvent for Added {
     }
 }
 
+impl super::HiddenInfo for Race {}
+impl super::Traces for Race {}
+impl super::AuditHooks for Race {}
+impl super::OwnBots for Race {}
+
 impl Game for Race {
     type State = RaceState;
     type Action = u32;

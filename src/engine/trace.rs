@@ -3,10 +3,10 @@
 //!
 //! A trace is one JSON object per line, each with a `type` first:
 //! - `start`: the game id, the variant as played, the seats with their bots, the game seed,
-//!   the paths of the state that not every seat sees ([`Game::trace_secrets`]) and the
-//!   complete state after set-up ([`Game::trace_state`]);
+//!   the paths of the state that not every seat sees ([`Traces::trace_secrets`]) and the
+//!   complete state after set-up ([`Traces::trace_state`]);
 //! - `chance`: a random event the rules made (a card drawn, a die rolled, a reshuffle with
-//!   the new order of the pile, a random card taken), [`Game::trace_chance`] of the game's
+//!   the new order of the pile, a random card taken), [`Traces::trace_chance`] of the game's
 //!   own events, with the number of actions applied before it (`step`; 0 for the set-up);
 //! - `decision`: the step, the turn, the deciding seat, what it sees (`view`: the state with
 //!   what it cannot see hidden), every legal action in the game's action notation (the
@@ -60,7 +60,7 @@ pub struct StartLine {
     pub game_seed: u64,
     /// Unit of the game's length (`turns`, `rounds`).
     pub length_unit: String,
-    /// Paths of the state that not every seat sees ([`Game::trace_secrets`]).
+    /// Paths of the state that not every seat sees ([`Traces::trace_secrets`]).
     pub secrets: Vec<String>,
     /// The complete state after set-up.
     pub state: Value,
@@ -90,7 +90,7 @@ pub struct DecisionLine {
 pub struct ChanceLine {
     /// Actions applied before it (0: the set-up).
     pub step: u64,
-    /// The random event and its result ([`Game::trace_chance`]).
+    /// The random event and its result ([`Traces::trace_chance`]).
     pub event: Value,
 }
 
@@ -370,7 +370,7 @@ fn drive<G: Game, D: Driver<G>>(game: &G, seed: u64, start: StartLine, checked: 
                     return Err(Stop::Violation(step, format!("seat {seat} was asked to act but is not in the game")));
                 }
                 if !game.is_legal(&view, &action) {
-                    return Err(Stop::Violation(step, format!("seat {seat} chose an illegal action {action:?}: {}", game.why_illegal(&view, &action))));
+                    return Err(Stop::Violation(step, format!("seat {seat} chose an illegal action {action:?}: {}", why_illegal(game, &view, &action))));
                 }
             }
             decision.action = serde_json::to_value(action).expect("actions serialise");
@@ -558,7 +558,7 @@ impl<G: Game> Driver<G> for Replayer<'_, G> {
         let action: G::Action = serde_json::from_value(recorded.action.clone())
             .map_err(|e| Stop::Unreadable(n, format!("{} is not an action of {}: {}", recorded.action, game.id(), unreadable_action(&recorded.action, &e))))?;
         if !legal.contains(&action) || !game.is_legal(view, &action) {
-            return Err(header(format!("illegal action {} of seat {}: {}", recorded.action, recorded.seat, game.why_illegal(view, &action))));
+            return Err(header(format!("illegal action {} of seat {}: {}", recorded.action, recorded.seat, why_illegal(game, view, &action))));
         }
         Ok(action)
     }
@@ -764,7 +764,7 @@ pub fn action_kind(action: &Value) -> String {
     }
 }
 
-/// The generic reason an action is not among `legal` (see [`Game::why_illegal`]): its kind
+/// The generic reason an action is not among `legal` (see [`Traces::why_illegal`]): its kind
 /// is no choice now (and which kinds are), or which of its kind are legal.
 pub fn why_not_listed<A: Serialize>(action: &A, legal: &[A]) -> String {
     let a = serde_json::to_value(action).unwrap_or(Value::Null);
@@ -780,42 +780,16 @@ pub fn why_not_listed<A: Serialize>(action: &A, legal: &[A]) -> String {
     format!("not one of the {} legal `{kind}` actions here: {}{}", same.len(), shown.join(", "), if same.len() > 8 { ", ..." } else { "" })
 }
 
-/// The generic reason of [`Game::why_illegal`] for `action` at `view` (for games whose own
-/// reasons do not cover a case).
-pub fn generic_why<G: Game>(game: &G, view: &G::View<'_>, action: &G::Action) -> String {
-    let mut legal = Vec::new();
-    game.legal_actions(view, &mut legal);
-    why_not_listed(action, &legal)
-}
-
-/// The [`Game`] trace methods of a game whose `trace` module follows the common shape:
-/// `self.table(state)` (a serde view of the whole table), `Self::chance(event)` (the chance
-/// record of an event, if any), `self.why(view, action)` (its own reason an action is
-/// illegal, if it has one) and `trace::SECRETS` (the paths a seat cannot see). Written once
-/// here and expanded inside each game's `impl Game` (`trace_methods!();`, or
-/// `trace_methods!(no_chance);` for a game without chance).
-#[macro_export]
-macro_rules! trace_methods {
-    () => {
-        $crate::trace_methods!(no_chance);
-
-        fn trace_chance(&self, event: &Self::Event) -> Option<serde_json::Value> {
-            Self::chance(event).map(|c| serde_json::to_value(c).expect("serialises"))
-        }
-    };
-    (no_chance) => {
-        fn trace_state(&self, s: &Self::State) -> serde_json::Value {
-            serde_json::to_value(self.table(s)).expect("serialises")
-        }
-
-        fn trace_secrets(&self) -> &'static [&'static str] {
-            trace::SECRETS
-        }
-
-        fn why_illegal(&self, view: &Self::View<'_>, action: &Self::Action) -> String {
-            self.why(view, action).unwrap_or_else(|| $crate::engine::trace::generic_why(self, view, action))
-        }
-    };
+/// Why `action` is not legal for the deciding seat of `view`: the game's own reason
+/// ([`Traces::why_illegal`](crate::engine::Traces::why_illegal)) or, when it has none, the
+/// generic one ([`why_not_listed`]: whether this kind of action is a choice now at all and
+/// which of its kind are).
+pub fn why_illegal<G: Game>(game: &G, view: &G::View<'_>, action: &G::Action) -> String {
+    game.why_illegal(view, action).unwrap_or_else(|| {
+        let mut legal = Vec::new();
+        game.legal_actions(view, &mut legal);
+        why_not_listed(action, &legal)
+    })
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! A game's table in its own words, for a person at the table (`playtest play`, the replay
 //! page): what decides the game, what the seat to move is deciding, the public facts of the
-//! moment, and where each zone of the traced table ([`super::Game::trace_state`]) lies and
+//! moment, and where each zone of the traced table ([`super::Traces::trace_state`]) lies and
 //! what the rulebook calls it. The page draws the zones from the traced state with what the
 //! seat may not see already hidden ([`super::trace::seen_by`]), so the words never need to
 //! hide anything themselves: they name places, and say only what every seat knows.
 //!
-//! [`super::Game::table_words`] gives them; a game that gives none is drawn field by field.
+//! [`super::Traces::table_words`] gives them; a game that gives none is drawn field by field.
 
 use serde::Serialize;
 

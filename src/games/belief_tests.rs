@@ -16,7 +16,7 @@ fn load<G: Game>(text: &str, make: impl Fn(&Variant) -> G) -> G {
 
 /// Bots from specs (`counter`, `basic:bluff=0.2`).
 fn bots<G: Game>(game: &G, specs: &[&str]) -> Vec<Box<dyn Bot<G>>> {
-    let roster = all_bots::<G>();
+    let roster = all_bots(game);
     specs
         .iter()
         .map(|s| {
@@ -84,7 +84,7 @@ fn listening_models_play_from_what_their_seat_heard() {
 /// imitator's mass is pooled with it, the imitator deciding alike at every decision such a
 /// seat shows (the imitator's own seats are read alone).
 fn converges<G: Game>(game: &G, seed: u64, threshold: f64, twins: &[(&str, &str)]) {
-    let own: Vec<&str> = G::bots().iter().map(|b| b.name).collect();
+    let own: Vec<&str> = game.bots().iter().map(|b| b.name).collect();
     let seats = game.acting_seats();
     let specs: Vec<&str> = (0..seats).map(|s| if s == 0 { own[0] } else { own[(s - 1) % own.len()] }).collect();
     let mut table = bots(game, &specs);
@@ -123,7 +123,7 @@ converges_on!(bluffing_joker_belief_finds_each_bot, crate::games::bluffing_joker
 // in more than half of the games it sits in (three kinds, `random` and the game's two bots,
 // make a third the rate of a guess). Measured (2026-11-29): Dice Factor `collector` 46 of 72,
 // `gambler` 23 of 36; Pig Farm `threshold` 53 of 72, `greedy` 27 of 36. Before the particles
-// were mended past the watching seat's own draws ([`crate::engine::Game::mend`]) they died
+// were mended past the watching seat's own draws ([`crate::engine::HiddenInfo::mend`]) they died
 // there (64 of 78 to 3 at one Pig Farm turn), the pool was refilled from fresh deals every
 // round, and a seat's discards were judged on near-random hands: `gambler` 18 of 36 (the
 // test failed), `collector` 46 of 72, `greedy` 24 of 36, `threshold` 52 of 72.
@@ -142,7 +142,7 @@ fn dice_factor_belief_finds_each_bot() {
     let game = DiceFactor::new(Params::default()).expect("default parameters");
     most_read_right("dice-factor", &read_rates(&game, 1..=36));
 }
-// A Flower Power play is judged by the cards it lays (`Game::seen`), not by the hand
+// A Flower Power play is judged by the cards it lays (`HiddenInfo::seen`), not by the hand
 // positions that held them (different cards in every sample). Counted with each seat's real
 // hand (seed 5, 2026-11-28): a `cautious` cell decides as `greedy` at every decision of greedy seat
 // 1 (its read is the priors' split, 0.53 greedy), and differs at 2 of the 10 decisions of the
@@ -161,7 +161,7 @@ fn pig_farm_belief_finds_each_bot() {
 converges_on!(rainbow_rush_belief_finds_each_bot, crate::games::rainbow_rush::RainbowRush, rainbow_rush, ("builder", "saboteur"));
 
 /// Take a Penny's choices are secret until the round is revealed, so a seat that watches
-/// another choose learns nothing ([`crate::engine::Game::public_action`]): the belief stays
+/// another choose learns nothing ([`crate::engine::HiddenInfo::public_action`]): the belief stays
 /// at its prior for every seat (it moved, by a choice not yet revealed, before the fix).
 #[test]
 fn take_a_penny_belief_learns_nothing_from_secret_choices() {
@@ -192,7 +192,7 @@ impl super::GameVisitor for ViewOnly {
         let text = std::fs::read_to_string(&path).expect("bundled variant");
         let variant = Variant::from_toml_str(&path, &text).expect("standard variant loads");
         let game = G::from_variant(&variant).expect("valid");
-        let own: Vec<&str> = G::bots().iter().map(|b| b.name).collect();
+        let own: Vec<&str> = game.bots().iter().map(|b| b.name).collect();
         let specs: Vec<&str> = (0..game.acting_seats()).map(|s| own[s % own.len()]).collect();
         let mut table = bots(&game, &specs);
         let mut beliefs = vec![TableBelief::new(&game), TableBelief::new(&game)];
@@ -236,7 +236,7 @@ fn belief_and_samples_depend_on_the_view_only() {
 /// Per bot kind at the opponents' seats of [`converges`]' table, over `seeds`: (kind, games in
 /// which the seat's posterior put more than 0.5 on that kind, games).
 fn read_rates<G: Game>(game: &G, seeds: std::ops::RangeInclusive<u64>) -> Vec<(String, usize, usize)> {
-    let own: Vec<&str> = G::bots().iter().map(|b| b.name).collect();
+    let own: Vec<&str> = game.bots().iter().map(|b| b.name).collect();
     let seats = game.acting_seats();
     let specs: Vec<&str> = (0..seats).map(|s| if s == 0 { own[0] } else { own[(s - 1) % own.len()] }).collect();
     let mut out: Vec<(String, usize, usize)> = Vec::new();

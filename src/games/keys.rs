@@ -22,7 +22,10 @@ pub struct Unread {
 /// for all) reads, for game `G`. A label that names no bot of the game reads everything (it
 /// is refused elsewhere).
 pub fn unread_by<G: Registered>(labels: &[String], keys: &[String]) -> Vec<Unread> {
-    let infos = all_bots::<G>();
+    let Ok(game) = super::standard::<G>() else {
+        return Vec::new();
+    };
+    let infos = all_bots(&game);
     let mut table: Vec<&BotInfo<G>> = Vec::new();
     for label in labels {
         let Some(info) = BotSpec::parse(label).ok().and_then(|spec| spec.resolve(&infos).ok()).map(|(info, _)| info) else {
@@ -154,7 +157,7 @@ mod tests {
     fn check_bot<G: Registered>(path: &Path, bot: &str, reads: &[&str]) -> Result<u64, String> {
         let variant = Variant::load(path, &[]).map_err(|e| e.to_string())?;
         let game = G::from_variant(&variant).map_err(|e| e.to_string())?;
-        let infos = all_bots::<G>();
+        let infos = all_bots(&game);
         let info = infos.iter().find(|b| b.name == bot).ok_or("no such bot")?;
         let defaults: Vec<f64> = info.params.iter().map(|p| p.default).collect();
         let seats = game.acting_seats();
@@ -193,7 +196,7 @@ mod tests {
             let variant = self.variant;
             let game = G::from_variant(variant)?;
             let mut failures = Vec::new();
-            for info in all_bots::<G>() {
+            for info in all_bots(&game) {
                 if info.reads.contains(&"*") || G::HARNESS_SKIPS.contains(&info.name) {
                     continue;
                 }
@@ -203,7 +206,7 @@ mod tests {
             }
             // The score-only keys: the same choices play the same games, only the scores differ.
             let seats = game.acting_seats();
-            let random = all_bots::<G>().into_iter().find(|b| b.name == RANDOM).expect("every game has random");
+            let random = all_bots(&game).into_iter().find(|b| b.name == RANDOM).expect("every game has random");
             for (key, tries) in changes(&variant.table) {
                 if !G::SCORE_KEYS.iter().any(|p| key_matches(p, &key)) {
                     continue;

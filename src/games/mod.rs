@@ -25,11 +25,12 @@ use crate::variant::{SeatBots, Variant};
 pub use handle::{GameHandle, SeatedGame, handle};
 pub use seat_sweep::SeatSweep;
 
-/// The one list of games. Each line names a game's module and its [`Registered`] type; the
+/// The one list of games. Each line names a game's module, its [`Registered`] type and its
+/// folder of variants (which holds its rulebook's `standard.toml`); the
 /// module is declared here, and every per-game lookup (the handle, ids, default bots, bot
 /// docs, exact solvers, benchmark line-ups) is generated from this list.
 macro_rules! registry {
-    ($($module:ident :: $game:ident),+ $(,)?) => {
+    ($($module:ident :: $game:ident = $folder:literal),+ $(,)?) => {
         $(pub mod $module;)+
 
         /// Every game id a variant may name, in registry order.
@@ -42,19 +43,28 @@ macro_rules! registry {
             })+
             None
         }
+
+        /// The text of game `id`'s rulebook variant (`variants/<id>/standard.toml`, embedded
+        /// in the binary); `None` for an unknown id.
+        fn standard_text(id: &str) -> Option<&'static str> {
+            $(if id == <$module::$game as Game>::INFO.id {
+                return Some(include_str!(concat!("../../variants/", $folder, "/standard.toml")));
+            })+
+            None
+        }
     };
 }
 
 registry! {
-    beaver_mania::BeaverMania,
-    bluffing_joker::BluffingJoker,
-    dice_factor::DiceFactor,
-    flower_power::FlowerPower,
-    match_patch::MatchPatch,
-    penny_badger::PennyBadger,
-    pig_farm::PigFarm,
-    rainbow_rush::RainbowRush,
-    take_a_penny::TakeAPenny,
+    beaver_mania::BeaverMania = "beaver-mania",
+    bluffing_joker::BluffingJoker = "bluffing-joker",
+    dice_factor::DiceFactor = "dice-factor",
+    flower_power::FlowerPower = "flower-power",
+    match_patch::MatchPatch = "match-patch",
+    penny_badger::PennyBadger = "penny-badger",
+    pig_farm::PigFarm = "pig-farm",
+    rainbow_rush::RainbowRush = "rainbow-rush",
+    take_a_penny::TakeAPenny = "take-a-penny",
 }
 
 /// A game in the registry: how it is built from a variant and what optional capabilities it
@@ -142,19 +152,24 @@ pub fn entries() -> Vec<GameEntry> {
     GAME_IDS.iter().filter_map(|id| entry(id)).collect()
 }
 
+/// Game `G` as its rulebook's variant sets it up (`variants/<id>/standard.toml`, embedded):
+/// the game value that the registry's lookups by id read (its bots for `playtest list`, the
+/// keys its bots read). Every registered game's builds (tested).
+pub fn standard<G: Registered>() -> Result<G, Error> {
+    let id = G::INFO.id;
+    let text = standard_text(id).ok_or_else(|| Error::Usage(format!("unknown game `{id}`")))?;
+    let path = std::path::PathBuf::from(format!("variants/{id}/standard.toml"));
+    Ok(G::from_variant(&Variant::from_toml_str(&path, text)?)?)
+}
+
 /// The registry entry of game `id`; `None` for an unknown id.
 pub fn entry(id: &str) -> Option<GameEntry> {
     struct Describe;
     impl GameVisitor for Describe {
         type Output = GameEntry;
         fn visit<G: Registered>(self) -> GameEntry {
-            GameEntry {
-                id: G::INFO.id,
-                default_bot: G::INFO.default_bot,
-                bots: bot_docs::<G>(all_bots::<G>()),
-                has_exact: G::HAS_EXACT_SOLVER,
-                bench: G::bench_lineup(),
-            }
+            let bots = standard::<G>().map(|game| bot_docs(all_bots(&game))).unwrap_or_default();
+            GameEntry { id: G::INFO.id, default_bot: G::INFO.default_bot, bots, has_exact: G::HAS_EXACT_SOLVER, bench: G::bench_lineup() }
         }
     }
     visit(id, Describe)
@@ -246,7 +261,7 @@ fn check_game<G: Registered>(game: &G, variant: &Variant, plan: HarnessPlan) -> 
 /// One spec serves every seat; otherwise there must be one per acting seat.
 pub fn seat_plans<G: Game>(game: &G, variant: &Variant, cli: Option<&[BotSpec]>, default_bot: &str) -> Result<Vec<SeatPlan<G>>, Error> {
     let n = game.acting_seats();
-    let infos = all_bots::<G>();
+    let infos = all_bots(game);
     let (specs, key): (Vec<BotSpec>, Option<&str>) = match (cli, &variant.seats) {
         (Some(specs), _) => (specs.to_vec(), None),
         (None, SeatBots::All(spec)) => (vec![spec.clone()], Some("bots")),
@@ -293,7 +308,7 @@ mod tests {
     /// included) plays exactly the games of the same bots boxed, and every game's `random`
     /// is the engine's bot. Seats get different parameter values to catch a mix-up.
     fn uniform_tables_match_boxed<G: Game>(game: &G) {
-        let infos = all_bots::<G>();
+        let infos = all_bots(game);
         let random = infos.iter().find(|b| b.name == RANDOM).expect("every game offers `random`");
         assert_eq!(random.doc, RandomBot::<G>::info().doc, "{}: `random` must be the engine's RandomBot", game.id());
         let seats = game.acting_seats();
@@ -330,8 +345,24 @@ mod tests {
                 let info = G::INFO;
                 assert!(!info.name.is_empty() && !info.end_reasons.is_empty(), "{}: name and end reasons", info.id);
                 assert_eq!(game.turn_cap(), info.default_cap, "{}: standard.toml plays the default cap", info.id);
-                assert!(all_bots::<G>().iter().any(|b| b.name == info.default_bot), "{}: default bot", info.id);
-                assert!(all_bots::<G>().iter().any(|b| b.name == info.search_policy()), "{}: search policy", info.id);
+                assert!(all_bots(&game).iter().any(|b| b.name == info.default_bot), "{}: default bot", info.id);
+                assert!(all_bots(&game).iter().any(|b| b.name == info.search_policy()), "{}: search policy", info.id);
+                // The embedded rulebook's variant (the registry's lookups by id) is this file.
+                let embedded = standard::<G>().unwrap_or_else(|e| panic!("{}: the embedded standard.toml: {e}", info.id));
+                assert_eq!(
+                    embedded.observation(
+                        &embedded.deal(&mut <crate::engine::GameRng as crate::engine::SeedFrom>::seed_from(7), &mut crate::engine::EventLog::new(false)),
+                        0
+                    ),
+                    game.observation(
+                        &game.deal(&mut <crate::engine::GameRng as crate::engine::SeedFrom>::seed_from(7), &mut crate::engine::EventLog::new(false)),
+                        0
+                    ),
+                    "{}: the embedded standard.toml",
+                    info.id
+                );
+                let names = |bots: Vec<BotInfo<G>>| bots.iter().map(|b| b.name).collect::<Vec<_>>();
+                assert_eq!(names(all_bots(&embedded)), names(all_bots(&game)), "{}: bots", info.id);
             }
         }
         let mut seen = std::collections::BTreeSet::new();

@@ -44,7 +44,7 @@ pub struct SweepPoint {
 /// position in turn (`games / seats` games each, rounded up), so the first-player advantage
 /// cancels out; every value plays the same seeds (common random numbers).
 pub fn run<G: Game>(game: &G, sweep: &SeatSweep, games: u64, seed: u64, threads: usize) -> Result<Vec<SweepPoint>, Error> {
-    let infos = all_bots::<G>();
+    let infos = all_bots(game);
     let plan = |value: f64| -> Result<SeatPlan<G>, Error> {
         let label = format!("{}:{}={value}", sweep.bot, sweep.param);
         let spec = BotSpec::parse(&label).map_err(|e| Error::Usage(e.to_string()))?;

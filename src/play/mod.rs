@@ -9,7 +9,7 @@
 //! - [`page`]: the page, which draws the table with the replay page's own drawing.
 //!
 //! Every registered game plays this way with no code of its own: the page draws the game's
-//! trace state ([`crate::engine::Game::trace_state`]) as the replay page does, and the
+//! trace state ([`crate::engine::Traces::trace_state`]) as the replay page does, and the
 //! actions are the game's trace notation.
 
 pub mod page;

@@ -17,12 +17,12 @@
 //!   well formed (winners only among scored seats, win shares summing to 1 or, for a game
 //!   without winner, 0; eliminations within the length; a known end reason);
 //! - same seed, same game: every game is played twice and the outcomes compared;
-//! - determinizations (what search bots get, [`Game::determinize`]), sampled on every 7th
+//! - determinizations (what search bots get, [`HiddenInfo::determinize`]), sampled on every 7th
 //!   decision: each shows the deciding seat exactly its own observation, keeps every
 //!   invariant (cards and money conserved), and, over a bot's games, some sample differs
 //!   from the real state in what another seat sees (the hidden parts are re-sampled; not
 //!   asked of games with [`GameInfo::hidden_state`](crate::engine::GameInfo::hidden_state) false); where the game mends samples
-//!   ([`Game::mend`]), a sample drawn for another seat mended for the deciding one shows it
+//!   ([`HiddenInfo::mend`]), a sample drawn for another seat mended for the deciding one shows it
 //!   its own observation and keeps every invariant, and a sample that fits is kept as it is
 //!   in what every seat sees;
 //! - traces round-trip ([`check_trace_round_trip`]): a game traced as JSON Lines replays
@@ -83,7 +83,7 @@ impl Default for HarnessPlan {
 /// parameters, every seat the same bot). Returns the number of games checked.
 pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> Result<u64, HarnessFailure> {
     let mut checked = 0;
-    for info in all_bots::<G>().into_iter().filter(|b| !skip.contains(&b.name)) {
+    for info in all_bots(game).into_iter().filter(|b| !skip.contains(&b.name)) {
         // A line-up the game refuses (a precomputation too big for it) is not played.
         if game.check_bots(&vec![info.name.to_string(); game.acting_seats()]).is_err() {
             continue;
@@ -102,7 +102,7 @@ pub fn check_every_bot<G: Game>(game: &G, plan: HarnessPlan, skip: &[&str]) -> R
         if info.name == ISMCTS {
             // One searching seat among the game's default bots: games as long as the
             // default table's, not a search-against-search marathon.
-            if let Some(default) = all_bots::<G>().into_iter().find(|b| b.name == G::INFO.default_bot) {
+            if let Some(default) = all_bots(game).into_iter().find(|b| b.name == G::INFO.default_bot) {
                 let values: Vec<f64> = default.params.iter().map(|p| p.default).collect();
                 for bot in bots.iter_mut().skip(1) {
                     *bot = (default.build)(game, &values);
@@ -354,7 +354,7 @@ fn check_samples<G: Game>(game: &G, state: &G::State, seat: usize, seed: u64) ->
     Ok(varied)
 }
 
-/// Where the game mends samples ([`Game::mend`]): a sample drawn for another seat (showing
+/// Where the game mends samples ([`HiddenInfo::mend`]): a sample drawn for another seat (showing
 /// `seat` a hand it does not hold) mended for `seat` shows it exactly its own observation,
 /// keeps every invariant and who moves; mending `fitting`, a sample that already fits, keeps
 /// what every seat sees in it.
@@ -437,7 +437,7 @@ pub fn well_formed<G: Game>(game: &G, outcome: &Outcome) -> Result<(), String> {
 /// real one, the invariants hold, and play goes on from it to the end. Returns how many
 /// samples differed from the real state (`describe`), and how many were drawn.
 pub fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64, samples: u32) -> (u32, u32) {
-    let random = all_bots::<G>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(g).into_iter().find(|b| b.name == "random").expect("random bot");
     let mut differed = 0;
     let mut drawn = 0;
     for index in 0..games {

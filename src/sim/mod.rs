@@ -136,7 +136,7 @@ struct BatchResult<G: Game> {
 /// bot offers [`crate::engine::BotInfo::uniform`], a table that calls it without dynamic
 /// dispatch; otherwise the boxed bots. Both play exactly the same games.
 pub fn table<G: Game>(game: &G, seats: &[SeatPlan<G>]) -> Box<dyn Table<G>> {
-    let infos = crate::engine::all_bots::<G>();
+    let infos = crate::engine::all_bots(game);
     let kinds: Option<Vec<&BotInfo<G>>> =
         seats.iter().map(|s| BotSpec::parse(&s.label).ok().and_then(|spec| spec.resolve(&infos).ok()).map(|(info, _)| info)).collect();
     if let Some(kinds) = kinds

@@ -6,7 +6,7 @@
 //! is [`SEVERITY_RULE`]), the figure with its 95% interval and games counted, the variant keys
 //! involved and up to three game seeds that replay it (`playtest trace VARIANT --bots ...
 //! --game-seed S`): **stall**, **dead rule**, **no real choice**, **decided early**, **seat or
-//! bot exploit** ([`exploit`]) and **impossible or certain claim** ([`crate::engine::Game::claim_audit`]).
+//! bot exploit** ([`exploit`]) and **impossible or certain claim** ([`crate::engine::AuditHooks::claim_audit`]).
 //! Then every numeric key is stepped down and up on common random numbers ([`sensitivity`]).
 //!
 //! Everything is checked (variant, `--set`, bots, the swept bot) before the output folder is

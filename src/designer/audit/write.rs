@@ -224,7 +224,7 @@ fn kinds_md(a: &Audit, heading: &str) -> String {
         }
         let _ = writeln!(md);
     } else {
-        let _ = writeln!(md, "This game classifies no actions (`Game::action_kinds`): no dead-rule or dominant-move findings.\n");
+        let _ = writeln!(md, "This game classifies no actions (`AuditHooks::action_kinds`): no dead-rule or dominant-move findings.\n");
     }
     md
 }

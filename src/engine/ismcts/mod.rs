@@ -154,7 +154,7 @@ impl<G: Game> Ismcts<G> {
         let rollout_bots = if with_bots { (0..game.acting_seats()).map(|_| named_bot(game, G::INFO.default_bot)).collect() } else { Vec::new() };
         let own_policy = (with_bots && params.policy && G::INFO.search_policy() != G::INFO.default_bot).then(|| named_bot(game, G::INFO.search_policy()));
         let own_bots = || -> Vec<Box<dyn Bot<G>>> {
-            G::bots().iter().map(|info| (info.build)(game, &info.params.iter().map(|p| p.default).collect::<Vec<f64>>())).collect()
+            game.bots().iter().map(|info| (info.build)(game, &info.params.iter().map(|p| p.default).collect::<Vec<f64>>())).collect()
         };
         let advisors = if infer { own_bots() } else { Vec::new() };
         let own_players = if infer && params.rollout == Rollout::DefaultBot { own_bots() } else { Vec::new() };
@@ -230,7 +230,7 @@ impl<G: Game> Ismcts<G> {
 /// policy, both checked to be among the game's bots by the registry's tests).
 fn named_bot<G: Game>(game: &G, name: &str) -> Box<dyn Bot<G>> {
     // The game's roster ([`crate::engine::all_bots`]) without naming it: the roster lists this bot.
-    let infos: Vec<BotInfo<G>> = [RandomBot::info(), Ismcts::info()].into_iter().chain(G::bots()).collect();
+    let infos: Vec<BotInfo<G>> = [RandomBot::info(), Ismcts::info()].into_iter().chain(game.bots()).collect();
     let info = infos.iter().find(|b| b.name == name).expect("a game's default bot and search policy are among its bots");
     let params: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(game, &params)

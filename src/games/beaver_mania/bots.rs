@@ -6,6 +6,7 @@
 use super::cards::{Card, HIPPIE, Hand, JOKER, NUMBER_BITS, PARTYBEAVER, SUPERBEAVER};
 use super::plays::{Form, JOKERS_VALUE, Judged, MAX_RUN, MIN_RUN, NO_CARD, Play, for_each_play, stabs};
 use super::{Action, BeaverMania, MAX_PLAYERS, Source, Step, View};
+use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
 /// The opponents of the deciding seat, leader first: by public score (pile minus hand)
@@ -641,5 +642,11 @@ impl Bot<BeaverMania> for TacticianBot {
             }
             _ => GreedyBot::choose_other(game, view),
         }
+    }
+}
+
+impl OwnBots for BeaverMania {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![greedy_info(), tactician_info()]
     }
 }

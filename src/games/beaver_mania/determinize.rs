@@ -9,18 +9,10 @@ use std::fmt::Write;
 use super::BeaverMania;
 use super::cards::{Card, Hand, KINDS, write_card_name};
 use super::rules::State;
+use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, rng};
 
 impl BeaverMania {
-    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
-    /// locate re-dealt at random; no allocation once `out`'s vectors have grown to their
-    /// sizes in `s` (the draw pile to the pool's size).
-    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        copy_state(s, out);
-        hide_dealt_actions(s, seat, out);
-        self.redeal_hidden(s, seat, rng, out);
-    }
-
     /// The cards `seat` cannot locate (the draw pile and the other hands' cards not publicly
     /// known) shuffled as one pool and dealt back to `out`'s hands with their sizes in `s`,
     /// the rest as the draw pile.
@@ -184,5 +176,16 @@ fn hide_dealt_actions(s: &State, seat: usize, out: &mut State) {
         let own = r.dealt_actions[seat];
         r.dealt_actions = [0; super::params::MAX_PLAYERS];
         r.dealt_actions[seat] = own;
+    }
+}
+
+impl HiddenInfo for BeaverMania {
+    /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// locate re-dealt at random; no allocation once `out`'s vectors have grown to their
+    /// sizes in `s` (the draw pile to the pool's size).
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        copy_state(s, out);
+        hide_dealt_actions(s, seat, out);
+        self.redeal_hidden(s, seat, rng, out);
     }
 }

@@ -74,7 +74,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::variant::Invalid;
 
 pub use bots::{GreedyBot, TacticianBot};
@@ -337,14 +337,6 @@ impl Game for BeaverMania {
         seat < self.players && self.to_move(s) == ToMove::Seat(seat)
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::greedy_info(), bots::tactician_info()]
-    }
-
-    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.determinize_into(s, seat, rng, out);
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
     }
@@ -353,45 +345,6 @@ impl Game for BeaverMania {
     /// now (+1 per card on its pile, -1 per card in its hand); once over, the final totals.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         if matches!(s.step, Step::Over) { s.totals[seat] } else { s.totals[seat] + s.score(seat) }
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} turns over {} round(s)\n  display [{}], stock [{}], draw pile {} cards, put away {}\n",
-            END_REASONS[s.end_reason as usize],
-            s.turns,
-            s.rounds_done,
-            s.display,
-            s.stock,
-            s.draw.len(),
-            s.put_away.len()
-        );
-        for seat in 0..self.players {
-            let top: Vec<String> = s.piles[seat].top_cards().iter().map(|&c| card_name(c)).collect();
-            out.push_str(&format!(
-                "  seat {seat}: total {}; round score {} (pile {} cards, top [{}]); hand [{}]\n",
-                s.totals[seat],
-                s.score(seat),
-                s.piles[seat].len(),
-                top.join(", "),
-                s.hands[seat]
-            ));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds(self)
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

@@ -4,6 +4,7 @@
 //! turn cap, matches, parameter checks, the rulebook's worked examples, greedy's definition,
 //! and property tests (cards conserved, every choice legal, every game ends).
 
+use crate::engine::{HiddenInfo, Traces};
 use proptest::prelude::*;
 
 use super::cards::*;
@@ -144,7 +145,7 @@ fn group_with(v: u8, count: u8, action: Card) -> Play {
 
 fn bot(name: &str) -> Box<dyn Bot<BeaverMania>> {
     let g = standard();
-    let info = crate::engine::all_bots::<BeaverMania>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = crate::engine::all_bots(&g).into_iter().find(|b| b.name == name).expect("bot exists");
     let v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(&g, &v)
 }
@@ -953,7 +954,7 @@ fn determinizations_keep_cards_taken_face_up() {
     let g = standard();
     let mut rng = GameRng::seed_from(4);
     let mut known_kept = 0;
-    let random = all_bots::<BeaverMania>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
     for index in 0..6 {
         let mut bots: Vec<Box<dyn Bot<BeaverMania>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
         let mut out: Option<State> = None;

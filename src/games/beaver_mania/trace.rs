@@ -35,8 +35,9 @@ use serde::Serialize;
 use super::cards::Hand;
 use super::plays::name;
 use super::rules::{END_REASONS, State, Step};
-use super::{BeaverMania, Event, Source};
+use super::{BeaverMania, Event, Source, card_name};
 use crate::engine::Game;
+use crate::engine::Traces;
 
 fn cards_of(hand: &Hand) -> Vec<String> {
     hand.kinds().flat_map(|c| std::iter::repeat_n(name(c), hand.count(c) as usize)).collect()
@@ -128,9 +129,14 @@ pub enum Chance {
     },
 }
 
-impl BeaverMania {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+
+impl Traces for BeaverMania {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let (step, step_seat, left) = match s.step {
             Step::Play => ("play", None, None),
             Step::StabDisplay => ("stab_display", None, None),
@@ -144,7 +150,7 @@ impl BeaverMania {
         };
         let over = s.step == Step::Over;
         let n = self.seats();
-        Table {
+        serde_json::to_value(Table {
             round: s.round,
             first_seat: s.first_seat,
             round_turns: s.round_turns,
@@ -177,27 +183,28 @@ impl BeaverMania {
             draw: s.draw.iter().rev().map(|&c| name(c)).collect(),
             winners: over.then(|| (0..n as u8).filter(|&w| s.winners & (1 << w) != 0).collect()),
             end_reason: over.then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::Took { seat, from: Source::DrawPile, card, .. } => Chance::Draw { seat, card: name(card) },
             Event::Refilled { display, stock } => Chance::Refill { display, stock },
             _ => return None,
-        })
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
-}
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
-impl BeaverMania {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::Action;
         Some(match (view.step, *action) {
             (Step::Play, Action::Play(p)) => {
@@ -215,11 +222,9 @@ impl BeaverMania {
             _ => return None,
         })
     }
-}
 
-impl BeaverMania {
-    /// The table of `s` in the game's words (see [`Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
         let goal = if p.match_target > 0 {
@@ -255,7 +260,7 @@ impl BeaverMania {
         } else {
             String::new()
         };
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -275,6 +280,31 @@ impl BeaverMania {
             .collect(),
             seat_facts: (0..self.players).map(|q| if s.owed[q] > 0 { format!("draws {} card(s) this turn", s.owed[q]) } else { String::new() }).collect(),
             end,
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns over {} round(s)\n  display [{}], stock [{}], draw pile {} cards, put away {}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            s.rounds_done,
+            s.display,
+            s.stock,
+            s.draw.len(),
+            s.put_away.len()
+        );
+        for seat in 0..self.players {
+            let top: Vec<String> = s.piles[seat].top_cards().iter().map(|&c| card_name(c)).collect();
+            out.push_str(&format!(
+                "  seat {seat}: total {}; round score {} (pile {} cards, top [{}]); hand [{}]\n",
+                s.totals[seat],
+                s.score(seat),
+                s.piles[seat].len(),
+                top.join(", "),
+                s.hands[seat]
+            ));
         }
+        out
     }
 }

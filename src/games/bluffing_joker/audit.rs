@@ -2,6 +2,7 @@
 //! move and whether the declaration is true).
 
 use super::{Action, BluffingJoker};
+use crate::engine::AuditHooks;
 use crate::games::bluffing_joker::board::Move;
 
 /// Move kinds of a play: truthful, then bluffed.
@@ -10,32 +11,34 @@ const PLAYS: [[&str; 5]; 2] = [
     ["come out (bluff)", "move forward (bluff)", "move back (8) (bluff)", "split a 7 (bluff)", "jump (joker) (bluff)"],
 ];
 
-/// Every kind of action this variant offers (bluffs only when bluffing is allowed).
-pub fn kinds(game: &BluffingJoker) -> Vec<&'static str> {
-    let mut out: Vec<&'static str> = PLAYS[0].to_vec();
-    if game.params.doubt.bluffing {
-        out.extend(PLAYS[1]);
-    }
-    out.extend(["discard and draw", "doubt", "let it pass", "choose the peg sent back"]);
-    out
-}
-
-/// The kind of one action.
-pub fn kind(action: &Action) -> &'static str {
-    match *action {
-        Action::Play { card, declared, mv } => {
-            let m = match mv {
-                Move::ComeOut => 0,
-                Move::Forward { .. } => 1,
-                Move::Back { .. } => 2,
-                Move::Split { .. } => 3,
-                Move::Jump { .. } => 4,
-            };
-            PLAYS[usize::from(card != declared)][m]
+impl AuditHooks for BluffingJoker {
+    /// Every kind of action this variant offers (bluffs only when bluffing is allowed).
+    fn action_kinds(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = PLAYS[0].to_vec();
+        if self.params.doubt.bluffing {
+            out.extend(PLAYS[1]);
         }
-        Action::Discard { .. } => "discard and draw",
-        Action::Doubt => "doubt",
-        Action::Pass => "let it pass",
-        Action::SendBack { .. } => "choose the peg sent back",
+        out.extend(["discard and draw", "doubt", "let it pass", "choose the peg sent back"]);
+        out
+    }
+
+    /// The kind of one action.
+    fn action_kind(&self, action: &Action) -> &'static str {
+        match *action {
+            Action::Play { card, declared, mv } => {
+                let m = match mv {
+                    Move::ComeOut => 0,
+                    Move::Forward { .. } => 1,
+                    Move::Back { .. } => 2,
+                    Move::Split { .. } => 3,
+                    Move::Jump { .. } => 4,
+                };
+                PLAYS[usize::from(card != declared)][m]
+            }
+            Action::Discard { .. } => "discard and draw",
+            Action::Doubt => "doubt",
+            Action::Pass => "let it pass",
+            Action::SendBack { .. } => "choose the peg sent back",
+        }
     }
 }

@@ -19,6 +19,7 @@ use super::board::{Geometry, Move, Movers, on_track};
 use super::cards::{Hand, JOKER, RANKS, Rank};
 use super::params::MAX_PEGS;
 use super::{Action, BluffingJoker, Decision, View};
+use crate::engine::OwnBots;
 use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
@@ -107,6 +108,12 @@ fn best_of(bests: &ValueBests, mask: u16) -> Option<(Rank, Move, i32)> {
         }
     }
     best
+}
+
+impl OwnBots for BluffingJoker {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![honest_info(), bluffer_info()]
+    }
 }
 
 /// The best truthful play: (card rank, move, score): over the held ranks in canonical

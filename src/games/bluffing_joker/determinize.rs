@@ -21,18 +21,97 @@
 
 use std::fmt::Write;
 
-use super::BluffingJoker;
 use super::board::Board;
 use super::cards::{CARD_IDS, CardId, Hand, rank_of};
 use super::rules::{Pending, Phase, State};
+use super::{Action, BluffingJoker};
+use crate::engine::HiddenInfo;
 use crate::engine::rng::Chance;
 use crate::engine::{GameRng, rng};
 
 impl BluffingJoker {
-    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
+    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+        let mut t = String::new();
+        let mut counters = s.counters;
+        counters.bluffs = 0; // hidden: undoubted declarations are never shown
+        let shown = seat == s.current as usize || !matches!(s.phase, Phase::Doubt { .. });
+        let pending = s.pending.map(|p| (p.declared, p.mv, shown.then_some(p.card)));
+        let _ = write!(
+            t,
+            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board ",
+            s.phase,
+            s.current,
+            &s.extra[..self.players],
+            s.turns,
+            s.rounds,
+            s.end_reason,
+            s.winner,
+            s.revealed,
+            s.draw.len(),
+            s.discard.len(),
+        );
+        board_text(&mut t, &s.board);
+        t.push_str("; hands");
+        for h in &s.hands[..self.players] {
+            let _ = write!(t, " {}", h.len());
+        }
+        let _ = write!(t, "; own hand [{}]", s.hands[seat]);
+        t
+    }
+}
+
+/// Appends `board` as its derived `Debug` text (`Board { pegs: [[..], ..], occ: [..], home:
+/// [..], home_count: [..] }`) without the formatting machinery: the observation text is
+/// written for every particle a search checks, and the board's 272 numbers were most of it.
+pub(super) fn board_text(t: &mut String, board: &Board) {
+    fn number(t: &mut String, n: u16) {
+        let mut digits = [0u8; 5];
+        let mut at = digits.len();
+        let mut n = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            t.push(d as char);
+        }
+    }
+    fn list<T: Copy + Into<u16>>(t: &mut String, items: &[T]) {
+        t.push('[');
+        for (i, &x) in items.iter().enumerate() {
+            if i > 0 {
+                t.push_str(", ");
+            }
+            number(t, x.into());
+        }
+        t.push(']');
+    }
+    t.push_str("Board { pegs: [");
+    for (i, pegs) in board.pegs.iter().enumerate() {
+        if i > 0 {
+            t.push_str(", ");
+        }
+        list(t, pegs);
+    }
+    t.push_str("], occ: ");
+    list(t, &board.occ);
+    t.push_str(", home: ");
+    list(t, &board.home);
+    t.push_str(", home_count: ");
+    list(t, &board.home_count);
+    t.push_str(" }");
+}
+
+impl HiddenInfo for BluffingJoker {
+    /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// see re-dealt at random; no allocation once `out`'s draw pile has grown to the pool's
     /// size.
-    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
         let State { board, hands, draw, discard, revealed, phase, current, pending, extra, turns, rounds, end_reason, winner, counters } = s;
         out.board = *board;
@@ -112,79 +191,11 @@ impl BluffingJoker {
         out.counters.bluffs = counters.right_doubts + u32::from(pending_bluff);
     }
 
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
-        let mut t = String::new();
-        let mut counters = s.counters;
-        counters.bluffs = 0; // hidden: undoubted declarations are never shown
-        let shown = seat == s.current as usize || !matches!(s.phase, Phase::Doubt { .. });
-        let pending = s.pending.map(|p| (p.declared, p.mv, shown.then_some(p.card)));
-        let _ = write!(
-            t,
-            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board ",
-            s.phase,
-            s.current,
-            &s.extra[..self.players],
-            s.turns,
-            s.rounds,
-            s.end_reason,
-            s.winner,
-            s.revealed,
-            s.draw.len(),
-            s.discard.len(),
-        );
-        board_text(&mut t, &s.board);
-        t.push_str("; hands");
-        for h in &s.hands[..self.players] {
-            let _ = write!(t, " {}", h.len());
-        }
-        let _ = write!(t, "; own hand [{}]", s.hands[seat]);
-        t
-    }
-}
-
-/// Appends `board` as its derived `Debug` text (`Board { pegs: [[..], ..], occ: [..], home:
-/// [..], home_count: [..] }`) without the formatting machinery: the observation text is
-/// written for every particle a search checks, and the board's 272 numbers were most of it.
-pub(super) fn board_text(t: &mut String, board: &Board) {
-    fn number(t: &mut String, n: u16) {
-        let mut digits = [0u8; 5];
-        let mut at = digits.len();
-        let mut n = n;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        for &d in &digits[at..] {
-            t.push(d as char);
+    /// A card played face down shows only its declaration.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Play { declared, mv, .. } => Action::Play { card: declared, declared, mv },
+            other => other,
         }
     }
-    fn list<T: Copy + Into<u16>>(t: &mut String, items: &[T]) {
-        t.push('[');
-        for (i, &x) in items.iter().enumerate() {
-            if i > 0 {
-                t.push_str(", ");
-            }
-            number(t, x.into());
-        }
-        t.push(']');
-    }
-    t.push_str("Board { pegs: [");
-    for (i, pegs) in board.pegs.iter().enumerate() {
-        if i > 0 {
-            t.push_str(", ");
-        }
-        list(t, pegs);
-    }
-    t.push_str("], occ: ");
-    list(t, &board.occ);
-    t.push_str(", home: ");
-    list(t, &board.home);
-    t.push_str(", home_count: ");
-    list(t, &board.home_count);
-    t.push_str(" }");
 }

@@ -86,7 +86,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::variant::Invalid;
 
 pub use board::{Board, Geometry, HOME, Move, NONE, Pos, START, pos_name};
@@ -435,24 +435,8 @@ impl Game for BluffingJoker {
         seat < self.players && self.to_move(s) == ToMove::Seat(seat)
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::honest_info(), bots::bluffer_info()]
-    }
-
-    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.determinize_into(s, seat, rng, out);
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
-    }
-
-    /// A card played face down shows only its declaration.
-    fn public_action(&self, action: &Action) -> Action {
-        match *action {
-            Action::Play { declared, mv, .. } => Action::Play { card: declared, declared, mv },
-            other => other,
-        }
     }
 
     /// Standing: the seat's team's progress, the sum over both partners' pegs of holes moved
@@ -463,44 +447,6 @@ impl Game for BluffingJoker {
             .step_by(2)
             .map(|color| s.board.pegs[color][..self.geo.pegs].iter().map(|&p| i64::from(self.geo.progress(color, p))).sum::<i64>())
             .sum()
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} turns ({} rounds){}\n",
-            END_REASONS[s.end_reason as usize],
-            s.turns,
-            s.rounds,
-            match s.winner {
-                Some(t) => format!(", team {t} wins"),
-                None => String::new(),
-            }
-        );
-        for seat in 0..self.players {
-            let mut pegs: Vec<String> = s.board.pegs[seat][..self.geo.pegs].iter().map(|&p| pos_name(p)).collect();
-            pegs.sort();
-            out.push_str(&format!("  seat {seat} (team {}): pegs [{}]; hand [{}]\n", seat % 2, pegs.join(", "), s.hands[seat]));
-        }
-        let c = &s.counters;
-        out.push_str(&format!(
-            "  doubts {} (right {}), bluffs {}, sent to start by landing {} / by doubt {}, discards {}, extra turns {}\n",
-            c.doubts, c.right_doubts, c.bluffs, c.sent_by_landing, c.sent_by_doubt, c.discards, c.extra_turns
-        ));
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds(self)
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

@@ -7,6 +7,7 @@
 //! harness (pegs and cards conserved, legal choices, termination) for every bot, bundled
 //! variant and random parameters.
 
+use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::board::{in_home, on_track};
@@ -705,7 +706,7 @@ fn turn_cap_ends_with_no_winner() {
 // Bots
 
 fn bot(g: &BluffingJoker, name: &str, values: &[f64]) -> Box<dyn Bot<BluffingJoker>> {
-    let info = crate::engine::all_bots::<BluffingJoker>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = crate::engine::all_bots(g).into_iter().find(|b| b.name == name).expect("bot exists");
     let mut v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     for (i, x) in values.iter().enumerate() {
         v[i] = *x;
@@ -1237,7 +1238,7 @@ fn a_doubter_samples_the_pending_card_and_keeps_the_shown_ones() {
     let g = standard();
     let mut rng = GameRng::seed_from(6);
     let (mut doubts, mut other_card, mut shown_kept) = (0, 0, 0);
-    let random = all_bots::<BluffingJoker>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
     for index in 0..3 {
         let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
         let mut out: Option<State> = None;
@@ -1272,7 +1273,7 @@ fn a_doubter_samples_the_pending_card_and_keeps_the_shown_ones() {
 fn the_observation_writes_the_board_as_its_debug_text() {
     use crate::engine::{all_bots, game_seed};
     use crate::sim::harness::play_checked;
-    let random = all_bots::<BluffingJoker>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(&standard()).into_iter().find(|b| b.name == "random").expect("random bot");
     for players in [4, 6] {
         let g = game_with(|p| p.players = players);
         let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
@@ -1292,7 +1293,7 @@ fn the_observation_writes_the_board_as_its_debug_text() {
 fn the_random_action_is_the_listed_action_of_the_same_draw() {
     use crate::engine::{all_bots, game_seed};
     use crate::sim::harness::play_checked;
-    let random = all_bots::<BluffingJoker>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(&standard()).into_iter().find(|b| b.name == "random").expect("random bot");
     for bluffing in [true, false] {
         let g = game_with(|p| p.doubt.bluffing = bluffing);
         let mut bots: Vec<Box<dyn Bot<BluffingJoker>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();

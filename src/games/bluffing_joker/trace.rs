@@ -36,6 +36,7 @@ use serde::Serialize;
 use super::cards::{RANK_NAMES, RANKS, card_name, rank_name};
 use super::rules::{Cause, END_REASONS, Phase, State};
 use super::{BluffingJoker, Event, Move, Pos, pos_name};
+use crate::engine::Traces;
 
 /// serde of a rank or declared value by its short name: `#[serde(with = "by_rank")]`.
 pub mod by_rank {
@@ -167,9 +168,14 @@ fn hand_names(cards: &[super::CardId]) -> Vec<String> {
     sorted.into_iter().map(card_name).collect()
 }
 
-impl BluffingJoker {
+
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
+
+
+impl Traces for BluffingJoker {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let g = &self.geo;
         let (phase, asked, chooser, victim, cause) = match s.phase {
             Phase::Play => ("play", None, None, None, None),
@@ -186,7 +192,7 @@ impl BluffingJoker {
             ),
             Phase::Over => ("over", None, None, None, None),
         };
-        Table {
+        serde_json::to_value(Table {
             turn: s.turns,
             round: s.rounds,
             current: s.current,
@@ -209,27 +215,28 @@ impl BluffingJoker {
             revealed: (0..RANKS).filter(|&r| s.revealed[r] > 0).map(|r| (RANK_NAMES[r], s.revealed[r])).collect(),
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: hand_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_name(card) },
             Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_name(c)).collect() },
             _ => return None,
-        })
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
-}
 
-/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
-
-impl BluffingJoker {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         Some(match (*action, view.decision) {
             (Action::Play { card, .. } | Action::Discard { card }, Decision::Play) if (card as usize) >= RANKS || view.hand.count(card) == 0 => {
@@ -244,11 +251,9 @@ impl BluffingJoker {
             _ => return None,
         })
     }
-}
 
-impl BluffingJoker {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone, seats_text};
         let teams: Vec<String> = (0..2).map(|t| seats_text(&(t..self.players).step_by(2).collect::<Vec<_>>())).collect();
         let goal = format!(
@@ -270,7 +275,7 @@ impl BluffingJoker {
         if let Some(d) = declared {
             facts.push(format!("on the table: {d}"));
         }
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -291,6 +296,30 @@ impl BluffingJoker {
                 (Phase::Over, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns ({} rounds){}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            s.rounds,
+            match s.winner {
+                Some(t) => format!(", team {t} wins"),
+                None => String::new(),
+            }
+        );
+        for seat in 0..self.players {
+            let mut pegs: Vec<String> = s.board.pegs[seat][..self.geo.pegs].iter().map(|&p| pos_name(p)).collect();
+            pegs.sort();
+            out.push_str(&format!("  seat {seat} (team {}): pegs [{}]; hand [{}]\n", seat % 2, pegs.join(", "), s.hands[seat]));
         }
+        let c = &s.counters;
+        out.push_str(&format!(
+            "  doubts {} (right {}), bluffs {}, sent to start by landing {} / by doubt {}, discards {}, extra turns {}\n",
+            c.doubts, c.right_doubts, c.bluffs, c.sent_by_landing, c.sent_by_doubt, c.discards, c.extra_turns
+        ));
+        out
     }
 }

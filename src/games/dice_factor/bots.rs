@@ -6,6 +6,7 @@
 use super::hand::{DIE_FACES, Hand, TARGETS, TOWARD_MASK, allowed_targets};
 use super::params::MAX_PLAYERS;
 use super::{Action, DiceFactor, Die, Event, Phase, View};
+use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::{ActionCard, CARD_KINDS, Card, FIRST_ACTION, action_of};
 
@@ -35,6 +36,12 @@ pub fn first_off(held: u64, t: usize) -> Card {
     debug_assert_eq!(held & ACTION_BITS, 0, "an action card is discarded first");
     let off = held & !TOWARD_MASK[t];
     if off != 0 { off.trailing_zeros() as Card } else { (63 - held.leading_zeros()) as Card }
+}
+
+impl OwnBots for DiceFactor {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![collector_info(), gambler_info()]
+    }
 }
 
 /// Whether a hand holding the cards of `held` holds an action card (the collector discards

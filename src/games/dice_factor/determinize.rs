@@ -5,26 +5,20 @@
 
 use std::fmt::Write;
 
-use super::DiceFactor;
 use super::Phase;
 use super::bots::collector_discard;
 use super::hand::Hand;
 use super::hand::allowed_targets;
 use super::params::MAX_PLAYERS;
 use super::rules::State;
+use super::{Action, DiceFactor};
+use crate::engine::HiddenInfo;
 use crate::engine::rng::below;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{CARD_KINDS, Card, card_name};
 
 impl DiceFactor {
-    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
-    /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
-    /// pool's size.
-    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.deal_hidden(s, seat, rng, out, None);
-    }
-
-    /// [`crate::engine::Game::mend`]: `out`, an older sample, re-dealt to fit what `seat`
+    /// [`crate::engine::HiddenInfo::mend`]: `out`, an older sample, re-dealt to fit what `seat`
     /// knows of `s` now, each other hand keeping the cards of its old unknown part that are
     /// still in the pool (the rest, and the draw pile's order, dealt afresh).
     pub(super) fn mend_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
@@ -147,45 +141,6 @@ impl DiceFactor {
         kept
     }
 
-    /// [`crate::engine::Game::honour_default_model`]: re-deals the unknown cards of each
-    /// other hand until its last discard is the one `collector` (the table's model of a
-    /// player for `model=default`, as in the search's opponents) would have made from it,
-    /// under the dice of then: a hand that discarded a card off its best target held no
-    /// action card and, below that card in canonical order, only cards toward that target. A
-    /// soft belief: after `TRIES` misfits (a player who plays otherwise) the last deal stays.
-    /// Only public facts are read: the face-up discard, the dice, hand sizes. `model=auto`
-    /// reads every discard by the models it infers instead ([`crate::engine::belief`]).
-    pub(super) fn honour_discards(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        const TRIES: usize = 256;
-        for o in (0..self.players).filter(|&o| o != seat) {
-            if s.last_discard[o].is_none() {
-                continue;
-            }
-            let fits = |h: &Hand| self.fits_last_discard(s, o, h);
-            let mut tries = 0;
-            while !fits(&out.hands[o]) && tries < TRIES {
-                tries += 1;
-                // Back into the pool, then a fresh uniform choice of as many cards.
-                let mut hidden = 0;
-                for k in 0..CARD_KINDS {
-                    let extra = out.hands[o].count(k as Card).saturating_sub(s.known[o][k] as u32);
-                    for _ in 0..extra {
-                        out.hands[o].remove(k as Card);
-                        out.draw.push(k as Card);
-                        hidden += 1;
-                    }
-                }
-                let len = out.draw.len();
-                for i in 0..hidden {
-                    let j = below((len - i) as u32, rng) as usize;
-                    out.draw.swap(j, len - 1 - i);
-                    out.hands[o].add(out.draw[len - 1 - i]);
-                }
-                out.draw.truncate(len - hidden);
-            }
-        }
-    }
-
     /// Whether `hand`, as seat `o`'s, could have made `o`'s last discard by `collector`'s
     /// rule ([`State::last_discard`]; true when there is none to explain, or `o` has drawn
     /// since, in the middle of its turn).
@@ -236,5 +191,66 @@ impl DiceFactor {
             }
         }
         t
+    }
+}
+
+impl HiddenInfo for DiceFactor {
+    /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
+    /// pool's size.
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.deal_hidden(s, seat, rng, out, None);
+    }
+
+    fn mend(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
+        self.mend_into(s, seat, rng, out);
+        true
+    }
+
+    /// [`crate::engine::HiddenInfo::honour_default_model`]: re-deals the unknown cards of each
+    /// other hand until its last discard is the one `collector` (the table's model of a
+    /// player for `model=default`, as in the search's opponents) would have made from it,
+    /// under the dice of then: a hand that discarded a card off its best target held no
+    /// action card and, below that card in canonical order, only cards toward that target. A
+    /// soft belief: after `TRIES` misfits (a player who plays otherwise) the last deal stays.
+    /// Only public facts are read: the face-up discard, the dice, hand sizes. `model=auto`
+    /// reads every discard by the models it infers instead ([`crate::engine::belief`]).
+    fn honour_default_model(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        const TRIES: usize = 256;
+        for o in (0..self.players).filter(|&o| o != seat) {
+            if s.last_discard[o].is_none() {
+                continue;
+            }
+            let fits = |h: &Hand| self.fits_last_discard(s, o, h);
+            let mut tries = 0;
+            while !fits(&out.hands[o]) && tries < TRIES {
+                tries += 1;
+                // Back into the pool, then a fresh uniform choice of as many cards.
+                let mut hidden = 0;
+                for k in 0..CARD_KINDS {
+                    let extra = out.hands[o].count(k as Card).saturating_sub(s.known[o][k] as u32);
+                    for _ in 0..extra {
+                        out.hands[o].remove(k as Card);
+                        out.draw.push(k as Card);
+                        hidden += 1;
+                    }
+                }
+                let len = out.draw.len();
+                for i in 0..hidden {
+                    let j = below((len - i) as u32, rng) as usize;
+                    out.draw.swap(j, len - 1 - i);
+                    out.hands[o].add(out.draw[len - 1 - i]);
+                }
+                out.draw.truncate(len - hidden);
+            }
+        }
+    }
+
+    /// A card given away is seen only by its taker.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Give { target, .. } => Action::Give { card: 0, target },
+            other => other,
+        }
     }
 }

@@ -61,7 +61,7 @@
 //! 256 times) until `collector`'s rule would have made that discard from it (no action card
 //! held when a base card went; below the discarded card in canonical order only cards toward
 //! the best target), as the search models the table with `collector` (`model=default`:
-//! `Game::honour_default_model`); a seat that plays otherwise leaves the last deal standing.
+//! `HiddenInfo::honour_default_model`); a seat that plays otherwise leaves the last deal standing.
 //! `model=auto` deals without this hint and reads every discard by the models it infers
 //! for each seat (`engine::belief`). Forgotten (a weaker, never a cheating, search):
 //! what a seat learns privately in a swap or a trade of hands (the hand it gave away, the
@@ -84,7 +84,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{CARD_KINDS, COLORS, Card, SHAPES, card_name};
 use crate::variant::Invalid;
 
@@ -336,73 +336,14 @@ impl Game for DiceFactor {
         seat == s.current as usize && seat < self.players && s.phase != Phase::Over
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::collector_info(), bots::gambler_info()]
-    }
-
-    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.determinize_into(s, seat, rng, out);
-    }
-
-    fn mend(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
-        self.mend_into(s, seat, rng, out);
-        true
-    }
-
-    /// Each other hand re-dealt until `collector` would have made its last discard.
-    fn honour_default_model(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.honour_discards(s, seat, rng, out);
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
-    }
-
-    /// A card given away is seen only by its taker.
-    fn public_action(&self, action: &Action) -> Action {
-        match *action {
-            Action::Give { target, .. } => Action::Give { card: 0, target },
-            other => other,
-        }
     }
 
     /// Standing: the seat's most cards counting toward one target the dice allow now (the
     /// winner reaches `goal`), as in `Outcome.scores`.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.hands[seat].highest(allowed_targets(s.dice)) as i64
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} turns; dice {} / {}\n",
-            END_REASONS[s.end_reason as usize],
-            s.turns,
-            Die::Colors.face_name(s.dice[0]),
-            Die::Shapes.face_name(s.dice[1])
-        );
-        for seat in 0..self.players {
-            let mark = if s.winner == Some(seat as u8) {
-                format!(" WINS: {} cards toward {}", self.params.goal, target_name(s.win_target as usize))
-            } else {
-                String::new()
-            };
-            out.push_str(&format!("  seat {seat}: [{}]{mark}\n", s.hands[seat]));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds(self)
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

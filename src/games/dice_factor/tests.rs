@@ -4,6 +4,7 @@
 //! parameter checks, the collector's exact definition, and property tests (cards conserved,
 //! every choice legal, every game ends) for every bot.
 
+use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::*;
@@ -146,7 +147,7 @@ fn seed_for(n: u32, k: u32) -> u64 {
 
 fn bot(name: &str) -> Box<dyn Bot<DiceFactor>> {
     let g = standard();
-    let info = all_bots::<DiceFactor>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = all_bots(&g).into_iter().find(|b| b.name == name).expect("bot exists");
     let v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(&g, &v)
 }
@@ -863,7 +864,7 @@ fn determinizations_keep_cards_taken_from_the_discard_pile() {
     let g = standard();
     let mut rng = GameRng::seed_from(4);
     let mut known_kept = 0;
-    let random = all_bots::<DiceFactor>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
     for index in 0..6 {
         let mut bots: Vec<Box<dyn Bot<DiceFactor>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
         let mut out: Option<State> = None;
@@ -934,7 +935,7 @@ proptest! {
 
 /// A `collector` table's last discards never rule out a real hand (the belief holds for
 /// the model it assumes), and the search's samples (`model=default`: determinized, then
-/// [`crate::engine::Game::honour_default_model`]) honour them almost always.
+/// [`crate::engine::HiddenInfo::honour_default_model`]) honour them almost always.
 #[test]
 fn last_discards_hold_for_collectors_and_samples_honour_them() {
     use crate::sim::harness::play_checked;

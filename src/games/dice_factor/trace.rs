@@ -27,8 +27,9 @@ use serde::Serialize;
 
 use super::params::D8Face;
 use super::rules::{END_REASONS, Phase, State};
-use super::{DiceFactor, Die, Event};
+use super::{DiceFactor, Die, Event, target_name};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{CARD_KINDS, Card, card_str};
 
 fn cards_of(hand: &super::hand::Hand) -> Vec<&'static str> {
@@ -139,10 +140,15 @@ fn d8_name(f: D8Face) -> &'static str {
     f.name()
 }
 
-impl DiceFactor {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+
+impl Traces for DiceFactor {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(Table {
             turn: s.turns,
             current: s.current,
             direction: if s.reversed { -1 } else { 1 },
@@ -165,12 +171,17 @@ impl DiceFactor {
             discard: s.discard.iter().rev().map(|&c| card_str(c)).collect(),
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::DiceRolled { colors, shapes, .. } => Chance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
@@ -179,17 +190,13 @@ impl DiceFactor {
             Event::SwapDetail { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
             Event::Rerolled { seat, die, face } => Chance::Reroll { seat, die, face: die.face_name(face) },
             _ => return None,
-        })
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
-}
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
-impl DiceFactor {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::Action;
         let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
         let other = |t: u8| (t as usize) < self.seats() && t as usize != view.seat;
@@ -202,11 +209,9 @@ impl DiceFactor {
             _ => return None,
         })
     }
-}
 
-impl DiceFactor {
-    /// The table of `s` in the game's words (see [`Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = format!(
             "The first player whose hand holds {} cards counting toward one target the dice show wins: the colors die names a color, the shapes die a shape, a logo any color (any shape); wilds count toward their color or shape.",
@@ -229,7 +234,7 @@ impl DiceFactor {
             format!("the dice show {} and {}", Die::Colors.face_name(s.dice[0]), Die::Shapes.face_name(s.dice[1])),
             if s.reversed { "play goes against seat order".into() } else { "play goes in seat order".into() },
         ];
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -241,6 +246,25 @@ impl DiceFactor {
                 (Phase::Over, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns; dice {} / {}\n",
+            END_REASONS[s.end_reason as usize],
+            s.turns,
+            Die::Colors.face_name(s.dice[0]),
+            Die::Shapes.face_name(s.dice[1])
+        );
+        for seat in 0..self.players {
+            let mark = if s.winner == Some(seat as u8) {
+                format!(" WINS: {} cards toward {}", self.params.goal, target_name(s.win_target as usize))
+            } else {
+                String::new()
+            };
+            out.push_str(&format!("  seat {seat}: [{}]{mark}\n", s.hands[seat]));
         }
+        out
     }
 }

@@ -1,6 +1,7 @@
 //! Flower Power for `playtest audit`: a play by the number of cards it plays.
 
 use super::{Action, FlowerPower};
+use crate::engine::AuditHooks;
 
 /// "play k card(s)" for k = 0..=16.
 const PLAYS: [&str; 17] = [
@@ -23,12 +24,14 @@ const PLAYS: [&str; 17] = [
     "play 16 cards",
 ];
 
-/// Plays of 1 to `max_play` cards.
-pub fn kinds(game: &FlowerPower) -> Vec<&'static str> {
-    PLAYS.iter().take(game.max_play.min(PLAYS.len() - 1) + 1).skip(1).copied().collect()
-}
+impl AuditHooks for FlowerPower {
+    /// Plays of 1 to `max_play` cards.
+    fn action_kinds(&self) -> Vec<&'static str> {
+        PLAYS.iter().take(self.max_play.min(PLAYS.len() - 1) + 1).skip(1).copied().collect()
+    }
 
-/// The kind of one play.
-pub fn kind(action: &Action) -> &'static str {
-    PLAYS.get(action.0.count_ones() as usize).copied().unwrap_or("")
+    /// The kind of one play.
+    fn action_kind(&self, action: &Action) -> &'static str {
+        PLAYS.get(action.0.count_ones() as usize).copied().unwrap_or("")
+    }
 }

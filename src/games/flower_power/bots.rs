@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::rules::{Hand, color_of};
 use super::{Action, Event, FlowerPower, View};
+use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
 
@@ -421,6 +422,12 @@ impl DrawMemo {
         let chances = take_chances(max_play, need, (size as usize).min(bound as usize) + 1, &kept, drawn);
         self.taken[i] = Taken { key, chances };
         chances
+    }
+}
+
+impl OwnBots for FlowerPower {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![greedy_info(), cautious_info()]
     }
 }
 

@@ -7,60 +7,11 @@ use std::fmt::Write;
 
 use super::rules::{Hand, State};
 use super::{Action, FlowerPower, View};
+use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, Seen, rng};
 use crate::games::chroma::card_str;
 
 impl FlowerPower {
-    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
-    /// see (other hands, the draw pile) re-dealt at random; no allocation once `out`'s pile
-    /// has grown to the pool's size.
-    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        // Destructured so that a new field of `State` must be placed here.
-        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, left, over, end_reason } = s;
-        out.pile.clone_from(pile);
-        out.hands = *hands;
-        out.garden = *garden;
-        out.starter = *starter;
-        out.flowers = *flowers;
-        out.flowers_by_color = *flowers_by_color;
-        out.finished_by_other = *finished_by_other;
-        out.current = *current;
-        out.turns = *turns;
-        out.passes = *passes;
-        out.left = *left;
-        out.over = *over;
-        out.end_reason = *end_reason;
-        // The pool: the pile, then every other hand's cards; shuffled, the hands take theirs
-        // back from its end and what stays is the new pile.
-        let others = (0..self.players).filter(|&o| o != seat);
-        for o in others.clone() {
-            out.pile.extend_from_slice(hands[o].cards());
-        }
-        // In a canonical order first: the pile's real order is hidden, and a sample must
-        // depend on the seat's view and the stream only.
-        rng::sort_cards(&mut out.pile);
-        rng::shuffle(&mut out.pile, rng);
-        for o in others {
-            let start = out.pile.len() - hands[o].len();
-            out.hands[o] = Hand::from_cards(&out.pile[start..]);
-            out.pile.truncate(start);
-        }
-    }
-
-    /// [`crate::engine::Game::seen`]: a play as the table sees it, the cards laid whatever
-    /// hand positions held them (a sample's hand holds the same cards elsewhere, or others):
-    /// 5 bits per card kind counting its copies played.
-    pub(super) fn seen_play(&self, view: &View<'_>, action: &Action) -> Seen<Action> {
-        let mut shown = 0u128;
-        for (i, &c) in view.hand.cards().iter().enumerate() {
-            if action.0 & (1 << i) != 0 {
-                debug_assert!((c as usize) < 25, "a base card");
-                shown += 1u128 << (5 * c as u32);
-            }
-        }
-        Seen { action: Action(0), shown }
-    }
-
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
     pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
         let mut t = String::new();
@@ -99,5 +50,57 @@ impl FlowerPower {
             }
         }
         t
+    }
+}
+
+impl HiddenInfo for FlowerPower {
+    /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// see (other hands, the draw pile) re-dealt at random; no allocation once `out`'s pile
+    /// has grown to the pool's size.
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        // Destructured so that a new field of `State` must be placed here.
+        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, left, over, end_reason } = s;
+        out.pile.clone_from(pile);
+        out.hands = *hands;
+        out.garden = *garden;
+        out.starter = *starter;
+        out.flowers = *flowers;
+        out.flowers_by_color = *flowers_by_color;
+        out.finished_by_other = *finished_by_other;
+        out.current = *current;
+        out.turns = *turns;
+        out.passes = *passes;
+        out.left = *left;
+        out.over = *over;
+        out.end_reason = *end_reason;
+        // The pool: the pile, then every other hand's cards; shuffled, the hands take theirs
+        // back from its end and what stays is the new pile.
+        let others = (0..self.players).filter(|&o| o != seat);
+        for o in others.clone() {
+            out.pile.extend_from_slice(hands[o].cards());
+        }
+        // In a canonical order first: the pile's real order is hidden, and a sample must
+        // depend on the seat's view and the stream only.
+        rng::sort_cards(&mut out.pile);
+        rng::shuffle(&mut out.pile, rng);
+        for o in others {
+            let start = out.pile.len() - hands[o].len();
+            out.hands[o] = Hand::from_cards(&out.pile[start..]);
+            out.pile.truncate(start);
+        }
+    }
+
+    /// [`crate::engine::HiddenInfo::seen`]: a play as the table sees it, the cards laid whatever
+    /// hand positions held them (a sample's hand holds the same cards elsewhere, or others):
+    /// 5 bits per card kind counting its copies played.
+    fn seen(&self, view: &View<'_>, action: &Action) -> Seen<Action> {
+        let mut shown = 0u128;
+        for (i, &c) in view.hand.cards().iter().enumerate() {
+            if action.0 & (1 << i) != 0 {
+                debug_assert!((c as usize) < 25, "a base card");
+                shown += 1u128 << (5 * c as u32);
+            }
+        }
+        Seen { action: Action(0), shown }
     }
 }

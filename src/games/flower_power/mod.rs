@@ -52,7 +52,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, Seen, ToMove, rng};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, cards_text};
 use crate::variant::Invalid;
 
@@ -237,57 +237,13 @@ impl Game for FlowerPower {
         !s.over && seat == s.current as usize && seat < self.players && !s.hands[seat].is_empty()
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::greedy_info(), bots::cautious_info()]
-    }
-
-    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.determinize_into(s, seat, rng, out);
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
-    }
-
-    /// A play names hand positions; the table sees the cards laid (`FlowerPower::seen_play`).
-    fn seen(&self, view: &View<'_>, action: &Action) -> Seen<Action> {
-        self.seen_play(view, action)
     }
 
     /// Standing: the seat's flowers so far, the figure that decides the winner.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.flowers[seat]
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let mut out = format!(
-            "end: {} after {} turns; pile {} cards\n  garden:",
-            if s.over { END_REASONS[s.end_reason as usize] } else { "in progress" },
-            s.turns,
-            s.pile.len()
-        );
-        for (c, &k) in s.garden.iter().enumerate() {
-            out.push_str(&format!(" {} {k}", COLOR_NAMES[c]));
-        }
-        out.push('\n');
-        for seat in 0..self.players {
-            out.push_str(&format!("  seat {seat}: {} flower(s); hand [{}]\n", s.flowers[seat], s.hands[seat]));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds(self)
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

@@ -5,6 +5,7 @@
 //! information, and many checked games of every bot (cards conserved, legal choices, the
 //! end reached).
 
+use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::bots::{CautiousBot, at_least};
@@ -123,7 +124,7 @@ fn first(n: usize) -> u16 {
 
 fn bot(name: &str) -> Box<dyn Bot<FlowerPower>> {
     let g = standard();
-    let info = all_bots::<FlowerPower>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = all_bots(&g).into_iter().find(|b| b.name == name).expect("bot exists");
     let v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     (info.build)(&g, &v)
 }
@@ -593,7 +594,7 @@ fn bots_decide_from_their_view_only() {
 #[test]
 fn same_seed_same_game() {
     let g = standard();
-    for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
+    for info in all_bots(&g).into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
         for seed in 0..20 {
             let first = checked(&g, &mut lineup(&g, &info), seed);
             assert_eq!(first, checked(&g, &mut lineup(&g, &info), seed), "{}", info.name);
@@ -616,7 +617,7 @@ fn uniform_tables_play_the_same_games_as_boxed_bots() {
     // boxed bots in checked mode, for every bot with its defaults.
     let g = game_with(|p| p.players = 3);
     // (The engine's search bot, `ismcts`, has no uniform table: its cost is the search.)
-    for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
+    for info in all_bots(&g).into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
         let defaults = vec![info.params.iter().map(|p| p.default).collect::<Vec<f64>>(); 3];
         let mut fast = (info.uniform.expect("every bot has a uniform table"))(&g, &defaults);
         let mut boxed = lineup(&g, &info);
@@ -688,7 +689,7 @@ proptest! {
     #[test]
     fn checked_games_of_every_bot(params in arb_params(), seed in any::<u64>()) {
         let g = FlowerPower::new(params).expect("valid");
-        for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
+        for info in all_bots(&g).into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
             let o = play(&g, &mut lineup(&g, &info), seed, PlayOptions { checked: true }, None, None)
                 .map_err(|v| TestCaseError::fail(format!("{}: {v:?}", info.name)))?;
             prop_assert!(o.length as usize <= g.deck.len().min(g.params.turn_cap as usize));
@@ -704,7 +705,7 @@ proptest! {
 fn many_standard_games_for_every_bot_and_table_size() {
     for players in [2u32, 3, 4, 8] {
         let g = game_with(|p| p.players = players);
-        for info in all_bots::<FlowerPower>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
+        for info in all_bots(&g).into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
             let mut bots = lineup(&g, &info);
             for i in 0..300 {
                 let o = checked(&g, &mut bots, game_seed(3, i));

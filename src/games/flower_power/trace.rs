@@ -23,6 +23,7 @@ use serde::Serialize;
 use super::params::COLORS;
 use super::rules::{END_REASONS, State};
 use super::{Event, FlowerPower};
+use crate::engine::Traces;
 use crate::games::chroma::{COLORS as COLOR_NAMES, card_names};
 
 /// One seat of the traced table.
@@ -81,49 +82,9 @@ pub enum Chance {
     },
 }
 
-impl FlowerPower {
-    /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        Table {
-            turn: s.turns,
-            current: s.current,
-            passes: s.passes,
-            players: (0..self.players).map(|seat| Player { hand: card_names(s.hands[seat].cards()), flowers: s.flowers[seat] }).collect(),
-            garden: (0..COLORS).map(|c| Flower { color: COLOR_NAMES[c], petals: s.garden[c], starter: (s.garden[c] > 0).then_some(s.starter[c]) }).collect(),
-            flowers_by_color: s.flowers_by_color.to_vec(),
-            pile: s.pile.iter().rev().map(|&c| crate::games::chroma::card_str(c)).collect(),
-            over: s.over,
-            end_reason: s.over.then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
 
-    /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        match event {
-            Event::Drew { seat, cards } => Some(Chance::Draw { seat: *seat, cards: card_names(cards) }),
-            _ => None,
-        }
-    }
-}
-
-/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
-
-impl FlowerPower {
-    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
-        let n = view.hand.len();
-        let mask = action.0;
-        Some(if mask == 0 {
-            "a play lays at least one card".into()
-        } else if (mask as u32) >> n != 0 {
-            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - mask.leading_zeros())
-        } else {
-            format!("a play lays at most {} cards, not {}", self.max_play, mask.count_ones())
-        })
-    }
-}
 
 /// serde of a play's mask (`#[serde(with = "trace::positions")]`): written as the list of the
 /// hand positions played, in increasing order; read from that list or from the bit mask
@@ -174,9 +135,53 @@ pub mod positions {
     }
 }
 
-impl FlowerPower {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+
+impl Traces for FlowerPower {
+    /// The traced table of `s` (module doc).
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(Table {
+            turn: s.turns,
+            current: s.current,
+            passes: s.passes,
+            players: (0..self.players).map(|seat| Player { hand: card_names(s.hands[seat].cards()), flowers: s.flowers[seat] }).collect(),
+            garden: (0..COLORS).map(|c| Flower { color: COLOR_NAMES[c], petals: s.garden[c], starter: (s.garden[c] > 0).then_some(s.starter[c]) }).collect(),
+            flowers_by_color: s.flowers_by_color.to_vec(),
+            pile: s.pile.iter().rev().map(|&c| crate::games::chroma::card_str(c)).collect(),
+            over: s.over,
+            end_reason: s.over.then(|| END_REASONS[s.end_reason as usize]),
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    /// The chance record of `event`, if it is one (module doc).
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance: Option<Chance> = match event {
+            Event::Drew { seat, cards } => Some(Chance::Draw { seat: *seat, cards: card_names(cards) }),
+            _ => None,
+        };
+        chance.map(|c| serde_json::to_value(c).expect("serialises"))
+    }
+
+    /// The rule `action` breaks at `view`, where a specific one applies (else the generic
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+        let n = view.hand.len();
+        let mask = action.0;
+        Some(if mask == 0 {
+            "a play lays at least one card".into()
+        } else if (mask as u32) >> n != 0 {
+            format!("the hand holds {n} cards (positions 0 to {}); the play names position {}", n.saturating_sub(1), 15 - mask.leading_zeros())
+        } else {
+            format!("a play lays at most {} cards, not {}", self.max_play, mask.count_ones())
+        })
+    }
+
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
         let goal = format!(
@@ -189,7 +194,7 @@ impl FlowerPower {
             let started = if s.garden[c] > 0 { format!(", started by seat {}", s.starter[c]) } else { String::new() };
             facts.push(format!("{color} flower: {} of {} petals{started}", s.garden[c], p.petals));
         }
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -201,6 +206,23 @@ impl FlowerPower {
                 (true, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!(
+            "end: {} after {} turns; pile {} cards\n  garden:",
+            if s.over { END_REASONS[s.end_reason as usize] } else { "in progress" },
+            s.turns,
+            s.pile.len()
+        );
+        for (c, &k) in s.garden.iter().enumerate() {
+            out.push_str(&format!(" {} {k}", COLOR_NAMES[c]));
         }
+        out.push('\n');
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} flower(s); hand [{}]\n", s.flowers[seat], s.hands[seat]));
+        }
+        out
     }
 }

@@ -62,10 +62,10 @@ pub trait GameHandle: Sync {
     /// a rules file's declared parameters with their values; otherwise the variant's table.
     fn parameter_table(&self, variant: &Variant) -> toml::Table;
     /// The game's kinds of action in the designer's words
-    /// ([`Game::action_kinds`](crate::engine::Game::action_kinds)).
+    /// ([`AuditHooks::action_kinds`](crate::engine::AuditHooks::action_kinds)).
     fn action_kinds(&self) -> Vec<&'static str>;
     /// The claims of a bluffing game checked against the deck
-    /// ([`Game::claim_audit`](crate::engine::Game::claim_audit)).
+    /// ([`AuditHooks::claim_audit`](crate::engine::AuditHooks::claim_audit)).
     fn claim_audit(&self) -> Vec<ClaimCheck>;
     /// Every bot of the game by name, with its parameters.
     fn bots(&self) -> Vec<(&'static str, &'static [BotParamInfo])>;
@@ -147,10 +147,10 @@ impl<G: Registered> GameHandle for Handle<G> {
         self.game.claim_audit()
     }
     fn bots(&self) -> Vec<(&'static str, &'static [BotParamInfo])> {
-        all_bots::<G>().iter().map(|b| (b.name, b.params)).collect()
+        all_bots(&self.game).iter().map(|b| (b.name, b.params)).collect()
     }
     fn resolve_bot(&self, spec: &BotSpec) -> Result<(&'static str, &'static [BotParamInfo], Vec<f64>), BotSpecError> {
-        let infos = all_bots::<G>();
+        let infos = all_bots(&self.game);
         let (info, values) = spec.resolve(&infos)?;
         Ok((info.name, info.params, values))
     }
@@ -185,7 +185,6 @@ pub fn handle(variant: &Variant) -> Result<Box<dyn GameHandle>, Error> {
     }
     if super::rules::is_rules_file(variant) {
         let game = super::rules::RulesGame::from_variant(variant)?;
-        super::rules::register_bots(&game);
         return Ok(Box::new(Handle::new(game)));
     }
     if variant.game.is_empty() {

@@ -209,7 +209,7 @@ impl<G: Game> SeatedGame for Seated<'_, G> {
         Ok(())
     }
     fn with_seat<'s>(&'s self, seat: usize, (bot, values, label): (&str, &[f64], String)) -> Result<Box<dyn SeatedGame + 's>, Error> {
-        let infos = all_bots::<G>();
+        let infos = all_bots(self.game);
         let info = infos.iter().find(|b| b.name == bot).ok_or_else(|| Error::Usage(format!("--exploit: unknown bot `{bot}`")))?;
         let mut plans = self.plans.clone();
         plans[seat] = SeatPlan { label, values: values.to_vec(), build: info.build };

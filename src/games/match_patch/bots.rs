@@ -7,6 +7,7 @@
 use super::params::KINDS;
 use super::rules::{Hand, Patch, remove_at};
 use super::{Action, Decision, Event, MatchPatch, View};
+use crate::engine::OwnBots;
 use crate::engine::rng::Chance;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
@@ -348,5 +349,11 @@ impl Bot<MatchPatch> for TableMemoryBot {
             Decision::Draw { .. } => self.choose_forgetful(view.hand, view.pile(), view.patch(), rng),
             Decision::Place => Action::Place(memory_place(view.hand)),
         }
+    }
+}
+
+impl OwnBots for MatchPatch {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![memory_info()]
     }
 }

@@ -9,6 +9,7 @@ use std::fmt::Write;
 use super::MatchPatch;
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
 use super::rules::State;
+use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{Card, cell_name};
 
@@ -16,78 +17,6 @@ use crate::games::chroma::{Card, cell_name};
 const TRIES: u32 = 32;
 
 impl MatchPatch {
-    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
-    /// locate re-dealt at random; no allocation once `out`'s pile has grown to the pool's size.
-    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        // Destructured so that a new field of `State` must be placed here.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
-        out.pile.clone_from(pile);
-        out.patch.clone_from(patch);
-        out.hands = *hands;
-        out.pairs = *pairs;
-        out.laid = *laid;
-        out.current = *current;
-        out.phase = *phase;
-        out.turns = *turns;
-        out.placed = *placed;
-        out.pile_draws = *pile_draws;
-        out.patch_draws = *patch_draws;
-        out.end_reason = *end_reason;
-        out.known = *known;
-        out.excluded = *excluded;
-        // The pool: the pile, then the other hands' cards not publicly known.
-        for o in (0..self.players).filter(|&o| o != seat) {
-            let mut left = known[o];
-            for &c in hands[o].cards() {
-                if left[c as usize] > 0 {
-                    left[c as usize] -= 1;
-                } else {
-                    out.pile.push(c);
-                }
-            }
-        }
-        let pile_len = pile.len();
-        let mut deal = Deal { hands: [[0; HAND_CAP]; MAX_PLAYERS], slots: [(0, 0); MAX_PLAYERS * HAND_CAP], unknown: 0, constrained: 0 };
-        for o in (0..self.players).filter(|&o| o != seat) {
-            // A hand that has finished a turn and is not the current one holds no pair and
-            // no kind it is known to have given up.
-            if o != *current as usize && *turns as usize > o {
-                deal.constrained |= 1 << o;
-            }
-            let mut left = known[o];
-            for (i, &c) in hands[o].cards().iter().enumerate() {
-                if left[c as usize] > 0 {
-                    left[c as usize] -= 1;
-                    deal.hands[o][i] = c;
-                } else {
-                    deal.slots[deal.unknown] = (o as u8, i as u8);
-                    deal.unknown += 1;
-                }
-            }
-        }
-        // In a canonical order first: the pile's real order is hidden, and a sample must
-        // depend on the seat's view and the stream only.
-        out.pile.sort_unstable();
-        let mut ok = false;
-        for _ in 0..TRIES {
-            rng::shuffle(&mut out.pile, rng);
-            deal.fill(&out.pile[pile_len..]);
-            if (0..deal.unknown).all(|k| deal.fits(s, k, true)) {
-                ok = true;
-                break;
-            }
-        }
-        // A deal honouring what the table knows and believes; failing that (an opponent
-        // passed up a pair it held: it forgot the patch), only what it knows.
-        if !ok && !deal.repair(s, &mut out.pile, pile_len, rng, true) {
-            deal.repair(s, &mut out.pile, pile_len, rng, false);
-        }
-        for o in (0..self.players).filter(|&o| o != seat) {
-            out.hands[o] = hands[o].redealt(&deal.hands[o][..hands[o].len()]);
-        }
-        out.pile.truncate(pile_len);
-    }
-
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
     pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
         let n = self.players;
@@ -207,5 +136,79 @@ impl Deal {
                 self.hands[o as usize][i as usize] = pool[p];
             }
         }
+    }
+}
+
+impl HiddenInfo for MatchPatch {
+    /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// locate re-dealt at random; no allocation once `out`'s pile has grown to the pool's size.
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        // Destructured so that a new field of `State` must be placed here.
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
+        out.pile.clone_from(pile);
+        out.patch.clone_from(patch);
+        out.hands = *hands;
+        out.pairs = *pairs;
+        out.laid = *laid;
+        out.current = *current;
+        out.phase = *phase;
+        out.turns = *turns;
+        out.placed = *placed;
+        out.pile_draws = *pile_draws;
+        out.patch_draws = *patch_draws;
+        out.end_reason = *end_reason;
+        out.known = *known;
+        out.excluded = *excluded;
+        // The pool: the pile, then the other hands' cards not publicly known.
+        for o in (0..self.players).filter(|&o| o != seat) {
+            let mut left = known[o];
+            for &c in hands[o].cards() {
+                if left[c as usize] > 0 {
+                    left[c as usize] -= 1;
+                } else {
+                    out.pile.push(c);
+                }
+            }
+        }
+        let pile_len = pile.len();
+        let mut deal = Deal { hands: [[0; HAND_CAP]; MAX_PLAYERS], slots: [(0, 0); MAX_PLAYERS * HAND_CAP], unknown: 0, constrained: 0 };
+        for o in (0..self.players).filter(|&o| o != seat) {
+            // A hand that has finished a turn and is not the current one holds no pair and
+            // no kind it is known to have given up.
+            if o != *current as usize && *turns as usize > o {
+                deal.constrained |= 1 << o;
+            }
+            let mut left = known[o];
+            for (i, &c) in hands[o].cards().iter().enumerate() {
+                if left[c as usize] > 0 {
+                    left[c as usize] -= 1;
+                    deal.hands[o][i] = c;
+                } else {
+                    deal.slots[deal.unknown] = (o as u8, i as u8);
+                    deal.unknown += 1;
+                }
+            }
+        }
+        // In a canonical order first: the pile's real order is hidden, and a sample must
+        // depend on the seat's view and the stream only.
+        out.pile.sort_unstable();
+        let mut ok = false;
+        for _ in 0..TRIES {
+            rng::shuffle(&mut out.pile, rng);
+            deal.fill(&out.pile[pile_len..]);
+            if (0..deal.unknown).all(|k| deal.fits(s, k, true)) {
+                ok = true;
+                break;
+            }
+        }
+        // A deal honouring what the table knows and believes; failing that (an opponent
+        // passed up a pair it held: it forgot the patch), only what it knows.
+        if !ok && !deal.repair(s, &mut out.pile, pile_len, rng, true) {
+            deal.repair(s, &mut out.pile, pile_len, rng, false);
+        }
+        for o in (0..self.players).filter(|&o| o != seat) {
+            out.hands[o] = hands[o].redealt(&deal.hands[o][..hands[o].len()]);
+        }
+        out.pile.truncate(pile_len);
     }
 }

@@ -76,7 +76,7 @@ mod turns;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, rng};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
@@ -345,14 +345,6 @@ impl Game for MatchPatch {
         seat == s.current as usize && seat < self.players && s.phase != Phase::Over
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::memory_info()]
-    }
-
-    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.determinize_into(s, seat, rng, out);
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
     }
@@ -360,29 +352,6 @@ impl Game for MatchPatch {
     /// Standing: the pairs the seat has made so far, the figure that decides the winner.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.pairs[seat] as i64
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let mut out =
-            format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());
-        for seat in 0..self.players {
-            out.push_str(&format!("  seat {seat}: {} pairs; hand [{}]\n", s.pairs[seat], s.hands[seat]));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds()
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

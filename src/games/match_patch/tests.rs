@@ -5,6 +5,7 @@
 //! `random` sampler, and many checked games of every bot (cards conserved, every choice
 //! legal, every game ends).
 
+use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::bots::FORGOTTEN;
@@ -145,7 +146,7 @@ fn patch_cards(s: &State) -> Vec<Card> {
 
 fn bot(name: &str, values: &[f64]) -> Box<dyn Bot<MatchPatch>> {
     let g = standard();
-    let info = all_bots::<MatchPatch>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = all_bots(&g).into_iter().find(|b| b.name == name).expect("bot exists");
     let mut v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     v[..values.len()].copy_from_slice(values);
     (info.build)(&g, &v)
@@ -773,7 +774,7 @@ fn the_same_seed_plays_the_same_game() {
 #[test]
 fn the_memory_table_plays_the_same_games_as_boxed_bots() {
     let g = standard();
-    let info = all_bots::<MatchPatch>().into_iter().find(|b| b.name == "memory").expect("memory");
+    let info = all_bots(&g).into_iter().find(|b| b.name == "memory").expect("memory");
     let values: Vec<Vec<f64>> = (0..4).map(|s| vec![1.0 - s as f64 * 0.3]).collect();
     let mut table = (info.uniform.expect("uniform"))(&g, &values);
     let mut boxed: Vec<Box<dyn Bot<MatchPatch>>> = values.iter().map(|v| (info.build)(&g, v)).collect();
@@ -900,7 +901,7 @@ fn determinizations_keep_public_cards_and_pair_free_hands() {
     let mut known_kept = 0;
     for index in 0..6 {
         let seed = game_seed(21, index);
-        let random = all_bots::<MatchPatch>().into_iter().find(|b| b.name == "random").expect("random bot");
+        let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
         let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players)
             .map(|seat| if seat % 2 == 0 { (random.build)(&g, &[]) } else { Box::new(MemoryBot::new(1.0)) as Box<dyn Bot<MatchPatch>> })
             .collect();

@@ -22,6 +22,7 @@ use super::params::KINDS;
 use super::rules::{END_REASONS, Phase, State};
 use super::{Event, MatchPatch};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{Card, card_names, card_str};
 
 /// One seat of the traced table.
@@ -89,15 +90,20 @@ pub enum Chance {
     },
 }
 
-impl MatchPatch {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
+
+
+impl Traces for MatchPatch {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let (phase, draws_left, after_pair) = match s.phase {
             Phase::Draw { left, after_pair } => ("draw", left, after_pair),
             Phase::Place => ("place", 0, false),
             Phase::Over => ("over", 0, false),
         };
-        Table {
+        serde_json::to_value(Table {
             turn: s.turns,
             current: s.current,
             phase,
@@ -109,26 +115,27 @@ impl MatchPatch {
             placed: s.placed,
             pile: s.pile.iter().rev().map(|&c| card_str(c)).collect(),
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance: Option<Chance> = match *event {
             Event::Dealt { seat, card } => Some(Chance::Deal { seat, card: card_str(card) }),
             Event::Drew { seat, card, pile: true } => Some(Chance::Draw { seat, card: card_str(card) }),
             _ => None,
-        }
+        };
+        chance.map(|c| serde_json::to_value(c).expect("serialises"))
     }
-}
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
-
-impl MatchPatch {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         Some(match (*action, view.decision) {
             (Action::Place(c), Decision::Place) if (c as usize) >= KINDS || view.hand.count(c) == 0 => {
@@ -141,11 +148,9 @@ impl MatchPatch {
             _ => return None,
         })
     }
-}
 
-impl MatchPatch {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Draw from the pile or the patch; every identical pair in your hand is laid face up for a point, then you draw up to 2 more; end the turn by placing a card, announced, face down at the end of the patch. When the pile and the patch are empty the game ends: most pairs win (ties share).".to_string();
         let seat = s.current;
@@ -155,7 +160,7 @@ impl MatchPatch {
             Phase::Place => format!("seat {seat} places a card of its hand, announced, at the end of the patch"),
             Phase::Over => String::new(),
         };
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts: vec![format!("turn {}", s.turns), format!("{} cards placed so far", s.placed)],
@@ -171,6 +176,15 @@ impl MatchPatch {
                 (Phase::Over, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out =
+            format!("end: {} after {} turns; pile {} cards, patch {} slots\n", END_REASONS[s.end_reason as usize], s.turns, s.pile.len(), s.patch.len());
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} pairs; hand [{}]\n", s.pairs[seat], s.hands[seat]));
         }
+        out
     }
 }

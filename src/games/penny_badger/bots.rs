@@ -4,6 +4,7 @@
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS};
 use super::{Action, Claim, Decision, Event, PennyBadger, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, SeedFrom, Seen, Uniform, rng::Chance};
+use crate::engine::{HiddenInfo, OwnBots};
 use crate::games::chroma::{self, ActionCard, Card, Cell, MATCHES, is_action, is_wild, matches};
 
 /// The largest set in a hand: cell, size and the hand positions used.
@@ -300,6 +301,12 @@ pub fn wilds_and_actions_both_ways(slots: &[Card; HAND_CAP], len: usize) -> [u32
     let (w, a) = wilds_and_actions(slots, len);
     let (fw, fa) = wilds_and_actions_sse2(slots_sse2(slots));
     [w, a, fw & held, fa & held]
+}
+
+impl OwnBots for PennyBadger {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![basic_info(), counter_info()]
+    }
 }
 
 #[cfg(test)]

@@ -11,69 +11,15 @@
 //! little less informed than the seat could be: the card given away by a trade-one-card
 //! and the hand handed over by a trade-hands (both re-sampled like any unseen card).
 
-use super::PennyBadger;
 use super::rules::{Phase, State, claim_holds};
+use super::{Action, PennyBadger};
 use crate::engine::GameRng;
+use crate::engine::HiddenInfo;
 use crate::engine::rng::{shuffle, sort_cards};
 use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
 
 /// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.
 const MAX_TABLE: usize = MAX_SETS as usize * CARD_KINDS;
-
-/// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
-pub(super) fn determinize(game: &PennyBadger, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-    out.clone_from(state);
-    let players = game.params.players as usize;
-    let mut pool = [0 as Card; MAX_TABLE];
-    let mut n = 0;
-    for (other, hand) in state.hands[..players].iter().enumerate() {
-        if other != seat {
-            for &c in hand.cards() {
-                pool[n] = c;
-                n += 1;
-            }
-        }
-    }
-    for &c in &state.draw {
-        pool[n] = c;
-        n += 1;
-    }
-    let bit = 1u16 << seat;
-    for (&c, &seen) in state.discard.iter().zip(&state.discard_seen) {
-        if seen & bit == 0 {
-            pool[n] = c;
-            n += 1;
-        }
-    }
-    let pool = &mut pool[..n];
-    // In a canonical order first: the real order of the hidden cards is hidden, and a sample
-    // must depend on the seat's view and the stream only.
-    sort_cards(pool);
-    shuffle(pool, rng);
-    let mut dealt = 0;
-    for (other, hand) in out.hands[..players].iter_mut().enumerate() {
-        if other != seat && !hand.is_empty() {
-            let size = hand.len();
-            let mut sampled = Hand::EMPTY;
-            sampled.insert_all(&pool[dealt..dealt + size]);
-            dealt += size;
-            *hand = sampled;
-        }
-    }
-    let mut next = pool[dealt..].iter().copied();
-    for c in out.draw.iter_mut() {
-        *c = next.next().expect("the pool holds the draw pile");
-    }
-    for (c, &seen) in out.discard.iter_mut().zip(&state.discard_seen) {
-        if seen & bit == 0 {
-            *c = next.next().expect("the pool holds the unseen discards");
-        }
-    }
-    if let (Phase::Challenge, Some(claim)) = (out.phase, out.claim.as_mut()) {
-        let top = out.discard.len() - claim.count as usize;
-        claim.truthful = claim_holds(claim.claim, &out.discard[top..]);
-    }
-}
 
 /// Everything `seat` sees in `state`, as text (see the module doc).
 pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String {
@@ -103,4 +49,71 @@ pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String 
         let _ = write!(o, "; claim by {} of {:?} with {} cards, challengers {:#b}, asked {}", c.claimer, c.claim, c.count, c.challengers, c.asked);
     }
     o
+}
+
+impl HiddenInfo for PennyBadger {
+    /// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        out.clone_from(state);
+        let players = self.params.players as usize;
+        let mut pool = [0 as Card; MAX_TABLE];
+        let mut n = 0;
+        for (other, hand) in state.hands[..players].iter().enumerate() {
+            if other != seat {
+                for &c in hand.cards() {
+                    pool[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        for &c in &state.draw {
+            pool[n] = c;
+            n += 1;
+        }
+        let bit = 1u16 << seat;
+        for (&c, &seen) in state.discard.iter().zip(&state.discard_seen) {
+            if seen & bit == 0 {
+                pool[n] = c;
+                n += 1;
+            }
+        }
+        let pool = &mut pool[..n];
+        // In a canonical order first: the real order of the hidden cards is hidden, and a sample
+        // must depend on the seat's view and the stream only.
+        sort_cards(pool);
+        shuffle(pool, rng);
+        let mut dealt = 0;
+        for (other, hand) in out.hands[..players].iter_mut().enumerate() {
+            if other != seat && !hand.is_empty() {
+                let size = hand.len();
+                let mut sampled = Hand::EMPTY;
+                sampled.insert_all(&pool[dealt..dealt + size]);
+                dealt += size;
+                *hand = sampled;
+            }
+        }
+        let mut next = pool[dealt..].iter().copied();
+        for c in out.draw.iter_mut() {
+            *c = next.next().expect("the pool holds the draw pile");
+        }
+        for (c, &seen) in out.discard.iter_mut().zip(&state.discard_seen) {
+            if seen & bit == 0 {
+                *c = next.next().expect("the pool holds the unseen discards");
+            }
+        }
+        if let (Phase::Challenge, Some(claim)) = (out.phase, out.claim.as_mut()) {
+            let top = out.discard.len() - claim.count as usize;
+            claim.truthful = claim_holds(claim.claim, &out.discard[top..]);
+        }
+    }
+
+    /// The table sees how many cards went face down (not which) and the card a
+    /// trade-one-card hands over only at the target's seat.
+    fn public_action(&self, action: &Action) -> Action {
+        match *action {
+            Action::Discard { cards, claim } => Action::Discard { cards: (1u32 << cards.count_ones()) - 1, claim },
+            Action::Play { card, target, .. } => Action::Play { card, target, give: 0 },
+            Action::Challenge(c) => Action::Challenge(c),
+        }
+    }
 }

@@ -33,7 +33,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{self, ActionCard, BADGER_ACTIONS, Card, Cell, card_name, cards_text, cell_name, is_action, is_wild, matches};
 use crate::variant::Invalid;
 
@@ -373,63 +373,13 @@ impl Game for PennyBadger {
         Self::is_alive(s, seat)
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::basic_info(), bots::counter_info()]
-    }
-
-    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        determinize::determinize(self, state, seat, rng, out)
-    }
-
     fn observation(&self, state: &State, seat: usize) -> String {
         determinize::observation(self, state, seat)
-    }
-
-    /// The table sees how many cards went face down (not which) and the card a
-    /// trade-one-card hands over only at the target's seat.
-    fn public_action(&self, action: &Action) -> Action {
-        match *action {
-            Action::Discard { cards, claim } => Action::Discard { cards: (1u32 << cards.count_ones()) - 1, claim },
-            Action::Play { card, target, .. } => Action::Play { card, target, give: 0 },
-            Action::Challenge(c) => Action::Challenge(c),
-        }
     }
 
     /// Standing: the seat's savings (pennies), the figure that decides the winner.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.savings[seat] as i64
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let n = self.params.players as usize;
-        let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);
-        for seat in 0..n {
-            out.push_str(&format!(
-                "  seat {seat}: savings {}{}\n",
-                s.savings[seat],
-                if s.eliminated_at[seat] > 0 { format!(" (eliminated in turn {})", s.eliminated_at[seat]) } else { String::new() }
-            ));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds(self)
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
-    }
-
-    /// The claims the variant's deck can or cannot make true (`audit.rs`).
-    fn claim_audit(&self) -> Vec<crate::engine::ClaimCheck> {
-        audit::claims(self)
     }
 }
 

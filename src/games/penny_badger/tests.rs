@@ -337,7 +337,7 @@ fn best_set_prefers_size_then_fewer_wilds_then_canonical_order() {
 #[test]
 fn basic_claims_truthfully_without_bluff_and_discards_an_action_card_as_nothing() {
     let g = standard();
-    let infos = crate::engine::all_bots::<PennyBadger>();
+    let infos = crate::engine::all_bots(&g);
     let basic = infos.iter().find(|b| b.name == "basic").unwrap();
     let mut bot = (basic.build)(&g, &[0.0, 0.0]);
     let skip = chroma::ActionCard::Skip as Card;
@@ -354,7 +354,7 @@ fn basic_claims_truthfully_without_bluff_and_discards_an_action_card_as_nothing(
 #[test]
 fn basic_with_bluff_one_adds_the_first_non_matching_card() {
     let g = standard();
-    let mut bot = (crate::engine::all_bots::<PennyBadger>().iter().find(|b| b.name == "basic").unwrap().build)(&g, &[1.0, 0.0]);
+    let mut bot = (crate::engine::all_bots(&g).iter().find(|b| b.name == "basic").unwrap().build)(&g, &[1.0, 0.0]);
     let (s, mut rng, _) = table(&g, &[&[1, RED_SQUARE, 3, RED_SQUARE, 4]]);
     // Sorted hand: [0, 0, 1, 3, 4]: the set is positions 0, 1; the first other card is position 2.
     let a = bot.decide(&g, &g.view(&s, 0), &mut rng);
@@ -423,7 +423,7 @@ fn any_params() -> impl Strategy<Value = Params> {
 fn seat_bots(g: &PennyBadger, choice: &[u8], bluff: f64, challenge: f64) -> Vec<Box<dyn Bot<PennyBadger>>> {
     // The search bot is played by the harness (a short search); its default search is too
     // slow for thousands of generated games.
-    let infos: Vec<_> = crate::engine::all_bots::<PennyBadger>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS).collect();
+    let infos: Vec<_> = crate::engine::all_bots(g).into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS).collect();
     (0..g.seats())
         .map(|s| {
             let info = &infos[choice[s % choice.len()] as usize % infos.len()];

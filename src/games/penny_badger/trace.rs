@@ -29,6 +29,7 @@ use serde::Serialize;
 use super::rules::{Phase, State};
 use super::{Claim, END_REASONS, Event, PennyBadger};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
 
 /// One seat of the traced table.
@@ -155,11 +156,16 @@ impl TryFrom<String> for Claim {
     }
 }
 
-impl PennyBadger {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
+
+
+impl Traces for PennyBadger {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let n = self.seats();
-        Table {
+        serde_json::to_value(Table {
             turn: s.turns,
             phase: match s.phase {
                 Phase::Main => "main",
@@ -189,29 +195,30 @@ impl PennyBadger {
                 to_ask: c.order[c.asked as usize..c.order_len as usize].to_vec(),
             }),
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, hand } => Chance::Deal { seat, hand: card_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
             Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
             Event::TradedOne { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
             Event::Removed { target, card } => Chance::RemoveRandom { from: target, card: card_str(card) },
             _ => return None,
-        })
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
-}
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
-
-impl PennyBadger {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         let hand = view.hand;
         Some(match (*action, view.decision) {
@@ -240,11 +247,9 @@ impl PennyBadger {
             _ => return None,
         })
     }
-}
 
-impl PennyBadger {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Discard cards face down and claim what they are to withdraw pennies from the bank; a claim may be challenged, and the wrong side pays. A player with no savings is out. The game ends when the bank is empty or one player is left; the most savings win (ties share).".to_string();
         let seat = s.current;
@@ -269,7 +274,7 @@ impl PennyBadger {
         if let Some(c) = &s.claim {
             facts.push(format!("on the table: {}", claimed(c)));
         }
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -288,6 +293,19 @@ impl PennyBadger {
                 (Phase::Over, _) => "the turn cap was reached".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let n = self.params.players as usize;
+        let mut out = format!("end: {} after {} turns; bank {}\n", END_REASONS[s.end_reason as usize], s.turns, s.bank);
+        for seat in 0..n {
+            out.push_str(&format!(
+                "  seat {seat}: savings {}{}\n",
+                s.savings[seat],
+                if s.eliminated_at[seat] > 0 { format!(" (eliminated in turn {})", s.eliminated_at[seat]) } else { String::new() }
+            ));
         }
+        out
     }
 }

@@ -5,6 +5,7 @@
 use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::Hand;
 use super::{Action, BUTCHER, Decision, Die, Event, LOGO, PigFarm, View};
+use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
 
@@ -27,6 +28,12 @@ pub fn threshold_discard(hand: &Hand) -> Card {
         }
     }
     pick
+}
+
+impl OwnBots for PigFarm {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![threshold_info(), greedy_info()]
+    }
 }
 
 /// [`threshold_discard`] as a scan of the counts in canonical order.

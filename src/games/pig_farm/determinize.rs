@@ -12,21 +12,9 @@ use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::{Hand, State};
 use super::{BUTCHER, PigFarm};
 use crate::engine::GameRng;
+use crate::engine::HiddenInfo;
 use crate::engine::rng::{keep_near, shuffle};
 use crate::games::chroma::Card;
-
-/// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
-pub(super) fn determinize(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-    deal_hidden(game, state, seat, rng, out, None);
-}
-
-/// [`crate::engine::Game::mend`]: `out`, an older sample, re-dealt to fit what `seat` knows
-/// of `state` now, each other hand keeping the pigs of its old unknown part that are still
-/// unplaced (the rest, and the draw pile's order, dealt afresh).
-pub(super) fn mend(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-    let old = out.hands;
-    deal_hidden(game, state, seat, rng, out, Some(&old));
-}
 
 /// A sample of `state` for `seat`: the unknown part of each other hand dealt from the pigs
 /// the seat cannot place, first keeping those of `near`'s hands still among them.
@@ -111,4 +99,20 @@ pub(super) fn observation(game: &PigFarm, s: &State, seat: usize) -> String {
         s.discard,
         s.rolls,
     )
+}
+
+impl HiddenInfo for PigFarm {
+    /// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        deal_hidden(self, state, seat, rng, out, None);
+    }
+
+    /// `out`, an older sample, re-dealt to fit what `seat` knows of `state` now, each other
+    /// hand keeping the pigs of its old unknown part that are still unplaced (the rest, and the
+    /// draw pile's order, dealt afresh).
+    fn mend(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
+        let old = out.hands;
+        deal_hidden(self, state, seat, rng, out, Some(&old));
+        true
+    }
 }

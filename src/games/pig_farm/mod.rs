@@ -57,7 +57,7 @@ mod turns;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::Invalid;
 
@@ -374,19 +374,6 @@ impl Game for PigFarm {
         seat == s.current as usize && seat < self.players
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::threshold_info(), bots::greedy_info()]
-    }
-
-    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        determinize::determinize(self, state, seat, rng, out)
-    }
-
-    fn mend(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) -> bool {
-        determinize::mend(self, state, seat, rng, out);
-        true
-    }
-
     fn observation(&self, state: &State, seat: usize) -> String {
         determinize::observation(self, state, seat)
     }
@@ -395,29 +382,6 @@ impl Game for PigFarm {
     /// would score as a non-seller now (the non-sellers' table by sets held).
     fn standing(&self, s: &State, seat: usize) -> i64 {
         if s.phase == Phase::Over { s.scores[seat] } else { s.scores[seat] + self.scoring.other_points(&s.hands[seat]) }
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let mut out =
-            format!("end: {} after {} turns over {} round(s), {} capped\n", END_REASONS[s.end_reason as usize], s.turns, s.rounds_done, s.rounds_capped);
-        for seat in 0..self.players {
-            out.push_str(&format!("  seat {seat}: {} points; last hand [{}]\n", s.scores[seat], s.hands[seat]));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds()
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

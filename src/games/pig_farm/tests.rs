@@ -44,7 +44,7 @@ fn pairs(sets: u8, singles: u8) -> Hand {
 
 fn bot(name: &str, values: &[f64]) -> Box<dyn Bot<PigFarm>> {
     let g = standard();
-    let info = crate::engine::all_bots::<PigFarm>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = crate::engine::all_bots(&g).into_iter().find(|b| b.name == name).expect("bot exists");
     let mut v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     for (i, x) in values.iter().enumerate() {
         v[i] = *x;

@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{BUTCHER, Die, Event, PigFarm, card_name};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::Card;
 
 /// The name of a pig or of the butcher.
@@ -124,47 +125,6 @@ pub enum Chance {
     },
 }
 
-impl PigFarm {
-    /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        let (phase, dealt_butcher) = match s.phase {
-            Phase::Start => ("start", false),
-            Phase::SecondDraw => ("second_draw", false),
-            Phase::Discard => ("discard", false),
-            Phase::Butcher { dealt } => ("butcher", dealt),
-            Phase::Over => ("over", false),
-        };
-        Table {
-            round: s.round,
-            first_seat: s.first_seat,
-            round_turns: s.round_turns,
-            turns: s.turns,
-            rounds_done: s.rounds_done,
-            rounds_capped: s.rounds_capped,
-            current: s.current,
-            phase,
-            dealt_butcher,
-            players: (0..self.seats())
-                .map(|seat| Player { hand: pigs(&s.hands[seat]), butchers: s.butchers_held[seat], sets: s.hands[seat].sets(), score: s.scores[seat] })
-                .collect(),
-            draw: s.draw.iter().rev().map(|&c| name(c)).collect(),
-            discard: s.discard.iter().rev().map(|&c| name(c)).collect(),
-            end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
-    }
-
-    /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
-            Event::Dealt { seat, hand, butchers } => Chance::Deal { seat, hand: pigs(&hand), butchers },
-            Event::Drew { seat, card } if card != BUTCHER => Chance::Draw { seat, card: name(card) },
-            Event::Butcher { seat, dealt: false } => Chance::Butcher { seat },
-            Event::Rolled { seat, die, face } => Chance::Roll { seat, die, face: die.face_name(face) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| name(c)).collect() },
-            _ => return None,
-        })
-    }
-}
 
 /// serde of a pig (or the butcher) by name: `#[serde(with = "by_name")]`.
 pub mod by_name {
@@ -182,13 +142,60 @@ pub mod by_name {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
-impl PigFarm {
+
+impl Traces for PigFarm {
+    /// The traced table of `s` (module doc).
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        let (phase, dealt_butcher) = match s.phase {
+            Phase::Start => ("start", false),
+            Phase::SecondDraw => ("second_draw", false),
+            Phase::Discard => ("discard", false),
+            Phase::Butcher { dealt } => ("butcher", dealt),
+            Phase::Over => ("over", false),
+        };
+        serde_json::to_value(Table {
+            round: s.round,
+            first_seat: s.first_seat,
+            round_turns: s.round_turns,
+            turns: s.turns,
+            rounds_done: s.rounds_done,
+            rounds_capped: s.rounds_capped,
+            current: s.current,
+            phase,
+            dealt_butcher,
+            players: (0..self.seats())
+                .map(|seat| Player { hand: pigs(&s.hands[seat]), butchers: s.butchers_held[seat], sets: s.hands[seat].sets(), score: s.scores[seat] })
+                .collect(),
+            draw: s.draw.iter().rev().map(|&c| name(c)).collect(),
+            discard: s.discard.iter().rev().map(|&c| name(c)).collect(),
+            end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
+
+    /// The chance record of `event`, if it is one (module doc).
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
+            Event::Dealt { seat, hand, butchers } => Chance::Deal { seat, hand: pigs(&hand), butchers },
+            Event::Drew { seat, card } if card != BUTCHER => Chance::Draw { seat, card: name(card) },
+            Event::Butcher { seat, dealt: false } => Chance::Butcher { seat },
+            Event::Rolled { seat, die, face } => Chance::Roll { seat, die, face: die.face_name(face) },
+            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| name(c)).collect() },
+            _ => return None,
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
+    }
+
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         Some(match (*action, view.decision()) {
             (Action::Discard(pig), Decision::Discard) if pig >= BUTCHER || view.hand.count(pig) == 0 => {
@@ -200,11 +207,9 @@ impl PigFarm {
             _ => return None,
         })
     }
-}
 
-impl PigFarm {
-    /// The table of `s` in the game's words (see [`Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;
         let rounds = if p.rounds > 1 { format!(" over {} rounds", p.rounds) } else { String::new() };
@@ -224,7 +229,7 @@ impl PigFarm {
         if p.rounds > 1 {
             facts.push(format!("round {} of {}", s.round + 1, p.rounds));
         }
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts,
@@ -236,6 +241,15 @@ impl PigFarm {
                 (Phase::Over, _) => "the turn cap was reached (nobody sold)".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out =
+            format!("end: {} after {} turns over {} round(s), {} capped\n", END_REASONS[s.end_reason as usize], s.turns, s.rounds_done, s.rounds_capped);
+        for seat in 0..self.players {
+            out.push_str(&format!("  seat {seat}: {} points; last hand [{}]\n", s.scores[seat], s.hands[seat]));
         }
+        out
     }
 }

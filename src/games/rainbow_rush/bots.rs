@@ -5,6 +5,7 @@
 use super::cover::Cover;
 use super::rules::{Hand, Row};
 use super::{Action, Decision, RainbowRush, View};
+use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::{COLOR_WILD, Card};
 
@@ -69,6 +70,12 @@ pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
     }
     let x = first_spare(row, hand, all, s);
     Action::Discard(x.unwrap_or_else(|| 63 - hand.kind_mask().leading_zeros() as Card))
+}
+
+impl OwnBots for RainbowRush {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![builder_info(), saboteur_info()]
+    }
 }
 
 /// The builder's discard candidate: the first hand card x (canonical order) with

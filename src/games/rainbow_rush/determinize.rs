@@ -8,14 +8,50 @@ use std::fmt::Write;
 use super::RainbowRush;
 use super::params::KINDS;
 use super::rules::{Hand, State};
+use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{Card, card_name};
 
 impl RainbowRush {
-    /// [`crate::engine::Game::determinize`]: `out` becomes `s` with the cards `seat` cannot
+    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
+    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+        let n = self.players;
+        let mut t = String::new();
+        let _ = write!(
+            t,
+            "seat {seat}; current {}; phase {:?}; turn {}; winner {:?}; end {}; sabotages {} last {:?}; takes {}; draw {}; discard",
+            s.current,
+            s.phase,
+            s.turn,
+            s.winner,
+            s.end_reason,
+            s.sabotages,
+            s.last_sabotage,
+            s.discard_takes,
+            s.draw.len()
+        );
+        for (&c, &lock) in s.discard.iter().zip(&s.locks) {
+            let _ = write!(t, " {}/{lock}", card_name(c));
+        }
+        for o in 0..n {
+            let _ = write!(t, "; seat {o}: row [{}], {} cards", s.rows[o], s.hands[o].len());
+            if o == seat {
+                let _ = write!(t, " [{}]", s.hands[o]);
+            } else {
+                for k in (0..KINDS).filter(|&k| s.known[o][k] > 0) {
+                    let _ = write!(t, " {}x{}", card_name(k as Card), s.known[o][k]);
+                }
+            }
+        }
+        t
+    }
+}
+
+impl HiddenInfo for RainbowRush {
+    /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
     /// pool's size.
-    pub(super) fn determinize_into(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
         let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known } = s;
         out.draw.clone_from(draw);
@@ -58,38 +94,5 @@ impl RainbowRush {
             out.draw.truncate(start);
             out.hands[o] = hand;
         }
-    }
-
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
-        let n = self.players;
-        let mut t = String::new();
-        let _ = write!(
-            t,
-            "seat {seat}; current {}; phase {:?}; turn {}; winner {:?}; end {}; sabotages {} last {:?}; takes {}; draw {}; discard",
-            s.current,
-            s.phase,
-            s.turn,
-            s.winner,
-            s.end_reason,
-            s.sabotages,
-            s.last_sabotage,
-            s.discard_takes,
-            s.draw.len()
-        );
-        for (&c, &lock) in s.discard.iter().zip(&s.locks) {
-            let _ = write!(t, " {}/{lock}", card_name(c));
-        }
-        for o in 0..n {
-            let _ = write!(t, "; seat {o}: row [{}], {} cards", s.rows[o], s.hands[o].len());
-            if o == seat {
-                let _ = write!(t, " [{}]", s.hands[o]);
-            } else {
-                for k in (0..KINDS).filter(|&k| s.known[o][k] > 0) {
-                    let _ = write!(t, " {}x{}", card_name(k as Card), s.known[o][k]);
-                }
-            }
-        }
-        t
     }
 }

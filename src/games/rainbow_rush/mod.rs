@@ -62,7 +62,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{Card, card_name, is_wild};
 use crate::variant::Invalid;
 
@@ -287,14 +287,6 @@ impl Game for RainbowRush {
         seat == s.current as usize && seat < self.players && s.phase != Phase::Over
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![bots::builder_info(), bots::saboteur_info()]
-    }
-
-    fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.determinize_into(s, seat, rng, out);
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         self.observation_text(s, seat)
     }
@@ -303,39 +295,6 @@ impl Game for RainbowRush {
     /// `Outcome.scores`.
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.rows[seat].cover().best() as i64
-    }
-    crate::trace_methods!();
-
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
-    }
-
-    fn describe(&self, s: &State) -> String {
-        let result = match s.winner {
-            Some(w) => format!("seat {w} completes a rainbow"),
-            None => "no winner".into(),
-        };
-        let mut out = format!("end: {} after {} turns: {result}\n", END_REASONS[s.end_reason as usize], s.turn);
-        for seat in 0..self.players {
-            let (shape, cov) = s.rows[seat].cover().best_shape();
-            out.push_str(&format!(
-                "  seat {seat}: row [{}] covers {cov} colors of {}; hand [{}]\n",
-                s.rows[seat],
-                crate::games::chroma::SHAPES[shape],
-                s.hands[seat]
-            ));
-        }
-        out.push_str(&format!("  draw pile {} cards, discard pile {} cards\n", s.draw.len(), s.discard.len()));
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds(self)
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
     }
 }
 

@@ -4,6 +4,7 @@
 //! exact `builder` and the `saboteur`, hidden information, and property tests (every card
 //! accounted for, every choice legal, locks respected, every game ends) for every bot.
 
+use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::*;
@@ -42,7 +43,7 @@ fn standard() -> RainbowRush {
 
 fn bot(name: &str, values: &[f64]) -> Box<dyn Bot<RainbowRush>> {
     let g = standard();
-    let info = all_bots::<RainbowRush>().into_iter().find(|b| b.name == name).expect("bot exists");
+    let info = all_bots(&g).into_iter().find(|b| b.name == name).expect("bot exists");
     let mut v: Vec<f64> = info.params.iter().map(|p| p.default).collect();
     for (i, x) in values.iter().enumerate() {
         v[i] = *x;
@@ -706,7 +707,7 @@ fn bots_decide_from_what_their_seat_sees() {
 #[test]
 fn uniform_tables_play_the_same_games_as_boxed_bots() {
     for g in [standard(), game_with(|p| p.players = 3), game_with(|p| p.deck.colors_sets = 3)] {
-        for info in all_bots::<RainbowRush>().iter().filter(|b| b.uniform.is_some()) {
+        for info in all_bots(&g).iter().filter(|b| b.uniform.is_some()) {
             let n = g.players;
             let values: Vec<Vec<f64>> = (0..n).map(|_| info.params.iter().map(|p| p.default).collect()).collect();
             let mut boxed: Vec<Box<dyn Bot<RainbowRush>>> = values.iter().map(|v| (info.build)(&g, v)).collect();
@@ -815,7 +816,7 @@ proptest! {
 fn many_checked_games_for_every_bot() {
     for players in [2u32, 4, 8] {
         let g = game_with(|p| p.players = players);
-        for info in all_bots::<RainbowRush>().into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
+        for info in all_bots(&g).into_iter().filter(|b| b.name != crate::engine::ismcts::ISMCTS) {
             let values: Vec<f64> = info.params.iter().map(|p| p.default).collect();
             let mut bots: Vec<Box<dyn Bot<RainbowRush>>> = (0..g.players).map(|_| (info.build)(&g, &values)).collect();
             for i in 0..300 {
@@ -846,7 +847,7 @@ fn determinizations_keep_cards_taken_from_the_discard_pile() {
     let g = standard();
     let mut rng = GameRng::seed_from(4);
     let mut known_kept = 0;
-    let random = all_bots::<RainbowRush>().into_iter().find(|b| b.name == "random").expect("random bot");
+    let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
     for index in 0..6 {
         let mut bots: Vec<Box<dyn Bot<RainbowRush>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
         let mut out: Option<State> = None;

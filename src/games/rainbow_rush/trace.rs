@@ -24,6 +24,7 @@ use serde::Serialize;
 use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{Event, RainbowRush};
 use crate::engine::Game;
+use crate::engine::Traces;
 use crate::games::chroma::{card_names, card_str};
 
 fn cards_of(hand: &Hand) -> Vec<&'static str> {
@@ -99,10 +100,15 @@ pub enum Chance {
     },
 }
 
-impl RainbowRush {
+
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
+
+
+impl Traces for RainbowRush {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
-        Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
+        serde_json::to_value(Table {
             turn: s.turn,
             current: s.current,
             phase: match s.phase {
@@ -116,27 +122,28 @@ impl RainbowRush {
             sabotages: s.sabotages,
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
+    }
+
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
     }
 
     /// The chance record of `event`, if it is one (module doc).
-    pub(super) fn chance(event: &Event) -> Option<Chance> {
-        Some(match *event {
+    fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
+        let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
             Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
             _ => return None,
-        })
+        };
+        Some(serde_json::to_value(chance).expect("serialises"))
     }
-}
 
-/// What `state` paths a seat does not see (see [`Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
-impl RainbowRush {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
+    /// reason of [`Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         let held = |c: crate::games::chroma::Card| view.hand.count(c) > 0;
         let not_held = |c| format!("seat {} does not hold a {}", view.seat, card_str(c));
@@ -156,11 +163,9 @@ impl RainbowRush {
             _ => return None,
         })
     }
-}
 
-impl RainbowRush {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Build a row of your own in front of you: the first player whose row holds a rainbow, five cards of the five colors all of one shape (wilds stand in), wins; your score is how many of the five your row already covers.".to_string();
         let seat = s.current;
@@ -169,7 +174,7 @@ impl RainbowRush {
             Phase::Play => format!("seat {seat} adds a card to its row, replaces one, sabotages a row with a wild, or discards"),
             Phase::Over => String::new(),
         };
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts: vec![format!("turn {}", s.turn), format!("rows of at most {} cards", self.params.row_size)],
@@ -181,6 +186,25 @@ impl RainbowRush {
                 (Phase::Over, _) => "the turn cap was reached (no winner)".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let result = match s.winner {
+            Some(w) => format!("seat {w} completes a rainbow"),
+            None => "no winner".into(),
+        };
+        let mut out = format!("end: {} after {} turns: {result}\n", END_REASONS[s.end_reason as usize], s.turn);
+        for seat in 0..self.players {
+            let (shape, cov) = s.rows[seat].cover().best_shape();
+            out.push_str(&format!(
+                "  seat {seat}: row [{}] covers {cov} colors of {}; hand [{}]\n",
+                s.rows[seat],
+                crate::games::chroma::SHAPES[shape],
+                s.hands[seat]
+            ));
         }
+        out.push_str(&format!("  draw pile {} cards, discard pile {} cards\n", s.draw.len(), s.discard.len()));
+        out
     }
 }

@@ -2,12 +2,10 @@
 //! raises the file's standing one step ahead, decided on a sampled state), and the bots the
 //! file writes itself as ordered priority rules.
 
-use std::sync::{Mutex, OnceLock};
-
 use super::machine::{ARG, BINDS_FRESH, CHOSEN_MASK, CHOSEN_ZONE, Choice, State};
 use super::program::Instr;
 use super::{RulesGame, View};
-use crate::engine::{Bot, BotInfo, BotParamInfo, EventLog, Game, GameRng, Sampler, rng};
+use crate::engine::{Bot, BotInfo, BotParamInfo, EventLog, Game, GameRng, OwnBots, Sampler, rng};
 
 /// `greedy`: one step ahead on the standing.
 pub struct GreedyBot {
@@ -178,52 +176,61 @@ impl FileBot {
     }
 }
 
-/// The file bots of every rules file loaded in this process: (name, doc, index in its file,
-/// its parameter list). Bot lists are static per game type, so a loaded file adds its bots
-/// here; each is built by its index, kept as the value of its one fixed parameter.
-type FileBotEntry = (&'static str, &'static str, usize, &'static [BotParamInfo]);
+/// How many file bots have their one fixed parameter in [`RULE_SETS`] (a file with more has
+/// the rest made once per listing).
+const LISTED_RULE_SETS: usize = 64;
 
-fn registry() -> &'static Mutex<Vec<FileBotEntry>> {
-    static FILE_BOTS: OnceLock<Mutex<Vec<FileBotEntry>>> = OnceLock::new();
-    FILE_BOTS.get_or_init(Default::default)
-}
-
-/// Adds the file bots of `game` to the bots offered for rules files (each name and index once).
-pub fn register(game: &RulesGame) {
-    let mut list = registry().lock().unwrap_or_else(|e| e.into_inner());
-    for (index, bot) in game.program().bots.iter().enumerate() {
-        let name = super::compile::intern(&bot.name);
-        if list.iter().any(|(n, _, i, _)| *n == name && *i == index) {
-            continue;
-        }
-        let doc = super::compile::intern(&bot.doc);
-        let params: &'static [BotParamInfo] = Box::leak(Box::new([BotParamInfo {
-            name: "rule_set",
-            default: index as f64,
-            min: index as f64,
-            max: index as f64,
-            doc: "which of the file's bots (fixed)",
-        }]));
-        list.push((name, doc, index, params));
+/// The fixed parameter of the file bot at each index: `rule_set`, pinned to the index, so
+/// `build` knows which of the file's bots it builds.
+static RULE_SETS: [[BotParamInfo; 1]; LISTED_RULE_SETS] = {
+    let mut out = [const { [rule_set(0)] }; LISTED_RULE_SETS];
+    let mut i = 0;
+    while i < LISTED_RULE_SETS {
+        out[i] = [rule_set(i)];
+        i += 1;
     }
+    out
+};
+
+const fn rule_set(index: usize) -> BotParamInfo {
+    BotParamInfo { name: "rule_set", default: index as f64, min: index as f64, max: index as f64, doc: "which of the file's bots (fixed)" }
 }
 
-/// The file bots offered (see [`register`]).
-pub fn file_bots() -> Vec<BotInfo<RulesGame>> {
-    let list = registry().lock().unwrap_or_else(|e| e.into_inner());
-    list.iter()
-        .map(|&(name, doc, _, params)| BotInfo {
-            name,
-            aliases: &[],
-            doc,
-            params,
-            build: |game: &RulesGame, values: &[f64]| {
-                let index = values.first().copied().unwrap_or(0.0) as usize;
-                let name = game.program().bots.get(index).map_or("file bot", |b| super::compile::intern(&b.name));
-                Box::new(FileBot { index, name, legal: Vec::new(), picked: Vec::new(), sample: None })
-            },
-            uniform: None,
-            reads: &["*"],
+/// The bots `game`'s own file writes, read from the game value (two files loaded in one
+/// process each list their own). Each is built by its index, kept as the value of its one
+/// fixed parameter.
+pub fn file_bots(game: &RulesGame) -> Vec<BotInfo<RulesGame>> {
+    game.program()
+        .bots
+        .iter()
+        .enumerate()
+        .map(|(index, bot)| {
+            let params: &'static [BotParamInfo] = match RULE_SETS.get(index) {
+                Some(p) => p,
+                None => Box::leak(Box::new([rule_set(index)])),
+            };
+            BotInfo {
+                name: super::compile::intern(&bot.name),
+                aliases: &[],
+                doc: super::compile::intern(&bot.doc),
+                params,
+                build: |game: &RulesGame, values: &[f64]| {
+                    let index = values.first().copied().unwrap_or(0.0) as usize;
+                    let name = game.program().bots.get(index).map_or("file bot", |b| super::compile::intern(&b.name));
+                    Box::new(FileBot { index, name, legal: Vec::new(), picked: Vec::new(), sample: None })
+                },
+                uniform: None,
+                reads: &["*"],
+            }
         })
         .collect()
+}
+
+impl OwnBots for RulesGame {
+    /// `greedy`, then the bots this file writes.
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        let mut list = vec![GreedyBot::info()];
+        list.extend(file_bots(self));
+        list
+    }
 }

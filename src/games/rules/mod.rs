@@ -20,13 +20,14 @@ pub mod outline;
 pub mod program;
 mod sight;
 mod table;
+
 #[cfg(test)]
 mod tests;
 
 use std::fmt;
 use std::sync::Arc;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, ToMove};
+use crate::engine::{AuditHooks, EventLog, Game, GameEvent, GameInfo, GameRng, HiddenInfo, Outcome, ToMove, Traces};
 use crate::error::VariantError;
 use crate::variant::Variant;
 
@@ -60,11 +61,6 @@ impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }
-}
-
-/// Offers the bots `game`'s file writes (see `bots::register`).
-pub fn register_bots(game: &RulesGame) {
-    bots::register(game);
 }
 
 /// Whether `variant` is a rules file (it carries the language version key).
@@ -188,10 +184,6 @@ impl Game for RulesGame {
         self.bound.observation(state, seat)
     }
 
-    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        self.bound.determinize(state, seat, rng, out);
-    }
-
     fn standing(&self, state: &State, seat: usize) -> i64 {
         self.bound.standing(state, seat)
     }
@@ -224,13 +216,15 @@ impl Game for RulesGame {
         }
         Ok(())
     }
+}
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        let mut list = vec![bots::GreedyBot::info()];
-        list.extend(bots::file_bots());
-        list
+impl HiddenInfo for RulesGame {
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        self.bound.determinize(state, seat, rng, out);
     }
+}
 
+impl Traces for RulesGame {
     fn describe(&self, state: &State) -> String {
         self.bound.describe(state)
     }
@@ -246,7 +240,9 @@ impl Game for RulesGame {
     fn table_words(&self, state: &State) -> Option<crate::engine::words::TableWords> {
         Some(self.bound.table_words(state))
     }
+}
 
+impl AuditHooks for RulesGame {
     fn action_kinds(&self) -> Vec<&'static str> {
         self.program().actions.iter().map(|a| compile::intern(&a.name)).collect()
     }

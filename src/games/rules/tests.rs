@@ -2,6 +2,7 @@
 //! games as the built-in ones, every rules file passes the invariant harness, and mistakes are
 //! named with their place.
 
+use crate::engine::Traces;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -423,4 +424,23 @@ fn a_misspelt_attribute_in_a_text_gets_did_you_mean() {
     let line = broken.lines().position(|l| l.contains("{colr:")).expect("there") + 1;
     assert!(err.starts_with(&format!("pb.toml:{line}:")), "{err}");
     assert!(err.contains("did you mean `color`") && err.contains("allowed before `:` in a text: card, seat, color, shape"), "{err}");
+}
+
+/// Two rules files loaded in one process each offer their own file's bots and only those:
+/// the list is read from the game value, so neither file sees the other's (a compare of two
+/// files, tests on parallel threads).
+#[test]
+fn two_rules_files_in_one_process_each_offer_their_own_bots() {
+    let matching = crate::games::handle(&load("examples/rules/color-match.toml", &[])).expect("compiles");
+    let tricks = crate::games::handle(&load("examples/rules/plain-tricks.toml", &[])).expect("compiles");
+    let names = |h: &dyn crate::games::GameHandle| h.bots().iter().map(|b| b.0).collect::<Vec<_>>();
+    assert_eq!(names(&*matching), ["random", "ismcts", "greedy", "matcher"]);
+    assert_eq!(names(&*tricks), ["random", "ismcts", "greedy", "high"]);
+    let spec = |s: &str| crate::engine::BotSpec::parse(s).expect("a spec");
+    assert!(matching.resolve_bot(&spec("matcher")).is_ok());
+    assert!(tricks.resolve_bot(&spec("matcher")).is_err(), "plain-tricks must not offer color-match's bot");
+    assert!(matching.resolve_bot(&spec("high")).is_err(), "color-match must not offer plain-tricks's bot");
+    // Loading a third file changes neither list.
+    let _again = crate::games::handle(&load("examples/rules/color-match.toml", &[])).expect("compiles");
+    assert_eq!(names(&*tricks), ["random", "ismcts", "greedy", "high"]);
 }

@@ -8,6 +8,7 @@ use super::exact::{self, Policy};
 use super::params::{MAX_CARDS, Setup};
 use super::rules;
 use super::{Action, Choice, TakeAPenny, View};
+use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 
 /// Default `zero_at` of `greedy`.
@@ -180,5 +181,22 @@ impl Bot<TakeAPenny> for BestResponseBot {
         }
         debug_assert!(self.policy.is_none(), "the best-response policy has no legal action for this view");
         greedy_choice(&game.setup, &pennies, pot, view.seat, last, GREEDY_DEFAULT_ZERO_AT).into()
+    }
+}
+
+impl OwnBots for TakeAPenny {
+    fn bots(&self) -> Vec<BotInfo<Self>> {
+        vec![greedy_info(), best_response_info()]
+    }
+
+    fn check_bots(&self, bots: &[String]) -> Result<(), String> {
+        // A best-response seat's policy is computed here (once per process, then shared by
+        // every batch), so a line-up it cannot serve is refused before play.
+        for (seat, label) in bots.iter().enumerate() {
+            if let Some(vs) = exact::best_response_vs(self, label) {
+                exact::best_response_policy(&self.setup, seat, vs).map_err(|e| format!("seat {seat} bot `{label}`: {e}"))?;
+            }
+        }
+        Ok(())
     }
 }

@@ -801,17 +801,17 @@ pub fn best_response_policy(setup: &Setup, seat: usize, vs: u32) -> Result<Arc<P
 }
 
 /// The `vs` of a `best-response` bot label, `None` for other bots.
-pub fn best_response_vs(label: &str) -> Option<u32> {
-    match model_of(label) {
+pub fn best_response_vs(game: &super::TakeAPenny, label: &str) -> Option<u32> {
+    match model_of(game, label) {
         Ok((None, vs)) => vs,
         _ => None,
     }
 }
 
 /// A seat's bot as the exact solver understands it, parsed from its canonical label.
-fn model_of(label: &str) -> Result<(Option<Model>, Option<u32>), String> {
+fn model_of(game: &super::TakeAPenny, label: &str) -> Result<(Option<Model>, Option<u32>), String> {
     let spec = crate::engine::BotSpec::parse(label).map_err(|e| e.to_string())?;
-    let infos = crate::engine::all_bots::<super::TakeAPenny>();
+    let infos = crate::engine::all_bots(game);
     let (info, values) = spec.resolve(&infos).map_err(|e| e.to_string())?;
     Ok(match info.name {
         "random" => (Some(Model::Random), None),
@@ -826,11 +826,11 @@ type BestSeats = Vec<(usize, u32)>;
 
 /// Each player seat's model from its bot label, a `best-response` seat counted as random for
 /// now, and the best-response seats with their `vs`; at most one best-response seat.
-fn seat_models(labels: &[String], n: usize) -> Result<(Vec<Model>, BestSeats), String> {
+fn seat_models(game: &super::TakeAPenny, labels: &[String], n: usize) -> Result<(Vec<Model>, BestSeats), String> {
     let mut models = Vec::with_capacity(n);
     let mut best_seats = Vec::new();
     for (seat, label) in labels.iter().enumerate().take(n) {
-        match model_of(label)? {
+        match model_of(game, label)? {
             (Some(m), _) => models.push(m),
             (None, Some(vs)) => {
                 best_seats.push((seat, vs));
@@ -845,14 +845,15 @@ fn seat_models(labels: &[String], n: usize) -> Result<(Vec<Model>, BestSeats), S
     Ok((models, best_seats))
 }
 
-/// The exact report of `setup` with one bot label per player (`random`, `greedy...`, or
+/// The exact report of `game` (its setup, its bots) with one bot label per player (`random`, `greedy...`, or
 /// `best-response...`). Headroom is computed for seat 0 when all play random (every player
 /// seat has the same by symmetry),
 /// and for the best-response seat otherwise.
-pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_states: u64) -> Result<ExactReport, String> {
+pub fn report(game: &super::TakeAPenny, variant: &str, labels: &[String], max_states: u64) -> Result<ExactReport, String> {
     let started = Instant::now();
+    let setup = &game.setup;
     let n = setup.players;
-    let (mut models, best_seats) = seat_models(labels, n)?;
+    let (mut models, best_seats) = seat_models(game, labels, n)?;
     let all_random = models.iter().all(|m| matches!(m, Model::Random)) && best_seats.is_empty();
     let refuse = |r: Refusal| r.to_string();
     let random_models: Vec<Model> = (0..n).map(|_| Model::Random).collect();
@@ -904,7 +905,7 @@ pub fn report(game: &str, variant: &str, setup: &Setup, labels: &[String], max_s
         })
         .collect();
     Ok(ExactReport {
-        game: game.to_string(),
+        game: <super::TakeAPenny as crate::engine::Game>::INFO.id.to_string(),
         variant: variant.to_string(),
         expected_length: main.expected_rounds,
         length_unit: "rounds".into(),

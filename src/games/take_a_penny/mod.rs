@@ -49,13 +49,15 @@ pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
+
 #[cfg(test)]
 mod tests;
 mod trace;
 
 use std::fmt;
 
-use crate::engine::{BotInfo, EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, ToMove};
+use crate::engine::HiddenInfo;
+use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, ToMove};
 use crate::variant::Invalid;
 
 pub use bots::{GREEDY_DEFAULT_ZERO_AT, GreedyBot, best_response_info, greedy_choice, greedy_info};
@@ -364,36 +366,6 @@ impl Game for TakeAPenny {
         !s.over && seat < self.setup.players
     }
 
-    fn bots() -> Vec<BotInfo<Self>> {
-        vec![greedy_info(), best_response_info()]
-    }
-
-    fn check_bots(&self, bots: &[String]) -> Result<(), String> {
-        // A best-response seat's policy is computed here (once per process, then shared by
-        // every batch), so a line-up it cannot serve is refused before play.
-        for (seat, label) in bots.iter().enumerate() {
-            if let Some(vs) = exact::best_response_vs(label) {
-                exact::best_response_policy(&self.setup, seat, vs).map_err(|e| format!("seat {seat} bot `{label}`: {e}"))?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Determinization: the table, the pot and every revealed round are public; the only
-    /// secret is the choices other seats already made this round (seats choose in seat
-    /// order, all revealed at once), re-drawn uniformly from their legal choices.
-    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        out.clone_from(state);
-        out.resample_hidden_choices(seat, rng);
-    }
-
-    /// Nothing: a choice stays secret until the round is revealed, after the last seat's.
-    /// Whoever watches a seat choose (a search inferring how the table plays) learns only
-    /// that it chose, so the choices of a round in progress never reach another seat.
-    fn public_action(&self, _choice: &Choice) -> Choice {
-        Choice::from_code(0)
-    }
-
     fn observation(&self, s: &State, seat: usize) -> String {
         format!(
             "seat {seat} own choice {:?}; round {} next {} over {}; pennies {:?}; pot {}; last {:?}; legal {:#x}; before {:?} pot {}",
@@ -417,29 +389,22 @@ impl Game for TakeAPenny {
     fn standing(&self, s: &State, seat: usize) -> i64 {
         s.pennies()[seat] as i64
     }
-    crate::trace_methods!(no_chance);
+}
 
-    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
-        Some(self.words(s))
+impl HiddenInfo for TakeAPenny {
+    /// Determinization: the table, the pot and every revealed round are public; the only
+    /// secret is the choices other seats already made this round (seats choose in seat
+    /// order, all revealed at once), re-drawn uniformly from their legal choices.
+    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
+        out.clone_from(state);
+        out.resample_hidden_choices(seat, rng);
     }
 
-    fn describe(&self, s: &State) -> String {
-        let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
-        let pennies = s.pennies();
-        let w = rules::winners(&pennies[..self.setup.cards]);
-        for (card, p) in pennies.iter().enumerate().take(self.setup.cards) {
-            out.push_str(&format!("  {}: {} pennies{}\n", self.card_label(card), p, if w & (1 << card) != 0 { " (wins)" } else { "" }));
-        }
-        out
-    }
-
-    /// The designer's kinds of action, for `playtest audit` (`audit.rs`).
-    fn action_kinds(&self) -> Vec<&'static str> {
-        audit::kinds()
-    }
-
-    fn action_kind(&self, action: &Self::Action) -> &'static str {
-        audit::kind(action)
+    /// Nothing: a choice stays secret until the round is revealed, after the last seat's.
+    /// Whoever watches a seat choose (a search inferring how the table plays) learns only
+    /// that it chose, so the choices of a round in progress never reach another seat.
+    fn public_action(&self, _choice: &Choice) -> Choice {
+        Choice::from_code(0)
     }
 }
 
@@ -553,6 +518,6 @@ impl crate::games::Registered for TakeAPenny {
     /// on large ones): the harness plays it only where a variant seats it.
     const HARNESS_SKIPS: &'static [&'static str] = &["best-response"];
     fn exact(&self, variant: &crate::variant::Variant, labels: &[String], max_states: u64) -> Option<Result<exact::ExactReport, crate::error::Error>> {
-        Some(exact::report(<TakeAPenny as Game>::INFO.id, &variant.name, &self.setup, labels, max_states).map_err(crate::error::Error::Usage))
+        Some(exact::report(self, &variant.name, labels, max_states).map_err(crate::error::Error::Usage))
     }
 }

@@ -3,6 +3,7 @@
 //! an independent computation and against Monte Carlo.
 #![allow(clippy::needless_range_loop)] // seat and card loops index several arrays at once
 
+use crate::engine::OwnBots;
 use std::collections::HashMap;
 
 use proptest::prelude::*;
@@ -277,7 +278,7 @@ fn unknown_keys_are_rejected() {
 // ---- Property tests ----
 
 fn plan(name: &str) -> SeatPlan<TakeAPenny> {
-    let infos = crate::engine::all_bots::<TakeAPenny>();
+    let infos = crate::engine::all_bots(&game(2, None));
     let (info, values) = crate::engine::BotSpec::parse(name).unwrap().resolve(&infos).unwrap();
     SeatPlan { label: name.into(), values, build: info.build }
 }

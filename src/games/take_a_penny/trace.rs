@@ -20,8 +20,9 @@
 
 use serde::Serialize;
 
-use super::rules::State;
+use super::rules::{self, State};
 use super::{Action, COLORS, Choice, END_REASONS, TakeAPenny, color};
+use crate::engine::Traces;
 
 /// One bank card of the traced table.
 #[derive(Serialize)]
@@ -81,12 +82,17 @@ impl From<Choice> for Action {
     }
 }
 
-impl TakeAPenny {
+
+/// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
+pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
+
+
+impl Traces for TakeAPenny {
     /// The traced table of `s` (module doc).
-    pub(super) fn table(&self, s: &State) -> Table {
+    fn trace_state(&self, s: &State) -> serde_json::Value {
         let pennies = s.pennies();
         let record = (s.round > 0).then(|| s.record());
-        Table {
+        serde_json::to_value(Table {
             round: s.round,
             pot: s.pot,
             bank_cards: (0..self.setup.cards)
@@ -101,17 +107,17 @@ impl TakeAPenny {
             next: s.next,
             over: s.over,
             end_reason: s.over.then(|| END_REASONS[s.end_reason as usize]),
-        }
+        })
+        .expect("serialises")
     }
-}
 
-/// What `state` paths a seat does not see (see [`crate::engine::Game::trace_secrets`]).
-pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
+    fn trace_secrets(&self) -> &'static [&'static str] {
+        SECRETS
+    }
 
-impl TakeAPenny {
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`crate::engine::Game::why_illegal`]).
-    pub(super) fn why(&self, view: &super::View<'_>, choice: &Choice) -> Option<String> {
+    /// reason of [`crate::engine::Traces::why_illegal`]).
+    fn why_illegal(&self, view: &super::View<'_>, choice: &Choice) -> Option<String> {
         let a = choice.action();
         let pennies = view.pennies();
         let own = pennies[view.seat];
@@ -130,15 +136,13 @@ impl TakeAPenny {
             }
         })
     }
-}
 
-impl TakeAPenny {
-    /// The table of `s` in the game's words (see [`crate::engine::Game::table_words`]).
-    pub(super) fn words(&self, s: &State) -> crate::engine::words::TableWords {
+    /// The table of `s` in the game's words (see [`crate::engine::Traces::table_words`]).
+    fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let goal = "Every round each player secretly picks a spot of the action card (take from the pot, take from another bank card, give, return, block) and all reveal at once; the game ends when the pot is empty, and the bank card with the most pennies wins (ties share).".to_string();
         let now = if s.over { String::new() } else { format!("seat {} picks its action for this round, face down", s.next) };
-        TableWords {
+        Some(TableWords {
             goal,
             now,
             facts: vec![format!("round {}", s.round + u32::from(!s.over)), format!("pot: {} pennies", s.pot)],
@@ -157,6 +161,16 @@ impl TakeAPenny {
                 (true, _) => "the round cap was reached".into(),
                 _ => String::new(),
             },
+        })
+    }
+
+    fn describe(&self, s: &State) -> String {
+        let mut out = format!("end: {} after {} rounds; pot {}\n", END_REASONS[s.end_reason as usize], s.round, s.pot);
+        let pennies = s.pennies();
+        let w = rules::winners(&pennies[..self.setup.cards]);
+        for (card, p) in pennies.iter().enumerate().take(self.setup.cards) {
+            out.push_str(&format!("  {}: {} pennies{}\n", self.card_label(card), p, if w & (1 << card) != 0 { " (wins)" } else { "" }));
         }
+        out
     }
 }
