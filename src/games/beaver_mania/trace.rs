@@ -129,10 +129,8 @@ pub enum Chance {
     },
 }
 
-
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
 
 impl Traces for BeaverMania {
     /// The traced table of `s` (module doc).

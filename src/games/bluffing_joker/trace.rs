@@ -168,10 +168,8 @@ fn hand_names(cards: &[super::CardId]) -> Vec<String> {
     sorted.into_iter().map(card_name).collect()
 }
 
-
 /// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "pending/card"];
-
 
 impl Traces for BluffingJoker {
     /// The traced table of `s` (module doc).

@@ -140,10 +140,8 @@ fn d8_name(f: D8Face) -> &'static str {
     f.name()
 }
 
-
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
 
 impl Traces for DiceFactor {
     /// The traced table of `s` (module doc).

@@ -82,7 +82,6 @@ pub enum Chance {
     },
 }
 
-
 /// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
 
@@ -134,7 +133,6 @@ pub mod positions {
         }
     }
 }
-
 
 impl Traces for FlowerPower {
     /// The traced table of `s` (module doc).

@@ -90,10 +90,8 @@ pub enum Chance {
     },
 }
 
-
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
-
 
 impl Traces for MatchPatch {
     /// The traced table of `s` (module doc).

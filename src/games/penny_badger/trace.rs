@@ -156,10 +156,8 @@ impl TryFrom<String> for Claim {
     }
 }
 
-
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
-
 
 impl Traces for PennyBadger {
     /// The traced table of `s` (module doc).

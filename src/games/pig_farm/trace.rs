@@ -125,7 +125,6 @@ pub enum Chance {
     },
 }
 
-
 /// serde of a pig (or the butcher) by name: `#[serde(with = "by_name")]`.
 pub mod by_name {
     use super::{BUTCHER, Card, name};
@@ -144,7 +143,6 @@ pub mod by_name {
 
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
 
 impl Traces for PigFarm {
     /// The traced table of `s` (module doc).

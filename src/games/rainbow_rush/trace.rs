@@ -100,10 +100,8 @@ pub enum Chance {
     },
 }
 
-
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
-
 
 impl Traces for RainbowRush {
     /// The traced table of `s` (module doc).

@@ -82,10 +82,8 @@ impl From<Choice> for Action {
     }
 }
 
-
 /// What `state` paths a seat does not see (see [`crate::engine::Traces::trace_secrets`]).
 pub(super) const SECRETS: &[&str] = &["bank_cards/*/chosen"];
-
 
 impl Traces for TakeAPenny {
     /// The traced table of `s` (module doc).
