@@ -3,7 +3,7 @@
 //! pool of weighted samples of the hidden state (particles) that follow the game.
 //!
 //! Both are built from the seat's own view and the public record only. At every decision of
-//! another seat the engine hands the bot what the table saw of the action ([`HiddenInfo::seen`]:
+//! another seat the engine hands the bot what the table saw of the action ([`HiddenInfo::seen`](crate::engine::HiddenInfo::seen):
 //! its public part, and the cards a play names by hand position) and a [`Sampler`] of the
 //! state before it, drawn from the bot's own seat ([`Bot::observe_decision`]). Then
 //! - each candidate's belief is multiplied (Bayes' rule) by the probability it gives that
@@ -19,7 +19,7 @@
 //!   particle, and carried past it (its hidden part as the model chose it). When fewer than
 //!   a quarter of the pool fit, fresh samples are tried the same way (rejection sampling),
 //!   so that a claim that few random deals explain is read from the deals that explain it.
-//!   Before each update and each search, a game that can ([`HiddenInfo::mend`]) re-deals every
+//!   Before each update and each search, a game that can ([`HiddenInfo::mend`](crate::engine::HiddenInfo::mend)) re-deals every
 //!   particle near itself to fit what the seat sees now: a draw of the seat's own that went
 //!   otherwise in it no longer throws away the other hands it holds. Particles whose text
 //!   ([`Game::observation`]) no longer matches what the seat sees (in a game that does not
@@ -30,7 +30,7 @@
 //! at least [`MIN_EFFECTIVE`], from fresh samples otherwise.
 //!
 //! Every fresh sample is dealt from the seat's view alone ([`Sampler::deal`]): a game's
-//! hand-made hints for a table of default bots ([`HiddenInfo::honour_default_model`], Dice
+//! hand-made hints for a table of default bots ([`HiddenInfo::honour_default_model`](crate::engine::HiddenInfo::honour_default_model), Dice
 //! Factor's re-deal of hands that `collector` would not have discarded from) are left out.
 //! The particles read the same evidence generically, every decision weighed by the models
 //! inferred for its seat (a `collector` seat's discards among them).
@@ -240,7 +240,7 @@ impl<G: Game> TableBelief<G> {
         self.effective
     }
 
-    /// `seat` took an action the table saw as `seen` ([`HiddenInfo::seen`]) at the state `sampler`
+    /// `seat` took an action the table saw as `seen` ([`HiddenInfo::seen`](crate::engine::HiddenInfo::seen)) at the state `sampler`
     /// samples: updates its belief and the particles (module doc).
     pub fn observe_decision(&mut self, game: &G, seat: usize, seen: &Seen<G::Action>, sampler: &Sampler<'_, G>) {
         self.mend_particles(game, sampler);
@@ -341,7 +341,7 @@ impl<G: Game> TableBelief<G> {
     }
 
     /// Re-deals every particle in play near itself to fit what this seat sees now
-    /// ([`HiddenInfo::mend`]): one whose draws went otherwise than the table's keeps the other
+    /// ([`HiddenInfo::mend`](crate::engine::HiddenInfo::mend)): one whose draws went otherwise than the table's keeps the other
     /// hands its weight was earned with. Nothing in a game that does not mend.
     fn mend_particles(&mut self, game: &G, sampler: &Sampler<'_, G>) {
         for (particle, &w) in self.particles.iter_mut().zip(&self.weights) {

@@ -36,7 +36,7 @@ pub trait Bot<G: Game>: Send {
     /// An event the bot's seat could see at the table.
     fn observe(&mut self, _seat: usize, _event: &G::Event) {}
     /// The probability that this bot, deciding at `view`, takes an action the table sees as
-    /// `seen` ([`HiddenInfo::seen`]): what an opponent model reports to the search's belief
+    /// `seen` ([`HiddenInfo::seen`](crate::engine::HiddenInfo::seen)): what an opponent model reports to the search's belief
     /// ([`crate::engine::belief`]). `None`: the bot cannot say (a search). Default: an
     /// estimate from [`SAMPLED_DECISIONS`] calls of [`Bot::decide`] on a fixed-seed stream
     /// (one call for a bot that never draws); bots with cheap exact odds override it.
@@ -57,7 +57,7 @@ pub trait Bot<G: Game>: Send {
     fn watches(&self) -> bool {
         false
     }
-    /// `seat` (another seat) took an action the table saw as `seen` ([`HiddenInfo::seen`]), at the
+    /// `seat` (another seat) took an action the table saw as `seen` ([`HiddenInfo::seen`](crate::engine::HiddenInfo::seen)), at the
     /// state that `sampler` samples from this bot's own seat's view (the real state stays
     /// hidden).
     fn observe_decision(&mut self, _game: &G, _seat: usize, _seen: &Seen<G::Action>, _sampler: &Sampler<'_, G>) {}

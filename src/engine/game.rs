@@ -215,7 +215,7 @@ pub trait HiddenInfo {
     {
         out.clone_from(state);
     }
-    /// After [`HiddenInfo::determinize`], for a search that models every other seat as the game's
+    /// After [`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize), for a search that models every other seat as the game's
     /// default bot (`ismcts` with `model=default`): re-deals in `out` the hidden cards that
     /// such a model's observed choices rule out, reading only what `seat` sees. A search that
     /// infers each seat's model from its play (`model=auto`) weighs its samples by those
@@ -229,7 +229,7 @@ pub trait HiddenInfo {
     /// draw of its own went otherwise in it), into one that does, keeping what it can of
     /// `out`'s other hands: a search that weighs its samples by what the table did with
     /// them ([`belief`](super::belief)) keeps that evidence past its own draws. Reads what `seat` sees only,
-    /// as [`HiddenInfo::determinize`]. Returns false, leaving `out` alone, when the game keeps
+    /// as [`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize). Returns false, leaving `out` alone, when the game keeps
     /// nothing of an old sample (the default): such a sample is dropped once it no longer fits.
     fn mend(&self, _state: &StateOf<Self>, _seat: usize, _rng: &mut GameRng, _out: &mut StateOf<Self>) -> bool
     where
@@ -240,7 +240,7 @@ pub trait HiddenInfo {
 }
 
 /// Traces: the table as `trace`, `replay`, the replay page and `play` show it. Written in the
-/// game's `trace.rs` ([`trace`] has the formats); every method has a default.
+/// game's `trace.rs` ([`trace`](super::trace) has the formats); every method has a default.
 pub trait Traces {
     /// A readable dump of the full state for traces. Default: the state's `Debug`.
     fn describe(&self, state: &StateOf<Self>) -> String
@@ -260,7 +260,7 @@ pub trait Traces {
     {
         serde_json::Value::Null
     }
-    /// Paths into [`Traces::trace_state`] that not every seat sees, `/`-separated; `*` stands
+    /// Paths into [`Traces::trace_state`](crate::engine::Traces::trace_state) that not every seat sees, `/`-separated; `*` stands
     /// for a seat number (seat k sees the k-th element), `[]` for every element of a list
     /// (`players/*/hand`, `draw`). A decision's view is the state with these hidden.
     fn trace_secrets(&self) -> &'static [&'static str]
@@ -280,7 +280,7 @@ pub trait Traces {
     /// Why `action` is not legal for the deciding seat of `view`: the rule it breaks, in the
     /// designer's words (`replay` names it for a hand-edited trace). `None` (the default, and
     /// for a case the game's own reasons do not cover): the engine's reason
-    /// ([`trace::why_illegal`]), whether this kind of action is a choice now at all and which
+    /// ([`trace::why_illegal`](super::trace::why_illegal)), whether this kind of action is a choice now at all and which
     /// of its kind are. A game names its own rules here (a card not held, a move too long).
     fn why_illegal(&self, _view: &ViewOf<'_, Self>, _action: &ActionOf<Self>) -> Option<String>
     where
@@ -291,8 +291,8 @@ pub trait Traces {
 
     /// The table of `state` in the game's words for a person at it (`play`, the replay
     /// page; [`words`]): what decides the game, what the seat to move decides, the public
-    /// facts, and the zones of [`Traces::trace_state`] by their rulebook names. Everything it
-    /// says must be known to every seat (the zones are hidden by [`Traces::trace_secrets`]).
+    /// facts, and the zones of [`Traces::trace_state`](crate::engine::Traces::trace_state) by their rulebook names. Everything it
+    /// says must be known to every seat (the zones are hidden by [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
     /// Default: `None`, and the table is drawn field by field.
     fn table_words(&self, _state: &StateOf<Self>) -> Option<words::TableWords>
     where
@@ -316,7 +316,7 @@ pub trait AuditHooks {
     {
         Vec::new()
     }
-    /// The kind of `action`, one of [`AuditHooks::action_kinds`] (default: "" = unclassified).
+    /// The kind of `action`, one of [`AuditHooks::action_kinds`](crate::engine::AuditHooks::action_kinds) (default: "" = unclassified).
     fn action_kind(&self, _action: &ActionOf<Self>) -> &'static str
     where
         Self: Game,
@@ -371,7 +371,7 @@ pub trait OwnBots {
     }
 }
 
-/// One claim of a bluffing game checked against the variant's deck ([`AuditHooks::claim_audit`]).
+/// One claim of a bluffing game checked against the variant's deck ([`AuditHooks::claim_audit`](crate::engine::AuditHooks::claim_audit)).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClaimCheck {
     /// The claim in the designer's words ("a wild", "a set of 3").
@@ -384,11 +384,11 @@ pub struct ClaimCheck {
     pub keys: Vec<String>,
 }
 
-/// What the table sees of one decision ([`HiddenInfo::seen`]): two decisions look the same to the
+/// What the table sees of one decision ([`HiddenInfo::seen`](crate::engine::HiddenInfo::seen)): two decisions look the same to the
 /// table exactly when their `Seen` are equal, whatever the hidden cards around them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seen<A> {
-    /// The action's public part ([`HiddenInfo::public_action`]).
+    /// The action's public part ([`HiddenInfo::public_action`](crate::engine::HiddenInfo::public_action)).
     pub action: A,
     /// The game's code for what the action showed beyond `action` (the cards of the hand
     /// positions a play names); 0 when `action` says it all.

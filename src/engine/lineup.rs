@@ -30,7 +30,7 @@ pub trait Lineup<G: Game> {
     fn watches(&self) -> bool {
         false
     }
-    /// Hands `seat`'s decision at `state` (its public part, [`HiddenInfo::public_action`]) to every
+    /// Hands `seat`'s decision at `state` (its public part, [`HiddenInfo::public_action`](crate::engine::HiddenInfo::public_action)) to every
     /// other seat's watching bot, with a sampler of `state` from that bot's own seat.
     fn observe_decision(&mut self, _game: &G, _state: &G::State, _seat: usize, _action: &G::Action) {}
     /// What the bots' searches have done so far, added over the seats ([`Bot::search_stats`]).

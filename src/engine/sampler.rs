@@ -4,7 +4,7 @@
 use super::{Game, GameRng};
 
 /// What a searching bot gets of the table besides its view: samples of the full state
-/// consistent with what its seat has seen ([`HiddenInfo::determinize`]). The real state stays
+/// consistent with what its seat has seen ([`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize)). The real state stays
 /// private to the engine, so a bot cannot cheat by construction.
 pub struct Sampler<'s, G: Game> {
     state: &'s G::State,
@@ -24,7 +24,7 @@ impl<'s, G: Game> Sampler<'s, G> {
     }
 
     /// Writes a fresh determinization into `out` (an earlier sample, reused), with the
-    /// hints of a table of default bots ([`HiddenInfo::honour_default_model`]).
+    /// hints of a table of default bots ([`HiddenInfo::honour_default_model`](crate::engine::HiddenInfo::honour_default_model)).
     #[inline]
     pub fn sample_into(&self, game: &G, rng: &mut GameRng, out: &mut G::State) {
         game.determinize(self.state, self.seat, rng, out);
@@ -39,14 +39,14 @@ impl<'s, G: Game> Sampler<'s, G> {
     }
 
     /// Writes into `out` a determinization from the seat's view and the public record alone
-    /// ([`HiddenInfo::determinize`], no default-bot hints): for a search that weighs its samples
+    /// ([`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize), no default-bot hints): for a search that weighs its samples
     /// by the models it infers ([`belief`](super::belief)).
     #[inline]
     pub fn deal_into(&self, game: &G, rng: &mut GameRng, out: &mut G::State) {
         game.determinize(self.state, self.seat, rng, out);
     }
 
-    /// Re-deals `out`, an older sample, near itself to fit the seat's view ([`HiddenInfo::mend`]);
+    /// Re-deals `out`, an older sample, near itself to fit the seat's view ([`HiddenInfo::mend`](crate::engine::HiddenInfo::mend));
     /// false when the game keeps nothing of old samples.
     #[inline]
     pub fn mend(&self, game: &G, rng: &mut GameRng, out: &mut G::State) -> bool {

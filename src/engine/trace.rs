@@ -3,10 +3,10 @@
 //!
 //! A trace is one JSON object per line, each with a `type` first:
 //! - `start`: the game id, the variant as played, the seats with their bots, the game seed,
-//!   the paths of the state that not every seat sees ([`Traces::trace_secrets`]) and the
-//!   complete state after set-up ([`Traces::trace_state`]);
+//!   the paths of the state that not every seat sees ([`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)) and the
+//!   complete state after set-up ([`Traces::trace_state`](crate::engine::Traces::trace_state));
 //! - `chance`: a random event the rules made (a card drawn, a die rolled, a reshuffle with
-//!   the new order of the pile, a random card taken), [`Traces::trace_chance`] of the game's
+//!   the new order of the pile, a random card taken), [`Traces::trace_chance`](crate::engine::Traces::trace_chance) of the game's
 //!   own events, with the number of actions applied before it (`step`; 0 for the set-up);
 //! - `decision`: the step, the turn, the deciding seat, what it sees (`view`: the state with
 //!   what it cannot see hidden), every legal action in the game's action notation (the
@@ -60,7 +60,7 @@ pub struct StartLine {
     pub game_seed: u64,
     /// Unit of the game's length (`turns`, `rounds`).
     pub length_unit: String,
-    /// Paths of the state that not every seat sees ([`Traces::trace_secrets`]).
+    /// Paths of the state that not every seat sees ([`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
     pub secrets: Vec<String>,
     /// The complete state after set-up.
     pub state: Value,
@@ -90,7 +90,7 @@ pub struct DecisionLine {
 pub struct ChanceLine {
     /// Actions applied before it (0: the set-up).
     pub step: u64,
-    /// The random event and its result ([`Traces::trace_chance`]).
+    /// The random event and its result ([`Traces::trace_chance`](crate::engine::Traces::trace_chance)).
     pub event: Value,
 }
 
@@ -764,7 +764,7 @@ pub fn action_kind(action: &Value) -> String {
     }
 }
 
-/// The generic reason an action is not among `legal` (see [`Traces::why_illegal`]): its kind
+/// The generic reason an action is not among `legal` (see [`Traces::why_illegal`](crate::engine::Traces::why_illegal)): its kind
 /// is no choice now (and which kinds are), or which of its kind are legal.
 pub fn why_not_listed<A: Serialize>(action: &A, legal: &[A]) -> String {
     let a = serde_json::to_value(action).unwrap_or(Value::Null);

@@ -17,12 +17,12 @@
 //!   well formed (winners only among scored seats, win shares summing to 1 or, for a game
 //!   without winner, 0; eliminations within the length; a known end reason);
 //! - same seed, same game: every game is played twice and the outcomes compared;
-//! - determinizations (what search bots get, [`HiddenInfo::determinize`]), sampled on every 7th
+//! - determinizations (what search bots get, [`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize)), sampled on every 7th
 //!   decision: each shows the deciding seat exactly its own observation, keeps every
 //!   invariant (cards and money conserved), and, over a bot's games, some sample differs
 //!   from the real state in what another seat sees (the hidden parts are re-sampled; not
 //!   asked of games with [`GameInfo::hidden_state`](crate::engine::GameInfo::hidden_state) false); where the game mends samples
-//!   ([`HiddenInfo::mend`]), a sample drawn for another seat mended for the deciding one shows it
+//!   ([`HiddenInfo::mend`](crate::engine::HiddenInfo::mend)), a sample drawn for another seat mended for the deciding one shows it
 //!   its own observation and keeps every invariant, and a sample that fits is kept as it is
 //!   in what every seat sees;
 //! - traces round-trip ([`check_trace_round_trip`]): a game traced as JSON Lines replays
@@ -354,7 +354,7 @@ fn check_samples<G: Game>(game: &G, state: &G::State, seat: usize, seed: u64) ->
     Ok(varied)
 }
 
-/// Where the game mends samples ([`HiddenInfo::mend`]): a sample drawn for another seat (showing
+/// Where the game mends samples ([`HiddenInfo::mend`](crate::engine::HiddenInfo::mend)): a sample drawn for another seat (showing
 /// `seat` a hand it does not hold) mended for `seat` shows it exactly its own observation,
 /// keeps every invariant and who moves; mending `fitting`, a sample that already fits, keeps
 /// what every seat sees in it.

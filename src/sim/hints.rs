@@ -3,7 +3,7 @@
 //!
 //! The search runs exactly as the `ismcts` bot decides in a simulation, with the game's own
 //! search settings and the asked number of iterations: every iteration plays on a fresh
-//! determinization ([`HiddenInfo::determinize`] through the engine's [`Sampler`]), a full table
+//! determinization ([`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize) through the engine's [`Sampler`]), a full table
 //! consistent with what the seat has seen, its hidden part re-sampled, so the advice is
 //! built from the seat's information only. Each action's estimate is the mean win share
 //! the seat got in the iterations that began with it (a tie shares the win; an iteration cut

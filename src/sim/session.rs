@@ -9,7 +9,7 @@
 //! the saved game replays with `playtest replay` and shows on the replay page.
 //!
 //! What leaves the session for the page is what the person's seat may see: the table with the
-//! game's secrets hidden ([`Traces::trace_secrets`]), the events its seat sees
+//! game's secrets hidden ([`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)), the events its seat sees
 //! ([`GameEvent::visible_to`]) and their chance results, and its own legal actions.
 
 use serde::Serialize;
@@ -60,7 +60,7 @@ pub struct Narrated {
     pub chance: Vec<Value>,
     /// The table afterwards as this seat sees it.
     pub view: Value,
-    /// The table afterwards in the game's words ([`Traces::table_words`]; `null` for a game
+    /// The table afterwards in the game's words ([`Traces::table_words`](crate::engine::Traces::table_words); `null` for a game
     /// without them).
     pub words: Value,
     /// Every seat's score afterwards as this seat may know it (`null`: hidden from it).
@@ -183,7 +183,7 @@ impl<G: Game> Session<G> {
         seen_by(&self.game.trace_state(&self.state), self.game.trace_secrets(), Some(self.seat))
     }
 
-    /// The table now in the game's words ([`Traces::table_words`]), `null` for a game without them.
+    /// The table now in the game's words ([`Traces::table_words`](crate::engine::Traces::table_words)), `null` for a game without them.
     pub fn words(&self) -> Value {
         self.game.table_words(&self.state).map_or(Value::Null, |w| serde_json::to_value(w).expect("serialises"))
     }

@@ -2,7 +2,7 @@
 //! [`crate::games::SeatedGame::watch_batch`]): the engine's game loop (same streams, so every
 //! game seed replays with `playtest trace --game-seed S`) with every decision looked at:
 //! which kinds of action were legal, which was taken, whether the decision was forced, how long the game went
-//! without progress ([`AuditHooks::progress`]), whether the winner ever decided anything and
+//! without progress ([`AuditHooks::progress`](crate::engine::AuditHooks::progress)), whether the winner ever decided anything and
 //! whether it led from the first turn to the end.
 
 use std::collections::HashMap;

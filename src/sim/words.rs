@@ -4,7 +4,7 @@
 //!
 //! There is one description of an action, the game's own events ([`GameEvent`]'s `Display`,
 //! what `playtest trace` prints): an action is put in words by applying it to samples of
-//! the table consistent with what the seat has seen ([`HiddenInfo::determinize`], never the real
+//! the table consistent with what the seat has seen ([`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize), never the real
 //! hidden cards) and reading the sentences its seat says about itself ("seat 0 plays 2 x 7
 //! and a joker" reads "play 2 x 7 and a joker"). A word that differs between the samples
 //! (a card drawn, a die rolled) depends on what the seat cannot know and is written `?`. A
@@ -172,7 +172,7 @@ pub fn scores_json(scores: &[Option<i64>]) -> Value {
 /// --html`): the game replayed from the trace's seed and actions, and for each step (0: the
 /// set-up, then one per decision) the text trace's sentences with the seats that see each,
 /// the decision's alternatives in the deciding seat's words ([`action_words`]), the table in
-/// the game's words ([`Traces::table_words`]) and the scores (all of them, and which each seat
+/// the game's words ([`Traces::table_words`](crate::engine::Traces::table_words)) and the scores (all of them, and which each seat
 /// may know). `Err` says where the trace is not a game of `game`; a trace that stops part-way
 /// gives the steps it has.
 pub fn trace_words<G: Game>(game: &G, lines: &[(usize, crate::engine::trace::Line)]) -> Result<Value, String> {

@@ -90,7 +90,7 @@ pub enum Chance {
     },
 }
 
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "pile"];
 
 impl Traces for MatchPatch {
@@ -132,7 +132,7 @@ impl Traces for MatchPatch {
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Traces::why_illegal`]).
+    /// reason of [`Traces::why_illegal`](crate::engine::Traces::why_illegal)).
     fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         Some(match (*action, view.decision) {

@@ -156,7 +156,7 @@ impl TryFrom<String> for Claim {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw", "discard", "claim/truthful"];
 
 impl Traces for PennyBadger {
@@ -215,7 +215,7 @@ impl Traces for PennyBadger {
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Traces::why_illegal`]).
+    /// reason of [`Traces::why_illegal`](crate::engine::Traces::why_illegal)).
     fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         let hand = view.hand;

@@ -141,7 +141,7 @@ pub mod by_name {
     }
 }
 
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
 impl Traces for PigFarm {
@@ -192,7 +192,7 @@ impl Traces for PigFarm {
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Traces::why_illegal`]).
+    /// reason of [`Traces::why_illegal`](crate::engine::Traces::why_illegal)).
     fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         Some(match (*action, view.decision()) {
@@ -206,7 +206,7 @@ impl Traces for PigFarm {
         })
     }
 
-    /// The table of `s` in the game's words (see [`Traces::table_words`]).
+    /// The table of `s` in the game's words (see [`Traces::table_words`](crate::engine::Traces::table_words)).
     fn table_words(&self, s: &State) -> Option<crate::engine::words::TableWords> {
         use crate::engine::words::{Lay, TableWords, Zone};
         let p = &self.params;

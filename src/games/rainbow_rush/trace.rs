@@ -100,7 +100,7 @@ pub enum Chance {
     },
 }
 
-/// What `state` paths a seat does not see (see [`Traces::trace_secrets`]).
+/// What `state` paths a seat does not see (see [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
 
 impl Traces for RainbowRush {
@@ -140,7 +140,7 @@ impl Traces for RainbowRush {
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
-    /// reason of [`Traces::why_illegal`]).
+    /// reason of [`Traces::why_illegal`](crate::engine::Traces::why_illegal)).
     fn why_illegal(&self, view: &super::View<'_>, action: &super::Action) -> Option<String> {
         use super::{Action, Decision};
         let held = |c: crate::games::chroma::Card| view.hand.count(c) > 0;

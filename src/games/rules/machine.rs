@@ -312,7 +312,7 @@ impl Bound {
     }
 
     /// Evaluates `e` at `st` with bound names `b` (what is read from cards in
-    /// [`Bound::eval_cards`], the loops over seats and table rows in [`Bound::eval_other`], so
+    /// `Bound::eval_cards`, the loops over seats and table rows in `Bound::eval_other`, so
     /// a call for a common shape is short).
     pub fn eval(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> i64 {
         match e {
@@ -2128,7 +2128,7 @@ struct Candidates {
 
 /// The legal choices of a decision when they are all sets of cards of one action and
 /// argument ([`State::block`]): the sets of `lo..=hi` of the candidate positions, smallest
-/// first, then in lexicographic order, as [`Bound::count_or_pick`] ranks them.
+/// first, then in lexicographic order, as `Bound::count_or_pick` ranks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Block {
     /// The action.
