@@ -136,7 +136,6 @@ struct Compiler<'v> {
     errors: Vec<VariantError>,
     /// Open loops' exits for `end turn` inside them (not needed) and while-loop guards.
     turn_end_fixups: Vec<usize>,
-    round_end_fixups: Vec<usize>,
 }
 
 type Res<T> = Result<T, VariantError>;
@@ -161,7 +160,6 @@ impl<'v> Compiler<'v> {
             chance: false,
             errors: Vec::new(),
             turn_end_fixups: Vec::new(),
-            round_end_fixups: Vec::new(),
         }
     }
 
@@ -374,9 +372,6 @@ impl<'v> Compiler<'v> {
         for i in std::mem::take(&mut self.turn_end_fixups) {
             self.code[i] = Instr::Jump(turn_end);
         }
-        for i in std::mem::take(&mut self.round_end_fixups) {
-            self.code[i] = Instr::Jump(round_end);
-        }
         // Actions' steps.
         for (index, steps, key) in std::mem::take(&mut self.action_steps) {
             self.actions[index].code = self.code.len() as u32;
@@ -394,9 +389,6 @@ impl<'v> Compiler<'v> {
             self.emit(Instr::Return, &key);
             for i in std::mem::take(&mut self.turn_end_fixups) {
                 self.code[i] = Instr::Jump(turn_end);
-            }
-            for i in std::mem::take(&mut self.round_end_fixups) {
-                self.code[i] = Instr::Jump(round_end);
             }
         }
         Ok(Layout { round_start, turn_start, turn_end, round_end })
@@ -1530,7 +1522,7 @@ impl<'v> Compiler<'v> {
             self.emit(Instr::EndTurn, key);
         } else if p.keyword("round") {
             p.finish().map_err(|e| self.expr_err(key, e, what))?;
-            self.round_end_fixups.push(self.code.len());
+            // Kept as an instruction, not a jump: the machine counts the turn under way.
             self.emit(Instr::EndRound, key);
         } else if p.keyword("game") {
             let at = p.offset();

@@ -114,6 +114,9 @@ pub struct State {
     pub next_seat: Option<u8>,
     /// Seats passed over in a row.
     pub passed: u8,
+    /// A turn is under way (begun, not yet ended): `end game` and `end round` in it count it
+    /// as played, as a player would count the turn in which the game ended.
+    pub in_turn: bool,
     /// Whether the game is over.
     pub over: bool,
     /// End reason.
@@ -854,7 +857,7 @@ impl Bound {
                     self.step_cards(ins, st, &mut b, rng, log)
                 }
                 ins @ (Instr::SeatLoopStart { .. } | Instr::SeatLoopNext { .. } | Instr::LoopGuard { .. }) => self.step_loop(ins, st, &mut b),
-                ins @ (Instr::EndTurn | Instr::EndRound | Instr::EndGame(_) | Instr::RoundStart | Instr::RoundEnd) => self.step_round(ins, pc, st, &mut b),
+                ins @ (Instr::EndTurn | Instr::EndRound | Instr::EndGame(_) | Instr::RoundStart | Instr::RoundEnd) => self.step_round(ins, st, &mut b),
                 ins => self.step_other(ins, st, &mut b, rng, log),
             }
         }
@@ -942,6 +945,7 @@ impl Bound {
             }
         }
         st.passed = 0;
+        st.in_turn = true;
     }
 
     /// The end of a turn: counts it, checks the end, the round's end and the cap, passes the
@@ -950,6 +954,7 @@ impl Bound {
     fn turn_end(&self, st: &mut State, b: &mut [i64; BINDS]) {
         let p = self.p();
         st.depth = 0;
+        st.in_turn = false;
         st.turn += 1;
         st.round_turn += 1;
         if let Some(reason) = self.first_end(&p.game_ends, st, b) {
@@ -1146,15 +1151,23 @@ impl Bound {
 
     /// The ends of turns, rounds and the game.
     #[inline(never)]
-    fn step_round(&self, ins: &Instr, pc: usize, st: &mut State, b: &mut [i64; BINDS]) {
+    fn step_round(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS]) {
         let p = self.p();
         match ins {
-            Instr::EndTurn | Instr::EndRound => {
-                // Compiled as jumps; kept for safety.
+            Instr::EndTurn => {
+                // Compiled as a jump; kept for safety.
                 st.depth = 0;
-                st.pc = if matches!(p.code[pc], Instr::EndTurn) { p.turn_end } else { p.round_end };
+                st.pc = p.turn_end;
             }
-            Instr::EndGame(reason) => self.end_game(st, *reason),
+            Instr::EndRound => {
+                st.depth = 0;
+                Self::count_turn_under_way(st);
+                st.pc = p.round_end;
+            }
+            Instr::EndGame(reason) => {
+                Self::count_turn_under_way(st);
+                self.end_game(st, *reason);
+            }
             Instr::RoundStart => {
                 st.round_turn = 0;
                 st.current = st.first;
@@ -1266,6 +1279,16 @@ impl Bound {
 
     fn first_end(&self, checks: &[EndCheck], st: &State, b: &mut [i64; BINDS]) -> Option<u8> {
         checks.iter().find(|c| self.operand(&c.condition, st, b) != 0).map(|c| c.reason)
+    }
+
+    /// `end game` or `end round` inside a turn: the turn under way counts as played (in the
+    /// game's length, `turn` and the round's cap), as it does when it ends by its last step.
+    fn count_turn_under_way(st: &mut State) {
+        if st.in_turn {
+            st.in_turn = false;
+            st.turn += 1;
+            st.round_turn += 1;
+        }
     }
 
     fn end_game(&self, st: &mut State, reason: u8) {
@@ -2031,6 +2054,7 @@ impl State {
             skip_next: false,
             next_seat: None,
             passed: 0,
+            in_turn: false,
             over: false,
             end_reason: 0,
             winners: 0,

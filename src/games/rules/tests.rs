@@ -444,3 +444,77 @@ fn two_rules_files_in_one_process_each_offer_their_own_bots() {
     let _again = crate::games::handle(&load("examples/rules/color-match.toml", &[])).expect("compiles");
     assert_eq!(names(&*tricks), ["random", "ismcts", "greedy", "high"]);
 }
+
+/// Checks that a rules file's per-game values agree with an independent simulation's mean and
+/// variance over `reference_games` games, within 4 standard errors of the difference.
+fn agrees_with_reference(what: &str, xs: Vec<f64>, (reference, reference_var): (f64, f64), reference_games: f64) {
+    let (m, var) = mean_var(&xs);
+    let z = (m - reference).abs() / (var / xs.len() as f64 + reference_var / reference_games).sqrt();
+    assert!(z < 4.0, "{what}: rules file {m:.4}, independent simulation {reference:.4} ({z:.1} standard errors)");
+}
+
+/// The mean and variance of a share (a value between 0 and 1 per game) whose mean is `share`:
+/// the variance of a yes/no value, an upper bound for shares split by ties.
+fn share(share: f64) -> (f64, f64) {
+    (share, share * (1.0 - share))
+}
+
+/// A simultaneous-bidding game written from the docs alone (secret choices of every seat,
+/// then `reveal choices`, then the steps that resolve them) plays the distribution of an
+/// independent simulation of the same rules: five seats with 4 to 8 coins bid 0 to all their
+/// coins for six prizes, the single highest bid pays and takes the prize, a tie takes nothing.
+/// The reference is 1,000,000 games of tests/fixtures/rules/sealed-bids-reference.py, a Python
+/// simulation written apart from the engine.
+#[test]
+fn a_sealed_bid_game_plays_like_an_independent_simulation() {
+    const WIN_SHARES: [f64; 5] = [0.1251, 0.1674, 0.2028, 0.2352, 0.2695];
+    let v = Variant::from_toml_str(Path::new("sealed-bids.toml"), include_str!("sealed-bids-test.toml")).expect("toml");
+    let game = RulesGame::from_variant(&v).expect("compiles");
+    let games = sample(&game, 20_000, 17);
+    for (s, &w) in WIN_SHARES.iter().enumerate() {
+        agrees_with_reference(&format!("seat {s}'s win share"), games.iter().map(|g| g.1[s]).collect(), share(w), 1e6);
+    }
+    let shared = games.iter().map(|g| f64::from(u8::from(g.1.iter().filter(|&&w| w > 0.0).count() > 1))).collect();
+    agrees_with_reference("shared wins", shared, share(0.055983), 1e6);
+    assert!(games.iter().all(|g| g.0 == 6.0 && g.2 == "prizes_gone"), "six prizes, six turns");
+}
+
+/// A bid-and-challenge game written from the docs alone: each seat holds two cards of faces 1
+/// to 6, bids "at least q cards of face f among all hands" above the last bid or challenges it;
+/// the challenge turns every hand over and the bidder or the challenger loses. The turn of the
+/// challenge, which ends the game with `end game`, counts in the game's length. The reference
+/// is 1,000,000 games of tests/fixtures/rules/liars-cards-reference.py.
+#[test]
+fn a_bid_and_challenge_game_plays_like_an_independent_simulation() {
+    const LOSE_SHARES: [f64; 3] = [0.3357, 0.3517, 0.3126];
+    let v = Variant::from_toml_str(Path::new("liars-cards.toml"), include_str!("liars-cards-test.toml")).expect("toml");
+    let game = RulesGame::from_variant(&v).expect("compiles");
+    let games = sample(&game, 20_000, 19);
+    agrees_with_reference("mean length", games.iter().map(|g| g.0).collect(), (4.291797, 1.5378399f64.powi(2)), 1e6);
+    for (s, &lose) in LOSE_SHARES.iter().enumerate() {
+        // The two other seats share the win: a seat's win share is 0 or 1/2.
+        let lost = games.iter().map(|g| f64::from(u8::from(g.1[s] == 0.0))).collect();
+        agrees_with_reference(&format!("seat {s}'s share of losses"), lost, share(lose), 1e6);
+    }
+    assert!(games.iter().all(|g| g.2 == "challenged"), "every game ends by a challenge");
+}
+
+/// The tutorial's game plays the distribution of an independent simulation of its rules as
+/// docs/rules-language.md states them, on its own setting and on three players with seven
+/// cards each. The references are 1,000,000 games each of
+/// tests/fixtures/rules/color-match-reference.py, a Python simulation written apart from the
+/// engine.
+#[test]
+fn the_tutorials_color_match_plays_like_an_independent_simulation() {
+    let check = |sets: &[&str], length: (f64, f64), wins: &[f64], seed: u64| {
+        let game = RulesGame::from_variant(&load("examples/rules/color-match.toml", sets)).expect("compiles");
+        let games = sample(&game, 20_000, seed);
+        agrees_with_reference(&format!("{sets:?}: mean length"), games.iter().map(|g| g.0).collect(), (length.0, length.1 * length.1), 1e6);
+        for (s, &w) in wins.iter().enumerate() {
+            agrees_with_reference(&format!("{sets:?}: seat {s}'s win share"), games.iter().map(|g| g.1[s]).collect(), share(w), 1e6);
+        }
+        assert!(games.iter().all(|g| g.2 == "hand_empty"), "{sets:?}: no game reaches the cap");
+    };
+    check(&[], (27.4116, 11.0943), &[0.311, 0.2672, 0.2278, 0.194], 23);
+    check(&["players=3", "hand_size=7"], (30.4875, 12.1043), &[0.3857, 0.3321, 0.2822], 31);
+}
