@@ -112,26 +112,35 @@ pub fn rand_shuffle<T>(items: &mut [T], rng_out: &mut GameRng, divisors: &Diviso
     // The stream in a local for the loop (registers, not memory), written back at the end.
     let mut local = rng_out.clone();
     let rng = &mut local;
-    // Both tables cut to `len + 1` entries: every index below is at most `len`, which the
-    // compiler then sees without a check per position.
-    let (reciprocals, chunks) = (&divisors.reciprocals[..=len], &divisors.chunks[..=len]);
+    // The chunks from position 1 on (`chunks[i]` is the table's `i + 1`), cut to `len`
+    // entries: `i < len` is all the compiler needs to see each read in bounds.
+    let chunks = &divisors.chunks[1..=len];
     let mut i = 1;
     while i < len {
-        let (bound, count) = chunks[i + 1];
+        let (bound, count) = chunks[i];
         let mut chunk = rng.random_range(..bound);
         let last = i + count as usize - 1;
         let end = last.min(len);
-        // Positions i..end, each with its reciprocal: one bounds check per chunk, not two
-        // per position. The remainder r is below the divisor pos + 1, so `r.min(pos)` is r
-        // itself; written so, the compiler sees that the swap stays inside the slice.
-        for (pos, &reciprocal) in (i..end).zip(&reciprocals[i + 1..=end]) {
-            let (q, r) = Divisors::div_rem_by(reciprocal, chunk, pos as u32 + 1);
+        // Positions i..end, in a plain count below `end` (at most `len`) over the items and
+        // the reciprocals of 2..=end both cut to `end` entries (`reciprocals[pos]` is that
+        // of pos + 1): the compiler then sees every index below `end` in bounds and checks
+        // none per position (a zip of the positions with a slice of the reciprocals kept a
+        // check per position). The remainder r is below the divisor pos + 1, so
+        // `r.min(pos)` is r itself; written so, the compiler sees that the swap stays
+        // inside the slice.
+        let head = &mut items[..end];
+        let reciprocals = &divisors.reciprocals[1..=end];
+        let mut pos = i;
+        while pos < end {
+            let (q, r) = Divisors::div_rem_by(reciprocals[pos], chunk, pos as u32 + 1);
             chunk = q;
-            items.swap(pos, (r as usize).min(pos));
+            head.swap(pos, (r as usize).min(pos));
+            pos += 1;
         }
         i = end;
         if i == last && i < len {
-            items.swap(i, chunk as usize);
+            // The last digit is the quotient left, below last + 1: `min` as above.
+            items.swap(i, (chunk as usize).min(i));
             i += 1;
         }
     }
