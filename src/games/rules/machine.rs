@@ -792,8 +792,10 @@ impl Bound {
         // The bound names the instructions read, kept in step with the state's: every write of
         // a step's slot goes to both, and the two steps that use slot 0 or the last four as
         // scratch (the skip condition, a choice with nothing legal) put them back. The
-        // expression slots in between are always written before an expression reads them.
-        let mut b = st.binds;
+        // expression slots in between are always written before an expression reads them, so
+        // only the step slots and the last four are copied ([`Bound::frame_into`]).
+        let mut b = [0i64; BINDS];
+        self.frame_into(st, &mut b);
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
@@ -809,7 +811,7 @@ impl Bound {
                         st.pc = *to;
                     }
                 }
-                Instr::Assign { counter, index, op, value } => self.assign(st, &mut b, *counter, index.as_ref(), *op, value),
+                Instr::Assign { slots, index, op, value, .. } => self.assign(st, &mut b, *slots, index.as_ref(), *op, value),
                 Instr::Bind(slot, e) => {
                     let v = self.operand(e, st, &mut b);
                     st.binds[*slot as usize] = v;
@@ -875,14 +877,13 @@ impl Bound {
         log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
     }
 
-    /// `counter[index] op value`.
+    /// `counter[index] op value`, the counter's slots starting at `first` (`len` of them).
     #[inline(always)]
-    fn assign(&self, st: &mut State, b: &mut [i64; BINDS], counter: u16, index: Option<&Expr>, op: AssignOp, value: &Expr) {
-        let decl = &self.program.counters[counter as usize];
+    fn assign(&self, st: &mut State, b: &mut [i64; BINDS], (first, len): (u16, u16), index: Option<&Expr>, op: AssignOp, value: &Expr) {
         let i = index.map_or(0, |i| self.operand(i, st, b));
         let v = self.operand(value, st, b);
-        if i >= 0 && i < decl.len as i64 {
-            let slot = &mut st.counters[decl.first as usize + i as usize];
+        if i >= 0 && i < len as i64 {
+            let slot = &mut st.counters[first as usize + i as usize];
             *slot = match op {
                 AssignOp::Set => v,
                 AssignOp::Add => slot.saturating_add(v),
@@ -928,7 +929,7 @@ impl Bound {
         }
         if let Some(skip) = &p.skip {
             b[0] = st.current as i64;
-            let skipped = self.operand(skip, st, b) != 0;
+            let skipped = self.cond(skip, st, b);
             b[0] = st.binds[0];
             if skipped {
                 st.passed += 1;
@@ -956,7 +957,9 @@ impl Bound {
             self.end_game(st, reason);
             return;
         }
-        if let Some(_reason) = self.first_end(&p.round_ends, st, b) {
+        if !p.round_ends.is_empty()
+            && let Some(_reason) = self.first_end(&p.round_ends, st, b)
+        {
             st.pc = p.round_end;
             return;
         }
@@ -1265,7 +1268,19 @@ impl Bound {
     }
 
     fn first_end(&self, checks: &[EndCheck], st: &State, b: &mut [i64; BINDS]) -> Option<u8> {
-        checks.iter().find(|c| self.operand(&c.condition, st, b) != 0).map(|c| c.reason)
+        checks.iter().find(|c| self.cond(&c.condition, st, b)).map(|c| c.reason)
+    }
+
+    /// Whether a condition holds: an `and` / `or` of operands read in place (short-circuited
+    /// as [`Bound::eval`] does), else the expression evaluated. Saves the call of `eval` on
+    /// the end and skip conditions, checked every turn.
+    #[inline(always)]
+    fn cond(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> bool {
+        match e {
+            Expr::Bin(Op::And, x, y) => self.operand(x, st, b) != 0 && self.operand(y, st, b) != 0,
+            Expr::Bin(Op::Or, x, y) => self.operand(x, st, b) != 0 || self.operand(y, st, b) != 0,
+            _ => self.operand(e, st, b) != 0,
+        }
     }
 
     fn end_game(&self, st: &mut State, reason: u8) {
@@ -1412,16 +1427,17 @@ impl Bound {
     /// `None` (nothing drawn) when the choice is not `Bound::countable`.
     pub fn random_choice(&self, st: &State, rng: &mut GameRng) -> Option<Choice> {
         let (seat, at) = st.waiting?;
-        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return None };
-        if !self.countable(actions) {
-            return None;
-        }
         if st.counted > 0
             && let Some(block) = &st.block
         {
-            // The same draw as below; the choice of that rank found in the block.
+            // The same draw as below; the choice of that rank found in the block (a block is
+            // kept only for a countable choice).
             let r = rng::below(st.counted, rng) as usize;
             return Some(block.choice(r));
+        }
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return None };
+        if !self.countable(actions) {
+            return None;
         }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
@@ -1675,10 +1691,13 @@ impl Bound {
         if let Some(c) = &decl.cards
             && let Some(z) = self.zone_at(&c.from, st)
         {
-            for i in 0..st.zones[z].len().min(64) {
-                if choice.cards & (1 << i) != 0 {
-                    st.chosen.push(st.zones[z][i]);
-                }
+            // The chosen positions in zone order, a set bit at a time.
+            let cards = &st.zones[z];
+            let mut m = if cards.len() >= 64 { choice.cards } else { choice.cards & ((1u64 << cards.len()) - 1) };
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                st.chosen.push(cards[i]);
             }
         }
         if *secret {
