@@ -1397,11 +1397,16 @@ impl Bound {
     /// With the count, the one block of choices when they are one ([`State::block`]).
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
     fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> (usize, Option<Block>) {
-        if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
-            && self.countable(actions)
-        {
-            let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
-            return (n, block);
+        if let Instr::Choose { actions, .. } = &self.p().code[at as usize] {
+            if let [a] = actions[..]
+                && let Some(counted) = self.count_one_block(st, b, seat, a)
+            {
+                return counted;
+            }
+            if self.countable(actions) {
+                let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
+                return (n, block);
+            }
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
@@ -1409,6 +1414,43 @@ impl Bound {
             false
         });
         (if found { usize::MAX } else { 0 }, None)
+    }
+
+    /// [`Bound::count_or_pick`]'s count and block when the decision is the common shape: one
+    /// action, no argument, no condition, a set of cards by position with no condition on a
+    /// card or on the set. The same walk without the general one's steps (`None`: another
+    /// shape, or as many choices as [`CHOICE_LIMIT`], left to the general walk).
+    #[inline(always)]
+    fn count_one_block(&self, st: &State, b: &mut [i64; BINDS], seat: usize, a: u16) -> Option<(usize, Option<Block>)> {
+        let decl = &self.p().actions[a as usize];
+        let choice = decl.cards.as_ref()?;
+        if !matches!(decl.arg, ArgChoice::None) || decl.condition.is_some() || choice.each.is_some() || choice.set.is_some() || choice.by != ChoiceBy::Position {
+            return None;
+        }
+        // The bound names as `count_or_pick` sets them before its candidates.
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+        b[0] = seat as i64;
+        b[ARG] = 0;
+        b[CHOSEN_ZONE] = -1;
+        b[CHOSEN_MASK] = 0;
+        let Some(z) = self.zone(&choice.from, st, b) else { return Some((0, None)) };
+        let n = st.zones[z].len().min(64);
+        let lo = self.operand(&choice.min, st, b).max(0) as usize;
+        let hi = (self.operand(&choice.max, st, b).max(0) as usize).min(n);
+        if lo > hi {
+            return Some((0, None));
+        }
+        let mut total = 0usize;
+        for k in lo..=hi {
+            total += binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
+            if total >= CHOICE_LIMIT {
+                return None;
+            }
+        }
+        if total == 0 {
+            return Some((0, None));
+        }
+        Some((total, Some(Block { action: a, arg: 0, pos: POSITIONS, n: n as u8, lo: lo as u8, hi: hi as u8 })))
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
