@@ -1424,7 +1424,8 @@ impl Bound {
     fn count_one_block(&self, st: &State, b: &mut [i64; BINDS], seat: usize, a: u16) -> Option<(usize, Option<Block>)> {
         let decl = &self.p().actions[a as usize];
         let choice = decl.cards.as_ref()?;
-        if !matches!(decl.arg, ArgChoice::None) || decl.condition.is_some() || choice.each.is_some() || choice.set.is_some() || choice.by != ChoiceBy::Position {
+        if !matches!(decl.arg, ArgChoice::None) || decl.condition.is_some() || choice.each.is_some() || choice.set.is_some() || choice.by != ChoiceBy::Position
+        {
             return None;
         }
         // The bound names as `count_or_pick` sets them before its candidates.
