@@ -1597,7 +1597,7 @@ impl<'v> Compiler<'v> {
         let n = p.expr().map_err(|e| self.expr_err(key, e, what))?;
         p.finish().map_err(|e| self.expr_err(key, e, what))?;
         let value = self.resolve(key, &n)?;
-        self.emit(Instr::Assign { counter: c as u16, index, op, value }, key);
+        self.emit(Instr::Assign { counter: c as u16, slots: (0, 0), index, op, value }, key);
         Ok(())
     }
 

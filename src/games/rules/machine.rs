@@ -795,8 +795,10 @@ impl Bound {
         // The bound names the instructions read, kept in step with the state's: every write of
         // a step's slot goes to both, and the two steps that use slot 0 or the last four as
         // scratch (the skip condition, a choice with nothing legal) put them back. The
-        // expression slots in between are always written before an expression reads them.
-        let mut b = st.binds;
+        // expression slots in between are always written before an expression reads them, so
+        // only the step slots and the last four are copied ([`Bound::frame_into`]).
+        let mut b = [0i64; BINDS];
+        self.frame_into(st, &mut b);
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
@@ -812,7 +814,7 @@ impl Bound {
                         st.pc = *to;
                     }
                 }
-                Instr::Assign { counter, index, op, value } => self.assign(st, &mut b, *counter, index.as_ref(), *op, value),
+                Instr::Assign { slots, index, op, value, .. } => self.assign(st, &mut b, *slots, index.as_ref(), *op, value),
                 Instr::Bind(slot, e) => {
                     let v = self.operand(e, st, &mut b);
                     st.binds[*slot as usize] = v;
@@ -878,14 +880,13 @@ impl Bound {
         log.emit(|| Event::all(format!("the game is stopped: {STEP_LIMIT} steps ran without a decision (end reason `stuck`)")));
     }
 
-    /// `counter[index] op value`.
+    /// `counter[index] op value`, the counter's slots starting at `first` (`len` of them).
     #[inline(always)]
-    fn assign(&self, st: &mut State, b: &mut [i64; BINDS], counter: u16, index: Option<&Expr>, op: AssignOp, value: &Expr) {
-        let decl = &self.program.counters[counter as usize];
+    fn assign(&self, st: &mut State, b: &mut [i64; BINDS], (first, len): (u16, u16), index: Option<&Expr>, op: AssignOp, value: &Expr) {
         let i = index.map_or(0, |i| self.operand(i, st, b));
         let v = self.operand(value, st, b);
-        if i >= 0 && i < decl.len as i64 {
-            let slot = &mut st.counters[decl.first as usize + i as usize];
+        if i >= 0 && i < len as i64 {
+            let slot = &mut st.counters[first as usize + i as usize];
             *slot = match op {
                 AssignOp::Set => v,
                 AssignOp::Add => slot.saturating_add(v),
@@ -931,7 +932,7 @@ impl Bound {
         }
         if let Some(skip) = &p.skip {
             b[0] = st.current as i64;
-            let skipped = self.operand(skip, st, b) != 0;
+            let skipped = self.cond(skip, st, b);
             b[0] = st.binds[0];
             if skipped {
                 st.passed += 1;
@@ -961,7 +962,9 @@ impl Bound {
             self.end_game(st, reason);
             return;
         }
-        if let Some(_reason) = self.first_end(&p.round_ends, st, b) {
+        if !p.round_ends.is_empty()
+            && let Some(_reason) = self.first_end(&p.round_ends, st, b)
+        {
             st.pc = p.round_end;
             return;
         }
@@ -1278,7 +1281,19 @@ impl Bound {
     }
 
     fn first_end(&self, checks: &[EndCheck], st: &State, b: &mut [i64; BINDS]) -> Option<u8> {
-        checks.iter().find(|c| self.operand(&c.condition, st, b) != 0).map(|c| c.reason)
+        checks.iter().find(|c| self.cond(&c.condition, st, b)).map(|c| c.reason)
+    }
+
+    /// Whether a condition holds: an `and` / `or` of operands read in place (short-circuited
+    /// as [`Bound::eval`] does), else the expression evaluated. Saves the call of `eval` on
+    /// the end and skip conditions, checked every turn.
+    #[inline(always)]
+    fn cond(&self, e: &Expr, st: &State, b: &mut [i64; BINDS]) -> bool {
+        match e {
+            Expr::Bin(Op::And, x, y) => self.operand(x, st, b) != 0 && self.operand(y, st, b) != 0,
+            Expr::Bin(Op::Or, x, y) => self.operand(x, st, b) != 0 || self.operand(y, st, b) != 0,
+            _ => self.operand(e, st, b) != 0,
+        }
     }
 
     /// `end game` or `end round` inside a turn: the turn under way counts as played (in the
@@ -1405,11 +1420,16 @@ impl Bound {
     /// With the count, the one block of choices when they are one ([`State::block`]).
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
     fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> (usize, Option<Block>) {
-        if let Instr::Choose { actions, .. } = &self.p().code[at as usize]
-            && self.countable(actions)
-        {
-            let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
-            return (n, block);
+        if let Instr::Choose { actions, .. } = &self.p().code[at as usize] {
+            if let [a] = actions[..]
+                && let Some(counted) = self.count_one_block(st, b, seat, a)
+            {
+                return counted;
+            }
+            if self.countable(actions) {
+                let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
+                return (n, block);
+            }
         }
         let mut found = false;
         self.each_choice(st, seat, at, &mut |_| {
@@ -1417,6 +1437,44 @@ impl Bound {
             false
         });
         (if found { usize::MAX } else { 0 }, None)
+    }
+
+    /// [`Bound::count_or_pick`]'s count and block when the decision is the common shape: one
+    /// action, no argument, no condition, a set of cards by position with no condition on a
+    /// card or on the set. The same walk without the general one's steps (`None`: another
+    /// shape, or as many choices as [`CHOICE_LIMIT`], left to the general walk).
+    #[inline(always)]
+    fn count_one_block(&self, st: &State, b: &mut [i64; BINDS], seat: usize, a: u16) -> Option<(usize, Option<Block>)> {
+        let decl = &self.p().actions[a as usize];
+        let choice = decl.cards.as_ref()?;
+        if !matches!(decl.arg, ArgChoice::None) || decl.condition.is_some() || choice.each.is_some() || choice.set.is_some() || choice.by != ChoiceBy::Position
+        {
+            return None;
+        }
+        // The bound names as `count_or_pick` sets them before its candidates.
+        b[BINDS - 4..].copy_from_slice(&st.binds[BINDS - 4..]);
+        b[0] = seat as i64;
+        b[ARG] = 0;
+        b[CHOSEN_ZONE] = -1;
+        b[CHOSEN_MASK] = 0;
+        let Some(z) = self.zone(&choice.from, st, b) else { return Some((0, None)) };
+        let n = st.zones[z].len().min(64);
+        let lo = self.operand(&choice.min, st, b).max(0) as usize;
+        let hi = (self.operand(&choice.max, st, b).max(0) as usize).min(n);
+        if lo > hi {
+            return Some((0, None));
+        }
+        let mut total = 0usize;
+        for k in lo..=hi {
+            total += binomial(n, k).min(CHOICE_LIMIT as u64) as usize;
+            if total >= CHOICE_LIMIT {
+                return None;
+            }
+        }
+        if total == 0 {
+            return Some((0, None));
+        }
+        Some((total, Some(Block { action: a, arg: 0, pos: POSITIONS, n: n as u8, lo: lo as u8, hi: hi as u8 })))
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1435,16 +1493,17 @@ impl Bound {
     /// `None` (nothing drawn) when the choice is not `Bound::countable`.
     pub fn random_choice(&self, st: &State, rng: &mut GameRng) -> Option<Choice> {
         let (seat, at) = st.waiting?;
-        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return None };
-        if !self.countable(actions) {
-            return None;
-        }
         if st.counted > 0
             && let Some(block) = &st.block
         {
-            // The same draw as below; the choice of that rank found in the block.
+            // The same draw as below; the choice of that rank found in the block (a block is
+            // kept only for a countable choice).
             let r = rng::below(st.counted, rng) as usize;
             return Some(block.choice(r));
+        }
+        let Instr::Choose { actions, .. } = &self.p().code[at as usize] else { return None };
+        if !self.countable(actions) {
+            return None;
         }
         let mut b = [0i64; BINDS];
         self.frame_into(st, &mut b);
@@ -1698,10 +1757,13 @@ impl Bound {
         if let Some(c) = &decl.cards
             && let Some(z) = self.zone_at(&c.from, st)
         {
-            for i in 0..st.zones[z].len().min(64) {
-                if choice.cards & (1 << i) != 0 {
-                    st.chosen.push(st.zones[z][i]);
-                }
+            // The chosen positions in zone order, a set bit at a time.
+            let cards = &st.zones[z];
+            let mut m = if cards.len() >= 64 { choice.cards } else { choice.cards & ((1u64 << cards.len()) - 1) };
+            while m != 0 {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                st.chosen.push(cards[i]);
             }
         }
         if *secret {

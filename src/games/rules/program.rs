@@ -272,8 +272,10 @@ pub enum SeatLoop {
     Seats,
 }
 
-/// One instruction of the machine.
+/// One instruction of the machine. A `u8` tag first (no niche in a field): the machine's
+/// dispatch reads it in one load.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub enum Instr {
     /// Moves `count` cards (all when `None`) from an end of one zone to an end of another.
     Move {
@@ -346,6 +348,8 @@ pub enum Instr {
     Assign {
         /// Counter.
         counter: u16,
+        /// The counter's first slot and number of slots (set by [`Program::lower`]).
+        slots: (u16, u16),
         /// Index (seat or attribute value).
         index: Option<Expr>,
         /// `=`, `+=` or `-=`.
@@ -700,7 +704,8 @@ impl Instr {
                 count.lower(c);
             }
             Instr::Shuffle(z) | Instr::Reveal(z) => z.lower(c),
-            Instr::Assign { index, value, .. } => {
+            Instr::Assign { counter, slots, index, value, .. } => {
+                *slots = c[*counter as usize];
                 if let Some(e) = index {
                     e.lower(c);
                 }
