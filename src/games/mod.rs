@@ -16,6 +16,7 @@ pub mod key_table;
 pub mod keys;
 pub mod rules;
 pub mod seat_sweep;
+pub mod simd;
 
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
 use crate::error::{Error, VariantError};
