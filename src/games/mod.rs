@@ -11,6 +11,7 @@
 #[cfg(test)]
 mod belief_tests;
 pub mod chroma;
+pub mod deal;
 pub mod handle;
 pub mod key_table;
 pub mod keys;
