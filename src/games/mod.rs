@@ -10,6 +10,7 @@
 
 #[cfg(test)]
 mod belief_tests;
+pub mod chance;
 pub mod chroma;
 pub mod deal;
 pub mod handle;
