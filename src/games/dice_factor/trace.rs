@@ -30,8 +30,8 @@ use super::rules::{END_REASONS, Phase, State};
 use super::{DiceFactor, Die, Event, target_name};
 use crate::engine::Game;
 use crate::engine::Traces;
-use crate::games::chroma::{CARD_KINDS, Card, card_str};
 use crate::games::chance::CardChance;
+use crate::games::chroma::{CARD_KINDS, Card, card_str};
 
 fn cards_of(hand: &super::hand::Hand) -> Vec<&'static str> {
     (0..CARD_KINDS as Card).flat_map(|c| std::iter::repeat_n(card_str(c), hand.count(c) as usize)).collect()
@@ -166,7 +166,9 @@ impl Traces for DiceFactor {
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
         let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
-            Event::DiceRolled { colors, shapes, .. } => Chance::Own(OwnChance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) }),
+            Event::DiceRolled { colors, shapes, .. } => {
+                Chance::Own(OwnChance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) })
+            }
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
             Event::Reshuffled { ref order } => Chance::reshuffle(order, card_str),
             Event::RolledD8 { seat, face, outcome } => Chance::Own(OwnChance::D8 { seat, face, outcome: d8_name(outcome) }),

@@ -5,11 +5,11 @@ use rand::RngExt;
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS, Payout};
 use super::piles::BLOCK;
-use crate::games::simd::{append_block, append_fill, fill_top};
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
 pub use crate::games::chroma::Hand;
 use crate::games::chroma::{self, ActionCard, CARD_KINDS, COLOR_WILD, Card, FIRST_ACTION, MATCHES, action_of};
+use crate::games::simd::{append_block, append_fill, fill_top};
 
 /// Bit of [`CLAIM_FITS`] set for every wild.
 const FITS_WILD: u32 = 1 << 25;

@@ -30,8 +30,8 @@ use super::rules::{Phase, State};
 use super::{Claim, END_REASONS, Event, PennyBadger};
 use crate::engine::Game;
 use crate::engine::Traces;
-use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
 use crate::games::chance::CardChance;
+use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
 
 /// One seat of the traced table.
 #[derive(Serialize)]

@@ -25,8 +25,8 @@ use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{BUTCHER, Die, Event, PigFarm, card_name};
 use crate::engine::Game;
 use crate::engine::Traces;
-use crate::games::chroma::Card;
 use crate::games::chance::CardChance;
+use crate::games::chroma::Card;
 
 /// The name of a pig or of the butcher.
 fn name(card: Card) -> String {

@@ -25,8 +25,8 @@ use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{Event, RainbowRush};
 use crate::engine::Game;
 use crate::engine::Traces;
-use crate::games::chroma::{card_names, card_str};
 use crate::games::chance::{CardChance, NoOwnChance};
+use crate::games::chroma::{card_names, card_str};
 
 fn cards_of(hand: &Hand) -> Vec<&'static str> {
     hand.cards().map(card_str).collect()
