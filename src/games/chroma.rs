@@ -6,6 +6,9 @@
 
 use serde::Deserialize;
 
+#[cfg(target_arch = "x86_64")]
+use crate::games::simd::V128;
+
 /// A card; see the module doc for the numbering.
 pub type Card = u8;
 
@@ -395,7 +398,6 @@ impl Hand {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn insert_sse2(&mut self, card: Card, n: usize) {
-        use std::arch::x86_64::*;
         /// `BEFORE[k]`: 0xFF in the slots below `k`.
         static BEFORE: [[u8; 16]; 17] = {
             let mut t = [[0u8; 16]; 17];
@@ -410,24 +412,19 @@ impl Hand {
             }
             t
         };
-        // SAFETY: SSE2 is part of the x86-64 baseline; every load and store covers exactly
-        // the 16 bytes of `self.cards` or of a table row.
-        unsafe {
-            let x = _mm_loadu_si128(self.cards.as_ptr().cast());
-            let c = _mm_set1_epi8(card as i8);
-            // Held slots holding a card that sorts after `card` (cards are below 128, so the
-            // signed comparison is the card order); slot `n` counts as later.
-            let later = (_mm_movemask_epi8(_mm_cmpgt_epi8(x, c)) as u32 & ((1 << n) - 1)) | (1 << n);
-            let pos = later.trailing_zeros() as usize;
-            let before = _mm_loadu_si128(BEFORE[pos].as_ptr().cast());
-            let through = _mm_loadu_si128(BEFORE[pos + 1].as_ptr().cast());
-            let shifted = _mm_slli_si128::<1>(x);
-            let kept = _mm_and_si128(x, before);
-            let placed = _mm_and_si128(c, _mm_xor_si128(through, before));
-            let moved = _mm_andnot_si128(through, shifted);
-            let y = _mm_or_si128(_mm_or_si128(kept, placed), moved);
-            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), y);
-        }
+        let x = V128::load(&self.cards);
+        let c = V128::splat8(card);
+        // Held slots holding a card that sorts after `card` (cards are below 128, so the
+        // signed comparison is the card order); slot `n` counts as later.
+        let later = (x.gt8(c).mask8() & ((1 << n) - 1)) | (1 << n);
+        let pos = later.trailing_zeros() as usize;
+        let before = V128::load(&BEFORE[pos]);
+        let through = V128::load(&BEFORE[pos + 1]);
+        let shifted = x.bytes_up::<1>();
+        let kept = x.and(before);
+        let placed = c.and(through.xor(before));
+        let moved = through.and_not(shifted);
+        kept.or(placed).or(moved).store(&mut self.cards);
     }
 
     /// [`Hand::insert`]'s placing of the card on one 128-bit word (any CPU); the caller adds
@@ -478,31 +475,26 @@ impl Hand {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn insert_all_sse2(&mut self, cards: &[Card]) {
-        use std::arch::x86_64::*;
         /// Each lane's index.
         const LANES: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-        // SAFETY: SSE2 is part of the x86-64 baseline; the load and the store cover exactly
-        // the 16 bytes of `self.cards`, the other load the 16 bytes of `LANES`.
-        unsafe {
-            let mut x = _mm_loadu_si128(self.cards.as_ptr().cast());
-            // 0xFF in the lanes at or past the length (lane index > len - 1; cards and
-            // lengths are below 128, so the signed comparisons are the usual order).
-            let mut free = _mm_cmpgt_epi8(_mm_loadu_si128(LANES.as_ptr().cast()), _mm_set1_epi8(self.len as i8 - 1));
-            for &card in cards {
-                let c = _mm_set1_epi8(card as i8);
-                // The held cards that sort after `card` are the last held ones (the hand is
-                // in order), so with the free lanes they are every lane from `card`'s place
-                // on: as `insert`'s first later slot, without a bit scan.
-                let later = _mm_or_si128(_mm_cmpgt_epi8(x, c), free);
-                let after = _mm_slli_si128::<1>(later);
-                let kept = _mm_andnot_si128(later, x);
-                let placed = _mm_and_si128(c, _mm_andnot_si128(after, later));
-                let moved = _mm_and_si128(_mm_slli_si128::<1>(x), after);
-                x = _mm_or_si128(_mm_or_si128(kept, placed), moved);
-                free = _mm_slli_si128::<1>(free);
-            }
-            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), x);
+        let mut x = V128::load(&self.cards);
+        // 0xFF in the lanes at or past the length (lane index > len - 1; cards and
+        // lengths are below 128, so the signed comparisons are the usual order).
+        let mut free = V128::load(&LANES).gt8(V128::splat8(self.len.wrapping_sub(1)));
+        for &card in cards {
+            let c = V128::splat8(card);
+            // The held cards that sort after `card` are the last held ones (the hand is
+            // in order), so with the free lanes they are every lane from `card`'s place
+            // on: as `insert`'s first later slot, without a bit scan.
+            let later = x.gt8(c).or(free);
+            let after = later.bytes_up::<1>();
+            let kept = later.and_not(x);
+            let placed = c.and(after.and_not(later));
+            let moved = x.bytes_up::<1>().and(after);
+            x = kept.or(placed).or(moved);
+            free = free.bytes_up::<1>();
         }
+        x.store(&mut self.cards);
         self.len += cards.len() as u8;
     }
 
@@ -576,7 +568,6 @@ impl Hand {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn close_gaps_sse2(&mut self, mask: u32) {
-        use std::arch::x86_64::*;
         /// `BELOW[k]`: 0xFF in the slots below `k`.
         static BELOW: [[u8; 16]; 16] = {
             let mut t = [[0u8; 16]; 16];
@@ -592,19 +583,14 @@ impl Hand {
             t
         };
         let mut rest = mask & 0xFFFF;
-        // SAFETY: SSE2 is part of the x86-64 baseline; the first load and the store cover
-        // exactly the 16 bytes of `self.cards`, the other loads one 16-byte row of `BELOW`
-        // (`at` < 16 as `rest` < 2^16).
-        unsafe {
-            let mut x = _mm_loadu_si128(self.cards.as_ptr().cast());
-            while rest != 0 {
-                let at = 31 - rest.leading_zeros() as usize;
-                rest ^= 1 << at;
-                let below = _mm_loadu_si128(BELOW[at].as_ptr().cast());
-                x = _mm_or_si128(_mm_and_si128(x, below), _mm_andnot_si128(below, _mm_srli_si128::<1>(x)));
-            }
-            _mm_storeu_si128(self.cards.as_mut_ptr().cast(), x);
+        let mut x = V128::load(&self.cards);
+        while rest != 0 {
+            let at = 31 - rest.leading_zeros() as usize;
+            rest ^= 1 << at;
+            let below = V128::load(&BELOW[at]);
+            x = x.and(below).or(below.and_not(x.bytes_down::<1>()));
         }
+        x.store(&mut self.cards);
     }
 
     /// Splits the hand into (kept, taken) by a bit mask of positions; both stay in order.

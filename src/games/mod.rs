@@ -10,12 +10,15 @@
 
 #[cfg(test)]
 mod belief_tests;
+pub mod chance;
 pub mod chroma;
+pub mod deal;
 pub mod handle;
 pub mod key_table;
 pub mod keys;
 pub mod rules;
 pub mod seat_sweep;
+pub mod simd;
 
 use crate::engine::{BotInfo, BotParamInfo, BotSpec, Game, all_bots};
 use crate::error::{Error, VariantError};

@@ -11,6 +11,7 @@ use super::cards::{Card, Hand, KINDS, write_card_name};
 use super::rules::State;
 use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, rng};
+use crate::games::deal;
 
 impl BeaverMania {
     /// The cards `seat` cannot locate (the draw pile and the other hands' cards not publicly
@@ -29,16 +30,8 @@ impl BeaverMania {
         // In a canonical order first: the draw pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
         rng::sort_cards(&mut out.draw);
-        rng::shuffle(&mut out.draw, rng);
-        for o in others {
-            let mut hand = s.known[o];
-            let start = out.draw.len() - (s.hands[o].len() - hand.len());
-            for &c in &out.draw[start..] {
-                hand.add(c);
-            }
-            out.draw.truncate(start);
-            out.hands[o] = hand;
-        }
+        let known_hand = |o: usize| (s.known[o], s.hands[o].len() - s.known[o].len());
+        deal::shuffle_and_deal(&mut out.draw, rng, others, known_hand, Hand::add, |o, hand| out.hands[o] = hand);
     }
 
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.

@@ -38,6 +38,7 @@ use super::rules::{END_REASONS, State, Step};
 use super::{BeaverMania, Event, Source, card_name};
 use crate::engine::Game;
 use crate::engine::Traces;
+use crate::games::chance::CardChance;
 
 fn cards_of(hand: &Hand) -> Vec<String> {
     hand.kinds().flat_map(|c| std::iter::repeat_n(name(c), hand.count(c) as usize)).collect()
@@ -103,23 +104,12 @@ pub struct Table {
 }
 
 /// A random event of Beaver Mania (module doc).
+///
+/// The draws, deals and reshuffles every card game records are [`CardChance`]'s; these are
+/// this game's own.
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Chance {
-    /// A seat's starting hand.
-    Deal {
-        /// The seat.
-        seat: u8,
-        /// Its cards.
-        hand: Vec<String>,
-    },
-    /// A card from the draw pile.
-    Draw {
-        /// Who took it.
-        seat: u8,
-        /// The card.
-        card: String,
-    },
+pub enum OwnChance {
     /// Cards turned up into the display and the stock.
     Refill {
         /// Cards added to the display.
@@ -128,6 +118,9 @@ pub enum Chance {
         stock: u32,
     },
 }
+
+/// A random event as the trace records it.
+type Chance = CardChance<String, OwnChance>;
 
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
@@ -194,10 +187,10 @@ impl Traces for BeaverMania {
         let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::Took { seat, from: Source::DrawPile, card, .. } => Chance::Draw { seat, card: name(card) },
-            Event::Refilled { display, stock } => Chance::Refill { display, stock },
+            Event::Refilled { display, stock } => Chance::Own(OwnChance::Refill { display, stock }),
             _ => return None,
         };
-        Some(serde_json::to_value(chance).expect("serialises"))
+        chance.record()
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic

@@ -37,6 +37,7 @@ use super::cards::{RANK_NAMES, RANKS, card_name, rank_name};
 use super::rules::{Cause, END_REASONS, Phase, State};
 use super::{BluffingJoker, Event, Move, Pos, pos_name};
 use crate::engine::Traces;
+use crate::games::chance::{CardChance, NoOwnChance};
 
 /// serde of a rank or declared value by its short name: `#[serde(with = "by_rank")]`.
 pub mod by_rank {
@@ -134,33 +135,9 @@ pub struct Table {
     pub end_reason: Option<&'static str>,
 }
 
-/// A random event of Bluffing Joker (module doc).
-#[derive(Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Chance {
-    /// A seat's starting hand.
-    Deal {
-        /// The seat.
-        seat: u8,
-        /// Its cards.
-        hand: Vec<String>,
-    },
-    /// A card from the draw pile.
-    Draw {
-        /// Who drew.
-        seat: u8,
-        /// The card.
-        card: String,
-    },
-    /// The discard pile shuffled into a new draw pile.
-    Reshuffle {
-        /// Cards in it.
-        cards: u32,
-        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
-        /// before any of it is drawn.
-        order: Vec<String>,
-    },
-}
+/// A random event of the game as the trace records it (module doc): a deal, a draw or a
+/// reshuffle, as every card game records them.
+type Chance = CardChance<String, NoOwnChance>;
 
 fn hand_names(cards: &[super::CardId]) -> Vec<String> {
     let mut sorted = cards.to_vec();
@@ -226,10 +203,10 @@ impl Traces for BluffingJoker {
         let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: hand_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_name(card) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_name(c)).collect() },
+            Event::Reshuffled { ref order } => Chance::reshuffle(order, card_name),
             _ => return None,
         };
-        Some(serde_json::to_value(chance).expect("serialises"))
+        chance.record()
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic

@@ -16,6 +16,7 @@ use crate::engine::HiddenInfo;
 use crate::engine::rng::below;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{CARD_KINDS, Card, card_name};
+use crate::games::deal;
 
 impl DiceFactor {
     /// [`crate::engine::HiddenInfo::mend`]: `out`, an older sample, re-dealt to fit what `seat`
@@ -78,12 +79,8 @@ impl DiceFactor {
         let kept = near.map(|near| self.keep_near_hands(s, seat, near, &mut pool, rng));
         // Laid out in a canonical order first, as sorting would: the draw pile's real order
         // is hidden, and a sample must depend on the seat's view and the stream only.
-        out.draw.clear();
-        for (k, &n) in pool.iter().enumerate() {
-            out.draw.extend(std::iter::repeat_n(k as Card, n as usize));
-        }
-        rng::shuffle(&mut out.draw, rng);
-        for o in (0..self.players).filter(|&o| o != seat) {
+        deal::lay_out_counts(&mut out.draw, &pool);
+        let kept_hand = |o: usize| {
             let mut hand = Hand::EMPTY;
             hand.extra = hands[o].extra;
             for (k, &n) in known[o].iter().enumerate() {
@@ -98,13 +95,11 @@ impl DiceFactor {
                     }
                 }
             }
-            let start = out.draw.len() - (hands[o].len() - hand.len());
-            for &c in &out.draw[start..] {
-                hand.add(c);
-            }
-            out.draw.truncate(start);
-            out.hands[o] = hand;
-        }
+            let lacking = hands[o].len() - hand.len();
+            (hand, lacking)
+        };
+        let others = (0..self.players).filter(|&o| o != seat);
+        deal::shuffle_and_deal(&mut out.draw, rng, others, kept_hand, Hand::add, |o, hand| out.hands[o] = hand);
     }
 
     /// The cards `seat` cannot locate in `s`, counted per card: the draw pile, then the other

@@ -30,6 +30,7 @@ use super::rules::{END_REASONS, Phase, State};
 use super::{DiceFactor, Die, Event, target_name};
 use crate::engine::Game;
 use crate::engine::Traces;
+use crate::games::chance::CardChance;
 use crate::games::chroma::{CARD_KINDS, Card, card_str};
 
 fn cards_of(hand: &super::hand::Hand) -> Vec<&'static str> {
@@ -75,37 +76,18 @@ pub struct Table {
 }
 
 /// A random event of Dice Factor (module doc).
+///
+/// The draws, deals and reshuffles every card game records are [`CardChance`]'s; these are
+/// this game's own.
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Chance {
-    /// A seat's starting hand.
-    Deal {
-        /// The seat.
-        seat: u8,
-        /// Its cards.
-        hand: Vec<&'static str>,
-    },
+pub enum OwnChance {
     /// The two dice at the set-up.
     Dice {
         /// The colors die's face.
         colors: &'static str,
         /// The shapes die's face.
         shapes: &'static str,
-    },
-    /// A card from the draw pile.
-    Draw {
-        /// Who drew.
-        seat: u8,
-        /// The card.
-        card: &'static str,
-    },
-    /// The discard pile shuffled into a new draw pile.
-    Reshuffle {
-        /// Cards in it.
-        cards: u32,
-        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
-        /// before any of it is drawn.
-        order: Vec<&'static str>,
     },
     /// The d8.
     D8 {
@@ -135,6 +117,9 @@ pub enum Chance {
         face: &'static str,
     },
 }
+
+/// A random event as the trace records it.
+type Chance = CardChance<&'static str, OwnChance>;
 
 fn d8_name(f: D8Face) -> &'static str {
     f.name()
@@ -181,15 +166,17 @@ impl Traces for DiceFactor {
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
         let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
-            Event::DiceRolled { colors, shapes, .. } => Chance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) },
+            Event::DiceRolled { colors, shapes, .. } => {
+                Chance::Own(OwnChance::Dice { colors: Die::Colors.face_name(colors), shapes: Die::Shapes.face_name(shapes) })
+            }
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
-            Event::RolledD8 { seat, face, outcome } => Chance::D8 { seat, face, outcome: d8_name(outcome) },
-            Event::SwapDetail { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
-            Event::Rerolled { seat, die, face } => Chance::Reroll { seat, die, face: die.face_name(face) },
+            Event::Reshuffled { ref order } => Chance::reshuffle(order, card_str),
+            Event::RolledD8 { seat, face, outcome } => Chance::Own(OwnChance::D8 { seat, face, outcome: d8_name(outcome) }),
+            Event::SwapDetail { seat, target, took, .. } => Chance::Own(OwnChance::TakeRandom { seat, from: target, card: took.map(card_str) }),
+            Event::Rerolled { seat, die, face } => Chance::Own(OwnChance::Reroll { seat, die, face: die.face_name(face) }),
             _ => return None,
         };
-        Some(serde_json::to_value(chance).expect("serialises"))
+        chance.record()
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic

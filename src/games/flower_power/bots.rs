@@ -10,6 +10,8 @@ use super::{Action, Event, FlowerPower, View};
 use crate::engine::OwnBots;
 use crate::engine::{Bot, BotInfo, BotParamInfo, GameRng, Uniform};
 use crate::games::chroma::Card;
+#[cfg(target_arch = "x86_64")]
+use crate::games::simd::V128;
 
 /// The hand positions of the first `want[c]` cards of each color c, in hand order.
 #[inline]
@@ -217,40 +219,34 @@ pub struct GreedyTurn {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub fn greedy_turn_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> GreedyTurn {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
-    // the two loads read the 16 bytes of `garden` and of `slots` (unaligned loads).
-    let (completing, in_color) = unsafe {
-        let g = _mm_loadu_si128(garden.as_ptr().cast());
-        let h = _mm_unpacklo_epi8(_mm_cvtsi64_si128(held as i64), _mm_setzero_si128());
-        let completing = _mm_cmpgt_epi16(_mm_add_epi16(g, h), _mm_set1_epi16(petals as i16 - 1));
-        // One bit per color: the 16-bit lanes (0 or -1) packed to bytes.
-        let completing = _mm_movemask_epi8(_mm_packs_epi16(completing, _mm_setzero_si128())) as u32;
-        // The hand's part of the key (below 0x100), top bit flipped: the garden's part (the
-        // petals << 8, low byte 0) joins it by one XOR. A color not held then takes the
-        // largest key, 0x7fff, by a maximum with a floor that leaves the held ones alone.
-        let colors = _mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0);
-        let absent = _mm_cmpeq_epi16(h, _mm_setzero_si128());
-        let hand_key = _mm_or_si128(_mm_slli_epi16::<3>(_mm_sub_epi16(_mm_set1_epi16(31), h)), colors);
-        let hand_key = _mm_xor_si128(hand_key, _mm_set1_epi16(i16::MIN));
-        let floor = _mm_xor_si128(absent, _mm_set1_epi16(i16::MIN));
-        let key = _mm_max_epi16(_mm_xor_si128(_mm_slli_epi16::<8>(g), hand_key), floor);
-        let mut m = _mm_min_epi16(key, _mm_shuffle_epi32::<0b01_00_11_10>(key));
-        m = _mm_min_epi16(m, _mm_shuffle_epi32::<0b10_11_00_01>(m));
-        m = _mm_min_epi16(m, _mm_shufflelo_epi16::<0b10_11_00_01>(m));
-        // Lanes 0 and 1 hold the least key; every lane gets it. Keys differ by color, so
-        // exactly one lane equals it when a color is held: that lane gains the petal.
-        let least = _mm_shuffle_epi32::<0>(m);
-        // The color c (the low 3 bits, untouched by the flipped top bit) becomes 5c in every
-        // byte. No color held: c = 7, and no card is 35 to 39.
-        let c = _mm_and_si128(least, _mm_set1_epi16(7));
-        let first_card = _mm_add_epi16(_mm_slli_epi16::<2>(c), c);
-        let first_card = _mm_packus_epi16(first_card, first_card);
-        // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
-        let d = _mm_sub_epi8(_mm_loadu_si128(slots.as_ptr().cast()), first_card);
-        let inside = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(4)), d);
-        (completing, _mm_movemask_epi8(inside) as u32)
-    };
+    let g = V128::load16(garden);
+    let h = V128::from_u64(held).unpack_low8(V128::zero());
+    let completing = g.add16(h).gt16(V128::splat16((petals as u16).wrapping_sub(1)));
+    // One bit per color: the 16-bit lanes (0 or -1) packed to bytes.
+    let completing = completing.pack_i16_to_i8(V128::zero()).mask8();
+    // The hand's part of the key (below 0x100), top bit flipped: the garden's part (the
+    // petals << 8, low byte 0) joins it by one XOR. A color not held then takes the
+    // largest key, 0x7fff, by a maximum with a floor that leaves the held ones alone.
+    let colors = V128::from_u16s([0, 1, 2, 3, 4, 5, 6, 7]);
+    let absent = h.eq16(V128::zero());
+    let top_bit = V128::splat16(0x8000);
+    let hand_key = V128::splat16(31).sub16(h).shl16::<3>().or(colors).xor(top_bit);
+    let floor = absent.xor(top_bit);
+    let key = g.shl16::<8>().xor(hand_key).max_i16(floor);
+    let mut m = key.min_i16(key.shuffle32::<0b01_00_11_10>());
+    m = m.min_i16(m.shuffle32::<0b10_11_00_01>());
+    m = m.min_i16(m.shuffle_low16::<0b10_11_00_01>());
+    // Lanes 0 and 1 hold the least key; every lane gets it. Keys differ by color, so
+    // exactly one lane equals it when a color is held: that lane gains the petal.
+    let least = m.shuffle32::<0>();
+    // The color c (the low 3 bits, untouched by the flipped top bit) becomes 5c in every
+    // byte. No color held: c = 7, and no card is 35 to 39.
+    let c = least.and(V128::splat16(7));
+    let first_card = c.shl16::<2>().add16(c);
+    let first_card = first_card.pack_i16_to_u8(first_card);
+    // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
+    let d = V128::load(slots).sub8(first_card);
+    let in_color = d.min_u8(V128::splat8(4)).eq8(d).mask8();
     // The slots past the length come after every card held, so the lowest slot of a held
     // color is a card held.
     GreedyTurn { completing, first: (in_color & in_color.wrapping_neg()) as u16 }

@@ -10,6 +10,7 @@ use super::{Action, FlowerPower, View};
 use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, Seen, rng};
 use crate::games::chroma::card_str;
+use crate::games::deal;
 
 impl FlowerPower {
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
@@ -82,12 +83,7 @@ impl HiddenInfo for FlowerPower {
         // In a canonical order first: the pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
         rng::sort_cards(&mut out.pile);
-        rng::shuffle(&mut out.pile, rng);
-        for o in others {
-            let start = out.pile.len() - hands[o].len();
-            out.hands[o] = Hand::from_cards(&out.pile[start..]);
-            out.pile.truncate(start);
-        }
+        deal::shuffle_and_deal(&mut out.pile, rng, others, |o| (Hand::EMPTY, hands[o].len()), Hand::push, |o, hand| out.hands[o] = hand);
     }
 
     /// [`crate::engine::HiddenInfo::seen`]: a play as the table sees it, the cards laid whatever

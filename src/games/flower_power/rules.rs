@@ -8,6 +8,8 @@ use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
 use super::{Event, FlowerPower};
 use crate::engine::{EventLog, GameRng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, card_str, shuffle_cards};
+#[cfg(target_arch = "x86_64")]
+use crate::games::simd::V128;
 
 /// The color (0..5, canonical order) of each base card.
 const COLOR_OF: [u8; 25] = {
@@ -148,20 +150,13 @@ impl Hand {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn slots_of(&self, c: usize) -> u16 {
-        use std::arch::x86_64::*;
         /// `FIRST[c]`: the first card of color c in every byte.
         static FIRST: [[u8; 16]; COLORS] = [[0; 16], [5; 16], [10; 16], [15; 16], [20; 16]];
         debug_assert!(c < COLORS);
         let first = &FIRST[c.min(COLORS - 1)];
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16, so
-        // the aligned load reads exactly the slots; `first` is 16 bytes, read unaligned.
-        unsafe {
-            let v = _mm_load_si128(self.cards.0.as_ptr().cast());
-            // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
-            let d = _mm_sub_epi8(v, _mm_loadu_si128(first.as_ptr().cast()));
-            let inside = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(4)), d);
-            _mm_movemask_epi8(inside) as u16
-        }
+        // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
+        let d = V128::load(&self.cards.0).sub8(V128::load(first));
+        d.min_u8(V128::splat8(4)).eq8(d).mask8() as u16
     }
 
     /// [`Hand::slots_of`] without SSE2.
@@ -177,18 +172,13 @@ impl Hand {
     #[inline(always)]
     fn put(&mut self, at: usize, card: Card) {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16, so
-        // the aligned load and store cover exactly the slots; each `SLOT_AT` row is 16 bytes,
-        // read unaligned, and `at & 15` indexes the rows.
-        unsafe {
-            use std::arch::x86_64::*;
-            let slots = _mm_load_si128(self.cards.0.as_ptr().cast());
+        {
+            let slots = V128::load(&self.cards.0);
             // Slot `at`'s byte from a table (one load), the card in every byte by one
             // multiplication (fewer instructions than two broadcasts and a compare).
-            let here = _mm_loadu_si128(SLOT_AT[at & (MAX_HAND - 1)].as_ptr().cast());
-            let card = _mm_set1_epi64x((card as u64).wrapping_mul(0x0101_0101_0101_0101) as i64);
-            let slots = _mm_or_si128(_mm_andnot_si128(here, slots), _mm_and_si128(here, card));
-            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), slots);
+            let here = V128::load(&SLOT_AT[at & (MAX_HAND - 1)]);
+            let card = V128::splat64((card as u64).wrapping_mul(0x0101_0101_0101_0101));
+            here.and_not(slots).or(here.and(card)).store(&mut self.cards.0);
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -240,17 +230,12 @@ impl Hand {
         let mut played = 0u32;
         let mut taken = 0u8;
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
-        // aligned load and store cover exactly the slots); each `BELOW_SLOTS` row is 16
-        // bytes, read unaligned; `color_of_slot` is 16 bytes, written unaligned; `i` < 16
-        // indexes the arrays (checked).
-        unsafe {
-            use std::arch::x86_64::*;
-            let mut cards = _mm_load_si128(self.cards.0.as_ptr().cast());
+        {
+            let mut cards = V128::load(&self.cards.0);
             // Every slot's color at once, before the mask is known (off the play's chain of
             // dependent steps), read back by slot below.
             let mut color_of_slot = [0u8; MAX_HAND];
-            _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), slot_colors(cards));
+            slot_colors(cards).store(&mut color_of_slot);
             let mut rest = mask;
             while rest != 0 {
                 let i = 15 - rest.leading_zeros() as usize;
@@ -260,10 +245,10 @@ impl Hand {
                 played |= 1 << c;
                 taken += 1;
                 // Slots below i stay; those above move down one.
-                let below = _mm_loadu_si128(BELOW_SLOTS[i].as_ptr().cast());
-                cards = _mm_or_si128(_mm_and_si128(below, cards), _mm_andnot_si128(below, _mm_srli_si128::<1>(cards)));
+                let below = V128::load(&BELOW_SLOTS[i]);
+                cards = below.and(cards).or(below.and_not(cards.bytes_down::<1>()));
             }
-            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), cards);
+            cards.store(&mut self.cards.0);
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -296,14 +281,9 @@ impl Hand {
         debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
         let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
-        // aligned load reads exactly the slots); `color_of_slot` is 16 bytes, written
-        // unaligned; `i` < 16 indexes it.
-        let c = unsafe {
-            use std::arch::x86_64::*;
-            let cards = _mm_load_si128(self.cards.0.as_ptr().cast());
+        let c = {
             let mut color_of_slot = [0u8; MAX_HAND];
-            _mm_storeu_si128(color_of_slot.as_mut_ptr().cast(), slot_colors(cards));
+            slot_colors(V128::load(&self.cards.0)).store(&mut color_of_slot);
             color_of_slot[i] as usize
         };
         #[cfg(not(target_arch = "x86_64"))]
@@ -320,15 +300,10 @@ impl Hand {
         debug_assert_eq!(color_of(self.cards.0[mask.trailing_zeros() as usize & (MAX_HAND - 1)]), c);
         let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Slots` is 16 bytes aligned to 16 (the
-        // aligned load and store cover exactly the slots); each `BELOW_SLOTS` row is 16
-        // bytes, read unaligned; `i` < 16 indexes the rows.
-        unsafe {
-            use std::arch::x86_64::*;
-            let cards = _mm_load_si128(self.cards.0.as_ptr().cast());
-            let below = _mm_loadu_si128(BELOW_SLOTS[i].as_ptr().cast());
-            let cards = _mm_or_si128(_mm_and_si128(below, cards), _mm_andnot_si128(below, _mm_srli_si128::<1>(cards)));
-            _mm_store_si128(self.cards.0.as_mut_ptr().cast(), cards);
+        {
+            let cards = V128::load(&self.cards.0);
+            let below = V128::load(&BELOW_SLOTS[i]);
+            below.and(cards).or(below.and_not(cards.bytes_down::<1>())).store(&mut self.cards.0);
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.cards.0.copy_within(i + 1.., i);
@@ -342,14 +317,10 @@ impl Hand {
 /// where true.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn slot_colors(cards: std::arch::x86_64::__m128i) -> std::arch::x86_64::__m128i {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline; nothing here touches memory.
-    unsafe {
-        let above = |edge: i8| _mm_cmpgt_epi8(cards, _mm_set1_epi8(edge));
-        let minus_color = _mm_add_epi8(_mm_add_epi8(above(4), above(9)), _mm_add_epi8(above(14), above(19)));
-        _mm_sub_epi8(_mm_setzero_si128(), minus_color)
-    }
+fn slot_colors(cards: V128) -> V128 {
+    let above = |edge: u8| cards.gt8(V128::splat8(edge));
+    let minus_color = above(4).add8(above(9)).add8(above(14).add8(above(19)));
+    V128::zero().sub8(minus_color)
 }
 
 /// `SLOT_AT[i]`: the byte of slot i.
@@ -422,14 +393,10 @@ impl Garden {
     pub fn set(&mut self, c: usize, k: u16) {
         debug_assert!(c < COLORS);
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE2 is part of the x86-64 baseline. `Garden` is 16 bytes aligned to 16, so
-        // the aligned load and store cover exactly its lanes.
-        unsafe {
-            use std::arch::x86_64::*;
-            let lanes = _mm_load_si128(self.0.as_ptr().cast());
-            let at = _mm_cmpeq_epi16(_mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0), _mm_set1_epi16(c as i16));
-            let lanes = _mm_or_si128(_mm_andnot_si128(at, lanes), _mm_and_si128(at, _mm_set1_epi16(k as i16)));
-            _mm_store_si128(self.0.as_mut_ptr().cast(), lanes);
+        {
+            let lanes = V128::load16(&self.0);
+            let at = V128::from_u16s([0, 1, 2, 3, 4, 5, 6, 7]).eq16(V128::splat16(c as u16));
+            at.and_not(lanes).or(at.and(V128::splat16(k))).store16(&mut self.0);
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

@@ -6,6 +6,8 @@ use super::{Action, Claim, Decision, Event, PennyBadger, View};
 use crate::engine::{Bot, BotInfo, BotParamInfo, Game, GameRng, SeedFrom, Seen, Uniform, rng::Chance};
 use crate::engine::{HiddenInfo, OwnBots};
 use crate::games::chroma::{self, ActionCard, Card, Cell, MATCHES, is_action, is_wild, matches};
+#[cfg(target_arch = "x86_64")]
+use crate::games::simd::V128;
 
 /// The largest set in a hand: cell, size and the hand positions used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,13 +61,10 @@ pub fn best_set_keyed(slots: &[Card; HAND_CAP], len: usize, keys: &[u64; 4], max
 /// x86-64 CPU), the other four lanes zero: two plain loads, no copy through memory.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn slots_sse2(slots: &[Card; HAND_CAP]) -> std::arch::x86_64::__m128i {
-    use std::arch::x86_64::*;
+fn slots_sse2(slots: &[Card; HAND_CAP]) -> V128 {
     let low = u64::from_le_bytes(slots[..8].try_into().expect("8 bytes"));
     let high = u32::from_le_bytes(slots[8..].try_into().expect("4 bytes"));
-    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
-    // CPU this code is compiled for; none of them reads or writes memory.
-    unsafe { _mm_set_epi64x(i64::from(high), low as i64) }
+    V128::from_u64s(u64::from(high), low)
 }
 
 /// Bit i set when lane i of `lanes` holds a card matching `cell` (every lane: the caller
@@ -74,20 +73,15 @@ fn slots_sse2(slots: &[Card; HAND_CAP]) -> std::arch::x86_64::__m128i {
 /// compiles), so five byte comparisons answer for the whole hand at once.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn matching_sse2(lanes: std::arch::x86_64::__m128i, cell: Cell) -> u32 {
-    use std::arch::x86_64::*;
+fn matching_sse2(lanes: V128, cell: Cell) -> u32 {
     let [_, _, _, all_colors, all_shapes] = cell_kinds(cell);
     // The cell's own three kinds, each already in all 16 lanes (rows past the 25 cells are
     // never asked for; `& 31` only spares the bounds check).
     let [own, color, shape] = &CELL_KIND_LANES[cell as usize & 31];
-    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
-    // CPU this code is compiled for; the three loads read 16 bytes of a table row each.
-    unsafe {
-        let is = |kind: Card| _mm_cmpeq_epi8(lanes, _mm_set1_epi8(kind as i8));
-        let is_row = |row: &[u8; 16]| _mm_cmpeq_epi8(lanes, _mm_loadu_si128(row.as_ptr().cast()));
-        let hit = _mm_or_si128(_mm_or_si128(is_row(own), is_row(color)), _mm_or_si128(is_row(shape), _mm_or_si128(is(all_colors), is(all_shapes))));
-        _mm_movemask_epi8(hit) as u32
-    }
+    let is = |kind: Card| lanes.eq8(V128::splat8(kind));
+    let is_row = |row: &[u8; 16]| lanes.eq8(V128::load(row));
+    let hit = is_row(own).or(is_row(color)).or(is_row(shape).or(is(all_colors).or(is(all_shapes))));
+    hit.mask8()
 }
 
 /// Per cell, its own card, its color's wild and its shape's wild ([`cell_kinds`]), each
@@ -135,17 +129,12 @@ const _: () = {
 /// caller keeps the held ones): two byte comparisons each, as [`wilds_and_actions`] counts.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn wilds_and_actions_sse2(lanes: std::arch::x86_64::__m128i) -> (u32, u32) {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
-    // CPU this code is compiled for; none of them reads or writes memory.
-    unsafe {
-        // Cards are below 128, so the signed comparisons are the card order.
-        let after_plain = _mm_cmpgt_epi8(lanes, _mm_set1_epi8(chroma::COLOR_WILD as i8 - 1));
-        let actions = _mm_cmpgt_epi8(lanes, _mm_set1_epi8(chroma::FIRST_ACTION as i8 - 1));
-        let wilds = _mm_andnot_si128(actions, after_plain);
-        (_mm_movemask_epi8(wilds) as u32, _mm_movemask_epi8(actions) as u32)
-    }
+fn wilds_and_actions_sse2(lanes: V128) -> (u32, u32) {
+    // Cards are below 128, so the signed comparisons are the card order.
+    let after_plain = lanes.gt8(V128::splat8(chroma::COLOR_WILD - 1));
+    let actions = lanes.gt8(V128::splat8(chroma::FIRST_ACTION - 1));
+    let wilds = actions.and_not(after_plain);
+    (wilds.mask8(), actions.mask8())
 }
 
 /// Positions of the wilds and of the action cards among the first `len` slots, one slot at a
@@ -168,27 +157,22 @@ fn wilds_and_actions(slots: &[Card; HAND_CAP], len: usize) -> (u32, u32) {
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn best_cell_sse2(keys: &[u64; 4]) -> Option<(Cell, usize)> {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is part of the x86-64 baseline, so these instructions exist on every
-    // CPU this code is compiled for; the two loads read the 32 bytes of `keys`.
-    let at = unsafe {
-        let low = _mm_loadu_si128(keys.as_ptr().cast());
-        let high = _mm_loadu_si128(keys[2..].as_ptr().cast());
-        // The largest key, broadcast to every lane.
-        let mut top = _mm_max_epu8(low, high);
-        top = _mm_max_epu8(top, _mm_srli_si128::<8>(top));
-        top = _mm_max_epu8(top, _mm_srli_si128::<4>(top));
-        top = _mm_max_epu8(top, _mm_srli_si128::<2>(top));
-        top = _mm_max_epu8(top, _mm_srli_si128::<1>(top));
-        let best = _mm_cvtsi128_si32(top) as u8;
-        if best == 0 {
-            return None;
-        }
-        let top = _mm_set1_epi8(best as i8);
-        let at = (_mm_movemask_epi8(_mm_cmpeq_epi8(low, top)) as u32) | ((_mm_movemask_epi8(_mm_cmpeq_epi8(high, top)) as u32) << 16);
-        // key = 16 x count - wilds with wilds <= count < 16, so count = key / 16 rounded up.
-        (at, (best as usize).div_ceil(16))
-    };
+    let low = V128::load64(keys.first_chunk().expect("4 words"));
+    let high = V128::load64(keys.last_chunk().expect("4 words"));
+    // The largest key, broadcast to every lane.
+    let mut top = low.max_u8(high);
+    top = top.max_u8(top.bytes_down::<8>());
+    top = top.max_u8(top.bytes_down::<4>());
+    top = top.max_u8(top.bytes_down::<2>());
+    top = top.max_u8(top.bytes_down::<1>());
+    let best = top.low_u32() as u8;
+    if best == 0 {
+        return None;
+    }
+    let top = V128::splat8(best);
+    let at = low.eq8(top).mask8() | (high.eq8(top).mask8() << 16);
+    // key = 16 x count - wilds with wilds <= count < 16, so count = key / 16 rounded up.
+    let at = (at, (best as usize).div_ceil(16));
     Some((at.0.trailing_zeros() as Cell, at.1))
 }
 

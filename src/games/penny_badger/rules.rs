@@ -4,11 +4,12 @@
 use rand::RngExt;
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS, Payout};
-use super::piles::{BLOCK, append_block, append_fill, fill_top};
+use super::piles::BLOCK;
 use super::{Action, Claim, Event, PennyBadger};
 use crate::engine::{EventLog, GameRng};
 pub use crate::games::chroma::Hand;
 use crate::games::chroma::{self, ActionCard, CARD_KINDS, COLOR_WILD, Card, FIRST_ACTION, MATCHES, action_of};
+use crate::games::simd::{append_block, append_fill, fill_top};
 
 /// Bit of [`CLAIM_FITS`] set for every wild.
 const FITS_WILD: u32 = 1 << 25;
@@ -643,7 +644,7 @@ impl PennyBadger {
             n += 1;
         });
         append_block(&mut s.discard, &taken, n);
-        append_fill(&mut s.discard_seen, 1u16 << seat, n);
+        append_fill::<_, BLOCK>(&mut s.discard_seen, 1u16 << seat, n);
         let count = n as u8;
         log.emit(|| Event::Claimed { seat: seat as u8, claim, count, cards: Hand::from_cards(&s.discard[start..]) });
         (count, truthful)
@@ -827,7 +828,7 @@ impl PennyBadger {
         if !((stands & accusers_pay) | (!stands & bluffer_pays)) {
             return false;
         }
-        fill_top(&mut s.discard_seen, c.count as usize, if accusers != 0 { SEEN_BY_ALL } else { 1 << claimer });
+        fill_top::<_, BLOCK>(&mut s.discard_seen, c.count as usize, if accusers != 0 { SEEN_BY_ALL } else { 1 << claimer });
         // All ones when the claim stands. Past the tests above p, q, k p and (k + 1) q are
         // small in the case kept; wrapping arithmetic makes the other case's value harmless.
         let keep = 0u32.wrapping_sub(u32::from(stands));

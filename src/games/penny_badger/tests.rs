@@ -481,12 +481,12 @@ proptest! {
     fn append_block_is_the_plain_append(start in proptest::collection::vec(any::<u16>(), 0..40), room in 0usize..40, block in proptest::array::uniform16(any::<u16>()), n in 0usize..=16, bytes in proptest::array::uniform16(any::<u8>())) {
         let (mut fast, mut plain) = (start.clone(), start.clone());
         fast.reserve_exact(room);
-        super::piles::append_block(&mut fast, &block, n);
+        crate::games::simd::append_block(&mut fast, &block, n);
         plain.extend_from_slice(&block[..n]);
         prop_assert_eq!(&fast, &plain);
         let (mut fast, mut plain): (Vec<u8>, Vec<u8>) = (start.iter().map(|&x| x as u8).collect(), start.iter().map(|&x| x as u8).collect());
         fast.reserve_exact(room);
-        super::piles::append_block(&mut fast, &bytes, n);
+        crate::games::simd::append_block(&mut fast, &bytes, n);
         plain.extend_from_slice(&bytes[..n]);
         prop_assert_eq!(&fast, &plain);
     }
@@ -498,7 +498,7 @@ proptest! {
         let (mut fast, mut plain) = (start.clone(), start.clone());
         fast.shrink_to_fit();
         fast.reserve_exact(room);
-        super::piles::append_fill(&mut fast, value, n);
+        crate::games::simd::append_fill::<_, 16>(&mut fast, value, n);
         plain.extend(std::iter::repeat_n(value, n));
         prop_assert_eq!(&fast, &plain);
         // What a later append sees past the end is what it writes, not the block's copies.
@@ -514,7 +514,7 @@ proptest! {
         let (mut fast, mut plain) = (start.clone(), start.clone());
         fast.shrink_to_fit();
         fast.reserve_exact(room);
-        super::piles::fill_top(&mut fast, n, value);
+        crate::games::simd::fill_top::<_, 16>(&mut fast, n, value);
         let top = plain.len() - n;
         plain[top..].fill(value);
         prop_assert_eq!(&fast, &plain);

@@ -30,6 +30,7 @@ use super::rules::{Phase, State};
 use super::{Claim, END_REASONS, Event, PennyBadger};
 use crate::engine::Game;
 use crate::engine::Traces;
+use crate::games::chance::CardChance;
 use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
 
 /// One seat of the traced table.
@@ -90,31 +91,12 @@ pub struct Table {
 }
 
 /// A random event of Penny Badger (module doc).
+///
+/// The draws, deals and reshuffles every card game records are [`CardChance`]'s; these are
+/// this game's own.
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Chance {
-    /// A seat's starting hand.
-    Deal {
-        /// The seat.
-        seat: u8,
-        /// Its cards.
-        hand: Vec<&'static str>,
-    },
-    /// A card from the top of the draw pile.
-    Draw {
-        /// Who drew.
-        seat: u8,
-        /// The card.
-        card: &'static str,
-    },
-    /// The discard pile became the draw pile, shuffled.
-    Reshuffle {
-        /// Cards in the new draw pile.
-        cards: u32,
-        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
-        /// before any of it is drawn.
-        order: Vec<&'static str>,
-    },
+pub enum OwnChance {
     /// trade-one-card: a random card of the target's hand taken by the player.
     TakeRandom {
         /// The player.
@@ -132,6 +114,9 @@ pub enum Chance {
         card: &'static str,
     },
 }
+
+/// A random event as the trace records it.
+type Chance = CardChance<&'static str, OwnChance>;
 
 impl From<Claim> for String {
     fn from(c: Claim) -> String {
@@ -206,12 +191,12 @@ impl Traces for PennyBadger {
         let chance = match *event {
             Event::Dealt { seat, hand } => Chance::Deal { seat, hand: card_names(hand.cards()) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
-            Event::TradedOne { seat, target, took, .. } => Chance::TakeRandom { seat, from: target, card: took.map(card_str) },
-            Event::Removed { target, card } => Chance::RemoveRandom { from: target, card: card_str(card) },
+            Event::Reshuffled { ref order } => Chance::reshuffle(order, card_str),
+            Event::TradedOne { seat, target, took, .. } => Chance::Own(OwnChance::TakeRandom { seat, from: target, card: took.map(card_str) }),
+            Event::Removed { target, card } => Chance::Own(OwnChance::RemoveRandom { from: target, card: card_str(card) }),
             _ => return None,
         };
-        Some(serde_json::to_value(chance).expect("serialises"))
+        chance.record()
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic

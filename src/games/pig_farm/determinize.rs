@@ -15,6 +15,7 @@ use crate::engine::GameRng;
 use crate::engine::HiddenInfo;
 use crate::engine::rng::{keep_near, shuffle};
 use crate::games::chroma::Card;
+use crate::games::deal;
 
 /// A sample of `state` for `seat`: the unknown part of each other hand dealt from the pigs
 /// the seat cannot place, first keeping those of `near`'s hands still among them.
@@ -51,12 +52,8 @@ fn deal_hidden(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, ou
     // seat's view and the stream only. (Counted rather than sorted: the sort was a sixth of
     // a `model=default` search.)
     let draw = &mut out.draw;
-    draw.clear();
-    for (pig, &n) in pool.iter().enumerate() {
-        draw.extend(std::iter::repeat_n(pig as Card, n as usize));
-    }
-    shuffle(draw, rng);
-    for other in (0..players).filter(|&o| o != seat) {
+    deal::lay_out_counts(draw, &pool);
+    let kept_hand = |other: usize| {
         let mut hand = Hand::EMPTY;
         for pig in 0..KINDS {
             for _ in 0..state.known[other][pig] {
@@ -70,11 +67,10 @@ fn deal_hidden(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, ou
                 }
             }
         }
-        while hand.len() < state.hands[other].len() {
-            hand.add(draw.pop().expect("the pool holds every unknown pig"));
-        }
-        out.hands[other] = hand;
-    }
+        let lacking = state.hands[other].len() - hand.len();
+        (hand, lacking)
+    };
+    deal::shuffle_and_deal(draw, rng, (0..players).filter(|&o| o != seat), kept_hand, Hand::add, |other, hand| out.hands[other] = hand);
     draw.extend(std::iter::repeat_n(BUTCHER, butchers));
     shuffle(draw, rng);
 }

@@ -25,6 +25,7 @@ use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{BUTCHER, Die, Event, PigFarm, card_name};
 use crate::engine::Game;
 use crate::engine::Traces;
+use crate::games::chance::CardChance;
 use crate::games::chroma::Card;
 
 /// The name of a pig or of the butcher.
@@ -82,9 +83,12 @@ pub struct Table {
 }
 
 /// A random event of Pig Farm (module doc).
+///
+/// The draws, deals and reshuffles every card game records are [`CardChance`]'s; these are
+/// this game's own.
 #[derive(Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Chance {
+pub enum OwnChance {
     /// A seat's starting hand.
     Deal {
         /// The seat.
@@ -93,13 +97,6 @@ pub enum Chance {
         hand: Vec<String>,
         /// Butchers dealt to it.
         butchers: u8,
-    },
-    /// A pig from the draw pile.
-    Draw {
-        /// Who drew.
-        seat: u8,
-        /// The pig.
-        card: String,
     },
     /// A butcher drawn from the draw pile.
     Butcher {
@@ -115,15 +112,10 @@ pub enum Chance {
         /// The face: a color, a shape or `logo`.
         face: &'static str,
     },
-    /// The discard pile shuffled into a new draw pile.
-    Reshuffle {
-        /// Cards in it.
-        cards: u32,
-        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
-        /// before any of it is drawn.
-        order: Vec<String>,
-    },
 }
+
+/// A random event as the trace records it.
+type Chance = CardChance<String, OwnChance>;
 
 /// serde of a pig (or the butcher) by name: `#[serde(with = "by_name")]`.
 pub mod by_name {
@@ -181,14 +173,14 @@ impl Traces for PigFarm {
     /// The chance record of `event`, if it is one (module doc).
     fn trace_chance(&self, event: &Event) -> Option<serde_json::Value> {
         let chance = match *event {
-            Event::Dealt { seat, hand, butchers } => Chance::Deal { seat, hand: pigs(&hand), butchers },
+            Event::Dealt { seat, hand, butchers } => Chance::Own(OwnChance::Deal { seat, hand: pigs(&hand), butchers }),
             Event::Drew { seat, card } if card != BUTCHER => Chance::Draw { seat, card: name(card) },
-            Event::Butcher { seat, dealt: false } => Chance::Butcher { seat },
-            Event::Rolled { seat, die, face } => Chance::Roll { seat, die, face: die.face_name(face) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| name(c)).collect() },
+            Event::Butcher { seat, dealt: false } => Chance::Own(OwnChance::Butcher { seat }),
+            Event::Rolled { seat, die, face } => Chance::Own(OwnChance::Roll { seat, die, face: die.face_name(face) }),
+            Event::Reshuffled { ref order } => Chance::reshuffle(order, name),
             _ => return None,
         };
-        Some(serde_json::to_value(chance).expect("serialises"))
+        chance.record()
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic

@@ -12,6 +12,8 @@
 
 use super::params::KINDS;
 use crate::games::chroma::{ALL_COLORS, ALL_SHAPES, COLOR_WILD, Card, SHAPE_WILD};
+#[cfg(target_arch = "x86_64")]
+use crate::games::simd::V128;
 
 /// One bit in every shape lane.
 const LANES: u64 = 0x01_01_01_01_01;
@@ -196,27 +198,22 @@ impl Cover {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub fn first_best_sse2(first: Cover, second: Cover) -> usize {
-        use std::arch::x86_64::*;
-        // SAFETY: SSE2 is part of the x86-64 baseline, so every intrinsic here is available;
-        // none of them touches memory.
-        unsafe {
-            // Low half: `second`; high half: `first`. Bytes 5..8 of each half are 0.
-            let mut x = _mm_set_epi64x(first.singles as i64, second.singles as i64);
-            x = _mm_sub_epi8(x, _mm_and_si128(_mm_srli_epi16::<1>(x), _mm_set1_epi8(0x55)));
-            x = _mm_add_epi8(_mm_and_si128(x, _mm_set1_epi8(0x33)), _mm_and_si128(_mm_srli_epi16::<2>(x), _mm_set1_epi8(0x33)));
-            x = _mm_and_si128(_mm_add_epi8(x, _mm_srli_epi16::<4>(x)), _mm_set1_epi8(0x0f));
-            x = _mm_add_epi8(x, _mm_set_epi64x(first.any as i64, second.any as i64));
-            x = _mm_min_epu8(x, _mm_set1_epi8(5));
-            // Low half: first * 8 + second per shape (at most 45: no byte carries).
-            let key = _mm_or_si128(x, _mm_slli_epi64::<3>(_mm_unpackhi_epi64(x, x)));
-            let mut m = _mm_max_epu8(key, _mm_srli_epi64::<32>(key));
-            m = _mm_max_epu8(m, _mm_srli_epi64::<16>(m));
-            m = _mm_max_epu8(m, _mm_srli_epi64::<8>(m));
-            // Byte 0 of `m` in bytes 0..8.
-            let top = _mm_shufflelo_epi16::<0>(_mm_unpacklo_epi8(m, m));
-            let at = _mm_movemask_epi8(_mm_cmpeq_epi8(key, top)) as u32 & 0x1f;
-            at.trailing_zeros() as usize
-        }
+        // Low half: `second`; high half: `first`. Bytes 5..8 of each half are 0.
+        let mut x = V128::from_u64s(first.singles, second.singles);
+        x = x.sub8(x.shr16::<1>().and(V128::splat8(0x55)));
+        x = x.and(V128::splat8(0x33)).add8(x.shr16::<2>().and(V128::splat8(0x33)));
+        x = x.add8(x.shr16::<4>()).and(V128::splat8(0x0f));
+        x = x.add8(V128::from_u64s(first.any, second.any));
+        x = x.min_u8(V128::splat8(5));
+        // Low half: first * 8 + second per shape (at most 45: no byte carries).
+        let key = x.or(x.unpack_high64(x).shl64::<3>());
+        let mut m = key.max_u8(key.shr64::<32>());
+        m = m.max_u8(m.shr64::<16>());
+        m = m.max_u8(m.shr64::<8>());
+        // Byte 0 of `m` in bytes 0..8.
+        let top = m.unpack_low8(m).shuffle_low16::<0>();
+        let at = key.eq8(top).mask8() & 0x1f;
+        at.trailing_zeros() as usize
     }
 
     /// The highest coverage over the five shapes.

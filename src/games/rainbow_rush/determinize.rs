@@ -11,6 +11,7 @@ use super::rules::{Hand, State};
 use crate::engine::HiddenInfo;
 use crate::engine::{GameRng, rng};
 use crate::games::chroma::{Card, card_name};
+use crate::games::deal;
 
 impl RainbowRush {
     /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
@@ -79,20 +80,16 @@ impl HiddenInfo for RainbowRush {
         // In a canonical order first: the draw pile's real order is hidden, and a sample must
         // depend on the seat's view and the stream only.
         rng::sort_cards(&mut out.draw);
-        rng::shuffle(&mut out.draw, rng);
-        for o in others {
+        let known_hand = |o: usize| {
             let mut hand = Hand::EMPTY;
             for (k, &n) in known[o].iter().enumerate() {
                 for _ in 0..n {
                     hand.add(k as Card);
                 }
             }
-            let start = out.draw.len() - (hands[o].len() - hand.len());
-            for &c in &out.draw[start..] {
-                hand.add(c);
-            }
-            out.draw.truncate(start);
-            out.hands[o] = hand;
-        }
+            let lacking = hands[o].len() - hand.len();
+            (hand, lacking)
+        };
+        deal::shuffle_and_deal(&mut out.draw, rng, others, known_hand, Hand::add, |o, hand| out.hands[o] = hand);
     }
 }

@@ -25,6 +25,7 @@ use super::rules::{END_REASONS, Hand, Phase, State};
 use super::{Event, RainbowRush};
 use crate::engine::Game;
 use crate::engine::Traces;
+use crate::games::chance::{CardChance, NoOwnChance};
 use crate::games::chroma::{card_names, card_str};
 
 fn cards_of(hand: &Hand) -> Vec<&'static str> {
@@ -72,33 +73,9 @@ pub struct Table {
     pub end_reason: Option<&'static str>,
 }
 
-/// A random event of Rainbow Rush (module doc).
-#[derive(Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Chance {
-    /// A seat's starting hand.
-    Deal {
-        /// The seat.
-        seat: u8,
-        /// Its cards.
-        hand: Vec<&'static str>,
-    },
-    /// A card from the draw pile.
-    Draw {
-        /// Who drew.
-        seat: u8,
-        /// The card.
-        card: &'static str,
-    },
-    /// The discard pile but its top card shuffled into a new draw pile.
-    Reshuffle {
-        /// Cards in it.
-        cards: u32,
-        /// The new draw pile, top first (the card drawn first leads): the next state's `draw`
-        /// before any of it is drawn.
-        order: Vec<&'static str>,
-    },
-}
+/// A random event of the game as the trace records it (module doc): a deal, a draw or a
+/// reshuffle, as every card game records them.
+type Chance = CardChance<&'static str, NoOwnChance>;
 
 /// What `state` paths a seat does not see (see [`Traces::trace_secrets`](crate::engine::Traces::trace_secrets)).
 pub(super) const SECRETS: &[&str] = &["players/*/hand", "draw"];
@@ -133,10 +110,10 @@ impl Traces for RainbowRush {
         let chance = match *event {
             Event::Dealt { seat, ref hand } => Chance::Deal { seat, hand: cards_of(hand) },
             Event::Drew { seat, card } => Chance::Draw { seat, card: card_str(card) },
-            Event::Reshuffled { ref order } => Chance::Reshuffle { cards: order.len() as u32, order: order.iter().rev().map(|&c| card_str(c)).collect() },
+            Event::Reshuffled { ref order } => Chance::reshuffle(order, card_str),
             _ => return None,
         };
-        Some(serde_json::to_value(chance).expect("serialises"))
+        chance.record()
     }
 
     /// The rule `action` breaks at `view`, where a specific one applies (else the generic
