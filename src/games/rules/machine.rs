@@ -1316,44 +1316,50 @@ impl Bound {
     /// The winners by the file's rules, tried in order.
     pub fn winners(&self, st: &State) -> u16 {
         let mut b = st.binds;
-        let in_game: Vec<usize> = (0..self.seats).filter(|&s| st.eliminated & (1 << s) == 0).collect();
+        // The seats still in the game, as a mask: no list is built (this runs once a game).
+        let in_game = (0..self.seats).filter(|&s| st.eliminated & (1 << s) == 0).fold(0u16, |m, s| m | (1 << s));
+        let seats_in = move || (0..MAX_SEATS).filter(move |&s| in_game & (1 << s) != 0);
         for rule in &self.program.winners {
             match rule {
                 WinRule::Most { value, least, unique, rank } => {
-                    let vals: Vec<(usize, i64)> = in_game
-                        .iter()
-                        .map(|&s| {
-                            b[0] = s as i64;
-                            (s, self.eval(value, st, &mut b))
-                        })
-                        .collect();
                     let key = |v: i64| if *least { -v } else { v };
-                    let mut distinct: Vec<i64> = vals.iter().map(|&(_, v)| key(v)).collect();
-                    distinct.sort_unstable_by(|a, b| b.cmp(a));
-                    distinct.dedup();
-                    let Some(&target) = distinct.get(*rank as usize - 1) else { continue };
-                    let mask = vals.iter().filter(|&&(_, v)| key(v) == target).fold(0u16, |m, &(s, _)| m | (1 << s));
+                    let mut vals = [i64::MIN; MAX_SEATS];
+                    for s in seats_in() {
+                        b[0] = s as i64;
+                        vals[s] = key(self.eval(value, st, &mut b));
+                    }
+                    // The rank-th largest distinct value among the seats in the game.
+                    let mut target: Option<i64> = None;
+                    for _ in 0..*rank {
+                        let above = target;
+                        target = seats_in().map(|s| vals[s]).filter(|&v| above.is_none_or(|a| v < a)).max();
+                        if target.is_none() {
+                            break;
+                        }
+                    }
+                    let Some(target) = target else { continue };
+                    let mask = seats_in().filter(|&s| vals[s] == target).fold(0u16, |m, s| m | (1 << s));
                     if *unique && mask.count_ones() != 1 {
                         continue;
                     }
                     return mask;
                 }
                 WinRule::Only(c) => {
-                    let mask = in_game.iter().filter(|&&s| {
+                    let mask = seats_in().filter(|&s| {
                         b[0] = s as i64;
                         self.eval(c, st, &mut b) != 0
                     });
-                    let mask = mask.fold(0u16, |m, &s| m | (1 << s));
+                    let mask = mask.fold(0u16, |m, s| m | (1 << s));
                     if mask.count_ones() == 1 {
                         return mask;
                     }
                 }
                 WinRule::All(c) => {
-                    let mask = in_game.iter().filter(|&&s| {
+                    let mask = seats_in().filter(|&s| {
                         b[0] = s as i64;
                         self.eval(c, st, &mut b) != 0
                     });
-                    let mask = mask.fold(0u16, |m, &s| m | (1 << s));
+                    let mask = mask.fold(0u16, |m, s| m | (1 << s));
                     if mask != 0 {
                         return mask;
                     }
@@ -1361,7 +1367,7 @@ impl Bound {
             }
         }
         // No rule decided: every seat still in the game shares.
-        in_game.iter().fold(0u16, |m, &s| m | (1 << s))
+        in_game
     }
 
     /// A seat's standing by the file's `standing` (0 without one).
