@@ -179,14 +179,19 @@ fn build_deck(bound: &mut Bound, variant: &Variant) -> Result<Vec<(u16, Vec<u16>
     let mut next: u32 = 0;
     let radix: Vec<u32> = p.attrs.iter().map(|a| a.values.len() as u32).collect();
     let mut start: Vec<(u16, Vec<u16>)> = Vec::new();
+    let mut dice: Vec<(u16, u8)> = Vec::new();
     for (g, group) in p.groups.iter().enumerate() {
         let copies = bound.eval(&group.copies, &empty, &mut b);
         if copies < 0 {
             return Err(variant.provenance.invalid(&format!("cards.group.{g}.copies"), format!("{copies} copies; allowed: 0 or more")));
         }
-        // Every combination of the group's values.
+        // Every combination of the group's values (for dice, of all but the face: each
+        // combination is a die, one card per face).
         let mut combos: Vec<[u8; 8]> = vec![[0; 8]];
         for (a, values) in group.values.iter().enumerate() {
+            if group.die == Some(a as u8) {
+                continue;
+            }
             let mut out = Vec::new();
             for combo in &combos {
                 for &v in values {
@@ -197,21 +202,39 @@ fn build_deck(bound: &mut Bound, variant: &Variant) -> Result<Vec<(u16, Vec<u16>
             }
             combos = out;
         }
+        let faces: &[u16] = match group.die {
+            Some(a) => &group.values[a as usize],
+            None => &[0],
+        };
         for combo in combos {
             for _ in 0..copies {
-                if next as usize >= MAX_CARDS {
-                    return Err(variant.provenance.invalid(&format!("cards.group.{g}.copies"), format!("the deck would hold more than {MAX_CARDS} cards")));
+                if next as usize + faces.len() > MAX_CARDS {
+                    let what = if group.die.is_some() { "cards (a die is one card per face)" } else { "cards" };
+                    return Err(variant.provenance.invalid(&format!("cards.group.{g}.copies"), format!("the deck would hold more than {MAX_CARDS} {what}")));
                 }
-                let kind = combo.iter().zip(&radix).fold(0u32, |k, (&v, &r)| k * r + v as u32);
-                bound.attrs.push(combo);
-                bound.kinds.push(kind);
+                let first = next as u16;
+                for &face in faces {
+                    let mut card = combo;
+                    if let Some(a) = group.die {
+                        card[a as usize] = face as u8;
+                    }
+                    let kind = card.iter().zip(&radix).fold(0u32, |k, (&v, &r)| k * r + v as u32);
+                    bound.attrs.push(card);
+                    bound.kinds.push(kind);
+                    dice.push(if group.die.is_some() { (first, faces.len() as u8) } else { (0, 0) });
+                    next += 1;
+                }
+                // A die starts on the table showing its first face; the others wait off it.
                 match start.iter_mut().find(|(z, _)| *z == group.zone) {
-                    Some((_, list)) => list.push(next as u16),
-                    None => start.push((group.zone, vec![next as u16])),
+                    Some((_, list)) => list.push(first),
+                    None => start.push((group.zone, vec![first])),
                 }
-                next += 1;
             }
         }
+    }
+    // Kept only when the deck has dice, so a game without them never looks.
+    if dice.iter().any(|&(_, faces)| faces > 0) {
+        bound.dice = dice;
     }
     Ok(start)
 }
@@ -230,6 +253,7 @@ fn shell(program: Arc<Program>) -> Bound {
         seats: 1,
         attrs: Vec::new(),
         kinds: Vec::new(),
+        dice: Vec::new(),
         start: Vec::new(),
         cap: 1,
         rounds: 1,

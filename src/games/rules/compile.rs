@@ -133,6 +133,8 @@ struct Compiler<'v> {
     seat_is_current: bool,
     eliminates: bool,
     chance: bool,
+    /// Whether a card group is dice (`roll ZONE` is allowed).
+    has_dice: bool,
     errors: Vec<VariantError>,
     /// Open loops' exits for `end turn` inside them (not needed) and while-loop guards.
     turn_end_fixups: Vec<usize>,
@@ -158,6 +160,7 @@ impl<'v> Compiler<'v> {
             seat_is_current: false,
             eliminates: false,
             chance: false,
+            has_dice: false,
             errors: Vec::new(),
             turn_end_fixups: Vec::new(),
         }
@@ -215,6 +218,7 @@ impl<'v> Compiler<'v> {
         self.read_zones()?;
         self.read_counters()?;
         let groups = self.read_groups()?;
+        self.has_dice = groups.iter().any(|g| g.die.is_some());
         self.declare_actions()?;
         self.check_end_and_table_keys()?;
         let Layout { round_start, turn_start, turn_end, round_end } = self.compile_code()?;
@@ -651,7 +655,7 @@ impl<'v> Compiler<'v> {
         for (i, g) in list.iter().enumerate() {
             let at = format!("cards.group.{i}");
             let t = g.as_table().ok_or_else(|| self.err(&at, "expected a table"))?;
-            let mut allowed: Vec<&str> = vec!["name", "copies", "zone"];
+            let mut allowed: Vec<&str> = vec!["name", "copies", "zone", "die"];
             allowed.extend(self.attrs.iter().map(|a| a.name.as_str()));
             self.check_keys(&at, t, &allowed, "a card group")?;
             let mut values = Vec::new();
@@ -700,9 +704,27 @@ impl<'v> Compiler<'v> {
                 }
             };
             let name = t.get("name").map(|n| self.string(&format!("{at}.name"), n, "a name")).transpose()?.unwrap_or_else(|| format!("group {}", i + 1));
-            groups.push(CardGroup { values, copies, zone, name });
+            let die = self.die_attribute(&at, t, &values)?;
+            groups.push(CardGroup { values, copies, zone, name, die });
         }
         Ok(groups)
+    }
+
+    /// A group's `die = ATTRIBUTE`: its cards are dice, and a roll sets that attribute to
+    /// one of the values the group lists for it (the die's faces).
+    fn die_attribute(&self, at: &str, t: &toml::Table, values: &[Vec<u16>]) -> Res<Option<u8>> {
+        let Some(v) = t.get("die") else { return Ok(None) };
+        let key = format!("{at}.die");
+        let name = self.string(&key, v, "the attribute a roll sets")?;
+        let Some(a) = self.attrs.iter().position(|x| x.name == name) else {
+            let hint = nearest(&name, self.attrs.iter().map(|x| x.name.as_str())).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+            let names: Vec<&str> = self.attrs.iter().map(|x| x.name.as_str()).collect();
+            return Err(self.err(&key, format!("`{name}` is not a card attribute; {hint}allowed: {}", names.join(", "))));
+        };
+        if values[a].len() < 2 {
+            return Err(self.err(&key, format!("a die needs at least two faces: list them as `{name} = \"all\"` or `{name} = [...]` in the group")));
+        }
+        Ok(Some(a as u8))
     }
 
     fn zone_named(&self, name: &str) -> Result<usize, String> {
@@ -1365,6 +1387,7 @@ impl<'v> Compiler<'v> {
         match word.as_deref() {
             Some("move") => self.move_step(key, &mut p)?,
             Some(w @ ("fill" | "deal" | "shuffle" | "reveal")) => self.zone_step(w, key, &mut p)?,
+            Some("roll") if !self.counters.iter().any(|c| c.name == "roll") => self.roll_step(key, &mut p)?,
             Some("say") => {
                 let rest = text.trim_start().strip_prefix("say").unwrap_or("").trim_start();
                 let offset = text.len() - rest.len();
@@ -1513,6 +1536,18 @@ impl<'v> Compiler<'v> {
         Ok(())
     }
 
+    /// `roll ZONE` or `roll chosen`: every die there shows a new random face.
+    fn roll_step(&mut self, key: &str, p: &mut Parser) -> Res<()> {
+        if !self.has_dice {
+            return Err(self.err(key, "`roll ZONE` rolls dice, and this file has none: a `[[cards.group]]` with `die = ATTRIBUTE` declares dice (a roll into a counter is `COUNTER = roll(FACES)`)"));
+        }
+        let z = if p.keyword("chosen") { Zone::Chosen } else { self.zone_in(key, p)? };
+        p.finish().map_err(|e| self.expr_err(key, e, "a step"))?;
+        self.chance = true;
+        self.emit(Instr::RollDice(z), key);
+        Ok(())
+    }
+
     /// `end turn`, `end round` or `end game REASON`.
     fn end_step(&mut self, key: &str, p: &mut Parser) -> Res<()> {
         let what = "a step";
@@ -1545,7 +1580,7 @@ impl<'v> Compiler<'v> {
         // An assignment: COUNTER[ index ] (=|+=|-=) EXPR, or a roll.
         let name = name.to_string();
         let Some(c) = self.counters.iter().position(|c| c.name == name) else {
-            let words = ["move", "fill", "deal", "shuffle", "reveal", "say", "end", "next", "skip", "reverse", "eliminate"];
+            let words = ["move", "fill", "deal", "shuffle", "reveal", "roll", "say", "end", "next", "skip", "reverse", "eliminate"];
             let names: Vec<&str> = words.iter().copied().chain(self.counters.iter().map(|c| c.name.as_str())).collect();
             let hint = nearest(&name, names.iter().copied()).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
             step_fail!(

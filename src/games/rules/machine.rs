@@ -20,6 +20,9 @@ pub const CHOICE_LIMIT: usize = 1 << 16;
 /// Most cards in a deck.
 pub const MAX_CARDS: usize = 4096;
 
+/// [`State::where_is`] of a die's faces that are not showing: in no zone.
+pub const NOWHERE: u16 = u16::MAX;
+
 /// A rules file bound to one variant's parameter values: the program, the values, the deck.
 #[derive(Debug)]
 pub struct Bound {
@@ -37,6 +40,10 @@ pub struct Bound {
     pub attrs: Vec<[u8; 8]>,
     /// Kind (attribute combination) of every card.
     pub kinds: Vec<u32>,
+    /// Per card when the deck has dice (else empty): the first card of its die and the
+    /// die's faces (0: not a die). A die is one card per face, of which exactly one is on the
+    /// table; the others are in no zone ([`NOWHERE`]).
+    pub dice: Vec<(u16, u8)>,
     /// The cards each shared zone starts with (instance, cards).
     pub start: Vec<(u16, Vec<u16>)>,
     /// Turn cap.
@@ -157,8 +164,15 @@ impl Bound {
         (decl, owner)
     }
 
-    /// A card's name: its attribute values (`red star`, `7 hearts`).
+    /// A card's name: its attribute values (`red star`, `7 hearts`); a die's is `die` and its
+    /// face (`die 5`).
     pub fn card_name(&self, card: u16) -> String {
+        let name = self.face_name(card);
+        if self.is_die(card as usize) { format!("die {name}") } else { name }
+    }
+
+    /// A card's attribute values, as its name says them (a die's: its face).
+    fn face_name(&self, card: u16) -> String {
         let p = self.p();
         let mut out = String::new();
         for (i, a) in p.attrs.iter().enumerate() {
@@ -619,6 +633,12 @@ impl Bound {
         reset(&mut know_pos, cards);
         where_is.clear();
         where_is.resize(cards, 0);
+        // A die's faces are in no zone but the one it shows (set from `start` below).
+        for (c, &(_, faces)) in self.dice.iter().enumerate() {
+            if faces > 0 {
+                where_is[c] = NOWHERE;
+            }
+        }
         chosen.clear();
         st.zones = zones;
         st.counters = counters;
@@ -1201,6 +1221,7 @@ impl Bound {
     fn step_other(&self, ins: &Instr, st: &mut State, b: &mut [i64; BINDS], rng: &mut GameRng, log: &mut EventLog<Event>) {
         match ins {
             Instr::RevealChoices => self.reveal_choices(st, log),
+            Instr::RollDice(z) => self.roll_dice(st, b, z, rng, log),
             Instr::Roll { counter, index, faces } => {
                 let decl = &self.program.counters[*counter as usize];
                 let i = index.as_ref().map_or(0, |i| self.operand(i, st, b));
@@ -1234,6 +1255,77 @@ impl Bound {
             // The rest are run in `run` itself.
             _ => {}
         }
+    }
+
+    /// `roll Z` / `roll chosen`: every die there shows a fair random face, in the same place;
+    /// only the seats that see its place know the new face (cards that are not dice stay).
+    fn roll_dice(&self, st: &mut State, b: &mut [i64; BINDS], z: &Zone, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if self.dice.is_empty() {
+            return;
+        }
+        let mut rolled = 0usize;
+        if matches!(z, Zone::Chosen) {
+            for k in 0..st.chosen.len() {
+                let c = st.chosen[k];
+                let at = st.where_is[c as usize];
+                if at == NOWHERE {
+                    continue;
+                }
+                if let Some(i) = st.zones[at as usize].iter().position(|&x| x == c) {
+                    st.chosen[k] = self.roll_one(st, at as usize, i, rng);
+                    rolled += 1;
+                }
+            }
+        } else if let Some(at) = self.zone(z, st, b) {
+            for i in 0..st.zones[at].len() {
+                self.roll_one(st, at, i, rng);
+                rolled += 1;
+            }
+            if log.enabled() && rolled > 0 {
+                let see = self.see[at].0 & self.all_seats_mask();
+                let label = self.zone_label(at);
+                let faces = st.zones[at].iter().map(|&c| self.face_name(c)).collect::<Vec<_>>().join(", ");
+                if see != 0 {
+                    log.emit(|| Event { to: see, text: format!("{label} is rolled: {faces}") });
+                }
+                let others = self.all_seats_mask() & !see;
+                if others != 0 {
+                    log.emit(|| Event { to: others, text: format!("{label} is rolled ({rolled} dice)") });
+                }
+            }
+            return;
+        }
+        if log.enabled() && rolled > 0 {
+            log.emit(|| Event::all(format!("{rolled} chosen dice are rolled")));
+        }
+    }
+
+    /// Rolls the card at place `i` of zone `z` when it is a die: the card of the new face takes
+    /// its place (the old one leaves every zone), known to the seats that see the place.
+    fn roll_one(&self, st: &mut State, z: usize, i: usize, rng: &mut GameRng) -> u16 {
+        let c = st.zones[z][i];
+        let (first, faces) = self.dice[c as usize];
+        if faces == 0 {
+            return c;
+        }
+        let n = first + rng::below(u32::from(faces), rng) as u16;
+        if n != c {
+            st.zones[z][i] = n;
+            st.where_is[c as usize] = NOWHERE;
+            st.know_zone[c as usize] = 0;
+            st.know_pos[c as usize] = 0;
+            st.where_is[n as usize] = z as u16;
+        }
+        let see = self.seers(z, st, i);
+        st.know_zone[n as usize] = see;
+        st.know_pos[n as usize] = see;
+        n
+    }
+
+    /// Whether card `c` is a die (its place is public; its face may not be).
+    #[inline]
+    pub fn is_die(&self, c: usize) -> bool {
+        self.dice.get(c).is_some_and(|&(_, faces)| faces > 0)
     }
 
     /// `reveal choices`: the seats' secret choices become public (and their last choices).
@@ -1971,7 +2063,7 @@ impl Bound {
                 // A card whose place the seat knows stays there, in an unordered zone too: the
                 // seat's choices of cards name places, so a sample that moved its own hand
                 // around would make a choice mean other cards.
-                if st.know_pos[ci] & bit != 0 {
+                if st.know_pos[ci] & bit != 0 || self.is_die(ci) {
                     continue;
                 }
                 zone_free.push(i as u16);
@@ -2011,6 +2103,9 @@ impl Bound {
             out.zones[z as usize][slot as usize] = c;
             out.where_is[c as usize] = z;
         }
+        if !self.dice.is_empty() {
+            self.resample_faces(seat, rng, out);
+        }
         // Other seats' unrevealed secret choices, again at random among their legal ones.
         if !st.revealed {
             for s in 0..self.players {
@@ -2032,6 +2127,32 @@ impl Bound {
         }
         // The waiting seat's choices may differ in the sample: counted again.
         (out.counted, out.block) = self.recount(out);
+    }
+
+    /// A sampled state's dice whose faces `seat` does not know show a fair random face
+    /// again (a die's place is public, so it stays; its face was a fair roll nobody showed
+    /// the seat). The new face keeps what the seats knew of the die's place.
+    fn resample_faces(&self, seat: usize, rng: &mut GameRng, out: &mut State) {
+        let bit = 1u8 << seat;
+        for z in 0..out.zones.len() {
+            for i in 0..out.zones[z].len() {
+                let c = out.zones[z][i] as usize;
+                let (first, faces) = self.dice[c];
+                if faces == 0 || out.know_zone[c] & bit != 0 {
+                    continue;
+                }
+                let n = first as usize + rng::below(u32::from(faces), rng) as usize;
+                if n != c {
+                    out.zones[z][i] = n as u16;
+                    out.where_is[n] = z as u16;
+                    out.where_is[c] = NOWHERE;
+                    out.know_zone[n] = out.know_zone[c];
+                    out.know_pos[n] = out.know_pos[c];
+                    out.know_zone[c] = 0;
+                    out.know_pos[c] = 0;
+                }
+            }
+        }
     }
 
     /// [`State::counted`] and [`State::block`] for `st` as the machine would set them

@@ -211,6 +211,16 @@ impl Game for RulesGame {
                 }
             }
         }
+        // A die shows exactly one of its faces; the others are in no zone.
+        for (c, &(first, faces)) in self.bound.dice.iter().enumerate() {
+            if faces > 0 && c == first as usize {
+                let showing = seen[c..c + faces as usize].iter().filter(|&&s| s).count();
+                if showing != 1 {
+                    return Err(format!("a die shows {showing} faces: {} (a die is on the table once)", self.bound.card_name(c as u16)));
+                }
+                seen[c..c + faces as usize].fill(true);
+            }
+        }
         if let Some(c) = seen.iter().position(|s| !s) {
             return Err(format!("a card was lost: {} is in no zone (cards are conserved)", self.bound.card_name(c as u16)));
         }

@@ -81,14 +81,18 @@ fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
         b.players,
         b.seats,
         if b.seats > b.players { ", dummies included" } else { "" },
-        b.attrs.len()
+        // A die is one card per face, one of which is on the table: count it once.
+        b.attrs.len() - b.dice.iter().filter(|&&(_, faces)| faces > 0).count()
+            + b.dice.iter().enumerate().filter(|&(c, &(first, faces))| faces > 0 && c == first as usize).count()
     );
     for g in &p.groups {
         let parts: Vec<String> = p
             .attrs
             .iter()
             .zip(&g.values)
-            .filter(|(a, _)| a.values.len() > 1)
+            .enumerate()
+            .filter(|&(i, (a, _))| a.values.len() > 1 && g.die != Some(i as u8))
+            .map(|(_, av)| av)
             .map(|(a, v)| {
                 if v.len() == a.values.len() {
                     format!("every {}", a.name)
@@ -99,8 +103,15 @@ fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
             .collect();
         let _ = writeln!(
             out,
-            "- {}: {} x {}, starting in `{}`",
+            "- {}: {}{} x {}, starting in `{}`",
             g.name,
+            match g.die {
+                Some(a) => {
+                    let faces: Vec<&str> = g.values[a as usize].iter().map(|&x| p.attrs[a as usize].values[x as usize].as_str()).collect();
+                    format!("dice, each showing one {} of {}{}", p.attrs[a as usize].name, faces.join("/"), if parts.is_empty() { "" } else { ", " })
+                }
+                None => String::new(),
+            },
             parts.join(", "),
             source(variant, &format!("cards.group.{}.copies", p.groups.iter().position(|x| x.name == g.name).unwrap_or(0))).unwrap_or_else(|| "1".into()),
             b.zone_label(g.zone as usize)

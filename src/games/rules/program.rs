@@ -89,6 +89,9 @@ pub struct CardGroup {
     pub zone: u16,
     /// The group's name in the file (`base`), for `playtest rules`.
     pub name: String,
+    /// When the group's cards are dice: the attribute a roll sets (its face). Each die is
+    /// one card per face, of which exactly one is on the table ([`Instr::RollDice`]).
+    pub die: Option<u8>,
 }
 
 /// Who sees a zone's cards.
@@ -342,6 +345,9 @@ pub enum Instr {
     Shuffle(Zone),
     /// Shows a zone's cards to every seat (known until they move where nobody sees).
     Reveal(Zone),
+    /// Rolls every die in a zone (or the chosen ones): each shows a fair random face, seen
+    /// by the seats that see its place; other cards stay as they are.
+    RollDice(Zone),
     /// Makes the seats' secret choices public.
     RevealChoices,
     /// Changes a counter.
@@ -703,7 +709,7 @@ impl Instr {
                 from.lower(c);
                 count.lower(c);
             }
-            Instr::Shuffle(z) | Instr::Reveal(z) => z.lower(c),
+            Instr::Shuffle(z) | Instr::Reveal(z) | Instr::RollDice(z) => z.lower(c),
             Instr::Assign { counter, slots, index, value, .. } => {
                 *slots = c[*counter as usize];
                 if let Some(e) = index {

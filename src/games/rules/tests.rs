@@ -518,3 +518,155 @@ fn the_tutorials_color_match_plays_like_an_independent_simulation() {
     check(&[], (27.4116, 11.0943), &[0.311, 0.2672, 0.2278, 0.194], 23);
     check(&["players=3", "hand_size=7"], (30.4875, 12.1043), &[0.3857, 0.3321, 0.2822], 31);
 }
+
+/// A game with hidden dice (each seat rolls in a cup only it sees, bids on the faces under every
+/// cup, a challenge lifts the cups and the loser gives up a die) plays the distribution of an
+/// independent simulation of its rules, on its own setting and on three players with three
+/// dice each, ones not wild. The references are 1,000,000 games each of
+/// tests/fixtures/rules/liars-dice-reference.py, a Python simulation written apart from the
+/// engine.
+#[test]
+fn a_hidden_dice_game_plays_like_an_independent_simulation() {
+    let check = |sets: &[&str], length: (f64, f64), wins: &[f64], seed: u64| {
+        let game = RulesGame::from_variant(&load("examples/rules/liars-dice.toml", sets)).expect("compiles");
+        let games = sample(&game, 20_000, seed);
+        agrees_with_reference(&format!("{sets:?}: mean length"), games.iter().map(|g| g.0).collect(), (length.0, length.1 * length.1), 1e6);
+        for (s, &w) in wins.iter().enumerate() {
+            agrees_with_reference(&format!("{sets:?}: seat {s}'s win share"), games.iter().map(|g| g.1[s]).collect(), share(w), 1e6);
+        }
+        assert!(games.iter().all(|g| g.2 == "last_standing"), "{sets:?}: no game reaches the cap");
+    };
+    check(&[], LIARS_DICE_STANDARD.0, &LIARS_DICE_STANDARD.1, 37);
+    check(&["players=3", "dice=3", "ones_wild=false"], LIARS_DICE_SMALL.0, &LIARS_DICE_SMALL.1, 41);
+}
+
+/// What a seat knows of dice: its own cup's faces stay in every sampled state; every other
+/// cup keeps its number of dice, and their faces are rolled again, fairly (each face about a
+/// sixth of the time over many samples); once the cups are lifted (`reveal`), every face is
+/// known until the dice are rolled again.
+#[test]
+fn a_seat_knows_its_own_dice_and_samples_the_others_fairly() {
+    use crate::engine::{EventLog, GameRng, HiddenInfo, SeedFrom};
+    let game = RulesGame::from_variant(&load("examples/rules/liars-dice.toml", &[])).expect("compiles");
+    let b = &game.bound;
+    let cup = b.program.zones.iter().find(|z| z.name == "cup").expect("a cup").first as usize;
+    let mut rng = GameRng::seed_from(5);
+    let st = game.deal(&mut rng, &mut EventLog::new(false));
+    let face = |c: u16| b.attrs[c as usize][0] as usize;
+    let mut counts = [0u32; 6];
+    let mut differs = 0;
+    let mut out = st.clone();
+    for _ in 0..3000 {
+        game.determinize(&st, 0, &mut rng, &mut out);
+        game.check_invariants(&out).expect("a sampled state keeps every die once");
+        assert_eq!(out.zones[cup], st.zones[cup], "seat 0's own dice stay as they are");
+        for s in 1..4 {
+            assert_eq!(out.zones[cup + s].len(), st.zones[cup + s].len(), "every cup keeps its number of dice");
+            for (i, &c) in out.zones[cup + s].iter().enumerate() {
+                counts[face(c)] += 1;
+                differs += usize::from(face(c) != face(st.zones[cup + s][i]));
+            }
+        }
+    }
+    let n = f64::from(counts.iter().sum::<u32>());
+    for (f, &k) in counts.iter().enumerate() {
+        let z = (f64::from(k) - n / 6.0).abs() / (n * (1.0 / 6.0) * (5.0 / 6.0)).sqrt();
+        assert!(z < 5.0, "face {} shows {k} times in {n} sampled dice ({z:.1} standard errors from a fair die)", f + 1);
+    }
+    assert!(differs as f64 > n * 0.7, "the other seats' faces are drawn again ({differs} of {n} differ)");
+    // After a challenge lifted the cups, the next sample keeps every face that was shown until
+    // the dice are rolled again: here, right after the reveal step, before the roll.
+    let mut lifted = st.clone();
+    for s in 0..4 {
+        for &c in &st.zones[cup + s] {
+            lifted.know_zone[c as usize] = 0b1111;
+            lifted.know_pos[c as usize] = 0b1111;
+        }
+    }
+    game.determinize(&lifted, 0, &mut rng, &mut out);
+    assert_eq!(out.zones, lifted.zones, "faces every seat saw are kept");
+}
+
+/// `roll chosen` rolls only the dice the action chose, and the chosen cards are then the rolled
+/// dice (a later `move chosen` moves them): a game that rerolls some of its dice and sets them
+/// aside keeps every die once, with the others unchanged.
+#[test]
+fn rolling_the_chosen_dice_rolls_only_those() {
+    use crate::engine::{EventLog, GameRng, SeedFrom, ToMove, rng};
+    const FILE: &str = r#"
+rules_language = 1
+game = "reroll"
+title = "Reroll"
+setup = ["deal 5 from tray to cup", { each = "seat", do = ["roll cup"] }]
+[parameters]
+players = { default = 2, min = 2, max = 2, meaning = "Players." }
+[cards.attributes]
+face = { from = 1, to = 6 }
+[[cards.group]]
+face = "all"
+die = "face"
+copies = 10
+zone = "tray"
+[zones]
+tray = { see = "everyone" }
+cup = { per = "seat", see = "owner" }
+kept = { per = "seat", see = "everyone" }
+[counters]
+rolls = { per = "seat" }
+[turn]
+steps = [{ choose = ["reroll", "keep"] }]
+[actions.reroll]
+cards = { from = "cup", count = "1..size(cup)" }
+if = "rolls < 2"
+do = ["roll chosen", "rolls += 1", "move chosen to kept"]
+[actions.keep]
+if = "size(cup) > 0"
+do = ["move all from cup to kept"]
+[end]
+when = [{ if = "every(size(cup) == 0)", reason = "done" }]
+cap = 100
+winners = [{ most = "sum(kept, card.face)" }]
+"#;
+    let v = Variant::from_toml_str(Path::new("reroll.toml"), FILE).expect("toml");
+    let game = RulesGame::from_variant(&v).expect("compiles");
+    let b = &game.bound;
+    let cup = b.program.zones.iter().find(|z| z.name == "cup").expect("a cup").first as usize;
+    let kept = b.program.zones.iter().find(|z| z.name == "kept").expect("kept").first as usize;
+    let mut rolled_faces = [0u32; 6];
+    for g in 0..400u64 {
+        let mut rng = GameRng::seed_from(g);
+        let mut st = game.deal(&mut rng, &mut EventLog::new(false));
+        let mut legal = Vec::new();
+        while let ToMove::Seat(seat) = game.to_move(&st) {
+            legal.clear();
+            game.legal_actions(&game.view(&st, seat), &mut legal);
+            let pick = legal[rng::below(legal.len() as u32, &mut rng) as usize];
+            let before = st.zones[cup + seat].clone();
+            let kept_before = st.zones[kept + seat].len();
+            game.apply(&mut st, seat, pick, &mut rng, &mut EventLog::new(false));
+            game.check_invariants(&st).expect("every die once");
+            if pick.cards != 0 {
+                let stayed: Vec<u16> = before.iter().enumerate().filter(|(i, _)| pick.cards & (1 << i) == 0).map(|(_, &c)| c).collect();
+                assert_eq!(st.zones[cup + seat], stayed, "dice not chosen keep their faces and places");
+                let moved = &st.zones[kept + seat][kept_before..];
+                let chosen: Vec<u16> = before.iter().enumerate().filter(|(i, _)| pick.cards & (1 << i) != 0).map(|(_, &c)| c).collect();
+                assert_eq!(moved.len(), chosen.len(), "the rolled dice are the ones moved");
+                for (&m, &c) in moved.iter().zip(&chosen) {
+                    assert_eq!(b.dice[m as usize].0, b.dice[c as usize].0, "the same die, showing its new face");
+                    rolled_faces[b.attrs[m as usize][0] as usize] += 1;
+                }
+            }
+        }
+    }
+    let n = f64::from(rolled_faces.iter().sum::<u32>());
+    assert!(n > 1000.0, "{n} dice rolled");
+    for &k in &rolled_faces {
+        assert!((f64::from(k) - n / 6.0).abs() < 5.0 * (n * 5.0 / 36.0).sqrt(), "rolled faces {rolled_faces:?}");
+    }
+}
+
+/// `python3 tests/fixtures/rules/liars-dice-reference.py 1000000 4 5 1 7`: (mean length, its
+/// standard deviation) and each seat's win share.
+const LIARS_DICE_STANDARD: ((f64, f64), [f64; 4]) = ((85.9711, 8.1151), [0.2513, 0.2497, 0.2482, 0.2508]);
+/// `python3 tests/fixtures/rules/liars-dice-reference.py 1000000 3 3 0 7`.
+const LIARS_DICE_SMALL: ((f64, f64), [f64; 3]) = ((30.7049, 4.8265), [0.3323, 0.331, 0.3366]);
