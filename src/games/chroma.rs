@@ -146,7 +146,8 @@ pub fn cards_text(cards: &[Card]) -> String {
     cards.iter().map(|&c| card_name(c)).collect::<Vec<_>>().join(", ")
 }
 
-const KIND_KEYS_ACTIONS: [&str; 9] =
+/// The action cards' names as variant keys and rules files write them, in canonical order.
+pub const KIND_KEYS_ACTIONS: [&str; 9] =
     ["skip", "reverse", "trade_one_card", "trade_hands", "add_a_card", "add_two_cards", "remove_a_card", "remove_two_cards", "dice"];
 
 /// Most sets of one kind, and most copies of one card, a Chroma deck may hold (20 base sets

@@ -61,6 +61,9 @@ const RESERVED: &[&str] = &[
     "all",
 ];
 
+/// The Chroma kit's `kind` attribute: which kind of card (with wild or action sets).
+const CHROMA_KINDS: [&str; 6] = ["base", "color_wild", "shape_wild", "all_colors", "all_shapes", "action"];
+
 /// Compiles the rules file `variant` (the merged table of the file, the files it extends and
 /// `--set`).
 pub fn compile(variant: &Variant) -> Result<Program, VariantError> {
@@ -133,6 +136,8 @@ struct Compiler<'v> {
     seat_is_current: bool,
     eliminates: bool,
     chance: bool,
+    /// Whether the Chroma kit's wild or action sets are in the deck ([`Program::chroma_wilds`]).
+    chroma_wilds: bool,
     /// Whether a card group is dice (`roll ZONE` is allowed).
     has_dice: bool,
     errors: Vec<VariantError>,
@@ -160,6 +165,7 @@ impl<'v> Compiler<'v> {
             seat_is_current: false,
             eliminates: false,
             chance: false,
+            chroma_wilds: false,
             has_dice: false,
             errors: Vec::new(),
             turn_end_fixups: Vec::new(),
@@ -249,6 +255,7 @@ impl<'v> Compiler<'v> {
             counter_slots: self.counters.iter().map(|c| c.len as usize).sum(),
             params: self.params,
             attrs: self.attrs,
+            chroma_wilds: self.chroma_wilds,
             groups,
             zones: self.zones,
             counters: self.counters,
@@ -594,9 +601,25 @@ impl<'v> Compiler<'v> {
         if let Some(kit) = cards.get("kit") {
             match kit.as_str() {
                 Some("chroma") => {
-                    let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
-                    self.attrs.push(AttrDecl { name: "color".into(), values: names(&crate::games::chroma::COLORS), numeric_from: None });
-                    self.attrs.push(AttrDecl { name: "shape".into(), values: names(&crate::games::chroma::SHAPES), numeric_from: None });
+                    let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+                    // With wild or action cards (a group's `set`), a color or shape may also be
+                    // `any` (a wild) or `none` (an action card), and two attributes say which
+                    // kind of card and which action; without them the attributes are as a
+                    // base set needs (so such files keep their numbers).
+                    self.chroma_wilds = self.kit_sets_used().iter().any(|s| s != "base");
+                    let (mut colors, mut shapes) = (names(&crate::games::chroma::COLORS), names(&crate::games::chroma::SHAPES));
+                    if self.chroma_wilds {
+                        colors.extend(names(&["any", "none"]));
+                        shapes.extend(names(&["any", "none"]));
+                    }
+                    self.attrs.push(AttrDecl { name: "color".into(), values: colors, numeric_from: None });
+                    self.attrs.push(AttrDecl { name: "shape".into(), values: shapes, numeric_from: None });
+                    if self.chroma_wilds {
+                        self.attrs.push(AttrDecl { name: "kind".into(), values: names(&CHROMA_KINDS), numeric_from: None });
+                        let mut actions = names(&["none"]);
+                        actions.extend(names(&crate::games::chroma::KIND_KEYS_ACTIONS[..8]));
+                        self.attrs.push(AttrDecl { name: "action".into(), values: actions, numeric_from: None });
+                    }
                 }
                 _ => return Err(self.err("cards.kit", "unknown kit; allowed: chroma (the Chroma Cards colors and shapes)")),
             }
@@ -645,6 +668,76 @@ impl<'v> Compiler<'v> {
         Ok(())
     }
 
+    /// The `set` of every card group (the Chroma kit's base, colors, shapes and action sets).
+    fn kit_sets_used(&self) -> Vec<String> {
+        let Some(toml::Value::Array(list)) = self.get("cards.group") else { return Vec::new() };
+        list.iter().filter_map(|g| g.get("set").and_then(|s| s.as_str()).map(str::to_string)).collect()
+    }
+
+    /// A group written as one of the Chroma kit's sets: the cards the set holds, as groups of
+    /// attribute values (a colors set: the five color wilds, then the all-colors wild).
+    fn kit_set(&self, at: &str, t: &toml::Table) -> Res<Option<Vec<Vec<Vec<u16>>>>> {
+        let Some(v) = t.get("set") else { return Ok(None) };
+        let key = format!("{at}.set");
+        let set = self.string(&key, v, "a set of the Chroma kit")?;
+        if !self.attrs.first().is_some_and(|a| a.name == "color" && a.values.len() >= 5) || self.attrs.get(1).is_none_or(|a| a.name != "shape") {
+            return Err(self.err(&key, "`set` names a set of the Chroma Cards kit: give `kit = \"chroma\"` in `[cards]`"));
+        }
+        let extra = 2 + if self.chroma_wilds { 2 } else { 0 };
+        if let Some(k) = t.keys().find(|k| self.attrs.iter().position(|a| &a.name == *k).is_some_and(|i| i < extra && *k != "action")) {
+            return Err(self.err(
+                &format!("{at}.{k}"),
+                format!("a kit set gives its cards' `{k}`; leave it out (or write the cards as a group of attribute values without `set`)"),
+            ));
+        }
+        let (real, any, none) = (vec![0u16, 1, 2, 3, 4], vec![5u16], vec![6u16]);
+        // kind indices in CHROMA_KINDS; action 0 is `none`.
+        let card = |color: &Vec<u16>, shape: &Vec<u16>, kind: u16, action: Vec<u16>| {
+            let mut v = vec![color.clone(), shape.clone()];
+            if self.chroma_wilds {
+                v.push(vec![kind]);
+                v.push(action);
+            }
+            v.extend(self.attrs[extra..].iter().map(|_| vec![0u16]));
+            v
+        };
+        let groups = match set.as_str() {
+            "base" => vec![card(&real, &real, 0, vec![0])],
+            "colors" => vec![card(&real, &any, 1, vec![0]), card(&any, &any, 3, vec![0])],
+            "shapes" => vec![card(&any, &real, 2, vec![0]), card(&any, &any, 4, vec![0])],
+            "actions" => {
+                let names = &self.attrs[3].values;
+                let actions: Vec<u16> = match t.get("action") {
+                    None => (1..names.len() as u16).collect(),
+                    Some(v) => {
+                        let list: Vec<String> = match v {
+                            toml::Value::Array(a) => a.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect(),
+                            other => vec![other.as_str().unwrap_or_default().to_string()],
+                        };
+                        list.iter()
+                            .map(|n| {
+                                names.iter().skip(1).position(|x| x == n).map(|i| i as u16 + 1).ok_or_else(|| {
+                                    let hint =
+                                        nearest(n, names.iter().skip(1).map(String::as_str)).map(|m| format!("did you mean `{m}`? ")).unwrap_or_default();
+                                    self.err(&format!("{at}.action"), format!("`{n}` is not an action card; {hint}allowed: {}", names[1..].join(", ")))
+                                })
+                            })
+                            .collect::<Res<_>>()?
+                    }
+                };
+                vec![card(&none, &none, 5, actions)]
+            }
+            other => {
+                let hint = nearest(other, ["base", "colors", "shapes", "actions"].into_iter()).map(|m| format!("did you mean `{m}`? ")).unwrap_or_default();
+                return Err(self.err(&key, format!("`{other}` is not a set of the Chroma kit; {hint}allowed: base, colors, shapes, actions")));
+            }
+        };
+        if set != "actions" && t.contains_key("action") {
+            return Err(self.err(&format!("{at}.action"), "`action` picks the action cards of `set = \"actions\"`"));
+        }
+        Ok(Some(groups))
+    }
+
     fn read_groups(&mut self) -> Res<Vec<CardGroup>> {
         if self.attrs.is_empty() {
             return Ok(Vec::new());
@@ -655,11 +748,15 @@ impl<'v> Compiler<'v> {
         for (i, g) in list.iter().enumerate() {
             let at = format!("cards.group.{i}");
             let t = g.as_table().ok_or_else(|| self.err(&at, "expected a table"))?;
-            let mut allowed: Vec<&str> = vec!["name", "copies", "zone", "die"];
+            let mut allowed: Vec<&str> = vec!["name", "copies", "zone", "die", "set"];
             allowed.extend(self.attrs.iter().map(|a| a.name.as_str()));
             self.check_keys(&at, t, &allowed, "a card group")?;
+            let kit = self.kit_set(&at, t)?;
             let mut values = Vec::new();
             for attr in &self.attrs {
+                if kit.is_some() {
+                    break;
+                }
                 let key = format!("{at}.{}", attr.name);
                 let chosen: Vec<u16> = match t.get(&attr.name) {
                     None => vec![0],
@@ -703,9 +800,33 @@ impl<'v> Compiler<'v> {
                     self.zones[z].first
                 }
             };
-            let name = t.get("name").map(|n| self.string(&format!("{at}.name"), n, "a name")).transpose()?.unwrap_or_else(|| format!("group {}", i + 1));
-            let die = self.die_attribute(&at, t, &values)?;
-            groups.push(CardGroup { values, copies, zone, name, die });
+            let default_name = match t.get("set").and_then(|s| s.as_str()) {
+                Some(set) => format!("{set} set"),
+                None => format!("group {}", i + 1),
+            };
+            let name = t.get("name").map(|n| self.string(&format!("{at}.name"), n, "a name")).transpose()?.unwrap_or(default_name);
+            match kit {
+                Some(sets) => {
+                    if t.contains_key("die") {
+                        return Err(self.err(&format!("{at}.die"), "a set of the Chroma kit holds cards, not dice"));
+                    }
+                    let set = t.get("set").and_then(|s| s.as_str()).unwrap_or_default().to_string();
+                    for (part, values) in sets.into_iter().enumerate() {
+                        groups.push(CardGroup {
+                            values,
+                            copies: copies.clone(),
+                            zone,
+                            name: name.clone(),
+                            die: None,
+                            kit_set: Some((set.clone(), part as u8)),
+                        });
+                    }
+                }
+                None => {
+                    let die = self.die_attribute(&at, t, &values)?;
+                    groups.push(CardGroup { values, copies, zone, name, die, kit_set: None });
+                }
+            }
         }
         Ok(groups)
     }

@@ -174,6 +174,9 @@ impl Bound {
     /// A card's attribute values, as its name says them (a die's: its face).
     fn face_name(&self, card: u16) -> String {
         let p = self.p();
+        if p.chroma_wilds {
+            return self.kit_name(card);
+        }
         let mut out = String::new();
         for (i, a) in p.attrs.iter().enumerate() {
             if a.values.len() <= 1 && p.attrs.len() > 1 {
@@ -183,6 +186,29 @@ impl Bound {
                 out.push(' ');
             }
             out.push_str(&a.values[self.attrs[card as usize][i] as usize]);
+        }
+        out
+    }
+
+    /// A Chroma kit card's name as the kit says it (`red star`, `red wild`, `star wild`,
+    /// `all-colors`, `skip`), then any attribute the file adds.
+    fn kit_name(&self, card: u16) -> String {
+        let p = self.p();
+        let v = &self.attrs[card as usize];
+        let value = |a: usize| p.attrs[a].values[v[a] as usize].as_str();
+        let mut out = match v[2] {
+            0 => format!("{} {}", value(0), value(1)),
+            1 => format!("{} wild", value(0)),
+            2 => format!("{} wild", value(1)),
+            3 => "all-colors".to_string(),
+            4 => "all-shapes".to_string(),
+            _ => value(3).replace('_', "-"),
+        };
+        for a in 4..p.attrs.len() {
+            if p.attrs[a].values.len() > 1 {
+                out.push(' ');
+                out.push_str(value(a));
+            }
         }
         out
     }

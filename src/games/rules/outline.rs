@@ -85,7 +85,26 @@ fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
         b.attrs.len() - b.dice.iter().filter(|&&(_, faces)| faces > 0).count()
             + b.dice.iter().enumerate().filter(|&(c, &(first, faces))| faces > 0 && c == first as usize).count()
     );
+    // The group's index in the file: a kit set's later parts are the same group.
+    let mut in_file = 0usize;
     for g in &p.groups {
+        if g.kit_set.as_ref().is_some_and(|(_, part)| *part > 0) {
+            continue;
+        }
+        let copies = source(variant, &format!("cards.group.{in_file}.copies")).unwrap_or_else(|| "1".into());
+        in_file += 1;
+        if let Some((set, _)) = &g.kit_set {
+            {
+                let what = match set.as_str() {
+                    "base" => "25 base cards, one per color and shape".to_string(),
+                    "colors" => "the 5 color wilds and the all-colors wild".to_string(),
+                    "shapes" => "the 5 shape wilds and the all-shapes wild".to_string(),
+                    _ => format!("the action cards {}", g.values[3].iter().map(|&v| p.attrs[3].values[v as usize].as_str()).collect::<Vec<_>>().join(", ")),
+                };
+                let _ = writeln!(out, "- {}: {what} (the Chroma kit's {set} set) x {copies}, starting in `{}`", g.name, b.zone_label(g.zone as usize));
+            }
+            continue;
+        }
         let parts: Vec<String> = p
             .attrs
             .iter()
@@ -113,7 +132,7 @@ fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
                 None => String::new(),
             },
             parts.join(", "),
-            source(variant, &format!("cards.group.{}.copies", p.groups.iter().position(|x| x.name == g.name).unwrap_or(0))).unwrap_or_else(|| "1".into()),
+            copies,
             b.zone_label(g.zone as usize)
         );
     }

@@ -92,6 +92,10 @@ pub struct CardGroup {
     /// When the group's cards are dice: the attribute a roll sets (its face). Each die is
     /// one card per face, of which exactly one is on the table ([`Instr::RollDice`]).
     pub die: Option<u8>,
+    /// When the group is one of the Chroma kit's sets (`set = "colors"`): the set's name and
+    /// which part of it this group is (a colors set is two groups: the color wilds, then the
+    /// all-colors wild).
+    pub kit_set: Option<(String, u8)>,
 }
 
 /// Who sees a zone's cards.
@@ -561,6 +565,10 @@ pub struct Program {
     pub params: Vec<ParamDecl>,
     /// Card attributes.
     pub attrs: Vec<AttrDecl>,
+    /// Whether the deck is the Chroma Cards kit with its wild or action cards (`set =
+    /// "colors"`, ...): attributes 0-3 are `color`, `shape`, `kind` and `action`, and cards are
+    /// named as the kit names them (`red wild`, `all-colors`, `skip`).
+    pub chroma_wilds: bool,
     /// The deck's groups.
     pub groups: Vec<CardGroup>,
     /// Zones.

@@ -670,3 +670,66 @@ winners = [{ most = "sum(kept, card.face)" }]
 const LIARS_DICE_STANDARD: ((f64, f64), [f64; 4]) = ((85.9711, 8.1151), [0.2513, 0.2497, 0.2482, 0.2508]);
 /// `python3 tests/fixtures/rules/liars-dice-reference.py 1000000 3 3 0 7`.
 const LIARS_DICE_SMALL: ((f64, f64), [f64; 3]) = ((30.7049, 4.8265), [0.3323, 0.331, 0.3366]);
+
+/// The Chroma Cards kit by name: a deck of `set = "base"`, `"colors"`, `"shapes"` and
+/// `"actions"` holds the kit's 45 cards (Deck A), named as the built-in games name them, and
+/// the match rule docs/rules-language.md gives (`card.color == C or card.color == color.any`,
+/// the same for shapes) agrees with the built-in games' for every card and claimed cell.
+#[test]
+fn the_chroma_kit_by_name_is_the_built_in_deck_and_matches_as_it_does() {
+    use crate::engine::{EventLog, GameRng, SeedFrom};
+    use crate::games::chroma::{COLORS, SHAPES};
+    let mut text = String::from(
+        r#"
+rules_language = 1
+game = "kit-test"
+title = "Kit test"
+setup = []
+[parameters]
+players = { default = 2, min = 2, max = 2, meaning = "Players." }
+[cards]
+kit = "chroma"
+[[cards.group]]
+set = "base"
+[[cards.group]]
+set = "colors"
+[[cards.group]]
+set = "shapes"
+[[cards.group]]
+set = "actions"
+zone = "draw"
+[zones]
+draw = { see = "nobody" }
+[turn]
+steps = [{ choose = ["pass"] }]
+[actions.pass]
+say = "passes"
+[end]
+cap = 1
+winners = [{ all = "true" }]
+"#,
+    );
+    for c in COLORS {
+        for s in SHAPES {
+            text.push_str(&format!(
+                "[figures.{c}_{s}]\nvalue = \"count(draw, (card.color == color.{c} or card.color == color.any) and (card.shape == shape.{s} or card.shape == shape.any))\"\nmeaning = \"x\"\n"
+            ));
+        }
+    }
+    let v = Variant::from_toml_str(Path::new("kit.toml"), &text).expect("toml");
+    let game = RulesGame::from_variant(&v).unwrap_or_else(|e| panic!("{e}"));
+    let b = &game.bound;
+    let mut names: Vec<String> = (0..b.attrs.len() as u16).map(|c| b.card_name(c)).collect();
+    let mut built_in: Vec<String> = (0..45).map(crate::games::chroma::card_name).collect();
+    names.sort();
+    built_in.sort();
+    assert_eq!(names, built_in, "the kit's four sets are Deck A");
+    let st = game.deal(&mut GameRng::seed_from(1), &mut EventLog::new(false));
+    for (i, f) in b.program.figures.iter().enumerate() {
+        let super::program::FigureKind::Value(e) = &f.kind else { panic!("a value") };
+        let mut binds = super::machine::BINDS_FRESH;
+        let counted = b.eval(e, &st, &mut binds);
+        let expected = (0..45u8).filter(|&card| crate::games::chroma::matches(card, i as u8)).count() as i64;
+        assert_eq!(counted, expected, "cards matching {} (the built-in rule: {expected})", f.name);
+    }
+}
