@@ -499,7 +499,7 @@ impl Bound {
                 };
                 for s in 0..self.seats {
                     b[*slot as usize] = s as i64;
-                    let v = self.eval(inner, st, b);
+                    let v = self.operand(inner, st, b);
                     match agg {
                         SeatAgg::Every => {
                             if v == 0 {
@@ -733,6 +733,25 @@ impl Bound {
     }
 
     fn move_cards(&self, st: &mut State, (from, to): (usize, usize), count: usize, (take, put): (End, End), log: &mut EventLog<Event>) {
+        if (take, put) == (End::Top, End::Top) && !log.enabled() {
+            // `take` and `put` of the tops with what they look up read once: a card put on
+            // top is seen by the seats that see the zone's top.
+            let see = self.see[to].0;
+            let from_shows_top = self.see[from].1;
+            for _ in 0..count {
+                let Some(card) = st.zones[from].pop() else { break };
+                if from_shows_top {
+                    self.show_top(st, from);
+                }
+                st.zones[to].push(card);
+                let c = card as usize;
+                st.where_is[c] = to as u16;
+                let known = st.know_pos[c] | see;
+                st.know_zone[c] = known;
+                st.know_pos[c] = known;
+            }
+            return;
+        }
         for _ in 0..count {
             let Some(card) = self.take(st, from, take) else { break };
             self.put(st, card, to, put);
@@ -795,10 +814,9 @@ impl Bound {
         // The bound names the instructions read, kept in step with the state's: every write of
         // a step's slot goes to both, and the two steps that use slot 0 or the last four as
         // scratch (the skip condition, a choice with nothing legal) put them back. The
-        // expression slots in between are always written before an expression reads them, so
-        // only the step slots and the last four are copied ([`Bound::frame_into`]).
-        let mut b = [0i64; BINDS];
-        self.frame_into(st, &mut b);
+        // expression slots in between are always written before an expression reads them (and
+        // are 0 in a state, which never sets them): one copy of the whole array, no zeroing.
+        let mut b = st.binds;
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
@@ -1404,6 +1422,10 @@ impl Bound {
 
     fn move_chosen(&self, st: &mut State, to: usize, limit: usize, log: &mut EventLog<Event>) {
         let chosen = std::mem::take(&mut st.chosen);
+        if limit >= chosen.len() && !log.enabled() && self.move_chosen_at_once(st, &chosen, to) {
+            st.chosen = chosen;
+            return;
+        }
         for &card in chosen.iter().take(limit) {
             let from = st.where_is[card as usize] as usize;
             if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
@@ -1416,6 +1438,44 @@ impl Bound {
             }
         }
         st.chosen = chosen;
+    }
+
+    /// [`Bound::move_chosen`] of every chosen card when they are all in one zone that shows
+    /// no top card, in its order (as a choice of positions makes them), other than `to`: the
+    /// cards leave it in one pass (no search for each card's place, no shift of the zone per
+    /// card) and are put on `to` in order, the same moves as one at a time. False (nothing
+    /// moved) for any other case.
+    fn move_chosen_at_once(&self, st: &mut State, chosen: &[u16], to: usize) -> bool {
+        let Some(&first) = chosen.first() else { return true };
+        let from = st.where_is[first as usize] as usize;
+        if from == to || self.see[from].1 || st.zones[from].len() > 64 {
+            return false;
+        }
+        // The positions of the chosen cards, matched in order.
+        let (mut leaving, mut j) = (0u64, 0usize);
+        for (i, &c) in st.zones[from].iter().enumerate() {
+            if j < chosen.len() && c == chosen[j] {
+                leaving |= 1 << i;
+                j += 1;
+            }
+        }
+        if j < chosen.len() {
+            return false;
+        }
+        // The cards that stay slide down over the ones that leave, in order.
+        let zone = &mut st.zones[from];
+        let mut kept = leaving.trailing_zeros() as usize;
+        for i in kept + 1..zone.len() {
+            if leaving & (1 << i) == 0 {
+                zone[kept] = zone[i];
+                kept += 1;
+            }
+        }
+        zone.truncate(kept);
+        for &card in chosen {
+            self.put(st, card, to, End::Top);
+        }
+        true
     }
 
     // ---- Decisions ----
@@ -1480,7 +1540,7 @@ impl Bound {
         if total == 0 {
             return Some((0, None));
         }
-        Some((total, Some(Block { action: a, arg: 0, pos: POSITIONS, n: n as u8, lo: lo as u8, hi: hi as u8 })))
+        Some((total, Some(Block { action: a, arg: 0, cand: low_mask(n), n: n as u8, lo: lo as u8, hi: hi as u8 })))
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1586,7 +1646,8 @@ impl Bound {
                             if total > before && pick.is_none() {
                                 blocks += 1;
                                 if blocks == 1 {
-                                    block = Some(Block { action: a, arg, pos, n: n as u8, lo: lo as u8, hi: hi as u8 });
+                                    let cand = pos[..n].iter().fold(0u64, |m, &i| m | (1 << i));
+                                    block = Some(Block { action: a, arg, cand, n: n as u8, lo: lo as u8, hi: hi as u8 });
                                 }
                             }
                         }
@@ -2227,8 +2288,8 @@ pub struct Block {
     pub action: u16,
     /// Its argument.
     pub arg: i64,
-    /// Candidate positions in zone order (the first `n`).
-    pub pos: [u8; 64],
+    /// Candidate positions (bit i: position i), `n` of them.
+    pub cand: u64,
     /// How many candidates.
     pub n: u8,
     /// Fewest cards in a set.
@@ -2250,8 +2311,35 @@ impl Block {
             r -= count;
             k += 1;
         }
-        Choice { action: self.action, arg: self.arg, cards: unrank_combination(r, &self.pos[..n], k) }
+        // The set among candidates 0..n, then each candidate's bit moved to its position.
+        let ranks = unrank_combination(r, &POSITIONS[..n], k);
+        Choice { action: self.action, arg: self.arg, cards: deposit(ranks, self.cand) }
     }
+}
+
+/// The mask of positions `0..n` (`n` at most 64).
+#[inline]
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// Bit i of `bits` moved to the place of the i-th set bit of `places` (lowest first).
+#[inline]
+fn deposit(bits: u64, places: u64) -> u64 {
+    if places & places.wrapping_add(1) == 0 {
+        // The candidates are positions 0..n: every bit stays where it is.
+        return bits & places;
+    }
+    let (mut out, mut rest, mut i) = (0u64, places, 0);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        if bits & (1 << i) != 0 {
+            out |= low;
+        }
+        rest ^= low;
+        i += 1;
+    }
+    out
 }
 
 /// The cards of a zone, or the positions of a zone a candidate choice names.
