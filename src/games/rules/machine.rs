@@ -52,6 +52,28 @@ pub struct Bound {
     /// Seats that see the cards of every zone instance (bit per seat) and whether it shows
     /// its top card only (then the mask is for the top card): [`Bound::see_table`].
     pub see: Vec<(u8, bool)>,
+    /// Per action, its choices counted ahead when their number depends only on the size of
+    /// the zone chosen from ([`Bound::quick_table`]).
+    pub quick: Vec<Option<QuickChoice>>,
+}
+
+/// An action whose choices are every set of `lo..=hi` cards by position from a shared zone
+/// or the chooser's own, with no argument, no condition and both bounds constants or
+/// parameters: how many choices it has for every size of that zone, worked out when the file
+/// is bound, so a decision counts them with one look-up.
+#[derive(Clone, Debug)]
+pub struct QuickChoice {
+    /// The zone's instance (shared), or its first instance (per seat: the chooser's).
+    zone: u16,
+    /// Whether the zone is the chooser's own.
+    per_seat: bool,
+    /// Fewest cards (at most 64: else no size has a choice).
+    lo: u8,
+    /// Most cards (at most 64).
+    hi: u8,
+    /// The number of choices from a zone of n cards (n up to 64); `u32::MAX` when it reaches
+    /// [`CHOICE_LIMIT`] (left to the general walk, which cuts the list).
+    totals: [u32; 65],
 }
 
 /// The table: every zone's cards, every counter, where the machine is in the rules, and
@@ -675,6 +697,43 @@ impl Bound {
     pub fn seers(&self, z: usize, st: &State, i: usize) -> u8 {
         let (mask, top) = self.see[z];
         if !top || i + 1 == st.zones[z].len() { mask } else { 0 }
+    }
+
+    /// [`Bound::quick`]: for every action of the shape [`QuickChoice`] describes, its number of
+    /// choices for each size of the zone, the sum [`Bound::count_or_pick`] makes.
+    pub fn quick_table(&self) -> Vec<Option<QuickChoice>> {
+        let value = |e: &Expr| match e {
+            Expr::Const(n) => Some(*n),
+            Expr::Param(p) => Some(self.params[*p as usize]),
+            _ => None,
+        };
+        let quick = |decl: &ActionDecl| -> Option<QuickChoice> {
+            let choice = decl.cards.as_ref()?;
+            if !matches!(decl.arg, ArgChoice::None) || decl.condition.is_some() || choice.each.is_some() || choice.set.is_some() || choice.by != ChoiceBy::Position
+            {
+                return None;
+            }
+            let (zone, per_seat) = match &choice.from {
+                Zone::Shared(i) => (*i, false),
+                Zone::OfSeat(first, seat) if matches!(**seat, Expr::Var(Var::Bind(0))) => (*first, true),
+                _ => return None,
+            };
+            let lo = value(&choice.min)?.max(0);
+            let hi = value(&choice.max)?.max(0).min(64);
+            let mut totals = [0u32; 65];
+            for (n, t) in totals.iter_mut().enumerate() {
+                let mut total = 0usize;
+                for k in lo..=hi.min(n as i64) {
+                    total += binomial(n, k as usize).min(CHOICE_LIMIT as u64) as usize;
+                    if total >= CHOICE_LIMIT {
+                        break;
+                    }
+                }
+                *t = if total >= CHOICE_LIMIT { u32::MAX } else { total as u32 };
+            }
+            Some(QuickChoice { zone, per_seat, lo: lo.min(64) as u8, hi: hi as u8, totals })
+        };
+        self.program.actions.iter().map(quick).collect()
     }
 
     /// [`Bound::see`] from the zones' visibility and the seats at the table.
@@ -1487,10 +1546,24 @@ impl Bound {
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
     fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> (usize, Option<Block>) {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize] {
-            if let [a] = actions[..]
-                && let Some(counted) = self.count_one_block(st, b, seat, a)
-            {
-                return counted;
+            if let [a] = actions[..] {
+                if let Some(Some(q)) = self.quick.get(a as usize)
+                    && seat < self.seats
+                {
+                    // Counted ahead: one look-up by the zone's size.
+                    let z = if q.per_seat { q.zone as usize + seat } else { q.zone as usize };
+                    let n = st.zones[z].len().min(64);
+                    match q.totals[n] {
+                        u32::MAX => {}
+                        0 => return (0, None),
+                        total => {
+                            let block = Block { action: a, arg: 0, cand: low_mask(n), n: n as u8, lo: q.lo, hi: q.hi.min(n as u8) };
+                            return (total as usize, Some(block));
+                        }
+                    }
+                } else if let Some(counted) = self.count_one_block(st, b, seat, a) {
+                    return counted;
+                }
             }
             if self.countable(actions) {
                 let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
