@@ -700,7 +700,7 @@ impl Bound {
     }
 
     /// [`Bound::quick`]: for every action of the shape [`QuickChoice`] describes, its number of
-    /// choices for each size of the zone, the sum [`Bound::count_or_pick`] makes.
+    /// choices for each size of the zone, the sum `Bound::count_or_pick` makes.
     pub fn quick_table(&self) -> Vec<Option<QuickChoice>> {
         let value = |e: &Expr| match e {
             Expr::Const(n) => Some(*n),
@@ -709,7 +709,11 @@ impl Bound {
         };
         let quick = |decl: &ActionDecl| -> Option<QuickChoice> {
             let choice = decl.cards.as_ref()?;
-            if !matches!(decl.arg, ArgChoice::None) || decl.condition.is_some() || choice.each.is_some() || choice.set.is_some() || choice.by != ChoiceBy::Position
+            if !matches!(decl.arg, ArgChoice::None)
+                || decl.condition.is_some()
+                || choice.each.is_some()
+                || choice.set.is_some()
+                || choice.by != ChoiceBy::Position
             {
                 return None;
             }
@@ -719,7 +723,7 @@ impl Bound {
                 _ => return None,
             };
             let lo = value(&choice.min)?.max(0);
-            let hi = value(&choice.max)?.max(0).min(64);
+            let hi = value(&choice.max)?.clamp(0, 64);
             let mut totals = [0u32; 65];
             for (n, t) in totals.iter_mut().enumerate() {
                 let mut total = 0usize;
