@@ -27,6 +27,7 @@ pub fn bind(program: Arc<Program>, variant: &Variant) -> Result<Bound, VariantEr
     shape_table(&mut bound, variant)?;
     bound.start = build_deck(&mut bound, variant)?;
     bound.see = bound.see_table();
+    bound.quick = bound.quick_table();
     Ok(bound)
 }
 
@@ -246,6 +247,7 @@ fn shell(program: Arc<Program>) -> Bound {
         instance_decl,
         instance_owner,
         see: Vec::new(),
+        quick: Vec::new(),
         program,
         params: Vec::new(),
         rows: Vec::new(),

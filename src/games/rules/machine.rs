@@ -59,6 +59,28 @@ pub struct Bound {
     /// Seats that see the cards of every zone instance (bit per seat) and whether it shows
     /// its top card only (then the mask is for the top card): [`Bound::see_table`].
     pub see: Vec<(u8, bool)>,
+    /// Per action, its choices counted ahead when their number depends only on the size of
+    /// the zone chosen from ([`Bound::quick_table`]).
+    pub quick: Vec<Option<QuickChoice>>,
+}
+
+/// An action whose choices are every set of `lo..=hi` cards by position from a shared zone
+/// or the chooser's own, with no argument, no condition and both bounds constants or
+/// parameters: how many choices it has for every size of that zone, worked out when the file
+/// is bound, so a decision counts them with one look-up.
+#[derive(Clone, Debug)]
+pub struct QuickChoice {
+    /// The zone's instance (shared), or its first instance (per seat: the chooser's).
+    zone: u16,
+    /// Whether the zone is the chooser's own.
+    per_seat: bool,
+    /// Fewest cards (at most 64: else no size has a choice).
+    lo: u8,
+    /// Most cards (at most 64).
+    hi: u8,
+    /// The number of choices from a zone of n cards (n up to 64); `u32::MAX` when it reaches
+    /// [`CHOICE_LIMIT`] (left to the general walk, which cuts the list).
+    totals: [u32; 65],
 }
 
 /// The table: every zone's cards, every counter, where the machine is in the rules, and
@@ -539,7 +561,7 @@ impl Bound {
                 };
                 for s in 0..self.seats {
                     b[*slot as usize] = s as i64;
-                    let v = self.eval(inner, st, b);
+                    let v = self.operand(inner, st, b);
                     match agg {
                         SeatAgg::Every => {
                             if v == 0 {
@@ -723,6 +745,47 @@ impl Bound {
         if !top || i + 1 == st.zones[z].len() { mask } else { 0 }
     }
 
+    /// [`Bound::quick`]: for every action of the shape [`QuickChoice`] describes, its number of
+    /// choices for each size of the zone, the sum `Bound::count_or_pick` makes.
+    pub fn quick_table(&self) -> Vec<Option<QuickChoice>> {
+        let value = |e: &Expr| match e {
+            Expr::Const(n) => Some(*n),
+            Expr::Param(p) => Some(self.params[*p as usize]),
+            _ => None,
+        };
+        let quick = |decl: &ActionDecl| -> Option<QuickChoice> {
+            let choice = decl.cards.as_ref()?;
+            if !matches!(decl.arg, ArgChoice::None)
+                || decl.condition.is_some()
+                || choice.each.is_some()
+                || choice.set.is_some()
+                || choice.by != ChoiceBy::Position
+            {
+                return None;
+            }
+            let (zone, per_seat) = match &choice.from {
+                Zone::Shared(i) => (*i, false),
+                Zone::OfSeat(first, seat) if matches!(**seat, Expr::Var(Var::Bind(0))) => (*first, true),
+                _ => return None,
+            };
+            let lo = value(&choice.min)?.max(0);
+            let hi = value(&choice.max)?.clamp(0, 64);
+            let mut totals = [0u32; 65];
+            for (n, t) in totals.iter_mut().enumerate() {
+                let mut total = 0usize;
+                for k in lo..=hi.min(n as i64) {
+                    total += binomial(n, k as usize).min(CHOICE_LIMIT as u64) as usize;
+                    if total >= CHOICE_LIMIT {
+                        break;
+                    }
+                }
+                *t = if total >= CHOICE_LIMIT { u32::MAX } else { total as u32 };
+            }
+            Some(QuickChoice { zone, per_seat, lo: lo.min(64) as u8, hi: hi as u8, totals })
+        };
+        self.program.actions.iter().map(quick).collect()
+    }
+
     /// [`Bound::see`] from the zones' visibility and the seats at the table.
     pub fn see_table(&self) -> Vec<(u8, bool)> {
         (0..self.instance_decl.len())
@@ -779,6 +842,25 @@ impl Bound {
     }
 
     fn move_cards(&self, st: &mut State, (from, to): (usize, usize), count: usize, (take, put): (End, End), log: &mut EventLog<Event>) {
+        if (take, put) == (End::Top, End::Top) && !log.enabled() {
+            // `take` and `put` of the tops with what they look up read once: a card put on
+            // top is seen by the seats that see the zone's top.
+            let see = self.see[to].0;
+            let from_shows_top = self.see[from].1;
+            for _ in 0..count {
+                let Some(card) = st.zones[from].pop() else { break };
+                if from_shows_top {
+                    self.show_top(st, from);
+                }
+                st.zones[to].push(card);
+                let c = card as usize;
+                st.where_is[c] = to as u16;
+                let known = st.know_pos[c] | see;
+                st.know_zone[c] = known;
+                st.know_pos[c] = known;
+            }
+            return;
+        }
         for _ in 0..count {
             let Some(card) = self.take(st, from, take) else { break };
             self.put(st, card, to, put);
@@ -841,10 +923,9 @@ impl Bound {
         // The bound names the instructions read, kept in step with the state's: every write of
         // a step's slot goes to both, and the two steps that use slot 0 or the last four as
         // scratch (the skip condition, a choice with nothing legal) put them back. The
-        // expression slots in between are always written before an expression reads them, so
-        // only the step slots and the last four are copied ([`Bound::frame_into`]).
-        let mut b = [0i64; BINDS];
-        self.frame_into(st, &mut b);
+        // expression slots in between are always written before an expression reads them (and
+        // are 0 in a state, which never sets them): one copy of the whole array, no zeroing.
+        let mut b = st.binds;
         while !st.over {
             steps += 1;
             if steps > STEP_LIMIT {
@@ -1522,6 +1603,10 @@ impl Bound {
 
     fn move_chosen(&self, st: &mut State, to: usize, limit: usize, log: &mut EventLog<Event>) {
         let chosen = std::mem::take(&mut st.chosen);
+        if limit >= chosen.len() && !log.enabled() && self.move_chosen_at_once(st, &chosen, to) {
+            st.chosen = chosen;
+            return;
+        }
         for &card in chosen.iter().take(limit) {
             let from = st.where_is[card as usize] as usize;
             if let Some(i) = st.zones[from].iter().position(|&x| x == card) {
@@ -1536,6 +1621,44 @@ impl Bound {
         st.chosen = chosen;
     }
 
+    /// [`Bound::move_chosen`] of every chosen card when they are all in one zone that shows
+    /// no top card, in its order (as a choice of positions makes them), other than `to`: the
+    /// cards leave it in one pass (no search for each card's place, no shift of the zone per
+    /// card) and are put on `to` in order, the same moves as one at a time. False (nothing
+    /// moved) for any other case.
+    fn move_chosen_at_once(&self, st: &mut State, chosen: &[u16], to: usize) -> bool {
+        let Some(&first) = chosen.first() else { return true };
+        let from = st.where_is[first as usize] as usize;
+        if from == to || self.see[from].1 || st.zones[from].len() > 64 {
+            return false;
+        }
+        // The positions of the chosen cards, matched in order.
+        let (mut leaving, mut j) = (0u64, 0usize);
+        for (i, &c) in st.zones[from].iter().enumerate() {
+            if j < chosen.len() && c == chosen[j] {
+                leaving |= 1 << i;
+                j += 1;
+            }
+        }
+        if j < chosen.len() {
+            return false;
+        }
+        // The cards that stay slide down over the ones that leave, in order.
+        let zone = &mut st.zones[from];
+        let mut kept = leaving.trailing_zeros() as usize;
+        for i in kept + 1..zone.len() {
+            if leaving & (1 << i) == 0 {
+                zone[kept] = zone[i];
+                kept += 1;
+            }
+        }
+        zone.truncate(kept);
+        for &card in chosen {
+            self.put(st, card, to, End::Top);
+        }
+        true
+    }
+
     // ---- Decisions ----
 
     /// Whether `seat` has a legal choice at the choose instruction `at`: the number of its
@@ -1545,10 +1668,24 @@ impl Bound {
     /// `b` holds the state's bound names (see [`Bound::frame_into`]) and is used as scratch.
     fn any_legal(&self, st: &State, b: &mut [i64; BINDS], seat: usize, at: u32) -> (usize, Option<Block>) {
         if let Instr::Choose { actions, .. } = &self.p().code[at as usize] {
-            if let [a] = actions[..]
-                && let Some(counted) = self.count_one_block(st, b, seat, a)
-            {
-                return counted;
+            if let [a] = actions[..] {
+                if let Some(Some(q)) = self.quick.get(a as usize)
+                    && seat < self.seats
+                {
+                    // Counted ahead: one look-up by the zone's size.
+                    let z = if q.per_seat { q.zone as usize + seat } else { q.zone as usize };
+                    let n = st.zones[z].len().min(64);
+                    match q.totals[n] {
+                        u32::MAX => {}
+                        0 => return (0, None),
+                        total => {
+                            let block = Block { action: a, arg: 0, cand: low_mask(n), n: n as u8, lo: q.lo, hi: q.hi.min(n as u8) };
+                            return (total as usize, Some(block));
+                        }
+                    }
+                } else if let Some(counted) = self.count_one_block(st, b, seat, a) {
+                    return counted;
+                }
             }
             if self.countable(actions) {
                 let (n, _, block) = self.count_or_pick(st, b, seat, actions, None);
@@ -1598,7 +1735,7 @@ impl Bound {
         if total == 0 {
             return Some((0, None));
         }
-        Some((total, Some(Block { action: a, arg: 0, pos: POSITIONS, n: n as u8, lo: lo as u8, hi: hi as u8 })))
+        Some((total, Some(Block { action: a, arg: 0, cand: low_mask(n), n: n as u8, lo: lo as u8, hi: hi as u8 })))
     }
 
     /// Whether every action of a choice can be counted without listing its candidates: no
@@ -1704,7 +1841,8 @@ impl Bound {
                             if total > before && pick.is_none() {
                                 blocks += 1;
                                 if blocks == 1 {
-                                    block = Some(Block { action: a, arg, pos, n: n as u8, lo: lo as u8, hi: hi as u8 });
+                                    let cand = pos[..n].iter().fold(0u64, |m, &i| m | (1 << i));
+                                    block = Some(Block { action: a, arg, cand, n: n as u8, lo: lo as u8, hi: hi as u8 });
                                 }
                             }
                         }
@@ -2374,8 +2512,8 @@ pub struct Block {
     pub action: u16,
     /// Its argument.
     pub arg: i64,
-    /// Candidate positions in zone order (the first `n`).
-    pub pos: [u8; 64],
+    /// Candidate positions (bit i: position i), `n` of them.
+    pub cand: u64,
     /// How many candidates.
     pub n: u8,
     /// Fewest cards in a set.
@@ -2397,8 +2535,35 @@ impl Block {
             r -= count;
             k += 1;
         }
-        Choice { action: self.action, arg: self.arg, cards: unrank_combination(r, &self.pos[..n], k) }
+        // The set among candidates 0..n, then each candidate's bit moved to its position.
+        let ranks = unrank_combination(r, &POSITIONS[..n], k);
+        Choice { action: self.action, arg: self.arg, cards: deposit(ranks, self.cand) }
     }
+}
+
+/// The mask of positions `0..n` (`n` at most 64).
+#[inline]
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+/// Bit i of `bits` moved to the place of the i-th set bit of `places` (lowest first).
+#[inline]
+fn deposit(bits: u64, places: u64) -> u64 {
+    if places & places.wrapping_add(1) == 0 {
+        // The candidates are positions 0..n: every bit stays where it is.
+        return bits & places;
+    }
+    let (mut out, mut rest, mut i) = (0u64, places, 0);
+    while rest != 0 {
+        let low = rest & rest.wrapping_neg();
+        if bits & (1 << i) != 0 {
+            out |= low;
+        }
+        rest ^= low;
+        i += 1;
+    }
+    out
 }
 
 /// The cards of a zone, or the positions of a zone a candidate choice names.
