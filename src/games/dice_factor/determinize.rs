@@ -148,9 +148,11 @@ impl DiceFactor {
         before.add(card);
         collector_discard(&before, allowed_targets(dice)) == card
     }
+}
 
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+impl HiddenInfo for DiceFactor {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;
         let mut t = String::new();
         let _ = write!(
@@ -187,9 +189,7 @@ impl DiceFactor {
         }
         t
     }
-}
 
-impl HiddenInfo for DiceFactor {
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
     /// pool's size.

@@ -13,9 +13,11 @@ use crate::engine::{GameRng, rng};
 use crate::games::chroma::{Card, card_name};
 use crate::games::deal;
 
-impl RainbowRush {
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+impl RainbowRush {}
+
+impl HiddenInfo for RainbowRush {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;
         let mut t = String::new();
         let _ = write!(
@@ -46,9 +48,7 @@ impl RainbowRush {
         }
         t
     }
-}
 
-impl HiddenInfo for RainbowRush {
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
     /// pool's size.
