@@ -9,8 +9,7 @@ use std::fmt::Write;
 use super::BeaverMania;
 use super::cards::{Card, Hand, KINDS, write_card_name};
 use super::rules::State;
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::deal;
 
 impl BeaverMania {

@@ -8,15 +8,10 @@
 //! least two options, except [`Step::Play`], which is always asked.
 
 use super::cards::{BAD_GUY, Card, FAIRY, Hand, KINDS, KING, NUMBER_BITS, SUPERBEAVER, THIEF};
-use super::metrics::BeaverMetrics;
 use super::params::MAX_PLAYERS;
-use super::plays;
-use super::plays::is_legal_play;
-use super::plays::{Form, JOKERS_VALUE, Judged, NO_CARD, Play, judge, stabs};
-use super::view::View;
-use super::{Action, BeaverMania, Event, Source};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::engine::{Game, GameInfo, Outcome, SearchDefaults, ToMove};
+use super::plays::{Form, JOKERS_VALUE, Judged, NO_CARD, Play, for_each_play, is_legal_play, judge, stabs};
+use super::{Action, BeaverMania, BeaverMetrics, Event, Source, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 
 /// End reason: a player's hand became empty.
 pub const END_HAND: u8 = 0;
@@ -854,7 +849,7 @@ impl Game for BeaverMania {
     fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
         let me = view.seat;
         match view.step {
-            Step::Play => plays::for_each_play(view.hand, self.numbers, &view.hippie_targets(), |p| out.push(Action::Play(p))),
+            Step::Play => for_each_play(view.hand, self.numbers, &view.hippie_targets(), |p| out.push(Action::Play(p))),
             Step::StabDisplay => {
                 let mut m = view.display_options(self);
                 while m != 0 {

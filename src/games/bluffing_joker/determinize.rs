@@ -25,9 +25,8 @@ use super::board::Board;
 use super::cards::{CARD_IDS, CardId, Hand, rank_of};
 use super::rules::{Pending, Phase, State};
 use super::{Action, BluffingJoker};
-use crate::engine::HiddenInfo;
 use crate::engine::rng::Chance;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 
 impl BluffingJoker {}
 

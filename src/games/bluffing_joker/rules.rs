@@ -4,14 +4,10 @@
 //! the game and the turn cap.
 
 use super::board::{Board, Move, Pos, START, on_track, wrap};
-use super::cards::JOKER;
-use super::cards::{CardId, Hand, RANKS, Rank, rank_of};
-use super::metrics::JokerMetrics;
+use super::cards::{CardId, Hand, JOKER, RANKS, Rank, rank_of};
 use super::params::MAX_PLAYERS;
-use super::{Action, BluffingJoker, Event};
-use super::{Decision, View, board, params};
-use crate::engine::{EventLog, GameRng, rng};
-use crate::engine::{Game, GameInfo, Outcome, SearchDefaults, ToMove};
+use super::{Action, BluffingJoker, Decision, Event, JokerMetrics, View, board, params};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 
 /// End reasons, indexed by `Outcome::end_reason`.
 pub const END_REASONS: &[&str] = &["home", "cap"];

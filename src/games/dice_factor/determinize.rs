@@ -5,16 +5,13 @@
 
 use std::fmt::Write;
 
-use super::Phase;
 use super::bots::collector_discard;
-use super::hand::Hand;
-use super::hand::allowed_targets;
+use super::hand::{Hand, allowed_targets};
 use super::params::MAX_PLAYERS;
 use super::rules::State;
-use super::{Action, DiceFactor};
-use crate::engine::HiddenInfo;
+use super::{Action, DiceFactor, Phase};
 use crate::engine::rng::below;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{CARD_KINDS, Card, card_name};
 use crate::games::deal;
 

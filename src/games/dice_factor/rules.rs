@@ -2,15 +2,11 @@
 //! turn options, the d8, the action cards resolved as the turn's discard, skips and the
 //! direction of play, the lazy reshuffle, the win check after every turn and the cap.
 
-use super::Die;
 use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
-use super::metrics::DiceMetrics;
 use super::params::{D8Face, MAX_PLAYERS};
-use super::view::View;
-use super::{Action, DiceFactor, Event};
+use super::{Action, DiceFactor, DiceMetrics, Die, Event, View};
 use crate::engine::rng::below;
-use crate::engine::{EventLog, GameRng};
-use crate::engine::{Game, GameInfo, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
 use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
 /// Where the turn stands (what the current seat decides).
@@ -122,7 +118,7 @@ pub struct State {
     /// under the current dice at the last win check (or the deal), and since then only the
     /// current seat's hand has changed. The everyday turn's end then checks that hand alone
     /// (`DiceFactor::end_plain_turn`); `false` makes the next check look at every hand (a
-    /// sampled state sets it so). `DiceFactor::invariants` verifies it.
+    /// sampled state sets it so). `check_invariants` verifies it.
     pub settled: bool,
 }
 

@@ -7,8 +7,7 @@ use std::fmt::Write;
 
 use super::rules::{Hand, State};
 use super::{Action, FlowerPower, View};
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, Seen, rng};
+use crate::engine::{GameRng, HiddenInfo, Seen, rng};
 use crate::games::chroma::card_str;
 use crate::games::deal;
 

@@ -4,13 +4,9 @@
 
 use std::fmt;
 
-use super::Action;
-use super::metrics::FlowerMetrics;
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
-use super::view::View;
-use super::{Event, FlowerPower};
-use crate::engine::{EventLog, GameRng};
-use crate::engine::{Game, GameInfo, Outcome, SearchDefaults, ToMove, rng};
+use super::{Action, Event, FlowerMetrics, FlowerPower, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, card_str, shuffle_cards};
 #[cfg(target_arch = "x86_64")]
 use crate::games::simd::V128;

@@ -9,8 +9,7 @@ use std::fmt::Write;
 use super::MatchPatch;
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
 use super::rules::State;
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{Card, cell_name};
 
 /// Whole re-deals tried before the last one is mended card by card.

@@ -4,12 +4,9 @@
 
 use std::fmt;
 
-use super::metrics::MatchMetrics;
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
-use super::{Action, Event, MatchPatch};
-use super::{Decision, View};
-use crate::engine::{EventLog, GameRng};
-use crate::engine::{Game, GameInfo, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask, rng};
+use super::{Action, Decision, Event, MatchMetrics, MatchPatch, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask, rng};
 use crate::games::chroma::{Card, cell_name, shuffle_cards};
 
 /// Room of a hand's buffers: its cards are a window of them that moves up one place when a
@@ -1043,7 +1040,7 @@ impl Game for MatchPatch {
         }
     }
 
-    /// Applies `action` of `seat` ([`Self::step`] with the version of `log`'s setting; the
+    /// Applies `action` of `seat` (`step` with the version of `log`'s setting; the
     /// recording one out of line, the quick loop inlines the other).
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
@@ -1060,7 +1057,7 @@ impl Game for MatchPatch {
     /// the phase, so that with a bot the compiler inlines (a uniform table) the bot's dispatch
     /// and the rules' dispatch on the action fold away: a draw decision yields a draw, a place
     /// decision a placement. The same bots are asked the same questions in the same order with
-    /// the same streams, and the same actions are applied by the same rules ([`MatchPatch::step`]):
+    /// the same streams, and the same actions are applied by the same rules (`step`):
     /// the same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
     /// decision of random games).
     #[inline(always)]

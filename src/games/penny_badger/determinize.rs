@@ -13,9 +13,8 @@
 
 use super::rules::{Phase, State, claim_holds};
 use super::{Action, PennyBadger};
-use crate::engine::GameRng;
-use crate::engine::HiddenInfo;
 use crate::engine::rng::{shuffle, sort_cards};
+use crate::engine::{GameRng, HiddenInfo};
 use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
 
 /// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.

@@ -1067,7 +1067,7 @@ impl Game for PennyBadger {
     /// action that the rules decode, record on the table and check for the last one. Here a
     /// discard and claim is followed at once by its answers, asked of the line-up's bots in the
     /// order the rules ask them, each with the view of its decision (the answers so far on the
-    /// table), and the claim is settled once ([`PennyBadger::claim_answered`]). The same bots
+    /// table), and the claim is settled once (`claim_answered`). The same bots
     /// are asked the same questions in the same order with the same streams, and the same
     /// actions are applied: the same game (`play_out_is_the_decision_loop` compares the two from
     /// the deal or any later decision, with bots of every kind).

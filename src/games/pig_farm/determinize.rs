@@ -11,9 +11,8 @@
 use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::{Hand, State};
 use super::{BUTCHER, PigFarm};
-use crate::engine::GameRng;
-use crate::engine::HiddenInfo;
 use crate::engine::rng::{keep_near, shuffle};
+use crate::engine::{GameRng, HiddenInfo};
 use crate::games::chroma::Card;
 use crate::games::deal;
 

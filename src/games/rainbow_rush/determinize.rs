@@ -8,8 +8,7 @@ use std::fmt::Write;
 use super::RainbowRush;
 use super::params::KINDS;
 use super::rules::{Hand, State};
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{Card, card_name};
 use crate::games::deal;
 

@@ -5,14 +5,10 @@
 
 use std::fmt;
 
-use super::Decision;
 use super::cover::{Cover, need};
-use super::metrics::RushMetrics;
 use super::params::{KINDS, MAX_HAND, MAX_PLAYERS, MAX_ROW};
-use super::view::View;
-use super::{Action, Event, RainbowRush};
-use crate::engine::{EventLog, GameRng};
-use crate::engine::{Game, GameInfo, Outcome, SearchDefaults, ToMove};
+use super::{Action, Decision, Event, RainbowRush, RushMetrics, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{Card, card_name, is_wild, shuffle_cards};
 
 /// A hand as counts per card kind plus a mask of the kinds held (kinds in canonical order

@@ -4,12 +4,9 @@
 //! so the simulator and the Markov chain cannot disagree about a rule.
 #![allow(clippy::needless_range_loop)] // seat and card loops index several arrays at once
 
-use super::View;
-use super::metrics::PennyMetrics;
 use super::params::{MAX_CARDS, Setup};
-use super::{Action, Choice, Event, TakeAPenny};
-use crate::engine::{EventLog, GameRng, rng::below};
-use crate::engine::{Game, GameInfo, Outcome, ToMove};
+use super::{Action, Choice, Event, PennyMetrics, TakeAPenny, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, ToMove, rng::below};
 
 /// Spot ids (the places on the action card). `take_from(c)` is spot `SPOT_TAKE_FROM + c`.
 pub const SPOT_TAKE1_BLOCK: u8 = 0;
