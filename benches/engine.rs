@@ -143,15 +143,16 @@ impl Game for CoinRace {
     fn check_invariants(&self, s: &Race) -> Result<(), String> {
         if s.steps.iter().filter(|&&x| x >= GOAL).count() > 1 { Err("two seats at the goal".into()) } else { Ok(()) }
     }
-    fn observation(&self, s: &Race, _: usize) -> String {
-        self.describe(s)
-    }
     fn standing(&self, s: &Race, seat: usize) -> i64 {
         i64::from(s.steps[seat])
     }
 }
 
-impl HiddenInfo for CoinRace {}
+impl HiddenInfo for CoinRace {
+    fn observation(&self, s: &Race, _: usize) -> String {
+        self.describe(s)
+    }
+}
 impl AuditHooks for CoinRace {}
 impl OwnBots for CoinRace {}
 impl Traces for CoinRace {

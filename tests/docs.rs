@@ -132,19 +132,21 @@ fn every_trait_method_the_maps_cite_exists_in_that_trait() {
     assert!(wrong.is_empty(), "trait methods the maps cite that the trait does not have: {wrong:?}");
 }
 
-/// Each capability trait is implemented in the game's file that ARCHITECTURE.md names for it
-/// (the code itself, not a forwarder from `mod.rs`), and no game expands a macro of trait
-/// methods.
+/// `Game` and each capability trait are implemented in the game's file that ARCHITECTURE.md
+/// names for them (the code itself, not a forwarder from `mod.rs`), and no game expands a
+/// macro of trait methods.
 #[test]
 fn every_game_writes_each_capability_in_its_own_file() {
     let text = read("ARCHITECTURE.md").split_whitespace().collect::<Vec<_>>().join(" ");
     let mut wrong = Vec::new();
-    for (capability, file) in [("HiddenInfo", "determinize.rs"), ("Traces", "trace.rs"), ("AuditHooks", "audit.rs"), ("OwnBots", "bots.rs")] {
-        assert!(text.contains(&format!("`impl {capability}` in `{file}`")), "ARCHITECTURE.md names {file} for {capability}");
+    assert!(text.contains("`impl Game` (in `rules.rs`"), "ARCHITECTURE.md names rules.rs for Game");
+    for (capability, file) in
+        [("Game", "rules.rs"), ("HiddenInfo", "determinize.rs"), ("Traces", "trace.rs"), ("AuditHooks", "audit.rs"), ("OwnBots", "bots.rs")]
+    {
+        assert!(capability == "Game" || text.contains(&format!("`impl {capability}` in `{file}`")), "ARCHITECTURE.md names {file} for {capability}");
         for game in registered_games() {
             let dir = root().join("src/games").join(&game);
-            // A game without hidden hands has no determinize.rs: its few lines stay in mod.rs.
-            let home = if dir.join(file).exists() { file } else { "mod.rs" };
+            let home = file;
             let pattern = format!("impl {capability} for ");
             let found: Vec<String> = std::fs::read_dir(&dir)
                 .expect("game folder")
@@ -161,4 +163,106 @@ fn every_game_writes_each_capability_in_its_own_file() {
         }
     }
     assert!(wrong.is_empty(), "{wrong:?}");
+}
+
+/// The index just past the `}` that closes the `{` at `open`, skipping strings, character
+/// literals and line comments.
+fn block_end(text: &str, open: usize) -> usize {
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, open);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i += text[i..].find('\n').unwrap_or(text.len() - i),
+            b'"' => {
+                i += 1;
+                while bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'\'' if bytes.get(i + 2) == Some(&b'\'') => i += 2,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    panic!("unbalanced braces")
+}
+
+/// The methods of `impl TRAIT for` blocks in `text` whose body is one call that hands its
+/// arguments on unchanged (`self.helper(a, b)`, `helper(self, a)`): (method, body).
+fn forwarders(text: &str) -> Vec<(String, String)> {
+    let mut found = Vec::new();
+    for (at, _) in text.match_indices("\nimpl ") {
+        let open = at + text[at..].find('{').expect("an impl block");
+        let header = &text[at + 6..open];
+        if !["Game ", "HiddenInfo ", "Traces ", "AuditHooks ", "OwnBots "].iter().any(|t| header.starts_with(t)) {
+            continue;
+        }
+        let block = &text[open..block_end(text, open)];
+        for (f, _) in block.match_indices("fn ") {
+            let name: String = block[f + 3..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            // The body's `{`: the first one after the signature's parentheses close.
+            let (mut depth, mut body_open) = (0i32, None);
+            for (k, c) in block[f..].char_indices() {
+                match c {
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    ';' if depth == 0 => break,
+                    '{' if depth == 0 => {
+                        body_open = Some(f + k);
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            let Some(b) = body_open else { continue };
+            let body = block[b + 1..block_end(block, b) - 1].trim().trim_end_matches(';').trim();
+            let Some(paren) = body.find('(') else { continue };
+            let (callee, args) = (&body[..paren], &body[paren + 1..]);
+            // A helper of the game (`self.helper`, `Self::helper`, `module::helper`), not data
+            // read through fields (`self.params.cap.min(..)`) or a constant (`KINDS.to_vec()`).
+            let plain_callee = !callee.is_empty()
+                && callee.chars().all(|c| c.is_alphanumeric() || "_.:".contains(c))
+                && callee.matches('.').count() <= 1
+                && !callee.split('.').next().is_some_and(|r| callee.contains('.') && r.chars().all(|c| c.is_uppercase() || c == '_'));
+            let plain_args = args.ends_with(')')
+                && args[..args.len() - 1].split(',').all(|a| {
+                    let a = a.trim().trim_start_matches('&').trim_start_matches("mut ").trim_start_matches('*');
+                    a.chars().all(|c| c.is_alphanumeric() || "_.".contains(c))
+                })
+                && !args[..args.len() - 1].split(',').all(|a| a.trim().parse::<i64>().is_ok());
+            if plain_callee && plain_args && !body.contains(';') && !body.contains('\n') {
+                found.push((name, body.to_string()));
+            }
+        }
+    }
+    found
+}
+
+/// A game's trait methods are the code itself (ARCHITECTURE.md, "Adding a game"): none of
+/// them only hands its arguments to a helper of another name. Three calls are the code's
+/// one home and stay calls: `View::new` (the view module keeps the table private from the
+/// bots), `deal_hidden` (shared by `determinize` and `mend`) and `random_choice` (shared by
+/// `random_action` and the determinization).
+#[test]
+fn no_game_method_only_forwards_to_a_helper() {
+    let kept = ["View::new(", "deal_hidden(", "random_choice("];
+    let mut wrong = Vec::new();
+    for game in registered_games() {
+        for file in ["rules.rs", "determinize.rs", "trace.rs", "audit.rs", "bots.rs"] {
+            let text = read(&format!("src/games/{game}/{file}"));
+            for (method, body) in forwarders(&text) {
+                if !kept.iter().any(|k| body.contains(k)) {
+                    wrong.push(format!("src/games/{game}/{file}: fn {method} {{ {body} }}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "trait methods that only forward a call (write the code in the method): {wrong:?}");
 }

@@ -22,7 +22,7 @@
 //!   Before each update and each search, a game that can ([`HiddenInfo::mend`](crate::engine::HiddenInfo::mend)) re-deals every
 //!   particle near itself to fit what the seat sees now: a draw of the seat's own that went
 //!   otherwise in it no longer throws away the other hands it holds. Particles whose text
-//!   ([`Game::observation`]) no longer matches what the seat sees (in a game that does not
+//!   ([`HiddenInfo::observation`](crate::engine::HiddenInfo::observation)) no longer matches what the seat sees (in a game that does not
 //!   mend) are dropped; the pool is refilled from fresh samples when too few remain.
 //!
 //! The search draws an opponent's model from its belief for each iteration, and its samples

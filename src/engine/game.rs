@@ -8,15 +8,15 @@ use super::{BotInfo, EventLog, GameEvent, GameInfo, GameRng, Lineup, Metrics, Ou
 
 /// The rules of one game. Implementors live in `src/games/<game>/`.
 ///
-/// A game writes 14 items here: its types, its static facts ([`Game::INFO`]) and the eight
+/// A game writes 13 items here: its types, its static facts ([`Game::INFO`]) and the seven
 /// methods of play below them. Everything after those has a default, and a game writes it
 /// only when it has something to say: faster or stricter rules checks, invariants, the
 /// standing series, a deal in place or a play-out loop.
 ///
 /// The optional capabilities are traits of their own, each written in the game's file where
-/// its code lives, every method with a default (a game with nothing to add writes an empty
-/// `impl`): [`HiddenInfo`] (`determinize.rs`: samples of what a seat cannot see, what the table
-/// sees of an action), [`Traces`] (`trace.rs`), [`AuditHooks`] (`audit.rs`) and [`OwnBots`]
+/// its code lives, every method but one with a default: [`HiddenInfo`] (`determinize.rs`: what
+/// a seat sees, [`HiddenInfo::observation`], the one required method; samples of what a seat
+/// cannot see; what the table sees of an action), [`Traces`] (`trace.rs`), [`AuditHooks`] (`audit.rs`) and [`OwnBots`]
 /// (`bots.rs`). They are supertraits, so code over `G: Game` calls their methods as the
 /// game's own (`game.determinize(..)`).
 pub trait Game: HiddenInfo + Traces + AuditHooks + OwnBots + Sized + Send + Sync + 'static {
@@ -56,9 +56,6 @@ pub trait Game: HiddenInfo + Traces + AuditHooks + OwnBots + Sized + Send + Sync
     fn apply(&self, state: &mut Self::State, seat: usize, action: Self::Action, rng: &mut GameRng, log: &mut EventLog<Self::Event>);
     /// The result of a finished game.
     fn outcome(&self, state: &Self::State) -> Outcome;
-    /// Everything `seat` can see in `state`, as canonical text: states with the same text are
-    /// the same to that seat. The harness checks every determinization against it.
-    fn observation(&self, state: &Self::State, seat: usize) -> String;
 
     // ---- Provided: static facts as methods, and the rules' optional parts. ----
 
@@ -176,8 +173,14 @@ pub type EventOf<G> = <G as Game>::Event;
 
 /// Hidden information: what a seat cannot see and what the table sees of an action, for the
 /// search's samples and its belief. Written in the game's `determinize.rs`; a game whose only
-/// secret is future chance writes `impl HiddenInfo for TheGame {}`.
+/// secret is future chance writes only [`HiddenInfo::observation`].
 pub trait HiddenInfo {
+    /// Everything `seat` can see in `state`, as canonical text: states with the same text are
+    /// the same to that seat. The harness checks every determinization against it. Required:
+    /// every game writes it, a game without secrets too (its text is then the whole table).
+    fn observation(&self, state: &StateOf<Self>, seat: usize) -> String
+    where
+        Self: Game;
     /// What the other seats see of `action`, as an action: the hidden parts (which cards of a
     /// hand went face down, a card handed over unseen) replaced by a fixed stand-in, so two
     /// actions the table cannot tell apart give the same answer. Opponent models are judged

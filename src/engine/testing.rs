@@ -101,7 +101,11 @@ impl super::GameEvent for Added {
     }
 }
 
-impl super::HiddenInfo for Race {}
+impl super::HiddenInfo for Race {
+    fn observation(&self, state: &RaceState, _seat: usize) -> String {
+        format!("{state:?}")
+    }
+}
 impl super::Traces for Race {}
 impl super::AuditHooks for Race {}
 impl super::OwnBots for Race {}
@@ -147,8 +151,5 @@ impl Game for Race {
             o.scores[w] = 1;
         }
         o
-    }
-    fn observation(&self, state: &RaceState, _seat: usize) -> String {
-        format!("{state:?}")
     }
 }

@@ -9,8 +9,7 @@ use std::fmt::Write;
 use super::BeaverMania;
 use super::cards::{Card, Hand, KINDS, write_card_name};
 use super::rules::State;
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::deal;
 
 impl BeaverMania {
@@ -32,53 +31,6 @@ impl BeaverMania {
         rng::sort_cards(&mut out.draw);
         let known_hand = |o: usize| (s.known[o], s.hands[o].len() - s.known[o].len());
         deal::shuffle_and_deal(&mut out.draw, rng, others, known_hand, Hand::add, |o, hand| out.hands[o] = hand);
-    }
-
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
-        let n = self.players;
-        // One buffer, the hands written straight into it: the searches compare this text for
-        // every particle at every decision (a tenth of `model=auto`'s work when each hand
-        // and card name was a String of its own).
-        let mut t = String::with_capacity(1024);
-        let _ = write!(
-            t,
-            "seat {seat}; current {}; step {:?}; play {:?}; to stab {:#x}; owed {:?}; turns {} / {} round {} first {} done {}; totals {:?}; end {} {} {} {:#x} {:?}; draw {}; display ",
-            s.current,
-            s.step,
-            s.play,
-            s.to_stab,
-            &s.owed[..n],
-            s.turns,
-            s.round_turns,
-            s.round,
-            s.first_seat,
-            s.rounds_done,
-            &s.totals[..n],
-            s.end_reason,
-            s.capped,
-            s.capped_rounds,
-            s.winners,
-            s.round_end,
-            s.draw.len(),
-        );
-        write_hand(&mut t, &s.display);
-        t.push_str("; stock ");
-        write_hand(&mut t, &s.stock);
-        t.push_str("; put away ");
-        write_hand(&mut t, &s.put_away);
-        for o in 0..n {
-            let _ = write!(t, "; seat {o}: pile {:?} plays {:?}, {} cards", s.piles[o].cards, s.piles[o].plays, s.hands[o].len());
-            if o == seat {
-                t.push_str(" [");
-                write_hand(&mut t, &s.hands[o]);
-            } else {
-                t.push_str(" known [");
-                write_hand(&mut t, &s.known[o]);
-            }
-            t.push(']');
-        }
-        t
     }
 }
 
@@ -173,6 +125,53 @@ fn hide_dealt_actions(s: &State, seat: usize, out: &mut State) {
 }
 
 impl HiddenInfo for BeaverMania {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
+        let n = self.players;
+        // One buffer, the hands written straight into it: the searches compare this text for
+        // every particle at every decision (a tenth of `model=auto`'s work when each hand
+        // and card name was a String of its own).
+        let mut t = String::with_capacity(1024);
+        let _ = write!(
+            t,
+            "seat {seat}; current {}; step {:?}; play {:?}; to stab {:#x}; owed {:?}; turns {} / {} round {} first {} done {}; totals {:?}; end {} {} {} {:#x} {:?}; draw {}; display ",
+            s.current,
+            s.step,
+            s.play,
+            s.to_stab,
+            &s.owed[..n],
+            s.turns,
+            s.round_turns,
+            s.round,
+            s.first_seat,
+            s.rounds_done,
+            &s.totals[..n],
+            s.end_reason,
+            s.capped,
+            s.capped_rounds,
+            s.winners,
+            s.round_end,
+            s.draw.len(),
+        );
+        write_hand(&mut t, &s.display);
+        t.push_str("; stock ");
+        write_hand(&mut t, &s.stock);
+        t.push_str("; put away ");
+        write_hand(&mut t, &s.put_away);
+        for o in 0..n {
+            let _ = write!(t, "; seat {o}: pile {:?} plays {:?}, {} cards", s.piles[o].cards, s.piles[o].plays, s.hands[o].len());
+            if o == seat {
+                t.push_str(" [");
+                write_hand(&mut t, &s.hands[o]);
+            } else {
+                t.push_str(" known [");
+                write_hand(&mut t, &s.known[o]);
+            }
+            t.push(']');
+        }
+        t
+    }
+
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s vectors have grown to their
     /// sizes in `s` (the draw pile to the pool's size).

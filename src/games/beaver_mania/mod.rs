@@ -74,14 +74,14 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
+use crate::engine::GameEvent;
 use crate::variant::Invalid;
 
 pub use bots::{GreedyBot, TacticianBot};
 use cards::{Card, Hand, KINDS, card_name};
 pub use metrics::BeaverMetrics;
 pub use params::{MAX_PLAYERS, Params};
-use plays::{NO_CARD, Play, is_legal_play};
+use plays::Play;
 pub use rules::{END_CAP, END_HAND, END_REASONS, END_SUPPLY, Pile, RoundRecord, State, Step};
 pub use view::View;
 
@@ -192,159 +192,6 @@ impl BeaverMania {
     pub fn others(&self, seat: usize) -> impl Iterator<Item = usize> + use<> {
         let n = self.players;
         (1..n).map(move |i| (seat + i) % n)
-    }
-}
-
-impl Game for BeaverMania {
-    type State = State;
-    type Action = Action;
-    type View<'a> = View<'a>;
-    type Event = Event;
-    type Metrics = BeaverMetrics;
-    const INFO: GameInfo = GameInfo {
-        id: "beaver-mania",
-        name: "Beaver Mania",
-        end_reasons: END_REASONS,
-        length_unit: "turns",
-        standing_unit: "points",
-        default_cap: 1000,
-        default_bot: "greedy",
-        search: SearchDefaults {
-            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
-            // than searching the opponents' choices (docs/skill.md).
-            rollout: 1,
-            opponents: 1,
-            ..SearchDefaults::ENGINE
-        },
-        ..GameInfo::DEFAULTS
-    };
-
-    fn seats(&self) -> usize {
-        self.players
-    }
-
-    /// The longest possible game: `turn_cap` turns in each round of the match.
-    fn turn_cap(&self) -> u32 {
-        let rounds = if self.params.is_match() { self.params.max_rounds } else { 1 };
-        self.params.turn_cap.saturating_mul(rounds)
-    }
-
-    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        self.new_state(rng, log)
-    }
-
-    #[inline]
-    fn to_move(&self, s: &State) -> ToMove {
-        match s.step {
-            Step::Over => ToMove::Over,
-            Step::Draw { seat, .. } => ToMove::Seat(seat as usize),
-            _ => ToMove::Seat(s.current as usize),
-        }
-    }
-
-    #[inline]
-    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        View::new(seat, self.players, s)
-    }
-
-    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
-        let me = view.seat;
-        match view.step {
-            Step::Play => plays::for_each_play(view.hand, self.numbers, &view.hippie_targets(), |p| out.push(Action::Play(p))),
-            Step::StabDisplay => {
-                let mut m = view.display_options(self);
-                while m != 0 {
-                    out.push(Action::StabDisplay(m.trailing_zeros() as Card));
-                    m &= m - 1;
-                }
-            }
-            Step::Pile { .. } => out.extend([Action::Take(true), Action::Take(false)]),
-            Step::Steal { .. } => {
-                for (from, h) in [(Source::Display, view.display()), (Source::Stock, view.stock())] {
-                    out.extend(h.kinds().map(|card| Action::Steal { from, seat: me as u8, card }));
-                }
-                for seat in self.others(me) {
-                    let top = view.pile(seat).top_hand();
-                    out.extend(top.kinds().map(|card| Action::Steal { from: Source::Pile, seat: seat as u8, card }));
-                }
-            }
-            Step::Fairy => {
-                for seat in self.others(me) {
-                    let mut m = self.kinds;
-                    while m != 0 {
-                        out.push(Action::Fairy { seat: seat as u8, card: m.trailing_zeros() as Card });
-                        m &= m - 1;
-                    }
-                }
-            }
-            Step::BadGuyVictim => out.extend(self.others(me).map(|seat| Action::BadGuy { seat: seat as u8 })),
-            Step::BadGuyCard { .. } | Step::Draw { .. } => {
-                if view.draw_pile() > 0 {
-                    out.push(Action::Supply { from: Source::DrawPile, card: NO_CARD });
-                }
-                out.extend(view.stock().kinds().map(|card| Action::Supply { from: Source::Stock, card }));
-            }
-            Step::Over => {}
-        }
-    }
-
-    fn is_legal(&self, view: &View, action: &Action) -> bool {
-        let me = view.seat;
-        let other = |seat: u8| (seat as usize) < self.players && seat as usize != me;
-        match (view.step, *action) {
-            (Step::Play, Action::Play(p)) => view.active() == me && is_legal_play(&p, view.hand, self.numbers, &view.hippie_targets()),
-            (Step::StabDisplay, Action::StabDisplay(c)) => (c as usize) < KINDS && view.display_options(self) & (1 << c) != 0,
-            (Step::Pile { .. }, Action::Take(_)) => true,
-            (Step::Steal { .. }, Action::Steal { from, seat, card }) => {
-                (card as usize) < KINDS
-                    && match from {
-                        Source::Display => seat as usize == me && view.display().has(card),
-                        Source::Stock => seat as usize == me && view.stock().has(card),
-                        Source::Pile => other(seat) && view.pile(seat as usize).top_cards().contains(&card),
-                        Source::DrawPile => false,
-                    }
-            }
-            (Step::Fairy, Action::Fairy { seat, card }) => other(seat) && (card as usize) < KINDS && self.kinds & (1 << card) != 0,
-            (Step::BadGuyVictim, Action::BadGuy { seat }) => other(seat),
-            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from, card }) => match from {
-                Source::DrawPile => card == NO_CARD && view.draw_pile() > 0,
-                Source::Stock => (card as usize) < KINDS && view.stock().has(card),
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
-    #[inline]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.step(s, seat, action, rng, log);
-    }
-
-    fn outcome(&self, s: &State) -> Outcome {
-        let mut o = Outcome::new();
-        o.length = s.turns;
-        o.end_reason = s.end_reason;
-        o.scores[..self.players].copy_from_slice(&s.totals[..self.players]);
-        o.winners = s.winners;
-        o
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        self.invariants(s)
-    }
-
-    fn seat_active(&self, s: &State, seat: usize) -> bool {
-        seat < self.players && self.to_move(s) == ToMove::Seat(seat)
-    }
-
-    fn observation(&self, s: &State, seat: usize) -> String {
-        self.observation_text(s, seat)
-    }
-
-    /// Standing: match points so far plus, while a round is played, the seat's round score
-    /// now (+1 per card on its pile, -1 per card in its hand); once over, the final totals.
-    fn standing(&self, s: &State, seat: usize) -> i64 {
-        if matches!(s.step, Step::Over) { s.totals[seat] } else { s.totals[seat] + s.score(seat) }
     }
 }
 

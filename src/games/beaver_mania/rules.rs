@@ -9,9 +9,9 @@
 
 use super::cards::{BAD_GUY, Card, FAIRY, Hand, KINDS, KING, NUMBER_BITS, SUPERBEAVER, THIEF};
 use super::params::MAX_PLAYERS;
-use super::plays::{Form, JOKERS_VALUE, Judged, NO_CARD, Play, judge, stabs};
-use super::{Action, BeaverMania, Event, Source};
-use crate::engine::{EventLog, GameRng, rng};
+use super::plays::{Form, JOKERS_VALUE, Judged, NO_CARD, Play, for_each_play, is_legal_play, judge, stabs};
+use super::{Action, BeaverMania, BeaverMetrics, Event, Source, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 
 /// End reason: a player's hand became empty.
 pub const END_HAND: u8 = 0;
@@ -306,40 +306,6 @@ impl State {
 }
 
 impl BeaverMania {
-    /// A new game: the first round dealt.
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let mut s = State {
-            draw: Vec::with_capacity(self.deck.len()),
-            display: Hand::EMPTY,
-            stock: Hand::EMPTY,
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            piles: std::array::from_fn(|_| Pile { cards: Vec::with_capacity(self.deck.len()), plays: Vec::with_capacity(self.deck.len()) }),
-            put_away: Hand::EMPTY,
-            current: 0,
-            step: Step::Play,
-            play: None,
-            to_stab: 0,
-            owed: [0; MAX_PLAYERS],
-            turns: 0,
-            round_turns: 0,
-            round: 0,
-            first_seat: 0,
-            rounds_done: 0,
-            totals: [0; MAX_PLAYERS],
-            end_reason: 0,
-            capped: false,
-            capped_rounds: 0,
-            winners: 0,
-            round_end: None,
-            dealt_actions: [0; MAX_PLAYERS],
-            stats: RoundStats::default(),
-            last_round: None,
-            known: [Hand::EMPTY; MAX_PLAYERS],
-        };
-        self.deal_round(&mut s, rng, log);
-        s
-    }
-
     /// Shuffles the whole deck and deals the round `s.round` (first seat `round mod players`).
     fn deal_round(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         s.draw.clear();
@@ -432,43 +398,6 @@ impl BeaverMania {
                 Auto::Took
             }
             _ => Auto::Ask,
-        }
-    }
-
-    /// Applies one decision and runs the rules up to the next decision.
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let next = match (s.step, action) {
-            (Step::Play, Action::Play(play)) => self.make_play(s, seat, play, log),
-            (Step::StabDisplay, Action::StabDisplay(card)) => {
-                self.stab_display(s, card, log);
-                Stage::Piles
-            }
-            (Step::Pile { seat: victim }, Action::Take(take)) => {
-                self.stab_pile(s, victim as usize, take, log);
-                Stage::Piles
-            }
-            (Step::Steal { left }, Action::Steal { from, seat: victim, card }) => {
-                self.do_steal(s, from, victim as usize, card, log);
-                Stage::Steal(left - 1)
-            }
-            (Step::Fairy, Action::Fairy { seat: victim, card }) => {
-                self.fairy(s, victim as usize, card, log);
-                Stage::Refill
-            }
-            (Step::BadGuyVictim, Action::BadGuy { seat: victim }) => Stage::BadGuyCard(victim, 2),
-            (Step::BadGuyCard { victim, left }, Action::Supply { from, card }) => {
-                self.take_supply(s, victim as usize, from, card, true, log);
-                Stage::BadGuyCard(victim, left - 1)
-            }
-            (Step::Draw { seat: drawer, left }, Action::Supply { from, card }) => {
-                self.take_supply(s, drawer as usize, from, card, false, log);
-                Stage::Draw(drawer, left - 1)
-            }
-            (step, action) => panic!("seat {seat}: action {action:?} does not fit step {step:?}"),
-        };
-        self.run(s, next, log);
-        if let Some(reason) = s.round_end {
-            self.finish_round(s, reason, rng, log);
         }
     }
 
@@ -833,10 +762,207 @@ impl BeaverMania {
             self.deal_round(s, rng, log);
         }
     }
+}
+
+impl Game for BeaverMania {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = BeaverMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "beaver-mania",
+        name: "Beaver Mania",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "points",
+        default_cap: 1000,
+        default_bot: "greedy",
+        search: SearchDefaults {
+            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    /// The longest possible game: `turn_cap` turns in each round of the match.
+    fn turn_cap(&self) -> u32 {
+        let rounds = if self.params.is_match() { self.params.max_rounds } else { 1 };
+        self.params.turn_cap.saturating_mul(rounds)
+    }
+
+    /// A new game: the first round dealt.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut s = State {
+            draw: Vec::with_capacity(self.deck.len()),
+            display: Hand::EMPTY,
+            stock: Hand::EMPTY,
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            piles: std::array::from_fn(|_| Pile { cards: Vec::with_capacity(self.deck.len()), plays: Vec::with_capacity(self.deck.len()) }),
+            put_away: Hand::EMPTY,
+            current: 0,
+            step: Step::Play,
+            play: None,
+            to_stab: 0,
+            owed: [0; MAX_PLAYERS],
+            turns: 0,
+            round_turns: 0,
+            round: 0,
+            first_seat: 0,
+            rounds_done: 0,
+            totals: [0; MAX_PLAYERS],
+            end_reason: 0,
+            capped: false,
+            capped_rounds: 0,
+            winners: 0,
+            round_end: None,
+            dealt_actions: [0; MAX_PLAYERS],
+            stats: RoundStats::default(),
+            last_round: None,
+            known: [Hand::EMPTY; MAX_PLAYERS],
+        };
+        self.deal_round(&mut s, rng, log);
+        s
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        match s.step {
+            Step::Over => ToMove::Over,
+            Step::Draw { seat, .. } => ToMove::Seat(seat as usize),
+            _ => ToMove::Seat(s.current as usize),
+        }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View::new(seat, self.players, s)
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        let me = view.seat;
+        match view.step {
+            Step::Play => for_each_play(view.hand, self.numbers, &view.hippie_targets(), |p| out.push(Action::Play(p))),
+            Step::StabDisplay => {
+                let mut m = view.display_options(self);
+                while m != 0 {
+                    out.push(Action::StabDisplay(m.trailing_zeros() as Card));
+                    m &= m - 1;
+                }
+            }
+            Step::Pile { .. } => out.extend([Action::Take(true), Action::Take(false)]),
+            Step::Steal { .. } => {
+                for (from, h) in [(Source::Display, view.display()), (Source::Stock, view.stock())] {
+                    out.extend(h.kinds().map(|card| Action::Steal { from, seat: me as u8, card }));
+                }
+                for seat in self.others(me) {
+                    let top = view.pile(seat).top_hand();
+                    out.extend(top.kinds().map(|card| Action::Steal { from: Source::Pile, seat: seat as u8, card }));
+                }
+            }
+            Step::Fairy => {
+                for seat in self.others(me) {
+                    let mut m = self.kinds;
+                    while m != 0 {
+                        out.push(Action::Fairy { seat: seat as u8, card: m.trailing_zeros() as Card });
+                        m &= m - 1;
+                    }
+                }
+            }
+            Step::BadGuyVictim => out.extend(self.others(me).map(|seat| Action::BadGuy { seat: seat as u8 })),
+            Step::BadGuyCard { .. } | Step::Draw { .. } => {
+                if view.draw_pile() > 0 {
+                    out.push(Action::Supply { from: Source::DrawPile, card: NO_CARD });
+                }
+                out.extend(view.stock().kinds().map(|card| Action::Supply { from: Source::Stock, card }));
+            }
+            Step::Over => {}
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        let me = view.seat;
+        let other = |seat: u8| (seat as usize) < self.players && seat as usize != me;
+        match (view.step, *action) {
+            (Step::Play, Action::Play(p)) => view.active() == me && is_legal_play(&p, view.hand, self.numbers, &view.hippie_targets()),
+            (Step::StabDisplay, Action::StabDisplay(c)) => (c as usize) < KINDS && view.display_options(self) & (1 << c) != 0,
+            (Step::Pile { .. }, Action::Take(_)) => true,
+            (Step::Steal { .. }, Action::Steal { from, seat, card }) => {
+                (card as usize) < KINDS
+                    && match from {
+                        Source::Display => seat as usize == me && view.display().has(card),
+                        Source::Stock => seat as usize == me && view.stock().has(card),
+                        Source::Pile => other(seat) && view.pile(seat as usize).top_cards().contains(&card),
+                        Source::DrawPile => false,
+                    }
+            }
+            (Step::Fairy, Action::Fairy { seat, card }) => other(seat) && (card as usize) < KINDS && self.kinds & (1 << card) != 0,
+            (Step::BadGuyVictim, Action::BadGuy { seat }) => other(seat),
+            (Step::BadGuyCard { .. } | Step::Draw { .. }, Action::Supply { from, card }) => match from {
+                Source::DrawPile => card == NO_CARD && view.draw_pile() > 0,
+                Source::Stock => (card as usize) < KINDS && view.stock().has(card),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Applies one decision and runs the rules up to the next decision.
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let next = match (s.step, action) {
+            (Step::Play, Action::Play(play)) => self.make_play(s, seat, play, log),
+            (Step::StabDisplay, Action::StabDisplay(card)) => {
+                self.stab_display(s, card, log);
+                Stage::Piles
+            }
+            (Step::Pile { seat: victim }, Action::Take(take)) => {
+                self.stab_pile(s, victim as usize, take, log);
+                Stage::Piles
+            }
+            (Step::Steal { left }, Action::Steal { from, seat: victim, card }) => {
+                self.do_steal(s, from, victim as usize, card, log);
+                Stage::Steal(left - 1)
+            }
+            (Step::Fairy, Action::Fairy { seat: victim, card }) => {
+                self.fairy(s, victim as usize, card, log);
+                Stage::Refill
+            }
+            (Step::BadGuyVictim, Action::BadGuy { seat: victim }) => Stage::BadGuyCard(victim, 2),
+            (Step::BadGuyCard { victim, left }, Action::Supply { from, card }) => {
+                self.take_supply(s, victim as usize, from, card, true, log);
+                Stage::BadGuyCard(victim, left - 1)
+            }
+            (Step::Draw { seat: drawer, left }, Action::Supply { from, card }) => {
+                self.take_supply(s, drawer as usize, from, card, false, log);
+                Stage::Draw(drawer, left - 1)
+            }
+            (step, action) => panic!("seat {seat}: action {action:?} does not fit step {step:?}"),
+        };
+        self.run(s, next, log);
+        if let Some(reason) = s.round_end {
+            self.finish_round(s, reason, rng, log);
+        }
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        o.scores[..self.players].copy_from_slice(&s.totals[..self.players]);
+        o.winners = s.winners;
+        o
+    }
 
     /// Conservation and sanity: every card of the deck is in exactly one place, hands and
     /// piles are consistent, the step fits the state.
-    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         let mut seen = [0u32; KINDS];
         for &c in &s.draw {
@@ -903,5 +1029,15 @@ impl BeaverMania {
             }
         }
         Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat < self.players && self.to_move(s) == ToMove::Seat(seat)
+    }
+
+    /// Standing: match points so far plus, while a round is played, the seat's round score
+    /// now (+1 per card on its pile, -1 per card in its hand); once over, the final totals.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        if matches!(s.step, Step::Over) { s.totals[seat] } else { s.totals[seat] + s.score(seat) }
     }
 }

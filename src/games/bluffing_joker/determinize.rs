@@ -25,41 +25,10 @@ use super::board::Board;
 use super::cards::{CARD_IDS, CardId, Hand, rank_of};
 use super::rules::{Pending, Phase, State};
 use super::{Action, BluffingJoker};
-use crate::engine::HiddenInfo;
 use crate::engine::rng::Chance;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 
-impl BluffingJoker {
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
-        let mut t = String::new();
-        let mut counters = s.counters;
-        counters.bluffs = 0; // hidden: undoubted declarations are never shown
-        let shown = seat == s.current as usize || !matches!(s.phase, Phase::Doubt { .. });
-        let pending = s.pending.map(|p| (p.declared, p.mv, shown.then_some(p.card)));
-        let _ = write!(
-            t,
-            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board ",
-            s.phase,
-            s.current,
-            &s.extra[..self.players],
-            s.turns,
-            s.rounds,
-            s.end_reason,
-            s.winner,
-            s.revealed,
-            s.draw.len(),
-            s.discard.len(),
-        );
-        board_text(&mut t, &s.board);
-        t.push_str("; hands");
-        for h in &s.hands[..self.players] {
-            let _ = write!(t, " {}", h.len());
-        }
-        let _ = write!(t, "; own hand [{}]", s.hands[seat]);
-        t
-    }
-}
+impl BluffingJoker {}
 
 /// Appends `board` as its derived `Debug` text (`Board { pegs: [[..], ..], occ: [..], home:
 /// [..], home_count: [..] }`) without the formatting machinery: the observation text is
@@ -108,6 +77,36 @@ pub(super) fn board_text(t: &mut String, board: &Board) {
 }
 
 impl HiddenInfo for BluffingJoker {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
+        let mut t = String::new();
+        let mut counters = s.counters;
+        counters.bluffs = 0; // hidden: undoubted declarations are never shown
+        let shown = seat == s.current as usize || !matches!(s.phase, Phase::Doubt { .. });
+        let pending = s.pending.map(|p| (p.declared, p.mv, shown.then_some(p.card)));
+        let _ = write!(
+            t,
+            "seat {seat}; phase {:?}; current {}; pending {pending:?}; extra {:?}; turns {}; rounds {}; end {}; winner {:?}; {counters:?}; revealed {:?}; draw {}; discard {}; board ",
+            s.phase,
+            s.current,
+            &s.extra[..self.players],
+            s.turns,
+            s.rounds,
+            s.end_reason,
+            s.winner,
+            s.revealed,
+            s.draw.len(),
+            s.discard.len(),
+        );
+        board_text(&mut t, &s.board);
+        t.push_str("; hands");
+        for h in &s.hands[..self.players] {
+            let _ = write!(t, " {}", h.len());
+        }
+        let _ = write!(t, "; own hand [{}]", s.hands[seat]);
+        t
+    }
+
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// see re-dealt at random; no allocation once `out`'s draw pile has grown to the pool's
     /// size.

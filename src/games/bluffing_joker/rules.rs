@@ -4,10 +4,10 @@
 //! the game and the turn cap.
 
 use super::board::{Board, Move, Pos, START, on_track, wrap};
-use super::cards::{CardId, Hand, RANKS, Rank, rank_of};
+use super::cards::{CardId, Hand, JOKER, RANKS, Rank, rank_of};
 use super::params::MAX_PLAYERS;
-use super::{Action, BluffingJoker, Event};
-use crate::engine::{EventLog, GameRng, rng};
+use super::{Action, BluffingJoker, Decision, Event, JokerMetrics, View, board, params};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 
 /// End reasons, indexed by `Outcome::end_reason`.
 pub const END_REASONS: &[&str] = &["home", "cap"];
@@ -115,41 +115,6 @@ pub struct State {
 }
 
 impl BluffingJoker {
-    /// A new game: shuffle the stock, deal `deal` cards to each seat, seat 0 starts.
-    pub fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let mut draw = self.stock.clone();
-        rng::shuffle(&mut draw, rng);
-        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
-        for _ in 0..self.params.deal {
-            for hand in hands.iter_mut().take(self.players) {
-                if let Some(c) = draw.pop() {
-                    hand.add(c);
-                }
-            }
-        }
-        for (seat, hand) in hands.iter().enumerate().take(self.players) {
-            log.emit(|| Event::Dealt { seat: seat as u8, hand: *hand });
-        }
-        let mut s = State {
-            board: self.geo.empty_board(),
-            hands,
-            draw,
-            discard: Vec::with_capacity(self.stock.len()),
-            revealed: [0; RANKS],
-            phase: Phase::Play,
-            current: 0,
-            pending: None,
-            extra: [0; MAX_PLAYERS],
-            turns: 0,
-            rounds: 1,
-            end_reason: END_HOME,
-            winner: None,
-            counters: Counters::default(),
-        };
-        self.start_turn(&mut s, false, rng, log);
-        s
-    }
-
     /// Draws one card for `seat` (reshuffling the discard pile into the draw pile when it
     /// is empty); false when both piles are empty.
     fn draw_one(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
@@ -278,9 +243,213 @@ impl BluffingJoker {
         let next = wrap(asked + 2, self.players);
         (next != wrap(active + 1, self.players)).then_some(next)
     }
+}
+
+impl Game for BluffingJoker {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = JokerMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "bluffing-joker",
+        name: "Bluffing Joker",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "holes of progress",
+        default_cap: 5000,
+        default_bot: "honest",
+        search: SearchDefaults {
+            // `ismcts` models the table with `honest` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    /// Two teams seated alternately: team t holds seats t, t + 2, ...
+    fn teams(&self) -> Vec<Vec<usize>> {
+        (0..2).map(|t| (t..self.players).step_by(2).collect()).collect()
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    /// A new game: shuffle the stock, deal `deal` cards to each seat, seat 0 starts.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut draw = self.stock.clone();
+        rng::shuffle(&mut draw, rng);
+        let mut hands = [Hand::EMPTY; MAX_PLAYERS];
+        for _ in 0..self.params.deal {
+            for hand in hands.iter_mut().take(self.players) {
+                if let Some(c) = draw.pop() {
+                    hand.add(c);
+                }
+            }
+        }
+        for (seat, hand) in hands.iter().enumerate().take(self.players) {
+            log.emit(|| Event::Dealt { seat: seat as u8, hand: *hand });
+        }
+        let mut s = State {
+            board: self.geo.empty_board(),
+            hands,
+            draw,
+            discard: Vec::with_capacity(self.stock.len()),
+            revealed: [0; RANKS],
+            phase: Phase::Play,
+            current: 0,
+            pending: None,
+            extra: [0; MAX_PLAYERS],
+            turns: 0,
+            rounds: 1,
+            end_reason: END_HOME,
+            winner: None,
+            counters: Counters::default(),
+        };
+        self.start_turn(&mut s, false, rng, log);
+        s
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        match s.phase {
+            Phase::Over => ToMove::Over,
+            Phase::Play => ToMove::Seat(s.current as usize),
+            Phase::Doubt { seat } => ToMove::Seat(seat as usize),
+            Phase::Penalty { chooser, .. } => ToMove::Seat(chooser as usize),
+        }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        let decision = match s.phase {
+            Phase::Play => Decision::Play,
+            Phase::Doubt { .. } => Decision::Doubt,
+            Phase::Penalty { victim, .. } => Decision::Penalty { victim },
+            Phase::Over => Decision::Over,
+        };
+        View {
+            seat,
+            decision,
+            hand: &s.hands[seat],
+            board: &s.board,
+            active: s.current as usize,
+            declared: s.pending.map(|p| (p.declared, p.mv)),
+            revealed: &s.revealed,
+            draw_pile: s.draw.len(),
+            discard_pile: s.discard.len(),
+            turn: s.turns,
+        }
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        match view.decision {
+            Decision::Play => {
+                // Card by card, each value it may be declared as, each value's moves in
+                // canonical order. A value's moves do not depend on the card: with bluffing
+                // they are listed once, for the first card held, and copied for the others.
+                let mut must_play = false;
+                if let Some(ctx) = self.geo.movers(view.board, view.seat) {
+                    let moves_of = |card: Rank, declared: Rank, out: &mut Vec<Action>| {
+                        let before = out.len();
+                        self.geo.for_each_move_with(view.board, view.seat, &ctx, declared, &mut |mv, _| {
+                            out.push(Action::Play { card, declared, mv });
+                            false
+                        });
+                        out.len() > before
+                    };
+                    let mut cards = view.hand.ranks();
+                    if self.params.doubt.bluffing {
+                        if let Some(first) = cards.next() {
+                            let start = out.len();
+                            must_play = self.declared_plays(view, &ctx, first, out);
+                            let end = out.len();
+                            for card in cards {
+                                for i in start..end {
+                                    if let Action::Play { declared, mv, .. } = out[i] {
+                                        out.push(Action::Play { card, declared, mv });
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        for card in cards {
+                            let any = moves_of(card, card, out);
+                            must_play |= any && card != JOKER;
+                        }
+                    }
+                }
+                debug_assert_eq!(must_play, self.must_play(view.board, view.seat, view.hand));
+                if !must_play {
+                    out.extend(view.hand.ranks().map(|card| Action::Discard { card }));
+                }
+            }
+            Decision::Doubt => out.extend([Action::Pass, Action::Doubt]),
+            Decision::Penalty { victim } => {
+                let mut placed = [0; params::MAX_PEGS];
+                let n = self.geo.placed(view.board, victim as usize, &mut placed);
+                out.extend(placed[..n].iter().filter(|&&p| board::on_track(p)).map(|&hole| Action::SendBack { hole }));
+            }
+            Decision::Over => {}
+        }
+    }
+
+    /// Uniform over [`Game::legal_actions`] as listed there, without copying the plays for
+    /// every card: with bluffing the list is the first held rank's plays (every declared
+    /// value's moves), the same for each other rank held, then the discards when no play is
+    /// forced; the same index of that list is drawn and its action built.
+    fn random_action(&self, view: &View, rng: &mut GameRng, scratch: &mut Vec<Action>) -> Action {
+        scratch.clear();
+        if view.decision == Decision::Play
+            && self.params.doubt.bluffing
+            && let Some(ctx) = self.geo.movers(view.board, view.seat)
+            && let Some(first) = view.hand.ranks().next()
+        {
+            let must_play = self.declared_plays(view, &ctx, first, scratch);
+            let (plays, held) = (scratch.len(), view.hand.ranks().count());
+            let listed = plays * held + if must_play { 0 } else { held };
+            assert!(listed > 0, "a seat asked to decide must have a legal action");
+            let i = crate::engine::rng::below(listed as u32, rng) as usize;
+            if i < plays * held {
+                let card = view.hand.ranks().nth(i / plays).expect("a held rank");
+                let Action::Play { declared, mv, .. } = scratch[i % plays] else { unreachable!("plays only") };
+                return Action::Play { card, declared, mv };
+            }
+            let card = view.hand.ranks().nth(i - plays * held).expect("a held rank");
+            return Action::Discard { card };
+        }
+        self.legal_actions(view, scratch);
+        assert!(!scratch.is_empty(), "a seat asked to decide must have a legal action");
+        scratch[crate::engine::rng::below(scratch.len() as u32, rng) as usize]
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        match (*action, view.decision) {
+            (Action::Play { card, declared, mv }, Decision::Play) => {
+                (card as usize) < RANKS
+                    && (declared as usize) < RANKS
+                    && view.hand.count(card) > 0
+                    && self.may_declare(card, declared)
+                    && self.geo.is_legal_move(view.board, view.seat, declared, mv)
+            }
+            (Action::Discard { card }, Decision::Play) => {
+                (card as usize) < RANKS && view.hand.count(card) > 0 && !self.must_play(view.board, view.seat, view.hand)
+            }
+            (Action::Pass | Action::Doubt, Decision::Doubt) => true,
+            (Action::SendBack { hole }, Decision::Penalty { victim }) => board::on_track(hole) && self.geo.peg_at(view.board, victim as usize, hole).is_some(),
+            _ => false,
+        }
+    }
 
     /// Applies a legal action of `seat`.
-    pub fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::Play { card, declared, mv } => {
                 let card = s.hands[seat].remove_rank(card);
@@ -351,11 +520,24 @@ impl BluffingJoker {
         }
     }
 
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        for seat in 0..self.players {
+            o.scores[seat] = s.board.home_count[seat] as i64;
+        }
+        if let Some(team) = s.winner {
+            o.winners = (0..self.players).filter(|&p| p % 2 == team as usize).fold(0, |m, p| m | (1 << p));
+        }
+        o
+    }
+
     /// Conservation and sanity: every peg in exactly one place (start + track + home =
     /// pegs per player, occupancy and homes agree with the pegs), every card in exactly one
     /// place (hands + draw + discard + the pending card = the stock, card by card), hands
     /// within the hand size, the revealed counts within the discard pile, a sane phase.
-    pub fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let g = &self.geo;
         let b = &s.board;
         let mut occ = [0u8; super::params::MAX_TRACK];
@@ -457,5 +639,19 @@ impl BluffingJoker {
             return Err("the winning team has pegs out of home".into());
         }
         Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat < self.players && self.to_move(s) == ToMove::Seat(seat)
+    }
+
+    /// Standing: the seat's team's progress, the sum over both partners' pegs of holes moved
+    /// forward (0 in start, the track length plus the depth in home), so partners stand level.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        let team = self.geo.team(seat);
+        (team..self.players)
+            .step_by(2)
+            .map(|color| s.board.pegs[color][..self.geo.pegs].iter().map(|&p| i64::from(self.geo.progress(color, p))).sum::<i64>())
+            .sum()
     }
 }

@@ -5,16 +5,13 @@
 
 use std::fmt::Write;
 
-use super::Phase;
 use super::bots::collector_discard;
-use super::hand::Hand;
-use super::hand::allowed_targets;
+use super::hand::{Hand, allowed_targets};
 use super::params::MAX_PLAYERS;
 use super::rules::State;
-use super::{Action, DiceFactor};
-use crate::engine::HiddenInfo;
+use super::{Action, DiceFactor, Phase};
 use crate::engine::rng::below;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{CARD_KINDS, Card, card_name};
 use crate::games::deal;
 
@@ -148,9 +145,11 @@ impl DiceFactor {
         before.add(card);
         collector_discard(&before, allowed_targets(dice)) == card
     }
+}
 
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+impl HiddenInfo for DiceFactor {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;
         let mut t = String::new();
         let _ = write!(
@@ -187,9 +186,7 @@ impl DiceFactor {
         }
         t
     }
-}
 
-impl HiddenInfo for DiceFactor {
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
     /// pool's size.

@@ -79,12 +79,11 @@ pub mod rules;
 #[cfg(test)]
 mod tests;
 mod trace;
-mod turns;
 mod view;
 
 use std::fmt;
 
-use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove};
+use crate::engine::GameEvent;
 use crate::games::chroma::{CARD_KINDS, COLORS, Card, SHAPES, card_name};
 use crate::variant::Invalid;
 
@@ -183,167 +182,6 @@ impl DiceFactor {
     #[inline]
     pub fn goal(&self) -> u32 {
         self.params.goal
-    }
-}
-
-impl Game for DiceFactor {
-    type State = State;
-    type Action = Action;
-    type View<'a> = View<'a>;
-    type Event = Event;
-    type Metrics = DiceMetrics;
-    const INFO: GameInfo = GameInfo {
-        id: "dice-factor",
-        name: "Dice Factor",
-        end_reasons: END_REASONS,
-        length_unit: "turns",
-        standing_unit: "cards toward a target",
-        default_cap: 1000,
-        default_bot: "collector",
-        search: SearchDefaults {
-            // Rollouts with `collector` to the end measured stronger than a cut-off (the
-            // standing, the highest count toward a target, says little about who completes one).
-            depth: 0,
-            // `ismcts` models the table with `collector` and rolls out with it: measured stronger
-            // than searching the opponents' choices (docs/skill.md).
-            rollout: 1,
-            opponents: 1,
-            // The search's own moves start from `gambler`'s (it beats three `collector`s, 28%):
-            // with `collector` as its prior the search played level with the table.
-            policy: Some("gambler"),
-        },
-        deals_in_place: true,
-        ..GameInfo::DEFAULTS
-    };
-
-    fn seats(&self) -> usize {
-        self.players
-    }
-
-    fn turn_cap(&self) -> u32 {
-        self.params.turn_cap
-    }
-
-    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        self.new_state(rng, log)
-    }
-
-    #[inline(always)]
-    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
-        self.reset_state(state, rng, log);
-    }
-
-    #[inline]
-    fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
-    }
-
-    #[inline]
-    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        View::new(seat, s, self.players)
-    }
-
-    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
-        let n = self.players;
-        let others = (0..n).filter(|&t| t != view.seat);
-        let held = || {
-            let mut bits = view.hand.held();
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let c = bits.trailing_zeros() as Card;
-                    bits &= bits - 1;
-                    c
-                })
-            })
-        };
-        match view.decision {
-            Phase::Start => {
-                out.push(Action::Draw);
-                if !view.discard.is_empty() {
-                    out.push(Action::TakeDiscard);
-                }
-                out.push(Action::RollD8);
-            }
-            Phase::Discard => {
-                out.extend(held().map(Action::Discard));
-                if view.taken.is_some_and(|t| view.hand.count(t) >= 2) {
-                    out.push(Action::DiscardTaken);
-                }
-            }
-            Phase::TradeHandsCard => out.extend(others.map(|t| Action::TradeHands(t as u8))),
-            Phase::D8Trade => {
-                out.extend(others.map(|t| Action::TradeHands(t as u8)));
-                out.push(Action::Decline);
-            }
-            Phase::TradeOneCard | Phase::D8Swap => {
-                let swap = view.decision == Phase::D8Swap;
-                for card in held() {
-                    for t in (0..n).filter(|&t| t != view.seat && (!swap || view.hand_size(t) > 0)) {
-                        out.push(Action::Give { card, target: t as u8 });
-                    }
-                }
-                if swap {
-                    out.push(Action::Decline);
-                }
-            }
-            Phase::DiceCard | Phase::D8Reroll => out.extend([Action::Reroll(Die::Colors), Action::Reroll(Die::Shapes), Action::Decline]),
-            Phase::Over => {}
-        }
-    }
-
-    fn is_legal(&self, view: &View, action: &Action) -> bool {
-        let other = |t: u8| (t as usize) < self.players && t as usize != view.seat;
-        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
-        match (*action, view.decision) {
-            (Action::Draw | Action::RollD8, Phase::Start) => true,
-            (Action::TakeDiscard, Phase::Start) => !view.discard.is_empty(),
-            (Action::Discard(c), Phase::Discard) => holds(c),
-            (Action::DiscardTaken, Phase::Discard) => view.taken.is_some_and(|t| view.hand.count(t) >= 2),
-            (Action::TradeHands(t), Phase::TradeHandsCard | Phase::D8Trade) => other(t),
-            (Action::Give { card, target }, Phase::TradeOneCard) => holds(card) && other(target),
-            (Action::Give { card, target }, Phase::D8Swap) => holds(card) && other(target) && view.hand_size(target as usize) > 0,
-            (Action::Reroll(_), Phase::DiceCard | Phase::D8Reroll) => true,
-            (Action::Decline, Phase::DiceCard | Phase::D8Reroll | Phase::D8Swap | Phase::D8Trade) => true,
-            _ => false,
-        }
-    }
-
-    #[inline(always)]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.step(s, seat, action, rng, log);
-    }
-
-    /// The turn's usual decisions as straight-line code (`turns.rs`).
-    #[inline(always)]
-    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        self.play_turns(state, bots, rng, seat_rngs);
-    }
-
-    fn outcome(&self, s: &State) -> Outcome {
-        let mut o = Outcome::new();
-        o.length = s.turns;
-        o.end_reason = s.end_reason;
-        Hand::highest_each(&s.hands[..self.players], allowed_targets(s.dice), |seat, highest| o.scores[seat] = highest as i64);
-        o.winners = s.winner.map_or(0, |w| 1 << w);
-        o
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        self.invariants(s)
-    }
-
-    fn seat_active(&self, s: &State, seat: usize) -> bool {
-        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
-    }
-
-    fn observation(&self, s: &State, seat: usize) -> String {
-        self.observation_text(s, seat)
-    }
-
-    /// Standing: the seat's most cards counting toward one target the dice allow now (the
-    /// winner reaches `goal`), as in `Outcome.scores`.
-    fn standing(&self, s: &State, seat: usize) -> i64 {
-        s.hands[seat].highest(allowed_targets(s.dice)) as i64
     }
 }
 

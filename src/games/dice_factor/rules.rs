@@ -4,9 +4,9 @@
 
 use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
 use super::params::{D8Face, MAX_PLAYERS};
-use super::{Action, DiceFactor, Event};
+use super::{Action, DiceFactor, DiceMetrics, Die, Event, View};
 use crate::engine::rng::below;
-use crate::engine::{EventLog, GameRng};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
 use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
 /// Where the turn stands (what the current seat decides).
@@ -118,7 +118,7 @@ pub struct State {
     /// under the current dice at the last win check (or the deal), and since then only the
     /// current seat's hand has changed. The everyday turn's end then checks that hand alone
     /// (`DiceFactor::end_plain_turn`); `false` makes the next check look at every hand (a
-    /// sampled state sets it so). `DiceFactor::invariants` verifies it.
+    /// sampled state sets it so). `check_invariants` verifies it.
     pub settled: bool,
 }
 
@@ -151,95 +151,6 @@ impl State {
 }
 
 impl DiceFactor {
-    /// Shuffles, deals `hand_size` cards to each seat (seat 0 first, one hand at a time) and
-    /// rolls both dice; seat 0 starts turn 1.
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let mut draw = Vec::with_capacity(self.deck.len());
-        draw.extend_from_slice(&self.deck);
-        shuffle_cards(&mut draw, rng);
-        let mut s = State {
-            draw,
-            discard: Vec::with_capacity(self.deck.len()),
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            dice: [0; 2],
-            current: 0,
-            reversed: false,
-            skips: [0; MAX_PLAYERS],
-            phase: Phase::Start,
-            turns: 1,
-            taken: None,
-            d8: None,
-            winner: None,
-            win_target: 0,
-            won_in_turn_of: 0,
-            dealt_winning: false,
-            end_reason: END_FIVE,
-            tally: Tally::default(),
-            known: [[0; CARD_KINDS]; MAX_PLAYERS],
-            last_discard: [None; MAX_PLAYERS],
-            settled: false,
-        };
-        self.deal_hands(&mut s, rng, log);
-        s
-    }
-
-    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
-    /// piles refilled in place (the same draws, the same events, the same state).
-    #[inline(always)]
-    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        // Every field named, so that a new one cannot be left out.
-        let State {
-            draw,
-            discard,
-            // Written whole by the deal ([`Hand::deal`]).
-            hands: _,
-            dice,
-            current,
-            reversed,
-            skips,
-            phase,
-            turns,
-            taken,
-            d8,
-            winner,
-            win_target,
-            won_in_turn_of,
-            dealt_winning,
-            end_reason,
-            tally,
-            known,
-            last_discard,
-            settled,
-        } = s;
-        draw.clear();
-        draw.extend_from_slice(&self.deck);
-        shuffle_cards(draw, rng);
-        discard.clear();
-        // Per-seat fields: only the table's seats. The seats past them are never written
-        // (nobody sits there), so they are still as the first deal left them; clearing a
-        // whole 1 KB of them per game was a memset call (the harness's `check_deal_in_place`
-        // compares the result with a new deal).
-        let n = self.players;
-        *dice = [0; 2];
-        *current = 0;
-        *reversed = false;
-        skips[..n].fill(0);
-        *phase = Phase::Start;
-        *turns = 1;
-        *taken = None;
-        *d8 = None;
-        *winner = None;
-        *win_target = 0;
-        *won_in_turn_of = 0;
-        *dealt_winning = false;
-        *end_reason = END_FIVE;
-        *tally = Tally::default();
-        known[..n].fill([0; CARD_KINDS]);
-        last_discard[..n].fill(None);
-        *settled = false;
-        self.deal_hands(s, rng, log);
-    }
-
     /// Deals `hand_size` cards to each seat off the shuffled draw pile (seat 0 first, one
     /// hand at a time), rolls both dice and starts seat 0's turn 1.
     #[inline]
@@ -328,87 +239,6 @@ impl DiceFactor {
             self.end_turn(s, rng, log);
         } else {
             s.phase = Phase::Discard;
-        }
-    }
-
-    /// Applies one action of the current seat.
-    #[inline(always)]
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        match action {
-            Action::Draw => {
-                self.draw_into(s, seat, rng, log);
-                self.to_discard(s, rng, log);
-            }
-            Action::TakeDiscard => {
-                self.take_discard(s, seat, log);
-                s.phase = Phase::Discard;
-            }
-            Action::RollD8 => self.roll_d8(s, seat, rng, log),
-            Action::Discard(card) => {
-                let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
-                let effect = s.taken != Some(card) || older_copy;
-                if !effect {
-                    s.taken = None;
-                }
-                s.hands[seat].remove(card);
-                s.forget(seat, card);
-                s.last_discard[seat] = Some((card, s.dice));
-                self.resolve_discard(s, seat, card, effect, rng, log);
-            }
-            Action::DiscardTaken => {
-                let card = s.taken.take().expect("a taken action card");
-                s.hands[seat].remove(card);
-                s.forget(seat, card);
-                s.last_discard[seat] = Some((card, s.dice));
-                self.resolve_discard(s, seat, card, false, rng, log);
-            }
-            Action::Give { card, target } => {
-                let t = target as usize;
-                s.hands[seat].remove(card);
-                s.forget(seat, card);
-                let took = if s.hands[t].is_empty() {
-                    None
-                } else {
-                    let c = s.hands[t].nth(below(s.hands[t].len() as u32, rng) as usize);
-                    s.hands[t].remove(c);
-                    // Nobody else knows which card left: the table forgets `t`'s known cards.
-                    s.known[t] = [0; CARD_KINDS];
-                    Some(c)
-                };
-                s.hands[t].add(card);
-                s.last_discard[seat] = None;
-                s.last_discard[t] = None;
-                if let Some(c) = took {
-                    s.hands[seat].add(c);
-                }
-                if s.taken == Some(card) && s.hands[seat].count(card) == 0 {
-                    s.taken = None;
-                }
-                self.mark_used(s);
-                log.emit(|| Event::CardsSwapped { seat: seat as u8, target });
-                log.emit(|| Event::SwapDetail { seat: seat as u8, target, gave: card, took });
-                self.end_turn(s, rng, log);
-            }
-            Action::TradeHands(target) => {
-                s.hands.swap(seat, target as usize);
-                s.known.swap(seat, target as usize);
-                s.last_discard.swap(seat, target as usize);
-                self.mark_used(s);
-                log.emit(|| Event::TradedHands { seat: seat as u8, target });
-                self.end_turn(s, rng, log);
-            }
-            Action::Reroll(die) => {
-                let face = below(DIE_FACES, rng) as u8;
-                s.dice[die as usize] = face;
-                s.tally.rerolls += 1;
-                self.mark_used(s);
-                log.emit(|| Event::Rerolled { seat: seat as u8, die, face });
-                self.end_turn(s, rng, log);
-            }
-            Action::Decline => {
-                log.emit(|| Event::Declined { seat: seat as u8 });
-                self.end_turn(s, rng, log);
-            }
         }
     }
 
@@ -626,10 +456,355 @@ impl DiceFactor {
         s.phase = Phase::Over;
         log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
     }
+}
+
+impl Game for DiceFactor {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = DiceMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "dice-factor",
+        name: "Dice Factor",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "cards toward a target",
+        default_cap: 1000,
+        default_bot: "collector",
+        search: SearchDefaults {
+            // Rollouts with `collector` to the end measured stronger than a cut-off (the
+            // standing, the highest count toward a target, says little about who completes one).
+            depth: 0,
+            // `ismcts` models the table with `collector` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            // The search's own moves start from `gambler`'s (it beats three `collector`s, 28%):
+            // with `collector` as its prior the search played level with the table.
+            policy: Some("gambler"),
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    /// Shuffles, deals `hand_size` cards to each seat (seat 0 first, one hand at a time) and
+    /// rolls both dice; seat 0 starts turn 1.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut draw = Vec::with_capacity(self.deck.len());
+        draw.extend_from_slice(&self.deck);
+        shuffle_cards(&mut draw, rng);
+        let mut s = State {
+            draw,
+            discard: Vec::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            dice: [0; 2],
+            current: 0,
+            reversed: false,
+            skips: [0; MAX_PLAYERS],
+            phase: Phase::Start,
+            turns: 1,
+            taken: None,
+            d8: None,
+            winner: None,
+            win_target: 0,
+            won_in_turn_of: 0,
+            dealt_winning: false,
+            end_reason: END_FIVE,
+            tally: Tally::default(),
+            known: [[0; CARD_KINDS]; MAX_PLAYERS],
+            last_discard: [None; MAX_PLAYERS],
+            settled: false,
+        };
+        self.deal_hands(&mut s, rng, log);
+        s
+    }
+
+    /// [`Game::deal`] into `s`, a state of an earlier game: every field reset and the
+    /// piles refilled in place (the same draws, the same events, the same state).
+    #[inline(always)]
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
+        // Every field named, so that a new one cannot be left out.
+        let State {
+            draw,
+            discard,
+            // Written whole by the deal ([`Hand::deal`]).
+            hands: _,
+            dice,
+            current,
+            reversed,
+            skips,
+            phase,
+            turns,
+            taken,
+            d8,
+            winner,
+            win_target,
+            won_in_turn_of,
+            dealt_winning,
+            end_reason,
+            tally,
+            known,
+            last_discard,
+            settled,
+        } = s;
+        draw.clear();
+        draw.extend_from_slice(&self.deck);
+        shuffle_cards(draw, rng);
+        discard.clear();
+        // Per-seat fields: only the table's seats. The seats past them are never written
+        // (nobody sits there), so they are still as the first deal left them; clearing a
+        // whole 1 KB of them per game was a memset call (the harness's `check_deal_in_place`
+        // compares the result with a new deal).
+        let n = self.players;
+        *dice = [0; 2];
+        *current = 0;
+        *reversed = false;
+        skips[..n].fill(0);
+        *phase = Phase::Start;
+        *turns = 1;
+        *taken = None;
+        *d8 = None;
+        *winner = None;
+        *win_target = 0;
+        *won_in_turn_of = 0;
+        *dealt_winning = false;
+        *end_reason = END_FIVE;
+        *tally = Tally::default();
+        known[..n].fill([0; CARD_KINDS]);
+        last_discard[..n].fill(None);
+        *settled = false;
+        self.deal_hands(s, rng, log);
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View::new(seat, s, self.players)
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        let n = self.players;
+        let others = (0..n).filter(|&t| t != view.seat);
+        let held = || {
+            let mut bits = view.hand.held();
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let c = bits.trailing_zeros() as Card;
+                    bits &= bits - 1;
+                    c
+                })
+            })
+        };
+        match view.decision {
+            Phase::Start => {
+                out.push(Action::Draw);
+                if !view.discard.is_empty() {
+                    out.push(Action::TakeDiscard);
+                }
+                out.push(Action::RollD8);
+            }
+            Phase::Discard => {
+                out.extend(held().map(Action::Discard));
+                if view.taken.is_some_and(|t| view.hand.count(t) >= 2) {
+                    out.push(Action::DiscardTaken);
+                }
+            }
+            Phase::TradeHandsCard => out.extend(others.map(|t| Action::TradeHands(t as u8))),
+            Phase::D8Trade => {
+                out.extend(others.map(|t| Action::TradeHands(t as u8)));
+                out.push(Action::Decline);
+            }
+            Phase::TradeOneCard | Phase::D8Swap => {
+                let swap = view.decision == Phase::D8Swap;
+                for card in held() {
+                    for t in (0..n).filter(|&t| t != view.seat && (!swap || view.hand_size(t) > 0)) {
+                        out.push(Action::Give { card, target: t as u8 });
+                    }
+                }
+                if swap {
+                    out.push(Action::Decline);
+                }
+            }
+            Phase::DiceCard | Phase::D8Reroll => out.extend([Action::Reroll(Die::Colors), Action::Reroll(Die::Shapes), Action::Decline]),
+            Phase::Over => {}
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        let other = |t: u8| (t as usize) < self.players && t as usize != view.seat;
+        let holds = |c: Card| (c as usize) < CARD_KINDS && view.hand.count(c) > 0;
+        match (*action, view.decision) {
+            (Action::Draw | Action::RollD8, Phase::Start) => true,
+            (Action::TakeDiscard, Phase::Start) => !view.discard.is_empty(),
+            (Action::Discard(c), Phase::Discard) => holds(c),
+            (Action::DiscardTaken, Phase::Discard) => view.taken.is_some_and(|t| view.hand.count(t) >= 2),
+            (Action::TradeHands(t), Phase::TradeHandsCard | Phase::D8Trade) => other(t),
+            (Action::Give { card, target }, Phase::TradeOneCard) => holds(card) && other(target),
+            (Action::Give { card, target }, Phase::D8Swap) => holds(card) && other(target) && view.hand_size(target as usize) > 0,
+            (Action::Reroll(_), Phase::DiceCard | Phase::D8Reroll) => true,
+            (Action::Decline, Phase::DiceCard | Phase::D8Reroll | Phase::D8Swap | Phase::D8Trade) => true,
+            _ => false,
+        }
+    }
+
+    /// Applies one action of the current seat.
+    #[inline(always)]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match action {
+            Action::Draw => {
+                self.draw_into(s, seat, rng, log);
+                self.to_discard(s, rng, log);
+            }
+            Action::TakeDiscard => {
+                self.take_discard(s, seat, log);
+                s.phase = Phase::Discard;
+            }
+            Action::RollD8 => self.roll_d8(s, seat, rng, log),
+            Action::Discard(card) => {
+                let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
+                let effect = s.taken != Some(card) || older_copy;
+                if !effect {
+                    s.taken = None;
+                }
+                s.hands[seat].remove(card);
+                s.forget(seat, card);
+                s.last_discard[seat] = Some((card, s.dice));
+                self.resolve_discard(s, seat, card, effect, rng, log);
+            }
+            Action::DiscardTaken => {
+                let card = s.taken.take().expect("a taken action card");
+                s.hands[seat].remove(card);
+                s.forget(seat, card);
+                s.last_discard[seat] = Some((card, s.dice));
+                self.resolve_discard(s, seat, card, false, rng, log);
+            }
+            Action::Give { card, target } => {
+                let t = target as usize;
+                s.hands[seat].remove(card);
+                s.forget(seat, card);
+                let took = if s.hands[t].is_empty() {
+                    None
+                } else {
+                    let c = s.hands[t].nth(below(s.hands[t].len() as u32, rng) as usize);
+                    s.hands[t].remove(c);
+                    // Nobody else knows which card left: the table forgets `t`'s known cards.
+                    s.known[t] = [0; CARD_KINDS];
+                    Some(c)
+                };
+                s.hands[t].add(card);
+                s.last_discard[seat] = None;
+                s.last_discard[t] = None;
+                if let Some(c) = took {
+                    s.hands[seat].add(c);
+                }
+                if s.taken == Some(card) && s.hands[seat].count(card) == 0 {
+                    s.taken = None;
+                }
+                self.mark_used(s);
+                log.emit(|| Event::CardsSwapped { seat: seat as u8, target });
+                log.emit(|| Event::SwapDetail { seat: seat as u8, target, gave: card, took });
+                self.end_turn(s, rng, log);
+            }
+            Action::TradeHands(target) => {
+                s.hands.swap(seat, target as usize);
+                s.known.swap(seat, target as usize);
+                s.last_discard.swap(seat, target as usize);
+                self.mark_used(s);
+                log.emit(|| Event::TradedHands { seat: seat as u8, target });
+                self.end_turn(s, rng, log);
+            }
+            Action::Reroll(die) => {
+                let face = below(DIE_FACES, rng) as u8;
+                s.dice[die as usize] = face;
+                s.tally.rerolls += 1;
+                self.mark_used(s);
+                log.emit(|| Event::Rerolled { seat: seat as u8, die, face });
+                self.end_turn(s, rng, log);
+            }
+            Action::Decline => {
+                log.emit(|| Event::Declined { seat: seat as u8 });
+                self.end_turn(s, rng, log);
+            }
+        }
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded: at the
+    /// start of a turn, a draw or a take is applied and the discard asked for without a
+    /// dispatch on the phase between them; any other decision is one plain step.
+    ///
+    /// The engine's plain loop (`engine::play_decisions`) asks the bot, then applies the action,
+    /// one decision at a time: every decision starts with a dispatch on the turn's phase, in the
+    /// bot and in the rules, and the action is built by the bot only to be taken apart again by
+    /// the rules. Here the turn's first decision is asked and applied knowing that the phase is
+    /// the start, and its discard knowing that the phase is the discard, so with a bot the
+    /// compiler inlines (a uniform table) both dispatches fold away; anything else (the d8,
+    /// an action card's choice) goes through the plain step. The same bots are asked the same
+    /// questions in the same order with the same streams, and the same actions are applied: the
+    /// same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
+    /// decision of random games).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Start => {
+                    let first = ask(self, s, seat, bots, seat_rngs);
+                    match first {
+                        Action::Draw => {
+                            self.draw_into(s, seat, rng, log);
+                            // `to_discard`, with its usual branch below: an empty hand (both
+                            // piles ran dry) has nothing to discard.
+                            if s.hands[seat].is_empty() {
+                                self.end_turn(s, rng, log);
+                                continue;
+                            }
+                        }
+                        Action::TakeDiscard => self.take_discard(s, seat, log),
+                        _ => {
+                            self.apply(s, seat, first, rng, log);
+                            continue;
+                        }
+                    }
+                    // The same seat discards.
+                    s.phase = Phase::Discard;
+                    let discard = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, discard, rng, log);
+                }
+                Phase::Over => return,
+                _ => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, action, rng, log);
+                }
+            }
+        }
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        Hand::highest_each(&s.hands[..self.players], allowed_targets(s.dice), |seat, highest| o.scores[seat] = highest as i64);
+        o.winners = s.winner.map_or(0, |w| 1 << w);
+        o
+    }
 
     /// Conservation and sanity: every card of the deck is in the draw pile, the discard pile,
     /// a hand, or in front of a hand (add_a_card); the phase fits the hands.
-    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         let mut counts = [0u32; crate::games::chroma::CARD_KINDS];
         for &c in s.draw.iter().chain(&s.discard) {
@@ -707,5 +882,15 @@ impl DiceFactor {
             }
         }
         Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
+    }
+
+    /// Standing: the seat's most cards counting toward one target the dice allow now (the
+    /// winner reaches `goal`), as in `Outcome.scores`.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.hands[seat].highest(allowed_targets(s.dice)) as i64
     }
 }

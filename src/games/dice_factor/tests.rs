@@ -1035,7 +1035,7 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------------------
-// The game's own loop (`turns.rs`) against the engine's plain loop
+// The game's own loop (`play_out` in `rules.rs`) against the engine's plain loop
 
 /// `n` boxed bots named by `picks` (indices into [`BOTS`]), seat by seat.
 fn boxed(picks: &[usize], n: usize) -> Vec<Box<dyn Bot<DiceFactor>>> {

@@ -7,14 +7,15 @@ use std::fmt::Write;
 
 use super::rules::{Hand, State};
 use super::{Action, FlowerPower, View};
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, Seen, rng};
+use crate::engine::{GameRng, HiddenInfo, Seen, rng};
 use crate::games::chroma::card_str;
 use crate::games::deal;
 
-impl FlowerPower {
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+impl FlowerPower {}
+
+impl HiddenInfo for FlowerPower {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
         let mut t = String::new();
         let _ = write!(
             t,
@@ -52,9 +53,7 @@ impl FlowerPower {
         }
         t
     }
-}
 
-impl HiddenInfo for FlowerPower {
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// see (other hands, the draw pile) re-dealt at random; no allocation once `out`'s pile
     /// has grown to the pool's size.

@@ -52,7 +52,7 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
+use crate::engine::GameEvent;
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, cards_text};
 use crate::variant::Invalid;
 
@@ -138,112 +138,6 @@ impl FlowerPower {
             }
         }
         Action(mask)
-    }
-}
-
-impl Game for FlowerPower {
-    type State = State;
-    type Action = Action;
-    type View<'a> = View<'a>;
-    type Event = Event;
-    type Metrics = FlowerMetrics;
-    const INFO: GameInfo = GameInfo {
-        id: "flower-power",
-        name: "Flower Power",
-        end_reasons: END_REASONS,
-        length_unit: "turns",
-        standing_unit: "flowers",
-        default_cap: 1000,
-        default_bot: "greedy",
-        search: SearchDefaults {
-            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
-            // than searching the opponents' choices (docs/skill.md).
-            rollout: 1,
-            opponents: 1,
-            ..SearchDefaults::ENGINE
-        },
-        deals_in_place: true,
-        ..GameInfo::DEFAULTS
-    };
-
-    fn seats(&self) -> usize {
-        self.players
-    }
-
-    fn turn_cap(&self) -> u32 {
-        self.params.turn_cap
-    }
-
-    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        self.new_state(rng, log)
-    }
-
-    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
-        self.reset_state(state, rng, log);
-    }
-
-    #[inline(always)]
-    fn to_move(&self, s: &State) -> ToMove {
-        if s.over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
-    }
-
-    #[inline(always)]
-    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        View::new(seat, s)
-    }
-
-    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
-        let n = view.hand.len();
-        for mask in 1..(1u32 << n) {
-            if mask.count_ones() as usize <= self.max_play {
-                out.push(Action(mask as u16));
-            }
-        }
-    }
-
-    /// Uniform over the legal plays without listing them: one uniform rank, unranked.
-    #[inline]
-    fn random_action(&self, view: &View<'_>, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
-        let n = view.hand.len();
-        let r = rng::below(self.plays[n], rng);
-        self.unrank(n, r)
-    }
-
-    #[inline]
-    fn is_legal(&self, view: &View, action: &Action) -> bool {
-        let n = view.hand.len();
-        action.0 != 0 && (action.0 as u32) >> n == 0 && action.0.count_ones() as usize <= self.max_play
-    }
-
-    #[inline(always)]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.play(s, seat, action.0, log);
-    }
-
-    fn outcome(&self, s: &State) -> Outcome {
-        let mut o = Outcome::new();
-        o.length = s.turns;
-        o.end_reason = s.end_reason;
-        o.scores[..self.players].copy_from_slice(&s.flowers[..self.players]);
-        o.set_winners_by_max_score(self.players);
-        o
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        self.invariants(s)
-    }
-
-    fn seat_active(&self, s: &State, seat: usize) -> bool {
-        !s.over && seat == s.current as usize && seat < self.players && !s.hands[seat].is_empty()
-    }
-
-    fn observation(&self, s: &State, seat: usize) -> String {
-        self.observation_text(s, seat)
-    }
-
-    /// Standing: the seat's flowers so far, the figure that decides the winner.
-    fn standing(&self, s: &State, seat: usize) -> i64 {
-        s.flowers[seat]
     }
 }
 

@@ -5,8 +5,8 @@
 use std::fmt;
 
 use super::params::{COLORS, MAX_HAND, MAX_PLAYERS};
-use super::{Event, FlowerPower};
-use crate::engine::{EventLog, GameRng};
+use super::{Action, Event, FlowerMetrics, FlowerPower, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove, rng};
 use crate::games::chroma::{COLORS as COLOR_NAMES, Card, card_name, card_str, shuffle_cards};
 #[cfg(target_arch = "x86_64")]
 use crate::games::simd::V128;
@@ -474,54 +474,6 @@ pub const END_CAP: u8 = 1;
 pub const END_REASONS: &[&str] = &["all_played", "cap"];
 
 impl FlowerPower {
-    /// Shuffles the deck into the draw pile; nobody is dealt; seat 0 starts its first turn
-    /// (and so draws up to the hand size).
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let mut pile = Vec::with_capacity(self.deck.len());
-        pile.extend_from_slice(&self.deck);
-        shuffle_cards(&mut pile, rng);
-        let mut s = State {
-            pile,
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            garden: Garden::EMPTY,
-            starter: [0; COLORS],
-            flowers: [0; MAX_PLAYERS],
-            flowers_by_color: [0; COLORS],
-            finished_by_other: 0,
-            current: 0,
-            turns: 0,
-            passes: 0,
-            left: self.deck.len() as u32,
-            over: false,
-            end_reason: END_ALL_PLAYED,
-        };
-        self.begin_turn(&mut s, 0, log);
-        s
-    }
-
-    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
-    /// pile refilled in place (the same draws, the same events, the same state).
-    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        // Every field named, so that a new one cannot be left out.
-        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, left, over, end_reason } = s;
-        pile.clear();
-        pile.extend_from_slice(&self.deck);
-        shuffle_cards(pile, rng);
-        *hands = [Hand::EMPTY; MAX_PLAYERS];
-        *garden = Garden::EMPTY;
-        *starter = [0; COLORS];
-        *flowers = [0; MAX_PLAYERS];
-        *flowers_by_color = [0; COLORS];
-        *finished_by_other = 0;
-        *current = 0;
-        *turns = 0;
-        *passes = 0;
-        *left = self.deck.len() as u32;
-        *over = false;
-        *end_reason = END_ALL_PLAYED;
-        self.begin_turn(s, 0, log);
-    }
-
     /// `seat` starts its turn: it draws until it holds `hand_size` cards or the pile is empty.
     #[inline(always)]
     fn begin_turn(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
@@ -537,34 +489,6 @@ impl FlowerPower {
         s.pile.truncate(rest);
         log.emit(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
         log.emit(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
-    }
-
-    /// Plays the cards at the positions in `mask` of the current seat's hand, scores the
-    /// flowers they complete, then ends the game or starts the next seat's turn.
-    #[inline(always)]
-    pub(super) fn play(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) {
-        if log.enabled() {
-            let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();
-            log.emit(|| Event::Played { seat: seat as u8, cards });
-        }
-        if mask != 0 && mask & (mask - 1) == 0 {
-            // One card, the usual play: no loop over the cards or the colors.
-            let c = s.hands[seat].take_one(mask);
-            s.left -= 1;
-            self.lay(s, seat, c, 1, log);
-        } else {
-            let (played, colors) = s.hands[seat].take_fast(mask);
-            s.left -= mask.count_ones();
-            // The colors played, in canonical order (mostly one).
-            let mut rest = colors;
-            while rest != 0 {
-                let c = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                self.lay(s, seat, c, ((played >> (8 * c)) & 0xff) as u16, log);
-            }
-        }
-        s.turns += 1;
-        self.after_turn(s, log);
     }
 
     /// `seat` lays `m` petals of color `c`: it starts that flower if it had none, takes every
@@ -616,11 +540,164 @@ impl FlowerPower {
         }
         self.begin_turn(s, seat, log);
     }
+}
+
+impl Game for FlowerPower {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = FlowerMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "flower-power",
+        name: "Flower Power",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "flowers",
+        default_cap: 1000,
+        default_bot: "greedy",
+        search: SearchDefaults {
+            // `ismcts` models the table with `greedy` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    /// Shuffles the deck into the draw pile; nobody is dealt; seat 0 starts its first turn
+    /// (and so draws up to the hand size).
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut pile = Vec::with_capacity(self.deck.len());
+        pile.extend_from_slice(&self.deck);
+        shuffle_cards(&mut pile, rng);
+        let mut s = State {
+            pile,
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            garden: Garden::EMPTY,
+            starter: [0; COLORS],
+            flowers: [0; MAX_PLAYERS],
+            flowers_by_color: [0; COLORS],
+            finished_by_other: 0,
+            current: 0,
+            turns: 0,
+            passes: 0,
+            left: self.deck.len() as u32,
+            over: false,
+            end_reason: END_ALL_PLAYED,
+        };
+        self.begin_turn(&mut s, 0, log);
+        s
+    }
+
+    /// [`Game::deal`] into `s`, a state of an earlier game: every field reset and the
+    /// pile refilled in place (the same draws, the same events, the same state).
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
+        // Every field named, so that a new one cannot be left out.
+        let State { pile, hands, garden, starter, flowers, flowers_by_color, finished_by_other, current, turns, passes, left, over, end_reason } = s;
+        pile.clear();
+        pile.extend_from_slice(&self.deck);
+        shuffle_cards(pile, rng);
+        *hands = [Hand::EMPTY; MAX_PLAYERS];
+        *garden = Garden::EMPTY;
+        *starter = [0; COLORS];
+        *flowers = [0; MAX_PLAYERS];
+        *flowers_by_color = [0; COLORS];
+        *finished_by_other = 0;
+        *current = 0;
+        *turns = 0;
+        *passes = 0;
+        *left = self.deck.len() as u32;
+        *over = false;
+        *end_reason = END_ALL_PLAYED;
+        self.begin_turn(s, 0, log);
+    }
+
+    #[inline(always)]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+    }
+
+    #[inline(always)]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View::new(seat, s)
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        let n = view.hand.len();
+        for mask in 1..(1u32 << n) {
+            if mask.count_ones() as usize <= self.max_play {
+                out.push(Action(mask as u16));
+            }
+        }
+    }
+
+    /// Uniform over the legal plays without listing them: one uniform rank, unranked.
+    #[inline]
+    fn random_action(&self, view: &View<'_>, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
+        let n = view.hand.len();
+        let r = rng::below(self.plays[n], rng);
+        self.unrank(n, r)
+    }
+
+    #[inline]
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        let n = view.hand.len();
+        action.0 != 0 && (action.0 as u32) >> n == 0 && action.0.count_ones() as usize <= self.max_play
+    }
+
+    /// Plays the cards at the positions in the action's mask of the current seat's hand, scores the
+    /// flowers they complete, then ends the game or starts the next seat's turn.
+    #[inline(always)]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let mask = action.0;
+        if log.enabled() {
+            let cards: Vec<Card> = s.hands[seat].cards().iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &c)| c).collect();
+            log.emit(|| Event::Played { seat: seat as u8, cards });
+        }
+        if mask != 0 && mask & (mask - 1) == 0 {
+            // One card, the usual play: no loop over the cards or the colors.
+            let c = s.hands[seat].take_one(mask);
+            s.left -= 1;
+            self.lay(s, seat, c, 1, log);
+        } else {
+            let (played, colors) = s.hands[seat].take_fast(mask);
+            s.left -= mask.count_ones();
+            // The colors played, in canonical order (mostly one).
+            let mut rest = colors;
+            while rest != 0 {
+                let c = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                self.lay(s, seat, c, ((played >> (8 * c)) & 0xff) as u16, log);
+            }
+        }
+        s.turns += 1;
+        self.after_turn(s, log);
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        o.scores[..self.players].copy_from_slice(&s.flowers[..self.players]);
+        o.set_winners_by_max_score(self.players);
+        o
+    }
 
     /// The invariants `check` and the tests rely on: every card accounted for (pile +
     /// hands + garden petals + taken flowers = deck, per color and per card kind where cards
     /// are still individual), bookkeeping consistent, the turn sane.
-    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         let copies = self.params.deck.copies();
         let mut kinds = [0u32; 25];
@@ -724,5 +801,14 @@ impl FlowerPower {
             }
         }
         Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        !s.over && seat == s.current as usize && seat < self.players && !s.hands[seat].is_empty()
+    }
+
+    /// Standing: the seat's flowers so far, the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.flowers[seat]
     }
 }

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 use super::bots::{CautiousBot, at_least};
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, Outcome, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
 use crate::games::Registered;
 use crate::variant::Variant;
 

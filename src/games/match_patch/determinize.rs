@@ -9,49 +9,13 @@ use std::fmt::Write;
 use super::MatchPatch;
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
 use super::rules::State;
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{Card, cell_name};
 
 /// Whole re-deals tried before the last one is mended card by card.
 const TRIES: u32 = 32;
 
-impl MatchPatch {
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
-        let n = self.players;
-        let mut t = String::new();
-        let _ = write!(
-            t,
-            "seat {seat}; current {}; phase {:?}; turns {}; placed {}; draws {} + {}; end {}; pile {}; pairs {:?}; laid {:?}; patch",
-            s.current,
-            s.phase,
-            s.turns,
-            s.placed,
-            s.pile_draws,
-            s.patch_draws,
-            s.end_reason,
-            s.pile.len(),
-            &s.pairs[..n],
-            s.laid
-        );
-        for slot in s.patch.iter() {
-            let _ = write!(t, " {}:{}", slot.serial, cell_name(slot.card));
-        }
-        for o in 0..n {
-            let _ = write!(t, "; seat {o}: {} cards", s.hands[o].len());
-            if o == seat {
-                let _ = write!(t, " [{}]", s.hands[o]);
-            } else {
-                for k in (0..KINDS).filter(|&k| s.known[o][k] > 0) {
-                    let _ = write!(t, " {}x{}", cell_name(k as Card), s.known[o][k]);
-                }
-                let _ = write!(t, " not {:#x}", s.excluded[o]);
-            }
-        }
-        t
-    }
-}
+impl MatchPatch {}
 
 /// The other hands being re-dealt: their cards by position (known cards in place), the
 /// positions to fill from the pool (`slots[k]` takes the pool's card `k` after the pile), and
@@ -140,6 +104,41 @@ impl Deal {
 }
 
 impl HiddenInfo for MatchPatch {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
+        let n = self.players;
+        let mut t = String::new();
+        let _ = write!(
+            t,
+            "seat {seat}; current {}; phase {:?}; turns {}; placed {}; draws {} + {}; end {}; pile {}; pairs {:?}; laid {:?}; patch",
+            s.current,
+            s.phase,
+            s.turns,
+            s.placed,
+            s.pile_draws,
+            s.patch_draws,
+            s.end_reason,
+            s.pile.len(),
+            &s.pairs[..n],
+            s.laid
+        );
+        for slot in s.patch.iter() {
+            let _ = write!(t, " {}:{}", slot.serial, cell_name(slot.card));
+        }
+        for o in 0..n {
+            let _ = write!(t, "; seat {o}: {} cards", s.hands[o].len());
+            if o == seat {
+                let _ = write!(t, " [{}]", s.hands[o]);
+            } else {
+                for k in (0..KINDS).filter(|&k| s.known[o][k] > 0) {
+                    let _ = write!(t, " {}x{}", cell_name(k as Card), s.known[o][k]);
+                }
+                let _ = write!(t, " not {:#x}", s.excluded[o]);
+            }
+        }
+        t
+    }
+
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s pile has grown to the pool's size.
     fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {

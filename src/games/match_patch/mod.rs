@@ -72,11 +72,10 @@ pub mod rules;
 #[cfg(test)]
 mod tests;
 mod trace;
-mod turns;
 
 use std::fmt;
 
-use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, rng};
+use crate::engine::GameEvent;
 use crate::games::chroma::{Card, cell_name};
 use crate::variant::{Invalid, Variant};
 
@@ -216,142 +215,6 @@ impl MatchPatch {
         }
         let players = params.players as usize;
         Ok(MatchPatch { params, deck, players })
-    }
-}
-
-impl Game for MatchPatch {
-    type State = State;
-    type Action = Action;
-    type View<'a> = View<'a>;
-    type Event = Event;
-    type Metrics = MatchMetrics;
-    const INFO: GameInfo = GameInfo {
-        id: "match-patch",
-        name: "Match Patch",
-        end_reasons: END_REASONS,
-        length_unit: "turns",
-        standing_unit: "pairs",
-        default_cap: 1000,
-        default_bot: "memory",
-        search: SearchDefaults {
-            // Rollouts with `memory` to the end measured stronger than a cut-off.
-            depth: 0,
-            // `ismcts` models the table with `memory` and rolls out with it: measured stronger
-            // than searching the opponents' choices (docs/skill.md).
-            rollout: 1,
-            opponents: 1,
-            ..SearchDefaults::ENGINE
-        },
-        deals_in_place: true,
-        ..GameInfo::DEFAULTS
-    };
-
-    fn seats(&self) -> usize {
-        self.players
-    }
-
-    fn turn_cap(&self) -> u32 {
-        self.params.turn_cap
-    }
-
-    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        self.new_state(rng, log)
-    }
-
-    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
-        self.reset_state(state, rng, log);
-    }
-
-    #[inline]
-    fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
-    }
-
-    #[inline]
-    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        let decision = match s.phase {
-            Phase::Draw { after_pair, .. } => Decision::Draw { after_pair },
-            Phase::Place | Phase::Over => Decision::Place,
-        };
-        View { seat, decision, hand: &s.hands[seat], table: s, players: self.players }
-    }
-
-    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
-        match view.decision {
-            Decision::Draw { .. } => {
-                if view.pile() > 0 {
-                    out.push(Action::Pile);
-                }
-                out.extend((0..view.patch_len() as u16).map(Action::Take));
-            }
-            Decision::Place => out.extend(view.hand.cards().iter().map(|&c| Action::Place(c))),
-        }
-    }
-
-    /// The same draw as a uniform pick from [`Game::legal_actions`] (same order, one
-    /// [`rng::below`]), without building the list.
-    #[inline]
-    fn random_action(&self, view: &View, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
-        match view.decision {
-            Decision::Draw { .. } => {
-                let pile = u32::from(view.pile() > 0);
-                let n = pile + view.patch_len() as u32;
-                let r = rng::below(n, rng);
-                if r < pile { Action::Pile } else { Action::Take((r - pile) as u16) }
-            }
-            Decision::Place => {
-                let cards = view.hand.cards();
-                Action::Place(cards[rng::below(cards.len() as u32, rng) as usize])
-            }
-        }
-    }
-
-    fn is_legal(&self, view: &View, action: &Action) -> bool {
-        match (*action, view.decision) {
-            (Action::Pile, Decision::Draw { .. }) => view.pile() > 0,
-            (Action::Take(i), Decision::Draw { .. }) => (i as usize) < view.patch_len(),
-            (Action::Place(c), Decision::Place) => (c as usize) < KINDS && view.hand.count(c) > 0,
-            _ => false,
-        }
-    }
-
-    #[inline(always)]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.apply_action(s, seat, action, log);
-    }
-
-    /// Each decision asked and applied under its phase (`turns.rs`).
-    #[inline(always)]
-    fn play_out<L: Lineup<Self> + ?Sized>(&self, state: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        self.play_turns(state, bots, rng, seat_rngs);
-    }
-
-    fn outcome(&self, s: &State) -> Outcome {
-        let mut o = Outcome::new();
-        o.length = s.turns;
-        o.end_reason = s.end_reason;
-        for seat in 0..self.players {
-            o.scores[seat] = s.pairs[seat] as i64;
-        }
-        o.set_winners_by_max_score(self.players);
-        o
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        self.invariants(s)
-    }
-
-    fn seat_active(&self, s: &State, seat: usize) -> bool {
-        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
-    }
-
-    fn observation(&self, s: &State, seat: usize) -> String {
-        self.observation_text(s, seat)
-    }
-
-    /// Standing: the pairs the seat has made so far, the figure that decides the winner.
-    fn standing(&self, s: &State, seat: usize) -> i64 {
-        s.pairs[seat] as i64
     }
 }
 

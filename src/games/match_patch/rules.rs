@@ -5,8 +5,8 @@
 use std::fmt;
 
 use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
-use super::{Action, Event, MatchPatch};
-use crate::engine::{EventLog, GameRng};
+use super::{Action, Decision, Event, MatchMetrics, MatchPatch, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask, rng};
 use crate::games::chroma::{Card, cell_name, shuffle_cards};
 
 /// Room of a hand's buffers: its cards are a window of them that moves up one place when a
@@ -701,64 +701,10 @@ impl State {
 }
 
 impl MatchPatch {
-    /// Shuffles the deck, deals `deal` cards to each seat (seat 0 first, each hand in deal
-    /// order) and starts seat 0's first turn.
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let mut s = State {
-            pile: Vec::with_capacity(self.deck.len()),
-            patch: Patch::with_capacity(self.deck.len()),
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            pairs: [0; MAX_PLAYERS],
-            laid: [0; KINDS],
-            current: 0,
-            phase: Phase::Over,
-            turns: 0,
-            placed: 0,
-            pile_draws: 0,
-            patch_draws: 0,
-            end_reason: END_PATCH_EMPTY,
-            known: [[0; KINDS]; MAX_PLAYERS],
-            excluded: [0; MAX_PLAYERS],
-        };
-        self.deal(&mut s, rng, log);
-        s
-    }
-
-    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
-    /// piles refilled in place (the same draws, the same events, the same state).
-    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        // Every field named, so that a new one cannot be left out.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
-        pile.clear();
-        patch.clear();
-        for hand in hands.iter_mut() {
-            hand.clear();
-        }
-        *pairs = [0; MAX_PLAYERS];
-        *laid = [0; KINDS];
-        *current = 0;
-        *phase = Phase::Over;
-        *turns = 0;
-        *placed = 0;
-        *pile_draws = 0;
-        *patch_draws = 0;
-        *end_reason = END_PATCH_EMPTY;
-        *known = [[0; KINDS]; MAX_PLAYERS];
-        *excluded = [0; MAX_PLAYERS];
-        self.deal(s, rng, log);
-    }
-
     /// [`Self::deal_hands`] with the version of `log`'s setting.
     #[inline]
     fn deal(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if log.enabled() { self.deal_hands::<true>(s, rng, log) } else { self.deal_hands::<false>(s, rng, log) }
-    }
-
-    /// Applies `action` of `seat` ([`Self::step`] with the version of `log`'s setting; the
-    /// recording one out of line, the quick loop inlines the other).
-    #[inline(always)]
-    pub(super) fn apply_action(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
-        if log.enabled() { self.step_logged(s, seat, action, log) } else { self.step::<false>(s, seat, action, log) }
     }
 
     /// [`Self::step`] recording its events.
@@ -807,7 +753,7 @@ impl MatchPatch {
 
     /// Applies one action of the deciding seat. `LOG`: whether `log` records (the quick
     /// loop's disabled log then costs nothing, not one branch per event);
-    /// [`Self::apply_action`] picks the version.
+    /// [`Game::apply`] picks the version.
     #[inline(always)]
     pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
@@ -957,11 +903,197 @@ impl MatchPatch {
         let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };
         self.begin_turn::<LOG>(s, next, log);
     }
+}
+
+impl Game for MatchPatch {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = MatchMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "match-patch",
+        name: "Match Patch",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "pairs",
+        default_cap: 1000,
+        default_bot: "memory",
+        search: SearchDefaults {
+            // Rollouts with `memory` to the end measured stronger than a cut-off.
+            depth: 0,
+            // `ismcts` models the table with `memory` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    /// Shuffles the deck, deals `deal` cards to each seat (seat 0 first, each hand in deal
+    /// order) and starts seat 0's first turn.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut s = State {
+            pile: Vec::with_capacity(self.deck.len()),
+            patch: Patch::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            pairs: [0; MAX_PLAYERS],
+            laid: [0; KINDS],
+            current: 0,
+            phase: Phase::Over,
+            turns: 0,
+            placed: 0,
+            pile_draws: 0,
+            patch_draws: 0,
+            end_reason: END_PATCH_EMPTY,
+            known: [[0; KINDS]; MAX_PLAYERS],
+            excluded: [0; MAX_PLAYERS],
+        };
+        self.deal(&mut s, rng, log);
+        s
+    }
+
+    /// [`Game::deal`] into `s`, a state of an earlier game: every field reset and the
+    /// piles refilled in place (the same draws, the same events, the same state).
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
+        // Every field named, so that a new one cannot be left out.
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
+        pile.clear();
+        patch.clear();
+        for hand in hands.iter_mut() {
+            hand.clear();
+        }
+        *pairs = [0; MAX_PLAYERS];
+        *laid = [0; KINDS];
+        *current = 0;
+        *phase = Phase::Over;
+        *turns = 0;
+        *placed = 0;
+        *pile_draws = 0;
+        *patch_draws = 0;
+        *end_reason = END_PATCH_EMPTY;
+        *known = [[0; KINDS]; MAX_PLAYERS];
+        *excluded = [0; MAX_PLAYERS];
+        self.deal(s, rng, log);
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        let decision = match s.phase {
+            Phase::Draw { after_pair, .. } => Decision::Draw { after_pair },
+            Phase::Place | Phase::Over => Decision::Place,
+        };
+        View { seat, decision, hand: &s.hands[seat], table: s, players: self.players }
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        match view.decision {
+            Decision::Draw { .. } => {
+                if view.pile() > 0 {
+                    out.push(Action::Pile);
+                }
+                out.extend((0..view.patch_len() as u16).map(Action::Take));
+            }
+            Decision::Place => out.extend(view.hand.cards().iter().map(|&c| Action::Place(c))),
+        }
+    }
+
+    /// The same draw as a uniform pick from [`Game::legal_actions`] (same order, one
+    /// [`rng::below`]), without building the list.
+    #[inline]
+    fn random_action(&self, view: &View, rng: &mut GameRng, _scratch: &mut Vec<Action>) -> Action {
+        match view.decision {
+            Decision::Draw { .. } => {
+                let pile = u32::from(view.pile() > 0);
+                let n = pile + view.patch_len() as u32;
+                let r = rng::below(n, rng);
+                if r < pile { Action::Pile } else { Action::Take((r - pile) as u16) }
+            }
+            Decision::Place => {
+                let cards = view.hand.cards();
+                Action::Place(cards[rng::below(cards.len() as u32, rng) as usize])
+            }
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        match (*action, view.decision) {
+            (Action::Pile, Decision::Draw { .. }) => view.pile() > 0,
+            (Action::Take(i), Decision::Draw { .. }) => (i as usize) < view.patch_len(),
+            (Action::Place(c), Decision::Place) => (c as usize) < KINDS && view.hand.count(c) > 0,
+            _ => false,
+        }
+    }
+
+    /// Applies `action` of `seat` (`step` with the version of `log`'s setting; the
+    /// recording one out of line, the quick loop inlines the other).
+    #[inline(always)]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if log.enabled() { self.step_logged(s, seat, action, log) } else { self.step::<false>(s, seat, action, log) }
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded: every decision asked and
+    /// applied in the arm of its phase (Match Patch's rules draw no chance, so `_rng` is
+    /// never drawn from).
+    ///
+    /// The engine's plain loop (`engine::play_decisions`) asks the bot, then applies the action:
+    /// the phase is read by the view, again by the bot (draw or place) and the action, built by
+    /// the bot, is taken apart again by the rules. Here the decision is asked inside the arm of
+    /// the phase, so that with a bot the compiler inlines (a uniform table) the bot's dispatch
+    /// and the rules' dispatch on the action fold away: a draw decision yields a draw, a place
+    /// decision a placement. The same bots are asked the same questions in the same order with
+    /// the same streams, and the same actions are applied by the same rules (`step`):
+    /// the same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
+    /// decision of random games).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, _rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Draw { .. } => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.step::<false>(s, seat, action, log);
+                }
+                Phase::Place => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.step::<false>(s, seat, action, log);
+                }
+                Phase::Over => return,
+            }
+        }
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        for seat in 0..self.players {
+            o.scores[seat] = s.pairs[seat] as i64;
+        }
+        o.set_winners_by_max_score(self.players);
+        o
+    }
 
     /// The invariants `check` and the tests rely on: every card accounted for (pile +
     /// patch + hands + 2 x pairs laid = the deck, kind by kind), bookkeeping consistent,
     /// the phase possible.
-    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         let mut counts = [0u32; KINDS];
         for &c in s.pile.iter().chain(s.patch.iter().map(|slot| &slot.card)) {
@@ -1058,5 +1190,14 @@ impl MatchPatch {
             }
         }
         Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
+    }
+
+    /// Standing: the pairs the seat has made so far, the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.pairs[seat] as i64
     }
 }

@@ -1312,7 +1312,7 @@ fn perfect_memory_never_draws() {
 }
 
 // ---------------------------------------------------------------------------------------
-// The game's own loop (`turns.rs`) against the engine's plain loop
+// The game's own loop (`play_out` in `rules.rs`) against the engine's plain loop
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]

@@ -13,45 +13,45 @@
 
 use super::rules::{Phase, State, claim_holds};
 use super::{Action, PennyBadger};
-use crate::engine::GameRng;
-use crate::engine::HiddenInfo;
 use crate::engine::rng::{shuffle, sort_cards};
+use crate::engine::{GameRng, HiddenInfo};
 use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
 
 /// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.
 const MAX_TABLE: usize = MAX_SETS as usize * CARD_KINDS;
 
-/// Everything `seat` sees in `state`, as text (see the module doc).
-pub(super) fn observation(game: &PennyBadger, s: &State, seat: usize) -> String {
-    use std::fmt::Write;
-    let players = game.params.players as usize;
-    let mut o = String::new();
-    let _ = write!(
-        o,
-        "seat {seat} hand [{}]; turn {} seat {} phase {:?} direction {}; bank {}; savings {:?}; alive {:#b}; skips {:?}; eliminated {:?}; hand sizes {:?}; draw {}; ",
-        cards_text(s.hands[seat].cards()),
-        s.turns,
-        s.current,
-        s.phase,
-        s.direction,
-        s.bank,
-        &s.savings[..players],
-        s.alive,
-        &s.skips[..players],
-        &s.eliminated_at[..players],
-        s.hands[..players].iter().map(|h| h.len()).collect::<Vec<_>>(),
-        s.draw.len(),
-    );
-    let bit = 1u16 << seat;
-    let discard: Vec<String> = s.discard.iter().zip(&s.discard_seen).map(|(&c, &seen)| if seen & bit != 0 { cards_text(&[c]) } else { "?".into() }).collect();
-    let _ = write!(o, "discard [{}]", discard.join(", "));
-    if let (Phase::Challenge, Some(c)) = (s.phase, &s.claim) {
-        let _ = write!(o, "; claim by {} of {:?} with {} cards, challengers {:#b}, asked {}", c.claimer, c.claim, c.count, c.challengers, c.asked);
-    }
-    o
-}
-
 impl HiddenInfo for PennyBadger {
+    /// Everything `seat` sees in `state`, as text (see the module doc).
+    fn observation(&self, s: &State, seat: usize) -> String {
+        use std::fmt::Write;
+        let players = self.params.players as usize;
+        let mut o = String::new();
+        let _ = write!(
+            o,
+            "seat {seat} hand [{}]; turn {} seat {} phase {:?} direction {}; bank {}; savings {:?}; alive {:#b}; skips {:?}; eliminated {:?}; hand sizes {:?}; draw {}; ",
+            cards_text(s.hands[seat].cards()),
+            s.turns,
+            s.current,
+            s.phase,
+            s.direction,
+            s.bank,
+            &s.savings[..players],
+            s.alive,
+            &s.skips[..players],
+            &s.eliminated_at[..players],
+            s.hands[..players].iter().map(|h| h.len()).collect::<Vec<_>>(),
+            s.draw.len(),
+        );
+        let bit = 1u16 << seat;
+        let discard: Vec<String> =
+            s.discard.iter().zip(&s.discard_seen).map(|(&c, &seen)| if seen & bit != 0 { cards_text(&[c]) } else { "?".into() }).collect();
+        let _ = write!(o, "discard [{}]", discard.join(", "));
+        if let (Phase::Challenge, Some(c)) = (s.phase, &s.claim) {
+            let _ = write!(o, "; claim by {} of {:?} with {} cards, challengers {:#b}, asked {}", c.claimer, c.claim, c.count, c.challengers, c.asked);
+        }
+        o
+    }
+
     /// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
     fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         out.clone_from(state);

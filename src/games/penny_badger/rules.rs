@@ -5,8 +5,8 @@ use rand::RngExt;
 
 use super::params::{Amount, HAND_CAP, MAX_PLAYERS, Payout};
 use super::piles::BLOCK;
-use super::{Action, Claim, Event, PennyBadger};
-use crate::engine::{EventLog, GameRng};
+use super::{Action, BadgerMetrics, Claim, Decision, Event, PennyBadger, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
 pub use crate::games::chroma::Hand;
 use crate::games::chroma::{self, ActionCard, CARD_KINDS, COLOR_WILD, Card, FIRST_ACTION, MATCHES, action_of};
 use crate::games::simd::{append_block, append_fill, fill_top};
@@ -265,73 +265,6 @@ const fn seat_orders(up: bool) -> [u64; 256] {
 }
 
 impl PennyBadger {
-    /// Shuffles, deals `hand_size` cards to every seat and starts seat 0's turn.
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        // A block past the whole deck: the discard pile's block writes ([`append_block`],
-        // [`fill_top`]) then always have room (the piles swap buffers at a reshuffle).
-        let room = self.deck.len() + BLOCK;
-        let mut s = State {
-            draw: Vec::with_capacity(room),
-            discard: Vec::with_capacity(room),
-            discard_seen: Vec::with_capacity(room),
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            savings: [0; MAX_PLAYERS],
-            bank: 0,
-            alive: 0,
-            eliminated_at: [0; MAX_PLAYERS],
-            skips: [0; MAX_PLAYERS],
-            direction: 1,
-            current: 0,
-            turns: 0,
-            phase: Phase::Main,
-            claim: None,
-            end_reason: 0,
-        };
-        self.reset_state(&mut s, rng, log);
-        s
-    }
-
-    /// The deal of [`PennyBadger::new_state`] into any state (a new one, or one of an earlier
-    /// game, whose piles keep their buffers): every field is set as a new game has it
-    /// (the invariant harness's `check_deal_in_place`).
-    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let p = &self.params;
-        let n = p.players as usize;
-        s.draw.clear();
-        s.draw.extend_from_slice(&self.deck);
-        chroma::shuffle_cards(&mut s.draw, rng);
-        s.discard.clear();
-        s.discard_seen.clear();
-        s.hands = [Hand::EMPTY; MAX_PLAYERS];
-        s.savings = [0; MAX_PLAYERS];
-        s.bank = p.bank;
-        s.alive = ((1u32 << n) - 1) as u16;
-        s.eliminated_at = [0; MAX_PLAYERS];
-        s.skips = [0; MAX_PLAYERS];
-        s.direction = 1;
-        s.current = 0;
-        s.turns = 0;
-        s.phase = Phase::Main;
-        s.claim = None;
-        s.end_reason = 0;
-        for seat in 0..n {
-            s.savings[seat] = p.starting_savings;
-            // The top `hand_size` cards, as drawn one by one (a hand's order does not
-            // depend on the order its cards come in).
-            let rest = s.draw.len().checked_sub(p.hand_size as usize).expect("deck size checked against hands");
-            s.hands[seat].insert_all(&s.draw[rest..]);
-            s.draw.truncate(rest);
-            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
-        }
-        self.begin_turn(s, 0, rng, log);
-    }
-
-    /// Whether `seat` is still in the game.
-    #[inline]
-    pub fn is_alive(s: &State, seat: usize) -> bool {
-        s.alive & (1 << seat) != 0
-    }
-
     /// The next live seat after `from` in the current direction (`from` itself if alone).
     #[inline]
     pub(super) fn next_alive(&self, s: &State, from: usize) -> usize {
@@ -488,7 +421,7 @@ impl PennyBadger {
     #[inline(always)]
     fn finish_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
         let seat = s.current as usize;
-        if Self::is_alive(s, seat) {
+        if self.seat_active(s, seat) {
             let missing = (self.params.hand_size as usize).saturating_sub(s.hands[seat].len());
             if missing > 0 {
                 self.draw_into(s, seat, missing, rng, log);
@@ -523,17 +456,6 @@ impl PennyBadger {
         s.phase = Phase::Over;
         s.end_reason = reason;
         log.emit(|| Event::GameOver { reason, turns: s.turns });
-    }
-
-    /// Applies one action of the deciding seat.
-    #[inline]
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        // Challenge answers are the most frequent action and the cheapest: they stay inline,
-        // the turn's own actions are calls.
-        match action {
-            Action::Challenge(yes) => self.answer_challenge(s, seat, yes, rng, log),
-            _ => self.play_turn_action(s, seat, action, rng, log),
-        }
     }
 
     /// The current player's own actions: an action card, or the discard and claim.
@@ -876,7 +798,7 @@ impl PennyBadger {
             self.pay_players(s, payer, owed, each, &mut paid);
         }
         log.emit(|| Event::Paid { payer: payer as u8, bank: bank_part, players: paid });
-        if s.savings[payer] == 0 && Self::is_alive(s, payer) {
+        if s.savings[payer] == 0 && self.seat_active(s, payer) {
             Self::eliminate(s, payer, log);
         }
     }
@@ -927,5 +849,319 @@ impl PennyBadger {
         s.discard_seen.extend(std::iter::repeat_n(1u16 << seat, hand.len()));
         s.hands[seat] = Hand::EMPTY;
         log.emit(|| Event::Eliminated { seat: seat as u8, turn: s.turns });
+    }
+}
+
+impl Game for PennyBadger {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = BadgerMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "penny-badger",
+        name: "Penny Badger",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "pennies",
+        default_cap: 1000,
+        default_bot: "basic",
+        search: SearchDefaults {
+            // Savings mid-game mislead the search (a cut-off at 20 or 60 actions wins less often
+            // than playing to the end: README, "ismcts"), so iterations play to the end.
+            depth: 0,
+            // `ismcts` models the table with `basic` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        has_elimination: true,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.params.players as usize
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
+    /// Shuffles, deals `hand_size` cards to every seat and starts seat 0's turn.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        // A block past the whole deck: the discard pile's block writes ([`append_block`],
+        // [`fill_top`]) then always have room (the piles swap buffers at a reshuffle).
+        let room = self.deck.len() + BLOCK;
+        let mut s = State {
+            draw: Vec::with_capacity(room),
+            discard: Vec::with_capacity(room),
+            discard_seen: Vec::with_capacity(room),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            savings: [0; MAX_PLAYERS],
+            bank: 0,
+            alive: 0,
+            eliminated_at: [0; MAX_PLAYERS],
+            skips: [0; MAX_PLAYERS],
+            direction: 1,
+            current: 0,
+            turns: 0,
+            phase: Phase::Main,
+            claim: None,
+            end_reason: 0,
+        };
+        self.deal_into(rng, log, &mut s);
+        s
+    }
+
+    /// The deal of [`Game::deal`] into any state (a new one, or one of an earlier
+    /// game, whose piles keep their buffers): every field is set as a new game has it
+    /// (the invariant harness's `check_deal_in_place`).
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
+        let p = &self.params;
+        let n = p.players as usize;
+        s.draw.clear();
+        s.draw.extend_from_slice(&self.deck);
+        chroma::shuffle_cards(&mut s.draw, rng);
+        s.discard.clear();
+        s.discard_seen.clear();
+        s.hands = [Hand::EMPTY; MAX_PLAYERS];
+        s.savings = [0; MAX_PLAYERS];
+        s.bank = p.bank;
+        s.alive = ((1u32 << n) - 1) as u16;
+        s.eliminated_at = [0; MAX_PLAYERS];
+        s.skips = [0; MAX_PLAYERS];
+        s.direction = 1;
+        s.current = 0;
+        s.turns = 0;
+        s.phase = Phase::Main;
+        s.claim = None;
+        s.end_reason = 0;
+        for seat in 0..n {
+            s.savings[seat] = p.starting_savings;
+            // The top `hand_size` cards, as drawn one by one (a hand's order does not
+            // depend on the order its cards come in).
+            let rest = s.draw.len().checked_sub(p.hand_size as usize).expect("deck size checked against hands");
+            s.hands[seat].insert_all(&s.draw[rest..]);
+            s.draw.truncate(rest);
+            log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
+        }
+        self.begin_turn(s, 0, rng, log);
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        match s.phase {
+            Phase::Over => ToMove::Over,
+            Phase::Main => ToMove::Seat(s.current as usize),
+            Phase::Challenge => ToMove::Seat(Self::challenger_to_ask(s)),
+        }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        let decision = match (s.phase, &s.claim) {
+            (Phase::Challenge, Some(c)) => Decision::Challenge { claimer: c.claimer, claim: c.claim, count: c.count, earlier: c.challengers },
+            _ => Decision::Turn,
+        };
+        View::new(seat, decision, s)
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        if let Decision::Challenge { .. } = view.decision {
+            out.extend([Action::Challenge(false), Action::Challenge(true)]);
+            return;
+        }
+        let hand = view.hand;
+        let n = self.params.players as usize;
+        for (i, &card) in hand.iter().enumerate() {
+            if i > 0 && hand[i - 1] == card {
+                continue;
+            }
+            let Some(action) = chroma::action_of(card) else { continue };
+            if !Self::playable(view, action) {
+                continue;
+            }
+            if !Self::targeted(action) {
+                out.push(Action::Play { card, target: 0, give: 0 });
+                continue;
+            }
+            for target in (0..n).filter(|&t| Self::can_target(view, t)) {
+                if action == ActionCard::TradeOneCard {
+                    for (j, &give) in hand.iter().enumerate() {
+                        if (j > 0 && hand[j - 1] == give) || !Self::can_give(hand, card, give) {
+                            continue;
+                        }
+                        out.push(Action::Play { card, target: target as u8, give });
+                    }
+                } else {
+                    out.push(Action::Play { card, target: target as u8, give: 0 });
+                }
+            }
+        }
+        let max = self.payout.max_claim().min(hand.len());
+        for mask in 1u32..(1 << hand.len()) {
+            let k = mask.count_ones() as usize;
+            if k > max {
+                continue;
+            }
+            if k == 1 {
+                out.push(Action::Discard { cards: mask, claim: Claim::Nothing });
+                out.push(Action::Discard { cards: mask, claim: Claim::Wild });
+            } else {
+                out.extend((0..25).map(|cell| Action::Discard { cards: mask, claim: Claim::Set(cell) }));
+            }
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        match (*action, view.decision) {
+            (Action::Challenge(_), Decision::Challenge { .. }) => true,
+            (Action::Play { card, target, give }, Decision::Turn) => {
+                if !view.hand.contains(&card) {
+                    return false;
+                }
+                let Some(a) = chroma::action_of(card) else { return false };
+                if !Self::playable(view, a) {
+                    return false;
+                }
+                if Self::targeted(a) && !Self::can_target(view, target as usize) {
+                    return false;
+                }
+                if a == ActionCard::TradeOneCard {
+                    return Self::can_give(view.hand, card, give);
+                }
+                true
+            }
+            (Action::Discard { cards, claim }, Decision::Turn) => {
+                let k = cards.count_ones() as usize;
+                let in_hand = view.hand.len() >= 32 || cards >> view.hand.len() == 0;
+                let size_ok = match claim {
+                    Claim::Nothing | Claim::Wild => k == 1,
+                    Claim::Set(cell) => (2..=self.payout.max_claim()).contains(&k) && cell < 25,
+                };
+                in_hand && size_ok && k >= 1
+            }
+            _ => false,
+        }
+    }
+
+    /// Applies one action of the deciding seat.
+    #[inline]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        // Challenge answers are the most frequent action and the cheapest: they stay inline,
+        // the turn's own actions are calls.
+        match action {
+            Action::Challenge(yes) => self.answer_challenge(s, seat, yes, rng, log),
+            _ => self.play_turn_action(s, seat, action, rng, log),
+        }
+    }
+
+    /// Plays `s` to its end with `bots`, nothing recorded, from any decision (the usual
+    /// start: a turn): a turn, its claim's answers and their settlement as one piece, for any
+    /// line-up.
+    ///
+    /// The engine's loop asks the bot, then applies the action, one decision at a time: every
+    /// decision dispatches on the turn's phase in the rules, and a claim's every answer is an
+    /// action that the rules decode, record on the table and check for the last one. Here a
+    /// discard and claim is followed at once by its answers, asked of the line-up's bots in the
+    /// order the rules ask them, each with the view of its decision (the answers so far on the
+    /// table), and the claim is settled once (`claim_answered`). The same bots
+    /// are asked the same questions in the same order with the same streams, and the same
+    /// actions are applied: the same game (`play_out_is_the_decision_loop` compares the two from
+    /// the deal or any later decision, with bots of every kind).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            match s.phase {
+                Phase::Over => return,
+                Phase::Main => {
+                    let seat = s.current as usize;
+                    match ask(self, s, seat, bots, seat_rngs) {
+                        Action::Discard { cards, claim } => {
+                            let answer = |s: &State, a: usize| matches!(ask(self, s, a, bots, seat_rngs), Action::Challenge(true));
+                            self.claim_answered(s, seat, cards, claim, answer, rng, log);
+                        }
+                        action => self.apply(s, seat, action, rng, log),
+                    }
+                }
+                // Only when starting mid-claim: the answers left, one plain step each.
+                Phase::Challenge => {
+                    let seat = Self::challenger_to_ask(s);
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, action, rng, log);
+                }
+            }
+        }
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let n = self.params.players as usize;
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        for seat in 0..n {
+            o.scores[seat] = s.savings[seat] as i64;
+            o.eliminated_at[seat] = s.eliminated_at[seat];
+        }
+        o.set_winners_by_max_score(n);
+        o
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let n = self.params.players as usize;
+        let money: u64 = s.bank as u64 + s.savings[..n].iter().map(|&x| x as u64).sum::<u64>();
+        let start = self.params.bank as u64 + n as u64 * self.params.starting_savings as u64;
+        if money != start {
+            return Err(format!("pennies not conserved: bank {} + savings {:?} = {money}, started with {start}", s.bank, &s.savings[..n]));
+        }
+        let cards = s.draw.len() + s.discard.len() + s.hands[..n].iter().map(|h| h.len()).sum::<usize>();
+        if cards != self.deck.len() {
+            return Err(format!("cards not conserved: {cards} on the table, the deck has {}", self.deck.len()));
+        }
+        let mut counts = [0u32; chroma::CARD_KINDS];
+        for &c in s.draw.iter().chain(&s.discard).chain(s.hands[..n].iter().flat_map(|h| h.cards())) {
+            counts[c as usize] += 1;
+        }
+        if counts != self.copies {
+            return Err("the multiset of cards changed".into());
+        }
+        for seat in 0..n {
+            let alive = self.seat_active(s, seat);
+            if alive && s.savings[seat] == 0 {
+                return Err(format!("seat {seat} has 0 savings but is still in the game"));
+            }
+            if !alive && (!s.hands[seat].is_empty() || s.savings[seat] != 0) {
+                return Err(format!("eliminated seat {seat} still holds cards or pennies"));
+            }
+        }
+        if s.discard_seen.len() != s.discard.len() {
+            return Err(format!("{} discards but {} records of who saw them", s.discard.len(), s.discard_seen.len()));
+        }
+        if let (Phase::Challenge, Some(c)) = (s.phase, &s.claim) {
+            // Until the answers are in, only the claimer has seen the claim's cards (the
+            // claim's settlement rewrites these marks either way: `rules::settle_claim_fast`).
+            let top = s.discard_seen.len().checked_sub(c.count as usize).ok_or("the claim's cards are not on the discard pile")?;
+            if let Some(&seen) = s.discard_seen[top..].iter().find(|&&seen| seen != 1 << c.claimer) {
+                return Err(format!("a claimed card on the discard pile is marked {seen:#x}, not as seen by the claimer (seat {}) alone", c.claimer));
+            }
+        }
+        if s.turns > self.params.turn_cap {
+            return Err(format!("turn {} passed the cap {}", s.turns, self.params.turn_cap));
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` is still in the game.
+    #[inline]
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        s.alive & (1 << seat) != 0
+    }
+
+    /// Standing: the seat's savings (pennies), the figure that decides the winner.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.savings[seat] as i64
     }
 }

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use super::bots::{best_set, best_set_bit_sliced, best_set_by_every_cell, prob_at_least};
 use super::rules::{END_BANK_EMPTY, Hand, Phase, State};
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play};
 use crate::variant::Variant;
 
 const STANDARD: &str = include_str!("../../../variants/penny-badger/standard.toml");
@@ -142,7 +142,7 @@ fn a_payer_who_cannot_pay_the_bank_pays_it_all_and_accusers_get_nothing() {
     s.savings[1] = 3;
     g.pay(&mut s, 1, 4, &[0, 2], 4, &mut log);
     assert_eq!((s.savings[0], s.savings[1], s.savings[2], s.bank), (20, 0, 20, 103));
-    assert!(!PennyBadger::is_alive(&s, 1), "a payer left with 0 is eliminated");
+    assert!(!g.seat_active(&s, 1), "a payer left with 0 is eliminated");
     assert!(s.hands[1].is_empty(), "an eliminated player's hand goes to the discard pile");
 }
 
@@ -170,7 +170,7 @@ fn the_bank_is_paid_first_then_players_in_full_when_possible() {
     g.pay(&mut s, 0, 4, &[1, 2], 4, &mut log);
     assert_eq!(savings(&s), [8, 24, 24, 20]);
     assert_eq!(s.bank, 104);
-    assert!(PennyBadger::is_alive(&s, 0));
+    assert!(g.seat_active(&s, 0));
 }
 
 #[test]
@@ -209,7 +209,7 @@ fn an_eight_card_claim_takes_the_whole_bank_and_a_caught_one_costs_all_savings()
     claim(&g, &mut s, &mut rng, &mut log, 0, &bluff, Claim::Set(0), &[2]);
     // Whole savings to the bank first: the accuser gets nothing, the bluffer is out.
     assert_eq!((s.savings[0], s.savings[2], s.bank), (0, 20, 120));
-    assert!(!PennyBadger::is_alive(&s, 0));
+    assert!(!g.seat_active(&s, 0));
 }
 
 #[test]

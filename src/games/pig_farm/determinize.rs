@@ -11,9 +11,8 @@
 use super::params::{KINDS, MAX_PLAYERS};
 use super::rules::{Hand, State};
 use super::{BUTCHER, PigFarm};
-use crate::engine::GameRng;
-use crate::engine::HiddenInfo;
 use crate::engine::rng::{keep_near, shuffle};
+use crate::engine::{GameRng, HiddenInfo};
 use crate::games::chroma::Card;
 use crate::games::deal;
 
@@ -75,29 +74,29 @@ fn deal_hidden(game: &PigFarm, state: &State, seat: usize, rng: &mut GameRng, ou
     shuffle(draw, rng);
 }
 
-/// Everything `seat` sees in `state`, as text (see the module doc).
-pub(super) fn observation(game: &PigFarm, s: &State, seat: usize) -> String {
-    let players = game.players;
-    format!(
-        "seat {seat} hand [{}]; round {} first {} turn {} (round turn {}) seat {} phase {:?}; scores {:?}; butchers {:?}; hand sizes {:?}; known {:?}; draw {}; discard {:?}; rolls {}",
-        s.hands[seat],
-        s.round,
-        s.first_seat,
-        s.turns,
-        s.round_turns,
-        s.current,
-        s.phase,
-        &s.scores[..players],
-        &s.butchers_held[..players],
-        s.hands[..players].iter().map(|h| h.len()).collect::<Vec<_>>(),
-        &s.known[..players],
-        s.draw.len(),
-        s.discard,
-        s.rolls,
-    )
-}
-
 impl HiddenInfo for PigFarm {
+    /// Everything `seat` sees in `state`, as text (see the module doc).
+    fn observation(&self, s: &State, seat: usize) -> String {
+        let players = self.players;
+        format!(
+            "seat {seat} hand [{}]; round {} first {} turn {} (round turn {}) seat {} phase {:?}; scores {:?}; butchers {:?}; hand sizes {:?}; known {:?}; draw {}; discard {:?}; rolls {}",
+            s.hands[seat],
+            s.round,
+            s.first_seat,
+            s.turns,
+            s.round_turns,
+            s.current,
+            s.phase,
+            &s.scores[..players],
+            &s.butchers_held[..players],
+            s.hands[..players].iter().map(|h| h.len()).collect::<Vec<_>>(),
+            &s.known[..players],
+            s.draw.len(),
+            s.discard,
+            s.rolls,
+        )
+    }
+
     /// Writes into `out` a sample of `state` consistent with what `seat` knows (module doc).
     fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         deal_hidden(self, state, seat, rng, out, None);

@@ -7,9 +7,9 @@ use std::fmt;
 use rand::RngExt;
 
 use super::params::{KINDS, MAX_PLAYERS};
-use super::{Action, BUTCHER, Die, Event, FACES, LOGO, PigFarm, card_name};
+use super::{Action, BUTCHER, Decision, Die, Event, FACES, LOGO, PigFarm, PigMetrics, View, card_name};
 use crate::engine::rng::rand_shuffle;
-use crate::engine::{EventLog, GameRng};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
 use crate::games::chroma::{self, Card};
 
 /// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date:
@@ -337,53 +337,6 @@ pub const END_CAP: u8 = 1;
 pub const END_REASONS: &[&str] = &["sold", "cap"];
 
 impl PigFarm {
-    /// Shuffles and deals round one.
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let mut s = State {
-            draw: Vec::with_capacity(self.deck.len()),
-            discard: Vec::with_capacity(self.deck.len()),
-            hands: [Hand::EMPTY; MAX_PLAYERS],
-            known: [[0; KINDS]; MAX_PLAYERS],
-            butchers_held: [0; MAX_PLAYERS],
-            current: 0,
-            phase: Phase::Start,
-            round: 0,
-            first_seat: 0,
-            round_turns: 0,
-            turns: 0,
-            scores: [0; MAX_PLAYERS],
-            rounds_done: 0,
-            rounds_capped: 0,
-            last_round: None,
-            rolls: 0,
-            last_roll: None,
-            end_reason: END_SOLD,
-        };
-        self.deal_round(&mut s, rng, log);
-        s
-    }
-
-    /// [`PigFarm::new_state`] into a state of an earlier game: the piles keep their buffers
-    /// and every other field is reset as `new_state` sets it (the round's deal resets the
-    /// hands, piles and butchers), so the state is the same as a new one's
-    /// (the invariant harness's `check_deal_in_place`).
-    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        s.current = 0;
-        s.phase = Phase::Start;
-        s.round = 0;
-        s.first_seat = 0;
-        s.round_turns = 0;
-        s.turns = 0;
-        s.scores = [0; MAX_PLAYERS];
-        s.rounds_done = 0;
-        s.rounds_capped = 0;
-        s.last_round = None;
-        s.rolls = 0;
-        s.last_roll = None;
-        s.end_reason = END_SOLD;
-        self.deal_round(s, rng, log);
-    }
-
     /// [`Self::start_round`] recording its events when `log` does.
     fn deal_round(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if log.enabled() { self.start_round::<true>(s, rng, log) } else { self.start_round::<false>(s, rng, log) }
@@ -471,13 +424,6 @@ impl PigFarm {
         let reshuffled = |pile: &[Card]| log.emit_if::<LOG>(|| Event::Reshuffled { order: pile.to_vec() });
         let shuffle = |cards: &mut [Card], rng: &mut GameRng| rand_shuffle(cards, rng, &self.divisors);
         chroma::draw_card(&mut s.draw, &mut s.discard, self.params.reshuffle_discard, rng, shuffle, reshuffled)
-    }
-
-    /// Applies one action of the deciding seat, recording its events when `log` does
-    /// (the quick loop's log never does: it calls `step::<false>` itself).
-    #[inline(always)]
-    pub(super) fn apply_action(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        if log.enabled() { self.step_logged(s, seat, action, rng, log) } else { self.step::<false>(s, seat, action, rng, log) }
     }
 
     /// [`Self::step`] recording its events (out of line: traces and listening bots only).
@@ -633,9 +579,204 @@ impl PigFarm {
             log.emit_if::<LOG>(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
         }
     }
+}
+
+impl Game for PigFarm {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = PigMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "pig-farm",
+        name: "Pig Farm",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "points",
+        default_cap: 500,
+        default_bot: "threshold",
+        search: SearchDefaults {
+            // `ismcts` models the table with `threshold` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    /// Seller rows below `min_sets_to_sell`: no seller ever has so few sets.
+    fn unused_keys(&self) -> Vec<String> {
+        let min = self.params.min_sets_to_sell;
+        self.params
+            .scoring
+            .seller
+            .keys()
+            .filter(|k| k.parse::<u32>().is_ok_and(|sets| sets < min))
+            .map(|k| format!("scoring.seller.{k} can never be used: min_sets_to_sell = {min}, so a seller holds at least {min} sets; drop the row or lower min_sets_to_sell to {k}"))
+            .collect()
+    }
+
+    /// The longest possible match: `turn_cap` turns in each round.
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap.saturating_mul(self.params.rounds)
+    }
+
+    /// Shuffles and deals round one.
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let mut s = State {
+            draw: Vec::with_capacity(self.deck.len()),
+            discard: Vec::with_capacity(self.deck.len()),
+            hands: [Hand::EMPTY; MAX_PLAYERS],
+            known: [[0; KINDS]; MAX_PLAYERS],
+            butchers_held: [0; MAX_PLAYERS],
+            current: 0,
+            phase: Phase::Start,
+            round: 0,
+            first_seat: 0,
+            round_turns: 0,
+            turns: 0,
+            scores: [0; MAX_PLAYERS],
+            rounds_done: 0,
+            rounds_capped: 0,
+            last_round: None,
+            rolls: 0,
+            last_roll: None,
+            end_reason: END_SOLD,
+        };
+        self.deal_round(&mut s, rng, log);
+        s
+    }
+
+    /// [`Game::deal`] into a state of an earlier game: the piles keep their buffers
+    /// and every other field is reset as `deal` sets it (the round's deal resets the
+    /// hands, piles and butchers), so the state is the same as a new one's
+    /// (the invariant harness's `check_deal_in_place`).
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
+        s.current = 0;
+        s.phase = Phase::Start;
+        s.round = 0;
+        s.first_seat = 0;
+        s.round_turns = 0;
+        s.turns = 0;
+        s.scores = [0; MAX_PLAYERS];
+        s.rounds_done = 0;
+        s.rounds_capped = 0;
+        s.last_round = None;
+        s.rolls = 0;
+        s.last_roll = None;
+        s.end_reason = END_SOLD;
+        self.deal_round(s, rng, log);
+    }
+
+    #[inline]
+    fn to_move(&self, s: &State) -> ToMove {
+        if matches!(s.phase, Phase::Over) { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View {
+            seat,
+            phase: s.phase,
+            hand: &s.hands[seat],
+            discard: &s.discard,
+            draw_pile: s.draw.len(),
+            hands: &s.hands,
+            players: self.players,
+            first_seat: s.first_seat as usize,
+            round: s.round,
+            round_turn: s.round_turns,
+            scores: &s.scores,
+        }
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        match view.decision() {
+            Decision::Start | Decision::SecondDraw => {
+                if view.decision() == Decision::Start && view.hand.sets() >= self.min_sets() {
+                    out.push(Action::Sell);
+                }
+                out.push(Action::DrawPile);
+                if view.discard_top_pig().is_some() {
+                    out.push(Action::TakeDiscard);
+                }
+            }
+            Decision::Discard => out.extend(view.hand.kinds().map(Action::Discard)),
+            Decision::Butcher { .. } => out.extend([Action::Roll(Die::Colors), Action::Roll(Die::Shapes)]),
+        }
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        match (*action, view.decision()) {
+            (Action::Sell, Decision::Start) => view.hand.sets() >= self.min_sets(),
+            (Action::DrawPile, Decision::Start | Decision::SecondDraw) => true,
+            (Action::TakeDiscard, Decision::Start | Decision::SecondDraw) => view.discard_top_pig().is_some(),
+            (Action::Discard(pig), Decision::Discard) => (pig as usize) < KINDS && view.hand.count(pig) > 0,
+            (Action::Roll(_), Decision::Butcher { .. }) => true,
+            _ => false,
+        }
+    }
+
+    /// Applies one action of the deciding seat, recording its events when `log` does
+    /// (the quick loop's log never does: it calls `step::<false>` itself).
+    #[inline(always)]
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if log.enabled() { self.step_logged(s, seat, action, rng, log) } else { self.step::<false>(s, seat, action, rng, log) }
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded: at the start of a turn the
+    /// turn's usual decisions follow one another as straight-line code, without a dispatch
+    /// on the phase between them (`turns.rs` says why); any other phase (a butcher to roll
+    /// for) is one plain step.
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Start => {
+                    let first = ask(self, s, seat, bots, seat_rngs);
+                    self.quick_step(s, seat, first, Phase::SecondDraw, rng, log);
+                    // Only a pig (or nothing) drawn by this seat leads to its second draw,
+                    // and only a second pig (or nothing, with pigs in hand) to its discard:
+                    // the seat is still `seat`.
+                    if matches!(s.phase, Phase::SecondDraw) {
+                        debug_assert_eq!(s.current as usize, seat);
+                        let second = ask(self, s, seat, bots, seat_rngs);
+                        self.quick_step(s, seat, second, Phase::Discard, rng, log);
+                        if matches!(s.phase, Phase::Discard) {
+                            debug_assert_eq!(s.current as usize, seat);
+                            let discard = ask(self, s, seat, bots, seat_rngs);
+                            self.step::<false>(s, seat, discard, rng, log);
+                        }
+                    }
+                }
+                Phase::Over => return,
+                Phase::SecondDraw | Phase::Discard | Phase::Butcher { .. } => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.step::<false>(s, seat, action, rng, log);
+                }
+            }
+        }
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turns;
+        o.end_reason = s.end_reason;
+        o.scores[..self.players].copy_from_slice(&s.scores[..self.players]);
+        o.set_winners_by_max_score(self.players);
+        o
+    }
 
     /// The invariants `check` and the tests rely on.
-    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         let mut counts = [0u32; KINDS + 1];
         for &c in s.draw.iter().chain(&s.discard) {
@@ -716,5 +857,15 @@ impl PigFarm {
             return Err(format!("seat {} is not at the table", s.current));
         }
         Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat == s.current as usize && seat < self.players
+    }
+
+    /// Standing: match points so far plus, while a round is played, what the seat's hand
+    /// would score as a non-seller now (the non-sellers' table by sets held).
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        if s.phase == Phase::Over { s.scores[seat] } else { s.scores[seat] + self.scoring.other_points(&s.hands[seat]) }
     }
 }

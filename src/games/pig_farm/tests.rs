@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use rand::RngExt;
 
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameRng, PlayOptions, SeedFrom, ToMove, play};
+use crate::engine::{Bot, EventLog, Game, GameRng, Outcome, PlayOptions, SeedFrom, ToMove, play};
 use crate::variant::Variant;
 
 // ---------------------------------------------------------------------------------------

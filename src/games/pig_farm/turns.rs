@@ -1,5 +1,6 @@
-//! Pig Farm played to its end with nothing recorded, for any line-up ([`crate::engine::Game::play_out`]): a turn's usual sequence of decisions
-//! (the first draw or the sale, the second draw, the discard) played as straight-line code.
+//! The steps of Pig Farm's play-out loop ([`crate::engine::Game::play_out`], written in
+//! `rules.rs`): a turn's usual sequence of decisions (the first draw or the sale, the second
+//! draw, the discard) played as straight-line code, for any line-up.
 //!
 //! The engine's plain loop (`engine::play_decisions`) asks the bot, then applies the action,
 //! one decision at a time: every decision starts with a dispatch on the turn's phase, in the
@@ -15,7 +16,7 @@
 
 use super::rules::{Phase, State};
 use super::{Action, BUTCHER, Event, PigFarm};
-use crate::engine::{EventLog, GameRng, Lineup, MAX_SEATS, ask};
+use crate::engine::{EventLog, GameRng};
 
 impl PigFarm {
     /// [`Self::step`] (events compiled out) at a draw whose phase is known: a pig drawn or
@@ -23,7 +24,7 @@ impl PigFarm {
     /// second) without reading the phase again; anything else (a sale, a butcher, nothing
     /// to draw) is the plain step.
     #[inline(always)]
-    fn quick_step(&self, s: &mut State, seat: usize, action: Action, next: Phase, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn quick_step(&self, s: &mut State, seat: usize, action: Action, next: Phase, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let card = match action {
             Action::DrawPile => self.draw_card::<false>(s, rng, log),
             Action::TakeDiscard => {
@@ -43,41 +44,6 @@ impl PigFarm {
                 s.phase = next;
             }
             _ => self.after_draw::<false>(s, seat, card, rng, log),
-        }
-    }
-
-    /// Plays the dealt game `s` to its end with nothing recorded ([`crate::engine::Game::play_out`]): at the
-    /// start of a turn the turn's decisions follow one another without a dispatch on the
-    /// phase between them; any other phase (a butcher to roll for) is one plain step.
-    #[inline(always)]
-    pub(super) fn play_turns<L: Lineup<PigFarm> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        let log: &mut EventLog<Event> = &mut EventLog::new(false);
-        loop {
-            let seat = s.current as usize;
-            match s.phase {
-                Phase::Start => {
-                    let first = ask(self, s, seat, bots, seat_rngs);
-                    self.quick_step(s, seat, first, Phase::SecondDraw, rng, log);
-                    // Only a pig (or nothing) drawn by this seat leads to its second draw,
-                    // and only a second pig (or nothing, with pigs in hand) to its discard:
-                    // the seat is still `seat`.
-                    if matches!(s.phase, Phase::SecondDraw) {
-                        debug_assert_eq!(s.current as usize, seat);
-                        let second = ask(self, s, seat, bots, seat_rngs);
-                        self.quick_step(s, seat, second, Phase::Discard, rng, log);
-                        if matches!(s.phase, Phase::Discard) {
-                            debug_assert_eq!(s.current as usize, seat);
-                            let discard = ask(self, s, seat, bots, seat_rngs);
-                            self.step::<false>(s, seat, discard, rng, log);
-                        }
-                    }
-                }
-                Phase::Over => return,
-                Phase::SecondDraw | Phase::Discard | Phase::Butcher { .. } => {
-                    let action = ask(self, s, seat, bots, seat_rngs);
-                    self.step::<false>(s, seat, action, rng, log);
-                }
-            }
         }
     }
 }

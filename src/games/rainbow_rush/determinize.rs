@@ -8,14 +8,15 @@ use std::fmt::Write;
 use super::RainbowRush;
 use super::params::KINDS;
 use super::rules::{Hand, State};
-use crate::engine::HiddenInfo;
-use crate::engine::{GameRng, rng};
+use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{Card, card_name};
 use crate::games::deal;
 
-impl RainbowRush {
-    /// [`crate::engine::Game::observation`]: everything `seat` sees, as canonical text.
-    pub(super) fn observation_text(&self, s: &State, seat: usize) -> String {
+impl RainbowRush {}
+
+impl HiddenInfo for RainbowRush {
+    /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
+    fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;
         let mut t = String::new();
         let _ = write!(
@@ -46,9 +47,7 @@ impl RainbowRush {
         }
         t
     }
-}
 
-impl HiddenInfo for RainbowRush {
     /// [`crate::engine::HiddenInfo::determinize`]: `out` becomes `s` with the cards `seat` cannot
     /// locate re-dealt at random; no allocation once `out`'s draw pile has grown to the
     /// pool's size.

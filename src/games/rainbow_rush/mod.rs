@@ -62,8 +62,8 @@ mod view;
 
 use std::fmt;
 
-use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
-use crate::games::chroma::{Card, card_name, is_wild};
+use crate::engine::GameEvent;
+use crate::games::chroma::{Card, card_name};
 use crate::variant::Invalid;
 
 #[cfg(test)]
@@ -154,147 +154,6 @@ impl RainbowRush {
     #[inline]
     fn can_sabotage(&self, view: &View, target: usize) -> bool {
         target != view.seat && target < self.players && !view.row(target).is_empty()
-    }
-}
-
-impl Game for RainbowRush {
-    type State = State;
-    type Action = Action;
-    type View<'a> = View<'a>;
-    type Event = Event;
-    type Metrics = RushMetrics;
-    const INFO: GameInfo = GameInfo {
-        id: "rainbow-rush",
-        name: "Rainbow Rush",
-        end_reasons: END_REASONS,
-        length_unit: "turns",
-        standing_unit: "colors covered",
-        default_cap: 1000,
-        default_bot: "builder",
-        search: SearchDefaults {
-            // `ismcts` models the table with `builder` and rolls out with it: measured stronger
-            // than searching the opponents' choices (docs/skill.md).
-            rollout: 1,
-            opponents: 1,
-            ..SearchDefaults::ENGINE
-        },
-        deals_in_place: true,
-        ..GameInfo::DEFAULTS
-    };
-
-    fn seats(&self) -> usize {
-        self.players
-    }
-
-    fn turn_cap(&self) -> u32 {
-        self.params.turn_cap
-    }
-
-    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        self.new_state(rng, log)
-    }
-
-    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, state: &mut State) {
-        self.reset_state(state, rng, log);
-    }
-
-    #[inline]
-    fn to_move(&self, s: &State) -> ToMove {
-        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
-    }
-
-    #[inline]
-    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        let decision = if s.phase == Phase::Play { Decision::Play } else { Decision::Draw };
-        View::new(seat, decision, self.players, s)
-    }
-
-    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
-        match view.decision {
-            Decision::Draw => {
-                out.push(Action::DrawPile);
-                if view.takeable_top().is_some() {
-                    out.push(Action::TakeDiscard);
-                }
-            }
-            Decision::Play => {
-                let row = view.own_row();
-                for card in view.hand.kinds() {
-                    if row.len() < self.row_size() {
-                        out.push(Action::Add(card));
-                    } else {
-                        out.extend((0..row.len() as u8).map(|slot| Action::Replace { card, slot }));
-                    }
-                }
-                out.extend(view.hand.kinds().map(Action::Discard));
-                if self.sabotage_allowed() {
-                    for wild in view.hand.kinds().filter(|&c| is_wild(c)) {
-                        for target in (0..self.players).filter(|&t| self.can_sabotage(view, t)) {
-                            let len = view.row(target).len() as u8;
-                            out.extend((0..len).map(|slot| Action::Sabotage { wild, target: target as u8, slot }));
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    fn is_legal(&self, view: &View, action: &Action) -> bool {
-        let held = |c: Card| view.hand.count(c) > 0;
-        match (*action, view.decision) {
-            (Action::DrawPile, Decision::Draw) => true,
-            (Action::TakeDiscard, Decision::Draw) => view.takeable_top().is_some(),
-            (Action::Add(card), Decision::Play) => held(card) && view.own_row().len() < self.row_size(),
-            (Action::Replace { card, slot }, Decision::Play) => {
-                let row = view.own_row();
-                held(card) && row.len() == self.row_size() && (slot as usize) < row.len()
-            }
-            (Action::Discard(card), Decision::Play) => held(card),
-            (Action::Sabotage { wild, target, slot }, Decision::Play) => {
-                self.sabotage_allowed()
-                    && is_wild(wild)
-                    && held(wild)
-                    && self.can_sabotage(view, target as usize)
-                    && (slot as usize) < view.row(target as usize).len()
-            }
-            _ => false,
-        }
-    }
-
-    #[inline(always)]
-    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.step(s, seat, action, rng, log);
-    }
-
-    fn outcome(&self, s: &State) -> Outcome {
-        let mut o = Outcome::new();
-        o.length = s.turn;
-        o.end_reason = s.end_reason;
-        for seat in 0..self.players {
-            o.scores[seat] = s.rows[seat].cover().best() as i64;
-        }
-        if let Some(w) = s.winner {
-            o.winners = 1 << w;
-        }
-        o
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        self.invariants(s)
-    }
-
-    fn seat_active(&self, s: &State, seat: usize) -> bool {
-        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
-    }
-
-    fn observation(&self, s: &State, seat: usize) -> String {
-        self.observation_text(s, seat)
-    }
-
-    /// Standing: the most colors of one shape the seat's row covers (5 is a rainbow), as in
-    /// `Outcome.scores`.
-    fn standing(&self, s: &State, seat: usize) -> i64 {
-        s.rows[seat].cover().best() as i64
     }
 }
 

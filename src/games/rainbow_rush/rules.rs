@@ -7,8 +7,8 @@ use std::fmt;
 
 use super::cover::{Cover, need};
 use super::params::{KINDS, MAX_HAND, MAX_PLAYERS, MAX_ROW};
-use super::{Action, Event, RainbowRush};
-use crate::engine::{EventLog, GameRng};
+use super::{Action, Decision, Event, RainbowRush, RushMetrics, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
 use crate::games::chroma::{Card, card_name, is_wild, shuffle_cards};
 
 /// A hand as counts per card kind plus a mask of the kinds held (kinds in canonical order
@@ -359,9 +359,109 @@ impl State {
 }
 
 impl RainbowRush {
+    /// Deals `deal` cards to each seat one at a time from seat 0 off the shuffled draw pile
+    /// and starts seat 0's first turn.
+    #[inline]
+    fn deal_hands(&self, s: &mut State, log: &mut EventLog<Event>) {
+        for _ in 0..self.params.deal {
+            for seat in 0..self.players {
+                let card = s.draw.pop().expect("deck size checked against the deal");
+                s.hands[seat].add(card);
+            }
+        }
+        if log.enabled() {
+            for seat in 0..self.players {
+                log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
+            }
+            log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
+        }
+    }
+
+    /// The discard pile but its top card becomes the shuffled draw pile; the top card stays
+    /// with its lock.
+    fn reshuffle(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let top = s.discard.pop().expect("more than one card");
+        let lock = s.locks.pop().expect("locks follow the discard pile");
+        std::mem::swap(&mut s.draw, &mut s.discard);
+        shuffle_cards(&mut s.draw, rng);
+        s.locks.clear();
+        s.discard.push(top);
+        s.locks.push(lock);
+        log.emit(|| Event::Reshuffled { order: s.draw.clone() });
+    }
+
+    /// A card has come into the hand (or nothing): with an empty hand the player passes.
+    #[inline(always)]
+    fn after_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        if s.hands[seat].is_empty() {
+            log.emit(|| Event::Passed { seat: seat as u8 });
+            self.end_turn(s, None, log);
+        } else {
+            s.phase = Phase::Play;
+        }
+    }
+
+    /// The win check (the active player, then the others in turn order: only the active
+    /// row and a sabotaged one can have changed, and no other row held a rainbow), then the
+    /// cap, else the next seat's turn.
+    #[inline(always)]
+    fn end_turn(&self, s: &mut State, victim: Option<usize>, log: &mut EventLog<Event>) {
+        let seat = s.current as usize;
+        let winner = if s.rows[seat].cover().is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].cover().is_rainbow()) };
+        if let Some(w) = winner {
+            s.winner = Some(w as u8);
+            s.end_reason = END_RAINBOW;
+            s.phase = Phase::Over;
+            log.emit(|| Event::Won { seat: w as u8, row: s.rows[w], turn: s.turn });
+        } else if s.turn >= self.params.turn_cap {
+            s.end_reason = END_CAP;
+            s.phase = Phase::Over;
+            log.emit(|| Event::Capped { turns: s.turn });
+        } else {
+            s.current = if seat + 1 == self.players { 0 } else { seat as u8 + 1 };
+            s.turn += 1;
+            s.phase = Phase::Draw;
+            log.emit(|| Event::TurnStarts { turn: s.turn, seat: s.current });
+        }
+    }
+}
+
+impl Game for RainbowRush {
+    type State = State;
+    type Action = Action;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = RushMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "rainbow-rush",
+        name: "Rainbow Rush",
+        end_reasons: END_REASONS,
+        length_unit: "turns",
+        standing_unit: "colors covered",
+        default_cap: 1000,
+        default_bot: "builder",
+        search: SearchDefaults {
+            // `ismcts` models the table with `builder` and rolls out with it: measured stronger
+            // than searching the opponents' choices (docs/skill.md).
+            rollout: 1,
+            opponents: 1,
+            ..SearchDefaults::ENGINE
+        },
+        deals_in_place: true,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.players
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.params.turn_cap
+    }
+
     /// Shuffles the deck, deals `deal` cards to each seat one at a time from seat 0, and
     /// starts seat 0's first turn.
-    pub(super) fn new_state(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+    fn deal(&self, rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
         let mut draw = Vec::with_capacity(self.deck.len());
         draw.extend_from_slice(&self.deck);
         shuffle_cards(&mut draw, rng);
@@ -385,9 +485,9 @@ impl RainbowRush {
         s
     }
 
-    /// [`Self::new_state`] into `s`, a state of an earlier game: every field reset and the
+    /// [`Game::deal`] into `s`, a state of an earlier game: every field reset and the
     /// piles refilled in place (the same draws, the same events, the same state).
-    pub(super) fn reset_state(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
         // Every field named, so that a new one cannot be left out.
         let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known } = s;
         draw.clear();
@@ -409,27 +509,72 @@ impl RainbowRush {
         self.deal_hands(s, log);
     }
 
-    /// Deals `deal` cards to each seat one at a time from seat 0 off the shuffled draw pile
-    /// and starts seat 0's first turn.
     #[inline]
-    fn deal_hands(&self, s: &mut State, log: &mut EventLog<Event>) {
-        for _ in 0..self.params.deal {
-            for seat in 0..self.players {
-                let card = s.draw.pop().expect("deck size checked against the deal");
-                s.hands[seat].add(card);
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.phase == Phase::Over { ToMove::Over } else { ToMove::Seat(s.current as usize) }
+    }
+
+    #[inline]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        let decision = if s.phase == Phase::Play { Decision::Play } else { Decision::Draw };
+        View::new(seat, decision, self.players, s)
+    }
+
+    fn legal_actions(&self, view: &View, out: &mut Vec<Action>) {
+        match view.decision {
+            Decision::Draw => {
+                out.push(Action::DrawPile);
+                if view.takeable_top().is_some() {
+                    out.push(Action::TakeDiscard);
+                }
+            }
+            Decision::Play => {
+                let row = view.own_row();
+                for card in view.hand.kinds() {
+                    if row.len() < self.row_size() {
+                        out.push(Action::Add(card));
+                    } else {
+                        out.extend((0..row.len() as u8).map(|slot| Action::Replace { card, slot }));
+                    }
+                }
+                out.extend(view.hand.kinds().map(Action::Discard));
+                if self.sabotage_allowed() {
+                    for wild in view.hand.kinds().filter(|&c| is_wild(c)) {
+                        for target in (0..self.players).filter(|&t| self.can_sabotage(view, t)) {
+                            let len = view.row(target).len() as u8;
+                            out.extend((0..len).map(|slot| Action::Sabotage { wild, target: target as u8, slot }));
+                        }
+                    }
+                }
             }
         }
-        if log.enabled() {
-            for seat in 0..self.players {
-                log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
+    }
+
+    fn is_legal(&self, view: &View, action: &Action) -> bool {
+        let held = |c: Card| view.hand.count(c) > 0;
+        match (*action, view.decision) {
+            (Action::DrawPile, Decision::Draw) => true,
+            (Action::TakeDiscard, Decision::Draw) => view.takeable_top().is_some(),
+            (Action::Add(card), Decision::Play) => held(card) && view.own_row().len() < self.row_size(),
+            (Action::Replace { card, slot }, Decision::Play) => {
+                let row = view.own_row();
+                held(card) && row.len() == self.row_size() && (slot as usize) < row.len()
             }
-            log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
+            (Action::Discard(card), Decision::Play) => held(card),
+            (Action::Sabotage { wild, target, slot }, Decision::Play) => {
+                self.sabotage_allowed()
+                    && is_wild(wild)
+                    && held(wild)
+                    && self.can_sabotage(view, target as usize)
+                    && (slot as usize) < view.row(target as usize).len()
+            }
+            _ => false,
         }
     }
 
     /// Applies one action of the deciding seat.
     #[inline(always)]
-    pub(super) fn step(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::DrawPile => {
                 if s.draw.is_empty() && self.params.reshuffle_discard && s.discard.len() > 1 {
@@ -499,57 +644,22 @@ impl RainbowRush {
         }
     }
 
-    /// The discard pile but its top card becomes the shuffled draw pile; the top card stays
-    /// with its lock.
-    fn reshuffle(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let top = s.discard.pop().expect("more than one card");
-        let lock = s.locks.pop().expect("locks follow the discard pile");
-        std::mem::swap(&mut s.draw, &mut s.discard);
-        shuffle_cards(&mut s.draw, rng);
-        s.locks.clear();
-        s.discard.push(top);
-        s.locks.push(lock);
-        log.emit(|| Event::Reshuffled { order: s.draw.clone() });
-    }
-
-    /// A card has come into the hand (or nothing): with an empty hand the player passes.
-    #[inline(always)]
-    fn after_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        if s.hands[seat].is_empty() {
-            log.emit(|| Event::Passed { seat: seat as u8 });
-            self.end_turn(s, None, log);
-        } else {
-            s.phase = Phase::Play;
+    fn outcome(&self, s: &State) -> Outcome {
+        let mut o = Outcome::new();
+        o.length = s.turn;
+        o.end_reason = s.end_reason;
+        for seat in 0..self.players {
+            o.scores[seat] = s.rows[seat].cover().best() as i64;
         }
-    }
-
-    /// The win check (the active player, then the others in turn order: only the active
-    /// row and a sabotaged one can have changed, and no other row held a rainbow), then the
-    /// cap, else the next seat's turn.
-    #[inline(always)]
-    fn end_turn(&self, s: &mut State, victim: Option<usize>, log: &mut EventLog<Event>) {
-        let seat = s.current as usize;
-        let winner = if s.rows[seat].cover().is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].cover().is_rainbow()) };
-        if let Some(w) = winner {
-            s.winner = Some(w as u8);
-            s.end_reason = END_RAINBOW;
-            s.phase = Phase::Over;
-            log.emit(|| Event::Won { seat: w as u8, row: s.rows[w], turn: s.turn });
-        } else if s.turn >= self.params.turn_cap {
-            s.end_reason = END_CAP;
-            s.phase = Phase::Over;
-            log.emit(|| Event::Capped { turns: s.turn });
-        } else {
-            s.current = if seat + 1 == self.players { 0 } else { seat as u8 + 1 };
-            s.turn += 1;
-            s.phase = Phase::Draw;
-            log.emit(|| Event::TurnStarts { turn: s.turn, seat: s.current });
+        if let Some(w) = s.winner {
+            o.winners = 1 << w;
         }
+        o
     }
 
     /// Every card accounted for, piles and locks consistent, rows and hands within their
     /// bounds, no rainbow left unclaimed, the winner's row a rainbow, the cap respected.
-    pub(super) fn invariants(&self, s: &State) -> Result<(), String> {
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
         let n = self.players;
         let mut counts = [0u32; KINDS];
         let mut count = |c: Card, place: &str| -> Result<(), String> {
@@ -632,5 +742,15 @@ impl RainbowRush {
             (Phase::Draw | Phase::Play, Some(_)) => Err("a winner while the game goes on".into()),
             _ => Ok(()),
         }
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        seat == s.current as usize && seat < self.players && s.phase != Phase::Over
+    }
+
+    /// Standing: the most colors of one shape the seat's row covers (5 is a rainbow), as in
+    /// `Outcome.scores`.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.rows[seat].cover().best() as i64
     }
 }

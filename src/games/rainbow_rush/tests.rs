@@ -8,7 +8,7 @@ use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::*;
-use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
+use crate::engine::{Bot, EventLog, Game, GameEvent, GameRng, Outcome, PlayOptions, SeedFrom, ToMove, all_bots, game_seed, play};
 use crate::games::chroma::{ALL_COLORS, ALL_SHAPES, COLOR_WILD, SHAPE_WILD};
 use crate::variant::Variant;
 

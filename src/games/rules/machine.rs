@@ -2149,7 +2149,7 @@ impl Bound {
 
     // ---- What a seat knows ----
 
-    /// Everything `seat` sees, as canonical text (see [`crate::engine::Game::observation`]).
+    /// Everything `seat` sees, as canonical text (see [`crate::engine::HiddenInfo::observation`]).
     pub fn observation(&self, st: &State, seat: usize) -> String {
         let p = self.p();
         let mut out = String::new();

@@ -180,10 +180,6 @@ impl Game for RulesGame {
         self.bound.outcome(state)
     }
 
-    fn observation(&self, state: &State, seat: usize) -> String {
-        self.bound.observation(state, seat)
-    }
-
     fn standing(&self, state: &State, seat: usize) -> i64 {
         self.bound.standing(state, seat)
     }
@@ -229,6 +225,10 @@ impl Game for RulesGame {
 }
 
 impl HiddenInfo for RulesGame {
+    fn observation(&self, state: &State, seat: usize) -> String {
+        self.bound.observation(state, seat)
+    }
+
     fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         self.bound.determinize(state, seat, rng, out);
     }

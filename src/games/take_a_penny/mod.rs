@@ -44,6 +44,7 @@
 
 mod audit;
 mod bots;
+mod determinize;
 pub mod exact;
 pub mod keys;
 mod metrics;
@@ -56,8 +57,7 @@ mod trace;
 
 use std::fmt;
 
-use crate::engine::HiddenInfo;
-use crate::engine::{EventLog, Game, GameEvent, GameInfo, GameRng, Outcome, ToMove};
+use crate::engine::GameEvent;
 use crate::variant::Invalid;
 
 pub use bots::{GREEDY_DEFAULT_ZERO_AT, GreedyBot, best_response_info, greedy_choice, greedy_info};
@@ -255,156 +255,6 @@ impl TakeAPenny {
     /// Seat labels for traces: `seat 0 (red)`, `dummy (green)`.
     pub fn card_label(&self, card: usize) -> String {
         if self.setup.is_dummy(card) { format!("dummy {card} ({})", color(card)) } else { format!("seat {card} ({})", color(card)) }
-    }
-}
-
-impl Game for TakeAPenny {
-    type State = State;
-    type Action = Choice;
-    type View<'a> = View<'a>;
-    type Event = Event;
-    type Metrics = PennyMetrics;
-    const INFO: GameInfo = GameInfo {
-        id: "take-a-penny",
-        name: "Take a Penny",
-        end_reasons: END_REASONS,
-        length_unit: "rounds",
-        standing_unit: "pennies",
-        default_cap: 1000,
-        default_bot: "random",
-        // Take a Penny has no chance: the choices are the bots' own.
-        draws_chance: false,
-        ..GameInfo::DEFAULTS
-    };
-
-    fn seats(&self) -> usize {
-        self.setup.cards
-    }
-
-    fn acting_seats(&self) -> usize {
-        self.setup.players
-    }
-
-    fn turn_cap(&self) -> u32 {
-        self.setup.turn_cap
-    }
-
-    #[inline]
-    fn deal(&self, _rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
-        let s = self.initial.clone();
-        log.emit(|| Event::RoundEnds { round: 0, pot: s.pot, pennies: s.pennies(), cards: self.setup.cards as u8 });
-        s
-    }
-
-    #[inline(always)]
-    fn to_move(&self, s: &State) -> ToMove {
-        if s.over { ToMove::Over } else { ToMove::Seat(s.next as usize) }
-    }
-
-    #[inline(always)]
-    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
-        View { seat, table: s }
-    }
-
-    #[inline]
-    fn legal_actions(&self, v: &View, out: &mut Vec<Choice>) {
-        rules::push_choices(v.legal(), out);
-    }
-
-    #[inline(always)]
-    fn random_action(&self, v: &View, rng: &mut GameRng, _scratch: &mut Vec<Choice>) -> Choice {
-        v.table.random_choice(v.seat, rng)
-    }
-
-    fn is_legal(&self, v: &View, choice: &Choice) -> bool {
-        v.seat < self.setup.players && rules::legal(&self.setup, &v.pennies(), v.pot(), v.seat, v.last()[v.seat], choice.action())
-    }
-
-    #[inline(always)]
-    fn apply(&self, s: &mut State, seat: usize, choice: Choice, _rng: &mut GameRng, log: &mut EventLog<Event>) {
-        self.choose(s, seat, choice, log);
-    }
-
-    fn outcome(&self, s: &State) -> Outcome {
-        let cards = self.setup.cards;
-        let mut o = Outcome::new();
-        o.length = s.round;
-        o.end_reason = s.end_reason;
-        let pennies = s.pennies();
-        for (score, &p) in o.scores.iter_mut().zip(&pennies[..cards]) {
-            *score = p as i64;
-        }
-        o.winners = rules::winners_quick(&pennies, cards);
-        o
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        let cards = self.setup.cards;
-        let pennies = s.pennies();
-        let sum: u64 = s.pot as u64 + pennies[..cards].iter().map(|&p| p as u64).sum::<u64>();
-        if sum != self.setup.total as u64 || pennies[cards..].iter().any(|&p| p != 0) {
-            return Err(format!("pennies not conserved: pot {} + bank cards {:?} = {sum}, the game has {}", s.pot, &pennies[..cards], self.setup.total));
-        }
-        if s.round > 0 && s.next == 0 {
-            let r = s.record();
-            for seat in 0..self.setup.players {
-                if rules::spot(r.actions[seat]) == r.previous[seat] {
-                    return Err(format!("seat {seat} chose spot {} two rounds in a row (round {})", r.actions[seat], s.round));
-                }
-            }
-        }
-        if s.round > self.setup.turn_cap {
-            return Err(format!("round {} passed the cap {}", s.round, self.setup.turn_cap));
-        }
-        if s.over != (s.pot == 0 || s.round >= self.setup.turn_cap) && s.next == 0 {
-            return Err(format!("game over flag {} with pot {} after round {}", s.over, s.pot, s.round));
-        }
-        Ok(())
-    }
-
-    fn seat_active(&self, s: &State, seat: usize) -> bool {
-        !s.over && seat < self.setup.players
-    }
-
-    fn observation(&self, s: &State, seat: usize) -> String {
-        format!(
-            "seat {seat} own choice {:?}; round {} next {} over {}; pennies {:?}; pot {}; last {:?}; legal {:#x}; before {:?} pot {}",
-            s.chosen_by(seat),
-            s.round,
-            s.next,
-            s.over,
-            &s.pennies()[..self.setup.cards],
-            s.pot,
-            s.last(),
-            s.legal_mask(seat),
-            s.record().previous,
-            s.record().pot,
-        )
-    }
-
-    /// Standing: the pennies on the seat's bank card (dummy cards included). The rules do not
-    /// always crown the most pennies (the only empty card wins; a tie for the most gives the
-    /// win to the second most): in those games the winner does not lead at the end, so its
-    /// decisiveness is 1 and its margin may be negative; `leader_wins.png` ends below 100%.
-    fn standing(&self, s: &State, seat: usize) -> i64 {
-        s.pennies()[seat] as i64
-    }
-}
-
-impl HiddenInfo for TakeAPenny {
-    /// Determinization: the table, the pot and every revealed round are public; the only
-    /// secret is the choices other seats already made this round (seats choose in seat
-    /// order, all revealed at once), re-drawn uniformly from their legal choices.
-    fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
-        out.clone_from(state);
-        out.resample_hidden_choices(seat, rng);
-    }
-
-    /// Nothing: a choice stays secret until the round is revealed, after the last seat's.
-    /// Whoever watches a seat choose (a search inferring how the table plays) learns only
-    /// that it chose, so the choices of a round in progress never reach another seat.
-    fn public_action(&self, _choice: &Choice) -> Choice {
-        Choice::from_code(0)
     }
 }
 

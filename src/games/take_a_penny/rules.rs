@@ -5,8 +5,8 @@
 #![allow(clippy::needless_range_loop)] // seat and card loops index several arrays at once
 
 use super::params::{MAX_CARDS, Setup};
-use super::{Action, Choice, Event, TakeAPenny};
-use crate::engine::{EventLog, GameRng, rng::below};
+use super::{Action, Choice, Event, PennyMetrics, TakeAPenny, View};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, ToMove, rng::below};
 
 /// Spot ids (the places on the action card). `take_from(c)` is spot `SPOT_TAKE_FROM + c`.
 pub const SPOT_TAKE1_BLOCK: u8 = 0;
@@ -743,19 +743,6 @@ impl TakeAPenny {
         s
     }
 
-    /// Records `seat`'s secret choice; the last seat's choice resolves the round.
-    #[inline(always)]
-    pub(super) fn choose(&self, s: &mut State, seat: usize, choice: Choice, log: &mut EventLog<Event>) {
-        s.chosen |= choice_bit(seat, choice.code());
-        log.emit(|| Event::Chose { seat: seat as u8, action: choice.action() });
-        if seat + 1 < self.setup.players {
-            s.next = seat as u8 + 1;
-            return;
-        }
-        s.next = 0;
-        self.resolve_round(s, log);
-    }
-
     /// Reveals and resolves the round's choices, then ends the game or prepares every
     /// seat's legal actions for the next round. Inlined into the play loop: a call would
     /// cost more than the resolution's own arithmetic saves.
@@ -803,5 +790,130 @@ impl TakeAPenny {
             log.emit(|| Event::Resolved { seat: seat as u8, action: actions[seat], effect: effects[seat], moved: moved[seat] });
         }
         log.emit(|| Event::RoundEnds { round: s.round + 1, pot: s.pot, pennies, cards: self.setup.cards as u8 });
+    }
+}
+
+impl Game for TakeAPenny {
+    type State = State;
+    type Action = Choice;
+    type View<'a> = View<'a>;
+    type Event = Event;
+    type Metrics = PennyMetrics;
+    const INFO: GameInfo = GameInfo {
+        id: "take-a-penny",
+        name: "Take a Penny",
+        end_reasons: END_REASONS,
+        length_unit: "rounds",
+        standing_unit: "pennies",
+        default_cap: 1000,
+        default_bot: "random",
+        // Take a Penny has no chance: the choices are the bots' own.
+        draws_chance: false,
+        ..GameInfo::DEFAULTS
+    };
+
+    fn seats(&self) -> usize {
+        self.setup.cards
+    }
+
+    fn acting_seats(&self) -> usize {
+        self.setup.players
+    }
+
+    fn turn_cap(&self) -> u32 {
+        self.setup.turn_cap
+    }
+
+    #[inline]
+    fn deal(&self, _rng: &mut GameRng, log: &mut EventLog<Event>) -> State {
+        let s = self.initial.clone();
+        log.emit(|| Event::RoundEnds { round: 0, pot: s.pot, pennies: s.pennies(), cards: self.setup.cards as u8 });
+        s
+    }
+
+    #[inline(always)]
+    fn to_move(&self, s: &State) -> ToMove {
+        if s.over { ToMove::Over } else { ToMove::Seat(s.next as usize) }
+    }
+
+    #[inline(always)]
+    fn view<'a>(&self, s: &'a State, seat: usize) -> View<'a> {
+        View { seat, table: s }
+    }
+
+    #[inline]
+    fn legal_actions(&self, v: &View, out: &mut Vec<Choice>) {
+        push_choices(v.legal(), out);
+    }
+
+    #[inline(always)]
+    fn random_action(&self, v: &View, rng: &mut GameRng, _scratch: &mut Vec<Choice>) -> Choice {
+        v.table.random_choice(v.seat, rng)
+    }
+
+    fn is_legal(&self, v: &View, choice: &Choice) -> bool {
+        v.seat < self.setup.players && legal(&self.setup, &v.pennies(), v.pot(), v.seat, v.last()[v.seat], choice.action())
+    }
+
+    /// Records `seat`'s secret choice; the last seat's choice resolves the round.
+    #[inline(always)]
+    fn apply(&self, s: &mut State, seat: usize, choice: Choice, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+        s.chosen |= choice_bit(seat, choice.code());
+        log.emit(|| Event::Chose { seat: seat as u8, action: choice.action() });
+        if seat + 1 < self.setup.players {
+            s.next = seat as u8 + 1;
+            return;
+        }
+        s.next = 0;
+        self.resolve_round(s, log);
+    }
+
+    fn outcome(&self, s: &State) -> Outcome {
+        let cards = self.setup.cards;
+        let mut o = Outcome::new();
+        o.length = s.round;
+        o.end_reason = s.end_reason;
+        let pennies = s.pennies();
+        for (score, &p) in o.scores.iter_mut().zip(&pennies[..cards]) {
+            *score = p as i64;
+        }
+        o.winners = winners_quick(&pennies, cards);
+        o
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let cards = self.setup.cards;
+        let pennies = s.pennies();
+        let sum: u64 = s.pot as u64 + pennies[..cards].iter().map(|&p| p as u64).sum::<u64>();
+        if sum != self.setup.total as u64 || pennies[cards..].iter().any(|&p| p != 0) {
+            return Err(format!("pennies not conserved: pot {} + bank cards {:?} = {sum}, the game has {}", s.pot, &pennies[..cards], self.setup.total));
+        }
+        if s.round > 0 && s.next == 0 {
+            let r = s.record();
+            for seat in 0..self.setup.players {
+                if spot(r.actions[seat]) == r.previous[seat] {
+                    return Err(format!("seat {seat} chose spot {} two rounds in a row (round {})", r.actions[seat], s.round));
+                }
+            }
+        }
+        if s.round > self.setup.turn_cap {
+            return Err(format!("round {} passed the cap {}", s.round, self.setup.turn_cap));
+        }
+        if s.over != (s.pot == 0 || s.round >= self.setup.turn_cap) && s.next == 0 {
+            return Err(format!("game over flag {} with pot {} after round {}", s.over, s.pot, s.round));
+        }
+        Ok(())
+    }
+
+    fn seat_active(&self, s: &State, seat: usize) -> bool {
+        !s.over && seat < self.setup.players
+    }
+
+    /// Standing: the pennies on the seat's bank card (dummy cards included). The rules do not
+    /// always crown the most pennies (the only empty card wins; a tie for the most gives the
+    /// win to the second most): in those games the winner does not lead at the end, so its
+    /// decisiveness is 1 and its margin may be negative; `leader_wins.png` ends below 100%.
+    fn standing(&self, s: &State, seat: usize) -> i64 {
+        s.pennies()[seat] as i64
     }
 }
