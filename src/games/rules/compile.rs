@@ -752,54 +752,12 @@ impl<'v> Compiler<'v> {
             allowed.extend(self.attrs.iter().map(|a| a.name.as_str()));
             self.check_keys(&at, t, &allowed, "a card group")?;
             let kit = self.kit_set(&at, t)?;
-            let mut values = Vec::new();
-            for attr in &self.attrs {
-                if kit.is_some() {
-                    break;
-                }
-                let key = format!("{at}.{}", attr.name);
-                let chosen: Vec<u16> = match t.get(&attr.name) {
-                    None => vec![0],
-                    Some(toml::Value::String(s)) if s == "all" => (0..attr.values.len() as u16).collect(),
-                    Some(v) => {
-                        let items: Vec<String> = match v {
-                            toml::Value::Array(a) => a.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect(),
-                            other => vec![other.to_string().trim_matches('"').to_string()],
-                        };
-                        items
-                            .iter()
-                            .map(|name| {
-                                attr.values.iter().position(|v| v == name).map(|p| p as u16).ok_or_else(|| {
-                                    let hint =
-                                        nearest(name, attr.values.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
-                                    self.err(&key, format!("`{name}` is not a value of `{}`; {hint}allowed: all, {}", attr.name, attr.values.join(", ")))
-                                })
-                            })
-                            .collect::<Res<_>>()?
-                    }
-                };
-                values.push(chosen);
-            }
+            let values = if kit.is_some() { Vec::new() } else { self.group_values(&at, t)? };
             let copies = match t.get("copies") {
                 Some(v) => self.expr(&format!("{at}.copies"), v, "a card group's copies")?,
                 None => Expr::Const(1),
             };
-            let zone_name = t.get("zone").map(|z| self.string(&format!("{at}.zone"), z, "a zone")).transpose()?;
-            let zone = match zone_name {
-                None => self
-                    .zones
-                    .iter()
-                    .find(|z| !z.per_seat)
-                    .map(|z| z.first)
-                    .ok_or_else(|| self.err(&at, "no shared zone to start the cards in (give `zone`)"))?,
-                Some(name) => {
-                    let z = self.zone_named(&name).map_err(|m| self.err(&format!("{at}.zone"), m))?;
-                    if self.zones[z].per_seat {
-                        return Err(self.err(&format!("{at}.zone"), "cards start in a shared zone (deal them to the seats in `setup`)"));
-                    }
-                    self.zones[z].first
-                }
-            };
+            let zone = self.group_zone(&at, t)?;
             let default_name = match t.get("set").and_then(|s| s.as_str()) {
                 Some(set) => format!("{set} set"),
                 None => format!("group {}", i + 1),
@@ -829,6 +787,51 @@ impl<'v> Compiler<'v> {
             }
         }
         Ok(groups)
+    }
+
+    /// A group's attribute values, per attribute: the listed values, `all`, or the first
+    /// value when the group leaves the attribute out.
+    fn group_values(&self, at: &str, t: &toml::Table) -> Res<Vec<Vec<u16>>> {
+        let mut values = Vec::new();
+        for attr in &self.attrs {
+            let key = format!("{at}.{}", attr.name);
+            let chosen: Vec<u16> = match t.get(&attr.name) {
+                None => vec![0],
+                Some(toml::Value::String(s)) if s == "all" => (0..attr.values.len() as u16).collect(),
+                Some(v) => {
+                    let items: Vec<String> = match v {
+                        toml::Value::Array(a) => a.iter().map(|x| x.to_string().trim_matches('"').to_string()).collect(),
+                        other => vec![other.to_string().trim_matches('"').to_string()],
+                    };
+                    items
+                        .iter()
+                        .map(|name| {
+                            attr.values.iter().position(|v| v == name).map(|p| p as u16).ok_or_else(|| {
+                                let hint = nearest(name, attr.values.iter().map(String::as_str)).map(|n| format!("did you mean `{n}`? ")).unwrap_or_default();
+                                self.err(&key, format!("`{name}` is not a value of `{}`; {hint}allowed: all, {}", attr.name, attr.values.join(", ")))
+                            })
+                        })
+                        .collect::<Res<_>>()?
+                }
+            };
+            values.push(chosen);
+        }
+        Ok(values)
+    }
+
+    /// The shared zone a group's cards start in (`zone`, else the first shared zone).
+    fn group_zone(&self, at: &str, t: &toml::Table) -> Res<u16> {
+        let zone_name = t.get("zone").map(|z| self.string(&format!("{at}.zone"), z, "a zone")).transpose()?;
+        match zone_name {
+            None => self.zones.iter().find(|z| !z.per_seat).map(|z| z.first).ok_or_else(|| self.err(at, "no shared zone to start the cards in (give `zone`)")),
+            Some(name) => {
+                let z = self.zone_named(&name).map_err(|m| self.err(&format!("{at}.zone"), m))?;
+                if self.zones[z].per_seat {
+                    return Err(self.err(&format!("{at}.zone"), "cards start in a shared zone (deal them to the seats in `setup`)"));
+                }
+                Ok(self.zones[z].first)
+            }
+        }
     }
 
     /// A group's `die = ATTRIBUTE`: its cards are dice, and a roll sets that attribute to

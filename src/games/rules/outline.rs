@@ -71,6 +71,42 @@ fn parameters(out: &mut String, game: &RulesGame) {
     }
 }
 
+/// What a card group holds, in words: a kit set's cards, a die's faces, the attribute values.
+fn group_cards(p: &super::program::Program, g: &super::program::CardGroup) -> String {
+    if let Some((set, _)) = &g.kit_set {
+        let what = match set.as_str() {
+            "base" => "25 base cards, one per color and shape".to_string(),
+            "colors" => "the 5 color wilds and the all-colors wild".to_string(),
+            "shapes" => "the 5 shape wilds and the all-shapes wild".to_string(),
+            _ => format!("the action cards {}", g.values[3].iter().map(|&v| p.attrs[3].values[v as usize].as_str()).collect::<Vec<_>>().join(", ")),
+        };
+        return format!("{what} (the Chroma kit's {set} set)");
+    }
+    let parts: Vec<String> = p
+        .attrs
+        .iter()
+        .zip(&g.values)
+        .enumerate()
+        .filter(|&(i, (a, _))| a.values.len() > 1 && g.die != Some(i as u8))
+        .map(|(_, (a, v))| {
+            if v.len() == a.values.len() { format!("every {}", a.name) } else { v.iter().map(|&x| a.values[x as usize].clone()).collect::<Vec<_>>().join("/") }
+        })
+        .collect();
+    match g.die {
+        Some(a) => {
+            let faces: Vec<&str> = g.values[a as usize].iter().map(|&x| p.attrs[a as usize].values[x as usize].as_str()).collect();
+            format!(
+                "dice, each showing one {} of {}{}{}",
+                p.attrs[a as usize].name,
+                faces.join("/"),
+                if parts.is_empty() { "" } else { ", " },
+                parts.join(", ")
+            )
+        }
+        None => parts.join(", "),
+    }
+}
+
 /// Players and seats, the card groups, the zones with who sees them, and the counters.
 fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
     let p = game.program();
@@ -93,48 +129,7 @@ fn components(out: &mut String, variant: &Variant, game: &RulesGame) {
         }
         let copies = source(variant, &format!("cards.group.{in_file}.copies")).unwrap_or_else(|| "1".into());
         in_file += 1;
-        if let Some((set, _)) = &g.kit_set {
-            {
-                let what = match set.as_str() {
-                    "base" => "25 base cards, one per color and shape".to_string(),
-                    "colors" => "the 5 color wilds and the all-colors wild".to_string(),
-                    "shapes" => "the 5 shape wilds and the all-shapes wild".to_string(),
-                    _ => format!("the action cards {}", g.values[3].iter().map(|&v| p.attrs[3].values[v as usize].as_str()).collect::<Vec<_>>().join(", ")),
-                };
-                let _ = writeln!(out, "- {}: {what} (the Chroma kit's {set} set) x {copies}, starting in `{}`", g.name, b.zone_label(g.zone as usize));
-            }
-            continue;
-        }
-        let parts: Vec<String> = p
-            .attrs
-            .iter()
-            .zip(&g.values)
-            .enumerate()
-            .filter(|&(i, (a, _))| a.values.len() > 1 && g.die != Some(i as u8))
-            .map(|(_, av)| av)
-            .map(|(a, v)| {
-                if v.len() == a.values.len() {
-                    format!("every {}", a.name)
-                } else {
-                    v.iter().map(|&x| a.values[x as usize].clone()).collect::<Vec<_>>().join("/")
-                }
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "- {}: {}{} x {}, starting in `{}`",
-            g.name,
-            match g.die {
-                Some(a) => {
-                    let faces: Vec<&str> = g.values[a as usize].iter().map(|&x| p.attrs[a as usize].values[x as usize].as_str()).collect();
-                    format!("dice, each showing one {} of {}{}", p.attrs[a as usize].name, faces.join("/"), if parts.is_empty() { "" } else { ", " })
-                }
-                None => String::new(),
-            },
-            parts.join(", "),
-            copies,
-            b.zone_label(g.zone as usize)
-        );
+        let _ = writeln!(out, "- {}: {} x {copies}, starting in `{}`", g.name, group_cards(p, g), b.zone_label(g.zone as usize));
     }
     if !p.zones.is_empty() {
         let _ = writeln!(out, "\nZones:");

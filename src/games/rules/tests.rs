@@ -507,16 +507,23 @@ fn a_bid_and_challenge_game_plays_like_an_independent_simulation() {
 #[test]
 fn the_tutorials_color_match_plays_like_an_independent_simulation() {
     let check = |sets: &[&str], length: (f64, f64), wins: &[f64], seed: u64| {
-        let game = RulesGame::from_variant(&load("examples/rules/color-match.toml", sets)).expect("compiles");
-        let games = sample(&game, 20_000, seed);
-        agrees_with_reference(&format!("{sets:?}: mean length"), games.iter().map(|g| g.0).collect(), (length.0, length.1 * length.1), 1e6);
-        for (s, &w) in wins.iter().enumerate() {
-            agrees_with_reference(&format!("{sets:?}: seat {s}'s win share"), games.iter().map(|g| g.1[s]).collect(), share(w), 1e6);
-        }
-        assert!(games.iter().all(|g| g.2 == "hand_empty"), "{sets:?}: no game reaches the cap");
+        plays_like_reference(("examples/rules/color-match.toml", sets), length, wins, seed, "hand_empty");
     };
     check(&[], (27.4116, 11.0943), &[0.311, 0.2672, 0.2278, 0.194], 23);
     check(&["players=3", "hand_size=7"], (30.4875, 12.1043), &[0.3857, 0.3321, 0.2822], 31);
+}
+
+/// Plays 20,000 games of a bundled rules file with `--set` values `sets` and checks them
+/// against 1,000,000 games of an independent simulation: the mean length (mean, standard
+/// deviation), each seat's win share, and every game ending by `reason`.
+fn plays_like_reference((file, sets): (&str, &[&str]), length: (f64, f64), wins: &[f64], seed: u64, reason: &str) {
+    let game = RulesGame::from_variant(&load(file, sets)).expect("compiles");
+    let games = sample(&game, 20_000, seed);
+    agrees_with_reference(&format!("{sets:?}: mean length"), games.iter().map(|g| g.0).collect(), (length.0, length.1 * length.1), 1e6);
+    for (s, &w) in wins.iter().enumerate() {
+        agrees_with_reference(&format!("{sets:?}: seat {s}'s win share"), games.iter().map(|g| g.1[s]).collect(), share(w), 1e6);
+    }
+    assert!(games.iter().all(|g| g.2 == reason), "{file} {sets:?}: every game ends by {reason}");
 }
 
 /// A game with hidden dice (each seat rolls in a cup only it sees, bids on the faces under every
@@ -528,13 +535,7 @@ fn the_tutorials_color_match_plays_like_an_independent_simulation() {
 #[test]
 fn a_hidden_dice_game_plays_like_an_independent_simulation() {
     let check = |sets: &[&str], length: (f64, f64), wins: &[f64], seed: u64| {
-        let game = RulesGame::from_variant(&load("examples/rules/liars-dice.toml", sets)).expect("compiles");
-        let games = sample(&game, 20_000, seed);
-        agrees_with_reference(&format!("{sets:?}: mean length"), games.iter().map(|g| g.0).collect(), (length.0, length.1 * length.1), 1e6);
-        for (s, &w) in wins.iter().enumerate() {
-            agrees_with_reference(&format!("{sets:?}: seat {s}'s win share"), games.iter().map(|g| g.1[s]).collect(), share(w), 1e6);
-        }
-        assert!(games.iter().all(|g| g.2 == "last_standing"), "{sets:?}: no game reaches the cap");
+        plays_like_reference(("examples/rules/liars-dice.toml", sets), length, wins, seed, "last_standing");
     };
     check(&[], LIARS_DICE_STANDARD.0, &LIARS_DICE_STANDARD.1, 37);
     check(&["players=3", "dice=3", "ones_wild=false"], LIARS_DICE_SMALL.0, &LIARS_DICE_SMALL.1, 41);
