@@ -27,6 +27,24 @@ pub enum Lay {
     Board,
 }
 
+/// What a zone holds, for the words of a hidden zone ("3 cards face down", "5 dice hidden").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pieces {
+    /// Cards (every built-in game).
+    #[default]
+    Cards,
+    /// Dice: a hidden die shows its place, not its face.
+    Dice,
+}
+
+impl Pieces {
+    /// Whether these are cards (the default, left out of the traced words).
+    pub fn is_cards(&self) -> bool {
+        *self == Pieces::Cards
+    }
+}
+
 /// One zone of the traced table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Zone {
@@ -37,12 +55,20 @@ pub struct Zone {
     pub name: String,
     /// How its cards lie.
     pub lay: Lay,
+    /// What it holds (cards unless said otherwise).
+    #[serde(skip_serializing_if = "Pieces::is_cards")]
+    pub pieces: Pieces,
 }
 
 impl Zone {
-    /// The zone at `path` called `name`, laid as `lay`.
+    /// The zone at `path` called `name`, laid as `lay`, holding cards.
     pub fn new(path: &str, name: &str, lay: Lay) -> Zone {
-        Zone { path: path.to_string(), name: name.to_string(), lay }
+        Zone { path: path.to_string(), name: name.to_string(), lay, pieces: Pieces::Cards }
+    }
+
+    /// The same zone holding `pieces`.
+    pub fn holding(self, pieces: Pieces) -> Zone {
+        Zone { pieces, ..self }
     }
 }
 

@@ -129,11 +129,14 @@ function baseForm(v) {
   return /[^s]s$/.test(v) ? v.slice(0, -1) : v;
 }
 // A sentence of the text trace as the person reads it: the trace's layout marks dropped, and
-// the person's own seat as "you" ("seat 0 plays 7" reads "you play 7", "seat 0's" "your").
+// the person's own seat as "you" ("seat 0 plays 7" reads "you play 7", "seat 0's" and
+// "cup of seat 0" "your").
 function logSentence(t) {
   const k = status.seat;
   t = t.replace(/^[-=]+\s*/, '');
   t = t.replace(new RegExp('\\bseat ' + k + "'s\\b", 'g'), 'your');
+  // A rules file names a seat's zone "cup of seat 0": the person's own reads "your cup".
+  t = t.replace(new RegExp('\\b([a-z_]+) of seat ' + k + '\\b', 'g'), (m, zone) => 'your ' + zone.replace(/_/g, ' '));
   t = t.replace(new RegExp('(^|; |: )seat ' + k + ' ([A-Za-z]+)([^;]*)', 'g'), (m, pre, verb, rest) =>
     pre + 'you ' + (verb === verb.toUpperCase() ? baseForm(verb.toLowerCase()) : baseForm(verb)) +
     rest.replace(/\bits\b/g, 'your').replace(/ (and|or) ([a-z]+) (it|them|the|a)\b/g, (x, c, v, o) => ' ' + c + ' ' + baseForm(v) + ' ' + o));

@@ -459,14 +459,15 @@ function anyCard(x, cls) {
   const html = c !== null ? c : `<span class="card" title="${esc(typeof x === 'string' ? x : plain(x))}" style="font-size:11px">${esc(typeof x === 'string' ? x : plain(x))}</span>`;
   return cls ? `<span class="${cls}">${html}</span>` : html;
 }
-function backsHtml(n) {
+function backsHtml(n, pieces) {
   const shown = Math.min(n, 8);
-  return `<span class="cards">${'<span class="card back"></span>'.repeat(shown)}<span class="muted">&nbsp;${n} card${n === 1 ? '' : 's'} face down</span></span>`;
+  const words = pieces === 'dice' ? `${n} ${n === 1 ? 'die' : 'dice'} hidden` : `${n} card${n === 1 ? '' : 's'} face down`;
+  return `<span class="cards">${'<span class="card back"></span>'.repeat(shown)}<span class="muted">&nbsp;${words}</span></span>`;
 }
 function isHidden(v) { return v === 'hidden' || (v && typeof v === 'object' && !Array.isArray(v) && 'hidden' in v && Object.keys(v).length === 1); }
-function zoneHtml(v, lay) {
+function zoneHtml(v, lay, pieces) {
   if (v === undefined || v === null) return '<span class="muted">-</span>';
-  if (isHidden(v)) return typeof v.hidden === 'number' ? backsHtml(v.hidden) : '<span class="card back"></span> <span class="muted">face down</span>';
+  if (isHidden(v)) return typeof v.hidden === 'number' ? backsHtml(v.hidden, pieces) : `<span class="card back"></span> <span class="muted">${pieces === 'dice' ? 'hidden' : 'face down'}</span>`;
   if (lay === 'value') return v && typeof v === 'object' && Object.keys(v).length === 0 ? '<span class="muted">none</span>' : `<b>${esc(plain(v))}</b>`;
   if (lay === 'dice') return diceHtml(v);
   if (lay === 'board') return boardSvg(v);
@@ -500,7 +501,7 @@ function renderWords(state, w, scores, active, seatName, unit) {
     for (const z of w.zones) {
       const v = atPath(s, z.path);
       if (v === undefined) continue;
-      html += `<div class="panel zone"><h3>${esc(z.name)}${Array.isArray(v) && z.lay !== 'value' ? ` <span class="muted">(${v.length})</span>` : isHidden(v) && typeof v.hidden === 'number' ? ` <span class="muted">(${v.hidden})</span>` : ''}</h3>${zoneHtml(v, z.lay)}</div>`;
+      html += `<div class="panel zone"><h3>${esc(z.name)}${Array.isArray(v) && z.lay !== 'value' ? ` <span class="muted">(${v.length})</span>` : isHidden(v) && typeof v.hidden === 'number' ? ` <span class="muted">(${v.hidden})</span>` : ''}</h3>${zoneHtml(v, z.lay, z.pieces)}</div>`;
     }
     html += '</div>';
   }
@@ -514,7 +515,7 @@ function renderWords(state, w, scores, active, seatName, unit) {
     for (const z of w.seat_zones) {
       const v = atPath(s, z.path, k);
       if (v === undefined) continue;
-      html += `<div class="kv zone ${esc(z.path.split('/').pop())}"><span class="zname">${esc(z.name)}${Array.isArray(v) && z.lay !== 'value' ? ' (' + v.length + ')' : ''}</span> ${zoneHtml(v, z.lay)}</div>`;
+      html += `<div class="kv zone ${esc(z.path.split('/').pop())}"><span class="zname">${esc(z.name)}${Array.isArray(v) && z.lay !== 'value' ? ' (' + v.length + ')' : ''}</span> ${zoneHtml(v, z.lay, z.pieces)}</div>`;
     }
     html += '</div>';
   }

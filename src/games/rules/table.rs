@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::machine::{Bound, State};
 use super::program::{Instr, Per, Visibility, ZoneDecl};
-use crate::engine::words::{Lay, TableWords, Zone as WordsZone};
+use crate::engine::words::{Lay, Pieces, TableWords, Zone as WordsZone};
 
 impl Bound {
     /// The table as traced: shared zones under `table`, each seat's zones and counters under
@@ -103,16 +103,18 @@ impl Bound {
             Visibility::Nobody => Lay::Pile,
             _ => Lay::Cards,
         };
+        // A deck of dice only: every zone holds dice, so a hidden one says "dice hidden".
+        let pieces = if !self.dice.is_empty() && (0..self.dice.len()).all(|c| self.is_die(c)) { Pieces::Dice } else { Pieces::Cards };
         let mut zones = Vec::new();
         let mut seat_zones = Vec::new();
         for d in &p.zones {
             let (list, at) = if d.per_seat { (&mut seat_zones, format!("seats/*/{}", d.name)) } else { (&mut zones, format!("table/{}", d.name)) };
             let name = d.name.replace('_', " ");
             if d.visibility == Visibility::Top {
-                list.push(WordsZone::new(&format!("{at}/top"), &format!("{name} (top card)"), Lay::Cards));
-                list.push(WordsZone::new(&format!("{at}/under"), &format!("{name} (under the top)"), Lay::Pile));
+                list.push(WordsZone::new(&format!("{at}/top"), &format!("{name} (top card)"), Lay::Cards).holding(pieces));
+                list.push(WordsZone::new(&format!("{at}/under"), &format!("{name} (under the top)"), Lay::Pile).holding(pieces));
             } else {
-                list.push(WordsZone::new(&at, &name, lay(d)));
+                list.push(WordsZone::new(&at, &name, lay(d)).holding(pieces));
             }
         }
         let mut facts = vec![format!("turn {}", st.turn + u32::from(!st.over))];

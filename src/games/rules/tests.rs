@@ -340,6 +340,21 @@ fn a_claim_at_the_table_names_its_cards_and_its_color_and_shape() {
     assert!(!facts.contains("odd") && !facts.contains("truthful"), "working values are not listed: {facts}");
 }
 
+/// At a person's table a file whose deck is dice only calls its zones' pieces dice (the page
+/// says "5 dice hidden" of another cup, not "5 cards face down"); a file of cards keeps cards.
+#[test]
+fn a_dice_only_file_says_its_zones_hold_dice() {
+    use crate::engine::words::Pieces;
+    use crate::engine::{EventLog, GameRng, SeedFrom};
+    for (file, pieces) in [("examples/rules/liars-dice.toml", Pieces::Dice), ("examples/rules/penny-badger.toml", Pieces::Cards)] {
+        let game = RulesGame::from_variant(&load(file, &[])).expect("compiles");
+        let state = game.deal(&mut GameRng::seed_from(5), &mut EventLog::new(false));
+        let table = game.table_words(&state).expect("a table");
+        let zones: Vec<_> = table.zones.iter().chain(&table.seat_zones).collect();
+        assert!(!zones.is_empty() && zones.iter().all(|z| z.pieces == pieces), "{file}: {zones:?}");
+    }
+}
+
 /// An integer-or-word parameter takes a number in its range or one of its words (read below
 /// the range); anything else is refused with the key and what is allowed.
 #[test]
