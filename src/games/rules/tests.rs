@@ -355,6 +355,54 @@ fn a_dice_only_file_says_its_zones_hold_dice() {
     }
 }
 
+/// Color Clash's action cards do what its file writes, checked at two seats (where the next
+/// seat is always the other one): after a skip or an add_two_cards the player who played it
+/// moves again, and an add_two_cards gives the other player two cards; after a reverse or any
+/// other card the other player moves.
+#[test]
+fn color_clash_action_cards_skip_reverse_and_give_two() {
+    use crate::engine::{EventLog, GameRng, SeedFrom, ToMove};
+    let game = RulesGame::from_variant(&load("examples/rules/color-clash.toml", &["players=2"])).expect("compiles");
+    let b = &game.bound;
+    let zone = |name: &str| b.program.zones.iter().find(|z| z.name == name).expect("a zone").first as usize;
+    let (pile, hand) = (zone("pile"), zone("hand"));
+    let action = b.program.attrs.iter().position(|a| a.name == "action").expect("the kit's action attribute");
+    let values = &b.program.attrs[action].values;
+    let named = |c: u16| values[b.attrs[c as usize][action] as usize].as_str();
+    let mut seen = [0u32; 3];
+    let mut legal = Vec::new();
+    for seed in 0..300 {
+        let mut rng = GameRng::seed_from(seed);
+        let mut st = game.deal(&mut rng, &mut EventLog::new(false));
+        while let ToMove::Seat(seat) = game.to_move(&st) {
+            legal.clear();
+            game.legal_actions(&game.view(&st, seat), &mut legal);
+            let choice = legal[crate::engine::rng::below(legal.len() as u32, &mut rng) as usize];
+            let (pile_before, other_before) = (st.zones[pile].len(), st.zones[hand + 1 - seat].len());
+            game.apply(&mut st, seat, choice, &mut rng, &mut EventLog::new(false));
+            let played = st.zones[pile].len() == pile_before + 1 && game.program().actions[choice.action as usize].name == "play";
+            let card = if played { named(*st.zones[pile].last().expect("a top card")) } else { "" };
+            let ToMove::Seat(next) = game.to_move(&st) else { break };
+            match card {
+                "skip" => {
+                    seen[0] += 1;
+                    assert_eq!(next, seat, "seed {seed}: a skip gives the player who played it another turn");
+                }
+                "add_two_cards" => {
+                    seen[1] += 1;
+                    assert_eq!(next, seat, "seed {seed}: add_two_cards skips the other player");
+                    assert_eq!(st.zones[hand + 1 - seat].len(), other_before + 2, "seed {seed}: the other player draws two");
+                }
+                _ => {
+                    seen[2] += u32::from(card == "reverse");
+                    assert_eq!(next, 1 - seat, "seed {seed}: after {card:?} the other player moves");
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 50), "each action card was played often enough to check: {seen:?}");
+}
+
 /// An integer-or-word parameter takes a number in its range or one of its words (read below
 /// the range); anything else is refused with the key and what is allowed.
 #[test]
