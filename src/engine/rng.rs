@@ -104,7 +104,7 @@ pub fn rand_shuffle<T>(items: &mut [T], rng_out: &mut GameRng, divisors: &Diviso
     if len <= 1 {
         return;
     }
-    assert!(divisors.reciprocals.len() > len, "divisors up to {} for a slice of {len}", divisors.reciprocals.len().saturating_sub(1));
+    assert!(divisors.runs.len() > len, "divisors up to {} for a slice of {len}", divisors.runs.len().saturating_sub(1));
     // rand's IncreasingUniform from n = 0: position 0 takes index 0 without a draw. Then
     // each chunk is a number below (i + 1) (i + 2) ... (i + count), the mixed-radix digits
     // of positions i .. i + count: every digit but the last is a remainder, the last the
@@ -121,22 +121,26 @@ pub fn rand_shuffle<T>(items: &mut [T], rng_out: &mut GameRng, divisors: &Diviso
         let mut chunk = rng.random_range(..bound);
         let last = i + count as usize - 1;
         let end = last.min(len);
-        // Positions i..end, in a plain count below `end` (at most `len`) over the items and
-        // the reciprocals of 2..=end both cut to `end` entries (`reciprocals[pos]` is that
-        // of pos + 1): the compiler then sees every index below `end` in bounds and checks
-        // none per position (a zip of the positions with a slice of the reciprocals kept a
-        // check per position). The remainder r is below the divisor pos + 1, so
-        // `r.min(pos)` is r itself; written so, the compiler sees that the swap stays
-        // inside the slice.
+        // Positions i..end. Digit k of the chunk (position i + k, radix i + k + 1) is
+        // q_k - (i + k + 1) q_(k+1), where q_k = chunk / ((i + 1) ... (i + k)) is read from the
+        // chunk itself with that product's reciprocal (`runs[i][k]`): every quotient comes
+        // straight from the chunk, so they overlap, where dividing the running quotient by
+        // one radix after another made a chain of dependent multiplications. The remainder
+        // is below the radix i + k + 1, so `r.min(pos)` is r itself; written so, the compiler
+        // sees that the swap stays inside the slice (`head` and `run` cut to what the loop
+        // reads, so it checks no index per position).
         let head = &mut items[..end];
-        let reciprocals = &divisors.reciprocals[1..=end];
+        let run = &divisors.runs[i][..=end - i];
+        let mut q = chunk;
         let mut pos = i;
         while pos < end {
-            let (q, r) = Divisors::div_rem_by(reciprocals[pos], chunk, pos as u32 + 1);
-            chunk = q;
+            let next = Divisors::quotient(run[pos - i + 1], chunk);
+            let r = q - (pos as u32 + 1) * next;
+            q = next;
             head.swap(pos, (r as usize).min(pos));
             pos += 1;
         }
+        chunk = q;
         i = end;
         if i == last && i < len {
             // The last digit is the quotient left, below last + 1: `min` as above.
@@ -147,41 +151,55 @@ pub fn rand_shuffle<T>(items: &mut [T], rng_out: &mut GameRng, divisors: &Diviso
     *rng_out = local;
 }
 
-/// Reciprocals of the divisors 1..=n for [`rand_shuffle`]: `u64::MAX / d + 1` (Lemire, Kaser
-/// and Kurz, "Faster remainder by direct computation", 2019), exact for 32-bit dividends;
-/// and the chunk rand draws from at each position.
+/// What [`rand_shuffle`] looks up for slices of up to n items: the chunk rand draws from at
+/// each position, and the reciprocals `u64::MAX / d + 1` (Lemire, Kaser and Kurz, "Faster
+/// remainder by direct computation", 2019; exact for 32-bit dividends) of the products of a
+/// chunk's first radices.
 #[derive(Clone, Debug)]
 pub struct Divisors {
-    /// `u64::MAX / d + 1` for d = 2..=n (slots 0 and 1 unused).
-    reciprocals: Vec<u64>,
     /// For m = 2..=n, rand's `calculate_bound_u32(m)`: the range of the chunk drawn when
     /// position m - 1 starts one, and how many positions it serves.
     chunks: Vec<(u32, u8)>,
+    /// For a chunk starting at position i (0..=n): slot k (1 to the chunk's positions - 1)
+    /// holds the reciprocal of (i + 1) (i + 2) ... (i + k), the product of its first k
+    /// radices (below 2^32, as the chunk's range is); slot 0 and the rest are unused.
+    runs: Vec<[u64; MAX_RUN]>,
 }
 
+/// Most positions one chunk of [`rand_shuffle`] serves: 2 x 3 x ... x 13 is below 2^32, with
+/// 14 it is not; one slot more for the quotient past the last remainder.
+const MAX_RUN: usize = 13;
+
 impl Divisors {
-    /// The reciprocals of 2..=n (1 divides nothing in a shuffle; its slot is unused) and
-    /// the chunks of shuffles of up to n items.
+    /// The chunks and their reciprocals for shuffles of up to n items.
     pub fn up_to(n: usize) -> Divisors {
         Divisors {
-            reciprocals: (0..=n as u64).map(|d| if d < 2 { 0 } else { u64::MAX / d + 1 }).collect(),
             chunks: (0..=n as u32).map(|m| Divisors::bound(m.max(2))).collect(),
+            runs: (0..=n as u64)
+                .map(|i| {
+                    let mut run = [0u64; MAX_RUN];
+                    if i == 0 {
+                        // Position 0 takes index 0 without a draw: no chunk starts there.
+                        return run;
+                    }
+                    let (bound, count) = Divisors::bound(i as u32 + 1);
+                    let mut product = 1u64;
+                    for (k, slot) in run.iter_mut().enumerate().take(count as usize).skip(1) {
+                        product *= i + k as u64;
+                        debug_assert!(product <= u64::from(bound));
+                        *slot = u64::MAX / product + 1;
+                    }
+                    run
+                })
+                .collect(),
         }
     }
 
-    /// `(x / d, x % d)` for `2 <= d <= n`.
-    #[cfg(test)]
-    fn div_rem(&self, x: u32, d: u32) -> (u32, u32) {
-        Divisors::div_rem_by(self.reciprocals[d as usize], x, d)
-    }
-
-    /// `(x / d, x % d)` given `m`, the reciprocal of `d` (`u64::MAX / d + 1`).
+    /// `x / d` given `m`, the reciprocal of `d` (`u64::MAX / d + 1`, `d` below 2^32): exact
+    /// for every 32-bit `x` (Lemire, Kaser and Kurz).
     #[inline(always)]
-    fn div_rem_by(m: u64, x: u32, d: u32) -> (u32, u32) {
-        let q = ((m as u128 * x as u128) >> 64) as u32;
-        let low = m.wrapping_mul(x as u64);
-        let r = ((low as u128 * d as u128) >> 64) as u32;
-        (q, r)
+    fn quotient(m: u64, x: u32) -> u32 {
+        ((m as u128 * x as u128) >> 64) as u32
     }
 
     /// rand's `calculate_bound_u32`: the product m (m+1) ... of as many factors as fit in
@@ -268,10 +286,16 @@ mod tests {
                 assert_eq!(a, b, "same draws for len {len}");
             }
         }
-        // The reciprocal division on every divisor against edge dividends.
-        for d in 2..=300u32 {
-            for x in [0, 1, d - 1, d, d + 1, u32::MAX, u32::MAX - 1, u32::MAX / d * d, 0x8000_0000] {
-                assert_eq!(divisors.div_rem(x, d), (x / d, x % d), "{x} / {d}");
+        // Every run's quotients by reciprocal against edge dividends: the products of 1 to 12
+        // consecutive radices from every start position.
+        for (i, run) in divisors.runs.iter().enumerate().skip(1) {
+            let (_, count) = Divisors::bound(i as u32 + 1);
+            let mut d = 1u32;
+            for (k, &m) in run.iter().enumerate().take(count as usize).skip(1) {
+                d *= i as u32 + k as u32;
+                for x in [0, 1, d - 1, d, d.saturating_add(1), u32::MAX, u32::MAX - 1, u32::MAX / d * d, 0x8000_0000] {
+                    assert_eq!(Divisors::quotient(m, x), x / d, "{x} / {d}");
+                }
             }
         }
     }
