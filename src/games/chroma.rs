@@ -195,6 +195,32 @@ pub struct DeckCounts {
     pub dice: Option<u32>,
 }
 
+/// The shared [`DeckCounts`] of a game's own `[deck.counts]` table (a struct declared with
+/// [`params!`](crate::games::key_table::params) with the same fields, so that each game shows
+/// its own ranges and meanings).
+macro_rules! deck_counts {
+    ($c:expr) => {{
+        let c = $c;
+        $crate::games::chroma::DeckCounts {
+            base: c.base,
+            color_wild: c.color_wild,
+            shape_wild: c.shape_wild,
+            all_colors: c.all_colors,
+            all_shapes: c.all_shapes,
+            skip: c.skip,
+            reverse: c.reverse,
+            trade_one_card: c.trade_one_card,
+            trade_hands: c.trade_hands,
+            add_a_card: c.add_a_card,
+            add_two_cards: c.add_two_cards,
+            remove_a_card: c.remove_a_card,
+            remove_two_cards: c.remove_two_cards,
+            dice: c.dice,
+        }
+    }};
+}
+pub(crate) use deck_counts;
+
 impl DeckSpec {
     /// Copies of every card, indexed by card, given the game's action set.
     pub fn copies(&self, action_set: &[ActionCard]) -> [u32; CARD_KINDS] {

@@ -42,11 +42,11 @@ pub struct VariantKey {
 /// pub key: Type = default, KIND, option "text", ...;
 /// ```
 ///
-/// where KIND is `range(LO, HI)` (whole numbers, checked here), `documented(LO, HI)` (shown
+/// (a `#[serde(..)]` attribute may follow the doc comment), where KIND is `range(LO, HI)` (whole numbers, checked here; an `Option` left out is not checked), `documented(LO, HI)` (shown
 /// as a range, checked by hand in the game's `check()`), `allowed("words")` (shown as
 /// written, checked by serde or by hand) or `nested` (a struct declared with this macro under
 /// `prefix "name.";`, whose rows and checks are included in place). Options, each at most
-/// once: `shown` (the default as the table shows it when it is not the default expression,
+/// once: `rows` (a table of free names: the key shows them as `.<rows>`), `shown` (the default as the table shows it when it is not the default expression,
 /// e.g. `"3, or 4 with 8 players"`), `note` (words after the range, `"at most the deck"`),
 /// `unit` (the word after the value in the range error, `"players"`) and `tail` (words after
 /// the range in the range error). A range error reads `{value} {unit} is not allowed; allowed:
@@ -58,6 +58,7 @@ macro_rules! params {
         $vis:vis struct $name:ident {
             $(
                 $(#[doc = $doc:literal])*
+                $(#[serde($($serde:tt)*)])*
                 $fvis:vis $field:ident : $ty:ty = $default:expr, $kind:ident $(($($arg:tt)*))? $(, $opt:ident $val:literal)*;
             )*
         }
@@ -68,6 +69,7 @@ macro_rules! params {
                 $(#[doc = $doc])*
                 #[doc = ""]
                 #[doc = concat!("Default: `", stringify!($default), "`.")]
+                $(#[serde($($serde)*)])*
                 $fvis $field: $ty,
             )*
         }
@@ -89,6 +91,7 @@ macro_rules! params {
             };
 
             /// Checks every key declared with a range, pushing one problem per key out of range.
+            #[allow(unused_variables, reason = "a table without ranges checks nothing")]
             pub fn check_ranges(&self, bad: &mut Vec<$crate::variant::Invalid>) {
                 $($crate::games::key_table::params!(@check self, bad, $prefix, $field, [$($opt $val)*], $kind $(($($arg)*))?);)*
             }
@@ -101,8 +104,9 @@ macro_rules! params {
         &[{
             const O: $crate::games::key_table::Options = $crate::games::key_table::Options { $($opt: $val,)* ..$crate::games::key_table::Options::NONE };
             const ALLOWED: $crate::games::key_table::Text = $crate::games::key_table::params!(@allowed O, $kind $($args)?);
+            const KEY: $crate::games::key_table::Text = $crate::games::key_table::Text::key(concat!($prefix, stringify!($field)), O.rows);
             $crate::games::key_table::VariantKey {
-                key: concat!($prefix, stringify!($field)),
+                key: $crate::games::key_table::Text::as_str(&KEY),
                 default: if O.shown.is_empty() { stringify!($default) } else { O.shown },
                 allowed: $crate::games::key_table::Text::as_str(&ALLOWED),
                 meaning: concat!($($doc),*).trim_ascii_start(),
@@ -114,8 +118,8 @@ macro_rules! params {
     (@allowed $o:ident, allowed($words:expr)) => { $crate::games::key_table::Text::new().str($words) };
     (@check $self:ident, $bad:ident, $prefix:literal, $field:ident, [$($opt:ident $val:literal)*], range($lo:expr, $hi:expr)) => {{
         const O: $crate::games::key_table::Options = $crate::games::key_table::Options { $($opt: $val,)* ..$crate::games::key_table::Options::NONE };
-        let (v, lo, hi) = ($self.$field as i64, ($lo) as i64, ($hi) as i64);
-        if !(lo..=hi).contains(&v) {
+        let (lo, hi) = (($lo) as i64, ($hi) as i64);
+        if let Some(v) = $crate::games::key_table::Whole::whole(&$self.$field).filter(|v| !(lo..=hi).contains(v)) {
             $bad.push($crate::variant::Invalid::new(concat!($prefix, stringify!($field)), O.out_of_range(v, lo, hi)));
         }
     }};
@@ -127,9 +131,34 @@ macro_rules! params {
 }
 pub(crate) use params;
 
+/// A key's value as a whole number for its range check; `None` (a key left out) is not checked.
+pub trait Whole {
+    /// The value, or `None` when there is none to check.
+    fn whole(&self) -> Option<i64>;
+}
+
+macro_rules! whole_as_i64 {
+    ($($t:ty),*) => {$(
+        impl Whole for $t {
+            fn whole(&self) -> Option<i64> {
+                Some(*self as i64)
+            }
+        }
+    )*};
+}
+whole_as_i64!(u8, u16, u32, i32, i64);
+
+impl<T: Whole> Whole for Option<T> {
+    fn whole(&self) -> Option<i64> {
+        self.as_ref().and_then(Whole::whole)
+    }
+}
+
 /// The options of one key in [`params!`]; empty words are left out.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
+    /// For a table of free names, what the names are (`<sets>`); empty: a plain key.
+    pub rows: &'static str,
     /// The default as the table shows it; empty: the default expression as written.
     pub shown: &'static str,
     /// Words after the range in the table (`at most the deck`).
@@ -142,7 +171,7 @@ pub struct Options {
 
 impl Options {
     /// No options.
-    pub const NONE: Options = Options { shown: "", note: "", unit: "", tail: "" };
+    pub const NONE: Options = Options { rows: "", shown: "", note: "", unit: "", tail: "" };
 
     /// The problem of `value` outside `lo..=hi`.
     pub fn out_of_range(&self, value: i64, lo: i64, hi: i64) -> String {
@@ -163,6 +192,12 @@ impl Text {
     /// Empty text.
     pub const fn new() -> Text {
         Text { bytes: [0; 256], len: 0 }
+    }
+
+    /// `key`, then `.rows` unless `rows` is empty.
+    pub const fn key(key: &str, rows: &str) -> Text {
+        let t = Text::new().str(key);
+        if rows.is_empty() { t } else { t.str(".").str(rows) }
     }
 
     /// `lo to hi`, then `; note` unless the note is empty.
