@@ -42,18 +42,30 @@ pub struct VariantKey {
 /// pub key: Type = default, KIND, option "text", ...;
 /// ```
 ///
-/// (a `#[serde(..)]` attribute may follow the doc comment), where KIND is `range(LO, HI)` (whole numbers, checked here; an `Option` left out is not checked), `documented(LO, HI)` (shown
-/// as a range, checked by hand in the game's `check()`), `allowed("words")` (shown as
-/// written, checked by serde or by hand) or `nested` (a struct declared with this macro under
-/// `prefix "name.";`, whose rows and checks are included in place). Options, each at most
-/// once: `rows` (a table of free names: the key shows them as `.<rows>`), `shown` (the default as the table shows it when it is not the default expression,
-/// e.g. `"3, or 4 with 8 players"`), `note` (words after the range, `"at most the deck"`),
-/// `unit` (the word after the value in the range error, `"players"`) and `tail` (words after
-/// the range in the range error). A range error reads `{value} {unit} is not allowed; allowed:
-/// {LO} to {HI}{tail}`.
+/// A `#[serde(..)]` attribute may follow the doc comment. KIND is one of
+/// - `range(LO, HI)`: whole numbers, checked here (an `Option` left out is not checked);
+/// - `documented(LO, HI)`: shown as a range, checked by hand in the game's `check()`;
+/// - `allowed("words")`: shown as written, checked by serde or by hand;
+/// - `nested`: a struct declared with this macro under `prefix "name.";`, whose rows and
+///   checks are included in place;
+/// - `table(Rows)`: a table of free names whose values are `Rows`, a struct declared under
+///   `prefix "name.<row>.";`; its rows are shown, its values checked by hand.
+///
+/// Options, each at most once: `rows` (for a table of free numbers or names, what they are:
+/// the key is shown as `key.<rows>`), `shown` (the default as the table shows it when it is
+/// not the default expression, e.g. `"3, or 4 with 8 players"`), `note` (words after the
+/// range, `"at most the deck"`), `unit` (the word after the value in the range error,
+/// `"players"`) and `tail` (words after the range in the range error). A range error reads
+/// `{value} {unit} is not allowed; allowed: {LO} to {HI}{tail}`.
+///
+/// Before the struct, `prefix "name.";` gives the dotted prefix of a nested table's keys, and
+/// `required;` declares a struct whose keys serde requires: no `impl Default` is written, and
+/// a required key's default reads `= required`.
 macro_rules! params {
-    (prefix $prefix:literal; $($rest:tt)*) => { $crate::games::key_table::params!(@with $prefix; $($rest)*); };
-    (@with $prefix:literal;
+    (prefix $prefix:literal; required; $($rest:tt)*) => { $crate::games::key_table::params!(@with $prefix, required; $($rest)*); };
+    (prefix $prefix:literal; $($rest:tt)*) => { $crate::games::key_table::params!(@with $prefix, default; $($rest)*); };
+    (required; $($rest:tt)*) => { $crate::games::key_table::params!(@with "", required; $($rest)*); };
+    (@with $prefix:literal, $mode:ident;
         $(#[$attr:meta])*
         $vis:vis struct $name:ident {
             $(
@@ -74,11 +86,7 @@ macro_rules! params {
             )*
         }
 
-        impl Default for $name {
-            fn default() -> Self {
-                $name { $($field: $default),* }
-            }
-        }
+        $crate::games::key_table::params!(@default $mode, $name, [$($field = $default),*]);
 
         impl $name {
             /// Every key of this table in declaration order, with its default, allowed values
@@ -97,8 +105,19 @@ macro_rules! params {
             }
         }
     };
+    (@default default, $name:ident, [$($field:ident = $default:expr),*]) => {
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($field: $default),* }
+            }
+        }
+    };
+    (@default required, $name:ident, [$($field:ident = $default:expr),*]) => {};
     (@rows $prefix:literal, $field:ident, $ty:ty, $default:expr, [$($doc:literal)*], [$($opt:ident $val:literal)*], nested) => {
         <$ty>::KEYS
+    };
+    (@rows $prefix:literal, $field:ident, $ty:ty, $default:expr, [$($doc:literal)*], [$($opt:ident $val:literal)*], table($rows:ty)) => {
+        <$rows>::KEYS
     };
     (@rows $prefix:literal, $field:ident, $ty:ty, $default:expr, [$($doc:literal)*], [$($opt:ident $val:literal)*], $kind:ident $($args:tt)?) => {
         &[{
@@ -127,7 +146,7 @@ macro_rules! params {
         $self.$field.check_ranges($bad)
     };
     (@check $self:ident, $bad:ident, $prefix:literal, $field:ident, [$($opt:ident $val:literal)*], $kind:ident $($args:tt)?) => {};
-    ($($rest:tt)*) => { $crate::games::key_table::params!(@with ""; $($rest)*); };
+    ($($rest:tt)*) => { $crate::games::key_table::params!(@with "", default; $($rest)*); };
 }
 pub(crate) use params;
 
@@ -470,7 +489,7 @@ impl<'de> MapAccess<'de> for Fields<'_, '_> {
     }
 }
 
-/// Ties a game's key table to its variant loader (run by each game's `keys.rs` tests, with the
+/// Ties a game's key table to its variant loader (run by each game's `params.rs` tests, with the
 /// game's parameter struct `P`): the table lists exactly the keys the loader reads; every
 /// documented default written out loads the same parameters as leaving it out; each exact
 /// `A to B` range is accepted at both ends and refused one step outside (`A to B; ...` only
