@@ -4,8 +4,6 @@
 //! A card is a `u8` whose numeric order is the canonical order of docs/games/chroma-cards.md: base cards by
 //! color then shape, color wilds, shape wilds, all-colors, all-shapes, then action cards.
 
-use serde::Deserialize;
-
 #[cfg(target_arch = "x86_64")]
 use crate::games::simd::V128;
 
@@ -154,29 +152,25 @@ pub const KIND_KEYS_ACTIONS: [&str; 9] =
 /// are 500 cards: far more than any table uses, small enough that a game stays fast).
 pub const MAX_SETS: u32 = 20;
 
-/// Deck composition as a variant writes it: whole sets plus optional per-kind overrides.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+/// Deck composition: whole sets plus optional per-kind overrides. Each game reads its own
+/// `[deck]` table (its keys, defaults and ranges declared in its `params.rs`) into one.
+#[derive(Clone, Debug, PartialEq)]
 pub struct DeckSpec {
-    /// Base sets (25 cards each, one per color and shape). Default 2.
+    /// Base sets (25 cards each, one per color and shape).
     pub base_sets: u32,
-    /// Colors sets (5 color wilds + 1 all-colors each). Default 2.
+    /// Colors sets (5 color wilds + 1 all-colors each).
     pub colors_sets: u32,
-    /// Shapes sets (5 shape wilds + 1 all-shapes each). Default 2.
+    /// Shapes sets (5 shape wilds + 1 all-shapes each).
     pub shapes_sets: u32,
-    /// Action sets (one of each action card of the game). Default 2.
+    /// Action sets (one of each action card of the game).
     pub action_sets: u32,
-    /// Copies of each card of a kind, replacing what the sets give. Kinds: `base`,
-    /// `color_wild`, `shape_wild`, `all_colors`, `all_shapes` and each action card
-    /// (`skip`, `reverse`, `trade_one_card`, `trade_hands`, `add_a_card`, `add_two_cards`,
-    /// `remove_a_card`, `remove_two_cards`, `dice`).
-    #[serde(default)]
+    /// Copies of each card of a kind, replacing what the sets give.
     pub counts: DeckCounts,
 }
 
-/// Per-kind overrides of a [`DeckSpec`]: copies of each card of that kind.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+/// Per-kind overrides of a [`DeckSpec`]: copies of each card of that kind (`None`: the sets
+/// decide).
+#[derive(Clone, Debug, Default, PartialEq)]
 #[allow(missing_docs)]
 pub struct DeckCounts {
     pub base: Option<u32>,
@@ -194,6 +188,32 @@ pub struct DeckCounts {
     pub remove_two_cards: Option<u32>,
     pub dice: Option<u32>,
 }
+
+/// The shared [`DeckCounts`] of a game's own `[deck.counts]` table (a struct declared with
+/// [`params!`](crate::games::key_table::params) with the same fields, so that each game shows
+/// its own ranges and meanings).
+macro_rules! deck_counts {
+    ($c:expr) => {{
+        let c = $c;
+        $crate::games::chroma::DeckCounts {
+            base: c.base,
+            color_wild: c.color_wild,
+            shape_wild: c.shape_wild,
+            all_colors: c.all_colors,
+            all_shapes: c.all_shapes,
+            skip: c.skip,
+            reverse: c.reverse,
+            trade_one_card: c.trade_one_card,
+            trade_hands: c.trade_hands,
+            add_a_card: c.add_a_card,
+            add_two_cards: c.add_two_cards,
+            remove_a_card: c.remove_a_card,
+            remove_two_cards: c.remove_two_cards,
+            dice: c.dice,
+        }
+    }};
+}
+pub(crate) use deck_counts;
 
 impl DeckSpec {
     /// Copies of every card, indexed by card, given the game's action set.

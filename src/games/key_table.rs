@@ -1,12 +1,17 @@
 //! Each game's variant keys as one declarative table (key, default, allowed values, meaning),
 //! the source of `playtest rules GAME` and of the key table in `docs/games/<game>.md`.
 //!
-//! The table is tied to the variant loader by tests, not copied from it by hand: [`loader_keys`]
-//! walks the game's parameter struct through serde (the very `Deserialize` the loader runs)
-//! and lists every key it accepts, and each game's `keys.rs` tests that the two lists are
-//! the same, that every key set to its documented default loads the same parameters as
-//! leaving it out, that each documented `A to B` range is accepted at both ends and refused
-//! one step outside, and that an unknown key is refused.
+//! A game declares its parameter struct once with [`params!`]: each field with its doc comment
+//! (the key's meaning), type, default and allowed range or words. The macro writes the struct,
+//! its `impl Default`, the range check of every `range(..)` key and the key table `KEYS`, so
+//! each fact is written once; checks between keys stay hand-written in the game's `check()`.
+//!
+//! The table is also tied to the variant loader by tests: [`loader_keys`] walks the game's
+//! parameter struct through serde (the very `Deserialize` the loader runs) and lists every key
+//! it accepts, and each game's tests check that the two lists are the same, that every key set
+//! to its documented default loads the same parameters as leaving it out, that each documented
+//! `A to B` range is accepted at both ends and refused one step outside, and that an unknown
+//! key is refused.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -26,6 +31,274 @@ pub struct VariantKey {
     pub allowed: &'static str,
     /// What the key means, in the designer's words.
     pub meaning: &'static str,
+}
+
+/// Declares a parameter struct field by field and writes, from that one declaration, the
+/// struct, its `impl Default`, `check_ranges` (the range check of every `range(..)` key) and
+/// the key table `KEYS`. Each field reads
+///
+/// ```text
+/// /// Meaning, as the key table shows it (the doc comment, lines joined).
+/// pub key: Type = default, KIND, option "text", ...;
+/// ```
+///
+/// A `#[serde(..)]` attribute may follow the doc comment. KIND is one of
+/// - `range(LO, HI)`: whole numbers, checked here (an `Option` left out is not checked);
+/// - `documented(LO, HI)`: shown as a range, checked by hand in the game's `check()`;
+/// - `allowed("words")`: shown as written, checked by serde or by hand;
+/// - `nested`: a struct declared with this macro under `prefix "name.";`, whose rows and
+///   checks are included in place;
+/// - `table(Rows)`: a table of free names whose values are `Rows`, a struct declared under
+///   `prefix "name.<row>.";`; its rows are shown, its values checked by hand.
+///
+/// Options, each at most once: `rows` (for a table of free numbers or names, what they are:
+/// the key is shown as `key.<rows>`), `shown` (the default as the table shows it when it is
+/// not the default expression, e.g. `"3, or 4 with 8 players"`), `note` (words after the
+/// range, `"at most the deck"`), `unit` (the word after the value in the range error,
+/// `"players"`) and `tail` (words after the range in the range error). A range error reads
+/// `{value} {unit} is not allowed; allowed: {LO} to {HI}{tail}`.
+///
+/// Before the struct, `prefix "name.";` gives the dotted prefix of a nested table's keys, and
+/// `required;` declares a struct whose keys serde requires: no `impl Default` is written, and
+/// a required key's default reads `= required`.
+macro_rules! params {
+    (prefix $prefix:literal; required; $($rest:tt)*) => { $crate::games::key_table::params!(@with $prefix, required; $($rest)*); };
+    (prefix $prefix:literal; $($rest:tt)*) => { $crate::games::key_table::params!(@with $prefix, default; $($rest)*); };
+    (required; $($rest:tt)*) => { $crate::games::key_table::params!(@with "", required; $($rest)*); };
+    (@with $prefix:literal, $mode:ident;
+        $(#[$attr:meta])*
+        $vis:vis struct $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                $(#[serde($($serde:tt)*)])*
+                $fvis:vis $field:ident : $ty:ty = $default:expr, $kind:ident $(($($arg:tt)*))? $(, $opt:ident $val:literal)*;
+            )*
+        }
+    ) => {
+        $(#[$attr])*
+        $vis struct $name {
+            $(
+                $(#[doc = $doc])*
+                #[doc = ""]
+                #[doc = concat!("Default: `", stringify!($default), "`.")]
+                $(#[serde($($serde)*)])*
+                $fvis $field: $ty,
+            )*
+        }
+
+        $crate::games::key_table::params!(@default $mode, $name, [$($field = $default),*]);
+
+        impl $name {
+            /// Every key of this table in declaration order, with its default, allowed values
+            /// and meaning, as `playtest rules` prints them.
+            pub const KEYS: &'static [$crate::games::key_table::VariantKey] = &{
+                const PARTS: &[&[$crate::games::key_table::VariantKey]] = &[$(
+                    $crate::games::key_table::params!(@rows $prefix, $field, $ty, $default, [$($doc)*], [$($opt $val)*], $kind $(($($arg)*))?)
+                ),*];
+                $crate::games::key_table::join::<{ $crate::games::key_table::total(PARTS) }>(PARTS)
+            };
+
+            /// Checks every key declared with a range, pushing one problem per key out of range.
+            #[allow(unused_variables, clippy::ptr_arg, reason = "a table without ranges checks nothing and pushes nothing")]
+            pub fn check_ranges(&self, bad: &mut Vec<$crate::variant::Invalid>) {
+                $($crate::games::key_table::params!(@check self, bad, $prefix, $field, [$($opt $val)*], $kind $(($($arg)*))?);)*
+            }
+        }
+    };
+    (@default default, $name:ident, [$($field:ident = $default:expr),*]) => {
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($field: $default),* }
+            }
+        }
+    };
+    (@default required, $name:ident, [$($field:ident = $default:expr),*]) => {};
+    (@rows $prefix:literal, $field:ident, $ty:ty, $default:expr, [$($doc:literal)*], [$($opt:ident $val:literal)*], nested) => {
+        <$ty>::KEYS
+    };
+    (@rows $prefix:literal, $field:ident, $ty:ty, $default:expr, [$($doc:literal)*], [$($opt:ident $val:literal)*], table($rows:ty)) => {
+        <$rows>::KEYS
+    };
+    (@rows $prefix:literal, $field:ident, $ty:ty, $default:expr, [$($doc:literal)*], [$($opt:ident $val:literal)*], $kind:ident $($args:tt)?) => {
+        &[{
+            const O: $crate::games::key_table::Options = $crate::games::key_table::Options { $($opt: $val,)* ..$crate::games::key_table::Options::NONE };
+            const ALLOWED: $crate::games::key_table::Text = $crate::games::key_table::params!(@allowed O, $kind $($args)?);
+            const KEY: $crate::games::key_table::Text = $crate::games::key_table::Text::key(concat!($prefix, stringify!($field)), O.rows);
+            $crate::games::key_table::VariantKey {
+                key: $crate::games::key_table::Text::as_str(&KEY),
+                default: if O.shown.is_empty() { stringify!($default) } else { O.shown },
+                allowed: $crate::games::key_table::Text::as_str(&ALLOWED),
+                meaning: concat!($($doc),*).trim_ascii_start(),
+            }
+        }]
+    };
+    (@allowed $o:ident, range($lo:expr, $hi:expr)) => { $crate::games::key_table::Text::range(($lo) as i64, ($hi) as i64, $o.note) };
+    (@allowed $o:ident, documented($lo:expr, $hi:expr)) => { $crate::games::key_table::Text::range(($lo) as i64, ($hi) as i64, $o.note) };
+    (@allowed $o:ident, allowed($words:expr)) => { $crate::games::key_table::Text::new().str($words) };
+    (@check $self:ident, $bad:ident, $prefix:literal, $field:ident, [$($opt:ident $val:literal)*], range($lo:expr, $hi:expr)) => {{
+        const O: $crate::games::key_table::Options = $crate::games::key_table::Options { $($opt: $val,)* ..$crate::games::key_table::Options::NONE };
+        let (lo, hi) = (($lo) as i64, ($hi) as i64);
+        if let Some(v) = $crate::games::key_table::Whole::whole(&$self.$field).filter(|v| !(lo..=hi).contains(v)) {
+            $bad.push($crate::variant::Invalid::new(concat!($prefix, stringify!($field)), O.out_of_range(v, lo, hi)));
+        }
+    }};
+    (@check $self:ident, $bad:ident, $prefix:literal, $field:ident, [$($opt:ident $val:literal)*], nested) => {
+        $self.$field.check_ranges($bad)
+    };
+    (@check $self:ident, $bad:ident, $prefix:literal, $field:ident, [$($opt:ident $val:literal)*], $kind:ident $($args:tt)?) => {};
+    ($($rest:tt)*) => { $crate::games::key_table::params!(@with "", default; $($rest)*); };
+}
+pub(crate) use params;
+
+/// A key's value as a whole number for its range check; `None` (a key left out) is not checked.
+pub trait Whole {
+    /// The value, or `None` when there is none to check.
+    fn whole(&self) -> Option<i64>;
+}
+
+macro_rules! whole_as_i64 {
+    ($($t:ty),*) => {$(
+        impl Whole for $t {
+            fn whole(&self) -> Option<i64> {
+                Some(*self as i64)
+            }
+        }
+    )*};
+}
+whole_as_i64!(u8, u16, u32, i32, i64);
+
+impl<T: Whole> Whole for Option<T> {
+    fn whole(&self) -> Option<i64> {
+        self.as_ref().and_then(Whole::whole)
+    }
+}
+
+/// The options of one key in [`params!`]; empty words are left out.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// For a table of free names, what the names are (`<sets>`); empty: a plain key.
+    pub rows: &'static str,
+    /// The default as the table shows it; empty: the default expression as written.
+    pub shown: &'static str,
+    /// Words after the range in the table (`at most the deck`).
+    pub note: &'static str,
+    /// The word after the value in a range error (`players`).
+    pub unit: &'static str,
+    /// Words after the range in a range error (` (one bank card each, 4 in the box)`).
+    pub tail: &'static str,
+}
+
+impl Options {
+    /// No options.
+    pub const NONE: Options = Options { rows: "", shown: "", note: "", unit: "", tail: "" };
+
+    /// The problem of `value` outside `lo..=hi`.
+    pub fn out_of_range(&self, value: i64, lo: i64, hi: i64) -> String {
+        let unit = if self.unit.is_empty() { String::new() } else { format!(" {}", self.unit) };
+        format!("{value}{unit} is not allowed; allowed: {lo} to {hi}{}", self.tail)
+    }
+}
+
+/// Text written at compile time (a key's allowed values with numbers from the game's
+/// constants), up to 256 bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Text {
+    bytes: [u8; 256],
+    len: usize,
+}
+
+impl Text {
+    /// Empty text.
+    pub const fn new() -> Text {
+        Text { bytes: [0; 256], len: 0 }
+    }
+
+    /// `key`, then `.rows` unless `rows` is empty.
+    pub const fn key(key: &str, rows: &str) -> Text {
+        let t = Text::new().str(key);
+        if rows.is_empty() { t } else { t.str(".").str(rows) }
+    }
+
+    /// `lo to hi`, then `; note` unless the note is empty.
+    pub const fn range(lo: i64, hi: i64, note: &str) -> Text {
+        let t = Text::new().num(lo).str(" to ").num(hi);
+        if note.is_empty() { t } else { t.str("; ").str(note) }
+    }
+
+    /// The text followed by `s`.
+    pub const fn str(mut self, s: &str) -> Text {
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            self.bytes[self.len] = b[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// The text followed by `v` in decimal.
+    pub const fn num(mut self, v: i64) -> Text {
+        if v < 0 {
+            self = self.str("-");
+        }
+        let mut digits = [0u8; 20];
+        let (mut n, mut d) = (v.unsigned_abs(), 0);
+        loop {
+            digits[d] = b'0' + (n % 10) as u8;
+            d += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        while d > 0 {
+            d -= 1;
+            self.bytes[self.len] = digits[d];
+            self.len += 1;
+        }
+        self
+    }
+
+    /// The text as a string.
+    pub const fn as_str(&self) -> &str {
+        match std::str::from_utf8(self.bytes.split_at(self.len).0) {
+            Ok(s) => s,
+            Err(_) => panic!("a key's text is not UTF-8"),
+        }
+    }
+}
+
+impl Default for Text {
+    fn default() -> Self {
+        Text::new()
+    }
+}
+
+/// Rows in all of `parts` (the length of [`join`]'s result).
+pub const fn total(parts: &[&[VariantKey]]) -> usize {
+    let (mut n, mut p) = (0, 0);
+    while p < parts.len() {
+        n += parts[p].len();
+        p += 1;
+    }
+    n
+}
+
+/// The rows of `parts` one after the other; `N` is [`total`]`(parts)`.
+pub const fn join<const N: usize>(parts: &[&[VariantKey]]) -> [VariantKey; N] {
+    let mut out = [VariantKey { key: "", default: "", allowed: "", meaning: "" }; N];
+    let (mut i, mut p) = (0, 0);
+    while p < parts.len() {
+        let mut j = 0;
+        while j < parts[p].len() {
+            out[i] = parts[p][j];
+            i += 1;
+            j += 1;
+        }
+        p += 1;
+    }
+    out
 }
 
 /// The key table as a Markdown table (the format of `playtest rules` and of the pages in
@@ -216,7 +489,7 @@ impl<'de> MapAccess<'de> for Fields<'_, '_> {
     }
 }
 
-/// Ties a game's key table to its variant loader (run by each game's `keys.rs` tests, with the
+/// Ties a game's key table to its variant loader (run by each game's `params.rs` tests, with the
 /// game's parameter struct `P`): the table lists exactly the keys the loader reads; every
 /// documented default written out loads the same parameters as leaving it out; each exact
 /// `A to B` range is accepted at both ends and refused one step outside (`A to B; ...` only

@@ -62,7 +62,6 @@ mod audit;
 pub mod bots;
 pub mod cards;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod plays;
@@ -367,7 +366,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for BeaverMania {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     const STRUCTURAL_KEYS: &'static [&'static str] = &["players", "match_target", "max_rounds"];
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use super::cards::{ACTION_KEYS, ACTIONS, KINDS, MAX_NUMBERS};
+use super::cards::{ACTIONS, KINDS, MAX_NUMBERS};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -28,82 +28,63 @@ pub const MAX_ROUNDS: u32 = 1_000;
 /// Largest match target.
 pub const MAX_TARGET: u32 = 100_000;
 
-/// Beaver Mania's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/beaver-mania.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players at the table, 2 to 5. Default 4.
-    pub players: u32,
-    /// Cards dealt to each player with 2 to 4 players, 1 to 30. Default 13.
-    pub hand_size: u32,
-    /// Cards dealt to each player with 5 players, 1 to 30. Default 10.
-    pub hand_size_five_players: u32,
-    /// Face-up cards of the display, refilled to this many after every turn, 0 to 20.
-    /// Default 9.
-    pub display_size: u32,
-    /// Face-up cards of the stock, refilled to this many, 1 to 20. Default 5.
-    pub stock_size: u32,
-    /// "Collecting points": play rounds until a player's total (only each round's winners
-    /// add their round score) reaches this, 0 to 100000; 0 = one round. Default 0.
-    pub match_target: u32,
-    /// Rounds after which a match stops (end reason `cap`, the highest total wins), 1 to
-    /// 1000. Default 200.
-    pub max_rounds: u32,
-    /// Turns after which a round stops (end reason `cap`; it is scored as usual), 1 to
-    /// 10000. Default 1000 (a round ends by the rules well before: see docs/games/beaver-mania.md).
-    pub turn_cap: u32,
-    /// Deck composition.
-    pub deck: DeckParams,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            players: 4,
-            hand_size: 13,
-            hand_size_five_players: 10,
-            display_size: 9,
-            stock_size: 5,
-            match_target: 0,
-            max_rounds: 200,
-            turn_cap: 1000,
-            deck: DeckParams::default(),
-        }
+crate::games::key_table::params! {
+    /// Beaver Mania's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/beaver-mania.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = 4, range(2, MAX_PLAYERS), unit "players";
+        /// Cards dealt to each player with 2 to 4 players.
+        pub hand_size: u32 = 13, range(1, MAX_HAND_SIZE), note "the deck must deal the hands, the display and the stock", unit "cards per hand";
+        /// Cards dealt to each player with 5 players.
+        pub hand_size_five_players: u32 = 10, range(1, MAX_HAND_SIZE), note "the deck must deal the hands, the display and the stock", unit "cards per hand";
+        /// Face-up cards of the display, refilled to this many after every turn.
+        pub display_size: u32 = 9, range(0, MAX_DISPLAY), note "the deck must deal the hands, the display and the stock", unit "display cards";
+        /// Face-up cards of the stock, refilled to this many.
+        pub stock_size: u32 = 5, range(1, MAX_STOCK), note "the deck must deal the hands, the display and the stock", unit "stock cards";
+        /// 0: one round. Else "collecting points": rounds are played until a player's total
+        /// (only each round's winners add their round score) reaches it.
+        pub match_target: u32 = 0, range(0, MAX_TARGET), unit "points";
+        /// Rounds after which a match stops (end reason `cap`; the highest total wins).
+        pub max_rounds: u32 = 200, range(1, MAX_ROUNDS), unit "rounds";
+        /// Turns after which a round stops (end reason `cap`); the round is scored as usual.
+        // A round ends by the rules well before: see docs/games/beaver-mania.md.
+        pub turn_cap: u32 = 1000, range(1, MAX_TURN_CAP), unit "turns per round";
+        /// Deck composition.
+        pub deck: DeckParams = DeckParams::default(), nested;
     }
 }
 
-/// The deck: number cards 1..`numbers`, jokers and the eight action cards.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeckParams {
-    /// The highest number (number cards run 1..numbers), 3 to 20. Default 12.
-    pub numbers: u32,
-    /// Copies of each number card, 1 to 12. Default 8.
-    pub copies: u32,
-    /// Jokers, 0 to 12. Default 4.
-    pub jokers: u32,
-    /// Superbeaver cards (steal 2), 0 to 8. Default 2.
-    pub superbeaver: u32,
-    /// Thief cards (steal 1), 0 to 8. Default 2.
-    pub thief: u32,
-    /// Fairy cards (wish a card from another hand), 0 to 8. Default 2.
-    pub fairy: u32,
-    /// Partybeaver cards (with 3 unrelated numbers; cannot be stabbed), 0 to 8. Default 2.
-    pub partybeaver: u32,
-    /// Hippie cards (stands for one number of a run of 3 to 7), 0 to 8. Default 2.
-    pub hippie: u32,
-    /// Bad guy cards (another player takes 2 cards), 0 to 8. Default 2.
-    pub bad_guy: u32,
-    /// Bodyguard cards (the play cannot be stabbed), 0 to 8. Default 2.
-    pub bodyguard: u32,
-    /// King cards (the others add a card of the play's number), 0 to 8. Default 2.
-    pub king: u32,
-}
-
-impl Default for DeckParams {
-    fn default() -> Self {
-        DeckParams { numbers: 12, copies: 8, jokers: 4, superbeaver: 2, thief: 2, fairy: 2, partybeaver: 2, hippie: 2, bad_guy: 2, bodyguard: 2, king: 2 }
+crate::games::key_table::params! {
+    prefix "deck.";
+    /// The deck: number cards 1..`numbers`, jokers and the eight action cards.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct DeckParams {
+        /// The highest number: number cards run 1 to this.
+        pub numbers: u32 = 12, range(3, MAX_NUMBERS), note "the deck must deal the hands, the display and the stock", unit "as the highest number";
+        /// Copies of each number card.
+        pub copies: u32 = 8, range(1, MAX_COPIES), note "the deck must deal the hands, the display and the stock", unit "copies per number";
+        /// Jokers.
+        pub jokers: u32 = 4, range(0, MAX_JOKERS), unit "jokers";
+        /// Superbeaver cards (steal 2 cards).
+        pub superbeaver: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// Thief cards (steal 1 card).
+        pub thief: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// Fairy cards (wish a card from another hand).
+        pub fairy: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// Partybeaver cards (played with 3 unrelated numbers; cannot be stabbed).
+        pub partybeaver: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// Hippie cards (stands for one number of a run of 3 to 7).
+        pub hippie: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// Bad guy cards (another player takes 2 cards).
+        pub bad_guy: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// Bodyguard cards (the play cannot be stabbed).
+        pub bodyguard: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
+        /// King cards (the others add a card of the play's number).
+        pub king: u32 = 2, range(0, MAX_ACTION_COPIES), unit "copies";
     }
 }
 
@@ -146,26 +127,8 @@ impl Params {
     /// Checks every parameter; every problem is listed with its key and what is allowed.
     pub fn check(&self) -> Result<(), Vec<Invalid>> {
         let mut bad = Vec::new();
-        let range = |bad: &mut Vec<Invalid>, key: &str, what: &str, v: u32, lo: u32, hi: u32| {
-            if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
-            }
-        };
-        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 1, MAX_HAND_SIZE);
-        range(&mut bad, "hand_size_five_players", "cards per hand", self.hand_size_five_players, 1, MAX_HAND_SIZE);
-        range(&mut bad, "display_size", "display cards", self.display_size, 0, MAX_DISPLAY);
-        range(&mut bad, "stock_size", "stock cards", self.stock_size, 1, MAX_STOCK);
-        range(&mut bad, "match_target", "points", self.match_target, 0, MAX_TARGET);
-        range(&mut bad, "max_rounds", "rounds", self.max_rounds, 1, MAX_ROUNDS);
-        range(&mut bad, "turn_cap", "turns per round", self.turn_cap, 1, MAX_TURN_CAP);
+        self.check_ranges(&mut bad);
         let d = &self.deck;
-        range(&mut bad, "deck.numbers", "as the highest number", d.numbers, 3, MAX_NUMBERS as u32);
-        range(&mut bad, "deck.copies", "copies per number", d.copies, 1, MAX_COPIES);
-        range(&mut bad, "deck.jokers", "jokers", d.jokers, 0, MAX_JOKERS);
-        for (key, &count) in ACTION_KEYS.iter().zip(&d.action_counts()) {
-            range(&mut bad, &format!("deck.{key}"), "copies", count, 0, MAX_ACTION_COPIES);
-        }
         if bad.is_empty() {
             let need = self.players as u64 * self.dealt() as u64 + self.display_size as u64 + self.stock_size as u64;
             if d.size() < need {
@@ -183,5 +146,13 @@ impl Params {
             }
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::BeaverMania as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

@@ -76,7 +76,6 @@ pub mod board;
 mod bots;
 pub mod cards;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -400,7 +399,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for BluffingJoker {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         BluffingJoker::new(params).map_err(|p| variant.invalid(p))

@@ -35,83 +35,55 @@ pub enum SevenSplit {
     UpTo,
 }
 
-/// Bluffing Joker's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/bluffing-joker.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players: 4, 6 or 8, in two teams seated alternately (seat i in team i mod 2).
-    /// Default 4.
-    pub players: u32,
-    /// Holes on each side of the board (the track has `players` x this many), 8 to 24.
-    /// Default 18.
-    pub track_per_side: u32,
-    /// The come-out hole: index of the hole on the player's own side, 0 to
-    /// `track_per_side` − 1, different from `in_spot`. Default 8.
-    pub come_out: u32,
-    /// The in-spot (the hole in front of home): index on the player's own side, 0 to
-    /// `track_per_side` − 1. Default 3.
-    pub in_spot: u32,
-    /// Pegs per player, 1 to 8. Default 5.
-    pub pegs: u32,
-    /// Holes in each home, `pegs` to 12 (every peg needs a hole). Default 5.
-    pub home_size: u32,
-    /// Standard 52-card decks, 1 to 8. Default: 3, or 4 with 8 players.
-    pub decks: Option<u32>,
-    /// Jokers, 0 to 32. Default: 2 per deck (6, or 8 with 8 players).
-    pub jokers: Option<u32>,
-    /// Cards dealt to each seat at the start, 1 to `hand_size`. Default 5.
-    pub deal: u32,
-    /// Each turn starts by drawing up to this many cards, 1 to 12. Default 6.
-    pub hand_size: u32,
-    /// How a 7 splits over two pegs: "exact" (a and 7 − a) or "up_to" (a + b <= 7).
-    /// Default "exact".
-    pub seven_split: SevenSplit,
-    /// Whether the extra turns the doubt rules grant are taken (false: never). Default true.
-    pub extra_turns: bool,
-    /// Turns after which the game stops with no winner (end reason `cap`), 1 to 50000.
-    /// Default 5000.
-    pub turn_cap: u32,
-    /// The doubt rules.
-    pub doubt: DoubtParams,
-}
-
-/// The doubt rules designers may vary.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DoubtParams {
-    /// Whether a declaration may be false (false: every declaration must name the card's
-    /// true value, so every doubt is wrong). Default true.
-    pub bluffing: bool,
-    /// Whether a right doubt also costs the liar the declared move (true: the liar does not
-    /// move; false: it moves, then loses the peg). Default true.
-    pub right_doubt_stops_move: bool,
-}
-
-impl Default for DoubtParams {
-    fn default() -> Self {
-        DoubtParams { bluffing: true, right_doubt_stops_move: true }
+crate::games::key_table::params! {
+    /// Bluffing Joker's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/bluffing-joker.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players, in two teams seated alternately (seat i in team i mod 2).
+        pub players: u32 = 4, allowed("4, 6 or 8");
+        /// Holes on each side of the board; the track has `players` x this many.
+        pub track_per_side: u32 = 18, range(8, MAX_TRACK_PER_SIDE), note "more than `come_out` and `in_spot`";
+        /// The come-out hole: index of the hole on the player's own side where a peg comes out.
+        pub come_out: u32 = 8, allowed("0 to `track_per_side` - 1, not `in_spot`");
+        /// The in-spot, the hole in front of home: index on the player's own side.
+        pub in_spot: u32 = 3, allowed("0 to `track_per_side` - 1");
+        /// Pegs per player.
+        pub pegs: u32 = 5, range(1, MAX_PEGS), note "at most `home_size`";
+        /// Holes in each home.
+        pub home_size: u32 = 5, allowed("`pegs` to 12");
+        /// Standard 52-card decks in the stock.
+        pub decks: Option<u32> = None, documented(1, MAX_DECKS), shown "3, or 4 with 8 players";
+        /// Jokers in the stock.
+        pub jokers: Option<u32> = None, documented(0, MAX_JOKERS), shown "2 per deck (6, or 8 with 8 players)";
+        /// Cards dealt to each seat at the start.
+        pub deal: u32 = 5, allowed("1 to `hand_size`");
+        /// Each turn starts by drawing up to this many cards.
+        pub hand_size: u32 = 6, range(1, MAX_HAND), note "at least `deal`";
+        /// How a 7 splits over two pegs: `exact` a and 7 - a; `up_to` a + b at most 7.
+        pub seven_split: SevenSplit = SevenSplit::Exact, allowed("`\"exact\"` or `\"up_to\"`"), shown "\"exact\"";
+        /// Whether the extra turns the doubt rules grant are taken (false: never).
+        pub extra_turns: bool = true, allowed("true or false");
+        /// Turns after which the game stops with no winner (end reason `cap`).
+        pub turn_cap: u32 = 5000, range(1, MAX_TURN_CAP);
+        /// The doubt rules.
+        pub doubt: DoubtParams = DoubtParams::default(), nested;
     }
 }
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            players: 4,
-            track_per_side: 18,
-            come_out: 8,
-            in_spot: 3,
-            pegs: 5,
-            home_size: 5,
-            decks: None,
-            jokers: None,
-            deal: 5,
-            hand_size: 6,
-            seven_split: SevenSplit::Exact,
-            extra_turns: true,
-            turn_cap: 5000,
-            doubt: DoubtParams::default(),
-        }
+crate::games::key_table::params! {
+    prefix "doubt.";
+    /// The doubt rules designers may vary.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct DoubtParams {
+        /// Whether a declaration may be false (false: every declaration names the card's true
+        /// value, so every doubt is wrong).
+        pub bluffing: bool = true, allowed("true or false");
+        /// Whether a right doubt also costs the liar the declared move (true: the liar does not
+        /// move; false: it moves, then loses the peg).
+        pub right_doubt_stops_move: bool = true, allowed("true or false");
     }
 }
 
@@ -134,6 +106,7 @@ impl Params {
     /// Checks every key; every problem is listed.
     pub fn check(&self) -> Result<(), Vec<Invalid>> {
         let mut bad = Vec::new();
+        self.check_ranges(&mut bad);
         let range = |bad: &mut Vec<Invalid>, key: &str, v: u32, lo: u32, hi: u32| {
             if !(lo..=hi).contains(&v) {
                 bad.push(Invalid::new(key, format!("{v} is not allowed; allowed: {lo} to {hi}")));
@@ -142,14 +115,12 @@ impl Params {
         if ![4, 6, 8].contains(&self.players) {
             bad.push(Invalid::new("players", format!("{} players is not allowed; allowed: 4, 6 or 8 (two teams seated alternately)", self.players)));
         }
-        range(&mut bad, "track_per_side", self.track_per_side, 8, MAX_TRACK_PER_SIDE);
         let side = self.track_per_side.max(1);
         range(&mut bad, "come_out", self.come_out, 0, side - 1);
         range(&mut bad, "in_spot", self.in_spot, 0, side - 1);
         if self.come_out == self.in_spot {
             bad.push(Invalid::new("come_out", format!("the come-out hole ({}) must differ from the in-spot ({})", self.come_out, self.in_spot)));
         }
-        range(&mut bad, "pegs", self.pegs, 1, MAX_PEGS as u32);
         range(&mut bad, "home_size", self.home_size, 1, MAX_HOME);
         if self.home_size < self.pegs {
             bad.push(Invalid::new(
@@ -159,9 +130,7 @@ impl Params {
         }
         range(&mut bad, "decks", self.deck_count(), 1, MAX_DECKS);
         range(&mut bad, "jokers", self.joker_count(), 0, MAX_JOKERS);
-        range(&mut bad, "hand_size", self.hand_size, 1, MAX_HAND as u32);
         range(&mut bad, "deal", self.deal, 1, self.hand_size.max(1));
-        range(&mut bad, "turn_cap", self.turn_cap, 1, MAX_TURN_CAP);
         let need = self.players.saturating_mul(self.hand_size).saturating_add(1);
         if self.cards() < need {
             bad.push(Invalid::new(
@@ -175,5 +144,13 @@ impl Params {
             ));
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::BluffingJoker as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

@@ -72,7 +72,6 @@ mod audit;
 mod bots;
 mod determinize;
 mod hand;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -375,7 +374,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for DiceFactor {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         DiceFactor::new(params).map_err(|p| variant.invalid(p))

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{ActionCard, CARD_KINDS, Card, DeckCounts, DeckSpec};
+use crate::games::chroma::{ActionCard, CARD_KINDS, Card, DeckSpec, deck_counts};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -52,51 +52,107 @@ impl D8Face {
     }
 }
 
-/// Dice Factor's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/dice-factor.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players at the table, 2 to 8. Default 4.
-    pub players: u32,
-    /// Cards dealt to each player, 1 to 10. Default 5.
-    pub hand_size: u32,
-    /// Cards counting toward one current target that win, 1 to 20. Default 5. A goal above
-    /// `hand_size` is reached only by hands that add_a_card made larger; without them every
-    /// game ends at the cap.
-    pub goal: u32,
-    /// Turns after which the game stops with no winner (end reason `cap`), 1 to 100000.
-    /// Default 1000.
-    pub turn_cap: u32,
-    /// Shuffle the whole discard pile into a new draw pile when a card must be drawn and the
-    /// draw pile is empty. Default true; when false, such a draw gives nothing.
-    pub reshuffle_discard: bool,
-    /// The d8 outcome table: one entry per face, in face order, each `"nothing"`, `"swap"`,
-    /// `"trade"` or `"reroll"`; 1 to 20 faces. Default faces 1-5 nothing, 6 swap, 7 trade,
-    /// 8 reroll.
-    pub d8: Vec<D8Face>,
-    /// Deck composition: `base_sets`, `colors_sets`, `shapes_sets` and `action_sets` (one of
-    /// each of skip, reverse, trade_one_card, trade_hands, add_a_card and dice), each 0 to 10,
-    /// and `[deck.counts]` overrides per kind (0 to 10 copies; `add_two_cards`,
-    /// `remove_a_card` and `remove_two_cards` are not Dice Factor cards and must stay 0).
-    /// Default 3 base sets, 1 colors set, 1 shapes set, 1 action set (93 cards).
-    pub deck: DeckSpec,
-}
-
 /// The default d8: faces 1-5 nothing, 6 swap, 7 trade, 8 reroll.
 pub const DEFAULT_D8: [D8Face; 8] =
     [D8Face::Nothing, D8Face::Nothing, D8Face::Nothing, D8Face::Nothing, D8Face::Nothing, D8Face::Swap, D8Face::Trade, D8Face::Reroll];
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            players: 4,
-            hand_size: 5,
-            goal: 5,
-            turn_cap: 1000,
-            reshuffle_discard: true,
-            d8: DEFAULT_D8.to_vec(),
-            deck: DeckSpec { base_sets: 3, colors_sets: 1, shapes_sets: 1, action_sets: 1, counts: DeckCounts::default() },
+crate::games::key_table::params! {
+    /// Dice Factor's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/dice-factor.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = 4, range(2, MAX_PLAYERS), unit "players";
+        /// Cards dealt to each player.
+        pub hand_size: u32 = 5, range(1, MAX_HAND_SIZE), unit "cards per hand";
+        /// Cards counting toward one current target that win; above `hand_size` only hands
+        /// that add-a-card made larger can reach it.
+        // Without add-a-card cards such a goal ends every game at the cap.
+        pub goal: u32 = 5, range(1, MAX_GOAL), unit "cards to win";
+        /// Turns after which the game stops with no winner (end reason `cap`).
+        pub turn_cap: u32 = 1000, range(1, MAX_TURN_CAP), unit "turns";
+        /// Shuffle the whole discard pile into a new draw pile when a card must be drawn from
+        /// an empty draw pile; false: that draw gives nothing.
+        pub reshuffle_discard: bool = true, allowed("true or false");
+        /// What each face of the d8 does, in face order.
+        pub d8: Vec<D8Face> = DEFAULT_D8.to_vec(), allowed("1 to 20 faces, each `\"nothing\"`, `\"swap\"`, `\"trade\"` or `\"reroll\"`"),
+            shown "[\"nothing\", \"nothing\", \"nothing\", \"nothing\", \"nothing\", \"swap\", \"trade\", \"reroll\"]";
+        /// Deck composition (93 cards by default).
+        pub deck: DeckParams = DeckParams::default(), nested;
+    }
+}
+
+crate::games::key_table::params! {
+    prefix "deck.";
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: a `[deck]` table, when
+    /// given, lists all four set counts.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct DeckParams {
+        /// Base sets (25 cards each, one per color and shape).
+        pub base_sets: u32 = 3, range(0, MAX_SETS), note "the deck must deal every hand", unit "sets";
+        /// Colors sets (5 color wilds and 1 all-colors wild each).
+        pub colors_sets: u32 = 1, range(0, MAX_SETS), unit "sets";
+        /// Shapes sets (5 shape wilds and 1 all-shapes wild each).
+        pub shapes_sets: u32 = 1, range(0, MAX_SETS), unit "sets";
+        /// Action sets (one each of skip, reverse, trade one card, trade hands, add a card and
+        /// dice).
+        pub action_sets: u32 = 1, range(0, MAX_SETS), unit "sets";
+        /// Per-kind overrides of the copies of each card.
+        #[serde(default)]
+        pub counts: CountsParams = CountsParams::default(), nested;
+    }
+}
+
+crate::games::key_table::params! {
+    prefix "deck.counts.";
+    /// The `[deck.counts]` table: copies of each card of a kind, replacing what the sets give
+    /// (the shared Chroma [`DeckCounts`](crate::games::chroma::DeckCounts), with Dice Factor's
+    /// ranges).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct CountsParams {
+        /// Copies of each base card (one per color and shape), replacing what the sets give.
+        pub base: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of each color wild, replacing what the sets give.
+        pub color_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of each shape wild, replacing what the sets give.
+        pub shape_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the all-colors wild, replacing what the sets give.
+        pub all_colors: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the all-shapes wild, replacing what the sets give.
+        pub all_shapes: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the skip card, replacing what the sets give.
+        pub skip: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the reverse card, replacing what the sets give.
+        pub reverse: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the trade-one-card card, replacing what the sets give.
+        pub trade_one_card: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the trade-hands card, replacing what the sets give.
+        pub trade_hands: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the add-a-card card, replacing what the sets give.
+        pub add_a_card: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Not a Dice Factor card: must be 0.
+        pub add_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Not a Dice Factor card: must be 0.
+        pub remove_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Not a Dice Factor card: must be 0.
+        pub remove_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Copies of the dice card, replacing what the sets give.
+        pub dice: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+    }
+}
+
+impl DeckParams {
+    /// The shared kit's deck description of this `[deck]` table.
+    pub fn spec(&self) -> DeckSpec {
+        DeckSpec {
+            base_sets: self.base_sets,
+            colors_sets: self.colors_sets,
+            shapes_sets: self.shapes_sets,
+            action_sets: self.action_sets,
+            counts: deck_counts!(&self.counts),
         }
     }
 }
@@ -104,21 +160,13 @@ impl Default for Params {
 impl Params {
     /// Copies of every card in the deck.
     pub fn copies(&self) -> [u32; CARD_KINDS] {
-        self.deck.copies(&DICE_FACTOR_ACTIONS)
+        self.deck.spec().copies(&DICE_FACTOR_ACTIONS)
     }
 
     /// Checks every parameter; every problem is listed with its key.
     pub fn check(&self) -> Result<(), Vec<Invalid>> {
         let mut bad = Vec::new();
-        let range = |bad: &mut Vec<Invalid>, key: &str, what: &str, v: u32, lo: u32, hi: u32| {
-            if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
-            }
-        };
-        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 1, MAX_HAND_SIZE);
-        range(&mut bad, "goal", "cards to win", self.goal, 1, MAX_GOAL);
-        range(&mut bad, "turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
+        self.check_ranges(&mut bad);
         if self.d8.is_empty() || self.d8.len() > MAX_D8_FACES {
             bad.push(Invalid::new(
                 "d8",
@@ -128,31 +176,7 @@ impl Params {
                 ),
             ));
         }
-        let d = &self.deck;
-        for (key, v) in
-            [("deck.base_sets", d.base_sets), ("deck.colors_sets", d.colors_sets), ("deck.shapes_sets", d.shapes_sets), ("deck.action_sets", d.action_sets)]
-        {
-            range(&mut bad, key, "sets", v, 0, MAX_SETS);
-        }
-        let c = &d.counts;
-        let counts = [
-            ("base", c.base),
-            ("color_wild", c.color_wild),
-            ("shape_wild", c.shape_wild),
-            ("all_colors", c.all_colors),
-            ("all_shapes", c.all_shapes),
-            ("skip", c.skip),
-            ("reverse", c.reverse),
-            ("trade_one_card", c.trade_one_card),
-            ("trade_hands", c.trade_hands),
-            ("add_a_card", c.add_a_card),
-            ("dice", c.dice),
-        ];
-        for (kind, v) in counts {
-            if let Some(v) = v {
-                range(&mut bad, &format!("deck.counts.{kind}"), "copies", v, 0, MAX_COPIES);
-            }
-        }
+        let c = &self.deck.counts;
         for (kind, v) in [("add_two_cards", c.add_two_cards), ("remove_a_card", c.remove_a_card), ("remove_two_cards", c.remove_two_cards)] {
             if v.unwrap_or(0) != 0 {
                 bad.push(Invalid::new(
@@ -177,11 +201,19 @@ impl Params {
 
     /// The deck as a list of cards in canonical order.
     pub fn deck_cards(&self) -> Vec<Card> {
-        self.deck.cards(&DICE_FACTOR_ACTIONS)
+        self.deck.spec().cards(&DICE_FACTOR_ACTIONS)
     }
 
     /// Copies of the action card `a` in the deck.
     pub fn action_copies(&self, a: ActionCard) -> u32 {
         self.copies()[a as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::DiceFactor as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

@@ -40,7 +40,6 @@
 mod audit;
 mod bots;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 #[cfg(target_arch = "x86_64")]
@@ -219,7 +218,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for FlowerPower {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         FlowerPower::new(params).map_err(|p| variant.invalid(p))

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{Card, DeckCounts, DeckSpec};
+use crate::games::chroma::{Card, DeckSpec, deck_counts};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -18,55 +18,85 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 /// Colors (flowers that can be in progress at once).
 pub const COLORS: usize = 5;
 
-/// Flower Power's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/flower-power.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players at the table, 2 to 8. Default 4.
-    pub players: u32,
-    /// Cards a player draws up to at the start of its turn, 1 to 16. Default 5.
-    pub hand_size: u32,
-    /// Most cards played in one turn (at least 1 is always played), 1 to 16. Default 5.
-    /// A value above `hand_size` plays like `hand_size` (nobody holds more).
-    pub max_play: u32,
-    /// Petals (cards of one color) that complete a flower, 1 to the cards of one color in
-    /// the deck (5 x base sets). Default 5.
-    pub petals: u32,
-    /// Turns after which the game stops with end reason `cap` (most flowers still win),
-    /// 1 to 100000. Default 1000 (a game never needs more turns than the deck has cards).
-    pub turn_cap: u32,
-    /// Deck composition: base sets only.
-    pub deck: DeckParams,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params { players: 4, hand_size: 5, max_play: 5, petals: 5, turn_cap: 1000, deck: DeckParams::default() }
+crate::games::key_table::params! {
+    /// Flower Power's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/flower-power.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = 4, range(2, MAX_PLAYERS), unit "players";
+        /// Cards a player draws up to at the start of its turn.
+        pub hand_size: u32 = 5, range(1, MAX_HAND), unit "cards per hand";
+        /// Most cards played in one turn (at least 1 is always played); above `hand_size` it
+        /// plays like `hand_size`.
+        pub max_play: u32 = 5, range(1, MAX_HAND), unit "cards per play";
+        /// Cards of one color that complete a flower (1 point).
+        // At most the cards of one color in the deck, 5 x base sets (10 with the default deck).
+        pub petals: u32 = 5, allowed("1 to 10; at most 5 x the copies of each base card");
+        /// Turns after which the game stops with end reason `cap` (most flowers still win).
+        // A game never needs more turns than the deck has cards.
+        pub turn_cap: u32 = 1000, range(1, MAX_TURN_CAP), unit "turns";
+        /// Deck composition: base sets only.
+        pub deck: DeckParams = DeckParams::default(), nested;
     }
 }
 
-/// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: Flower Power plays base
-/// cards only, so every set or count other than the base ones must be 0.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeckParams {
-    /// Base sets (25 cards each, one per color and shape), 1 to 40. Default 2.
-    pub base_sets: u32,
-    /// Colors sets: must be 0 (Flower Power has no wilds). Default 0.
-    pub colors_sets: u32,
-    /// Shapes sets: must be 0 (Flower Power has no wilds). Default 0.
-    pub shapes_sets: u32,
-    /// Action sets: must be 0 (Flower Power has no action cards). Default 0.
-    pub action_sets: u32,
-    /// Per-kind overrides: only `base` (copies of each base card, replacing `base_sets`,
-    /// 1 to 40) may be non-zero.
-    pub counts: DeckCounts,
+crate::games::key_table::params! {
+    prefix "deck.";
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: Flower Power plays base
+    /// cards only, so every set or count other than the base ones must be 0.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct DeckParams {
+        /// Base sets in the deck (25 cards each, one per color and shape).
+        pub base_sets: u32 = 2, documented(1, MAX_BASE_SETS);
+        /// Flower Power has no wilds: must be 0.
+        pub colors_sets: u32 = 0, allowed("0 only");
+        /// Flower Power has no wilds: must be 0.
+        pub shapes_sets: u32 = 0, allowed("0 only");
+        /// Flower Power has no action cards: must be 0.
+        pub action_sets: u32 = 0, allowed("0 only");
+        /// Per-kind overrides: only `base` may be non-zero.
+        pub counts: CountsParams = CountsParams::default(), nested;
+    }
 }
 
-impl Default for DeckParams {
-    fn default() -> Self {
-        DeckParams { base_sets: 2, colors_sets: 0, shapes_sets: 0, action_sets: 0, counts: DeckCounts::default() }
+crate::games::key_table::params! {
+    prefix "deck.counts.";
+    /// The `[deck.counts]` table (the shared Chroma
+    /// [`DeckCounts`](crate::games::chroma::DeckCounts), with Flower Power's ranges).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct CountsParams {
+        /// Copies of each base card, replacing `base_sets`.
+        pub base: Option<u32> = None, documented(1, MAX_BASE_SETS), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub color_wild: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub shape_wild: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub all_colors: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub all_shapes: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub skip: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub reverse: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub trade_one_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub trade_hands: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub add_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub add_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub remove_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub remove_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Flower Power has no wilds or action cards: must be 0.
+        pub dice: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
     }
 }
 
@@ -78,7 +108,7 @@ impl DeckParams {
             colors_sets: self.colors_sets,
             shapes_sets: self.shapes_sets,
             action_sets: self.action_sets,
-            counts: self.counts.clone(),
+            counts: deck_counts!(&self.counts),
         }
     }
 
@@ -107,10 +137,7 @@ impl Params {
                 bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
             }
         };
-        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 1, MAX_HAND as u32);
-        range(&mut bad, "max_play", "cards per play", self.max_play, 1, MAX_HAND as u32);
-        range(&mut bad, "turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
+        self.check_ranges(&mut bad);
         let d = &self.deck;
         let (copies_key, copies) = match d.counts.base {
             Some(n) => ("deck.counts.base", n),
@@ -158,5 +185,13 @@ impl Params {
             bad.push(Invalid::new("petals", "0 petals per flower is not allowed; allowed: 1 to 5 x base sets"));
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::FlowerPower as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

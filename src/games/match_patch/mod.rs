@@ -65,7 +65,6 @@
 mod audit;
 mod bots;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -307,7 +306,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for MatchPatch {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
 
     fn from_variant(variant: &Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;

@@ -22,43 +22,36 @@ pub const MAX_PAIR_DRAWS: u32 = 2;
 /// Largest turn cap.
 pub const MAX_TURN_CAP: u32 = 100_000;
 
-/// Match Patch's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/match-patch.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players at the table, 2 to 8. Default 4.
-    pub players: u32,
-    /// Cards dealt to each player, 0 to 24 (and at most the deck). Default 3.
-    pub deal: u32,
-    /// Cards drawn after laying a pair (each from the pile or any patch slot; fewer when
-    /// both are empty), 0 to 2. Default 2 (the rulebook).
-    pub pair_draws: u32,
-    /// Turns after which the game stops (end reason `cap`; pairs decide the winner as
-    /// usual), 1 to 100000. Default 1000.
-    pub turn_cap: u32,
-    /// Deck composition.
-    pub deck: DeckParams,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params { players: 4, deal: 3, pair_draws: 2, turn_cap: 1000, deck: DeckParams::default() }
+crate::games::key_table::params! {
+    /// Match Patch's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/match-patch.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = 4, range(2, MAX_PLAYERS), unit "players";
+        /// Cards dealt to each player.
+        pub deal: u32 = 3, range(0, MAX_DEAL), note "at most the deck", unit "cards dealt";
+        /// Cards drawn after laying a pair (each from the pile or any patch slot; fewer when
+        /// both are empty).
+        pub pair_draws: u32 = 2, range(0, MAX_PAIR_DRAWS), unit "cards drawn after a pair";
+        /// Turns after which the game stops with end reason `cap`; pairs decide the winner as
+        /// usual.
+        pub turn_cap: u32 = 1000, range(1, MAX_TURN_CAP), unit "turns";
+        /// Deck composition.
+        pub deck: DeckParams = DeckParams::default(), nested;
     }
 }
 
-/// The deck: whole base sets only (Match Patch uses no wilds and no action cards).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeckParams {
-    /// Base sets (25 cards each, one per color and shape), an even number from 2 to 20, so
-    /// every card has a partner. Default 2.
-    pub base_sets: u32,
-}
-
-impl Default for DeckParams {
-    fn default() -> Self {
-        DeckParams { base_sets: 2 }
+crate::games::key_table::params! {
+    prefix "deck.";
+    /// The deck: whole base sets only (Match Patch uses no wilds and no action cards).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct DeckParams {
+        /// Base sets in the deck (25 cards each, one per color and shape), even so that every
+        /// card has a twin.
+        pub base_sets: u32 = 2, allowed("an even number from 2 to 20");
     }
 }
 
@@ -71,15 +64,7 @@ impl Params {
     /// Checks every parameter; every problem is listed.
     pub fn check(&self) -> Result<(), Vec<Invalid>> {
         let mut bad = Vec::new();
-        let mut range = |key: &str, what: &str, v: u32, lo: u32, hi: u32| {
-            if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
-            }
-        };
-        range("players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range("deal", "cards dealt", self.deal, 0, MAX_DEAL);
-        range("pair_draws", "cards drawn after a pair", self.pair_draws, 0, MAX_PAIR_DRAWS);
-        range("turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
+        self.check_ranges(&mut bad);
         let sets = self.deck.base_sets;
         if !(2..=MAX_BASE_SETS).contains(&sets) || !sets.is_multiple_of(2) {
             bad.push(Invalid::new(
@@ -100,5 +85,13 @@ impl Params {
             ));
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::MatchPatch as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

@@ -20,7 +20,6 @@
 mod audit;
 mod bots;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 mod piles;
@@ -117,8 +116,9 @@ impl PennyBadger {
     /// Checks the parameters and builds the game.
     pub fn new(params: Params) -> Result<Self, Vec<Invalid>> {
         let payout = params.check()?;
-        let deck = params.deck.cards(&BADGER_ACTIONS);
-        let copies = params.deck.copies(&BADGER_ACTIONS);
+        let spec = params.deck.spec();
+        let deck = spec.cards(&BADGER_ACTIONS);
+        let copies = spec.copies(&BADGER_ACTIONS);
         let settle_rows = rules::settle_rows(&payout);
         Ok(PennyBadger { params, payout, deck, copies, settle_rows })
     }
@@ -292,7 +292,7 @@ pub fn is_dead_weight(card: Card) -> bool {
 }
 
 impl crate::games::Registered for PennyBadger {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         PennyBadger::new(params).map_err(|p| variant.invalid(p))

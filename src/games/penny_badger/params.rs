@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
-use crate::games::chroma::{BADGER_ACTIONS, DeckSpec};
+use crate::games::chroma::{BADGER_ACTIONS, DeckSpec, MAX_SETS, deck_counts};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -17,6 +17,8 @@ pub const HAND_CAP: usize = crate::games::chroma::HAND_CAP;
 /// Most pennies in the bank (and ten times the most a player starts with): all the money on
 /// the table then fits the 32-bit counts with room to spare.
 pub const MAX_PENNIES: u32 = 1_000_000_000;
+/// Largest `hand_size`.
+pub const MAX_HAND_SIZE: u32 = 10;
 /// Largest turn cap (a capped game then still takes well under a second).
 pub const MAX_TURN_CAP: u32 = 100_000;
 /// Largest claim the payout table may list.
@@ -79,41 +81,126 @@ impl<'de> Deserialize<'de> for Amount {
     }
 }
 
-/// One row of the payout table as written in TOML (`[payout.wild]`, `[payout.2]`, ...).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct PayoutRowSpec {
-    /// Pennies taken from the bank when the claim stands.
-    pub withdrawal: Amount,
-    /// Rows 2 and up: what a caught bluffer pays the bank and each accuser, and what each
-    /// wrong accuser pays the bank and the claimer.
-    pub penalty: Option<Amount>,
-    /// Wild row: what each wrong accuser pays the bank and the claimer (default 1).
-    pub accuser_penalty: Option<Amount>,
-    /// Wild row: what a caught bluffer pays the bank and each accuser (default 2).
-    pub bluffer_penalty: Option<Amount>,
+crate::games::key_table::params! {
+    prefix "payout.<row>.";
+    required;
+    /// One row of the payout table as written in TOML (`[payout.wild]`, `[payout.2]`, ...).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct PayoutRowSpec {
+        /// Pennies taken from the bank when the claim of that row stands. Rows: `wild`, then
+        /// claim sizes `2`, `3`, ... up to 10 without gaps; the last row is the largest claim.
+        pub withdrawal: Amount = required, allowed("pennies, or `\"bank\"` for the whole bank"),
+            shown "required in every row (standard: wild 3, then 4, 8, 16, 32, 64, 128, `\"bank\"` for rows 2 to 8)";
+        /// Rows 2 and up: what a caught bluffer pays the bank and each accuser, and what each
+        /// wrong accuser pays the bank and the claimer.
+        pub penalty: Option<Amount> = None, allowed("pennies, or `\"savings\"` for all the payer's savings; not in the wild row"),
+            shown "required in rows 2 and up (standard: 2, 4, 8, 16, 32, 64, `\"savings\"`)";
+        /// Wild row: what each wrong accuser pays the bank and the claimer.
+        pub accuser_penalty: Option<Amount> = None, allowed("pennies, or `\"savings\"`"), shown "1 (wild row only)";
+        /// Wild row: what a caught bluffer pays the bank and each accuser.
+        pub bluffer_penalty: Option<Amount> = None, allowed("pennies, or `\"savings\"`"), shown "2 (wild row only)";
+    }
 }
 
-/// Penny Badger's parameters as they appear in a variant file.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct Params {
-    /// Players at the table, 2 to 8. Default 4.
-    pub players: u32,
-    /// Cards a hand is refilled to at the end of a turn, 1 to 10. Default 5.
-    pub hand_size: u32,
-    /// Pennies in the bank at the start. Default 100.
-    pub bank: u32,
-    /// Pennies each player starts with, at least 1. Default 20.
-    pub starting_savings: u32,
-    /// Turns after which the game stops with end reason `cap`. Default 1000.
-    pub turn_cap: u32,
-    /// Shuffle the discard pile into a new draw pile when the draw pile is empty. Default true.
-    pub reshuffle_discard: bool,
-    /// Withdrawal and penalties by claim: `wild`, then `2`, `3`, ... without gaps.
-    pub payout: BTreeMap<String, PayoutRowSpec>,
-    /// Deck composition. Default Deck A + Deck B: 2 of each set.
-    pub deck: DeckSpec,
+crate::games::key_table::params! {
+    required;
+    /// Penny Badger's parameters as they appear in a variant file: every key is required (the
+    /// standard values are those of variants/penny-badger/standard.toml).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = required, range(2, MAX_PLAYERS), shown "required (standard: 4)", unit "players";
+        /// Cards a hand is refilled to at the end of a turn.
+        pub hand_size: u32 = required, documented(1, MAX_HAND_SIZE), shown "required (standard: 5)";
+        /// Pennies in the bank at the start.
+        pub bank: u32 = required, documented(0, MAX_PENNIES), shown "required (standard: 100)";
+        /// Pennies each player starts with.
+        pub starting_savings: u32 = required, documented(1, MAX_PENNIES / 10), shown "required (standard: 20)";
+        /// Turns after which the game stops with end reason `cap`.
+        pub turn_cap: u32 = required, range(1, MAX_TURN_CAP), shown "required (standard: 1000)", tail " turns";
+        /// Shuffle the discard pile into a new draw pile when the draw pile is empty.
+        pub reshuffle_discard: bool = required, allowed("true or false"), shown "required (standard: true)";
+        /// Withdrawal and penalties by claim: `wild`, then `2`, `3`, ... without gaps.
+        pub payout: BTreeMap<String, PayoutRowSpec> = required, table(PayoutRowSpec);
+        /// Deck composition (the standard: Deck A + Deck B, 2 of each set).
+        pub deck: DeckParams = required, nested;
+    }
+}
+
+crate::games::key_table::params! {
+    prefix "deck.";
+    required;
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: every set count is required.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    pub struct DeckParams {
+        /// Base sets (25 cards each, one per color and shape).
+        pub base_sets: u32 = required, documented(0, MAX_SETS), shown "required (standard: 2)", note "the deck must deal every hand";
+        /// Colors sets (5 color wilds and 1 all-colors wild each).
+        pub colors_sets: u32 = required, documented(0, MAX_SETS), shown "required (standard: 2)";
+        /// Shapes sets (5 shape wilds and 1 all-shapes wild each).
+        pub shapes_sets: u32 = required, documented(0, MAX_SETS), shown "required (standard: 2)";
+        /// Action sets (one of each of the 8 action cards: skip, reverse, trade one card, trade
+        /// hands, add a card, add two cards, remove a card, remove two cards).
+        pub action_sets: u32 = required, documented(0, MAX_SETS), shown "required (standard: 2)";
+        /// Per-kind overrides of the copies of each card.
+        #[serde(default)]
+        pub counts: CountsParams = required, nested;
+    }
+}
+
+crate::games::key_table::params! {
+    prefix "deck.counts.";
+    /// The `[deck.counts]` table: copies of each card of a kind, replacing what the sets give
+    /// (the shared Chroma [`DeckCounts`](crate::games::chroma::DeckCounts)).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct CountsParams {
+        /// Copies of each base card (one per color and shape), replacing what the sets give.
+        pub base: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of each color wild, replacing what the sets give.
+        pub color_wild: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of each shape wild, replacing what the sets give.
+        pub shape_wild: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the all-colors wild, replacing what the sets give.
+        pub all_colors: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the all-shapes wild, replacing what the sets give.
+        pub all_shapes: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the skip card, replacing what the sets give.
+        pub skip: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the reverse card, replacing what the sets give.
+        pub reverse: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the trade-one-card card, replacing what the sets give.
+        pub trade_one_card: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the trade-hands card, replacing what the sets give.
+        pub trade_hands: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the add-a-card card, replacing what the sets give.
+        pub add_a_card: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the add-two-cards card, replacing what the sets give.
+        pub add_two_cards: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the remove-a-card card, replacing what the sets give.
+        pub remove_a_card: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the remove-two-cards card, replacing what the sets give.
+        pub remove_two_cards: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+        /// Copies of the dice card, replacing what the sets give (not one of Penny Badger's
+        /// action cards).
+        pub dice: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
+    }
+}
+
+impl DeckParams {
+    /// The shared kit's deck description of this `[deck]` table.
+    pub fn spec(&self) -> DeckSpec {
+        DeckSpec {
+            base_sets: self.base_sets,
+            colors_sets: self.colors_sets,
+            shapes_sets: self.shapes_sets,
+            action_sets: self.action_sets,
+            counts: deck_counts!(&self.counts),
+        }
+    }
 }
 
 /// The payout table checked and indexed by claim size.
@@ -142,11 +229,9 @@ impl Params {
     /// Checks the parameters and builds the indexed payout table; every problem is listed.
     pub fn check(&self) -> Result<Payout, Vec<Invalid>> {
         let mut bad = Vec::new();
-        if !(2..=MAX_PLAYERS as u32).contains(&self.players) {
-            bad.push(Invalid::new("players", format!("{} players is not allowed; allowed: 2 to {MAX_PLAYERS}", self.players)));
-        }
-        if !(1..=10).contains(&self.hand_size) {
-            bad.push(Invalid::new("hand_size", format!("hand size {} is not allowed; allowed: 1 to 10", self.hand_size)));
+        self.check_ranges(&mut bad);
+        if !(1..=MAX_HAND_SIZE).contains(&self.hand_size) {
+            bad.push(Invalid::new("hand_size", format!("hand size {} is not allowed; allowed: 1 to {MAX_HAND_SIZE}", self.hand_size)));
         }
         if self.starting_savings == 0 {
             bad.push(Invalid::new("starting_savings", "players must start with at least 1 penny (0 would eliminate them before they play)"));
@@ -156,12 +241,10 @@ impl Params {
         if self.bank > MAX_PENNIES {
             bad.push(Invalid::new("bank", format!("{} pennies is too many; allowed: 0 to {MAX_PENNIES}", self.bank)));
         }
-        if !(1..=MAX_TURN_CAP).contains(&self.turn_cap) {
-            bad.push(Invalid::new("turn_cap", format!("{} is not allowed; allowed: 1 to {MAX_TURN_CAP} turns", self.turn_cap)));
-        }
-        self.deck.check(&mut bad);
-        // Counted, not built: an absurd count is reported by `deck.check` above, never allocated.
-        let deck: u64 = self.deck.copies(&BADGER_ACTIONS).iter().map(|&n| n as u64).sum();
+        let spec = self.deck.spec();
+        spec.check(&mut bad);
+        // Counted, not built: an absurd count is reported by `spec.check` above, never allocated.
+        let deck: u64 = spec.copies(&BADGER_ACTIONS).iter().map(|&n| n as u64).sum();
         let need = self.players as u64 * self.hand_size as u64;
         if deck < need {
             bad.push(Invalid::new(
@@ -227,5 +310,13 @@ impl Params {
             payout.penalty.push(*p);
         }
         payout
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::PennyBadger as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

@@ -45,7 +45,6 @@
 mod audit;
 mod bots;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -405,7 +404,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for PigFarm {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     // The scoring tables are read only when a round is sold.
     const SCORE_KEYS: &'static [&'static str] = &["scoring.*"];
     const STRUCTURAL_KEYS: &'static [&'static str] = &["players", "rounds"];

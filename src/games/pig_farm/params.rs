@@ -25,100 +25,75 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 /// Largest absolute number of points any table entry, increment or bonus may hold.
 pub const MAX_POINTS: i64 = 1_000_000;
 
-/// Pig Farm's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/pig-farm.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players at the table, 2 to 8. Default 4.
-    pub players: u32,
-    /// Cards dealt to each player at the start of a round, 0 to 20. Default 3.
-    pub hand_size: u32,
-    /// Sets a player must hold to sell the farm, 1 to 25. Default 3.
-    pub min_sets_to_sell: u32,
-    /// Rounds in one match (the first seat rotates each round), 1 to 100. Default 1.
-    pub rounds: u32,
-    /// Turns after which a round stops unsold and scores nothing (end reason `cap`),
-    /// 1 to 100000. Default 500.
-    pub turn_cap: u32,
-    /// Shuffle the discard pile into a new draw pile when the draw pile is empty. Default
-    /// true; when false, drawing from an empty pile gives nothing.
-    pub reshuffle_discard: bool,
-    /// Deck composition.
-    pub deck: DeckParams,
-    /// Scoring tables and bonuses.
-    pub scoring: ScoringParams,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            players: 4,
-            hand_size: 3,
-            min_sets_to_sell: 3,
-            rounds: 1,
-            turn_cap: 500,
-            reshuffle_discard: true,
-            deck: DeckParams::default(),
-            scoring: ScoringParams::default(),
-        }
+crate::games::key_table::params! {
+    /// Pig Farm's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/pig-farm.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = 4, range(2, MAX_PLAYERS), unit "players";
+        /// Cards dealt to each player at the start of a round.
+        pub hand_size: u32 = 3, range(0, MAX_HAND_SIZE), note "the deck must deal every hand", unit "cards per hand";
+        /// Sets a player must hold to sell the farm.
+        pub min_sets_to_sell: u32 = 3, range(1, KINDS), note "the seller table must start at or below it", unit "sets to sell";
+        /// Rounds in one match; the first seat moves one to the left each round.
+        pub rounds: u32 = 1, range(1, MAX_ROUNDS), unit "rounds";
+        /// Turns after which a round stops unsold (end reason `cap`); that round scores nothing.
+        pub turn_cap: u32 = 500, range(1, MAX_TURN_CAP), unit "turns per round";
+        /// Shuffle the discard pile into a new draw pile when the draw pile is empty; false: a
+        /// draw from an empty pile gives nothing.
+        pub reshuffle_discard: bool = true, allowed("true or false");
+        /// Deck composition.
+        pub deck: DeckParams = DeckParams::default(), nested;
+        /// Scoring tables and bonuses.
+        pub scoring: ScoringParams = ScoringParams::default(), nested;
     }
 }
 
-/// The deck: whole base sets of pigs plus butcher cards.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeckParams {
-    /// Base sets (25 pigs each, one per color and shape), 2 to 10. Default 3.
-    pub base_sets: u32,
-    /// Butcher cards, 0 to 30. Default 3.
-    pub butchers: u32,
-}
-
-impl Default for DeckParams {
-    fn default() -> Self {
-        DeckParams { base_sets: 3, butchers: 3 }
+crate::games::key_table::params! {
+    prefix "deck.";
+    /// The deck: whole base sets of pigs plus butcher cards.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct DeckParams {
+        /// Base sets of pigs (25 each, one per color and shape).
+        pub base_sets: u32 = 3, range(2, MAX_BASE_SETS), unit "base sets",
+            tail " (a set needs two identical pigs, so one base set could never be sold)";
+        /// Butcher cards in the deck.
+        pub butchers: u32 = 3, range(0, MAX_BUTCHERS), unit "butchers";
     }
 }
 
-/// The scoring as tables keyed by a number written as a TOML key (`3 = 30`).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct ScoringParams {
-    /// Seller's points by number of sets, without gaps, starting at or below
-    /// `min_sets_to_sell`. Default `3 = 30, 4 = 50, 5 = 70, 6 = 100, 7 = 150, 8 = 200, 9 = 250`.
-    pub seller: BTreeMap<String, i64>,
-    /// Seller's points added per set beyond the table's last row. Default 50.
-    pub seller_increment: i64,
-    /// Non-sellers' points by number of sets, without gaps, starting at 0 or 1 (0 sets
-    /// score 0 unless row `0` says otherwise). Default `1 = 5, 2 = 15, 3 = 30, 4 = 0,
-    /// 5 = -30, 6 = -50, 7 = -100, 8 = -150, 9 = -200`.
-    pub others: BTreeMap<String, i64>,
-    /// Non-sellers' points added per set beyond the table's last row. Default -50.
-    pub others_increment: i64,
-    /// Seller only: bonus per set by its size (pigs), keys 2 and up without gaps; sizes
-    /// below the first key get nothing, sizes above the last key get the last key's bonus.
-    /// Default `3 = 50, 4 = 150, 5 = 250` (5 or more).
-    pub set_bonus: BTreeMap<String, i64>,
-    /// Seller only: bonus when no pig in hand is unmatched. Default 100.
-    pub all_pigs_bonus: i64,
+crate::games::key_table::params! {
+    prefix "scoring.";
+    /// The scoring as tables keyed by a number written as a TOML key (`3 = 30`).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct ScoringParams {
+        /// The seller's points by number of sets held.
+        pub seller: BTreeMap<String, i64> = table(&[(3, 30), (4, 50), (5, 70), (6, 100), (7, 150), (8, 200), (9, 250)]),
+            allowed("rows 0 to 25 without gaps, the first at or below `min_sets_to_sell`; points -1000000 to 1000000"),
+            rows "<sets>", shown "`3 = 30`, `4 = 50`, `5 = 70`, `6 = 100`, `7 = 150`, `8 = 200`, `9 = 250`";
+        /// The seller's points added per set beyond the seller table's last row.
+        pub seller_increment: i64 = 50, range(-MAX_POINTS, MAX_POINTS), unit "points";
+        /// Each non-seller's points by number of sets held.
+        pub others: BTreeMap<String, i64> = table(&[(1, 5), (2, 15), (3, 30), (4, 0), (5, -30), (6, -50), (7, -100), (8, -150), (9, -200)]),
+            allowed("rows 0 to 25 without gaps, starting at 0 or 1 (0 sets score 0 unless row 0 is given); points -1000000 to 1000000"),
+            rows "<sets>", shown "`1 = 5`, `2 = 15`, `3 = 30`, `4 = 0`, `5 = -30`, `6 = -50`, `7 = -100`, `8 = -150`, `9 = -200`";
+        /// A non-seller's points added per set beyond the table's last row.
+        pub others_increment: i64 = -50, range(-MAX_POINTS, MAX_POINTS), unit "points";
+        /// The seller's bonus per set by its size in pigs: sizes below the first row get
+        /// nothing, sizes above the last row get the last row's bonus.
+        pub set_bonus: BTreeMap<String, i64> = table(&[(3, 50), (4, 150), (5, 250)]),
+            allowed("sizes 2 to 10 without gaps; points -1000000 to 1000000"), rows "<size>", shown "`3 = 50`, `4 = 150`, `5 = 250`";
+        /// The seller's bonus when no pig in hand is unmatched.
+        pub all_pigs_bonus: i64 = 100, range(-MAX_POINTS, MAX_POINTS), unit "points";
+    }
 }
 
 fn table(rows: &[(u32, i64)]) -> BTreeMap<String, i64> {
     rows.iter().map(|&(k, v)| (k.to_string(), v)).collect()
-}
-
-impl Default for ScoringParams {
-    fn default() -> Self {
-        ScoringParams {
-            seller: table(&[(3, 30), (4, 50), (5, 70), (6, 100), (7, 150), (8, 200), (9, 250)]),
-            seller_increment: 50,
-            others: table(&[(1, 5), (2, 15), (3, 30), (4, 0), (5, -30), (6, -50), (7, -100), (8, -150), (9, -200)]),
-            others_increment: -50,
-            set_bonus: table(&[(3, 50), (4, 150), (5, 250)]),
-            all_pigs_bonus: 100,
-        }
-    }
 }
 
 /// The scoring checked and indexed for play.
@@ -143,26 +118,7 @@ impl Params {
     /// Checks every parameter and builds the scoring lookup; every problem is listed.
     pub fn check(&self) -> Result<Scoring, Vec<Invalid>> {
         let mut bad = Vec::new();
-        let range = |bad: &mut Vec<Invalid>, key: &str, what: &str, v: u32, lo: u32, hi: u32| {
-            if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
-            }
-        };
-        range(&mut bad, "players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range(&mut bad, "hand_size", "cards per hand", self.hand_size, 0, MAX_HAND_SIZE);
-        range(&mut bad, "min_sets_to_sell", "sets to sell", self.min_sets_to_sell, 1, KINDS as u32);
-        range(&mut bad, "rounds", "rounds", self.rounds, 1, MAX_ROUNDS);
-        range(&mut bad, "turn_cap", "turns per round", self.turn_cap, 1, MAX_TURN_CAP);
-        if self.deck.base_sets < 2 || self.deck.base_sets > MAX_BASE_SETS {
-            bad.push(Invalid::new(
-                "deck.base_sets",
-                format!(
-                    "{} base sets is not allowed; allowed: 2 to {MAX_BASE_SETS} (a set needs two identical pigs, so one base set could never be sold)",
-                    self.deck.base_sets
-                ),
-            ));
-        }
-        range(&mut bad, "deck.butchers", "butchers", self.deck.butchers, 0, MAX_BUTCHERS);
+        self.check_ranges(&mut bad);
         let need = self.players as u64 * self.hand_size as u64;
         if self.deck_size() < need {
             bad.push(Invalid::new(
@@ -176,11 +132,6 @@ impl Params {
             ));
         }
         let s = &self.scoring;
-        for (key, v) in
-            [("scoring.seller_increment", s.seller_increment), ("scoring.others_increment", s.others_increment), ("scoring.all_pigs_bonus", s.all_pigs_bonus)]
-        {
-            check_points(&mut bad, key, v);
-        }
         let seller_rows = rows(&mut bad, "scoring.seller", &s.seller, 0, KINDS as u32, "set counts");
         let others_rows = rows(&mut bad, "scoring.others", &s.others, 0, KINDS as u32, "set counts");
         let bonus_rows = rows(&mut bad, "scoring.set_bonus", &s.set_bonus, 2, MAX_BASE_SETS, "set sizes");
@@ -271,5 +222,13 @@ fn fill(dest: &mut [i64], rows: &[(u32, i64)], increment: i64, below: i64) {
         } else {
             last_points.saturating_add(increment.saturating_mul((i - last) as i64))
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::PigFarm as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

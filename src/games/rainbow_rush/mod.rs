@@ -51,7 +51,6 @@ mod audit;
 mod bots;
 pub mod cover;
 mod determinize;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -280,7 +279,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for RainbowRush {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         RainbowRush::new(params).map_err(|p| variant.invalid(p))

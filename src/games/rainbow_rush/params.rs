@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{Card, DeckCounts, DeckSpec, FIRST_ACTION};
+use crate::games::chroma::{Card, DeckSpec, FIRST_ACTION, deck_counts};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -28,60 +28,93 @@ pub const MAX_TURN_CAP: u32 = 100_000;
 /// Largest `lock_turns`.
 pub const MAX_LOCK_TURNS: u32 = 1_000;
 
-/// Rainbow Rush's parameters as they appear in a variant file; every key is optional and
-/// defaults to docs/games/rainbow-rush.md.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct Params {
-    /// Players at the table, 2 to 8. Default 4.
-    pub players: u32,
-    /// Cards dealt to each player, 0 to 20. Default 3.
-    pub deal: u32,
-    /// Most cards a row may hold, 5 to 12 (adding a card to a full row moves one of its
-    /// cards to the discard pile). Default 5.
-    pub row_size: u32,
-    /// Turns a card replaced by a wild stays locked in the discard pile (it cannot be taken
-    /// during the next `lock_turns` turns after the one in which it was replaced), 0 to
-    /// 1000; 0: never locked. Default 1 (the rulebook's "two turns later").
-    pub lock_turns: u32,
-    /// Turns after which the game stops with no winner (end reason `cap`), 1 to 100000.
-    /// Default 1000.
-    pub turn_cap: u32,
-    /// Shuffle the discard pile (except its top card) into a new draw pile when a player
-    /// draws from an empty draw pile. Default true; when false, that draw gives nothing.
-    pub reshuffle_discard: bool,
-    /// Whether a wild may be played onto an opponent's row (option 3 of a turn). Default
-    /// true; false plays without sabotage.
-    pub sabotage: bool,
-    /// Deck composition: `base_sets`, `colors_sets`, `shapes_sets` (each 0 to 10),
-    /// `action_sets` (must be 0: Rainbow Rush has no action cards) and `[deck.counts]`
-    /// overrides of the copies of each card of a kind (`base`, `color_wild`, `shape_wild`,
-    /// `all_colors`, `all_shapes`; 0 to 20). Default 3 base sets, 1 colors set, 1 shapes
-    /// set (87 cards). A key left out of a `[deck]` table keeps its default.
-    pub deck: DeckParams,
+crate::games::key_table::params! {
+    /// Rainbow Rush's parameters as they appear in a variant file; every key is optional and
+    /// defaults to docs/games/rainbow-rush.md.
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table.
+        pub players: u32 = 4, range(2, MAX_PLAYERS), unit "players";
+        /// Cards dealt to each player.
+        pub deal: u32 = 3, range(0, MAX_DEAL), note "the deck must deal every hand", unit "cards dealt";
+        /// Most cards a row may hold; adding a card to a full row moves one of its cards to the
+        /// discard pile.
+        pub row_size: u32 = 5, range(RAINBOW, MAX_ROW), unit "cards per row";
+        /// Turns a card replaced by a wild stays locked in the discard pile (it cannot be taken
+        /// during the next `lock_turns` turns); 0: never locked.
+        // The default 1 is the rulebook's "two turns later".
+        pub lock_turns: u32 = 1, range(0, MAX_LOCK_TURNS), unit "lock turns";
+        /// Turns after which the game stops with no winner (end reason `cap`).
+        pub turn_cap: u32 = 1000, range(1, MAX_TURN_CAP), unit "turns";
+        /// Shuffle the discard pile, all but its top card, into a new draw pile when a player
+        /// draws from an empty draw pile; false: that draw gives nothing.
+        pub reshuffle_discard: bool = true, allowed("true or false");
+        /// Whether a wild may be played onto an opponent's row.
+        pub sabotage: bool = true, allowed("true or false");
+        /// Deck composition (87 cards by default); a key left out of a `[deck]` table keeps
+        /// its default.
+        pub deck: DeckParams = DeckParams::default(), nested;
+    }
 }
 
-/// The `[deck]` table, read as the shared Chroma [`DeckSpec`] with Rainbow Rush's defaults
-/// for the keys left out (`action_sets` is 0: the game has no action cards, so a variant need
-/// not write it).
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields, default)]
-pub struct DeckParams {
-    /// Base sets (25 cards each, one per color and shape), 0 to 10. Default 3.
-    pub base_sets: u32,
-    /// Colors sets (5 color wilds + 1 all-colors each), 0 to 10. Default 1.
-    pub colors_sets: u32,
-    /// Shapes sets (5 shape wilds + 1 all-shapes each), 0 to 10. Default 1.
-    pub shapes_sets: u32,
-    /// Action sets: must be 0 (Rainbow Rush has no action cards). Default 0.
-    pub action_sets: u32,
-    /// Per-kind overrides of the copies of each card (0 to 20); action cards must be 0.
-    pub counts: DeckCounts,
+crate::games::key_table::params! {
+    prefix "deck.";
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`] with Rainbow Rush's defaults
+    /// for the keys left out (`action_sets` is 0: the game has no action cards, so a variant need
+    /// not write it).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct DeckParams {
+        /// Base sets (25 cards each, one per color and shape). A `[deck]` table, when given,
+        /// lists all four set counts.
+        pub base_sets: u32 = 3, range(0, MAX_SETS), note "the deck must deal every hand", unit "base sets";
+        /// Colors sets (5 color wilds and 1 all-colors wild each).
+        pub colors_sets: u32 = 1, range(0, MAX_SETS), unit "colors sets";
+        /// Shapes sets (5 shape wilds and 1 all-shapes wild each).
+        pub shapes_sets: u32 = 1, range(0, MAX_SETS), unit "shapes sets";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub action_sets: u32 = 0, allowed("0 only");
+        /// Per-kind overrides of the copies of each card.
+        pub counts: CountsParams = CountsParams::default(), nested;
+    }
 }
 
-impl Default for DeckParams {
-    fn default() -> Self {
-        DeckParams { base_sets: 3, colors_sets: 1, shapes_sets: 1, action_sets: 0, counts: DeckCounts::default() }
+crate::games::key_table::params! {
+    prefix "deck.counts.";
+    /// The `[deck.counts]` table: copies of each card of a kind, replacing what the sets give
+    /// (the shared Chroma [`DeckCounts`](crate::games::chroma::DeckCounts), with Rainbow Rush's ranges).
+    #[derive(Clone, Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct CountsParams {
+        /// Copies of each base card (one per color and shape), replacing what the sets give.
+        pub base: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of each color wild, replacing what the sets give.
+        pub color_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of each shape wild, replacing what the sets give.
+        pub shape_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the all-colors wild, replacing what the sets give.
+        pub all_colors: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Copies of the all-shapes wild, replacing what the sets give.
+        pub all_shapes: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub skip: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub reverse: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub trade_one_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub trade_hands: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub add_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub add_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub remove_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub remove_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
+        /// Rainbow Rush has no action cards: must be 0.
+        pub dice: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
     }
 }
 
@@ -93,14 +126,8 @@ impl DeckParams {
             colors_sets: self.colors_sets,
             shapes_sets: self.shapes_sets,
             action_sets: self.action_sets,
-            counts: self.counts.clone(),
+            counts: deck_counts!(&self.counts),
         }
-    }
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params { players: 4, deal: 3, row_size: 5, lock_turns: 1, turn_cap: 1000, reshuffle_discard: true, sabotage: true, deck: DeckParams::default() }
     }
 }
 
@@ -125,32 +152,9 @@ impl Params {
     /// Checks every parameter; every problem is listed with its key and what is allowed.
     pub fn check(&self) -> Result<(), Vec<Invalid>> {
         let mut bad = Vec::new();
-        let mut range = |key: &str, what: &str, v: u32, lo: u32, hi: u32| {
-            if !(lo..=hi).contains(&v) {
-                bad.push(Invalid::new(key, format!("{v} {what} is not allowed; allowed: {lo} to {hi}")));
-            }
-        };
-        range("players", "players", self.players, 2, MAX_PLAYERS as u32);
-        range("deal", "cards dealt", self.deal, 0, MAX_DEAL);
-        range("row_size", "cards per row", self.row_size, RAINBOW, MAX_ROW as u32);
-        range("lock_turns", "lock turns", self.lock_turns, 0, MAX_LOCK_TURNS);
-        range("turn_cap", "turns", self.turn_cap, 1, MAX_TURN_CAP);
+        self.check_ranges(&mut bad);
         let d = &self.deck;
-        range("deck.base_sets", "base sets", d.base_sets, 0, MAX_SETS);
-        range("deck.colors_sets", "colors sets", d.colors_sets, 0, MAX_SETS);
-        range("deck.shapes_sets", "shapes sets", d.shapes_sets, 0, MAX_SETS);
         let c = &d.counts;
-        for (key, v) in [
-            ("deck.counts.base", c.base),
-            ("deck.counts.color_wild", c.color_wild),
-            ("deck.counts.shape_wild", c.shape_wild),
-            ("deck.counts.all_colors", c.all_colors),
-            ("deck.counts.all_shapes", c.all_shapes),
-        ] {
-            if let Some(v) = v {
-                range(key, "copies", v, 0, MAX_COPIES);
-            }
-        }
         if d.action_sets != 0 {
             bad.push(Invalid::new("deck.action_sets", format!("{} action sets is not allowed; Rainbow Rush has no action cards, allowed: 0", d.action_sets)));
         }
@@ -183,5 +187,13 @@ impl Params {
             }
         }
         if bad.is_empty() { Ok(()) } else { Err(bad) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::RainbowRush as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }

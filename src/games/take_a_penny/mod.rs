@@ -46,7 +46,6 @@ mod audit;
 mod bots;
 mod determinize;
 pub mod exact;
-pub mod keys;
 mod metrics;
 pub mod params;
 pub mod rules;
@@ -358,7 +357,7 @@ impl fmt::Display for Event {
 }
 
 impl crate::games::Registered for TakeAPenny {
-    const KEYS: &'static [crate::games::key_table::VariantKey] = keys::KEYS;
+    const KEYS: &'static [crate::games::key_table::VariantKey] = params::Params::KEYS;
     fn from_variant(variant: &crate::variant::Variant) -> Result<Self, crate::error::VariantError> {
         let params = variant.game_params()?;
         TakeAPenny::new(params).map_err(|p| variant.invalid(p))

@@ -22,54 +22,25 @@ pub const MAX_TURN_CAP: u32 = 1_000_000;
 /// (2 and 3 players) at the next one.
 pub const COLORS: [&str; MAX_CARDS] = ["red", "blue", "green", "yellow"];
 
-fn default_players() -> u32 {
-    4
-}
-fn default_bank_card_start() -> u32 {
-    1
-}
-fn default_dummy_start() -> u32 {
-    4
-}
-fn default_turn_cap() -> u32 {
-    1000
-}
-
-/// Take a Penny's parameters as they appear in a variant file. Every key may be left out;
-/// the default is then the docs/games/take-a-penny.md set-up for the number of players.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq, Hash)]
-#[serde(deny_unknown_fields)]
-pub struct Params {
-    /// Players at the table, 2 to 4. Default 4. With 2 or 3 players one more bank card (the
-    /// dummy) is on the table: it never acts but can be taken from, given to, and can win.
-    #[serde(default = "default_players")]
-    pub players: u32,
-    /// Pennies in the game, on the bank cards and in the pot together, up to 1000. Default 15
-    /// (14 with 2 players: the 2-player set-up removes one penny). The pot starts with what
-    /// the bank cards do not hold and must not start empty.
-    #[serde(default)]
-    pub total_pennies: Option<u32>,
-    /// Pennies on each player's bank card at the start. Default 1.
-    #[serde(default = "default_bank_card_start")]
-    pub bank_card_start: u32,
-    /// Pennies on the dummy bank card at the start (2 and 3 players; ignored with 4).
-    /// Default 4.
-    #[serde(default = "default_dummy_start")]
-    pub dummy_start: u32,
-    /// Rounds after which the game stops with end reason `cap`, 1 to 1,000,000. Default 1000.
-    #[serde(default = "default_turn_cap")]
-    pub turn_cap: u32,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            players: default_players(),
-            total_pennies: None,
-            bank_card_start: default_bank_card_start(),
-            dummy_start: default_dummy_start(),
-            turn_cap: default_turn_cap(),
-        }
+crate::games::key_table::params! {
+    /// Take a Penny's parameters as they appear in a variant file. Every key may be left out;
+    /// the default is then the docs/games/take-a-penny.md set-up for the number of players.
+    #[derive(Clone, Debug, Deserialize, PartialEq, Eq, Hash)]
+    #[serde(deny_unknown_fields, default)]
+    pub struct Params {
+        /// Players at the table; with 2 or 3 a dummy bank card joins them.
+        // The dummy never acts but can be taken from, given to, and can win.
+        pub players: u32 = 4, range(MIN_PLAYERS, MAX_PLAYERS), unit "players", tail " (one bank card each, 4 in the box)";
+        /// Pennies in the game, on the bank cards and in the pot together; the pot starts with
+        /// what the bank cards do not hold.
+        // Left out: 15, or 14 with 2 players (the 2-player set-up removes one penny); see `total()`.
+        pub total_pennies: Option<u32> = None, documented(1, MAX_PENNIES), shown "15, or 14 with 2 players", note "more than the bank cards hold at the start";
+        /// Pennies on each player's bank card at the start.
+        pub bank_card_start: u32 = 1, range(0, MAX_PENNIES), note "the pot must keep at least 1 penny";
+        /// Pennies on the dummy bank card at the start (2 and 3 players; unused with 4).
+        pub dummy_start: u32 = 4, range(0, MAX_PENNIES), note "the pot must keep at least 1 penny";
+        /// Rounds after which the game stops with end reason `cap`.
+        pub turn_cap: u32 = 1000, range(1, MAX_TURN_CAP), tail " rounds";
     }
 }
 
@@ -107,24 +78,10 @@ impl Params {
     /// Checks the parameters and builds the set-up; every problem is listed with its key.
     pub fn check(&self) -> Result<Setup, Vec<Invalid>> {
         let mut bad = Vec::new();
-        if !(MIN_PLAYERS..=MAX_PLAYERS).contains(&self.players) {
-            bad.push(Invalid::new(
-                "players",
-                format!("{} players is not allowed; allowed: {MIN_PLAYERS} to {MAX_PLAYERS} (one bank card each, 4 in the box)", self.players),
-            ));
-        }
+        self.check_ranges(&mut bad);
         let total = self.total();
         if total > MAX_PENNIES {
             bad.push(Invalid::new("total_pennies", format!("{total} pennies is not allowed; allowed: 1 to {MAX_PENNIES}")));
-        }
-        if self.bank_card_start > MAX_PENNIES {
-            bad.push(Invalid::new("bank_card_start", format!("{} is not allowed; allowed: 0 to {MAX_PENNIES}", self.bank_card_start)));
-        }
-        if self.dummy_start > MAX_PENNIES {
-            bad.push(Invalid::new("dummy_start", format!("{} is not allowed; allowed: 0 to {MAX_PENNIES}", self.dummy_start)));
-        }
-        if !(1..=MAX_TURN_CAP).contains(&self.turn_cap) {
-            bad.push(Invalid::new("turn_cap", format!("{} is not allowed; allowed: 1 to {MAX_TURN_CAP} rounds", self.turn_cap)));
         }
         if !bad.is_empty() {
             return Err(bad);
@@ -151,5 +108,13 @@ impl Params {
             return Err(bad);
         }
         Ok(Setup { players, cards, total, start, pot: total - on_cards, turn_cap: self.turn_cap })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_key_table_is_the_loaders() {
+        crate::games::key_table::check_against_loader::<super::Params>(<super::super::TakeAPenny as crate::engine::Game>::INFO.id, super::Params::KEYS);
     }
 }
