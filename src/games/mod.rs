@@ -16,6 +16,7 @@ pub mod deal;
 pub mod handle;
 pub mod key_table;
 pub mod keys;
+pub mod kind_counts;
 pub mod rules;
 pub mod seat_sweep;
 pub mod simd;

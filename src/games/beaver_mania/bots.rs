@@ -36,11 +36,11 @@ pub fn preferred_card(hand: &Hand, source: &Hand) -> Card {
     if source.has(JOKER) {
         return JOKER;
     }
-    let nums = source.mask() & NUMBER_BITS;
+    let nums = source.held() & NUMBER_BITS;
     if nums != 0 {
         return most_held(hand, nums);
     }
-    source.mask().trailing_zeros() as Card
+    source.held().trailing_zeros() as Card
 }
 
 /// Among the numbers in `mask` (non-empty), the one `hand` holds most copies of, ties to the
@@ -198,10 +198,10 @@ impl StabTargets {
 #[inline]
 fn offer_groups(hand: &Hand, stab: &StabTargets, offer: &mut impl FnMut(Key, Play)) {
     let jokers = hand.count(JOKER);
-    let action_mask = hand.mask() & !(NUMBER_BITS | 1 << JOKER | 1 << PARTYBEAVER);
+    let action_mask = hand.held() & !(NUMBER_BITS | 1 << JOKER | 1 << PARTYBEAVER);
     let first_action = if action_mask == 0 { NO_CARD } else { action_mask.trailing_zeros() as Card };
     let extra = jokers.max(u32::from(first_action != NO_CARD));
-    let mut nums = hand.mask() & NUMBER_BITS;
+    let mut nums = hand.held() & NUMBER_BITS;
     while nums != 0 {
         let number = nums.trailing_zeros() as Card;
         nums &= nums - 1;
@@ -239,7 +239,7 @@ fn offer_groups(hand: &Hand, stab: &StabTargets, offer: &mut impl FnMut(Key, Pla
 /// its hand.
 #[inline]
 fn offer_runs(hand: &Hand, numbers: u8, stab: &StabTargets, offer: &mut impl FnMut(Key, Play)) {
-    let held = hand.mask() & NUMBER_BITS;
+    let held = hand.held() & NUMBER_BITS;
     if hand.has(HIPPIE) {
         for low in 0..numbers.saturating_sub(MIN_RUN - 1) {
             for len in MIN_RUN..=MAX_RUN.min(numbers - low) {
@@ -327,9 +327,9 @@ impl GreedyBot {
         offer_groups(hand, &stab, &mut offer);
         offer_runs(hand, game.numbers, &stab, &mut offer);
         if hand.has(PARTYBEAVER) {
-            offer_party(hand.mask() & NUMBER_BITS, &mut offer);
+            offer_party(hand.held() & NUMBER_BITS, &mut offer);
         }
-        let actions = hand.mask() & !(NUMBER_BITS | 1 << JOKER);
+        let actions = hand.held() & !(NUMBER_BITS | 1 << JOKER);
         if actions != 0 {
             let play = Play::Lone { card: actions.trailing_zeros() as Card };
             offer(Key::of(0, &play), play);
@@ -373,7 +373,7 @@ impl GreedyBot {
         if stock.has(JOKER) {
             return Action::Supply { from: Source::Stock, card: JOKER };
         }
-        let useful = stock.mask() & view.hand.mask() & NUMBER_BITS;
+        let useful = stock.held() & view.hand.held() & NUMBER_BITS;
         if useful != 0 {
             return Action::Supply { from: Source::Stock, card: most_held(view.hand, useful) };
         }
@@ -387,7 +387,7 @@ fn supply_default(view: &View) -> Action {
     if view.draw_pile() > 0 {
         Action::Supply { from: Source::DrawPile, card: NO_CARD }
     } else {
-        Action::Supply { from: Source::Stock, card: view.stock().mask().trailing_zeros() as Card }
+        Action::Supply { from: Source::Stock, card: view.stock().held().trailing_zeros() as Card }
     }
 }
 
@@ -395,7 +395,7 @@ fn supply_default(view: &View) -> Action {
 /// joker, or (a deck without jokers) the first card kind of the deck in canonical order.
 #[inline]
 fn fairy_wish(game: &BeaverMania, hand: &Hand) -> Card {
-    let nums = hand.mask() & NUMBER_BITS;
+    let nums = hand.held() & NUMBER_BITS;
     if nums != 0 {
         most_held(hand, nums)
     } else if game.kinds & (1 << JOKER) != 0 {
@@ -538,7 +538,7 @@ impl TacticianBot {
             }
             if let Form::Group { value, size: k } = form {
                 let below = if value == JOKERS_VALUE { NUMBER_BITS } else { (1u32 << value) - 1 };
-                let mut m = view.display().mask() & below;
+                let mut m = view.display().held() & below;
                 let mut best_cost = f64::INFINITY;
                 while m != 0 {
                     let c = m.trailing_zeros() as Card;

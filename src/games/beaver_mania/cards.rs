@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::games::kind_counts::KindCounts;
+
 /// A card kind; see the module doc for the numbering.
 pub type Card = u8;
 
@@ -79,160 +81,26 @@ pub fn write_card_name(out: &mut String, card: Card) {
 }
 
 /// A hand (or any multiset of cards) as counts per kind: no heap, O(1) add and remove, and a
-/// mask of the kinds present for fast scans.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Hand {
-    counts: [u8; KINDS],
-    mask: u32,
-    len: u16,
-}
+/// bit set of the kinds present for fast scans ([`KindCounts`], shared with other games).
+pub type Hand = KindCounts<KINDS>;
 
-impl Default for Hand {
-    fn default() -> Self {
-        Hand::EMPTY
-    }
-}
-
+/// Beaver Mania's readings of a [`Hand`].
 impl Hand {
-    /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; KINDS], mask: 0, len: 0 };
-
-    /// A hand holding `cards`.
-    pub fn from_cards(cards: &[Card]) -> Hand {
-        let mut h = Hand::EMPTY;
-        for &c in cards {
-            h.add(c);
-        }
-        h
-    }
-
-    /// Copies of `card` held.
-    #[inline]
-    pub fn count(&self, card: Card) -> u32 {
-        self.counts[card as usize] as u32
-    }
-
-    /// Counts per kind, in canonical order.
-    #[inline]
-    pub fn counts(&self) -> &[u8; KINDS] {
-        &self.counts
-    }
-
-    /// Bit i set when kind i is held.
-    #[inline]
-    pub fn mask(&self) -> u32 {
-        self.mask
-    }
-
-    /// Number of cards.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len as usize
-    }
-
-    /// Whether no card is held.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Whether `card` is held.
-    #[inline]
-    pub fn has(&self, card: Card) -> bool {
-        self.mask & (1 << card) != 0
-    }
-
-    /// Adds one card.
-    #[inline]
-    pub fn add(&mut self, card: Card) {
-        self.counts[card as usize] += 1;
-        self.mask |= 1 << card;
-        self.len += 1;
-    }
-
-    /// Adds `n` copies of `card`.
-    #[inline]
-    pub fn add_n(&mut self, card: Card, n: u32) {
-        if n > 0 {
-            self.counts[card as usize] += n as u8;
-            self.mask |= 1 << card;
-            self.len += n as u16;
-        }
-    }
-
-    /// Removes `n` copies of `card`; the caller checks that they are held.
-    #[inline]
-    pub fn remove_n(&mut self, card: Card, n: u32) {
-        let c = &mut self.counts[card as usize];
-        debug_assert!(*c as u32 >= n, "removing cards that are not held");
-        *c -= n as u8;
-        if *c == 0 {
-            self.mask &= !(1 << card);
-        }
-        self.len -= n as u16;
-    }
-
-    /// Removes one `card`; the caller checks that it is held.
-    #[inline]
-    pub fn remove(&mut self, card: Card) {
-        self.remove_n(card, 1);
-    }
-
-    /// Adds every card of `other`.
-    pub fn add_all(&mut self, other: &Hand) {
-        let mut m = other.mask;
-        while m != 0 {
-            let c = m.trailing_zeros() as Card;
-            self.add_n(c, other.count(c));
-            m &= m - 1;
-        }
-    }
-
-    /// The kinds held, in canonical order.
-    #[inline]
-    pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
-        let mut m = self.mask;
-        std::iter::from_fn(move || {
-            if m == 0 {
-                None
-            } else {
-                let c = m.trailing_zeros() as Card;
-                m &= m - 1;
-                Some(c)
-            }
-        })
-    }
-
     /// Number cards held.
     #[inline]
     pub fn numbers(&self) -> u32 {
-        let mut m = self.mask & NUMBER_BITS;
-        let mut n = 0;
-        while m != 0 {
-            n += self.counts[m.trailing_zeros() as usize] as u32;
-            m &= m - 1;
-        }
-        n
+        self.count_in(NUMBER_BITS)
     }
 
     /// Action cards held.
     #[inline]
     pub fn actions(&self) -> u32 {
-        (SUPERBEAVER as usize..KINDS).map(|c| self.counts[c] as u32).sum()
+        self.counts()[SUPERBEAVER as usize..].iter().map(|&n| n as u32).sum()
     }
 }
 
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut first = true;
-        for c in self.kinds() {
-            if !first {
-                f.write_str(", ")?;
-            }
-            first = false;
-            let n = self.count(c);
-            if n > 1 { write!(f, "{n} x {}", card_name(c))? } else { f.write_str(&card_name(c))? }
-        }
-        Ok(())
+        self.write_named(f, card_name)
     }
 }

@@ -106,7 +106,7 @@ fn judge_form(cards: &Hand, decl: Card, original: bool) -> Form {
     if total == 0 {
         return Form::None;
     }
-    let nums = cards.mask() & NUMBER_BITS;
+    let nums = cards.held() & NUMBER_BITS;
     let jokers = cards.count(JOKER);
     let actions = cards.actions();
     let numbers = cards.numbers();
@@ -370,9 +370,9 @@ pub type HippieTargets = [u8; MAX_RUN as usize + 1];
 /// cards (canonical order). `numbers` is the deck's highest number.
 #[inline]
 pub fn for_each_play(hand: &Hand, numbers: u8, targets: &HippieTargets, mut f: impl FnMut(Play)) {
-    let nums = hand.mask() & NUMBER_BITS;
+    let nums = hand.held() & NUMBER_BITS;
     let jokers = hand.count(JOKER) as u8;
-    let action_mask = hand.mask() & !(NUMBER_BITS | 1 << JOKER) & !(1 << PARTYBEAVER);
+    let action_mask = hand.held() & !(NUMBER_BITS | 1 << JOKER) & !(1 << PARTYBEAVER);
     let mut m = nums;
     while m != 0 {
         let number = m.trailing_zeros() as Card;
@@ -439,7 +439,7 @@ pub fn for_each_play(hand: &Hand, numbers: u8, targets: &HippieTargets, mut f: i
             }
         }
     }
-    let mut a = hand.mask() & !(NUMBER_BITS | 1 << JOKER);
+    let mut a = hand.held() & !(NUMBER_BITS | 1 << JOKER);
     while a != 0 {
         let card = a.trailing_zeros() as Card;
         a &= a - 1;

@@ -325,7 +325,7 @@ impl BeaverMania {
                     let c = s.draw.pop().expect("validated deck size");
                     s.hands[seat].add(c);
                 }
-                s.dealt_actions[seat] = (s.hands[seat].mask() >> SUPERBEAVER) as u8;
+                s.dealt_actions[seat] = (s.hands[seat].held() >> SUPERBEAVER) as u8;
                 log.emit(|| Event::Dealt { seat: seat as u8, hand: s.hands[seat] });
             }
         }
@@ -359,7 +359,7 @@ impl BeaverMania {
             return 0;
         };
         let below = if value == JOKERS_VALUE { NUMBER_BITS } else { (1u32 << value) - 1 };
-        let mut m = s.display.mask() & below;
+        let mut m = s.display.held() & below;
         let mut out = 0;
         while m != 0 {
             let c = m.trailing_zeros();
@@ -374,9 +374,9 @@ impl BeaverMania {
     /// Number of distinct steals (source, card) open to the active player.
     pub(super) fn steal_options(&self, s: &State) -> u32 {
         let me = s.current as usize;
-        let mut n = s.display.mask().count_ones() + s.stock.mask().count_ones();
+        let mut n = s.display.held().count_ones() + s.stock.held().count_ones();
         for seat in (0..self.players).filter(|&o| o != me) {
-            n += s.piles[seat].top_hand().mask().count_ones();
+            n += s.piles[seat].top_hand().held().count_ones();
         }
         n
     }
@@ -384,7 +384,7 @@ impl BeaverMania {
     /// Number of sources for one card taken by a drawer or the Bad guy's victim.
     #[inline]
     pub(super) fn supply_options(&self, s: &State) -> u32 {
-        u32::from(!s.draw.is_empty()) + s.stock.mask().count_ones()
+        u32::from(!s.draw.is_empty()) + s.stock.held().count_ones()
     }
 
     /// One card for `seat` from the draw pile or the stock when there is exactly one
@@ -393,7 +393,7 @@ impl BeaverMania {
         match self.supply_options(s) {
             0 => Auto::Nothing,
             1 => {
-                let (from, card) = if s.draw.is_empty() { (Source::Stock, s.stock.mask().trailing_zeros() as Card) } else { (Source::DrawPile, NO_CARD) };
+                let (from, card) = if s.draw.is_empty() { (Source::Stock, s.stock.held().trailing_zeros() as Card) } else { (Source::DrawPile, NO_CARD) };
                 self.take_supply(s, seat, from, card, bad_guy, log);
                 Auto::Took
             }
@@ -521,11 +521,11 @@ impl BeaverMania {
 
     /// The only steal when there is exactly one.
     fn only_steal(&self, s: &State) -> (Source, usize, Card) {
-        if s.display.mask() != 0 {
-            return (Source::Display, 0, s.display.mask().trailing_zeros() as Card);
+        if s.display.held() != 0 {
+            return (Source::Display, 0, s.display.held().trailing_zeros() as Card);
         }
-        if s.stock.mask() != 0 {
-            return (Source::Stock, 0, s.stock.mask().trailing_zeros() as Card);
+        if s.stock.held() != 0 {
+            return (Source::Stock, 0, s.stock.held().trailing_zeros() as Card);
         }
         let seat = (0..self.players).find(|&o| o != s.current as usize && !s.piles[o].is_empty()).expect("one steal");
         (Source::Pile, seat, s.piles[seat].top_cards()[0])

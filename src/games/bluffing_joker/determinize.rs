@@ -27,6 +27,7 @@ use super::rules::{Pending, Phase, State};
 use super::{Action, BluffingJoker};
 use crate::engine::rng::Chance;
 use crate::engine::{GameRng, HiddenInfo, rng};
+use crate::games::deal::{self, TakeFrom};
 
 impl BluffingJoker {}
 
@@ -145,31 +146,25 @@ impl HiddenInfo for BluffingJoker {
         // or where in the pile; a suit changes no rule, and the real pile's first cards of a
         // rank may be face-down ones, whose suits the seat never saw. Ids rise with ranks, so
         // in id order the shown cards come rank by rank, each rank's lowest ids first.
-        out.draw.clear();
-        out.discard.clear();
         let mut to_show = *revealed;
+        let (mut shown, mut unseen) = ([0u16; CARD_IDS], [0u16; CARD_IDS]);
         for (id, &n) in counts.iter().enumerate() {
-            let id = id as CardId;
-            let left = &mut to_show[rank_of(id) as usize];
-            let shown = (n as usize).min(*left as usize);
-            *left -= shown as u8;
-            out.discard.extend(std::iter::repeat_n(id, shown));
-            out.draw.extend(std::iter::repeat_n(id, n as usize - shown));
+            let left = &mut to_show[rank_of(id as CardId) as usize];
+            shown[id] = n.min(*left as u16);
+            *left -= shown[id] as u8;
+            unseen[id] = n - shown[id];
         }
         debug_assert!(to_show.iter().all(|&n| n == 0), "a shown card lies in the discard pile");
+        deal::lay_out_counts(&mut out.discard, &shown);
+        deal::lay_out_counts(&mut out.draw, &unseen);
         rng::shuffle(&mut out.draw, rng);
-        // Dealt back from the pool's end; what stays is the draw pile.
-        let take = |draw: &mut Vec<CardId>| draw.pop().expect("the pool holds every hidden card");
-        for o in others {
-            let mut hand = Hand::EMPTY;
-            for _ in 0..hands[o].len() {
-                hand.add(take(&mut out.draw));
-            }
-            out.hands[o] = hand;
-        }
-        while out.discard.len() < discard.len() {
-            out.discard.push(take(&mut out.draw));
-        }
+        // Dealt back from the pool's end, each hand and then the discard pile taking its cards
+        // last first (a hand keeps the order its cards came in); what stays is the draw pile.
+        let last_first = |hand: &mut Hand, cards: &[CardId]| cards.iter().rev().for_each(|&c| hand.add(c));
+        let rest = deal::deal(&out.draw, TakeFrom::End, others, |o| (Hand::EMPTY, hands[o].len()), last_first, |o, hand| out.hands[o] = hand);
+        let end = rest.end - (discard.len() - out.discard.len());
+        out.discard.extend(out.draw[end..rest.end].iter().rev());
+        out.draw.truncate(end);
         if let Some(p) = hidden_pending {
             // The belief about the face-down card: true with the chance the table's public
             // record gives (1 - the share of doubts that caught a lie, with one lie and one
@@ -183,7 +178,7 @@ impl HiddenInfo for BluffingJoker {
                 let last = out.draw.len() - 1;
                 out.draw.swap(i, last);
             }
-            out.pending = Some(Pending { card: take(&mut out.draw), ..p });
+            out.pending = Some(Pending { card: out.draw.pop().expect("the pool holds every hidden card"), ..p });
         }
         // The hidden tally of false declarations: the caught ones and the pending one's.
         let pending_bluff = out.pending.filter(|_| doubting).is_some_and(|p| rank_of(p.card) != p.declared);

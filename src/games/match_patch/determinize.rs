@@ -11,6 +11,7 @@ use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
 use super::rules::State;
 use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{Card, cell_name};
+use crate::games::deal;
 
 /// Whole re-deals tried before the last one is mended card by card.
 const TRIES: u32 = 32;
@@ -144,7 +145,6 @@ impl HiddenInfo for MatchPatch {
     fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
         let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
-        out.pile.clone_from(pile);
         out.patch.clone_from(patch);
         out.hands = *hands;
         out.pairs = *pairs;
@@ -158,17 +158,19 @@ impl HiddenInfo for MatchPatch {
         out.end_reason = *end_reason;
         out.known = *known;
         out.excluded = *excluded;
-        // The pool: the pile, then the other hands' cards not publicly known.
+        // The pool: the pile and the other hands' cards not publicly known, counted per kind
+        // and laid out in canonical order (the pile's real order is hidden, and a sample must
+        // depend on the seat's view and the stream only).
+        let mut counts = [0u32; KINDS];
+        for &c in pile {
+            counts[c as usize] += 1;
+        }
         for o in (0..self.players).filter(|&o| o != seat) {
-            let mut left = known[o];
-            for &c in hands[o].cards() {
-                if left[c as usize] > 0 {
-                    left[c as usize] -= 1;
-                } else {
-                    out.pile.push(c);
-                }
+            for (k, &n) in known[o].iter().enumerate() {
+                counts[k] += hands[o].count(k as Card).saturating_sub(n as u32);
             }
         }
+        deal::lay_out_counts(&mut out.pile, &counts);
         let pile_len = pile.len();
         let mut deal = Deal { hands: [[0; HAND_CAP]; MAX_PLAYERS], slots: [(0, 0); MAX_PLAYERS * HAND_CAP], unknown: 0, constrained: 0 };
         for o in (0..self.players).filter(|&o| o != seat) {
@@ -188,9 +190,6 @@ impl HiddenInfo for MatchPatch {
                 }
             }
         }
-        // In a canonical order first: the pile's real order is hidden, and a sample must
-        // depend on the seat's view and the stream only.
-        out.pile.sort_unstable();
         let mut ok = false;
         for _ in 0..TRIES {
             rng::shuffle(&mut out.pile, rng);

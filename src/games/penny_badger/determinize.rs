@@ -13,12 +13,10 @@
 
 use super::rules::{Phase, State, claim_holds};
 use super::{Action, PennyBadger};
-use crate::engine::rng::{shuffle, sort_cards};
+use crate::engine::rng::shuffle;
 use crate::engine::{GameRng, HiddenInfo};
-use crate::games::chroma::{CARD_KINDS, Card, Hand, MAX_SETS, cards_text};
-
-/// Most cards a Penny Badger table holds: at most [`MAX_SETS`] copies of each card kind.
-const MAX_TABLE: usize = MAX_SETS as usize * CARD_KINDS;
+use crate::games::chroma::{CARD_KINDS, Hand, cards_text};
+use crate::games::deal::{self, TakeFrom};
 
 impl HiddenInfo for PennyBadger {
     /// Everything `seat` sees in `state`, as text (see the module doc).
@@ -56,51 +54,32 @@ impl HiddenInfo for PennyBadger {
     fn determinize(&self, state: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         out.clone_from(state);
         let players = self.params.players as usize;
-        let mut pool = [0 as Card; MAX_TABLE];
-        let mut n = 0;
-        for (other, hand) in state.hands[..players].iter().enumerate() {
-            if other != seat {
-                for &c in hand.cards() {
-                    pool[n] = c;
-                    n += 1;
-                }
-            }
-        }
-        for &c in &state.draw {
-            pool[n] = c;
-            n += 1;
-        }
         let bit = 1u16 << seat;
-        for (&c, &seen) in state.discard.iter().zip(&state.discard_seen) {
-            if seen & bit == 0 {
-                pool[n] = c;
-                n += 1;
-            }
+        let others = (0..players).filter(|&o| o != seat);
+        // The pool: the other hands, the draw pile and the discards the seat has not seen,
+        // counted per kind: their real order is hidden, and a sample must depend on the seat's
+        // view and the stream only, so the pool is laid out in canonical order (in the draw
+        // pile's buffer: no allocation once it has grown to the pool's size).
+        let mut counts = [0u32; CARD_KINDS];
+        let unseen_discards = state.discard.iter().zip(&state.discard_seen).filter(|&(_, &seen)| seen & bit == 0).map(|(c, _)| c);
+        for &c in others.clone().flat_map(|o| state.hands[o].cards()).chain(&state.draw).chain(unseen_discards) {
+            counts[c as usize] += 1;
         }
-        let pool = &mut pool[..n];
-        // In a canonical order first: the real order of the hidden cards is hidden, and a sample
-        // must depend on the seat's view and the stream only.
-        sort_cards(pool);
+        let pool = &mut out.draw;
+        deal::lay_out_counts(pool, &counts);
         shuffle(pool, rng);
-        let mut dealt = 0;
-        for (other, hand) in out.hands[..players].iter_mut().enumerate() {
-            if other != seat && !hand.is_empty() {
-                let size = hand.len();
-                let mut sampled = Hand::EMPTY;
-                sampled.insert_all(&pool[dealt..dealt + size]);
-                dealt += size;
-                *hand = sampled;
-            }
-        }
-        let mut next = pool[dealt..].iter().copied();
-        for c in out.draw.iter_mut() {
-            *c = next.next().expect("the pool holds the draw pile");
-        }
+        // Dealt from the pool's front, hand after hand; the rest is the draw pile, then the
+        // unseen discards.
+        let dealt = others.filter(|&o| !state.hands[o].is_empty());
+        let rest = deal::deal(pool, TakeFrom::Front, dealt, |o| (Hand::EMPTY, state.hands[o].len()), Hand::insert_all, |o, hand| out.hands[o] = hand);
+        pool.drain(..rest.start);
+        let mut next = pool[state.draw.len()..].iter().copied();
         for (c, &seen) in out.discard.iter_mut().zip(&state.discard_seen) {
             if seen & bit == 0 {
                 *c = next.next().expect("the pool holds the unseen discards");
             }
         }
+        pool.truncate(state.draw.len());
         if let (Phase::Challenge, Some(claim)) = (out.phase, out.claim.as_mut()) {
             let top = out.discard.len() - claim.count as usize;
             claim.truthful = claim_holds(claim.claim, &out.discard[top..]);
