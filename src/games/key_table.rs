@@ -1,7 +1,7 @@
 //! Each game's variant keys as one declarative table (key, default, allowed values, meaning),
 //! the source of `playtest rules GAME` and of the key table in `docs/games/<game>.md`.
 //!
-//! A game declares its parameter struct once with [`params!`]: each field with its doc comment
+//! A game declares its parameter struct once with `params!`: each field with its doc comment
 //! (the key's meaning), type, default and allowed range or words. The macro writes the struct,
 //! its `impl Default`, the range check of every `range(..)` key and the key table `KEYS`, so
 //! each fact is written once; checks between keys stay hand-written in the game's `check()`.
@@ -173,7 +173,7 @@ impl<T: Whole> Whole for Option<T> {
     }
 }
 
-/// The options of one key in [`params!`]; empty words are left out.
+/// The options of one key in `params!`; empty words are left out.
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// For a table of free names, what the names are (`<sets>`); empty: a plain key.

@@ -37,7 +37,7 @@ pub const KINDS: usize = 29;
 pub const ACTIONS: [Card; 8] = [SUPERBEAVER, THIEF, FAIRY, PARTYBEAVER, HIPPIE, BAD_GUY, BODYGUARD, KING];
 /// The action cards' keys (variant keys and readable names), in canonical order.
 pub const ACTION_KEYS: [&str; 8] = ["superbeaver", "thief", "fairy", "partybeaver", "hippie", "bad_guy", "bodyguard", "king"];
-/// Bit mask of the number cards in a [`Hand::mask`].
+/// Bit mask of the number cards in a [`Hand::held`](crate::games::kind_counts::KindCounts::held) set.
 pub const NUMBER_BITS: u32 = (1 << MAX_NUMBERS) - 1;
 
 /// The card of number `n` (1-based).
