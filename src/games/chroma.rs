@@ -1016,6 +1016,12 @@ pub fn card_names(cards: &[Card]) -> Vec<&'static str> {
     cards.iter().map(|&c| card_str(c)).collect()
 }
 
+/// The names of a pile's cards top first, as the traces write a pile (the state holds it
+/// bottom first: the last card is the top).
+pub fn pile_names(pile: &[Card]) -> Vec<&'static str> {
+    pile.iter().rev().map(|&c| card_str(c)).collect()
+}
+
 /// serde of one card as its name: `#[serde(with = "chroma::by_name")]`.
 pub mod by_name {
     use super::{Card, card_from_name, card_str};
