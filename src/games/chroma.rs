@@ -277,7 +277,7 @@ macro_rules! deck_counts {
             pub fn not_played(&self) -> impl Iterator<Item = (&'static str, u32)> {
                 let counts = self.by_kind();
                 (0..$crate::games::chroma::COUNT_KINDS)
-                    .filter(|&i| $name::NOT_PLAYED & (1 << i) != 0)
+                    .filter(|&i| ($name::NOT_PLAYED >> i) & 1 == 1)
                     .filter_map(move |i| counts[i].filter(|&n| n != 0).map(|n| ($crate::games::chroma::count_kind($crate::games::chroma::COUNTS[i].0), n)))
             }
 
@@ -305,7 +305,7 @@ macro_rules! deck_counts {
     (@check $self:ident, $bad:ident, range($lo:expr, $hi:expr)) => {{
         let (lo, hi) = (($lo) as i64, ($hi) as i64);
         for (i, count) in $self.by_kind().into_iter().enumerate() {
-            if let Some(v) = count.map(i64::from).filter(|v| Self::NOT_PLAYED & (1 << i) == 0 && !(lo..=hi).contains(v)) {
+            if let Some(v) = count.map(i64::from).filter(|v| (Self::NOT_PLAYED >> i) & 1 == 0 && !(lo..=hi).contains(v)) {
                 $bad.push($crate::variant::Invalid::new($crate::games::chroma::COUNTS[i].0, Self::PLAYED.out_of_range(v, lo, hi)));
             }
         }
