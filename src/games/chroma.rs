@@ -4,6 +4,7 @@
 //! A card is a `u8` whose numeric order is the canonical order of docs/games/chroma-cards.md: base cards by
 //! color then shape, color wilds, shape wilds, all-colors, all-shapes, then action cards.
 
+use crate::games::key_table::VariantKey;
 #[cfg(target_arch = "x86_64")]
 use crate::games::simd::V128;
 
@@ -152,6 +153,227 @@ pub const KIND_KEYS_ACTIONS: [&str; 9] =
 /// are 500 cards: far more than any table uses, small enough that a game stays fast).
 pub const MAX_SETS: u32 = 20;
 
+/// Kinds of card a `[deck.counts]` table counts: the base cards, the four kinds of wild and
+/// the nine action cards.
+pub const COUNT_KINDS: usize = 14;
+
+/// Each key of a `[deck.counts]` table in canonical order, with its meaning in the key table
+/// of a game that plays that kind (a game that does not says so in its own words).
+pub const COUNTS: [(&str, &str); COUNT_KINDS] = [
+    ("deck.counts.base", "Copies of each base card (one per color and shape), replacing what the sets give."),
+    ("deck.counts.color_wild", "Copies of each color wild, replacing what the sets give."),
+    ("deck.counts.shape_wild", "Copies of each shape wild, replacing what the sets give."),
+    ("deck.counts.all_colors", "Copies of the all-colors wild, replacing what the sets give."),
+    ("deck.counts.all_shapes", "Copies of the all-shapes wild, replacing what the sets give."),
+    ("deck.counts.skip", "Copies of the skip card, replacing what the sets give."),
+    ("deck.counts.reverse", "Copies of the reverse card, replacing what the sets give."),
+    ("deck.counts.trade_one_card", "Copies of the trade-one-card card, replacing what the sets give."),
+    ("deck.counts.trade_hands", "Copies of the trade-hands card, replacing what the sets give."),
+    ("deck.counts.add_a_card", "Copies of the add-a-card card, replacing what the sets give."),
+    ("deck.counts.add_two_cards", "Copies of the add-two-cards card, replacing what the sets give."),
+    ("deck.counts.remove_a_card", "Copies of the remove-a-card card, replacing what the sets give."),
+    ("deck.counts.remove_two_cards", "Copies of the remove-two-cards card, replacing what the sets give."),
+    ("deck.counts.dice", "Copies of the dice card, replacing what the sets give."),
+];
+
+/// The kind of a `[deck.counts]` key: `base` of `deck.counts.base`.
+pub const fn count_kind(key: &'static str) -> &'static str {
+    key.split_at("deck.counts.".len()).1
+}
+
+/// Per-kind overrides of a [`DeckSpec`], indexed like [`COUNTS`]: copies of each card of that
+/// kind (`None`: the sets decide).
+pub type DeckCounts = [Option<u32>; COUNT_KINDS];
+
+/// Declares a game's `[deck.counts]` table (the struct, its key table `KEYS` and
+/// `check_ranges`, as [`params!`](crate::games::key_table::params) would) from the game's
+/// words only: how it allows the kinds it plays, the kinds it does not play and what its
+/// table says of them, and any meaning of its own. The keys, their default (`none (the sets
+/// decide)`) and the meanings of [`COUNTS`] are written once, here. Also writes
+/// `spec()` for the `[deck]` table that holds it as `counts`.
+///
+/// ```text
+/// /// The struct's doc.
+/// pub struct CountsParams in DeckParams;
+/// played: range(0, MAX_COPIES), note "the deck must deal every hand", unit "copies";
+/// not_played "Not a Dice Factor card: must be 0.": add_two_cards, remove_a_card;
+/// meaning base "Copies of each base card, replacing `base_sets`.";
+/// ```
+///
+/// `played` takes `range` (checked here) or `documented` (checked by the game) and the
+/// options of `params!`; `not_played` and `meaning` may be left out.
+macro_rules! deck_counts {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis struct $name:ident in $deck:ident;
+        played: $kind:ident($($arg:tt)*) $(, $opt:ident $val:literal)*;
+        $(not_played $not_meaning:literal: $($not:ident),+;)?
+        $(meaning $own:ident $own_meaning:literal;)*
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Clone, Debug, Default, ::serde::Deserialize, PartialEq)]
+        #[serde(deny_unknown_fields, default)]
+        #[allow(missing_docs, reason = "the keys' meanings are in `KEYS` and `COUNTS`")]
+        $vis struct $name {
+            pub base: Option<u32>,
+            pub color_wild: Option<u32>,
+            pub shape_wild: Option<u32>,
+            pub all_colors: Option<u32>,
+            pub all_shapes: Option<u32>,
+            pub skip: Option<u32>,
+            pub reverse: Option<u32>,
+            pub trade_one_card: Option<u32>,
+            pub trade_hands: Option<u32>,
+            pub add_a_card: Option<u32>,
+            pub add_two_cards: Option<u32>,
+            pub remove_a_card: Option<u32>,
+            pub remove_two_cards: Option<u32>,
+            pub dice: Option<u32>,
+        }
+
+        impl $name {
+            /// How the kinds the game plays are allowed (the options of `params!`).
+            const PLAYED: $crate::games::key_table::Options =
+                $crate::games::key_table::Options { $($opt: $val,)* ..$crate::games::key_table::Options::NONE };
+
+            /// The kinds the game does not play, bit i for kind i of [`COUNTS`](crate::games::chroma::COUNTS).
+            const NOT_PLAYED: u16 = $crate::games::chroma::count_mask(&[$($(stringify!($not)),+)?]);
+
+            /// Every key of this table in canonical order, with its default, allowed values
+            /// and meaning, as `playtest rules` prints them.
+            pub const KEYS: &'static [$crate::games::key_table::VariantKey] = &{
+                const O: $crate::games::key_table::Options = $name::PLAYED;
+                const ALLOWED: $crate::games::key_table::Text = $crate::games::key_table::params!(@allowed O, $kind($($arg)*));
+                $crate::games::chroma::counts_keys(
+                    $crate::games::key_table::Text::as_str(&ALLOWED),
+                    $name::NOT_PLAYED,
+                    [$($not_meaning,)? ""][0],
+                    &[$((stringify!($own), $own_meaning)),*],
+                )
+            };
+
+            /// The counts indexed like [`COUNTS`](crate::games::chroma::COUNTS).
+            pub fn by_kind(&self) -> $crate::games::chroma::DeckCounts {
+                [
+                    self.base,
+                    self.color_wild,
+                    self.shape_wild,
+                    self.all_colors,
+                    self.all_shapes,
+                    self.skip,
+                    self.reverse,
+                    self.trade_one_card,
+                    self.trade_hands,
+                    self.add_a_card,
+                    self.add_two_cards,
+                    self.remove_a_card,
+                    self.remove_two_cards,
+                    self.dice,
+                ]
+            }
+
+            /// The kinds the game does not play that are given a count other than 0: each
+            /// kind's name (`dice`) and its count, in canonical order.
+            pub fn not_played(&self) -> impl Iterator<Item = (&'static str, u32)> {
+                let counts = self.by_kind();
+                (0..$crate::games::chroma::COUNT_KINDS)
+                    .filter(|&i| ($name::NOT_PLAYED >> i) & 1 == 1)
+                    .filter_map(move |i| counts[i].filter(|&n| n != 0).map(|n| ($crate::games::chroma::count_kind($crate::games::chroma::COUNTS[i].0), n)))
+            }
+
+            /// Checks the count of every kind the game plays against its range, pushing one
+            /// problem per count out of range.
+            #[allow(unused_variables, clippy::ptr_arg, reason = "a `documented` range is checked by the game")]
+            pub fn check_ranges(&self, bad: &mut Vec<$crate::variant::Invalid>) {
+                $crate::games::chroma::deck_counts!(@check self, bad, $kind($($arg)*));
+            }
+        }
+
+        impl $deck {
+            /// The shared kit's deck description of this `[deck]` table.
+            pub fn spec(&self) -> $crate::games::chroma::DeckSpec {
+                $crate::games::chroma::DeckSpec {
+                    base_sets: self.base_sets,
+                    colors_sets: self.colors_sets,
+                    shapes_sets: self.shapes_sets,
+                    action_sets: self.action_sets,
+                    counts: self.counts.by_kind(),
+                }
+            }
+        }
+    };
+    (@check $self:ident, $bad:ident, range($lo:expr, $hi:expr)) => {{
+        let (lo, hi) = (($lo) as i64, ($hi) as i64);
+        for (i, count) in $self.by_kind().into_iter().enumerate() {
+            if let Some(v) = count.map(i64::from).filter(|v| (Self::NOT_PLAYED >> i) & 1 == 0 && !(lo..=hi).contains(v)) {
+                $bad.push($crate::variant::Invalid::new($crate::games::chroma::COUNTS[i].0, Self::PLAYED.out_of_range(v, lo, hi)));
+            }
+        }
+    }};
+    (@check $self:ident, $bad:ident, documented($lo:expr, $hi:expr)) => {};
+}
+pub(crate) use deck_counts;
+
+/// The bit set of the `[deck.counts]` kinds named (`dice`), bit i for kind i of [`COUNTS`];
+/// a name that is no kind stops the build.
+pub const fn count_mask(names: &[&str]) -> u16 {
+    let mut mask = 0;
+    let mut n = 0;
+    while n < names.len() {
+        mask |= 1 << count_index(names[n]);
+        n += 1;
+    }
+    mask
+}
+
+/// The index in [`COUNTS`] of the kind named `name`; a name that is no kind stops the build.
+const fn count_index(name: &str) -> usize {
+    let mut i = 0;
+    while i < COUNT_KINDS {
+        if same(count_kind(COUNTS[i].0), name) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("not a kind of [deck.counts]")
+}
+
+/// Whether `a` and `b` are the same text (`==` at compile time).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The key table of a `[deck.counts]` table: the kinds in `not_played` allowed `0 only` with
+/// the meaning `not_meaning`, every other kind allowed `played`, with its meaning from
+/// [`COUNTS`] unless `own` gives the game's own.
+pub const fn counts_keys(played: &'static str, not_played: u16, not_meaning: &'static str, own: &[(&str, &'static str)]) -> [VariantKey; COUNT_KINDS] {
+    let mut out = [VariantKey { key: "", default: "", allowed: "", meaning: "" }; COUNT_KINDS];
+    let mut i = 0;
+    while i < COUNT_KINDS {
+        let (key, meaning) = COUNTS[i];
+        let (allowed, meaning) = if not_played & (1 << i) != 0 { ("0 only", not_meaning) } else { (played, meaning) };
+        out[i] = VariantKey { key, default: "none (the sets decide)", allowed, meaning };
+        i += 1;
+    }
+    let mut o = 0;
+    while o < own.len() {
+        out[count_index(own[o].0)].meaning = own[o].1;
+        o += 1;
+    }
+    out
+}
+
 /// Deck composition: whole sets plus optional per-kind overrides. Each game reads its own
 /// `[deck]` table (its keys, defaults and ranges declared in its `params.rs`) into one.
 #[derive(Clone, Debug, PartialEq)]
@@ -168,67 +390,19 @@ pub struct DeckSpec {
     pub counts: DeckCounts,
 }
 
-/// Per-kind overrides of a [`DeckSpec`]: copies of each card of that kind (`None`: the sets
-/// decide).
-#[derive(Clone, Debug, Default, PartialEq)]
-#[allow(missing_docs)]
-pub struct DeckCounts {
-    pub base: Option<u32>,
-    pub color_wild: Option<u32>,
-    pub shape_wild: Option<u32>,
-    pub all_colors: Option<u32>,
-    pub all_shapes: Option<u32>,
-    pub skip: Option<u32>,
-    pub reverse: Option<u32>,
-    pub trade_one_card: Option<u32>,
-    pub trade_hands: Option<u32>,
-    pub add_a_card: Option<u32>,
-    pub add_two_cards: Option<u32>,
-    pub remove_a_card: Option<u32>,
-    pub remove_two_cards: Option<u32>,
-    pub dice: Option<u32>,
-}
-
-/// The shared [`DeckCounts`] of a game's own `[deck.counts]` table (a struct declared with
-/// [`params!`](crate::games::key_table::params) with the same fields, so that each game shows
-/// its own ranges and meanings).
-macro_rules! deck_counts {
-    ($c:expr) => {{
-        let c = $c;
-        $crate::games::chroma::DeckCounts {
-            base: c.base,
-            color_wild: c.color_wild,
-            shape_wild: c.shape_wild,
-            all_colors: c.all_colors,
-            all_shapes: c.all_shapes,
-            skip: c.skip,
-            reverse: c.reverse,
-            trade_one_card: c.trade_one_card,
-            trade_hands: c.trade_hands,
-            add_a_card: c.add_a_card,
-            add_two_cards: c.add_two_cards,
-            remove_a_card: c.remove_a_card,
-            remove_two_cards: c.remove_two_cards,
-            dice: c.dice,
-        }
-    }};
-}
-pub(crate) use deck_counts;
-
 impl DeckSpec {
     /// Copies of every card, indexed by card, given the game's action set.
     pub fn copies(&self, action_set: &[ActionCard]) -> [u32; CARD_KINDS] {
-        let o = &self.counts;
+        let [base, color_wild, shape_wild, all_colors, all_shapes, actions @ ..] = self.counts;
         let mut n = [0u32; CARD_KINDS];
-        n[..25].fill(o.base.unwrap_or(self.base_sets));
+        n[..25].fill(base.unwrap_or(self.base_sets));
         for k in 0..5 {
-            n[25 + k] = o.color_wild.unwrap_or(self.colors_sets);
-            n[30 + k] = o.shape_wild.unwrap_or(self.shapes_sets);
+            n[25 + k] = color_wild.unwrap_or(self.colors_sets);
+            n[30 + k] = shape_wild.unwrap_or(self.shapes_sets);
         }
-        n[ALL_COLORS as usize] = o.all_colors.unwrap_or(self.colors_sets);
-        n[ALL_SHAPES as usize] = o.all_shapes.unwrap_or(self.shapes_sets);
-        let action_override = [o.skip, o.reverse, o.trade_one_card, o.trade_hands, o.add_a_card, o.add_two_cards, o.remove_a_card, o.remove_two_cards, o.dice];
-        for (i, over) in action_override.iter().enumerate() {
+        n[ALL_COLORS as usize] = all_colors.unwrap_or(self.colors_sets);
+        n[ALL_SHAPES as usize] = all_shapes.unwrap_or(self.shapes_sets);
+        for (i, over) in actions.iter().enumerate() {
             let card = FIRST_ACTION as usize + i;
             let in_set = action_set.iter().any(|a| *a as usize == card);
             n[card] = over.unwrap_or(if in_set { self.action_sets } else { 0 });
@@ -241,32 +415,15 @@ impl DeckSpec {
     pub fn check(&self, bad: &mut Vec<crate::variant::Invalid>) {
         let mut bound = |key: &str, value: Option<u32>| {
             if let Some(v) = value.filter(|&v| v > MAX_SETS) {
-                bad.push(crate::variant::Invalid::new(format!("deck.{key}"), format!("{v} is too many; allowed: 0 to {MAX_SETS}")));
+                bad.push(crate::variant::Invalid::new(key, format!("{v} is too many; allowed: 0 to {MAX_SETS}")));
             }
         };
-        bound("base_sets", Some(self.base_sets));
-        bound("colors_sets", Some(self.colors_sets));
-        bound("shapes_sets", Some(self.shapes_sets));
-        bound("action_sets", Some(self.action_sets));
-        let o = &self.counts;
-        let kinds = [
-            ("base", o.base),
-            ("color_wild", o.color_wild),
-            ("shape_wild", o.shape_wild),
-            ("all_colors", o.all_colors),
-            ("all_shapes", o.all_shapes),
-            ("skip", o.skip),
-            ("reverse", o.reverse),
-            ("trade_one_card", o.trade_one_card),
-            ("trade_hands", o.trade_hands),
-            ("add_a_card", o.add_a_card),
-            ("add_two_cards", o.add_two_cards),
-            ("remove_a_card", o.remove_a_card),
-            ("remove_two_cards", o.remove_two_cards),
-            ("dice", o.dice),
-        ];
-        for (kind, value) in kinds {
-            bound(&format!("counts.{kind}"), value);
+        bound("deck.base_sets", Some(self.base_sets));
+        bound("deck.colors_sets", Some(self.colors_sets));
+        bound("deck.shapes_sets", Some(self.shapes_sets));
+        bound("deck.action_sets", Some(self.action_sets));
+        for ((key, _), value) in COUNTS.iter().zip(self.counts) {
+            bound(key, value);
         }
     }
 
@@ -771,7 +928,7 @@ mod tests {
 
     #[test]
     fn deck_a_plus_b_is_90_cards() {
-        let spec = DeckSpec { base_sets: 2, colors_sets: 2, shapes_sets: 2, action_sets: 2, counts: DeckCounts::default() };
+        let spec = DeckSpec { base_sets: 2, colors_sets: 2, shapes_sets: 2, action_sets: 2, counts: [None; COUNT_KINDS] };
         assert_eq!(spec.cards(&BADGER_ACTIONS).len(), 90);
     }
 }
@@ -857,6 +1014,12 @@ pub fn cell_from_name(name: &str) -> Option<Cell> {
 /// The names of `cards`, in order.
 pub fn card_names(cards: &[Card]) -> Vec<&'static str> {
     cards.iter().map(|&c| card_str(c)).collect()
+}
+
+/// The names of a pile's cards top first, as the traces write a pile (the state holds it
+/// bottom first: the last card is the top).
+pub fn pile_names(pile: &[Card]) -> Vec<&'static str> {
+    pile.iter().rev().map(|&c| card_str(c)).collect()
 }
 
 /// serde of one card as its name: `#[serde(with = "chroma::by_name")]`.

@@ -437,12 +437,11 @@ pub fn well_formed<G: Game>(game: &G, outcome: &Outcome) -> Result<(), String> {
 /// real one, the invariants hold, and play goes on from it to the end. Returns how many
 /// samples differed from the real state (`describe`), and how many were drawn.
 pub fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64, samples: u32) -> (u32, u32) {
-    let random = all_bots(g).into_iter().find(|b| b.name == "random").expect("random bot");
     let mut differed = 0;
     let mut drawn = 0;
     for index in 0..games {
         let game_seed = game_seed(seed, index);
-        let mut bots: Vec<Box<dyn Bot<G>>> = (0..g.acting_seats()).map(|_| (random.build)(g, &[])).collect();
+        let mut bots = random_bots(g);
         let mut rng = GameRng::seed_from(game_seed ^ 0xde7e);
         let mut step = 0u64;
         let mut sample: Option<G::State> = None;
@@ -482,6 +481,42 @@ pub fn check_determinizations<G: Game>(g: &G, seed: u64, games: u64, every: u64,
         play_checked(g, &mut bots, game_seed, 5_000_000, &mut 0, &mut each).unwrap_or_else(|(step, what)| panic!("game seed {game_seed}, step {step}: {what}"));
     }
     (differed, drawn)
+}
+
+/// The engine's random bot at every seat of `g`.
+pub fn random_bots<G: Game>(g: &G) -> Vec<Box<dyn Bot<G>>> {
+    let random = all_bots(g).into_iter().find(|b| b.name == "random").expect("random bot");
+    (0..g.acting_seats()).map(|_| (random.build)(g, &[])).collect()
+}
+
+/// A game's own test of what a determinization keeps of what the table saw (cards taken
+/// face up, public piles): plays `games` games of `bots` from master seed `seed` and, at
+/// every seat's decision, draws one determinization for that seat (one stream seeded with
+/// `rng_seed` for all the games) and hands `check` the real state, the sample and the seat.
+/// Returns the sum of what `check` returns (the known cards it checked), so that the test
+/// can ask that it checked enough to mean something.
+pub fn check_samples_keep<G: Game>(
+    g: &G,
+    seed: u64,
+    games: u64,
+    rng_seed: u64,
+    bots: impl Fn() -> Vec<Box<dyn Bot<G>>>,
+    mut check: impl FnMut(&G::State, &G::State, usize) -> u32,
+) -> u32 {
+    let mut rng = GameRng::seed_from(rng_seed);
+    let mut kept = 0;
+    for index in 0..games {
+        let mut bots = bots();
+        let mut out: Option<G::State> = None;
+        let mut each = |s: &G::State, _: usize, _: &G::Action| {
+            let ToMove::Seat(seat) = g.to_move(s) else { return };
+            let out = out.get_or_insert_with(|| s.clone());
+            g.determinize(s, seat, &mut rng, out);
+            kept += check(s, out, seat);
+        };
+        play_checked(g, &mut bots, game_seed(seed, index), 1_000_000, &mut 0, &mut each).expect("a checked game");
+    }
+    kept
 }
 
 /// Traces one game of `bots` as JSON Lines (the shortest of the first four games of `seed`),

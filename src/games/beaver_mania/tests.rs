@@ -4,7 +4,7 @@
 //! turn cap, matches, parameter checks, the rulebook's worked examples, greedy's definition,
 //! and property tests (cards conserved, every choice legal, every game ends).
 
-use crate::engine::{HiddenInfo, Traces};
+use crate::engine::Traces;
 use proptest::prelude::*;
 
 use super::cards::*;
@@ -949,29 +949,19 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_cards_taken_face_up() {
-    use crate::engine::{all_bots, game_seed};
-    use crate::sim::harness::play_checked;
+    use crate::sim::harness::{check_samples_keep, random_bots};
     let g = standard();
-    let mut rng = GameRng::seed_from(4);
-    let mut known_kept = 0;
-    let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
-    for index in 0..6 {
-        let mut bots: Vec<Box<dyn Bot<BeaverMania>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
-        let mut out: Option<State> = None;
-        let mut each = |s: &State, _: usize, _: &Action| {
-            let ToMove::Seat(seat) = g.to_move(s) else { return };
-            let out = out.get_or_insert_with(|| s.clone());
-            g.determinize(s, seat, &mut rng, out);
-            assert_eq!((out.display, out.stock, out.put_away), (s.display, s.stock, s.put_away), "public cards stay");
-            for o in (0..g.players).filter(|&o| o != seat) {
-                assert_eq!(out.piles[o].cards, s.piles[o].cards, "piles are face up");
-                for c in s.known[o].kinds() {
-                    assert!(out.hands[o].count(c) >= s.known[o].count(c), "seat {o} took a {} face up", card_name(c));
-                    known_kept += s.known[o].count(c);
-                }
+    let known_kept = check_samples_keep(&g, 25, 6, 4, || random_bots(&g), |s, out, seat| {
+        assert_eq!((out.display, out.stock, out.put_away), (s.display, s.stock, s.put_away), "public cards stay");
+        let mut kept = 0;
+        for o in (0..g.players).filter(|&o| o != seat) {
+            assert_eq!(out.piles[o].cards, s.piles[o].cards, "piles are face up");
+            for c in s.known[o].kinds() {
+                assert!(out.hands[o].count(c) >= s.known[o].count(c), "seat {o} took a {} face up", card_name(c));
+                kept += s.known[o].count(c);
             }
-        };
-        play_checked(&g, &mut bots, game_seed(25, index), 1_000_000, &mut 0, &mut each).expect("a checked game");
-    }
+        }
+        kept
+    });
     assert!(known_kept > 50, "few cards taken face up ({known_kept}): the test checks little");
 }

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{ActionCard, CARD_KINDS, Card, DeckSpec, deck_counts};
+use crate::games::chroma::{ActionCard, CARD_KINDS, Card};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -85,8 +85,8 @@ crate::games::key_table::params! {
 
 crate::games::key_table::params! {
     prefix "deck.";
-    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: a `[deck]` table, when
-    /// given, lists all four set counts.
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`](crate::games::chroma::DeckSpec):
+    /// a `[deck]` table, when given, lists all four set counts.
     #[derive(Clone, Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct DeckParams {
@@ -105,56 +105,13 @@ crate::games::key_table::params! {
     }
 }
 
-crate::games::key_table::params! {
-    prefix "deck.counts.";
+crate::games::chroma::deck_counts! {
     /// The `[deck.counts]` table: copies of each card of a kind, replacing what the sets give
     /// (the shared Chroma [`DeckCounts`](crate::games::chroma::DeckCounts), with Dice Factor's
     /// ranges).
-    #[derive(Clone, Debug, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields, default)]
-    pub struct CountsParams {
-        /// Copies of each base card (one per color and shape), replacing what the sets give.
-        pub base: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of each color wild, replacing what the sets give.
-        pub color_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of each shape wild, replacing what the sets give.
-        pub shape_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the all-colors wild, replacing what the sets give.
-        pub all_colors: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the all-shapes wild, replacing what the sets give.
-        pub all_shapes: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the skip card, replacing what the sets give.
-        pub skip: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the reverse card, replacing what the sets give.
-        pub reverse: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the trade-one-card card, replacing what the sets give.
-        pub trade_one_card: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the trade-hands card, replacing what the sets give.
-        pub trade_hands: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the add-a-card card, replacing what the sets give.
-        pub add_a_card: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Not a Dice Factor card: must be 0.
-        pub add_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Not a Dice Factor card: must be 0.
-        pub remove_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Not a Dice Factor card: must be 0.
-        pub remove_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Copies of the dice card, replacing what the sets give.
-        pub dice: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-    }
-}
-
-impl DeckParams {
-    /// The shared kit's deck description of this `[deck]` table.
-    pub fn spec(&self) -> DeckSpec {
-        DeckSpec {
-            base_sets: self.base_sets,
-            colors_sets: self.colors_sets,
-            shapes_sets: self.shapes_sets,
-            action_sets: self.action_sets,
-            counts: deck_counts!(&self.counts),
-        }
-    }
+    pub struct CountsParams in DeckParams;
+    played: range(0, MAX_COPIES), note "the deck must deal every hand", unit "copies";
+    not_played "Not a Dice Factor card: must be 0.": add_two_cards, remove_a_card, remove_two_cards;
 }
 
 impl Params {
@@ -176,14 +133,11 @@ impl Params {
                 ),
             ));
         }
-        let c = &self.deck.counts;
-        for (kind, v) in [("add_two_cards", c.add_two_cards), ("remove_a_card", c.remove_a_card), ("remove_two_cards", c.remove_two_cards)] {
-            if v.unwrap_or(0) != 0 {
-                bad.push(Invalid::new(
-                    format!("deck.counts.{kind}"),
-                    format!("{kind} is not a Dice Factor card; allowed: 0 (Dice Factor's action cards are skip, reverse, trade_one_card, trade_hands, add_a_card and dice)"),
-                ));
-            }
+        for (kind, _) in self.deck.counts.not_played() {
+            bad.push(Invalid::new(
+                format!("deck.counts.{kind}"),
+                format!("{kind} is not a Dice Factor card; allowed: 0 (Dice Factor's action cards are skip, reverse, trade_one_card, trade_hands, add_a_card and dice)"),
+            ));
         }
         let deck: u64 = self.copies().iter().map(|&n| n as u64).sum();
         let need = self.players as u64 * self.hand_size as u64;

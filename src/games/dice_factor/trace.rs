@@ -31,7 +31,7 @@ use super::{DiceFactor, Die, Event, target_name};
 use crate::engine::Game;
 use crate::engine::Traces;
 use crate::games::chance::CardChance;
-use crate::games::chroma::{CARD_KINDS, Card, card_str};
+use crate::games::chroma::{CARD_KINDS, Card, card_str, pile_names};
 
 fn cards_of(hand: &super::hand::Hand) -> Vec<&'static str> {
     (0..CARD_KINDS as Card).flat_map(|c| std::iter::repeat_n(card_str(c), hand.count(c) as usize)).collect()
@@ -150,8 +150,8 @@ impl Traces for DiceFactor {
             players: (0..self.seats()).map(|seat| Player { hand: cards_of(&s.hands[seat]), skips: s.skips[seat] }).collect(),
             taken: s.taken.map(card_str),
             d8: s.d8.map(|d| d8_name(d.outcome)),
-            draw: s.draw.iter().rev().map(|&c| card_str(c)).collect(),
-            discard: s.discard.iter().rev().map(|&c| card_str(c)).collect(),
+            draw: pile_names(&s.draw),
+            discard: pile_names(&s.discard),
             winner: s.winner,
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
         })

@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{Card, DeckSpec, deck_counts};
+use crate::games::chroma::Card;
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -44,8 +44,9 @@ crate::games::key_table::params! {
 
 crate::games::key_table::params! {
     prefix "deck.";
-    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: Flower Power plays base
-    /// cards only, so every set or count other than the base ones must be 0.
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`](crate::games::chroma::DeckSpec):
+    /// Flower Power plays base cards only, so every set or count other than the base ones must
+    /// be 0.
     #[derive(Clone, Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields, default)]
     pub struct DeckParams {
@@ -62,56 +63,17 @@ crate::games::key_table::params! {
     }
 }
 
-crate::games::key_table::params! {
-    prefix "deck.counts.";
+crate::games::chroma::deck_counts! {
     /// The `[deck.counts]` table (the shared Chroma
     /// [`DeckCounts`](crate::games::chroma::DeckCounts), with Flower Power's ranges).
-    #[derive(Clone, Debug, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields, default)]
-    pub struct CountsParams {
-        /// Copies of each base card, replacing `base_sets`.
-        pub base: Option<u32> = None, documented(1, MAX_BASE_SETS), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub color_wild: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub shape_wild: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub all_colors: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub all_shapes: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub skip: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub reverse: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub trade_one_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub trade_hands: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub add_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub add_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub remove_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub remove_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Flower Power has no wilds or action cards: must be 0.
-        pub dice: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-    }
+    pub struct CountsParams in DeckParams;
+    played: documented(1, MAX_BASE_SETS);
+    not_played "Flower Power has no wilds or action cards: must be 0.":
+        color_wild, shape_wild, all_colors, all_shapes, skip, reverse, trade_one_card, trade_hands, add_a_card, add_two_cards, remove_a_card, remove_two_cards, dice;
+    meaning base "Copies of each base card, replacing `base_sets`.";
 }
 
 impl DeckParams {
-    /// The shared kit's deck description of this `[deck]` table.
-    pub fn spec(&self) -> DeckSpec {
-        DeckSpec {
-            base_sets: self.base_sets,
-            colors_sets: self.colors_sets,
-            shapes_sets: self.shapes_sets,
-            action_sets: self.action_sets,
-            counts: deck_counts!(&self.counts),
-        }
-    }
-
     /// Copies of each base card.
     pub fn copies(&self) -> u32 {
         self.counts.base.unwrap_or(self.base_sets)
@@ -150,28 +112,11 @@ impl Params {
                 bad.push(Invalid::new(key, format!("{v} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)")));
             }
         }
-        let c = &d.counts;
-        for (key, v) in [
-            ("color_wild", c.color_wild),
-            ("shape_wild", c.shape_wild),
-            ("all_colors", c.all_colors),
-            ("all_shapes", c.all_shapes),
-            ("skip", c.skip),
-            ("reverse", c.reverse),
-            ("trade_one_card", c.trade_one_card),
-            ("trade_hands", c.trade_hands),
-            ("add_a_card", c.add_a_card),
-            ("add_two_cards", c.add_two_cards),
-            ("remove_a_card", c.remove_a_card),
-            ("remove_two_cards", c.remove_two_cards),
-            ("dice", c.dice),
-        ] {
-            if let Some(n) = v.filter(|&n| n != 0) {
-                bad.push(Invalid::new(
-                    format!("deck.counts.{key}"),
-                    format!("{n} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)"),
-                ));
-            }
+        for (kind, n) in d.counts.not_played() {
+            bad.push(Invalid::new(
+                format!("deck.counts.{kind}"),
+                format!("{n} is not allowed; allowed: 0 (Flower Power plays base cards only: no wilds, no action cards)"),
+            ));
         }
         if copies_ok {
             let per_color = self.per_color();

@@ -895,35 +895,27 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_public_cards_and_pair_free_hands() {
-    use crate::sim::harness::play_checked;
+    use crate::sim::harness::{check_samples_keep, random_bots};
     let g = standard();
-    let mut rng = GameRng::seed_from(3);
-    let mut known_kept = 0;
-    for index in 0..6 {
-        let seed = game_seed(21, index);
-        let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
-        let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.players)
-            .map(|seat| if seat % 2 == 0 { (random.build)(&g, &[]) } else { Box::new(MemoryBot::new(1.0)) as Box<dyn Bot<MatchPatch>> })
-            .collect();
-        let mut out: Option<State> = None;
-        let mut each = |s: &State, _: usize, _: &Action| {
-            let ToMove::Seat(seat) = g.to_move(s) else { return };
-            let out = out.get_or_insert_with(|| s.clone());
-            g.determinize(s, seat, &mut rng, out);
-            assert_eq!(out.patch, s.patch, "the patch was announced card by card");
-            for o in (0..g.players).filter(|&o| o != seat) {
-                for k in 0..KINDS {
-                    assert!(out.hands[o].count(k as Card) >= s.known[o][k] as u32, "seat {o} took a {k} from the patch");
-                    known_kept += s.known[o][k] as u32;
-                }
-                if o != s.current as usize && s.turns as usize > o {
-                    assert_eq!(out.hands[o].pair_mask(), 0, "seat {o} has laid its pairs: [{}]", out.hands[o]);
-                    assert_eq!(out.hands[o].kinds_mask() & s.excluded[o], 0, "seat {o} placed those kinds");
-                }
+    // Random bots at even seats, perfect memory at odd ones.
+    let bots = || -> Vec<Box<dyn Bot<MatchPatch>>> {
+        random_bots(&g).into_iter().enumerate().map(|(seat, random)| if seat % 2 == 0 { random } else { Box::new(MemoryBot::new(1.0)) as _ }).collect()
+    };
+    let known_kept = check_samples_keep(&g, 21, 6, 3, bots, |s, out, seat| {
+        assert_eq!(out.patch, s.patch, "the patch was announced card by card");
+        let mut kept = 0;
+        for o in (0..g.players).filter(|&o| o != seat) {
+            for k in 0..KINDS {
+                assert!(out.hands[o].count(k as Card) >= s.known[o][k] as u32, "seat {o} took a {k} from the patch");
+                kept += s.known[o][k] as u32;
             }
-        };
-        play_checked(&g, &mut bots, seed, 1_000_000, &mut 0, &mut each).expect("a checked game");
-    }
+            if o != s.current as usize && s.turns as usize > o {
+                assert_eq!(out.hands[o].pair_mask(), 0, "seat {o} has laid its pairs: [{}]", out.hands[o]);
+                assert_eq!(out.hands[o].kinds_mask() & s.excluded[o], 0, "seat {o} placed those kinds");
+            }
+        }
+        kept
+    });
     assert!(known_kept > 50, "few cards taken from the patch ({known_kept}): the test checks little");
 }
 

@@ -23,7 +23,7 @@ use super::rules::{END_REASONS, Phase, State};
 use super::{Event, MatchPatch};
 use crate::engine::Game;
 use crate::engine::Traces;
-use crate::games::chroma::{Card, card_names, card_str};
+use crate::games::chroma::{Card, card_names, card_str, pile_names};
 
 /// One seat of the traced table.
 #[derive(Serialize)]
@@ -111,7 +111,7 @@ impl Traces for MatchPatch {
             patch: s.patch.iter().map(|slot| TracedSlot { card: card_str(slot.card), serial: slot.serial }).collect(),
             laid: (0..KINDS).filter(|&k| s.laid[k] > 0).map(|k| (card_str(k as Card), s.laid[k])).collect(),
             placed: s.placed,
-            pile: s.pile.iter().rev().map(|&c| card_str(c)).collect(),
+            pile: pile_names(&s.pile),
             end_reason: (s.phase == Phase::Over).then(|| END_REASONS[s.end_reason as usize]),
         })
         .expect("serialises")

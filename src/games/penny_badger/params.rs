@@ -7,7 +7,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
-use crate::games::chroma::{BADGER_ACTIONS, DeckSpec, MAX_SETS, deck_counts};
+use crate::games::chroma::{BADGER_ACTIONS, MAX_SETS};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -132,7 +132,8 @@ crate::games::key_table::params! {
 crate::games::key_table::params! {
     prefix "deck.";
     required;
-    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`]: every set count is required.
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`](crate::games::chroma::DeckSpec):
+    /// every set count is required.
     #[derive(Clone, Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields)]
     pub struct DeckParams {
@@ -151,56 +152,12 @@ crate::games::key_table::params! {
     }
 }
 
-crate::games::key_table::params! {
-    prefix "deck.counts.";
+crate::games::chroma::deck_counts! {
     /// The `[deck.counts]` table: copies of each card of a kind, replacing what the sets give
     /// (the shared Chroma [`DeckCounts`](crate::games::chroma::DeckCounts)).
-    #[derive(Clone, Debug, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields, default)]
-    pub struct CountsParams {
-        /// Copies of each base card (one per color and shape), replacing what the sets give.
-        pub base: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of each color wild, replacing what the sets give.
-        pub color_wild: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of each shape wild, replacing what the sets give.
-        pub shape_wild: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the all-colors wild, replacing what the sets give.
-        pub all_colors: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the all-shapes wild, replacing what the sets give.
-        pub all_shapes: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the skip card, replacing what the sets give.
-        pub skip: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the reverse card, replacing what the sets give.
-        pub reverse: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the trade-one-card card, replacing what the sets give.
-        pub trade_one_card: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the trade-hands card, replacing what the sets give.
-        pub trade_hands: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the add-a-card card, replacing what the sets give.
-        pub add_a_card: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the add-two-cards card, replacing what the sets give.
-        pub add_two_cards: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the remove-a-card card, replacing what the sets give.
-        pub remove_a_card: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the remove-two-cards card, replacing what the sets give.
-        pub remove_two_cards: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-        /// Copies of the dice card, replacing what the sets give (not one of Penny Badger's
-        /// action cards).
-        pub dice: Option<u32> = None, documented(0, MAX_SETS), shown "none (the sets decide)";
-    }
-}
-
-impl DeckParams {
-    /// The shared kit's deck description of this `[deck]` table.
-    pub fn spec(&self) -> DeckSpec {
-        DeckSpec {
-            base_sets: self.base_sets,
-            colors_sets: self.colors_sets,
-            shapes_sets: self.shapes_sets,
-            action_sets: self.action_sets,
-            counts: deck_counts!(&self.counts),
-        }
-    }
+    pub struct CountsParams in DeckParams;
+    played: documented(0, MAX_SETS);
+    meaning dice "Copies of the dice card, replacing what the sets give (not one of Penny Badger's action cards).";
 }
 
 /// The payout table checked and indexed by claim size.

@@ -31,7 +31,7 @@ use super::{Claim, END_REASONS, Event, PennyBadger};
 use crate::engine::Game;
 use crate::engine::Traces;
 use crate::games::chance::CardChance;
-use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name};
+use crate::games::chroma::{card_names, card_str, cell_from_name, cell_name, pile_names};
 
 /// One seat of the traced table.
 #[derive(Serialize)]
@@ -167,8 +167,8 @@ impl Traces for PennyBadger {
                     skips: s.skips[seat],
                 })
                 .collect(),
-            draw: s.draw.iter().rev().map(|&c| card_str(c)).collect(),
-            discard: s.discard.iter().rev().map(|&c| card_str(c)).collect(),
+            draw: pile_names(&s.draw),
+            discard: pile_names(&s.discard),
             claim: s.claim.filter(|_| s.phase == Phase::Challenge).map(|c| TracedClaim {
                 claimer: c.claimer,
                 claim: c.claim,

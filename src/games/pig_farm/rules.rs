@@ -11,6 +11,7 @@ use super::{Action, BUTCHER, Decision, Die, Event, FACES, LOGO, PigFarm, PigMetr
 use crate::engine::rng::rand_shuffle;
 use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
 use crate::games::chroma::{self, Card};
+use crate::games::kind_counts::Kinds;
 
 /// A hand of pigs as counts per kind (no heap, O(1) add and remove, sets kept up to date:
 /// a set is a kind held but not once, so the two bit sets give them without a count of
@@ -77,7 +78,7 @@ impl Hand {
     /// The kinds held, in canonical order.
     #[inline]
     pub fn kinds(&self) -> impl Iterator<Item = Card> + '_ {
-        Bits(self.held)
+        Kinds(self.held)
     }
 
     /// Kinds held as a bit set (bit k = kind k).
@@ -130,22 +131,7 @@ impl Hand {
     /// Pigs of the kinds in `mask` (bit i = pig i).
     #[inline]
     pub fn pigs_in(&self, mask: u32) -> u32 {
-        Bits(mask & self.held).map(|p| self.counts[p as usize] as u32).sum()
-    }
-}
-
-/// The kinds of a bit set, lowest first.
-struct Bits(u32);
-
-impl Iterator for Bits {
-    type Item = Card;
-    #[inline]
-    fn next(&mut self) -> Option<Card> {
-        (self.0 != 0).then(|| {
-            let k = self.0.trailing_zeros() as Card;
-            self.0 &= self.0 - 1;
-            k
-        })
+        Kinds(mask & self.held).map(|p| self.counts[p as usize] as u32).sum()
     }
 }
 

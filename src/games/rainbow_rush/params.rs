@@ -4,7 +4,7 @@
 
 use serde::Deserialize;
 
-use crate::games::chroma::{Card, DeckSpec, FIRST_ACTION, deck_counts};
+use crate::games::chroma::{Card, FIRST_ACTION};
 use crate::variant::Invalid;
 
 /// Most players at one table.
@@ -60,9 +60,9 @@ crate::games::key_table::params! {
 
 crate::games::key_table::params! {
     prefix "deck.";
-    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`] with Rainbow Rush's defaults
-    /// for the keys left out (`action_sets` is 0: the game has no action cards, so a variant need
-    /// not write it).
+    /// The `[deck]` table, read as the shared Chroma [`DeckSpec`](crate::games::chroma::DeckSpec)
+    /// with Rainbow Rush's defaults for the keys left out (`action_sets` is 0: the game has no
+    /// action cards, so a variant need not write it).
     #[derive(Clone, Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields, default)]
     pub struct DeckParams {
@@ -80,55 +80,13 @@ crate::games::key_table::params! {
     }
 }
 
-crate::games::key_table::params! {
-    prefix "deck.counts.";
+crate::games::chroma::deck_counts! {
     /// The `[deck.counts]` table: copies of each card of a kind, replacing what the sets give
     /// (the shared Chroma [`DeckCounts`](crate::games::chroma::DeckCounts), with Rainbow Rush's ranges).
-    #[derive(Clone, Debug, Deserialize, PartialEq)]
-    #[serde(deny_unknown_fields, default)]
-    pub struct CountsParams {
-        /// Copies of each base card (one per color and shape), replacing what the sets give.
-        pub base: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of each color wild, replacing what the sets give.
-        pub color_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of each shape wild, replacing what the sets give.
-        pub shape_wild: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the all-colors wild, replacing what the sets give.
-        pub all_colors: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Copies of the all-shapes wild, replacing what the sets give.
-        pub all_shapes: Option<u32> = None, range(0, MAX_COPIES), shown "none (the sets decide)", note "the deck must deal every hand", unit "copies";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub skip: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub reverse: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub trade_one_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub trade_hands: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub add_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub add_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub remove_a_card: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub remove_two_cards: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-        /// Rainbow Rush has no action cards: must be 0.
-        pub dice: Option<u32> = None, allowed("0 only"), shown "none (the sets decide)";
-    }
-}
-
-impl DeckParams {
-    /// The shared kit's deck description of this `[deck]` table.
-    pub fn spec(&self) -> DeckSpec {
-        DeckSpec {
-            base_sets: self.base_sets,
-            colors_sets: self.colors_sets,
-            shapes_sets: self.shapes_sets,
-            action_sets: self.action_sets,
-            counts: deck_counts!(&self.counts),
-        }
-    }
+    pub struct CountsParams in DeckParams;
+    played: range(0, MAX_COPIES), note "the deck must deal every hand", unit "copies";
+    not_played "Rainbow Rush has no action cards: must be 0.":
+        skip, reverse, trade_one_card, trade_hands, add_a_card, add_two_cards, remove_a_card, remove_two_cards, dice;
 }
 
 impl Params {
@@ -154,24 +112,11 @@ impl Params {
         let mut bad = Vec::new();
         self.check_ranges(&mut bad);
         let d = &self.deck;
-        let c = &d.counts;
         if d.action_sets != 0 {
             bad.push(Invalid::new("deck.action_sets", format!("{} action sets is not allowed; Rainbow Rush has no action cards, allowed: 0", d.action_sets)));
         }
-        for (key, v) in [
-            ("skip", c.skip),
-            ("reverse", c.reverse),
-            ("trade_one_card", c.trade_one_card),
-            ("trade_hands", c.trade_hands),
-            ("add_a_card", c.add_a_card),
-            ("add_two_cards", c.add_two_cards),
-            ("remove_a_card", c.remove_a_card),
-            ("remove_two_cards", c.remove_two_cards),
-            ("dice", c.dice),
-        ] {
-            if v.is_some_and(|v| v != 0) {
-                bad.push(Invalid::new(format!("deck.counts.{key}"), format!("Rainbow Rush has no action cards; `{key}` allowed: 0")));
-            }
+        for (kind, _) in d.counts.not_played() {
+            bad.push(Invalid::new(format!("deck.counts.{kind}"), format!("Rainbow Rush has no action cards; `{kind}` allowed: 0")));
         }
         if bad.is_empty() {
             let size: u64 = self.copies().iter().map(|&n| n as u64).sum();

@@ -4,7 +4,6 @@
 //! exact `builder` and the `saboteur`, hidden information, and property tests (every card
 //! accounted for, every choice legal, locks respected, every game ends) for every bot.
 
-use crate::engine::HiddenInfo;
 use proptest::prelude::*;
 
 use super::*;
@@ -843,28 +842,19 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 
 #[test]
 fn determinizations_keep_cards_taken_from_the_discard_pile() {
-    use crate::sim::harness::play_checked;
+    use crate::sim::harness::{check_samples_keep, random_bots};
     let g = standard();
-    let mut rng = GameRng::seed_from(4);
-    let mut known_kept = 0;
-    let random = all_bots(&g).into_iter().find(|b| b.name == "random").expect("random bot");
-    for index in 0..6 {
-        let mut bots: Vec<Box<dyn Bot<RainbowRush>>> = (0..g.players).map(|_| (random.build)(&g, &[])).collect();
-        let mut out: Option<State> = None;
-        let mut each = |s: &State, _: usize, _: &Action| {
-            let ToMove::Seat(seat) = g.to_move(s) else { return };
-            let out = out.get_or_insert_with(|| s.clone());
-            g.determinize(s, seat, &mut rng, out);
-            assert_eq!((&out.discard, &out.locks, &out.rows), (&s.discard, &s.locks, &s.rows), "public cards stay");
-            for o in (0..g.players).filter(|&o| o != seat) {
-                for k in 0..KINDS {
-                    assert!(out.hands[o].count(k as Card) >= s.known[o][k] as u32, "seat {o} took a {k} from the discard pile");
-                    known_kept += s.known[o][k] as u32;
-                }
+    let known_kept = check_samples_keep(&g, 22, 6, 4, || random_bots(&g), |s, out, seat| {
+        assert_eq!((&out.discard, &out.locks, &out.rows), (&s.discard, &s.locks, &s.rows), "public cards stay");
+        let mut kept = 0;
+        for o in (0..g.players).filter(|&o| o != seat) {
+            for k in 0..KINDS {
+                assert!(out.hands[o].count(k as Card) >= s.known[o][k] as u32, "seat {o} took a {k} from the discard pile");
+                kept += s.known[o][k] as u32;
             }
-        };
-        play_checked(&g, &mut bots, game_seed(22, index), 1_000_000, &mut 0, &mut each).expect("a checked game");
-    }
+        }
+        kept
+    });
     assert!(known_kept > 50, "few cards taken from the discard pile ({known_kept}): the test checks little");
 }
 

@@ -26,7 +26,7 @@ use super::{Event, RainbowRush};
 use crate::engine::Game;
 use crate::engine::Traces;
 use crate::games::chance::{CardChance, NoOwnChance};
-use crate::games::chroma::{card_names, card_str};
+use crate::games::chroma::{card_names, card_str, pile_names};
 
 fn cards_of(hand: &Hand) -> Vec<&'static str> {
     hand.cards().map(card_str).collect()
@@ -92,7 +92,7 @@ impl Traces for RainbowRush {
                 Phase::Over => "over",
             },
             players: (0..self.seats()).map(|seat| Player { hand: cards_of(&s.hands[seat]), row: card_names(s.rows[seat].cards()) }).collect(),
-            draw: s.draw.iter().rev().map(|&c| card_str(c)).collect(),
+            draw: pile_names(&s.draw),
             discard: s.discard.iter().zip(&s.locks).rev().map(|(&c, &l)| Discarded { card: card_str(c), locked_until: l }).collect(),
             sabotages: s.sabotages,
             winner: s.winner,
