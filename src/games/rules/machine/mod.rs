@@ -1,6 +1,14 @@
 //! The machine that plays a compiled rules file: the table state, the evaluation of
 //! expressions, the instructions run between two decisions, the legal choices of a seat,
 //! what each seat knows of every card (for views, observations and determinizations).
+//!
+//! This file holds the types (the bound file [`Bound`], the table [`State`], a seat's
+//! [`Choice`], an [`Event`], the cards of a zone [`Cards`]) and the machine's limits; each
+//! concern is a file of its own with its own `impl Bound`: `eval` (expressions), `setup` (the
+//! tables worked out at binding, the deal), `zones` (card moves), `steps` (the step
+//! interpreter), `turns`, `dice`, `end` (end checks, winners, outcome), `choices` (a seat's
+//! choices counted, drawn, listed and applied), `sets` (sets of cards counted and ranked),
+//! `hidden` (observations and determinizations) and `text` (names and rendering).
 
 use std::sync::Arc;
 
