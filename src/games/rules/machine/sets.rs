@@ -77,8 +77,8 @@ pub(super) fn next_combination(idx: &mut [usize], n: usize) -> bool {
 }
 
 /// The legal choices of a decision when they are all sets of cards of one action and
-/// argument ([`State::block`]): the sets of `lo..=hi` of the candidate positions, smallest
-/// first, then in lexicographic order, as `Bound::count_or_pick` ranks them.
+/// argument ([`State::block`](super::State::block)): the sets of `lo..=hi` of the candidate
+/// positions, smallest first, then in lexicographic order, as `Bound::count_or_pick` ranks them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Block {
     /// The action.
