@@ -951,17 +951,24 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 fn determinizations_keep_cards_taken_face_up() {
     use crate::sim::harness::{check_samples_keep, random_bots};
     let g = standard();
-    let known_kept = check_samples_keep(&g, 25, 6, 4, || random_bots(&g), |s, out, seat| {
-        assert_eq!((out.display, out.stock, out.put_away), (s.display, s.stock, s.put_away), "public cards stay");
-        let mut kept = 0;
-        for o in (0..g.players).filter(|&o| o != seat) {
-            assert_eq!(out.piles[o].cards, s.piles[o].cards, "piles are face up");
-            for c in s.known[o].kinds() {
-                assert!(out.hands[o].count(c) >= s.known[o].count(c), "seat {o} took a {} face up", card_name(c));
-                kept += s.known[o].count(c);
+    let known_kept = check_samples_keep(
+        &g,
+        25,
+        6,
+        4,
+        || random_bots(&g),
+        |s, out, seat| {
+            assert_eq!((out.display, out.stock, out.put_away), (s.display, s.stock, s.put_away), "public cards stay");
+            let mut kept = 0;
+            for o in (0..g.players).filter(|&o| o != seat) {
+                assert_eq!(out.piles[o].cards, s.piles[o].cards, "piles are face up");
+                for c in s.known[o].kinds() {
+                    assert!(out.hands[o].count(c) >= s.known[o].count(c), "seat {o} took a {} face up", card_name(c));
+                    kept += s.known[o].count(c);
+                }
             }
-        }
-        kept
-    });
+            kept
+        },
+    );
     assert!(known_kept > 50, "few cards taken face up ({known_kept}): the test checks little");
 }

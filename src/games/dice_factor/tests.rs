@@ -862,18 +862,25 @@ fn determinizations_keep_what_the_seat_saw_and_redeal_the_rest() {
 fn determinizations_keep_cards_taken_from_the_discard_pile() {
     use crate::sim::harness::{check_samples_keep, random_bots};
     let g = standard();
-    let known_kept = check_samples_keep(&g, 23, 6, 4, || random_bots(&g), |s, out, seat| {
-        assert_eq!((&out.discard, out.dice), (&s.discard, s.dice), "public cards stay");
-        let mut kept = 0;
-        for o in (0..g.players).filter(|&o| o != seat) {
-            assert_eq!(out.hands[o].extra, s.hands[o].extra, "add_a_card cards lie in front of the hand");
-            for k in 0..CARD_KINDS {
-                assert!(out.hands[o].count(k as Card) >= s.known[o][k] as u32, "seat {o} took a {k} from the discard pile");
-                kept += s.known[o][k] as u32;
+    let known_kept = check_samples_keep(
+        &g,
+        23,
+        6,
+        4,
+        || random_bots(&g),
+        |s, out, seat| {
+            assert_eq!((&out.discard, out.dice), (&s.discard, s.dice), "public cards stay");
+            let mut kept = 0;
+            for o in (0..g.players).filter(|&o| o != seat) {
+                assert_eq!(out.hands[o].extra, s.hands[o].extra, "add_a_card cards lie in front of the hand");
+                for k in 0..CARD_KINDS {
+                    assert!(out.hands[o].count(k as Card) >= s.known[o][k] as u32, "seat {o} took a {k} from the discard pile");
+                    kept += s.known[o][k] as u32;
+                }
             }
-        }
-        kept
-    });
+            kept
+        },
+    );
     assert!(known_kept > 50, "few cards taken from the discard pile ({known_kept}): the test checks little");
 }
 
