@@ -1,7 +1,7 @@
 //! Every figure a report shows has a meaning and applies to the game: each game's own figures
 //! carry a description and a unit (never the placeholder "<game>'s own figure"); a game with
-//! no elimination shows no elimination rows; a team game has its team figures. Checked on
-//! every bundled variant.
+//! no elimination shows no elimination rows; a team game has its team figures; no figure is
+//! named twice. Checked on every bundled variant.
 
 use std::path::{Path, PathBuf};
 
@@ -63,6 +63,12 @@ fn every_figure_of_every_bundled_variant_applies_and_says_what_it_is() {
                 assert_eq!(*applies, eliminates, "{}: `{name}` applies only where seats are eliminated", path.display());
             }
         }
+        // A game's own figure named like a common one would be shown with the common figure's
+        // interval around its own value (Bluffing Joker's `first_team_advantage` once was).
+        let mut names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        names.sort_unstable();
+        let twice: Vec<&&str> = names.windows(2).filter(|w| w[0] == w[1]).map(|w| &w[0]).collect();
+        assert!(twice.is_empty(), "{}: figures named twice (a game's own and a common one?): {twice:?}", path.display());
         let has = |n: &str| rows.iter().any(|r| r.0 == n);
         assert_eq!(teams >= 2, id == "bluffing-joker", "{}: only Bluffing Joker plays in teams", path.display());
         assert_eq!(has("first_team_advantage") && has("team_fairness_p"), teams >= 2, "{}", path.display());

@@ -308,7 +308,10 @@ impl Defs {
         self.add(
             "first_player_advantage".into(),
             if teams.len() >= 2 {
-                format!("a team game: the win share of team {first} (seat 0 moves first) minus the fair share 1/{} (as first_team_advantage)", teams.len())
+                format!(
+                    "a team game: the win share of team {first} (seat 0 moves first) minus the teams' mean win share, 1/{} when every game has a winner (as first_team_advantage)",
+                    teams.len()
+                )
             } else if game.acting_seats < seats {
                 format!("seat 0's win share minus the acting seats' mean win share ({} dummy seat(s) left out)", seats - game.acting_seats)
             } else {
@@ -342,7 +345,7 @@ impl Defs {
             }
             self.add(
                 "first_team_advantage".into(),
-                format!("win share of team {first} (seat 0 moves first) minus the fair share 1/{}", teams.len()),
+                format!("win share of team {first} (seat 0 moves first) minus the teams' mean win share (1/{} when every game has a winner)", teams.len()),
                 Unit::Share,
                 Field::FirstTeamAdvantage,
                 true,
@@ -577,10 +580,13 @@ impl Catalogue {
         }
     }
 
-    /// The first mover's team's win credit in `o` minus the fair share 1/teams.
+    /// The first mover's team's win credit in `o` minus the teams' mean credit: 1/teams in a
+    /// game someone won, 0 in one nobody won (so that, over the games, it is the team's win
+    /// share minus the teams' mean win share, as [`crate::stats::teams::TeamsSummary`] judges it).
     fn first_team_advantage(&self, o: &Outcome) -> f64 {
         let first = self.teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
-        self.teams[first].iter().map(|&s| o.win_share(s)).sum::<f64>() - 1.0 / self.teams.len().max(1) as f64
+        let credit = self.teams[first].iter().map(|&s| o.win_share(s)).sum::<f64>();
+        if o.winner_count() == 0 { credit } else { credit - 1.0 / self.teams.len().max(1) as f64 }
     }
 
     /// How many teams have a seat among the winners of `o`.
@@ -939,6 +945,13 @@ mod tests {
         assert_eq!(v("first_player_advantage"), 0.5);
         assert_eq!(v("first_team_advantage"), 0.5);
         assert_eq!(v("shared_win_rate"), 0.0);
+        // A game nobody won (at the cap) is nobody's disadvantage: 0, not -1/2.
+        let mut capped = o;
+        capped.winners = 0;
+        let mut at_cap = Vec::new();
+        cat.per_game(&capped, 0, &mut at_cap);
+        let w = |name: &str| at_cap[cat.get(name).unwrap().per_game.unwrap()];
+        assert_eq!((w("first_player_advantage"), w("first_team_advantage")), (0.0, 0.0));
         assert_eq!((v("seat0_teammate_gap"), v("seat2_teammate_gap"), v("seat1_teammate_gap"), v("seat3_teammate_gap")), (2.0, -2.0, -2.0, 2.0));
         // Rotated: a bot's share is its team's win.
         let rotated = Catalogue::new(&game).rotated(true, 4);

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-pub use super::escape::escape;
+pub use super::escape::{escape, prose};
 use crate::error::Error;
 use crate::stats::Summary;
 
@@ -125,9 +125,9 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     let _ = writeln!(h, "<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>", escape(&title));
     let _ = writeln!(h, "<h1>{}</h1>", escape(&title));
     if let Some(notice) = page.notice {
-        let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(notice));
+        let _ = writeln!(h, "<p><strong>{}</strong></p>", prose(notice));
     }
-    let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(page.verdict));
+    let _ = writeln!(h, "<p><strong>{}</strong></p>", prose(page.verdict));
     if page.dir.join("summary.png").exists() {
         let _ = writeln!(
             h,
@@ -135,7 +135,7 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
         );
     }
     if !page.description.is_empty() {
-        let _ = writeln!(h, "<p>{}</p>", escape(page.description));
+        let _ = writeln!(h, "<p>{}</p>", prose(page.description));
     }
     let _ = writeln!(
         h,
@@ -144,7 +144,7 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     );
     let _ = writeln!(h, "<h2>Reproduce</h2>\n<pre><code>{}</code></pre>", escape(page.command));
     let summary = if page.tables.figures.is_empty() { summary_html(s) } else { super::tables::html(page.tables) };
-    let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n<p>{}</p>\n{summary}", escape(&page.notes.join(" ")));
+    let _ = writeln!(h, "<h2 id=\"summary\">Summary</h2>\n<p>{}</p>\n{summary}", prose(&page.notes.join(" ")));
     let _ = writeln!(h, "<h2 id=\"charts\">Charts</h2>");
     for (title, file) in page.images {
         let _ = writeln!(
@@ -157,12 +157,12 @@ pub fn write(page: &Page<'_>) -> Result<PathBuf, Error> {
     }
     if let Some(which) = page.replay.filter(|_| !page.dir.join("replay.html").exists()) {
         // The typical game's trace was too large for a page beside the report.
-        let _ = writeln!(h, "<h2 id=\"replay\">Replay a typical game</h2>\n<p>{}</p>", escape(which));
+        let _ = writeln!(h, "<h2 id=\"replay\">Replay a typical game</h2>\n<p>{}</p>", prose(which));
     } else if let Some(which) = page.replay {
         let _ = writeln!(
             h,
             "<h2 id=\"replay\">Replay a typical game</h2>\n<p><a href=\"replay.html\">replay.html</a>: {} Step through it event by event, with every decision's legal alternatives and each seat's view.</p>",
-            escape(which)
+            prose(which)
         );
     }
     let _ = writeln!(h, "<h2 id=\"variant\">Variant as played</h2>\n<p>After <code>extends</code> and <code>--set</code>.</p>");

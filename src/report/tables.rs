@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::escape::escape;
+use super::escape::{escape, prose};
 use crate::stats::Summary;
 use crate::stats::summary::fair_share;
 
@@ -237,9 +237,9 @@ pub fn html(t: &Tables) -> String {
             "<tr><td class=l><code>{}</code></td><td>{}</td><td class=l>{}</td><td class=l>{}</td><td class=l>{}</td></tr>",
             escape(&r.name),
             escape(&r.value),
-            escape(&r.ci),
+            prose(&r.ci),
             escape(&r.unit),
-            escape(&r.about)
+            prose(&r.about)
         );
     }
     let _ = writeln!(h, "</table>");
@@ -264,7 +264,7 @@ pub fn html(t: &Tables) -> String {
     }
     let _ = writeln!(h, "</table>");
     if !t.seat_note.is_empty() {
-        let _ = writeln!(h, "<p>{}</p>", escape(&t.seat_note));
+        let _ = writeln!(h, "<p>{}</p>", prose(&t.seat_note));
     }
     if !t.expectations.is_empty() {
         let _ = writeln!(
@@ -278,21 +278,21 @@ pub fn html(t: &Tables) -> String {
                 "<tr><td class=l><code>{}</code></td><td>{}</td><td class=l>{}</td><td class=l>{}</td><td class=l><strong>{}</strong></td></tr>",
                 escape(&r.metric),
                 escape(&r.measured),
-                escape(&r.ci),
+                prose(&r.ci),
                 escape(&r.bounds),
-                escape(&r.verdict)
+                prose(&r.verdict)
             );
         }
         let _ = writeln!(h, "</table>");
     }
     for s in &t.sections {
-        let _ = writeln!(h, "<h3>{}</h3>\n<p>{}</p>\n<table><tr>", escape(&s.title), escape(&s.lead));
+        let _ = writeln!(h, "<h3>{}</h3>\n<p>{}</p>\n<table><tr>", escape(&s.title), prose(&s.lead));
         for c in &s.header {
             let _ = write!(h, "<th class=l>{}</th>", escape(c));
         }
         let _ = writeln!(h, "</tr>");
         for row in &s.rows {
-            let cells: String = row.iter().map(|c| format!("<td class=l>{}</td>", escape(c))).collect();
+            let cells: String = row.iter().map(|c| format!("<td class=l>{}</td>", prose(c))).collect();
             let _ = writeln!(h, "<tr>{cells}</tr>");
         }
         let _ = writeln!(h, "</table>");

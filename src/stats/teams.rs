@@ -1,6 +1,6 @@
 //! Team figures for games whose seats play in teams ([`crate::engine::Game::teams`]): each
-//! team's win share with its interval, the first mover's team against the fair share
-//! 1/teams, and the chi-square test that every team wins equally often. A team's win puts
+//! team's win share with its interval, the first mover's team against the fair share (the
+//! teams' mean win share: 1/teams when every game has a winner), and the chi-square test that every team wins equally often. A team's win puts
 //! each of its k seats among the winners with 1/k of a win, so a team's win share is the
 //! sum of its seats' shares: the seats stay in the summary, the teams are judged here.
 //!
@@ -114,7 +114,8 @@ pub struct TeamsSummary {
     pub teams: Vec<TeamShare>,
     /// Index into `teams` of the team of seat 0, which moves first.
     pub first_team: usize,
-    /// The first mover's team's win share minus the fair share 1/teams, with its interval.
+    /// The first mover's team's win share minus the fair share ([`TeamsSummary::fair_share`]),
+    /// with its interval.
     pub first_team_advantage: Estimate,
     /// Chi-square p-value that every team wins equally often.
     pub team_fairness_p: f64,
@@ -122,6 +123,14 @@ pub struct TeamsSummary {
     /// whose seats hold different bots in turn, and when the run counted no team sums).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub teammate_gaps: Vec<TeammateGap>,
+}
+
+/// The teams' mean win share and whether it is the constant 1/teams (every game won by a
+/// team; then exactly 1/teams, not its rounded sum).
+fn team_fair_share(teams: &[TeamShare]) -> (f64, bool) {
+    let even = 1.0 / teams.len().max(1) as f64;
+    let mean = teams.iter().map(|t| t.win_share).sum::<f64>() / teams.len().max(1) as f64;
+    if (mean - even).abs() < 1e-12 { (even, true) } else { (mean, false) }
 }
 
 impl TeamsSummary {
@@ -143,9 +152,18 @@ impl TeamsSummary {
             })
             .collect();
         let first_team = teams.iter().position(|t| t.contains(&0)).unwrap_or(0);
-        let fair = 1.0 / teams.len() as f64;
         let f = &shares[first_team];
-        let first_team_advantage = Estimate { value: f.win_share - fair, ci95: [f.ci95[0] - fair, f.ci95[1] - fair] };
+        let first_team_advantage = match team_fair_share(&shares) {
+            // Every game won by a team: the exact 1/teams, seat 0's team's Wilson interval shifted.
+            (fair, true) => Estimate { value: f.win_share - fair, ci95: [f.ci95[0] - fair, f.ci95[1] - fair] },
+            // Nobody ever won: every share is 0, so is the advantage, by construction.
+            _ if n > 0 && shares.iter().all(|t| t.win_share == 0.0) => Estimate { value: 0.0, ci95: [0.0, 0.0] },
+            // Games with no winner: against the teams' mean win share, as seats are judged.
+            (fair, false) => {
+                let others = shares.iter().filter(|t| t.team != first_team).map(|t| t.win_share);
+                super::summary::advantage_over_estimated_fair(f.win_share, others, fair, shares.len(), n)
+            }
+        };
         let gaps = if tally.teams.games == tally.games && tally.games > 0 {
             teams
                 .iter()
@@ -164,9 +182,11 @@ impl TeamsSummary {
         tally.teams.shared_between_teams as f64 / tally.games.max(1) as f64
     }
 
-    /// The fair share of one team: 1/teams.
+    /// The fair share of one team: the teams' mean win share, which is 1/teams when every
+    /// game has a winner; games with no winner (at the cap) lower it, as they lower a seat's
+    /// ([`crate::stats::summary::fair_share`]), so that they count as nobody's disadvantage.
     pub fn fair_share(&self) -> f64 {
-        1.0 / self.teams.len().max(1) as f64
+        team_fair_share(&self.teams).0
     }
 
     /// "team 0 (seats 0 and 2)": a team named with its seats.
@@ -243,6 +263,38 @@ mod tests {
         assert_eq!(t.name(0), "team 0 (seats 0 and 2)");
         assert_eq!(t.team_of(3), Some(1));
         assert!(TeamsSummary::new(&[], &tally).is_none());
+    }
+
+    #[test]
+    fn games_with_no_winner_are_no_teams_disadvantage() {
+        // 45 wins of each team and 10 games at the cap with no winner: the teams are even, so
+        // the first team's advantage is 0 against their mean share 45%, not -5 points against 50%.
+        let mut tally = Tally::default();
+        let mut o = Outcome::new();
+        for g in 0..100 {
+            o.winners = match g {
+                0..10 => 0,
+                _ if g % 2 == 1 => 0b0101,
+                _ => 0b1010,
+            };
+            tally.add(&o, 4, 4);
+        }
+        let t = TeamsSummary::new(&[vec![0, 2], vec![1, 3]], &tally).expect("two teams");
+        assert!((t.teams[0].win_share - 0.45).abs() < 1e-12 && (t.teams[1].win_share - 0.45).abs() < 1e-12);
+        assert!((t.fair_share() - 0.45).abs() < 1e-12, "{}", t.fair_share());
+        let a = &t.first_team_advantage;
+        assert!(a.value.abs() < 1e-12, "{a:?}");
+        // The interval of the per-game difference w0 - (w0 + w1)/2, which is ±1/2 in a won
+        // game: sd about 0.47, half-width about 1.96 x 0.47 / 10.
+        assert!(a.ci95[0] < -0.07 && a.ci95[0] > -0.11 && (a.ci95[1] + a.ci95[0]).abs() < 1e-12, "{a:?}");
+        // Nobody ever won: no advantage, by construction.
+        let mut none = Tally::default();
+        o.winners = 0;
+        for _ in 0..10 {
+            none.add(&o, 4, 4);
+        }
+        let t = TeamsSummary::new(&[vec![0, 2], vec![1, 3]], &none).expect("two teams");
+        assert_eq!((t.first_team_advantage.value, t.first_team_advantage.ci95), (0.0, [0.0, 0.0]));
     }
 
     #[test]

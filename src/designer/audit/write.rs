@@ -8,7 +8,7 @@ use std::path::Path;
 use super::sensitivity::{Sensitivity, StepRow};
 use super::{Audit, Detectable, Finding};
 use crate::error::Error;
-use crate::report::html::escape;
+use crate::report::html::{escape, prose};
 use crate::report::tornado::{TornadoRow, render};
 use crate::stats::format;
 
@@ -427,12 +427,20 @@ pub fn append_to_report(a: &Audit, dir: &Path) -> Result<(), Error> {
 pub fn html_section(a: &Audit, prefix: &str) -> String {
     let mut h = String::new();
     let _ = writeln!(h, "<section id=\"audit\"><h2>Rules audit</h2>");
-    let _ = writeln!(h, "<p><strong>{}</strong></p>", escape(&a.verdict));
+    section_body(a, prefix, &mut h);
+    h.push_str("</section>\n");
+    h
+}
+
+/// The audit's content below its heading: the section of a report, or the whole of the
+/// audit's own page (whose `<h1>` already names it).
+fn section_body(a: &Audit, prefix: &str, h: &mut String) {
+    let _ = writeln!(h, "<p><strong>{}</strong></p>", prose(&a.verdict));
     let _ = writeln!(h, "<p>Reproduce with: <code>{}</code></p>", escape(&a.command));
     if !a.detectable.is_empty() {
         let _ = writeln!(h, "<p>{}:</p><ul>", escape(DETECTABLE_HEAD));
         for d in &a.detectable {
-            let _ = writeln!(h, "<li>{}</li>", escape(&detectable_line(d, &a.length_unit)));
+            let _ = writeln!(h, "<li>{}</li>", prose(&detectable_line(d, &a.length_unit)));
         }
         let _ = writeln!(h, "</ul>");
     }
@@ -443,8 +451,8 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             escape(f.kind),
             f.severity.name(),
-            escape(&f.sentence),
-            escape(&figure_text(f)),
+            prose(&f.sentence),
+            prose(&figure_text(f)),
             escape(&f.keys.join(", ")),
             f.replay.iter().map(|r| format!("<code>{}</code>", escape(r))).collect::<Vec<_>>().join("<br>")
         );
@@ -454,13 +462,13 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
         // The tuning keys ranked; the structural keys (table size, match length) apart.
         let _ = writeln!(h, "<h3>Sensitivity (top 10 steps of the tuning keys)</h3><ul>");
         for r in s.steps.iter().filter(|r| !r.structural).take(10) {
-            let _ = writeln!(h, "<li>{}</li>", escape(&step_line(r, s)));
+            let _ = writeln!(h, "<li>{}</li>", prose(&step_line(r, s)));
         }
         let _ = writeln!(h, "</ul>");
         if s.steps.iter().any(|r| r.structural) {
             let _ = writeln!(h, "<h4>Structural keys (table size, match length: not tuning keys)</h4><ul>");
             for r in s.steps.iter().filter(|r| r.structural) {
-                let _ = writeln!(h, "<li>{}</li>", escape(&step_line(r, s)));
+                let _ = writeln!(h, "<li>{}</li>", prose(&step_line(r, s)));
             }
             let _ = writeln!(h, "</ul>");
         }
@@ -490,17 +498,18 @@ pub fn html_section(a: &Audit, prefix: &str) -> String {
             );
         }
     }
-    let _ = writeln!(h, "<p>Everything: <a href=\"{prefix}audit.md\">audit.md</a>, <a href=\"{prefix}audit.json\">audit.json</a></p></section>");
-    h
+    let _ = writeln!(h, "<p>Everything: <a href=\"{prefix}audit.md\">audit.md</a>, <a href=\"{prefix}audit.json\">audit.json</a></p>");
 }
 
 fn html_page(a: &Audit, _charts: &[(String, String)]) -> String {
+    let mut body = String::new();
+    section_body(a, "", &mut body);
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Rules audit: {} / {}</title>\n<style>body{{font-family:sans-serif;max-width:1200px;margin:auto;padding:1em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px;vertical-align:top}}</style></head><body>\n<h1>Rules audit: {} / {}</h1>\n{}</body></html>\n",
         escape(&a.game),
         escape(&a.variant),
         escape(&a.game),
         escape(&a.variant),
-        html_section(a, "")
+        body
     )
 }

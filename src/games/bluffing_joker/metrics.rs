@@ -50,8 +50,6 @@ pub struct JokerMetrics {
     /// Most progress a team can make (every peg at the back of its home), in holes.
     team_max: u64,
     games: u64,
-    /// Games won by team 0 and team 1.
-    team_wins: [u64; 2],
     /// Games by rounds begun.
     rounds: Vec<u64>,
     /// Sum and sum of squares of each per-game count.
@@ -133,9 +131,6 @@ impl Metrics<BluffingJoker> for JokerMetrics {
         self.players = game.players;
         self.team_max = (game.players / 2 * game.geo.pegs) as u64 * (game.geo.track + game.geo.home as usize) as u64;
         self.games += 1;
-        if let Some(t) = s.winner {
-            self.team_wins[t as usize] += 1;
-        }
         let _ = outcome;
         bump(&mut self.rounds, s.rounds as usize, 1);
         let c = &s.counters;
@@ -152,7 +147,6 @@ impl Metrics<BluffingJoker> for JokerMetrics {
         self.team_max = self.team_max.max(other.team_max);
         self.games += other.games;
         for t in 0..2 {
-            self.team_wins[t] += other.team_wins[t];
             add_counts(&mut self.progress[t], &other.progress[t]);
         }
         add_counts(&mut self.rounds, &other.rounds);
@@ -232,14 +226,9 @@ impl Metrics<BluffingJoker> for JokerMetrics {
 
     fn summary(&self, _games: u64) -> Vec<(String, f64)> {
         let n = self.games as f64;
-        let team0 = ratio(self.team_wins[0] as f64, n);
-        let team1 = ratio(self.team_wins[1] as f64, n);
-        let mut out = vec![
-            ("team0_win_share".into(), team0),
-            ("team1_win_share".into(), team1),
-            ("first_team_advantage".into(), ratio(team0, team0 + team1) - 0.5),
-            ("mean_rounds".into(), ratio(self.rounds.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n)),
-        ];
+        // The teams' win shares and the first team's advantage are common figures of every
+        // team game (`team<t>_win_share`, `first_team_advantage`), judged in the stats layer.
+        let mut out = vec![("mean_rounds".into(), ratio(self.rounds.iter().enumerate().map(|(i, &c)| i as f64 * c as f64).sum(), n))];
         for (k, name) in PER_GAME.iter().enumerate() {
             out.push((name.to_string(), self.mean_ci(k).0));
         }
@@ -251,9 +240,6 @@ impl Metrics<BluffingJoker> for JokerMetrics {
     fn meaning(&self, name: &str) -> Option<Meaning> {
         let per_game = |what: &str, unit: &str| Meaning::new(format!("{what} per game (mean over games)"), format!("{unit} per game"));
         Some(match name {
-            "team0_win_share" => Meaning::share("share of games won by team 0 (seats 0, 2, ...)"),
-            "team1_win_share" => Meaning::share("share of games won by team 1 (seats 1, 3, ...)"),
-            "first_team_advantage" => Meaning::share("team 0's share of the games a team won, minus 50%"),
             "mean_rounds" => Meaning::new("rounds begun per game (a round: one turn of each seat, extra turns aside)", "rounds per game"),
             "sent_by_landing_per_game" => per_game("pegs sent to start by landing", "pegs"),
             "sent_by_doubt_per_game" => per_game("pegs sent to start by a doubt's penalty", "pegs"),
@@ -270,7 +256,7 @@ impl Metrics<BluffingJoker> for JokerMetrics {
     }
 
     fn ratio_names(&self) -> Vec<String> {
-        let mut names = vec!["team0_win_share", "team1_win_share", "mean_rounds"];
+        let mut names = vec!["mean_rounds"];
         names.extend(PER_GAME);
         names.extend(["right_doubt_share", "bluffs_caught_share"]);
         names.into_iter().map(String::from).collect()
@@ -280,7 +266,7 @@ impl Metrics<BluffingJoker> for JokerMetrics {
         let games = self.games as i64;
         let rounds: u64 = self.rounds.iter().enumerate().map(|(i, &c)| i as u64 * c).sum();
         out.clear();
-        out.extend([(self.team_wins[0] as i64, games), (self.team_wins[1] as i64, games), (rounds as i64, games)]);
+        out.push((rounds as i64, games));
         out.extend(self.sums.iter().map(|&s| (s as i64, games)));
         out.extend([(self.sums[4] as i64, self.sums[3] as i64), (self.sums[4] as i64, self.sums[5] as i64)]);
     }
