@@ -8,7 +8,7 @@ use std::fmt;
 use super::cover::{Cover, need};
 use super::params::{KINDS, MAX_HAND, MAX_PLAYERS, MAX_ROW};
 use super::{Action, Decision, Event, RainbowRush, RushMetrics, View};
-use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, Outcome, SearchDefaults, SeatRngs, ToMove, ask};
 use crate::games::chroma::{Card, card_name, is_wild, shuffle_cards};
 
 /// A hand as counts per card kind plus a mask of the kinds held (kinds in canonical order
@@ -394,11 +394,46 @@ impl RainbowRush {
     #[inline(always)]
     fn after_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         if s.hands[seat].is_empty() {
-            log.emit(|| Event::Passed { seat: seat as u8 });
-            self.end_turn(s, None, log);
+            self.pass(s, seat, log);
         } else {
             s.phase = Phase::Play;
         }
+    }
+
+    /// A seat with no card after drawing passes: no row changed, so no win check.
+    #[inline(always)]
+    fn pass(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        log.emit(|| Event::Passed { seat: seat as u8 });
+        self.next_turn(s, log);
+    }
+
+    /// The top card of the draw pile into `seat`'s hand, the discard pile but its top
+    /// reshuffled first when the draw pile is empty (and the variant allows it).
+    #[inline(always)]
+    fn draw_from_pile(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if s.draw.is_empty() && self.params.reshuffle_discard && s.discard.len() > 1 {
+            self.reshuffle(s, rng, log);
+        }
+        match s.draw.pop() {
+            Some(c) => {
+                s.hands[seat].add(c);
+                log.emit(|| Event::Drew { seat: seat as u8, card: c });
+            }
+            None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
+        }
+    }
+
+    /// The discard pile's top card (takeable: the caller checked) into `seat`'s hand, now
+    /// publicly known to be there.
+    #[inline(always)]
+    fn take_discard(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        debug_assert!(s.takeable_top().is_some(), "legal takes are unlocked non-wilds");
+        s.locks.pop();
+        let c = s.discard.pop().expect("a card to take");
+        s.hands[seat].add(c);
+        s.discard_takes += 1;
+        s.known[seat][c as usize] += 1;
+        log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
     }
 
     /// The win check (the active player, then the others in turn order: only the active
@@ -413,11 +448,21 @@ impl RainbowRush {
             s.end_reason = END_RAINBOW;
             s.phase = Phase::Over;
             log.emit(|| Event::Won { seat: w as u8, row: s.rows[w], turn: s.turn });
-        } else if s.turn >= self.params.turn_cap {
+        } else {
+            self.next_turn(s, log);
+        }
+    }
+
+    /// The cap, else the next seat's turn: the end of a turn that changed no row (a
+    /// discard, a pass), where the win check has nothing to find (no row held a rainbow).
+    #[inline(always)]
+    fn next_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+        if s.turn >= self.params.turn_cap {
             s.end_reason = END_CAP;
             s.phase = Phase::Over;
             log.emit(|| Event::Capped { turns: s.turn });
         } else {
+            let seat = s.current as usize;
             s.current = if seat + 1 == self.players { 0 } else { seat as u8 + 1 };
             s.turn += 1;
             s.phase = Phase::Draw;
@@ -577,26 +622,11 @@ impl Game for RainbowRush {
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::DrawPile => {
-                if s.draw.is_empty() && self.params.reshuffle_discard && s.discard.len() > 1 {
-                    self.reshuffle(s, rng, log);
-                }
-                match s.draw.pop() {
-                    Some(c) => {
-                        s.hands[seat].add(c);
-                        log.emit(|| Event::Drew { seat: seat as u8, card: c });
-                    }
-                    None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
-                }
+                self.draw_from_pile(s, seat, rng, log);
                 self.after_draw(s, seat, log);
             }
             Action::TakeDiscard => {
-                debug_assert!(s.takeable_top().is_some(), "legal takes are unlocked non-wilds");
-                s.locks.pop();
-                let c = s.discard.pop().expect("a card to take");
-                s.hands[seat].add(c);
-                s.discard_takes += 1;
-                s.known[seat][c as usize] += 1;
-                log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
+                self.take_discard(s, seat, log);
                 self.after_draw(s, seat, log);
             }
             Action::Add(card) => {
@@ -623,7 +653,7 @@ impl Game for RainbowRush {
                 s.discard.push(card);
                 s.locks.push(0);
                 log.emit(|| Event::Discarded { seat: seat as u8, card });
-                self.end_turn(s, None, log);
+                self.next_turn(s, log);
             }
             Action::Sabotage { wild, target, slot } => {
                 let victim = target as usize;
@@ -640,6 +670,45 @@ impl Game for RainbowRush {
                 s.last_sabotage = Some(record);
                 log.emit(|| Event::Sabotaged(record));
                 self.end_turn(s, Some(victim), log);
+            }
+        }
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded, a turn at a time: the
+    /// draw is asked and applied, then (unless the hand is empty and the seat passes) the
+    /// play is asked and applied, without a dispatch on the phase between them, so with a
+    /// bot the compiler inlines (a uniform table) the bot's and the rules' dispatches on the
+    /// decision fold away. The same bots are asked the same questions in the same order with
+    /// the same streams, and the same actions are applied: the same game
+    /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut SeatRngs) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Draw => {
+                    match ask(self, s, seat, bots, seat_rngs) {
+                        Action::DrawPile => self.draw_from_pile(s, seat, rng, log),
+                        Action::TakeDiscard => self.take_discard(s, seat, log),
+                        other => {
+                            self.apply(s, seat, other, rng, log);
+                            continue;
+                        }
+                    }
+                    if s.hands[seat].is_empty() {
+                        self.pass(s, seat, log);
+                        continue;
+                    }
+                    s.phase = Phase::Play;
+                    let play = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, play, rng, log);
+                }
+                Phase::Play => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, action, rng, log);
+                }
+                Phase::Over => return,
             }
         }
     }

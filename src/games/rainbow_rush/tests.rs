@@ -899,3 +899,34 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The game's own loop (`RainbowRush::play_out`: a turn's draw and play as straight-line
+    /// code) plays the same game as the engine's plain loop, from the deal or from any later
+    /// decision, for mixed boxed tables (random, builder, saboteur) and for a uniform
+    /// builder table (the bot inlined into the loop).
+    #[test]
+    fn play_out_is_the_plain_loop(params in arb_params(), bots in prop::collection::vec(arb_bot(), 8), seed in any::<u64>(), steps in 0usize..80) {
+        let g = RainbowRush::new(params).expect("valid");
+        let n = g.players;
+        let mixed = crate::engine::check_play_out(&g, &mut build(&bots, n), &mut build(&bots, n), seed, steps);
+        prop_assert!(mixed.is_ok(), "mixed table: {:?}", mixed.err());
+        let builders = || crate::engine::Uniform::new(vec![BuilderBot; n]);
+        let uniform = crate::engine::check_play_out(&g, &mut builders(), &mut builders(), seed, steps);
+        prop_assert!(uniform.is_ok(), "builders: {:?}", uniform.err());
+    }
+}
+
+/// The same on the bench line-up's games (the standard variant, four `builder`s inlined),
+/// from the deal, for 2,000 seeds.
+#[test]
+fn play_out_is_the_plain_loop_on_the_bench_table() {
+    let g = standard();
+    for index in 0..2_000u64 {
+        let seed = game_seed(7, index);
+        let builders = || crate::engine::Uniform::new(vec![BuilderBot; g.players]);
+        crate::engine::check_play_out(&g, &mut builders(), &mut builders(), seed, 0).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}
