@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use super::cover::{Cover, need};
+use super::cover::{Cover, HandCover, need};
 use super::params::{KINDS, MAX_HAND, MAX_PLAYERS, MAX_ROW};
 use super::{Action, Decision, Event, RainbowRush, RushMetrics, View};
 use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, Outcome, SearchDefaults, SeatRngs, ToMove, ask};
@@ -18,13 +18,13 @@ pub struct Hand {
     counts: [u8; KINDS],
     kinds: u64,
     len: u8,
-    /// The cover of the hand's cards, kept up to date.
-    cover: Cover,
+    /// The cover of the hand's cards, kept up to date (with `kinds`).
+    cover: HandCover,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; KINDS], kinds: 0, len: 0, cover: Cover::EMPTY };
+    pub const EMPTY: Hand = Hand { counts: [0; KINDS], kinds: 0, len: 0, cover: HandCover::EMPTY };
 
     /// A hand holding `cards`.
     pub fn of(cards: &[Card]) -> Hand {
@@ -79,30 +79,26 @@ impl Hand {
         self.cover.add(card);
     }
 
-    /// Removes one card; the caller checks that it is held. The cover is updated in place:
-    /// its single colors change only when the last copy of a kind leaves (then they are
-    /// rebuilt from the kinds left); the tests check it against a cover recomputed from
-    /// the cards.
+    /// Removes one card; the caller checks that it is held. The cover is updated in place
+    /// ([`HandCover::remove`]); the tests check it against a cover recomputed from the cards.
     #[inline]
     pub fn remove(&mut self, card: Card) {
         let c = &mut self.counts[card as usize];
         debug_assert!(*c > 0, "removing a card that is not held");
         *c -= 1;
-        let singles = if *c == 0 {
+        let last = *c == 0;
+        if last {
             self.kinds &= !(1 << card);
-            Cover::singles_without_kind(self.cover.singles(), self.kinds, card)
-        } else {
-            self.cover.singles()
-        };
+        }
         self.len -= 1;
-        self.cover = self.cover.without_copy(card, singles);
-        debug_assert_eq!(self.cover, self.add_to_except(Cover::EMPTY, Card::MAX));
+        self.cover.remove(card, 1, last);
+        debug_assert_eq!(self.cover(), self.add_to_except(Cover::EMPTY, Card::MAX));
     }
 
     /// The cover of the hand's cards.
     #[inline]
     pub fn cover(&self) -> Cover {
-        self.cover
+        self.cover.cover(self.kinds)
     }
 
     /// This hand without any card of the kinds in `mask`.
@@ -110,18 +106,19 @@ impl Hand {
     pub fn without(&self, mask: u64) -> Hand {
         let mut h = *self;
         for k in Kinds(mask & self.kinds) {
-            h.len -= h.counts[k as usize];
+            let copies = h.counts[k as usize];
+            h.len -= copies;
             h.counts[k as usize] = 0;
+            h.cover.remove(k, copies as u64, true);
         }
         h.kinds &= !mask;
-        h.cover = h.add_to_except(Cover::EMPTY, Card::MAX);
         h
     }
 
     /// `cover` with every card of the hand added.
     #[inline]
     pub fn add_to(&self, cover: Cover) -> Cover {
-        cover.merge(self.cover)
+        cover.merge(self.cover())
     }
 
     /// `cover` with every card of the hand but one copy of `except` added (every card when
@@ -774,7 +771,8 @@ impl Game for RainbowRush {
         for seat in 0..n {
             let h = &s.hands[seat];
             let mask = (0..KINDS).filter(|&k| h.counts[k] > 0).fold(0u64, |m, k| m | 1 << k);
-            let cover = h.cards().fold(Cover::EMPTY, Cover::with);
+            let mut cover = HandCover::EMPTY;
+            h.cards().for_each(|c| cover.add(c));
             if mask != h.kinds || h.counts.iter().map(|&c| c as usize).sum::<usize>() != h.len() || cover != h.cover {
                 return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
             }

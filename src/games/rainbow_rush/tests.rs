@@ -898,6 +898,16 @@ proptest! {
             prop_assert_eq!(h.len(), left.len());
         }
     }
+
+    /// A hand without the kinds of a mask ([`Hand::without`]) is the hand of the cards left,
+    /// its cover included.
+    #[test]
+    fn a_hand_without_kinds_is_the_hand_of_the_cards_left(cards in prop::collection::vec(0u8..KINDS as u8, 0..=params::MAX_HAND), mask in any::<u64>()) {
+        let left: Vec<Card> = cards.iter().copied().filter(|&c| mask >> c & 1 == 0).collect();
+        let without = Hand::of(&cards).without(mask);
+        prop_assert_eq!(without.cover(), Cover::of(&left));
+        prop_assert_eq!(without, Hand::of(&left));
+    }
 }
 
 proptest! {
