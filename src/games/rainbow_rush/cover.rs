@@ -121,41 +121,6 @@ impl Cover {
         (x & !full) | ((5 * LANES) & full)
     }
 
-    /// This cover less one copy of `card`, where `singles` is the single-color part of the
-    /// cards that stay ([`Cover::singles_of`]): any-color counts are exact sums, the
-    /// single colors a union that only the cards left can rebuild.
-    #[inline(always)]
-    pub fn without_copy(self, card: Card, singles: u64) -> Cover {
-        Cover { singles, any: self.any - TABLE[card as usize].1 }
-    }
-
-    /// The single-color part of the cover of any cards of the kinds in `kinds` (bit k: kind
-    /// k), copies not mattering.
-    #[inline]
-    pub fn singles_of(kinds: u64) -> u64 {
-        let mut singles = 0;
-        let mut bits = kinds;
-        while bits != 0 {
-            singles |= TABLE[bits.trailing_zeros() as usize].0;
-            bits &= bits - 1;
-        }
-        singles
-    }
-
-    /// [`Cover::singles_of`]`(kinds_left)` when `singles` is `singles_of(kinds_left | 1 <<
-    /// card)` and `card` is not in `kinds_left` (the last copy of `card` has just left a
-    /// hand): only the colors `card` gave can go, and each stays when another kind held
-    /// gives it (a base card's color wild; a color wild's base cards of that color). A few
-    /// word operations and three table reads instead of a pass over every kind held; the
-    /// tests compare it with `singles_of` for random hands and every kind.
-    #[inline(always)]
-    pub fn singles_without_kind(singles: u64, kinds_left: u64, card: Card) -> u64 {
-        let mine = TABLE[card as usize].0;
-        let (giver, bases, shift) = GIVERS[card as usize];
-        let kept = (mine * ((kinds_left >> giver) & 1)) | (SPREAD[((kinds_left >> bases) & 0x1f) as usize] << shift);
-        (singles & !mine) | kept
-    }
-
     /// The single-color part of this cover.
     #[inline(always)]
     pub fn singles(&self) -> u64 {
@@ -265,41 +230,75 @@ const RAISING: [[u64; 32]; 5] = {
     t
 };
 
-/// Per card kind, what else can give its single colors ([`Cover::singles_without_kind`]):
-/// (the kind bit of a base card's color wild, the first kind bit of a color wild's five base
-/// cards, that color); 63 stands for a bit no hand has (there are 37 kinds), so the part it
-/// reads is 0.
-const GIVERS: [(u8, u8, u8); KINDS] = {
-    let mut t = [(63u8, 63u8, 0u8); KINDS];
+/// Per card kind: the single color a base card gives (its [`TABLE`] bit, one color of one
+/// shape that no other base kind gives), 0 for the wilds.
+const BASE_SINGLE: [u64; KINDS] = {
+    let mut t = [0u64; KINDS];
     let mut k = 0;
     while k < 25 {
-        t[k].0 = COLOR_WILD + (k / 5) as u8;
+        t[k] = TABLE[k].0;
         k += 1;
-    }
-    let mut c = 0;
-    while c < 5 {
-        t[COLOR_WILD as usize + c] = (63, (c * 5) as u8, c as u8);
-        c += 1;
     }
     t
 };
 
-/// `SPREAD[m]`: bit 8 * s for each set bit s of the 5-bit `m` (shape bits to color-0 lanes).
-const SPREAD: [u64; 32] = {
+/// `WILD_COLORS[m]`: the single colors given by the color wilds of the colors whose bits are
+/// set in the 5-bit `m`: color c in every shape lane for each set bit c.
+const WILD_COLORS: [u64; 32] = {
     let mut t = [0u64; 32];
     let mut m = 0;
     while m < 32 {
-        let mut s = 0;
-        while s < 5 {
-            if m & (1 << s) != 0 {
-                t[m] |= 1 << (8 * s);
+        let mut c = 0;
+        while c < 5 {
+            if m & (1 << c) != 0 {
+                t[m] |= LANES << c;
             }
-            s += 1;
+            c += 1;
         }
         m += 1;
     }
     t
 };
+
+/// A hand's cover kept up to date as cards come and go, in two parts: the single colors of
+/// its base cards (each base kind gives a color no other base kind gives, so the last copy
+/// leaving clears just its bit) and the any-color counts; the color wilds' colors are read
+/// off the kinds held when the cover is asked for ([`HandCover::cover`]). O(1) add and
+/// remove, with no pass over the kinds held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HandCover {
+    /// Lane `s`, bit `c`: the hand holds the base card of color `c` and shape `s`.
+    bases: u64,
+    /// Lane `s`: cards that stand for any color in shape `s`.
+    any: u64,
+}
+
+impl HandCover {
+    /// No cards.
+    pub const EMPTY: HandCover = HandCover { bases: 0, any: 0 };
+
+    /// Adds one card.
+    #[inline(always)]
+    pub fn add(&mut self, card: Card) {
+        self.bases |= BASE_SINGLE[card as usize];
+        self.any += TABLE[card as usize].1;
+    }
+
+    /// Takes `copies` copies of `card` out; `last`: no copy of `card` is left.
+    #[inline(always)]
+    pub fn remove(&mut self, card: Card, copies: u64, last: bool) {
+        if last {
+            self.bases &= !BASE_SINGLE[card as usize];
+        }
+        self.any -= TABLE[card as usize].1 * copies;
+    }
+
+    /// The cover of the hand's cards, `kinds` being the kinds it holds (bit k: kind k).
+    #[inline(always)]
+    pub fn cover(&self, kinds: u64) -> Cover {
+        Cover { singles: self.bases | WILD_COLORS[((kinds >> COLOR_WILD) & 0x1f) as usize], any: self.any }
+    }
+}
 
 /// Popcount of 5-bit values.
 const POP5: [u8; 32] = {
@@ -395,6 +394,7 @@ mod tests {
                 let want = (0..KINDS as Card).filter(|&k| c.with(k).get(shape) > c.get(shape)).fold(0u64, |m, k| m | 1 << k);
                 assert_eq!(c.raising(shape), want, "{cards:?} shape {shape}");
             }
+
         }
     }
 
@@ -413,19 +413,6 @@ mod tests {
             let second = first.merge(Cover::of(&b));
             for (f, s) in [(first, second), (Cover::of(&b), first), (first, first)] {
                 assert_eq!(Cover::first_best_sse2(f, s), first_max((f.lanes() << 3) | s.lanes()).0, "{a:?} {b:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn singles_without_kind_is_singles_of_the_kinds_left() {
-        let mut x: u64 = 0x5851_F42D_4C95_7F2D;
-        for _ in 0..20_000 {
-            let kinds = next(&mut x) & ((1u64 << KINDS) - 1);
-            for card in 0..KINDS as Card {
-                let left = kinds & !(1u64 << card);
-                let before = Cover::singles_of(left | 1 << card);
-                assert_eq!(Cover::singles_without_kind(before, left, card), Cover::singles_of(left), "kinds {kinds:#x} card {card}");
             }
         }
     }

@@ -5,10 +5,10 @@
 
 use std::fmt;
 
-use super::cover::{Cover, need};
+use super::cover::{Cover, HandCover, need};
 use super::params::{KINDS, MAX_HAND, MAX_PLAYERS, MAX_ROW};
 use super::{Action, Decision, Event, RainbowRush, RushMetrics, View};
-use crate::engine::{EventLog, Game, GameInfo, GameRng, Outcome, SearchDefaults, ToMove};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, Outcome, SearchDefaults, SeatRngs, ToMove, ask};
 use crate::games::chroma::{Card, card_name, is_wild, shuffle_cards};
 
 /// A hand as counts per card kind plus a mask of the kinds held (kinds in canonical order
@@ -18,13 +18,13 @@ pub struct Hand {
     counts: [u8; KINDS],
     kinds: u64,
     len: u8,
-    /// The cover of the hand's cards, kept up to date.
-    cover: Cover,
+    /// The cover of the hand's cards, kept up to date (with `kinds`).
+    cover: HandCover,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { counts: [0; KINDS], kinds: 0, len: 0, cover: Cover::EMPTY };
+    pub const EMPTY: Hand = Hand { counts: [0; KINDS], kinds: 0, len: 0, cover: HandCover::EMPTY };
 
     /// A hand holding `cards`.
     pub fn of(cards: &[Card]) -> Hand {
@@ -79,30 +79,26 @@ impl Hand {
         self.cover.add(card);
     }
 
-    /// Removes one card; the caller checks that it is held. The cover is updated in place:
-    /// its single colors change only when the last copy of a kind leaves (then they are
-    /// rebuilt from the kinds left); the tests check it against a cover recomputed from
-    /// the cards.
+    /// Removes one card; the caller checks that it is held. The cover is updated in place
+    /// ([`HandCover::remove`]); the tests check it against a cover recomputed from the cards.
     #[inline]
     pub fn remove(&mut self, card: Card) {
         let c = &mut self.counts[card as usize];
         debug_assert!(*c > 0, "removing a card that is not held");
         *c -= 1;
-        let singles = if *c == 0 {
+        let last = *c == 0;
+        if last {
             self.kinds &= !(1 << card);
-            Cover::singles_without_kind(self.cover.singles(), self.kinds, card)
-        } else {
-            self.cover.singles()
-        };
+        }
         self.len -= 1;
-        self.cover = self.cover.without_copy(card, singles);
-        debug_assert_eq!(self.cover, self.add_to_except(Cover::EMPTY, Card::MAX));
+        self.cover.remove(card, 1, last);
+        debug_assert_eq!(self.cover(), self.add_to_except(Cover::EMPTY, Card::MAX));
     }
 
     /// The cover of the hand's cards.
     #[inline]
     pub fn cover(&self) -> Cover {
-        self.cover
+        self.cover.cover(self.kinds)
     }
 
     /// This hand without any card of the kinds in `mask`.
@@ -110,18 +106,19 @@ impl Hand {
     pub fn without(&self, mask: u64) -> Hand {
         let mut h = *self;
         for k in Kinds(mask & self.kinds) {
-            h.len -= h.counts[k as usize];
+            let copies = h.counts[k as usize];
+            h.len -= copies;
             h.counts[k as usize] = 0;
+            h.cover.remove(k, copies as u64, true);
         }
         h.kinds &= !mask;
-        h.cover = h.add_to_except(Cover::EMPTY, Card::MAX);
         h
     }
 
     /// `cover` with every card of the hand added.
     #[inline]
     pub fn add_to(&self, cover: Cover) -> Cover {
-        cover.merge(self.cover)
+        cover.merge(self.cover())
     }
 
     /// `cover` with every card of the hand but one copy of `except` added (every card when
@@ -394,11 +391,46 @@ impl RainbowRush {
     #[inline(always)]
     fn after_draw(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         if s.hands[seat].is_empty() {
-            log.emit(|| Event::Passed { seat: seat as u8 });
-            self.end_turn(s, None, log);
+            self.pass(s, seat, log);
         } else {
             s.phase = Phase::Play;
         }
+    }
+
+    /// A seat with no card after drawing passes: no row changed, so no win check.
+    #[inline(always)]
+    fn pass(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        log.emit(|| Event::Passed { seat: seat as u8 });
+        self.next_turn(s, log);
+    }
+
+    /// The top card of the draw pile into `seat`'s hand, the discard pile but its top
+    /// reshuffled first when the draw pile is empty (and the variant allows it).
+    #[inline(always)]
+    fn draw_from_pile(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        if s.draw.is_empty() && self.params.reshuffle_discard && s.discard.len() > 1 {
+            self.reshuffle(s, rng, log);
+        }
+        match s.draw.pop() {
+            Some(c) => {
+                s.hands[seat].add(c);
+                log.emit(|| Event::Drew { seat: seat as u8, card: c });
+            }
+            None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
+        }
+    }
+
+    /// The discard pile's top card (takeable: the caller checked) into `seat`'s hand, now
+    /// publicly known to be there.
+    #[inline(always)]
+    fn take_discard(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        debug_assert!(s.takeable_top().is_some(), "legal takes are unlocked non-wilds");
+        s.locks.pop();
+        let c = s.discard.pop().expect("a card to take");
+        s.hands[seat].add(c);
+        s.discard_takes += 1;
+        s.known[seat][c as usize] += 1;
+        log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
     }
 
     /// The win check (the active player, then the others in turn order: only the active
@@ -413,11 +445,21 @@ impl RainbowRush {
             s.end_reason = END_RAINBOW;
             s.phase = Phase::Over;
             log.emit(|| Event::Won { seat: w as u8, row: s.rows[w], turn: s.turn });
-        } else if s.turn >= self.params.turn_cap {
+        } else {
+            self.next_turn(s, log);
+        }
+    }
+
+    /// The cap, else the next seat's turn: the end of a turn that changed no row (a
+    /// discard, a pass), where the win check has nothing to find (no row held a rainbow).
+    #[inline(always)]
+    fn next_turn(&self, s: &mut State, log: &mut EventLog<Event>) {
+        if s.turn >= self.params.turn_cap {
             s.end_reason = END_CAP;
             s.phase = Phase::Over;
             log.emit(|| Event::Capped { turns: s.turn });
         } else {
+            let seat = s.current as usize;
             s.current = if seat + 1 == self.players { 0 } else { seat as u8 + 1 };
             s.turn += 1;
             s.phase = Phase::Draw;
@@ -577,26 +619,11 @@ impl Game for RainbowRush {
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
         match action {
             Action::DrawPile => {
-                if s.draw.is_empty() && self.params.reshuffle_discard && s.discard.len() > 1 {
-                    self.reshuffle(s, rng, log);
-                }
-                match s.draw.pop() {
-                    Some(c) => {
-                        s.hands[seat].add(c);
-                        log.emit(|| Event::Drew { seat: seat as u8, card: c });
-                    }
-                    None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
-                }
+                self.draw_from_pile(s, seat, rng, log);
                 self.after_draw(s, seat, log);
             }
             Action::TakeDiscard => {
-                debug_assert!(s.takeable_top().is_some(), "legal takes are unlocked non-wilds");
-                s.locks.pop();
-                let c = s.discard.pop().expect("a card to take");
-                s.hands[seat].add(c);
-                s.discard_takes += 1;
-                s.known[seat][c as usize] += 1;
-                log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
+                self.take_discard(s, seat, log);
                 self.after_draw(s, seat, log);
             }
             Action::Add(card) => {
@@ -623,7 +650,7 @@ impl Game for RainbowRush {
                 s.discard.push(card);
                 s.locks.push(0);
                 log.emit(|| Event::Discarded { seat: seat as u8, card });
-                self.end_turn(s, None, log);
+                self.next_turn(s, log);
             }
             Action::Sabotage { wild, target, slot } => {
                 let victim = target as usize;
@@ -640,6 +667,45 @@ impl Game for RainbowRush {
                 s.last_sabotage = Some(record);
                 log.emit(|| Event::Sabotaged(record));
                 self.end_turn(s, Some(victim), log);
+            }
+        }
+    }
+
+    /// Plays the dealt game `s` to its end with nothing recorded, a turn at a time: the
+    /// draw is asked and applied, then (unless the hand is empty and the seat passes) the
+    /// play is asked and applied, without a dispatch on the phase between them, so with a
+    /// bot the compiler inlines (a uniform table) the bot's and the rules' dispatches on the
+    /// decision fold away. The same bots are asked the same questions in the same order with
+    /// the same streams, and the same actions are applied: the same game
+    /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision).
+    #[inline(always)]
+    fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut SeatRngs) {
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            let seat = s.current as usize;
+            match s.phase {
+                Phase::Draw => {
+                    match ask(self, s, seat, bots, seat_rngs) {
+                        Action::DrawPile => self.draw_from_pile(s, seat, rng, log),
+                        Action::TakeDiscard => self.take_discard(s, seat, log),
+                        other => {
+                            self.apply(s, seat, other, rng, log);
+                            continue;
+                        }
+                    }
+                    if s.hands[seat].is_empty() {
+                        self.pass(s, seat, log);
+                        continue;
+                    }
+                    s.phase = Phase::Play;
+                    let play = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, play, rng, log);
+                }
+                Phase::Play => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.apply(s, seat, action, rng, log);
+                }
+                Phase::Over => return,
             }
         }
     }
@@ -705,7 +771,8 @@ impl Game for RainbowRush {
         for seat in 0..n {
             let h = &s.hands[seat];
             let mask = (0..KINDS).filter(|&k| h.counts[k] > 0).fold(0u64, |m, k| m | 1 << k);
-            let cover = h.cards().fold(Cover::EMPTY, Cover::with);
+            let mut cover = HandCover::EMPTY;
+            h.cards().for_each(|c| cover.add(c));
             if mask != h.kinds || h.counts.iter().map(|&c| c as usize).sum::<usize>() != h.len() || cover != h.cover {
                 return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
             }

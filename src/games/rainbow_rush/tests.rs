@@ -898,4 +898,45 @@ proptest! {
             prop_assert_eq!(h.len(), left.len());
         }
     }
+
+    /// A hand without the kinds of a mask ([`Hand::without`]) is the hand of the cards left,
+    /// its cover included.
+    #[test]
+    fn a_hand_without_kinds_is_the_hand_of_the_cards_left(cards in prop::collection::vec(0u8..KINDS as u8, 0..=params::MAX_HAND), mask in any::<u64>()) {
+        let left: Vec<Card> = cards.iter().copied().filter(|&c| mask >> c & 1 == 0).collect();
+        let without = Hand::of(&cards).without(mask);
+        prop_assert_eq!(without.cover(), Cover::of(&left));
+        prop_assert_eq!(without, Hand::of(&left));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The game's own loop (`RainbowRush::play_out`: a turn's draw and play as straight-line
+    /// code) plays the same game as the engine's plain loop, from the deal or from any later
+    /// decision, for mixed boxed tables (random, builder, saboteur) and for a uniform
+    /// builder table (the bot inlined into the loop).
+    #[test]
+    fn play_out_is_the_plain_loop(params in arb_params(), bots in prop::collection::vec(arb_bot(), 8), seed in any::<u64>(), steps in 0usize..80) {
+        let g = RainbowRush::new(params).expect("valid");
+        let n = g.players;
+        let mixed = crate::engine::check_play_out(&g, &mut build(&bots, n), &mut build(&bots, n), seed, steps);
+        prop_assert!(mixed.is_ok(), "mixed table: {:?}", mixed.err());
+        let builders = || crate::engine::Uniform::new(vec![BuilderBot; n]);
+        let uniform = crate::engine::check_play_out(&g, &mut builders(), &mut builders(), seed, steps);
+        prop_assert!(uniform.is_ok(), "builders: {:?}", uniform.err());
+    }
+}
+
+/// The same on the bench line-up's games (the standard variant, four `builder`s inlined),
+/// from the deal, for 2,000 seeds.
+#[test]
+fn play_out_is_the_plain_loop_on_the_bench_table() {
+    let g = standard();
+    for index in 0..2_000u64 {
+        let seed = game_seed(7, index);
+        let builders = || crate::engine::Uniform::new(vec![BuilderBot; g.players]);
+        crate::engine::check_play_out(&g, &mut builders(), &mut builders(), seed, 0).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
 }
