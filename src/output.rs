@@ -142,4 +142,3 @@ pub fn rows_frame(rows: &[GameRow], ctx: &RowContext<'_>) -> PolarsResult<DataFr
     }
     DataFrame::new(rows.len(), columns)
 }
-

@@ -336,8 +336,7 @@ fn report_parts(
     charts.extend(own);
     charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
     add_exact(variant, &seated.labels(), summary, &mut charts);
-    let mut tables =
-        report_tables(facts, variant, summary, &result.tally, (moments, rotation, &result.extras, &result.ratios))?;
+    let mut tables = report_tables(facts, variant, summary, &result.tally, (moments, rotation, &result.extras, &result.ratios))?;
     if let Some(ladder) = ladder_labels(game, variant, a)? {
         let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
         super::ladder::write_data(dir, &r)?;

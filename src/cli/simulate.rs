@@ -36,12 +36,7 @@ pub(super) fn simulate(game: &dyn GameHandle, variant: &Variant, a: &SimulateArg
     crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = a.out.as_deref().map(open_out).transpose()?;
-    let cfg = RunConfig {
-        threads: a.run.threads,
-        checked: a.run.checked,
-        rotate: a.run.rotate || variant.rotate,
-        ..RunConfig::new(a.run.games, a.run.seed)
-    };
+    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, rotate: a.run.rotate || variant.rotate, ..RunConfig::new(a.run.games, a.run.seed) };
     // With --out the rows are streamed to games.parquet/games.csv batch by batch as the run
     // goes (a fixed game count or --precision alike), never all held.
     let labels = seated.seat_labels();
