@@ -1,6 +1,6 @@
 //! Writers of run outputs: one row per game as Parquet and CSV (through polars), and JSON.
 //! Paths are checked before the long run so a bad `--out` fails fast. [`stream`] writes the
-//! rows a row group at a time as a run goes. Every output folder is written through
+//! rows ([`rows_frame`]) a row group at a time as a run goes, so no command holds them all. Every output folder is written through
 //! [`atomic::OutputDir`] (a lock, a temporary folder, a commit by rename). [`trace_file`]
 //! writes and reads JSON trace files, gzip-compressed or plain.
 
@@ -9,11 +9,9 @@ pub mod shown;
 pub mod stream;
 pub mod trace_file;
 
-use std::fs::File;
 use std::path::Path;
 
 use polars::prelude::*;
-use polars_io::prelude::{CsvWriter, ParquetWriter, SerWriter};
 
 use crate::error::Error;
 use crate::sim::GameRow;
@@ -143,16 +141,4 @@ pub fn rows_frame(rows: &[GameRow], ctx: &RowContext<'_>) -> PolarsResult<DataFr
         ));
     }
     DataFrame::new(rows.len(), columns)
-}
-
-/// Writes `games.parquet` and `games.csv` into `dir`.
-pub fn write_rows(dir: &Path, rows: &[GameRow], ctx: &RowContext<'_>) -> Result<(), Error> {
-    let mut df = rows_frame(rows, ctx).map_err(|e| Error::output(dir, e))?;
-    let parquet = dir.join("games.parquet");
-    let f = File::create(&parquet).map_err(|e| Error::output(&parquet, e))?;
-    ParquetWriter::new(f).finish(&mut df).map_err(|e| Error::output(&parquet, e))?;
-    let csv = dir.join("games.csv");
-    let mut f = File::create(&csv).map_err(|e| Error::output(&csv, e))?;
-    CsvWriter::new(&mut f).finish(&mut df).map_err(|e| Error::output(&csv, e))?;
-    Ok(())
 }

@@ -25,6 +25,7 @@ mod audit;
 mod bench;
 mod designer;
 mod exact;
+mod game_rows;
 mod ladder;
 mod list;
 mod play;
@@ -330,34 +331,6 @@ fn report_tables(
         expectations: expect_rows(&cat, &est, &expect, unit),
         sections: Vec::new(),
     })
-}
-
-/// Sums of the catalogue's per-game values over `rows`, in game order; with seat rotation
-/// (`rotation` games per block, else 0) one value per block, the mean of its games (as the
-/// designer's runner counts them).
-fn row_moments(game: &GameFacts, rows: &[sim::GameRow], rotation: usize) -> Moments {
-    let cat = Catalogue::of(game).rotated(rotation > 0, rotation);
-    let mut moments = Moments::new(cat.per_game_len);
-    let mut values = Vec::new();
-    let block = rotation.max(1);
-    let mut sum = vec![0.0; cat.per_game_len];
-    for r in rows {
-        let turn = (r.index % block as u64) as usize;
-        cat.per_game(&r.outcome, turn, &mut values);
-        if block == 1 {
-            moments.add(&values);
-            continue;
-        }
-        for (s, v) in sum.iter_mut().zip(&values) {
-            *s += v;
-        }
-        if turn + 1 == block {
-            sum.iter_mut().for_each(|s| *s /= block as f64);
-            moments.add(&sum);
-            sum.iter_mut().for_each(|s| *s = 0.0);
-        }
-    }
-    moments
 }
 
 fn command_line(sub: &str, v: &VariantArgs, run: &RunArgs, extra: &str) -> String {

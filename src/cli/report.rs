@@ -1,6 +1,8 @@
 //! `playtest report`: play and write every chart, report.md, index.html and summary.json.
 
+use super::game_rows::{Lengths, RowSums, TypicalGame};
 use super::*;
+use crate::output::stream::RowWriter;
 
 #[derive(Args, Debug)]
 pub(super) struct ReportArgs {
@@ -248,11 +250,24 @@ pub(super) fn write_report(game: &dyn GameHandle, seated: &dyn SeatedGame, varia
         checked: a.run.checked,
         rotate: a.run.rotate || variant.rotate,
         detailed: true,
-        keep_rows: true,
         ..RunConfig::new(a.run.games, a.run.seed)
     };
+    let facts = seated.facts();
+    let rotation = if cfg.rotate { seated.acting() } else { 0 };
+    // The rows are not kept: each batch goes to games.parquet/games.csv, the per-game sums
+    // and the length histogram as it is folded, so memory does not grow with the games.
+    let labels = seated.seat_labels();
+    let mut writer = RowWriter::create(dir, "games", RowContext { seats: facts.seats, seat_bots: &labels, end_reasons: facts.end_reasons })?;
+    let mut sums = RowSums::new(facts, rotation);
+    let mut lengths = Lengths::default();
+    let mut sink = |rows: &[sim::GameRow]| {
+        sums.add(rows);
+        lengths.add(rows);
+        writer.write(rows)
+    };
     let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-    let (result, reached) = crate::designer::precision::run_sim(seated, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet))?;
+    let (result, reached) =
+        crate::designer::precision::run_sim(seated, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.run.quiet), Some(&mut sink))?;
     let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
     if let (Some(r), None) = (&reached, &stopped_at) {
         println!("{}", r.describe());
@@ -267,10 +282,8 @@ pub(super) fn write_report(game: &dyn GameHandle, seated: &dyn SeatedGame, varia
             return Ok(Written::Stopped(summary, *p));
         }
     }
-    let facts = seated.facts();
-    output::write_rows(dir, &result.rows, &RowContext { seats: facts.seats, seat_bots: &seated.seat_labels(), end_reasons: facts.end_reasons })?;
-    let rotation = if cfg.rotate { seated.acting() } else { 0 };
-    let (charts, tables, key_chart) = report_parts(game, seated, variant, a, (&result, &mut summary, rotation, dir, stopped_at.is_some()))?;
+    writer.finish()?;
+    let (charts, tables, key_chart) = report_parts(game, seated, variant, a, (&result, &mut summary, (sums.moments(), rotation), dir, stopped_at.is_some()))?;
     let files = crate::report::write(ReportInput {
         dir,
         summary: &summary,
@@ -280,7 +293,7 @@ pub(super) fn write_report(game: &dyn GameHandle, seated: &dyn SeatedGame, varia
         description: crate::designer::bot_keys::with_score_note(&variant.description, &variant.game, &seated.labels()),
         partial: stopped_at,
         tables,
-        replay: typical_replay(seated, variant, &result.rows, dir, (&replay_of(a), rotation))?,
+        replay: typical_replay(seated, variant, lengths.typical(), dir, (&replay_of(a), rotation))?,
         key_chart,
     })?;
     Ok(Written::Done { summary, files, partial: stopped_at })
@@ -304,16 +317,16 @@ fn report_flags(a: &ReportArgs) -> String {
     extra
 }
 
-/// A report's charts, tables and key chart from its run (`rotation`: bots per rotation
-/// block, else 0): the common, standing and game's own charts, the exact figures, and the
-/// `--ladder` and `--baseline` sections (their data written into `dir`; no baseline for a
-/// `stopped` run).
+/// A report's charts, tables and key chart from its run (`moments`: the sums of its
+/// per-game values; `rotation`: bots per rotation block, else 0): the common, standing and
+/// game's own charts, the exact figures, and the `--ladder` and `--baseline` sections (their
+/// data written into `dir`; no baseline for a `stopped` run).
 fn report_parts(
     game: &dyn GameHandle,
     seated: &dyn SeatedGame,
     variant: &Variant,
     a: &ReportArgs,
-    (result, summary, rotation, dir, stopped): (&Run, &mut Summary, usize, &Path, bool),
+    (result, summary, (moments, rotation), dir, stopped): (&Run, &mut Summary, (&Moments, usize), &Path, bool),
 ) -> Result<(Vec<crate::engine::ChartSpec>, crate::report::Tables, Option<String>), Error> {
     let facts = seated.facts();
     let mut charts = crate::report::common_charts(&result.tally, summary, facts.has_elimination);
@@ -323,8 +336,7 @@ fn report_parts(
     charts.extend(own);
     charts.extend(game.extra_charts(variant, result.tally.games, a.run.seed, a.run.threads)?);
     add_exact(variant, &seated.labels(), summary, &mut charts);
-    let mut tables =
-        report_tables(facts, variant, summary, &result.tally, (&row_moments(facts, &result.rows, rotation), rotation, &result.extras, &result.ratios))?;
+    let mut tables = report_tables(facts, variant, summary, &result.tally, (moments, rotation, &result.extras, &result.ratios))?;
     if let Some(ladder) = ladder_labels(game, variant, a)? {
         let r = super::ladder::measure(game, variant, &ladder, (a.ladder_games, a.run.seed, a.run.threads), a.run.quiet)?;
         super::ladder::write_data(dir, &r)?;
@@ -378,26 +390,21 @@ pub(super) fn add_exact(variant: &Variant, labels: &[String], summary: &mut Summ
 pub const REPLAY_PAGE_MAX_BYTES: usize = 6_000_000;
 
 /// Writes `replay.html` into `dir`: the replay page of a typical game of the run, the one of
-/// median length (the lower median, the first such game by index), and says which it is.
-/// When the page would exceed [`REPLAY_PAGE_MAX_BYTES`] it is not written and the text says
-/// how to write it.
+/// median length (the lower median, the first such game by index: [`Lengths::typical`]), and
+/// says which it is. When the page would exceed [`REPLAY_PAGE_MAX_BYTES`] it is not written
+/// and the text says how to write it.
 /// `trace_command` is the `playtest trace` command line of the run's variant and bots.
-pub(super) fn typical_replay(
+fn typical_replay(
     seated: &dyn SeatedGame,
     variant: &Variant,
-    rows: &[crate::sim::GameRow],
+    typical: Option<TypicalGame>,
     dir: &Path,
     (trace_command, rotation): (&str, usize),
 ) -> Result<Option<String>, Error> {
-    if rows.is_empty() {
-        return Ok(None);
-    }
-    let mut lengths: Vec<u32> = rows.iter().map(|r| r.outcome.length).collect();
-    lengths.sort_unstable();
-    let median = lengths[(lengths.len() - 1) / 2];
-    let Some(row) = rows.iter().filter(|r| r.outcome.length == median).min_by_key(|r| r.index) else {
+    let Some(row) = typical else {
         return Ok(None);
     };
+    let median = row.length;
     // A rotated run (`rotation` bots per block, else 0) played the game with the line-up
     // turned by its place in the block.
     let turn = (rotation > 0).then(|| (row.index % rotation as u64) as usize);

@@ -1,6 +1,6 @@
 //! The CLI side of running at scale: `simulate`/`report` with `--shard K/N` (play one shard,
 //! save `shard-K-of-N.*`), `playtest merge` (rebuild the unsharded run's summary, JSON and
-//! report from a complete set of shards), and the streamed `--out` rows of `simulate`.
+//! report from a complete set of shards).
 
 use std::path::{Path, PathBuf};
 
@@ -206,24 +206,6 @@ pub(super) fn report_shard(
     let (state, _) = play_shard(seated, variant, s)?;
     shard_done(&state, dir, false);
     Ok(())
-}
-
-/// `simulate --out DIR` without shards: rows streamed to `games.parquet`/`games.csv` as the
-/// run goes; returns the run (its `rows` empty). A run stopped by Ctrl-C finishes the files only
-/// with `keep_partial`.
-pub(super) fn simulate_streamed(seated: &dyn SeatedGame, cfg: RunConfig, dir: &Path, (quiet, keep_partial): (bool, bool)) -> Result<Run, Error> {
-    let labels = seated.seat_labels();
-    let facts = seated.facts();
-    let mut writer = RowWriter::create(dir, "games", RowContext { seats: facts.seats, seat_bots: &labels, end_reasons: facts.end_reasons })?;
-    let mut sink = |rows: &[sim::GameRow]| writer.write(rows);
-    let cfg = RunConfig { keep_rows: false, ..cfg };
-    let result = seated.run(cfg, &mut progress_printer(cfg.games, quiet), Some(&mut sink))?;
-    if crate::interrupt::requested() && !keep_partial {
-        // Stopped, and nothing is to be written: the rows are dropped with the folder.
-        return Ok(result);
-    }
-    writer.finish()?;
-    Ok(result)
 }
 
 /// `playtest merge SHARD...`: checks the set, adds the shards up and writes what the

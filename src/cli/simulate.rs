@@ -1,6 +1,7 @@
 //! `playtest simulate`: play many games and print (or write) the summary.
 
 use super::*;
+use crate::output::stream::RowWriter;
 
 #[derive(Args, Debug)]
 pub(super) struct SimulateArgs {
@@ -35,21 +36,20 @@ pub(super) fn simulate(game: &dyn GameHandle, variant: &Variant, a: &SimulateArg
     crate::interrupt::install();
     // Before the long run: the folder's lock and a writable temporary folder.
     let out = a.out.as_deref().map(open_out).transpose()?;
-    let streamed = out.is_some() && a.precision.precision.is_none();
-    let cfg = RunConfig {
-        threads: a.run.threads,
-        checked: a.run.checked,
-        rotate: a.run.rotate || variant.rotate,
-        keep_rows: out.is_some() && !streamed,
-        ..RunConfig::new(a.run.games, a.run.seed)
+    let cfg = RunConfig { threads: a.run.threads, checked: a.run.checked, rotate: a.run.rotate || variant.rotate, ..RunConfig::new(a.run.games, a.run.seed) };
+    // With --out the rows are streamed to games.parquet/games.csv batch by batch as the run
+    // goes (a fixed game count or --precision alike), never all held.
+    let labels = seated.seat_labels();
+    let facts = seated.facts();
+    let mut writer = match &out {
+        Some(out) => Some(RowWriter::create(out.path(), "games", RowContext { seats: facts.seats, seat_bots: &labels, end_reasons: facts.end_reasons })?),
+        None => None,
     };
-    let (result, reached) = match &out {
-        Some(out) if streamed => (scale::simulate_streamed(&*seated, cfg, out.path(), (a.json || a.run.quiet, a.keep_partial))?, None),
-        _ => {
-            let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
-            crate::designer::precision::run_sim(&*seated, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet))?
-        }
-    };
+    let mut write_rows = |rows: &[sim::GameRow]| writer.as_mut().map_or(Ok(()), |w| w.write(rows));
+    let sink: Option<&mut sim::RowSink<'_>> = if out.is_some() { Some(&mut write_rows) } else { None };
+    let replay = crate::designer::runner::replay_command(&a.variant.variant, a.variant.bots.as_deref(), &a.variant.sets);
+    let (result, reached) =
+        crate::designer::precision::run_sim(&*seated, cfg, &a.precision, (&variant.name, replay), &mut progress_bar(cfg.games, a.json || a.run.quiet), sink)?;
     let stopped_at = partial(result.tally.games, a.precision.precision.is_none().then_some(cfg.games));
     if stopped_at.is_some_and(|p| p.played == 0) {
         return Err(stopped_before_any_game(out));
@@ -57,12 +57,10 @@ pub(super) fn simulate(game: &dyn GameHandle, variant: &Variant, a: &SimulateArg
     if let (Some(r), None) = (&reached, &stopped_at) {
         if a.json { eprintln!("{}", r.describe()) } else { println!("{}", r.describe()) }
     }
-    // A stopped run writes only with --keep-partial.
+    // A stopped run writes only with --keep-partial (else its rows are dropped with the folder).
     let write = out.as_ref().filter(|_| stopped_at.is_none() || a.keep_partial);
-    if let (Some(out), false) = (write, streamed) {
-        let labels = seated.seat_labels();
-        let facts = seated.facts();
-        output::write_rows(out.path(), &result.rows, &RowContext { seats: facts.seats, seat_bots: &labels, end_reasons: facts.end_reasons })?;
+    if let (Some(_), Some(w)) = (write, writer) {
+        w.finish()?;
     }
     let summary = summarise(&*seated, variant, &cfg, &result);
     if let Some(out) = write {

@@ -36,7 +36,7 @@ use crate::progress::Progress;
 use crate::variant::Variant;
 
 use super::metrics::{self, Catalogue, Estimate, Interval, Unit};
-use super::precision::{PrecisionArgs, run_arm};
+use super::precision::{PrecisionArgs, run_arm_into};
 use super::runner::{Arm, PlayPlan, replay_command};
 use super::{RunOptions, seat, thousands};
 use crate::output::atomic::OutputDir;
@@ -400,11 +400,21 @@ fn check(game: &dyn GameHandle, variant: &Variant, c: Check<'_>) -> Result<Count
         return Ok(Counts::default());
     }
     let detailed = expect.iter().any(|e| cat.get(&e.metric).is_some_and(Catalogue::is_extra)) || cat.get(o.precision.metric()).is_some_and(Catalogue::is_extra);
-    // With --traces every game's row is kept, to find the games that reached the cap.
+    // With --traces the rows pass by as they are played: the first games that reached the
+    // cap are kept (no more than can be traced), the others only counted.
     let plan = PlayPlan { seed: o.run.seed, checked: true, detailed, keep_rows: c.traces.is_some(), rotate };
     let arm = Arm { seated: &*seated, variant: variant.name.clone(), replay: replay_command(c.path, o.bots.as_deref(), &o.sets) };
     let mut progress = Progress::new(o.run.games, o.run.quiet);
-    let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress)?;
+    let cap = game.facts().end_reasons.iter().position(|r| *r == "cap");
+    let (mut capped, mut capped_past) = (Vec::new(), 0usize);
+    let mut keep_capped = |rows: &[crate::sim::GameRow]| {
+        for row in rows.iter().filter(|r| cap.is_some_and(|c| r.outcome.end_reason as usize == c)) {
+            if capped.len() < MAX_TRACES { capped.push(*row) } else { capped_past += 1 }
+        }
+        Ok(())
+    };
+    let sink: Option<&mut crate::sim::RowSink<'_>> = if c.traces.is_some() { Some(&mut keep_capped) } else { None };
+    let (stats, reached) = run_arm_into(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress, sink)?;
     let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);
     println!(
         "check {} ({} / {}): {} games, seed {}; invariants and legality checked after every action: ok",
@@ -422,12 +432,13 @@ fn check(game: &dyn GameHandle, variant: &Variant, c: Check<'_>) -> Result<Count
         println!("  seats rotated: blocks of {acting} games on one deal; seat figures average the bots out, bot<k>_win_share the seats; intervals over blocks");
     }
     if let Some(traces) = c.traces {
-        let cap = game.facts().end_reasons.iter().position(|r| *r == "cap");
-        for row in stats.rows.iter().filter(|r| cap.is_some_and(|c| r.outcome.end_reason as usize == c)) {
+        for row in &capped {
             // A rotated game was played by the line-up turned by its place in the block.
             let turn = rotate.then_some((row.index % acting as u64) as usize);
             traces.add(&*seated, variant, (row.index, row.seed, turn), "cap")?;
         }
+        // Past the first MAX_TRACES capped games every trace slot is taken: counted only.
+        traces.more += capped_past;
     }
     if expect.is_empty() {
         println!("  no [expect] table: only the invariants were checked");

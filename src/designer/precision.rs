@@ -11,7 +11,7 @@ use clap::Args;
 use crate::error::Error;
 use crate::games::handle::{Run, SeatedGame};
 use crate::progress::Progress;
-use crate::sim::RunConfig;
+use crate::sim::{RowSink, RunConfig};
 
 use super::metrics::{ArmData, Catalogue, Interval, MetricDef, Unit};
 use super::runner::{Arm, ArmStats, PlayPlan, Pool, batches};
@@ -161,6 +161,21 @@ pub fn run_arm(
     precision: &PrecisionArgs,
     progress: &mut Progress,
 ) -> Result<(ArmStats, Option<Reached>), Error> {
+    run_arm_into(arm, cat, plan, (threads, games), precision, progress, None)
+}
+
+/// As [`run_arm`], handing the per-game rows (with `plan.keep_rows`) to `rows` batch by
+/// batch in game order instead of keeping them in [`ArmStats::rows`], so memory does not
+/// grow with the number of games.
+pub fn run_arm_into(
+    arm: &Arm<'_>,
+    cat: &Catalogue,
+    plan: &PlayPlan,
+    (threads, games): (usize, u64),
+    precision: &PrecisionArgs,
+    progress: &mut Progress,
+    mut rows: Option<&mut RowSink<'_>>,
+) -> Result<(ArmStats, Option<Reached>), Error> {
     let pool = Pool::new(threads)?;
     let mut stats = ArmStats::default();
     let size = plan.batch_size(arm.acting());
@@ -168,10 +183,17 @@ pub fn run_arm(
         return Err(Error::Usage("seat rotation cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
     }
     super::runner::check_blocks(plan, arm.acting(), games)?;
-    let play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats| {
+    let mut play = |done: u64, n: u64, progress: &mut Progress, stats: &mut ArmStats| {
         let jobs: Vec<u64> = batches(done, n, size).collect();
         let first = jobs.first().copied().unwrap_or(0);
-        pool.run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), |_, b| stats.add(b), &mut |k| progress.update(((first + k as u64) * size).min(n)))
+        let fold = |_: &u64, mut b: super::runner::ArmBatch| {
+            if let Some(sink) = rows.as_deref_mut() {
+                sink(&b.take_rows())?;
+            }
+            stats.add(b);
+            Ok(())
+        };
+        pool.try_run(&jobs, |&b| super::runner::arm_batch(arm, cat, plan, b, n), fold, &mut |k| progress.update(((first + k as u64) * size).min(n)))
     };
     let Some(target) = precision.precision else {
         progress.set_total(games);
@@ -196,29 +218,32 @@ pub fn run_arm(
     Ok((stats, Some(reached)))
 }
 
-/// Plays like [`SeatedGame::run_kept`], or adaptively when `--precision` is given (then
-/// `cfg.games` is ignored). Returns the run and, when adaptive, how it ended.
+/// Plays like [`SeatedGame::run`], or adaptively when `--precision` is given (then
+/// `cfg.games` is ignored); the per-game rows go to `rows` batch by batch in game order when
+/// given (never kept: [`Run::rows`] stays empty). Returns the run and, when adaptive, how it
+/// ended.
 pub fn run_sim(
     seated: &dyn SeatedGame,
     cfg: RunConfig,
     precision: &PrecisionArgs,
     (variant, replay): (&str, String),
     progress: &mut Progress,
+    rows: Option<&mut RowSink<'_>>,
 ) -> Result<(Run, Option<Reached>), Error> {
     if precision.precision.is_some() && cfg.rotate {
         return Err(Error::Usage("--rotate cannot be combined with --precision yet: give --games (a multiple of the seats)".into()));
     }
     if precision.precision.is_none() {
-        let r = seated.run_kept(cfg, &mut |d| progress.update(d))?;
+        let r = seated.run(cfg, &mut |d| progress.update(d), rows)?;
         progress.finish();
         return Ok((r, None));
     }
     let cat = Catalogue::of(seated.facts());
     let detailed = cfg.detailed || cat.get(precision.metric()).is_some_and(Catalogue::is_extra);
-    let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: cfg.keep_rows, rotate: false };
+    let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: rows.is_some(), rotate: false };
     let arm = Arm { seated, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
-    let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress)?;
+    let (stats, reached) = run_arm_into(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress, rows)?;
     let ArmStats { tally, metrics, standing, rows, extras, ratios, .. } = stats;
     let metrics = metrics.unwrap_or_else(|| seated.new_metrics());
     // An adaptive run's batches do not gather their bots' search statistics (no command that

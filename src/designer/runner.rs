@@ -110,6 +110,12 @@ impl ArmBatch {
     pub fn extras(&self) -> &[f64] {
         &self.extras
     }
+
+    /// The batch's per-game rows (empty unless kept), taken out so they can be handed on
+    /// (written, summed) instead of kept in [`ArmStats::rows`].
+    pub fn take_rows(&mut self) -> Vec<GameRow> {
+        std::mem::take(&mut self.rows)
+    }
 }
 
 /// Plays batch `batch` of one arm and measures it.
@@ -288,6 +294,26 @@ impl Pool {
         mut fold: impl FnMut(&J, T),
         progress: &mut dyn FnMut(usize),
     ) -> Result<(), Error> {
+        self.try_run(
+            jobs,
+            task,
+            |job, part| {
+                fold(job, part);
+                Ok(())
+            },
+            progress,
+        )
+    }
+
+    /// As [`Pool::run`], with a `fold` that may fail (writing a batch's rows): its first
+    /// error stops the run and is returned.
+    pub fn try_run<J: Sync, T: Send>(
+        &self,
+        jobs: &[J],
+        task: impl Fn(&J) -> Result<T, Error> + Sync,
+        mut fold: impl FnMut(&J, T) -> Result<(), Error>,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(), Error> {
         use rayon::prelude::*;
         let window = (self.pool.current_num_threads() * 8).max(1);
         for (w, chunk) in jobs.chunks(window).enumerate() {
@@ -298,7 +324,7 @@ impl Pool {
             }
             let parts: Vec<Result<T, Error>> = self.pool.install(|| chunk.par_iter().map(&task).collect());
             for (job, part) in chunk.iter().zip(parts) {
-                fold(job, part?);
+                fold(job, part?)?;
             }
             progress(w * window + chunk.len());
         }
