@@ -42,6 +42,31 @@ pub struct Hand {
 /// The bit of [`Hand`]'s `masks` where its pairs start.
 const PAIRS: u32 = 32;
 
+/// Per count of a kind after a card of it joined the hand, the bits [`Hand`]'s `masks` sets
+/// at bit 0 (the kind held; the pair from a count of 2), shifted to the kind by the caller:
+/// one load for the two tests, without a branch (which kinds pair up is the game's chance).
+const JOINED: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = if c >= 1 { 1 } else { 0 } | if c >= 2 { 1 << PAIRS } else { 0 };
+        c += 1;
+    }
+    t
+};
+
+/// Per count of a kind after a card of it left the hand, the bits [`Hand`]'s `masks` clears
+/// at bit 0 (the kind at a count of 0, the pair below 2), as [`JOINED`].
+const LEFT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut c = 0;
+    while c < 256 {
+        t[c] = if c == 0 { 1 } else { 0 } | if c < 2 { 1 << PAIRS } else { 0 };
+        c += 1;
+    }
+    t
+};
+
 impl Hand {
     /// An empty hand.
     pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], masks: 0 };
@@ -127,12 +152,13 @@ impl Hand {
     }
 
     /// Marks every card held as having passed up the kinds `shown` (a draw from the pile while
-    /// the patch showed them): one word, the newest card's difference.
+    /// the patch showed them): one word, the newest card's difference. With no card held the
+    /// word written lies outside the window (the place before it, or the buffers' last place,
+    /// which a window from 0 never reaches), where [`Hand::push`] overwrites it before it is
+    /// read: no branch.
     #[inline(always)]
     pub fn pass_up(&mut self, shown: u32) {
-        if self.len > 0 {
-            self.passed[self.start as usize + self.len as usize - 1] |= shown;
-        }
+        self.passed[(self.start as usize + self.len as usize + ROOM - 1) % ROOM] |= shown;
     }
 
     /// Adds `card` as the newest card, with no passed-up kinds. The caller keeps the hand
@@ -148,8 +174,7 @@ impl Hand {
         self.len += 1;
         let c = &mut self.counts[card as usize];
         *c += 1;
-        // Without a branch: whether the card makes a pair is the game's chance.
-        self.masks |= 1 << card | u64::from(*c >= 2) << (PAIRS + card as u32);
+        self.masks |= JOINED[*c as usize] << card;
     }
 
     /// Moves the window to the start of the buffers (the newest card reached their end).
@@ -260,8 +285,7 @@ impl Hand {
         self.len -= 1;
         let c = &mut self.counts[card as usize];
         *c -= 1;
-        // Without branches: which kinds pair up is the game's chance.
-        self.masks &= !(u64::from(*c == 0) << card | u64::from(*c < 2) << (PAIRS + card as u32));
+        self.masks &= !(LEFT[*c as usize] << card);
     }
 }
 
@@ -631,8 +655,11 @@ impl FromIterator<Slot> for Patch {
     }
 }
 
-/// Where the turn stands.
+/// Where the turn stands. A byte of its own says which phase (`repr(u8)`): read at every
+/// decision, it is one compare, where the default layout kept it in `after_pair`'s spare
+/// values and took several instructions to decode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Phase {
     /// The current seat must draw one card; `left` draws (this one included) remain in
     /// this batch: 1 for the turn's first draw, up to `pair_draws` after a pair.
