@@ -394,7 +394,6 @@ mod tests {
                 let want = (0..KINDS as Card).filter(|&k| c.with(k).get(shape) > c.get(shape)).fold(0u64, |m, k| m | 1 << k);
                 assert_eq!(c.raising(shape), want, "{cards:?} shape {shape}");
             }
-
         }
     }
 
