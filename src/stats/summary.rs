@@ -189,7 +189,7 @@ fn first_player_advantage(seats: &[SeatSummary], players: usize, games: u64) -> 
 /// per-game difference d = w0 - mean(w) has, when at most one side wins a game, E[d^2] =
 /// (1 - 1/n)^2 p0 + (1/n^2) sum of the others' p (ties only lower it); the interval is the
 /// normal one from that variance, the shares taken at their Wilson centres (as Agresti and
-/// Caffo do for a difference). Seats ([`first_player_advantage`]) and teams
+/// Caffo do for a difference). Seats (`first_player_advantage`) and teams
 /// ([`super::teams::TeamsSummary`]) are judged by this one rule.
 pub fn advantage_over_estimated_fair(p0: f64, others: impl Iterator<Item = f64>, fair: f64, n: usize, games: u64) -> Estimate {
     let n = n as f64;
