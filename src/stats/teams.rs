@@ -161,7 +161,7 @@ impl TeamsSummary {
             // Games with no winner: against the teams' mean win share, as seats are judged.
             (fair, false) => {
                 let others = shares.iter().filter(|t| t.team != first_team).map(|t| t.win_share);
-                super::summary::advantage_over_estimated_fair(f.win_share, others, fair, shares.len(), n)
+                super::estimate::advantage_over_estimated_fair(f.win_share, others, fair, shares.len(), n)
             }
         };
         let gaps = if tally.teams.games == tally.games && tally.games > 0 {
