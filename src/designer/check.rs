@@ -36,7 +36,7 @@ use crate::progress::Progress;
 use crate::variant::Variant;
 
 use super::metrics::{self, Catalogue, Estimate, Interval, Unit};
-use super::precision::{PrecisionArgs, run_arm_into};
+use super::precision::{PrecisionArgs, run_arm};
 use super::runner::{Arm, PlayPlan, replay_command};
 use super::{RunOptions, seat, thousands};
 use crate::output::atomic::OutputDir;
@@ -414,7 +414,7 @@ fn check(game: &dyn GameHandle, variant: &Variant, c: Check<'_>) -> Result<Count
         Ok(())
     };
     let sink: Option<&mut crate::sim::RowSink<'_>> = if c.traces.is_some() { Some(&mut keep_capped) } else { None };
-    let (stats, reached) = run_arm_into(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress, sink)?;
+    let (stats, reached) = run_arm(&arm, &cat, &plan, (o.run.threads, o.run.games), &o.precision, &mut progress, sink)?;
     let summary = stats.summary(&arm, o.run.seed, detailed, 0.0);
     println!(
         "check {} ({} / {}): {} games, seed {}; invariants and legality checked after every action: ok",

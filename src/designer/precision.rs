@@ -152,22 +152,10 @@ pub fn adaptive(
 }
 
 /// Plays one arm: `games` games, or adaptively when `precision.precision` is given. Returns
-/// what it measured and, when adaptive, how it ended.
+/// what it measured and, when adaptive, how it ended. With `rows`, the per-game rows (with
+/// `plan.keep_rows`) go to it batch by batch in game order instead of into
+/// [`ArmStats::rows`], so memory does not grow with the number of games.
 pub fn run_arm(
-    arm: &Arm<'_>,
-    cat: &Catalogue,
-    plan: &PlayPlan,
-    (threads, games): (usize, u64),
-    precision: &PrecisionArgs,
-    progress: &mut Progress,
-) -> Result<(ArmStats, Option<Reached>), Error> {
-    run_arm_into(arm, cat, plan, (threads, games), precision, progress, None)
-}
-
-/// As [`run_arm`], handing the per-game rows (with `plan.keep_rows`) to `rows` batch by
-/// batch in game order instead of keeping them in [`ArmStats::rows`], so memory does not
-/// grow with the number of games.
-pub fn run_arm_into(
     arm: &Arm<'_>,
     cat: &Catalogue,
     plan: &PlayPlan,
@@ -243,7 +231,7 @@ pub fn run_sim(
     let plan = PlayPlan { seed: cfg.seed, checked: cfg.checked, detailed, keep_rows: rows.is_some(), rotate: false };
     let arm = Arm { seated, variant: variant.to_string(), replay };
     let started = std::time::Instant::now();
-    let (stats, reached) = run_arm_into(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress, rows)?;
+    let (stats, reached) = run_arm(&arm, &cat, &plan, (cfg.threads, cfg.games), precision, progress, rows)?;
     let ArmStats { tally, metrics, standing, rows, extras, ratios, .. } = stats;
     let metrics = metrics.unwrap_or_else(|| seated.new_metrics());
     // An adaptive run's batches do not gather their bots' search statistics (no command that

@@ -531,7 +531,7 @@ impl Race<'_> {
         let cplan = PlayPlan { seed: confirm_seed, checked: true, ..self.plan };
         let mut cprog = Progress::new(confirm_games, o.json || o.run.quiet);
         cprog.set_message("confirmation".to_string());
-        let (cstats, _) = run_arm(arm, &self.cats[winner], &cplan, (o.run.threads, confirm_games), &PrecisionArgs::default(), &mut cprog)?;
+        let (cstats, _) = run_arm(arm, &self.cats[winner], &cplan, (o.run.threads, confirm_games), &PrecisionArgs::default(), &mut cprog, None)?;
         if crate::interrupt::requested() {
             return Err(Error::Interrupted("interrupted".into()));
         }
