@@ -33,6 +33,13 @@ pub trait Bot<G: Game>: Send {
     fn draws(&self) -> bool {
         true
     }
+    /// Whether the bot reads samples of the hidden state ([`Bot::decide_with`]'s sampler: a
+    /// search). Default: no. A table where no bot samples is played without the public record
+    /// that only samples read ([`HiddenInfo::skip_sample_records`](crate::engine::HiddenInfo::skip_sample_records)); a bot that
+    /// samples and says `false` fails its game's debug checks when it asks for a sample.
+    fn samples(&self) -> bool {
+        false
+    }
     /// An event the bot's seat could see at the table.
     fn observe(&mut self, _seat: usize, _event: &G::Event) {}
     /// The probability that this bot, deciding at `view`, takes an action the table sees as

@@ -218,6 +218,17 @@ pub trait HiddenInfo {
     {
         out.clone_from(state);
     }
+    /// No seat of the game in `state` samples its hidden state ([`Bot::samples`](super::Bot::samples)): the game
+    /// may stop keeping, for the rest of this game, the public record that only
+    /// [`HiddenInfo::determinize`] reads (cards publicly known to be in a hand, choices that
+    /// hint at one), since nothing will read it. The simulator's quick loop calls it after the
+    /// deal; the checked loop never does, so the harness checks the record. The next deal keeps
+    /// it again. Default: nothing (the record, if any, is kept).
+    fn skip_sample_records(&self, _state: &mut StateOf<Self>)
+    where
+        Self: Game,
+    {
+    }
     /// After [`HiddenInfo::determinize`](crate::engine::HiddenInfo::determinize), for a search that models every other seat as the game's
     /// default bot (`ismcts` with `model=default`): re-deals in `out` the hidden cards that
     /// such a model's observed choices rule out, reading only what `seat` sees. A search that

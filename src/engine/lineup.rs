@@ -18,6 +18,11 @@ pub trait Lineup<G: Game> {
     fn draws(&self) -> bool {
         true
     }
+    /// Whether any bot reads samples of the hidden state ([`Bot::samples`]). Default: yes
+    /// (a line-up that cannot tell keeps the public record samples read).
+    fn samples(&self) -> bool {
+        true
+    }
     /// Called before each game.
     fn new_game(&mut self, game: &G);
     /// `seat`'s bot chooses one legal action (searching bots may draw samples from `sampler`).
@@ -48,6 +53,9 @@ impl<G: Game> Lineup<G> for [Box<dyn Bot<G>>] {
     }
     fn draws(&self) -> bool {
         self.iter().any(|b| b.draws())
+    }
+    fn samples(&self) -> bool {
+        self.iter().any(|b| b.samples())
     }
     fn new_game(&mut self, game: &G) {
         for (seat, bot) in self.iter_mut().enumerate() {
@@ -95,6 +103,9 @@ impl<G: Game> Lineup<G> for Vec<Box<dyn Bot<G>>> {
     fn draws(&self) -> bool {
         self.as_slice().draws()
     }
+    fn samples(&self) -> bool {
+        self.as_slice().samples()
+    }
     fn new_game(&mut self, game: &G) {
         self.as_mut_slice().new_game(game)
     }
@@ -141,6 +152,9 @@ impl<G: Game, B: Bot<G> + 'static> Lineup<G> for Uniform<B> {
     }
     fn draws(&self) -> bool {
         self.bots.iter().any(|b| b.draws())
+    }
+    fn samples(&self) -> bool {
+        self.bots.iter().any(|b| b.samples())
     }
     fn new_game(&mut self, game: &G) {
         for (seat, bot) in self.bots.iter_mut().enumerate() {
@@ -214,6 +228,34 @@ mod tests {
         fn observe_decision(&mut self, _game: &Race, _seat: usize, _seen: &Seen<u32>, _sampler: &Sampler<'_, Race>) {
             self.watched += 1;
         }
+    }
+
+    /// A bot that plans on samples of the hidden state, as a search does.
+    struct Searcher;
+
+    impl Bot<Race> for Searcher {
+        fn name(&self) -> &str {
+            "searcher"
+        }
+        fn decide(&mut self, _game: &Race, _view: &<Race as Game>::View<'_>, _rng: &mut GameRng) -> u32 {
+            1
+        }
+        fn samples(&self) -> bool {
+            true
+        }
+    }
+
+    /// A table samples when any seat's bot does, seated uniformly or boxed beside bots that
+    /// do not: only a table where none does is played without the sampled-state record.
+    #[test]
+    fn a_table_samples_when_any_seat_does() {
+        let plain = || Box::new(Watcher { watched: 0 }) as Box<dyn Bot<Race>>;
+        let mixed: Vec<Box<dyn Bot<Race>>> = vec![plain(), Box::new(Searcher), plain()];
+        assert!(Lineup::<Race>::samples(&mixed));
+        let none: Vec<Box<dyn Bot<Race>>> = (0..3).map(|_| plain()).collect();
+        assert!(!Lineup::<Race>::samples(&none));
+        assert!(Lineup::<Race>::samples(&Uniform::new(vec![Searcher, Searcher])));
+        assert!(!Lineup::<Race>::samples(&Uniform::new(vec![Watcher { watched: 0 }])));
     }
 
     /// A watching bot seated uniformly still watches: every decision is handed to the other

@@ -272,11 +272,15 @@ pub fn ask<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &G::State, seat: usi
 
 /// [`play`] when nothing watches the game (no checks, metrics, trace, listening or watching bot): the
 /// simulator's hot loop, the same game from the same streams with none of the per-decision
-/// tests of what to record.
+/// tests of what to record, and without the public record only samples read when no bot
+/// samples ([`HiddenInfo::skip_sample_records`](super::HiddenInfo::skip_sample_records)).
 #[inline(always)]
 fn play_quick<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed: u64) -> Outcome {
     quick_streams!(G, seed, bots, rng, seat_rngs);
     let mut state = game.deal(&mut rng, &mut EventLog::new(false));
+    if !bots.samples() {
+        game.skip_sample_records(&mut state);
+    }
     bots.new_game(game);
     game.play_out(&mut state, bots, &mut rng, &mut seat_rngs);
     game.outcome(&state)
@@ -293,6 +297,9 @@ fn play_quick_into<G: Game, L: Lineup<G> + ?Sized>(game: &G, bots: &mut L, seed:
         }
         None => scratch.insert(game.deal(&mut rng, &mut EventLog::new(false))),
     };
+    if !bots.samples() {
+        game.skip_sample_records(state);
+    }
     bots.new_game(game);
     game.play_out(state, bots, &mut rng, &mut seat_rngs);
     game.outcome(state)

@@ -247,6 +247,11 @@ impl<G: Game> Bot<G> for Ismcts<G> {
         game.random_action(view, rng, &mut self.scratch)
     }
 
+    /// The search plans on samples of the hidden state.
+    fn samples(&self) -> bool {
+        true
+    }
+
     fn decide_with(&mut self, game: &G, view: &G::View<'_>, sampler: &Sampler<'_, G>, rng: &mut GameRng) -> G::Action {
         let action = self.searched(game, view, sampler, rng);
         if let Some(belief) = self.belief.as_mut() {

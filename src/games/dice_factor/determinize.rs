@@ -49,7 +49,10 @@ impl DiceFactor {
             known,
             last_discard,
             settled: _,
+            records,
         } = s;
+        debug_assert!(*records, "a sample of a table whose seats said they never sample");
+        out.records = *records;
         // `out.draw` is laid out from the pool below ([`DiceFactor::hidden_pool`]).
         out.discard.clone_from(discard);
         out.hands = *hands;
@@ -148,6 +151,11 @@ impl DiceFactor {
 }
 
 impl HiddenInfo for DiceFactor {
+    /// No seat samples: `known` and `last_discard` are no longer kept.
+    fn skip_sample_records(&self, s: &mut State) {
+        s.records = false;
+    }
+
     /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
     fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;

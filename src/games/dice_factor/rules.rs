@@ -120,6 +120,10 @@ pub struct State {
     /// (`DiceFactor::end_plain_turn`); `false` makes the next check look at every hand (a
     /// sampled state sets it so). `check_invariants` verifies it.
     pub settled: bool,
+    /// Whether the public record that only samples read (`known`, `last_discard`) is kept:
+    /// from every deal, until no seat samples
+    /// ([`HiddenInfo::skip_sample_records`](crate::engine::HiddenInfo::skip_sample_records)); the record is stale after that.
+    pub records: bool,
 }
 
 /// Someone held 5 cards counting toward a current target.
@@ -145,8 +149,21 @@ impl State {
     /// `seat` discarded or gave away a `card`: one publicly known copy fewer (if any).
     #[inline]
     pub(super) fn forget(&mut self, seat: usize, card: Card) {
-        let known = &mut self.known[seat][card as usize];
-        *known = known.saturating_sub(1);
+        if self.records {
+            let known = &mut self.known[seat][card as usize];
+            *known = known.saturating_sub(1);
+        }
+    }
+
+    /// `seat` discarded `card` (face up) under the current dice: one publicly known copy fewer,
+    /// and the discard its next sample must explain.
+    #[inline]
+    fn note_discard(&mut self, seat: usize, card: Card) {
+        if self.records {
+            let known = &mut self.known[seat][card as usize];
+            *known = known.saturating_sub(1);
+            self.last_discard[seat] = Some((card, self.dice));
+        }
     }
 }
 
@@ -225,7 +242,9 @@ impl DiceFactor {
     pub(super) fn take_discard(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         let card = s.discard.pop().expect("taking needs a discard pile");
         s.hands[seat].add(card);
-        s.known[seat][card as usize] += 1;
+        if s.records {
+            s.known[seat][card as usize] += 1;
+        }
         if is_action(card) {
             s.taken = Some(card);
         }
@@ -523,6 +542,7 @@ impl Game for DiceFactor {
             known: [[0; CARD_KINDS]; MAX_PLAYERS],
             last_discard: [None; MAX_PLAYERS],
             settled: false,
+            records: true,
         };
         self.deal_hands(&mut s, rng, log);
         s
@@ -555,6 +575,7 @@ impl Game for DiceFactor {
             known,
             last_discard,
             settled,
+            records,
         } = s;
         draw.clear();
         draw.extend_from_slice(&self.deck);
@@ -582,6 +603,7 @@ impl Game for DiceFactor {
         known[..n].fill([0; CARD_KINDS]);
         last_discard[..n].fill(None);
         *settled = false;
+        *records = true;
         self.deal_hands(s, rng, log);
     }
 
@@ -680,15 +702,13 @@ impl Game for DiceFactor {
                     s.taken = None;
                 }
                 s.hands[seat].remove(card);
-                s.forget(seat, card);
-                s.last_discard[seat] = Some((card, s.dice));
+                s.note_discard(seat, card);
                 self.resolve_discard(s, seat, card, effect, rng, log);
             }
             Action::DiscardTaken => {
                 let card = s.taken.take().expect("a taken action card");
                 s.hands[seat].remove(card);
-                s.forget(seat, card);
-                s.last_discard[seat] = Some((card, s.dice));
+                s.note_discard(seat, card);
                 self.resolve_discard(s, seat, card, false, rng, log);
             }
             Action::Give { card, target } => {
@@ -823,7 +843,7 @@ impl Game for DiceFactor {
             in_hands += h.len() + h.extra as usize;
         }
         for seat in 0..n {
-            if (0..CARD_KINDS).any(|k| s.known[seat][k] as u32 > s.hands[seat].count(k as Card)) {
+            if s.records && (0..CARD_KINDS).any(|k| s.known[seat][k] as u32 > s.hands[seat].count(k as Card)) {
                 return Err(format!("seat {seat}'s publicly known cards are not all in its hand [{}]", s.hands[seat]));
             }
         }

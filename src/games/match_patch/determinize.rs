@@ -105,6 +105,11 @@ impl Deal {
 }
 
 impl HiddenInfo for MatchPatch {
+    /// No seat samples: `known`, `excluded` and the passed-up kinds are no longer kept.
+    fn skip_sample_records(&self, s: &mut State) {
+        s.records = false;
+    }
+
     /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
     fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;
@@ -144,7 +149,9 @@ impl HiddenInfo for MatchPatch {
     /// locate re-dealt at random; no allocation once `out`'s pile has grown to the pool's size.
     fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, records } = s;
+        debug_assert!(*records, "a sample of a table whose seats said they never sample");
+        out.records = *records;
         out.patch.clone_from(patch);
         out.hands = *hands;
         out.pairs = *pairs;

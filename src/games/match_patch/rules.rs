@@ -710,6 +710,10 @@ pub struct State {
     /// (determinization). The kinds each card's holder passed up are kept in the hand
     /// ([`Hand::passed_up`]).
     pub excluded: [u32; MAX_PLAYERS],
+    /// Whether the public record that only samples read (`known`, `excluded`, each card's
+    /// passed-up kinds) is kept: from every deal, until no seat samples
+    /// ([`HiddenInfo::skip_sample_records`](crate::engine::HiddenInfo::skip_sample_records)); the record is stale after that.
+    pub records: bool,
 }
 
 /// The pile and the patch were both empty after a player's draws.
@@ -821,9 +825,11 @@ impl MatchPatch {
     /// then the turn's end.
     #[inline(always)]
     pub(super) fn placed<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
-        let known = &mut s.known[seat][card as usize];
-        *known = known.saturating_sub(1);
-        s.excluded[seat] |= 1 << card;
+        if s.records {
+            let known = &mut s.known[seat][card as usize];
+            *known = known.saturating_sub(1);
+            s.excluded[seat] |= 1 << card;
+        }
         let serial = s.placed;
         s.placed += 1;
         s.patch.push(Slot { card, serial });
@@ -867,15 +873,19 @@ impl MatchPatch {
                 let slot = s.patch.take(i as usize);
                 s.patch_draws += 1;
                 log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
-                s.known[seat][slot.card as usize] += 1;
-                s.excluded[seat] &= !(1 << slot.card);
+                if s.records {
+                    s.known[seat][slot.card as usize] += 1;
+                    s.excluded[seat] &= !(1 << slot.card);
+                }
                 slot.card
             }
             _ => {
                 let card = s.pile.pop().expect("a legal pile draw has a card");
                 s.pile_draws += 1;
-                s.excluded[seat] = 0;
-                s.hands[seat].pass_up(s.patch.kinds());
+                if s.records {
+                    s.excluded[seat] = 0;
+                    s.hands[seat].pass_up(s.patch.kinds());
+                }
                 card
             }
         };
@@ -898,8 +908,10 @@ impl MatchPatch {
     fn score_pair<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
         s.pairs[seat] += 1;
         s.laid[card as usize] += 1;
-        let known = &mut s.known[seat][card as usize];
-        *known = known.saturating_sub(2);
+        if s.records {
+            let known = &mut s.known[seat][card as usize];
+            *known = known.saturating_sub(2);
+        }
         log.emit_if::<LOG>(|| Event::Laid { seat: seat as u8, card });
     }
 
@@ -985,6 +997,7 @@ impl Game for MatchPatch {
             end_reason: END_PATCH_EMPTY,
             known: [[0; KINDS]; MAX_PLAYERS],
             excluded: [0; MAX_PLAYERS],
+            records: true,
         };
         self.deal(&mut s, rng, log);
         s
@@ -994,7 +1007,7 @@ impl Game for MatchPatch {
     /// piles refilled in place (the same draws, the same events, the same state).
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
         // Every field named, so that a new one cannot be left out.
-        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded } = s;
+        let State { pile, patch, hands, pairs, laid, current, phase, turns, placed, pile_draws, patch_draws, end_reason, known, excluded, records } = s;
         pile.clear();
         patch.clear();
         for hand in hands.iter_mut() {
@@ -1011,6 +1024,7 @@ impl Game for MatchPatch {
         *end_reason = END_PATCH_EMPTY;
         *known = [[0; KINDS]; MAX_PLAYERS];
         *excluded = [0; MAX_PLAYERS];
+        *records = true;
         self.deal(s, rng, log);
     }
 
@@ -1152,10 +1166,10 @@ impl Game for MatchPatch {
             if &own != h.counts() || mask(2) != h.pair_mask() || mask(1) != h.kinds_mask() {
                 return Err(format!("seat {seat}'s hand bookkeeping is off: [{h}]"));
             }
-            if (0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0 {
+            if s.records && ((0..KINDS).any(|k| s.known[seat][k] > own[k]) || h.kinds_mask() & s.excluded[seat] != 0) {
                 return Err(format!("seat {seat}'s public record (known {:?}, excluded {:#x}) does not fit its hand [{h}]", s.known[seat], s.excluded[seat]));
             }
-            if (1..h.len()).any(|i| h.passed_up(i) & !h.passed_up(i - 1) != 0) {
+            if s.records && (1..h.len()).any(|i| h.passed_up(i) & !h.passed_up(i - 1) != 0) {
                 return Err(format!("seat {seat}'s passed-up kinds do not shrink from its oldest card to its newest: [{h}]"));
             }
             if h.len() > self.params.deal as usize + 1 {

@@ -1058,6 +1058,38 @@ fn search_rollouts_with_the_memory_bot_start_mid_game() {
     }
 }
 
+/// The simulator's quick loop drops the public record that only samples read when no seat
+/// samples, and keeps it (the search's samples read it) when one does: a table of `memory`
+/// bots, then the same table with a search at seat 0, dealing into the same state.
+#[test]
+fn the_quick_loop_keeps_the_sample_record_only_for_a_table_that_samples() {
+    let g = standard();
+    use crate::engine::Table;
+    use crate::engine::ismcts::{Bar, Ismcts, Model, Rollout, SearchParams};
+    let memory = || (bots::memory_info().build)(&g, &[1.0]);
+    let mut plain: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.seats()).map(|_| memory()).collect();
+    let mut scratch = None;
+    plain.play_reusing(&g, game_seed(3, 0), PlayOptions::default(), &mut scratch).expect("legal play");
+    assert!(!scratch.as_ref().expect("dealt").records, "nobody samples: no record kept");
+    let params = SearchParams {
+        iterations: 20,
+        exploration: 0.7,
+        rollout: Rollout::DefaultBot,
+        depth: 0,
+        opponents: false,
+        trust: 1.0,
+        policy: true,
+        model: Model::Default,
+        bar: Bar::Luck,
+    };
+    let mut searching: Vec<Box<dyn Bot<MatchPatch>>> = vec![Box::new(Ismcts::new(&g, params))];
+    searching.extend((1..g.seats()).map(|_| memory()));
+    searching.play_reusing(&g, game_seed(3, 1), PlayOptions::default(), &mut scratch).expect("legal play");
+    let s = scratch.as_ref().expect("dealt");
+    assert!(s.records, "a search samples: the record is kept");
+    assert!(g.check_invariants(s).is_ok(), "and it fits the hands");
+}
+
 // ---------------------------------------------------------------------------------------
 // Fast paths against their plain versions (issue 21)
 

@@ -15,6 +15,11 @@ use crate::games::deal;
 impl RainbowRush {}
 
 impl HiddenInfo for RainbowRush {
+    /// No seat samples: `known` is no longer kept.
+    fn skip_sample_records(&self, s: &mut State) {
+        s.records = false;
+    }
+
     /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
     fn observation(&self, s: &State, seat: usize) -> String {
         let n = self.players;
@@ -53,7 +58,9 @@ impl HiddenInfo for RainbowRush {
     /// pool's size.
     fn determinize(&self, s: &State, seat: usize, rng: &mut GameRng, out: &mut State) {
         // Destructured so that a new field of `State` must be placed here.
-        let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known } = s;
+        let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known, records } = s;
+        debug_assert!(*records, "a sample of a table whose seats said they never sample");
+        out.records = *records;
         out.draw.clone_from(draw);
         out.discard.clone_from(discard);
         out.locks.clone_from(locks);

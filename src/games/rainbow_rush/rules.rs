@@ -328,6 +328,10 @@ pub struct State {
     /// Copies of each kind in each hand whose identity is public: taken from the discard
     /// pile (face up) and not played since (determinization).
     pub known: [[u8; KINDS]; MAX_PLAYERS],
+    /// Whether `known`, the public record that only samples read, is kept: from every deal,
+    /// until no seat samples ([`HiddenInfo::skip_sample_records`](crate::engine::HiddenInfo::skip_sample_records)); it is
+    /// stale after that.
+    pub records: bool,
 }
 
 /// A player completed a rainbow.
@@ -341,8 +345,10 @@ impl State {
     /// `seat` played a `card` from its hand, face up: one publicly known copy fewer (if any).
     #[inline]
     fn forget(&mut self, seat: usize, card: Card) {
-        let known = &mut self.known[seat][card as usize];
-        *known = known.saturating_sub(1);
+        if self.records {
+            let known = &mut self.known[seat][card as usize];
+            *known = known.saturating_sub(1);
+        }
     }
 
     /// The discard pile's top card when it may be taken now: not a wild, not locked.
@@ -429,7 +435,9 @@ impl RainbowRush {
         let c = s.discard.pop().expect("a card to take");
         s.hands[seat].add(c);
         s.discard_takes += 1;
-        s.known[seat][c as usize] += 1;
+        if s.records {
+            s.known[seat][c as usize] += 1;
+        }
         log.emit(|| Event::TookDiscard { seat: seat as u8, card: c });
     }
 
@@ -522,6 +530,7 @@ impl Game for RainbowRush {
             last_sabotage: None,
             discard_takes: 0,
             known: [[0; KINDS]; MAX_PLAYERS],
+            records: true,
         };
         self.deal_hands(&mut s, log);
         s
@@ -531,7 +540,7 @@ impl Game for RainbowRush {
     /// piles refilled in place (the same draws, the same events, the same state).
     fn deal_into(&self, rng: &mut GameRng, log: &mut EventLog<Event>, s: &mut State) {
         // Every field named, so that a new one cannot be left out.
-        let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known } = s;
+        let State { draw, discard, locks, hands, rows, current, phase, turn, winner, end_reason, sabotages, last_sabotage, discard_takes, known, records } = s;
         draw.clear();
         draw.extend_from_slice(&self.deck);
         shuffle_cards(draw, rng);
@@ -548,6 +557,7 @@ impl Game for RainbowRush {
         *last_sabotage = None;
         *discard_takes = 0;
         *known = [[0; KINDS]; MAX_PLAYERS];
+        *records = true;
         self.deal_hands(s, log);
     }
 
@@ -776,7 +786,7 @@ impl Game for RainbowRush {
             if mask != h.kinds || h.counts.iter().map(|&c| c as usize).sum::<usize>() != h.len() || cover != h.cover {
                 return Err(format!("seat {seat}'s hand bookkeeping is inconsistent"));
             }
-            if (0..KINDS).any(|k| s.known[seat][k] as u32 > h.count(k as Card)) {
+            if s.records && (0..KINDS).any(|k| s.known[seat][k] as u32 > h.count(k as Card)) {
                 return Err(format!("seat {seat}'s publicly known cards {:?} are not all in its hand", s.known[seat]));
             }
             let playing = s.phase == Phase::Play && seat == s.current as usize;

@@ -50,6 +50,10 @@ impl Bot<RulesGame> for GreedyBot {
         game.random_action(view, rng, &mut self.legal)
     }
 
+    fn samples(&self) -> bool {
+        true
+    }
+
     fn decide_with(&mut self, game: &RulesGame, view: &View<'_>, sampler: &Sampler<'_, RulesGame>, rng: &mut GameRng) -> Choice {
         self.legal.clear();
         game.legal_actions(view, &mut self.legal);
@@ -115,6 +119,10 @@ impl Bot<RulesGame> for FileBot {
 
     /// The rules are read on a sampled state (what the seat could see is the same in it; the
     /// rest is dealt again), never the real one.
+    fn samples(&self) -> bool {
+        true
+    }
+
     fn decide_with(&mut self, game: &RulesGame, view: &View<'_>, sampler: &Sampler<'_, RulesGame>, rng: &mut GameRng) -> Choice {
         let mut sample = self.sample.take();
         match &mut sample {
