@@ -155,7 +155,8 @@ pub struct Board {
 pub struct Movers {
     /// The player whose pegs move.
     pub m: usize,
-    /// Its pegs on the track and in home, ascending ([`Geometry::placed`]).
+    /// Its pegs on the track and in home, ascending ([`Geometry::placed`]), without the
+    /// pegs settled at the bottom of the home ([`Geometry::movers`]): no move moves those.
     placed: [Pos; MAX_PEGS],
     /// Entries of `placed` used.
     n: usize,
@@ -191,7 +192,7 @@ enum SecondPart {
 type SecondParts = [[Option<SecondPart>; 7]; MAX_PEGS];
 
 /// A split's first part, chosen and scored, handed to [`Geometry::splits_after`].
-struct FirstPart {
+struct FirstPart<'a> {
     /// Its peg's slot in the mover's placed pegs.
     slot: usize,
     /// The peg it moves.
@@ -203,7 +204,7 @@ struct FirstPart {
     /// Its score.
     score: i32,
     /// Its step when a teammate's chain was built; a simple landing has none.
-    step: Option<Step>,
+    step: Option<&'a Step>,
 }
 
 /// The track holes a first part changes: where its peg left and landed, and every hole of a
@@ -218,7 +219,7 @@ fn touched_holes(first: &FirstPart) -> ([Pos; 2 + 2 * (MAX_PLAYERS + 2)], usize)
             nt += 1;
         }
     }
-    if let Some(s1) = &first.step {
+    if let Some(s1) = first.step {
         for d in s1.chain.items() {
             for p in [d.from, d.to] {
                 if on_track(p) {
@@ -694,7 +695,15 @@ impl Geometry {
     pub fn movers(&self, b: &Board, seat: usize) -> Option<Movers> {
         let m = self.mover(b, seat)?;
         let mut placed = [0; MAX_PEGS];
-        let n = self.placed(b, m, &mut placed);
+        let mut n = self.placed(b, m, &mut placed);
+        // A peg settled at the bottom of the home (every deeper hole taken) never moves
+        // again: no move, split part or chain can free a deeper hole. Such pegs are the last
+        // of `placed`; the enumerations skip them.
+        let mut deepest = HOME + self.home;
+        while n > 0 && placed[n - 1] == deepest {
+            n -= 1;
+            deepest -= 1;
+        }
         let reach = self.reach(b, m, &placed[..n]);
         Some(Movers { m, placed, n, reach })
     }
@@ -892,6 +901,10 @@ impl Geometry {
         for (i1, &first) in placed.iter().enumerate() {
             for a in 1..7u8 {
                 let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
+                    // A home peg that cannot move a holes cannot move more.
+                    if in_home(first) {
+                        break;
+                    }
                     continue;
                 };
                 // A simple landing (home, empty hole, opponent) is scored without its step;
@@ -919,7 +932,7 @@ impl Geometry {
                     }
                     continue;
                 }
-                let part = FirstPart { slot: i1, peg: first, a, to, score: score1, step: s1 };
+                let part = FirstPart { slot: i1, peg: first, a, to, score: score1, step: s1.as_ref() };
                 if self.splits_after(b, ctx, &part, &mut cache, &mut scratch, visit) {
                     return true;
                 }
@@ -976,7 +989,7 @@ impl Geometry {
                     None => {
                         let af = scratch.get_or_insert(*b);
                         if applied.is_none() {
-                            let made = first.step.unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
+                            let made = first.step.copied().unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
                             self.apply_step(af, &made);
                             applied = Some(made);
                         }
