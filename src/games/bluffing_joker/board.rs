@@ -174,6 +174,11 @@ struct Reach {
     lim: [u8; MAX_PEGS],
     /// The shallowest own home depth taken (`home` + 1 when none): entry must be shallower.
     home_low: u8,
+    /// How many of the placed pegs are on the track (the first ones).
+    on_track: usize,
+    /// The most holes any placed home peg may move (0 when none may): a longer move lists
+    /// only the track pegs.
+    home_most: u8,
 }
 
 /// A split's second part scored on the board before the first part.
@@ -780,12 +785,14 @@ impl Geometry {
                 (if next > h { next - h } else { next + self.track - h }) as u8
             };
         }
+        let mut home_most = 0;
         for i in k..placed.len() {
             let e = placed[i] - HOME;
             let above = home >> e;
             lim[i] = if above == 0 { self.home } else { e + above.trailing_zeros() as u8 };
+            home_most = home_most.max(lim[i] - e);
         }
-        Reach { lim, home_low }
+        Reach { lim, home_low, on_track: k, home_most }
     }
 
     /// [`Geometry::forward_target`] of the peg in slot `i` of the placed pegs `r` was
@@ -818,6 +825,8 @@ impl Geometry {
     /// The forward moves of `steps` by the placed pegs with their reach.
     #[inline]
     fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        // The home pegs (the last ones) cannot move more than `home_most` holes.
+        let placed = if steps > r.home_most { &placed[..r.on_track] } else { placed };
         for (i, &from) in placed.iter().enumerate() {
             if let Some(to) = self.forward_reach(m, r, i, from, steps)
                 && let Some(score) = self.part_score(b, m, from, to)
@@ -957,9 +966,9 @@ impl Geometry {
     }
 
     /// The splits whose first part is `first` (one that neither brings the mover's last peg
-    /// home nor moves one of its own pegs by a chain), each second part scored from `cache`
-    /// (the board before the first part) when the first part cannot change what it reads,
-    /// else on the board after the first part: `scratch`, a copy of `b` made once per
+    /// home nor moves one of its own pegs by a chain), each second part scored on the board
+    /// before the first part when the first part cannot change what it reads (a track peg's
+    /// from `cache`, a home peg's directly), else on the board after the first part: `scratch`, a copy of `b` made once per
     /// [`Geometry::sevens`] call, with the first part applied when first needed and undone
     /// before returning (no copy of the board per first part).
     #[inline(always)]
@@ -982,18 +991,27 @@ impl Geometry {
             if i2 == first.slot {
                 continue;
             }
+            if in_home(second) && !home_changed {
+                // A home peg's parts read only its home, which the first part left as it was:
+                // scored on `b`, without the cache. No home peg (this one and the rest of
+                // `placed`) moves further than `home_most`.
+                if self.second_parts(first.a).start > r.home_most {
+                    break;
+                }
+                for bb in self.second_parts(first.a) {
+                    let Some(score2) = self.forward_reach(m, &r, i2, second, bb).and_then(|to2| self.part_score(b, m, second, to2)) else {
+                        continue;
+                    };
+                    if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
+                        stopped = true;
+                        break 'pegs;
+                    }
+                }
+                continue;
+            }
             for bb in self.second_parts(first.a) {
                 let mut result = None;
-                if in_home(second) {
-                    if !home_changed {
-                        // A home peg's part reads only its home, which the first part left
-                        // as it was: scored on `b`, without the cache.
-                        let Some(score) = self.forward_reach(m, &r, i2, second, bb).and_then(|to2| self.part_score(b, m, second, to2)) else {
-                            continue;
-                        };
-                        result = Some(score);
-                    }
-                } else if self.reads_untouched(m, second, bb, first, home_changed) {
+                if !in_home(second) && self.reads_untouched(m, second, bb, first, home_changed) {
                     let slot = &mut cache[i2][bb as usize];
                     let part = *slot.get_or_insert_with(|| match self.forward_reach(m, &r, i2, second, bb) {
                         None => SecondPart::Illegal,

@@ -1143,8 +1143,8 @@ fn move_generator_lists_what_make_move_makes_and_bots_pick_the_best() {
                 if s.phase == Phase::Play {
                     for c in 0..g.players {
                         let (mut fast, mut plain) = ([0; params::MAX_PEGS], [0; params::MAX_PEGS]);
-                        let n = g.geo.placed(&s.board, c, &mut fast);
-                        assert_eq!(&fast[..n], &plain[..g.geo.placed_plain(&s.board, c, &mut plain)], "color {c}, board {:?}", s.board);
+                        let (n, n_plain) = (g.geo.placed(&s.board, c, &mut fast), g.geo.placed_plain(&s.board, c, &mut plain));
+                        assert_eq!(&fast[..n], &plain[..n_plain], "color {c}, board {:?}", s.board);
                     }
                     for probe in 0..g.players {
                         for value in 0..RANKS as Rank {
