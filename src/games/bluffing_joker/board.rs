@@ -155,7 +155,8 @@ pub struct Board {
 pub struct Movers {
     /// The player whose pegs move.
     pub m: usize,
-    /// Its pegs on the track and in home, ascending ([`Geometry::placed`]).
+    /// Its pegs on the track and in home, ascending ([`Geometry::placed`]), without the
+    /// pegs settled at the bottom of the home ([`Geometry::movers`]): no move moves those.
     placed: [Pos; MAX_PEGS],
     /// Entries of `placed` used.
     n: usize,
@@ -173,6 +174,11 @@ struct Reach {
     lim: [u8; MAX_PEGS],
     /// The shallowest own home depth taken (`home` + 1 when none): entry must be shallower.
     home_low: u8,
+    /// How many of the placed pegs are on the track (the first ones).
+    on_track: usize,
+    /// The most holes any placed home peg may move (0 when none may): a longer move lists
+    /// only the track pegs.
+    home_most: u8,
 }
 
 /// A split's second part scored on the board before the first part.
@@ -191,7 +197,7 @@ enum SecondPart {
 type SecondParts = [[Option<SecondPart>; 7]; MAX_PEGS];
 
 /// A split's first part, chosen and scored, handed to [`Geometry::splits_after`].
-struct FirstPart {
+struct FirstPart<'a> {
     /// Its peg's slot in the mover's placed pegs.
     slot: usize,
     /// The peg it moves.
@@ -203,32 +209,18 @@ struct FirstPart {
     /// Its score.
     score: i32,
     /// Its step when a teammate's chain was built; a simple landing has none.
-    step: Option<Step>,
+    step: Option<&'a Step>,
 }
 
-/// The track holes a first part changes: where its peg left and landed, and every hole of a
-/// teammate's chain (an opponent it lands on goes to start, off the track), with their count.
-#[inline(always)]
-fn touched_holes(first: &FirstPart) -> ([Pos; 2 + 2 * (MAX_PLAYERS + 2)], usize) {
-    let mut touched = [0 as Pos; 2 + 2 * (MAX_PLAYERS + 2)];
-    let mut nt = 0;
-    for p in [first.peg, first.to] {
-        if on_track(p) {
-            touched[nt] = p;
-            nt += 1;
-        }
+impl FirstPart<'_> {
+    /// Whether `hit` holds for a track hole the first part changes: where its peg left and
+    /// landed, and every hole of a teammate's chain (an opponent it lands on goes to start,
+    /// off the track).
+    #[inline(always)]
+    fn touches(&self, hit: impl Fn(Pos) -> bool) -> bool {
+        let track_hit = |p: Pos| on_track(p) && hit(p);
+        track_hit(self.peg) || track_hit(self.to) || self.step.is_some_and(|s| s.chain.items().iter().any(|d| track_hit(d.from) || track_hit(d.to)))
     }
-    if let Some(s1) = &first.step {
-        for d in s1.chain.items() {
-            for p in [d.from, d.to] {
-                if on_track(p) {
-                    touched[nt] = p;
-                    nt += 1;
-                }
-            }
-        }
-    }
-    (touched, nt)
 }
 
 /// The fixed geometry of one variant's board.
@@ -392,9 +384,32 @@ impl Geometry {
     }
 
     /// `color`'s distinct peg positions on the track and in home, ascending; returns how
-    /// many were written.
+    /// many were written. A bit per position (a player's pegs off start stand on distinct
+    /// holes), read back lowest first: no comparisons to mispredict, unlike a sort.
+    /// `placed_plain` (tests) is the insertion sort it is checked against.
     #[inline]
     pub fn placed(&self, b: &Board, color: usize, out: &mut [Pos; MAX_PEGS]) -> usize {
+        let mut words = [0u64; 4];
+        for &p in &b.pegs[color][..self.pegs] {
+            words[(p >> 6) as usize] |= 1 << (p & 63);
+        }
+        // START is the last position (255): its bit is not a placed peg.
+        const _: () = assert!(START == 255);
+        words[3] &= !(1 << 63);
+        let mut n = 0;
+        for (w, mut bits) in words.into_iter().enumerate() {
+            while bits != 0 {
+                out[n] = ((w as u32) << 6 | bits.trailing_zeros()) as Pos;
+                bits &= bits - 1;
+                n += 1;
+            }
+        }
+        n
+    }
+
+    /// [`Geometry::placed`] by insertion sort (the reference it is tested against).
+    #[cfg(test)]
+    pub fn placed_plain(&self, b: &Board, color: usize, out: &mut [Pos; MAX_PEGS]) -> usize {
         let mut n = 0;
         for &p in &b.pegs[color][..self.pegs] {
             if p != START {
@@ -694,7 +709,15 @@ impl Geometry {
     pub fn movers(&self, b: &Board, seat: usize) -> Option<Movers> {
         let m = self.mover(b, seat)?;
         let mut placed = [0; MAX_PEGS];
-        let n = self.placed(b, m, &mut placed);
+        let mut n = self.placed(b, m, &mut placed);
+        // A peg settled at the bottom of the home (every deeper hole taken) never moves
+        // again: no move, split part or chain can free a deeper hole. Such pegs are the last
+        // of `placed`; the enumerations skip them.
+        let mut deepest = HOME + self.home;
+        while n > 0 && placed[n - 1] == deepest {
+            n -= 1;
+            deepest -= 1;
+        }
         let reach = self.reach(b, m, &placed[..n]);
         Some(Movers { m, placed, n, reach })
     }
@@ -762,12 +785,14 @@ impl Geometry {
                 (if next > h { next - h } else { next + self.track - h }) as u8
             };
         }
+        let mut home_most = 0;
         for i in k..placed.len() {
             let e = placed[i] - HOME;
             let above = home >> e;
             lim[i] = if above == 0 { self.home } else { e + above.trailing_zeros() as u8 };
+            home_most = home_most.max(lim[i] - e);
         }
-        Reach { lim, home_low }
+        Reach { lim, home_low, on_track: k, home_most }
     }
 
     /// [`Geometry::forward_target`] of the peg in slot `i` of the placed pegs `r` was
@@ -800,6 +825,8 @@ impl Geometry {
     /// The forward moves of `steps` by the placed pegs with their reach.
     #[inline]
     fn forward_moves(&self, b: &Board, m: usize, placed: &[Pos], r: &Reach, steps: u8, visit: &mut impl FnMut(Move, i32) -> bool) -> bool {
+        // The home pegs (the last ones) cannot move more than `home_most` holes.
+        let placed = if steps > r.home_most { &placed[..r.on_track] } else { placed };
         for (i, &from) in placed.iter().enumerate() {
             if let Some(to) = self.forward_reach(m, r, i, from, steps)
                 && let Some(score) = self.part_score(b, m, from, to)
@@ -889,28 +916,38 @@ impl Geometry {
         // Second parts (slot in `placed`, b) on the original board, computed when first needed.
         let mut cache: SecondParts = [[None; 7]; MAX_PEGS];
         let mut scratch: Option<Board> = None;
+        // The step of the current first part when it lands on a teammate (its chain built).
+        let mut built = Step::default();
         for (i1, &first) in placed.iter().enumerate() {
             for a in 1..7u8 {
                 let Some(to) = self.forward_reach(m, &r, i1, first, a) else {
+                    // A home peg that cannot move a holes cannot move more.
+                    if in_home(first) {
+                        break;
+                    }
                     continue;
                 };
                 // A simple landing (home, empty hole, opponent) is scored without its step;
                 // a teammate's chain is built.
-                let (score1, s1) = match self.simple_score(b, m, first, to) {
-                    Ok(score) => (score, None),
+                let (score1, chained) = match self.simple_score(b, m, first, to) {
+                    Ok(score) => (score, false),
                     Err(false) => continue,
                     Err(true) => match self.step(b, m, first, to) {
-                        Some(s1) => (self.step_score(&s1), Some(s1)),
+                        Some(s1) => {
+                            built = s1;
+                            (self.step_score(&built), true)
+                        }
                         None => continue,
                     },
                 };
+                let s1 = chained.then_some(&built);
                 // The mover changes only when this part brings m's last peg home; a chain
                 // that moves one of m's own pegs (to its in-spot) changes where it stands.
                 let finishes = in_home(to) && !in_home(first) && b.home_count[m] as usize + 1 == self.pegs;
                 let moves_own = s1.is_some_and(|s1| s1.chain.items().iter().any(|d| d.color as usize == m));
                 if finishes || moves_own {
                     let s1 = match s1 {
-                        Some(s1) => s1,
+                        Some(s1) => *s1,
                         None => self.step(b, m, first, to).expect("a simple landing is legal"),
                     };
                     let sc = scratch.get_or_insert(*b);
@@ -929,9 +966,9 @@ impl Geometry {
     }
 
     /// The splits whose first part is `first` (one that neither brings the mover's last peg
-    /// home nor moves one of its own pegs by a chain), each second part scored from `cache`
-    /// (the board before the first part) when the first part cannot change what it reads,
-    /// else on the board after the first part: `scratch`, a copy of `b` made once per
+    /// home nor moves one of its own pegs by a chain), each second part scored on the board
+    /// before the first part when the first part cannot change what it reads (a track peg's
+    /// from `cache`, a home peg's directly), else on the board after the first part: `scratch`, a copy of `b` made once per
     /// [`Geometry::sevens`] call, with the first part applied when first needed and undone
     /// before returning (no copy of the board per first part).
     #[inline(always)]
@@ -946,8 +983,6 @@ impl Geometry {
     ) -> bool {
         let (m, placed, r) = (ctx.m, &ctx.placed[..ctx.n], ctx.reach);
         let team = self.team(m);
-        let (touched, nt) = touched_holes(first);
-        let touched = &touched[..nt];
         let home_changed = in_home(first.peg) || in_home(first.to);
         // The first part's step once it is applied on `scratch`.
         let mut applied: Option<Step> = None;
@@ -956,9 +991,27 @@ impl Geometry {
             if i2 == first.slot {
                 continue;
             }
+            if in_home(second) && !home_changed {
+                // A home peg's parts read only its home, which the first part left as it was:
+                // scored on `b`, without the cache. No home peg (this one and the rest of
+                // `placed`) moves further than `home_most`.
+                if self.second_parts(first.a).start > r.home_most {
+                    break;
+                }
+                for bb in self.second_parts(first.a) {
+                    let Some(score2) = self.forward_reach(m, &r, i2, second, bb).and_then(|to2| self.part_score(b, m, second, to2)) else {
+                        continue;
+                    };
+                    if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
+                        stopped = true;
+                        break 'pegs;
+                    }
+                }
+                continue;
+            }
             for bb in self.second_parts(first.a) {
                 let mut result = None;
-                if self.reads_untouched(m, second, bb, touched, home_changed) {
+                if !in_home(second) && self.reads_untouched(m, second, bb, first, home_changed) {
                     let slot = &mut cache[i2][bb as usize];
                     let part = *slot.get_or_insert_with(|| match self.forward_reach(m, &r, i2, second, bb) {
                         None => SecondPart::Illegal,
@@ -976,7 +1029,7 @@ impl Geometry {
                     None => {
                         let af = scratch.get_or_insert(*b);
                         if applied.is_none() {
-                            let made = first.step.unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
+                            let made = first.step.copied().unwrap_or_else(|| self.step(b, m, first.peg, first.to).expect("a simple landing is legal"));
                             self.apply_step(af, &made);
                             applied = Some(made);
                         }
@@ -1002,21 +1055,13 @@ impl Geometry {
         stopped
     }
 
-    /// Whether a second part of `bb` with peg `second` reads nothing a first part changed:
-    /// none of the `touched` track holes lies in the `bb` holes ahead of it, and it does not
-    /// enter the home when the first part changed that home.
+    /// Whether a second part of `bb` with the track peg `second` reads nothing `first`
+    /// changed: none of the track holes it changed lies in the `bb` holes ahead of it, and it
+    /// does not enter the home when the first part changed that home.
     #[inline(always)]
-    fn reads_untouched(&self, m: usize, second: Pos, bb: u8, touched: &[Pos], home_changed: bool) -> bool {
-        if in_home(second) {
-            !home_changed
-        } else {
-            let d = self.to_spot(m, second);
-            (d >= bb as usize || !home_changed)
-                && !touched.iter().any(|&h| {
-                    let ahead = wrap(h as usize + self.track - second as usize - 1, self.track);
-                    ahead < bb as usize
-                })
-        }
+    fn reads_untouched(&self, m: usize, second: Pos, bb: u8, first: &FirstPart, home_changed: bool) -> bool {
+        let d = self.to_spot(m, second);
+        (d >= bb as usize || !home_changed) && !first.touches(|h| wrap(h as usize + self.track - second as usize - 1, self.track) < bb as usize)
     }
 
     /// Restores on `scratch` every entry that [`Geometry::apply_step`] of `s` changed,

@@ -32,13 +32,14 @@ pub type ValueBests = [Option<(Move, i32)>; RANKS];
 /// and a 10's forward move.
 const FACES: u16 = 0b111 << 10;
 
-/// [`ValueBests`] of the values in `mask` (bit v for value v), each computed once: the
-/// come-out shared by the ace and the faces, the 10's forward move shared by the 10 and the
-/// faces, one enumeration for every other value.
+/// [`ValueBests`] of the values in `mask` (bit v for value v) written to `out` (the caller's
+/// table: no copy of it on return), each computed once: the come-out shared by the ace and
+/// the faces, the 10's forward move shared by the 10 and the faces, one enumeration for
+/// every other value.
 #[inline]
-pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -> ValueBests {
+pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16, out: &mut ValueBests) {
     let (geo, board) = (&game.geo, view.board);
-    let mut out: ValueBests = [None; RANKS];
+    *out = [None; RANKS];
     let want = |v: usize| mask & (1 << v) != 0;
     let forward = |steps: u8| {
         let mut best: Option<(Move, i32)> = None;
@@ -88,7 +89,6 @@ pub fn value_bests(game: &BluffingJoker, view: &View, ctx: &Movers, mask: u16) -
         });
         out[v] = best;
     }
-    out
 }
 
 /// The first value of `mask` with the highest best score in canonical order: (value, move,
@@ -123,7 +123,9 @@ impl OwnBots for BluffingJoker {
 pub fn best_truthful(game: &BluffingJoker, view: &View) -> Option<(Rank, Move, i32)> {
     let ctx = game.geo.movers(view.board, view.seat)?;
     let held = view.hand.rank_mask();
-    best_of(&value_bests(game, view, &ctx, held), held)
+    let mut bests = [None; RANKS];
+    value_bests(game, view, &ctx, held, &mut bests);
+    best_of(&bests, held)
 }
 
 /// [`best_truthful`] read plainly: every move of every held rank, by the move
@@ -198,7 +200,9 @@ pub fn honest_choice(game: &BluffingJoker, view: &View) -> Action {
     match game.geo.movers(view.board, view.seat) {
         Some(ctx) => {
             let held = view.hand.rank_mask();
-            honest_play(view, &value_bests(game, view, &ctx, held), held)
+            let mut bests = [None; RANKS];
+            value_bests(game, view, &ctx, held, &mut bests);
+            honest_play(view, &bests, held)
         }
         None => Action::Discard { card: discard_choice(view.hand) },
     }
@@ -322,7 +326,8 @@ impl BluffBot {
         };
         let held = view.hand.rank_mask();
         let bluffing = game.params.doubt.bluffing;
-        let bests = value_bests(game, view, &ctx, if bluffing { ALL_VALUES } else { held });
+        let mut bests = [None; RANKS];
+        value_bests(game, view, &ctx, if bluffing { ALL_VALUES } else { held }, &mut bests);
         if bluffing && let Some((declared, mv, score)) = best_of(&bests, ALL_VALUES) {
             let badly = best_of(&bests, held).is_none_or(|t| score > t.2);
             if badly && self.bluff.hit(rng) {

@@ -1033,7 +1033,7 @@ fn moves_by_making(g: &BluffingJoker, b: &Board, seat: usize, value: Rank) -> Ve
     let geo = &g.geo;
     let Some(m) = geo.mover(b, seat) else { return Vec::new() };
     let mut placed = [0; params::MAX_PEGS];
-    let n = geo.placed(b, m, &mut placed);
+    let n = geo.placed_plain(b, m, &mut placed);
     let placed = &placed[..n];
     let mut candidates = Vec::new();
     match value {
@@ -1055,7 +1055,7 @@ fn moves_by_making(g: &BluffingJoker, b: &Board, seat: usize, value: Rank) -> Ve
                         continue;
                     };
                     let mut placed2 = [0; params::MAX_PEGS];
-                    let n2 = geo.placed(b, m2, &mut placed2);
+                    let n2 = geo.placed_plain(b, m2, &mut placed2);
                     for &second in &placed2[..n2] {
                         if m2 == m && second == first {
                             continue;
@@ -1141,6 +1141,11 @@ fn move_generator_lists_what_make_move_makes_and_bots_pick_the_best() {
                 let ToMove::Seat(seat) = g.to_move(&s) else { break };
                 let view = g.view(&s, seat);
                 if s.phase == Phase::Play {
+                    for c in 0..g.players {
+                        let (mut fast, mut plain) = ([0; params::MAX_PEGS], [0; params::MAX_PEGS]);
+                        let (n, n_plain) = (g.geo.placed(&s.board, c, &mut fast), g.geo.placed_plain(&s.board, c, &mut plain));
+                        assert_eq!(&fast[..n], &plain[..n_plain], "color {c}, board {:?}", s.board);
+                    }
                     for probe in 0..g.players {
                         for value in 0..RANKS as Rank {
                             let mut fast = Vec::new();
