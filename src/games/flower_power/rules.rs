@@ -730,7 +730,7 @@ impl Game for FlowerPower {
 
     /// Plays the dealt game `s` to its end with nothing recorded, a turn at a time: each turn
     /// the seat [`Game::to_move`] names is asked as the plain loop asks it ([`ask`]) and its
-    /// play applied by the rules [`Game::apply`] uses ([`FlowerPower::turn`]), in the copy
+    /// play applied by the rules [`Game::apply`] uses (`turn`), in the copy
     /// that holds no event code, the end known from the turn itself. The same game
     /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision).
     #[inline(always)]
