@@ -927,3 +927,57 @@ fn a_determinization_keeps_the_own_hand_and_the_sizes() {
     }
     assert!(moved > 15, "seat 1's hand was re-dealt only {moved} times of 20");
 }
+
+// ---------------------------------------------------------------------------------------
+// The game's own loop (`play_out` in `rules.rs`) against the engine's plain loop
+
+/// The bots a mixed table picks from.
+const BOTS: [&str; 3] = ["greedy", "cautious", "random"];
+
+/// `n` boxed bots named by `picks` (indices into [`BOTS`]), seat by seat.
+fn boxed(picks: &[usize], n: usize) -> Vec<Box<dyn Bot<FlowerPower>>> {
+    picks[..n].iter().map(|&i| bot(BOTS[i])).collect()
+}
+
+/// A `greedy` on every seat, as the bench line-up's uniform table (inlined).
+fn greedies(n: usize) -> crate::engine::Uniform<GreedyBot> {
+    crate::engine::Uniform::new((0..n).map(|_| GreedyBot).collect())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The quick loop plays the same game as the engine's plain loop (the same final state,
+    /// every draw of every stream), from the deal or from any later decision, for any valid
+    /// parameters, mixed boxed tables of every bot and a uniform `greedy` table.
+    #[test]
+    fn play_out_is_the_plain_loop(params in arb_params(), picks in prop::collection::vec(0usize..3, 8), seed in any::<u64>(), lead in 0usize..80) {
+        let g = FlowerPower::new(params).expect("valid");
+        let n = g.players;
+        let mixed = crate::engine::check_play_out(&g, &mut boxed(&picks, n), &mut boxed(&picks, n), seed, lead);
+        prop_assert!(mixed.is_ok(), "mixed table: {:?}", mixed.err());
+        let uniform = crate::engine::check_play_out(&g, &mut greedies(n), &mut greedies(n), seed, lead);
+        prop_assert!(uniform.is_ok(), "greedies: {:?}", uniform.err());
+    }
+}
+
+/// The same on the bench line-up's games (four players, two base sets, five cards a hand,
+/// five a play, five petals, four `greedy`s) and the standard variant, from the deal, for
+/// 2,000 seeds each.
+#[test]
+fn play_out_is_the_plain_loop_on_the_bench_tables() {
+    let bench = game_with(|p| {
+        p.players = 4;
+        p.deck.base_sets = 2;
+        p.max_play = 5;
+        p.hand_size = 5;
+        p.petals = 5;
+    });
+    for g in [bench, standard()] {
+        for index in 0..2_000u64 {
+            let seed = game_seed(7, index);
+            let n = g.players;
+            crate::engine::check_play_out(&g, &mut greedies(n), &mut greedies(n), seed, 0).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+    }
+}
