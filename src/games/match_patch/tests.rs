@@ -1031,15 +1031,11 @@ fn the_table_memory_bot_plays_the_plain_memory_bot() {
     }
 }
 
-/// A search bot whose rollouts play the default `memory` bot from the middle of a game
-/// (`rollout=1`): the rollout bots start from the sampled patch (the table version needs no
-/// history), every choice is legal, and the games end.
-#[test]
-fn search_rollouts_with_the_memory_bot_start_mid_game() {
-    let g = standard();
+/// An `ismcts` bot of `iterations` a decision whose rollouts play the default `memory` bot.
+fn memory_search(g: &MatchPatch, iterations: u32) -> Box<dyn Bot<MatchPatch>> {
     use crate::engine::ismcts::{Bar, Ismcts, Model, Rollout, SearchParams};
     let params = SearchParams {
-        iterations: 40,
+        iterations,
         exploration: 0.7,
         rollout: Rollout::DefaultBot,
         depth: 0,
@@ -1049,8 +1045,16 @@ fn search_rollouts_with_the_memory_bot_start_mid_game() {
         model: Model::Default,
         bar: Bar::Luck,
     };
-    let search: Box<dyn Bot<MatchPatch>> = Box::new(Ismcts::new(&g, params));
-    let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = vec![search];
+    Box::new(Ismcts::new(g, params))
+}
+
+/// A search bot whose rollouts play the default `memory` bot from the middle of a game
+/// (`rollout=1`): the rollout bots start from the sampled patch (the table version needs no
+/// history), every choice is legal, and the games end.
+#[test]
+fn search_rollouts_with_the_memory_bot_start_mid_game() {
+    let g = standard();
+    let mut bots: Vec<Box<dyn Bot<MatchPatch>>> = vec![memory_search(&g, 40)];
     bots.extend((1..g.seats()).map(|_| (bots::memory_info().build)(&g, &[0.5])));
     for i in 0..3 {
         let o = play(&g, &mut bots, game_seed(11, i), PlayOptions { checked: true }, None, None).expect("legal play");
@@ -1065,24 +1069,12 @@ fn search_rollouts_with_the_memory_bot_start_mid_game() {
 fn the_quick_loop_keeps_the_sample_record_only_for_a_table_that_samples() {
     let g = standard();
     use crate::engine::Table;
-    use crate::engine::ismcts::{Bar, Ismcts, Model, Rollout, SearchParams};
     let memory = || (bots::memory_info().build)(&g, &[1.0]);
     let mut plain: Vec<Box<dyn Bot<MatchPatch>>> = (0..g.seats()).map(|_| memory()).collect();
     let mut scratch = None;
     plain.play_reusing(&g, game_seed(3, 0), PlayOptions::default(), &mut scratch).expect("legal play");
     assert!(!scratch.as_ref().expect("dealt").records, "nobody samples: no record kept");
-    let params = SearchParams {
-        iterations: 20,
-        exploration: 0.7,
-        rollout: Rollout::DefaultBot,
-        depth: 0,
-        opponents: false,
-        trust: 1.0,
-        policy: true,
-        model: Model::Default,
-        bar: Bar::Luck,
-    };
-    let mut searching: Vec<Box<dyn Bot<MatchPatch>>> = vec![Box::new(Ismcts::new(&g, params))];
+    let mut searching: Vec<Box<dyn Bot<MatchPatch>>> = vec![memory_search(&g, 20)];
     searching.extend((1..g.seats()).map(|_| memory()));
     searching.play_reusing(&g, game_seed(3, 1), PlayOptions::default(), &mut scratch).expect("legal play");
     let s = scratch.as_ref().expect("dealt");
