@@ -5,6 +5,8 @@
 //!
 //! Nothing here allocates: candidate moves are handed to a visitor one by one.
 
+use std::ops::ControlFlow;
+
 use super::params::{MAX_PEGS, MAX_PLAYERS, MAX_TRACK, SevenSplit};
 
 /// A peg position: a track hole `0..track`, a home depth `HOME + k` (k = 1 is the first
@@ -992,22 +994,13 @@ impl Geometry {
                 continue;
             }
             if in_home(second) && !home_changed {
-                // A home peg's parts read only its home, which the first part left as it was:
-                // scored on `b`, without the cache. No home peg (this one and the rest of
-                // `placed`) moves further than `home_most`.
-                if self.second_parts(first.a).start > r.home_most {
-                    break;
-                }
-                for bb in self.second_parts(first.a) {
-                    let Some(score2) = self.forward_reach(m, &r, i2, second, bb).and_then(|to2| self.part_score(b, m, second, to2)) else {
-                        continue;
-                    };
-                    if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
-                        stopped = true;
+                match self.home_splits(b, ctx, first, i2, second, visit) {
+                    ControlFlow::Continue(()) => continue,
+                    ControlFlow::Break(visitor_stopped) => {
+                        stopped = visitor_stopped;
                         break 'pegs;
                     }
                 }
-                continue;
             }
             for bb in self.second_parts(first.a) {
                 let mut result = None;
@@ -1053,6 +1046,27 @@ impl Geometry {
             self.undo_step(sc, b, &made);
         }
         stopped
+    }
+
+    /// The splits of `first` whose second part moves the home peg `second` (slot `i2`) when
+    /// the first part left that home as it was: they read only the home, so they are scored
+    /// on `b`, without the cache. Breaks with `true` when `visit` stopped, with `false` when
+    /// no home peg (this one and the rest of `placed`) moves further than `home_most`.
+    #[inline(always)]
+    fn home_splits(&self, b: &Board, ctx: &Movers, first: &FirstPart, i2: usize, second: Pos, visit: &mut impl FnMut(Move, i32) -> bool) -> ControlFlow<bool> {
+        let (m, r) = (ctx.m, &ctx.reach);
+        if self.second_parts(first.a).start > r.home_most {
+            return ControlFlow::Break(false);
+        }
+        for bb in self.second_parts(first.a) {
+            let Some(score2) = self.forward_reach(m, r, i2, second, bb).and_then(|to2| self.part_score(b, m, second, to2)) else {
+                continue;
+            };
+            if visit(Move::Split { first: first.peg, a: first.a, second, b: bb }, first.score + score2) {
+                return ControlFlow::Break(true);
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// Whether a second part of `bb` with the track peg `second` reads nothing `first`
