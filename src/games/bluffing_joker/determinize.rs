@@ -29,8 +29,6 @@ use crate::engine::rng::Chance;
 use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::deal::{self, TakeFrom};
 
-impl BluffingJoker {}
-
 /// Appends `board` as its derived `Debug` text (`Board { pegs: [[..], ..], occ: [..], home:
 /// [..], home_count: [..] }`) without the formatting machinery: the observation text is
 /// written for every particle a search checks, and the board's 272 numbers were most of it.

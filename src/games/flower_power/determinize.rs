@@ -11,8 +11,6 @@ use crate::engine::{GameRng, HiddenInfo, Seen, rng};
 use crate::games::chroma::card_str;
 use crate::games::deal;
 
-impl FlowerPower {}
-
 impl HiddenInfo for FlowerPower {
     /// [`crate::engine::HiddenInfo::observation`]: everything `seat` sees, as canonical text.
     fn observation(&self, s: &State, seat: usize) -> String {

@@ -16,8 +16,6 @@ use crate::games::deal;
 /// Whole re-deals tried before the last one is mended card by card.
 const TRIES: u32 = 32;
 
-impl MatchPatch {}
-
 /// The other hands being re-dealt: their cards by position (known cards in place), the
 /// positions to fill from the pool (`slots[k]` takes the pool's card `k` after the pile), and
 /// which hands are constrained (no pair, no excluded kind).

@@ -12,8 +12,6 @@ use crate::engine::{GameRng, HiddenInfo, rng};
 use crate::games::chroma::{Card, card_name};
 use crate::games::deal;
 
-impl RainbowRush {}
-
 impl HiddenInfo for RainbowRush {
     /// No seat samples: `known` is no longer kept.
     fn skip_sample_records(&self, s: &mut State) {
