@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::params::MAX_HAND;
+use crate::games::kind_counts::{KindCounts, Kinds};
 
 /// One physical card (see the module doc for the numbering).
 pub type CardId = u8;
@@ -46,21 +47,18 @@ pub fn rank_name(rank: Rank) -> &'static str {
     RANK_NAMES.get(rank as usize).copied().unwrap_or("?")
 }
 
-/// A hand: the cards in a fixed array (no heap), the count of each rank and the ranks held
-/// as a bit set (kept with the counts: every decision reads it, `rank_mask_plain` in the
-/// tests is the count-by-count reading it is checked against).
+/// A hand: the cards in a fixed array (no heap) and the same cards counted by rank, with
+/// the ranks held as a bit set ([`KindCounts`]: every decision reads it, `rank_mask_plain`
+/// in the tests is the count-by-count reading it is checked against).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hand {
     cards: [CardId; MAX_HAND],
-    len: u8,
-    counts: [u8; RANKS],
-    /// Bit r set when rank r is held.
-    ranks: u16,
+    by_rank: KindCounts<RANKS>,
 }
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], len: 0, counts: [0; RANKS], ranks: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; MAX_HAND], by_rank: KindCounts::EMPTY };
 
     /// A hand holding `cards` (at most [`MAX_HAND`]).
     pub fn from_cards(cards: &[CardId]) -> Hand {
@@ -74,57 +72,50 @@ impl Hand {
     /// Number of cards.
     #[inline]
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.by_rank.len()
     }
 
     /// Whether the hand is empty.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.by_rank.is_empty()
     }
 
     /// Cards of `rank` held.
     #[inline]
     pub fn count(&self, rank: Rank) -> u32 {
-        self.counts[rank as usize] as u32
+        self.by_rank.count(rank)
     }
 
     /// Counts per rank.
     #[inline]
     pub fn counts(&self) -> &[u8; RANKS] {
-        &self.counts
+        self.by_rank.counts()
     }
 
     /// The cards, in the order they were added.
     #[inline]
     pub fn cards(&self) -> &[CardId] {
-        &self.cards[..self.len as usize]
+        &self.cards[..self.len()]
     }
 
     /// The ranks held, in canonical order.
     #[inline]
-    pub fn ranks(&self) -> impl Iterator<Item = Rank> + '_ {
-        let mut rest = self.ranks;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let r = rest.trailing_zeros() as Rank;
-                rest &= rest - 1;
-                r
-            })
-        })
+    pub fn ranks(&self) -> Kinds {
+        self.by_rank.kinds()
     }
 
     /// The ranks held as a bit set (bit r set when rank r is held).
     #[inline]
     pub fn rank_mask(&self) -> u16 {
-        self.ranks
+        self.by_rank.held() as u16
     }
 
     /// [`Hand::rank_mask`] read from the counts (the tests compare the two).
     #[cfg(test)]
     pub fn rank_mask_plain(&self) -> u16 {
         let mut mask = 0;
-        for (r, &n) in self.counts.iter().enumerate() {
+        for (r, &n) in self.counts().iter().enumerate() {
             mask |= ((n > 0) as u16) << r;
         }
         mask
@@ -133,11 +124,8 @@ impl Hand {
     /// Adds a card (the caller keeps the hand within [`MAX_HAND`]).
     #[inline]
     pub fn add(&mut self, card: CardId) {
-        self.cards[self.len as usize] = card;
-        self.len += 1;
-        let r = rank_of(card);
-        self.counts[r as usize] += 1;
-        self.ranks |= 1 << r;
+        self.cards[self.len()] = card;
+        self.by_rank.add(rank_of(card));
     }
 
     /// Removes the first card of `rank` in canonical order (lowest id) and returns it; the
@@ -150,7 +138,7 @@ impl Hand {
         let (first, width) = if rank == JOKER { (JOKER_CARD, 1) } else { (rank * 4, 4) };
         let mut best = 0;
         let mut least = width;
-        for (i, &c) in self.cards[..self.len as usize].iter().enumerate() {
+        for (i, &c) in self.cards().iter().enumerate() {
             let d = c.wrapping_sub(first);
             if d < least {
                 least = d;
@@ -159,11 +147,8 @@ impl Hand {
         }
         debug_assert!(least < width, "removing a rank that is not held");
         let card = self.cards[best];
-        self.len -= 1;
-        self.cards[best] = self.cards[self.len as usize];
-        let n = &mut self.counts[rank as usize];
-        *n -= 1;
-        self.ranks &= !(u16::from(*n == 0) << rank);
+        self.by_rank.remove(rank);
+        self.cards[best] = self.cards[self.len()];
         card
     }
 
@@ -184,7 +169,7 @@ impl Hand {
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut sorted = self.cards;
-        let sorted = &mut sorted[..self.len as usize];
+        let sorted = &mut sorted[..self.len()];
         sorted.sort_unstable();
         for (i, &c) in sorted.iter().enumerate() {
             if i > 0 {
