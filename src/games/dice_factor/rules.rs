@@ -126,6 +126,25 @@ pub struct State {
     pub records: bool,
 }
 
+/// What the current dice allow, read from them once for many turns: the targets
+/// ([`allowed_targets`]) and the test of a win among them ([`Reach`] of the goal).
+#[derive(Clone, Copy, Debug)]
+struct Allowed {
+    /// The targets the dice allow.
+    targets: u16,
+    /// Whether a hand holds the goal toward one of them.
+    win: Reach,
+}
+
+impl Allowed {
+    /// What `dice` allow, racing for `goal` cards.
+    #[inline(always)]
+    fn new(dice: [u8; 2], goal: u32) -> Allowed {
+        let targets = allowed_targets(dice);
+        Allowed { targets, win: Reach::new(targets, goal) }
+    }
+}
+
 /// Someone held 5 cards counting toward a current target.
 pub const END_FIVE: u8 = 0;
 /// The turn cap was reached: no winner.
@@ -169,8 +188,9 @@ impl State {
 
 impl DiceFactor {
     /// Deals `hand_size` cards to each seat off the shuffled draw pile (seat 0 first, one
-    /// hand at a time), rolls both dice and starts seat 0's turn 1.
-    #[inline]
+    /// hand at a time), rolls both dice and starts seat 0's turn 1. Inlined, so that the
+    /// quick loop's deal (a log that never records) holds no event code.
+    #[inline(always)]
     fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let size = self.params.hand_size as usize;
         for seat in 0..self.players {
@@ -224,15 +244,19 @@ impl DiceFactor {
         }
     }
 
-    /// Draws one card into `seat`'s hand (or nothing).
+    /// Draws one card into `seat`'s hand (or nothing); whether it drew one.
     #[inline(always)]
-    pub(super) fn draw_into<const LOG: bool>(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn draw_into<const LOG: bool>(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
         match self.draw_card::<LOG>(s, rng, log) {
             Some(card) => {
                 s.hands[seat].add(card);
                 log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card });
+                true
             }
-            None => log.emit_if::<LOG>(|| Event::DrewNothing { seat: seat as u8 }),
+            None => {
+                log.emit_if::<LOG>(|| Event::DrewNothing { seat: seat as u8 });
+                false
+            }
         }
     }
 
@@ -300,7 +324,7 @@ impl DiceFactor {
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
     #[inline(always)]
-    fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, effect: bool, allowed: u16, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, effect: bool, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if !is_action(card) {
             // The everyday discard, first: nothing to resolve (what the general path below
             // does for a card without an action, without its tests).
@@ -395,7 +419,7 @@ impl DiceFactor {
     }
 
     /// [`DiceFactor::end_turn`] after a turn whose discard resolved nothing (the everyday
-    /// turn: a draw or a take, then a discard), under dice that allow the targets `allowed`:
+    /// turn: a draw or a take, then a discard), under dice that allow `allowed`:
     /// only the active hand changed and no die was rolled, so in a [`State::settled`] state
     /// only that hand can hold a win. The common cases are done here, inline, testing that one
     /// hand: no win, no cap, no skip ahead (the next seat's turn), or the active hand's win
@@ -404,11 +428,11 @@ impl DiceFactor {
     /// not settled. The same state and events as `end_turn`: the tests play mixed-bot games
     /// and compare every action with the state unsettled (`ending_a_plain_turn_is_end_turn`).
     #[inline(always)]
-    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, allowed: u16, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let active = s.current as usize;
         let next = self.next_seat(active, s.reversed);
         let settled = s.settled & s.d8.is_none();
-        let won = Reach::new(allowed, self.params.goal).hit(&s.hands[active]);
+        let won = allowed.win.hit(&s.hands[active]);
         // One branch for the four tests (each almost always passes).
         if settled & !won & (s.turns < self.params.turn_cap) & (s.skips[next] == 0) {
             s.taken = None;
@@ -419,7 +443,7 @@ impl DiceFactor {
         } else if settled & won {
             // `end_turn`'s win: no d8 to tally, the active seat first in turn order.
             s.taken = None;
-            let target = s.hands[active].best_target(allowed);
+            let target = s.hands[active].best_target(allowed.targets);
             self.declare_winner::<LOG>(s, active, target, log);
         } else {
             self.end_turn::<LOG>(s, rng, log);
@@ -494,12 +518,12 @@ impl DiceFactor {
                 s.phase = Phase::Discard;
             }
             Action::RollD8 => self.roll_d8::<LOG>(s, seat, rng, log),
-            Action::Discard(card) => self.discard::<LOG>(s, seat, card, allowed_targets(s.dice), rng, log),
+            Action::Discard(card) => self.discard::<LOG>(s, seat, card, Allowed::new(s.dice, self.params.goal), rng, log),
             Action::DiscardTaken => {
                 let card = s.taken.take().expect("a taken action card");
                 s.hands[seat].remove(card);
                 s.note_discard(seat, card);
-                self.resolve_discard::<LOG>(s, seat, card, false, allowed_targets(s.dice), rng, log);
+                self.resolve_discard::<LOG>(s, seat, card, false, Allowed::new(s.dice, self.params.goal), rng, log);
             }
             Action::Give { card, target } => {
                 let t = target as usize;
@@ -551,10 +575,10 @@ impl DiceFactor {
         }
     }
 
-    /// [`Action::Discard`] of `card` by `seat`, under dice that allow the targets `allowed`
+    /// [`Action::Discard`] of `card` by `seat`, under dice that allow `allowed`
     /// (the everyday turn's end reads them; `play_out` keeps them from turn to turn).
     #[inline(always)]
-    fn discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, allowed: u16, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
         let effect = s.taken != Some(card) || older_copy;
         if !effect {
@@ -800,16 +824,15 @@ impl Game for DiceFactor {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
         loop {
             // Read again after every plain step: a reroll changes them.
-            let allowed = allowed_targets(s.dice);
+            let allowed = Allowed::new(s.dice, self.params.goal);
             while s.phase == Phase::Start {
                 let seat = s.current as usize;
-                let first = ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed), bots, seat_rngs);
+                let first = ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed.targets), bots, seat_rngs);
                 match first {
                     Action::Draw => {
-                        self.draw_into::<false>(s, seat, rng, log);
                         // `to_discard`, with its usual branch below: an empty hand (both
-                        // piles ran dry) has nothing to discard.
-                        if s.hands[seat].is_empty() {
+                        // piles ran dry) has nothing to discard; a hand that drew holds one.
+                        if !self.draw_into::<false>(s, seat, rng, log) && s.hands[seat].is_empty() {
                             self.end_turn::<false>(s, rng, log);
                             continue;
                         }
@@ -823,7 +846,7 @@ impl Game for DiceFactor {
                 }
                 // The same seat discards.
                 s.phase = Phase::Discard;
-                match ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed), bots, seat_rngs) {
+                match ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed.targets), bots, seat_rngs) {
                     Action::Discard(card) => self.discard::<false>(s, seat, card, allowed, rng, log),
                     other => self.step::<false>(s, seat, other, rng, log),
                 }
