@@ -330,7 +330,7 @@ impl DiceFactor {
             // does for a card without an action, without its tests).
             s.discard.push(card);
             log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
-            self.end_plain_turn::<LOG>(s, allowed, rng, log);
+            self.end_plain_turn::<LOG>(s, seat, allowed, rng, log);
             return;
         }
         let action = if effect { action_of(card) } else { None };
@@ -346,7 +346,7 @@ impl DiceFactor {
         s.discard.push(card);
         log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
         let Some(a) = action else {
-            self.end_plain_turn::<LOG>(s, allowed, rng, log);
+            self.end_plain_turn::<LOG>(s, seat, allowed, rng, log);
             return;
         };
         s.tally.actions[action_index(a)] += 1;
@@ -419,7 +419,8 @@ impl DiceFactor {
     }
 
     /// [`DiceFactor::end_turn`] after a turn whose discard resolved nothing (the everyday
-    /// turn: a draw or a take, then a discard), under dice that allow `allowed`:
+    /// turn: a draw or a take, then a discard) of the active seat `active` (the caller's own, not read
+    /// back from the state), under dice that allow `allowed`:
     /// only the active hand changed and no die was rolled, so in a [`State::settled`] state
     /// only that hand can hold a win. The common cases are done here, inline, testing that one
     /// hand: no win, no cap, no skip ahead (the next seat's turn), or the active hand's win
@@ -428,8 +429,8 @@ impl DiceFactor {
     /// not settled. The same state and events as `end_turn`: the tests play mixed-bot games
     /// and compare every action with the state unsettled (`ending_a_plain_turn_is_end_turn`).
     #[inline(always)]
-    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let active = s.current as usize;
+    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, active: usize, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        debug_assert_eq!(active, s.current as usize, "the active seat ends its turn");
         let next = self.next_seat(active, s.reversed);
         let settled = s.settled & s.d8.is_none();
         let won = allowed.win.hit(&s.hands[active]);
