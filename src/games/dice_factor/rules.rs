@@ -324,6 +324,8 @@ impl DiceFactor {
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
     #[inline(always)]
+    // The turn's whole context, each a register of the inlined play loop: no struct to build.
+    #[allow(clippy::too_many_arguments)]
     fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, effect: bool, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if !is_action(card) {
             // The everyday discard, first: nothing to resolve (what the general path below
@@ -796,7 +798,7 @@ impl Game for DiceFactor {
         }
     }
 
-    /// Applies one action of the current seat ([`DiceFactor::step`], recording events when
+    /// Applies one action of the current seat (`DiceFactor::step`, recording events when
     /// the log does).
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
@@ -805,7 +807,7 @@ impl Game for DiceFactor {
 
     /// Plays the dealt game `s` to its end with nothing recorded: everyday turns (a draw or
     /// a take, then a discard) one after another with what the dice allow read once, any
-    /// other decision one plain step ([`DiceFactor::step`], the rules of [`Game::apply`],
+    /// other decision one plain step (`DiceFactor::step`, the rules of [`Game::apply`],
     /// in its copy without events).
     ///
     /// The engine's plain loop (`engine::play_decisions`) asks the bot, then applies the action,
