@@ -47,7 +47,7 @@ pub use info::{GameInfo, SearchDefaults};
 pub use lineup::{Lineup, Uniform};
 pub use metrics::{Meaning, Metrics, NoMetrics, load_serde, save_serde};
 pub use outcome::{MAX_SEATS, Outcome, SeatRngs, ToMove};
-pub use play::{PlayOptions, Table, Violation, ask, play, play_decisions, play_watched};
+pub use play::{PlayOptions, Table, Violation, ask, ask_in, play, play_decisions, play_watched};
 pub(crate) use play::{deliver, streams};
 pub use rng::{GameRng, SeedFrom, game_seed, seat_rng};
 pub use roster::all_bots;

@@ -267,7 +267,22 @@ pub fn play_decisions<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &mut G::S
 /// the table, its own stream): for a game's own [`Game::play_out`].
 #[inline(always)]
 pub fn ask<G: Game, L: Lineup<G> + ?Sized>(game: &G, state: &G::State, seat: usize, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) -> G::Action {
-    bots.decide(seat, game, &game.view(state, seat), &Sampler::new(state, seat), &mut seat_rngs[seat])
+    ask_in(game, state, seat, &game.view(state, seat), bots, seat_rngs)
+}
+
+/// [`ask`] with `seat`'s view built by the game itself, as [`Game::view`] builds it: for a
+/// game's own [`Game::play_out`] that keeps part of the view in registers from one decision
+/// to the next (what does not change between them).
+#[inline(always)]
+pub fn ask_in<G: Game, L: Lineup<G> + ?Sized>(
+    game: &G,
+    state: &G::State,
+    seat: usize,
+    view: &G::View<'_>,
+    bots: &mut L,
+    seat_rngs: &mut [GameRng; MAX_SEATS],
+) -> G::Action {
+    bots.decide(seat, game, view, &Sampler::new(state, seat), &mut seat_rngs[seat])
 }
 
 /// [`play`] when nothing watches the game (no checks, metrics, trace, listening or watching bot): the

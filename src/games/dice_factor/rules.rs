@@ -6,7 +6,7 @@ use super::hand::{DIE_FACES, Hand, Reach, allowed_targets};
 use super::params::{D8Face, MAX_PLAYERS};
 use super::{Action, DiceFactor, DiceMetrics, Die, Event, View};
 use crate::engine::rng::below;
-use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask};
+use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask, ask_in};
 use crate::games::chroma::{ActionCard, CARD_KINDS, Card, action_of, is_action, shuffle_cards};
 
 /// Where the turn stands (what the current seat decides).
@@ -126,6 +126,25 @@ pub struct State {
     pub records: bool,
 }
 
+/// What the current dice allow, read from them once for many turns: the targets
+/// ([`allowed_targets`]) and the test of a win among them ([`Reach`] of the goal).
+#[derive(Clone, Copy, Debug)]
+struct Allowed {
+    /// The targets the dice allow.
+    targets: u16,
+    /// Whether a hand holds the goal toward one of them.
+    win: Reach,
+}
+
+impl Allowed {
+    /// What `dice` allow, racing for `goal` cards.
+    #[inline(always)]
+    fn new(dice: [u8; 2], goal: u32) -> Allowed {
+        let targets = allowed_targets(dice);
+        Allowed { targets, win: Reach::new(targets, goal) }
+    }
+}
+
 /// Someone held 5 cards counting toward a current target.
 pub const END_FIVE: u8 = 0;
 /// The turn cap was reached: no winner.
@@ -169,8 +188,9 @@ impl State {
 
 impl DiceFactor {
     /// Deals `hand_size` cards to each seat off the shuffled draw pile (seat 0 first, one
-    /// hand at a time), rolls both dice and starts seat 0's turn 1.
-    #[inline]
+    /// hand at a time), rolls both dice and starts seat 0's turn 1. Inlined, so that the
+    /// quick loop's deal (a log that never records) holds no event code.
+    #[inline(always)]
     fn deal_hands(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let size = self.params.hand_size as usize;
         for seat in 0..self.players {
@@ -204,9 +224,9 @@ impl DiceFactor {
     /// The top of the draw pile, shuffling the whole discard pile into a new draw pile when
     /// the draw pile is empty (if the variant allows); `None` when there is nothing to draw.
     #[inline(always)]
-    fn draw_card(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
+    fn draw_card<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<Card> {
         if s.draw.is_empty() {
-            self.refill(s, rng, log);
+            self.refill::<LOG>(s, rng, log);
         }
         s.draw.pop()
     }
@@ -215,31 +235,35 @@ impl DiceFactor {
     /// shuffled discard pile when the variant allows it and there is one.
     #[cold]
     #[inline(never)]
-    fn refill(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn refill<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if self.params.reshuffle_discard && !s.discard.is_empty() {
             std::mem::swap(&mut s.draw, &mut s.discard);
             shuffle_cards(&mut s.draw, rng);
             s.tally.reshuffles += 1;
-            log.emit(|| Event::Reshuffled { order: s.draw.clone() });
+            log.emit_if::<LOG>(|| Event::Reshuffled { order: s.draw.clone() });
         }
     }
 
-    /// Draws one card into `seat`'s hand (or nothing).
+    /// Draws one card into `seat`'s hand (or nothing); whether it drew one.
     #[inline(always)]
-    pub(super) fn draw_into(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        match self.draw_card(s, rng, log) {
+    pub(super) fn draw_into<const LOG: bool>(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) -> bool {
+        match self.draw_card::<LOG>(s, rng, log) {
             Some(card) => {
                 s.hands[seat].add(card);
-                log.emit(|| Event::Drew { seat: seat as u8, card });
+                log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, card });
+                true
             }
-            None => log.emit(|| Event::DrewNothing { seat: seat as u8 }),
+            None => {
+                log.emit_if::<LOG>(|| Event::DrewNothing { seat: seat as u8 });
+                false
+            }
         }
     }
 
     /// Option 2: `seat` takes the top of the discard pile into its hand (the phase is left
     /// to the caller: the discard follows).
     #[inline(always)]
-    pub(super) fn take_discard(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    pub(super) fn take_discard<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         let card = s.discard.pop().expect("taking needs a discard pile");
         s.hands[seat].add(card);
         if s.records {
@@ -248,14 +272,14 @@ impl DiceFactor {
         if is_action(card) {
             s.taken = Some(card);
         }
-        log.emit(|| Event::TookDiscard { seat: seat as u8, card });
+        log.emit_if::<LOG>(|| Event::TookDiscard { seat: seat as u8, card });
     }
 
     /// Moves on to the discard, or ends the turn when the hand is empty.
     #[inline]
-    pub(super) fn to_discard(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn to_discard<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if s.hands[s.current as usize].is_empty() {
-            self.end_turn(s, rng, log);
+            self.end_turn::<LOG>(s, rng, log);
         } else {
             s.phase = Phase::Discard;
         }
@@ -271,19 +295,19 @@ impl DiceFactor {
 
     /// Option 3: roll the d8 and move to its choice (or end the turn on "nothing", or when the
     /// outcome cannot be done: no card to swap, or nobody to swap with).
-    fn roll_d8(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn roll_d8<const LOG: bool>(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         let face = below(self.params.d8.len() as u32, rng) as usize;
         let outcome = self.params.d8[face];
         let before = s.hands[seat].highest(allowed_targets(s.dice));
         s.d8 = Some(D8Roll { outcome, used: false, before });
-        log.emit(|| Event::RolledD8 { seat: seat as u8, face: face as u8 + 1, outcome });
+        log.emit_if::<LOG>(|| Event::RolledD8 { seat: seat as u8, face: face as u8 + 1, outcome });
         match outcome {
-            D8Face::Nothing => self.end_turn(s, rng, log),
+            D8Face::Nothing => self.end_turn::<LOG>(s, rng, log),
             D8Face::Swap => {
                 if self.can_swap(s, seat) {
                     s.phase = Phase::D8Swap;
                 } else {
-                    self.end_turn(s, rng, log);
+                    self.end_turn::<LOG>(s, rng, log);
                 }
             }
             D8Face::Trade => s.phase = Phase::D8Trade,
@@ -300,29 +324,31 @@ impl DiceFactor {
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
     #[inline(always)]
-    fn resolve_discard(&self, s: &mut State, seat: usize, card: Card, effect: bool, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    // The turn's whole context, each a register of the inlined play loop: no struct to build.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, effect: bool, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if !is_action(card) {
             // The everyday discard, first: nothing to resolve (what the general path below
             // does for a card without an action, without its tests).
             s.discard.push(card);
-            log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
-            self.end_plain_turn(s, rng, log);
+            log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
+            self.end_plain_turn::<LOG>(s, seat, allowed, rng, log);
             return;
         }
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
             s.hands[seat].extra += 1;
             s.tally.actions[action_index(ActionCard::AddACard)] += 1;
-            log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
-            self.draw_into(s, seat, rng, log);
-            self.draw_into(s, seat, rng, log);
-            self.to_discard(s, rng, log);
+            log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
+            self.draw_into::<LOG>(s, seat, rng, log);
+            self.draw_into::<LOG>(s, seat, rng, log);
+            self.to_discard::<LOG>(s, rng, log);
             return;
         }
         s.discard.push(card);
-        log.emit(|| Event::Discarded { seat: seat as u8, card, effect });
+        log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
         let Some(a) = action else {
-            self.end_plain_turn(s, rng, log);
+            self.end_plain_turn::<LOG>(s, seat, allowed, rng, log);
             return;
         };
         s.tally.actions[action_index(a)] += 1;
@@ -330,18 +356,18 @@ impl DiceFactor {
             ActionCard::Skip => {
                 let next = self.next_seat(seat, s.reversed);
                 s.skips[next] += 1;
-                log.emit(|| Event::SkipPlayed { seat: seat as u8, target: next as u8 });
-                self.end_turn(s, rng, log);
+                log.emit_if::<LOG>(|| Event::SkipPlayed { seat: seat as u8, target: next as u8 });
+                self.end_turn::<LOG>(s, rng, log);
             }
             ActionCard::Reverse => {
                 s.reversed = !s.reversed;
-                log.emit(|| Event::Reversed { seat: seat as u8 });
-                self.end_turn(s, rng, log);
+                log.emit_if::<LOG>(|| Event::Reversed { seat: seat as u8 });
+                self.end_turn::<LOG>(s, rng, log);
             }
             ActionCard::TradeHands => s.phase = Phase::TradeHandsCard,
             ActionCard::TradeOneCard => {
                 if s.hands[seat].is_empty() {
-                    self.end_turn(s, rng, log);
+                    self.end_turn::<LOG>(s, rng, log);
                 } else {
                     s.phase = Phase::TradeOneCard;
                 }
@@ -395,37 +421,41 @@ impl DiceFactor {
     }
 
     /// [`DiceFactor::end_turn`] after a turn whose discard resolved nothing (the everyday
-    /// turn: a draw or a take, then a discard): only the active hand changed and no die was
-    /// rolled, so in a [`State::settled`] state only that hand can hold a win. The common
-    /// case (no win, no cap, no skip ahead) is done here, inline, testing that one hand;
-    /// anything else goes to [`DiceFactor::end_turn`], which checks every hand, as does a
-    /// state that is not settled. The same state and events as `end_turn`: the tests play
-    /// mixed-bot games and compare every action with the state unsettled
-    /// (`ending_a_plain_turn_is_end_turn`).
+    /// turn: a draw or a take, then a discard) of the active seat `active` (the caller's own, not read
+    /// back from the state), under dice that allow `allowed`:
+    /// only the active hand changed and no die was rolled, so in a [`State::settled`] state
+    /// only that hand can hold a win. The common cases are done here, inline, testing that one
+    /// hand: no win, no cap, no skip ahead (the next seat's turn), or the active hand's win
+    /// (the first hand `find_winner` tests, and the only one that can hold a win); anything
+    /// else goes to [`DiceFactor::end_turn`], which checks every hand, as does a state that is
+    /// not settled. The same state and events as `end_turn`: the tests play mixed-bot games
+    /// and compare every action with the state unsettled (`ending_a_plain_turn_is_end_turn`).
     #[inline(always)]
-    fn end_plain_turn(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        let active = s.current as usize;
+    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, active: usize, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        debug_assert_eq!(active, s.current as usize, "the active seat ends its turn");
         let next = self.next_seat(active, s.reversed);
+        let settled = s.settled & s.d8.is_none();
+        let won = allowed.win.hit(&s.hands[active]);
         // One branch for the four tests (each almost always passes).
-        let quiet = s.settled
-            & s.d8.is_none()
-            & (s.turns < self.params.turn_cap)
-            & (s.skips[next] == 0)
-            & !Reach::new(allowed_targets(s.dice), self.params.goal).hit(&s.hands[active]);
-        if !quiet {
-            self.end_turn(s, rng, log);
-            return;
+        if settled & !won & (s.turns < self.params.turn_cap) & (s.skips[next] == 0) {
+            s.taken = None;
+            s.turns += 1;
+            s.current = next as u8;
+            s.phase = Phase::Start;
+            log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+        } else if settled & won {
+            // `end_turn`'s win: no d8 to tally, the active seat first in turn order.
+            s.taken = None;
+            let target = s.hands[active].best_target(allowed.targets);
+            self.declare_winner::<LOG>(s, active, target, log);
+        } else {
+            self.end_turn::<LOG>(s, rng, log);
         }
-        s.taken = None;
-        s.turns += 1;
-        s.current = next as u8;
-        s.phase = Phase::Start;
-        log.emit(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
     }
 
     /// Ends the current turn: the win check, the cap, then the next seat's turn (skipped
     /// seats lose theirs).
-    pub(super) fn end_turn(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
+    pub(super) fn end_turn<const LOG: bool>(&self, s: &mut State, _rng: &mut GameRng, log: &mut EventLog<Event>) {
         let active = s.current as usize;
         let win = self.find_winner(s);
         if let Some(r) = s.d8.take() {
@@ -440,7 +470,7 @@ impl DiceFactor {
         }
         s.taken = None;
         if let Some((w, target)) = win {
-            self.declare_winner(s, w, target, log);
+            self.declare_winner::<LOG>(s, w, target, log);
             return;
         }
         // Every hand was just found short of the goal.
@@ -448,32 +478,118 @@ impl DiceFactor {
         if s.turns >= self.params.turn_cap {
             s.end_reason = END_CAP;
             s.phase = Phase::Over;
-            log.emit(|| Event::Capped { turns: s.turns });
+            log.emit_if::<LOG>(|| Event::Capped { turns: s.turns });
             return;
         }
         let mut next = self.next_seat(active, s.reversed);
         while s.skips[next] > 0 {
             s.skips[next] -= 1;
             s.tally.skipped += 1;
-            log.emit(|| Event::Skipped { seat: next as u8 });
+            log.emit_if::<LOG>(|| Event::Skipped { seat: next as u8 });
             next = self.next_seat(next, s.reversed);
         }
         s.turns += 1;
         s.current = next as u8;
         s.phase = Phase::Start;
-        log.emit(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+        log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
     }
 
     /// `w` won in the current seat's turn, completing `target`: the game is over (the end
     /// of [`DiceFactor::end_turn`] with a winner; `taken` already cleared).
     #[inline(always)]
-    pub(super) fn declare_winner(&self, s: &mut State, w: usize, target: usize, log: &mut EventLog<Event>) {
+    pub(super) fn declare_winner<const LOG: bool>(&self, s: &mut State, w: usize, target: usize, log: &mut EventLog<Event>) {
         s.winner = Some(w as u8);
         s.win_target = target as u8;
         s.won_in_turn_of = s.current;
         s.end_reason = END_FIVE;
         s.phase = Phase::Over;
-        log.emit(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
+        log.emit_if::<LOG>(|| Event::Won { seat: w as u8, target: target as u8, turns: s.turns });
+    }
+
+    /// Applies one action of the current seat: the rules of [`Game::apply`] and of
+    /// [`Game::play_out`] alike. `LOG`: whether this copy records events
+    /// ([`EventLog::emit_if`]; `play_out`'s copy holds no event code).
+    #[inline(always)]
+    fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        match action {
+            Action::Draw => {
+                self.draw_into::<LOG>(s, seat, rng, log);
+                self.to_discard::<LOG>(s, rng, log);
+            }
+            Action::TakeDiscard => {
+                self.take_discard::<LOG>(s, seat, log);
+                s.phase = Phase::Discard;
+            }
+            Action::RollD8 => self.roll_d8::<LOG>(s, seat, rng, log),
+            Action::Discard(card) => self.discard::<LOG>(s, seat, card, Allowed::new(s.dice, self.params.goal), rng, log),
+            Action::DiscardTaken => {
+                let card = s.taken.take().expect("a taken action card");
+                s.hands[seat].remove(card);
+                s.note_discard(seat, card);
+                self.resolve_discard::<LOG>(s, seat, card, false, Allowed::new(s.dice, self.params.goal), rng, log);
+            }
+            Action::Give { card, target } => {
+                let t = target as usize;
+                s.hands[seat].remove(card);
+                s.forget(seat, card);
+                let took = if s.hands[t].is_empty() {
+                    None
+                } else {
+                    let c = s.hands[t].nth(below(s.hands[t].len() as u32, rng) as usize);
+                    s.hands[t].remove(c);
+                    // Nobody else knows which card left: the table forgets `t`'s known cards.
+                    s.known[t] = [0; CARD_KINDS];
+                    Some(c)
+                };
+                s.hands[t].add(card);
+                s.last_discard[seat] = None;
+                s.last_discard[t] = None;
+                if let Some(c) = took {
+                    s.hands[seat].add(c);
+                }
+                if s.taken == Some(card) && s.hands[seat].count(card) == 0 {
+                    s.taken = None;
+                }
+                self.mark_used(s);
+                log.emit_if::<LOG>(|| Event::CardsSwapped { seat: seat as u8, target });
+                log.emit_if::<LOG>(|| Event::SwapDetail { seat: seat as u8, target, gave: card, took });
+                self.end_turn::<LOG>(s, rng, log);
+            }
+            Action::TradeHands(target) => {
+                s.hands.swap(seat, target as usize);
+                s.known.swap(seat, target as usize);
+                s.last_discard.swap(seat, target as usize);
+                self.mark_used(s);
+                log.emit_if::<LOG>(|| Event::TradedHands { seat: seat as u8, target });
+                self.end_turn::<LOG>(s, rng, log);
+            }
+            Action::Reroll(die) => {
+                let face = below(DIE_FACES, rng) as u8;
+                s.dice[die as usize] = face;
+                s.tally.rerolls += 1;
+                self.mark_used(s);
+                log.emit_if::<LOG>(|| Event::Rerolled { seat: seat as u8, die, face });
+                self.end_turn::<LOG>(s, rng, log);
+            }
+            Action::Decline => {
+                log.emit_if::<LOG>(|| Event::Declined { seat: seat as u8 });
+                self.end_turn::<LOG>(s, rng, log);
+            }
+        }
+    }
+
+    /// [`Action::Discard`] of `card` by `seat`, under dice that allow `allowed`
+    /// (the everyday turn's end reads them; `play_out` keeps them from turn to turn).
+    #[inline(always)]
+    fn discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
+        let effect = s.taken != Some(card) || older_copy;
+        if !effect {
+            s.taken = None;
+        }
+        s.hands[seat].remove(card);
+        s.note_discard(seat, card);
+        self.resolve_discard::<LOG>(s, seat, card, effect, allowed, rng, log);
     }
 }
 
@@ -682,134 +798,70 @@ impl Game for DiceFactor {
         }
     }
 
-    /// Applies one action of the current seat.
+    /// Applies one action of the current seat (`DiceFactor::step`, recording events when
+    /// the log does).
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, rng: &mut GameRng, log: &mut EventLog<Event>) {
-        match action {
-            Action::Draw => {
-                self.draw_into(s, seat, rng, log);
-                self.to_discard(s, rng, log);
-            }
-            Action::TakeDiscard => {
-                self.take_discard(s, seat, log);
-                s.phase = Phase::Discard;
-            }
-            Action::RollD8 => self.roll_d8(s, seat, rng, log),
-            Action::Discard(card) => {
-                let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
-                let effect = s.taken != Some(card) || older_copy;
-                if !effect {
-                    s.taken = None;
-                }
-                s.hands[seat].remove(card);
-                s.note_discard(seat, card);
-                self.resolve_discard(s, seat, card, effect, rng, log);
-            }
-            Action::DiscardTaken => {
-                let card = s.taken.take().expect("a taken action card");
-                s.hands[seat].remove(card);
-                s.note_discard(seat, card);
-                self.resolve_discard(s, seat, card, false, rng, log);
-            }
-            Action::Give { card, target } => {
-                let t = target as usize;
-                s.hands[seat].remove(card);
-                s.forget(seat, card);
-                let took = if s.hands[t].is_empty() {
-                    None
-                } else {
-                    let c = s.hands[t].nth(below(s.hands[t].len() as u32, rng) as usize);
-                    s.hands[t].remove(c);
-                    // Nobody else knows which card left: the table forgets `t`'s known cards.
-                    s.known[t] = [0; CARD_KINDS];
-                    Some(c)
-                };
-                s.hands[t].add(card);
-                s.last_discard[seat] = None;
-                s.last_discard[t] = None;
-                if let Some(c) = took {
-                    s.hands[seat].add(c);
-                }
-                if s.taken == Some(card) && s.hands[seat].count(card) == 0 {
-                    s.taken = None;
-                }
-                self.mark_used(s);
-                log.emit(|| Event::CardsSwapped { seat: seat as u8, target });
-                log.emit(|| Event::SwapDetail { seat: seat as u8, target, gave: card, took });
-                self.end_turn(s, rng, log);
-            }
-            Action::TradeHands(target) => {
-                s.hands.swap(seat, target as usize);
-                s.known.swap(seat, target as usize);
-                s.last_discard.swap(seat, target as usize);
-                self.mark_used(s);
-                log.emit(|| Event::TradedHands { seat: seat as u8, target });
-                self.end_turn(s, rng, log);
-            }
-            Action::Reroll(die) => {
-                let face = below(DIE_FACES, rng) as u8;
-                s.dice[die as usize] = face;
-                s.tally.rerolls += 1;
-                self.mark_used(s);
-                log.emit(|| Event::Rerolled { seat: seat as u8, die, face });
-                self.end_turn(s, rng, log);
-            }
-            Action::Decline => {
-                log.emit(|| Event::Declined { seat: seat as u8 });
-                self.end_turn(s, rng, log);
-            }
-        }
+        self.step::<true>(s, seat, action, rng, log);
     }
 
-    /// Plays the dealt game `s` to its end with nothing recorded: at the
-    /// start of a turn, a draw or a take is applied and the discard asked for without a
-    /// dispatch on the phase between them; any other decision is one plain step.
+    /// Plays the dealt game `s` to its end with nothing recorded: everyday turns (a draw or
+    /// a take, then a discard) one after another with what the dice allow read once, any
+    /// other decision one plain step (`DiceFactor::step`, the rules of [`Game::apply`],
+    /// in its copy without events).
     ///
     /// The engine's plain loop (`engine::play_decisions`) asks the bot, then applies the action,
     /// one decision at a time: every decision starts with a dispatch on the turn's phase, in the
     /// bot and in the rules, and the action is built by the bot only to be taken apart again by
     /// the rules. Here the turn's first decision is asked and applied knowing that the phase is
     /// the start, and its discard knowing that the phase is the discard, so with a bot the
-    /// compiler inlines (a uniform table) both dispatches fold away; anything else (the d8,
-    /// an action card's choice) goes through the plain step. The same bots are asked the same
-    /// questions in the same order with the same streams, and the same actions are applied: the
-    /// same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
-    /// decision of random games).
+    /// compiler inlines (a uniform table) both dispatches fold away. The dice change only in a
+    /// plain step (a reroll), so the targets they allow are read from them before the
+    /// everyday turns and kept in a register: the bot's view, its choices and the win check
+    /// read them from there. The same bots are asked the same questions in the same order with
+    /// the same streams, and the same actions are applied: the same game
+    /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision of
+    /// random games).
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
         loop {
-            let seat = s.current as usize;
-            match s.phase {
-                Phase::Start => {
-                    let first = ask(self, s, seat, bots, seat_rngs);
-                    match first {
-                        Action::Draw => {
-                            self.draw_into(s, seat, rng, log);
-                            // `to_discard`, with its usual branch below: an empty hand (both
-                            // piles ran dry) has nothing to discard.
-                            if s.hands[seat].is_empty() {
-                                self.end_turn(s, rng, log);
-                                continue;
-                            }
-                        }
-                        Action::TakeDiscard => self.take_discard(s, seat, log),
-                        _ => {
-                            self.apply(s, seat, first, rng, log);
+            // Read again after every plain step: a reroll changes them.
+            let allowed = Allowed::new(s.dice, self.params.goal);
+            while s.phase == Phase::Start {
+                let seat = s.current as usize;
+                let first = ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed.targets), bots, seat_rngs);
+                match first {
+                    Action::Draw => {
+                        // `to_discard`, with its usual branch below: an empty hand (both
+                        // piles ran dry) has nothing to discard; a hand that drew holds one.
+                        if !self.draw_into::<false>(s, seat, rng, log) && s.hands[seat].is_empty() {
+                            self.end_turn::<false>(s, rng, log);
                             continue;
                         }
                     }
-                    // The same seat discards.
-                    s.phase = Phase::Discard;
-                    let discard = ask(self, s, seat, bots, seat_rngs);
-                    self.apply(s, seat, discard, rng, log);
+                    Action::TakeDiscard => self.take_discard::<false>(s, seat, log),
+                    _ => {
+                        // The d8: its choices may reroll a die.
+                        self.step::<false>(s, seat, first, rng, log);
+                        break;
+                    }
                 }
-                Phase::Over => return,
-                _ => {
-                    let action = ask(self, s, seat, bots, seat_rngs);
-                    self.apply(s, seat, action, rng, log);
+                // The same seat discards.
+                s.phase = Phase::Discard;
+                match ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed.targets), bots, seat_rngs) {
+                    Action::Discard(card) => self.discard::<false>(s, seat, card, allowed, rng, log),
+                    other => self.step::<false>(s, seat, other, rng, log),
                 }
+                // An action card discarded leaves its choice to a plain step (the loop ends
+                // on its phase); a skip or a reverse ends the turn with the dice as they were.
             }
+            if s.phase == Phase::Over {
+                return;
+            }
+            let seat = s.current as usize;
+            let action = ask(self, s, seat, bots, seat_rngs);
+            self.step::<false>(s, seat, action, rng, log);
         }
     }
 

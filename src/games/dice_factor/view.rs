@@ -32,12 +32,20 @@ impl<'a> View<'a> {
     /// The view of `seat` at state `s`.
     #[inline(always)]
     pub(super) fn new(seat: usize, s: &'a State, players: usize) -> Self {
+        View::reading(seat, s, players, allowed_targets(s.dice))
+    }
+
+    /// [`View::new`] with the targets the dice allow already read (`allowed_targets` of
+    /// `s.dice`): the play loop keeps them from one decision to the next.
+    #[inline(always)]
+    pub(super) fn reading(seat: usize, s: &'a State, players: usize, allowed: u16) -> Self {
+        debug_assert_eq!(allowed, allowed_targets(s.dice), "the targets of other dice");
         View {
             seat,
             decision: s.phase,
             hand: &s.hands[seat],
             dice: s.dice,
-            allowed: allowed_targets(s.dice),
+            allowed,
             discard: &s.discard,
             taken: s.taken,
             players,
