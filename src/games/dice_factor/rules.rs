@@ -145,6 +145,16 @@ impl Allowed {
     }
 }
 
+/// A card just discarded and whether its action takes effect (not when it is the action card
+/// taken from the discard pile this turn): what [`DiceFactor`]'s discard resolves.
+#[derive(Clone, Copy, Debug)]
+struct Discarded {
+    /// The card.
+    card: Card,
+    /// Whether its action, if it has one, takes effect.
+    effect: bool,
+}
+
 /// Someone held 5 cards counting toward a current target.
 pub const END_FIVE: u8 = 0;
 /// The turn cap was reached: no winner.
@@ -324,9 +334,8 @@ impl DiceFactor {
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
     #[inline(always)]
-    // The turn's whole context, each a register of the inlined play loop: no struct to build.
-    #[allow(clippy::too_many_arguments)]
-    fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, effect: bool, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, discarded: Discarded, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+        let Discarded { card, effect } = discarded;
         if !is_action(card) {
             // The everyday discard, first: nothing to resolve (what the general path below
             // does for a card without an action, without its tests).
@@ -526,7 +535,7 @@ impl DiceFactor {
                 let card = s.taken.take().expect("a taken action card");
                 s.hands[seat].remove(card);
                 s.note_discard(seat, card);
-                self.resolve_discard::<LOG>(s, seat, card, false, Allowed::new(s.dice, self.params.goal), rng, log);
+                self.resolve_discard::<LOG>(s, seat, Discarded { card, effect: false }, Allowed::new(s.dice, self.params.goal), rng, log);
             }
             Action::Give { card, target } => {
                 let t = target as usize;
@@ -589,7 +598,7 @@ impl DiceFactor {
         }
         s.hands[seat].remove(card);
         s.note_discard(seat, card);
-        self.resolve_discard::<LOG>(s, seat, card, effect, allowed, rng, log);
+        self.resolve_discard::<LOG>(s, seat, Discarded { card, effect }, allowed, rng, log);
     }
 }
 
