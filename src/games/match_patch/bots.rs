@@ -187,7 +187,7 @@ impl Bot<MatchPatch> for MemoryBot {
 /// The card `memory` places: the one held longest.
 #[inline]
 pub fn memory_place(hand: &Hand) -> Card {
-    hand.cards()[0]
+    hand.oldest_card()
 }
 
 /// `memory` as a table of memory bots plays it ([`BotInfo::uniform`]): the same choices

@@ -202,11 +202,28 @@ impl Hand {
         self.find(card, 0)
     }
 
+    /// The card held longest: `cards()[0]` of a hand that is not empty (the caller checks),
+    /// read without slicing the window (a window that is not empty starts below `ROOM`).
+    #[inline(always)]
+    pub fn oldest_card(&self) -> Card {
+        debug_assert!(!self.is_empty(), "the oldest card of an empty hand");
+        self.cards[self.start as usize % ROOM]
+    }
+
     /// Removes the copy of `card` held longest, with its passed-up kinds; the caller checks
-    /// that it is held.
+    /// that it is held. The oldest card first, which leaves without a search or a move: a
+    /// placement of the card held longest (`memory`'s) reads the same place as this test,
+    /// so the test folds away there.
     #[inline(always)]
     pub fn remove(&mut self, card: Card) {
-        self.remove_at(self.oldest(card));
+        if self.oldest_card() == card {
+            // `remove_moving_older(0)`: no card moves, and the removed card's passed-up kinds
+            // go with it (no card is older).
+            self.start += 1;
+            self.forget(card);
+        } else {
+            self.remove_at(self.find(card, 1));
+        }
     }
 
     /// Removes the two copies of `card` held longest (laying a pair); the caller checks that
@@ -218,7 +235,7 @@ impl Hand {
         // the older side. Usually the newest card made the pair: with two copies held it is
         // the newer copy and leaves without a search or a move (the older copy's place does
         // not change).
-        if self.counts[card as usize] == 2 && self.cards[self.start as usize + newest] == card {
+        if self.counts[card as usize] == 2 && self.cards[(self.start as usize + newest) % ROOM] == card {
             self.remove_moving_newer(newest);
             let i = self.oldest(card);
             self.remove_moving_older(i);
