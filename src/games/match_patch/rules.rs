@@ -523,10 +523,15 @@ impl Patch {
     /// at a time (the places after the last slot hold `NO_SLOT`, and move down with them).
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Slot {
-        let slot = self[i];
+        let slot;
         if self.len - i <= MOVE {
-            self.slots.copy_within(i + 1..i + 1 + MOVE, i);
+            // One bounds check for the slot and the move (a position past the last slot
+            // reads `NO_SLOT`, whose card indexes no count: a panic, as before).
+            let window = &mut self.slots[i..i + 1 + MOVE];
+            slot = window[0];
+            window.copy_within(1.., 0);
         } else {
+            slot = self[i];
             let mut at = i;
             while at < self.len {
                 self.slots.copy_within(at + 1..at + 1 + BLOCK, at);
@@ -558,16 +563,17 @@ impl Patch {
     /// `BLOCK` slots compared at once (the places after the last slot match no card).
     #[inline(always)]
     pub fn first_of(&self, card: Card) -> Option<usize> {
-        if self.kinds >> card & 1 == 0 {
-            return None;
-        }
         // Tracked slots are in placement order and every slot placed before a tracked one
         // is tracked, so the oldest of the kind is the least bit and the slots before it
-        // are the lower bits.
+        // are the lower bits. A tracked slot of the kind is a slot the patch shows, so the
+        // kinds are tested only when none is tracked.
         let placed = self.by_kind[card as usize];
         if placed != 0 {
             let oldest = placed & placed.wrapping_neg();
             return Some((self.live & (oldest - 1)).count_ones() as usize);
+        }
+        if self.kinds >> card & 1 == 0 {
+            return None;
         }
         self.first_of_searched(card)
     }
