@@ -863,15 +863,31 @@ impl MatchPatch {
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
+    ///
+    /// The first pair here, any later one in [`Self::more_pairs_then_end_check`]: written as
+    /// a loop, the common path (no pair, or one pair and its redraws) first set up the loop's
+    /// addresses in memory.
     #[inline(always)]
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        while s.hands[seat].pair_mask() != 0 {
+        if s.hands[seat].pair_mask() != 0 {
             self.lay_pair::<LOG>(s, seat, log);
             if self.redraws_after_pair(s) {
                 return;
             }
+            if s.hands[seat].pair_mask() != 0 {
+                self.more_pairs_then_end_check::<LOG>(s, seat, log);
+                return;
+            }
         }
         self.end_check::<LOG>(s, seat, log);
+    }
+
+    /// [`Self::pairs_then_end_check`] with a pair still held after one was laid with no
+    /// redraw (none owed, or nothing to draw): rare, so out of line.
+    #[cold]
+    #[inline(never)]
+    fn more_pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check::<LOG>(s, seat, log);
     }
 
     /// After a pair is laid: asks for the redraws (true) when there are any and a card can be
@@ -1128,7 +1144,10 @@ impl Game for MatchPatch {
     fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, _rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
         loop {
-            let seat = s.current as usize;
+            // Within the table's seats (`current` is below `players`): as a remainder, the
+            // seat indexes the hands and the seat streams without a bounds check.
+            debug_assert!((s.current as usize) < MAX_PLAYERS);
+            let seat = s.current as usize % MAX_PLAYERS;
             match s.phase {
                 Phase::Draw { .. } => {
                     let action = ask(self, s, seat, bots, seat_rngs);
