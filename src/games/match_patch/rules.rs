@@ -540,8 +540,8 @@ impl Patch {
     pub fn take(&mut self, i: usize) -> Slot {
         let slot;
         if self.len - i <= MOVE {
-            // One bounds check for the slot and the move (a position past the last slot
-            // reads `NO_SLOT`, whose card indexes no count: a panic, as before).
+            // One bounds check for the slot and the move (the caller passes a slot's
+            // position, as a legal take does: past the last slot lies `NO_SLOT`).
             let window = &mut self.slots[i..i + 1 + MOVE];
             slot = window[0];
             window.copy_within(1.., 0);
