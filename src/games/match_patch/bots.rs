@@ -187,7 +187,7 @@ impl Bot<MatchPatch> for MemoryBot {
 /// The card `memory` places: the one held longest.
 #[inline]
 pub fn memory_place(hand: &Hand) -> Card {
-    hand.cards()[0]
+    hand.oldest_card()
 }
 
 /// `memory` as a table of memory bots plays it ([`BotInfo::uniform`]): the same choices
@@ -248,8 +248,10 @@ impl TableMemoryBot {
     }
 
     /// A forgetful bot's draw (`recall` below 1): the recall draws of the slots placed since
-    /// its last decision, then [`memory_choice`] on the slots it remembers.
-    #[inline]
+    /// its last decision, then [`memory_choice`] on the slots it remembers. Inlined into the
+    /// decision (left to the compiler, it was once called out of line: 6% more instructions
+    /// a game at `recall=0.9`).
+    #[inline(always)]
     fn choose_forgetful(&mut self, hand: &Hand, pile: usize, patch: &Patch, rng: &mut GameRng) -> Action {
         let action = match patch.placement_bits() {
             Some((live, by_kind)) => self.choose_by_bits(hand, pile, patch.kinds(), live, by_kind, rng),
@@ -269,13 +271,21 @@ impl TableMemoryBot {
         // Tracked placement numbers are below 64, so `seen` is at most 64.
         let mut fresh = if self.seen >= 64 { 0 } else { live & (u64::MAX << self.seen) };
         let mut memory = self.remembered[0];
-        while fresh != 0 {
-            let bit = fresh & fresh.wrapping_neg();
-            if self.recall.hit(rng) {
-                memory |= bit;
+        if fresh != 0 {
+            // Every slot placed before the newest fresh one has had its draw now.
+            self.seen = u64::BITS - fresh.leading_zeros();
+            // The draws from a copy of the stream, put back after them: the same draws, with
+            // the stream's state kept in registers through the loop rather than stored at
+            // each draw.
+            let mut stream = rng.clone();
+            while fresh != 0 {
+                let bit = fresh & fresh.wrapping_neg();
+                if self.recall.hit(&mut stream) {
+                    memory |= bit;
+                }
+                fresh &= fresh - 1;
             }
-            self.seen = bit.trailing_zeros() + 1;
-            fresh &= fresh - 1;
+            *rng = stream;
         }
         self.remembered[0] = memory;
         let memory = memory & live;

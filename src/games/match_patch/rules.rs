@@ -15,6 +15,18 @@ use crate::games::chroma::{Card, cell_name, shuffle_cards};
 const ROOM: usize = 32;
 const _: () = assert!(ROOM > HAND_CAP, "a window of HAND_CAP cards from 0 never reaches the buffers' last place");
 
+/// Room of the tables indexed by a card's kind ([`Hand`]'s and [`Patch`]'s counts, the
+/// patch's slots per kind): a power of two from [`KINDS`] on, so that a card indexes them
+/// as a remainder (`kind`) without a bounds check. The places past the last kind stay 0.
+const KIND_ROOM: usize = 32;
+const _: () = assert!(KIND_ROOM >= KINDS && KIND_ROOM.is_power_of_two(), "every kind has its place, found as a remainder");
+
+/// The place of `card` (below [`KINDS`]) in a table of [`KIND_ROOM`] places per kind.
+#[inline(always)]
+fn kind(card: Card) -> usize {
+    card as usize % KIND_ROOM
+}
+
 /// A hand in the order its cards came in (dealt cards in deal order), with counts per kind
 /// and the mask of kinds held twice or more, so pairs are found in O(1), and each card's
 /// passed-up kinds (see [`Hand::passed_up`]). Fixed capacity, no heap.
@@ -31,7 +43,8 @@ pub struct Hand {
     passed: [u32; ROOM],
     start: u8,
     len: u8,
-    counts: [u8; KINDS],
+    /// Copies held per kind (`kind`; 0 past the last kind).
+    counts: [u8; KIND_ROOM],
     /// Bit k set when kind k is held (the kinds), bit 32 + k when it is held at least twice
     /// (the pairs): one word, so that a card joining and a card leaving the hand each write
     /// both masks with one store and read them with one load (two 4-byte masks were read as
@@ -69,7 +82,7 @@ const LEFT: [u64; 256] = {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KINDS], masks: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KIND_ROOM], masks: 0 };
 
     /// A hand holding `cards` (each 0..25) in this order of arrival, with no passed-up kinds.
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -96,7 +109,7 @@ impl Hand {
     pub fn clear(&mut self) {
         self.start = 0;
         self.len = 0;
-        self.counts = [0; KINDS];
+        self.counts = [0; KIND_ROOM];
         self.masks = 0;
     }
 
@@ -109,13 +122,13 @@ impl Hand {
     /// Copies of `card` held.
     #[inline]
     pub fn count(&self, card: Card) -> u32 {
-        self.counts[card as usize] as u32
+        self.counts[kind(card)] as u32
     }
 
     /// Counts per kind, in canonical order.
     #[inline]
     pub fn counts(&self) -> &[u8; KINDS] {
-        &self.counts
+        self.counts.first_chunk().expect("a place per kind")
     }
 
     /// Bit mask of the kinds held (bit k = kind k).
@@ -172,7 +185,7 @@ impl Hand {
         self.cards[at] = card;
         self.passed[at] = 0;
         self.len += 1;
-        let c = &mut self.counts[card as usize];
+        let c = &mut self.counts[kind(card)];
         *c += 1;
         self.masks |= JOINED[*c as usize] << card;
     }
@@ -202,11 +215,28 @@ impl Hand {
         self.find(card, 0)
     }
 
+    /// The card held longest: `cards()[0]` of a hand that is not empty (the caller checks),
+    /// read without slicing the window (a window that is not empty starts below `ROOM`).
+    #[inline(always)]
+    pub fn oldest_card(&self) -> Card {
+        debug_assert!(!self.is_empty(), "the oldest card of an empty hand");
+        self.cards[self.start as usize % ROOM]
+    }
+
     /// Removes the copy of `card` held longest, with its passed-up kinds; the caller checks
-    /// that it is held.
+    /// that it is held. The oldest card first, which leaves without a search or a move: a
+    /// placement of the card held longest (`memory`'s) reads the same place as this test,
+    /// so the test folds away there.
     #[inline(always)]
     pub fn remove(&mut self, card: Card) {
-        self.remove_at(self.oldest(card));
+        if self.oldest_card() == card {
+            // `remove_moving_older(0)`: no card moves, and the removed card's passed-up kinds
+            // go with it (no card is older).
+            self.start += 1;
+            self.forget(card);
+        } else {
+            self.remove_at(self.find(card, 1));
+        }
     }
 
     /// Removes the two copies of `card` held longest (laying a pair); the caller checks that
@@ -218,7 +248,7 @@ impl Hand {
         // the older side. Usually the newest card made the pair: with two copies held it is
         // the newer copy and leaves without a search or a move (the older copy's place does
         // not change).
-        if self.counts[card as usize] == 2 && self.cards[self.start as usize + newest] == card {
+        if self.counts[kind(card)] == 2 && self.cards[(self.start as usize + newest) % ROOM] == card {
             self.remove_moving_newer(newest);
             let i = self.oldest(card);
             self.remove_moving_older(i);
@@ -283,7 +313,7 @@ impl Hand {
     #[inline(always)]
     fn forget(&mut self, card: Card) {
         self.len -= 1;
-        let c = &mut self.counts[card as usize];
+        let c = &mut self.counts[kind(card)];
         *c -= 1;
         self.masks &= !(LEFT[*c as usize] << card);
     }
@@ -309,7 +339,7 @@ impl fmt::Debug for Hand {
         f.debug_struct("Hand")
             .field("cards", &self.cards())
             .field("passed", &passed)
-            .field("counts", &self.counts)
+            .field("counts", self.counts())
             .field("held", &self.kinds_mask())
             .field("pairs", &self.pair_mask())
             .finish()
@@ -415,13 +445,15 @@ pub struct Patch {
     /// The slots, then [`NO_SLOT`] in every place from `len` on (at least [`MOVE`] of them).
     slots: Vec<Slot>,
     len: usize,
-    counts: [u8; KINDS],
+    /// Slots per kind (`kind`; 0 past the last kind).
+    counts: [u8; KIND_ROOM],
     /// Bit k set when a slot holds kind k.
     kinds: u32,
     /// Bit s set when the slot placed as number s (below [`TRACKED`]) is in the patch.
     live: u64,
-    /// Per kind, bit s set when the slot placed as number s (below [`TRACKED`]) holds it.
-    by_kind: [u64; KINDS],
+    /// Per kind (`kind`), bit s set when the slot placed as number s (below [`TRACKED`])
+    /// holds it (0 past the last kind).
+    by_kind: [u64; KIND_ROOM],
     /// The least placement number a slot pushed next may have to be tracked (one more than
     /// the last one pushed); `u32::MAX` once a push came out of placement order (nothing is
     /// tracked then until [`Patch::clear`]).
@@ -436,7 +468,7 @@ impl Patch {
     pub fn with_capacity(capacity: usize) -> Patch {
         let mut slots = Vec::with_capacity(capacity + MOVE + 2 * BLOCK);
         slots.resize(MOVE, NO_SLOT);
-        Patch { slots, len: 0, counts: [0; KINDS], kinds: 0, live: 0, by_kind: [0; KINDS], next_serial: 0 }
+        Patch { slots, len: 0, counts: [0; KIND_ROOM], kinds: 0, live: 0, by_kind: [0; KIND_ROOM], next_serial: 0 }
     }
 
     /// Bit mask of the kinds the patch holds (bit k = kind k).
@@ -454,7 +486,7 @@ impl Patch {
     /// Slots holding each kind, in canonical order.
     #[inline]
     pub fn counts(&self) -> &[u8; KINDS] {
-        &self.counts
+        self.counts.first_chunk().expect("a place per kind")
     }
 
     /// Adds `slot` as the newest slot.
@@ -465,12 +497,12 @@ impl Patch {
         }
         self.slots[self.len] = slot;
         self.len += 1;
-        self.counts[slot.card as usize] += 1;
+        self.counts[kind(slot.card)] += 1;
         self.kinds |= 1 << slot.card;
         if slot.serial >= self.next_serial && slot.serial < TRACKED {
             let bit = 1u64 << slot.serial;
             self.live |= bit;
-            self.by_kind[slot.card as usize] |= bit;
+            self.by_kind[kind(slot.card)] |= bit;
             self.next_serial = slot.serial + 1;
         } else {
             self.push_untracked(slot.serial);
@@ -485,7 +517,7 @@ impl Patch {
     fn push_untracked(&mut self, serial: u32) {
         if serial < self.next_serial {
             self.live = 0;
-            self.by_kind = [0; KINDS];
+            self.by_kind = [0; KIND_ROOM];
             self.next_serial = u32::MAX;
         } else {
             self.next_serial = serial + 1;
@@ -506,10 +538,15 @@ impl Patch {
     /// at a time (the places after the last slot hold `NO_SLOT`, and move down with them).
     #[inline(always)]
     pub fn take(&mut self, i: usize) -> Slot {
-        let slot = self[i];
+        let slot;
         if self.len - i <= MOVE {
-            self.slots.copy_within(i + 1..i + 1 + MOVE, i);
+            // One bounds check for the slot and the move (the caller passes a slot's
+            // position, as a legal take does: past the last slot lies `NO_SLOT`).
+            let window = &mut self.slots[i..i + 1 + MOVE];
+            slot = window[0];
+            window.copy_within(1.., 0);
         } else {
+            slot = self[i];
             let mut at = i;
             while at < self.len {
                 self.slots.copy_within(at + 1..at + 1 + BLOCK, at);
@@ -517,13 +554,13 @@ impl Patch {
             }
         }
         self.len -= 1;
-        let c = &mut self.counts[slot.card as usize];
+        let c = &mut self.counts[kind(slot.card)];
         *c -= 1;
         self.kinds &= !(u32::from(*c == 0) << slot.card);
         // Not a bit when not tracked (clearing it then changes nothing).
         let bit = if slot.serial < TRACKED { 1u64 << slot.serial } else { 0 };
         self.live &= !bit;
-        self.by_kind[slot.card as usize] &= !bit;
+        self.by_kind[kind(slot.card)] &= !bit;
         slot
     }
 
@@ -541,16 +578,17 @@ impl Patch {
     /// `BLOCK` slots compared at once (the places after the last slot match no card).
     #[inline(always)]
     pub fn first_of(&self, card: Card) -> Option<usize> {
-        if self.kinds >> card & 1 == 0 {
-            return None;
-        }
         // Tracked slots are in placement order and every slot placed before a tracked one
         // is tracked, so the oldest of the kind is the least bit and the slots before it
-        // are the lower bits.
-        let placed = self.by_kind[card as usize];
+        // are the lower bits. A tracked slot of the kind is a slot the patch shows, so the
+        // kinds are tested only when none is tracked.
+        let placed = self.by_kind[kind(card)];
         if placed != 0 {
             let oldest = placed & placed.wrapping_neg();
             return Some((self.live & (oldest - 1)).count_ones() as usize);
+        }
+        if self.kinds >> card & 1 == 0 {
+            return None;
         }
         self.first_of_searched(card)
     }
@@ -585,17 +623,17 @@ impl Patch {
     /// `None` once a slot was placed as `TRACKED` or later, or out of placement order.
     #[inline(always)]
     pub fn placement_bits(&self) -> Option<(u64, &[u64; KINDS])> {
-        (self.next_serial <= TRACKED).then_some((self.live, &self.by_kind))
+        (self.next_serial <= TRACKED).then_some((self.live, self.by_kind.first_chunk().expect("a place per kind")))
     }
 
     /// Removes every slot.
     pub fn clear(&mut self) {
         self.slots[..self.len].fill(NO_SLOT);
         self.len = 0;
-        self.counts = [0; KINDS];
+        self.counts = [0; KIND_ROOM];
         self.kinds = 0;
         self.live = 0;
-        self.by_kind = [0; KINDS];
+        self.by_kind = [0; KIND_ROOM];
         self.next_serial = 0;
     }
 }
@@ -621,7 +659,7 @@ impl Eq for Patch {}
 impl fmt::Debug for Patch {
     /// The slots, counts and kinds (not the room after them).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Patch").field("slots", &&**self).field("counts", &self.counts).field("kinds", &self.kinds).finish()
+        f.debug_struct("Patch").field("slots", &&**self).field("counts", self.counts()).field("kinds", &self.kinds).finish()
     }
 }
 
@@ -840,15 +878,31 @@ impl MatchPatch {
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
     /// for the placement, or end the turn when the hand is empty).
+    ///
+    /// The first pair here, any later one in [`Self::more_pairs_then_end_check`]: written as
+    /// a loop, the common path (no pair, or one pair and its redraws) first set up the loop's
+    /// addresses in memory.
     #[inline(always)]
     fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        while s.hands[seat].pair_mask() != 0 {
+        if s.hands[seat].pair_mask() != 0 {
             self.lay_pair::<LOG>(s, seat, log);
             if self.redraws_after_pair(s) {
                 return;
             }
+            if s.hands[seat].pair_mask() != 0 {
+                self.more_pairs_then_end_check::<LOG>(s, seat, log);
+                return;
+            }
         }
         self.end_check::<LOG>(s, seat, log);
+    }
+
+    /// [`Self::pairs_then_end_check`] with a pair still held after one was laid with no
+    /// redraw (none owed, or nothing to draw): rare, so out of line.
+    #[cold]
+    #[inline(never)]
+    fn more_pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check::<LOG>(s, seat, log);
     }
 
     /// After a pair is laid: asks for the redraws (true) when there are any and a card can be
@@ -1105,7 +1159,10 @@ impl Game for MatchPatch {
     fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, _rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
         loop {
-            let seat = s.current as usize;
+            // Within the table's seats (`current` is below `players`): as a remainder, the
+            // seat indexes the hands and the seat streams without a bounds check.
+            debug_assert!((s.current as usize) < MAX_PLAYERS);
+            let seat = s.current as usize % MAX_PLAYERS;
             match s.phase {
                 Phase::Draw { .. } => {
                     let action = ask(self, s, seat, bots, seat_rngs);
