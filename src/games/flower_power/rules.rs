@@ -135,6 +135,50 @@ impl Hand {
         self.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i)
     }
 
+    /// The positions of the first `n` cards of color `c` (the hand holds at least `n`), as a
+    /// mask. On x86-64 without a loop over the cards: every slot's count of color-`c` cards up
+    /// to it (a prefix sum of the 16 slots in four shifted adds), the slots of the color whose
+    /// count is at most `n` kept (no branch on `n`, which varies from play to play).
+    #[inline(always)]
+    pub fn first_of_color(&self, c: usize, n: u32) -> u16 {
+        debug_assert!(n <= self.color(c) && n <= MAX_HAND as u32);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let in_color = self.color_slots(c);
+            // Lane i: minus the slots of color c among 0..=i (each in_color lane is 0 or -1).
+            let count = in_color.add8(in_color.bytes_up::<1>());
+            let count = count.add8(count.bytes_up::<2>());
+            let count = count.add8(count.bytes_up::<4>());
+            let count = count.add8(count.bytes_up::<8>());
+            // Count at most n: -count > -n - 1, as signed bytes (counts are 0 to -16). A slot
+            // past the length holding color c has a count above the n cards held before it.
+            let within = count.gt8(V128::splat8((-(n as i32) - 1) as u8));
+            within.and(in_color).mask8() as u16
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut rest = self.positions_of(c);
+            let mut mask = 0u16;
+            for _ in 0..n {
+                mask |= rest & rest.wrapping_neg();
+                rest &= rest.wrapping_sub(1);
+            }
+            mask
+        }
+    }
+
+    /// [`Hand::first_of_color`] card by card, the plain version (the tests compare the two).
+    #[cfg(test)]
+    pub fn first_of_color_plain(&self, c: usize, n: u32) -> u16 {
+        let mut rest = self.positions_of_plain(c);
+        let mut mask = 0u16;
+        for _ in 0..n {
+            mask |= rest & rest.wrapping_neg();
+            rest &= rest.wrapping_sub(1);
+        }
+        mask
+    }
+
     /// The position of the first card of color `c` as a one-bit mask, 0 if the hand holds none.
     #[inline(always)]
     pub fn first_of(&self, c: usize) -> u16 {
@@ -150,13 +194,20 @@ impl Hand {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn slots_of(&self, c: usize) -> u16 {
+        self.color_slots(c).mask8() as u16
+    }
+
+    /// [`Hand::slots_of`] as a vector: 0xFF in the byte of each slot holding color `c`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn color_slots(&self, c: usize) -> V128 {
         /// `FIRST[c]`: the first card of color c in every byte.
         static FIRST: [[u8; 16]; COLORS] = [[0; 16], [5; 16], [10; 16], [15; 16], [20; 16]];
         debug_assert!(c < COLORS);
         let first = &FIRST[c.min(COLORS - 1)];
         // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
         let d = V128::load(&self.cards.0).sub8(V128::load(first));
-        d.min_u8(V128::splat8(4)).eq8(d).mask8() as u16
+        d.min_u8(V128::splat8(4)).eq8(d)
     }
 
     /// [`Hand::slots_of`] without SSE2.
@@ -358,14 +409,15 @@ impl fmt::Display for Hand {
     }
 }
 
-/// The garden: petals of each color's flower in progress (0 to `petals` - 1), colors in
-/// canonical order. Eight 16-bit lanes aligned to 16 bytes (lanes 5..8 stay 0) and always
-/// written whole ([`Garden::set`]): `greedy` reads all five counts as one SSE2 vector right
-/// after a play changed one, and a wide read of narrow stores still in flight cannot be
-/// forwarded from the store buffer (a stall of about 15 cycles a turn).
+/// The garden: petals of each color's flower in progress (0 to `petals` - 1, below 200: a
+/// byte each), colors in canonical order, as one 64-bit word of a byte per color (bytes 5..8
+/// stay 0), as the hand's color counts are: `greedy`'s scan adds the two words, and a lay is a
+/// word operation on it. Read and written whole ([`Garden::word`], [`Garden::set`]): a
+/// narrow store followed by a wide read of the same bytes cannot be forwarded from the store
+/// buffer (a stall of about 15 cycles a turn).
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(C, align(16))]
-pub struct Garden([u16; 8]);
+#[repr(C, align(8))]
+pub struct Garden([u8; 8]);
 
 impl Garden {
     /// No petal of any color.
@@ -373,84 +425,54 @@ impl Garden {
 
     /// Petals per color, canonical order.
     #[inline(always)]
-    pub fn petals(&self) -> &[u16; COLORS] {
-        self.0.first_chunk().expect("8 lanes hold the 5 colors")
+    pub fn petals(&self) -> &[u8; COLORS] {
+        self.0.first_chunk().expect("8 bytes hold the 5 colors")
     }
 
-    /// The eight lanes (5..8 are 0), for a vector read.
+    /// The petals as one word: byte c holds color c's petals, bytes 5..8 are 0.
     #[inline(always)]
-    pub fn lanes(&self) -> &[u16; 8] {
-        &self.0
+    pub fn word(&self) -> u64 {
+        u64::from_le_bytes(self.0)
     }
 
-    /// Sets color `c`'s petals to `k`, writing all 16 bytes at once.
+    /// Writes the whole garden from its word (bytes 5..8 must be 0).
+    #[inline(always)]
+    fn set_word(&mut self, word: u64) {
+        debug_assert!(word >> (8 * COLORS) == 0);
+        self.0 = word.to_le_bytes();
+    }
+
+    /// Sets color `c`'s petals to `k` (below 256), writing the whole word.
     #[inline(always)]
     pub fn set(&mut self, c: usize, k: u16) {
-        debug_assert!(c < COLORS);
-        #[cfg(target_arch = "x86_64")]
-        {
-            let lanes = V128::load16(&self.0);
-            let at = V128::from_u16s([0, 1, 2, 3, 4, 5, 6, 7]).eq16(V128::splat16(c as u16));
-            at.and_not(lanes).or(at.and(V128::splat16(k))).store16(&mut self.0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self.0[c & 7] = k;
-        }
+        debug_assert!(c < COLORS && k < 256);
+        let shift = 8 * (c & 7);
+        self.set_word((self.word() & !(0xff << shift)) | (u64::from(k & 0xff) << shift));
     }
 }
-
-impl Garden {
-    /// Adds `m` petals to color `c`'s flower (the sum stays below `petals`), all 16 bytes
-    /// read and written at once as [`Garden::set`]: on x86-64 one lane-masked add, without
-    /// the broadcasts and the blend of a write.
-    #[inline(always)]
-    pub fn add(&mut self, c: usize, m: u16) {
-        debug_assert!(c < COLORS);
-        #[cfg(target_arch = "x86_64")]
-        {
-            let lanes = V128::load16(&self.0);
-            let at = V128::load16(&LANE_AT[c & 7]);
-            lanes.add16(at.and(V128::splat16(m))).store16(&mut self.0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self.0[c & 7] += m;
-        }
-    }
-}
-
-/// `LANE_AT[c]`: every bit of lane c (the garden's color c) set, the other lanes 0.
-#[cfg(target_arch = "x86_64")]
-static LANE_AT: [[u16; 8]; 8] = {
-    let mut t = [[0u16; 8]; 8];
-    let mut c = 0;
-    while c < 8 {
-        t[c][c] = 0xffff;
-        c += 1;
-    }
-    t
-};
 
 impl From<[u16; COLORS]> for Garden {
+    /// The garden of these petals per color (each below 256).
     fn from(petals: [u16; COLORS]) -> Garden {
         let mut g = Garden::EMPTY;
-        g.0[..COLORS].copy_from_slice(&petals);
+        for (c, &k) in petals.iter().enumerate() {
+            g.set(c, k);
+        }
         g
     }
 }
 
 impl std::ops::Deref for Garden {
-    type Target = [u16; COLORS];
+    type Target = [u8; COLORS];
     #[inline(always)]
-    fn deref(&self) -> &[u16; COLORS] {
+    fn deref(&self) -> &[u8; COLORS] {
         self.petals()
     }
 }
 
 impl PartialEq<[u16; COLORS]> for Garden {
     fn eq(&self, other: &[u16; COLORS]) -> bool {
-        self.petals() == other
+        self.petals().iter().zip(other).all(|(&k, &o)| u16::from(k) == o)
     }
 }
 
@@ -521,30 +543,40 @@ impl FlowerPower {
     }
 
     /// `seat` lays `m` petals of color `c`: it starts that flower if it had none, takes every
-    /// flower the petals complete, and leaves the rest in the garden.
+    /// flower the petals complete, and leaves the rest in the garden (written as one word).
     #[inline(always)]
-    fn lay<const LOG: bool>(&self, s: &mut State, seat: usize, c: usize, mut m: u16, log: &mut EventLog<Event>) {
-        let petals = self.petals as u16;
-        let mut k = s.garden[c];
-        if k == 0 {
-            s.starter[c] = seat as u8;
-        }
-        if k + m < petals {
-            // The usual play: no flower completed.
-            s.garden.add(c, m);
+    fn lay<const LOG: bool>(&self, s: &mut State, seat: usize, c: usize, m: u32, log: &mut EventLog<Event>) {
+        let petals = self.petals;
+        let shift = 8 * (c & 7) as u32;
+        let garden = s.garden.word();
+        let k = (garden >> shift) as u32 & 0xff;
+        // The first petal makes the seat the flower's starter: a select, not a branch (a lay
+        // starts a flower about one time in four, unpredictably).
+        let starter = std::hint::select_unpredictable(k == 0, seat as u8, s.starter[c]);
+        s.starter[c] = starter;
+        let total = k + m;
+        if total < petals {
+            // The usual play: no flower completed. Byte c stays below `petals`.
+            s.garden.set_word(garden + (u64::from(m) << shift));
             return;
         }
-        while k + m >= petals {
-            m -= petals - k;
-            k = 0;
-            s.flowers[seat] += 1;
-            s.flowers_by_color[c] += 1;
-            let starter = s.starter[c];
-            s.finished_by_other += u32::from(starter as usize != seat);
-            log.emit_if::<LOG>(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
-            s.starter[c] = seat as u8;
+        // Flowers taken and petals left (k < petals: one flower unless the play holds more
+        // cards than a flower).
+        let (taken, left) = if total < 2 * petals { (1, total - petals) } else { (total / petals, total % petals) };
+        s.flowers[seat] += i64::from(taken);
+        s.flowers_by_color[c] += taken;
+        // Only the first flower taken can have been started by another seat; the next ones
+        // were started by this play.
+        s.finished_by_other += u32::from(starter as usize != seat);
+        if LOG {
+            for i in 0..taken {
+                let starter = if i == 0 { starter } else { seat as u8 };
+                log.emit_if::<LOG>(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
+            }
         }
-        s.garden.set(c, k + m);
+        s.starter[c] = seat as u8;
+        // Byte c goes from k to `left`, both below 256: no other byte changes.
+        s.garden.set_word(garden.wrapping_add(u64::from(left).wrapping_sub(u64::from(k)) << shift));
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
@@ -592,7 +624,7 @@ impl FlowerPower {
             while rest != 0 {
                 let c = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                self.lay::<LOG>(s, seat, c, ((played >> (8 * c)) & 0xff) as u16, log);
+                self.lay::<LOG>(s, seat, c, ((played >> (8 * c)) & 0xff) as u32, log);
             }
         }
         s.turns += 1;
