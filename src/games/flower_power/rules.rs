@@ -223,14 +223,7 @@ impl Hand {
     #[inline(always)]
     fn put(&mut self, at: usize, card: Card) {
         #[cfg(target_arch = "x86_64")]
-        {
-            let slots = V128::load(&self.cards.0);
-            // Slot `at`'s byte from a table (one load), the card in every byte by one
-            // multiplication (fewer instructions than two broadcasts and a compare).
-            let here = V128::load(&SLOT_AT[at & (MAX_HAND - 1)]);
-            let card = V128::splat64((card as u64).wrapping_mul(0x0101_0101_0101_0101));
-            here.and_not(slots).or(here.and(card)).store(&mut self.cards.0);
-        }
+        put_slot(V128::load(&self.cards.0), at, card).store(&mut self.cards.0);
         #[cfg(not(target_arch = "x86_64"))]
         {
             self.cards.0[at & (MAX_HAND - 1)] = card;
@@ -327,24 +320,13 @@ impl Hand {
 impl Hand {
     /// [`Hand::take_fast`] for a `mask` of one position (the caller checks it): removes that
     /// card (the cards after it move down one slot) and returns its color. No loop; the color
-    /// is one table read of the card (a dozen instructions fewer than every slot's color at
-    /// once, which the play's cards need).
+    /// and the count it takes off are table reads of the card (a dozen instructions fewer than
+    /// every slot's color at once, which the play's cards need).
     #[inline(always)]
     pub fn take_one(&mut self, mask: u16) -> usize {
         debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
         let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
-        let c = color_of(self.cards.0[i]);
-        self.take_one_of(mask, c);
-        c
-    }
-
-    /// [`Hand::take_one`] when the card's color `c` is known (the caller checks both): the
-    /// card at the one position in `mask` leaves, the cards after it move down one slot.
-    #[inline(always)]
-    pub fn take_one_of(&mut self, mask: u16, c: usize) {
-        debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
-        debug_assert_eq!(color_of(self.cards.0[mask.trailing_zeros() as usize & (MAX_HAND - 1)]), c);
-        let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
+        let card = self.cards.0[i];
         #[cfg(target_arch = "x86_64")]
         {
             let cards = V128::load(&self.cards.0);
@@ -353,9 +335,51 @@ impl Hand {
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.cards.0.copy_within(i + 1.., i);
-        self.colors = (u64::from_le_bytes(self.colors) - (1 << (8 * (c & 7)))).to_le_bytes();
+        self.colors = (u64::from_le_bytes(self.colors) - COLOR_INC[card as usize]).to_le_bytes();
         self.len -= 1;
+        color_of(card)
     }
+
+    /// Draws `n` cards from the top of `pile` (its end), the top card first, into the end of
+    /// the hand (the caller checks that the pile holds `n` and the hand has room): the pile is
+    /// cut once, and the slots, the length and the counts are written once, whatever `n`.
+    #[inline(always)]
+    pub fn draw(&mut self, pile: &mut Vec<Card>, n: usize) {
+        debug_assert!(n <= pile.len() && self.len() + n <= MAX_HAND);
+        let from = pile.len() - n;
+        let mut at = self.len as usize;
+        let mut colors = u64::from_le_bytes(self.colors);
+        #[cfg(target_arch = "x86_64")]
+        let mut slots = V128::load(&self.cards.0);
+        for &card in pile[from..].iter().rev() {
+            #[cfg(target_arch = "x86_64")]
+            {
+                slots = put_slot(slots, at, card);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                self.cards.0[at & (MAX_HAND - 1)] = card;
+            }
+            colors += COLOR_INC[card as usize];
+            at += 1;
+        }
+        #[cfg(target_arch = "x86_64")]
+        slots.store(&mut self.cards.0);
+        self.len = at as u8;
+        self.colors = colors.to_le_bytes();
+        pile.truncate(from);
+    }
+}
+
+/// `slots` with `card` in slot `at` (0..16): slot `at`'s byte from a table (one load), the
+/// card in every byte by one multiplication (fewer instructions than two broadcasts and a
+/// compare).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn put_slot(slots: V128, at: usize, card: Card) -> V128 {
+    let here = V128::load(&SLOT_AT[at & (MAX_HAND - 1)]);
+    let card = V128::splat64((card as u64).wrapping_mul(0x0101_0101_0101_0101));
+    here.and_not(slots).or(here.and(card))
 }
 
 /// Every slot's color (card x < 25: color x / 5) in one vector, by comparisons: a base card
@@ -530,14 +554,9 @@ impl FlowerPower {
         s.current = seat as u8;
         let hand = &mut s.hands[seat];
         let before = hand.len();
-        // The pile's top card first, one at a time: mostly one card, the one just played.
-        let mut want = self.hand_size.saturating_sub(before);
-        while want > 0 {
-            let Some(card) = s.pile.pop() else { break };
-            hand.push(card);
-            want -= 1;
-        }
-        let n = hand.len() - before;
+        // The pile's top card first: mostly one card, the one just played.
+        let n = self.hand_size.saturating_sub(before).min(s.pile.len());
+        hand.draw(&mut s.pile, n);
         log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
         log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
     }
@@ -547,7 +566,8 @@ impl FlowerPower {
     #[inline(always)]
     fn lay<const LOG: bool>(&self, s: &mut State, seat: usize, c: usize, m: u32, log: &mut EventLog<Event>) {
         let petals = self.petals;
-        let shift = 8 * (c & 7) as u32;
+        // c < 5: no shift passes the word.
+        let shift = 8 * c as u32;
         let garden = s.garden.word();
         let k = (garden >> shift) as u32 & 0xff;
         // The first petal makes the seat the flower's starter: a select, not a branch (a lay

@@ -800,6 +800,22 @@ proptest! {
         prop_assert_eq!(one, fast);
     }
 
+    /// [`Hand::draw`] leaves the hand and the pile that drawing one card at a time (pop, then
+    /// push) leaves.
+    #[test]
+    fn draw_is_pop_and_push(hand in prop::collection::vec(0u8..25, 0..=16), pile in prop::collection::vec(0u8..25, 0..=20), n in 0usize..=16) {
+        let h = Hand::from_cards(&hand);
+        let n = n.min(pile.len()).min(MAX_HAND - hand.len());
+        let (mut one, mut all) = (h, h);
+        let (mut one_pile, mut all_pile) = (pile.clone(), pile);
+        for _ in 0..n {
+            one.push(one_pile.pop().expect("n is at most the pile"));
+        }
+        all.draw(&mut all_pile, n);
+        prop_assert_eq!(one, all);
+        prop_assert_eq!(one_pile, all_pile);
+    }
+
     /// Cards pushed one by one (one 16-byte write each) are the hand, in order, whatever
     /// plays came before.
     #[test]
