@@ -346,6 +346,10 @@ impl Hand {
     #[inline(always)]
     pub fn draw(&mut self, pile: &mut Vec<Card>, n: usize) {
         debug_assert!(n <= pile.len() && self.len() + n <= MAX_HAND);
+        if n == 0 {
+            // Once the pile is empty: nothing to write.
+            return;
+        }
         let from = pile.len() - n;
         let mut at = self.len as usize;
         let mut colors = u64::from_le_bytes(self.colors);
@@ -600,17 +604,17 @@ impl FlowerPower {
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
-    /// seats with no card while the pile is empty. Called on a game not over; returns whether
-    /// the game goes on.
+    /// seats with no card while the pile is empty. Called on a game not over; returns the seat
+    /// to play next, `None` once the game is over.
     #[inline(always)]
-    fn after_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) -> bool {
+    fn after_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) -> Option<usize> {
         let n = self.players;
         debug_assert!(!s.over);
         if s.left == 0 || s.turns >= self.params.turn_cap {
             s.over = true;
             s.end_reason = if s.left == 0 { END_ALL_PLAYED } else { END_CAP };
             log.emit_if::<LOG>(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
-            return false;
+            return None;
         }
         let mut seat = s.current as usize;
         loop {
@@ -622,15 +626,16 @@ impl FlowerPower {
             log.emit_if::<LOG>(|| Event::PassedOver { seat: seat as u8 });
         }
         self.begin_turn::<LOG>(s, seat, log);
-        true
+        Some(seat)
     }
 
     /// `seat`'s turn once it has chosen: the cards at the positions in `mask` leave its hand
     /// and land on their flowers, then the game ends or the next seat starts its turn. The
     /// rules of [`Game::apply`] and [`Game::play_out`] alike; `LOG` as in
-    /// [`FlowerPower::begin_turn`]. Returns whether the game goes on.
+    /// [`FlowerPower::begin_turn`]. Returns the seat to play next, `None` once the game is over
+    /// (the quick loop keeps the seat in a register rather than reading it back).
     #[inline(always)]
-    fn turn<const LOG: bool>(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) -> bool {
+    fn turn<const LOG: bool>(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) -> Option<usize> {
         if mask != 0 && mask & (mask - 1) == 0 {
             // One card, the usual play: no loop over the cards or the colors.
             let c = s.hands[seat].take_one(mask);
@@ -781,7 +786,8 @@ impl Game for FlowerPower {
     }
 
     /// Plays the dealt game `s` to its end with nothing recorded, a turn at a time: each turn
-    /// the seat [`Game::to_move`] names is asked as the plain loop asks it ([`ask`]) and its
+    /// the seat [`Game::to_move`] names (as the last turn returned it) is asked as the plain
+    /// loop asks it ([`ask`]) and its
     /// play applied by the rules [`Game::apply`] uses (`turn`), in the copy
     /// that holds no event code, the end known from the turn itself. The same game
     /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision).
@@ -791,11 +797,12 @@ impl Game for FlowerPower {
         if s.over {
             return;
         }
+        let mut seat = s.current as usize;
         loop {
-            let seat = s.current as usize;
             let action = ask(self, s, seat, bots, seat_rngs);
-            if !self.turn::<false>(s, seat, action.0, log) {
-                return;
+            match self.turn::<false>(s, seat, action.0, log) {
+                Some(next) => seat = next,
+                None => return,
             }
         }
     }
