@@ -112,23 +112,25 @@ impl Bot<FlowerPower> for GreedyBot {
     /// held, its first card), and one color alone can complete (`one_color_completion`).
     #[inline(always)]
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
-        let (completing, first) = single_card(view.hand, view.garden_lanes(), game.petals);
+        let (completing, first) = single_card(view.hand, view.garden_word(), game.petals);
         if completing != 0 {
-            return Action(completion_play(game, view.hand, view.garden(), completing));
+            return Action(completion_play(game, view.hand, view.garden_word(), completing));
         }
         Action(first)
     }
 }
 
 /// `greedy`'s play when some color can complete a flower (`completing`, bit c for color c,
-/// not 0): [`one_color_completion`] when one color alone can, else [`greedy_play`] picked
-/// from the hand. The positions played, as a mask.
+/// not 0), `garden` the garden's word ([`super::rules::Garden::word`]):
+/// [`one_color_completion`] when one color alone can, else [`greedy_play`] picked from the
+/// hand. The positions played, as a mask.
 #[inline(always)]
-pub(super) fn completion_play(game: &FlowerPower, hand: &Hand, garden: &[u16; COLORS], completing: u32) -> u16 {
+pub(super) fn completion_play(game: &FlowerPower, hand: &Hand, garden: u64, completing: u32) -> u16 {
     if let Some(mask) = one_color_completion(hand, completing, garden, game.petals, game.max_play as u32) {
         return mask;
     }
-    pick(hand, greedy_play(hand.colors(), garden, game.petals, game.max_play as u32)).0
+    let petals: [u16; COLORS] = std::array::from_fn(|c| ((garden >> (8 * c)) & 0xff) as u16);
+    pick(hand, greedy_play(hand.colors(), &petals, game.petals, game.max_play as u32)).0
 }
 
 /// [`greedy_play`] and [`pick`] when `completing` (the colors whose petals plus the cards
@@ -137,36 +139,30 @@ pub(super) fn completion_play(game: &FlowerPower, hand: &Hand, garden: &[u16; CO
 /// hand (more than one color can complete, or the flower does not fit), which the plain
 /// version plays.
 #[inline(always)]
-fn one_color_completion(hand: &Hand, completing: u32, garden: &[u16; COLORS], petals: u32, max_play: u32) -> Option<u16> {
+fn one_color_completion(hand: &Hand, completing: u32, garden: u64, petals: u32, max_play: u32) -> Option<u16> {
     if completing & completing.wrapping_sub(1) != 0 {
         return None;
     }
     let c = (completing.trailing_zeros() as usize).min(COLORS - 1);
-    let need = petals - garden[c] as u32;
+    let need = petals - ((garden >> (8 * c)) & 0xff) as u32;
     if need > max_play {
         return None;
     }
     // `further_flowers` without its division in the usual case (no room for a second flower).
     let spare = (hand.color(c) - need).min(max_play - need);
     let cards = need + if spare >= petals { further_flowers(spare, spare, petals) } else { 0 };
-    let mut rest = hand.positions_of(c);
-    let mut mask = 0u16;
-    for _ in 0..cards {
-        mask |= rest & rest.wrapping_neg();
-        rest &= rest.wrapping_sub(1);
-    }
-    Some(mask)
+    Some(hand.first_of_color(c, cards))
 }
 
 /// `greedy`'s two questions about a hand: which colors complete a flower (their petals in
-/// the garden, `garden`'s first five lanes, plus the cards held reach `petals`; bit c for
+/// the garden, `garden`'s first five bytes, plus the cards held reach `petals`; bit c for
 /// color c), and the position (one bit) of the first card of the color a single-card play
 /// takes: of the colors held, the fewest petals, ties to the most held, then canonical
 /// order (0 when no color is held). On x86-64 the five colors at once
 /// ([`greedy_turn_sse2`]); the tests compare it with a color-by-color loop.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn single_card(hand: &Hand, garden: &[u16; 8], petals: u32) -> (u32, u16) {
+pub fn single_card(hand: &Hand, garden: u64, petals: u32) -> (u32, u16) {
     let turn = greedy_turn_sse2(hand.colors_word(), garden, petals, hand.slots());
     (turn.completing, turn.first)
 }
@@ -174,14 +170,14 @@ pub fn single_card(hand: &Hand, garden: &[u16; 8], petals: u32) -> (u32, u16) {
 /// [`single_card`] color by color (no SSE2 off x86-64).
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-pub fn single_card(hand: &Hand, garden: &[u16; 8], petals: u32) -> (u32, u16) {
+pub fn single_card(hand: &Hand, garden: u64, petals: u32) -> (u32, u16) {
     let held = hand.colors();
     let mut completing = 0;
     let mut best_key = u32::MAX;
     let mut best = 0;
     for c in 0..COLORS {
         let h = held[c] as u32;
-        let k = garden[c] as u32;
+        let k = ((garden >> (8 * c)) & 0xff) as u32;
         completing |= u32::from(k + h >= petals) << c;
         let key = if h == 0 { u32::MAX } else { (k << 16) | ((255 - h) << 8) | c as u32 };
         if key < best_key {
@@ -205,8 +201,8 @@ pub struct GreedyTurn {
 
 /// [`single_card`] on the five colors at once, one 16-bit SSE2 lane per color (SSE2
 /// is part of every x86-64 CPU), followed by the single-card play. `held` is the hand's color
-/// counts as one word (byte c: color c, bytes 5..8 zero), `garden` the garden's eight lanes
-/// ([`super::rules::Garden`], lanes 5..8 zero), `slots` the hand's 16 slots
+/// counts as one word (byte c: color c, bytes 5..8 zero), `garden` the garden's word
+/// ([`super::rules::Garden::word`], the same layout; both widened to 16-bit lanes), `slots` the hand's 16 slots
 /// ([`Hand::slots`]). A color's key is petals << 8 | (31 - held) << 3 | color, or 0xffff
 /// when it is not held: a flower has fewer than 200 petals (at most 40 base sets) and a hand
 /// holds at most 16 cards, so every key is a 16-bit number below 0xffff, and the least key
@@ -218,8 +214,8 @@ pub struct GreedyTurn {
 /// garden is short.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub fn greedy_turn_sse2(held: u64, garden: &[u16; 8], petals: u32, slots: &[Card; MAX_HAND]) -> GreedyTurn {
-    let g = V128::load16(garden);
+pub fn greedy_turn_sse2(held: u64, garden: u64, petals: u32, slots: &[Card; MAX_HAND]) -> GreedyTurn {
+    let g = V128::from_u64(garden).unpack_low8(V128::zero());
     let h = V128::from_u64(held).unpack_low8(V128::zero());
     let completing = g.add16(h).gt16(V128::splat16((petals as u16).wrapping_sub(1)));
     // One bit per color: the 16-bit lanes (0 or -1) packed to bytes.
@@ -694,7 +690,7 @@ impl Bot<FlowerPower> for CautiousBot {
 
     fn decide(&mut self, game: &FlowerPower, view: &View<'_>, _rng: &mut GameRng) -> Action {
         let held = view.hand.colors();
-        let play = Self::completions(held, view.garden(), game.petals, game.max_play as u32);
+        let play = Self::completions(held, &view.garden(), game.petals, game.max_play as u32);
         if play.iter().any(|&p| p > 0) {
             return pick(view.hand, play);
         }

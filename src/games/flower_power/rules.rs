@@ -135,6 +135,50 @@ impl Hand {
         self.cards().iter().enumerate().filter(|(_, x)| color_of(**x) == c).fold(0u16, |m, (i, _)| m | 1 << i)
     }
 
+    /// The positions of the first `n` cards of color `c` (the hand holds at least `n`), as a
+    /// mask. On x86-64 without a loop over the cards: every slot's count of color-`c` cards up
+    /// to it (a prefix sum of the 16 slots in four shifted adds), the slots of the color whose
+    /// count is at most `n` kept (no branch on `n`, which varies from play to play).
+    #[inline(always)]
+    pub fn first_of_color(&self, c: usize, n: u32) -> u16 {
+        debug_assert!(n <= self.color(c) && n <= MAX_HAND as u32);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let in_color = self.color_slots(c);
+            // Lane i: minus the slots of color c among 0..=i (each in_color lane is 0 or -1).
+            let count = in_color.add8(in_color.bytes_up::<1>());
+            let count = count.add8(count.bytes_up::<2>());
+            let count = count.add8(count.bytes_up::<4>());
+            let count = count.add8(count.bytes_up::<8>());
+            // Count at most n: -count > -n - 1, as signed bytes (counts are 0 to -16). A slot
+            // past the length holding color c has a count above the n cards held before it.
+            let within = count.gt8(V128::splat8((-(n as i32) - 1) as u8));
+            within.and(in_color).mask8() as u16
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut rest = self.positions_of(c);
+            let mut mask = 0u16;
+            for _ in 0..n {
+                mask |= rest & rest.wrapping_neg();
+                rest &= rest.wrapping_sub(1);
+            }
+            mask
+        }
+    }
+
+    /// [`Hand::first_of_color`] card by card, the plain version (the tests compare the two).
+    #[cfg(test)]
+    pub fn first_of_color_plain(&self, c: usize, n: u32) -> u16 {
+        let mut rest = self.positions_of_plain(c);
+        let mut mask = 0u16;
+        for _ in 0..n {
+            mask |= rest & rest.wrapping_neg();
+            rest &= rest.wrapping_sub(1);
+        }
+        mask
+    }
+
     /// The position of the first card of color `c` as a one-bit mask, 0 if the hand holds none.
     #[inline(always)]
     pub fn first_of(&self, c: usize) -> u16 {
@@ -150,13 +194,20 @@ impl Hand {
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn slots_of(&self, c: usize) -> u16 {
+        self.color_slots(c).mask8() as u16
+    }
+
+    /// [`Hand::slots_of`] as a vector: 0xFF in the byte of each slot holding color `c`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn color_slots(&self, c: usize) -> V128 {
         /// `FIRST[c]`: the first card of color c in every byte.
         static FIRST: [[u8; 16]; COLORS] = [[0; 16], [5; 16], [10; 16], [15; 16], [20; 16]];
         debug_assert!(c < COLORS);
         let first = &FIRST[c.min(COLORS - 1)];
         // A card x is of color c when x - 5c, as an unsigned byte, is at most 4.
         let d = V128::load(&self.cards.0).sub8(V128::load(first));
-        d.min_u8(V128::splat8(4)).eq8(d).mask8() as u16
+        d.min_u8(V128::splat8(4)).eq8(d)
     }
 
     /// [`Hand::slots_of`] without SSE2.
@@ -172,14 +223,7 @@ impl Hand {
     #[inline(always)]
     fn put(&mut self, at: usize, card: Card) {
         #[cfg(target_arch = "x86_64")]
-        {
-            let slots = V128::load(&self.cards.0);
-            // Slot `at`'s byte from a table (one load), the card in every byte by one
-            // multiplication (fewer instructions than two broadcasts and a compare).
-            let here = V128::load(&SLOT_AT[at & (MAX_HAND - 1)]);
-            let card = V128::splat64((card as u64).wrapping_mul(0x0101_0101_0101_0101));
-            here.and_not(slots).or(here.and(card)).store(&mut self.cards.0);
-        }
+        put_slot(V128::load(&self.cards.0), at, card).store(&mut self.cards.0);
         #[cfg(not(target_arch = "x86_64"))]
         {
             self.cards.0[at & (MAX_HAND - 1)] = card;
@@ -276,24 +320,13 @@ impl Hand {
 impl Hand {
     /// [`Hand::take_fast`] for a `mask` of one position (the caller checks it): removes that
     /// card (the cards after it move down one slot) and returns its color. No loop; the color
-    /// is one table read of the card (a dozen instructions fewer than every slot's color at
-    /// once, which the play's cards need).
+    /// and the count it takes off are table reads of the card (a dozen instructions fewer than
+    /// every slot's color at once, which the play's cards need).
     #[inline(always)]
     pub fn take_one(&mut self, mask: u16) -> usize {
         debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
         let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
-        let c = color_of(self.cards.0[i]);
-        self.take_one_of(mask, c);
-        c
-    }
-
-    /// [`Hand::take_one`] when the card's color `c` is known (the caller checks both): the
-    /// card at the one position in `mask` leaves, the cards after it move down one slot.
-    #[inline(always)]
-    pub fn take_one_of(&mut self, mask: u16, c: usize) {
-        debug_assert!(mask.count_ones() == 1 && (mask.trailing_zeros() as usize) < self.len());
-        debug_assert_eq!(color_of(self.cards.0[mask.trailing_zeros() as usize & (MAX_HAND - 1)]), c);
-        let i = mask.trailing_zeros() as usize & (MAX_HAND - 1);
+        let card = self.cards.0[i];
         #[cfg(target_arch = "x86_64")]
         {
             let cards = V128::load(&self.cards.0);
@@ -302,9 +335,55 @@ impl Hand {
         }
         #[cfg(not(target_arch = "x86_64"))]
         self.cards.0.copy_within(i + 1.., i);
-        self.colors = (u64::from_le_bytes(self.colors) - (1 << (8 * (c & 7)))).to_le_bytes();
+        self.colors = (u64::from_le_bytes(self.colors) - COLOR_INC[card as usize]).to_le_bytes();
         self.len -= 1;
+        color_of(card)
     }
+
+    /// Draws `n` cards from the top of `pile` (its end), the top card first, into the end of
+    /// the hand (the caller checks that the pile holds `n` and the hand has room): the pile is
+    /// cut once, and the slots, the length and the counts are written once, whatever `n`.
+    #[inline(always)]
+    pub fn draw(&mut self, pile: &mut Vec<Card>, n: usize) {
+        debug_assert!(n <= pile.len() && self.len() + n <= MAX_HAND);
+        if n == 0 {
+            // Once the pile is empty: nothing to write.
+            return;
+        }
+        let from = pile.len() - n;
+        let mut at = self.len as usize;
+        let mut colors = u64::from_le_bytes(self.colors);
+        #[cfg(target_arch = "x86_64")]
+        let mut slots = V128::load(&self.cards.0);
+        for &card in pile[from..].iter().rev() {
+            #[cfg(target_arch = "x86_64")]
+            {
+                slots = put_slot(slots, at, card);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                self.cards.0[at & (MAX_HAND - 1)] = card;
+            }
+            colors += COLOR_INC[card as usize];
+            at += 1;
+        }
+        #[cfg(target_arch = "x86_64")]
+        slots.store(&mut self.cards.0);
+        self.len = at as u8;
+        self.colors = colors.to_le_bytes();
+        pile.truncate(from);
+    }
+}
+
+/// `slots` with `card` in slot `at` (0..16): slot `at`'s byte from a table (one load), the
+/// card in every byte by one multiplication (fewer instructions than two broadcasts and a
+/// compare).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn put_slot(slots: V128, at: usize, card: Card) -> V128 {
+    let here = V128::load(&SLOT_AT[at & (MAX_HAND - 1)]);
+    let card = V128::splat64((card as u64).wrapping_mul(0x0101_0101_0101_0101));
+    here.and_not(slots).or(here.and(card))
 }
 
 /// Every slot's color (card x < 25: color x / 5) in one vector, by comparisons: a base card
@@ -358,14 +437,15 @@ impl fmt::Display for Hand {
     }
 }
 
-/// The garden: petals of each color's flower in progress (0 to `petals` - 1), colors in
-/// canonical order. Eight 16-bit lanes aligned to 16 bytes (lanes 5..8 stay 0) and always
-/// written whole ([`Garden::set`]): `greedy` reads all five counts as one SSE2 vector right
-/// after a play changed one, and a wide read of narrow stores still in flight cannot be
-/// forwarded from the store buffer (a stall of about 15 cycles a turn).
+/// The garden: petals of each color's flower in progress (0 to `petals` - 1, below 200: a
+/// byte each), colors in canonical order, as one 64-bit word of a byte per color (bytes 5..8
+/// stay 0), as the hand's color counts are: `greedy`'s scan adds the two words, and a lay is a
+/// word operation on it. Read and written whole ([`Garden::word`], [`Garden::set`]): a
+/// narrow store followed by a wide read of the same bytes cannot be forwarded from the store
+/// buffer (a stall of about 15 cycles a turn).
 #[derive(Clone, Copy, PartialEq, Eq)]
-#[repr(C, align(16))]
-pub struct Garden([u16; 8]);
+#[repr(C, align(8))]
+pub struct Garden([u8; 8]);
 
 impl Garden {
     /// No petal of any color.
@@ -373,84 +453,54 @@ impl Garden {
 
     /// Petals per color, canonical order.
     #[inline(always)]
-    pub fn petals(&self) -> &[u16; COLORS] {
-        self.0.first_chunk().expect("8 lanes hold the 5 colors")
+    pub fn petals(&self) -> &[u8; COLORS] {
+        self.0.first_chunk().expect("8 bytes hold the 5 colors")
     }
 
-    /// The eight lanes (5..8 are 0), for a vector read.
+    /// The petals as one word: byte c holds color c's petals, bytes 5..8 are 0.
     #[inline(always)]
-    pub fn lanes(&self) -> &[u16; 8] {
-        &self.0
+    pub fn word(&self) -> u64 {
+        u64::from_le_bytes(self.0)
     }
 
-    /// Sets color `c`'s petals to `k`, writing all 16 bytes at once.
+    /// Writes the whole garden from its word (bytes 5..8 must be 0).
+    #[inline(always)]
+    fn set_word(&mut self, word: u64) {
+        debug_assert!(word >> (8 * COLORS) == 0);
+        self.0 = word.to_le_bytes();
+    }
+
+    /// Sets color `c`'s petals to `k` (below 256), writing the whole word.
     #[inline(always)]
     pub fn set(&mut self, c: usize, k: u16) {
-        debug_assert!(c < COLORS);
-        #[cfg(target_arch = "x86_64")]
-        {
-            let lanes = V128::load16(&self.0);
-            let at = V128::from_u16s([0, 1, 2, 3, 4, 5, 6, 7]).eq16(V128::splat16(c as u16));
-            at.and_not(lanes).or(at.and(V128::splat16(k))).store16(&mut self.0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self.0[c & 7] = k;
-        }
+        debug_assert!(c < COLORS && k < 256);
+        let shift = 8 * (c & 7);
+        self.set_word((self.word() & !(0xff << shift)) | (u64::from(k & 0xff) << shift));
     }
 }
-
-impl Garden {
-    /// Adds `m` petals to color `c`'s flower (the sum stays below `petals`), all 16 bytes
-    /// read and written at once as [`Garden::set`]: on x86-64 one lane-masked add, without
-    /// the broadcasts and the blend of a write.
-    #[inline(always)]
-    pub fn add(&mut self, c: usize, m: u16) {
-        debug_assert!(c < COLORS);
-        #[cfg(target_arch = "x86_64")]
-        {
-            let lanes = V128::load16(&self.0);
-            let at = V128::load16(&LANE_AT[c & 7]);
-            lanes.add16(at.and(V128::splat16(m))).store16(&mut self.0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self.0[c & 7] += m;
-        }
-    }
-}
-
-/// `LANE_AT[c]`: every bit of lane c (the garden's color c) set, the other lanes 0.
-#[cfg(target_arch = "x86_64")]
-static LANE_AT: [[u16; 8]; 8] = {
-    let mut t = [[0u16; 8]; 8];
-    let mut c = 0;
-    while c < 8 {
-        t[c][c] = 0xffff;
-        c += 1;
-    }
-    t
-};
 
 impl From<[u16; COLORS]> for Garden {
+    /// The garden of these petals per color (each below 256).
     fn from(petals: [u16; COLORS]) -> Garden {
         let mut g = Garden::EMPTY;
-        g.0[..COLORS].copy_from_slice(&petals);
+        for (c, &k) in petals.iter().enumerate() {
+            g.set(c, k);
+        }
         g
     }
 }
 
 impl std::ops::Deref for Garden {
-    type Target = [u16; COLORS];
+    type Target = [u8; COLORS];
     #[inline(always)]
-    fn deref(&self) -> &[u16; COLORS] {
+    fn deref(&self) -> &[u8; COLORS] {
         self.petals()
     }
 }
 
 impl PartialEq<[u16; COLORS]> for Garden {
     fn eq(&self, other: &[u16; COLORS]) -> bool {
-        self.petals() == other
+        self.petals().iter().zip(other).all(|(&k, &o)| u16::from(k) == o)
     }
 }
 
@@ -508,57 +558,63 @@ impl FlowerPower {
         s.current = seat as u8;
         let hand = &mut s.hands[seat];
         let before = hand.len();
-        // The pile's top card first, one at a time: mostly one card, the one just played.
-        let mut want = self.hand_size.saturating_sub(before);
-        while want > 0 {
-            let Some(card) = s.pile.pop() else { break };
-            hand.push(card);
-            want -= 1;
-        }
-        let n = hand.len() - before;
+        // The pile's top card first: mostly one card, the one just played.
+        let n = self.hand_size.saturating_sub(before).min(s.pile.len());
+        hand.draw(&mut s.pile, n);
         log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
         log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
     }
 
     /// `seat` lays `m` petals of color `c`: it starts that flower if it had none, takes every
-    /// flower the petals complete, and leaves the rest in the garden.
+    /// flower the petals complete, and leaves the rest in the garden (written as one word).
     #[inline(always)]
-    fn lay<const LOG: bool>(&self, s: &mut State, seat: usize, c: usize, mut m: u16, log: &mut EventLog<Event>) {
-        let petals = self.petals as u16;
-        let mut k = s.garden[c];
-        if k == 0 {
-            s.starter[c] = seat as u8;
-        }
-        if k + m < petals {
-            // The usual play: no flower completed.
-            s.garden.add(c, m);
+    fn lay<const LOG: bool>(&self, s: &mut State, seat: usize, c: usize, m: u32, log: &mut EventLog<Event>) {
+        let petals = self.petals;
+        // c < 5: no shift passes the word.
+        let shift = 8 * c as u32;
+        let garden = s.garden.word();
+        let k = (garden >> shift) as u32 & 0xff;
+        // The first petal makes the seat the flower's starter: a select, not a branch (a lay
+        // starts a flower about one time in four, unpredictably).
+        let starter = std::hint::select_unpredictable(k == 0, seat as u8, s.starter[c]);
+        s.starter[c] = starter;
+        let total = k + m;
+        if total < petals {
+            // The usual play: no flower completed. Byte c stays below `petals`.
+            s.garden.set_word(garden + (u64::from(m) << shift));
             return;
         }
-        while k + m >= petals {
-            m -= petals - k;
-            k = 0;
-            s.flowers[seat] += 1;
-            s.flowers_by_color[c] += 1;
-            let starter = s.starter[c];
-            s.finished_by_other += u32::from(starter as usize != seat);
-            log.emit_if::<LOG>(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
-            s.starter[c] = seat as u8;
+        // Flowers taken and petals left (k < petals: one flower unless the play holds more
+        // cards than a flower).
+        let (taken, left) = if total < 2 * petals { (1, total - petals) } else { (total / petals, total % petals) };
+        s.flowers[seat] += i64::from(taken);
+        s.flowers_by_color[c] += taken;
+        // Only the first flower taken can have been started by another seat; the next ones
+        // were started by this play.
+        s.finished_by_other += u32::from(starter as usize != seat);
+        if LOG {
+            for i in 0..taken {
+                let starter = if i == 0 { starter } else { seat as u8 };
+                log.emit_if::<LOG>(|| Event::Completed { seat: seat as u8, color: c as u8, starter });
+            }
         }
-        s.garden.set(c, k + m);
+        s.starter[c] = seat as u8;
+        // Byte c goes from k to `left`, both below 256: no other byte changes.
+        s.garden.set_word(garden.wrapping_add(u64::from(left).wrapping_sub(u64::from(k)) << shift));
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
-    /// seats with no card while the pile is empty. Called on a game not over; returns whether
-    /// the game goes on.
+    /// seats with no card while the pile is empty. Called on a game not over; returns the seat
+    /// to play next, `None` once the game is over.
     #[inline(always)]
-    fn after_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) -> bool {
+    fn after_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) -> Option<usize> {
         let n = self.players;
         debug_assert!(!s.over);
         if s.left == 0 || s.turns >= self.params.turn_cap {
             s.over = true;
             s.end_reason = if s.left == 0 { END_ALL_PLAYED } else { END_CAP };
             log.emit_if::<LOG>(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
-            return false;
+            return None;
         }
         let mut seat = s.current as usize;
         loop {
@@ -570,15 +626,16 @@ impl FlowerPower {
             log.emit_if::<LOG>(|| Event::PassedOver { seat: seat as u8 });
         }
         self.begin_turn::<LOG>(s, seat, log);
-        true
+        Some(seat)
     }
 
     /// `seat`'s turn once it has chosen: the cards at the positions in `mask` leave its hand
     /// and land on their flowers, then the game ends or the next seat starts its turn. The
     /// rules of [`Game::apply`] and [`Game::play_out`] alike; `LOG` as in
-    /// [`FlowerPower::begin_turn`]. Returns whether the game goes on.
+    /// [`FlowerPower::begin_turn`]. Returns the seat to play next, `None` once the game is over
+    /// (the quick loop keeps the seat in a register rather than reading it back).
     #[inline(always)]
-    fn turn<const LOG: bool>(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) -> bool {
+    fn turn<const LOG: bool>(&self, s: &mut State, seat: usize, mask: u16, log: &mut EventLog<Event>) -> Option<usize> {
         if mask != 0 && mask & (mask - 1) == 0 {
             // One card, the usual play: no loop over the cards or the colors.
             let c = s.hands[seat].take_one(mask);
@@ -592,7 +649,7 @@ impl FlowerPower {
             while rest != 0 {
                 let c = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                self.lay::<LOG>(s, seat, c, ((played >> (8 * c)) & 0xff) as u16, log);
+                self.lay::<LOG>(s, seat, c, ((played >> (8 * c)) & 0xff) as u32, log);
             }
         }
         s.turns += 1;
@@ -729,7 +786,8 @@ impl Game for FlowerPower {
     }
 
     /// Plays the dealt game `s` to its end with nothing recorded, a turn at a time: each turn
-    /// the seat [`Game::to_move`] names is asked as the plain loop asks it ([`ask`]) and its
+    /// the seat [`Game::to_move`] names (as the last turn returned it) is asked as the plain
+    /// loop asks it ([`ask`]) and its
     /// play applied by the rules [`Game::apply`] uses (`turn`), in the copy
     /// that holds no event code, the end known from the turn itself. The same game
     /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision).
@@ -739,11 +797,12 @@ impl Game for FlowerPower {
         if s.over {
             return;
         }
+        let mut seat = s.current as usize;
         loop {
-            let seat = s.current as usize;
             let action = ask(self, s, seat, bots, seat_rngs);
-            if !self.turn::<false>(s, seat, action.0, log) {
-                return;
+            match self.turn::<false>(s, seat, action.0, log) {
+                Some(next) => seat = next,
+                None => return,
             }
         }
     }

@@ -212,7 +212,7 @@ fn k_petals_plus_m_cards_give_floor_flowers_and_leave_the_remainder() {
         let mut s = table(&g, &[of(GREEN, m)], [0, 0, 0, k, 0], None, 0);
         apply(&g, &mut s, first(m));
         assert_eq!(s.flowers[0], flowers, "k = {k}, m = {m}");
-        assert_eq!(s.garden[GREEN], left, "k = {k}, m = {m}");
+        assert_eq!(u16::from(s.garden[GREEN]), left, "k = {k}, m = {m}");
         assert_eq!(s.flowers_by_color[GREEN] as i64, flowers);
     }
 }
@@ -766,22 +766,22 @@ proptest! {
         hand.take_fast(if cards.len() == 16 { played } else { played & ((1 << cards.len()) - 1) });
         let garden = garden.map(|k| k.min(petals as u16 - 1));
         let lanes = rules::Garden::from(garden);
-        prop_assert_eq!(super::bots::single_card(&hand, lanes.lanes(), petals), single_card_oracle(&hand, &garden, petals));
+        prop_assert_eq!(super::bots::single_card(&hand, lanes.word(), petals), single_card_oracle(&hand, &garden, petals));
     }
 }
 
 proptest! {
-    /// [`rules::Garden::set`] (one 16-byte write) changes exactly its color's lane, as the
-    /// plain array write does, and leaves the lanes past the five colors at 0.
+    /// [`rules::Garden::set`] (one word write) changes exactly its color's byte, as the
+    /// plain array write does, and leaves the bytes past the five colors at 0.
     #[test]
-    fn garden_set_is_one_lane(petals in prop::array::uniform5(0u16..200), writes in prop::collection::vec((0usize..COLORS, 0u16..200), 0..8)) {
+    fn garden_set_is_one_byte(petals in prop::array::uniform5(0u16..200), writes in prop::collection::vec((0usize..COLORS, 0u16..200), 0..8)) {
         let mut garden = rules::Garden::from(petals);
         let mut plain = petals;
         for &(c, k) in &writes {
             garden.set(c, k);
             plain[c] = k;
             prop_assert_eq!(garden, plain);
-            prop_assert_eq!(&garden.lanes()[COLORS..], &[0u16; 8 - COLORS][..]);
+            prop_assert_eq!(garden.word() >> (8 * COLORS), 0);
         }
     }
 
@@ -798,6 +798,22 @@ proptest! {
         prop_assert_eq!(taken, 1 << (8 * c));
         prop_assert_eq!(c, color_of(hand[at % hand.len()]));
         prop_assert_eq!(one, fast);
+    }
+
+    /// [`Hand::draw`] leaves the hand and the pile that drawing one card at a time (pop, then
+    /// push) leaves.
+    #[test]
+    fn draw_is_pop_and_push(hand in prop::collection::vec(0u8..25, 0..=16), pile in prop::collection::vec(0u8..25, 0..=20), n in 0usize..=16) {
+        let h = Hand::from_cards(&hand);
+        let n = n.min(pile.len()).min(MAX_HAND - hand.len());
+        let (mut one, mut all) = (h, h);
+        let (mut one_pile, mut all_pile) = (pile.clone(), pile);
+        for _ in 0..n {
+            one.push(one_pile.pop().expect("n is at most the pile"));
+        }
+        all.draw(&mut all_pile, n);
+        prop_assert_eq!(one, all);
+        prop_assert_eq!(one_pile, all_pile);
     }
 
     /// Cards pushed one by one (one 16-byte write each) are the hand, in order, whatever
@@ -839,8 +855,9 @@ proptest! {
         }
     }
 
-    /// [`Hand::positions_of`] (SSE2 on x86-64, the stale slots past the length masked) and
-    /// [`Hand::first_of`] (the lowest slot of the color, stale slots unmasked) agree with the
+    /// [`Hand::positions_of`] (SSE2 on x86-64, the stale slots past the length masked),
+    /// [`Hand::first_of`] (the lowest slot of the color, stale slots unmasked) and
+    /// [`Hand::first_of_color`] (the first n slots of the color) agree with the
     /// card-by-card reading, for hands left by a series of plays of either kind and draws.
     #[test]
     fn positions_are_read_from_the_cards(hand in prop::collection::vec(0u8..25, 0..=16), masks in prop::collection::vec(any::<u16>(), 0..4), refill in prop::collection::vec(0u8..25, 0..=16), fast in any::<bool>()) {
@@ -855,6 +872,9 @@ proptest! {
                 let plain = h.positions_of_plain(c);
                 prop_assert_eq!(h.positions_of(c), plain);
                 prop_assert_eq!(h.first_of(c), plain & plain.wrapping_neg());
+                for n in 0..=h.color(c) {
+                    prop_assert_eq!(h.first_of_color(c, n), h.first_of_color_plain(c, n));
+                }
             }
         }
     }

@@ -24,14 +24,14 @@ impl<'a> View<'a> {
 
     /// Petals of each color's flower in progress (public: the garden is on the table).
     #[inline(always)]
-    pub fn garden(&self) -> &'a [u16; COLORS] {
-        self.table.garden.petals()
+    pub fn garden(&self) -> [u16; COLORS] {
+        self.table.garden.petals().map(u16::from)
     }
 
-    /// The garden as eight 16-bit lanes (5..8 are 0), aligned for one vector read.
+    /// The garden as one word, a byte per color (byte c: color c's petals, bytes 5..8 are 0).
     #[inline(always)]
-    pub fn garden_lanes(&self) -> &'a [u16; 8] {
-        self.table.garden.lanes()
+    pub fn garden_word(&self) -> u64 {
+        self.table.garden.word()
     }
 
     /// Who laid the first petal of each color's flower in progress (public).
