@@ -334,7 +334,15 @@ impl DiceFactor {
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
     /// discards again.
     #[inline(always)]
-    fn resolve_discard<const LOG: bool>(&self, s: &mut State, seat: usize, discarded: Discarded, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn resolve_discard<const LOG: bool>(
+        &self,
+        s: &mut State,
+        seat: usize,
+        discarded: Discarded,
+        allowed: Allowed,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) {
         let Discarded { card, effect } = discarded;
         if !is_action(card) {
             // The everyday discard, first: nothing to resolve (what the general path below

@@ -40,17 +40,7 @@ impl<'a> View<'a> {
     #[inline(always)]
     pub(super) fn reading(seat: usize, s: &'a State, players: usize, allowed: u16) -> Self {
         debug_assert_eq!(allowed, allowed_targets(s.dice), "the targets of other dice");
-        View {
-            seat,
-            decision: s.phase,
-            hand: &s.hands[seat],
-            dice: s.dice,
-            allowed,
-            discard: &s.discard,
-            taken: s.taken,
-            players,
-            table: s,
-        }
+        View { seat, decision: s.phase, hand: &s.hands[seat], dice: s.dice, allowed, discard: &s.discard, taken: s.taken, players, table: s }
     }
 
     /// The top of the discard pile.

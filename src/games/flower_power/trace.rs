@@ -142,7 +142,9 @@ impl Traces for FlowerPower {
             current: s.current,
             passes: s.passes,
             players: (0..self.players).map(|seat| Player { hand: card_names(s.hands[seat].cards()), flowers: s.flowers[seat] }).collect(),
-            garden: (0..COLORS).map(|c| Flower { color: COLOR_NAMES[c], petals: u16::from(s.garden[c]), starter: (s.garden[c] > 0).then_some(s.starter[c]) }).collect(),
+            garden: (0..COLORS)
+                .map(|c| Flower { color: COLOR_NAMES[c], petals: u16::from(s.garden[c]), starter: (s.garden[c] > 0).then_some(s.starter[c]) })
+                .collect(),
             flowers_by_color: s.flowers_by_color.to_vec(),
             pile: s.pile.iter().rev().map(|&c| crate::games::chroma::card_str(c)).collect(),
             over: s.over,
