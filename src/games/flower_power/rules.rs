@@ -66,6 +66,18 @@ pub struct Hand {
     colors: [u8; 8],
 }
 
+/// The lowest `n` set bits of `positions` (all of them when it has fewer): the first `n`
+/// cards of a color by position, card by card (the plain reading, and the fallback off x86-64).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn lowest_bits(mut positions: u16, n: u32) -> u16 {
+    let mut mask = 0u16;
+    for _ in 0..n {
+        mask |= positions & positions.wrapping_neg();
+        positions &= positions.wrapping_sub(1);
+    }
+    mask
+}
+
 impl Hand {
     /// An empty hand.
     pub const EMPTY: Hand = Hand { cards: Slots([0; MAX_HAND]), len: 0, colors: [0; 8] };
@@ -157,26 +169,14 @@ impl Hand {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let mut rest = self.positions_of(c);
-            let mut mask = 0u16;
-            for _ in 0..n {
-                mask |= rest & rest.wrapping_neg();
-                rest &= rest.wrapping_sub(1);
-            }
-            mask
+            lowest_bits(self.positions_of(c), n)
         }
     }
 
     /// [`Hand::first_of_color`] card by card, the plain version (the tests compare the two).
     #[cfg(test)]
     pub fn first_of_color_plain(&self, c: usize, n: u32) -> u16 {
-        let mut rest = self.positions_of_plain(c);
-        let mut mask = 0u16;
-        for _ in 0..n {
-            mask |= rest & rest.wrapping_neg();
-            rest &= rest.wrapping_sub(1);
-        }
-        mask
+        lowest_bits(self.positions_of_plain(c), n)
     }
 
     /// The position of the first card of color `c` as a one-bit mask, 0 if the hand holds none.
