@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
+use super::params::{HAND_CAP, KINDS, MAX_PAIR_DRAWS, MAX_PLAYERS};
 use super::{Action, Decision, Event, MatchMetrics, MatchPatch, View};
 use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask, rng};
 use crate::games::chroma::{Card, cell_name, shuffle_cards};
@@ -483,6 +483,19 @@ impl Patch {
         self.iter().fold(0, |m, slot| m | 1 << slot.card)
     }
 
+    /// Slots in the patch: the count kept beside them, read without slicing the slots (which
+    /// checks the count against the storage's length: a branch at every read).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the patch has no slot ([`Patch::len`]).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Slots holding each kind, in canonical order.
     #[inline]
     pub fn counts(&self) -> &[u8; KINDS] {
@@ -762,10 +775,12 @@ pub const END_CAP: u8 = 1;
 pub const END_REASONS: &[&str] = &["patch_empty", "cap"];
 
 impl State {
-    /// Whether a card can be drawn (the pile or the patch holds one).
-    #[inline]
+    /// Whether a card can be drawn (the pile or the patch holds one): one test of both sizes
+    /// together, not two (the second one, taken only once the pile is empty, was mispredicted
+    /// at every place it is inlined when the pile ran out).
+    #[inline(always)]
     pub fn can_draw(&self) -> bool {
-        !self.pile.is_empty() || !self.patch.is_empty()
+        self.pile.len() | self.patch.len() != 0
     }
 }
 
@@ -829,34 +844,53 @@ impl MatchPatch {
             Action::Pile | Action::Take(_) => {
                 let card = self.draw_card::<LOG>(s, seat, action, log);
                 if let Phase::Draw { left, after_pair } = s.phase
-                    && left > 1
-                    && s.can_draw()
+                    && self.mid_batch(s, seat, card, left, after_pair)
                 {
-                    s.hands[seat].push(card);
-                    s.phase = Phase::Draw { left: left - 1, after_pair };
                     return;
                 }
-                // The batch's last draw: step 2 follows. When the card pairs the one copy of
-                // it held and no other pair is held, that pair is the one laid first, so the
-                // card never joins the hand: the copy held leaves with it (the same hand as a
-                // push then `Hand::remove_pair`, without the second search and move).
-                let hand = &mut s.hands[seat];
-                if hand.pair_mask() == 0 && hand.count(card) == 1 {
-                    hand.remove(card);
-                    self.score_pair::<LOG>(s, seat, card, log);
-                    if self.redraws_after_pair(s) {
-                        return;
-                    }
-                } else {
-                    hand.push(card);
-                }
-                self.pairs_then_end_check::<LOG>(s, seat, log);
+                self.last_draw::<LOG>(s, seat, card, log);
             }
             Action::Place(card) => {
                 s.hands[seat].remove(card);
                 self.placed::<LOG>(s, seat, card, log);
             }
         }
+    }
+
+    /// A draw of a batch with `left` draws owed (this one included): when more follow and a
+    /// card can still be drawn, `card` joins the hand and the batch goes on (true); else
+    /// false, and the caller settles the batch's last draw ([`Self::last_draw`]).
+    #[inline(always)]
+    pub(super) fn mid_batch(&self, s: &mut State, seat: usize, card: Card, left: u8, after_pair: bool) -> bool {
+        let more = left > 1 && s.can_draw();
+        if more {
+            s.hands[seat].push(card);
+            s.phase = Phase::Draw { left: left - 1, after_pair };
+        }
+        more
+    }
+
+    /// The batch's last draw, `card`: step 2 follows, then the end check and the placement
+    /// ([`Self::pairs_then_end_check`]). True when a batch of redraws after a pair is asked
+    /// for (the phase is then that batch's first draw).
+    ///
+    /// When the card pairs the one copy of it held and no other pair is held, that pair is
+    /// the one laid first, so the card never joins the hand: the copy held leaves with it (the
+    /// same hand as a push then `Hand::remove_pair`, without the second search and move).
+    #[inline(always)]
+    pub(super) fn last_draw<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) -> bool {
+        let hand = &mut s.hands[seat];
+        // Both tests at once (`&`): one branch, whether the draw made a pair.
+        if (hand.pair_mask() == 0) & (hand.count(card) == 1) {
+            hand.remove(card);
+            self.score_pair::<LOG>(s, seat, card, log);
+            if self.redraws_after_pair(s) {
+                return true;
+            }
+        } else {
+            hand.push(card);
+        }
+        self.pairs_then_end_check::<LOG>(s, seat, log)
     }
 
     /// The public record of `seat` placing `card` (already out of its hand) in a new slot,
@@ -877,32 +911,33 @@ impl MatchPatch {
 
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
-    /// for the placement, or end the turn when the hand is empty).
+    /// for the placement, or end the turn when the hand is empty). True when a batch of
+    /// redraws is asked for.
     ///
     /// The first pair here, any later one in [`Self::more_pairs_then_end_check`]: written as
     /// a loop, the common path (no pair, or one pair and its redraws) first set up the loop's
     /// addresses in memory.
     #[inline(always)]
-    fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) -> bool {
         if s.hands[seat].pair_mask() != 0 {
             self.lay_pair::<LOG>(s, seat, log);
             if self.redraws_after_pair(s) {
-                return;
+                return true;
             }
             if s.hands[seat].pair_mask() != 0 {
-                self.more_pairs_then_end_check::<LOG>(s, seat, log);
-                return;
+                return self.more_pairs_then_end_check::<LOG>(s, seat, log);
             }
         }
         self.end_check::<LOG>(s, seat, log);
+        false
     }
 
     /// [`Self::pairs_then_end_check`] with a pair still held after one was laid with no
     /// redraw (none owed, or nothing to draw): rare, so out of line.
     #[cold]
     #[inline(never)]
-    fn more_pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        self.pairs_then_end_check::<LOG>(s, seat, log);
+    fn more_pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) -> bool {
+        self.pairs_then_end_check::<LOG>(s, seat, log)
     }
 
     /// After a pair is laid: asks for the redraws (true) when there are any and a card can be
@@ -914,6 +949,34 @@ impl MatchPatch {
             s.phase = Phase::Draw { left: self.params.pair_draws as u8, after_pair: true };
         }
         redraw
+    }
+
+    /// Plays the batches of redraws after a pair of `seat` (the phase is a batch's first
+    /// draw), each as `step` plays its draws, until one ends with no pair to redraw after:
+    /// the batch's draws one after the other in the code (`pair_draws`, the same all game, is
+    /// at most 2), so that no test of the phase's count says which draw is the last.
+    #[inline(always)]
+    fn play_redraws<L: Lineup<Self> + ?Sized>(
+        &self,
+        s: &mut State,
+        seat: usize,
+        bots: &mut L,
+        seat_rngs: &mut [GameRng; MAX_SEATS],
+        log: &mut EventLog<Event>,
+    ) {
+        const _: () = assert!(MAX_PAIR_DRAWS <= 2, "a batch of redraws is at most two draws");
+        loop {
+            debug_assert_eq!(s.phase, Phase::Draw { left: self.params.pair_draws as u8, after_pair: true });
+            let action = ask(self, s, seat, bots, seat_rngs);
+            let mut card = self.draw_card::<false>(s, seat, action, log);
+            if self.params.pair_draws == 2 && self.mid_batch(s, seat, card, 2, true) {
+                let action = ask(self, s, seat, bots, seat_rngs);
+                card = self.draw_card::<false>(s, seat, action, log);
+            }
+            if !self.last_draw::<false>(s, seat, card, log) {
+                return;
+            }
+        }
     }
 
     /// One single draw of `seat` (`action` is [`Action::Pile`] or [`Action::Take`], legal):
@@ -1155,6 +1218,11 @@ impl Game for MatchPatch {
     /// the same streams, and the same actions are applied by the same rules (`step`):
     /// the same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
     /// decision of random games).
+    ///
+    /// The redraws after a pair are played where the pair was laid
+    /// ([`MatchPatch::play_redraws`]), each draw of the batch at its own place in the code:
+    /// whether a draw is the batch's last is where it is played, not a test of the phase's
+    /// count (which was mispredicted at about every pair).
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, _rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
         let log: &mut EventLog<Event> = &mut EventLog::new(false);
@@ -1164,9 +1232,14 @@ impl Game for MatchPatch {
             debug_assert!((s.current as usize) < MAX_PLAYERS);
             let seat = s.current as usize % MAX_PLAYERS;
             match s.phase {
-                Phase::Draw { .. } => {
+                Phase::Draw { left, after_pair } => {
+                    // A turn's first draw (or, from a state in the middle of a batch, the
+                    // batch's next draw): `step`'s draw, its parts in line.
                     let action = ask(self, s, seat, bots, seat_rngs);
-                    self.step::<false>(s, seat, action, log);
+                    let card = self.draw_card::<false>(s, seat, action, log);
+                    if !self.mid_batch(s, seat, card, left, after_pair) && self.last_draw::<false>(s, seat, card, log) {
+                        self.play_redraws(s, seat, bots, seat_rngs, log);
+                    }
                 }
                 Phase::Place => {
                     let action = ask(self, s, seat, bots, seat_rngs);
