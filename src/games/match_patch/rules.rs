@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use super::params::{HAND_CAP, KINDS, MAX_PLAYERS};
+use super::params::{HAND_CAP, KINDS, MAX_PAIR_DRAWS, MAX_PLAYERS};
 use super::{Action, Decision, Event, MatchMetrics, MatchPatch, View};
 use crate::engine::{EventLog, Game, GameInfo, GameRng, Lineup, MAX_SEATS, Outcome, SearchDefaults, ToMove, ask, rng};
 use crate::games::chroma::{Card, cell_name, shuffle_cards};
@@ -483,6 +483,19 @@ impl Patch {
         self.iter().fold(0, |m, slot| m | 1 << slot.card)
     }
 
+    /// Slots in the patch: the count kept beside them, read without slicing the slots (which
+    /// checks the count against the storage's length: a branch at every read).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the patch has no slot ([`Patch::len`]).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Slots holding each kind, in canonical order.
     #[inline]
     pub fn counts(&self) -> &[u8; KINDS] {
@@ -762,10 +775,12 @@ pub const END_CAP: u8 = 1;
 pub const END_REASONS: &[&str] = &["patch_empty", "cap"];
 
 impl State {
-    /// Whether a card can be drawn (the pile or the patch holds one).
-    #[inline]
+    /// Whether a card can be drawn (the pile or the patch holds one): one test of both sizes
+    /// together, not two (the second one, taken only once the pile is empty, was mispredicted
+    /// at every place it is inlined when the pile ran out).
+    #[inline(always)]
     pub fn can_draw(&self) -> bool {
-        !self.pile.is_empty() || !self.patch.is_empty()
+        self.pile.len() | self.patch.len() != 0
     }
 }
 
@@ -779,7 +794,7 @@ impl MatchPatch {
     /// [`Self::step`] recording its events.
     #[inline(never)]
     fn step_logged(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
-        self.step::<true>(s, seat, action, log);
+        if s.records { self.step::<true, true>(s, seat, action, log) } else { self.step::<true, false>(s, seat, action, log) }
     }
 
     /// Fills the empty pile with the deck, shuffles, deals `deal` cards to each seat (seat 0
@@ -795,19 +810,21 @@ impl MatchPatch {
                 log.emit_if::<LOG>(|| Event::Dealt { seat: seat as u8, card });
             }
         }
-        self.begin_turn::<LOG>(s, 0, log);
+        // A dealt table keeps the public record (until the engine says nobody samples).
+        debug_assert!(s.records);
+        self.begin_turn::<LOG, true>(s, 0, log);
     }
 
     /// Starts `seat`'s turn: its first draw, or (nothing to draw, possible only when the
     /// deal took the whole deck) straight to its pairs and the end check.
-    fn begin_turn<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn begin_turn<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         s.turns += 1;
         s.current = seat as u8;
         log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns, seat: seat as u8 });
         if s.can_draw() {
             s.phase = Phase::Draw { left: 1, after_pair: false };
         } else {
-            self.nothing_to_draw::<LOG>(s, seat, log);
+            self.nothing_to_draw::<LOG, REC>(s, seat, log);
         }
     }
 
@@ -816,54 +833,74 @@ impl MatchPatch {
     /// check.
     #[cold]
     #[inline(never)]
-    fn nothing_to_draw<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        self.pairs_then_end_check::<LOG>(s, seat, log);
+    fn nothing_to_draw<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+        self.pairs_then_end_check::<LOG, REC>(s, seat, log);
     }
 
     /// Applies one action of the deciding seat. `LOG`: whether `log` records (the quick
-    /// loop's disabled log then costs nothing, not one branch per event);
-    /// [`Game::apply`] picks the version.
+    /// loop's disabled log then costs nothing, not one branch per event); `REC`: whether
+    /// the table keeps the public record only samples read (`State::records`: the quick loop
+    /// of a table where nobody samples holds no test of it); [`Game::apply`] picks the version.
     #[inline(always)]
-    pub(super) fn step<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
+    pub(super) fn step<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) {
         match action {
             Action::Pile | Action::Take(_) => {
-                let card = self.draw_card::<LOG>(s, seat, action, log);
+                let card = self.draw_card::<LOG, REC>(s, seat, action, log);
                 if let Phase::Draw { left, after_pair } = s.phase
-                    && left > 1
-                    && s.can_draw()
+                    && self.mid_batch(s, seat, card, left, after_pair)
                 {
-                    s.hands[seat].push(card);
-                    s.phase = Phase::Draw { left: left - 1, after_pair };
                     return;
                 }
-                // The batch's last draw: step 2 follows. When the card pairs the one copy of
-                // it held and no other pair is held, that pair is the one laid first, so the
-                // card never joins the hand: the copy held leaves with it (the same hand as a
-                // push then `Hand::remove_pair`, without the second search and move).
-                let hand = &mut s.hands[seat];
-                if hand.pair_mask() == 0 && hand.count(card) == 1 {
-                    hand.remove(card);
-                    self.score_pair::<LOG>(s, seat, card, log);
-                    if self.redraws_after_pair(s) {
-                        return;
-                    }
-                } else {
-                    hand.push(card);
-                }
-                self.pairs_then_end_check::<LOG>(s, seat, log);
+                self.last_draw::<LOG, REC>(s, seat, card, log);
             }
             Action::Place(card) => {
                 s.hands[seat].remove(card);
-                self.placed::<LOG>(s, seat, card, log);
+                self.placed::<LOG, REC>(s, seat, card, log);
             }
         }
+    }
+
+    /// A draw of a batch with `left` draws owed (this one included): when more follow and a
+    /// card can still be drawn, `card` joins the hand and the batch goes on (true); else
+    /// false, and the caller settles the batch's last draw ([`Self::last_draw`]).
+    #[inline(always)]
+    pub(super) fn mid_batch(&self, s: &mut State, seat: usize, card: Card, left: u8, after_pair: bool) -> bool {
+        let more = left > 1 && s.can_draw();
+        if more {
+            s.hands[seat].push(card);
+            s.phase = Phase::Draw { left: left - 1, after_pair };
+        }
+        more
+    }
+
+    /// The batch's last draw, `card`: step 2 follows, then the end check and the placement
+    /// ([`Self::pairs_then_end_check`]). True when a batch of redraws after a pair is asked
+    /// for (the phase is then that batch's first draw).
+    ///
+    /// When the card pairs the one copy of it held and no other pair is held, that pair is
+    /// the one laid first, so the card never joins the hand: the copy held leaves with it (the
+    /// same hand as a push then `Hand::remove_pair`, without the second search and move).
+    #[inline(always)]
+    pub(super) fn last_draw<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) -> bool {
+        let hand = &mut s.hands[seat];
+        // Both tests at once (`&`): one branch, whether the draw made a pair.
+        if (hand.pair_mask() == 0) & (hand.count(card) == 1) {
+            hand.remove(card);
+            self.score_pair::<LOG, REC>(s, seat, card, log);
+            if self.redraws_after_pair(s) {
+                return true;
+            }
+        } else {
+            hand.push(card);
+        }
+        self.pairs_then_end_check::<LOG, REC>(s, seat, log)
     }
 
     /// The public record of `seat` placing `card` (already out of its hand) in a new slot,
     /// then the turn's end.
     #[inline(always)]
-    pub(super) fn placed<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
-        if s.records {
+    pub(super) fn placed<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
+        if REC {
             let known = &mut s.known[seat][card as usize];
             *known = known.saturating_sub(1);
             s.excluded[seat] |= 1 << card;
@@ -872,37 +909,38 @@ impl MatchPatch {
         s.placed += 1;
         s.patch.push(Slot { card, serial });
         log.emit_if::<LOG>(|| Event::Placed { seat: seat as u8, card, serial });
-        self.end_turn::<LOG>(s, log);
+        self.end_turn::<LOG, REC>(s, log);
     }
 
     /// Step 2 (lay the first pair in canonical order, the two copies held longest, then
     /// redraw; repeat while a pair is held), then step 3 (the end check) and step 4 (ask
-    /// for the placement, or end the turn when the hand is empty).
+    /// for the placement, or end the turn when the hand is empty). True when a batch of
+    /// redraws is asked for.
     ///
     /// The first pair here, any later one in [`Self::more_pairs_then_end_check`]: written as
     /// a loop, the common path (no pair, or one pair and its redraws) first set up the loop's
     /// addresses in memory.
     #[inline(always)]
-    fn pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    fn pairs_then_end_check<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) -> bool {
         if s.hands[seat].pair_mask() != 0 {
-            self.lay_pair::<LOG>(s, seat, log);
+            self.lay_pair::<LOG, REC>(s, seat, log);
             if self.redraws_after_pair(s) {
-                return;
+                return true;
             }
             if s.hands[seat].pair_mask() != 0 {
-                self.more_pairs_then_end_check::<LOG>(s, seat, log);
-                return;
+                return self.more_pairs_then_end_check::<LOG, REC>(s, seat, log);
             }
         }
-        self.end_check::<LOG>(s, seat, log);
+        self.end_check::<LOG, REC>(s, seat, log);
+        false
     }
 
     /// [`Self::pairs_then_end_check`] with a pair still held after one was laid with no
     /// redraw (none owed, or nothing to draw): rare, so out of line.
     #[cold]
     #[inline(never)]
-    fn more_pairs_then_end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
-        self.pairs_then_end_check::<LOG>(s, seat, log);
+    fn more_pairs_then_end_check<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) -> bool {
+        self.pairs_then_end_check::<LOG, REC>(s, seat, log)
     }
 
     /// After a pair is laid: asks for the redraws (true) when there are any and a card can be
@@ -916,18 +954,77 @@ impl MatchPatch {
         redraw
     }
 
+    /// `Game::play_out`'s loop, `REC` as [`Self::step`]'s (the table's `records`, fixed for
+    /// the rest of the game: no rule sets it).
+    #[inline(always)]
+    fn play_quietly<const REC: bool, L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, seat_rngs: &mut [GameRng; MAX_SEATS]) {
+        debug_assert_eq!(s.records, REC);
+        let log: &mut EventLog<Event> = &mut EventLog::new(false);
+        loop {
+            // Within the table's seats (`current` is below `players`): as a remainder, the
+            // seat indexes the hands and the seat streams without a bounds check.
+            debug_assert!((s.current as usize) < MAX_PLAYERS);
+            let seat = s.current as usize % MAX_PLAYERS;
+            match s.phase {
+                Phase::Draw { left, after_pair } => {
+                    // A turn's first draw (or, from a state in the middle of a batch, the
+                    // batch's next draw): `step`'s draw, its parts in line.
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    let card = self.draw_card::<false, REC>(s, seat, action, log);
+                    if !self.mid_batch(s, seat, card, left, after_pair) && self.last_draw::<false, REC>(s, seat, card, log) {
+                        self.play_redraws::<REC, L>(s, seat, bots, seat_rngs, log);
+                    }
+                }
+                Phase::Place => {
+                    let action = ask(self, s, seat, bots, seat_rngs);
+                    self.step::<false, REC>(s, seat, action, log);
+                }
+                Phase::Over => return,
+            }
+        }
+    }
+
+
+    /// Plays the batches of redraws after a pair of `seat` (the phase is a batch's first
+    /// draw), each as `step` plays its draws, until one ends with no pair to redraw after:
+    /// the batch's draws one after the other in the code (`pair_draws`, the same all game, is
+    /// at most 2), so that no test of the phase's count says which draw is the last.
+    #[inline(always)]
+    fn play_redraws<const REC: bool, L: Lineup<Self> + ?Sized>(
+        &self,
+        s: &mut State,
+        seat: usize,
+        bots: &mut L,
+        seat_rngs: &mut [GameRng; MAX_SEATS],
+        log: &mut EventLog<Event>,
+    ) {
+        const _: () = assert!(MAX_PAIR_DRAWS <= 2, "a batch of redraws is at most two draws");
+        loop {
+            debug_assert_eq!(s.phase, Phase::Draw { left: self.params.pair_draws as u8, after_pair: true });
+            let action = ask(self, s, seat, bots, seat_rngs);
+            let mut card = self.draw_card::<false, REC>(s, seat, action, log);
+            if self.params.pair_draws == 2 && self.mid_batch(s, seat, card, 2, true) {
+                let action = ask(self, s, seat, bots, seat_rngs);
+                card = self.draw_card::<false, REC>(s, seat, action, log);
+            }
+            if !self.last_draw::<false, REC>(s, seat, card, log) {
+                return;
+            }
+        }
+    }
+
     /// One single draw of `seat` (`action` is [`Action::Pile`] or [`Action::Take`], legal):
     /// the card leaves the pile or its slot, the public record follows; the caller puts the
     /// card in the hand (or lays it at once with its pair).
     #[inline(always)]
-    fn draw_card<const LOG: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) -> Card {
+    fn draw_card<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, action: Action, log: &mut EventLog<Event>) -> Card {
         let pile = action == Action::Pile;
         let card = match action {
             Action::Take(i) => {
                 let slot = s.patch.take(i as usize);
                 s.patch_draws += 1;
                 log.emit_if::<LOG>(|| Event::Took { seat: seat as u8, index: i, serial: slot.serial });
-                if s.records {
+                if REC {
                     s.known[seat][slot.card as usize] += 1;
                     s.excluded[seat] &= !(1 << slot.card);
                 }
@@ -936,7 +1033,7 @@ impl MatchPatch {
             _ => {
                 let card = s.pile.pop().expect("a legal pile draw has a card");
                 s.pile_draws += 1;
-                if s.records {
+                if REC {
                     s.excluded[seat] = 0;
                     s.hands[seat].pass_up(s.patch.kinds());
                 }
@@ -950,19 +1047,19 @@ impl MatchPatch {
     /// `seat` lays its first pair in canonical order (it holds one): the two copies held
     /// longest leave its hand, face up.
     #[inline(always)]
-    pub(super) fn lay_pair<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    pub(super) fn lay_pair<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
         s.hands[seat].remove_pair(card);
-        self.score_pair::<LOG>(s, seat, card, log);
+        self.score_pair::<LOG, REC>(s, seat, card, log);
     }
 
     /// The public record of `seat` laying a pair of `card` (both copies already out of its
     /// hand): its score, the pairs laid, what is known of its hand.
     #[inline(always)]
-    fn score_pair<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
+    fn score_pair<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, card: Card, log: &mut EventLog<Event>) {
         s.pairs[seat] += 1;
         s.laid[card as usize] += 1;
-        if s.records {
+        if REC {
             let known = &mut s.known[seat][card as usize];
             *known = known.saturating_sub(2);
         }
@@ -972,13 +1069,13 @@ impl MatchPatch {
     /// Step 3 (the end check) after `seat`'s draws and pairs, then step 4: ask for the
     /// placement, or end the turn when the hand is empty.
     #[inline(always)]
-    pub(super) fn end_check<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
+    pub(super) fn end_check<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         if !s.can_draw() {
             s.phase = Phase::Over;
             s.end_reason = END_PATCH_EMPTY;
             log.emit_if::<LOG>(|| Event::GameOver { reason: END_PATCH_EMPTY, turns: s.turns });
         } else if s.hands[seat].is_empty() {
-            self.end_turn::<LOG>(s, log);
+            self.end_turn::<LOG, REC>(s, log);
         } else {
             s.phase = Phase::Place;
         }
@@ -986,7 +1083,7 @@ impl MatchPatch {
 
     /// Ends the current turn: the cap, or the next seat's turn.
     #[inline]
-    pub(super) fn end_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
+    pub(super) fn end_turn<const LOG: bool, const REC: bool>(&self, s: &mut State, log: &mut EventLog<Event>) {
         if s.turns >= self.params.turn_cap {
             s.phase = Phase::Over;
             s.end_reason = END_CAP;
@@ -994,7 +1091,7 @@ impl MatchPatch {
             return;
         }
         let next = if s.current as usize + 1 >= self.players { 0 } else { s.current as usize + 1 };
-        self.begin_turn::<LOG>(s, next, log);
+        self.begin_turn::<LOG, REC>(s, next, log);
     }
 }
 
@@ -1139,7 +1236,13 @@ impl Game for MatchPatch {
     /// recording one out of line, the quick loop inlines the other).
     #[inline(always)]
     fn apply(&self, s: &mut State, seat: usize, action: Action, _rng: &mut GameRng, log: &mut EventLog<Event>) {
-        if log.enabled() { self.step_logged(s, seat, action, log) } else { self.step::<false>(s, seat, action, log) }
+        if log.enabled() {
+            self.step_logged(s, seat, action, log)
+        } else if s.records {
+            self.step::<false, true>(s, seat, action, log)
+        } else {
+            self.step::<false, false>(s, seat, action, log)
+        }
     }
 
     /// Plays the dealt game `s` to its end with nothing recorded: every decision asked and
@@ -1155,26 +1258,15 @@ impl Game for MatchPatch {
     /// the same streams, and the same actions are applied by the same rules (`step`):
     /// the same game (`play_out_is_the_plain_loop` compares the two from the deal or any later
     /// decision of random games).
+    ///
+    /// The redraws after a pair are played where the pair was laid (`play_redraws`), each
+    /// draw of the batch at its own place in the code: whether a draw is the batch's last is
+    /// where it is played, not a test of the phase's count (which was mispredicted at about
+    /// every pair). The loop (`play_quietly`) comes in two versions, with and without the
+    /// public record only samples read (`State::records`, chosen once a game).
     #[inline(always)]
     fn play_out<L: Lineup<Self> + ?Sized>(&self, s: &mut State, bots: &mut L, _rng: &mut GameRng, seat_rngs: &mut [GameRng; MAX_SEATS]) {
-        let log: &mut EventLog<Event> = &mut EventLog::new(false);
-        loop {
-            // Within the table's seats (`current` is below `players`): as a remainder, the
-            // seat indexes the hands and the seat streams without a bounds check.
-            debug_assert!((s.current as usize) < MAX_PLAYERS);
-            let seat = s.current as usize % MAX_PLAYERS;
-            match s.phase {
-                Phase::Draw { .. } => {
-                    let action = ask(self, s, seat, bots, seat_rngs);
-                    self.step::<false>(s, seat, action, log);
-                }
-                Phase::Place => {
-                    let action = ask(self, s, seat, bots, seat_rngs);
-                    self.step::<false>(s, seat, action, log);
-                }
-                Phase::Over => return,
-            }
-        }
+        if s.records { self.play_quietly::<true, L>(s, bots, seat_rngs) } else { self.play_quietly::<false, L>(s, bots, seat_rngs) }
     }
 
     fn outcome(&self, s: &State) -> Outcome {
