@@ -984,7 +984,6 @@ impl MatchPatch {
         }
     }
 
-
     /// Plays the batches of redraws after a pair of `seat` (the phase is a batch's first
     /// draw), each as `step` plays its draws, until one ends with no pair to redraw after:
     /// the batch's draws one after the other in the code (`pair_draws`, the same all game, is
