@@ -157,7 +157,8 @@ const FACE_TARGETS: [u16; 256] = {
 #[inline(always)]
 pub fn pair(allowed: u16) -> Option<(usize, usize)> {
     let rest = allowed & allowed.wrapping_sub(1);
-    (rest != 0 && rest & (rest - 1) == 0).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
+    // `&`, not `&&`: one branch (on the dice's shape, the same all game long), not two.
+    ((rest != 0) & (rest & rest.wrapping_sub(1) == 0)).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
 }
 
 /// The targets `allowed` when exactly one die shows the logo, as `(die, other)`: `die` 0
@@ -166,10 +167,11 @@ pub fn pair(allowed: u16) -> Option<(usize, usize)> {
 #[inline(always)]
 pub fn one_logo(allowed: u16) -> Option<(usize, usize)> {
     let (colors, shapes) = (allowed & 31, allowed >> 5);
-    let single = |m: u16| m != 0 && m & (m - 1) == 0;
-    if colors == 31 && single(shapes) {
+    // `&`, not `&&`: fewer branches on the dice's shape.
+    let single = |m: u16| (m != 0) & (m & m.wrapping_sub(1) == 0);
+    if (colors == 31) & single(shapes) {
         Some((0, 5 + shapes.trailing_zeros() as usize))
-    } else if shapes == 31 && single(colors) {
+    } else if (shapes == 31) & single(colors) {
         Some((1, colors.trailing_zeros() as usize))
     } else {
         None
