@@ -75,11 +75,6 @@ pub const TOWARD_MASK: [u64; TARGETS] = {
     m
 };
 
-/// The fields of the even targets (0, 2, 4, 6, 8) in a [`Hand::toward`] word.
-const EVEN_FIELDS: u64 = FIELD_MASK * EVEN_ONES;
-/// Bit 0 of every even target's field.
-const EVEN_ONES: u64 = 1 | 1 << 12 | 1 << 24 | 1 << 36 | 1 << 48;
-
 /// Per 5-bit group of targets: bit 6t set for every target t of the group (first field 0).
 const FIELD_STARTS: [u64; 32] = {
     let mut t = [0u64; 32];
@@ -97,31 +92,34 @@ const FIELD_STARTS: [u64; 32] = {
     t
 };
 
-/// [`Hand::reaches`] for one set of targets and one goal, ready to test many hands.
+/// [`Hand::reaches`] for one set of targets and one goal, ready to test many hands: the
+/// allowed targets' fields plus 64 - goal each carry out of their field exactly when they
+/// reach the goal (fields hold at most 63), and the carries are read back with two XORs.
+/// A carry into the next field can only make that field carry too when it reaches the
+/// goal less one: a false hit there rides on a true one below, so "any carry" is exact.
 #[derive(Clone, Copy, Debug)]
 pub struct Reach {
-    /// 64 - goal in every even field.
+    /// The allowed targets' fields.
+    fields: u64,
+    /// 64 - goal in every allowed target's field.
     bias: u64,
-    /// Bit 6t set for every target t allowed.
-    wanted: u64,
+    /// Bit 6(t + 1) for every allowed target t: where its carry lands.
+    carries: u64,
 }
 
 impl Reach {
     /// The test of `goal` (1 to 64) cards toward a target in `allowed`.
     #[inline(always)]
     pub fn new(allowed: u16, goal: u32) -> Reach {
-        Reach {
-            bias: (64 - u64::from(goal)) * EVEN_ONES,
-            wanted: FIELD_STARTS[(allowed & 31) as usize] | FIELD_STARTS[(allowed >> 5 & 31) as usize] << (5 * FIELD),
-        }
+        let starts = FIELD_STARTS[(allowed & 31) as usize] | FIELD_STARTS[(allowed >> 5 & 31) as usize] << (5 * FIELD);
+        Reach { fields: starts * FIELD_MASK, bias: starts * (64 - u64::from(goal)), carries: starts << FIELD }
     }
 
-    /// Whether `hand` holds the goal toward an allowed target.
+    /// Whether `hand` holds the goal toward an allowed target: six operations, no branch.
     #[inline(always)]
     pub fn hit(self, hand: &Hand) -> bool {
-        let even = ((hand.toward & EVEN_FIELDS) + self.bias) >> FIELD & EVEN_ONES;
-        let odd = (((hand.toward >> FIELD) & EVEN_FIELDS) + self.bias) >> FIELD & EVEN_ONES;
-        (even | odd << FIELD) & self.wanted != 0
+        let held = hand.toward & self.fields;
+        ((held + self.bias) ^ held ^ self.bias) & self.carries != 0
     }
 }
 
@@ -159,7 +157,8 @@ const FACE_TARGETS: [u16; 256] = {
 #[inline(always)]
 pub fn pair(allowed: u16) -> Option<(usize, usize)> {
     let rest = allowed & allowed.wrapping_sub(1);
-    (rest != 0 && rest & (rest - 1) == 0).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
+    // `&`, not `&&`: one branch (on the dice's shape, the same all game long), not two.
+    ((rest != 0) & (rest & rest.wrapping_sub(1) == 0)).then(|| (allowed.trailing_zeros() as usize, rest.trailing_zeros() as usize))
 }
 
 /// The targets `allowed` when exactly one die shows the logo, as `(die, other)`: `die` 0
@@ -168,10 +167,11 @@ pub fn pair(allowed: u16) -> Option<(usize, usize)> {
 #[inline(always)]
 pub fn one_logo(allowed: u16) -> Option<(usize, usize)> {
     let (colors, shapes) = (allowed & 31, allowed >> 5);
-    let single = |m: u16| m != 0 && m & (m - 1) == 0;
-    if colors == 31 && single(shapes) {
+    // `&`, not `&&`: fewer branches on the dice's shape.
+    let single = |m: u16| (m != 0) & (m & m.wrapping_sub(1) == 0);
+    if (colors == 31) & single(shapes) {
         Some((0, 5 + shapes.trailing_zeros() as usize))
-    } else if shapes == 31 && single(colors) {
+    } else if (shapes == 31) & single(colors) {
         Some((1, colors.trailing_zeros() as usize))
     } else {
         None
@@ -226,7 +226,7 @@ impl Holding {
     #[inline(always)]
     pub fn best_target(self, allowed: u16) -> usize {
         match (pair(allowed), one_logo(allowed)) {
-            (Some((a, b)), _) => self.best_of_two(a, b),
+            (Some((a, b)), _) => self.best_of_two(allowed, a, b),
             (None, Some((0, other))) => self.best_under_logo::<0>(other),
             (None, Some((_, other))) => self.best_under_logo::<1>(other),
             (None, None) => {
@@ -269,10 +269,15 @@ impl Holding {
         self.highest_of(logo_targets::<LOGO>(other))
     }
 
-    /// [`Holding::best_target`] when the dice allow exactly the targets `a` < `b`.
+    /// [`Holding::best_target`] when the dice allow exactly the targets `a` < `b` (`allowed`):
+    /// the lowest target of `allowed`, or of `allowed` without it when `b` leads. Arithmetic,
+    /// not a select: which of two targets leads is a coin toss from one discard to the next,
+    /// and the compiler made both a branch and `select_unpredictable` a branch (a fifth of a
+    /// game's mispredicted branches, cachegrind).
     #[inline(always)]
-    pub fn best_of_two(self, a: usize, b: usize) -> usize {
-        if self.score(b) > self.score(a) { b } else { a }
+    pub fn best_of_two(self, allowed: u16, a: usize, b: usize) -> usize {
+        let b_leads = u16::from(self.score(b) > self.score(a));
+        (allowed & allowed.wrapping_sub(b_leads)).trailing_zeros() as usize
     }
 }
 
@@ -360,9 +365,8 @@ impl Hand {
         let c = &mut self.counts[card as usize];
         debug_assert!(*c > 0, "removing a card that is not held");
         *c -= 1;
-        if *c == 0 {
-            self.held &= !(1 << card);
-        }
+        // Without a branch: whether the last copy left is the hand's to tell, not the code's.
+        self.held &= !(u64::from(*c == 0) << card);
         self.toward -= TOWARD_INC[card as usize];
         self.len -= 1;
     }
@@ -420,9 +424,7 @@ impl Hand {
     }
 
     /// Whether some target in `allowed` has at least `goal` cards (1 to 64): `highest(allowed)
-    /// >= goal`, the plain version the tests compare it with, without a loop. The even and the
-    /// odd targets' fields are spread 12 bits apart so that each field plus 64 - `goal`
-    /// carries into its own 7th bit exactly when it reaches `goal` (fields hold at most 63).
+    /// >= goal`, the plain version the tests compare it with, without a loop ([`Reach`]).
     #[inline(always)]
     pub fn reaches(&self, allowed: u16, goal: u32) -> bool {
         Reach::new(allowed, goal).hit(self)

@@ -213,8 +213,9 @@ impl DiceFactor {
         }
         s.dice = [below(DIE_FACES, rng) as u8, below(DIE_FACES, rng) as u8];
         log.emit(|| Event::DiceRolled { seat: 0, colors: s.dice[0], shapes: s.dice[1] });
-        let allowed = allowed_targets(s.dice);
-        s.dealt_winning = s.hands[..self.players].iter().any(|h| h.reaches(allowed, self.params.goal));
+        // Every hand tested, without a branch per hand (a win at the deal is rare).
+        let reach = Reach::new(allowed_targets(s.dice), self.params.goal);
+        s.dealt_winning = s.hands[..self.players].iter().fold(false, |won, h| won | reach.hit(h));
         s.settled = !s.dealt_winning;
         log.emit(|| Event::TurnStarts { turn: 1, seat: 0 });
     }
@@ -733,8 +734,15 @@ impl Game for DiceFactor {
         *dealt_winning = false;
         *end_reason = END_FIVE;
         *tally = Tally::default();
-        known[..n].fill([0; CARD_KINDS]);
-        last_discard[..n].fill(None);
+        // The record is cleared only when the last game kept it: a game that stopped keeping
+        // it (`skip_sample_records`, right after its deal had cleared it) only ever wrote
+        // zeros and `None` there since (a swap clears both hands' rows, a trade swaps
+        // rows), so it is clear already (`check_invariants` holds it so). Two `memset` calls
+        // a game fewer in the quick loop.
+        if *records {
+            known[..n].fill([0; CARD_KINDS]);
+            last_discard[..n].fill(None);
+        }
         *settled = false;
         *records = true;
         self.deal_hands(s, rng, log);
@@ -910,6 +918,9 @@ impl Game for DiceFactor {
             }
             counts[ActionCard::AddACard as usize] += h.extra as u32;
             in_hands += h.len() + h.extra as usize;
+        }
+        if !s.records && (s.known[..n].iter().flatten().any(|&k| k > 0) || s.last_discard[..n].iter().any(Option::is_some)) {
+            return Err("the record that only samples read was written while it was not kept".into());
         }
         for seat in 0..n {
             if s.records && (0..CARD_KINDS).any(|k| s.known[seat][k] as u32 > s.hands[seat].count(k as Card)) {

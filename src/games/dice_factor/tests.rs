@@ -1132,7 +1132,7 @@ proptest! {
             prop_assert_eq!(bots::first_off(before.held, before.best_target(allowed)), collector_discard(&plain, allowed));
         }
         if let Some((a, b)) = hand::pair(allowed) {
-            prop_assert_eq!(before.best_of_two(a, b), best_oracle(&plain, allowed));
+            prop_assert_eq!(before.best_of_two(allowed, a, b), best_oracle(&plain, allowed));
             prop_assert_eq!(exchanged.raised_by_two(card, a, b), highest_oracle(&plain, allowed) > highest_oracle(&exchanged, allowed));
         }
         if let Some((die, other)) = hand::one_logo(allowed) {
