@@ -284,6 +284,19 @@ impl Row {
         out
     }
 
+    /// Takes the card in `slot` out (the cards after it move up) and places `card` at the end:
+    /// [`Row::remove`] then [`Row::push`] with one count of the cover and its highest coverage.
+    #[inline]
+    pub fn push_out(&mut self, slot: usize, card: Card) -> Card {
+        let len = self.len as usize;
+        let out = self.cards[slot];
+        self.cards.copy_within(slot + 1..len, slot);
+        self.cards[len - 1] = card;
+        self.cover = Cover::of(self.cards());
+        self.refresh();
+        out
+    }
+
     /// Puts `card` in `slot` and returns the card it replaces.
     #[inline]
     pub fn replace(&mut self, slot: usize, card: Card) -> Card {
@@ -683,8 +696,7 @@ impl Game for RainbowRush {
                 s.hands[seat].remove(card);
                 s.forget(seat, card);
                 let row = &mut s.rows[seat];
-                let out = row.remove(slot as usize);
-                row.push(card);
+                let out = row.push_out(slot as usize, card);
                 s.discard.push(out);
                 s.locks.push(0);
                 log.emit(|| Event::Added { seat: seat as u8, card, out: Some(out) });

@@ -881,7 +881,7 @@ proptest! {
 
     /// S* read off the row's kept shapes of highest coverage ([`row_target_shape`]) is the
     /// one of the covers ([`target_shape`]), and the kept highest coverage the cover's, after
-    /// pushes, replacements and removals alike.
+    /// pushes, replacements, cards moved out and removals alike.
     #[test]
     fn row_target_shape_is_the_target_shape(
         cards in prop::collection::vec(0u8..KINDS as u8, 1..=MAX_ROW),
@@ -891,7 +891,7 @@ proptest! {
     ) {
         let hand = Hand::of(&hand);
         let mut row = Row::of(&cards);
-        for step in 0..3 {
+        for step in 0..4 {
             let all = hand.add_to(row.cover());
             prop_assert_eq!(row_target_shape(&row, all), target_shape(row.cover(), all));
             prop_assert_eq!((row.best(), row.is_rainbow()), (row.cover().best(), row.cover().is_rainbow()));
@@ -899,7 +899,11 @@ proptest! {
                 break;
             }
             let at = slot % row.len();
-            if step == 0 { row.replace(at, wild); } else { row.remove(at); }
+            match step {
+                0 => drop(row.replace(at, wild)),
+                1 => drop(row.push_out(at, wild)),
+                _ => drop(row.remove(at)),
+            }
         }
     }
 }
