@@ -23,15 +23,22 @@ pub fn target_shape(row: Cover, row_and_hand: Cover) -> usize {
     return super::cover::first_max((row.lanes() << 3) | row_and_hand.lanes()).0;
 }
 
+/// [`target_shape`] of `row` and `all` (the cover of row + hand), read off the row when one
+/// shape alone has the row's highest coverage: that coverage decides before the hand's.
+#[inline(always)]
+pub fn row_target_shape(row: &Row, all: Cover) -> usize {
+    let shapes = row.best_shapes();
+    if shapes & (shapes - 1) == 0 { shapes.trailing_zeros() as usize } else { target_shape(row.cover(), all) }
+}
+
 /// The builder's draw: the discard top when it may be taken and coverage(S*, row + hand +
 /// top) > coverage(S*, row + hand), else the draw pile.
 #[inline(always)]
 pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
     // Nothing to take: no target shape to pick.
     let Some(top) = top else { return Action::DrawPile };
-    let row_cover = row.cover();
-    let all = hand.add_to(row_cover);
-    let s = target_shape(row_cover, all);
+    let all = hand.add_to(row.cover());
+    let s = row_target_shape(row, all);
     // coverage(S*, row + hand + top) > coverage(S*, row + hand).
     if all.raising(s) >> top & 1 != 0 { Action::TakeDiscard } else { Action::DrawPile }
 }
@@ -49,11 +56,12 @@ pub fn builder_draw(row: &Row, hand: &Hand, top: Option<Card>) -> Action {
 pub fn builder_choice(row: &Row, hand: &Hand, row_size: usize) -> Action {
     let row_cover = row.cover();
     let all = hand.add_to(row_cover);
-    let s = target_shape(row_cover, all);
-    let now = row_cover.get(s);
+    let s = row_target_shape(row, all);
+    // S* has the row's highest coverage.
+    let now = row.best();
     if row.len() < row_size {
         // The first x with coverage(S*, row + x) > coverage(S*, row).
-        let raising = hand.kind_mask() & row_cover.raising(s);
+        let raising = hand.kind_mask() & row_cover.raising_from(s, now);
         if raising != 0 {
             return Action::Add(raising.trailing_zeros() as Card);
         }
@@ -211,7 +219,7 @@ impl SaboteurBot {
             for k in 1..n {
                 let target = (view.seat + k) % n;
                 let row = view.row(target);
-                if row.is_empty() || 5 - row.cover().best() != need {
+                if row.is_empty() || 5 - row.best() != need {
                     continue;
                 }
                 for wild in super::rules::Kinds::of(wilds) {

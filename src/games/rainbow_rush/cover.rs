@@ -148,11 +148,7 @@ impl Cover {
     /// the tests do, in a few word operations.
     #[inline(always)]
     pub fn raising(&self, shape: usize) -> u64 {
-        if self.get(shape) >= 5 {
-            return 0;
-        }
-        let missing = !(self.singles >> (8 * shape)) & 0x1f;
-        RAISING[shape][missing as usize]
+        self.raising_from(shape, self.get(shape))
     }
 
     /// The first shape (canonical order) with the highest coverage in `first`, ties to the
@@ -190,6 +186,37 @@ impl Cover {
             best = best.max((x >> (8 * s)) & 0xff);
         }
         best as u32
+    }
+
+    /// The highest coverage over the five shapes and the shapes that reach it (bit `s`:
+    /// shape `s`): the lanes equal to the highest are the zero bytes of their difference, one
+    /// multiplication gathers their top bits into the low five of the upper half.
+    #[inline]
+    pub fn best_shapes(&self) -> (u32, u32) {
+        let x = self.lanes();
+        let mut best = x & 0xff;
+        for s in 1..5 {
+            best = best.max((x >> (8 * s)) & 0xff);
+        }
+        // Bit 7 of lane s: lane s differs from the highest (every lane is below 0x80, so
+        // subtracting 1 from a lane with bit 7 set borrows nothing from the next one).
+        let differs = (((x ^ (best * LANES)) | (0x80 * LANES)) - LANES) & (0x80 * LANES);
+        let equal = (!differs & (0x80 * LANES)) >> 7;
+        // Bit 8s goes to bit 32 + s; every other product lands outside bits 32..37.
+        let shapes = (equal.wrapping_mul(1 << 32 | 1 << 25 | 1 << 18 | 1 << 11 | 1 << 4) >> 32) & 0x1f;
+        (best as u32, shapes as u32)
+    }
+
+    /// The kinds one copy of which raises coverage(`shape`) when it is `now` (this cover's
+    /// coverage there, known to the caller): [`Cover::raising`] without reading it again.
+    #[inline(always)]
+    pub fn raising_from(&self, shape: usize, now: u32) -> u64 {
+        debug_assert_eq!(now, self.get(shape));
+        if now >= 5 {
+            return 0;
+        }
+        let missing = !(self.singles >> (8 * shape)) & 0x1f;
+        RAISING[shape][missing as usize]
     }
 
     /// The first shape (canonical order) with the highest coverage, and that coverage.
@@ -382,6 +409,19 @@ mod tests {
             assert_eq!(c.best(), best);
             assert_eq!(c.is_rainbow(), best == 5);
         }
+    }
+
+    #[test]
+    fn best_shapes_are_the_shapes_of_the_highest_coverage() {
+        let mut x: u64 = 0x1234_5678_9ABC_DEF1;
+        for _ in 0..20_000 {
+            let cards = random_hand(next(&mut x));
+            let c = Cover::of(&cards);
+            let best = (0..5).map(|sh| c.get(sh)).max().unwrap_or(0);
+            let shapes = (0..5).filter(|&sh| c.get(sh) == best).fold(0u32, |m, sh| m | 1 << sh);
+            assert_eq!(c.best_shapes(), (best, shapes), "{cards:?}");
+        }
+        assert_eq!(Cover::EMPTY.best_shapes(), (0, 0x1f));
     }
 
     #[test]

@@ -219,7 +219,7 @@ impl Metrics<RainbowRush> for RushMetrics {
                     self.cov_sum.resize(game.players, Vec::new());
                     self.cov_sq.resize(game.players, Vec::new());
                 }
-                let c = s.rows[seat].cover().best() as u64;
+                let c = s.rows[seat].best() as u64;
                 bump(&mut self.cov_n[seat], k, 1);
                 bump(&mut self.cov_sum[seat], k, c);
                 bump(&mut self.cov_sq[seat], k, c * c);

@@ -67,7 +67,7 @@ use crate::variant::Invalid;
 
 #[cfg(test)]
 pub use bots::first_spare_plain;
-pub use bots::{BuilderBot, SaboteurBot, builder_choice, builder_draw, first_spare, target_shape};
+pub use bots::{BuilderBot, SaboteurBot, builder_choice, builder_draw, first_spare, row_target_shape, target_shape};
 pub use cover::{Cover, need};
 pub use metrics::RushMetrics;
 pub use params::{KINDS, MAX_PLAYERS, MAX_ROW, Params};

@@ -179,13 +179,17 @@ fn write_cards(f: &mut fmt::Formatter<'_>, cards: impl Iterator<Item = Card>) ->
 pub struct Row {
     cards: [Card; MAX_ROW],
     len: u8,
+    /// The highest coverage of the row's cards over the five shapes, kept up to date.
+    best: u8,
+    /// The shapes of that coverage (bit `s`: shape `s`), kept up to date.
+    best_shapes: u8,
     /// The cover of the row's cards, kept up to date.
     cover: Cover,
 }
 
 impl Row {
     /// An empty row.
-    pub const EMPTY: Row = Row { cards: [0; MAX_ROW], len: 0, cover: Cover::EMPTY };
+    pub const EMPTY: Row = Row { cards: [0; MAX_ROW], len: 0, best: 0, best_shapes: 0x1f, cover: Cover::EMPTY };
 
     /// A row of `cards` (at most [`MAX_ROW`]).
     pub fn of(cards: &[Card]) -> Row {
@@ -220,6 +224,34 @@ impl Row {
         self.cover
     }
 
+    /// The highest coverage over the five shapes (5: a rainbow), read off the row without a
+    /// pass over its lanes: the row changes once in a turn at most and is read at every
+    /// decision, win check and score.
+    #[inline]
+    pub fn best(&self) -> u32 {
+        self.best as u32
+    }
+
+    /// The shapes of the highest coverage (bit `s`: shape `s`; all five for an empty row).
+    #[inline]
+    pub fn best_shapes(&self) -> u32 {
+        self.best_shapes as u32
+    }
+
+    /// Whether the row holds a rainbow.
+    #[inline]
+    pub fn is_rainbow(&self) -> bool {
+        self.best >= 5
+    }
+
+    /// `best` and `best_shapes` after the cover changed.
+    #[inline(always)]
+    fn refresh(&mut self) {
+        let (best, shapes) = self.cover.best_shapes();
+        self.best = best as u8;
+        self.best_shapes = shapes as u8;
+    }
+
     /// The cover of the row without the card in `slot`.
     #[inline]
     pub fn cover_without(&self, slot: usize) -> Cover {
@@ -238,6 +270,7 @@ impl Row {
         self.cards[self.len as usize] = card;
         self.len += 1;
         self.cover.add(card);
+        self.refresh();
     }
 
     /// Takes the card in `slot` out; the cards after it move up.
@@ -247,6 +280,20 @@ impl Row {
         self.cards.copy_within(slot + 1..self.len as usize, slot);
         self.len -= 1;
         self.cover = Cover::of(self.cards());
+        self.refresh();
+        out
+    }
+
+    /// Takes the card in `slot` out (the cards after it move up) and places `card` at the end:
+    /// [`Row::remove`] then [`Row::push`] with one count of the cover and its highest coverage.
+    #[inline]
+    pub fn push_out(&mut self, slot: usize, card: Card) -> Card {
+        let len = self.len as usize;
+        let out = self.cards[slot];
+        self.cards.copy_within(slot + 1..len, slot);
+        self.cards[len - 1] = card;
+        self.cover = Cover::of(self.cards());
+        self.refresh();
         out
     }
 
@@ -255,6 +302,7 @@ impl Row {
     pub fn replace(&mut self, slot: usize, card: Card) -> Card {
         let out = std::mem::replace(&mut self.cards[slot], card);
         self.cover = Cover::of(self.cards());
+        self.refresh();
         out
     }
 }
@@ -381,8 +429,9 @@ impl RainbowRush {
     }
 
     /// The discard pile but its top card becomes the shuffled draw pile; the top card stays
-    /// with its lock.
-    fn reshuffle(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    /// with its lock. The caller logs it: the log reaches no call the compiler does not
+    /// inline, so the quick loop's, which never records, costs no test per event.
+    fn reshuffle(&self, s: &mut State, rng: &mut GameRng) {
         let top = s.discard.pop().expect("more than one card");
         let lock = s.locks.pop().expect("locks follow the discard pile");
         std::mem::swap(&mut s.draw, &mut s.discard);
@@ -390,7 +439,6 @@ impl RainbowRush {
         s.locks.clear();
         s.discard.push(top);
         s.locks.push(lock);
-        log.emit(|| Event::Reshuffled { order: s.draw.clone() });
     }
 
     /// A card has come into the hand (or nothing): with an empty hand the player passes.
@@ -415,7 +463,8 @@ impl RainbowRush {
     #[inline(always)]
     fn draw_from_pile(&self, s: &mut State, seat: usize, rng: &mut GameRng, log: &mut EventLog<Event>) {
         if s.draw.is_empty() && self.params.reshuffle_discard && s.discard.len() > 1 {
-            self.reshuffle(s, rng, log);
+            self.reshuffle(s, rng);
+            log.emit(|| Event::Reshuffled { order: s.draw.clone() });
         }
         match s.draw.pop() {
             Some(c) => {
@@ -447,7 +496,7 @@ impl RainbowRush {
     #[inline(always)]
     fn end_turn(&self, s: &mut State, victim: Option<usize>, log: &mut EventLog<Event>) {
         let seat = s.current as usize;
-        let winner = if s.rows[seat].cover().is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].cover().is_rainbow()) };
+        let winner = if s.rows[seat].is_rainbow() { Some(seat) } else { victim.filter(|&v| s.rows[v].is_rainbow()) };
         if let Some(w) = winner {
             s.winner = Some(w as u8);
             s.end_reason = END_RAINBOW;
@@ -647,8 +696,7 @@ impl Game for RainbowRush {
                 s.hands[seat].remove(card);
                 s.forget(seat, card);
                 let row = &mut s.rows[seat];
-                let out = row.remove(slot as usize);
-                row.push(card);
+                let out = row.push_out(slot as usize, card);
                 s.discard.push(out);
                 s.locks.push(0);
                 log.emit(|| Event::Added { seat: seat as u8, card, out: Some(out) });
@@ -725,7 +773,7 @@ impl Game for RainbowRush {
         o.length = s.turn;
         o.end_reason = s.end_reason;
         for seat in 0..self.players {
-            o.scores[seat] = s.rows[seat].cover().best() as i64;
+            o.scores[seat] = s.rows[seat].best() as i64;
         }
         if let Some(w) = s.winner {
             o.winners = 1 << w;
@@ -794,7 +842,8 @@ impl Game for RainbowRush {
             if h.len() > most || h.len() > MAX_HAND {
                 return Err(format!("seat {seat} holds {} cards, more than {most}", h.len()));
             }
-            if Cover::of(s.rows[seat].cards()) != s.rows[seat].cover {
+            let row = &s.rows[seat];
+            if Cover::of(row.cards()) != row.cover || Cover::of(row.cards()).best_shapes() != (row.best(), row.best_shapes()) {
                 return Err(format!("seat {seat}'s row cover is out of date"));
             }
             if s.rows[seat].len() > self.params.row_size as usize {
@@ -828,6 +877,6 @@ impl Game for RainbowRush {
     /// Standing: the most colors of one shape the seat's row covers (5 is a rainbow), as in
     /// `Outcome.scores`.
     fn standing(&self, s: &State, seat: usize) -> i64 {
-        s.rows[seat].cover().best() as i64
+        s.rows[seat].best() as i64
     }
 }

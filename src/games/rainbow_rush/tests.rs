@@ -878,6 +878,34 @@ proptest! {
         let all = hand.add_to(row.cover());
         prop_assert_eq!(first_spare(&row, &hand, all, s), first_spare_plain(&hand, row.cover(), all, s));
     }
+
+    /// S* read off the row's kept shapes of highest coverage ([`row_target_shape`]) is the
+    /// one of the covers ([`target_shape`]), and the kept highest coverage the cover's, after
+    /// pushes, replacements, cards moved out and removals alike.
+    #[test]
+    fn row_target_shape_is_the_target_shape(
+        cards in prop::collection::vec(0u8..KINDS as u8, 1..=MAX_ROW),
+        hand in prop::collection::vec(0u8..KINDS as u8, 0..=params::MAX_HAND),
+        wild in 25u8..KINDS as u8,
+        slot in 0usize..MAX_ROW,
+    ) {
+        let hand = Hand::of(&hand);
+        let mut row = Row::of(&cards);
+        for step in 0..4 {
+            let all = hand.add_to(row.cover());
+            prop_assert_eq!(row_target_shape(&row, all), target_shape(row.cover(), all));
+            prop_assert_eq!((row.best(), row.is_rainbow()), (row.cover().best(), row.cover().is_rainbow()));
+            if row.is_empty() {
+                break;
+            }
+            let at = slot % row.len();
+            match step {
+                0 => drop(row.replace(at, wild)),
+                1 => drop(row.push_out(at, wild)),
+                _ => drop(row.remove(at)),
+            }
+        }
+    }
 }
 
 proptest! {
