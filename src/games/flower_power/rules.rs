@@ -341,13 +341,22 @@ impl Hand {
     }
 
     /// Draws `n` cards from the top of `pile` (its end), the top card first, into the end of
-    /// the hand (the caller checks that the pile holds `n` and the hand has room): the pile is
-    /// cut once, and the slots, the length and the counts are written once, whatever `n`.
+    /// the hand (the caller checks that the pile holds `n` and the hand has room): one card
+    /// (most draws) pushed; more, the pile cut once and the slots, the length and the counts
+    /// written once, whatever `n`.
     #[inline(always)]
     pub fn draw(&mut self, pile: &mut Vec<Card>, n: usize) {
         debug_assert!(n <= pile.len() && self.len() + n <= MAX_HAND);
         if n == 0 {
             // Once the pile is empty: nothing to write.
+            return;
+        }
+        if n == 1 {
+            // The usual draw (the seat played one card last turn): the top card pushed, with
+            // none of the loop's set-up.
+            let top = pile.len() - 1;
+            self.push(pile[top]);
+            pile.truncate(top);
             return;
         }
         let from = pile.len() - n;
