@@ -567,9 +567,14 @@ impl FlowerPower {
         s.current = seat as u8;
         let hand = &mut s.hands[seat];
         let before = hand.len();
-        // The pile's top card first: mostly one card, the one just played.
-        let n = self.hand_size.saturating_sub(before).min(s.pile.len());
-        hand.draw(&mut s.pile, n);
+        let mut n = 0;
+        // Once the pile is empty (a third of the turns), nothing to count: the passing over of
+        // empty hands has just tested it, and the test is taken once for both.
+        if !s.pile.is_empty() {
+            // The pile's top card first: mostly one card, the one just played.
+            n = self.hand_size.saturating_sub(before).min(s.pile.len());
+            hand.draw(&mut s.pile, n);
+        }
         log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
         log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
     }
@@ -613,10 +618,11 @@ impl FlowerPower {
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
-    /// seats with no card while the pile is empty. Called on a game not over; returns the seat
-    /// to play next, `None` once the game is over.
+    /// seats with no card while the pile is empty. Called on a game not over, after `seat`'s
+    /// turn (the table's current seat, passed rather than read back); returns the seat to play
+    /// next, `None` once the game is over.
     #[inline(always)]
-    fn after_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) -> Option<usize> {
+    fn after_turn<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) -> Option<usize> {
         let n = self.players;
         debug_assert!(!s.over);
         if s.left == 0 || s.turns >= self.params.turn_cap {
@@ -625,7 +631,8 @@ impl FlowerPower {
             log.emit_if::<LOG>(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
             return None;
         }
-        let mut seat = s.current as usize;
+        debug_assert_eq!(seat, s.current as usize);
+        let mut seat = seat;
         loop {
             seat = if seat + 1 == n { 0 } else { seat + 1 };
             if !s.pile.is_empty() || !s.hands[seat].is_empty() {
@@ -662,7 +669,7 @@ impl FlowerPower {
             }
         }
         s.turns += 1;
-        self.after_turn::<LOG>(s, log)
+        self.after_turn::<LOG>(s, seat, log)
     }
 }
 
