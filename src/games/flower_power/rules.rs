@@ -571,8 +571,9 @@ impl FlowerPower {
         // Once the pile is empty (a third of the turns), nothing to count: the passing over of
         // empty hands has just tested it, and the test is taken once for both.
         if !s.pile.is_empty() {
-            // The pile's top card first: mostly one card, the one just played.
-            n = self.hand_size.saturating_sub(before).min(s.pile.len());
+            // The pile's top card first: mostly one card, the one just played. A hand one card
+            // short (the seat played one card last turn) draws one, known without counting.
+            n = if before + 1 == self.hand_size { 1 } else { self.hand_size.saturating_sub(before).min(s.pile.len()) };
             hand.draw(&mut s.pile, n);
         }
         log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
