@@ -341,13 +341,22 @@ impl Hand {
     }
 
     /// Draws `n` cards from the top of `pile` (its end), the top card first, into the end of
-    /// the hand (the caller checks that the pile holds `n` and the hand has room): the pile is
-    /// cut once, and the slots, the length and the counts are written once, whatever `n`.
+    /// the hand (the caller checks that the pile holds `n` and the hand has room): one card
+    /// (most draws) pushed; more, the pile cut once and the slots, the length and the counts
+    /// written once, whatever `n`.
     #[inline(always)]
     pub fn draw(&mut self, pile: &mut Vec<Card>, n: usize) {
         debug_assert!(n <= pile.len() && self.len() + n <= MAX_HAND);
         if n == 0 {
             // Once the pile is empty: nothing to write.
+            return;
+        }
+        if n == 1 {
+            // The usual draw (the seat played one card last turn): the top card pushed, with
+            // none of the loop's set-up.
+            let top = pile.len() - 1;
+            self.push(pile[top]);
+            pile.truncate(top);
             return;
         }
         let from = pile.len() - n;
@@ -558,9 +567,15 @@ impl FlowerPower {
         s.current = seat as u8;
         let hand = &mut s.hands[seat];
         let before = hand.len();
-        // The pile's top card first: mostly one card, the one just played.
-        let n = self.hand_size.saturating_sub(before).min(s.pile.len());
-        hand.draw(&mut s.pile, n);
+        let mut n = 0;
+        // Once the pile is empty (a third of the turns), nothing to count: the passing over of
+        // empty hands has just tested it, and the test is taken once for both.
+        if !s.pile.is_empty() {
+            // The pile's top card first: mostly one card, the one just played. A hand one card
+            // short (the seat played one card last turn) draws one, known without counting.
+            n = if before + 1 == self.hand_size { 1 } else { self.hand_size.saturating_sub(before).min(s.pile.len()) };
+            hand.draw(&mut s.pile, n);
+        }
         log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns + 1, seat: seat as u8, drew: n as u8 });
         log.emit_if::<LOG>(|| Event::Drew { seat: seat as u8, cards: s.hands[seat].cards()[before..].to_vec() });
     }
@@ -604,10 +619,11 @@ impl FlowerPower {
     }
 
     /// Ends the game (all played, or the cap) or starts the next seat's turn, passing over
-    /// seats with no card while the pile is empty. Called on a game not over; returns the seat
-    /// to play next, `None` once the game is over.
+    /// seats with no card while the pile is empty. Called on a game not over, after `seat`'s
+    /// turn (the table's current seat, passed rather than read back); returns the seat to play
+    /// next, `None` once the game is over.
     #[inline(always)]
-    fn after_turn<const LOG: bool>(&self, s: &mut State, log: &mut EventLog<Event>) -> Option<usize> {
+    fn after_turn<const LOG: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) -> Option<usize> {
         let n = self.players;
         debug_assert!(!s.over);
         if s.left == 0 || s.turns >= self.params.turn_cap {
@@ -616,7 +632,8 @@ impl FlowerPower {
             log.emit_if::<LOG>(|| Event::GameOver { reason: s.end_reason, turns: s.turns });
             return None;
         }
-        let mut seat = s.current as usize;
+        debug_assert_eq!(seat, s.current as usize);
+        let mut seat = seat;
         loop {
             seat = if seat + 1 == n { 0 } else { seat + 1 };
             if !s.pile.is_empty() || !s.hands[seat].is_empty() {
@@ -653,7 +670,7 @@ impl FlowerPower {
             }
         }
         s.turns += 1;
-        self.after_turn::<LOG>(s, log)
+        self.after_turn::<LOG>(s, seat, log)
     }
 }
 
