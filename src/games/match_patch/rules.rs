@@ -195,24 +195,24 @@ impl Hand {
         self.masks |= JOINED[*c as usize] << card;
     }
 
-    /// Deals `cards` in this order to an empty hand: [`Hand::push`] of each, without the test
-    /// of the window's end (an empty hand's window starts at the buffers' start; the caller
-    /// deals at most [`HAND_CAP`] cards).
+    /// Deals the cards of `top`, the top of a pile (its last card the top one), to this empty
+    /// hand, the top card first: [`Hand::push`] of each card as popped one by one, without
+    /// the test of the window's end (an empty hand's window starts at the buffers' start; the
+    /// caller deals at most [`HAND_CAP`] cards).
     #[inline]
-    pub fn deal(&mut self, cards: impl IntoIterator<Item = Card>) {
-        debug_assert!(self.is_empty(), "a hand is dealt empty");
-        let mut len = 0u8;
-        for ((place, passed), card) in self.cards.iter_mut().zip(self.passed.iter_mut()).zip(cards) {
-            *place = card;
-            *passed = 0;
+    pub fn deal_from_top(&mut self, top: &[Card]) {
+        debug_assert!(self.is_empty() && top.len() <= HAND_CAP, "a deal to an empty hand within its capacity");
+        for (at, &card) in top.iter().rev().enumerate() {
+            // Below HAND_CAP: as a remainder, no bounds check.
+            let at = at % ROOM;
+            self.cards[at] = card;
+            self.passed[at] = 0;
             let c = &mut self.counts[kind(card)];
             *c += 1;
             self.masks |= JOINED[*c as usize] << card;
-            len += 1;
         }
-        debug_assert!(len as usize <= HAND_CAP, "a deal within the hand's capacity");
         self.start = 0;
-        self.len = len;
+        self.len = top.len() as u8;
     }
 
     /// Moves the window to the start of the buffers (the newest card reached their end).
@@ -874,10 +874,10 @@ impl MatchPatch {
         let rest = s.pile.len().checked_sub(self.players * deal).expect("deck size checked against the deal");
         for seat in 0..self.players {
             let end = s.pile.len() - seat * deal;
-            let cards = s.pile[end - deal..end].iter().rev().copied();
-            s.hands[seat].deal(cards.clone());
+            let top = &s.pile[end - deal..end];
+            s.hands[seat].deal_from_top(top);
             if LOG {
-                for card in cards {
+                for &card in top.iter().rev() {
                     log.emit_if::<LOG>(|| Event::Dealt { seat: seat as u8, card });
                 }
             }
@@ -1125,7 +1125,13 @@ impl MatchPatch {
     #[inline(always)]
     pub(super) fn lay_pair<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-        s.hands[seat].remove_pair(card);
+        if REC {
+            s.hands[seat].remove_pair(card);
+        } else {
+            // The two copies held longest, one after the other.
+            s.hands[seat].remove_unrecorded(card);
+            s.hands[seat].remove_unrecorded(card);
+        }
         self.score_pair::<LOG, REC>(s, seat, card, log);
     }
 

@@ -1227,12 +1227,13 @@ proptest! {
         }
     }
 
-    /// A dealt hand is the hand the same cards pushed one by one make.
+    /// A hand dealt from a pile's top is the hand its cards popped and pushed one by one make.
     #[test]
-    fn a_dealt_hand_is_the_pushed_hand(cards in proptest::collection::vec(0..KINDS as Card, 0..=HAND_CAP)) {
+    fn a_dealt_hand_is_the_pushed_hand(top in proptest::collection::vec(0..KINDS as Card, 0..=HAND_CAP)) {
         let mut dealt = Hand::EMPTY;
-        dealt.deal(cards.iter().copied());
-        prop_assert_eq!(dealt, Hand::from_cards(&cards));
+        dealt.deal_from_top(&top);
+        let popped: Vec<Card> = top.iter().rev().copied().collect();
+        prop_assert_eq!(dealt, Hand::from_cards(&popped));
     }
 
     /// The perfect-memory choice from the patch's kinds is [`memory_choice`] with every slot
