@@ -38,8 +38,9 @@ fn kind(card: Card) -> usize {
 ///
 /// The cards are the window `start..start + len` of a buffer with room to spare: a card
 /// leaving the hand closes the gap from whichever side moves fewer cards, so the oldest card
-/// (the one `memory` places) leaves without moving any. `PlainHand` is the plain version
-/// it is tested against.
+/// (the one `memory` places) leaves without moving any; at a table that keeps no public
+/// record, a small hand closes it with word operations ([`Hand::remove_unrecorded`]).
+/// `PlainHand` is the plain version it is tested against.
 #[derive(Clone, Copy)]
 pub struct Hand {
     cards: [Card; ROOM + SMALL],
@@ -266,7 +267,7 @@ impl Hand {
 
     /// Removes the copy of `card` held longest, as [`Hand::remove`], but for the passed-up
     /// kinds, left stale (a table that keeps no public record, `State::records`, never reads
-    /// them): in a hand of at most [`SMALL`] cards (the usual one) without a branch on where
+    /// them): in a hand of at most 8 cards (`SMALL`, the usual hand) without a branch on where
     /// the copy lies, which is the game's chance when a drawn card pairs the copy held
     /// ([`Hand::remove`] tests the oldest card, searches, picks a side and moves: each test
     /// often mispredicted).
