@@ -15,6 +15,11 @@ use crate::games::chroma::{Card, cell_name, shuffle_cards};
 const ROOM: usize = 32;
 const _: () = assert!(ROOM > HAND_CAP, "a window of HAND_CAP cards from 0 never reaches the buffers' last place");
 
+/// Hands of at most this many cards remove a card with word operations
+/// ([`Hand::remove_unrecorded`]): the cards' buffer has this many places past [`ROOM`], so
+/// that the `SMALL` places from any start of a window are in it.
+const SMALL: usize = 8;
+
 /// Room of the tables indexed by a card's kind ([`Hand`]'s and [`Patch`]'s counts, the
 /// patch's slots per kind): a power of two from [`KINDS`] on, so that a card indexes them
 /// as a remainder (`kind`) without a bounds check. The places past the last kind stay 0.
@@ -33,11 +38,12 @@ fn kind(card: Card) -> usize {
 ///
 /// The cards are the window `start..start + len` of a buffer with room to spare: a card
 /// leaving the hand closes the gap from whichever side moves fewer cards, so the oldest card
-/// (the one `memory` places) leaves without moving any. `PlainHand` is the plain version
-/// it is tested against.
+/// (the one `memory` places) leaves without moving any; at a table that keeps no public
+/// record, a small hand closes it with word operations ([`Hand::remove_unrecorded`]).
+/// `PlainHand` is the plain version it is tested against.
 #[derive(Clone, Copy)]
 pub struct Hand {
-    cards: [Card; ROOM],
+    cards: [Card; ROOM + SMALL],
     /// Per buffer position, the kinds passed up while holding that card and every newer one
     /// (a difference: [`Hand::passed_up`] of a card is the union from it to the newest).
     passed: [u32; ROOM],
@@ -82,7 +88,7 @@ const LEFT: [u64; 256] = {
 
 impl Hand {
     /// An empty hand.
-    pub const EMPTY: Hand = Hand { cards: [0; ROOM], passed: [0; ROOM], start: 0, len: 0, counts: [0; KIND_ROOM], masks: 0 };
+    pub const EMPTY: Hand = Hand { cards: [0; ROOM + SMALL], passed: [0; ROOM], start: 0, len: 0, counts: [0; KIND_ROOM], masks: 0 };
 
     /// A hand holding `cards` (each 0..25) in this order of arrival, with no passed-up kinds.
     pub fn from_cards(cards: &[Card]) -> Hand {
@@ -190,6 +196,26 @@ impl Hand {
         self.masks |= JOINED[*c as usize] << card;
     }
 
+    /// Deals the cards of `top`, the top of a pile (its last card the top one), to this empty
+    /// hand, the top card first: [`Hand::push`] of each card as popped one by one, without
+    /// the test of the window's end (an empty hand's window starts at the buffers' start; the
+    /// caller deals at most [`HAND_CAP`] cards).
+    #[inline]
+    pub fn deal_from_top(&mut self, top: &[Card]) {
+        debug_assert!(self.is_empty() && top.len() <= HAND_CAP, "a deal to an empty hand within its capacity");
+        for (at, &card) in top.iter().rev().enumerate() {
+            // Below HAND_CAP: as a remainder, no bounds check.
+            let at = at % ROOM;
+            self.cards[at] = card;
+            self.passed[at] = 0;
+            let c = &mut self.counts[kind(card)];
+            *c += 1;
+            self.masks |= JOINED[*c as usize] << card;
+        }
+        self.start = 0;
+        self.len = top.len() as u8;
+    }
+
     /// Moves the window to the start of the buffers (the newest card reached their end).
     #[cold]
     #[inline(never)]
@@ -237,6 +263,46 @@ impl Hand {
         } else {
             self.remove_at(self.find(card, 1));
         }
+    }
+
+    /// Removes the copy of `card` held longest, as [`Hand::remove`], but for the passed-up
+    /// kinds, left stale (a table that keeps no public record, `State::records`, never reads
+    /// them): in a hand of at most 8 cards (`SMALL`, the usual hand) without a branch on where
+    /// the copy lies, which is the game's chance when a drawn card pairs the copy held
+    /// ([`Hand::remove`] tests the oldest card, searches, picks a side and moves: each test
+    /// often mispredicted).
+    #[inline(always)]
+    pub fn remove_unrecorded(&mut self, card: Card) {
+        if self.len as usize <= SMALL {
+            self.remove_small(card);
+        } else {
+            self.remove(card);
+        }
+    }
+
+    /// [`Hand::remove_unrecorded`] in a hand of at most [`SMALL`] cards: the `SMALL` places
+    /// from the window's start read as one word, the copy found as its first byte equal to
+    /// `card` among the cards held, the newer cards moved down one place with shifts and
+    /// masks. What the move writes past the window is never read.
+    #[inline(always)]
+    fn remove_small(&mut self, card: Card) {
+        const ONES: u64 = u64::from_le_bytes([1; SMALL]);
+        const HIGHS: u64 = ONES << 7;
+        let len = self.len as usize;
+        debug_assert!((1..=SMALL).contains(&len), "a small hand holding the card");
+        // A window holding a card starts below ROOM (as a remainder: no bounds check).
+        let s = self.start as usize % ROOM;
+        let word: &mut [Card; SMALL] = (&mut self.cards[s..s + SMALL]).try_into().expect("SMALL places");
+        let w = u64::from_le_bytes(*word);
+        let x = w ^ ONES.wrapping_mul(card as u64);
+        // The least byte of `x` that is 0 sets the least bit here (a borrow runs only to
+        // higher bytes); the places past the window are masked off.
+        let hits = x.wrapping_sub(ONES) & !x & HIGHS & (u64::MAX >> (64 - 8 * len));
+        debug_assert!(hits != 0, "the card is held");
+        let older = (hits & hits.wrapping_neg()) >> 7;
+        let older = older.wrapping_sub(1);
+        *word = ((w & older) | ((w >> 8) & !older)).to_le_bytes();
+        self.forget(card);
     }
 
     /// Removes the two copies of `card` held longest (laying a pair); the caller checks that
@@ -803,13 +869,21 @@ impl MatchPatch {
     fn deal_hands<const LOG: bool>(&self, s: &mut State, rng: &mut GameRng, log: &mut EventLog<Event>) {
         s.pile.extend_from_slice(&self.deck);
         shuffle_cards(&mut s.pile, rng);
+        // The cards popped one by one from the pile's top: seat 0 the top `deal`, the top
+        // card first, and so on; dealt from the pile's slice, then cut off it at once.
+        let deal = self.params.deal as usize;
+        let rest = s.pile.len().checked_sub(self.players * deal).expect("deck size checked against the deal");
         for seat in 0..self.players {
-            for _ in 0..self.params.deal {
-                let card = s.pile.pop().expect("deck size checked against the deal");
-                s.hands[seat].push(card);
-                log.emit_if::<LOG>(|| Event::Dealt { seat: seat as u8, card });
+            let end = s.pile.len() - seat * deal;
+            let top = &s.pile[end - deal..end];
+            s.hands[seat].deal_from_top(top);
+            if LOG {
+                for &card in top.iter().rev() {
+                    log.emit_if::<LOG>(|| Event::Dealt { seat: seat as u8, card });
+                }
             }
         }
+        s.pile.truncate(rest);
         // A dealt table keeps the public record (until the engine says nobody samples).
         debug_assert!(s.records);
         self.begin_turn::<LOG, true>(s, 0, log);
@@ -885,7 +959,11 @@ impl MatchPatch {
         let hand = &mut s.hands[seat];
         // Both tests at once (`&`): one branch, whether the draw made a pair.
         if (hand.pair_mask() == 0) & (hand.count(card) == 1) {
-            hand.remove(card);
+            if REC {
+                hand.remove(card);
+            } else {
+                hand.remove_unrecorded(card);
+            }
             self.score_pair::<LOG, REC>(s, seat, card, log);
             if self.redraws_after_pair(s) {
                 return true;
@@ -1048,7 +1126,13 @@ impl MatchPatch {
     #[inline(always)]
     pub(super) fn lay_pair<const LOG: bool, const REC: bool>(&self, s: &mut State, seat: usize, log: &mut EventLog<Event>) {
         let card = s.hands[seat].pair_mask().trailing_zeros() as Card;
-        s.hands[seat].remove_pair(card);
+        if REC {
+            s.hands[seat].remove_pair(card);
+        } else {
+            // The two copies held longest, one after the other.
+            s.hands[seat].remove_unrecorded(card);
+            s.hands[seat].remove_unrecorded(card);
+        }
         self.score_pair::<LOG, REC>(s, seat, card, log);
     }
 

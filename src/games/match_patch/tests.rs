@@ -1186,6 +1186,56 @@ proptest! {
         prop_assert_eq!(format!("{hand:?}"), format!("{:?}", Hand::EMPTY));
     }
 
+    /// A hand whose removals leave the passed-up kinds stale ([`Hand::remove_unrecorded`],
+    /// word operations in a small hand) holds the plain list's cards in order, with its
+    /// counts and masks, whatever the window's place in the buffers and the hand's size.
+    #[test]
+    fn the_unrecorded_hand_is_the_plain_hand(
+        steps in proptest::collection::vec((0u8..4, 0..KINDS as Card, 0usize..64), 0..200),
+        cap in 1usize..=HAND_CAP,
+    ) {
+        let mut hand = Hand::EMPTY;
+        let mut plain = PlainHand::default();
+        for (op, card, at) in steps {
+            match op {
+                0 | 1 if plain.cards.len() < cap => {
+                    hand.push(card);
+                    plain.push(card);
+                }
+                2 if !plain.cards.is_empty() => {
+                    let card = plain.cards[at % plain.cards.len()];
+                    hand.remove_unrecorded(card);
+                    plain.remove(card);
+                }
+                _ if !plain.cards.is_empty() => {
+                    // Memory's placement: the oldest card, which moves the window up.
+                    let card = plain.cards[0];
+                    hand.remove(card);
+                    plain.remove(card);
+                }
+                _ => {}
+            }
+            prop_assert_eq!(hand.cards(), &plain.cards[..]);
+            let mut counts = [0u8; KINDS];
+            for &c in &plain.cards {
+                counts[c as usize] += 1;
+            }
+            let mask = |least: u8| (0..KINDS).filter(|&k| counts[k] >= least).fold(0u32, |m, k| m | 1 << k);
+            prop_assert_eq!(hand.counts(), &counts);
+            prop_assert_eq!(hand.kinds_mask(), mask(1));
+            prop_assert_eq!(hand.pair_mask(), mask(2));
+        }
+    }
+
+    /// A hand dealt from a pile's top is the hand its cards popped and pushed one by one make.
+    #[test]
+    fn a_dealt_hand_is_the_pushed_hand(top in proptest::collection::vec(0..KINDS as Card, 0..=HAND_CAP)) {
+        let mut dealt = Hand::EMPTY;
+        dealt.deal_from_top(&top);
+        let popped: Vec<Card> = top.iter().rev().copied().collect();
+        prop_assert_eq!(dealt, Hand::from_cards(&popped));
+    }
+
     /// The perfect-memory choice from the patch's kinds is [`memory_choice`] with every slot
     /// remembered.
     #[test]
