@@ -663,6 +663,7 @@ impl DiceFactor {
     /// when the turn ended quietly (its turn starts in the same stretch), else `None` (a d8
     /// roll, an action card, a full win check: the caller reads the state again).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn everyday_turn<L: Lineup<Self> + ?Sized>(
         &self,
         s: &mut State,
@@ -934,9 +935,9 @@ impl Game for DiceFactor {
     /// compiler inlines (a uniform table) both dispatches fold away. The dice change only in a
     /// plain step (a reroll), so the targets they allow are read from them before the
     /// everyday turns and kept in a register: the bot's view, its choices and the win check
-    /// read them from there. A turn that ends quietly ([`DiceFactor::end_plain_turn`]) hands
+    /// read them from there. A turn that ends quietly (`DiceFactor::end_plain_turn`) hands
     /// the next seat to the next turn, which keeps the direction and whether the state is
-    /// settled from the turns before ([`DiceFactor::everyday_turn`]): none of them is read
+    /// settled from the turns before (`DiceFactor::everyday_turn`): none of them is read
     /// back from the state every turn. The same bots are asked the same questions in the same
     /// order with the same streams, and the same actions are applied: the same game
     /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision of
