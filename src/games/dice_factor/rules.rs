@@ -145,6 +145,35 @@ impl Allowed {
     }
 }
 
+/// What the everyday turn's end reads of the table besides the active hand, unchanged by an
+/// everyday turn that ends quietly (the next seat's turn, [`DiceFactor::end_plain_turn`]):
+/// what the dice allow, the direction of play, and whether the state is settled with no d8
+/// rolled. `play_out` reads it once for a stretch of such turns and keeps it in registers
+/// (the state's copies were reloaded every turn); a plain step reads it afresh.
+#[derive(Clone, Copy, Debug)]
+struct Stretch {
+    /// What the dice allow.
+    allowed: Allowed,
+    /// [`State::reversed`].
+    reversed: bool,
+    /// [`State::settled`], and no d8 rolled this turn.
+    settled: bool,
+}
+
+impl Stretch {
+    /// The stretch of `s` under dice that allow `allowed` (those of `s.dice`).
+    #[inline(always)]
+    fn new(s: &State, allowed: Allowed) -> Stretch {
+        Stretch { allowed, reversed: s.reversed, settled: s.settled & s.d8.is_none() }
+    }
+
+    /// [`Stretch::new`] with what `s.dice` allow, racing for `goal` cards.
+    #[inline(always)]
+    fn read(s: &State, goal: u32) -> Stretch {
+        Stretch::new(s, Allowed::new(s.dice, goal))
+    }
+}
+
 /// A card just discarded and whether its action takes effect (not when it is the action card
 /// taken from the discard pile this turn): what [`DiceFactor`]'s discard resolves.
 #[derive(Clone, Copy, Debug)]
@@ -333,25 +362,25 @@ impl DiceFactor {
 
     /// The turn's discard: an action card resolves (unless it is the copy taken from the
     /// discard pile this turn); add_a_card goes in front of its owner, who draws 2 and
-    /// discards again.
+    /// discards again. The next seat when the turn ended quietly
+    /// ([`DiceFactor::end_plain_turn`]), else `None`.
     #[inline(always)]
     fn resolve_discard<const LOG: bool>(
         &self,
         s: &mut State,
         seat: usize,
         discarded: Discarded,
-        allowed: Allowed,
+        stretch: Stretch,
         rng: &mut GameRng,
         log: &mut EventLog<Event>,
-    ) {
+    ) -> Option<usize> {
         let Discarded { card, effect } = discarded;
         if !is_action(card) {
             // The everyday discard, first: nothing to resolve (what the general path below
             // does for a card without an action, without its tests).
             s.discard.push(card);
             log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
-            self.end_plain_turn::<LOG>(s, seat, allowed, rng, log);
-            return;
+            return self.end_plain_turn::<LOG>(s, seat, stretch, rng, log);
         }
         let action = if effect { action_of(card) } else { None };
         if action == Some(ActionCard::AddACard) {
@@ -361,13 +390,12 @@ impl DiceFactor {
             self.draw_into::<LOG>(s, seat, rng, log);
             self.draw_into::<LOG>(s, seat, rng, log);
             self.to_discard::<LOG>(s, rng, log);
-            return;
+            return None;
         }
         s.discard.push(card);
         log.emit_if::<LOG>(|| Event::Discarded { seat: seat as u8, card, effect });
         let Some(a) = action else {
-            self.end_plain_turn::<LOG>(s, seat, allowed, rng, log);
-            return;
+            return self.end_plain_turn::<LOG>(s, seat, stretch, rng, log);
         };
         s.tally.actions[action_index(a)] += 1;
         match a {
@@ -392,6 +420,7 @@ impl DiceFactor {
             }
             _ => s.phase = Phase::DiceCard,
         }
+        None
     }
 
     /// The seat whose hand holds `goal` cards toward a current target, checked from the
@@ -440,19 +469,22 @@ impl DiceFactor {
 
     /// [`DiceFactor::end_turn`] after a turn whose discard resolved nothing (the everyday
     /// turn: a draw or a take, then a discard) of the active seat `active` (the caller's own, not read
-    /// back from the state), under dice that allow `allowed`:
-    /// only the active hand changed and no die was rolled, so in a [`State::settled`] state
+    /// back from the state), in the `stretch` of the state (what the dice allow, the direction,
+    /// whether it is settled; `play_out` keeps it from turn to turn): only the active hand changed and no die was rolled, so in a [`State::settled`] state
     /// only that hand can hold a win. The common cases are done here, inline, testing that one
     /// hand: no win, no cap, no skip ahead (the next seat's turn), or the active hand's win
     /// (the first hand `find_winner` tests, and the only one that can hold a win); anything
     /// else goes to [`DiceFactor::end_turn`], which checks every hand, as does a state that is
     /// not settled. The same state and events as `end_turn`: the tests play mixed-bot games
     /// and compare every action with the state unsettled (`ending_a_plain_turn_is_end_turn`).
+    /// The next seat when the turn ended quietly (the next seat's turn, the stretch unchanged),
+    /// else `None`.
     #[inline(always)]
-    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, active: usize, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn end_plain_turn<const LOG: bool>(&self, s: &mut State, active: usize, stretch: Stretch, rng: &mut GameRng, log: &mut EventLog<Event>) -> Option<usize> {
         debug_assert_eq!(active, s.current as usize, "the active seat ends its turn");
-        let next = self.next_seat(active, s.reversed);
-        let settled = s.settled & s.d8.is_none();
+        debug_assert!(stretch.reversed == s.reversed && stretch.settled == (s.settled & s.d8.is_none()), "a stretch of another state");
+        let Stretch { allowed, reversed, settled } = stretch;
+        let next = self.next_seat(active, reversed);
         let won = allowed.win.hit(&s.hands[active]);
         // One branch for the four tests (each almost always passes).
         if settled & !won & (s.turns < self.params.turn_cap) & (s.skips[next] == 0) {
@@ -461,13 +493,16 @@ impl DiceFactor {
             s.current = next as u8;
             s.phase = Phase::Start;
             log.emit_if::<LOG>(|| Event::TurnStarts { turn: s.turns, seat: next as u8 });
+            Some(next)
         } else if settled & won {
             // `end_turn`'s win: no d8 to tally, the active seat first in turn order.
             s.taken = None;
             let target = s.hands[active].best_target(allowed.targets);
             self.declare_winner::<LOG>(s, active, target, log);
+            None
         } else {
             self.end_turn::<LOG>(s, rng, log);
+            None
         }
     }
 
@@ -539,12 +574,14 @@ impl DiceFactor {
                 s.phase = Phase::Discard;
             }
             Action::RollD8 => self.roll_d8::<LOG>(s, seat, rng, log),
-            Action::Discard(card) => self.discard::<LOG>(s, seat, card, Allowed::new(s.dice, self.params.goal), rng, log),
+            Action::Discard(card) => {
+                self.discard::<LOG>(s, seat, card, Stretch::read(s, self.params.goal), rng, log);
+            }
             Action::DiscardTaken => {
                 let card = s.taken.take().expect("a taken action card");
                 s.hands[seat].remove(card);
                 s.note_discard(seat, card);
-                self.resolve_discard::<LOG>(s, seat, Discarded { card, effect: false }, Allowed::new(s.dice, self.params.goal), rng, log);
+                self.resolve_discard::<LOG>(s, seat, Discarded { card, effect: false }, Stretch::read(s, self.params.goal), rng, log);
             }
             Action::Give { card, target } => {
                 let t = target as usize;
@@ -596,10 +633,19 @@ impl DiceFactor {
         }
     }
 
-    /// [`Action::Discard`] of `card` by `seat`, under dice that allow `allowed`
-    /// (the everyday turn's end reads them; `play_out` keeps them from turn to turn).
+    /// [`Action::Discard`] of `card` by `seat`, in the `stretch` of the state (the everyday
+    /// turn's end reads it; `play_out` keeps it from turn to turn). The next seat when the
+    /// turn ended quietly, else `None` ([`DiceFactor::resolve_discard`]).
     #[inline(always)]
-    fn discard<const LOG: bool>(&self, s: &mut State, seat: usize, card: Card, allowed: Allowed, rng: &mut GameRng, log: &mut EventLog<Event>) {
+    fn discard<const LOG: bool>(
+        &self,
+        s: &mut State,
+        seat: usize,
+        card: Card,
+        stretch: Stretch,
+        rng: &mut GameRng,
+        log: &mut EventLog<Event>,
+    ) -> Option<usize> {
         let older_copy = s.taken == Some(card) && s.hands[seat].count(card) >= 2;
         let effect = s.taken != Some(card) || older_copy;
         if !effect {
@@ -607,7 +653,53 @@ impl DiceFactor {
         }
         s.hands[seat].remove(card);
         s.note_discard(seat, card);
-        self.resolve_discard::<LOG>(s, seat, Discarded { card, effect }, allowed, rng, log);
+        self.resolve_discard::<LOG>(s, seat, Discarded { card, effect }, stretch, rng, log)
+    }
+
+    /// One everyday turn of `seat` (the turn's phase is the start) in the `stretch` of the
+    /// state, as [`Game::play_out`] plays it: the seat's first decision asked and applied
+    /// knowing that the phase is the start, and its discard knowing that the phase is the
+    /// discard, so with a bot the compiler inlines both dispatches fold away. The next seat
+    /// when the turn ended quietly (its turn starts in the same stretch), else `None` (a d8
+    /// roll, an action card, a full win check: the caller reads the state again).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn everyday_turn<L: Lineup<Self> + ?Sized>(
+        &self,
+        s: &mut State,
+        seat: usize,
+        stretch: Stretch,
+        bots: &mut L,
+        rng: &mut GameRng,
+        seat_rngs: &mut [GameRng; MAX_SEATS],
+        log: &mut EventLog<Event>,
+    ) -> Option<usize> {
+        let targets = stretch.allowed.targets;
+        match ask_in(self, s, seat, &View::reading(seat, s, self.players, targets, Phase::Start), bots, seat_rngs) {
+            Action::Draw => {
+                // `to_discard`, with its usual branch below: an empty hand (both piles ran
+                // dry) has nothing to discard; a hand that drew holds one.
+                if !self.draw_into::<false>(s, seat, rng, log) && s.hands[seat].is_empty() {
+                    self.end_turn::<false>(s, rng, log);
+                    return None;
+                }
+            }
+            Action::TakeDiscard => self.take_discard::<false>(s, seat, log),
+            first => {
+                // The d8: its choices may reroll a die.
+                self.step::<false>(s, seat, first, rng, log);
+                return None;
+            }
+        }
+        // The same seat discards.
+        s.phase = Phase::Discard;
+        match ask_in(self, s, seat, &View::reading(seat, s, self.players, targets, Phase::Discard), bots, seat_rngs) {
+            Action::Discard(card) => self.discard::<false>(s, seat, card, stretch, rng, log),
+            other => {
+                self.step::<false>(s, seat, other, rng, log);
+                None
+            }
+        }
     }
 }
 
@@ -843,8 +935,11 @@ impl Game for DiceFactor {
     /// compiler inlines (a uniform table) both dispatches fold away. The dice change only in a
     /// plain step (a reroll), so the targets they allow are read from them before the
     /// everyday turns and kept in a register: the bot's view, its choices and the win check
-    /// read them from there. The same bots are asked the same questions in the same order with
-    /// the same streams, and the same actions are applied: the same game
+    /// read them from there. A turn that ends quietly (`DiceFactor::end_plain_turn`) hands
+    /// the next seat to the next turn, which keeps the direction and whether the state is
+    /// settled from the turns before (`DiceFactor::everyday_turn`): none of them is read
+    /// back from the state every turn. The same bots are asked the same questions in the same
+    /// order with the same streams, and the same actions are applied: the same game
     /// (`play_out_is_the_plain_loop` compares the two from the deal or any later decision of
     /// random games).
     #[inline(always)]
@@ -854,29 +949,12 @@ impl Game for DiceFactor {
             // Read again after every plain step: a reroll changes them.
             let allowed = Allowed::new(s.dice, self.params.goal);
             while s.phase == Phase::Start {
-                let seat = s.current as usize;
-                let first = ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed.targets), bots, seat_rngs);
-                match first {
-                    Action::Draw => {
-                        // `to_discard`, with its usual branch below: an empty hand (both
-                        // piles ran dry) has nothing to discard; a hand that drew holds one.
-                        if !self.draw_into::<false>(s, seat, rng, log) && s.hands[seat].is_empty() {
-                            self.end_turn::<false>(s, rng, log);
-                            continue;
-                        }
-                    }
-                    Action::TakeDiscard => self.take_discard::<false>(s, seat, log),
-                    _ => {
-                        // The d8: its choices may reroll a die.
-                        self.step::<false>(s, seat, first, rng, log);
-                        break;
-                    }
-                }
-                // The same seat discards.
-                s.phase = Phase::Discard;
-                match ask_in(self, s, seat, &View::reading(seat, s, self.players, allowed.targets), bots, seat_rngs) {
-                    Action::Discard(card) => self.discard::<false>(s, seat, card, allowed, rng, log),
-                    other => self.step::<false>(s, seat, other, rng, log),
+                // Read again after every turn that did not end quietly: a reverse changes the
+                // direction, a full win check settles the state.
+                let stretch = Stretch::new(s, allowed);
+                let mut seat = s.current as usize;
+                while let Some(next) = self.everyday_turn(s, seat, stretch, bots, rng, seat_rngs, log) {
+                    seat = next;
                 }
                 // An action card discarded leaves its choice to a plain step (the loop ends
                 // on its phase); a skip or a reverse ends the turn with the dice as they were.

@@ -32,15 +32,17 @@ impl<'a> View<'a> {
     /// The view of `seat` at state `s`.
     #[inline(always)]
     pub(super) fn new(seat: usize, s: &'a State, players: usize) -> Self {
-        View::reading(seat, s, players, allowed_targets(s.dice))
+        View::reading(seat, s, players, allowed_targets(s.dice), s.phase)
     }
 
     /// [`View::new`] with the targets the dice allow already read (`allowed_targets` of
-    /// `s.dice`): the play loop keeps them from one decision to the next.
+    /// `s.dice`) and the decision known (`s.phase`): the play loop keeps the targets from one
+    /// decision to the next and knows which decision of the turn it asks.
     #[inline(always)]
-    pub(super) fn reading(seat: usize, s: &'a State, players: usize, allowed: u16) -> Self {
+    pub(super) fn reading(seat: usize, s: &'a State, players: usize, allowed: u16, decision: Phase) -> Self {
         debug_assert_eq!(allowed, allowed_targets(s.dice), "the targets of other dice");
-        View { seat, decision: s.phase, hand: &s.hands[seat], dice: s.dice, allowed, discard: &s.discard, taken: s.taken, players, table: s }
+        debug_assert_eq!(decision, s.phase, "another decision than the state's");
+        View { seat, decision, hand: &s.hands[seat], dice: s.dice, allowed, discard: &s.discard, taken: s.taken, players, table: s }
     }
 
     /// The top of the discard pile.
