@@ -40,6 +40,7 @@ ROWS = [
     ("bluffing-joker 4p honest", "bluffing-joker", ["--bots", "honest"], 200),
     ("rainbow-rush 4p builder", "rainbow-rush", CHROMA + ["--set", "deal=3", "--set", "row_size=5", "--bots", "builder"], 20000),
     # off the speed table: standard variants, other parameters, mixed tables, other player counts
+    ("pig-farm 3p threshold", "pig-farm", ["--set", "players=3", "--set", "rounds=1", "--bots", "threshold"], 20000),
     ("pig-farm standard mixed", "pig-farm", ["--bots", "threshold,greedy,threshold:sell_at=5,greedy"], 2000),
     ("flower-power standard greedy/cautious", "flower-power", ["--bots", "greedy,cautious,greedy,cautious"], 2000),
     ("flower-power 3p greedy", "flower-power", ["--set", "players=3", "--bots", "greedy"], 5000),
