@@ -848,6 +848,19 @@ fn the_recall_sweep_has_one_point_per_recall_over_every_seat() {
     assert_eq!(chart.file(), "win_share_vs_recall");
 }
 
+/// The hand's counts and its masks of kinds held once and twice are those of `cards`.
+fn counts_agree(hand: &Hand, cards: &[Card]) -> Result<(), proptest::test_runner::TestCaseError> {
+    let mut counts = [0u8; KINDS];
+    for &c in cards {
+        counts[c as usize] += 1;
+    }
+    let mask = |least: u8| (0..KINDS).filter(|&k| counts[k] >= least).fold(0u32, |m, k| m | 1 << k);
+    prop_assert_eq!(hand.counts(), &counts);
+    prop_assert_eq!(hand.kinds_mask(), mask(1));
+    prop_assert_eq!(hand.pair_mask(), mask(2));
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
@@ -1168,14 +1181,7 @@ proptest! {
             prop_assert_eq!(hand.cards(), &plain.cards[..]);
             let passed: Vec<u32> = (0..hand.len()).map(|i| hand.passed_up(i)).collect();
             prop_assert_eq!(&passed, &plain.passed);
-            let mut counts = [0u8; KINDS];
-            for &c in &plain.cards {
-                counts[c as usize] += 1;
-            }
-            let mask = |least: u8| (0..KINDS).filter(|&k| counts[k] >= least).fold(0u32, |m, k| m | 1 << k);
-            prop_assert_eq!(hand.counts(), &counts);
-            prop_assert_eq!(hand.kinds_mask(), mask(1));
-            prop_assert_eq!(hand.pair_mask(), mask(2));
+            counts_agree(&hand, &plain.cards)?;
             let other: Vec<Card> = plain.cards.iter().map(|&c| (c + 7) % KINDS as Card).collect();
             let redealt = hand.redealt(&other);
             prop_assert_eq!(redealt.cards(), &other[..]);
@@ -1216,14 +1222,7 @@ proptest! {
                 _ => {}
             }
             prop_assert_eq!(hand.cards(), &plain.cards[..]);
-            let mut counts = [0u8; KINDS];
-            for &c in &plain.cards {
-                counts[c as usize] += 1;
-            }
-            let mask = |least: u8| (0..KINDS).filter(|&k| counts[k] >= least).fold(0u32, |m, k| m | 1 << k);
-            prop_assert_eq!(hand.counts(), &counts);
-            prop_assert_eq!(hand.kinds_mask(), mask(1));
-            prop_assert_eq!(hand.pair_mask(), mask(2));
+            counts_agree(&hand, &plain.cards)?;
         }
     }
 
